@@ -1,0 +1,131 @@
+// Obtains the ggml source tree the native addon is built from.
+//
+// ggml has no Debian or npm package of its own. The npm package
+// `node-llama-cpp` ships a llama.cpp release (ggml inside) as a git bundle,
+// `llama/gitRelease.bundle`. We take that package at one exact version from
+// the npm registry, check the tarball against a pinned integrity value, and
+// clone the bundle into a cache folder. `GGML_SOURCE_DIR` overrides all of
+// this with any other ggml checkout (the folder that holds `ggml/`, or the
+// `ggml` folder itself).
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const GGML_PIN = Object.freeze({
+  package: 'node-llama-cpp',
+  version: '3.22.1',
+  integrity:
+    'sha512-bltIipuWmc123H7tMIgDGKSsSrhmhlQYeVUC48XTjVW7XGJJiJJyCdlTMzQ/LiWoPkGDpcL4FviDpgw7qfTiDw==',
+  // The commit inside gitRelease.bundle and the ggml version it carries.
+  llamaCppCommit: 'de3ff815ea7d559ee917f063901b8986f038abc6',
+  ggmlVersion: '0.25.1',
+});
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function defaultCacheDir() {
+  return process.env.PARAKEET_BUILD_CACHE ?? join(repoRoot, '.cache');
+}
+
+function log(message) {
+  process.stderr.write(`[ggml-source] ${message}\n`);
+}
+
+/** Returns the `ggml` folder of a checkout, or throws with what was looked for. */
+export function ggmlDirOf(root) {
+  const candidates = [join(root, 'ggml'), root];
+  for (const dir of candidates) {
+    if (existsSync(join(dir, 'CMakeLists.txt')) && existsSync(join(dir, 'include', 'ggml.h'))) return dir;
+  }
+  throw new Error(`no ggml tree in ${root}: expected ${join(root, 'ggml', 'include', 'ggml.h')} or ${join(root, 'include', 'ggml.h')}`);
+}
+
+function sha512Integrity(file) {
+  const digest = createHash('sha512').update(readFileSync(file)).digest('base64');
+  return `sha512-${digest}`;
+}
+
+function run(command, args, options = {}) {
+  return execFileSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...options });
+}
+
+/**
+ * Ensures the pinned ggml source is in the cache and returns
+ * `{ ggmlDir, commit, version, source }`.
+ */
+export function ensureGgmlSource({ cacheDir = defaultCacheDir() } = {}) {
+  const override = process.env.GGML_SOURCE_DIR;
+  if (override) {
+    const ggmlDir = ggmlDirOf(resolve(override));
+    let commit = 'unknown';
+    try {
+      commit = run('git', ['-C', ggmlDir, 'rev-parse', 'HEAD']).trim();
+    } catch {
+      // not a git checkout: the commit stays unknown and is reported as such
+    }
+    return { ggmlDir, commit, version: readGgmlVersion(ggmlDir), source: `GGML_SOURCE_DIR=${override}` };
+  }
+
+  const treeDir = join(cacheDir, `llama.cpp-${GGML_PIN.llamaCppCommit.slice(0, 12)}`);
+  const stamp = join(treeDir, '.parakeet-source.json');
+  if (existsSync(stamp)) {
+    return { ggmlDir: ggmlDirOf(treeDir), commit: GGML_PIN.llamaCppCommit, version: GGML_PIN.ggmlVersion, source: `${GGML_PIN.package}@${GGML_PIN.version}` };
+  }
+
+  mkdirSync(cacheDir, { recursive: true });
+  const work = join(cacheDir, `tmp-${process.pid}`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  try {
+    log(`fetching ${GGML_PIN.package}@${GGML_PIN.version} from the npm registry`);
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    run(npm, ['pack', `${GGML_PIN.package}@${GGML_PIN.version}`, '--pack-destination', work, '--silent'], {
+      shell: process.platform === 'win32',
+      cwd: tmpdir(),
+    });
+    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+    if (!tarball) throw new Error(`npm pack produced no tarball in ${work}`);
+    const tarballPath = join(work, tarball);
+    const integrity = sha512Integrity(tarballPath);
+    if (integrity !== GGML_PIN.integrity) {
+      throw new Error(
+        `${tarball}: integrity mismatch.\n  expected ${GGML_PIN.integrity}\n  got      ${integrity}\n` +
+          'The registry served a different file than the one this build is pinned to; refusing to build from it.',
+      );
+    }
+    log(`integrity ok (${integrity.slice(0, 24)}…); extracting the llama.cpp bundle`);
+    run('tar', ['-xzf', tarballPath, '-C', work, 'package/llama/gitRelease.bundle']);
+    const bundle = join(work, 'package', 'llama', 'gitRelease.bundle');
+    const cloneDir = join(work, 'tree');
+    run('git', ['clone', '--quiet', bundle, cloneDir]);
+    const commit = run('git', ['-C', cloneDir, 'rev-parse', 'HEAD']).trim();
+    if (commit !== GGML_PIN.llamaCppCommit) {
+      throw new Error(`bundle commit ${commit} differs from the pinned ${GGML_PIN.llamaCppCommit}`);
+    }
+    rmSync(join(cloneDir, '.git'), { recursive: true, force: true });
+    writeFileSync(
+      join(cloneDir, '.parakeet-source.json'),
+      JSON.stringify({ ...GGML_PIN, fetchedAt: new Date().toISOString() }, null, 2),
+    );
+    rmSync(treeDir, { recursive: true, force: true });
+    renameSync(cloneDir, treeDir);
+    log(`ggml ${GGML_PIN.ggmlVersion} (llama.cpp ${commit.slice(0, 12)}) ready in ${treeDir}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return { ggmlDir: ggmlDirOf(treeDir), commit: GGML_PIN.llamaCppCommit, version: GGML_PIN.ggmlVersion, source: `${GGML_PIN.package}@${GGML_PIN.version}` };
+}
+
+function readGgmlVersion(ggmlDir) {
+  const text = readFileSync(join(ggmlDir, 'CMakeLists.txt'), 'utf8');
+  const part = (name) => text.match(new RegExp(`set\\(GGML_VERSION_${name}\\s+(\\d+)\\)`))?.[1] ?? '?';
+  return `${part('MAJOR')}.${part('MINOR')}.${part('PATCH')}`;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const result = ensureGgmlSource();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
