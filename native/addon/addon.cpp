@@ -1,0 +1,39 @@
+// Node-API entry point of the Parakeet engine addon.
+#include <napi.h>
+
+#include "addon_abort_flag.h"
+#include "addon_functions.h"
+#include "addon_model.h"
+#include "addon_state.h"
+
+namespace addon {
+
+AddonState & addon_state(Napi::Env env) { return *env.GetInstanceData<AddonState>(); }
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+    auto * state = new AddonState();
+    env.SetInstanceData<AddonState>(state);  // deleted by Node at environment teardown
+    Napi::Function abort_flag = AddonAbortFlag::Define(env);
+    Napi::Function model = AddonModel::Define(env);
+    state->abort_flag_ctor = Napi::Persistent(abort_flag);
+    state->model_ctor = Napi::Persistent(model);
+    env.AddCleanupHook([] { CleanupLogHandler(); });
+
+    exports.Set("AbortFlag", abort_flag);
+    exports.Set("Model", model);
+    exports.Set("loadModel", Napi::Function::New(env, AddonModel::Load, "loadModel"));
+    exports.Set("listDevices", Napi::Function::New(env, ListDevices, "listDevices"));
+    exports.Set("selectDevice", Napi::Function::New(env, SelectDevice, "selectDevice"));
+    exports.Set("buildInfo", Napi::Function::New(env, BuildInfo, "buildInfo"));
+    exports.Set("loadBackends", Napi::Function::New(env, LoadBackends, "loadBackends"));
+    exports.Set("quantize", Napi::Function::New(env, Quantize, "quantize"));
+    exports.Set("resample", Napi::Function::New(env, Resample, "resample"));
+    exports.Set("setLogHandler", Napi::Function::New(env, SetLogHandler, "setLogHandler"));
+    return exports;
+}
+
+}  // namespace addon
+
+static Napi::Object InitParakeet(Napi::Env env, Napi::Object exports) { return addon::Init(env, exports); }
+
+NODE_API_MODULE(parakeet, InitParakeet)

@@ -1,0 +1,207 @@
+#include "addon_convert.h"
+
+#include <cstring>
+
+#include "addon_errors.h"
+
+namespace addon {
+namespace {
+
+Napi::Array strings(Napi::Env env, const std::vector<std::string> & values) {
+    Napi::Array out = Napi::Array::New(env, values.size());
+    for (size_t i = 0; i < values.size(); ++i) out.Set(uint32_t(i), values[i]);
+    return out;
+}
+
+Napi::Object counts(Napi::Env env, const std::map<std::string, int> & values) {
+    Napi::Object out = Napi::Object::New(env);
+    for (const auto & [key, value] : values) out.Set(key, value);
+    return out;
+}
+
+Napi::Float32Array floats(Napi::Env env, const std::vector<float> & values) {
+    Napi::Float32Array out = Napi::Float32Array::New(env, values.size());
+    if (!values.empty()) std::memcpy(out.Data(), values.data(), values.size() * sizeof(float));
+    return out;
+}
+
+}  // namespace
+
+Napi::Object to_js(Napi::Env env, const parakeet::DeviceInfo & d) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("name", d.name);
+    o.Set("description", d.description);
+    o.Set("backend", d.backend);
+    o.Set("type", parakeet::device_type_name(d.type));
+    o.Set("memoryFree", double(d.memory_free));
+    o.Set("memoryTotal", double(d.memory_total));
+    o.Set("deviceId", d.device_id);
+    o.Set("cpuFeatures", strings(env, d.cpu_features));
+    o.Set("cpuThreads", d.cpu_threads);
+    return o;
+}
+
+Napi::Object to_js(Napi::Env env, const parakeet::DeviceSelection & s) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("requested", s.requested);
+    o.Set("source", s.source);
+    o.Set("device", to_js(env, s.device));
+    o.Set("fellBack", s.fell_back);
+    o.Set("reason", s.reason);
+    return o;
+}
+
+Napi::Object to_js(Napi::Env env, const parakeet::BuildInfo & b) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("ggmlVersion", b.ggml_version);
+    o.Set("ggmlCommit", b.ggml_commit);
+    o.Set("ggmlSource", b.ggml_source);
+    o.Set("backendDl", b.backend_dl);
+    o.Set("backends", strings(env, b.backends));
+    return o;
+}
+
+Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & m) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("path", m.path);
+    o.Set("name", m.name);
+    o.Set("arch", m.arch);
+    o.Set("hasCtc", m.has_ctc);
+    o.Set("hasTransducer", m.has_transducer);
+    o.Set("isTdt", m.is_tdt);
+    o.Set("defaultDecoder", parakeet::decoder_kind_name(m.default_decoder));
+    o.Set("decoders", strings(env, m.decoders));
+    o.Set("sampleRate", m.sample_rate);
+    o.Set("nMels", m.n_mels);
+    o.Set("nFft", m.n_fft);
+    o.Set("winLength", m.win_length);
+    o.Set("hopLength", m.hop_length);
+    o.Set("dModel", m.d_model);
+    o.Set("nLayers", m.n_layers);
+    o.Set("nHeads", m.n_heads);
+    o.Set("ffDim", m.ff_dim);
+    o.Set("convKernel", m.conv_kernel);
+    o.Set("subsamplingFactor", m.subsampling_factor);
+    o.Set("subsamplingChannels", m.subsampling_channels);
+    o.Set("xscaling", m.xscaling);
+    o.Set("useBias", m.use_bias);
+    o.Set("convNormType", m.conv_norm_type);
+    o.Set("normalize", m.normalize);
+    o.Set("attContextStyle", m.att_context_style);
+    o.Set("attContextLeft", m.att_context_left);
+    o.Set("attContextRight", m.att_context_right);
+    o.Set("vocabSize", m.vocab_size);
+    o.Set("blankId", m.blank_id);
+    o.Set("predHidden", m.pred_hidden);
+    o.Set("predLayers", m.pred_layers);
+    o.Set("jointHidden", m.joint_hidden);
+    o.Set("maxSymbols", m.max_symbols);
+    Napi::Array durations = Napi::Array::New(env, m.durations.size());
+    for (size_t i = 0; i < m.durations.size(); ++i) durations.Set(uint32_t(i), m.durations[i]);
+    o.Set("durations", durations);
+    o.Set("frameSec", m.frame_sec);
+    o.Set("fileBytes", double(m.file_bytes));
+    o.Set("weightBytes", double(m.weight_bytes));
+    o.Set("tensorCount", m.tensor_count);
+    o.Set("tensorTypes", counts(env, m.tensor_types));
+    o.Set("weightTypes", counts(env, m.weight_types));
+    o.Set("weightType", m.weight_type);
+    o.Set("mmap", m.mmap);
+    o.Set("device", to_js(env, m.device));
+    o.Set("threads", m.n_threads);
+    o.Set("loadMs", m.load_ms);
+    return o;
+}
+
+Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("text", r.text);
+    Napi::Array words = Napi::Array::New(env, r.words.size());
+    for (size_t i = 0; i < r.words.size(); ++i) {
+        Napi::Object w = Napi::Object::New(env);
+        w.Set("text", r.words[i].text);
+        w.Set("start", r.words[i].start);
+        w.Set("end", r.words[i].end);
+        w.Set("confidence", r.words[i].confidence);
+        words.Set(uint32_t(i), w);
+    }
+    o.Set("words", words);
+    Napi::Array tokens = Napi::Array::New(env, r.tokens.size());
+    for (size_t i = 0; i < r.tokens.size(); ++i) {
+        const parakeet::Token & t = r.tokens[i];
+        Napi::Object j = Napi::Object::New(env);
+        j.Set("id", t.id);
+        j.Set("piece", t.piece);
+        j.Set("frame", t.frame);
+        j.Set("duration", t.duration);
+        j.Set("start", t.start);
+        j.Set("end", t.end);
+        j.Set("confidence", t.confidence);
+        tokens.Set(uint32_t(i), j);
+    }
+    o.Set("tokens", tokens);
+    o.Set("durationSec", r.duration_sec);
+    o.Set("decoder", r.decoder);
+    o.Set("device", r.device);
+    o.Set("devicesRan", strings(env, r.devices_ran));
+    Napi::Object timings = Napi::Object::New(env);
+    timings.Set("melMs", r.timings.mel_ms);
+    timings.Set("encoderMs", r.timings.encoder_ms);
+    timings.Set("decoderMs", r.timings.decoder_ms);
+    timings.Set("totalMs", r.timings.total_ms);
+    o.Set("timings", timings);
+    Napi::Array windows = Napi::Array::New(env, r.windows.size());
+    for (size_t i = 0; i < r.windows.size(); ++i) {
+        Napi::Object w = Napi::Object::New(env);
+        w.Set("start", r.windows[i].start);
+        w.Set("end", r.windows[i].end);
+        windows.Set(uint32_t(i), w);
+    }
+    o.Set("windows", windows);
+    if (!r.mel.empty() || r.mel_frames > 0) {
+        Napi::Object mel = Napi::Object::New(env);
+        mel.Set("data", floats(env, r.mel));
+        mel.Set("bins", r.mel_bins);
+        mel.Set("frames", r.mel_frames);
+        mel.Set("validFrames", r.mel_valid);
+        o.Set("mel", mel);
+    }
+    if (!r.encoder.empty()) {
+        Napi::Object enc = Napi::Object::New(env);
+        enc.Set("data", floats(env, r.encoder));
+        enc.Set("frames", r.enc_frames);
+        enc.Set("validFrames", r.enc_valid);
+        enc.Set("dim", r.enc_dim);
+        o.Set("encoder", enc);
+    }
+    if (!r.logits.empty()) {
+        Napi::Object logits = Napi::Object::New(env);
+        logits.Set("data", floats(env, r.logits));
+        logits.Set("classes", r.logit_classes);
+        o.Set("logProbs", logits);
+    }
+    return o;
+}
+
+std::string optional_string(Napi::Object options, const char * key, const std::string & fallback) {
+    Napi::Value v = options.Get(key);
+    if (v.IsUndefined() || v.IsNull()) return fallback;
+    if (!v.IsString()) throw_bad_argument(options.Env(), std::string("option '") + key + "' must be a string");
+    return v.As<Napi::String>().Utf8Value();
+}
+
+double optional_number(Napi::Object options, const char * key, double fallback) {
+    Napi::Value v = options.Get(key);
+    if (v.IsUndefined() || v.IsNull()) return fallback;
+    if (!v.IsNumber()) throw_bad_argument(options.Env(), std::string("option '") + key + "' must be a number");
+    return v.As<Napi::Number>().DoubleValue();
+}
+
+bool optional_bool(Napi::Object options, const char * key, bool fallback) {
+    Napi::Value v = options.Get(key);
+    if (v.IsUndefined() || v.IsNull()) return fallback;
+    if (!v.IsBoolean()) throw_bad_argument(options.Env(), std::string("option '") + key + "' must be a boolean");
+    return v.As<Napi::Boolean>().Value();
+}
+
+}  // namespace addon

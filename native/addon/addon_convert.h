@@ -1,0 +1,21 @@
+// Engine structs <-> JavaScript values.
+#pragma once
+
+#include <napi.h>
+
+#include "parakeet/parakeet.h"
+
+namespace addon {
+
+Napi::Object to_js(Napi::Env env, const parakeet::DeviceInfo & device);
+Napi::Object to_js(Napi::Env env, const parakeet::DeviceSelection & selection);
+Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & info);
+Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & result);
+Napi::Object to_js(Napi::Env env, const parakeet::BuildInfo & info);
+
+/** Reads an optional string/number/bool property, validating its type (BAD_ARGUMENT on mismatch). */
+std::string optional_string(Napi::Object options, const char * key, const std::string & fallback);
+double optional_number(Napi::Object options, const char * key, double fallback);
+bool optional_bool(Napi::Object options, const char * key, bool fallback);
+
+}  // namespace addon

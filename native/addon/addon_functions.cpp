@@ -1,0 +1,170 @@
+// Module-level functions: devices, build info, quantize, resample, logging.
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "addon_convert.h"
+#include "addon_errors.h"
+#include "addon_functions.h"
+
+namespace addon {
+namespace {
+
+/** Runs `work` on a worker thread; resolves with `finish()` or rejects with the engine's code. */
+class PromiseWorker : public Napi::AsyncWorker {
+public:
+    using Work = std::function<void()>;
+    using Finish = std::function<Napi::Value(Napi::Env)>;
+    PromiseWorker(Napi::Env env, const char * name, Work work, Finish finish)
+        : Napi::AsyncWorker(env, name), deferred_(Napi::Promise::Deferred::New(env)), work_(std::move(work)), finish_(std::move(finish)) {}
+    Napi::Promise promise() { return deferred_.Promise(); }
+    void Execute() override {
+        try {
+            work_();
+        } catch (...) {
+            error_.capture_current();
+        }
+    }
+    void OnOK() override {
+        if (error_.set) deferred_.Reject(make_error(Env(), error_.code.c_str(), error_.message).Value());
+        else deferred_.Resolve(finish_(Env()));
+    }
+    void OnError(const Napi::Error & e) override { deferred_.Reject(e.Value()); }
+
+private:
+    Napi::Promise::Deferred deferred_;
+    Work work_;
+    Finish finish_;
+    PendingError error_;
+};
+
+std::mutex g_log_mutex;
+Napi::ThreadSafeFunction g_log_tsfn;
+bool g_log_active = false;
+
+const char * level_name(parakeet::LogLevel level) {
+    switch (level) {
+        case parakeet::LogLevel::Debug: return "debug";
+        case parakeet::LogLevel::Info: return "info";
+        case parakeet::LogLevel::Warn: return "warn";
+        case parakeet::LogLevel::Error: return "error";
+    }
+    return "info";
+}
+
+void release_log_handler() {
+    std::lock_guard<std::mutex> lock(g_log_mutex);
+    if (g_log_active) {
+        parakeet::set_log_callback(nullptr);
+        g_log_tsfn.Release();
+        g_log_active = false;
+    }
+}
+
+}  // namespace
+
+Napi::Value ListDevices(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    try {
+        const std::vector<parakeet::DeviceInfo> devices = parakeet::list_devices();
+        Napi::Array out = Napi::Array::New(env, devices.size());
+        for (size_t i = 0; i < devices.size(); ++i) out.Set(uint32_t(i), to_js(env, devices[i]));
+        return out;
+    } catch (const parakeet::Error & e) {
+        throw make_error(env, e);
+    }
+}
+
+Napi::Value SelectDevice(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    std::string name;
+    if (info.Length() > 0 && !info[0].IsUndefined() && !info[0].IsNull()) {
+        if (!info[0].IsString()) throw_bad_argument(env, "selectDevice(name?): name must be a string");
+        name = info[0].As<Napi::String>().Utf8Value();
+    }
+    try {
+        return to_js(env, parakeet::select_device(name));
+    } catch (const parakeet::Error & e) {
+        throw make_error(env, e);
+    }
+}
+
+Napi::Value BuildInfo(const Napi::CallbackInfo & info) { return to_js(info.Env(), parakeet::build_info()); }
+
+Napi::Value LoadBackends(const Napi::CallbackInfo & info) {
+    std::string dir;
+    if (info.Length() > 0 && info[0].IsString()) dir = info[0].As<Napi::String>().Utf8Value();
+    parakeet::load_backends(dir);
+    return info.Env().Undefined();
+}
+
+Napi::Value Quantize(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 3 || !info[0].IsString() || !info[1].IsString() || !info[2].IsString()) {
+        throw_bad_argument(env, "quantize(inPath, outPath, type): three strings expected");
+    }
+    const std::string in = info[0].As<Napi::String>().Utf8Value();
+    const std::string out = info[1].As<Napi::String>().Utf8Value();
+    const std::string type = info[2].As<Napi::String>().Utf8Value();
+    auto * worker = new PromiseWorker(env, "parakeet:quantize", [in, out, type] { parakeet::quantize_model_file(in, out, type); },
+                                      [](Napi::Env e) { return e.Undefined(); });
+    Napi::Promise promise = worker->promise();
+    worker->Queue();
+    return promise;
+}
+
+Napi::Value Resample(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 4 || !info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float32_array ||
+        !info[1].IsNumber() || !info[2].IsNumber() || !info[3].IsNumber()) {
+        throw_bad_argument(env, "resample(pcm: Float32Array, channels, inRate, outRate)");
+    }
+    Napi::Float32Array input = info[0].As<Napi::Float32Array>();
+    const int channels = info[1].As<Napi::Number>().Int32Value();
+    const int in_rate = info[2].As<Napi::Number>().Int32Value();
+    const int out_rate = info[3].As<Napi::Number>().Int32Value();
+    if (channels < 1 || input.ElementLength() % size_t(channels) != 0) {
+        throw make_error(env, "BAD_AUDIO", "the sample count is not a multiple of the channel count");
+    }
+    auto pcm = std::make_shared<std::vector<float>>(input.ElementLength());
+    if (!pcm->empty()) std::memcpy(pcm->data(), input.Data(), pcm->size() * sizeof(float));
+    auto out = std::make_shared<std::vector<float>>();
+    auto * worker = new PromiseWorker(
+        env, "parakeet:resample",
+        [pcm, out, channels, in_rate, out_rate] {
+            *out = parakeet::to_mono_resampled(pcm->data(), pcm->size() / size_t(channels), channels, in_rate, out_rate);
+        },
+        [out](Napi::Env e) -> Napi::Value {
+            Napi::Float32Array result = Napi::Float32Array::New(e, out->size());
+            if (!out->empty()) std::memcpy(result.Data(), out->data(), out->size() * sizeof(float));
+            return result;
+        });
+    Napi::Promise promise = worker->promise();
+    worker->Queue();
+    return promise;
+}
+
+Napi::Value SetLogHandler(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    release_log_handler();
+    if (info.Length() == 0 || !info[0].IsFunction()) return env.Undefined();
+    std::lock_guard<std::mutex> lock(g_log_mutex);
+    g_log_tsfn = Napi::ThreadSafeFunction::New(env, info[0].As<Napi::Function>(), "parakeet:log", 256, 1);
+    g_log_tsfn.Unref(env);
+    g_log_active = true;
+    Napi::ThreadSafeFunction tsfn = g_log_tsfn;
+    parakeet::set_log_callback([tsfn](parakeet::LogLevel level, const std::string & message) mutable {
+        const std::string lvl = level_name(level);
+        tsfn.NonBlockingCall([lvl, message](Napi::Env e, Napi::Function fn) {
+            try {
+                fn.Call({Napi::String::New(e, lvl), Napi::String::New(e, message)});
+            } catch (const Napi::Error &) {
+            }
+        });
+    });
+    return env.Undefined();
+}
+
+void CleanupLogHandler() { release_log_handler(); }
+
+}  // namespace addon

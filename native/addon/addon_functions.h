@@ -1,0 +1,18 @@
+#pragma once
+
+#include <napi.h>
+
+#include <functional>
+
+namespace addon {
+
+Napi::Value ListDevices(const Napi::CallbackInfo & info);
+Napi::Value SelectDevice(const Napi::CallbackInfo & info);
+Napi::Value BuildInfo(const Napi::CallbackInfo & info);
+Napi::Value LoadBackends(const Napi::CallbackInfo & info);
+Napi::Value Quantize(const Napi::CallbackInfo & info);
+Napi::Value Resample(const Napi::CallbackInfo & info);
+Napi::Value SetLogHandler(const Napi::CallbackInfo & info);
+void CleanupLogHandler();
+
+}  // namespace addon

@@ -1,0 +1,246 @@
+#include "addon_model.h"
+
+#include <cstring>
+#include <vector>
+
+#include "addon_abort_flag.h"
+#include "addon_convert.h"
+#include "addon_errors.h"
+#include "addon_progress.h"
+#include "addon_state.h"
+
+namespace addon {
+namespace {
+
+class LoadWorker : public Napi::AsyncWorker {
+public:
+    LoadWorker(Napi::Env env, std::string path, parakeet::LoadParams params, std::shared_ptr<std::atomic<bool>> abort,
+               Napi::Value on_progress)
+        : Napi::AsyncWorker(env, "parakeet:load"),
+          deferred_(Napi::Promise::Deferred::New(env)),
+          path_(std::move(path)),
+          params_(std::move(params)),
+          abort_(std::move(abort)),
+          progress_(env, on_progress, "parakeet:load-progress") {
+        params_.abort = abort_.get();
+        params_.on_progress = [this](float f) { progress_.report(f); };
+    }
+
+    Napi::Promise promise() { return deferred_.Promise(); }
+
+    void Execute() override {
+        try {
+            model_ = parakeet::Model::load(path_, params_);
+        } catch (...) {
+            error_.capture_current();
+        }
+    }
+
+    void OnOK() override {
+        progress_.release();
+        Napi::Env env = Env();
+        if (error_.set) {
+            deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
+            return;
+        }
+        Napi::Object js = addon_state(env).model_ctor.New({});
+        AddonModel::Unwrap(js)->attach(std::shared_ptr<parakeet::Model>(std::move(model_)));
+        deferred_.Resolve(js);
+    }
+
+    void OnError(const Napi::Error & e) override {
+        progress_.release();
+        deferred_.Reject(e.Value());
+    }
+
+private:
+    Napi::Promise::Deferred deferred_;
+    std::string path_;
+    parakeet::LoadParams params_;
+    std::shared_ptr<std::atomic<bool>> abort_;
+    ProgressSink progress_;
+    std::unique_ptr<parakeet::Model> model_;
+    PendingError error_;
+};
+
+class TranscribeWorker : public Napi::AsyncWorker {
+public:
+    TranscribeWorker(Napi::Env env, std::shared_ptr<parakeet::Model> model, std::vector<float> pcm, int channels, int sample_rate,
+                     parakeet::TranscribeParams params, std::shared_ptr<std::atomic<bool>> abort, Napi::Value on_progress)
+        : Napi::AsyncWorker(env, "parakeet:transcribe"),
+          deferred_(Napi::Promise::Deferred::New(env)),
+          model_(std::move(model)),
+          pcm_(std::move(pcm)),
+          channels_(channels),
+          sample_rate_(sample_rate),
+          params_(std::move(params)),
+          abort_(std::move(abort)),
+          progress_(env, on_progress, "parakeet:transcribe-progress") {
+        params_.abort = abort_.get();
+        params_.on_progress = [this](float f) { progress_.report(f); };
+    }
+
+    Napi::Promise promise() { return deferred_.Promise(); }
+
+    void Execute() override {
+        try {
+            const int rate = model_->info().sample_rate;
+            if (channels_ != 1 || sample_rate_ != rate) {
+                const size_t frames = pcm_.size() / size_t(channels_);
+                pcm_ = parakeet::to_mono_resampled(pcm_.data(), frames, channels_, sample_rate_, rate);
+            }
+            result_ = model_->transcribe(pcm_.data(), pcm_.size(), params_);
+        } catch (...) {
+            error_.capture_current();
+        }
+        pcm_ = std::vector<float>();
+        model_.reset();  // a disposed model is freed here, off the JS thread
+    }
+
+    void OnOK() override {
+        progress_.release();
+        Napi::Env env = Env();
+        if (error_.set) deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
+        else deferred_.Resolve(to_js(env, result_));
+    }
+
+    void OnError(const Napi::Error & e) override {
+        progress_.release();
+        deferred_.Reject(e.Value());
+    }
+
+private:
+    Napi::Promise::Deferred deferred_;
+    std::shared_ptr<parakeet::Model> model_;
+    std::vector<float> pcm_;
+    int channels_;
+    int sample_rate_;
+    parakeet::TranscribeParams params_;
+    std::shared_ptr<std::atomic<bool>> abort_;
+    ProgressSink progress_;
+    parakeet::TranscribeResult result_;
+    PendingError error_;
+};
+
+parakeet::DecoderKind parse_decoder(Napi::Env env, const std::string & name) {
+    if (name == "auto") return parakeet::DecoderKind::Auto;
+    if (name == "ctc") return parakeet::DecoderKind::Ctc;
+    if (name == "rnnt") return parakeet::DecoderKind::Rnnt;
+    if (name == "tdt") return parakeet::DecoderKind::Tdt;
+    throw_bad_argument(env, "decoder must be 'auto', 'tdt', 'rnnt' or 'ctc' (got '" + name + "')");
+}
+
+}  // namespace
+
+Napi::Function AddonModel::Define(Napi::Env env) {
+    return DefineClass(env, "Model", {
+        InstanceMethod<&AddonModel::Info>("info"),
+        InstanceMethod<&AddonModel::Transcribe>("transcribe"),
+        InstanceMethod<&AddonModel::Dispose>("dispose"),
+        InstanceAccessor<&AddonModel::Disposed>("disposed"),
+    });
+}
+
+AddonModel::AddonModel(const Napi::CallbackInfo & info) : Napi::ObjectWrap<AddonModel>(info) {}
+
+void AddonModel::attach(std::shared_ptr<parakeet::Model> model) { model_ = std::move(model); }
+
+Napi::Value AddonModel::Load(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 1 || !info[0].IsString()) throw_bad_argument(env, "loadModel(path, options?, onProgress?): path must be a string");
+    const std::string path = info[0].As<Napi::String>().Utf8Value();
+    parakeet::LoadParams params;
+    std::shared_ptr<std::atomic<bool>> abort = std::make_shared<std::atomic<bool>>(false);
+    if (info.Length() > 1 && !info[1].IsUndefined() && !info[1].IsNull()) {
+        if (!info[1].IsObject()) throw_bad_argument(env, "loadModel: options must be an object");
+        Napi::Object o = info[1].As<Napi::Object>();
+        params.device = optional_string(o, "device", "");
+        const double threads = optional_number(o, "threads", 0);
+        if (threads < 0 || threads > 1024 || threads != double(int(threads))) throw_bad_argument(env, "threads must be an integer 0..1024");
+        params.n_threads = int(threads);
+        params.weight_type = optional_string(o, "weightType", "auto");
+        params.use_mmap = optional_bool(o, "mmap", true);
+        abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
+    }
+    auto * worker = new LoadWorker(env, path, std::move(params), abort, info.Length() > 2 ? info[2] : env.Undefined());
+    Napi::Promise promise = worker->promise();
+    worker->Queue();
+    return promise;
+}
+
+Napi::Value AddonModel::Info(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (!model_) throw make_error(env, "BAD_ARGUMENT", "this model was disposed");
+    if (info_cache_.IsEmpty()) info_cache_ = Napi::Persistent(to_js(env, model_->info()));
+    return info_cache_.Value();
+}
+
+Napi::Value AddonModel::Transcribe(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (!model_) throw make_error(env, "BAD_ARGUMENT", "this model was disposed");
+    if (info.Length() < 1 || !info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float32_array) {
+        throw_bad_argument(env, "transcribe(pcm, options?, onProgress?): pcm must be a Float32Array");
+    }
+    Napi::Float32Array input = info[0].As<Napi::Float32Array>();
+    parakeet::TranscribeParams params;
+    int sample_rate = model_->info().sample_rate;
+    int channels = 1;
+    std::shared_ptr<std::atomic<bool>> abort = std::make_shared<std::atomic<bool>>(false);
+    if (info.Length() > 1 && !info[1].IsUndefined() && !info[1].IsNull()) {
+        if (!info[1].IsObject()) throw_bad_argument(env, "transcribe: options must be an object");
+        Napi::Object o = info[1].As<Napi::Object>();
+        const double rate = optional_number(o, "sampleRate", sample_rate);
+        if (!(rate >= 1 && rate <= 1e7) || rate != double(int(rate))) {
+            throw make_error(env, "BAD_AUDIO", "sampleRate must be a positive integer number of Hz");
+        }
+        sample_rate = int(rate);
+        const double ch = optional_number(o, "channels", 1);
+        if (ch < 1 || ch > 64 || ch != double(int(ch))) throw make_error(env, "BAD_AUDIO", "channels must be an integer 1..64");
+        channels = int(ch);
+        params.decoder = parse_decoder(env, optional_string(o, "decoder", "auto"));
+        const std::string rule = optional_string(o, "tdtRule", "greedy_batch");
+        if (rule == "greedy_batch") params.tdt_rule = parakeet::TdtRule::GreedyBatch;
+        else if (rule == "greedy") params.tdt_rule = parakeet::TdtRule::Greedy;
+        else throw_bad_argument(env, "tdtRule must be 'greedy_batch' or 'greedy'");
+        const double max_symbols = optional_number(o, "maxSymbols", 0);
+        if (max_symbols < 0 || max_symbols > 1000) throw_bad_argument(env, "maxSymbols must be 0..1000");
+        params.max_symbols = int(max_symbols);
+        params.max_window_sec = optional_number(o, "maxWindowSec", params.max_window_sec);
+        if (!(params.max_window_sec >= 1.0 && params.max_window_sec <= 3600.0)) throw_bad_argument(env, "maxWindowSec must be 1..3600");
+        params.capture_mel = optional_bool(o, "captureMel", false);
+        params.capture_encoder = optional_bool(o, "captureEncoder", false);
+        params.capture_logits = optional_bool(o, "captureLogits", false);
+        abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
+    }
+    if (input.ElementLength() % size_t(channels) != 0) {
+        throw make_error(env, "BAD_AUDIO", "the sample count is not a multiple of the channel count");
+    }
+    if (input.ElementLength() == 0) throw make_error(env, "BAD_AUDIO", "the audio is empty (0 samples); record or choose audio with sound in it");
+    // Copied before the worker runs: JS may reuse or detach its buffer meanwhile.
+    std::vector<float> pcm(input.ElementLength());
+    std::memcpy(pcm.data(), input.Data(), pcm.size() * sizeof(float));
+    {
+        std::lock_guard<std::mutex> lock(jobs_mutex_);
+        running_abort_ = abort;
+    }
+    auto * worker = new TranscribeWorker(env, model_, std::move(pcm), channels, sample_rate, std::move(params), abort,
+                                         info.Length() > 2 ? info[2] : env.Undefined());
+    Napi::Promise promise = worker->promise();
+    worker->Queue();
+    return promise;
+}
+
+Napi::Value AddonModel::Dispose(const Napi::CallbackInfo & info) {
+    {
+        std::lock_guard<std::mutex> lock(jobs_mutex_);
+        if (running_abort_) running_abort_->store(true);  // a job in flight ends with ABORTED
+        running_abort_.reset();
+    }
+    model_.reset();  // freed now, or by the last worker holding it
+    info_cache_.Reset();
+    return info.Env().Undefined();
+}
+
+Napi::Value AddonModel::Disposed(const Napi::CallbackInfo & info) { return Napi::Boolean::New(info.Env(), !model_); }
+
+}  // namespace addon

@@ -1,0 +1,16 @@
+// Per-environment addon state (constructors), so the addon is safe in worker
+// threads and in several Electron contexts.
+#pragma once
+
+#include <napi.h>
+
+namespace addon {
+
+struct AddonState {
+    Napi::FunctionReference abort_flag_ctor;
+    Napi::FunctionReference model_ctor;
+};
+
+AddonState & addon_state(Napi::Env env);
+
+}  // namespace addon

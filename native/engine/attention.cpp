@@ -1,0 +1,46 @@
+// NeMo RelPositionMultiHeadAttention (Transformer-XL style relative positions,
+// spec §3.4):
+//   scores = ((q + u)·kᵀ + rel_shift((q + v)·pᵀ)) / √dk, masked, softmax, ·v
+#include <cmath>
+
+#include "encoder_graph.h"
+#include "graph_helpers.h"
+
+namespace parakeet {
+
+ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
+                                      const EncoderInputs & in, int frames) {
+    const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), T = frames, P = 2 * int64_t(frames) - 1;
+
+    ggml_tensor * q = ggml_reshape_3d(ctx, linear(ctx, xh, w.q_w, w.q_b), dk, H, T);
+    ggml_tensor * k = ggml_reshape_3d(ctx, linear(ctx, xh, w.k_w, w.k_b), dk, H, T);
+    ggml_tensor * v = ggml_reshape_3d(ctx, linear(ctx, xh, w.v_w, w.v_b), dk, H, T);
+    ggml_tensor * p = ggml_reshape_3d(ctx, ggml_mul_mat(ctx, w.pos_w, in.pos), dk, H, P);  // linear_pos has no bias
+
+    ggml_tensor * bias_u = ggml_reshape_3d(ctx, w.pos_bias_u, dk, H, 1);
+    ggml_tensor * bias_v = ggml_reshape_3d(ctx, w.pos_bias_v, dk, H, 1);
+    ggml_tensor * q_u = ggml_permute(ctx, ggml_add(ctx, q, bias_u), 0, 2, 1, 3);  // [dk, T, H]
+    ggml_tensor * q_v = ggml_permute(ctx, ggml_add(ctx, q, bias_v), 0, 2, 1, 3);  // [dk, T, H]
+    ggml_tensor * k_h = ggml_permute(ctx, k, 0, 2, 1, 3);                          // [dk, T, H]
+    ggml_tensor * p_h = ggml_permute(ctx, p, 0, 2, 1, 3);                          // [dk, 2T−1, H]
+
+    ggml_tensor * ac = ggml_mul_mat(ctx, k_h, q_u);       // [T keys, T queries, H]
+    ggml_tensor * bd_raw = ggml_mul_mat(ctx, p_h, q_v);   // [2T−1 positions, T queries, H]
+    // rel_shift (pad a zero column, reshape, drop a row, keep T columns) is the
+    // strided view BD[i, j] = BD_raw[i, (T−1) − i + j]: start at column T−1 and
+    // step one column back per query row.
+    ggml_tensor * bd = ggml_view_3d(ctx, bd_raw, T, T, H, bd_raw->nb[1] - sizeof(float), bd_raw->nb[2], size_t(T - 1) * sizeof(float));
+
+    ggml_tensor * scores = ggml_add(ctx, ac, bd);
+    ggml_tensor * attn = ggml_soft_max_ext(ctx, scores, in.att_mask, 1.0f / std::sqrt(float(dk)), 0.0f);
+
+    ggml_tensor * v_t = ggml_cont(ctx, ggml_permute(ctx, v, 1, 2, 0, 3));  // [T keys, dk, H]
+    ggml_tensor * context = ggml_mul_mat(ctx, v_t, attn);                   // [dk, T, H]
+    context = ggml_cont(ctx, ggml_permute(ctx, context, 0, 2, 1, 3));      // [dk, H, T]
+    context = ggml_reshape_2d(ctx, context, D, T);
+    // NeMo masks whole rows of padded queries, so their context is zero.
+    if (in.frame_mask != nullptr) context = ggml_mul(ctx, context, in.frame_mask);
+    return linear(ctx, context, w.out_w, w.out_b);
+}
+
+}  // namespace parakeet

@@ -1,0 +1,136 @@
+// Audio input: validation, downmix, and band-limited resampling to the
+// model's rate (NeMo expects mono float PCM at 16 kHz).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "parakeet/parakeet.h"
+
+namespace parakeet {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr int kZeroCrossings = 24;     // filter half-width, in zero crossings of the narrower sinc
+constexpr double kKaiserBeta = 8.6;    // ≈ 90 dB stop-band attenuation
+constexpr int kMaxCachedPhases = 4096;
+
+double bessel_i0(double x) {
+    double sum = 1.0, term = 1.0;
+    const double q = x * x / 4.0;
+    for (int k = 1; k < 64; ++k) {
+        term *= q / (double(k) * k);
+        sum += term;
+        if (term < 1e-17 * sum) break;
+    }
+    return sum;
+}
+
+/** Windowed-sinc interpolation filter evaluated at offset `x` input samples from the output instant. */
+class SincKernel {
+public:
+    SincKernel(double cutoff, int half_width) : cutoff_(cutoff), half_width_(half_width), i0_beta_(bessel_i0(kKaiserBeta)) {}
+    double operator()(double x) const {
+        const double r = x / half_width_;
+        if (r <= -1.0 || r >= 1.0) return 0.0;
+        const double window = bessel_i0(kKaiserBeta * std::sqrt(1.0 - r * r)) / i0_beta_;
+        const double arg = kPi * cutoff_ * x;
+        const double sinc = x == 0.0 ? 1.0 : std::sin(arg) / arg;
+        return cutoff_ * sinc * window;
+    }
+    int half_width() const { return half_width_; }
+
+private:
+    double cutoff_;
+    int half_width_;
+    double i0_beta_;
+};
+
+std::vector<float> resample_mono(const std::vector<float> & in, int in_rate, int out_rate) {
+    if (in_rate == out_rate) return in;
+    const long long g = std::gcd(in_rate, out_rate);
+    const long long up = out_rate / g;    // L
+    const long long down = in_rate / g;   // M
+    // Low-pass at the lower Nyquist, a little below it to leave room for the transition band.
+    const double cutoff = std::min(1.0, double(out_rate) / in_rate) * 0.97;
+    const int half_width = int(std::ceil(kZeroCrossings / cutoff));
+    const SincKernel kernel(cutoff, half_width);
+
+    const size_t n_out = size_t((static_cast<long double>(in.size()) * up) / down);
+    std::vector<float> out(n_out);
+    const int taps = 2 * half_width;
+
+    // Output n sits at input position n·M/L = base + phase/L.
+    std::vector<float> table;
+    const bool cached = up <= kMaxCachedPhases;
+    if (cached) {
+        table.resize(size_t(up) * taps);
+        for (long long phase = 0; phase < up; ++phase) {
+            const double frac = double(phase) / double(up);
+            for (int k = 0; k < taps; ++k) {
+                // tap k reads input base − half_width + 1 + k
+                const double offset = double(k - half_width + 1) - frac;
+                table[size_t(phase) * taps + k] = float(kernel(offset));
+            }
+        }
+    }
+    std::vector<float> on_the_fly(cached ? 0 : taps);
+    const long long n_in = (long long)in.size();
+    for (size_t n = 0; n < n_out; ++n) {
+        const long long pos = (long long)n * down;
+        const long long base = pos / up;
+        const long long phase = pos % up;
+        const float * coeffs;
+        if (cached) {
+            coeffs = &table[size_t(phase) * taps];
+        } else {
+            const double frac = double(phase) / double(up);
+            for (int k = 0; k < taps; ++k) on_the_fly[k] = float(kernel(double(k - half_width + 1) - frac));
+            coeffs = on_the_fly.data();
+        }
+        double acc = 0.0;
+        const long long first = base - half_width + 1;
+        for (int k = 0; k < taps; ++k) {
+            const long long i = first + k;
+            if (i < 0 || i >= n_in) continue;  // zero outside the signal
+            acc += double(coeffs[k]) * in[size_t(i)];
+        }
+        out[n] = float(acc);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<float> to_mono_resampled(const float * interleaved, size_t n_frames, int channels, int in_rate, int out_rate) {
+    if (n_frames == 0 || interleaved == nullptr) throw Error(ErrorCode::BadAudio, "the audio is empty (0 samples); record or choose audio with sound in it");
+    if (channels < 1 || channels > 64) throw Error(ErrorCode::BadAudio, "unsupported channel count " + std::to_string(channels) + " (1..64)");
+    if (in_rate < 1000 || in_rate > 768000) {
+        throw Error(ErrorCode::BadAudio, "unsupported sample rate " + std::to_string(in_rate) + " Hz (expected 1000..768000 Hz)");
+    }
+    const double seconds = double(n_frames) / in_rate;
+    if (seconds > kMaxAudioSeconds) {
+        throw Error(ErrorCode::BadAudio, "the audio is " + std::to_string(int(seconds / 3600)) + " hours long; at most 24 hours can be transcribed in one call");
+    }
+    std::vector<float> mono(n_frames);
+    size_t bad = 0, first_bad = 0;
+    for (size_t i = 0; i < n_frames; ++i) {
+        double sum = 0.0;
+        for (int c = 0; c < channels; ++c) {
+            const float v = interleaved[i * size_t(channels) + size_t(c)];
+            if (!std::isfinite(v)) {
+                if (bad++ == 0) first_bad = i;
+            }
+            sum += v;
+        }
+        mono[i] = float(sum / channels);
+    }
+    if (bad > 0) {
+        throw Error(ErrorCode::BadAudio, "the audio holds " + std::to_string(bad) + " non-finite samples (NaN or infinity), the first at " +
+                                             std::to_string(double(first_bad) / in_rate) + " s; the recording or decoder is broken");
+    }
+    return resample_mono(mono, in_rate, out_rate);
+}
+
+}  // namespace parakeet

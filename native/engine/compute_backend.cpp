@@ -1,0 +1,149 @@
+#include "compute_backend.h"
+
+#include <algorithm>
+#include <set>
+#include <thread>
+
+#include "log.h"
+
+namespace parakeet {
+namespace {
+
+// Large enough for the biggest encoder graph (42 layers × ~90 nodes).
+constexpr size_t kMaxGraphNodes = 16384;
+
+bool abort_requested(void * data) {
+    auto * flag = static_cast<const std::atomic<bool> * const *>(data);
+    return *flag != nullptr && (*flag)->load(std::memory_order_relaxed);
+}
+
+void set_cpu_threads(ggml_backend_t backend, ggml_backend_dev_t dev, int n) {
+    ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(dev);
+    auto fn = reinterpret_cast<ggml_backend_set_n_threads_t>(ggml_backend_reg_get_proc_address(reg, "ggml_backend_set_n_threads"));
+    if (fn != nullptr) fn(backend, n);
+}
+
+void set_abort_hook(ggml_backend_t backend, ggml_backend_dev_t dev, const std::atomic<bool> * const * slot) {
+    ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(dev);
+    auto fn = reinterpret_cast<ggml_backend_set_abort_callback_t>(ggml_backend_reg_get_proc_address(reg, "ggml_backend_set_abort_callback"));
+    if (fn != nullptr) fn(backend, abort_requested, const_cast<const std::atomic<bool> **>(slot));
+}
+
+}  // namespace
+
+ComputeBackend::ComputeBackend(DeviceSelection & selection, int n_threads) {
+    cpu_device_ = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
+    if (cpu_device_ == nullptr) throw Error(ErrorCode::DeviceUnavailable, "no CPU backend is registered in this build of ggml");
+    n_threads_ = n_threads > 0 ? n_threads : int(std::max(1u, std::thread::hardware_concurrency()));
+
+    device_ = find_device(selection.device.name);
+    if (device_ == nullptr) device_ = cpu_device_;
+    backend_ = ggml_backend_dev_init(device_, nullptr);
+    if (backend_ == nullptr && device_ != cpu_device_) {
+        // A device that is listed but cannot start (driver fault, out of memory): say so and use the CPU.
+        log_line(LogLevel::Warn, "device " + selection.device.name + " failed to initialize; falling back to the CPU");
+        selection.fell_back = true;
+        selection.reason = "device '" + selection.device.name + "' failed to initialize; using the CPU";
+        for (const DeviceInfo & d : list_devices()) {
+            if (d.type == DeviceType::Cpu) selection.device = d;
+        }
+        device_ = cpu_device_;
+        backend_ = ggml_backend_dev_init(device_, nullptr);
+    }
+    if (backend_ == nullptr) throw Error(ErrorCode::DeviceUnavailable, "the CPU backend failed to initialize");
+    if (device_ == cpu_device_) {
+        cpu_backend_ = backend_;
+    } else {
+        cpu_backend_ = ggml_backend_dev_init(cpu_device_, nullptr);
+        if (cpu_backend_ == nullptr) throw Error(ErrorCode::DeviceUnavailable, "the CPU backend failed to initialize");
+    }
+    set_cpu_threads(cpu_backend_, cpu_device_, n_threads_);
+    set_abort_hook(cpu_backend_, cpu_device_, &abort_flag_);
+    if (backend_ != cpu_backend_) set_abort_hook(backend_, device_, &abort_flag_);
+}
+
+ComputeBackend::~ComputeBackend() {
+    if (sched_ != nullptr) ggml_backend_sched_free(sched_);
+    if (gallocr_ != nullptr) ggml_gallocr_free(gallocr_);
+    if (cpu_backend_ != nullptr && cpu_backend_ != backend_) ggml_backend_free(cpu_backend_);
+    if (backend_ != nullptr) ggml_backend_free(backend_);
+}
+
+std::string ComputeBackend::device_name() const { return ggml_backend_dev_name(device_); }
+
+std::vector<ggml_backend_buffer_type_t> ComputeBackend::cpu_extra_buffer_types() const {
+    std::vector<ggml_backend_buffer_type_t> out;
+    ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(cpu_device_);
+    auto get = reinterpret_cast<ggml_backend_dev_get_extra_bufts_t>(ggml_backend_reg_get_proc_address(reg, "ggml_backend_dev_get_extra_bufts"));
+    if (get == nullptr) return out;
+    for (ggml_backend_buffer_type_t * b = get(cpu_device_); b != nullptr && *b != nullptr; ++b) out.push_back(*b);
+    return out;
+}
+
+bool ComputeBackend::device_runs_whole_graph(ggml_cgraph * graph) const {
+    if (device_ == cpu_device_) return true;
+    const int n = ggml_graph_n_nodes(graph);
+    for (int i = 0; i < n; ++i) {
+        if (!ggml_backend_dev_supports_op(device_, ggml_graph_node(graph, i))) return false;
+    }
+    return true;
+}
+
+size_t ComputeBackend::compute_buffer_bytes() const {
+    size_t total = 0;
+    if (gallocr_ != nullptr) total += ggml_gallocr_get_buffer_size(gallocr_, 0);
+    if (sched_ != nullptr) {
+        total += ggml_backend_sched_get_buffer_size(sched_, backend_);
+        if (cpu_backend_ != backend_) total += ggml_backend_sched_get_buffer_size(sched_, cpu_backend_);
+    }
+    return total;
+}
+
+std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std::function<void()> & set_inputs,
+                                                 const std::atomic<bool> * abort) {
+    abort_flag_ = abort;
+    struct ResetFlag {
+        const std::atomic<bool> ** slot;
+        ~ResetFlag() { *slot = nullptr; }
+    } reset{&abort_flag_};
+    if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "transcription cancelled");
+
+    std::vector<std::string> ran;
+    enum ggml_status status;
+    if (device_runs_whole_graph(graph)) {
+        if (gallocr_ == nullptr) gallocr_ = ggml_gallocr_new(buffer_type());
+        if (!ggml_gallocr_alloc_graph(gallocr_, graph)) {
+            throw Error(ErrorCode::OutOfMemory, "not enough memory on " + device_name() + " for the compute buffers of this audio length");
+        }
+        set_inputs();
+        status = ggml_backend_graph_compute(backend_, graph);
+        ran.push_back(device_name());
+    } else {
+        if (sched_ == nullptr) {
+            ggml_backend_t backends[2] = {backend_, cpu_backend_};
+            sched_ = ggml_backend_sched_new(backends, nullptr, 2, kMaxGraphNodes, false, false);
+        }
+        ggml_backend_sched_reset(sched_);
+        if (!ggml_backend_sched_alloc_graph(sched_, graph)) {
+            throw Error(ErrorCode::OutOfMemory, "not enough memory on " + device_name() + " for the compute buffers of this audio length");
+        }
+        set_inputs();
+        status = ggml_backend_sched_graph_compute(sched_, graph);
+        std::set<ggml_backend_t> used;
+        const int n = ggml_graph_n_nodes(graph);
+        for (int i = 0; i < n; ++i) {
+            if (ggml_backend_t b = ggml_backend_sched_get_tensor_backend(sched_, ggml_graph_node(graph, i))) used.insert(b);
+        }
+        for (ggml_backend_t b : {backend_, cpu_backend_}) {
+            if (used.count(b)) ran.emplace_back(ggml_backend_dev_name(ggml_backend_get_device(b)));
+        }
+    }
+    switch (status) {
+        case GGML_STATUS_SUCCESS: return ran;
+        case GGML_STATUS_ABORTED: throw Error(ErrorCode::Aborted, "transcription cancelled");
+        case GGML_STATUS_ALLOC_FAILED: throw Error(ErrorCode::OutOfMemory, "out of memory while computing on " + device_name());
+        default: throw Error(ErrorCode::DeviceUnavailable, "the compute device " + device_name() + " failed while running the encoder");
+    }
+}
+
+}  // namespace parakeet

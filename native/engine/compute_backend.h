@@ -1,0 +1,61 @@
+// One model's compute device: backend objects, thread count, abort hook, and
+// graph execution. A graph runs through a persistent ggml_gallocr on the
+// device when the device has a kernel for every node, and through
+// ggml_backend_sched over {device, CPU} only when it does not.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ggml-alloc.h"
+#include "ggml-backend.h"
+#include "parakeet/parakeet.h"
+
+namespace parakeet {
+
+ggml_backend_dev_t find_device(const std::string & name);
+
+class ComputeBackend {
+public:
+    /** Initializes the selected device (falls back to the CPU, recorded in `selection`, when it cannot start). */
+    ComputeBackend(DeviceSelection & selection, int n_threads);
+    ~ComputeBackend();
+    ComputeBackend(const ComputeBackend &) = delete;
+    ComputeBackend & operator=(const ComputeBackend &) = delete;
+
+    bool is_cpu() const { return device_ == cpu_device_; }
+    ggml_backend_dev_t device() const { return device_; }
+    ggml_backend_t backend() const { return backend_; }
+    ggml_backend_t cpu_backend() const { return cpu_backend_; }
+    ggml_backend_buffer_type_t buffer_type() const { return ggml_backend_get_default_buffer_type(backend_); }
+    /** The CPU's extra buffer types (e.g. CPU_REPACK), usable for weights when the device is the CPU. */
+    std::vector<ggml_backend_buffer_type_t> cpu_extra_buffer_types() const;
+    int threads() const { return n_threads_; }
+    std::string device_name() const;
+
+    /**
+     * Allocates `graph`, lets `set_inputs` upload the inputs, and computes it.
+     * Returns the names of the devices that executed nodes.
+     * Throws Error(Aborted / OutOfMemory / DeviceUnavailable).
+     */
+    std::vector<std::string> compute(ggml_cgraph * graph, const std::function<void()> & set_inputs, const std::atomic<bool> * abort);
+
+    /** Bytes of the compute (activation) buffers currently reserved. */
+    size_t compute_buffer_bytes() const;
+
+private:
+    bool device_runs_whole_graph(ggml_cgraph * graph) const;
+
+    ggml_backend_dev_t device_ = nullptr;
+    ggml_backend_dev_t cpu_device_ = nullptr;
+    ggml_backend_t backend_ = nullptr;
+    ggml_backend_t cpu_backend_ = nullptr;  // == backend_ when the device is the CPU
+    int n_threads_ = 1;
+    ggml_gallocr_t gallocr_ = nullptr;
+    ggml_backend_sched_t sched_ = nullptr;
+    const std::atomic<bool> * abort_flag_ = nullptr;
+};
+
+}  // namespace parakeet

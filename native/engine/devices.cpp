@@ -1,0 +1,174 @@
+// The device registry and the device picker (architecture.md, "Backend").
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <thread>
+
+#include "ggml-backend.h"
+#include "ggml.h"
+#include "log.h"
+#include "parakeet/parakeet.h"
+
+namespace parakeet {
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+DeviceType to_device_type(enum ggml_backend_dev_type type) {
+    switch (type) {
+        case GGML_BACKEND_DEVICE_TYPE_GPU: return DeviceType::Gpu;
+        case GGML_BACKEND_DEVICE_TYPE_IGPU: return DeviceType::IGpu;
+        case GGML_BACKEND_DEVICE_TYPE_ACCEL: return DeviceType::Accel;
+        default: return DeviceType::Cpu;
+    }
+}
+
+std::vector<std::string> cpu_features(ggml_backend_reg_t reg) {
+    std::vector<std::string> out;
+    auto get = reinterpret_cast<ggml_backend_get_features_t>(ggml_backend_reg_get_proc_address(reg, "ggml_backend_get_features"));
+    if (get == nullptr) return out;
+    for (ggml_backend_feature * f = get(reg); f != nullptr && f->name != nullptr; ++f) {
+        const std::string value = f->value ? f->value : "";
+        if (value == "0" || value.empty()) continue;
+        const std::string name = f->name;
+        // Numeric features (e.g. SVE_CNT) and build flags carry their value.
+        out.push_back(value == "1" ? name : name + "=" + value);
+    }
+    return out;
+}
+
+DeviceInfo describe(ggml_backend_dev_t dev) {
+    DeviceInfo info;
+    ggml_backend_dev_props props;
+    ggml_backend_dev_get_props(dev, &props);
+    info.name = props.name ? props.name : "";
+    info.description = props.description ? props.description : "";
+    info.type = to_device_type(props.type);
+    info.memory_free = props.memory_free;
+    info.memory_total = props.memory_total;
+    info.device_id = props.device_id ? props.device_id : "";
+    ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(dev);
+    info.backend = reg ? ggml_backend_reg_name(reg) : "";
+    if (info.type == DeviceType::Cpu) {
+        info.cpu_features = cpu_features(reg);
+        info.cpu_threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    }
+    return info;
+}
+
+ggml_backend_dev_t cpu_device() {
+    ggml_backend_dev_t dev = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
+    if (dev == nullptr) throw Error(ErrorCode::DeviceUnavailable, "no CPU backend is registered in this build of ggml");
+    return dev;
+}
+
+void ensure_backends_loaded() {
+    install_ggml_log_hook();
+#ifdef PARAKEET_BACKEND_DL
+    if (ggml_backend_reg_count() == 0) ggml_backend_load_all();
+#endif
+}
+
+}  // namespace
+
+void load_backends(const std::string & dir) {
+    install_ggml_log_hook();
+#ifdef PARAKEET_BACKEND_DL
+    if (ggml_backend_reg_count() == 0) {
+        if (dir.empty()) ggml_backend_load_all();
+        else ggml_backend_load_all_from_path(dir.c_str());
+    }
+#else
+    (void)dir;
+#endif
+}
+
+BuildInfo build_info() {
+    ensure_backends_loaded();
+    BuildInfo info;
+    info.ggml_version = ggml_version();
+    info.ggml_commit = PARAKEET_GGML_COMMIT;
+    info.ggml_source = PARAKEET_GGML_SOURCE;
+#ifdef PARAKEET_BACKEND_DL
+    info.backend_dl = true;
+#endif
+    for (size_t i = 0; i < ggml_backend_reg_count(); ++i) info.backends.emplace_back(ggml_backend_reg_name(ggml_backend_reg_get(i)));
+    return info;
+}
+
+std::vector<DeviceInfo> list_devices() {
+    ensure_backends_loaded();
+    std::vector<DeviceInfo> out;
+    for (size_t i = 0; i < ggml_backend_dev_count(); ++i) out.push_back(describe(ggml_backend_dev_get(i)));
+    return out;
+}
+
+// Declared in compute_backend.h; here because it shares the lookup helpers.
+ggml_backend_dev_t find_device(const std::string & name) {
+    ensure_backends_loaded();
+    const std::string wanted = lower(name);
+    for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+        ggml_backend_dev_t dev = ggml_backend_dev_get(i);
+        if (lower(ggml_backend_dev_name(dev)) == wanted) return dev;
+    }
+    return nullptr;
+}
+
+DeviceSelection select_device(const std::string & requested_arg) {
+    ensure_backends_loaded();
+    DeviceSelection sel;
+    std::string requested = requested_arg;
+    sel.source = "argument";
+    if (requested.empty() || lower(requested) == "auto") {
+        const char * env = std::getenv("PARAKEET_DEVICE");
+        if (requested.empty() && env != nullptr && *env != '\0' && lower(env) != "auto") {
+            requested = env;
+            sel.source = "environment";
+        } else {
+            requested.clear();
+            sel.source = "auto";
+        }
+    }
+    sel.requested = requested;
+
+    if (!requested.empty()) {
+        ggml_backend_dev_t dev = find_device(requested);
+        if (dev != nullptr && ggml_backend_dev_type(dev) == GGML_BACKEND_DEVICE_TYPE_ACCEL) {
+            sel.device = describe(cpu_device());
+            sel.fell_back = true;
+            sel.reason = "'" + requested + "' is an accelerator that works alongside the CPU, not a device of its own; using the CPU";
+            return sel;
+        }
+        if (dev != nullptr) {
+            sel.device = describe(dev);
+            sel.reason = std::string("requested by ") + (sel.source == "environment" ? "PARAKEET_DEVICE" : "name");
+            return sel;
+        }
+        std::string known;
+        for (const DeviceInfo & d : list_devices()) known += (known.empty() ? "" : ", ") + d.name;
+        sel.device = describe(cpu_device());
+        sel.fell_back = true;
+        sel.reason = "no device named '" + requested + "' (this machine has: " + known + "); using the CPU";
+        return sel;
+    }
+
+    // Auto: the first discrete GPU, else the first integrated GPU, else the CPU.
+    for (enum ggml_backend_dev_type type : {GGML_BACKEND_DEVICE_TYPE_GPU, GGML_BACKEND_DEVICE_TYPE_IGPU}) {
+        for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+            ggml_backend_dev_t dev = ggml_backend_dev_get(i);
+            if (ggml_backend_dev_type(dev) == type) {
+                sel.device = describe(dev);
+                sel.reason = std::string("automatic: first ") + (type == GGML_BACKEND_DEVICE_TYPE_GPU ? "GPU" : "integrated GPU");
+                return sel;
+            }
+        }
+    }
+    sel.device = describe(cpu_device());
+    sel.reason = "automatic: no GPU found, using the CPU";
+    return sel;
+}
+
+}  // namespace parakeet

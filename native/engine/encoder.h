@@ -1,0 +1,39 @@
+// Runs the encoder graph for one mel spectrogram on the model's device.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "compute_backend.h"
+#include "hparams.h"
+#include "model_weights.h"
+#include "preprocessor.h"
+
+namespace parakeet {
+
+enum class EncoderHead { None, Ctc, JointEnc };
+
+struct EncoderOutput {
+    int frames = 0;   // T' (spatial)
+    int valid = 0;    // Tv (NeMo encoded_len)
+    int dim = 0;
+    std::vector<float> encoded;  // [T'][D] when requested
+    int head_dim = 0;
+    std::vector<float> head;     // [T'][V+1] CTC logits, or [T'][J] joint.enc projection
+    std::vector<std::string> devices;
+};
+
+class Encoder {
+public:
+    Encoder(const Hparams & hp, const EncoderWeights & w, ComputeBackend & backend) : hp_(hp), w_(w), backend_(backend) {}
+    EncoderOutput run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort);
+
+private:
+    const Hparams & hp_;
+    const EncoderWeights & w_;
+    ComputeBackend & backend_;
+    std::vector<uint8_t> graph_meta_;  // reused metadata arena for graph building
+};
+
+}  // namespace parakeet

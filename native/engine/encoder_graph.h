@@ -1,0 +1,52 @@
+// Builders of the FastConformer encoder graph (NeMo ConformerEncoder), one
+// function per model part. Activations are [D, T] (D fastest).
+#pragma once
+
+#include <vector>
+
+#include "ggml.h"
+#include "hparams.h"
+#include "model_weights.h"
+
+namespace parakeet {
+
+/** Encoder-frame lengths after each subsampling stage (NeMo calc_length). */
+struct SubsamplingLengths {
+    std::vector<int> spatial;  // [0] = mel frames T, then per stage
+    std::vector<int> valid;    // [0] = mel valid frames, then per stage
+    std::vector<int> freq;     // [0] = n_mels, then per stage
+};
+SubsamplingLengths subsampling_lengths(const Hparams & hp, int mel_frames, int mel_valid);
+
+/** Graph inputs shared by all layers. */
+struct EncoderInputs {
+    ggml_tensor * mel = nullptr;                 // [M, T] (frequency fastest)
+    std::vector<ggml_tensor *> stage_masks;      // per subsampling stage k ≥ 1: [1, 1, H_k] (1 valid, 0 padded), or nullptr
+    ggml_tensor * pos = nullptr;                 // [D, 2T'−1] relative positional table
+    ggml_tensor * att_mask = nullptr;            // [T', T'] additive (0 / −inf), keys fastest
+    ggml_tensor * frame_mask = nullptr;          // [1, T'] (1 valid, 0 padded)
+};
+
+/** NeMo ConvSubsampling (dw_striding) + optional xscale -> [D, T']. */
+ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in,
+                                const SubsamplingLengths & len);
+
+/** NeMo RelPositionMultiHeadAttention on the normalized input xh [D, T']. */
+ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
+                                      const EncoderInputs & in, int frames);
+
+/** NeMo ConformerConvolution on the normalized input xh [D, T']. */
+ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
+                                const EncoderInputs & in, int frames);
+
+/** NeMo ConformerLayer: FFN/2, MHSA, conv, FFN/2, norm_out. */
+ggml_tensor * build_conformer_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
+                                    const EncoderInputs & in, int frames);
+
+/** NeMo RelPositionalEncoding: rows for relative positions T'−1 … −(T'−1), [2T'−1][D]. */
+std::vector<float> relative_positions(int frames, int d_model);
+
+/** Additive attention mask [T'][T'] (query-major, keys fastest): padded keys and, for chunked_limited, out-of-context keys get −inf. */
+std::vector<float> attention_mask(const Hparams & hp, int frames, int valid);
+
+}  // namespace parakeet

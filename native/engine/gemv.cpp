@@ -1,0 +1,37 @@
+#include "gemv.h"
+
+namespace parakeet {
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define PARAKEET_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define PARAKEET_CLONES
+#endif
+
+namespace {
+
+// Sixteen independent partial sums: the compiler turns them into SIMD lanes
+// without reassociating a single accumulator (which it may not do under strict IEEE).
+PARAKEET_CLONES float dot(const float * a, const float * x, int n) {
+    float acc[16] = {0};
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        for (int k = 0; k < 16; ++k) acc[k] += a[i + k] * x[i + k];
+    }
+    float sum = 0.0f;
+    for (; i < n; ++i) sum += a[i] * x[i];
+    for (int k = 0; k < 16; ++k) sum += acc[k];
+    return sum;
+}
+
+}  // namespace
+
+void gemv(const float * W, const float * x, const float * b, float * y, int n_out, int n_in) {
+    for (int o = 0; o < n_out; ++o) y[o] = (b ? b[o] : 0.0f) + dot(W + (long long)o * n_in, x, n_in);
+}
+
+void gemv_accumulate(const float * W, const float * x, float * y, int n_out, int n_in) {
+    for (int o = 0; o < n_out; ++o) y[o] += dot(W + (long long)o * n_in, x, n_in);
+}
+
+}  // namespace parakeet

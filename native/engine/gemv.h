@@ -1,0 +1,14 @@
+// Dense matrix–vector products for the sequential decoders (prediction LSTM,
+// joint). These run once per decoding step on the CPU, so they are written to
+// vectorize, and dispatched per CPU on x86-64 Linux (AVX-512 / AVX2 / baseline).
+#pragma once
+
+namespace parakeet {
+
+/** y[o] = (b ? b[o] : 0) + Σ_i W[o·n_in + i]·x[i]   (W row-major [n_out][n_in]) */
+void gemv(const float * W, const float * x, const float * b, float * y, int n_out, int n_in);
+
+/** y[o] += Σ_i W[o·n_in + i]·x[i] */
+void gemv_accumulate(const float * W, const float * x, float * y, int n_out, int n_in);
+
+}  // namespace parakeet

@@ -1,0 +1,213 @@
+#include "gguf_file.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "log.h"
+#include "parakeet/parakeet.h"
+
+namespace parakeet {
+namespace {
+
+std::string printable_prefix(const uint8_t * bytes, size_t n) {
+    std::string out;
+    for (size_t i = 0; i < n; ++i) {
+        char c = char(bytes[i]);
+        out += (c >= 32 && c < 127) ? c : '.';
+    }
+    return out;
+}
+
+const char * gguf_type_label(enum gguf_type type) {
+    return type == GGUF_TYPE_ARRAY ? "array" : gguf_type_name(type);
+}
+
+bool is_integer_type(enum gguf_type type) {
+    switch (type) {
+        case GGUF_TYPE_UINT8: case GGUF_TYPE_INT8: case GGUF_TYPE_UINT16: case GGUF_TYPE_INT16:
+        case GGUF_TYPE_UINT32: case GGUF_TYPE_INT32: case GGUF_TYPE_UINT64: case GGUF_TYPE_INT64:
+            return true;
+        default:
+            return false;
+    }
+}
+
+int64_t integer_at(enum gguf_type type, const void * data, size_t i) {
+    switch (type) {
+        case GGUF_TYPE_UINT8: return static_cast<const uint8_t *>(data)[i];
+        case GGUF_TYPE_INT8: return static_cast<const int8_t *>(data)[i];
+        case GGUF_TYPE_UINT16: return static_cast<const uint16_t *>(data)[i];
+        case GGUF_TYPE_INT16: return static_cast<const int16_t *>(data)[i];
+        case GGUF_TYPE_UINT32: return static_cast<const uint32_t *>(data)[i];
+        case GGUF_TYPE_INT32: return static_cast<const int32_t *>(data)[i];
+        case GGUF_TYPE_UINT64: {
+            uint64_t v = static_cast<const uint64_t *>(data)[i];
+            return v > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(v);
+        }
+        case GGUF_TYPE_INT64: return static_cast<const int64_t *>(data)[i];
+        default: return 0;
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<GgufFile> GgufFile::open(const std::string & path, bool use_mmap) {
+    std::unique_ptr<GgufFile> file(new GgufFile());
+    file->path_ = path;
+    file->file_size_ = file_size_of(path);
+
+    // Check the magic ourselves: "not a GGUF file" is clearer than a parse error.
+    uint8_t head[8] = {0};
+    size_t head_n = 0;
+    if (FILE * f = std::fopen(path.c_str(), "rb")) {
+        head_n = std::fread(head, 1, sizeof(head), f);
+        std::fclose(f);
+    } else {
+        throw Error(ErrorCode::ModelInvalid, path + ": cannot open the file");
+    }
+    if (file->file_size_ == 0) file->fail("the file is empty (0 bytes): not a GGUF model; download or export it again");
+    if (head_n < 4 || std::memcmp(head, "GGUF", 4) != 0) {
+        file->fail("not a GGUF file (it starts with \"" + printable_prefix(head, head_n < 4 ? head_n : 4) +
+                   "\", a GGUF model starts with \"GGUF\"); choose a .gguf model in the parakeet.cpp format");
+    }
+    if (head_n < 8) file->fail("truncated GGUF file: " + std::to_string(file->file_size_) + " bytes, the header alone needs 24");
+    uint32_t version = 0;
+    std::memcpy(&version, head + 4, 4);
+    if (version < 2 || version > 3) {
+        file->fail("GGUF version " + std::to_string(version) + " is not supported (expected 2 or 3)");
+    }
+
+    GgmlErrorCapture capture;
+    gguf_init_params params = {/*no_alloc*/ true, /*ctx*/ &file->meta_};
+    file->gguf_ = gguf_init_from_file(path.c_str(), params);
+    if (file->gguf_ == nullptr) {
+        std::string detail = capture.text();
+        file->fail("the GGUF container is corrupt or truncated" + (detail.empty() ? std::string() : " (" + detail + ")") +
+                   "; download the model again");
+    }
+    file->data_offset_ = gguf_get_data_offset(file->gguf_);
+
+    // Every tensor's bytes must lie inside the file.
+    const int64_t n_tensors = gguf_get_n_tensors(file->gguf_);
+    for (int64_t i = 0; i < n_tensors; ++i) {
+        const uint64_t begin = file->data_offset_ + gguf_get_tensor_offset(file->gguf_, i);
+        const uint64_t size = gguf_get_tensor_size(file->gguf_, i);
+        if (begin > file->file_size_ || size > file->file_size_ - begin) {
+            file->fail(std::string("tensor '") + gguf_get_tensor_name(file->gguf_, i) + "' extends past the end of the file (needs bytes up to " +
+                       std::to_string(begin + size) + ", the file has " + std::to_string(file->file_size_) +
+                       "): the file is truncated; download it again");
+        }
+    }
+    if (use_mmap) file->mapping_ = MappedFile::map(path, true);
+    return file;
+}
+
+GgufFile::~GgufFile() {
+    if (meta_ != nullptr) ggml_free(meta_);
+    if (gguf_ != nullptr) gguf_free(gguf_);
+}
+
+void GgufFile::fail(const std::string & what) const {
+    throw Error(ErrorCode::ModelInvalid, path_ + ": " + what);
+}
+
+int64_t GgufFile::key_id(const char * key) const { return gguf_find_key(gguf_, key); }
+
+bool GgufFile::has_key(const char * key) const { return key_id(key) >= 0; }
+
+std::string GgufFile::get_string(const char * key, const std::string & fallback) const {
+    const int64_t id = key_id(key);
+    if (id < 0) return fallback;
+    const enum gguf_type type = gguf_get_kv_type(gguf_, id);
+    if (type != GGUF_TYPE_STRING) fail(std::string("key '") + key + "' has type " + gguf_type_label(type) + ", expected string");
+    return gguf_get_val_str(gguf_, id);
+}
+
+int64_t GgufFile::get_int(const char * key, int64_t fallback) const {
+    const int64_t id = key_id(key);
+    if (id < 0) return fallback;
+    const enum gguf_type type = gguf_get_kv_type(gguf_, id);
+    if (!is_integer_type(type)) fail(std::string("key '") + key + "' has type " + gguf_type_label(type) + ", expected an integer");
+    return integer_at(type, gguf_get_val_data(gguf_, id), 0);
+}
+
+double GgufFile::get_float(const char * key, double fallback) const {
+    const int64_t id = key_id(key);
+    if (id < 0) return fallback;
+    const enum gguf_type type = gguf_get_kv_type(gguf_, id);
+    if (type == GGUF_TYPE_FLOAT32) return gguf_get_val_f32(gguf_, id);
+    if (type == GGUF_TYPE_FLOAT64) return gguf_get_val_f64(gguf_, id);
+    if (is_integer_type(type)) return double(integer_at(type, gguf_get_val_data(gguf_, id), 0));
+    fail(std::string("key '") + key + "' has type " + gguf_type_label(type) + ", expected a number");
+}
+
+bool GgufFile::get_bool(const char * key, bool fallback) const {
+    const int64_t id = key_id(key);
+    if (id < 0) return fallback;
+    const enum gguf_type type = gguf_get_kv_type(gguf_, id);
+    if (type == GGUF_TYPE_BOOL) return gguf_get_val_bool(gguf_, id);
+    if (is_integer_type(type)) return integer_at(type, gguf_get_val_data(gguf_, id), 0) != 0;
+    fail(std::string("key '") + key + "' has type " + gguf_type_label(type) + ", expected bool");
+}
+
+std::vector<int64_t> GgufFile::get_int_array(const char * key) const {
+    const int64_t id = key_id(key);
+    if (id < 0) return {};
+    if (gguf_get_kv_type(gguf_, id) != GGUF_TYPE_ARRAY) fail(std::string("key '") + key + "' is not an array");
+    const enum gguf_type type = gguf_get_arr_type(gguf_, id);
+    if (!is_integer_type(type)) fail(std::string("key '") + key + "' is an array of " + gguf_type_label(type) + ", expected integers");
+    const size_t n = gguf_get_arr_n(gguf_, id);
+    const void * data = gguf_get_arr_data(gguf_, id);
+    std::vector<int64_t> out(n);
+    for (size_t i = 0; i < n; ++i) out[i] = integer_at(type, data, i);
+    return out;
+}
+
+std::vector<std::string> GgufFile::get_string_array(const char * key) const {
+    const int64_t id = key_id(key);
+    if (id < 0) return {};
+    if (gguf_get_kv_type(gguf_, id) != GGUF_TYPE_ARRAY || gguf_get_arr_type(gguf_, id) != GGUF_TYPE_STRING) {
+        fail(std::string("key '") + key + "' is not an array of strings");
+    }
+    const size_t n = gguf_get_arr_n(gguf_, id);
+    std::vector<std::string> out;
+    out.reserve(n);
+    for (size_t i = 0; i < n; ++i) out.emplace_back(gguf_get_arr_str(gguf_, id, i));
+    return out;
+}
+
+ggml_tensor * GgufFile::tensor(const std::string & name) const {
+    return ggml_get_tensor(meta_, name.c_str());
+}
+
+uint64_t GgufFile::tensor_offset(const ggml_tensor * t) const {
+    const int64_t id = gguf_find_tensor(gguf_, ggml_get_name(t));
+    if (id < 0) fail(std::string("tensor '") + ggml_get_name(t) + "' is not in the file");
+    return data_offset_ + gguf_get_tensor_offset(gguf_, id);
+}
+
+const uint8_t * GgufFile::tensor_data(const ggml_tensor * t) const {
+    if (!mapping_) return nullptr;
+    return mapping_->data() + tensor_offset(t);
+}
+
+void GgufFile::read_tensor(const ggml_tensor * t, void * dst) const {
+    const size_t n = ggml_nbytes(t);
+    if (mapping_) {
+        std::memcpy(dst, tensor_data(t), n);
+        return;
+    }
+    FILE * f = std::fopen(path_.c_str(), "rb");
+    if (f == nullptr) fail("cannot reopen the file to read tensor data");
+    const uint64_t offset = tensor_offset(t);
+#ifdef _WIN32
+    const int seek = _fseeki64(f, int64_t(offset), SEEK_SET);
+#else
+    const int seek = fseeko(f, off_t(offset), SEEK_SET);
+#endif
+    const size_t got = seek == 0 ? std::fread(dst, 1, n, f) : 0;
+    std::fclose(f);
+    if (got != n) fail(std::string("could not read the data of tensor '") + ggml_get_name(t) + "' (file truncated?)");
+}
+
+}  // namespace parakeet

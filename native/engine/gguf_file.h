@@ -1,0 +1,62 @@
+// Opening a GGUF file: the container, typed key access, and the mapped data.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ggml.h"
+#include "gguf.h"
+#include "mapped_file.h"
+
+namespace parakeet {
+
+/** A parsed GGUF: metadata, tensor descriptions (no data), and the file mapping. */
+class GgufFile {
+public:
+    /** Throws Error(ModelInvalid) with the file name and what is wrong. */
+    static std::unique_ptr<GgufFile> open(const std::string & path, bool use_mmap);
+    ~GgufFile();
+    GgufFile(const GgufFile &) = delete;
+    GgufFile & operator=(const GgufFile &) = delete;
+
+    const std::string & path() const { return path_; }
+    uint64_t file_size() const { return file_size_; }
+    gguf_context * gguf() const { return gguf_; }
+    ggml_context * meta() const { return meta_; }
+
+    bool has_key(const char * key) const;
+    // Typed reads: a missing key returns the fallback; a key of the wrong type throws.
+    std::string get_string(const char * key, const std::string & fallback) const;
+    int64_t get_int(const char * key, int64_t fallback) const;     // any integer type
+    double get_float(const char * key, double fallback) const;     // float32/float64 (integers accepted)
+    bool get_bool(const char * key, bool fallback) const;
+    std::vector<int64_t> get_int_array(const char * key) const;    // empty when missing
+    std::vector<std::string> get_string_array(const char * key) const;
+
+    /** Tensor metadata by name, or nullptr. */
+    ggml_tensor * tensor(const std::string & name) const;
+    /** Pointer to a tensor's bytes inside the mapped file (checked to lie inside the file). */
+    const uint8_t * tensor_data(const ggml_tensor * t) const;
+    /** Copies a tensor's bytes (works without a mapping). */
+    void read_tensor(const ggml_tensor * t, void * dst) const;
+    const MappedFile * mapping() const { return mapping_.get(); }
+    uint64_t data_offset() const { return data_offset_; }
+    uint64_t tensor_offset(const ggml_tensor * t) const;   // absolute file offset
+
+    [[noreturn]] void fail(const std::string & what) const;
+
+private:
+    GgufFile() = default;
+    int64_t key_id(const char * key) const;
+
+    std::string path_;
+    uint64_t file_size_ = 0;
+    uint64_t data_offset_ = 0;
+    gguf_context * gguf_ = nullptr;
+    ggml_context * meta_ = nullptr;
+    std::unique_ptr<MappedFile> mapping_;
+};
+
+}  // namespace parakeet

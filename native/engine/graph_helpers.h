@@ -1,0 +1,21 @@
+// Small ggml graph building blocks shared by the encoder parts.
+#pragma once
+
+#include "ggml.h"
+
+namespace parakeet {
+
+/** y = W·x (+ b). W: [in, out] (ggml: contraction first), x: [in, T] -> [out, T]. */
+inline ggml_tensor * linear(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b) {
+    ggml_tensor * y = ggml_mul_mat(ctx, w, x);
+    return b != nullptr ? ggml_add(ctx, y, b) : y;
+}
+
+/** torch.nn.LayerNorm over the first axis (eps 1e-5), affine. */
+inline ggml_tensor * layer_norm(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b) {
+    ggml_tensor * y = ggml_norm(ctx, x, 1e-5f);
+    y = ggml_mul(ctx, y, w);
+    return ggml_add(ctx, y, b);
+}
+
+}  // namespace parakeet

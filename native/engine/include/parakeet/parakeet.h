@@ -1,0 +1,258 @@
+// Parakeet engine: NVIDIA Parakeet speech recognition (FastConformer encoder +
+// CTC / RNNT / TDT decoders) on ggml. The one public header of the engine.
+//
+// Usage:
+//   auto model = parakeet::Model::load("tdt_ctc-110m-q8_0.gguf", parakeet::LoadParams{});
+//   parakeet::TranscribeResult r = model->transcribe(pcm16k.data(), pcm16k.size(), {});
+//
+// Every failure throws parakeet::Error with a stable code and a message that
+// says what happened and what to do. Nothing in here aborts the process on bad
+// input.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace parakeet {
+
+// ---------------------------------------------------------------- errors
+
+enum class ErrorCode {
+    ModelInvalid,       // not a usable Parakeet GGUF (names the key/tensor and what was expected)
+    DeviceUnavailable,  // the compute device failed or vanished
+    OutOfMemory,        // a buffer could not be allocated
+    Aborted,            // cancelled through the abort flag
+    Busy,               // another compute is running on this model
+    BadAudio,           // empty, non-finite, absurdly long or malformed audio
+    BadArgument,        // an option the model or engine cannot honour (e.g. a decoder head it lacks)
+    Internal,           // a bug: please report
+};
+
+/** "MODEL_INVALID", "DEVICE_UNAVAILABLE", … (the `.code` seen from JavaScript). */
+const char * error_code_name(ErrorCode code);
+
+class Error : public std::runtime_error {
+public:
+    Error(ErrorCode code, const std::string & message) : std::runtime_error(message), code_(code) {}
+    ErrorCode code() const { return code_; }
+
+private:
+    ErrorCode code_;
+};
+
+// ---------------------------------------------------------------- logging
+
+enum class LogLevel { Debug, Info, Warn, Error };
+using LogCallback = std::function<void(LogLevel, const std::string &)>;
+/** Routes engine and ggml log lines; by default they go to stderr at Warn and above. */
+void set_log_callback(LogCallback callback);
+
+// ---------------------------------------------------------------- build
+
+struct BuildInfo {
+    std::string ggml_version;  // e.g. "0.25.1"
+    std::string ggml_commit;   // the llama.cpp release commit the ggml source came from
+    std::string ggml_source;   // e.g. "node-llama-cpp@3.22.1" or "GGML_SOURCE_DIR=…"
+    bool backend_dl = false;   // backends are loadable libraries
+    std::vector<std::string> backends;  // registered ggml backends ("CPU", "CUDA", …)
+};
+BuildInfo build_info();
+
+/** For builds with loadable backends: load every ggml backend library found in `dir`. */
+void load_backends(const std::string & dir);
+
+// ---------------------------------------------------------------- devices
+
+enum class DeviceType { Cpu, Gpu, IGpu, Accel };
+const char * device_type_name(DeviceType type);  // "cpu" | "gpu" | "igpu" | "accel"
+
+struct DeviceInfo {
+    std::string name;         // ggml device name: "CPU", "CUDA0", "Vulkan1", …
+    std::string description;  // e.g. the CPU model or GPU product name
+    std::string backend;      // ggml backend (registry) name: "CPU", "CUDA", "Vulkan", "Metal", "BLAS", …
+    DeviceType type = DeviceType::Cpu;
+    uint64_t memory_free = 0;
+    uint64_t memory_total = 0;
+    std::string device_id;                 // PCI bus id where known
+    std::vector<std::string> cpu_features; // CPU device only: "AVX2", "AVX512_BF16", …
+    int cpu_threads = 0;                   // CPU device only: hardware threads
+};
+
+/** Every device the ggml registry knows, in registry order. */
+std::vector<DeviceInfo> list_devices();
+
+struct DeviceSelection {
+    std::string requested;  // what was asked ("" = nothing)
+    std::string source;     // "argument" | "environment" (PARAKEET_DEVICE) | "auto"
+    DeviceInfo device;      // what was chosen
+    bool fell_back = false; // the request could not be honoured; `reason` says why
+    std::string reason;     // human-readable: why this device
+};
+
+/**
+ * Picks a device: an explicit name (case-insensitive: "cpu", "CUDA0",
+ * "vulkan1"), else $PARAKEET_DEVICE, else the first GPU/iGPU, else the CPU.
+ * An unknown name falls back to the CPU with the reason filled in.
+ */
+DeviceSelection select_device(const std::string & requested);
+
+// ---------------------------------------------------------------- model
+
+enum class DecoderKind { Auto, Ctc, Rnnt, Tdt };
+const char * decoder_kind_name(DecoderKind kind);  // "auto" | "ctc" | "rnnt" | "tdt"
+
+/** NeMo's two greedy TDT decoders (they differ only at max_symbols). */
+enum class TdtRule { GreedyBatch, Greedy };
+
+struct LoadParams {
+    std::string device;              // "" = $PARAKEET_DEVICE or auto
+    int n_threads = 0;               // 0 = all hardware threads
+    /**
+     * Weight layout chosen at load time:
+     *   "auto"  keep the file's types; repack quantized weights into the CPU's
+     *           fastest layout where ggml has one (lossless)
+     *   "f32"   dequantize to F32 (lossless from any type)
+     *   "f16", "bf16", "q8_0", "q4_0"  convert the matmul weights (lossy from F32)
+     */
+    std::string weight_type = "auto";
+    bool use_mmap = true;
+    std::function<void(float)> on_progress;        // 0..1
+    const std::atomic<bool> * abort = nullptr;     // load is abandoned when set
+};
+
+struct ModelInfo {
+    std::string path;
+    std::string name;        // general.name
+    std::string arch;        // parakeet.arch as written
+    bool has_ctc = false;
+    bool has_transducer = false;
+    bool is_tdt = false;     // transducer with duration outputs
+    DecoderKind default_decoder = DecoderKind::Auto;
+    std::vector<std::string> decoders;  // the heads available: "tdt" / "rnnt" / "ctc"
+
+    int sample_rate = 16000;
+    int n_mels = 0, n_fft = 0, win_length = 0, hop_length = 0;
+    int d_model = 0, n_layers = 0, n_heads = 0, ff_dim = 0, conv_kernel = 0;
+    int subsampling_factor = 0, subsampling_channels = 0;
+    bool xscaling = false, use_bias = true;
+    std::string conv_norm_type, normalize, att_context_style;
+    int att_context_left = -1, att_context_right = -1;
+    int vocab_size = 0, blank_id = 0;
+    int pred_hidden = 0, pred_layers = 0, joint_hidden = 0, max_symbols = 0;
+    std::vector<int> durations;
+    double frame_sec = 0.08;  // seconds per encoder frame
+
+    uint64_t file_bytes = 0;
+    uint64_t weight_bytes = 0;            // bytes of weights as placed on the device
+    int tensor_count = 0;
+    std::map<std::string, int> tensor_types;   // type in the file -> count
+    std::map<std::string, int> weight_types;   // type as placed (after weight_type / repack) -> count
+    std::string weight_type;                   // the LoadParams.weight_type used
+    bool mmap = false;                         // weights read straight from the mapped file
+
+    DeviceSelection device;
+    int n_threads = 0;
+    double load_ms = 0;
+};
+
+struct TranscribeParams {
+    DecoderKind decoder = DecoderKind::Auto;
+    TdtRule tdt_rule = TdtRule::GreedyBatch;
+    int max_symbols = 0;                      // 0 = the model's value
+    const std::atomic<bool> * abort = nullptr;
+    std::function<void(float)> on_progress;   // 0..1
+    /** Long audio: clips longer than this are cut at pauses into windows of at most this length. */
+    double max_window_sec = 60.0;
+    bool capture_mel = false;       // keep the log-mel in the result (debugging / parity)
+    bool capture_encoder = false;   // keep the encoder output in the result
+    bool capture_logits = false;    // CTC: keep the log-probs
+};
+
+struct Token {
+    int id = 0;
+    std::string piece;
+    int frame = 0;       // encoder frame (window-relative frames are made absolute)
+    int duration = 1;    // frames
+    double start = 0, end = 0;  // seconds
+    float confidence = 0;
+};
+
+struct Word {
+    std::string text;
+    double start = 0, end = 0;
+    float confidence = 0;
+};
+
+struct Timings {
+    double mel_ms = 0, encoder_ms = 0, decoder_ms = 0, total_ms = 0;
+};
+
+struct AudioWindow {
+    double start = 0, end = 0;  // seconds in the input
+};
+
+struct TranscribeResult {
+    std::string text;
+    std::vector<Word> words;
+    std::vector<Token> tokens;
+    double duration_sec = 0;
+    std::string decoder;                 // the decoder that ran
+    std::string device;                  // the device selected for the encoder
+    std::vector<std::string> devices_ran;   // every device that executed part of a graph
+    Timings timings;
+    std::vector<AudioWindow> windows;    // one per encoder pass
+
+    // Captures (first window only; layouts as in the spec):
+    std::vector<float> mel;  int mel_bins = 0, mel_frames = 0, mel_valid = 0;  // [M][T], time fastest
+    std::vector<float> encoder; int enc_frames = 0, enc_valid = 0, enc_dim = 0;  // [T'][D], D fastest
+    std::vector<float> logits; int logit_classes = 0;                            // [T'][V+1]
+};
+
+class Model {
+public:
+    /** Loads and validates a GGUF file; throws Error(ModelInvalid, …) naming what is wrong. */
+    static std::unique_ptr<Model> load(const std::string & path, const LoadParams & params);
+    ~Model();
+    Model(const Model &) = delete;
+    Model & operator=(const Model &) = delete;
+
+    const ModelInfo & info() const;
+
+    /**
+     * Transcribes mono float PCM at the model's sample rate (see resample()).
+     * One call at a time per model: a concurrent call throws Error(Busy).
+     */
+    TranscribeResult transcribe(const float * pcm, size_t n_samples, const TranscribeParams & params);
+
+    struct Impl;
+
+private:
+    explicit Model(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+// ---------------------------------------------------------------- audio
+
+/**
+ * Interleaved float PCM at any rate and channel count -> mono at `out_rate`,
+ * downmixed by averaging and resampled with a band-limited (windowed-sinc)
+ * filter. Throws Error(BadAudio) on empty, non-finite or absurd input.
+ */
+std::vector<float> to_mono_resampled(const float * interleaved, size_t n_frames, int channels, int in_rate, int out_rate);
+
+/** Longest audio accepted in one call, in seconds (24 h). */
+constexpr double kMaxAudioSeconds = 24.0 * 3600.0;
+
+// ---------------------------------------------------------------- tools
+
+/** Re-quantizes the matmul weights of a model file (the allowlist of the spec) to `type`. */
+void quantize_model_file(const std::string & in_path, const std::string & out_path, const std::string & type);
+
+}  // namespace parakeet

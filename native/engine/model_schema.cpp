@@ -1,0 +1,341 @@
+#include "model_schema.h"
+
+#include <algorithm>
+#include <set>
+
+#include "log.h"
+#include "parakeet/parakeet.h"
+
+namespace parakeet {
+namespace {
+
+// Upper bounds far above any published model (D 1024, 42 layers, V 13087):
+// anything beyond is a corrupt or hostile file, not a bigger model.
+constexpr int64_t kMaxDim = 16384;
+constexpr int64_t kMaxLayers = 256;
+constexpr int64_t kMaxVocab = 1 << 20;
+
+std::vector<int64_t> squeezed(const ggml_tensor * t) {
+    std::vector<int64_t> out;
+    for (int i = 0; i < GGML_MAX_DIMS; ++i) {
+        if (t->ne[i] != 1) out.push_back(t->ne[i]);
+    }
+    return out;
+}
+
+std::vector<int64_t> squeezed(std::vector<int64_t> ne) {
+    ne.erase(std::remove(ne.begin(), ne.end(), int64_t(1)), ne.end());
+    return ne;
+}
+
+std::string shape_text(const std::vector<int64_t> & ne) {
+    std::string out = "[";
+    for (size_t i = 0; i < ne.size(); ++i) out += (i ? ", " : "") + std::to_string(ne[i]);
+    return out + "]";
+}
+
+std::string shape_text(const ggml_tensor * t) {
+    int n = GGML_MAX_DIMS;
+    while (n > 1 && t->ne[n - 1] == 1) --n;
+    return shape_text(std::vector<int64_t>(t->ne, t->ne + n));
+}
+
+int64_t checked_dim(const GgufFile & f, const char * key, int64_t value, int64_t lo, int64_t hi) {
+    if (value < lo || value > hi) {
+        f.fail(std::string("key '") + key + "' = " + std::to_string(value) + " is out of range (expected " +
+               std::to_string(lo) + ".." + std::to_string(hi) + ")");
+    }
+    return value;
+}
+
+/** Key if present; else the value inferred from a tensor (if any); else the default. */
+int64_t dim_from(const GgufFile & f, const char * key, const char * tensor, int axis, int64_t fallback) {
+    if (f.has_key(key)) return f.get_int(key, fallback);
+    if (tensor != nullptr) {
+        if (const ggml_tensor * t = f.tensor(tensor)) return t->ne[axis];
+    }
+    return fallback;
+}
+
+int count_indexed(const GgufFile & f, const std::string & prefix, const std::string & suffix) {
+    int n = 0;
+    while (f.tensor(prefix + std::to_string(n) + suffix) != nullptr && n < kMaxLayers + 1) ++n;
+    return n;
+}
+
+bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+std::string subsampling_conv_name(int index) { return "encoder.pre_encode.conv." + std::to_string(index); }
+
+bool is_quantizable_name(const std::string & name) {
+    static const char * suffixes[] = {
+        ".feed_forward1.linear1.weight", ".feed_forward1.linear2.weight", ".feed_forward2.linear1.weight",
+        ".feed_forward2.linear2.weight", ".self_attn.linear_q.weight", ".self_attn.linear_k.weight",
+        ".self_attn.linear_v.weight", ".self_attn.linear_out.weight", ".self_attn.linear_pos.weight",
+    };
+    if (name == "encoder.pre_encode.out.weight" || name == "joint.enc.weight" || name == "joint.pred.weight") return true;
+    if (name.rfind("encoder.layers.", 0) != 0) return false;
+    for (const char * s : suffixes) {
+        const size_t n = std::char_traits<char>::length(s);
+        if (name.size() > n && name.compare(name.size() - n, n, s) == 0) return true;
+    }
+    return false;
+}
+
+int Hparams::subsampling_stages() const {
+    int stages = 0;
+    for (int f = subsampling_factor; f > 1; f >>= 1) ++stages;
+    return stages;
+}
+
+int Hparams::freq_after_subsampling() const {
+    int f = n_mels;
+    for (int s = 0; s < subsampling_stages(); ++s) f = causal_downsampling ? f / 2 + 1 : (f - 1) / 2 + 1;
+    return f;
+}
+
+Hparams read_hparams(const GgufFile & f) {
+    Hparams hp;
+    const std::string general_arch = f.get_string("general.architecture", "");
+    if (general_arch.empty()) {
+        f.fail("no 'general.architecture' key: not a model in the parakeet.cpp GGUF format");
+    }
+    if (general_arch == "silero_vad") {
+        f.fail("this is a Silero voice-activity model (general.architecture = 'silero_vad'), not a speech recognition model; "
+               "choose a Parakeet ASR model such as tdt_ctc-110m");
+    }
+    if (general_arch != "parakeet") {
+        f.fail("general.architecture is '" + general_arch + "', expected 'parakeet' (this is not a Parakeet speech model)");
+    }
+    hp.name = f.get_string("general.name", "");
+    hp.arch = f.get_string("parakeet.arch", "");
+    static const std::set<std::string> asr_arches = {"ctc", "rnnt", "tdt", "hybrid_rnnt_ctc", "hybrid_tdt_ctc"};
+    if (hp.arch == "diarization") f.fail("parakeet.arch = 'diarization': a speaker-diarization model, not speech recognition");
+    if (hp.arch == "vad") f.fail("parakeet.arch = 'vad': a voice-activity model, not speech recognition");
+    if (hp.arch.empty()) f.fail("no 'parakeet.arch' key (expected one of ctc, rnnt, tdt, hybrid_rnnt_ctc, hybrid_tdt_ctc)");
+    if (asr_arches.count(hp.arch) == 0) {
+        f.fail("parakeet.arch = '" + hp.arch + "' is not a speech recognition architecture this engine knows "
+               "(expected ctc, rnnt, tdt, hybrid_rnnt_ctc or hybrid_tdt_ctc)");
+    }
+    if (f.get_bool("parakeet.ternary.present", false)) f.fail("packed ternary weights (parakeet.ternary.present) are not supported");
+    if (f.get_bool("parakeet.prompt.present", false)) {
+        f.fail("prompt-conditioned models (parakeet.prompt.present, e.g. nemotron streaming) are not supported yet");
+    }
+
+    // preprocessor
+    hp.sample_rate = int(checked_dim(f, "parakeet.preprocessor.sample_rate", f.get_int("parakeet.preprocessor.sample_rate", 16000), 1000, 384000));
+    hp.n_mels = int(checked_dim(f, "parakeet.preprocessor.n_mels",
+                                dim_from(f, "parakeet.preprocessor.n_mels", "preprocessor.featurizer.fb", 1, 80), 1, 1024));
+    hp.feat_in = int(checked_dim(f, "parakeet.encoder.feat_in", f.get_int("parakeet.encoder.feat_in", hp.n_mels), 1, 1024));
+    if (hp.feat_in != hp.n_mels) {
+        f.fail("parakeet.encoder.feat_in = " + std::to_string(hp.feat_in) + " differs from parakeet.preprocessor.n_mels = " + std::to_string(hp.n_mels));
+    }
+    hp.n_fft = int(checked_dim(f, "parakeet.preprocessor.n_fft", f.get_int("parakeet.preprocessor.n_fft", 512), 8, 65536));
+    hp.win_length = int(checked_dim(f, "parakeet.preprocessor.win_length",
+                                    dim_from(f, "parakeet.preprocessor.win_length", "preprocessor.featurizer.window", 0, 400), 1, hp.n_fft));
+    hp.hop_length = int(checked_dim(f, "parakeet.preprocessor.hop_length", f.get_int("parakeet.preprocessor.hop_length", 160), 1, hp.n_fft));
+    hp.preemph = float(f.get_float("parakeet.preprocessor.preemph", 0.97));
+    hp.mag_power = float(f.get_float("parakeet.preprocessor.mag_power", 2.0));
+    hp.log_zero_guard = float(f.get_float("parakeet.preprocessor.log_zero_guard", 5.960464477539063e-08));
+    hp.normalize = f.get_string("parakeet.preprocessor.normalize", "per_feature");
+    if (!(hp.preemph >= 0.0f && hp.preemph < 1.0f)) f.fail("parakeet.preprocessor.preemph must be in [0, 1)");
+    if (!(hp.mag_power > 0.0f && hp.mag_power <= 4.0f)) f.fail("parakeet.preprocessor.mag_power must be in (0, 4]");
+    if (!(hp.log_zero_guard > 0.0f && hp.log_zero_guard < 1.0f)) f.fail("parakeet.preprocessor.log_zero_guard must be in (0, 1)");
+    if (hp.normalize != "per_feature" && hp.normalize != "NA") {
+        f.fail("parakeet.preprocessor.normalize = '" + hp.normalize + "' (expected 'per_feature' or 'NA')");
+    }
+
+    // encoder
+    hp.d_model = int(checked_dim(f, "parakeet.encoder.d_model",
+                                 dim_from(f, "parakeet.encoder.d_model", "encoder.layers.0.norm_out.weight", 0, 0), 1, kMaxDim));
+    const int counted_layers = count_indexed(f, "encoder.layers.", ".norm_out.weight");
+    hp.n_layers = int(checked_dim(f, "parakeet.encoder.n_layers", f.get_int("parakeet.encoder.n_layers", counted_layers), 1, kMaxLayers));
+    hp.n_heads = int(checked_dim(f, "parakeet.encoder.n_heads",
+                                 dim_from(f, "parakeet.encoder.n_heads", "encoder.layers.0.self_attn.pos_bias_u", 1, 8), 1, 1024));
+    if (hp.d_model % hp.n_heads != 0) {
+        f.fail("parakeet.encoder.n_heads = " + std::to_string(hp.n_heads) + " does not divide d_model = " + std::to_string(hp.d_model));
+    }
+    hp.ff_dim = int(checked_dim(f, "parakeet.encoder.ff_dim",
+                                dim_from(f, "parakeet.encoder.ff_dim", "encoder.layers.0.feed_forward1.linear1.weight", 1, 4 * int64_t(hp.d_model)), 1, 8 * kMaxDim));
+    hp.conv_kernel = int(checked_dim(f, "parakeet.encoder.conv_kernel",
+                                     dim_from(f, "parakeet.encoder.conv_kernel", "encoder.layers.0.conv.depthwise_conv.weight", 0, 9), 1, 255));
+    if (hp.conv_kernel % 2 == 0) f.fail("parakeet.encoder.conv_kernel = " + std::to_string(hp.conv_kernel) + " must be odd");
+    hp.conv_norm_type = f.get_string("parakeet.encoder.conv_norm_type", "batch_norm");
+    if (hp.conv_norm_type != "batch_norm" && hp.conv_norm_type != "layer_norm") {
+        f.fail("parakeet.encoder.conv_norm_type = '" + hp.conv_norm_type + "' (expected 'batch_norm' or 'layer_norm')");
+    }
+    hp.subsampling_factor = int(checked_dim(f, "parakeet.encoder.subsampling_factor", f.get_int("parakeet.encoder.subsampling_factor", 8), 2, 64));
+    if (!is_power_of_two(hp.subsampling_factor)) f.fail("parakeet.encoder.subsampling_factor must be a power of two (dw_striding)");
+    hp.subsampling_channels = int(checked_dim(f, "parakeet.encoder.subsampling_conv_channels",
+                                              dim_from(f, "parakeet.encoder.subsampling_conv_channels", "encoder.pre_encode.conv.0.weight", 3, 256), 1, 4096));
+    hp.xscaling = f.get_bool("parakeet.encoder.xscaling", true);
+    hp.use_bias = f.tensor("encoder.layers.0.feed_forward1.linear1.bias") != nullptr;
+    hp.att_context_style = f.get_string("parakeet.encoder.att_context_style", "regular");
+    hp.att_context_left = int(f.get_int("parakeet.encoder.att_context_left", -1));
+    hp.att_context_right = int(f.get_int("parakeet.encoder.att_context_right", -1));
+    hp.causal_downsampling = f.get_bool("parakeet.encoder.causal_downsampling", false);
+    hp.conv_causal = f.get_bool("parakeet.encoder.conv_causal", false);
+    if (hp.att_context_style != "regular" && hp.att_context_style != "chunked_limited") {
+        f.fail("parakeet.encoder.att_context_style = '" + hp.att_context_style + "' is not supported (expected 'regular' or 'chunked_limited')");
+    }
+    if (hp.att_context_style == "chunked_limited" && (hp.att_context_left < 0 || hp.att_context_right < 0 || hp.att_context_right > 1000)) {
+        f.fail("chunked_limited attention needs att_context_left ≥ 0 and att_context_right ≥ 0");
+    }
+
+    // vocabulary
+    hp.pieces = f.get_string_array("parakeet.tokenizer.pieces");
+    if (hp.pieces.empty()) f.fail("no vocabulary: key 'parakeet.tokenizer.pieces' is missing or empty");
+    hp.vocab_size = int(checked_dim(f, "parakeet.vocab_size", f.get_int("parakeet.vocab_size", int64_t(hp.pieces.size())), 1, kMaxVocab));
+    if (size_t(hp.vocab_size) != hp.pieces.size()) {
+        f.fail("parakeet.vocab_size = " + std::to_string(hp.vocab_size) + " but parakeet.tokenizer.pieces holds " +
+               std::to_string(hp.pieces.size()) + " pieces");
+    }
+    hp.blank_id = int(f.get_int("parakeet.blank_id", hp.vocab_size));
+    if (hp.blank_id != hp.vocab_size) {
+        f.fail("parakeet.blank_id = " + std::to_string(hp.blank_id) + ", expected vocab_size (" + std::to_string(hp.vocab_size) + ")");
+    }
+
+    // heads (spec §1.3: by tensor presence)
+    const bool has_embed = f.tensor("decoder.prediction.embed.weight") != nullptr;
+    const bool has_joint = f.tensor("joint.enc.weight") != nullptr;
+    if (has_embed != has_joint) {
+        f.fail(std::string("incomplete transducer head: '") + (has_embed ? "joint.enc.weight" : "decoder.prediction.embed.weight") + "' is missing");
+    }
+    hp.has_transducer = has_embed && has_joint;
+    if (f.tensor("ctc_decoder.decoder_layers.0.weight") != nullptr) {
+        hp.has_ctc = true;
+        hp.ctc_prefix = "ctc_decoder.";
+    } else if (f.tensor("decoder.decoder_layers.0.weight") != nullptr) {
+        hp.has_ctc = true;
+        hp.ctc_prefix = "decoder.";
+    }
+    const bool arch_wants_transducer = hp.arch != "ctc";
+    if (arch_wants_transducer && !hp.has_transducer) {
+        f.fail("parakeet.arch = '" + hp.arch + "' but the transducer tensors (decoder.prediction.*, joint.*) are missing");
+    }
+    if (hp.arch == "ctc" && !hp.has_ctc) f.fail("parakeet.arch = 'ctc' but tensor 'decoder.decoder_layers.0.weight' is missing");
+
+    if (hp.has_transducer) {
+        hp.pred_hidden = int(checked_dim(f, "parakeet.decoder.pred_hidden",
+                                         dim_from(f, "parakeet.decoder.pred_hidden", "decoder.prediction.embed.weight", 0, 640), 1, kMaxDim));
+        const int counted = count_indexed(f, "decoder.prediction.dec_rnn.lstm.weight_ih_l", "");
+        int64_t layers = f.get_int("parakeet.decoder.pred_rnn_layers", counted > 0 ? counted : 1);
+        if (layers == 0) layers = 1;  // parakeet.cpp treats 0 as 1
+        hp.pred_layers = int(checked_dim(f, "parakeet.decoder.pred_rnn_layers", layers, 1, 16));
+        hp.joint_hidden = int(checked_dim(f, "parakeet.joint.joint_hidden", dim_from(f, "parakeet.joint.joint_hidden", "joint.enc.weight", 1, 640), 1, kMaxDim));
+        hp.joint_activation = f.get_string("parakeet.joint.activation", "relu");
+        if (hp.joint_activation != "relu" && hp.joint_activation != "tanh" && hp.joint_activation != "sigmoid") {
+            f.fail("parakeet.joint.activation = '" + hp.joint_activation + "' (expected relu, tanh or sigmoid)");
+        }
+        hp.max_symbols = int(checked_dim(f, "parakeet.decoding.max_symbols", f.get_int("parakeet.decoding.max_symbols", 10), 1, 1000));
+        for (int64_t d : f.get_int_array("parakeet.tdt.durations")) {
+            if (d < 0 || d > 1000) f.fail("parakeet.tdt.durations holds " + std::to_string(d) + " (expected 0..1000)");
+            hp.durations.push_back(int(d));
+        }
+    }
+    return hp;
+}
+
+void validate_tensors(const GgufFile & f, const Hparams & hp) {
+    auto expect = [&](const std::string & name, std::vector<int64_t> ne, bool required = true) {
+        const ggml_tensor * t = f.tensor(name);
+        if (t == nullptr) {
+            if (required) f.fail("tensor '" + name + "' is missing (expected shape " + shape_text(ne) + ")");
+            return;
+        }
+        if (squeezed(t) != squeezed(ne)) {
+            f.fail("tensor '" + name + "' has shape " + shape_text(t) + ", expected " + shape_text(ne));
+        }
+        if (ggml_get_type_traits(t->type)->to_float == nullptr && t->type != GGML_TYPE_F32) {
+            f.fail("tensor '" + name + "' has type " + ggml_type_name(t->type) + ", which this engine cannot read");
+        }
+    };
+    const int64_t D = hp.d_model, FF = hp.ff_dim, K = hp.conv_kernel, C = hp.subsampling_channels;
+    const int64_t V1 = hp.vocab_size + 1;
+
+    expect("preprocessor.featurizer.fb", {hp.n_fft / 2 + 1, hp.n_mels, 1});
+    expect("preprocessor.featurizer.window", {hp.win_length});
+
+    const int stages = hp.subsampling_stages();
+    expect("encoder.pre_encode.conv.0.weight", {3, 3, 1, C});
+    expect("encoder.pre_encode.conv.0.bias", {C});
+    for (int s = 1; s < stages; ++s) {
+        expect(subsampling_conv_name(3 * s - 1) + ".weight", {3, 3, 1, C});
+        expect(subsampling_conv_name(3 * s - 1) + ".bias", {C});
+        expect(subsampling_conv_name(3 * s) + ".weight", {1, 1, C, C});
+        expect(subsampling_conv_name(3 * s) + ".bias", {C});
+    }
+    expect("encoder.pre_encode.out.weight", {C * hp.freq_after_subsampling(), D});
+    expect("encoder.pre_encode.out.bias", {D});
+
+    for (int l = 0; l < hp.n_layers; ++l) {
+        const std::string p = "encoder.layers." + std::to_string(l) + ".";
+        for (const char * norm : {"norm_feed_forward1", "norm_self_att", "norm_conv", "norm_feed_forward2", "norm_out"}) {
+            expect(p + norm + ".weight", {D});
+            expect(p + norm + ".bias", {D});
+        }
+        for (const char * ff : {"feed_forward1", "feed_forward2"}) {
+            expect(p + ff + ".linear1.weight", {D, FF});
+            expect(p + ff + ".linear1.bias", {FF}, false);
+            expect(p + ff + ".linear2.weight", {FF, D});
+            expect(p + ff + ".linear2.bias", {D}, false);
+        }
+        for (const char * lin : {"linear_q", "linear_k", "linear_v", "linear_out"}) {
+            expect(p + "self_attn." + lin + ".weight", {D, D});
+            expect(p + "self_attn." + lin + ".bias", {D}, false);
+        }
+        expect(p + "self_attn.linear_pos.weight", {D, D});
+        expect(p + "self_attn.pos_bias_u", {hp.head_dim(), hp.n_heads});
+        expect(p + "self_attn.pos_bias_v", {hp.head_dim(), hp.n_heads});
+        expect(p + "conv.pointwise_conv1.weight", {1, D, 2 * D});
+        expect(p + "conv.pointwise_conv1.bias", {2 * D}, false);
+        expect(p + "conv.depthwise_conv.weight", {K, 1, D});
+        expect(p + "conv.depthwise_conv.bias", {D}, false);
+        expect(p + "conv.batch_norm.weight", {D});
+        expect(p + "conv.batch_norm.bias", {D});
+        if (hp.conv_norm_type == "batch_norm") {
+            expect(p + "conv.batch_norm.running_mean", {D});
+            expect(p + "conv.batch_norm.running_var", {D});
+        }
+        expect(p + "conv.pointwise_conv2.weight", {1, D, D});
+        expect(p + "conv.pointwise_conv2.bias", {D}, false);
+    }
+    if (f.tensor("encoder.layers." + std::to_string(hp.n_layers) + ".norm_out.weight") != nullptr) {
+        f.fail("parakeet.encoder.n_layers = " + std::to_string(hp.n_layers) + " but the file holds more encoder layers");
+    }
+
+    if (hp.has_ctc) {
+        expect(hp.ctc_prefix + "decoder_layers.0.weight", {1, D, V1});
+        expect(hp.ctc_prefix + "decoder_layers.0.bias", {V1});
+    }
+    if (hp.has_transducer) {
+        const int64_t P = hp.pred_hidden, J = hp.joint_hidden;
+        expect("decoder.prediction.embed.weight", {P, V1});
+        for (int l = 0; l < hp.pred_layers; ++l) {
+            const std::string p = "decoder.prediction.dec_rnn.lstm.";
+            const std::string n = std::to_string(l);
+            expect(p + "weight_ih_l" + n, {P, 4 * P});
+            expect(p + "weight_hh_l" + n, {P, 4 * P});
+            expect(p + "bias_ih_l" + n, {4 * P});
+            expect(p + "bias_hh_l" + n, {4 * P});
+        }
+        expect("joint.enc.weight", {D, J});
+        expect("joint.enc.bias", {J});
+        expect("joint.pred.weight", {P, J});
+        expect("joint.pred.bias", {J});
+        const ggml_tensor * out = f.tensor("joint.joint_net.2.weight");
+        if (out == nullptr) f.fail("tensor 'joint.joint_net.2.weight' is missing");
+        const int64_t want = V1 + int64_t(hp.durations.size());
+        if (out->ne[1] != want) {
+            f.fail("tensor 'joint.joint_net.2.weight' has " + std::to_string(out->ne[1]) + " outputs, expected " + std::to_string(want) +
+                   (hp.durations.empty() ? " (vocab + blank; a TDT model also needs the key parakeet.tdt.durations)"
+                                         : " (vocab + blank + " + std::to_string(hp.durations.size()) + " durations)"));
+        }
+        expect("joint.joint_net.2.weight", {J, want});
+        expect("joint.joint_net.2.bias", {want});
+    }
+}
+
+}  // namespace parakeet

@@ -1,0 +1,407 @@
+#include "model_weights.h"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "log.h"
+#include "model_schema.h"
+
+namespace parakeet {
+namespace {
+
+constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo's ConformerConvolution uses it
+
+ggml_type parse_weight_type(const std::string & name) {
+    if (name == "auto") return GGML_TYPE_COUNT;
+    if (name == "f32") return GGML_TYPE_F32;
+    if (name == "f16") return GGML_TYPE_F16;
+    if (name == "bf16") return GGML_TYPE_BF16;
+    if (name == "q8_0") return GGML_TYPE_Q8_0;
+    if (name == "q4_0") return GGML_TYPE_Q4_0;
+    throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0 or q4_0)");
+}
+
+std::vector<float> dequantize(const void * src, ggml_type type, int64_t n) {
+    std::vector<float> out(static_cast<size_t>(n));
+    if (type == GGML_TYPE_F32) {
+        std::memcpy(out.data(), src, size_t(n) * sizeof(float));
+        return out;
+    }
+    const ggml_type_traits * traits = ggml_get_type_traits(type);
+    if (traits->to_float == nullptr) throw Error(ErrorCode::ModelInvalid, std::string("cannot read tensors of type ") + ggml_type_name(type));
+    traits->to_float(src, out.data(), n);
+    return out;
+}
+
+}  // namespace
+
+std::vector<float> read_as_f32(const GgufFile & file, const std::string & name) {
+    const ggml_tensor * t = file.tensor(name);
+    if (t == nullptr) file.fail("tensor '" + name + "' is missing");
+    if (const uint8_t * mapped = file.tensor_data(t)) return dequantize(mapped, t->type, ggml_nelements(t));
+    std::vector<uint8_t> raw(ggml_nbytes(t));
+    file.read_tensor(t, raw.data());
+    return dequantize(raw.data(), t->type, ggml_nelements(t));
+}
+
+// Builds the tensors, decides where each lives, then fills the buffers.
+struct ModelWeights::Placement {
+    const GgufFile & file;
+    const Hparams & hp;
+    ComputeBackend & backend;
+    ggml_type convert_to;  // GGML_TYPE_COUNT = keep the file's types
+
+    ggml_context * ctx_mapped = nullptr;  // used in place from the file mapping
+    ggml_context * ctx_device = nullptr;  // uploaded into the device's buffer
+    ggml_context * ctx_repack = nullptr;  // uploaded into the CPU's repacking buffer
+    ggml_backend_buffer_type_t repack_buft = nullptr;
+
+    struct Upload {
+        ggml_tensor * tensor;
+        std::function<std::vector<uint8_t>()> bytes;   // produced when the buffer exists
+    };
+    struct MappedUse {
+        ggml_tensor * tensor;
+        uint64_t file_offset;
+    };
+    std::vector<Upload> uploads;
+    std::vector<MappedUse> mapped_uses;
+
+    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t) : file(f), hp(h), backend(b), convert_to(t) {
+        const size_t n_tensors = 16 + size_t(h.n_layers) * 48 + 32;
+        ggml_init_params params = {ggml_tensor_overhead() * n_tensors, nullptr, true};
+        ctx_mapped = ggml_init(params);
+        ctx_device = ggml_init(params);
+        ctx_repack = ggml_init(params);
+        if (!ctx_mapped || !ctx_device || !ctx_repack) throw Error(ErrorCode::OutOfMemory, "cannot allocate tensor metadata");
+        if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
+            for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
+                if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
+            }
+        }
+    }
+
+    const ggml_tensor * source(const std::string & name) const {
+        const ggml_tensor * t = file.tensor(name);
+        if (t == nullptr) file.fail("tensor '" + name + "' is missing");
+        return t;
+    }
+
+    std::vector<uint8_t> raw_bytes(const ggml_tensor * t) const {
+        std::vector<uint8_t> raw(ggml_nbytes(t));
+        file.read_tensor(t, raw.data());
+        return raw;
+    }
+
+    static std::vector<uint8_t> bytes_of(const std::vector<float> & v) {
+        std::vector<uint8_t> out(v.size() * sizeof(float));
+        std::memcpy(out.data(), v.data(), out.size());
+        return out;
+    }
+
+    /** Would the CPU's repacking buffer type run mul_mat with this weight faster? (ggml decides per type/shape.) */
+    bool repack_supported(ggml_type type, int64_t ne0, int64_t ne1) const {
+        if (repack_buft == nullptr) return false;
+        ggml_init_params params = {ggml_tensor_overhead() * 4 + ggml_graph_overhead(), nullptr, true};
+        ggml_context * ctx = ggml_init(params);
+        ggml_tensor * w = ggml_new_tensor_2d(ctx, type, ne0, ne1);
+        ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, ne0, 64);
+        ggml_tensor * op = ggml_mul_mat(ctx, w, x);
+        ggml_backend_buffer_t dummy = ggml_backend_buft_alloc_buffer(repack_buft, 0);
+        w->buffer = dummy;
+        const bool ok = dummy != nullptr && ggml_backend_dev_supports_op(backend.device(), op);
+        if (dummy) ggml_backend_buffer_free(dummy);
+        ggml_free(ctx);
+        return ok;
+    }
+
+    /** A matmul weight (contraction dim first): keeps, converts or repacks per the requested layout. */
+    ggml_tensor * matmul_weight(const std::string & name, int64_t ne0, int64_t ne1) {
+        const ggml_tensor * src = source(name);
+        ggml_type target = src->type;
+        if (convert_to != GGML_TYPE_COUNT) {
+            target = convert_to;
+            if (ne0 % ggml_blck_size(target) != 0) target = GGML_TYPE_F32;  // the block would straddle rows
+        }
+        if (target == src->type) {
+            if (repack_supported(target, ne0, ne1)) {
+                ggml_tensor * t = ggml_new_tensor_2d(ctx_repack, target, ne0, ne1);
+                ggml_set_name(t, name.c_str());
+                uploads.push_back({t, [this, src] { return raw_bytes(src); }});
+                return t;
+            }
+            return as_stored(name, {ne0, ne1});
+        }
+        ggml_tensor * t = ggml_new_tensor_2d(ctx_device, target, ne0, ne1);
+        ggml_set_name(t, name.c_str());
+        uploads.push_back({t, [this, src, target, ne0, ne1] {
+            std::vector<float> f = read_as_f32(file, ggml_get_name(src));
+            std::vector<uint8_t> out(ggml_row_size(target, ne0) * size_t(ne1));
+            if (target == GGML_TYPE_F32) {
+                std::memcpy(out.data(), f.data(), out.size());
+            } else {
+                ggml_quantize_chunk(target, f.data(), out.data(), 0, ne1, ne0, nullptr);
+            }
+            return out;
+        }});
+        return t;
+    }
+
+    /** A tensor used exactly as stored (any shape with the same element order), F32 required for non-matmul use. */
+    ggml_tensor * as_stored(const std::string & name, std::vector<int64_t> ne, bool need_f32 = false) {
+        const ggml_tensor * src = source(name);
+        if (need_f32 && src->type != GGML_TYPE_F32) return derived_f32(name, ne, [this, name] { return read_as_f32(file, name); });
+        const bool in_place = backend.is_cpu() && file.mapping() != nullptr;
+        ggml_context * ctx = in_place ? ctx_mapped : ctx_device;
+        ggml_tensor * t = nullptr;
+        switch (ne.size()) {
+            case 1: t = ggml_new_tensor_1d(ctx, src->type, ne[0]); break;
+            case 2: t = ggml_new_tensor_2d(ctx, src->type, ne[0], ne[1]); break;
+            case 3: t = ggml_new_tensor_3d(ctx, src->type, ne[0], ne[1], ne[2]); break;
+            default: t = ggml_new_tensor_4d(ctx, src->type, ne[0], ne[1], ne[2], ne[3]); break;
+        }
+        ggml_set_name(t, name.c_str());
+        if (in_place) {
+            mapped_uses.push_back({t, file.tensor_offset(src)});
+        } else {
+            uploads.push_back({t, [this, src] { return raw_bytes(src); }});
+        }
+        return t;
+    }
+
+    ggml_tensor * optional_f32(const std::string & name, int64_t n) {
+        return file.tensor(name) ? as_stored(name, {n}, true) : nullptr;
+    }
+
+    /** An F32 tensor computed on the host at load (folded, reordered). */
+    ggml_tensor * derived_f32(const std::string & name, std::vector<int64_t> ne, std::function<std::vector<float>()> make) {
+        ggml_tensor * t = nullptr;
+        switch (ne.size()) {
+            case 1: t = ggml_new_tensor_1d(ctx_device, GGML_TYPE_F32, ne[0]); break;
+            case 2: t = ggml_new_tensor_2d(ctx_device, GGML_TYPE_F32, ne[0], ne[1]); break;
+            case 3: t = ggml_new_tensor_3d(ctx_device, GGML_TYPE_F32, ne[0], ne[1], ne[2]); break;
+            default: t = ggml_new_tensor_4d(ctx_device, GGML_TYPE_F32, ne[0], ne[1], ne[2], ne[3]); break;
+        }
+        ggml_set_name(t, (name + ".derived").c_str());
+        uploads.push_back({t, [make] { return bytes_of(make()); }});
+        return t;
+    }
+};
+
+ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type,
+                           const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
+    Placement pl(file, hp, backend, parse_weight_type(weight_type));
+    contexts_ = {pl.ctx_mapped, pl.ctx_device, pl.ctx_repack};
+    const int64_t D = hp.d_model, FF = hp.ff_dim, K = hp.conv_kernel, C = hp.subsampling_channels;
+    const int64_t V1 = hp.vocab_size + 1;
+
+    // --- subsampling (NeMo ConvSubsampling, dw_striding)
+    encoder.conv0_w = pl.as_stored("encoder.pre_encode.conv.0.weight", {9, C}, true);
+    encoder.conv0_b = pl.as_stored("encoder.pre_encode.conv.0.bias", {C}, true);
+    for (int s = 1; s < hp.subsampling_stages(); ++s) {
+        const std::string dw = subsampling_conv_name(3 * s - 1), pw = subsampling_conv_name(3 * s);
+        SubsamplingStageWeights stage;
+        // ggml's channels-fastest depthwise kernel reads w[(ky*3 + kx)*C + c].
+        stage.dw_w = pl.derived_f32(dw + ".weight", {1, C, 3, 3}, [&file, dw, C] {
+            const std::vector<float> w = read_as_f32(file, dw + ".weight");  // [C][3][3]
+            std::vector<float> out(static_cast<size_t>(9 * C));
+            for (int64_t c = 0; c < C; ++c)
+                for (int64_t k = 0; k < 9; ++k) out[size_t(k * C + c)] = w[size_t(c * 9 + k)];
+            return out;
+        });
+        stage.pw_w = pl.matmul_weight(pw + ".weight", C, C);
+        // pw(dw(x) + b_dw) + b_pw = pw(dw(x)) + (W_pw·b_dw + b_pw): fold the depthwise bias.
+        stage.pw_b = pl.derived_f32(pw + ".bias", {C}, [&file, dw, pw, C] {
+            const std::vector<float> w = read_as_f32(file, pw + ".weight");  // [C_out][C_in]
+            const std::vector<float> b_dw = read_as_f32(file, dw + ".bias");
+            const std::vector<float> b_pw = read_as_f32(file, pw + ".bias");
+            std::vector<float> out(static_cast<size_t>(C));
+            for (int64_t o = 0; o < C; ++o) {
+                double acc = b_pw[size_t(o)];
+                for (int64_t i = 0; i < C; ++i) acc += double(w[size_t(o * C + i)]) * b_dw[size_t(i)];
+                out[size_t(o)] = float(acc);
+            }
+            return out;
+        });
+        encoder.stages.push_back(stage);
+    }
+    const int64_t sub_in = C * hp.freq_after_subsampling();
+    encoder.sub_out_w = pl.matmul_weight("encoder.pre_encode.out.weight", sub_in, D);
+    encoder.sub_out_b = pl.as_stored("encoder.pre_encode.out.bias", {D}, true);
+
+    // --- conformer layers (NeMo ConformerLayer)
+    for (int l = 0; l < hp.n_layers; ++l) {
+        const std::string p = "encoder.layers." + std::to_string(l) + ".";
+        ConformerLayerWeights w;
+        auto vec = [&](const std::string & n, int64_t len) { return pl.as_stored(p + n, {len}, true); };
+        w.ff1_norm_w = vec("norm_feed_forward1.weight", D);
+        w.ff1_norm_b = vec("norm_feed_forward1.bias", D);
+        w.ff1_w1 = pl.matmul_weight(p + "feed_forward1.linear1.weight", D, FF);
+        w.ff1_b1 = pl.optional_f32(p + "feed_forward1.linear1.bias", FF);
+        w.ff1_w2 = pl.matmul_weight(p + "feed_forward1.linear2.weight", FF, D);
+        w.ff1_b2 = pl.optional_f32(p + "feed_forward1.linear2.bias", D);
+        w.att_norm_w = vec("norm_self_att.weight", D);
+        w.att_norm_b = vec("norm_self_att.bias", D);
+        w.q_w = pl.matmul_weight(p + "self_attn.linear_q.weight", D, D);
+        w.q_b = pl.optional_f32(p + "self_attn.linear_q.bias", D);
+        w.k_w = pl.matmul_weight(p + "self_attn.linear_k.weight", D, D);
+        w.k_b = pl.optional_f32(p + "self_attn.linear_k.bias", D);
+        w.v_w = pl.matmul_weight(p + "self_attn.linear_v.weight", D, D);
+        w.v_b = pl.optional_f32(p + "self_attn.linear_v.bias", D);
+        w.out_w = pl.matmul_weight(p + "self_attn.linear_out.weight", D, D);
+        w.out_b = pl.optional_f32(p + "self_attn.linear_out.bias", D);
+        w.pos_w = pl.matmul_weight(p + "self_attn.linear_pos.weight", D, D);
+        w.pos_bias_u = pl.as_stored(p + "self_attn.pos_bias_u", {hp.head_dim(), hp.n_heads}, true);
+        w.pos_bias_v = pl.as_stored(p + "self_attn.pos_bias_v", {hp.head_dim(), hp.n_heads}, true);
+        w.conv_norm_w = vec("norm_conv.weight", D);
+        w.conv_norm_b = vec("norm_conv.bias", D);
+        w.pw1_w = pl.matmul_weight(p + "conv.pointwise_conv1.weight", D, 2 * D);
+        w.pw1_b = pl.optional_f32(p + "conv.pointwise_conv1.bias", 2 * D);
+        const bool batch_norm = hp.conv_norm_type == "batch_norm";
+        // Inference batch norm is per-channel affine: fold it into the depthwise conv
+        // (NeMo ConformerConvolution: depthwise_conv -> batch_norm).
+        w.dw_w = pl.derived_f32(p + "conv.depthwise_conv.weight", {K, 1, 1, D}, [&file, p, K, D, batch_norm] {
+            const std::vector<float> w_dw = read_as_f32(file, p + "conv.depthwise_conv.weight");  // [D][K]
+            std::vector<double> scale(size_t(D), 1.0);
+            if (batch_norm) {
+                const std::vector<float> gamma = read_as_f32(file, p + "conv.batch_norm.weight");
+                const std::vector<float> var = read_as_f32(file, p + "conv.batch_norm.running_var");
+                for (int64_t c = 0; c < D; ++c) scale[size_t(c)] = gamma[size_t(c)] / std::sqrt(double(var[size_t(c)]) + kBatchNormEps);
+            }
+            std::vector<float> out(static_cast<size_t>(K * D));
+            for (int64_t c = 0; c < D; ++c)
+                for (int64_t k = 0; k < K; ++k) out[size_t(k * D + c)] = float(w_dw[size_t(c * K + k)] * scale[size_t(c)]);
+            return out;
+        });
+        w.dw_b = pl.derived_f32(p + "conv.depthwise_conv.bias", {D}, [&file, p, D, batch_norm] {
+            std::vector<float> bias(size_t(D), 0.0f);
+            if (file.tensor(p + "conv.depthwise_conv.bias")) bias = read_as_f32(file, p + "conv.depthwise_conv.bias");
+            if (!batch_norm) return bias;
+            const std::vector<float> gamma = read_as_f32(file, p + "conv.batch_norm.weight");
+            const std::vector<float> beta = read_as_f32(file, p + "conv.batch_norm.bias");
+            const std::vector<float> mean = read_as_f32(file, p + "conv.batch_norm.running_mean");
+            const std::vector<float> var = read_as_f32(file, p + "conv.batch_norm.running_var");
+            std::vector<float> out(static_cast<size_t>(D));
+            for (int64_t c = 0; c < D; ++c) {
+                const size_t i = size_t(c);
+                const double s = gamma[i] / std::sqrt(double(var[i]) + kBatchNormEps);
+                out[i] = float((double(bias[i]) - mean[i]) * s + beta[i]);
+            }
+            return out;
+        });
+        if (!batch_norm) {
+            w.conv_ln_w = vec("conv.batch_norm.weight", D);
+            w.conv_ln_b = vec("conv.batch_norm.bias", D);
+        }
+        w.pw2_w = pl.matmul_weight(p + "conv.pointwise_conv2.weight", D, D);
+        w.pw2_b = pl.optional_f32(p + "conv.pointwise_conv2.bias", D);
+        w.ff2_norm_w = vec("norm_feed_forward2.weight", D);
+        w.ff2_norm_b = vec("norm_feed_forward2.bias", D);
+        w.ff2_w1 = pl.matmul_weight(p + "feed_forward2.linear1.weight", D, FF);
+        w.ff2_b1 = pl.optional_f32(p + "feed_forward2.linear1.bias", FF);
+        w.ff2_w2 = pl.matmul_weight(p + "feed_forward2.linear2.weight", FF, D);
+        w.ff2_b2 = pl.optional_f32(p + "feed_forward2.linear2.bias", D);
+        w.out_norm_w = vec("norm_out.weight", D);
+        w.out_norm_b = vec("norm_out.bias", D);
+        encoder.layers.push_back(w);
+    }
+
+    // --- heads consumed by the encoder graph
+    if (hp.has_ctc) {
+        encoder.ctc_w = pl.matmul_weight(hp.ctc_prefix + "decoder_layers.0.weight", D, V1);
+        encoder.ctc_b = pl.as_stored(hp.ctc_prefix + "decoder_layers.0.bias", {V1}, true);
+    }
+    if (hp.has_transducer) {
+        encoder.joint_enc_w = pl.matmul_weight("joint.enc.weight", D, hp.joint_hidden);
+        encoder.joint_enc_b = pl.as_stored("joint.enc.bias", {hp.joint_hidden}, true);
+    }
+
+    // --- allocate and fill
+    auto check_abort = [&] {
+        if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
+    };
+    if (!pl.mapped_uses.empty()) {
+        const MappedFile * map = file.mapping();
+        ggml_backend_buffer_t buf = ggml_backend_cpu_buffer_from_ptr(const_cast<uint8_t *>(map->data()), map->size());
+        if (buf == nullptr) throw Error(ErrorCode::OutOfMemory, "cannot wrap the mapped model file in a ggml buffer");
+        ggml_backend_buffer_set_usage(buf, GGML_BACKEND_BUFFER_USAGE_WEIGHTS);
+        buffers_.push_back(buf);
+        for (const auto & use : pl.mapped_uses) {
+            if (ggml_backend_tensor_alloc(buf, use.tensor, const_cast<uint8_t *>(map->data()) + use.file_offset) != GGML_STATUS_SUCCESS) {
+                throw Error(ErrorCode::Internal, std::string("cannot place tensor '") + ggml_get_name(use.tensor) + "' in the mapped file");
+            }
+            device_bytes_ += ggml_nbytes(use.tensor);
+            placed_types_[ggml_type_name(use.tensor->type)] += 1;
+            ++zero_copy_count_;
+        }
+    }
+    auto allocate = [&](ggml_context * ctx, ggml_backend_buffer_type_t buft, const char * what) {
+        if (ggml_get_first_tensor(ctx) == nullptr) return;
+        ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors_from_buft(ctx, buft);
+        if (buf == nullptr) {
+            throw Error(ErrorCode::OutOfMemory, std::string("not enough memory on ") + backend.device_name() + " for the model weights (" + what + ")");
+        }
+        ggml_backend_buffer_set_usage(buf, GGML_BACKEND_BUFFER_USAGE_WEIGHTS);
+        buffers_.push_back(buf);
+        device_bytes_ += ggml_backend_buffer_get_size(buf);
+    };
+    allocate(pl.ctx_device, backend.buffer_type(), "weights");
+    if (pl.repack_buft != nullptr) allocate(pl.ctx_repack, pl.repack_buft, "repacked weights");
+
+    size_t done = 0;
+    for (const auto & up : pl.uploads) {
+        check_abort();
+        const std::vector<uint8_t> bytes = up.bytes();
+        if (bytes.size() != ggml_nbytes(up.tensor)) {
+            throw Error(ErrorCode::Internal, std::string("size mismatch while placing '") + ggml_get_name(up.tensor) + "'");
+        }
+        ggml_backend_tensor_set(up.tensor, bytes.data(), 0, bytes.size());
+        placed_types_[ggml_type_name(up.tensor->type)] += 1;
+        if (progress) progress(0.2f + 0.7f * float(++done) / float(pl.uploads.size()));
+    }
+
+    // --- host-side weights: preprocessor and the sequential decoders
+    check_abort();
+    {
+        const std::vector<float> fb = read_as_f32(file, "preprocessor.featurizer.fb");
+        preprocessor.filterbank.assign(fb.begin(), fb.end());
+        const std::vector<float> win = read_as_f32(file, "preprocessor.featurizer.window");
+        preprocessor.window.assign(win.begin(), win.end());
+        for (double v : preprocessor.filterbank) {
+            if (!std::isfinite(v)) file.fail("tensor 'preprocessor.featurizer.fb' holds non-finite values");
+        }
+        for (double v : preprocessor.window) {
+            if (!std::isfinite(v)) file.fail("tensor 'preprocessor.featurizer.window' holds non-finite values");
+        }
+    }
+    if (hp.has_transducer) {
+        const int P = hp.pred_hidden;
+        decoder.embed = read_as_f32(file, "decoder.prediction.embed.weight");
+        for (int l = 0; l < hp.pred_layers; ++l) {
+            const std::string n = std::to_string(l), p = "decoder.prediction.dec_rnn.lstm.";
+            LstmLayer layer;
+            layer.input = P;
+            layer.hidden = P;
+            layer.w_ih = read_as_f32(file, p + "weight_ih_l" + n);
+            layer.w_hh = read_as_f32(file, p + "weight_hh_l" + n);
+            const std::vector<float> b_ih = read_as_f32(file, p + "bias_ih_l" + n);
+            const std::vector<float> b_hh = read_as_f32(file, p + "bias_hh_l" + n);
+            layer.bias.resize(b_ih.size());
+            for (size_t i = 0; i < b_ih.size(); ++i) layer.bias[i] = b_ih[i] + b_hh[i];
+            decoder.lstm.push_back(std::move(layer));
+        }
+        decoder.pred_w = read_as_f32(file, "joint.pred.weight");
+        decoder.pred_b = read_as_f32(file, "joint.pred.bias");
+        decoder.out_w = read_as_f32(file, "joint.joint_net.2.weight");
+        decoder.out_b = read_as_f32(file, "joint.joint_net.2.bias");
+    }
+    if (progress) progress(1.0f);
+}
+
+ModelWeights::~ModelWeights() {
+    for (ggml_backend_buffer_t b : buffers_) ggml_backend_buffer_free(b);
+    for (ggml_context * c : contexts_) ggml_free(c);
+}
+
+}  // namespace parakeet

@@ -1,0 +1,23 @@
+// Log-mel front end, exactly NeMo's FilterbankFeatures at inference (spec §2).
+#pragma once
+
+#include <atomic>
+#include <vector>
+
+#include "hparams.h"
+#include "model_weights.h"
+
+namespace parakeet {
+
+struct MelSpectrogram {
+    std::vector<float> data;   // [M][T], time fastest
+    int n_mels = 0;
+    int n_frames = 0;          // T = 1 + floor(S / hop) for centred frames
+    int valid_frames = 0;      // NeMo get_seq_len: floor(S / hop)
+};
+
+/** Computes the normalized log-mel of mono PCM at the model's rate, in double precision. */
+MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
+                               const std::atomic<bool> * abort);
+
+}  // namespace parakeet

@@ -1,0 +1,74 @@
+// NeMo ConvSubsampling, subsampling="dw_striding" (spec §3.1): conv.0 (1→C,
+// 3×3, stride 2) + ReLU, then per further stage a depthwise 3×3 stride-2 conv
+// and a pointwise conv + ReLU, then Linear(C·F' → D).
+//
+// Activations are kept channels-fastest ([C, W=freq, H=time]) so pointwise
+// convs are plain matmuls and ggml's depthwise kernel runs its CWHN path.
+#include <cmath>
+
+#include "encoder_graph.h"
+#include "graph_helpers.h"
+
+namespace parakeet {
+
+SubsamplingLengths subsampling_lengths(const Hparams & hp, int mel_frames, int mel_valid) {
+    SubsamplingLengths len;
+    len.spatial.push_back(mel_frames);
+    len.valid.push_back(mel_valid);
+    len.freq.push_back(hp.n_mels);
+    // NeMo calc_length with kernel 3, stride 2: symmetric padding 1+1 -> floor((L−1)/2)+1;
+    // causal padding 2+1 -> floor(L/2)+1.
+    auto next = [&](int l) { return hp.causal_downsampling ? l / 2 + 1 : (l - 1) / 2 + 1; };
+    for (int s = 0; s < hp.subsampling_stages(); ++s) {
+        len.spatial.push_back(next(len.spatial.back()));
+        len.valid.push_back(next(len.valid.back()));
+        len.freq.push_back(next(len.freq.back()));
+    }
+    return len;
+}
+
+ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in,
+                                const SubsamplingLengths & len) {
+    const int64_t C = hp.subsampling_channels;
+    const bool causal = hp.causal_downsampling;
+    const int pad = causal ? 0 : 1;
+
+    // conv.0: full 3×3 conv over the 1-channel [M, T] image, as im2col + matmul
+    // so the result comes out channels-fastest: [C, W1·H1].
+    ggml_tensor * image = in.mel;
+    if (causal) image = ggml_pad_ext(ctx, image, 2, 1, 2, 1, 0, 0, 0, 0);
+    ggml_tensor * kernel = ggml_reshape_4d(ctx, w.conv0_w, 3, 3, 1, C);
+    ggml_tensor * cols = ggml_im2col(ctx, kernel, image, 2, 2, pad, pad, 1, 1, true, GGML_TYPE_F32);  // [9, W1, H1]
+    const int64_t W1 = cols->ne[1], H1 = cols->ne[2];
+    ggml_tensor * x = ggml_mul_mat(ctx, w.conv0_w, ggml_reshape_2d(ctx, cols, 9, W1 * H1));  // [C, W1·H1]
+    x = ggml_relu(ctx, ggml_add(ctx, x, w.conv0_b));
+    x = ggml_reshape_3d(ctx, x, C, W1, H1);
+    // NeMo MaskedConvSequential: time rows past the valid length are zeroed before the next stage.
+    if (in.stage_masks.size() > 1 && in.stage_masks[1] != nullptr) x = ggml_mul(ctx, x, in.stage_masks[1]);
+
+    for (size_t s = 0; s < w.stages.size(); ++s) {
+        const SubsamplingStageWeights & st = w.stages[s];
+        if (causal) x = ggml_pad_ext(ctx, x, 0, 0, 2, 1, 2, 1, 0, 0);
+        ggml_tensor * cwhn = ggml_permute(ctx, x, 2, 0, 1, 3);  // view [W, H, C], channels contiguous
+        // The CWHN kernel path wants the kernel channels-fastest too: view [1, C, 3, 3] as [3, 3, 1, C].
+        ggml_tensor * kernel_cwhn = ggml_permute(ctx, st.dw_w, 2, 3, 0, 1);
+        ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
+        const int64_t W = dw->ne[0], H = dw->ne[1];
+        ggml_tensor * flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
+        x = ggml_relu(ctx, linear(ctx, flat, st.pw_w, st.pw_b));  // depthwise bias is folded into pw_b
+        x = ggml_reshape_3d(ctx, x, C, W, H);
+        const size_t k = s + 2;
+        if (k < in.stage_masks.size() && in.stage_masks[k] != nullptr) x = ggml_mul(ctx, x, in.stage_masks[k]);
+    }
+
+    // Flatten per time step as NeMo does (channel-major: index c·F' + f), then Linear.
+    const int64_t F = x->ne[1], T = x->ne[2];
+    x = ggml_cont(ctx, ggml_permute(ctx, x, 1, 0, 2, 3));  // [F, C, T]
+    x = ggml_reshape_2d(ctx, x, F * C, T);
+    x = linear(ctx, x, w.sub_out_w, w.sub_out_b);  // [D, T']
+    if (hp.xscaling) x = ggml_scale(ctx, x, std::sqrt(float(hp.d_model)));  // NeMo xscale = √d_model
+    (void)len;
+    return x;
+}
+
+}  // namespace parakeet

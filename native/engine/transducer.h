@@ -1,0 +1,40 @@
+// The transducer's prediction network and joint on the host (NeMo RNNTDecoder
+// + RNNTJoint), used step by step by the greedy RNNT/TDT decoders.
+#pragma once
+
+#include <vector>
+
+#include "hparams.h"
+#include "model_weights.h"
+
+namespace parakeet {
+
+/** LSTM state of the prediction network plus its cached output projection. */
+struct PredictionState {
+    std::vector<std::vector<float>> h, c;  // per layer [P]
+    std::vector<float> pred_proj;          // joint.pred(g) for the current state [J]
+};
+
+class Transducer {
+public:
+    Transducer(const Hparams & hp, const DecoderWeights & w);
+
+    /** State after the start-of-sequence step (zero input, zero state). */
+    PredictionState initial_state() const;
+    /** Feeds `token` (NeMo: the last emitted label) and returns the next state. */
+    PredictionState advance(const PredictionState & state, int token) const;
+    /** Raw joint logits for one encoder frame's projection f [J]: [V+1 (+ Nd)]. */
+    void joint(const float * f, const PredictionState & state, std::vector<float> & logits) const;
+    int outputs() const { return n_out_; }
+
+private:
+    PredictionState step(const PredictionState & state, const float * input) const;
+
+    const Hparams & hp_;
+    const DecoderWeights & w_;
+    int n_out_ = 0;
+    enum class Activation { Relu, Tanh, Sigmoid } activation_ = Activation::Relu;
+    mutable std::vector<float> gates_, input_, hidden_;
+};
+
+}  // namespace parakeet

@@ -1,0 +1,357 @@
+// The only module that loads the native addon (native/build/Release/parakeet.node).
+// Everything the engine offers to JavaScript is typed here; the rest of the
+// app imports these types and functions, never the .node file.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Stable error codes of engine errors (`err.code`). */
+export type EngineErrorCode =
+  | 'MODEL_INVALID'
+  | 'DEVICE_UNAVAILABLE'
+  | 'OUT_OF_MEMORY'
+  | 'ABORTED'
+  | 'BUSY'
+  | 'BAD_AUDIO'
+  | 'BAD_ARGUMENT'
+  | 'INTERNAL'
+  | 'ENGINE_MISSING';
+
+export const ENGINE_ERROR_CODES: readonly EngineErrorCode[] = [
+  'MODEL_INVALID', 'DEVICE_UNAVAILABLE', 'OUT_OF_MEMORY', 'ABORTED', 'BUSY', 'BAD_AUDIO', 'BAD_ARGUMENT', 'INTERNAL', 'ENGINE_MISSING',
+];
+
+export interface EngineError extends Error {
+  code: EngineErrorCode;
+}
+
+export function isEngineError(value: unknown): value is EngineError {
+  return value instanceof Error && typeof (value as { code?: unknown }).code === 'string' &&
+    (ENGINE_ERROR_CODES as readonly string[]).includes((value as { code: string }).code);
+}
+
+export type DeviceType = 'cpu' | 'gpu' | 'igpu' | 'accel';
+
+export interface DeviceInfo {
+  /** ggml device name: "CPU", "CUDA0", "Vulkan1", … */
+  name: string;
+  description: string;
+  /** ggml backend (registry) name: "CPU", "CUDA", "Vulkan", "Metal", … */
+  backend: string;
+  type: DeviceType;
+  memoryFree: number;
+  memoryTotal: number;
+  deviceId: string;
+  /** CPU only: instruction-set features of the ggml CPU backend ("AVX2", "AVX512_BF16", …). */
+  cpuFeatures: string[];
+  /** CPU only: hardware threads. */
+  cpuThreads: number;
+}
+
+export interface DeviceSelection {
+  requested: string;
+  source: 'argument' | 'environment' | 'auto';
+  device: DeviceInfo;
+  /** The request could not be honoured; `reason` says why. */
+  fellBack: boolean;
+  reason: string;
+}
+
+export interface BuildInfo {
+  ggmlVersion: string;
+  ggmlCommit: string;
+  ggmlSource: string;
+  backendDl: boolean;
+  backends: string[];
+}
+
+export type DecoderName = 'tdt' | 'rnnt' | 'ctc';
+export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0';
+
+export interface ModelInfo {
+  path: string;
+  name: string;
+  arch: string;
+  hasCtc: boolean;
+  hasTransducer: boolean;
+  isTdt: boolean;
+  defaultDecoder: DecoderName;
+  decoders: DecoderName[];
+  sampleRate: number;
+  nMels: number;
+  nFft: number;
+  winLength: number;
+  hopLength: number;
+  dModel: number;
+  nLayers: number;
+  nHeads: number;
+  ffDim: number;
+  convKernel: number;
+  subsamplingFactor: number;
+  subsamplingChannels: number;
+  xscaling: boolean;
+  useBias: boolean;
+  convNormType: string;
+  normalize: string;
+  attContextStyle: string;
+  attContextLeft: number;
+  attContextRight: number;
+  vocabSize: number;
+  blankId: number;
+  predHidden: number;
+  predLayers: number;
+  jointHidden: number;
+  maxSymbols: number;
+  durations: number[];
+  /** Seconds per encoder frame (0.08 for the published models). */
+  frameSec: number;
+  fileBytes: number;
+  weightBytes: number;
+  tensorCount: number;
+  /** GGML type name -> number of tensors, as stored in the file. */
+  tensorTypes: Record<string, number>;
+  /** GGML type name -> number of graph weights, as placed on the device. */
+  weightTypes: Record<string, number>;
+  weightType: WeightType;
+  /** Weights are used in place from the memory-mapped file. */
+  mmap: boolean;
+  device: DeviceSelection;
+  threads: number;
+  loadMs: number;
+}
+
+export interface LoadOptions {
+  /** Device name (case-insensitive: "cpu", "CUDA0", …); default: $PARAKEET_DEVICE, else the first GPU, else the CPU. */
+  device?: string;
+  /** CPU threads; 0 or absent = all hardware threads. */
+  threads?: number;
+  /** Weight layout chosen at load time (see README, "Weight types"). */
+  weightType?: WeightType;
+  /** Map the file (default true). */
+  mmap?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+}
+
+export interface TranscribeOptions {
+  /** Sample rate of `pcm` (default: the model's, 16000). Other rates are resampled band-limited. */
+  sampleRate?: number;
+  /** Interleaved channels in `pcm` (default 1); they are averaged to mono. */
+  channels?: number;
+  decoder?: DecoderName | 'auto';
+  /** NeMo's TDT greedy rule: 'greedy_batch' (NeMo's default) or 'greedy'. */
+  tdtRule?: 'greedy_batch' | 'greedy';
+  /** Greedy symbols per frame (0/absent = the model's value). */
+  maxSymbols?: number;
+  /** Clips longer than this are cut at pauses into windows of at most this length (default 60 s). */
+  maxWindowSec?: number;
+  captureMel?: boolean;
+  captureEncoder?: boolean;
+  captureLogits?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+}
+
+export interface Word {
+  text: string;
+  start: number;
+  end: number;
+  confidence: number;
+}
+
+export interface TokenTiming {
+  id: number;
+  piece: string;
+  frame: number;
+  duration: number;
+  start: number;
+  end: number;
+  confidence: number;
+}
+
+export interface Timings {
+  melMs: number;
+  encoderMs: number;
+  decoderMs: number;
+  totalMs: number;
+}
+
+export interface TranscribeResult {
+  text: string;
+  words: Word[];
+  tokens: TokenTiming[];
+  durationSec: number;
+  decoder: DecoderName;
+  /** The device selected for the model. */
+  device: string;
+  /** Every device that executed part of the encoder graph in this call. */
+  devicesRan: string[];
+  timings: Timings;
+  windows: { start: number; end: number }[];
+  /** First window: [bins][frames], time fastest. */
+  mel?: { data: Float32Array; bins: number; frames: number; validFrames: number };
+  /** First window: [frames][dim]. */
+  encoder?: { data: Float32Array; frames: number; validFrames: number; dim: number };
+  /** CTC, first window: log-probs [frames][classes]. */
+  logProbs?: { data: Float32Array; classes: number };
+}
+
+// ---------------------------------------------------------------- the binary
+
+interface NativeAbortFlag {
+  abort(): void;
+  readonly aborted: boolean;
+}
+
+interface NativeModel {
+  info(): ModelInfo;
+  transcribe(pcm: Float32Array, options: Record<string, unknown>, onProgress?: (f: number) => void): Promise<TranscribeResult>;
+  dispose(): void;
+  readonly disposed: boolean;
+}
+
+interface NativeBinding {
+  AbortFlag: new () => NativeAbortFlag;
+  loadModel(path: string, options: Record<string, unknown>, onProgress?: (f: number) => void): Promise<NativeModel>;
+  listDevices(): DeviceInfo[];
+  selectDevice(name?: string): DeviceSelection;
+  buildInfo(): BuildInfo;
+  loadBackends(dir?: string): void;
+  quantize(inPath: string, outPath: string, type: string): Promise<void>;
+  resample(pcm: Float32Array, channels: number, inRate: number, outRate: number): Promise<Float32Array>;
+  setLogHandler(handler: ((level: string, message: string) => void) | null): void;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Where the addon is looked for: $PARAKEET_ADDON, then the build folder (from source or from dist/). */
+export function addonCandidates(): string[] {
+  const candidates: string[] = [];
+  if (process.env.PARAKEET_ADDON) candidates.push(resolve(process.env.PARAKEET_ADDON));
+  for (const base of [here, join(here, '..'), join(here, '..', '..')]) {
+    candidates.push(join(base, 'native', 'build', 'Release', 'parakeet.node'));
+    candidates.push(join(base, 'build', 'Release', 'parakeet.node'));
+  }
+  const resources = (process as { resourcesPath?: string }).resourcesPath;
+  if (resources) candidates.push(join(resources, 'native', 'parakeet.node'));
+  return [...new Set(candidates)];
+}
+
+let binding: NativeBinding | undefined;
+
+function engineMissing(): EngineError {
+  const error = new Error(
+    'the native engine is not built (native/build/Release/parakeet.node is missing); run "npm run build:native"',
+  ) as EngineError;
+  error.code = 'ENGINE_MISSING';
+  return error;
+}
+
+/** Loads the addon once; throws ENGINE_MISSING when it has not been built. */
+export function native(): NativeBinding {
+  if (binding) return binding;
+  const path = addonCandidates().find((p) => existsSync(p));
+  if (!path) throw engineMissing();
+  const require = createRequire(import.meta.url);
+  const loaded = require(path) as NativeBinding;
+  loaded.loadBackends(dirname(path));
+  binding = loaded;
+  return loaded;
+}
+
+export function engineAvailable(): boolean {
+  try {
+    native();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function listDevices(): DeviceInfo[] {
+  return native().listDevices();
+}
+
+export function selectDevice(name?: string): DeviceSelection {
+  return native().selectDevice(name);
+}
+
+export function buildInfo(): BuildInfo {
+  return native().buildInfo();
+}
+
+export function setLogHandler(handler: ((level: string, message: string) => void) | null): void {
+  native().setLogHandler(handler);
+}
+
+/** Re-quantizes the matmul weights of a model file (spec §1.7) into `outPath`. */
+export function quantizeModel(inPath: string, outPath: string, type: string): Promise<void> {
+  return native().quantize(inPath, outPath, type);
+}
+
+/** Interleaved PCM at any rate/channels -> mono at `outRate`, band-limited. */
+export function resample(pcm: Float32Array, channels: number, inRate: number, outRate: number): Promise<Float32Array> {
+  return native().resample(pcm, channels, inRate, outRate);
+}
+
+function abortError(): EngineError {
+  const error = new Error('cancelled') as EngineError;
+  error.code = 'ABORTED';
+  return error;
+}
+
+function linkSignal(signal: AbortSignal | undefined): { flag: NativeAbortFlag; unlink: () => void } {
+  const flag = new (native().AbortFlag)();
+  if (!signal) return { flag, unlink: () => {} };
+  if (signal.aborted) flag.abort();
+  const onAbort = () => flag.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  return { flag, unlink: () => signal.removeEventListener('abort', onAbort) };
+}
+
+/** A loaded Parakeet model. One transcription at a time: a concurrent call rejects with BUSY. */
+export class Model {
+  private constructor(private readonly handle: NativeModel) {}
+
+  /** Loads a GGUF model on a worker thread (never blocks the event loop). */
+  static async load(path: string, options: LoadOptions = {}): Promise<Model> {
+    if (options.signal?.aborted) throw abortError();
+    const { flag, unlink } = linkSignal(options.signal);
+    try {
+      const handle = await native().loadModel(
+        path,
+        { device: options.device, threads: options.threads, weightType: options.weightType, mmap: options.mmap, abortFlag: flag },
+        options.onProgress,
+      );
+      return new Model(handle);
+    } finally {
+      unlink();
+    }
+  }
+
+  info(): ModelInfo {
+    return this.handle.info();
+  }
+
+  get disposed(): boolean {
+    return this.handle.disposed;
+  }
+
+  /** Transcribes float PCM; compute runs on a native thread. */
+  async transcribe(pcm: Float32Array, options: TranscribeOptions = {}): Promise<TranscribeResult> {
+    if (options.signal?.aborted) throw abortError();
+    const { flag, unlink } = linkSignal(options.signal);
+    try {
+      const { signal: _signal, onProgress, ...rest } = options;
+      return await this.handle.transcribe(pcm, { ...rest, abortFlag: flag }, onProgress);
+    } finally {
+      unlink();
+    }
+  }
+
+  /** Frees the weights (a transcription in flight is aborted first). */
+  dispose(): void {
+    this.handle.dispose();
+  }
+}
