@@ -28,7 +28,7 @@ export interface EngineError extends Error {
 
 export function isEngineError(value: unknown): value is EngineError {
   return value instanceof Error && typeof (value as { code?: unknown }).code === 'string' &&
-    (ENGINE_ERROR_CODES as readonly string[]).includes((value as { code: string }).code);
+    (ENGINE_ERROR_CODES as readonly string[]).includes((value as unknown as { code: string }).code);
 }
 
 export type DeviceType = 'cpu' | 'gpu' | 'igpu' | 'accel';

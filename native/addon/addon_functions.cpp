@@ -6,6 +6,7 @@
 #include "addon_convert.h"
 #include "addon_errors.h"
 #include "addon_functions.h"
+#include "parakeet/bench.h"
 
 namespace addon {
 namespace {
@@ -166,5 +167,35 @@ Napi::Value SetLogHandler(const Napi::CallbackInfo & info) {
 }
 
 void CleanupLogHandler() { release_log_handler(); }
+
+Napi::Value BenchMatmul(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 1 || !info[0].IsObject()) throw_bad_argument(env, "benchMatmul({type, out, in, tokens, threads, iterations, repack})");
+    Napi::Object o = info[0].As<Napi::Object>();
+    const std::string type = optional_string(o, "type", "f32");
+    const int out_features = int(optional_number(o, "out", 512));
+    const int in_features = int(optional_number(o, "in", 512));
+    const int tokens = int(optional_number(o, "tokens", 128));
+    const int threads = int(optional_number(o, "threads", 1));
+    const int iterations = int(optional_number(o, "iterations", 10));
+    const bool repack = optional_bool(o, "repack", false);
+    if (out_features < 1 || in_features < 1 || tokens < 1 || threads < 1 || iterations < 1 || out_features > 65536 || in_features > 65536 ||
+        tokens > 65536) {
+        throw_bad_argument(env, "benchMatmul: sizes must be positive and at most 65536");
+    }
+    auto result = std::make_shared<parakeet::MatmulBenchResult>();
+    auto * worker = new PromiseWorker(
+        env, "parakeet:bench-matmul",
+        [=] { *result = parakeet::benchmark_matmul(type, out_features, in_features, tokens, threads, iterations, repack); },
+        [result](Napi::Env e) -> Napi::Value {
+            Napi::Object r = Napi::Object::New(e);
+            r.Set("secondsPerCall", result->seconds_per_call);
+            r.Set("gflops", result->gflops);
+            return r;
+        });
+    Napi::Promise promise = worker->promise();
+    worker->Queue();
+    return promise;
+}
 
 }  // namespace addon

@@ -14,5 +14,6 @@ Napi::Value Quantize(const Napi::CallbackInfo & info);
 Napi::Value Resample(const Napi::CallbackInfo & info);
 Napi::Value SetLogHandler(const Napi::CallbackInfo & info);
 void CleanupLogHandler();
+Napi::Value BenchMatmul(const Napi::CallbackInfo & info);
 
 }  // namespace addon

@@ -19,10 +19,11 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
 
     ggml_tensor * bias_u = ggml_reshape_3d(ctx, w.pos_bias_u, dk, H, 1);
     ggml_tensor * bias_v = ggml_reshape_3d(ctx, w.pos_bias_v, dk, H, 1);
-    ggml_tensor * q_u = ggml_permute(ctx, ggml_add(ctx, q, bias_u), 0, 2, 1, 3);  // [dk, T, H]
-    ggml_tensor * q_v = ggml_permute(ctx, ggml_add(ctx, q, bias_v), 0, 2, 1, 3);  // [dk, T, H]
-    ggml_tensor * k_h = ggml_permute(ctx, k, 0, 2, 1, 3);                          // [dk, T, H]
-    ggml_tensor * p_h = ggml_permute(ctx, p, 0, 2, 1, 3);                          // [dk, 2T−1, H]
+    // Head-major copies: contiguous operands take ggml's blocked matmul kernels.
+    ggml_tensor * q_u = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_u), 0, 2, 1, 3));  // [dk, T, H]
+    ggml_tensor * q_v = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_v), 0, 2, 1, 3));  // [dk, T, H]
+    ggml_tensor * k_h = ggml_cont(ctx, ggml_permute(ctx, k, 0, 2, 1, 3));                          // [dk, T, H]
+    ggml_tensor * p_h = ggml_cont(ctx, ggml_permute(ctx, p, 0, 2, 1, 3));                          // [dk, 2T−1, H]
 
     ggml_tensor * ac = ggml_mul_mat(ctx, k_h, q_u);       // [T keys, T queries, H]
     ggml_tensor * bd_raw = ggml_mul_mat(ctx, p_h, q_v);   // [2T−1 positions, T queries, H]

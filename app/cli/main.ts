@@ -1,0 +1,217 @@
+// `parakeet` command-line tool: devices, model info, transcription, quantization.
+//
+//   parakeet devices [--json]
+//   parakeet info <model.gguf> [--device NAME] [--weight-type T] [--json]
+//   parakeet transcribe <audio.wav> --model <m.gguf> [--device NAME] [--threads N]
+//            [--decoder tdt|rnnt|ctc] [--tdt-rule greedy_batch|greedy] [--weight-type T]
+//            [--format txt|srt|vtt|json] [--json] [--out FILE] [--dump-dir DIR] [--max-window-sec S]
+//   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
+//   parakeet version
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  buildInfo, isEngineError, listDevices, Model, quantizeModel, type DecoderName, type DeviceInfo, type ModelInfo,
+  type TranscribeResult, type WeightType,
+} from '../../native/index.js';
+import { encodeNpyFloat32 } from '../shared/npy.js';
+import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
+import { decodeWav } from '../shared/wav.js';
+import { writeFileAtomic } from '../main/util/atomic-file.js';
+
+class UsageError extends Error {}
+
+const HELP = `parakeet — local speech recognition (NVIDIA Parakeet on ggml)
+
+Commands:
+  devices [--json]                       list compute devices (CPU features, GPU memory)
+  info <model.gguf> [--json]             validate a model and show its architecture
+  transcribe <audio.wav> --model <m>     transcribe a WAV file
+      --device NAME       cpu, CUDA0, Vulkan0, … (default: $PARAKEET_DEVICE, else first GPU, else CPU)
+      --threads N         CPU threads (default: all)
+      --decoder D         tdt | rnnt | ctc (default: the model's)
+      --tdt-rule R        greedy_batch (NeMo default) | greedy
+      --weight-type T     auto | f32 | f16 | bf16 | q8_0 | q4_0 (load-time layout; see README)
+      --format F          txt | srt | vtt | json (default txt)
+      --json              same as --format json, with timings and devices
+      --out FILE          write the result to FILE instead of stdout
+      --dump-dir DIR      write mel.npy and encoder.npy of the first window (parity debugging)
+      --max-window-sec S  long audio is cut at pauses into windows of at most S seconds (default 60)
+  quantize <in> <out> <type>             re-quantize matmul weights (f16 bf16 q8_0 q5_0 q4_0 q6_k q5_k q4_k)
+  version                                engine and ggml version
+
+Exit status: 0 success, 1 failure (the message names the error code), 2 usage error.`;
+
+function formatBytes(n: number): string {
+  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GiB`;
+  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(n / 1024).toFixed(0)} KiB`;
+}
+
+function describeDevice(d: DeviceInfo): string {
+  const lines = [`${d.name}  (${d.type}, backend ${d.backend})  ${d.description}`];
+  if (d.memoryTotal > 0) lines.push(`    memory: ${formatBytes(d.memoryFree)} free of ${formatBytes(d.memoryTotal)}`);
+  if (d.type === 'cpu') {
+    lines.push(`    threads: ${d.cpuThreads}`);
+    if (d.cpuFeatures.length) lines.push(`    features: ${d.cpuFeatures.join(' ')}`);
+  }
+  return lines.join('\n');
+}
+
+function describeModel(m: ModelInfo): string {
+  const types = Object.entries(m.tensorTypes).map(([t, n]) => `${t}×${n}`).join(' ');
+  const placed = Object.entries(m.weightTypes).map(([t, n]) => `${t}×${n}`).join(' ');
+  return [
+    `model:        ${m.path}`,
+    `name:         ${m.name || '(none)'}`,
+    `architecture: ${m.arch}  (decoders: ${m.decoders.join(', ')}; default ${m.defaultDecoder})`,
+    `encoder:      d_model ${m.dModel}, ${m.nLayers} layers, ${m.nHeads} heads, ff ${m.ffDim}, conv kernel ${m.convKernel}, ` +
+      `subsampling ×${m.subsamplingFactor} (${m.subsamplingChannels} ch)${m.xscaling ? ', xscaling' : ''}${m.useBias ? '' : ', no biases'}`,
+    `features:     ${m.nMels} mels, n_fft ${m.nFft}, hop ${m.hopLength}, ${m.sampleRate} Hz, normalize ${m.normalize}`,
+    `vocabulary:   ${m.vocabSize} pieces (blank ${m.blankId})`,
+    ...(m.hasTransducer
+      ? [`transducer:   pred ${m.predHidden}×${m.predLayers} LSTM, joint ${m.jointHidden}, max symbols ${m.maxSymbols}` +
+          (m.isTdt ? `, durations [${m.durations.join(', ')}]` : '')]
+      : []),
+    `file:         ${formatBytes(m.fileBytes)}, ${m.tensorCount} tensors (${types})`,
+    `weights:      ${formatBytes(m.weightBytes)} on ${m.device.device.name} as ${placed}${m.mmap ? ' (mapped from the file)' : ''}`,
+    `device:       ${m.device.device.name} — ${m.device.reason}`,
+    `threads:      ${m.threads}; loaded in ${m.loadMs.toFixed(0)} ms`,
+  ].join('\n');
+}
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} must be one of: ${allowed.join(', ')}`);
+  return value as T;
+}
+
+function positiveNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} must be a positive number`);
+  return n;
+}
+
+async function emit(text: string, out: string | undefined): Promise<void> {
+  if (out) await writeFileAtomic(out, text);
+  else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+async function transcribeCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      model: { type: 'string', short: 'm' }, device: { type: 'string' }, threads: { type: 'string' },
+      decoder: { type: 'string' }, 'tdt-rule': { type: 'string' }, 'weight-type': { type: 'string' },
+      format: { type: 'string' }, json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
+      'dump-dir': { type: 'string' }, 'max-window-sec': { type: 'string' },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('transcribe needs exactly one audio file');
+  if (!values.model) throw new UsageError('transcribe needs --model <model.gguf>');
+  const format: ExportFormat = values.json ? 'json' : (oneOf('format', values.format, EXPORT_FORMATS) ?? 'txt');
+  const decoder = oneOf<DecoderName>('decoder', values.decoder, ['tdt', 'rnnt', 'ctc']);
+  const tdtRule = oneOf('tdt-rule', values['tdt-rule'], ['greedy_batch', 'greedy'] as const);
+  const weightType = oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0']);
+  const threads = positiveNumber('threads', values.threads);
+  const maxWindowSec = positiveNumber('max-window-sec', values['max-window-sec']);
+
+  const audio = decodeWav(new Uint8Array(await readFile(positionals[0])));
+  if (audio.truncated) process.stderr.write(`warning: ${positionals[0]} is cut short; transcribing the ${audio.frames} frames present\n`);
+  const model = await Model.load(values.model, { device: values.device, threads, weightType });
+  try {
+    const dump = values['dump-dir'];
+    const result: TranscribeResult = await model.transcribe(audio.samples, {
+      sampleRate: audio.sampleRate, channels: audio.channels, decoder, tdtRule, maxWindowSec,
+      captureMel: Boolean(dump), captureEncoder: Boolean(dump),
+    });
+    if (dump) {
+      if (result.mel) {
+        await writeFileAtomic(join(dump, 'mel.npy'), encodeNpyFloat32(result.mel.data, [result.mel.bins, result.mel.frames]));
+      }
+      if (result.encoder) {
+        await writeFileAtomic(join(dump, 'encoder.npy'), encodeNpyFloat32(result.encoder.data, [result.encoder.frames, result.encoder.dim]));
+      }
+      process.stderr.write(`wrote mel.npy and encoder.npy to ${dump}\n`);
+    }
+    if (values.json) {
+      const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...plain } = result;
+      await emit(`${JSON.stringify({ ...plain, model: model.info().path }, null, 2)}\n`, values.out);
+    } else {
+      await emit(exportTranscript(format, result.text, result.words), values.out);
+    }
+    const rtf = result.durationSec / (result.timings.totalMs / 1000);
+    process.stderr.write(
+      `${result.durationSec.toFixed(1)} s of audio in ${(result.timings.totalMs / 1000).toFixed(2)} s (${rtf.toFixed(1)}× real time) on ` +
+        `${result.devicesRan.join('+') || result.device}, decoder ${result.decoder}\n`,
+    );
+  } finally {
+    model.dispose();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'devices': {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+      const devices = listDevices();
+      await emit(values.json ? JSON.stringify(devices, null, 2) : devices.map(describeDevice).join('\n'), undefined);
+      return 0;
+    }
+    case 'info': {
+      const { values, positionals } = parseArgs({
+        args: rest, allowPositionals: true,
+        options: { json: { type: 'boolean' }, device: { type: 'string' }, 'weight-type': { type: 'string' }, threads: { type: 'string' } },
+      });
+      if (positionals.length !== 1) throw new UsageError('info needs exactly one model file');
+      const weightType = oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0']);
+      const model = await Model.load(positionals[0], { device: values.device, weightType, threads: positiveNumber('threads', values.threads) });
+      const info = model.info();
+      model.dispose();
+      await emit(values.json ? JSON.stringify(info, null, 2) : describeModel(info), undefined);
+      return 0;
+    }
+    case 'transcribe':
+      await transcribeCommand(rest);
+      return 0;
+    case 'quantize': {
+      if (rest.length !== 3) throw new UsageError('quantize needs <in.gguf> <out.gguf> <type>');
+      await quantizeModel(rest[0], rest[1], rest[2]);
+      process.stderr.write(`wrote ${rest[1]}\n`);
+      return 0;
+    }
+    case 'version': {
+      const b = buildInfo();
+      await emit(`parakeet-desktop engine; ggml ${b.ggmlVersion} (${b.ggmlCommit.slice(0, 12)}, ${b.ggmlSource}); backends: ${b.backends.join(', ')}`, undefined);
+      return 0;
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${HELP}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || (error instanceof Error && (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) {
+      process.stderr.write(`parakeet: ${error.message}\nRun "parakeet help" for usage.\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const code = isEngineError(error) || (error as { code?: string })?.code === 'BAD_AUDIO' ? (error as { code: string }).code : 'ERROR';
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`parakeet: error [${code}]: ${message}\n`);
+    process.exitCode = 1;
+  },
+);
