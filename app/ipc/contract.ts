@@ -1,0 +1,299 @@
+// The IPC contract: the single source of channel names, payload and event
+// types, Result<T> envelopes and error codes. No Electron import and no
+// runtime dependency beyond constants, so the main process, the preload, the
+// web bridge and the renderer (types only) all derive from it.
+//
+// Channel names are `domain:verb`. Every invoke returns Result<T>; errors carry
+// a stable code and a message that says what to do.
+import type {
+  DecoderName, DeviceInfo, DeviceSelection, ModelInfo, TokenTiming, WeightType, Word,
+} from '../../native/index.js';
+import type {
+  CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel,
+} from '../main/models/index.js';
+
+export type { CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel, DeviceInfo, DeviceSelection, ModelInfo, Word };
+
+// ---------------------------------------------------------------- envelopes
+
+export type ErrorCode =
+  // engine (native/index.ts)
+  | 'MODEL_INVALID' | 'DEVICE_UNAVAILABLE' | 'OUT_OF_MEMORY' | 'ABORTED' | 'BUSY' | 'BAD_AUDIO' | 'BAD_ARGUMENT' | 'INTERNAL'
+  | 'ENGINE_MISSING'
+  // engine host
+  | 'ENGINE_CRASHED' | 'NO_MODEL'
+  // model manager (app/main/models/errors.ts)
+  | 'NETWORK' | 'HTTP_STATUS' | 'HASH_MISMATCH' | 'SIZE_MISMATCH' | 'DISK_FULL' | 'CANCELLED' | 'INSECURE_URL'
+  | 'HOST_NOT_ALLOWED' | 'HASH_UNAVAILABLE' | 'TOO_MANY_REDIRECTS' | 'UNKNOWN_MODEL' | 'UNSUPPORTED_MODEL' | 'IO_ERROR'
+  | 'CATALOG_INVALID'
+  // IPC / sessions
+  | 'INVALID_PAYLOAD' | 'UNKNOWN_CHANNEL' | 'SESSION_NOT_FOUND' | 'PERMISSION_DENIED' | 'UNAUTHORIZED' | 'NOT_SUPPORTED';
+
+export interface IpcError {
+  code: ErrorCode | string;
+  message: string;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (code: ErrorCode | string, message: string): Result<never> => ({ ok: false, error: { code, message } });
+
+// ---------------------------------------------------------------- domain types
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  mode: 'electron' | 'web';
+  platform: string;
+  arch: string;
+  engineAvailable: boolean;
+  ggml: { version: string; commit: string; source: string; backends: string[] } | null;
+  logFile: string;
+  userDataDir: string;
+}
+
+export interface DeviceFailure {
+  name: string;
+  reason: string;
+  at: string;  // ISO time
+}
+
+export interface DevicesState {
+  devices: DeviceInfo[];
+  /** The user's choice: 'auto' or a device name. */
+  selected: string;
+  /** What the engine actually uses now (after fallbacks), null before a model is loaded. */
+  active: DeviceSelection | null;
+  /** Devices that executed the last decode (from the engine, not from the settings). */
+  lastRan: string[];
+  /** Devices marked failed in this run (engine crash or device error); they are not used again until restart. */
+  failed: DeviceFailure[];
+}
+
+export type EngineState = 'missing' | 'starting' | 'no-model' | 'loading' | 'ready' | 'busy' | 'crashed' | 'restarting';
+
+export interface EngineStatus {
+  state: EngineState;
+  mode: 'process' | 'inline';
+  /** The loaded model (null when none). */
+  model: ModelInfo | null;
+  /** Installed-model id of the loaded model, when it came from the model manager. */
+  modelId: string | null;
+  restarts: number;
+  lastError: IpcError | null;
+}
+
+export interface AudioCaptureSettings {
+  echoCancellation: boolean;
+  noiseSuppression: boolean;
+  autoGainControl: boolean;
+  /** MediaDeviceInfo.deviceId, or null for the system default. */
+  inputDeviceId: string | null;
+}
+
+export interface DictationSettings {
+  /** Silence that closes a segment (ms). */
+  pauseMs: number;
+  /** A segment longer than this is closed at its quietest point (s). */
+  maxSegmentSec: number;
+  /** Re-decode cadence of the open segment for partial text (ms). */
+  partialIntervalMs: number;
+  /** Audio kept from before speech onset (ms), so the first word is never cut. */
+  preRollMs: number;
+  /** Speech threshold above the adaptive noise floor (dB). */
+  vadThresholdDb: number;
+}
+
+export interface Settings {
+  /** 'auto' or a ggml device name ("CPU", "CUDA0", …). */
+  device: string;
+  /** CPU threads, 0 = all. */
+  threads: number;
+  weightType: WeightType;
+  decoder: DecoderName | 'auto';
+  /** 'process': engine in an isolated process (default); 'inline': in the main process. */
+  engineMode: 'process' | 'inline';
+  audio: AudioCaptureSettings;
+  dictation: DictationSettings;
+  /** Hugging Face mirror base URL (https), or null for huggingface.co. */
+  mirrorEndpoint: string | null;
+}
+
+export type SettingsPatch = {
+  [K in keyof Settings]?: Settings[K] extends object ? (Settings[K] extends null ? Settings[K] : Partial<Settings[K]> | Settings[K]) : Settings[K];
+};
+
+export interface ModelsState {
+  installed: InstalledModel[];
+  activeId: string | null;
+  downloads: DownloadSnapshot[];
+}
+
+export interface DictationStartOptions {
+  /** Sample rate of the frames the renderer will send (16000 from the AudioWorklet). */
+  sampleRate: number;
+  /** Milliseconds of audio captured before start() (the renderer's pre-roll), sent as the first frames. */
+  preRollMs?: number;
+}
+
+export interface SessionInfo {
+  sessionId: string;
+  sampleRate: number;
+}
+
+export type TranscriptKind = 'partial' | 'final';
+
+export interface TranscriptEvent {
+  sessionId: string;
+  /** Segments are numbered from 0 in the order they start. */
+  segmentId: number;
+  kind: TranscriptKind;
+  text: string;
+  words: Word[];
+  /** Session-relative seconds of the segment's audio. */
+  start: number;
+  end: number;
+  /** Devices that ran this decode. */
+  devicesRan: string[];
+}
+
+export type SessionState = 'listening' | 'speech' | 'finalizing' | 'stopped' | 'failed';
+
+export interface SessionStateEvent {
+  sessionId: string;
+  state: SessionState;
+  /** Input level of the last frames, 0..1 (RMS, for the meter). */
+  level: number;
+  /** A message when the state is 'failed' or something degraded (engine restarted, …). */
+  notice: IpcError | null;
+}
+
+export interface LatencyReport {
+  sessionId: string;
+  /** start() call to first audio frame received (ms). */
+  micStartMs: number | null;
+  /** Speech onset (audio time) to the first partial text (wall ms). */
+  firstPartialMs: number | null;
+  /** End of speech (segment close) to its final text (wall ms), last segment. */
+  finalMs: number | null;
+  /** Mean of finalMs over the session. */
+  meanFinalMs: number | null;
+  /** Audio frames received / samples received / samples lost or duplicated (must be 0). */
+  framesReceived: number;
+  samplesReceived: number;
+  sampleGaps: number;
+}
+
+export interface SessionSummary {
+  sessionId: string;
+  text: string;
+  segments: TranscriptEvent[];
+  audioSeconds: number;
+  latency: LatencyReport;
+}
+
+export interface FileTranscribeOptions {
+  decoder?: DecoderName | 'auto';
+}
+
+export interface FileTranscript {
+  jobId: string;
+  path: string;
+  text: string;
+  words: Word[];
+  tokens: TokenTiming[];
+  durationSec: number;
+  devicesRan: string[];
+  elapsedMs: number;
+}
+
+export type NoticeLevel = 'info' | 'warning' | 'error';
+
+export interface Notice {
+  level: NoticeLevel;
+  code: ErrorCode | string;
+  message: string;
+  /** What the user can do about it, in words. */
+  action?: string;
+}
+
+// ---------------------------------------------------------------- channels
+
+/** invoke channels: request payload and response value. */
+export interface InvokeMap {
+  'app:info': { request: void; response: AppInfo };
+  'app:openLogFolder': { request: void; response: void };
+  'devices:list': { request: void; response: DevicesState };
+  'devices:select': { request: { name: string }; response: DevicesState };
+  'engine:status': { request: void; response: EngineStatus };
+  'engine:loadModel': { request: { path: string }; response: EngineStatus };
+  'models:state': { request: void; response: ModelsState };
+  'models:catalog': { request: void; response: CatalogEntry[] };
+  'models:firstRun': { request: { locale?: string }; response: FirstRunProposal };
+  'models:download': { request: { id: string }; response: DownloadSnapshot };
+  'models:pause': { request: { id: string }; response: DownloadSnapshot };
+  'models:resume': { request: { id: string }; response: DownloadSnapshot };
+  'models:cancel': { request: { id: string }; response: DownloadSnapshot };
+  'models:remove': { request: { id: string }; response: ModelsState };
+  'models:setActive': { request: { id: string }; response: ModelsState };
+  'models:import': { request: { path: string }; response: InstalledModel };
+  /** Electron: a native open dialog; web mode: NOT_SUPPORTED (the UI asks for a path). */
+  'models:pickFile': { request: void; response: string | null };
+  'settings:get': { request: void; response: Settings };
+  'settings:set': { request: SettingsPatch; response: Settings };
+  'dictation:start': { request: DictationStartOptions; response: SessionInfo };
+  'dictation:stop': { request: { sessionId: string }; response: SessionSummary };
+  'dictation:cancel': { request: { sessionId: string }; response: void };
+  'files:transcribe': { request: { path: string; options?: FileTranscribeOptions }; response: FileTranscript };
+  'files:cancel': { request: { jobId: string }; response: void };
+}
+
+export type InvokeChannel = keyof InvokeMap;
+export type RequestOf<C extends InvokeChannel> = InvokeMap[C]['request'];
+export type ResponseOf<C extends InvokeChannel> = InvokeMap[C]['response'];
+
+export const INVOKE_CHANNELS = [
+  'app:info', 'app:openLogFolder', 'devices:list', 'devices:select', 'engine:status', 'engine:loadModel',
+  'models:state', 'models:catalog', 'models:firstRun', 'models:download', 'models:pause', 'models:resume', 'models:cancel',
+  'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
+  'dictation:start', 'dictation:stop', 'dictation:cancel', 'files:transcribe', 'files:cancel',
+] as const satisfies readonly InvokeChannel[];
+
+/** Events pushed from main to the renderer. */
+export interface EventMap {
+  'engine:status': EngineStatus;
+  'devices:changed': DevicesState;
+  'models:progress': DownloadProgress;
+  'models:state': DownloadSnapshot;
+  'models:changed': ModelsState;
+  'dictation:transcript': TranscriptEvent;
+  'dictation:state': SessionStateEvent;
+  'dictation:latency': LatencyReport;
+  'files:progress': { jobId: string; fraction: number };
+  'notice': Notice;
+}
+
+export type EventName = keyof EventMap;
+
+export const EVENT_NAMES = [
+  'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
+  'dictation:state', 'dictation:latency', 'files:progress', 'notice',
+] as const satisfies readonly EventName[];
+
+/** Electron: the single channel events travel on (payload: { event, data }). */
+export const EVENT_CHANNEL = 'parakeet:event';
+/** Electron: main posts a MessagePort for a dictation session's audio on this channel. */
+export const AUDIO_PORT_CHANNEL = 'dictation:port';
+
+// ---------------------------------------------------------------- the renderer's API
+
+/** window.parakeet: exposed by the preload (Electron) or the web bridge client (web mode). */
+export interface ParakeetApi {
+  readonly mode: 'electron' | 'web';
+  invoke<C extends InvokeChannel>(channel: C, ...payload: RequestOf<C> extends void ? [] : [RequestOf<C>]): Promise<Result<ResponseOf<C>>>;
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<E extends EventName>(event: E, listener: (data: EventMap[E]) => void): () => void;
+  /** Sends one frame of mono float PCM for a dictation session (fire-and-forget, in order). */
+  sendAudio(sessionId: string, frame: Float32Array): void;
+}
