@@ -221,6 +221,25 @@ interface NativeBinding {
   quantize(inPath: string, outPath: string, type: string): Promise<void>;
   resample(pcm: Float32Array, channels: number, inRate: number, outRate: number): Promise<Float32Array>;
   setLogHandler(handler: ((level: string, message: string) => void) | null): void;
+  benchMatmul(options: MatmulBenchOptions): Promise<MatmulBenchResult>;
+}
+
+export interface MatmulBenchOptions {
+  /** ggml type name: "f32", "f16", "bf16", "q8_0", "q4_0", "q4_K", … */
+  type: string;
+  out: number;
+  in: number;
+  tokens: number;
+  threads: number;
+  iterations: number;
+  /** Place the weight in the CPU's repacking buffer type (where ggml supports the type). */
+  repack?: boolean;
+}
+
+export interface MatmulBenchResult {
+  secondsPerCall: number;
+  gflops: number;
+  threadCpuSecondsPerCall: number;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -288,6 +307,11 @@ export function setLogHandler(handler: ((level: string, message: string) => void
 /** Re-quantizes the matmul weights of a model file (spec §1.7) into `outPath`. */
 export function quantizeModel(inPath: string, outPath: string, type: string): Promise<void> {
   return native().quantize(inPath, outPath, type);
+}
+
+/** ggml's mul_mat rate on the CPU for one weight type and shape (benchmarks). */
+export function benchMatmul(options: MatmulBenchOptions): Promise<MatmulBenchResult> {
+  return native().benchMatmul(options);
 }
 
 /** Interleaved PCM at any rate/channels -> mono at `outRate`, band-limited. */

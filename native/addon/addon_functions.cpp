@@ -191,6 +191,7 @@ Napi::Value BenchMatmul(const Napi::CallbackInfo & info) {
             Napi::Object r = Napi::Object::New(e);
             r.Set("secondsPerCall", result->seconds_per_call);
             r.Set("gflops", result->gflops);
+            r.Set("threadCpuSecondsPerCall", result->thread_cpu_seconds_per_call);
             return r;
         });
     Napi::Promise promise = worker->promise();

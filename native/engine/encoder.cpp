@@ -1,5 +1,6 @@
 #include "encoder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -56,53 +57,134 @@ std::vector<float> attention_mask(const Hparams & hp, int frames, int valid) {
     return mask;
 }
 
+namespace {
+
+// Output frames per subsampling tile (1024 mel frames ≈ 10 s). Tiling bounds the
+// memory of the first conv stage (C × M/2 × T/2 floats: ~200 MB for a 60 s
+// window of a 128-mel model) to a constant.
+constexpr int kTileFrames = 128;
+// Extra output rows computed on each side of a tile: a row's receptive field
+// reaches one row past the tile edge through the zero padding of each conv
+// stage, so the first and last row of a tile are recomputed by its neighbours.
+constexpr int kTileMargin = 2;
+
+struct GraphArena {
+    ggml_context * ctx = nullptr;
+    explicit GraphArena(std::vector<uint8_t> & memory) {
+        ggml_init_params params = {memory.size(), memory.data(), true};
+        ctx = ggml_init(params);
+    }
+    ~GraphArena() { ggml_free(ctx); }
+};
+
+ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int64_t ne1, int64_t ne2 = 1) {
+    ggml_tensor * t = ggml_new_tensor_3d(ctx, GGML_TYPE_F32, ne0, ne1, ne2);
+    ggml_set_name(t, name);
+    ggml_set_input(t);
+    return t;
+}
+
+}  // namespace
+
 EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort) {
-    const SubsamplingLengths len = subsampling_lengths(hp_, mel.n_frames, mel.valid_frames);
+    const int factor = hp_.subsampling_factor;
+    const int out_frames = subsampling_lengths(hp_, mel.n_frames, mel.valid_frames).spatial.back();
+    // Zero mel frames are appended until T' is a multiple of 8. Valid outputs are
+    // unchanged (every stage masks frames past the valid length, exactly as NeMo's
+    // batch padding), and every matmul contraction over time (attention · V) then
+    // fits the SIMD width, which keeps it on ggml's blocked kernels.
+    int mel_frames = mel.n_frames;
+    while (subsampling_lengths(hp_, mel_frames, mel.valid_frames).spatial.back() % 8 != 0) ++mel_frames;
+    const SubsamplingLengths len = subsampling_lengths(hp_, mel_frames, mel.valid_frames);
     const int frames = len.spatial.back();
     const int valid = len.valid.back();
+    const int stages = hp_.subsampling_stages();
+    const int64_t D = hp_.d_model;
     EncoderOutput out;
-    out.frames = frames;
+    out.frames = out_frames;
     out.valid = valid;
     out.dim = hp_.d_model;
 
     const size_t meta_size = ggml_tensor_overhead() * kGraphNodes + ggml_graph_overhead_custom(kGraphNodes, false);
     if (graph_meta_.size() < meta_size) graph_meta_.resize(meta_size);
-    ggml_init_params params = {graph_meta_.size(), graph_meta_.data(), true};
-    ggml_context * ctx = ggml_init(params);
-    struct FreeCtx {
-        ggml_context * c;
-        ~FreeCtx() { ggml_free(c); }
-    } free_ctx{ctx};
+    auto add_devices = [&](const std::vector<std::string> & ran) {
+        for (const std::string & d : ran) {
+            if (std::find(out.devices.begin(), out.devices.end(), d) == out.devices.end()) out.devices.push_back(d);
+        }
+    };
 
-    EncoderInputs in;
-    in.mel = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, hp_.n_mels, mel.n_frames);
-    ggml_set_name(in.mel, "mel");
-    ggml_set_input(in.mel);
-    std::vector<std::vector<float>> stage_mask_data(len.spatial.size());
-    in.stage_masks.assign(len.spatial.size(), nullptr);
-    for (size_t k = 1; k < len.spatial.size(); ++k) {
-        if (len.valid[k] >= len.spatial[k]) continue;  // nothing to zero
-        ggml_tensor * m = ggml_new_tensor_3d(ctx, GGML_TYPE_F32, 1, 1, len.spatial[k]);
-        ggml_set_name(m, ("stage_mask_" + std::to_string(k)).c_str());
-        ggml_set_input(m);
-        in.stage_masks[k] = m;
-        stage_mask_data[k] = time_mask(len.spatial[k], len.valid[k]);
+    // --- 1. subsampling, in tiles of output rows (causal models use one tile:
+    // their asymmetric padding breaks the tile-edge argument above).
+    std::vector<float> subsampled(size_t(frames) * D);
+    const bool tiled = !hp_.causal_downsampling && frames > kTileFrames;
+    const int margin = tiled ? kTileMargin : 0;
+    for (int r0 = 0; r0 < frames; r0 += tiled ? kTileFrames : frames) {
+        const int r1 = tiled ? std::min(frames, r0 + kTileFrames) : frames;
+        const int first_row = r0 - margin;                       // absolute output row of tile row 0
+        const int rows = (r1 - r0) + 2 * margin;
+        const int mel_first = first_row * factor;                // absolute mel frame of image row 0
+        const int mel_rows = tiled ? rows * factor : mel_frames;
+
+        GraphArena arena(graph_meta_);
+        ggml_context * ctx = arena.ctx;
+        EncoderInputs in;
+        in.mel = new_input(ctx, "mel", hp_.n_mels, mel_rows);
+        std::vector<std::vector<float>> mask_data(size_t(stages) + 1);
+        in.stage_masks.assign(size_t(stages) + 1, nullptr);
+        int stage_rows = mel_rows;
+        int stage_first = mel_first;
+        for (int k = 1; k <= stages; ++k) {
+            stage_rows = hp_.causal_downsampling ? stage_rows / 2 + 1 : (stage_rows - 1) / 2 + 1;
+            stage_first /= 2;  // exact: tiles start at multiples of the subsampling factor
+            // Rows outside [0, L_k) in absolute terms are zero in NeMo (padding or mask).
+            std::vector<float> m(size_t(stage_rows), 0.0f);
+            bool any_zero = false;
+            for (int i = 0; i < stage_rows; ++i) {
+                const int a = stage_first + i;
+                const bool ok = a >= 0 && a < len.valid[size_t(k)];
+                m[size_t(i)] = ok ? 1.0f : 0.0f;
+                any_zero = any_zero || !ok;
+            }
+            if (!any_zero) continue;
+            in.stage_masks[size_t(k)] = new_input(ctx, "stage_mask", 1, 1, stage_rows);
+            mask_data[size_t(k)] = std::move(m);
+        }
+        ggml_tensor * x = build_subsampling(ctx, hp_, w_, in);  // [D, rows]
+        ggml_set_name(x, "subsampled");
+        ggml_set_output(x);
+        ggml_cgraph * graph = ggml_new_graph_custom(ctx, kGraphNodes, false);
+        ggml_build_forward_expand(graph, x);
+
+        // The mel image [rows][M] (frequency fastest); frames outside the clip are zero.
+        std::vector<float> image(size_t(mel_rows) * hp_.n_mels, 0.0f);
+        for (int i = 0; i < mel_rows; ++i) {
+            const int t = mel_first + i;
+            if (t < 0 || t >= mel.n_frames) continue;
+            for (int m = 0; m < hp_.n_mels; ++m) image[size_t(i) * hp_.n_mels + m] = mel.data[size_t(m) * mel.n_frames + t];
+        }
+        add_devices(backend_.compute(graph, [&] {
+            ggml_backend_tensor_set(in.mel, image.data(), 0, image.size() * sizeof(float));
+            for (size_t k = 0; k < in.stage_masks.size(); ++k) {
+                if (in.stage_masks[k]) ggml_backend_tensor_set(in.stage_masks[k], mask_data[k].data(), 0, mask_data[k].size() * sizeof(float));
+            }
+        }, abort));
+        // Keep the tile's interior rows [r0, r1).
+        ggml_backend_tensor_get(x, subsampled.data() + size_t(r0) * D, size_t(margin) * D * sizeof(float), size_t(r1 - r0) * D * sizeof(float));
     }
-    in.pos = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, hp_.d_model, 2 * frames - 1);
-    ggml_set_name(in.pos, "pos");
-    ggml_set_input(in.pos);
-    in.att_mask = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, frames, frames);
-    ggml_set_name(in.att_mask, "att_mask");
-    ggml_set_input(in.att_mask);
+
+    // --- 2. conformer layers and the head
+    GraphArena arena(graph_meta_);
+    ggml_context * ctx = arena.ctx;
+    EncoderInputs in;
+    ggml_tensor * x_in = new_input(ctx, "subsampled", D, frames);
+    in.pos = new_input(ctx, "pos", D, 2 * frames - 1);
+    in.att_mask = new_input(ctx, "att_mask", frames, frames);
     std::vector<float> frame_mask_data;
     if (valid < frames) {
-        in.frame_mask = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 1, frames);
-        ggml_set_name(in.frame_mask, "frame_mask");
-        ggml_set_input(in.frame_mask);
+        in.frame_mask = new_input(ctx, "frame_mask", 1, frames);
         frame_mask_data = time_mask(frames, valid);
     }
-
-    ggml_tensor * x = build_subsampling(ctx, hp_, w_, in, len);
+    ggml_tensor * x = x_in;
     for (const ConformerLayerWeights & layer : w_.layers) x = build_conformer_layer(ctx, hp_, layer, x, in, frames);
     ggml_set_name(x, "encoded");
     ggml_set_output(x);
@@ -120,31 +202,23 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
         ggml_set_output(head_out);
         ggml_build_forward_expand(graph, head_out);
     }
-
-    // Inputs: the mel as a [T][M] image (frequency fastest).
-    std::vector<float> image(size_t(mel.n_frames) * hp_.n_mels);
-    for (int m = 0; m < hp_.n_mels; ++m)
-        for (int t = 0; t < mel.n_frames; ++t) image[size_t(t) * hp_.n_mels + m] = mel.data[size_t(m) * mel.n_frames + t];
     const std::vector<float> pos = relative_positions(frames, hp_.d_model);
     const std::vector<float> att = attention_mask(hp_, frames, valid);
-
-    out.devices = backend_.compute(graph, [&] {
-        ggml_backend_tensor_set(in.mel, image.data(), 0, image.size() * sizeof(float));
-        for (size_t k = 0; k < in.stage_masks.size(); ++k) {
-            if (in.stage_masks[k]) ggml_backend_tensor_set(in.stage_masks[k], stage_mask_data[k].data(), 0, stage_mask_data[k].size() * sizeof(float));
-        }
+    add_devices(backend_.compute(graph, [&] {
+        ggml_backend_tensor_set(x_in, subsampled.data(), 0, subsampled.size() * sizeof(float));
         ggml_backend_tensor_set(in.pos, pos.data(), 0, pos.size() * sizeof(float));
         ggml_backend_tensor_set(in.att_mask, att.data(), 0, att.size() * sizeof(float));
         if (in.frame_mask) ggml_backend_tensor_set(in.frame_mask, frame_mask_data.data(), 0, frame_mask_data.size() * sizeof(float));
-    }, abort);
+    }, abort));
 
+    // Only the unpadded frames leave the device.
     if (keep_encoded) {
-        out.encoded.resize(size_t(frames) * hp_.d_model);
+        out.encoded.resize(size_t(out_frames) * hp_.d_model);
         ggml_backend_tensor_get(x, out.encoded.data(), 0, out.encoded.size() * sizeof(float));
     }
     if (head_out != nullptr) {
         out.head_dim = int(head_out->ne[0]);
-        out.head.resize(size_t(frames) * out.head_dim);
+        out.head.resize(size_t(out_frames) * out.head_dim);
         ggml_backend_tensor_get(head_out, out.head.data(), 0, out.head.size() * sizeof(float));
     }
     return out;

@@ -27,9 +27,12 @@ struct EncoderInputs {
     ggml_tensor * frame_mask = nullptr;          // [1, T'] (1 valid, 0 padded)
 };
 
-/** NeMo ConvSubsampling (dw_striding) + optional xscale -> [D, T']. */
-ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in,
-                                const SubsamplingLengths & len);
+/**
+ * NeMo ConvSubsampling (dw_striding) + optional xscale -> [D, rows]. `in.mel`
+ * is a stretch of the mel image and `in.stage_masks[k]` zero the rows of stage
+ * k that lie outside [0, valid length) in absolute terms (see encoder.cpp).
+ */
+ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in);
 
 /** NeMo RelPositionMultiHeadAttention on the normalized input xh [D, T']. */
 ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,

@@ -197,7 +197,15 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     const int64_t V1 = hp.vocab_size + 1;
 
     // --- subsampling (NeMo ConvSubsampling, dw_striding)
-    encoder.conv0_w = pl.as_stored("encoder.pre_encode.conv.0.weight", {9, C}, true);
+    // conv.0 runs as im2col + matmul with the 9 taps padded to 16 (zero taps), so
+    // the contraction is a multiple of the SIMD width and takes ggml's blocked kernel.
+    encoder.conv0_w = pl.derived_f32("encoder.pre_encode.conv.0.weight", {16, C}, [&file, C] {
+        const std::vector<float> w = read_as_f32(file, "encoder.pre_encode.conv.0.weight");  // [C][3][3]
+        std::vector<float> out(static_cast<size_t>(16 * C), 0.0f);
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t k = 0; k < 9; ++k) out[size_t(c * 16 + k)] = w[size_t(c * 9 + k)];
+        return out;
+    });
     encoder.conv0_b = pl.as_stored("encoder.pre_encode.conv.0.bias", {C}, true);
     for (int s = 1; s < hp.subsampling_stages(); ++s) {
         const std::string dw = subsampling_conv_name(3 * s - 1), pw = subsampling_conv_name(3 * s);

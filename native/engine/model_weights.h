@@ -39,7 +39,7 @@ struct SubsamplingStageWeights {
 };
 
 struct EncoderWeights {
-    ggml_tensor * conv0_w = nullptr;   // [9, C]
+    ggml_tensor * conv0_w = nullptr;   // [16, C]: the 9 taps (ky*3 + kx), zero-padded to 16
     ggml_tensor * conv0_b = nullptr;   // [C]
     std::vector<SubsamplingStageWeights> stages;
     ggml_tensor * sub_out_w = nullptr, * sub_out_b = nullptr;

@@ -27,8 +27,7 @@ SubsamplingLengths subsampling_lengths(const Hparams & hp, int mel_frames, int m
     return len;
 }
 
-ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in,
-                                const SubsamplingLengths & len) {
+ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in) {
     const int64_t C = hp.subsampling_channels;
     const bool causal = hp.causal_downsampling;
     const int pad = causal ? 0 : 1;
@@ -37,10 +36,12 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
     // so the result comes out channels-fastest: [C, W1·H1].
     ggml_tensor * image = in.mel;
     if (causal) image = ggml_pad_ext(ctx, image, 2, 1, 2, 1, 0, 0, 0, 0);
-    ggml_tensor * kernel = ggml_reshape_4d(ctx, w.conv0_w, 3, 3, 1, C);
-    ggml_tensor * cols = ggml_im2col(ctx, kernel, image, 2, 2, pad, pad, 1, 1, true, GGML_TYPE_F32);  // [9, W1, H1]
+    // im2col only reads the kernel's shape [3, 3, 1, C]; the taps live in conv0_w.
+    ggml_tensor * kernel_shape = ggml_view_4d(ctx, w.conv0_w, 3, 3, 1, C, 3 * sizeof(float), 9 * sizeof(float), 9 * sizeof(float), 0);
+    ggml_tensor * cols = ggml_im2col(ctx, kernel_shape, image, 2, 2, pad, pad, 1, 1, true, GGML_TYPE_F32);  // [9, W1, H1]
     const int64_t W1 = cols->ne[1], H1 = cols->ne[2];
-    ggml_tensor * x = ggml_mul_mat(ctx, w.conv0_w, ggml_reshape_2d(ctx, cols, 9, W1 * H1));  // [C, W1·H1]
+    cols = ggml_pad(ctx, cols, 16 - 9, 0, 0, 0);  // zero taps 9..15
+    ggml_tensor * x = ggml_mul_mat(ctx, w.conv0_w, ggml_reshape_2d(ctx, cols, 16, W1 * H1));  // [C, W1·H1]
     x = ggml_relu(ctx, ggml_add(ctx, x, w.conv0_b));
     x = ggml_reshape_3d(ctx, x, C, W1, H1);
     // NeMo MaskedConvSequential: time rows past the valid length are zeroed before the next stage.
@@ -67,7 +68,6 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
     x = ggml_reshape_2d(ctx, x, F * C, T);
     x = linear(ctx, x, w.sub_out_w, w.sub_out_b);  // [D, T']
     if (hp.xscaling) x = ggml_scale(ctx, x, std::sqrt(float(hp.d_model)));  // NeMo xscale = √d_model
-    (void)len;
     return x;
 }
 

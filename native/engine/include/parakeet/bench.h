@@ -8,6 +8,7 @@ namespace parakeet {
 struct MatmulBenchResult {
     double seconds_per_call = 0;
     double gflops = 0;
+    double thread_cpu_seconds_per_call = 0;  // CPU time of the calling thread (all of the work when n_threads == 1)
 };
 
 /**
