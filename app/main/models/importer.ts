@@ -1,0 +1,116 @@
+// Import of a local .gguf: copied (reflinked where the file system can) into
+// the models folder under a temporary name, validated by the engine, and only
+// then renamed into place and listed. Invalid files are refused with the
+// engine's own message.
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ensureFreeSpace, type FreeSpaceProbe } from './disk-space.js';
+import { engineError } from './downloader.js';
+import { ModelError, errnoCode, errorMessage } from './errors.js';
+import { fsyncDir, removeIfExists, sha256File } from './file-io.js';
+import type { InstalledIndex } from './installed-index.js';
+import type { InstalledModel, ValidateModel, ValidatedModelInfo } from './types.js';
+
+export interface ImportDeps {
+  modelsDir: string;
+  tempDir: string;
+  index: InstalledIndex;
+  validateModel: ValidateModel;
+  freeSpace: FreeSpaceProbe;
+}
+
+export const IMPORT_DIR = 'imported';
+
+/** A file-name stem that is safe on every OS. */
+export function safeStem(name: string): string {
+  const stem = path
+    .basename(name)
+    .replace(/\.gguf$/i, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[.-]+|[.-]+$/g, '')
+    .slice(0, 80);
+  return stem || 'model';
+}
+
+async function freeName(deps: ImportDeps, stem: string): Promise<string> {
+  for (let n = 1; ; n += 1) {
+    const candidate = n === 1 ? stem : `${stem}-${n}`;
+    const id = `${IMPORT_DIR}/${candidate}`;
+    const onDisk = await fs
+      .stat(path.join(deps.modelsDir, IMPORT_DIR, `${candidate}.gguf`))
+      .then(() => true)
+      .catch(() => false);
+    if (!deps.index.get(id) && !onDisk) return candidate;
+  }
+}
+
+export async function importModelFile(deps: ImportDeps, srcPath: string, signal?: AbortSignal): Promise<InstalledModel> {
+  let size: number;
+  try {
+    const st = await fs.stat(srcPath);
+    if (!st.isFile()) throw new ModelError('IO_ERROR', `${srcPath} is not a file.`);
+    size = st.size;
+  } catch (e) {
+    if (e instanceof ModelError) throw e;
+    throw new ModelError(
+      'IO_ERROR',
+      errnoCode(e) === 'ENOENT' ? `The file ${srcPath} does not exist.` : `Cannot read ${srcPath}: ${errorMessage(e)}`,
+      {},
+      { cause: e },
+    );
+  }
+  await ensureFreeSpace(deps.freeSpace, deps.tempDir, size);
+
+  const tmp = path.join(deps.tempDir, `import-${randomBytes(6).toString('hex')}.gguf`);
+  try {
+    try {
+      // Copy-on-write clone where supported (instant on btrfs/APFS/ReFS), a plain
+      // copy elsewhere. No hard link: later edits of the original must not
+      // change the installed model.
+      await fs.copyFile(srcPath, tmp, fsConstants.COPYFILE_FICLONE);
+    } catch (e) {
+      if (errnoCode(e) === 'ENOSPC') throw new ModelError('DISK_FULL', 'The disk became full while importing the model.', {}, { cause: e });
+      throw new ModelError('IO_ERROR', `Could not copy ${srcPath}: ${errorMessage(e)}`, {}, { cause: e });
+    }
+    const { sha256, bytes } = await sha256File(tmp, signal);
+    const same = deps.index.findBySha256(sha256);
+    if (same) return same; // identical bytes are installed already
+
+    let info: ValidatedModelInfo;
+    try {
+      info = await deps.validateModel(tmp, signal);
+    } catch (e) {
+      const refusal = engineError(e);
+      if (refusal.code === 'MODEL_INVALID') {
+        throw new ModelError('MODEL_INVALID', refusal.message, {}, { cause: e });
+      }
+      throw e; // an engine problem (busy, out of memory, …), not a verdict on the file
+    }
+
+    const stem = await freeName(deps, safeStem(srcPath));
+    const dir = path.join(deps.modelsDir, IMPORT_DIR);
+    await fs.mkdir(dir, { recursive: true });
+    const file = `${IMPORT_DIR}/${stem}.gguf`;
+    await fs.rename(tmp, path.join(deps.modelsDir, file));
+    await fsyncDir(dir);
+    const model: InstalledModel = {
+      id: `${IMPORT_DIR}/${stem}`,
+      displayName: info.name ? `${info.name} (imported)` : `${stem} (imported)`,
+      file,
+      bytes,
+      sha256,
+      source: { kind: 'imported', originalName: path.basename(srcPath) },
+      architecture: info.architecture,
+      decoders: info.decoders,
+      variant: null,
+      license: null,
+      installedAt: new Date().toISOString(),
+    };
+    await deps.index.upsert(model);
+    return model;
+  } finally {
+    await removeIfExists(tmp);
+  }
+}

@@ -1,0 +1,60 @@
+// Metadata of a random model: the spec 1.2 keys with their exact GGUF types.
+import { GgufValueType } from '../gguf/types.js';
+import { gv } from '../gguf/values.js';
+import type { GgufKv } from '../gguf/writer.js';
+import { type ModelOptions, isTdt, isTransducer } from './options.js';
+
+export const LOG_ZERO_GUARD = 2 ** -24;
+
+export function modelKv(o: ModelOptions, pieces: readonly string[]): GgufKv[] {
+  const kv: GgufKv[] = [
+    { key: 'general.architecture', value: gv.str('parakeet') },
+    { key: 'general.name', value: gv.str(o.label) },
+  ];
+  if (o.alignment !== undefined) kv.push({ key: 'general.alignment', value: gv.u32(o.alignment) });
+  const add = (key: string, value: GgufKv['value']): void => {
+    kv.push({ key: `parakeet.${key}`, value });
+  };
+  add('arch', gv.str(o.archLabel));
+  add('encoder.feat_in', gv.u32(o.nMels));
+  add('encoder.d_model', gv.u32(o.dModel));
+  add('encoder.n_layers', gv.u32(o.nLayers));
+  add('encoder.n_heads', gv.u32(o.nHeads));
+  add('encoder.ff_dim', gv.u32(o.ffDim));
+  add('encoder.conv_kernel', gv.u32(o.convKernel));
+  add('encoder.conv_norm_type', gv.str(o.convNormType));
+  add('encoder.subsampling_factor', gv.u32(8));
+  add('encoder.subsampling_conv_channels', gv.u32(o.subsamplingChannels));
+  add('encoder.xscaling', gv.bool(o.xscaling));
+  add('encoder.pos_emb_max_len', gv.u32(5000));
+  add('encoder.use_bias', gv.bool(o.useBias));
+  add('preprocessor.sample_rate', gv.u32(16000));
+  add('preprocessor.n_mels', gv.u32(o.nMels));
+  add('preprocessor.n_fft', gv.u32(512));
+  add('preprocessor.win_length', gv.u32(400));
+  add('preprocessor.hop_length', gv.u32(160));
+  add('preprocessor.preemph', gv.f32(o.preemph));
+  add('preprocessor.mag_power', gv.f32(2));
+  add('preprocessor.normalize', gv.str(o.normalize));
+  add('preprocessor.log_zero_guard', gv.f32(LOG_ZERO_GUARD));
+  add('vocab_size', gv.u32(o.vocabSize));
+  add('blank_id', gv.u32(o.vocabSize));
+  add('tokenizer.pieces', gv.arrStr(pieces));
+  if (isTransducer(o.arch)) {
+    add('decoder.pred_hidden', gv.u32(o.predHidden));
+    add('decoder.pred_rnn_layers', gv.u32(o.predLayers));
+    add('joint.joint_hidden', gv.u32(o.jointHidden));
+    add('joint.activation', gv.str('relu'));
+    add('decoding.max_symbols', gv.u32(o.maxSymbols));
+  }
+  if (isTdt(o.arch)) add('tdt.durations', gv.arr(GgufValueType.INT32, o.durations));
+
+  const omitted = new Set(o.omitKeys);
+  const result = kv.filter((e) => !omitted.has(e.key));
+  for (const extra of o.extraKv) {
+    const i = result.findIndex((e) => e.key === extra.key);
+    if (i >= 0) result[i] = extra;
+    else result.push(extra);
+  }
+  return result;
+}

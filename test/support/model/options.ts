@@ -1,0 +1,158 @@
+// Options for random Parakeet models, the named size presets, and resolution of
+// user input into a complete, validated option set.
+import type { GgufKv } from '../gguf/writer.js';
+
+export type Arch = 'ctc' | 'rnnt' | 'tdt' | 'hybrid_tdt_ctc' | 'hybrid_rnnt_ctc';
+export const ARCHS: readonly Arch[] = ['ctc', 'rnnt', 'tdt', 'hybrid_tdt_ctc', 'hybrid_rnnt_ctc'];
+
+/**
+ * Storage type for the quantizable allowlist (spec 1.7). Brief types: f32 f16 q8_0
+ * q4_0; the others are extras for loader coverage (K-quants use a simple encoder).
+ */
+export type WeightType = 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0' | 'q5_0' | 'q4_k' | 'q5_k' | 'q6_k';
+export const WEIGHT_TYPES: readonly WeightType[] = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q5_0', 'q4_k', 'q5_k', 'q6_k'];
+
+/** Where the CTC head lives: hybrids use `ctc_decoder.*`, standalone CTC `decoder.*`. */
+export type CtcHeadLocation = 'ctc_decoder' | 'decoder' | 'none';
+
+export type PresetName = 'tiny' | 'small' | 'shape110m' | 'shape600m';
+export const PRESET_NAMES: readonly PresetName[] = ['tiny', 'small', 'shape110m', 'shape600m'];
+
+export interface ModelOptions {
+  readonly arch: Arch;
+  /** Value written to parakeet.arch (defaults to `arch`; e.g. 0.6B files may say hybrid_tdt_ctc without a CTC head). */
+  readonly archLabel: string;
+  readonly dModel: number;
+  readonly nLayers: number;
+  readonly nHeads: number;
+  readonly ffDim: number;
+  readonly convKernel: number;
+  readonly subsamplingChannels: number;
+  readonly nMels: number;
+  readonly vocabSize: number;
+  readonly useBias: boolean;
+  readonly xscaling: boolean;
+  readonly convNormType: 'batch_norm' | 'layer_norm';
+  readonly predHidden: number;
+  readonly predLayers: number;
+  readonly jointHidden: number;
+  /** TDT duration bins; ignored (and not written) for non-TDT archs. */
+  readonly durations: readonly number[];
+  readonly maxSymbols: number;
+  readonly weightType: WeightType;
+  readonly seed: number;
+  readonly ctcHeadLocation: CtcHeadLocation;
+  readonly preemph: number;
+  readonly normalize: 'per_feature' | 'NA';
+  /** KV keys to leave out (to exercise loader defaults). */
+  readonly omitKeys: readonly string[];
+  /** KVs appended, or replacing a key of the same name in place. */
+  readonly extraKv: readonly GgufKv[];
+  /** general.alignment to write (omitted when undefined → 32). */
+  readonly alignment: number | undefined;
+  /** general.name */
+  readonly label: string;
+}
+
+export type ModelOptionsInput = Partial<ModelOptions> & { readonly preset?: PresetName };
+
+type Dims = Pick<
+  ModelOptions,
+  | 'dModel' | 'nLayers' | 'nHeads' | 'ffDim' | 'convKernel' | 'subsamplingChannels' | 'nMels' | 'vocabSize'
+  | 'useBias' | 'xscaling' | 'predHidden' | 'predLayers' | 'jointHidden' | 'arch'
+>;
+
+// Every quantizable contraction dim (D, FF, P, C·F') is a multiple of 32 in all presets.
+export const PRESETS: Readonly<Record<PresetName, Dims & Partial<ModelOptions>>> = {
+  // C·F' = 16·10 = 160.
+  tiny: {
+    arch: 'hybrid_tdt_ctc', dModel: 64, nLayers: 2, nHeads: 4, ffDim: 256, convKernel: 9,
+    subsamplingChannels: 16, nMels: 80, vocabSize: 96, useBias: true, xscaling: false,
+    predHidden: 64, predLayers: 1, jointHidden: 64,
+  },
+  // C·F' = 32·10 = 320; two LSTM layers to cover the stacked prediction net.
+  small: {
+    arch: 'hybrid_tdt_ctc', dModel: 128, nLayers: 3, nHeads: 4, ffDim: 512, convKernel: 9,
+    subsamplingChannels: 32, nMels: 80, vocabSize: 256, useBias: true, xscaling: false,
+    predHidden: 128, predLayers: 2, jointHidden: 128,
+  },
+  // parakeet-tdt_ctc-110m (spec 6.1).
+  shape110m: {
+    arch: 'hybrid_tdt_ctc', dModel: 512, nLayers: 17, nHeads: 8, ffDim: 2048, convKernel: 9,
+    subsamplingChannels: 256, nMels: 80, vocabSize: 1024, useBias: true, xscaling: false,
+    predHidden: 640, predLayers: 1, jointHidden: 640,
+  },
+  // parakeet-tdt-0.6b-v2: no encoder biases, two LSTM layers, no CTC tensors.
+  shape600m: {
+    arch: 'tdt', dModel: 1024, nLayers: 24, nHeads: 8, ffDim: 4096, convKernel: 9,
+    subsamplingChannels: 256, nMels: 128, vocabSize: 1024, useBias: false, xscaling: false,
+    predHidden: 640, predLayers: 2, jointHidden: 640,
+  },
+};
+
+export function isTransducer(arch: Arch): boolean {
+  return arch !== 'ctc';
+}
+
+export function isTdt(arch: Arch): boolean {
+  return arch === 'tdt' || arch === 'hybrid_tdt_ctc';
+}
+
+function defaultCtcHead(arch: Arch): CtcHeadLocation {
+  if (arch === 'ctc') return 'decoder';
+  return arch.startsWith('hybrid_') ? 'ctc_decoder' : 'none';
+}
+
+function fail(message: string): never {
+  throw new Error(`model options: ${message}`);
+}
+
+function positiveInt(name: string, v: number): void {
+  if (!Number.isInteger(v) || v <= 0) fail(`${name} must be a positive integer, got ${v}`);
+}
+
+/** Fill defaults from the preset (tiny unless named) and validate. */
+export function resolveModelOptions(input: ModelOptionsInput = {}): ModelOptions {
+  const { preset = 'tiny', ...rest } = input;
+  const base = PRESETS[preset];
+  if (!base) fail(`unknown preset ${String(preset)}`);
+  const arch = rest.arch ?? base.arch;
+  const weightType = rest.weightType ?? 'f32';
+  const o: ModelOptions = {
+    archLabel: rest.archLabel ?? arch,
+    convNormType: 'batch_norm',
+    durations: [0, 1, 2, 3, 4],
+    maxSymbols: 10,
+    weightType,
+    seed: 1234,
+    ctcHeadLocation: defaultCtcHead(arch),
+    preemph: 0.97,
+    normalize: 'per_feature',
+    omitKeys: [],
+    extraKv: [],
+    alignment: undefined,
+    label: `parakeet-random-${preset}-${arch}-${weightType}`,
+    ...base,
+    ...rest,
+    arch,
+  };
+  if (!ARCHS.includes(o.arch)) fail(`unknown arch ${o.arch}`);
+  if (!WEIGHT_TYPES.includes(o.weightType)) fail(`unknown weightType ${o.weightType}`);
+  for (const k of ['dModel', 'nLayers', 'nHeads', 'ffDim', 'convKernel', 'subsamplingChannels', 'nMels', 'vocabSize',
+    'predHidden', 'predLayers', 'jointHidden', 'maxSymbols'] as const) positiveInt(k, o[k]);
+  if (o.dModel % o.nHeads !== 0) fail(`nHeads ${o.nHeads} does not divide dModel ${o.dModel}`);
+  if (o.convKernel % 2 !== 1) fail(`convKernel must be odd, got ${o.convKernel}`);
+  if (o.arch === 'ctc' && o.ctcHeadLocation === 'none') fail('a ctc model needs a CTC head');
+  if (isTdt(o.arch) && o.durations.length === 0) fail('TDT needs at least one duration');
+  if (o.alignment !== undefined && (o.alignment <= 0 || (o.alignment & (o.alignment - 1)) !== 0)) {
+    fail(`alignment must be a power of two, got ${o.alignment}`);
+  }
+  return o;
+}
+
+/** Frequency bins left after the three stride-2 convolutions (80 → 10, 128 → 16). */
+export function subsampledFeatures(nMels: number): number {
+  let f = nMels;
+  for (let i = 0; i < 3; i++) f = Math.floor((f - 1) / 2) + 1;
+  return f;
+}

@@ -1,0 +1,163 @@
+// Import of local .gguf files (validated by the engine before listing),
+// management (active model, delete, pruning) and the first-run proposal.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { TestHttpsServer, hfRedirect, serveBytes, sha256 } from '../../support/https-server/server.js';
+import { RESOLVE, downloadsDir, installedIds, makeManager, modelBytes, tempDir, testCatalog } from './helpers.js';
+
+let server: TestHttpsServer;
+let srcDir: string;
+before(async () => {
+  server = await TestHttpsServer.start();
+  srcDir = tempDir();
+});
+after(async () => {
+  await server.close();
+  rmSync(srcDir, { recursive: true, force: true });
+});
+
+test('import of a malformed file is refused with the engine\'s message; nothing listed or left', async () => {
+  const bad = path.join(srcDir, 'broken.gguf');
+  writeFileSync(bad, Buffer.from('this is not a model at all'));
+  const h = await makeManager(null, testCatalog([{ slug: 'a' }]));
+  try {
+    await assert.rejects(h.manager.importFile(bad), (e: { code?: string; message?: string }) => {
+      assert.equal(e.code, 'MODEL_INVALID');
+      assert.match(e.message ?? '', /not a GGUF file \(magic "this", expected "GGUF"\)/);
+      return true;
+    });
+    assert.deepEqual(await installedIds(h.manager), []);
+    assert.deepEqual(await downloadsDir(h.modelsDir), []);
+    assert.ok(!existsSync(path.join(h.modelsDir, 'imported', 'broken.gguf')));
+    assert.ok(existsSync(bad), 'the user\'s file is untouched');
+  } finally {
+    await h.cleanup();
+  }
+});
+
+test('import of a good file: copied, validated, listed; the same bytes again are not duplicated', async () => {
+  const data = modelBytes(70_000);
+  const src = path.join(srcDir, 'My Model (q8).gguf');
+  writeFileSync(src, data);
+  const h = await makeManager(null, testCatalog([{ slug: 'a' }]));
+  try {
+    let events = 0;
+    h.manager.on('installed', () => (events += 1));
+    const m = await h.manager.importFile(src);
+    assert.equal(m.id, 'imported/My-Model-q8');
+    assert.equal(m.file, 'imported/My-Model-q8.gguf');
+    assert.equal(m.bytes, data.length);
+    assert.equal(m.sha256, sha256(data));
+    assert.deepEqual(m.source, { kind: 'imported', originalName: 'My Model (q8).gguf' });
+    assert.equal(m.architecture, 'hybrid_tdt_ctc');
+    assert.equal(m.license, null);
+    assert.ok(readFileSync(path.join(h.modelsDir, m.file)).equals(data));
+    assert.ok(readFileSync(h.manager.modelPath(m.id)).equals(data));
+    assert.deepEqual(await installedIds(h.manager), ['imported/My-Model-q8']);
+    assert.ok(events >= 1);
+
+    const again = await h.manager.importFile(src);
+    assert.equal(again.id, m.id);
+    assert.deepEqual(await installedIds(h.manager), ['imported/My-Model-q8']);
+
+    // different bytes under the same name get their own id
+    writeFileSync(src, modelBytes(1000));
+    const other = await h.manager.importFile(src);
+    assert.equal(other.id, 'imported/My-Model-q8-2');
+    assert.deepEqual(await installedIds(h.manager), ['imported/My-Model-q8', 'imported/My-Model-q8-2']);
+    assert.deepEqual(await downloadsDir(h.modelsDir), []);
+  } finally {
+    await h.cleanup();
+  }
+});
+
+test('import: missing file and full disk are clear errors', async () => {
+  const h = await makeManager(null, testCatalog([{ slug: 'a' }]), { freeSpace: async () => 10 });
+  try {
+    await assert.rejects(h.manager.importFile(path.join(srcDir, 'nope.gguf')), { code: 'IO_ERROR', message: /does not exist/ });
+    const src = path.join(srcDir, 'fits-not.gguf');
+    writeFileSync(src, modelBytes(5000));
+    await assert.rejects(h.manager.importFile(src), { code: 'DISK_FULL' });
+    assert.deepEqual(await installedIds(h.manager), []);
+  } finally {
+    await h.cleanup();
+  }
+});
+
+test('active model, delete (clears active), pruning of vanished files, persistence across restarts', async () => {
+  const modelsDir = tempDir();
+  const h = await makeManager(null, testCatalog([{ slug: 'a' }]), {}, modelsDir);
+  const one = path.join(srcDir, 'one.gguf');
+  const two = path.join(srcDir, 'two.gguf');
+  writeFileSync(one, modelBytes(3000));
+  writeFileSync(two, modelBytes(4000));
+  const m1 = await h.manager.importFile(one);
+  const m2 = await h.manager.importFile(two);
+  assert.equal(h.manager.getActive(), null);
+  await assert.rejects(h.manager.setActive('imported/zzz'), { code: 'UNKNOWN_MODEL' });
+  await h.manager.setActive(m1.id);
+  assert.equal(h.manager.getActive(), m1.id);
+  await h.manager.dispose();
+
+  const h2 = await makeManager(null, testCatalog([{ slug: 'a' }]), {}, modelsDir);
+  try {
+    assert.equal(h2.manager.getActive(), m1.id, 'persisted in installed.json');
+    const r = await h2.manager.remove(m1.id);
+    assert.deepEqual(r, { removed: true, fileRemoved: true });
+    assert.equal(h2.manager.getActive(), null);
+    assert.ok(!existsSync(path.join(modelsDir, m1.file)));
+    assert.deepEqual(await installedIds(h2.manager), [m2.id]);
+    assert.deepEqual(await h2.manager.remove('imported/zzz'), { removed: false, fileRemoved: false });
+
+    // a file deleted behind our back is no longer listed
+    rmSync(path.join(modelsDir, m2.file));
+    assert.deepEqual(await installedIds(h2.manager), []);
+  } finally {
+    await h2.cleanup();
+  }
+});
+
+test('first run: both defaults with the server\'s size (HEAD), catalog estimate when offline', async () => {
+  const en = modelBytes(12_345);
+  const multi = modelBytes(23_456);
+  server.route(`${RESOLVE}/en-q8_0.gguf`, hfRedirect(`${server.origin}/cdn/en`, en));
+  server.route('/cdn/en', (req, res) => serveBytes(req, res, en));
+  server.route(`${RESOLVE}/multi-q8_0.gguf`, hfRedirect(`${server.origin}/cdn/multi`, multi));
+  server.route('/cdn/multi', (req, res) => serveBytes(req, res, multi));
+  const catalog = testCatalog([
+    { slug: 'en', approxBytes: 999, recommended: 'english-dictation' },
+    { slug: 'multi', approxBytes: 888, recommended: 'multilingual' },
+  ]);
+  const online = await makeManager(server, catalog);
+  try {
+    const p = await online.manager.firstRunProposal();
+    assert.equal(p.recommended, 'english-dictation');
+    assert.deepEqual(
+      p.choices.map((c) => [c.kind, c.catalogId, c.bytes, c.bytesSource, c.installed]),
+      [
+        ['english-dictation', 'en-q8_0', en.length, 'server', false],
+        ['multilingual', 'multi-q8_0', multi.length, 'server', false],
+      ],
+    );
+    assert.equal((await online.manager.firstRunProposal({ locale: 'de-DE' })).recommended, 'multilingual');
+    assert.equal((await online.manager.firstRunProposal({ locale: 'ja-JP' })).recommended, 'english-dictation');
+  } finally {
+    await online.cleanup();
+  }
+  // offline: endpoint nobody listens on → catalog estimates
+  const offline = await makeManager(null, catalog, { endpoint: 'https://127.0.0.1:1' });
+  try {
+    const p = await offline.manager.firstRunProposal({ timeoutMs: 1000 });
+    assert.deepEqual(
+      p.choices.map((c) => [c.bytes, c.bytesSource]),
+      [
+        [999, 'catalog-estimate'],
+        [888, 'catalog-estimate'],
+      ],
+    );
+  } finally {
+    await offline.cleanup();
+  }
+});
