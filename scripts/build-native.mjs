@@ -10,6 +10,7 @@
 //   PARAKEET_VULKAN=1 / PARAKEET_CUDA=1 / PARAKEET_METAL=0|1   GPU backends
 //   PARAKEET_SKIP_NATIVE=1       skip (the app then reports that the engine is missing)
 //   PARAKEET_BUILD_JOBS=N        parallel compile jobs
+//   PARAKEET_BUILD_DIR=path      build folder (default native/build; the app looks there unless PARAKEET_ADDON is set)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,7 +22,8 @@ import { ensureGgmlSource } from './ggml-source.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const args = new Set(process.argv.slice(2));
-const addonPath = join(root, 'native', 'build', 'Release', 'parakeet.node');
+const buildDir = resolve(process.env.PARAKEET_BUILD_DIR ?? join(root, 'native', 'build'));
+const addonPath = join(buildDir, 'Release', 'parakeet.node');
 
 if (process.env.PARAKEET_SKIP_NATIVE === '1') {
   console.log('[build-native] PARAKEET_SKIP_NATIVE=1: not building the native engine');
@@ -62,7 +64,7 @@ const jobs = process.env.PARAKEET_BUILD_JOBS ?? String(Math.max(1, cpus().length
 const cmakeArgs = [
   cmakeJs, 'build',
   '--directory', join(root, 'native'),
-  '--out', join(root, 'native', 'build'),
+  '--out', buildDir,
   '--parallel', jobs,
   ...(args.has('--debug') ? ['--debug'] : []),
   ...Object.entries(defines).map(([key, value]) => `--CD${key}=${value}`),

@@ -1,5 +1,6 @@
 #include "greedy.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace parakeet {
@@ -31,12 +32,16 @@ float max_prob_confidence(const float * logits, int n, int k) {
 
 std::vector<DecodedToken> ctc_greedy(const std::vector<float> & logits, int classes, int valid, int blank) {
     // NeMo GreedyCTCInfer: argmax per frame, collapse repeats, drop blanks.
+    // A token's confidence aggregates its run of frames with "min" (NeMo's
+    // ConfidenceConfig default aggregation).
     std::vector<DecodedToken> out;
     int prev = blank;
     for (int t = 0; t < valid; ++t) {
         const float * row = logits.data() + size_t(t) * classes;
         const int k = argmax(row, 0, classes);
-        if (k != blank && k != prev) {
+        if (k != blank && k == prev && !out.empty()) {
+            out.back().confidence = std::min(out.back().confidence, max_prob_confidence(row, classes, k));
+        } else if (k != blank) {
             DecodedToken tok;
             tok.id = k;
             tok.frame = t;

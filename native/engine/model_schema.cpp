@@ -154,6 +154,7 @@ Hparams read_hparams(const GgufFile & f) {
     hp.n_layers = int(checked_dim(f, "parakeet.encoder.n_layers", f.get_int("parakeet.encoder.n_layers", counted_layers), 1, kMaxLayers));
     hp.n_heads = int(checked_dim(f, "parakeet.encoder.n_heads",
                                  dim_from(f, "parakeet.encoder.n_heads", "encoder.layers.0.self_attn.pos_bias_u", 1, 8), 1, 1024));
+    if (hp.d_model % 2 != 0) f.fail("parakeet.encoder.d_model = " + std::to_string(hp.d_model) + " must be even (sin/cos positional pairs)");
     if (hp.d_model % hp.n_heads != 0) {
         f.fail("parakeet.encoder.n_heads = " + std::to_string(hp.n_heads) + " does not divide d_model = " + std::to_string(hp.d_model));
     }
@@ -168,6 +169,15 @@ Hparams read_hparams(const GgufFile & f) {
     }
     hp.subsampling_factor = int(checked_dim(f, "parakeet.encoder.subsampling_factor", f.get_int("parakeet.encoder.subsampling_factor", 8), 2, 64));
     if (!is_power_of_two(hp.subsampling_factor)) f.fail("parakeet.encoder.subsampling_factor must be a power of two (dw_striding)");
+    {
+        // Each depthwise stage needs at least two frequency columns (ggml's channels-fastest kernel).
+        int freq = hp.n_mels;
+        for (int stage = 0; stage + 1 < hp.subsampling_stages(); ++stage) {
+            freq = (freq - 1) / 2 + 1;
+            if (freq < 2) f.fail("parakeet.preprocessor.n_mels = " + std::to_string(hp.n_mels) + " is too small for ×" +
+                                 std::to_string(hp.subsampling_factor) + " subsampling");
+        }
+    }
     hp.subsampling_channels = int(checked_dim(f, "parakeet.encoder.subsampling_conv_channels",
                                               dim_from(f, "parakeet.encoder.subsampling_conv_channels", "encoder.pre_encode.conv.0.weight", 3, 256), 1, 4096));
     hp.xscaling = f.get_bool("parakeet.encoder.xscaling", true);

@@ -7,6 +7,7 @@
 //   npm run bench -- --quick              110M shape only, 10 s, 2 threads
 //   npm run bench -- --shapes 110m --files q8_0 --weight-types auto,q4_0 --threads 2 --seconds 10
 //   npm run bench -- --long               also one hour of audio with the 0.6B shape (memory bound check)
+//   npm run bench -- --window-effect      word error rate of 60 s windows vs one pass, on 180 s of speech
 //   npm run bench -- --json out.json      write the results as JSON too
 //
 // Each configuration runs in its own process (peak RSS is its own), as the
@@ -25,7 +26,7 @@ const cache = process.env.PARAKEET_BENCH_CACHE ?? join(root, '.cache', 'bench');
 
 const { values } = parseArgs({
   options: {
-    quick: { type: 'boolean' }, long: { type: 'boolean' }, shapes: { type: 'string' }, files: { type: 'string' },
+    quick: { type: 'boolean' }, long: { type: 'boolean' }, 'window-effect': { type: 'boolean' }, shapes: { type: 'string' }, files: { type: 'string' },
     'weight-types': { type: 'string' }, threads: { type: 'string' }, seconds: { type: 'string' }, json: { type: 'string' },
     runs: { type: 'string' },
   },
@@ -130,7 +131,19 @@ if (values.long) {
   console.log(`\nOne hour, 0.6B shape Q8_0, 2 threads: RTFx ${long.rtfx.toFixed(1)}, ${(long.totalMs / 1000).toFixed(0)} s, peak RSS ${mib(long.maxRssBytes)} MiB`);
 }
 
+let windowEffect: unknown = null;
+if (values['window-effect']) {
+  const audio = speechWithPauses(join(cache, 'audio'), 180);
+  for (const shape of shapes) {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'test', 'bench', 'window-effect.ts'), '--model', modelFile(shape, 'q8_0'),
+      '--audio', audio, '--window', '60'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const r = JSON.parse(out.trim().split('\n').at(-1)!) as { windows: unknown[]; wer: number; wholeWords: number };
+    windowEffect = { ...(windowEffect as object), [shape]: r };
+    console.log(`\nLong-audio windows, ${shape} Q8_0, 180 s cut into ${r.windows.length} windows at pauses: WER vs one pass ${(r.wer * 100).toFixed(1)}% over ${r.wholeWords} words`);
+  }
+}
+
 if (values.json) {
-  writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), cpu: cpus()[0]?.model, features: device?.cpuFeatures, ggml: build, ceilings, results, long }, null, 2)}\n`);
+  writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), cpu: cpus()[0]?.model, features: device?.cpuFeatures, ggml: build, ceilings, results, long, windowEffect }, null, 2)}\n`);
   console.log(`\nwrote ${values.json}`);
 }

@@ -1,0 +1,30 @@
+// The packaging configuration is valid for electron-builder (its own schema
+// validation; packaging itself needs the Electron zip, unavailable here).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+
+const require = createRequire(import.meta.url);
+
+test('electron-builder.yml passes electron-builder validation and ships the engine outside asar', async () => {
+  const { load } = require('js-yaml') as { load: (text: string) => Record<string, unknown> };
+  const config = load(readFileSync(new URL('../../electron-builder.yml', import.meta.url), 'utf8'));
+  const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+    validateConfiguration: (config: unknown, logger: unknown) => Promise<void>;
+  };
+  const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
+  await validateConfiguration(config, new DebugLogger(false));
+  const resources = config.extraResources as { from: string; to: string; filter: string[] }[];
+  assert.ok(resources.some((r) => r.from === 'native/build/Release' && r.to === 'native' && r.filter.includes('*.node')));
+  const mac = config.mac as { extendInfo: Record<string, string> };
+  assert.match(mac.extendInfo.NSMicrophoneUsageDescription, /never leaves/);
+});
+
+test('an invalid configuration is rejected', async () => {
+  const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+    validateConfiguration: (config: unknown, logger: unknown) => Promise<void>;
+  };
+  const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
+  await assert.rejects(validateConfiguration({ appId: 'x', notAnOption: true }, new DebugLogger(false)));
+});
