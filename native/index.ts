@@ -305,17 +305,17 @@ export function setLogHandler(handler: ((level: string, message: string) => void
 }
 
 /** Re-quantizes the matmul weights of a model file (spec §1.7) into `outPath`. */
-export function quantizeModel(inPath: string, outPath: string, type: string): Promise<void> {
+export async function quantizeModel(inPath: string, outPath: string, type: string): Promise<void> {
   return native().quantize(inPath, outPath, type);
 }
 
 /** ggml's mul_mat rate on the CPU for one weight type and shape (benchmarks). */
-export function benchMatmul(options: MatmulBenchOptions): Promise<MatmulBenchResult> {
+export async function benchMatmul(options: MatmulBenchOptions): Promise<MatmulBenchResult> {
   return native().benchMatmul(options);
 }
 
-/** Interleaved PCM at any rate/channels -> mono at `outRate`, band-limited. */
-export function resample(pcm: Float32Array, channels: number, inRate: number, outRate: number): Promise<Float32Array> {
+/** Interleaved PCM at any rate/channels -> mono at `outRate`, band-limited (argument errors reject too). */
+export async function resample(pcm: Float32Array, channels: number, inRate: number, outRate: number): Promise<Float32Array> {
   return native().resample(pcm, channels, inRate, outRate);
 }
 

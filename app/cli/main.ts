@@ -204,7 +204,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof Error && (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) {
+    const parseError = error instanceof Error && String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS');
+    if (error instanceof UsageError || parseError) {
       process.stderr.write(`parakeet: ${error.message}\nRun "parakeet help" for usage.\n`);
       process.exitCode = 2;
       return;

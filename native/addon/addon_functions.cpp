@@ -121,9 +121,17 @@ Napi::Value Resample(const Napi::CallbackInfo & info) {
         throw_bad_argument(env, "resample(pcm: Float32Array, channels, inRate, outRate)");
     }
     Napi::Float32Array input = info[0].As<Napi::Float32Array>();
-    const int channels = info[1].As<Napi::Number>().Int32Value();
-    const int in_rate = info[2].As<Napi::Number>().Int32Value();
-    const int out_rate = info[3].As<Napi::Number>().Int32Value();
+    auto whole = [&](int index, const char * what, double lo, double hi) {
+        const double v = info[size_t(index)].As<Napi::Number>().DoubleValue();
+        if (!(v >= lo && v <= hi) || v != double(int(v))) {
+            throw make_error(env, index <= 2 ? "BAD_AUDIO" : "BAD_ARGUMENT",
+                             std::string(what) + " (sample rate or channel count) must be an integer in " + std::to_string(int(lo)) + ".." + std::to_string(int(hi)));
+        }
+        return int(v);
+    };
+    const int channels = whole(1, "channels", 1, 64);
+    const int in_rate = whole(2, "inRate", 1000, 768000);
+    const int out_rate = whole(3, "outRate", 1000, 768000);
     if (channels < 1 || input.ElementLength() % size_t(channels) != 0) {
         throw make_error(env, "BAD_AUDIO", "the sample count is not a multiple of the channel count");
     }

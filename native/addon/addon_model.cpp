@@ -37,8 +37,8 @@ public:
     }
 
     void OnOK() override {
-        progress_.release();
         Napi::Env env = Env();
+        progress_.finish(env, !error_.set);
         if (error_.set) {
             deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
             return;
@@ -49,7 +49,7 @@ public:
     }
 
     void OnError(const Napi::Error & e) override {
-        progress_.release();
+        progress_.finish(Env(), false);
         deferred_.Reject(e.Value());
     }
 
@@ -98,14 +98,14 @@ public:
     }
 
     void OnOK() override {
-        progress_.release();
         Napi::Env env = Env();
+        progress_.finish(env, !error_.set);
         if (error_.set) deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
         else deferred_.Resolve(to_js(env, result_));
     }
 
     void OnError(const Napi::Error & e) override {
-        progress_.release();
+        progress_.finish(Env(), false);
         deferred_.Reject(e.Value());
     }
 

@@ -17,12 +17,18 @@ public:
 
     /** Thread-safe; forwards at most every 1% (and always 1.0). */
     void report(float fraction);
-    /** Releases the callback; call once on the JS thread when the work is done. */
-    void release();
+    /**
+     * On the JS thread when the work is done: drops reports still queued, calls
+     * the callback with 1 on success (before the promise settles, so it is
+     * always the last report), and releases it.
+     */
+    void finish(Napi::Env env, bool success);
 
 private:
     Napi::ThreadSafeFunction tsfn_;
+    Napi::FunctionReference callback_;
     bool active_ = false;
+    std::shared_ptr<std::atomic<bool>> finished_ = std::make_shared<std::atomic<bool>>(false);
     std::atomic<int> last_percent_{-1};
 };
 

@@ -12,8 +12,13 @@ namespace parakeet {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr int kZeroCrossings = 24;     // filter half-width, in zero crossings of the narrower sinc
-constexpr double kKaiserBeta = 8.6;    // ≈ 90 dB stop-band attenuation
+// Kaiser design (Oppenheim & Schafer): 90 dB stop band, β = 0.1102·(A − 8.7).
+constexpr double kStopbandDb = 90.0;
+constexpr double kKaiserBeta = 0.1102 * (kStopbandDb - 8.7);
+// Transition band as fractions of the lower Nyquist frequency: flat to 86 %,
+// fully attenuated from 98 % on, so nothing near Nyquist folds back.
+constexpr double kPassEdge = 0.86;
+constexpr double kStopEdge = 0.98;
 constexpr int kMaxCachedPhases = 4096;
 
 double bessel_i0(double x) {
@@ -52,9 +57,13 @@ std::vector<float> resample_mono(const std::vector<float> & in, int in_rate, int
     const long long g = std::gcd(in_rate, out_rate);
     const long long up = out_rate / g;    // L
     const long long down = in_rate / g;   // M
-    // Low-pass at the lower Nyquist, a little below it to leave room for the transition band.
-    const double cutoff = std::min(1.0, double(out_rate) / in_rate) * 0.97;
-    const int half_width = int(std::ceil(kZeroCrossings / cutoff));
+    // Low-pass centred in the transition band below the lower Nyquist, in units of
+    // the input's Nyquist frequency; the length follows from the band's width.
+    const double ratio = std::min(1.0, double(out_rate) / in_rate);
+    const double cutoff = ratio * (kPassEdge + kStopEdge) / 2.0;
+    const double transition = ratio * (kStopEdge - kPassEdge) * kPi;  // radians per input sample
+    const int taps_needed = int(std::ceil((kStopbandDb - 7.95) / (2.285 * transition)));
+    const int half_width = std::max(4, (taps_needed + 1) / 2);
     const SincKernel kernel(cutoff, half_width);
 
     const size_t n_out = size_t((static_cast<long double>(in.size()) * up) / down);
@@ -108,6 +117,9 @@ std::vector<float> to_mono_resampled(const float * interleaved, size_t n_frames,
     if (channels < 1 || channels > 64) throw Error(ErrorCode::BadAudio, "unsupported channel count " + std::to_string(channels) + " (1..64)");
     if (in_rate < 1000 || in_rate > 768000) {
         throw Error(ErrorCode::BadAudio, "unsupported sample rate " + std::to_string(in_rate) + " Hz (expected 1000..768000 Hz)");
+    }
+    if (out_rate < 1000 || out_rate > 768000) {
+        throw Error(ErrorCode::BadArgument, "unsupported output sample rate " + std::to_string(out_rate) + " Hz (expected 1000..768000 Hz)");
     }
     const double seconds = double(n_frames) / in_rate;
     if (seconds > kMaxAudioSeconds) {

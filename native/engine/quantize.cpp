@@ -76,11 +76,11 @@ void quantize_model_file(const std::string & in_path, const std::string & out_pa
     const std::string tmp = out_path + ".partial";
     if (!gguf_write_to_file(out, tmp.c_str(), false)) {
         std::remove(tmp.c_str());
-        throw Error(ErrorCode::Internal, "could not write " + tmp + " (disk full or no permission?)");
+        throw Error(ErrorCode::BadArgument, "could not write " + tmp + " (disk full, missing folder or no permission?)");
     }
     std::remove(out_path.c_str());
     if (std::rename(tmp.c_str(), out_path.c_str()) != 0) {
-        throw Error(ErrorCode::Internal, "could not rename " + tmp + " to " + out_path);
+        throw Error(ErrorCode::BadArgument, "could not rename " + tmp + " to " + out_path);
     }
 }
 

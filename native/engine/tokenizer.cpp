@@ -1,6 +1,7 @@
 #include "tokenizer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace parakeet {
@@ -105,7 +106,9 @@ void Detokenizer::timestamps(const std::vector<DecodedToken> & tokens, double fr
         Token tok;
         tok.id = t.id;
         tok.piece = pieces_[id];
-        tok.frame = t.frame;
+        // Frames are made absolute: windows start at arbitrary samples, so the
+        // window's offset is rounded to the nearest encoder frame.
+        tok.frame = t.frame + int(std::lround(offset_sec / frame_sec));
         tok.duration = t.duration;
         tok.confidence = t.confidence;
         tok.start = offset_sec + t.frame * frame_sec;

@@ -1,0 +1,62 @@
+// Determinism: the same input gives identical results on repeated calls and on a
+// fresh load; 1 and 2 CPU threads give identical tokens.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { Model, type TranscribeResult } from '../../native/index.js';
+import { generateModel } from '../support/model/generate.js';
+import { seconds, speechSamples } from './helpers/audio.js';
+import { fmt, maxAbsDiff, relL2 } from './helpers/compare.js';
+import { scratchDir } from './helpers/tmp.js';
+
+const dir = scratchDir('determinism');
+const f32Path = join(dir, 'small-f32.gguf');
+const q8Path = join(dir, 'small-q8_0.gguf');
+generateModel(f32Path, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 8 });
+generateModel(q8Path, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 8, weightType: 'q8_0' });
+const pcm = speechSamples(dir, seconds(6));
+
+/** Everything except timings. */
+function comparable(r: TranscribeResult): unknown {
+  const { timings: _t, mel, encoder, logProbs, ...rest } = r;
+  return { ...rest, mel: mel && Array.from(mel.data), encoder: encoder && Array.from(encoder.data), logProbs: logProbs && Array.from(logProbs.data) };
+}
+
+describe('determinism', () => {
+  test('the same input twice (and after a fresh load) gives identical results', async () => {
+    const a = await Model.load(f32Path, { threads: 1 });
+    for (const decoder of ['tdt', 'ctc'] as const) {
+      const opts = { decoder, captureMel: true, captureEncoder: true, captureLogits: decoder === 'ctc' };
+      const r1 = await a.transcribe(pcm, opts);
+      const r2 = await a.transcribe(pcm, opts);
+      assert.ok(r1.tokens.length > 5);
+      assert.deepEqual(comparable(r2), comparable(r1), `${decoder}: second call`);
+      const b = await Model.load(f32Path, { threads: 1, mmap: false });
+      const r3 = await b.transcribe(pcm, opts);
+      b.dispose();
+      assert.deepEqual(comparable(r3), comparable(r1), `${decoder}: fresh load`);
+    }
+    a.dispose();
+  });
+
+  for (const [label, path] of [['F32', f32Path], ['Q8_0', q8Path]] as const) {
+    test(`${label}: threads 1 vs 2 give identical tokens`, async () => {
+      const one = await Model.load(path, { threads: 1 });
+      const two = await Model.load(path, { threads: 2 });
+      assert.equal(two.info().threads, 2);
+      for (const decoder of ['tdt', 'ctc'] as const) {
+        const r1 = await one.transcribe(pcm, { decoder, captureEncoder: true });
+        const r2 = await two.transcribe(pcm, { decoder, captureEncoder: true });
+        assert.ok(r1.encoder && r2.encoder);
+        const n = r1.encoder.validFrames * r1.encoder.dim;
+        console.log(`${label} ${decoder}: threads 1 vs 2 encoder max |diff| ${fmt(maxAbsDiff(r1.encoder.data, r2.encoder.data, n))}, rel L2 ${fmt(relL2(r1.encoder.data, r2.encoder.data, n))}; ${r1.tokens.length} tokens`);
+        assert.ok(r1.tokens.length > 5);
+        assert.deepEqual(r2.tokens.map((t) => [t.id, t.frame, t.duration]), r1.tokens.map((t) => [t.id, t.frame, t.duration]), `${label} ${decoder}`);
+        assert.equal(r2.text, r1.text);
+        assert.ok(relL2(r1.encoder.data, r2.encoder.data, n) <= 1e-6);
+      }
+      one.dispose();
+      two.dispose();
+    });
+  }
+});
