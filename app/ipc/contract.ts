@@ -27,7 +27,9 @@ export type ErrorCode =
   | 'HOST_NOT_ALLOWED' | 'HASH_UNAVAILABLE' | 'TOO_MANY_REDIRECTS' | 'UNKNOWN_MODEL' | 'UNSUPPORTED_MODEL' | 'IO_ERROR'
   | 'CATALOG_INVALID'
   // IPC / sessions
-  | 'INVALID_PAYLOAD' | 'UNKNOWN_CHANNEL' | 'SESSION_NOT_FOUND' | 'PERMISSION_DENIED' | 'UNAUTHORIZED' | 'NOT_SUPPORTED';
+  | 'INVALID_PAYLOAD' | 'UNKNOWN_CHANNEL' | 'SESSION_NOT_FOUND' | 'NOT_FOUND' | 'PERMISSION_DENIED' | 'UNAUTHORIZED' | 'NOT_SUPPORTED'
+  // notices (Notice.code)
+  | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING';
 
 export interface IpcError {
   code: ErrorCode | string;
@@ -67,7 +69,11 @@ export interface DevicesState {
   active: DeviceSelection | null;
   /** Devices that executed the last decode (from the engine, not from the settings). */
   lastRan: string[];
-  /** Devices marked failed in this run (engine crash or device error); they are not used again until restart. */
+  /**
+   * Devices marked failed in this run (engine crash or device error); they are not used again until restart.
+   * The CPU may appear here too (the crash happened on it), but it stays the last resort: with no
+   * other device left, decoding continues on the CPU.
+   */
   failed: DeviceFailure[];
 }
 
@@ -82,6 +88,8 @@ export interface EngineStatus {
   modelId: string | null;
   restarts: number;
   lastError: IpcError | null;
+  /** OS process id of the engine process (null inline or while none runs); for diagnostics and crash tests. */
+  pid?: number | null;
 }
 
 export interface AudioCaptureSettings {
@@ -108,7 +116,7 @@ export interface DictationSettings {
 export interface Settings {
   /** 'auto' or a ggml device name ("CPU", "CUDA0", …). */
   device: string;
-  /** CPU threads, 0 = all. */
+  /** CPU threads; 0 = automatic (all hardware threads but one, so decoding never starves the UI and the audio). */
   threads: number;
   weightType: WeightType;
   decoder: DecoderName | 'auto';
@@ -156,6 +164,12 @@ export interface TranscriptEvent {
   end: number;
   /** Devices that ran this decode. */
   devicesRan: string[];
+  /**
+   * Sample-exact cut points of the segment in the session's 16 kHz audio ([startSample, endSample)).
+   * `start`/`end` are these divided by 16000; decoding exactly these samples offline gives the final text.
+   */
+  startSample?: number;
+  endSample?: number;
 }
 
 export type SessionState = 'listening' | 'speech' | 'finalizing' | 'stopped' | 'failed';
@@ -183,6 +197,16 @@ export interface LatencyReport {
   framesReceived: number;
   samplesReceived: number;
   sampleGaps: number;
+  /**
+   * Main-process event-loop delay while the session ran (perf_hooks histogram), ms. Target: < 50.
+   * Absent where the process cannot measure it.
+   */
+  eventLoopP99Ms?: number | null;
+  eventLoopMaxMs?: number | null;
+  /** Decodes run for partial text, partial decodes skipped because the engine was busy, final decodes. */
+  partialDecodes?: number;
+  partialsSkipped?: number;
+  finalDecodes?: number;
 }
 
 export interface SessionSummary {
@@ -270,7 +294,8 @@ export interface EventMap {
   'dictation:transcript': TranscriptEvent;
   'dictation:state': SessionStateEvent;
   'dictation:latency': LatencyReport;
-  'files:progress': { jobId: string; fraction: number };
+  /** Sent with fraction 0 as soon as a job starts (path tells which request it belongs to, for files:cancel). */
+  'files:progress': { jobId: string; fraction: number; path?: string };
   'notice': Notice;
 }
 
@@ -283,8 +308,19 @@ export const EVENT_NAMES = [
 
 /** Electron: the single channel events travel on (payload: { event, data }). */
 export const EVENT_CHANNEL = 'parakeet:event';
-/** Electron: main posts a MessagePort for a dictation session's audio on this channel. */
+/** Electron: main posts a MessagePort for a dictation session's audio on this channel (message: AudioPortMessage). */
 export const AUDIO_PORT_CHANNEL = 'dictation:port';
+
+/** Electron: the message that carries a session's port (the port itself is in event.ports[0]). */
+export interface AudioPortMessage {
+  sessionId: string;
+}
+
+/** Electron: one audio frame on a session's MessagePort (preload → main). */
+export interface AudioPortFrame {
+  frame: Float32Array;
+  startSample?: number;
+}
 
 // ---------------------------------------------------------------- the renderer's API
 
@@ -294,6 +330,11 @@ export interface ParakeetApi {
   invoke<C extends InvokeChannel>(channel: C, ...payload: RequestOf<C> extends void ? [] : [RequestOf<C>]): Promise<Result<ResponseOf<C>>>;
   /** Subscribes to an event; returns the unsubscribe function. */
   on<E extends EventName>(event: E, listener: (data: EventMap[E]) => void): () => void;
-  /** Sends one frame of mono float PCM for a dictation session (fire-and-forget, in order). */
-  sendAudio(sessionId: string, frame: Float32Array): void;
+  /**
+   * Sends one frame of mono float PCM for a dictation session (fire-and-forget, in order).
+   * `startSample`: the index of the frame's first sample in the session's stream (0, then the running
+   * total). Optional; when given, main counts lost or duplicated samples exactly (LatencyReport.sampleGaps)
+   * and keeps the timeline (missing samples become silence, duplicates are dropped).
+   */
+  sendAudio(sessionId: string, frame: Float32Array, startSample?: number): void;
 }

@@ -1,0 +1,204 @@
+// Hand-written payload validators for every invoke channel. Main runs each
+// request through these before a handler sees it, so a handler can trust its
+// argument's type, and a malformed payload (from a compromised renderer, a
+// buggy client or a web-bridge peer) becomes an INVALID_PAYLOAD result instead
+// of an exception deep in a service. No Node or Electron import: the renderer
+// may use the same checks for its forms.
+import type {
+  AudioCaptureSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, InvokeChannel, RequestOf,
+  Result, Settings, SettingsPatch,
+} from './contract.js';
+import { DECODER_CHOICES, ENGINE_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
+
+export class PayloadError extends Error {
+  constructor(readonly at: string, message: string) {
+    super(`${at}: ${message}`);
+    this.name = 'PayloadError';
+  }
+}
+
+/** Checks `value` (found at `at`, for the message) and returns it typed, or throws PayloadError. */
+export type Check<T> = (value: unknown, at: string) => T;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return value.length > 40 ? 'a long string' : `"${value}"`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date) && !ArrayBuffer.isView(v);
+
+export function str(opts: { max?: number; pattern?: RegExp; what?: string } = {}): Check<string> {
+  const max = opts.max ?? 4096;
+  return (v, at) => {
+    if (typeof v !== 'string') throw new PayloadError(at, `expected a string, got ${describe(v)}`);
+    if (v.length === 0) throw new PayloadError(at, 'must not be empty');
+    if (v.length > max) throw new PayloadError(at, `longer than ${max} characters`);
+    if (v.includes('\0')) throw new PayloadError(at, 'contains a NUL character');
+    if (opts.pattern && !opts.pattern.test(v)) throw new PayloadError(at, `is not ${opts.what ?? `of the form ${opts.pattern}`}`);
+    return v;
+  };
+}
+
+export function num(min: number, max: number, integer: boolean): Check<number> {
+  return (v, at) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new PayloadError(at, `expected a number, got ${describe(v)}`);
+    if (integer && !Number.isInteger(v)) throw new PayloadError(at, `expected a whole number, got ${v}`);
+    if (v < min || v > max) throw new PayloadError(at, `must be between ${min} and ${max}, got ${v}`);
+    return v;
+  };
+}
+
+export const bool: Check<boolean> = (v, at) => {
+  if (typeof v !== 'boolean') throw new PayloadError(at, `expected true or false, got ${describe(v)}`);
+  return v;
+};
+
+export function oneOf<T extends string>(values: readonly T[]): Check<T> {
+  return (v, at) => {
+    if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
+      throw new PayloadError(at, `must be one of ${values.join(', ')}, got ${describe(v)}`);
+    }
+    return v as T;
+  };
+}
+
+export function nullable<T>(check: Check<T>): Check<T | null> {
+  return (v, at) => (v === null ? null : check(v, at));
+}
+
+type Shape<T> = { [K in keyof T]-?: Check<T[K]> };
+
+/**
+ * An object with exactly these keys (unknown keys are refused: a typo must not
+ * pass silently). Keys listed in `optional` may be absent or undefined.
+ */
+export function object<T extends object>(shape: Shape<T>, optional: readonly (keyof T)[] = []): Check<T> {
+  return (v, at) => {
+    if (!isPlainObject(v)) throw new PayloadError(at, `expected an object, got ${describe(v)}`);
+    for (const key of Object.keys(v)) {
+      if (!(key in shape)) throw new PayloadError(`${at}.${key}`, 'is not a known field');
+    }
+    const out: Partial<T> = {};
+    for (const key of Object.keys(shape) as (keyof T & string)[]) {
+      const value = v[key];
+      if (value === undefined) {
+        if (optional.includes(key)) continue;
+        throw new PayloadError(`${at}.${key}`, 'is required');
+      }
+      out[key] = shape[key](value, `${at}.${key}`);
+    }
+    return out as T;
+  };
+}
+
+/** Every key optional (a patch). */
+function partial<T extends object>(shape: Shape<T>): Check<Partial<T>> {
+  return object<Partial<T>>(shape as Shape<Partial<T>>, Object.keys(shape) as (keyof T)[]);
+}
+
+const noPayload: Check<void> = (v, at) => {
+  if (v !== undefined && v !== null) throw new PayloadError(at, `this channel takes no payload, got ${describe(v)}`);
+};
+
+// ---------------------------------------------------------------- field checks
+
+/** An absolute file path (POSIX, Windows drive or UNC): relative paths would resolve against main's cwd. */
+export const absolutePath = str({ max: 4096, pattern: /^(\/|[A-Za-z]:[\\/]|\\\\)/, what: 'an absolute path' });
+const modelId = str({ max: 300 });
+const sessionId = str({ max: 40, pattern: /^s\d+$/, what: 'a session id (s<number>)' });
+const jobId = str({ max: 40, pattern: /^f\d+$/, what: 'a job id (f<number>)' });
+const deviceName = str({ max: 128 });
+const httpsUrl = str({ max: 2048, pattern: /^https:\/\/[^\s/]+/i, what: 'an https:// URL' });
+
+const L = SETTINGS_LIMITS;
+
+export const AUDIO_CHECKS: Shape<AudioCaptureSettings> = {
+  echoCancellation: bool,
+  noiseSuppression: bool,
+  autoGainControl: bool,
+  inputDeviceId: nullable(str({ max: 512 })),
+};
+
+export const DICTATION_CHECKS: Shape<DictationSettings> = {
+  pauseMs: num(L.pauseMs.min, L.pauseMs.max, true),
+  maxSegmentSec: num(L.maxSegmentSec.min, L.maxSegmentSec.max, false),
+  partialIntervalMs: num(L.partialIntervalMs.min, L.partialIntervalMs.max, true),
+  preRollMs: num(L.preRollMs.min, L.preRollMs.max, true),
+  vadThresholdDb: num(L.vadThresholdDb.min, L.vadThresholdDb.max, false),
+};
+
+/** Checks of the flat settings fields; nested groups are checked field by field (see settings store). */
+export const SETTINGS_CHECKS: Shape<Omit<Settings, 'audio' | 'dictation'>> = {
+  device: deviceName,
+  threads: num(L.threads.min, L.threads.max, true),
+  weightType: oneOf(WEIGHT_TYPES),
+  decoder: oneOf(DECODER_CHOICES),
+  engineMode: oneOf(ENGINE_MODES),
+  mirrorEndpoint: nullable(httpsUrl),
+};
+
+const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
+  {
+    ...SETTINGS_CHECKS,
+    audio: partial(AUDIO_CHECKS),
+    dictation: partial(DICTATION_CHECKS),
+  },
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'mirrorEndpoint', 'audio', 'dictation'],
+);
+
+const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(
+  { sampleRate: num(8000, 192000, true), preRollMs: num(0, 10000, true) },
+  ['preRollMs'],
+);
+
+const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES) }, ['decoder']);
+
+// ---------------------------------------------------------------- per channel
+
+type Validators = { [C in InvokeChannel]: Check<RequestOf<C>> };
+
+export const PAYLOAD_VALIDATORS: Validators = {
+  'app:info': noPayload,
+  'app:openLogFolder': noPayload,
+  'devices:list': noPayload,
+  'devices:select': object({ name: deviceName }),
+  'engine:status': noPayload,
+  'engine:loadModel': object({ path: absolutePath }),
+  'models:state': noPayload,
+  'models:catalog': noPayload,
+  // Lenient: no payload means "no locale".
+  'models:firstRun': (v, at) => (v === undefined || v === null ? {} : object<{ locale?: string }>({ locale: str({ max: 64 }) }, ['locale'])(v, at)),
+  'models:download': object({ id: modelId }),
+  'models:pause': object({ id: modelId }),
+  'models:resume': object({ id: modelId }),
+  'models:cancel': object({ id: modelId }),
+  'models:remove': object({ id: modelId }),
+  'models:setActive': object({ id: modelId }),
+  'models:import': object({ path: absolutePath }),
+  'models:pickFile': noPayload,
+  'settings:get': noPayload,
+  'settings:set': settingsPatch,
+  'dictation:start': dictationStart,
+  'dictation:stop': object({ sessionId }),
+  'dictation:cancel': object({ sessionId }),
+  'files:transcribe': object<{ path: string; options?: FileTranscribeOptions }>({ path: absolutePath, options: fileOptions }, ['options']),
+  'files:cancel': object({ jobId }),
+};
+
+export function isInvokeChannel(channel: unknown): channel is InvokeChannel {
+  return typeof channel === 'string' && Object.prototype.hasOwnProperty.call(PAYLOAD_VALIDATORS, channel);
+}
+
+/** Validates a channel's payload: the typed request, or an INVALID_PAYLOAD error that names the field. */
+export function validatePayload<C extends InvokeChannel>(channel: C, payload: unknown): Result<RequestOf<C>> {
+  try {
+    const check = PAYLOAD_VALIDATORS[channel] as Check<RequestOf<C>>;
+    return { ok: true, value: check(payload, 'payload') };
+  } catch (error) {
+    const message = error instanceof PayloadError ? error.message : `payload: ${String(error)}`;
+    return { ok: false, error: { code: 'INVALID_PAYLOAD', message: `${channel}: ${message}` } };
+  }
+}

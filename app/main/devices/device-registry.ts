@@ -1,0 +1,135 @@
+// The device view's truth: what the engine can see (listDevices), what the
+// user chose (settings.device), what the loaded model really runs on (its
+// DeviceSelection, after fallbacks), which devices ran the last decode (from
+// the engine, not from the settings), and which devices failed in this run.
+import type { DeviceFailure, DevicesState } from '../../ipc/contract.js';
+import type { DeviceInfo, DeviceType } from '../../../native/index.js';
+import { CodedError } from '../engine/protocol.js';
+import type { EngineHost } from '../engine/engine-host.js';
+import type { EventBus } from '../events.js';
+import type { Logger } from '../log.js';
+import type { SettingsStore } from '../settings.js';
+
+export interface DeviceRegistryOptions {
+  engine: EngineHost;
+  settings: SettingsStore;
+  bus: EventBus;
+  log: Logger;
+  /** Reloads the resident model with the current settings (a device switch). */
+  reloadModel: () => Promise<void>;
+}
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+/** The engine's automatic order: a discrete GPU, then an integrated one, then other accelerators. */
+const AUTO_ORDER: readonly DeviceType[] = ['gpu', 'igpu', 'accel'];
+
+export class DeviceRegistry {
+  private devices: DeviceInfo[] = [];
+  private lastRan: string[] = [];
+  private readonly failed: DeviceFailure[] = [];
+  private lastSent = '';
+
+  constructor(private readonly opts: DeviceRegistryOptions) {
+    opts.engine.on('crashed', ({ device, reason }) => {
+      if (device) this.markFailed(device, `the engine process stopped (${reason}) while running on it`);
+    });
+    opts.engine.on('ran', ({ devicesRan }) => {
+      if (devicesRan.join('\n') === this.lastRan.join('\n')) return;
+      this.lastRan = [...devicesRan];
+      this.announce();
+    });
+    // A load or reload changes the active device.
+    opts.engine.on('status', () => this.announce());
+    opts.settings.on('changed', ({ next, previous }) => {
+      if (next.device !== previous.device) this.announce();
+    });
+  }
+
+  /** Asks the engine for its devices (memory figures are fresh each time). */
+  async refresh(): Promise<DevicesState> {
+    if (this.opts.engine.engineAvailable) {
+      try {
+        this.devices = await this.opts.engine.listDevices();
+      } catch (error) {
+        this.opts.log.warn('could not list devices', error);
+      }
+    }
+    this.announce();
+    return this.state();
+  }
+
+  state(): DevicesState {
+    return {
+      devices: this.devices.map((d) => ({ ...d, cpuFeatures: [...d.cpuFeatures] })),
+      selected: this.opts.settings.get().device,
+      active: this.opts.engine.loadedModel?.device ?? null,
+      lastRan: [...this.lastRan],
+      failed: this.failed.map((f) => ({ ...f })),
+    };
+  }
+
+  isFailed(name: string): boolean {
+    return this.failed.some((f) => same(f.name, name));
+  }
+
+  markFailed(name: string, reason: string): void {
+    if (this.isFailed(name)) return;
+    this.failed.push({ name, reason, at: new Date().toISOString() });
+    this.opts.log.warn(`device ${name} marked failed for this run: ${reason}`);
+    this.announce();
+  }
+
+  /**
+   * The device to load on: the user's choice unless it failed in this run; otherwise (or for 'auto' once
+   * something failed) the engine's automatic order without the failed devices, ending at the CPU, which
+   * stays the last resort even if it failed too. undefined = let the engine choose (nothing failed).
+   */
+  effectiveDevice(): string | undefined {
+    const selected = this.opts.settings.get().device;
+    if (selected !== 'auto' && !this.isFailed(selected)) return selected;
+    if (this.failed.length === 0) return undefined;
+    for (const type of AUTO_ORDER) {
+      const candidate = this.devices.find((d) => d.type === type && !this.isFailed(d.name));
+      if (candidate) return candidate.name;
+    }
+    return 'CPU';
+  }
+
+  /** The user picks a device ('auto' or a name): validated, saved, and the model is reloaded on it. */
+  async select(name: string): Promise<DevicesState> {
+    if (!same(name, 'auto')) {
+      if (this.devices.length === 0) await this.refresh();
+      const device = this.devices.find((d) => same(d.name, name));
+      if (!device) {
+        throw new CodedError(
+          'DEVICE_UNAVAILABLE',
+          `There is no device named "${name}" on this machine; available: ${this.devices.map((d) => d.name).join(', ') || 'none'}.`,
+        );
+      }
+      const failure = this.failed.find((f) => same(f.name, device.name));
+      if (failure && device.type !== 'cpu') {
+        throw new CodedError(
+          'DEVICE_UNAVAILABLE',
+          `${device.name} failed earlier in this run (${failure.reason}); restart the app to try it again.`,
+        );
+      }
+      name = device.name;
+    } else {
+      name = 'auto';
+    }
+    if (this.opts.settings.get().device !== name) await this.opts.settings.set({ device: name });
+    if (this.opts.engine.loadedModel) await this.opts.reloadModel();
+    this.announce();
+    return this.state();
+  }
+
+  /** Emits devices:changed when something the device view shows changed. */
+  private announce(): void {
+    const state = this.state();
+    const key = JSON.stringify([state.devices.map((d) => [d.name, d.memoryFree]), state.selected, state.active, state.lastRan, state.failed]);
+    if (key === this.lastSent) return;
+    this.lastSent = key;
+    this.opts.bus.emit('devices:changed', state);
+  }
+}

@@ -1,0 +1,151 @@
+// What the engine process does with each request: one resident model, the
+// addon's async calls (compute on native threads), abort flags per request.
+// The same core runs inside the engine process (engine-process.ts) and, in
+// inline mode, inside main (inline-transport.ts).
+import { readFile } from 'node:fs/promises';
+import {
+  Model, buildInfo, listDevices, native, setLogHandler, type BuildInfo, type TranscribeResult,
+} from '../../../native/index.js';
+import { decodeWav } from '../../shared/wav.js';
+import {
+  CodedError, toIpcError, type EngineLogLevel, type EngineToHost, type EngineTranscript, type HostToEngine,
+} from './protocol.js';
+
+export interface EngineCoreOptions {
+  /** Honour the crash trigger (tests only). */
+  testHooks: boolean;
+  /** How the process dies on the crash trigger; absent inline (the trigger is refused there). */
+  kill?: () => void;
+}
+
+function plain(result: TranscribeResult): EngineTranscript {
+  const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...rest } = result;
+  return rest;
+}
+
+function logLevel(level: string): EngineLogLevel {
+  const l = level.toLowerCase();
+  if (l.startsWith('err')) return 'error';
+  if (l.startsWith('warn')) return 'warn';
+  if (l.startsWith('info')) return 'info';
+  return 'debug';
+}
+
+export class EngineCore {
+  private model: Model | null = null;
+  private readonly running = new Map<number, AbortController>();
+  private crashOnNextTranscribe = false;
+  private build: BuildInfo | null = null;
+
+  constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {}
+
+  /** Loads the addon and announces readiness (available or not, with the reason). */
+  start(): void {
+    try {
+      native();
+      this.build = buildInfo();
+      setLogHandler((level, message) => this.post({ t: 'log', level: logLevel(level), message: message.trimEnd() }));
+      this.post({ t: 'ready', available: true, error: null, build: this.build, pid: process.pid });
+    } catch (error) {
+      this.post({ t: 'ready', available: false, error: toIpcError(error, 'ENGINE_MISSING'), build: null, pid: process.pid });
+    }
+  }
+
+  handle(message: HostToEngine): void {
+    if (typeof message !== 'object' || message === null || typeof message.id !== 'number') return;
+    const { id } = message;
+    this.run(message).then(
+      (value) => this.post({ t: 'result', id, ok: true, value }),
+      (error: unknown) => this.post({ t: 'result', id, ok: false, error: toIpcError(error) }),
+    );
+  }
+
+  private async run(message: HostToEngine): Promise<unknown> {
+    switch (message.op) {
+      case 'load':
+        return this.track(message.id, async (signal) => {
+          const next = await Model.load(message.path, { ...message.options, signal });
+          // The old model is freed only once the new one loaded: a failed load keeps the app usable.
+          this.model?.dispose();
+          this.model = next;
+          return next.info();
+        });
+      case 'unload':
+        this.model?.dispose();
+        this.model = null;
+        return null;
+      case 'transcribe':
+        return this.track(message.id, async (signal) => {
+          const model = this.requireModel();
+          const pending = model.transcribe(message.pcm, { ...message.options, signal });
+          if (this.crashOnNextTranscribe) this.die();
+          return plain(await pending);
+        });
+      case 'transcribeFile':
+        return this.track(message.id, async (signal) => {
+          const model = this.requireModel();
+          const audio = decodeWav(new Uint8Array(await readFile(message.path)));
+          const result = await model.transcribe(audio.samples, {
+            ...message.options,
+            sampleRate: audio.sampleRate,
+            channels: audio.channels,
+            signal,
+            onProgress: (fraction) => this.post({ t: 'progress', id: message.id, fraction }),
+          });
+          return plain(result);
+        });
+      case 'validate':
+        return this.track(message.id, async (signal) => {
+          // CPU and mapped: proves the file loads without touching a GPU or the resident model.
+          const probe = await Model.load(message.path, { device: 'cpu', mmap: true, signal });
+          try {
+            return probe.info();
+          } finally {
+            probe.dispose();
+          }
+        });
+      case 'listDevices':
+        return listDevices();
+      case 'status':
+        return { model: this.model && !this.model.disposed ? this.model.info() : null, running: this.running.size };
+      case 'cancel':
+        this.running.get(message.target)?.abort();
+        return null;
+      case 'crash':
+        if (!this.opts.testHooks || !this.opts.kill) {
+          throw new CodedError('NOT_SUPPORTED', 'the crash trigger is only available to tests of the engine process');
+        }
+        if (message.when === 'now') this.die();
+        this.crashOnNextTranscribe = true;
+        return null;
+      default:
+        throw new CodedError('BAD_ARGUMENT', `unknown engine request ${(message as { op?: unknown }).op as string}`);
+    }
+  }
+
+  private requireModel(): Model {
+    if (!this.model || this.model.disposed) throw new CodedError('NO_MODEL', 'no model is loaded; choose a model first');
+    return this.model;
+  }
+
+  private async track<T>(id: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    try {
+      return await work(controller.signal);
+    } finally {
+      this.running.delete(id);
+    }
+  }
+
+  /** Called right after the native call was started, so the death lands mid-request like a real fault. */
+  private die(): void {
+    this.opts.kill?.();
+  }
+
+  dispose(): void {
+    for (const controller of this.running.values()) controller.abort();
+    this.model?.dispose();
+    this.model = null;
+  }
+}

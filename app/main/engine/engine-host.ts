@@ -1,0 +1,544 @@
+// EngineHost: main's handle on the engine. It spawns the engine process (or
+// the inline core), speaks the request/response protocol, runs everything
+// that uses the resident model one at a time in priority order (the engine
+// itself answers BUSY to a second concurrent call), and survives the engine's
+// death: it restarts the process with backoff, reports the device that was in
+// use so the registry marks it failed, reloads the model on the device the
+// registry picks (the CPU after a GPU fault) and re-runs each request that was
+// in flight once.
+import type { EngineState, EngineStatus, IpcError, Notice } from '../../ipc/contract.js';
+import type { BuildInfo, DeviceInfo, ModelInfo } from '../../../native/index.js';
+import type { Logger } from '../log.js';
+import { TypedEmitter } from '../models/typed-emitter.js';
+import {
+  CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost,
+  type EngineTranscribeOptions, type EngineTranscript,
+} from './protocol.js';
+import { forkTransport, inlineTransport, type EngineTransport, type ExitInfo, type TransportFactory } from './transport.js';
+
+/** Lane priorities: lower runs first; equal priorities run in arrival order. */
+export const PRIORITY = { load: 0, final: 1, file: 2, partial: 3 } as const;
+export type DecodePriority = keyof typeof PRIORITY;
+
+export interface EngineHostOptions {
+  mode: 'process' | 'inline';
+  log: Logger;
+  /** Defaults: fork for 'process', the in-process core for 'inline'. Electron passes utilityTransport(utilityProcess). */
+  transport?: TransportFactory;
+  /** Allow the crash trigger (tests). */
+  testHooks?: boolean;
+  /** Device for the reload after a crash (failed devices excluded); undefined = the engine's automatic choice. */
+  deviceAfterCrash?: () => string | undefined;
+  /** Delay before the n-th consecutive restart (last value repeats). */
+  restartDelaysMs?: readonly number[];
+  /** More crashes than this within a minute: stop restarting until something asks for the engine again. */
+  maxCrashesPerMinute?: number;
+  readyTimeoutMs?: number;
+}
+
+export interface CrashInfo {
+  /** The device that was in use (marked failed by the registry), null when the crash cannot be blamed on one. */
+  device: string | null;
+  reason: string;
+}
+
+export interface EngineHostEvents {
+  status: [EngineStatus];
+  notice: [Notice];
+  crashed: [CrashInfo];
+  restarted: [{ model: ModelInfo | null }];
+  /** Devices that ran a decode (for the device view's "running on"). */
+  ran: [{ devicesRan: string[] }];
+}
+
+interface Pending {
+  id: number;
+  request: EngineRequest;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  /** Re-run once after a crash; a second crash fails it. */
+  retried: boolean;
+  sent: boolean;
+  /** The host's own reload after a restart: never re-sent (the next restart reloads again). */
+  internal: boolean;
+  onProgress?: (fraction: number) => void;
+}
+
+interface LaneJob {
+  priority: number;
+  seq: number;
+  run: () => void;
+}
+
+const MODEL_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile']);
+
+function aborted(): CodedError {
+  return new CodedError('ABORTED', 'cancelled');
+}
+
+export class EngineHost extends TypedEmitter<EngineHostEvents> {
+  readonly mode: 'process' | 'inline';
+  private readonly log: Logger;
+  private readonly engineLog: Logger;
+  private readonly factory: TransportFactory;
+  private transport: EngineTransport | null = null;
+  private generation = 0;
+  private alive = false;
+  private readyWaiter: { resolve: () => void; reject: (e: Error) => void } | null = null;
+  private state: EngineState = 'starting';
+  private available = false;
+  private build: BuildInfo | null = null;
+  private model: ModelInfo | null = null;
+  private modelId: string | null = null;
+  private modelPath: string | null = null;
+  private loadOptions: EngineLoadOptions = {};
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private restarts = 0;
+  private crashTimes: number[] = [];
+  private gaveUp = false;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private lastError: IpcError | null = null;
+  private disposed = false;
+  private readonly laneQueue: LaneJob[] = [];
+  private laneBusy = false;
+  private laneSeq = 0;
+  private started: Promise<void> | null = null;
+  /** While a restarted engine reloads the model, other requests wait (they would find no model). */
+  private holding = false;
+
+  constructor(private readonly opts: EngineHostOptions) {
+    super();
+    this.mode = opts.mode;
+    this.log = opts.log;
+    this.engineLog = opts.log.child('process');
+    this.factory = opts.transport ?? (opts.mode === 'inline' ? inlineTransport : forkTransport);
+  }
+
+  // ------------------------------------------------------------ lifecycle
+
+  /** Starts the engine; resolves once it answered (available or missing). Idempotent. */
+  start(): Promise<void> {
+    this.started ??= this.spawn().catch((error: unknown) => {
+      this.log.error('engine did not start', error);
+    });
+    return this.started;
+  }
+
+  private spawn(): Promise<void> {
+    const generation = ++this.generation;
+    this.alive = false;
+    const ready = new Promise<void>((resolve, reject) => {
+      this.readyWaiter = { resolve, reject };
+    });
+    const timeout = setTimeout(() => {
+      if (generation !== this.generation || this.alive) return;
+      this.log.error('engine process did not answer in time; killing it');
+      this.transport?.kill();
+      this.onExit(generation, { code: null, signal: 'timeout' });
+    }, this.opts.readyTimeoutMs ?? 30_000);
+    try {
+      this.transport = this.factory(
+        {
+          message: (message) => {
+            if (generation === this.generation) this.onMessage(message);
+          },
+          exit: (info) => this.onExit(generation, info),
+        },
+        { testHooks: this.opts.testHooks ?? false, log: this.engineLog },
+      );
+    } catch (error) {
+      clearTimeout(timeout);
+      this.readyWaiter = null;
+      this.available = false;
+      this.lastError = { code: 'ENGINE_MISSING', message: (error as Error).message };
+      this.setState('missing');
+      return Promise.resolve();
+    }
+    return ready.finally(() => clearTimeout(timeout));
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    for (const p of this.pending.values()) p.reject(new CodedError('ABORTED', 'the app is shutting down'));
+    this.pending.clear();
+    this.generation += 1; // ignore the exit we cause
+    this.transport?.kill();
+    this.transport = null;
+    this.alive = false;
+  }
+
+  // ------------------------------------------------------------ status
+
+  status(): EngineStatus {
+    const state: EngineState = this.state === 'ready' && this.laneBusy ? 'busy' : this.state;
+    return {
+      state,
+      mode: this.mode,
+      model: this.model,
+      modelId: this.modelId,
+      restarts: this.restarts,
+      lastError: this.lastError,
+      pid: this.alive ? this.transport?.pid ?? null : null,
+    };
+  }
+
+  get pid(): number | null {
+    return this.alive ? this.transport?.pid ?? null : null;
+  }
+
+  get engineAvailable(): boolean {
+    return this.available;
+  }
+
+  get buildInfo(): BuildInfo | null {
+    return this.build;
+  }
+
+  get loadedModel(): ModelInfo | null {
+    return this.model;
+  }
+
+  /** True while a decode or load runs or waits (a partial decode would only queue behind it). */
+  get busy(): boolean {
+    return this.laneBusy || this.laneQueue.length > 0;
+  }
+
+  private setState(state: EngineState): void {
+    this.state = state;
+    // Busy/idle flips are not announced: they happen several times a second during dictation.
+    this.emit('status', { ...this.status(), state });
+  }
+
+  // ------------------------------------------------------------ public operations
+
+  async loadModel(path: string, options: EngineLoadOptions & { modelId?: string | null } = {}): Promise<ModelInfo> {
+    const { modelId = null, ...loadOptions } = options;
+    return this.inLane(PRIORITY.load, async () => {
+      const before = this.state;
+      this.setState('loading');
+      try {
+        const info = await this.request({ op: 'load', path, options: loadOptions });
+        this.model = info;
+        this.modelId = modelId;
+        this.modelPath = path;
+        this.loadOptions = loadOptions;
+        this.lastError = null;
+        this.log.info(`model loaded: ${info.name || path} on ${info.device.device.name} in ${info.loadMs.toFixed(0)} ms`);
+        this.setState('ready');
+        return info;
+      } catch (error) {
+        this.lastError = { code: (error as CodedError).code ?? 'INTERNAL', message: (error as Error).message };
+        // The engine keeps the previous model when a load fails.
+        this.setState(this.model ? 'ready' : before === 'missing' ? 'missing' : 'no-model');
+        throw error;
+      }
+    });
+  }
+
+  async unloadModel(): Promise<void> {
+    await this.inLane(PRIORITY.load, async () => {
+      await this.request({ op: 'unload' });
+      this.model = null;
+      this.modelId = null;
+      this.modelPath = null;
+      this.setState('no-model');
+    });
+  }
+
+  /**
+   * Decodes PCM with the resident model. `skipIfBusy` (partial text): resolves null at once when the lane is
+   * occupied or has work waiting, so partial decodes never pile up behind real work.
+   */
+  async transcribe(
+    pcm: Float32Array,
+    options: EngineTranscribeOptions,
+    how: { priority: DecodePriority; skipIfBusy?: boolean; signal?: AbortSignal },
+  ): Promise<EngineTranscript | null> {
+    if (how.skipIfBusy && this.busy) return null;
+    return this.inLane(PRIORITY[how.priority], async () => {
+      if (how.signal?.aborted) throw aborted();
+      const result = await this.request({ op: 'transcribe', pcm, options }, { signal: how.signal });
+      this.emit('ran', { devicesRan: result.devicesRan });
+      return result;
+    });
+  }
+
+  async transcribeFile(
+    path: string,
+    options: EngineTranscribeOptions,
+    how: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+  ): Promise<EngineTranscript> {
+    return this.inLane(PRIORITY.file, async () => {
+      if (how.signal?.aborted) throw aborted();
+      const result = await this.request({ op: 'transcribeFile', path, options }, how);
+      this.emit('ran', { devicesRan: result.devicesRan });
+      return result;
+    });
+  }
+
+  /** Loads `path` once in a separate model (the resident one is untouched) to prove it is a usable model. */
+  validate(path: string, signal?: AbortSignal): Promise<ModelInfo> {
+    return this.request({ op: 'validate', path }, { signal });
+  }
+
+  listDevices(): Promise<DeviceInfo[]> {
+    return this.request({ op: 'listDevices' });
+  }
+
+  /** Test trigger (needs testHooks): kill the engine now or right after the next transcription starts. */
+  crash(when: 'now' | 'nextTranscribe'): Promise<null> {
+    return this.request({ op: 'crash', when });
+  }
+
+  // ------------------------------------------------------------ lane
+
+  private inLane<T>(priority: number, work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.laneQueue.push({
+        priority,
+        seq: this.laneSeq++,
+        run: () => {
+          work()
+            .then(resolve, reject)
+            .finally(() => {
+              this.laneBusy = false;
+              this.pump();
+            });
+        },
+      });
+      this.laneQueue.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.laneBusy) return;
+    const next = this.laneQueue.shift();
+    if (!next) return;
+    this.laneBusy = true;
+    next.run();
+  }
+
+  // ------------------------------------------------------------ requests
+
+  private request<O extends EngineOp>(
+    request: Extract<EngineRequest, { op: O }>,
+    how: { signal?: AbortSignal; onProgress?: (fraction: number) => void; internal?: boolean } = {},
+  ): Promise<EngineResponseMap[O]> {
+    if (this.disposed) return Promise.reject(new CodedError('ABORTED', 'the app is shutting down'));
+    if (how.signal?.aborted) return Promise.reject(aborted());
+    if (this.state === 'missing') {
+      return Promise.reject(new CodedError('ENGINE_MISSING', this.lastError?.message ?? 'the engine is not available'));
+    }
+    if (this.gaveUp) this.revive();
+    return new Promise<EngineResponseMap[O]>((resolve, reject) => {
+      const id = this.nextId++;
+      const pending: Pending = {
+        id,
+        request,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        retried: false,
+        sent: false,
+        internal: how.internal ?? false,
+        onProgress: how.onProgress,
+      };
+      this.pending.set(id, pending);
+      const signal = how.signal;
+      if (signal) {
+        const onAbort = (): void => {
+          if (!this.pending.has(id)) return;
+          if (pending.sent && this.alive) {
+            // The engine stops at its next abort check and answers ABORTED.
+            this.transport?.send({ id: this.nextId++, op: 'cancel', target: id });
+          } else {
+            this.pending.delete(id);
+            reject(aborted());
+          }
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        const cleanup = (): void => signal.removeEventListener('abort', onAbort);
+        pending.resolve = (value) => {
+          cleanup();
+          (resolve as (value: unknown) => void)(value);
+        };
+        pending.reject = (error) => {
+          cleanup();
+          reject(error);
+        };
+      }
+      this.send(pending);
+    });
+  }
+
+  private send(pending: Pending): void {
+    if (!this.alive || !this.transport || (this.holding && !pending.internal)) return; // sent after the (re)start
+    pending.sent = true;
+    this.transport.send({ ...pending.request, id: pending.id });
+  }
+
+  private onMessage(message: EngineToHost): void {
+    switch (message.t) {
+      case 'ready': {
+        this.alive = message.available;
+        this.available = message.available;
+        this.build = message.build;
+        const waiter = this.readyWaiter;
+        this.readyWaiter = null;
+        if (!message.available) {
+          this.lastError = message.error;
+          this.log.error(`engine unavailable: ${message.error?.message ?? 'unknown reason'}`);
+          for (const p of this.pending.values()) p.reject(CodedError.from(message.error ?? { code: 'ENGINE_MISSING', message: 'engine unavailable' }));
+          this.pending.clear();
+          this.setState('missing');
+        } else if (this.state === 'starting') {
+          this.log.info(`engine ready (pid ${message.pid}, ggml ${message.build?.ggmlVersion ?? '?'}, ${this.mode})`);
+          this.setState(this.model ? 'ready' : 'no-model');
+        }
+        waiter?.resolve();
+        return;
+      }
+      case 'result': {
+        const pending = this.pending.get(message.id);
+        if (!pending) return; // a cancel's own answer, or a request already failed by a crash
+        this.pending.delete(message.id);
+        if (message.ok) pending.resolve(message.value);
+        else pending.reject(CodedError.from(message.error));
+        return;
+      }
+      case 'progress':
+        this.pending.get(message.id)?.onProgress?.(message.fraction);
+        return;
+      case 'log':
+        this.engineLog[message.level](message.message);
+        return;
+    }
+  }
+
+  // ------------------------------------------------------------ crash handling
+
+  private onExit(generation: number, info: ExitInfo): void {
+    if (generation !== this.generation || this.disposed) return;
+    this.generation += 1; // the dead transport's late messages and exits are ignored from here on
+    this.alive = false;
+    this.transport = null;
+    const reason = info.signal ? `killed by ${info.signal}` : `exit code ${info.code}`;
+    const waiter = this.readyWaiter;
+    this.readyWaiter = null;
+
+    const inFlight = [...this.pending.values()].filter((p) => p.sent);
+    const modelWork = inFlight.some((p) => MODEL_OPS.has(p.request.op));
+    const loading = inFlight.find((p) => p.request.op === 'load');
+    // Blame the device when model work was running, or when nothing explains the death; a crash
+    // while only a validation ran says more about that file than about the device.
+    const blame = modelWork || inFlight.every((p) => p.request.op === 'crash' || p.request.op === 'cancel');
+    const device = blame
+      ? (loading?.request.op === 'load' ? loading.request.options.device ?? this.model?.device.device.name : this.model?.device.device.name) ?? null
+      : null;
+
+    this.lastError = { code: 'ENGINE_CRASHED', message: `the engine process stopped (${reason})` };
+    this.log.error(`engine process stopped (${reason})${device ? ` while using ${device}` : ''}`, {
+      inFlight: inFlight.map((p) => p.request.op),
+    });
+
+    for (const p of [...this.pending.values()]) {
+      const op = p.request.op;
+      if (op === 'crash' || op === 'cancel' || op === 'unload') {
+        this.pending.delete(p.id);
+        if (op === 'unload') this.model = null;
+        p.resolve(null);
+      } else if (p.internal || (p.sent && p.retried)) {
+        this.pending.delete(p.id);
+        p.reject(new CodedError('ENGINE_CRASHED', `the engine process stopped (${reason}) twice while running this request`));
+      } else if (p.sent) {
+        p.retried = true;
+        p.sent = false;
+      }
+    }
+
+    const now = Date.now();
+    this.crashTimes = [...this.crashTimes.filter((t) => now - t < 60_000), now];
+    const restarting = this.crashTimes.length <= (this.opts.maxCrashesPerMinute ?? 5);
+    this.restarts += 1;
+    this.emit('crashed', { device, reason });
+    const where = device ? ` while running on ${device}` : '';
+    this.emit('notice', {
+      level: 'warning',
+      code: 'ENGINE_CRASHED',
+      message: `The engine process stopped (${reason})${where}. ` +
+        (restarting ? 'It is being restarted; audio and text already captured are kept.' : 'It keeps crashing, so it was not restarted.'),
+      action: restarting ? undefined : 'Choose the CPU in Devices, or reload the model to try again; the log file has details.',
+    });
+    this.setState('crashed');
+    waiter?.reject(new CodedError('ENGINE_CRASHED', `the engine process stopped (${reason}) while starting`));
+
+    if (!restarting) {
+      this.gaveUp = true;
+      for (const p of this.pending.values()) p.reject(new CodedError('ENGINE_CRASHED', `the engine process keeps crashing (${reason})`));
+      this.pending.clear();
+      return;
+    }
+    const delays = this.opts.restartDelaysMs ?? [0, 500, 2000, 5000];
+    const delay = delays[Math.min(this.crashTimes.length - 1, delays.length - 1)] ?? 0;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      void this.restart();
+    }, delay);
+  }
+
+  /** After giving up: a new request (the user reloading a model, …) earns one more try. */
+  private revive(): void {
+    this.gaveUp = false;
+    this.crashTimes = [];
+    if (!this.restartTimer && !this.transport) void this.restart();
+  }
+
+  private async restart(): Promise<void> {
+    if (this.disposed) return;
+    this.setState('restarting');
+    this.holding = true;
+    try {
+      await this.spawn();
+    } catch {
+      return; // died again while starting: onExit scheduled the next attempt
+    }
+    if (!this.available) return;
+    if (this.modelPath) {
+      const device = this.opts.deviceAfterCrash?.();
+      const options: EngineLoadOptions = { ...this.loadOptions, device };
+      this.setState('loading');
+      try {
+        this.model = await this.request({ op: 'load', path: this.modelPath, options }, { internal: true });
+        this.loadOptions = options;
+        this.log.info(`model reloaded on ${this.model.device.device.name} after the crash`);
+      } catch (error) {
+        if ((error as CodedError).code === 'ENGINE_CRASHED') return; // the next restart reloads again
+        this.model = null;
+        this.modelPath = null;
+        this.modelId = null;
+        this.lastError = { code: (error as CodedError).code ?? 'INTERNAL', message: (error as Error).message };
+        this.log.error('could not reload the model after the crash', error);
+      }
+    }
+    this.setState(this.model ? 'ready' : 'no-model');
+    this.emit('restarted', { model: this.model });
+    this.emit('notice', {
+      level: 'info',
+      code: 'ENGINE_RESTARTED',
+      message: this.model
+        ? `The engine was restarted and continues on ${this.model.device.device.name}.`
+        : 'The engine was restarted; load a model to continue.',
+    });
+    // Re-run what was in flight (once) and what arrived meanwhile, in order.
+    this.holding = false;
+    const device = this.opts.deviceAfterCrash?.();
+    for (const p of [...this.pending.values()].sort((a, b) => a.id - b.id)) {
+      if (p.sent) continue;
+      if (p.request.op === 'load') p.request = { ...p.request, options: { ...p.request.options, device } };
+      this.send(p);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+// The message protocol between main (EngineHost) and the engine process
+// (engine-process.ts → EngineCore). Messages are structured-cloned (Node
+// `serialization: 'advanced'`, Electron utilityProcess), so Float32Array PCM
+// travels as is. Every request carries an id; the engine answers each id
+// exactly once with a result, and may send progress for it before that.
+import type { IpcError } from '../../ipc/contract.js';
+import type {
+  BuildInfo, DecoderName, DeviceInfo, ModelInfo, TranscribeResult, WeightType,
+} from '../../../native/index.js';
+
+export interface EngineLoadOptions {
+  /** ggml device name; absent = the engine's automatic choice. */
+  device?: string;
+  threads?: number;
+  weightType?: WeightType;
+}
+
+export interface EngineTranscribeOptions {
+  sampleRate?: number;
+  decoder?: DecoderName | 'auto';
+  maxWindowSec?: number;
+}
+
+/** A transcription as it crosses the process boundary (no debug captures). */
+export type EngineTranscript = Omit<TranscribeResult, 'mel' | 'encoder' | 'logProbs'>;
+
+export interface EngineProcessStatus {
+  model: ModelInfo | null;
+  /** Requests running in the engine process now. */
+  running: number;
+}
+
+export type EngineRequest =
+  | { op: 'load'; path: string; options: EngineLoadOptions }
+  | { op: 'unload' }
+  | { op: 'transcribe'; pcm: Float32Array; options: EngineTranscribeOptions }
+  /** The engine reads and decodes the WAV itself, so hours of audio never cross the boundary or block main. */
+  | { op: 'transcribeFile'; path: string; options: EngineTranscribeOptions }
+  /** Loads the file into a separate, short-lived model (on the CPU) and frees it; the resident model stays. */
+  | { op: 'validate'; path: string }
+  | { op: 'listDevices' }
+  | { op: 'status' }
+  /** Aborts request `target` (through the engine's abort flag); that request then fails with ABORTED. */
+  | { op: 'cancel'; target: number }
+  /**
+   * Test trigger, honoured only when the engine process runs with PARAKEET_ENGINE_TEST_HOOKS=1:
+   * 'now' kills the process at once; 'nextTranscribe' kills it right after the next transcription started.
+   */
+  | { op: 'crash'; when: 'now' | 'nextTranscribe' };
+
+export type EngineOp = EngineRequest['op'];
+
+export interface EngineResponseMap {
+  load: ModelInfo;
+  unload: null;
+  transcribe: EngineTranscript;
+  transcribeFile: EngineTranscript;
+  validate: ModelInfo;
+  listDevices: DeviceInfo[];
+  status: EngineProcessStatus;
+  cancel: null;
+  crash: null;
+}
+
+export type HostToEngine = EngineRequest & { id: number };
+
+export type EngineLogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export type EngineToHost =
+  /** Sent once at start: whether the addon loaded, and what it was built with. */
+  | { t: 'ready'; available: boolean; error: IpcError | null; build: BuildInfo | null; pid: number }
+  | { t: 'result'; id: number; ok: true; value: unknown }
+  | { t: 'result'; id: number; ok: false; error: IpcError }
+  | { t: 'progress'; id: number; fraction: number }
+  | { t: 'log'; level: EngineLogLevel; message: string };
+
+/** Env var that enables the crash trigger in the engine process. */
+export const TEST_HOOKS_ENV = 'PARAKEET_ENGINE_TEST_HOOKS';
+
+/** An error with a stable code, as it crosses the boundary. */
+export function toIpcError(error: unknown, fallbackCode = 'INTERNAL'): IpcError {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { code: typeof code === 'string' && code ? code : fallbackCode, message: error.message };
+  }
+  return { code: fallbackCode, message: String(error) };
+}
+
+/** The IpcError as a throwable Error that keeps its code. */
+export class CodedError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = 'CodedError';
+  }
+
+  static from(error: IpcError): CodedError {
+    return new CodedError(String(error.code), error.message);
+  }
+}
+
+export function isEngineToHost(value: unknown): value is EngineToHost {
+  if (typeof value !== 'object' || value === null) return false;
+  const t = (value as { t?: unknown }).t;
+  return t === 'ready' || t === 'result' || t === 'progress' || t === 'log';
+}

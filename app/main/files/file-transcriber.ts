@@ -1,0 +1,71 @@
+// File transcription jobs ("f<n>"): the engine process reads and decodes the
+// WAV itself (hours of audio never cross the IPC boundary or block main),
+// progress is forwarded (throttled), and a job can be cancelled through the
+// engine's abort flag.
+import type { FileTranscribeOptions, FileTranscript } from '../../ipc/contract.js';
+import type { EngineHost } from '../engine/engine-host.js';
+import { CodedError } from '../engine/protocol.js';
+import type { EventBus } from '../events.js';
+import type { Logger } from '../log.js';
+import type { SettingsStore } from '../settings.js';
+
+export class FileTranscriber {
+  private readonly jobs = new Map<string, AbortController>();
+  private nextId = 1;
+
+  constructor(private readonly opts: { engine: EngineHost; bus: EventBus; settings: SettingsStore; log: Logger }) {}
+
+  async transcribe(path: string, options: FileTranscribeOptions = {}): Promise<FileTranscript> {
+    if (!this.opts.engine.loadedModel) {
+      throw new CodedError('NO_MODEL', 'No model is loaded. Download or import a model in Models first.');
+    }
+    const jobId = `f${this.nextId++}`;
+    const controller = new AbortController();
+    this.jobs.set(jobId, controller);
+    const decoder = options.decoder ?? this.opts.settings.get().decoder;
+    const started = performance.now();
+    let lastProgressAt = 0;
+    // Announced at once, so the UI learns the job id (for cancel) before the result.
+    this.opts.bus.emit('files:progress', { jobId, fraction: 0, path });
+    try {
+      const result = await this.opts.engine.transcribeFile(
+        path,
+        { decoder: decoder === 'auto' ? undefined : decoder },
+        {
+          signal: controller.signal,
+          onProgress: (fraction) => {
+            const now = performance.now();
+            if (now - lastProgressAt < 100 && fraction < 1) return;
+            lastProgressAt = now;
+            this.opts.bus.emit('files:progress', { jobId, fraction, path });
+          },
+        },
+      );
+      this.opts.bus.emit('files:progress', { jobId, fraction: 1, path });
+      const elapsedMs = performance.now() - started;
+      this.opts.log.info(`${path}: ${result.durationSec.toFixed(1)} s transcribed in ${elapsedMs.toFixed(0)} ms on ${result.devicesRan.join('+')}`);
+      return {
+        jobId,
+        path,
+        text: result.text,
+        words: result.words,
+        tokens: result.tokens,
+        durationSec: result.durationSec,
+        devicesRan: result.devicesRan,
+        elapsedMs,
+      };
+    } finally {
+      this.jobs.delete(jobId);
+    }
+  }
+
+  cancel(jobId: string): void {
+    const job = this.jobs.get(jobId);
+    if (!job) throw new CodedError('NOT_FOUND', `There is no running file job ${jobId}.`);
+    job.abort();
+  }
+
+  dispose(): void {
+    for (const job of this.jobs.values()) job.abort();
+  }
+}

@@ -1,0 +1,77 @@
+// One handler per contract channel: the thin layer between a validated
+// request and the services. The `Handlers` type makes a missing channel a
+// compile error; the contract test checks the same at run time.
+import type { DownloadSnapshot } from '../ipc/contract.js';
+import { CodedError } from './engine/protocol.js';
+import type { Handlers } from './router.js';
+import type { PlatformHooks, Services } from './services.js';
+
+function found(snapshot: DownloadSnapshot | undefined, id: string): DownloadSnapshot {
+  if (!snapshot) throw new CodedError('UNKNOWN_MODEL', `No download of "${id}" is running or paused.`);
+  return snapshot;
+}
+
+function notSupported(what: string): never {
+  throw new CodedError('NOT_SUPPORTED', what);
+}
+
+export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHooks): Handlers {
+  return {
+    'app:info': () => s.info(),
+    'app:openLogFolder': async () => {
+      if (!platform.openPath) notSupported(`Opening folders is not available here; the log file is ${s.logSink.file}.`);
+      await s.logSink.flush();
+      await platform.openPath(s.logSink.dir);
+    },
+
+    'devices:list': () => s.devices.refresh(),
+    'devices:select': ({ name }) => s.devices.select(name),
+
+    'engine:status': () => s.engine.status(),
+    'engine:loadModel': async ({ path }) => {
+      await s.loadModel(path);
+      return s.engine.status();
+    },
+
+    'models:state': () => s.modelsState(),
+    'models:catalog': () => s.models.getCatalog(),
+    'models:firstRun': ({ locale }) => s.models.firstRunProposal({ locale: locale ?? platform.locale?.() }),
+    'models:download': ({ id }) => s.models.download(id),
+    'models:pause': async ({ id }) => found(await s.models.pause(id), id),
+    'models:resume': ({ id }) => s.models.resume(id),
+    'models:cancel': async ({ id }) => found(await s.models.cancel(id), id),
+    'models:remove': async ({ id }) => {
+      // The engine maps the file: unload it before the file goes.
+      if (s.engine.status().modelId === id) await s.engine.unloadModel();
+      await s.models.remove(id);
+      return s.modelsState();
+    },
+    'models:setActive': async ({ id }) => {
+      await s.activateModel(id);
+      return s.modelsState();
+    },
+    'models:import': async ({ path }) => {
+      try {
+        return await s.models.importFile(path);
+      } catch (error) {
+        // The engine validates the copy being imported (<models>/.downloads/import-….gguf); name the user's file instead.
+        if (error instanceof Error) error.message = error.message.replace(/\S*import-[0-9a-f]+\.gguf/g, path);
+        throw error;
+      }
+    },
+    'models:pickFile': async () => {
+      if (!platform.pickModelFile) notSupported('There is no file dialog in web mode; type the path of the .gguf file instead.');
+      return platform.pickModelFile();
+    },
+
+    'settings:get': () => s.settings.get(),
+    'settings:set': (patch) => s.settings.set(patch),
+
+    'dictation:start': (options, context) => s.sessions.start(options, context.clientId),
+    'dictation:stop': ({ sessionId }) => s.sessions.stop(sessionId),
+    'dictation:cancel': ({ sessionId }) => s.sessions.cancel(sessionId),
+
+    'files:transcribe': ({ path, options }) => s.files.transcribe(path, options),
+    'files:cancel': ({ jobId }) => s.files.cancel(jobId),
+  };
+}

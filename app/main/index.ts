@@ -1,0 +1,67 @@
+// Electron main process: lifecycle only. One instance; when ready, the
+// services (services.ts), the IPC binding (ipc.ts) and the window (window.ts);
+// on quit, everything disposed (sessions finalized, downloads paused for a
+// resume, the engine process ended).
+import { BrowserWindow, app, session, utilityProcess, type WebContents } from 'electron';
+import path from 'node:path';
+import { utilityTransport } from './engine/utility-transport.js';
+import { bindIpc, type IpcBinding } from './ipc.js';
+import { electronPlatform } from './platform.js';
+import { createServices, type Services } from './services.js';
+import { isTrustedUrl } from './renderer-guards.js';
+import { askForMicrophone, createMainWindow, focusExisting, hardenSession, lockDownContents } from './window.js';
+
+const root = app.getAppPath();
+const windowOptions = {
+  preload: path.join(root, 'dist', 'app', 'preload', 'index.cjs'),
+  indexHtml: path.join(root, 'dist', 'renderer', 'index.html'),
+  devUrl: process.env.PARAKEET_RENDERER_URL || undefined,
+};
+
+let services: Services | null = null;
+let ipc: IpcBinding | null = null;
+let disposed = false;
+
+async function ready(): Promise<void> {
+  services = await createServices({
+    userDataDir: app.getPath('userData'),
+    mode: 'electron',
+    engineTransport: utilityTransport(utilityProcess),
+    platform: electronPlatform(),
+  });
+  const log = services.log.child('window');
+  const options = { ...windowOptions, log };
+  hardenSession(options, session.defaultSession);
+  app.on('web-contents-created', (_event, contents: WebContents) => {
+    lockDownContents(contents, options);
+    ipc?.watch(contents);
+  });
+  ipc = bindIpc(services, { trusted: (url) => isTrustedUrl(url, options) });
+  await askForMicrophone(log);
+  createMainWindow(options);
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.enableSandbox();
+  app.on('second-instance', focusExisting);
+  app.whenReady().then(ready).catch((error: unknown) => {
+    process.stderr.write(`parakeet: start-up failed: ${(error as Error).stack ?? String(error)}\n`);
+    app.exit(1);
+  });
+  app.on('activate', () => {
+    // macOS: the dock icon reopens the window.
+    if (services && !disposed && BrowserWindow.getAllWindows().length === 0) createMainWindow({ ...windowOptions, log: services.log.child('window') });
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', (event) => {
+    if (disposed || !services) return;
+    event.preventDefault();
+    disposed = true;
+    ipc?.dispose();
+    services.dispose().finally(() => app.quit());
+  });
+}

@@ -1,0 +1,93 @@
+// Electron adapter for the IPC contract: every invoke channel bound through
+// the shared Router (payload validation, Result envelopes), events forwarded
+// on the single EVENT_CHANNEL, and one MessageChannelMain per dictation
+// session so audio frames never travel through invoke.
+import { BrowserWindow, MessageChannelMain, ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import {
+  AUDIO_PORT_CHANNEL, EVENT_CHANNEL, INVOKE_CHANNELS, type AudioPortMessage, type Result, type SessionInfo,
+} from '../ipc/contract.js';
+import { readPortFrame } from './renderer-guards.js';
+import type { Services } from './services.js';
+
+export interface IpcOptions {
+  /** Is this URL our renderer? (window.ts isTrustedUrl) */
+  trusted: (url: string | undefined) => boolean;
+}
+
+function clientId(contents: WebContents): string {
+  return `window-${contents.id}`;
+}
+
+export interface IpcBinding {
+  /** Per window: finalize its sessions when it closes or reloads; send it the start-up notices once loaded. */
+  watch(contents: WebContents): void;
+  dispose(): void;
+}
+
+export function bindIpc(services: Services, options: IpcOptions): IpcBinding {
+  const log = services.log.child('ipc');
+  const ports = new Map<string, Electron.MessagePortMain>();
+
+  const openAudioPort = (contents: WebContents, sessionId: string): void => {
+    const { port1, port2 } = new MessageChannelMain();
+    const owner = clientId(contents);
+    port1.on('message', (event) => {
+      const frame = readPortFrame(event.data);
+      if (frame) services.sessions.pushAudio(sessionId, frame.frame, owner, frame.startSample);
+      else log.warn(`session ${sessionId}: malformed audio message dropped`);
+    });
+    port1.start();
+    ports.set(sessionId, port1);
+    contents.postMessage(AUDIO_PORT_CHANNEL, { sessionId } satisfies AudioPortMessage, [port2]);
+  };
+
+  for (const channel of INVOKE_CHANNELS) {
+    ipcMain.handle(channel, async (event: IpcMainInvokeEvent, payload: unknown): Promise<Result<unknown>> => {
+      // Only our own page may call in (not a frame that navigated elsewhere).
+      if (!options.trusted(event.senderFrame?.url)) {
+        log.warn(`${channel} refused from ${event.senderFrame?.url ?? 'an unknown frame'}`);
+        return { ok: false, error: { code: 'PERMISSION_DENIED', message: 'this page may not use the app API' } };
+      }
+      const result = await services.router.handle(channel, payload, { clientId: clientId(event.sender) });
+      if (channel === 'dictation:start' && result.ok) openAudioPort(event.sender, (result.value as SessionInfo).sessionId);
+      return result;
+    });
+  }
+
+  const offEvents = services.bus.onAny((event, data) => {
+    // A session's port closes with the session.
+    if (event === 'dictation:state') {
+      const { sessionId, state } = data as { sessionId: string; state: string };
+      if (state === 'stopped' || state === 'failed') {
+        ports.get(sessionId)?.close();
+        ports.delete(sessionId);
+      }
+    }
+    for (const win of BrowserWindow.getAllWindows()) {
+      const contents = win.webContents;
+      if (!contents.isDestroyed() && options.trusted(contents.getURL())) contents.send(EVENT_CHANNEL, { event, data });
+    }
+  });
+
+  const watch = (contents: WebContents): void => {
+    const owner = clientId(contents);
+    const finish = (): void => void services.sessions.stopOwnedBy(owner);
+    contents.on('destroyed', finish);
+    contents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) finish();
+    });
+    contents.on('did-finish-load', () => {
+      for (const notice of services.startupNotices()) contents.send(EVENT_CHANNEL, { event: 'notice', data: notice });
+    });
+  };
+
+  return {
+    watch,
+    dispose() {
+      for (const channel of INVOKE_CHANNELS) ipcMain.removeHandler(channel);
+      offEvents();
+      for (const port of ports.values()) port.close();
+      ports.clear();
+    },
+  };
+}

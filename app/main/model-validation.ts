@@ -1,0 +1,41 @@
+// The model manager's "loaded once by the engine" check, wired to the engine
+// process: the file is loaded into a separate, short-lived model (the
+// resident one is untouched) and what the engine saw becomes the installed
+// entry's metadata. Files the engine loads but this app cannot use for
+// dictation (cache-aware streaming, diarization, VAD-only) are refused here
+// with MODEL_INVALID, in words the user can act on.
+import path from 'node:path';
+import type { ModelInfo } from '../../native/index.js';
+import type { ValidateModel, ValidatedModelInfo } from './models/index.js';
+import { CodedError } from './engine/protocol.js';
+import type { EngineHost } from './engine/engine-host.js';
+
+const UNSUPPORTED_ARCHS: Record<string, string> = {
+  diarization: 'a speaker-diarization model',
+  vad: 'a voice-activity (VAD-only) model',
+};
+
+export function toValidatedModelInfo(file: string, info: ModelInfo): ValidatedModelInfo {
+  const name = path.basename(file);
+  const kind = UNSUPPORTED_ARCHS[info.arch];
+  if (kind) throw new CodedError('MODEL_INVALID', `${name} is ${kind}, not a speech-recognition model; choose a Parakeet ASR .gguf`);
+  if (info.attContextStyle && info.attContextStyle !== 'regular') {
+    throw new CodedError(
+      'MODEL_INVALID',
+      `${name} is a cache-aware streaming model (att_context_style ${info.attContextStyle}), which this version cannot run yet; choose an offline Parakeet model`,
+    );
+  }
+  if (info.decoders.length === 0) throw new CodedError('MODEL_INVALID', `${name} has no decoder head the engine can run`);
+  return {
+    architecture: info.arch,
+    decoders: [...info.decoders],
+    name: info.name || undefined,
+    vocabSize: info.vocabSize,
+    sampleRate: info.sampleRate,
+    streaming: false,
+  };
+}
+
+export function engineValidator(engine: EngineHost): ValidateModel {
+  return async (file, signal) => toValidatedModelInfo(file, await engine.validate(file, signal));
+}

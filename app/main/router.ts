@@ -1,0 +1,65 @@
+// The IPC router both adapters use (Electron ipcMain, web bridge): every
+// request is checked against the contract (known channel, valid payload)
+// before its handler runs, and every outcome is a Result envelope: errors keep
+// their stable code instead of Electron's bare message, and nothing a client
+// sends can throw past this point.
+import type { InvokeChannel, RequestOf, ResponseOf, Result } from '../ipc/contract.js';
+import { INVOKE_CHANNELS } from '../ipc/contract.js';
+import { isInvokeChannel, validatePayload } from '../ipc/validate.js';
+import type { Logger } from './log.js';
+
+/** Who is calling: one id per window (Electron webContents) or per bridge connection. */
+export interface CallContext {
+  clientId: string;
+}
+
+export type Handler<C extends InvokeChannel> = (request: RequestOf<C>, context: CallContext) => Promise<ResponseOf<C>> | ResponseOf<C>;
+export type Handlers = { [C in InvokeChannel]: Handler<C> };
+
+/** Codes the user caused or can fix; anything else is logged as an internal error. */
+const EXPECTED = new Set([
+  'INVALID_PAYLOAD', 'UNKNOWN_CHANNEL', 'NO_MODEL', 'MODEL_INVALID', 'BAD_AUDIO', 'ABORTED', 'CANCELLED', 'NOT_SUPPORTED',
+  'SESSION_NOT_FOUND', 'NOT_FOUND', 'UNKNOWN_MODEL', 'IO_ERROR', 'DEVICE_UNAVAILABLE',
+]);
+
+export function errorResult(error: unknown): Result<never> {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, error: { code: typeof code === 'string' && code ? code : 'INTERNAL', message } };
+}
+
+export class Router {
+  constructor(private readonly handlers: Handlers, private readonly log: Logger) {}
+
+  /** The channels with a handler (the contract test compares this with INVOKE_CHANNELS). */
+  channels(): InvokeChannel[] {
+    return INVOKE_CHANNELS.filter((c) => typeof this.handlers[c] === 'function');
+  }
+
+  async handle(channel: unknown, payload: unknown, context: CallContext): Promise<Result<unknown>> {
+    if (!isInvokeChannel(channel)) {
+      return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `there is no channel ${String(channel).slice(0, 80)}` } };
+    }
+    return this.dispatch(channel, payload, context);
+  }
+
+  private async dispatch<C extends InvokeChannel>(channel: C, payload: unknown, context: CallContext): Promise<Result<unknown>> {
+    const request = validatePayload(channel, payload);
+    if (!request.ok) {
+      this.log.warn(request.error.message);
+      return request;
+    }
+    try {
+      const handler = this.handlers[channel] as Handler<C>;
+      const value = await handler(request.value, context);
+      return { ok: true, value: value ?? null };
+    } catch (error) {
+      const result = errorResult(error);
+      if (!result.ok) {
+        if (EXPECTED.has(String(result.error.code))) this.log.info(`${channel}: ${result.error.code}: ${result.error.message}`);
+        else this.log.error(`${channel} failed`, error);
+      }
+      return result;
+    }
+  }
+}

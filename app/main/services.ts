@@ -1,0 +1,276 @@
+// The main process's service graph, Electron-free: settings, logger, event
+// bus, engine host, device registry, model manager, dictation sessions, file
+// jobs and the IPC router. The Electron adapter (index.ts, ipc.ts) and the
+// web bridge (app/web) build exactly this and only differ in transport and in
+// the few platform hooks (open a folder, pick a file).
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { AppInfo, ModelsState, Notice, Settings } from '../ipc/contract.js';
+import { DeviceRegistry } from './devices/device-registry.js';
+import { EngineHost } from './engine/engine-host.js';
+import type { EngineLoadOptions } from './engine/protocol.js';
+import type { TransportFactory } from './engine/transport.js';
+import { EventBus } from './events.js';
+import { FileTranscriber } from './files/file-transcriber.js';
+import { createHandlers } from './handlers.js';
+import { LogSink, createLogger, isLogLevel, type LogLevel, type Logger } from './log.js';
+import { engineValidator } from './model-validation.js';
+import { ModelManager, type ModelManagerOptions } from './models/index.js';
+import { Router } from './router.js';
+import { SessionManager } from './sessions/session-manager.js';
+import { SettingsStore } from './settings.js';
+import { appVersion } from './util/app-root.js';
+
+/** What only the host platform can do; absent hooks answer NOT_SUPPORTED. */
+export interface PlatformHooks {
+  /** Show a folder or file in the OS file manager (Electron: shell.openPath). */
+  openPath?: (target: string) => Promise<void>;
+  /** A native "open .gguf" dialog (Electron: dialog.showOpenDialog). */
+  pickModelFile?: () => Promise<string | null>;
+  /** UI language for the first-run proposal (Electron: app.getLocale()). */
+  locale?: () => string;
+}
+
+export interface ServicesOptions {
+  userDataDir: string;
+  mode: 'electron' | 'web';
+  /** Overrides settings.engineMode (tests, --inline). */
+  engineMode?: 'process' | 'inline';
+  /** Electron: utilityProcess transport; default: a forked Node process (or inline). */
+  engineTransport?: TransportFactory;
+  /** Enable the engine's crash trigger (tests). */
+  testHooks?: boolean;
+  /** Load this .gguf at start (tests, --model). */
+  modelPath?: string;
+  /** Extra CA (PEM) for model downloads (tests with a local HTTPS server, corporate proxies). */
+  extraCa?: string;
+  /** Mirror base URL for model downloads; overrides settings.mirrorEndpoint for this run. */
+  modelEndpoint?: string;
+  /** Model manager options for tests (retry timing, catalog, …). */
+  modelManager?: Partial<Omit<ModelManagerOptions, 'modelsDir' | 'validateModel'>>;
+  /** Keep dictation audio after stop (tests). */
+  retainSessionAudio?: boolean;
+  logLevel?: LogLevel;
+  /** Mirror log lines to stderr. */
+  logToStderr?: boolean;
+  platform?: PlatformHooks;
+}
+
+export interface Services {
+  readonly options: ServicesOptions;
+  readonly userDataDir: string;
+  readonly log: Logger;
+  readonly logSink: LogSink;
+  readonly bus: EventBus;
+  readonly settings: SettingsStore;
+  readonly engine: EngineHost;
+  readonly devices: DeviceRegistry;
+  readonly models: ModelManager;
+  readonly sessions: SessionManager;
+  readonly files: FileTranscriber;
+  readonly router: Router;
+  /** Resolves once the start-up model (options.modelPath, else the active installed model) is loaded or failed. */
+  readonly ready: Promise<void>;
+  info(): AppInfo;
+  modelsState(): Promise<ModelsState>;
+  /** Load options from the settings and the device registry. */
+  loadOptions(): EngineLoadOptions;
+  /** Loads a model file as the resident model (with the installed id when it is one). */
+  loadModel(file: string, modelId?: string | null): Promise<void>;
+  /** Loads an installed model and makes it the active one. */
+  activateModel(id: string): Promise<void>;
+  /** Start-up notices (settings reset, model not loadable, …): each newly connected client gets them once. */
+  startupNotices(): Notice[];
+  dispose(): Promise<void>;
+}
+
+export async function createServices(options: ServicesOptions): Promise<Services> {
+  const userDataDir = path.resolve(options.userDataDir);
+  const envLevel = process.env.PARAKEET_LOG_LEVEL;
+  const logSink = new LogSink({
+    dir: path.join(userDataDir, 'logs'),
+    level: options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'info'),
+    mirrorToStderr: options.logToStderr,
+  });
+  const log = createLogger(logSink);
+  log.info(`starting (${options.mode}, ${process.platform}/${process.arch}, node ${process.versions.node}, pid ${process.pid})`);
+  const bus = new EventBus(log.child('events'));
+  const settings = await SettingsStore.open(userDataDir, log.child('settings'));
+  const initial = settings.get();
+  const engineMode = options.engineMode ?? initial.engineMode;
+  const notices: Notice[] = [...settings.loadNotices];
+
+  // The registry decides the device after a crash; it is created right after the host.
+  let devices: DeviceRegistry | null = null;
+  const engine = new EngineHost({
+    mode: engineMode,
+    log: log.child('engine'),
+    transport: engineMode === 'process' ? options.engineTransport : undefined,
+    testHooks: options.testHooks,
+    deviceAfterCrash: () => devices?.effectiveDevice() ?? 'CPU',
+  });
+
+  const loadOptions = (): EngineLoadOptions => {
+    const s = settings.get();
+    return { device: devices?.effectiveDevice(), threads: s.threads || autoThreads(), weightType: s.weightType };
+  };
+
+  const reloadModel = async (): Promise<void> => {
+    const current = engine.loadedModel;
+    if (current) await engine.loadModel(current.path, { ...loadOptions(), modelId: engine.status().modelId });
+  };
+
+  devices = new DeviceRegistry({ engine, settings, bus, log: log.child('devices'), reloadModel });
+
+  const models = await ModelManager.create({
+    ...options.modelManager,
+    modelsDir: path.join(userDataDir, 'models'),
+    validateModel: engineValidator(engine),
+    endpoint: options.modelEndpoint ?? initial.mirrorEndpoint,
+    network: { ...options.modelManager?.network, ...(options.extraCa ? { ca: options.extraCa } : {}) },
+  });
+
+  // Long sessions spill old audio here; what a previous run left behind (it crashed) is removed first.
+  const spillDir = path.join(userDataDir, 'sessions');
+  await fs.rm(spillDir, { recursive: true, force: true }).catch((error: unknown) => log.warn('cannot clear the session folder', error));
+  const sessions = new SessionManager({ engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio });
+  const files = new FileTranscriber({ engine, bus, settings, log: log.child('files') });
+
+  const modelsState = async (): Promise<ModelsState> => ({
+    installed: await models.listInstalled(),
+    activeId: models.getActive(),
+    downloads: models.listDownloads(),
+  });
+
+  const loadModel = async (file: string, modelId: string | null = null): Promise<void> => {
+    const installedId = modelId ?? (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === path.resolve(file))?.id ?? null;
+    await engine.loadModel(file, { ...loadOptions(), modelId: installedId });
+  };
+
+  const activateModel = async (id: string): Promise<void> => {
+    // Load first: the active model is one that works.
+    await loadModel(models.modelPath(id), id);
+    await models.setActive(id);
+  };
+
+  // ---- events into the bus
+  engine.on('status', (status) => bus.emit('engine:status', status));
+  engine.on('notice', (notice) => bus.emit('notice', notice));
+  models.on('progress', (p) => bus.emit('models:progress', p));
+  models.on('state', (s) => bus.emit('models:state', s));
+  models.on('warning', (w) => bus.emit('notice', { level: 'warning', code: 'MODEL_WARNING', message: w.message }));
+  models.on('installed', ({ installed, activeId }) => {
+    bus.emit('models:changed', { installed, activeId, downloads: models.listDownloads() });
+    // The first model the user installs becomes the active one: nothing else to choose from.
+    if (activeId === null && !engine.loadedModel && installed.length === 1) {
+      activateModel(installed[0]!.id).catch((error: unknown) => log.warn('could not activate the first installed model', error));
+    }
+  });
+  settings.on('changed', ({ next, previous }) => {
+    if (next.mirrorEndpoint !== previous.mirrorEndpoint && !options.modelEndpoint) models.setEndpoint(next.mirrorEndpoint);
+    const reload = next.threads !== previous.threads || next.weightType !== previous.weightType;
+    // A device change reloads through DeviceRegistry.select (devices:select); from settings:set, here.
+    if ((reload || next.device !== previous.device) && engine.loadedModel) {
+      reloadModel().catch((error: unknown) => log.warn('reload after a settings change failed', error));
+    }
+    if (next.engineMode !== previous.engineMode) {
+      bus.emit('notice', {
+        level: 'info',
+        code: 'RESTART_REQUIRED',
+        message: `The engine will run ${next.engineMode === 'inline' ? 'inside the app' : 'in its own process'} after the app restarts.`,
+      });
+    }
+  });
+
+  await engine.start();
+  await devices.refresh();
+
+  const info = (): AppInfo => {
+    const build = engine.buildInfo;
+    return {
+      name: 'Parakeet Desktop',
+      version: appVersion(),
+      mode: options.mode,
+      platform: process.platform,
+      arch: process.arch,
+      engineAvailable: engine.engineAvailable,
+      ggml: build ? { version: build.ggmlVersion, commit: build.ggmlCommit, source: build.ggmlSource, backends: build.backends } : null,
+      logFile: logSink.file,
+      userDataDir,
+    };
+  };
+
+  const startupModel = async (): Promise<void> => {
+    if (!engine.engineAvailable) return;
+    try {
+      if (options.modelPath) await loadModel(path.resolve(options.modelPath));
+      else {
+        const active = models.getActive();
+        if (active) await loadModel(models.modelPath(active), active);
+      }
+    } catch (error) {
+      log.warn('the start-up model could not be loaded', error);
+      const notice: Notice = {
+        level: 'warning',
+        code: (error as { code?: string }).code ?? 'MODEL_INVALID',
+        message: `The model could not be loaded: ${(error as Error).message}`,
+        action: 'Choose another model in Models.',
+      };
+      notices.push(notice);
+      bus.emit('notice', notice);
+    }
+  };
+  // Interrupted downloads continue where they stopped.
+  models.resumePending().catch((error: unknown) => log.warn('could not resume downloads', error));
+
+  const partial: Omit<Services, 'router'> = {
+    options,
+    userDataDir,
+    log,
+    logSink,
+    bus,
+    settings,
+    engine,
+    devices,
+    models,
+    sessions,
+    files,
+    ready: startupModel(),
+    info,
+    modelsState,
+    loadOptions,
+    loadModel,
+    activateModel,
+    startupNotices: () => [...notices],
+    async dispose() {
+      log.info('shutting down');
+      await sessions.dispose();
+      files.dispose();
+      await models.dispose();
+      await engine.dispose();
+      await logSink.close();
+    },
+  };
+  const router = new Router(createHandlers(partial, options.platform ?? {}), log.child('ipc'));
+  return { ...partial, router };
+}
+
+/**
+ * Engine threads when the setting is 0 (automatic): every hardware thread but one. ggml's worker threads
+ * spin at their barriers; with all cores taken, the main process and the renderer preempt them and a
+ * decode stalls. Measured on 2 cores (110M Q8_0, live dictation): 1 thread gives p95 first partial
+ * 335 ms / final 167 ms after the pause; 2 threads 999 ms / 1105 ms.
+ */
+export function autoThreads(): number {
+  return Math.max(1, os.availableParallelism() - 1);
+}
+
+/** Electron's userData layout for web mode: ${XDG_CONFIG_HOME:-~/.config}/parakeet-desktop (per OS conventions elsewhere). */
+export function defaultUserDataDir(): string {
+  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'parakeet-desktop');
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'parakeet-desktop');
+  return path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'parakeet-desktop');
+}
+
+export type { Settings };

@@ -1,0 +1,235 @@
+// Voice-activity segmentation of a 16 kHz stream into speech segments.
+// Pure (no engine, no clock), so its cut points are deterministic and
+// testable on synthetic signals.
+//
+// Energy VAD on 20 ms windows against an adaptive noise floor (minimum
+// statistics: the lowest smoothed window energy of the last few seconds,
+// clamped to a plausible range), with hysteresis. A segment opens after
+// `onsetMs` of speech and starts `preRollMs` before the onset (never before
+// the previous segment's end, so segments never overlap); it closes after
+// `pauseMs` without speech, `tailMs` after the last speech window. A segment
+// reaching `maxSegmentSec` is cut at its quietest window and the next one
+// continues from exactly there.
+
+export interface SegmenterOptions {
+  sampleRate: number;
+  pauseMs: number;
+  maxSegmentSec: number;
+  preRollMs: number;
+  /** Speech when a window is this far above the noise floor. */
+  thresholdDb: number;
+  windowMs?: number;
+  onsetMs?: number;
+  tailMs?: number;
+  /** Seconds of history for the noise floor. */
+  floorWindowSec?: number;
+  /** The floor never goes below / above these (dBFS): digital silence is not a floor, loud speech is never one. */
+  minFloorDb?: number;
+  maxFloorDb?: number;
+  /** Speech stays speech down to threshold − hysteresis. */
+  hysteresisDb?: number;
+}
+
+export type CloseReason = 'pause' | 'cap' | 'stop';
+
+export type SegmentEvent =
+  /** `onset`: first sample of the speech that opened it (after a cap cut: the cut itself). */
+  | { type: 'open'; start: number; onset: number }
+  | { type: 'close'; start: number; end: number; reason: CloseReason };
+
+interface WindowStat {
+  start: number;
+  db: number;
+}
+
+export function windowDb(samples: Float32Array, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i < to; i += 1) sum += samples[i]! * samples[i]!;
+  return 10 * Math.log10(sum / Math.max(1, to - from) + 1e-12);
+}
+
+export class Segmenter {
+  private readonly win: number;
+  private readonly onsetWindows: number;
+  private readonly pause: number;
+  private readonly cap: number;
+  private readonly preRoll: number;
+  private readonly tail: number;
+  private readonly floorLen: number;
+  private readonly opts: Required<SegmenterOptions>;
+
+  private position = 0;
+  /** Samples of the current, incomplete window. */
+  private pendingWindow: Float32Array;
+  private pendingFill = 0;
+  /** Smoothed energies for the floor (ring). */
+  private readonly history: number[] = [];
+  private readonly raw: number[] = [];
+  private state: 'silence' | 'onset' | 'speech' = 'silence';
+  private onsetCount = 0;
+  private onsetStart = 0;
+  private segStart = 0;
+  private lastSpeechEnd = 0;
+  private prevEnd = 0;
+  /** Windows of the open segment (for the quietest-point cut). */
+  private segWindows: WindowStat[] = [];
+  private floor = 0;
+
+  constructor(options: SegmenterOptions) {
+    this.opts = {
+      windowMs: 20,
+      onsetMs: 60,
+      tailMs: 200,
+      floorWindowSec: 5,
+      minFloorDb: -70,
+      maxFloorDb: -35,
+      hysteresisDb: 3,
+      ...options,
+    };
+    const sr = this.opts.sampleRate;
+    this.win = Math.round((sr * this.opts.windowMs) / 1000);
+    this.onsetWindows = Math.max(1, Math.round(this.opts.onsetMs / this.opts.windowMs));
+    this.pause = Math.round((sr * this.opts.pauseMs) / 1000);
+    this.cap = Math.round(sr * this.opts.maxSegmentSec);
+    this.preRoll = Math.round((sr * this.opts.preRollMs) / 1000);
+    this.tail = Math.min(Math.round((sr * this.opts.tailMs) / 1000), this.pause);
+    this.floorLen = Math.max(1, Math.round((this.opts.floorWindowSec * 1000) / this.opts.windowMs));
+    this.pendingWindow = new Float32Array(this.win);
+    this.floor = this.opts.maxFloorDb;
+  }
+
+  /** Samples consumed so far. */
+  get samples(): number {
+    return this.position + this.pendingFill;
+  }
+
+  /**
+   * Where the open segment will end if the silence now running lasts until pauseMs: once the silence
+   * is longer than the tail, a pause-close cuts exactly here. Decoding the open segment up to here early
+   * therefore yields the final text before the pause is over. null while speech goes on.
+   */
+  get tentativeEnd(): number | null {
+    if (this.state !== 'speech') return null;
+    const end = this.lastSpeechEnd + this.tail;
+    return this.position >= end ? end : null;
+  }
+
+  /** Feeds samples (in stream order); returns the segment boundaries they produced. */
+  push(samples: Float32Array): SegmentEvent[] {
+    const events: SegmentEvent[] = [];
+    let offset = 0;
+    while (offset < samples.length) {
+      const n = Math.min(this.win - this.pendingFill, samples.length - offset);
+      this.pendingWindow.set(samples.subarray(offset, offset + n), this.pendingFill);
+      this.pendingFill += n;
+      offset += n;
+      if (this.pendingFill === this.win) {
+        this.step(windowDb(this.pendingWindow, 0, this.win), events);
+        this.position += this.win;
+        this.pendingFill = 0;
+      }
+    }
+    return events;
+  }
+
+  /** End of stream (stop): whatever is open, or was about to open, is closed at the last sample. */
+  finish(): SegmentEvent[] {
+    const end = this.samples;
+    const events: SegmentEvent[] = [];
+    if (this.state === 'onset') this.open(this.onsetStart, events);
+    if (this.state === 'speech' && end > this.segStart) this.close(end, 'stop', events);
+    this.state = 'silence';
+    return events;
+  }
+
+  private updateFloor(db: number): void {
+    this.raw.push(db);
+    if (this.raw.length > 3) this.raw.shift();
+    // A 3-window mean, so one dip between two syllables does not drag the floor down.
+    const smoothed = this.raw.reduce((a, b) => a + b, 0) / this.raw.length;
+    this.history.push(smoothed);
+    if (this.history.length > this.floorLen) this.history.shift();
+    let min = Number.POSITIVE_INFINITY;
+    for (const v of this.history) if (v < min) min = v;
+    this.floor = Math.min(this.opts.maxFloorDb, Math.max(this.opts.minFloorDb, min));
+  }
+
+  private step(db: number, events: SegmentEvent[]): void {
+    const start = this.position;
+    const end = start + this.win;
+    const threshold = this.floor + this.opts.thresholdDb - (this.state === 'speech' ? this.opts.hysteresisDb : 0);
+    const speech = db > threshold;
+    this.updateFloor(db);
+
+    switch (this.state) {
+      case 'silence':
+        if (speech) {
+          this.state = 'onset';
+          this.onsetCount = 1;
+          this.onsetStart = start;
+          if (this.onsetCount >= this.onsetWindows) this.open(start, events, end);
+        }
+        break;
+      case 'onset':
+        if (speech) {
+          this.onsetCount += 1;
+          if (this.onsetCount >= this.onsetWindows) this.open(this.onsetStart, events, end);
+        } else {
+          this.state = 'silence';
+        }
+        break;
+      case 'speech':
+        break;
+    }
+    if (this.state !== 'speech') return;
+
+    this.segWindows.push({ start, db });
+    if (speech) this.lastSpeechEnd = end;
+    if (end - this.lastSpeechEnd >= this.pause) {
+      this.close(this.lastSpeechEnd + this.tail, 'pause', events);
+      return;
+    }
+    if (end - this.segStart >= this.cap) this.cutAtCap(end, events);
+  }
+
+  private open(onset: number, events: SegmentEvent[], lastSpeechEnd = onset + this.win): void {
+    this.state = 'speech';
+    this.segStart = Math.max(0, this.prevEnd, onset - this.preRoll);
+    this.lastSpeechEnd = lastSpeechEnd;
+    this.segWindows = [];
+    events.push({ type: 'open', start: this.segStart, onset });
+  }
+
+  private close(end: number, reason: CloseReason, events: SegmentEvent[]): void {
+    const clamped = Math.min(Math.max(end, this.segStart), this.samples);
+    events.push({ type: 'close', start: this.segStart, end: clamped, reason });
+    this.prevEnd = clamped;
+    this.state = 'silence';
+    this.segWindows = [];
+  }
+
+  private cutAtCap(now: number, events: SegmentEvent[]): void {
+    // Silent right now (a pause shorter than pauseMs): end the segment after its speech, open none.
+    if (now - this.lastSpeechEnd >= this.win * 2) {
+      this.close(this.lastSpeechEnd + Math.min(this.tail, now - this.lastSpeechEnd), 'cap', events);
+      return;
+    }
+    // Mid-speech: cut at the quietest window of the segment's second half (before the current speech).
+    const earliest = this.segStart + Math.floor(this.cap / 2);
+    let best: WindowStat | null = null;
+    for (const w of this.segWindows) {
+      if (w.start < earliest || w.start + this.win > now - this.win) continue;
+      if (!best || w.db < best.db) best = w;
+    }
+    const cut = best ? best.start + Math.floor(this.win / 2) : now;
+    const lastSpeechEnd = this.lastSpeechEnd;
+    const carried = this.segWindows.filter((w) => w.start >= cut);
+    this.close(cut, 'cap', events);
+    // The next segment continues from exactly the cut: no gap, no overlap, no pre-roll.
+    this.state = 'speech';
+    this.segStart = cut;
+    this.lastSpeechEnd = Math.max(lastSpeechEnd, cut);
+    this.segWindows = carried;
+    events.push({ type: 'open', start: cut, onset: cut });
+  }
+}

@@ -1,0 +1,121 @@
+// Dictation sessions by id ("s<n>", whose number is also the web bridge's
+// audio stream number). Each session belongs to the client that started it:
+// only that client's audio is accepted, and when the client goes away its
+// sessions are finalized (not discarded: the text spoken so far is kept).
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { DictationStartOptions, SessionInfo, SessionSummary } from '../../ipc/contract.js';
+import type { EngineHost } from '../engine/engine-host.js';
+import { CodedError } from '../engine/protocol.js';
+import type { EventBus } from '../events.js';
+import type { Logger } from '../log.js';
+import type { SettingsStore } from '../settings.js';
+import { DictationSession, type SessionDecoder } from './session.js';
+
+export interface SessionManagerOptions {
+  engine: EngineHost;
+  bus: EventBus;
+  settings: SettingsStore;
+  log: Logger;
+  /** Where long sessions spill audio (the services use <userData>/sessions; default: the OS temp folder). */
+  spillDir?: string;
+  /** Keep each session's audio after stop (tests). */
+  retainAudio?: boolean;
+  /** The decoder sessions use (default: the engine host). Tests may wrap it. */
+  decoder?: SessionDecoder;
+}
+
+export class SessionManager {
+  private readonly sessions = new Map<string, DictationSession>();
+  private nextNumber = 1;
+  private readonly finished = new Map<string, DictationSession>();
+
+  constructor(private readonly opts: SessionManagerOptions) {
+    opts.engine.on('crashed', ({ reason, device }) => {
+      for (const session of this.sessions.values()) {
+        session.notify({
+          code: 'ENGINE_CRASHED',
+          message: `The engine process stopped (${reason})${device ? ` while running on ${device}` : ''}. ` +
+            'It is being restarted; dictation continues and nothing captured so far is lost.',
+        });
+      }
+    });
+    opts.engine.on('restarted', ({ model }) => {
+      for (const session of this.sessions.values()) {
+        session.notify({
+          code: 'ENGINE_RESTARTED',
+          message: model ? `The engine restarted on ${model.device.device.name}; dictation continues.` : 'The engine restarted without a model.',
+        });
+      }
+    });
+  }
+
+  start(options: DictationStartOptions, owner: string): SessionInfo {
+    if (!this.opts.engine.loadedModel) {
+      throw new CodedError('NO_MODEL', 'No model is loaded. Download or import a model in Models, then start dictation again.');
+    }
+    const settings = this.opts.settings.get();
+    const id = `s${this.nextNumber++}`;
+    const session = new DictationSession({
+      id,
+      owner,
+      sampleRate: options.sampleRate,
+      dictation: settings.dictation,
+      decoder: settings.decoder,
+      engine: this.opts.decoder ?? this.opts.engine,
+      emit: (event, data) => this.opts.bus.emit(event, data),
+      log: this.opts.log,
+      spillDir: this.opts.spillDir ?? path.join(tmpdir(), 'parakeet-sessions'),
+      retainAudio: this.opts.retainAudio,
+    });
+    this.sessions.set(id, session);
+    this.opts.log.info(`session ${id} started for ${owner} (${options.sampleRate} Hz)`);
+    return { sessionId: id, sampleRate: options.sampleRate };
+  }
+
+  get(sessionId: string): DictationSession | undefined {
+    return this.sessions.get(sessionId) ?? this.finished.get(sessionId);
+  }
+
+  /** Audio for a session; frames from anyone but its owner, or after stop, are refused (false). */
+  pushAudio(sessionId: string, frame: Float32Array, owner: string, startSample?: number): boolean {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.owner !== owner) return false;
+    return session.pushAudio(frame, startSample);
+  }
+
+  private require(sessionId: string): DictationSession {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new CodedError('SESSION_NOT_FOUND', `There is no running dictation session ${sessionId}.`);
+    return session;
+  }
+
+  async stop(sessionId: string): Promise<SessionSummary> {
+    const session = this.require(sessionId);
+    try {
+      const summary = await session.stop();
+      this.opts.log.info(`session ${sessionId} stopped`, summary.latency);
+      return summary;
+    } finally {
+      this.sessions.delete(sessionId);
+      if (this.opts.retainAudio) this.finished.set(sessionId, session);
+    }
+  }
+
+  async cancel(sessionId: string): Promise<void> {
+    const session = this.require(sessionId);
+    this.sessions.delete(sessionId);
+    await session.cancel();
+  }
+
+  /** The client went away: finalize its sessions so what was said is still transcribed and logged. */
+  async stopOwnedBy(owner: string): Promise<void> {
+    const mine = [...this.sessions.values()].filter((s) => s.owner === owner);
+    await Promise.all(mine.map((s) => this.stop(s.id).catch((error: unknown) => this.opts.log.warn(`stopping ${s.id} failed`, error))));
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.cancel()));
+    this.sessions.clear();
+  }
+}

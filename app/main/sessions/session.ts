@@ -1,0 +1,511 @@
+// One live dictation session: frames in (any rate, exact sample accounting),
+// whole audio kept (AudioStore), speech segments found by the Segmenter, the
+// open segment re-decoded on a cadence for partial text (skipped while the
+// engine is busy, never queued), each closed segment decoded once for final
+// text, finals emitted in segment order and never changed. During a pause the
+// open segment is decoded early up to the exact end a pause-close will cut
+// (Segmenter.tentativeEnd), so when the pause completes the final is usually
+// ready: same samples, same text, no wait. Decoding happens in the engine
+// process; this class only does cheap bookkeeping on the main thread.
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import path from 'node:path';
+import type {
+  DictationSettings, EventMap, EventName, IpcError, LatencyReport, SessionState, SessionSummary, TranscriptEvent,
+} from '../../ipc/contract.js';
+import type { DecoderName } from '../../../native/index.js';
+import { StreamingResampler } from '../../shared/resample.js';
+import type { DecodePriority } from '../engine/engine-host.js';
+import type { EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
+import type { Logger } from '../log.js';
+import { AudioStore } from './audio-store.js';
+import { Segmenter, type SegmentEvent } from './segmenter.js';
+
+export const SESSION_RATE = 16_000;
+
+/** What a session needs from the engine (EngineHost provides it). */
+export interface SessionDecoder {
+  transcribe(
+    pcm: Float32Array,
+    options: EngineTranscribeOptions,
+    how: { priority: DecodePriority; skipIfBusy?: boolean; signal?: AbortSignal },
+  ): Promise<EngineTranscript | null>;
+}
+
+export type Emit = <E extends EventName>(event: E, data: EventMap[E]) => void;
+
+export interface SessionOptions {
+  id: string;
+  owner: string;
+  /** Rate of the frames the client sends. */
+  sampleRate: number;
+  dictation: DictationSettings;
+  decoder: DecoderName | 'auto';
+  engine: SessionDecoder;
+  emit: Emit;
+  log: Logger;
+  /** Spill audio older than the open segment to a file here once a session holds more than spillAfterSec. */
+  spillDir?: string;
+  spillAfterSec?: number;
+  /** Keep the audio after stop (tests compare it with what they sent). */
+  retainAudio?: boolean;
+  /** Shortest audio worth a partial decode (ms). */
+  minPartialMs?: number;
+  /** Longest run of missing samples filled with silence (s); a larger jump is counted but not filled. */
+  maxGapFillSec?: number;
+}
+
+interface Segment {
+  id: number;
+  start: number;
+  /** First sample of speech (partials wait for some speech after it, not just pre-roll). */
+  onset: number;
+  end: number | null;
+  /** Wall time (performance.now) the onset's audio arrived. */
+  onsetAt: number;
+  closedAt: number | null;
+  lastPartial: string | null;
+  final: TranscriptEvent | null;
+  /** A decode of [start, end) finished early (the tentative end during the closing pause). */
+  early: { end: number; result: EngineTranscript } | null;
+}
+
+/** The decode running for an open segment: partial text, or the early final of its tentative end. */
+interface OpenDecode {
+  controller: AbortController;
+  segment: Segment;
+  end: number;
+  /** Decoding up to the tentative end (a final in waiting), not just partial text. */
+  early: boolean;
+  promise: Promise<EngineTranscript | null>;
+}
+
+const RETRYABLE = new Set(['ENGINE_CRASHED', 'BUSY', 'NO_MODEL']);
+
+/** Event-loop sampling interval; the histogram's values include it, so it is subtracted in reports. */
+const LOOP_RESOLUTION_MS = 10;
+
+function loopDelay(h: IntervalHistogram | null, pick: (h: IntervalHistogram) => number): number | null {
+  if (!h || h.count === 0) return null;
+  return Math.max(0, pick(h) / 1e6 - LOOP_RESOLUTION_MS);
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'INTERNAL';
+}
+
+export class DictationSession {
+  readonly id: string;
+  readonly owner: string;
+  readonly sampleRate: number;
+  private state: SessionState = 'listening';
+  private readonly store: AudioStore;
+  private readonly segmenter: Segmenter;
+  private readonly resampler: StreamingResampler | null;
+  private readonly segments: Segment[] = [];
+  private open: Segment | null = null;
+  private nextFinal = 0;
+  private readonly finals: TranscriptEvent[] = [];
+  private readonly finalWork = new Set<Promise<void>>();
+  private partial: OpenDecode | null = null;
+  private lastPartialAt = Number.NEGATIVE_INFINITY;
+  private readonly cancelController = new AbortController();
+  private stopping: Promise<SessionSummary> | null = null;
+  private readonly histogram: IntervalHistogram | null;
+  /** (end sample, arrival time) of recent frames, to date an onset. */
+  private arrivals: { end: number; at: number }[] = [];
+  private readonly startedAt = performance.now();
+  private firstFrameAt: number | null = null;
+  private firstPartialMs: number | null = null;
+  private readonly finalLatencies: number[] = [];
+  private framesReceived = 0;
+  private samplesReceived = 0;
+  private sampleGaps = 0;
+  /** Input-rate samples placed on the timeline (received + filled − dropped). */
+  private inputPosition = 0;
+  private partialDecodes = 0;
+  private partialsSkipped = 0;
+  private finalDecodes = 0;
+  private level = 0;
+  private lastLevelAt = 0;
+  private readonly minPartialSamples: number;
+  private readonly preRollSamples: number;
+
+  constructor(private readonly opts: SessionOptions) {
+    this.id = opts.id;
+    this.owner = opts.owner;
+    this.sampleRate = opts.sampleRate;
+    const d = opts.dictation;
+    this.store = new AudioStore({
+      spill: opts.spillDir
+        ? { file: path.join(opts.spillDir, `${opts.id}-${process.pid}-${Date.now()}.f32`), afterSamples: SESSION_RATE * (opts.spillAfterSec ?? 300) }
+        : undefined,
+    });
+    this.segmenter = new Segmenter({
+      sampleRate: SESSION_RATE,
+      pauseMs: d.pauseMs,
+      maxSegmentSec: d.maxSegmentSec,
+      preRollMs: d.preRollMs,
+      thresholdDb: d.vadThresholdDb,
+    });
+    this.resampler = opts.sampleRate === SESSION_RATE ? null : new StreamingResampler(opts.sampleRate, SESSION_RATE);
+    this.minPartialSamples = Math.round((SESSION_RATE * (opts.minPartialMs ?? 240)) / 1000);
+    this.preRollSamples = Math.round((SESSION_RATE * d.preRollMs) / 1000);
+    let histogram: IntervalHistogram | null = null;
+    try {
+      histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+      histogram.enable();
+    } catch {
+      histogram = null;
+    }
+    this.histogram = histogram;
+    this.emitState(null);
+  }
+
+  /** Samples stored (16 kHz). */
+  get storedSamples(): number {
+    return this.store.length;
+  }
+
+  get audioMemoryBytes(): number {
+    return this.store.memoryBytes;
+  }
+
+  /** The session audio at 16 kHz (needs retainAudio after stop). */
+  audio(): Promise<Float32Array> {
+    return this.store.readAll();
+  }
+
+  // ------------------------------------------------------------ audio in
+
+  /** One frame from the client. Returns false when the session no longer takes audio. */
+  pushAudio(frame: Float32Array, startSample?: number): boolean {
+    if (this.state === 'finalizing' || this.state === 'stopped' || this.state === 'failed') return false;
+    const now = performance.now();
+    this.firstFrameAt ??= now;
+    this.framesReceived += 1;
+    this.samplesReceived += frame.length;
+    let samples = frame;
+    if (startSample !== undefined && startSample !== this.inputPosition) {
+      if (startSample > this.inputPosition) {
+        // Lost samples: counted, and replaced by silence so every later sample keeps its time.
+        const missing = startSample - this.inputPosition;
+        this.sampleGaps += missing;
+        this.opts.log.warn(`session ${this.id}: ${missing} samples missing before sample ${startSample}`);
+        const fill = Math.min(missing, Math.round(this.sampleRate * (this.opts.maxGapFillSec ?? 30)));
+        this.ingest(new Float32Array(fill), now);
+        this.inputPosition = startSample;
+      } else {
+        // Samples sent twice: counted and dropped.
+        const repeated = Math.min(this.inputPosition - startSample, frame.length);
+        this.sampleGaps += repeated;
+        this.opts.log.warn(`session ${this.id}: ${repeated} samples received twice at sample ${startSample}`);
+        samples = frame.subarray(repeated);
+      }
+    }
+    this.ingest(samples, now);
+    return true;
+  }
+
+  private ingest(samples: Float32Array, now: number): void {
+    if (samples.length === 0) return;
+    this.inputPosition += samples.length;
+    const pcm = this.resampler ? this.resampler.process(samples) : samples;
+    this.process(pcm, now);
+  }
+
+  private process(pcm: Float32Array, now: number): void {
+    if (pcm.length === 0) return;
+    this.store.append(pcm);
+    this.arrivals.push({ end: this.store.length, at: now });
+    if (this.arrivals.length > 256) this.arrivals = this.arrivals.slice(-128);
+    for (const event of this.segmenter.push(pcm)) this.onSegmentEvent(event, now);
+    this.updateLevel(pcm, now);
+    this.maybePartial(now);
+  }
+
+  private updateLevel(pcm: Float32Array, now: number): void {
+    let sum = 0;
+    for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
+    this.level = Math.min(1, Math.sqrt(sum / pcm.length));
+    // The meter needs ~10 updates a second, not one per frame.
+    if (now - this.lastLevelAt >= 100) this.emitState(null);
+  }
+
+  /** Wall time at which sample `s` arrived. */
+  private arrivalOf(s: number): number {
+    for (const a of this.arrivals) if (a.end > s) return a.at;
+    return performance.now();
+  }
+
+  // ------------------------------------------------------------ segments
+
+  private onSegmentEvent(event: SegmentEvent, now: number): void {
+    if (event.type === 'open') {
+      const segment: Segment = {
+        id: this.segments.length,
+        start: event.start,
+        onset: event.onset,
+        end: null,
+        onsetAt: this.arrivalOf(event.onset),
+        closedAt: null,
+        lastPartial: null,
+        final: null,
+        early: null,
+      };
+      this.segments.push(segment);
+      this.open = segment;
+      this.lastPartialAt = Number.NEGATIVE_INFINITY; // first partial as soon as there is enough audio
+      this.setState('speech');
+      return;
+    }
+    const segment = this.open;
+    if (!segment) return;
+    segment.end = event.end;
+    segment.closedAt = now;
+    this.open = null;
+    // A decode of other samples than the final's would only delay it.
+    if (this.partial?.segment === segment && this.partial.end !== segment.end) this.partial.controller.abort();
+    if (this.state === 'speech') this.setState('listening');
+    this.startFinal(segment);
+  }
+
+  private decodeOptions(): EngineTranscribeOptions {
+    return { sampleRate: SESSION_RATE, decoder: this.opts.decoder === 'auto' ? undefined : this.opts.decoder };
+  }
+
+  private event(segment: Segment, kind: 'partial' | 'final', end: number, result: EngineTranscript | null): TranscriptEvent {
+    const offset = segment.start / SESSION_RATE;
+    return {
+      sessionId: this.id,
+      segmentId: segment.id,
+      kind,
+      text: result?.text.trim() ?? '',
+      words: (result?.words ?? []).map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
+      start: offset,
+      end: end / SESSION_RATE,
+      devicesRan: result?.devicesRan ?? [],
+      startSample: segment.start,
+      endSample: end,
+    };
+  }
+
+  /**
+   * Partial text: re-decode the open segment every partialIntervalMs. Once the closing pause is longer
+   * than the tail, the decode covers exactly the samples a pause-close will keep (the tentative end), at
+   * final priority: if the pause completes, that result is the final, ready when the pause ends.
+   */
+  private maybePartial(now: number): void {
+    const segment = this.open;
+    if (!segment) return;
+    const tentative = this.segmenter.tentativeEnd;
+    // One decode per session at a time. A partial still running when the pause starts would delay the
+    // early final: it is cancelled. (An early final whose pause turns out too short still gives partial text.)
+    if (this.partial) {
+      if (tentative !== null && !this.partial.early) this.partial.controller.abort();
+      return;
+    }
+    if (tentative !== null) {
+      if (segment.early?.end === tentative) return; // already decoded
+      this.startOpenDecode(segment, tentative, now, 'final');
+      return;
+    }
+    if (now - this.lastPartialAt < this.opts.dictation.partialIntervalMs) return;
+    const end = this.store.length;
+    if (end - segment.onset < this.minPartialSamples) return;
+    this.startOpenDecode(segment, end, now, 'partial');
+  }
+
+  private startOpenDecode(segment: Segment, end: number, now: number, priority: 'partial' | 'final'): void {
+    this.lastPartialAt = now;
+    const controller = new AbortController();
+    const pcm = this.store.read(segment.start, end);
+    const promise = this.opts.engine.transcribe(pcm, this.decodeOptions(), {
+      priority,
+      skipIfBusy: priority === 'partial',
+      signal: controller.signal,
+    });
+    const decode: OpenDecode = { controller, segment, end, early: priority === 'final', promise };
+    this.partial = decode;
+    if (priority === 'final') segment.early = null;
+    promise
+      .then(
+        (result) => {
+          if (result === null) {
+            this.partialsSkipped += 1;
+            // Try again shortly rather than a whole interval later.
+            this.lastPartialAt = now - this.opts.dictation.partialIntervalMs + 50;
+            return;
+          }
+          this.partialDecodes += 1;
+          if (priority === 'final') segment.early = { end, result };
+          if (segment.end !== null || this.state === 'stopped') return; // closed meanwhile: the final decides
+          const text = result.text.trim();
+          if (text === segment.lastPartial || (segment.lastPartial === null && text === '')) return;
+          segment.lastPartial = text;
+          if (this.firstPartialMs === null) this.firstPartialMs = performance.now() - segment.onsetAt;
+          this.opts.emit('dictation:transcript', this.event(segment, 'partial', end, result));
+        },
+        (error: unknown) => {
+          if (codeOf(error) !== 'ABORTED') this.opts.log.debug(`partial decode failed: ${(error as Error).message}`);
+        },
+      )
+      .finally(() => {
+        if (this.partial === decode) this.partial = null;
+      });
+  }
+
+  private startFinal(segment: Segment): void {
+    // Copied now: the store may release this audio once the segment is closed.
+    const pcm = this.store.read(segment.start, segment.end!);
+    const running = this.partial?.segment === segment && this.partial.end === segment.end ? this.partial.promise : null;
+    const work = this.decodeFinal(segment, pcm, running).then(() => this.flushFinals());
+    this.finalWork.add(work);
+    void work.finally(() => this.finalWork.delete(work));
+  }
+
+  private async decodeFinal(segment: Segment, pcm: Float32Array, running: Promise<EngineTranscript | null> | null): Promise<void> {
+    const end = segment.end!;
+    if (pcm.length === 0) {
+      segment.final = this.event(segment, 'final', end, null);
+      return;
+    }
+    // The same samples were decoded (or are being decoded) during the pause: that is the final.
+    const early = segment.early?.end === end ? segment.early.result : await running?.catch(() => null);
+    if (early) {
+      this.finalDecodes += 1;
+      segment.final = this.event(segment, 'final', end, early);
+      return;
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const result = await this.opts.engine.transcribe(pcm, this.decodeOptions(), {
+          priority: 'final',
+          signal: this.cancelController.signal,
+        });
+        this.finalDecodes += 1;
+        segment.final = this.event(segment, 'final', end, result);
+        return;
+      } catch (error) {
+        if (this.cancelController.signal.aborted) return;
+        const code = codeOf(error);
+        // The engine restarted (or is restarting): the audio is here, decode it again.
+        if (RETRYABLE.has(code) && attempt < 4) {
+          await new Promise((r) => setTimeout(r, 300 * attempt));
+          continue;
+        }
+        this.opts.log.error(`session ${this.id}: segment ${segment.id} could not be transcribed`, error);
+        segment.final = this.event(segment, 'final', end, null);
+        this.notify({
+          code,
+          message: `Segment ${segment.id + 1} could not be transcribed (${(error as Error).message}); its audio is kept.`,
+        });
+        return;
+      }
+    }
+  }
+
+  /** Emits every final that is ready, strictly in segment order. */
+  private flushFinals(): void {
+    const now = performance.now();
+    let emitted = false;
+    while (this.nextFinal < this.segments.length) {
+      const segment = this.segments[this.nextFinal]!;
+      if (!segment.final) break;
+      if (!this.cancelController.signal.aborted) {
+        this.finals.push(segment.final);
+        if (segment.closedAt !== null) this.finalLatencies.push(now - segment.closedAt);
+        this.opts.emit('dictation:transcript', segment.final);
+        emitted = true;
+      }
+      this.nextFinal += 1;
+    }
+    if (emitted) {
+      this.opts.emit('dictation:latency', this.latency());
+      // Audio before the open segment (minus the pre-roll the next one may take) is no longer needed in memory.
+      const keepFrom = this.open ? this.open.start : this.store.length - this.preRollSamples - SESSION_RATE;
+      this.store.release(Math.max(0, keepFrom));
+    }
+  }
+
+  // ------------------------------------------------------------ state & reports
+
+  private setState(state: SessionState, notice: IpcError | null = null): void {
+    this.state = state;
+    this.emitState(notice);
+  }
+
+  private emitState(notice: IpcError | null): void {
+    this.lastLevelAt = performance.now();
+    this.opts.emit('dictation:state', { sessionId: this.id, state: this.state, level: this.level, notice });
+  }
+
+  /** Tells the client something degraded (engine restarted, a segment failed) without changing the state. */
+  notify(notice: IpcError): void {
+    if (this.state === 'stopped') return;
+    this.emitState(notice);
+  }
+
+  latency(): LatencyReport {
+    const mean = this.finalLatencies.length ? this.finalLatencies.reduce((a, b) => a + b, 0) / this.finalLatencies.length : null;
+    const h = this.histogram;
+    return {
+      sessionId: this.id,
+      micStartMs: this.firstFrameAt === null ? null : this.firstFrameAt - this.startedAt,
+      firstPartialMs: this.firstPartialMs,
+      finalMs: this.finalLatencies.at(-1) ?? null,
+      meanFinalMs: mean,
+      framesReceived: this.framesReceived,
+      samplesReceived: this.samplesReceived,
+      sampleGaps: this.sampleGaps,
+      eventLoopP99Ms: loopDelay(h, (x) => x.percentile(99)),
+      eventLoopMaxMs: loopDelay(h, (x) => x.max),
+      partialDecodes: this.partialDecodes,
+      partialsSkipped: this.partialsSkipped,
+      finalDecodes: this.finalDecodes,
+    };
+  }
+
+  private summary(): SessionSummary {
+    return {
+      sessionId: this.id,
+      text: this.finals.map((f) => f.text).filter(Boolean).join(' '),
+      segments: [...this.finals],
+      audioSeconds: this.store.length / SESSION_RATE,
+      latency: this.latency(),
+    };
+  }
+
+  // ------------------------------------------------------------ end
+
+  /** Finalizes what was spoken (an open segment is closed at the last sample) and reports. */
+  stop(): Promise<SessionSummary> {
+    this.stopping ??= this.finish();
+    return this.stopping;
+  }
+
+  private async finish(): Promise<SessionSummary> {
+    this.setState('finalizing');
+    const now = performance.now();
+    if (this.resampler) this.process(this.resampler.flush(), now);
+    for (const event of this.segmenter.finish()) this.onSegmentEvent(event, now);
+    while (this.finalWork.size) await Promise.all([...this.finalWork]);
+    this.flushFinals();
+    this.histogram?.disable();
+    const summary = this.summary();
+    this.setState('stopped');
+    this.opts.emit('dictation:latency', summary.latency);
+    if (!this.opts.retainAudio) await this.store.dispose();
+    return summary;
+  }
+
+  /** Discards the session: decodes are aborted, nothing more is emitted. */
+  async cancel(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.cancelController.abort();
+    this.partial?.controller.abort();
+    this.histogram?.disable();
+    this.setState('stopped');
+    await this.store.dispose();
+  }
+}

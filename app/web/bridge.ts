@@ -1,0 +1,94 @@
+// Server side of the web bridge (protocol: app/ipc/web-protocol.ts): one
+// authenticated WebSocket per page, invokes routed through the same Router as
+// Electron's ipcMain, every bus event broadcast, binary frames fed to the
+// caller's own dictation sessions. A client that disconnects has its sessions
+// finalized, so what was spoken is not lost with the tab.
+import type { RawData, WebSocket } from 'ws';
+import type { EventMap, EventName } from '../ipc/contract.js';
+import { audioSessionNumber, decodeAudioFrame, type ServerMessage } from '../ipc/web-protocol.js';
+import type { Services } from '../main/services.js';
+
+/** Events the UI can live without when a client is far behind (the meter, partial text). */
+const DROPPABLE: ReadonlySet<EventName> = new Set(['dictation:state', 'models:progress', 'files:progress']);
+const BACKLOG_LIMIT = 4 * 1024 * 1024;
+
+export class Bridge {
+  private readonly clients = new Map<WebSocket, string>();
+  private nextClient = 1;
+  private readonly offEvents: () => void;
+
+  constructor(private readonly services: Services) {
+    this.offEvents = services.bus.onAny((event, data) => this.broadcast(event, data));
+  }
+
+  attach(ws: WebSocket): void {
+    const clientId = `web-${this.nextClient++}`;
+    this.clients.set(ws, clientId);
+    const log = this.services.log.child('bridge');
+    log.info(`${clientId} connected`);
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) this.onAudio(clientId, data);
+      else void this.onText(ws, clientId, data);
+    });
+    ws.on('close', () => {
+      this.clients.delete(ws);
+      log.info(`${clientId} disconnected`);
+      void this.services.sessions.stopOwnedBy(clientId);
+    });
+    ws.on('error', (error) => log.warn(`${clientId} socket error`, error));
+    for (const notice of this.services.startupNotices()) this.send(ws, { t: 'event', event: 'notice', data: notice });
+  }
+
+  private send(ws: WebSocket, message: ServerMessage): void {
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(JSON.stringify(message));
+  }
+
+  private broadcast<E extends EventName>(event: E, data: EventMap[E]): void {
+    if (this.clients.size === 0) return;
+    const text = JSON.stringify({ t: 'event', event, data } satisfies ServerMessage);
+    for (const ws of this.clients.keys()) {
+      if (ws.readyState !== ws.OPEN) continue;
+      if (ws.bufferedAmount > BACKLOG_LIMIT && DROPPABLE.has(event)) continue;
+      ws.send(text);
+    }
+  }
+
+  private async onText(ws: WebSocket, clientId: string, data: RawData): Promise<void> {
+    let message: unknown;
+    try {
+      message = JSON.parse(data.toString());
+    } catch {
+      this.send(ws, { t: 'result', id: -1, result: { ok: false, error: { code: 'INVALID_PAYLOAD', message: 'not JSON' } } });
+      return;
+    }
+    const m = message as { t?: unknown; id?: unknown; channel?: unknown; payload?: unknown } | null;
+    const id = typeof m?.id === 'number' && Number.isSafeInteger(m.id) ? m.id : -1;
+    if (!m || m.t !== 'invoke' || id < 0) {
+      this.send(ws, { t: 'result', id, result: { ok: false, error: { code: 'INVALID_PAYLOAD', message: 'expected {t:"invoke", id, channel, payload}' } } });
+      return;
+    }
+    const result = await this.services.router.handle(m.channel, m.payload, { clientId });
+    this.send(ws, { t: 'result', id, result });
+  }
+
+  private onAudio(clientId: string, data: RawData): void {
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    let frame: ReturnType<typeof decodeAudioFrame>;
+    try {
+      frame = decodeAudioFrame(bytes);
+    } catch (error) {
+      this.services.log.child('bridge').warn(`${clientId}: ${(error as Error).message}`);
+      return;
+    }
+    const sessionId = `s${frame.sessionNumber}`;
+    // Checked: the number must round-trip to the id the server assigned.
+    if (audioSessionNumber(sessionId) !== frame.sessionNumber) return;
+    this.services.sessions.pushAudio(sessionId, frame.frame, clientId, frame.startSample);
+  }
+
+  close(): void {
+    this.offEvents();
+    for (const ws of this.clients.keys()) ws.close(1001, 'server shutting down');
+  }
+}

@@ -1,0 +1,50 @@
+// The window: header (name, status), view switcher, banners, the shown view.
+import { useEffect, useRef } from 'react';
+import { Nav } from './components/Nav.js';
+import { NoticeArea } from './components/NoticeArea.js';
+import { StatusChips } from './components/StatusChips.js';
+import { installShortcuts } from './keyboard.js';
+import { useApp } from './store/hooks.js';
+import type { View } from './store/types.js';
+import { DevicesView } from './views/DevicesView.js';
+import { DictateView } from './views/DictateView.js';
+import { ModelsView } from './views/ModelsView.js';
+import { SettingsView } from './views/SettingsView.js';
+
+function CurrentView({ view }: { view: View }) {
+  switch (view) {
+    case 'dictate':
+      return <DictateView />;
+    case 'devices':
+      return <DevicesView />;
+    case 'models':
+      return <ModelsView />;
+    case 'settings':
+      return <SettingsView />;
+  }
+}
+
+export function App() {
+  const view = useApp((s) => s.ui.view);
+  const main = useRef<HTMLElement>(null);
+  useEffect(() => installShortcuts(), []);
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>
+        Skip to content
+      </a>
+      <header className="app-header">
+        <h1 className="app-title">
+          <span className="app-mark" aria-hidden="true" />
+          Parakeet
+        </h1>
+        <Nav />
+        <StatusChips />
+      </header>
+      <NoticeArea />
+      <main id="main" className="app-main" ref={main} tabIndex={-1}>
+        <CurrentView view={view} />
+      </main>
+    </div>
+  );
+}

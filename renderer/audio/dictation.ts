@@ -1,0 +1,219 @@
+// The dictation controller: ties the microphone, the pre-roll router and the
+// session channels together. One instance for the window.
+//   Start: open the mic (unless armed) → latch the router → dictation:start
+//          → send pre-roll + queued frames → stream.
+//   Stop:  flush the worklet's partial frame → dictation:stop (finalizes the
+//          open segment) → show the summary's finals.
+// No frame between mic open and stop is dropped: until the session exists
+// they wait in the router.
+import type { SessionStateEvent, Settings } from '../../app/ipc/contract.js';
+import { actionFor } from '../errors.js';
+import * as actions from '../store/actions.js';
+import { api } from '../store/api.js';
+import { call } from '../store/commands.js';
+import { appStore } from '../store/store.js';
+import { CaptureRouter } from './capture-router.js';
+import { levelFromRms, rms, smoothLevel } from './level.js';
+import { MicError, openMic, type MicHandle } from './mic.js';
+
+/** 40 ms frames: small enough for prompt partials, large enough to keep message rates low. */
+export const FRAME_MS = 40;
+const DEFAULT_PRE_ROLL_MS = 500;
+
+const DEFAULT_AUDIO: Settings['audio'] = {
+  echoCancellation: false,
+  noiseSuppression: false,
+  autoGainControl: false,
+  inputDeviceId: null,
+};
+
+class DictationController {
+  private mic: MicHandle | null = null;
+  private opening: Promise<MicHandle | null> | null = null;
+  private router: CaptureRouter | null = null;
+  private sessionId: string | null = null;
+  private pressAt: number | null = null;
+  private level = 0;
+  /** The Dictate view is shown with "keep the microphone open" on: keep it open between sessions. */
+  private keepOpen = false;
+
+  /** Start when idle, stop when live (the shortcut and the main button). */
+  async toggle(): Promise<void> {
+    const phase = appStore.getState().session.phase;
+    if (phase === 'idle') await this.start();
+    else if (phase === 'live') await this.stop();
+  }
+
+  /** Keeps the mic open (pre-roll filling) while the Dictate view is shown and the preference is on. */
+  async arm(): Promise<void> {
+    this.keepOpen = true;
+    if (this.mic || this.opening) return;
+    await this.ensureMic();
+  }
+
+  /** The view went away or the preference was turned off: release the mic once no session needs it. */
+  async disarm(): Promise<void> {
+    this.keepOpen = false;
+    if (appStore.getState().session.phase !== 'idle') return;
+    await this.closeMic();
+  }
+
+  async start(): Promise<void> {
+    if (appStore.getState().session.phase !== 'idle') return;
+    const wasOpen = this.mic !== null;
+    this.pressAt = performance.now();
+    actions.pressLatencyReset();
+    // Armed: the mic was already live when Start was pressed.
+    if (wasOpen) actions.firstFrameAfterPress(0);
+    actions.sessionPhase('opening');
+    const mic = await this.ensureMic();
+    if (!mic || !this.router) {
+      actions.sessionPhase('idle');
+      return;
+    }
+    const preRollSamples = this.router.latch();
+    actions.sessionPhase('starting');
+    const result = await api().invoke('dictation:start', {
+      sampleRate: mic.sampleRate,
+      preRollMs: Math.round((preRollSamples / mic.sampleRate) * 1000),
+    });
+    if (!result.ok) {
+      actions.notify({
+        level: 'error',
+        code: result.error.code,
+        message: `Dictation could not start: ${result.error.message}`,
+        ...(actionFor(result.error.code) ? { action: actionFor(result.error.code) } : {}),
+      });
+      await this.endLocal();
+      return;
+    }
+    const { sessionId } = result.value;
+    this.sessionId = sessionId;
+    actions.sessionBegan(sessionId);
+    const parakeet = api();
+    this.router.attach((frame, startSample) => parakeet.sendAudio(sessionId, frame, startSample));
+  }
+
+  async stop(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId || appStore.getState().session.phase !== 'live') return;
+    actions.sessionPhase('stopping');
+    // Send the tail that is still inside the worklet's partial frame.
+    await this.mic?.flush();
+    const summary = await call('dictation:stop', 'Stopping dictation', { sessionId });
+    this.sessionId = null;
+    actions.sessionEnded(summary);
+    await this.endLocal();
+  }
+
+  async cancel(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId) return;
+    this.sessionId = null;
+    await call('dictation:cancel', 'Cancelling dictation', { sessionId });
+    actions.sessionEnded(null);
+    await this.endLocal();
+  }
+
+  /** The session manager gave up on the session (it says why in the notice). */
+  handleServerState(ev: SessionStateEvent): void {
+    if (ev.sessionId !== this.sessionId || ev.state !== 'failed') return;
+    this.sessionId = null;
+    actions.sessionEnded(null);
+    void this.endLocal();
+  }
+
+  /**
+   * Web mode: the bridge reconnected. The server finalizes a dropped client's
+   * sessions, so a session that was live is over: end it here and say so.
+   */
+  handleReconnect(): void {
+    if (!this.sessionId) return;
+    this.sessionId = null;
+    actions.notify({
+      level: 'warning',
+      code: 'SESSION_INTERRUPTED',
+      message: 'The connection dropped during dictation, so the session was stopped.',
+      action: 'Press Start to continue dictating.',
+    });
+    actions.sessionEnded(null);
+    void this.endLocal();
+  }
+
+  // ------------------------------------------------------------ internals
+
+  private async endLocal(): Promise<void> {
+    this.router?.detach();
+    this.pressAt = null;
+    if (!this.keepOpen) await this.closeMic();
+    if (appStore.getState().session.phase !== 'idle') actions.sessionPhase('idle');
+  }
+
+  private settings(): { audio: Settings['audio']; preRollMs: number } {
+    const values = appStore.getState().settings.values;
+    return { audio: values?.audio ?? DEFAULT_AUDIO, preRollMs: values?.dictation.preRollMs ?? DEFAULT_PRE_ROLL_MS };
+  }
+
+  private async ensureMic(): Promise<MicHandle | null> {
+    if (this.mic) return this.mic;
+    if (this.opening) return this.opening;
+    this.opening = this.open().finally(() => {
+      this.opening = null;
+    });
+    return this.opening;
+  }
+
+  private async open(): Promise<MicHandle | null> {
+    const { audio, preRollMs } = this.settings();
+    const router = new CaptureRouter(Math.max(1, (preRollMs * 16_000) / 1000));
+    this.router = router;
+    this.level = 0;
+    try {
+      const mic = await openMic({
+        audio,
+        frameMs: FRAME_MS,
+        onFrame: (frame) => this.onFrame(router, frame),
+        onEnded: () => void this.micEnded(),
+        onFallback: (message) => actions.notify({ level: 'warning', code: 'MIC_FALLBACK', message }),
+      });
+      this.mic = mic;
+      actions.micOpened(mic.label, null);
+      actions.dismissNoticeKey('mic');
+      return mic;
+    } catch (error) {
+      this.router = null;
+      const code = error instanceof MicError ? error.code : 'MIC_FAILED';
+      const message = error instanceof Error ? error.message : String(error);
+      actions.notify({ level: 'error', code, message, ...(actionFor(code) ? { action: actionFor(code) } : {}) });
+      return null;
+    }
+  }
+
+  private onFrame(router: CaptureRouter, frame: Float32Array): void {
+    if (router !== this.router) return;
+    if (this.pressAt !== null && appStore.getState().session.pressToMicMs === null) {
+      actions.firstFrameAfterPress(Math.round(performance.now() - this.pressAt));
+    }
+    router.push(frame);
+    this.level = smoothLevel(this.level, levelFromRms(rms(frame)));
+    actions.inputLevel(Math.round(this.level * 100) / 100);
+  }
+
+  private async micEnded(): Promise<void> {
+    actions.notify({ level: 'error', code: 'MIC_ENDED', message: 'The microphone stopped delivering audio.', action: actionFor('MIC_ENDED') });
+    // Finalize what was captured, then release the dead device.
+    if (this.sessionId) await this.stop();
+    await this.closeMic();
+  }
+
+  private async closeMic(): Promise<void> {
+    const mic = this.mic;
+    this.mic = null;
+    this.router = null;
+    this.level = 0;
+    if (mic) await mic.close();
+    actions.micClosed();
+  }
+}
+
+export const dictation = new DictationController();

@@ -1,0 +1,77 @@
+// Start-up wiring: find window.parakeet (Electron preload) or build it from
+// the web bridge (web mode, token in the URL fragment), then subscribe once
+// to every event and route it to a store action.
+import type { ParakeetApi } from '../app/ipc/contract.js';
+import { dictation } from './audio/dictation.js';
+import { browserSocketFactory } from './bridge/browser-socket.js';
+import { bridgeUrlFromLocation, WebClient } from './bridge/web-client.js';
+import * as actions from './store/actions.js';
+import { setApi } from './store/api.js';
+import { loadAll } from './store/commands.js';
+
+declare global {
+  interface Window {
+    parakeet?: ParakeetApi;
+  }
+}
+
+function subscribe(parakeet: ParakeetApi): void {
+  parakeet.on('engine:status', actions.engineStatusChanged);
+  parakeet.on('devices:changed', actions.devicesChanged);
+  parakeet.on('models:progress', actions.downloadProgressed);
+  parakeet.on('models:state', actions.downloadStateChanged);
+  parakeet.on('models:changed', actions.modelsChanged);
+  parakeet.on('dictation:transcript', actions.transcriptReceived);
+  parakeet.on('dictation:state', (ev) => {
+    actions.sessionStateChanged(ev);
+    dictation.handleServerState(ev);
+  });
+  parakeet.on('dictation:latency', actions.latencyReported);
+  parakeet.on('notice', (notice) => actions.notify(notice));
+  // files:progress has no view yet (file transcription lives in the CLI).
+}
+
+/** Returns false when there is no way to reach the main process (a banner says what to do). */
+export function installBridge(): boolean {
+  let parakeet = window.parakeet;
+  if (!parakeet) {
+    const url = bridgeUrlFromLocation(window.location);
+    if (!url) {
+      actions.connectionChanged('disconnected');
+      actions.notify(
+        {
+          level: 'error',
+          code: 'UNAUTHORIZED',
+          message: 'This page was opened without its access token.',
+          action: 'Open the full address printed by "npm run web" (it ends in #token=…).',
+        },
+        'connection',
+      );
+      return false;
+    }
+    const client = new WebClient({ url, socketFactory: browserSocketFactory });
+    let everConnected = false;
+    client.onConnection((state) => {
+      actions.connectionChanged(state);
+      if (state === 'connected') {
+        // After a reconnect, events may have been missed: read the state again.
+        if (everConnected) {
+          dictation.handleReconnect();
+          void loadAll();
+        }
+        everConnected = true;
+      }
+    });
+    window.parakeet = client;
+    // Read it back: whatever is installed as window.parakeet (instrumentation
+    // included) is the one object every call goes through.
+    parakeet = window.parakeet ?? client;
+  } else {
+    actions.connectionChanged('connected');
+  }
+  setApi(parakeet);
+  actions.modeKnown(parakeet.mode);
+  subscribe(parakeet);
+  void loadAll();
+  return true;
+}

@@ -1,0 +1,46 @@
+// What the user can do about an error, by code. Messages from the main
+// process say what happened; this adds the next step, in words. DOM-free.
+import type { IpcError, Notice, NoticeLevel } from '../app/ipc/contract.js';
+
+const ACTIONS: Record<string, string> = {
+  NO_MODEL: 'Open the Models view and download or import a model, then set it active.',
+  MODEL_INVALID: 'The file is not a usable Parakeet model. Pick another .gguf, or download one from the Models view.',
+  ENGINE_MISSING: 'The native engine is not built. Run "npm run build:native", then restart the app.',
+  ENGINE_CRASHED: 'The engine restarts by itself; if this repeats, choose the CPU in the Devices view.',
+  DEVICE_UNAVAILABLE: 'Choose another device (or Auto) in the Devices view.',
+  OUT_OF_MEMORY: 'Choose a smaller (more quantized) model or the CPU in the Devices view.',
+  BUSY: 'Wait for the current transcription to finish, then try again.',
+  BAD_AUDIO: 'Check the input device in Settings.',
+  PERMISSION_DENIED:
+    'Allow microphone access: click the microphone icon in the address bar (or your system privacy settings), then press Start again.',
+  MIC_NOT_FOUND: 'Connect a microphone, or choose another input in Settings, then press Start again.',
+  MIC_BUSY: 'Another application is using the microphone. Close it, or choose another input in Settings.',
+  MIC_ENDED: 'The microphone stopped (unplugged?). Reconnect it and press Start again.',
+  MIC_UNSUPPORTED: 'This browser cannot capture audio here; use a current Chromium-based browser or the desktop app.',
+  NETWORK: 'Check the network connection (and proxy), then press Resume.',
+  HTTP_STATUS: 'The server refused the download. Check the mirror endpoint in Settings, then retry.',
+  HASH_MISMATCH: 'The download was corrupted and has been deleted. Download it again.',
+  SIZE_MISMATCH: 'The download was incomplete and has been deleted. Download it again.',
+  HASH_UNAVAILABLE: 'The server did not say what the file should contain, so it cannot be verified. Try another mirror.',
+  DISK_FULL: 'Free some disk space, then press Resume.',
+  INSECURE_URL: 'Use an https:// mirror endpoint in Settings.',
+  HOST_NOT_ALLOWED: 'The download was redirected to an unexpected host. Check the mirror endpoint in Settings.',
+  TOO_MANY_REDIRECTS: 'Check the mirror endpoint in Settings.',
+  UNSUPPORTED_MODEL: 'This model is listed for reference; the engine cannot run it yet. Choose another one.',
+  IO_ERROR: 'Check that the models folder is writable and has free space.',
+  DISCONNECTED: 'The app is reconnecting. If this persists, restart "npm run web" and open the address it prints.',
+  UNAUTHORIZED: 'Open the address printed by "npm run web" (it carries the access token).',
+  SESSION_NOT_FOUND: 'Press Start to begin a new dictation.',
+  NOT_SUPPORTED: 'This is not available in this mode.',
+};
+
+export function actionFor(code: string): string | undefined {
+  return ACTIONS[code];
+}
+
+/** A notice for a failed request, with the next step filled in when we know it. */
+export function noticeFromError(error: IpcError, level: NoticeLevel = 'error', context?: string): Notice {
+  const message = context ? `${context}: ${error.message}` : error.message;
+  const action = actionFor(error.code);
+  return action ? { level, code: error.code, message, action } : { level, code: error.code, message };
+}

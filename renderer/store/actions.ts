@@ -1,0 +1,220 @@
+// Module-level actions: the only code that writes to the store. IPC events
+// (bridge.ts) and user commands (commands.ts) come through here; components
+// never set state themselves.
+import type {
+  AppInfo, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, FirstRunProposal, LatencyReport,
+  ModelsState, Notice, SessionStateEvent, SessionSummary, Settings, TranscriptEvent, CatalogEntry,
+} from '../../app/ipc/contract.js';
+import { applyDevices } from './devices.js';
+import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
+import {
+  applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
+} from './models.js';
+import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
+import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
+import { applySettings } from './settings.js';
+import { appStore, initialState } from './store.js';
+import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer } from './transcript.js';
+import type { AppState, ConnectionState, SessionPhase, View } from './types.js';
+
+type Update = (s: AppState) => Partial<AppState>;
+const set = (update: Update): void => appStore.setState(update);
+
+/** Notices about the engine share one banner (crash → restarting → running again). */
+export function noticeKey(code: string): string {
+  if (code.startsWith('ENGINE_') || code === 'ENGINE') return 'engine';
+  if (code.startsWith('MIC_') || code === 'PERMISSION_DENIED') return 'mic';
+  return code;
+}
+
+// ---------------------------------------------------------------- events
+
+export function engineStatusChanged(status: EngineStatus): void {
+  const previous = appStore.getState().engine.status?.state;
+  set((s) => ({ engine: applyEngineStatus(s.engine, status) }));
+  if (status.state === 'missing') {
+    notify({
+      level: 'error',
+      code: 'ENGINE_MISSING',
+      message: status.lastError?.message ?? 'The speech engine is not available.',
+      action: 'Build it with "npm run build:native", then restart the app.',
+    });
+  } else if (status.state === 'crashed' || status.state === 'restarting') {
+    notify({
+      level: 'warning',
+      code: 'ENGINE_CRASHED',
+      message:
+        status.state === 'crashed'
+          ? 'The speech engine stopped unexpectedly. Your recording continues and nothing captured is lost.'
+          : 'The speech engine is restarting. Your recording continues and nothing captured is lost.',
+      action: 'Keep talking: the text catches up when the engine is back. If this repeats, choose the CPU in the Devices view.',
+    });
+  } else if ((previous === 'crashed' || previous === 'restarting') && (status.state === 'ready' || status.state === 'busy')) {
+    const device = status.model?.device.device.name;
+    notify({
+      level: 'info',
+      code: 'ENGINE_RECOVERED',
+      message: `The speech engine is running again${device ? ` on ${device}` : ''}; dictation continues.`,
+    });
+  }
+}
+
+export function devicesChanged(state: DevicesState): void {
+  set((s) => ({ devices: { ...applyDevices(s.devices, state), switching: null } }));
+}
+
+export function modelsChanged(state: ModelsState): void {
+  set((s) => ({ models: applyModelsState(s.models, state) }));
+}
+
+export function downloadStateChanged(snap: DownloadSnapshot): void {
+  set((s) => ({ models: applyDownloadState(s.models, snap) }));
+}
+
+export function downloadProgressed(p: DownloadProgress): void {
+  set((s) => ({ models: applyDownloadProgress(s.models, p) }));
+}
+
+export function transcriptReceived(ev: TranscriptEvent): void {
+  set((s) => ({ transcript: applyTranscript(s.transcript, ev) }));
+}
+
+export function sessionStateChanged(ev: SessionStateEvent): void {
+  set((s) => ({ session: applySessionState(s.session, ev) }));
+  if (ev.notice) {
+    notify({
+      level: ev.state === 'failed' ? 'error' : 'warning',
+      code: ev.notice.code,
+      message: ev.notice.message,
+    });
+  }
+}
+
+export function latencyReported(report: LatencyReport): void {
+  set((s) => ({ session: applyLatency(s.session, report) }));
+}
+
+export function notify(notice: Notice, key: string = noticeKey(notice.code)): void {
+  set((s) => ({ notices: addNotice(s.notices, notice, key) }));
+}
+
+export function connectionChanged(connection: ConnectionState): void {
+  set((s) => ({ engine: applyConnection(s.engine, connection) }));
+  if (connection === 'disconnected') {
+    notify(
+      {
+        level: 'error',
+        code: 'DISCONNECTED',
+        message: 'Disconnected from the Parakeet service. Reconnecting…',
+        action: 'Wait a moment. If this persists, restart "npm run web" and open the address it prints.',
+      },
+      'connection',
+    );
+  } else if (connection === 'connected') {
+    set((s) => ({ notices: dismissKey(s.notices, 'connection') }));
+  }
+}
+
+// ---------------------------------------------------------------- replies
+
+export function modeKnown(mode: 'electron' | 'web'): void {
+  set((s) => ({ engine: { ...s.engine, mode } }));
+}
+
+export function appInfoLoaded(info: AppInfo): void {
+  set((s) => ({ engine: applyAppInfo(s.engine, info) }));
+}
+
+export function settingsLoaded(values: Settings): void {
+  set((s) => ({ settings: applySettings(s.settings, values) }));
+}
+
+export function settingsSaving(): void {
+  set((s) => ({ settings: { ...s.settings, saving: true } }));
+}
+
+export function catalogLoaded(catalog: CatalogEntry[]): void {
+  set((s) => ({ models: { ...s.models, catalog } }));
+}
+
+export function firstRunLoaded(firstRun: FirstRunProposal): void {
+  set((s) => ({ models: { ...s.models, firstRun } }));
+}
+
+export function importing(path: string | null): void {
+  set((s) => ({ models: { ...s.models, importing: path } }));
+}
+
+export function dismissDownload(id: string): void {
+  set((s) => ({ models: dismissDownloadReducer(s.models, id) }));
+}
+
+export function deviceSwitching(name: string | null): void {
+  set((s) => ({ devices: { ...s.devices, switching: name } }));
+}
+
+// ---------------------------------------------------------------- session lifecycle
+
+export function sessionPhase(phase: SessionPhase): void {
+  set((s) => ({ session: setPhase(s.session, phase) }));
+}
+
+export function sessionBegan(sessionId: string): void {
+  set((s) => ({ session: sessionStarted(s.session, sessionId) }));
+}
+
+export function sessionEnded(summary: SessionSummary | null): void {
+  set((s) => ({
+    session: sessionStopped(s.session, summary),
+    transcript: summary ? applySummary(s.transcript, summary) : s.transcript,
+  }));
+}
+
+export function micOpened(label: string | null, pressToMicMs: number | null): void {
+  set((s) => ({ session: { ...s.session, micLabel: label, pressToMicMs: pressToMicMs ?? s.session.pressToMicMs } }));
+}
+
+export function micClosed(): void {
+  set((s) => ({ session: { ...s.session, micLabel: null, level: 0 } }));
+}
+
+/** Start pressed: the press-to-mic figure is measured again. */
+export function pressLatencyReset(): void {
+  set((s) => ({ session: { ...s.session, pressToMicMs: null } }));
+}
+
+export function firstFrameAfterPress(ms: number): void {
+  set((s) => ({ session: { ...s.session, pressToMicMs: ms } }));
+}
+
+export function inputLevel(level: number): void {
+  if (appStore.getState().session.level === level) return;
+  set((s) => ({ session: { ...s.session, level } }));
+}
+
+export function setArmed(armed: boolean): void {
+  set((s) => ({ session: { ...s.session, armed } }));
+}
+
+// ---------------------------------------------------------------- ui
+
+export function showView(view: View): void {
+  set((s) => ({ ui: { ...s.ui, view } }));
+}
+
+export function clearTranscript(): void {
+  set(() => ({ transcript: clearTranscriptReducer() }));
+}
+
+export function dismissNoticeKey(key: string): void {
+  set((s) => ({ notices: dismissKey(s.notices, key) }));
+}
+
+export function dismissNotice(id: number): void {
+  set((s) => ({ notices: dismissNoticeReducer(s.notices, id) }));
+}
+
+/** Tests: back to a fresh store. */
+export function resetStore(): void {
+  appStore.setState(initialState(), true);
+}

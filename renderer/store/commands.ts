@@ -1,0 +1,116 @@
+// User commands that go to the main process: invoke, apply the reply through
+// an action, turn a failure into a banner that says what to do. Returns the
+// value (or null on failure) so callers can chain.
+import type { InvokeChannel, RequestOf, ResponseOf, SettingsPatch } from '../../app/ipc/contract.js';
+import { noticeFromError } from '../errors.js';
+import * as actions from './actions.js';
+import { api } from './api.js';
+
+export async function call<C extends InvokeChannel>(
+  channel: C,
+  context: string,
+  ...payload: RequestOf<C> extends void ? [] : [RequestOf<C>]
+): Promise<ResponseOf<C> | null> {
+  const result = await api().invoke(channel, ...payload);
+  if (result.ok) return result.value;
+  actions.notify(noticeFromError(result.error, 'error', context));
+  return null;
+}
+
+/** Everything the views show, loaded at start-up and after a reconnect. */
+export async function loadAll(): Promise<void> {
+  await Promise.all([
+    call('app:info', 'Reading app information').then((v) => v && actions.appInfoLoaded(v)),
+    call('engine:status', 'Reading the engine status').then((v) => v && actions.engineStatusChanged(v)),
+    call('devices:list', 'Listing devices').then((v) => v && actions.devicesChanged(v)),
+    call('settings:get', 'Reading settings').then((v) => v && actions.settingsLoaded(v)),
+    call('models:state', 'Reading installed models').then((v) => v && actions.modelsChanged(v)),
+    call('models:catalog', 'Reading the model catalog').then((v) => v && actions.catalogLoaded(v)),
+  ]);
+}
+
+export async function loadFirstRun(): Promise<void> {
+  const locale = typeof navigator === 'undefined' ? undefined : navigator.language;
+  const proposal = await call('models:firstRun', 'Proposing a first model', locale ? { locale } : {});
+  if (proposal) actions.firstRunLoaded(proposal);
+}
+
+export async function refreshDevices(): Promise<void> {
+  const state = await call('devices:list', 'Listing devices');
+  if (state) actions.devicesChanged(state);
+}
+
+export async function selectDevice(name: string): Promise<void> {
+  actions.deviceSwitching(name);
+  const state = await call('devices:select', `Switching to ${name}`, { name });
+  if (state) actions.devicesChanged(state);
+  else actions.deviceSwitching(null);
+  const status = await call('engine:status', 'Reading the engine status');
+  if (status) actions.engineStatusChanged(status);
+}
+
+export async function saveSettings(patch: SettingsPatch): Promise<void> {
+  actions.settingsSaving();
+  const values = await call('settings:set', 'Saving settings', patch);
+  if (values) actions.settingsLoaded(values);
+  else {
+    const current = await call('settings:get', 'Reading settings');
+    if (current) actions.settingsLoaded(current);
+  }
+}
+
+export async function loadModelFile(path: string): Promise<boolean> {
+  const status = await call('engine:loadModel', `Loading ${path}`, { path });
+  if (status) actions.engineStatusChanged(status);
+  return status !== null;
+}
+
+export async function downloadModel(id: string): Promise<void> {
+  const snap = await call('models:download', `Downloading ${id}`, { id });
+  if (snap) actions.downloadStateChanged(snap);
+}
+
+export async function pauseDownload(id: string): Promise<void> {
+  const snap = await call('models:pause', `Pausing ${id}`, { id });
+  if (snap) actions.downloadStateChanged(snap);
+}
+
+export async function resumeDownload(id: string): Promise<void> {
+  const snap = await call('models:resume', `Resuming ${id}`, { id });
+  if (snap) actions.downloadStateChanged(snap);
+}
+
+export async function cancelDownload(id: string): Promise<void> {
+  const snap = await call('models:cancel', `Cancelling ${id}`, { id });
+  if (snap) actions.downloadStateChanged(snap);
+}
+
+export async function removeModel(id: string): Promise<void> {
+  const state = await call('models:remove', `Deleting ${id}`, { id });
+  if (state) actions.modelsChanged(state);
+}
+
+export async function setActiveModel(id: string): Promise<void> {
+  const state = await call('models:setActive', `Activating ${id}`, { id });
+  if (state) actions.modelsChanged(state);
+  const status = await call('engine:status', 'Reading the engine status');
+  if (status) actions.engineStatusChanged(status);
+}
+
+/** Electron: a native open dialog; web mode has no file paths (the view asks for one). */
+export async function pickModelFile(): Promise<string | null> {
+  return call('models:pickFile', 'Opening a model file');
+}
+
+export async function importModel(path: string): Promise<void> {
+  actions.importing(path);
+  try {
+    const model = await call('models:import', `Importing ${path}`, { path });
+    if (!model) return;
+    const state = await call('models:state', 'Reading installed models');
+    if (state) actions.modelsChanged(state);
+    actions.notify({ level: 'info', code: 'MODEL_IMPORTED', message: `Imported ${model.displayName}.` }, 'models');
+  } finally {
+    actions.importing(null);
+  }
+}

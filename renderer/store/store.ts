@@ -1,0 +1,31 @@
+// The one store, composed of slices. Vanilla (zustand/vanilla) so reducers and
+// actions run in node unit tests; React binds to it in store/hooks.ts.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { initialDevices } from './devices.js';
+import { initialEngine } from './engine.js';
+import { initialModels } from './models.js';
+import { initialNotices } from './notices.js';
+import { initialSession } from './session.js';
+import { initialSettings } from './settings.js';
+import { initialTranscript } from './transcript.js';
+import type { AppState } from './types.js';
+
+export function initialState(): AppState {
+  return {
+    session: initialSession,
+    transcript: initialTranscript,
+    devices: initialDevices,
+    models: initialModels,
+    settings: initialSettings,
+    engine: initialEngine,
+    notices: initialNotices,
+    ui: { view: 'dictate' },
+  };
+}
+
+export function createAppStore(): StoreApi<AppState> {
+  return createStore<AppState>()(() => initialState());
+}
+
+/** The application's store (tests create their own with createAppStore). */
+export const appStore = createAppStore();

@@ -1,0 +1,105 @@
+// The shape of the one renderer store. Each slice is owned by one file in
+// this folder (state + pure reducers); components only select from it and
+// IPC events reach it through the module-level actions in actions.ts.
+import type {
+  AppInfo, CatalogEntry, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, FirstRunProposal,
+  InstalledModel, LatencyReport, Notice, SessionState, SessionSummary, Settings, TranscriptEvent,
+} from '../../app/ipc/contract.js';
+
+export type View = 'dictate' | 'devices' | 'models' | 'settings';
+
+/** The renderer's side of a dictation session (the server has its own SessionState). */
+export type SessionPhase = 'idle' | 'opening' | 'starting' | 'live' | 'stopping';
+
+export interface SessionSlice {
+  phase: SessionPhase;
+  sessionId: string | null;
+  /** Last state reported by the session manager. */
+  serverState: SessionState | null;
+  /** Local input level 0..1 (from the captured frames, smoothed). */
+  level: number;
+  /** Key press / click to the first captured frame (ms), measured here. */
+  pressToMicMs: number | null;
+  latency: LatencyReport | null;
+  lastSummary: SessionSummary | null;
+  /** Microphone label while it is open. */
+  micLabel: string | null;
+  /** The mic stays open on the Dictate view so pre-roll audio exists before Start. */
+  armed: boolean;
+}
+
+export interface FinalSegment {
+  sessionId: string;
+  segmentId: number;
+  text: string;
+  start: number;
+  end: number;
+  devicesRan: string[];
+}
+
+export interface TranscriptSlice {
+  /** Final segments in session order, then segment order; never edited once here. */
+  finals: FinalSegment[];
+  /** The open segment's tentative text (may change), or null. */
+  partial: TranscriptEvent | null;
+}
+
+export interface DevicesSlice {
+  state: DevicesState | null;
+  /** A device switch is in flight. */
+  switching: string | null;
+}
+
+export interface ModelsSlice {
+  catalog: CatalogEntry[];
+  installed: InstalledModel[];
+  activeId: string | null;
+  downloads: Record<string, DownloadSnapshot>;
+  progress: Record<string, DownloadProgress>;
+  firstRun: FirstRunProposal | null;
+  /** An import is in flight (path shown while copying/validating). */
+  importing: string | null;
+}
+
+export interface SettingsSlice {
+  values: Settings | null;
+  saving: boolean;
+}
+
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
+
+export interface EngineSlice {
+  status: EngineStatus | null;
+  app: AppInfo | null;
+  /** How window.parakeet reaches main (known at start-up, before app:info answers). */
+  mode: 'electron' | 'web' | null;
+  /** Web mode: state of the bridge socket (Electron: always 'connected'). */
+  connection: ConnectionState;
+}
+
+export interface NoticeItem extends Notice {
+  id: number;
+  /** Same key replaces an earlier notice instead of stacking (e.g. "engine", "mic"). */
+  key: string;
+  at: number;
+}
+
+export interface NoticesSlice {
+  items: NoticeItem[];
+  nextId: number;
+}
+
+export interface UiSlice {
+  view: View;
+}
+
+export interface AppState {
+  session: SessionSlice;
+  transcript: TranscriptSlice;
+  devices: DevicesSlice;
+  models: ModelsSlice;
+  settings: SettingsSlice;
+  engine: EngineSlice;
+  notices: NoticesSlice;
+  ui: UiSlice;
+}

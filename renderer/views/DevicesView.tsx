@@ -1,0 +1,147 @@
+// Devices: every compute device the engine sees, with type, backend and
+// memory; which one is selected, which one the engine really uses, which one
+// ran the last decode, and which ones failed. Switching is one click.
+import type { DeviceInfo, DevicesState } from '../../app/ipc/contract.js';
+import { Button } from '../components/Button.js';
+import { formatBytes } from '../format.js';
+import { refreshDevices, selectDevice } from '../store/commands.js';
+import { useApp } from '../store/hooks.js';
+
+const TYPE_TEXT: Record<DeviceInfo['type'], string> = { cpu: 'CPU', gpu: 'GPU', igpu: 'Integrated GPU', accel: 'Accelerator' };
+
+function memoryText(d: DeviceInfo): string {
+  if (!d.memoryTotal) return 'unknown';
+  return `${formatBytes(d.memoryFree)} free of ${formatBytes(d.memoryTotal)}`;
+}
+
+function Badges({ device, state }: { device: DeviceInfo; state: DevicesState }) {
+  const name = device.name.toLowerCase();
+  const selected = state.selected.toLowerCase() === name;
+  const active = state.active?.device.name.toLowerCase() === name;
+  const ran = state.lastRan.some((r) => r.toLowerCase() === name);
+  const failed = state.failed.find((f) => f.name.toLowerCase() === name);
+  return (
+    <ul className="badges" aria-label="Status">
+      {selected ? <li className="badge badge-selected">Selected</li> : null}
+      {active ? <li className="badge badge-active">In use</li> : null}
+      {ran ? (
+        <li className="badge badge-ran" data-testid="ran-badge">
+          Ran the last decode
+        </li>
+      ) : null}
+      {failed ? (
+        <li className="badge badge-failed" title={failed.reason}>
+          Failed: {failed.reason}
+        </li>
+      ) : null}
+    </ul>
+  );
+}
+
+function DeviceRow({ device, state, switching }: { device: DeviceInfo; state: DevicesState; switching: string | null }) {
+  const selected = state.selected.toLowerCase() === device.name.toLowerCase();
+  const failed = state.failed.some((f) => f.name.toLowerCase() === device.name.toLowerCase());
+  return (
+    <tr data-testid="device-row" data-device={device.name}>
+      <th scope="row">
+        <span className="device-name">{device.name}</span>
+        <span className="device-desc">{device.description}</span>
+        {device.type === 'cpu' && device.cpuThreads ? (
+          <span className="device-desc">
+            {device.cpuThreads} threads{device.cpuFeatures.length ? ` · ${device.cpuFeatures.join(' ')}` : ''}
+          </span>
+        ) : null}
+      </th>
+      <td data-testid="device-type">{TYPE_TEXT[device.type] ?? device.type}</td>
+      <td data-testid="device-backend">{device.backend}</td>
+      <td data-testid="device-memory">{memoryText(device)}</td>
+      <td>
+        <Badges device={device} state={state} />
+      </td>
+      <td>
+        <Button
+          disabled={selected || failed || switching !== null}
+          aria-label={`Use ${device.name}`}
+          onClick={() => void selectDevice(device.name)}
+        >
+          {switching === device.name ? 'Switching…' : selected ? 'Selected' : 'Use'}
+        </Button>
+      </td>
+    </tr>
+  );
+}
+
+function ActiveSummary({ state }: { state: DevicesState }) {
+  const active = state.active;
+  return (
+    <div className="card device-summary" data-testid="device-summary">
+      <p>
+        Choice: <strong>{state.selected === 'auto' ? 'Auto (first GPU, else CPU)' : state.selected}</strong>
+      </p>
+      <p>
+        Engine uses: <strong data-testid="active-device">{active ? active.device.name : 'nothing yet (no model loaded)'}</strong>
+        {active?.fellBack ? <span className="warn-text"> — fell back: {active.reason}</span> : null}
+      </p>
+      <p>
+        Last decode ran on:{' '}
+        <strong data-testid="last-ran">{state.lastRan.length ? state.lastRan.join(' + ') : 'no decode yet'}</strong>
+      </p>
+    </div>
+  );
+}
+
+export function DevicesView() {
+  const state = useApp((s) => s.devices.state);
+  const switching = useApp((s) => s.devices.switching);
+  return (
+    <section className="view view-devices" aria-labelledby="devices-title">
+      <header className="view-header">
+        <h2 id="devices-title">Devices</h2>
+        <p className="muted">Where the speech engine computes. The engine reports what actually ran each decode.</p>
+      </header>
+      {!state ? (
+        <p className="muted">Reading devices…</p>
+      ) : (
+        <>
+          <ActiveSummary state={state} />
+          <div className="card">
+            <div className="card-title-row">
+              <h3>All devices</h3>
+              <div className="row-actions">
+                <Button
+                  disabled={state.selected === 'auto' || switching !== null}
+                  onClick={() => void selectDevice('auto')}
+                  aria-label="Use automatic device choice"
+                >
+                  Use Auto
+                </Button>
+                <Button variant="quiet" onClick={() => void refreshDevices()}>
+                  Refresh
+                </Button>
+              </div>
+            </div>
+            <table className="table" data-testid="devices-table">
+              <thead>
+                <tr>
+                  <th scope="col">Device</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Backend</th>
+                  <th scope="col">Memory</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Action</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {state.devices.map((d) => (
+                  <DeviceRow key={d.name} device={d} state={state} switching={switching} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

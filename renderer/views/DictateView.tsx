@@ -1,0 +1,165 @@
+// Dictate: start/stop, level, live text (tentative partial, settled finals),
+// copy/clear, latencies, and what the engine runs on.
+import { useEffect, useState } from 'react';
+import { dictation } from '../audio/dictation.js';
+import { Button } from '../components/Button.js';
+import { LatencyFigures } from '../components/LatencyFigures.js';
+import { LevelMeter } from '../components/LevelMeter.js';
+import { ModelPicker } from '../components/ModelPicker.js';
+import { Transcript } from '../components/Transcript.js';
+import * as actions from '../store/actions.js';
+import { engineUsable } from '../store/engine.js';
+import { useApp } from '../store/hooks.js';
+import { finalText } from '../store/transcript.js';
+import type { SessionPhase } from '../store/types.js';
+import { appStore } from '../store/store.js';
+
+export const SHORTCUT_LABEL = 'Ctrl+Shift+Space';
+/** Stable empty list: a selector returning a fresh [] would re-render forever. */
+const NONE: string[] = [];
+
+const PHASE_TEXT: Record<SessionPhase, string> = {
+  idle: 'Ready',
+  opening: 'Opening the microphone…',
+  starting: 'Starting…',
+  live: 'Listening',
+  stopping: 'Finishing the last sentence…',
+};
+
+function StatusLine() {
+  const phase = useApp((s) => s.session.phase);
+  const server = useApp((s) => s.session.serverState);
+  const mic = useApp((s) => s.session.micLabel);
+  const text = phase === 'live' && server === 'speech' ? 'Hearing speech' : phase === 'live' && server === 'finalizing' ? 'Finalizing' : PHASE_TEXT[phase];
+  return (
+    <p className="status-line" data-testid="session-status" data-phase={phase}>
+      <span className={`dot dot-${phase}`} aria-hidden="true" />
+      {text}
+      {mic ? <span className="muted"> · {mic}</span> : null}
+    </p>
+  );
+}
+
+function EngineLine() {
+  const status = useApp((s) => s.engine.status);
+  const lastRan = useApp((s) => s.devices.state?.lastRan ?? NONE);
+  if (!status) return <p className="engine-line muted">Connecting to the engine…</p>;
+  if (!status.model) {
+    return (
+      <div className="engine-line engine-none">
+        <p>
+          No model is loaded. Download one in the{' '}
+          <button type="button" className="link" onClick={() => actions.showView('models')}>
+            Models view
+          </button>
+          , or open a local file:
+        </p>
+        <ModelPicker idPrefix="dictate-picker" />
+      </div>
+    );
+  }
+  const device = status.model.device.device.name;
+  return (
+    <p className="engine-line" data-testid="engine-line">
+      <strong>{status.model.name || status.model.arch}</strong>
+      <span className="muted"> · {status.model.defaultDecoder.toUpperCase()} · engine {status.state}</span>
+      <span className="muted"> · running on {device}</span>
+      {lastRan.length ? <span data-testid="ran-on"> · last decode ran on {lastRan.join(' + ')}</span> : null}
+    </p>
+  );
+}
+
+function Controls() {
+  const phase = useApp((s) => s.session.phase);
+  const usable = useApp((s) => engineUsable(s.engine.status) || s.engine.status?.state === 'crashed' || s.engine.status?.state === 'restarting');
+  const live = phase === 'live';
+  const busy = phase !== 'idle' && phase !== 'live';
+  return (
+    <div className="controls">
+      <Button
+        variant={live ? 'danger' : 'primary'}
+        className="btn-record"
+        aria-keyshortcuts="Control+Shift+Space"
+        disabled={busy || (!live && !usable)}
+        onClick={() => void dictation.toggle()}
+        data-testid="record"
+      >
+        {live ? 'Stop' : phase === 'stopping' ? 'Stopping…' : busy ? 'Starting…' : 'Start dictation'}
+      </Button>
+      {live ? (
+        <Button variant="quiet" aria-keyshortcuts="Escape" onClick={() => void dictation.cancel()}>
+          Cancel
+        </Button>
+      ) : null}
+      <span className="hint">
+        {SHORTCUT_LABEL} to start/stop{live ? ', Esc to cancel' : ''}
+      </span>
+    </div>
+  );
+}
+
+function TranscriptTools() {
+  const hasText = useApp((s) => s.transcript.finals.length > 0);
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    const text = finalText(appStore.getState().transcript);
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch {
+      actions.notify({
+        level: 'warning',
+        code: 'CLIPBOARD',
+        message: 'Could not copy to the clipboard.',
+        action: 'Select the text and press Ctrl+C instead.',
+      });
+    }
+  };
+  return (
+    <div className="transcript-tools">
+      <Button onClick={() => void copy()} disabled={!hasText}>
+        {copied ? 'Copied' : 'Copy text'}
+      </Button>
+      <Button variant="quiet" onClick={() => actions.clearTranscript()} disabled={!hasText}>
+        Clear
+      </Button>
+    </div>
+  );
+}
+
+export function DictateView() {
+  const armed = useApp((s) => s.session.armed);
+  // Keep the mic (and its pre-roll) open while this view is shown, if the user chose that.
+  useEffect(() => {
+    if (!armed) return;
+    void dictation.arm();
+    return () => void dictation.disarm();
+  }, [armed]);
+
+  return (
+    <section className="view view-dictate" aria-labelledby="dictate-title">
+      <header className="view-header">
+        <h2 id="dictate-title">Dictate</h2>
+        <EngineLine />
+      </header>
+      <div className="card dictate-card">
+        <Controls />
+        <div className="dictate-meta">
+          <StatusLine />
+          <LevelMeter />
+        </div>
+      </div>
+      <div className="card">
+        <div className="card-title-row">
+          <h3>Transcript</h3>
+          <TranscriptTools />
+        </div>
+        <Transcript />
+      </div>
+      <div className="card">
+        <LatencyFigures />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+// First run: no model installed yet. Propose English dictation (110M hybrid,
+// Q8_0) or multilingual (0.6B v3), with the download size shown before
+// anything starts.
+import { useEffect, useState } from 'react';
+import type { FirstRunProposal } from '../../../app/ipc/contract.js';
+import { Button } from '../../components/Button.js';
+import { formatBytes, formatLanguages } from '../../format.js';
+import { downloadModel, loadFirstRun } from '../../store/commands.js';
+import { useApp } from '../../store/hooks.js';
+
+type FirstRunChoice = FirstRunProposal['choices'][number];
+
+const KIND_TEXT: Record<FirstRunChoice['kind'], string> = {
+  'english-dictation': 'English dictation (fast, small)',
+  multilingual: 'Multilingual (25 European languages, larger)',
+};
+
+function sizeText(c: FirstRunChoice): string {
+  if (c.bytes === null) return 'size unknown until the download starts';
+  return c.bytesSource === 'catalog-estimate' ? `about ${formatBytes(c.bytes)}` : formatBytes(c.bytes);
+}
+
+export function FirstRunCard() {
+  const proposal = useApp((s) => s.models.firstRun);
+  const installedCount = useApp((s) => s.models.installed.length);
+  const downloading = useApp((s) => Object.values(s.models.downloads).some((d) => d.state === 'downloading' || d.state === 'queued'));
+  const [choice, setChoice] = useState<FirstRunChoice['kind'] | null>(null);
+
+  useEffect(() => {
+    if (installedCount === 0 && !proposal) void loadFirstRun();
+  }, [installedCount, proposal]);
+
+  if (installedCount > 0 || !proposal || downloading) return null;
+  const selected = choice ?? proposal.recommended;
+  const chosen = proposal.choices.find((c) => c.kind === selected) ?? proposal.choices[0];
+  return (
+    <section className="card first-run" aria-labelledby="first-run-title" data-testid="first-run">
+      <h3 id="first-run-title">Get a model to start</h3>
+      <fieldset>
+        <legend>What will you use it for?</legend>
+        {proposal.choices.map((c) => (
+          <label key={c.kind} className="choice">
+            <input type="radio" name="first-run" value={c.kind} checked={selected === c.kind} onChange={() => setChoice(c.kind)} />
+            <span className="choice-text">
+              <strong>{KIND_TEXT[c.kind]}</strong>
+              <span className="muted">
+                {c.displayName} · {sizeText(c)} · {formatLanguages(c.languages)} · {c.license.name}
+              </span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {chosen ? (
+        <Button variant="primary" onClick={() => void downloadModel(chosen.catalogId)} disabled={chosen.installed}>
+          {chosen.installed ? 'Installed' : `Download ${chosen.displayName} (${sizeText(chosen)})`}
+        </Button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+// Import a local .gguf into the models folder (copied, validated, listed).
+// Electron offers the native dialog; a browser cannot reveal file paths, so
+// web mode asks for one.
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../components/Button.js';
+import { importModel, pickModelFile } from '../../store/commands.js';
+import { useApp } from '../../store/hooks.js';
+
+export function ImportForm() {
+  const mode = useApp((s) => s.engine.mode ?? s.engine.app?.mode ?? 'web');
+  const importing = useApp((s) => s.models.importing);
+  const [path, setPath] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (path.trim()) void importModel(path.trim());
+  };
+  return (
+    <section className="card" aria-labelledby="import-title">
+      <h3 id="import-title">Import a model file</h3>
+      {mode === 'electron' ? (
+        <Button
+          disabled={importing !== null}
+          onClick={async () => {
+            const picked = await pickModelFile();
+            if (picked) await importModel(picked);
+          }}
+        >
+          Choose a .gguf file…
+        </Button>
+      ) : (
+        <form className="inline-form" onSubmit={submit}>
+          <label htmlFor="import-path">Path of a .gguf file on this machine</label>
+          <div className="inline-form-row">
+            <input
+              id="import-path"
+              type="text"
+              spellCheck={false}
+              autoComplete="off"
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+              placeholder="/home/me/Downloads/parakeet-tdt-0.6b-v3-q8_0.gguf"
+            />
+            <Button type="submit" disabled={importing !== null || !path.trim()}>
+              {importing ? 'Importing…' : 'Import'}
+            </Button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

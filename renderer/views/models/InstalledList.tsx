@@ -1,0 +1,96 @@
+// Installed (verified and loadable) models: size, type, licence; set active;
+// delete with a second confirming press.
+import { useState } from 'react';
+import type { InstalledModel } from '../../../app/ipc/contract.js';
+import { Button } from '../../components/Button.js';
+import { formatBytes } from '../../format.js';
+import { removeModel, setActiveModel } from '../../store/commands.js';
+import { useApp } from '../../store/hooks.js';
+
+function typeText(m: InstalledModel): string {
+  const parts = [m.architecture, m.decoders.map((d) => d.toUpperCase()).join('/')];
+  if (m.variant) parts.push(m.variant.toUpperCase());
+  return parts.filter(Boolean).join(' · ');
+}
+
+function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: boolean; loadedPath: string | null }) {
+  const [confirming, setConfirming] = useState(false);
+  const loaded = loadedPath !== null && loadedPath.endsWith(m.file);
+  return (
+    <tr data-testid="installed-row" data-id={m.id}>
+      <th scope="row">
+        <span className="device-name">{m.displayName}</span>
+        <span className="device-desc">{m.file}</span>
+      </th>
+      <td>{formatBytes(m.bytes)}</td>
+      <td>{typeText(m)}</td>
+      <td>
+        {m.license ? (
+          <a href={m.license.url} target="_blank" rel="noreferrer">
+            {m.license.spdx ?? m.license.name}
+          </a>
+        ) : (
+          <span className="muted">unknown (imported)</span>
+        )}
+      </td>
+      <td>
+        {active ? <span className="badge badge-active">Active{loaded ? ', loaded' : ''}</span> : null}
+      </td>
+      <td className="row-actions">
+        <Button disabled={active} onClick={() => void setActiveModel(m.id)} aria-label={`Use ${m.displayName}`}>
+          {active ? 'Active' : 'Use'}
+        </Button>
+        {confirming ? (
+          <>
+            <Button variant="danger" onClick={() => void removeModel(m.id)} aria-label={`Confirm deleting ${m.displayName}`}>
+              Delete file
+            </Button>
+            <Button variant="quiet" onClick={() => setConfirming(false)}>
+              Keep
+            </Button>
+          </>
+        ) : (
+          <Button variant="quiet" onClick={() => setConfirming(true)} aria-label={`Delete ${m.displayName}`}>
+            Delete…
+          </Button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function InstalledList() {
+  const installed = useApp((s) => s.models.installed);
+  const activeId = useApp((s) => s.models.activeId);
+  const loadedPath = useApp((s) => s.engine.status?.model?.path ?? null);
+  return (
+    <section className="card" aria-labelledby="installed-title">
+      <h3 id="installed-title">Installed</h3>
+      {installed.length === 0 ? (
+        <p className="muted">No models installed yet.</p>
+      ) : (
+        <table className="table" data-testid="installed-table">
+          <thead>
+            <tr>
+              <th scope="col">Model</th>
+              <th scope="col">Size</th>
+              <th scope="col">Type</th>
+              <th scope="col">Licence</th>
+              <th scope="col">
+                <span className="visually-hidden">State</span>
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {installed.map((m) => (
+              <InstalledRow key={m.id} m={m} active={m.id === activeId} loadedPath={loadedPath} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+// Runs once before the end-to-end specs: builds the renderer if it is stale
+// and generates the model and the speech file the fake microphone plays.
+import { existsSync, mkdirSync } from 'node:fs';
+import { checkTools, ensureModel, ensureRendererBuilt, ensureSpeech } from './support/assets.js';
+import { CHROMIUM, SCREENSHOT_DIR } from './support/paths.js';
+
+export default function globalSetup(): void {
+  const missing = checkTools();
+  if (missing.length) throw new Error(`end-to-end tests need ${missing.join(' and ')}: apt-get install -y ${missing.join(' ')}`);
+  if (!existsSync(CHROMIUM)) throw new Error(`end-to-end tests need Chromium at ${CHROMIUM}: apt-get install -y chromium (or set PARAKEET_CHROMIUM)`);
+  ensureRendererBuilt();
+  ensureModel();
+  ensureSpeech();
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+}

@@ -1,0 +1,54 @@
+// Keyboard use: Tab reaches the controls in a sensible order with a visible
+// focus ring, Enter/Space press buttons, Alt+1..4 switch views, Ctrl+Shift+
+// Space starts and stops dictation from anywhere, Esc cancels. The transcript
+// is an ARIA live region (finals only).
+import { expect, test } from './support/fixtures.js';
+
+test('the app can be used from the keyboard alone', async ({ app }) => {
+  await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
+
+  // Tab order: skip link, the four views, then into the Dictate view.
+  // Each stop shows a focus ring.
+  const stops: { name: string; outline: string }[] = [];
+  for (let i = 0; i < 6; i++) {
+    await app.keyboard.press('Tab');
+    stops.push(await app.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      return { name: (el.getAttribute('aria-label') || el.textContent || '').trim(), outline: getComputedStyle(el).outlineStyle };
+    }));
+  }
+  expect(stops.map((s) => s.name)).toEqual(['Skip to content', 'Dictate', 'Devices', 'Models', 'Settings', 'Start dictation']);
+  for (const stop of stops) expect(stop.outline, `focus ring on ${stop.name}`).not.toBe('none');
+
+  // Enter on a focused nav button switches the view; Alt+digits too.
+  await app.getByTestId('nav-devices').focus();
+  await app.keyboard.press('Enter');
+  await expect(app.getByRole('heading', { name: 'Devices', level: 2 })).toBeVisible();
+  await app.keyboard.press('Alt+3');
+  await expect(app.getByRole('heading', { name: 'Models', level: 2 })).toBeVisible();
+  await app.keyboard.press('Alt+4');
+  await expect(app.getByRole('heading', { name: 'Settings', level: 2 })).toBeVisible();
+  await app.keyboard.press('Alt+1');
+  await expect(app.getByRole('heading', { name: 'Dictate', level: 2 })).toBeVisible();
+
+  // The transcript's live region is polite and holds finals only.
+  const log = app.getByRole('log', { name: 'Transcript' });
+  await expect(log).toHaveAttribute('aria-live', 'polite');
+
+  // Space on the focused Start button starts; the shortcut stops; finals land in the live region.
+  await app.getByRole('button', { name: 'Start dictation' }).focus();
+  await app.keyboard.press('Space');
+  await expect(app.getByTestId('session-status')).toHaveAttribute('data-phase', 'live');
+  await expect(log.getByTestId('final').first()).toBeVisible({ timeout: 20_000 });
+  await expect(log.getByTestId('partial')).toHaveCount(0);
+  await app.keyboard.press('Control+Shift+Space');
+  await expect(app.getByTestId('session-status')).toHaveAttribute('data-phase', 'idle');
+
+  // The shortcut starts from another view too, and Esc cancels.
+  await app.keyboard.press('Alt+2');
+  await app.keyboard.press('Control+Shift+Space');
+  await app.keyboard.press('Alt+1');
+  await expect(app.getByTestId('session-status')).toHaveAttribute('data-phase', 'live');
+  await app.keyboard.press('Escape');
+  await expect(app.getByTestId('session-status')).toHaveAttribute('data-phase', 'idle');
+});

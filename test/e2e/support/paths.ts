@@ -1,0 +1,41 @@
+// Where the end-to-end suite keeps what it generates. A fixed folder (git-
+// ignored .cache/) because Chromium's fake microphone file is a launch flag,
+// known when the config is read, before any fixture runs.
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const ASSET_DIR = join(REPO_ROOT, '.cache', 'e2e');
+/** Tiny random-weight hybrid TDT/CTC model (Q8_0), the one every spec loads. */
+export const MODEL_PATH = join(ASSET_DIR, 'tiny-hybrid-q8_0.gguf');
+/** espeak-ng sentences with pauses, 16 kHz mono 16-bit: what the fake microphone plays. */
+export const SPEECH_WAV = join(ASSET_DIR, 'speech.wav');
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'docs', 'screenshots');
+export const RENDERER_DIST = join(REPO_ROOT, 'dist', 'renderer');
+export const CHROMIUM = process.env.PARAKEET_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The sentences of SPEECH_WAV, in order, and the silence around them (s). */
+export const SENTENCES = [
+  'Hello, this is a dictation test.',
+  'The quick brown fox jumps over the lazy dog.',
+  'Please write this down before we stop.',
+];
+export const LEAD_SILENCE_SEC = 0.6;
+export const PAUSE_SEC = 1.4;
+export const TAIL_SILENCE_SEC = 2.0;
+
+/** Chromium flags for a fake microphone that plays `wav` once, with no permission prompt. */
+export function chromiumArgs(wav: string, opts: { grantMic?: boolean } = {}): string[] {
+  return [
+    ...(opts.grantMic === false ? [] : ['--use-fake-ui-for-media-stream']),
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${wav}%noloop`,
+    '--autoplay-policy=no-user-gesture-required',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+  ];
+}

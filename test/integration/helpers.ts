@@ -1,0 +1,52 @@
+// Shared fixtures of the integration tests: generated random-weight models
+// (real schema, real engine), scratch folders, a logger that stays quiet
+// unless PARAKEET_TEST_LOG=1.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LogSink, createLogger, nullLogger, type Logger } from '../../app/main/log.js';
+import { generateModel } from '../support/model/generate.js';
+import type { Arch } from '../support/model/options.js';
+
+/** A scratch folder removed when the test process exits (after every after() hook, services included). */
+export function tempDir(label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `parakeet-it-${label}-`));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A tiny random-weight model in the real GGUF schema (~1 MB, loads in milliseconds). */
+export function tinyModel(dir: string, arch: Arch = 'tdt', seed = 1): string {
+  const path = join(dir, `tiny-${arch}-${seed}.gguf`);
+  generateModel(path, { preset: 'tiny', arch, weightType: 'f32', seed });
+  return path;
+}
+
+export function testLogger(dir: string): Logger {
+  if (process.env.PARAKEET_TEST_LOG !== '1') return nullLogger;
+  return createLogger(new LogSink({ dir, mirrorToStderr: true, level: 'debug' }));
+}
+
+export function waitFor<T>(subscribe: (resolve: (value: T) => void) => () => void, ms: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let off = (): void => undefined;
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+    }, ms);
+    off = subscribe((value) => {
+      clearTimeout(timer);
+      off();
+      resolve(value);
+    });
+  });
+}
+
+/**
+ * Settings for a test user-data folder, written before the services start. One engine thread: on a
+ * 2-core machine shared with other work, ggml's spinning thread barrier makes 2-thread decodes of even a
+ * tiny model swing from 10 ms to seconds; one thread keeps the tests' timing stable.
+ */
+export function writeTestSettings(userDataDir: string, settings: Record<string, unknown> = {}): void {
+  writeFileSync(join(userDataDir, 'settings.json'), JSON.stringify({ version: 1, settings: { threads: 1, ...settings } }));
+}

@@ -1,0 +1,149 @@
+// The IPC contract end to end through the router both adapters use: every
+// channel has a handler, every malformed payload comes back as
+// INVALID_PAYLOAD (never a throw, never reaching a service), unknown channels
+// as UNKNOWN_CHANNEL, and a well-formed request always gets a Result.
+// Services run for real (inline engine: the addon in this process).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { INVOKE_CHANNELS, type InvokeChannel, type Result } from '../../../app/ipc/contract.js';
+import { decodeAudioFrame, encodeAudioFrame } from '../../../app/ipc/web-protocol.js';
+import { PAYLOAD_VALIDATORS } from '../../../app/ipc/validate.js';
+import { createServices, type Services } from '../../../app/main/services.js';
+
+let services: Services;
+const userDataDir = mkdtempSync(join(tmpdir(), 'parakeet-app-contract-'));
+before(async () => {
+  services = await createServices({
+    userDataDir,
+    mode: 'web',
+    engineMode: 'inline',
+    // Nothing here may reach the internet: a closed local port answers at once.
+    modelEndpoint: 'https://127.0.0.1:9',
+  });
+});
+after(async () => {
+  await services.dispose();
+  rmSync(userDataDir, { recursive: true, force: true });
+});
+
+const ctx = { clientId: 'test' };
+
+test('every contract channel has a validator and a handler', () => {
+  assert.deepEqual(Object.keys(PAYLOAD_VALIDATORS).sort(), [...INVOKE_CHANNELS].sort());
+  assert.deepEqual(services.router.channels(), [...INVOKE_CHANNELS]);
+});
+
+/** Payloads that are wrong for every channel, plus per-channel type errors. */
+const GENERIC_BAD: unknown[] = [42, 'text', [1, 2], { unknownField: 1 }, true];
+const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
+  'devices:select': [{}, { name: '' }, { name: 7 }, { name: 'x'.repeat(1000) }],
+  'engine:loadModel': [{ path: 'relative/model.gguf' }, { path: '' }, { path: '/a\0b' }, {}],
+  'models:firstRun': [{ locale: 5 }],
+  'models:download': [{ id: '' }, { id: null }],
+  'models:import': [{ path: 5 }, { path: 'model.gguf' }],
+  'models:setActive': [{}],
+  'settings:set': [undefined, { threads: 1.5 }, { threads: -1 }, { dictation: { pauseMs: 1 } }, { audio: { echoCancellation: 'yes' } }, { device: '' }, { mirrorEndpoint: 'ftp://x' }],
+  'dictation:start': [undefined, {}, { sampleRate: 'fast' }, { sampleRate: 100 }, { sampleRate: 16000, preRollMs: -1 }],
+  'dictation:stop': [{ sessionId: 'x1' }, { sessionId: 1 }],
+  'dictation:cancel': [{}],
+  'files:transcribe': [{ path: '/a.wav', options: { decoder: 'beam' } }, { path: '/a.wav', options: 3 }],
+  'files:cancel': [{ jobId: 'job' }],
+};
+
+test('malformed payloads on every channel: INVALID_PAYLOAD naming the field, and the router keeps working', async () => {
+  let checked = 0;
+  for (const channel of INVOKE_CHANNELS) {
+    for (const payload of [...GENERIC_BAD, ...(SPECIFIC_BAD[channel] ?? [])]) {
+      const result = await services.router.handle(channel, payload, ctx);
+      assert.equal(result.ok, false, `${channel} accepted ${JSON.stringify(payload)}`);
+      if (!result.ok) {
+        assert.equal(result.error.code, 'INVALID_PAYLOAD', `${channel} ${JSON.stringify(payload)}: ${result.error.message}`);
+        assert.match(result.error.message, new RegExp(`^${channel}: payload`));
+      }
+      checked += 1;
+    }
+  }
+  assert.ok(checked > 150);
+  const info = await services.router.handle('app:info', undefined, ctx);
+  assert.equal(info.ok, true);
+});
+
+test('unknown channels (including prototype names) are UNKNOWN_CHANNEL', async () => {
+  for (const channel of ['nope', '__proto__', 'constructor', 'toString', 42, null, 'app:info '] as unknown[]) {
+    const result = await services.router.handle(channel, undefined, ctx);
+    assert.deepEqual(result.ok ? null : result.error.code, 'UNKNOWN_CHANNEL', String(channel));
+  }
+});
+
+/** One well-formed request per channel; each must come back as a Result (value or coded error). */
+const VALID: Record<InvokeChannel, unknown> = {
+  'app:info': undefined,
+  'app:openLogFolder': undefined,
+  'devices:list': undefined,
+  'devices:select': { name: 'cpu' },
+  'engine:status': undefined,
+  'engine:loadModel': { path: '/nonexistent/model.gguf' },
+  'models:state': undefined,
+  'models:catalog': undefined,
+  'models:firstRun': { locale: 'de-DE' },
+  'models:download': { id: 'no-such-model' },
+  'models:pause': { id: 'no-such-model' },
+  'models:resume': { id: 'no-such-model' },
+  'models:cancel': { id: 'no-such-model' },
+  'models:remove': { id: 'no-such-model' },
+  'models:setActive': { id: 'no-such-model' },
+  'models:import': { path: '/nonexistent/model.gguf' },
+  'models:pickFile': undefined,
+  'settings:get': undefined,
+  'settings:set': { threads: 1 },
+  'dictation:start': { sampleRate: 16000 },
+  'dictation:stop': { sessionId: 's999' },
+  'dictation:cancel': { sessionId: 's999' },
+  'files:transcribe': { path: '/nonexistent/a.wav' },
+  'files:cancel': { jobId: 'f999' },
+};
+
+const EXPECTED: Partial<Record<InvokeChannel, string>> = {
+  'app:openLogFolder': 'NOT_SUPPORTED',
+  'engine:loadModel': 'MODEL_INVALID',
+  'models:download': 'UNKNOWN_MODEL',
+  'models:pause': 'UNKNOWN_MODEL',
+  'models:cancel': 'UNKNOWN_MODEL',
+  'models:setActive': 'UNKNOWN_MODEL',
+  'models:import': 'IO_ERROR',
+  'models:pickFile': 'NOT_SUPPORTED',
+  'dictation:start': 'NO_MODEL',
+  'dictation:stop': 'SESSION_NOT_FOUND',
+  'dictation:cancel': 'SESSION_NOT_FOUND',
+  'files:transcribe': 'NO_MODEL',
+  'files:cancel': 'NOT_FOUND',
+  'models:resume': 'UNKNOWN_MODEL',
+};
+
+test('a well-formed request on every channel gets a Result: a value or an error with a stable code', async () => {
+  for (const channel of INVOKE_CHANNELS) {
+    const result: Result<unknown> = await services.router.handle(channel, VALID[channel], ctx);
+    const expected = EXPECTED[channel];
+    if (expected) assert.deepEqual(result.ok ? 'ok' : result.error.code, expected, `${channel}: ${JSON.stringify(result)}`);
+    else assert.equal(result.ok, true, `${channel}: ${JSON.stringify(result)}`);
+  }
+  const devices = await services.router.handle('devices:list', undefined, ctx);
+  assert.ok(devices.ok && (devices.value as { devices: { name: string }[] }).devices.some((d) => d.name === 'CPU'));
+  const firstRun = await services.router.handle('models:firstRun', { locale: 'de-DE' }, ctx);
+  assert.ok(firstRun.ok && (firstRun.value as { recommended: string }).recommended === 'multilingual');
+});
+
+test('web protocol: audio frames round-trip with and without a sample index; malformed frames throw', () => {
+  const frame = Float32Array.from([0.5, -0.25, 1]);
+  const plain = decodeAudioFrame(new Uint8Array(encodeAudioFrame(7, frame)));
+  assert.deepEqual(plain, { sessionNumber: 7, frame });
+  // A Node Buffer view into a larger pool (what ws hands the server).
+  const pooled = Buffer.concat([Buffer.alloc(3), Buffer.from(encodeAudioFrame(3, frame, 48_000))]).subarray(3);
+  assert.deepEqual(decodeAudioFrame(pooled), { sessionNumber: 3, frame, startSample: 48_000 });
+  assert.throws(() => decodeAudioFrame(new Uint8Array(2)));
+  assert.throws(() => decodeAudioFrame(new Uint8Array(7)));
+  assert.throws(() => decodeAudioFrame(new Uint8Array(encodeAudioFrame(1, frame, 1)).slice(0, 10)));
+});

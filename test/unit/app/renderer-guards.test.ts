@@ -1,0 +1,61 @@
+// The checks behind the Electron window and IPC adapters (which cannot run
+// here without the Electron binary): our page only, microphone only, audio
+// port messages well-formed; and the CSP both hosts send.
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+import { rendererCsp } from '../../../app/main/csp.js';
+import { grantsPermission, isTrustedUrl, readPortFrame } from '../../../app/main/renderer-guards.js';
+
+const where = { indexHtml: '/opt/parakeet/dist/renderer/index.html' };
+const page = pathToFileURL(where.indexHtml).href;
+
+test('only our renderer files (or the configured dev server) are trusted', () => {
+  assert.equal(isTrustedUrl(page, where), true);
+  assert.equal(isTrustedUrl(`${page}#/settings`, where), true);
+  assert.equal(isTrustedUrl(pathToFileURL('/opt/parakeet/dist/renderer/assets/app.js').href, where), true);
+  for (const url of [
+    'file:///opt/parakeet/dist/renderer/../../secret.html',
+    'file:///opt/parakeet/dist/renderer-evil/index.html',
+    'file:///etc/passwd',
+    'https://example.com/',
+    'http://127.0.0.1:5173/',
+    'not a url',
+    undefined,
+  ]) assert.equal(isTrustedUrl(url, where), false, String(url));
+  const dev = { ...where, devUrl: 'http://127.0.0.1:5173/' };
+  assert.equal(isTrustedUrl('http://127.0.0.1:5173/index.html', dev), true);
+  assert.equal(isTrustedUrl('http://127.0.0.1:5174/', dev), false);
+});
+
+test('the microphone is the only permission granted, and only to our page', () => {
+  assert.equal(grantsPermission('media', ['audio'], page, where), true);
+  assert.equal(grantsPermission('media', ['audio', 'video'], page, where), false);
+  assert.equal(grantsPermission('media', ['video'], page, where), false);
+  assert.equal(grantsPermission('media', [], page, where), false);
+  assert.equal(grantsPermission('media', ['audio'], 'https://example.com/', where), false);
+  for (const p of ['geolocation', 'notifications', 'clipboard-read', 'display-capture', 'openExternal']) {
+    assert.equal(grantsPermission(p, ['audio'], page, where), false, p);
+  }
+});
+
+test('audio port messages: a Float32Array or {frame, startSample}; anything else is refused', () => {
+  const frame = new Float32Array(4);
+  assert.deepEqual(readPortFrame(frame), { frame });
+  assert.deepEqual(readPortFrame({ frame, startSample: 320 }), { frame, startSample: 320 });
+  assert.deepEqual(readPortFrame({ frame }), { frame });
+  for (const bad of [null, 1, 'x', [0.1], new Float64Array(2), { frame: [0.1] }, { frame, startSample: -1 }, { frame, startSample: 1.5 }, { frame, startSample: '0' }]) {
+    assert.equal(readPortFrame(bad), null, JSON.stringify(bad));
+  }
+});
+
+test('the renderer CSP: own files only, no inline script or eval, the bridge socket only where given', () => {
+  const csp = rendererCsp({ bridgeOrigins: ['ws://127.0.0.1:4000'] });
+  const directives = new Map(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+  assert.deepEqual(directives.get('default-src'), ["'self'"]);
+  assert.deepEqual(directives.get('script-src'), ["'self'"]);
+  assert.deepEqual(directives.get('object-src'), ["'none'"]);
+  assert.deepEqual(directives.get('connect-src'), ["'self'", 'ws://127.0.0.1:4000']);
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
+  assert.deepEqual(new Map(rendererCsp().split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)])).get('connect-src'), ["'self'"]);
+});

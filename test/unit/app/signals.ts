@@ -1,0 +1,58 @@
+// Synthetic test audio at 16 kHz: speech-like bursts (noise and harmonics
+// under a syllable-rate envelope) and quiet room noise, from a seeded PRNG so
+// every run decodes the same samples.
+export const RATE = 16_000;
+
+export function prng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    // xorshift32
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 0x1_0000_0000;
+  };
+}
+
+/** A "phrase": noise plus a few harmonics, loudness varying at ~4 Hz like syllables (never silent inside). */
+export function speechLike(seconds: number, seed: number, amplitude = 0.3): Float32Array {
+  const rnd = prng(seed);
+  const n = Math.round(seconds * RATE);
+  const out = new Float32Array(n);
+  const f0 = 110 + rnd() * 120;
+  const syllableHz = 3 + rnd() * 2;
+  for (let i = 0; i < n; i += 1) {
+    const t = i / RATE;
+    const env = 0.55 + 0.45 * Math.sin(2 * Math.PI * syllableHz * t);
+    const voiced = 0.5 * Math.sin(2 * Math.PI * f0 * t) + 0.3 * Math.sin(2 * Math.PI * 2 * f0 * t) + 0.2 * Math.sin(2 * Math.PI * 3 * f0 * t);
+    out[i] = amplitude * env * (0.6 * voiced + 0.8 * (rnd() - 0.5));
+  }
+  return out;
+}
+
+/** Room noise far below speech (about -66 dBFS RMS). */
+export function quiet(seconds: number, seed: number, amplitude = 0.0017): Float32Array {
+  const rnd = prng(seed);
+  const out = new Float32Array(Math.round(seconds * RATE));
+  for (let i = 0; i < out.length; i += 1) out[i] = amplitude * (rnd() - 0.5) * 2;
+  return out;
+}
+
+export function concat(...parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** Splits audio into frames of `frameSamples` (the last one may be shorter). */
+export function frames(audio: Float32Array, frameSamples: number): Float32Array[] {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < audio.length; i += frameSamples) out.push(audio.slice(i, i + frameSamples));
+  return out;
+}
