@@ -267,7 +267,12 @@ export interface InvokeMap {
   'settings:get': { request: void; response: Settings };
   'settings:set': { request: SettingsPatch; response: Settings };
   'dictation:start': { request: DictationStartOptions; response: SessionInfo };
-  'dictation:stop': { request: { sessionId: string }; response: SessionSummary };
+  /**
+   * `sentSamples`: how many samples the client sent (its next startSample). Audio
+   * and invokes travel separately (MessagePort vs invoke), so main waits for the
+   * frames still in flight before it finalizes.
+   */
+  'dictation:stop': { request: { sessionId: string; sentSamples?: number }; response: SessionSummary };
   'dictation:cancel': { request: { sessionId: string }; response: void };
   'files:transcribe': { request: { path: string; options?: FileTranscribeOptions }; response: FileTranscript };
   'files:cancel': { request: { jobId: string }; response: void };

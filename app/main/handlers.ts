@@ -68,7 +68,7 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'settings:set': (patch) => s.settings.set(patch),
 
     'dictation:start': (options, context) => s.sessions.start(options, context.clientId),
-    'dictation:stop': ({ sessionId }) => s.sessions.stop(sessionId),
+    'dictation:stop': ({ sessionId, sentSamples }) => s.sessions.stop(sessionId, sentSamples),
     'dictation:cancel': ({ sessionId }) => s.sessions.cancel(sessionId),
 
     'files:transcribe': ({ path, options }) => s.files.transcribe(path, options),

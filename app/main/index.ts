@@ -3,6 +3,7 @@
 // on quit, everything disposed (sessions finalized, downloads paused for a
 // resume, the engine process ended).
 import { BrowserWindow, app, session, utilityProcess, type WebContents } from 'electron';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { utilityTransport } from './engine/utility-transport.js';
 import { bindIpc, type IpcBinding } from './ipc.js';
@@ -18,6 +19,12 @@ const windowOptions = {
   devUrl: process.env.PARAKEET_RENDERER_URL || undefined,
 };
 
+// Run-time overrides from the environment (the _electron specs, and users who
+// want a portable profile): see README, "Environment".
+const env = process.env;
+if (env.PARAKEET_USER_DATA_DIR) app.setPath('userData', path.resolve(env.PARAKEET_USER_DATA_DIR));
+const testHooks = env.PARAKEET_TEST_HOOKS === '1';
+
 let services: Services | null = null;
 let ipc: IpcBinding | null = null;
 let disposed = false;
@@ -28,7 +35,13 @@ async function ready(): Promise<void> {
     mode: 'electron',
     engineTransport: utilityTransport(utilityProcess),
     platform: electronPlatform(),
+    ...(env.PARAKEET_MODEL ? { modelPath: path.resolve(env.PARAKEET_MODEL) } : {}),
+    ...(env.PARAKEET_MODEL_ENDPOINT ? { modelEndpoint: env.PARAKEET_MODEL_ENDPOINT } : {}),
+    ...(env.PARAKEET_EXTRA_CA_FILE ? { extraCa: readFileSync(env.PARAKEET_EXTRA_CA_FILE, 'utf8') } : {}),
+    ...(testHooks ? { testHooks: true, retainSessionAudio: true } : {}),
   });
+  // The _electron specs reach the services through Playwright's evaluate().
+  if (testHooks) (globalThis as { parakeetTest?: { services: Services } }).parakeetTest = { services };
   const log = services.log.child('window');
   const options = { ...windowOptions, log };
   hardenSession(options, session.defaultSession);

@@ -32,6 +32,8 @@ class DictationController {
   private opening: Promise<MicHandle | null> | null = null;
   private router: CaptureRouter | null = null;
   private sessionId: string | null = null;
+  /** Samples sent to the current session (its next startSample), for dictation:stop. */
+  private sentSamples = 0;
   private pressAt: number | null = null;
   private level = 0;
   /** The Dictate view is shown with "keep the microphone open" on: keep it open between sessions. */
@@ -91,7 +93,11 @@ class DictationController {
     this.sessionId = sessionId;
     actions.sessionBegan(sessionId);
     const parakeet = api();
-    this.router.attach((frame, startSample) => parakeet.sendAudio(sessionId, frame, startSample));
+    this.sentSamples = 0;
+    this.router.attach((frame, startSample) => {
+      parakeet.sendAudio(sessionId, frame, startSample);
+      this.sentSamples = Math.max(this.sentSamples, startSample + frame.length);
+    });
   }
 
   async stop(): Promise<void> {
@@ -100,7 +106,8 @@ class DictationController {
     actions.sessionPhase('stopping');
     // Send the tail that is still inside the worklet's partial frame.
     await this.mic?.flush();
-    const summary = await call('dictation:stop', 'Stopping dictation', { sessionId });
+    // Frames travel apart from invokes: tell main how much audio to wait for.
+    const summary = await call('dictation:stop', 'Stopping dictation', { sessionId, sentSamples: this.sentSamples });
     this.sessionId = null;
     actions.sessionEnded(summary);
     await this.endLocal();

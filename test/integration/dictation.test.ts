@@ -150,6 +150,43 @@ test('stop mid-sentence finalizes that sentence (up to the last sample)', async 
   await checkInvariant(summary, audio);
 });
 
+test('stop waits for frames still in flight (sentSamples), so the last word is not cut', async () => {
+  const audio = concat(quiet(0.5, 5), speechLike(1.2, 26));
+  const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
+  const frameSamples = Math.round((40 * RATE) / 1000);
+  const all = [...frames(audio, frameSamples)];
+  const early = all.slice(0, all.length - 5);
+  let position = 0;
+  for (const frame of early) {
+    services.sessions.pushAudio(sessionId, frame, 'test', position);
+    position += frame.length;
+  }
+  // stop() is called before the last 5 frames arrive (they are still "on the port").
+  const stopping = services.sessions.stop(sessionId, audio.length);
+  await sleep(50);
+  for (const frame of all.slice(early.length)) {
+    assert.equal(services.sessions.pushAudio(sessionId, frame, 'test', position), true, 'frames in flight are still accepted');
+    position += frame.length;
+  }
+  const summary = await stopping;
+  assert.equal(summary.latency.samplesReceived, audio.length);
+  assert.equal(summary.segments.at(-1)?.endSample, audio.length, 'the final covers every sample that was sent');
+  await checkInvariant(summary, audio);
+  // After the drain, audio is refused.
+  assert.equal(services.sessions.pushAudio(sessionId, new Float32Array(640), 'test', position), false);
+});
+
+test('stop gives up waiting for audio that never arrives (bounded wait)', async () => {
+  const audio = concat(quiet(0.3, 5), speechLike(0.8, 27));
+  const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
+  await feed(sessionId, audio);
+  const t0 = performance.now();
+  const summary = await services.sessions.stop(sessionId, audio.length + 16000);
+  const waited = performance.now() - t0;
+  assert.ok(waited >= 900 && waited < 5000, `waited ${waited.toFixed(0)} ms for missing audio`);
+  assert.equal(summary.latency.samplesReceived, audio.length);
+});
+
 test('lost and repeated samples are counted exactly and the timeline is kept; other clients cannot inject audio', async () => {
   const audio = concat(quiet(0.4, 7), speechLike(0.8, 26), quiet(0.8, 8));
   const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');

@@ -90,10 +90,10 @@ export class SessionManager {
     return session;
   }
 
-  async stop(sessionId: string): Promise<SessionSummary> {
+  async stop(sessionId: string, sentSamples?: number): Promise<SessionSummary> {
     const session = this.require(sessionId);
     try {
-      const summary = await session.stop();
+      const summary = await session.stop(sentSamples);
       this.opts.log.info(`session ${sessionId} stopped`, summary.latency);
       return summary;
     } finally {

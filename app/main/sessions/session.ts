@@ -20,6 +20,9 @@ import type { Logger } from '../log.js';
 import { AudioStore } from './audio-store.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
 
+
+/** How long stop() waits for audio frames still in flight. */
+const DRAIN_TIMEOUT_MS = 1000;
 export const SESSION_RATE = 16_000;
 
 /** What a session needs from the engine (EngineHost provides it). */
@@ -123,6 +126,8 @@ export class DictationSession {
   private sampleGaps = 0;
   /** Input-rate samples placed on the timeline (received + filled − dropped). */
   private inputPosition = 0;
+  /** While stop() waits for frames in flight: the sample count it waits for. */
+  private drained: { target: number; resolve: () => void } | null = null;
   private partialDecodes = 0;
   private partialsSkipped = 0;
   private finalDecodes = 0;
@@ -181,6 +186,7 @@ export class DictationSession {
   /** One frame from the client. Returns false when the session no longer takes audio. */
   pushAudio(frame: Float32Array, startSample?: number): boolean {
     if (this.state === 'finalizing' || this.state === 'stopped' || this.state === 'failed') return false;
+    if (this.stopping && !this.drained) return false;  // stop() already decided where the audio ends
     const now = performance.now();
     this.firstFrameAt ??= now;
     this.framesReceived += 1;
@@ -210,6 +216,7 @@ export class DictationSession {
   private ingest(samples: Float32Array, now: number): void {
     if (samples.length === 0) return;
     this.inputPosition += samples.length;
+    if (this.drained && this.inputPosition >= this.drained.target) this.drained.resolve();
     const pcm = this.resampler ? this.resampler.process(samples) : samples;
     this.process(pcm, now);
   }
@@ -478,10 +485,29 @@ export class DictationSession {
 
   // ------------------------------------------------------------ end
 
-  /** Finalizes what was spoken (an open segment is closed at the last sample) and reports. */
-  stop(): Promise<SessionSummary> {
-    this.stopping ??= this.finish();
+  /**
+   * Finalizes what was spoken (an open segment is closed at the last sample) and
+   * reports. With `sentSamples`, frames still in flight on the audio channel are
+   * awaited first (at most DRAIN_TIMEOUT_MS), so a stop never cuts the last word.
+   */
+  stop(sentSamples?: number): Promise<SessionSummary> {
+    this.stopping ??= this.drain(sentSamples).then(() => this.finish());
     return this.stopping;
+  }
+
+  private async drain(sentSamples: number | undefined): Promise<void> {
+    if (sentSamples === undefined || this.inputPosition >= sentSamples) return;
+    const deadline = performance.now() + DRAIN_TIMEOUT_MS;
+    await new Promise<void>((resolve) => {
+      this.drained = { target: sentSamples, resolve };
+      setTimeout(resolve, DRAIN_TIMEOUT_MS).unref?.();
+    });
+    this.drained = null;
+    if (this.inputPosition < sentSamples) {
+      this.opts.log.warn(`session ${this.id}: stopped with ${sentSamples - this.inputPosition} sent samples not received after ${DRAIN_TIMEOUT_MS} ms`);
+    } else if (performance.now() > deadline) {
+      this.opts.log.warn(`session ${this.id}: audio drained late`);
+    }
   }
 
   private async finish(): Promise<SessionSummary> {
