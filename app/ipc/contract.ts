@@ -274,6 +274,8 @@ export interface InvokeMap {
    */
   'dictation:stop': { request: { sessionId: string; sentSamples?: number }; response: SessionSummary };
   'dictation:cancel': { request: { sessionId: string }; response: void };
+  /** A running session's finals so far, or a recently finished session's summary (web mode: after a reconnect). */
+  'dictation:summary': { request: { sessionId: string }; response: SessionSummary };
   'files:transcribe': { request: { path: string; options?: FileTranscribeOptions }; response: FileTranscript };
   'files:cancel': { request: { jobId: string }; response: void };
 }
@@ -286,7 +288,7 @@ export const INVOKE_CHANNELS = [
   'app:info', 'app:openLogFolder', 'devices:list', 'devices:select', 'engine:status', 'engine:loadModel',
   'models:state', 'models:catalog', 'models:firstRun', 'models:download', 'models:pause', 'models:resume', 'models:cancel',
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
-  'dictation:start', 'dictation:stop', 'dictation:cancel', 'files:transcribe', 'files:cancel',
+  'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

@@ -184,6 +184,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'dictation:start': dictationStart,
   'dictation:stop': object<{ sessionId: string; sentSamples?: number }>({ sessionId, sentSamples: num(0, Number.MAX_SAFE_INTEGER, true) }, ['sentSamples']),
   'dictation:cancel': object({ sessionId }),
+  'dictation:summary': object({ sessionId }),
   'files:transcribe': object<{ path: string; options?: FileTranscribeOptions }>({ path: absolutePath, options: fileOptions }, ['options']),
   'files:cancel': object({ jobId }),
 };

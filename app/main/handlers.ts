@@ -70,6 +70,7 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'dictation:start': (options, context) => s.sessions.start(options, context.clientId),
     'dictation:stop': ({ sessionId, sentSamples }) => s.sessions.stop(sessionId, sentSamples),
     'dictation:cancel': ({ sessionId }) => s.sessions.cancel(sessionId),
+    'dictation:summary': ({ sessionId }) => s.sessions.summary(sessionId),
 
     'files:transcribe': ({ path, options }) => s.files.transcribe(path, options),
     'files:cancel': ({ jobId }) => s.files.cancel(jobId),

@@ -132,19 +132,24 @@ class DictationController {
 
   /**
    * Web mode: the bridge reconnected. The server finalizes a dropped client's
-   * sessions, so a session that was live is over: end it here and say so.
+   * sessions, so a session that was live is over: fetch its summary (the finals
+   * spoken before and during the drop), end it here and say so.
    */
-  handleReconnect(): void {
-    if (!this.sessionId) return;
+  async handleReconnect(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId) return;
     this.sessionId = null;
+    const result = await api().invoke('dictation:summary', { sessionId });
     actions.notify({
       level: 'warning',
       code: 'SESSION_INTERRUPTED',
-      message: 'The connection dropped during dictation, so the session was stopped.',
+      message: result.ok
+        ? 'The connection dropped during dictation, so the session was stopped. Everything said until then is kept below.'
+        : 'The connection dropped during dictation, so the session was stopped.',
       action: 'Press Start to continue dictating.',
     });
-    actions.sessionEnded(null);
-    void this.endLocal();
+    actions.sessionEnded(result.ok ? result.value : null);
+    await this.endLocal();
   }
 
   // ------------------------------------------------------------ internals

@@ -171,6 +171,8 @@ test('stop waits for frames still in flight (sentSamples), so the last word is n
   const summary = await stopping;
   assert.equal(summary.latency.samplesReceived, audio.length);
   assert.equal(summary.segments.at(-1)?.endSample, audio.length, 'the final covers every sample that was sent');
+  // A client that reconnects later can still read what the session produced.
+  assert.deepEqual(await services.sessions.summary(sessionId), summary);
   await checkInvariant(summary, audio);
   // After the drain, audio is refused.
   assert.equal(services.sessions.pushAudio(sessionId, new Float32Array(640), 'test', position), false);

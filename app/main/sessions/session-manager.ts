@@ -25,10 +25,14 @@ export interface SessionManagerOptions {
   decoder?: SessionDecoder;
 }
 
+const RECENT_SUMMARIES = 16;
+
 export class SessionManager {
   private readonly sessions = new Map<string, DictationSession>();
   private nextNumber = 1;
   private readonly finished = new Map<string, DictationSession>();
+  /** Summaries of the last sessions, for a client that reconnects after its session was finalized. */
+  private readonly recent = new Map<string, SessionSummary>();
 
   constructor(private readonly opts: SessionManagerOptions) {
     opts.engine.on('crashed', ({ reason, device }) => {
@@ -94,12 +98,23 @@ export class SessionManager {
     const session = this.require(sessionId);
     try {
       const summary = await session.stop(sentSamples);
+      this.recent.set(sessionId, summary);
+      if (this.recent.size > RECENT_SUMMARIES) this.recent.delete(this.recent.keys().next().value as string);
       this.opts.log.info(`session ${sessionId} stopped`, summary.latency);
       return summary;
     } finally {
       this.sessions.delete(sessionId);
       if (this.opts.retainAudio) this.finished.set(sessionId, session);
     }
+  }
+
+  /** A session's text so far (running), or its final summary (finished recently). */
+  async summary(sessionId: string): Promise<SessionSummary> {
+    const live = this.sessions.get(sessionId);
+    if (live) return live.current();
+    const done = this.recent.get(sessionId);
+    if (done) return done;
+    throw new CodedError('SESSION_NOT_FOUND', `There is no recent dictation session ${sessionId}.`);
   }
 
   async cancel(sessionId: string): Promise<void> {

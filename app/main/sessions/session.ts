@@ -473,6 +473,11 @@ export class DictationSession {
     };
   }
 
+  /** The finals so far, or — once stop() was called — the final summary when it is ready. */
+  current(): Promise<SessionSummary> {
+    return this.stopping ?? Promise.resolve(this.summary());
+  }
+
   private summary(): SessionSummary {
     return {
       sessionId: this.id,

@@ -102,6 +102,7 @@ const VALID: Record<InvokeChannel, unknown> = {
   'dictation:start': { sampleRate: 16000 },
   'dictation:stop': { sessionId: 's999' },
   'dictation:cancel': { sessionId: 's999' },
+  'dictation:summary': { sessionId: 's999' },
   'files:transcribe': { path: '/nonexistent/a.wav' },
   'files:cancel': { jobId: 'f999' },
 };
@@ -118,6 +119,7 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'dictation:start': 'NO_MODEL',
   'dictation:stop': 'SESSION_NOT_FOUND',
   'dictation:cancel': 'SESSION_NOT_FOUND',
+  'dictation:summary': 'SESSION_NOT_FOUND',
   'files:transcribe': 'NO_MODEL',
   'files:cancel': 'NOT_FOUND',
   'models:resume': 'UNKNOWN_MODEL',
