@@ -150,9 +150,17 @@ export function resolveModelOptions(input: ModelOptionsInput = {}): ModelOptions
   return o;
 }
 
-/** Frequency bins left after the three stride-2 convolutions (80 → 10, 128 → 16). */
-export function subsampledFeatures(nMels: number): number {
+/**
+ * Frequency bins left after the three stride-2 convolutions (80 → 10, 128 → 16);
+ * causal subsampling pads 2+1 instead of 1+1 (128 → 17), NeMo calc_length.
+ */
+export function subsampledFeatures(nMels: number, causal = false): number {
   let f = nMels;
-  for (let i = 0; i < 3; i++) f = Math.floor((f - 1) / 2) + 1;
+  for (let i = 0; i < 3; i++) f = causal ? Math.floor(f / 2) + 1 : Math.floor((f - 1) / 2) + 1;
   return f;
+}
+
+/** Whether extra KVs turn on causal subsampling (the streaming checkpoints). */
+export function hasCausalDownsampling(o: Pick<ModelOptions, 'extraKv'>): boolean {
+  return o.extraKv.some((kv) => kv.key === 'parakeet.encoder.causal_downsampling' && kv.value.value === true);
 }

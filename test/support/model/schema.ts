@@ -1,7 +1,7 @@
 // The parakeet.cpp GGUF tensor schema (spec 1.6): exact NeMo state_dict names,
 // ggml shapes (ne, fastest first) and how each tensor is initialised in a random
 // model. Order follows NeMo's state_dict (module registration order).
-import { type ModelOptions, isTdt, isTransducer, subsampledFeatures } from './options.js';
+import { type ModelOptions, hasCausalDownsampling, isTdt, isTransducer, subsampledFeatures } from './options.js';
 import { type JointOutputParams, jointOutputWeight } from './joint-output.js';
 import { slaneyMelFilterbank, symmetricHann } from './mel.js';
 
@@ -103,7 +103,7 @@ function subsampling(o: ModelOptions): TensorPlan[] {
     ...conv(3, [1, 1, C, C], vp(C), around(-SUB_RELU_SHIFT, 0.05)),
     ...conv(5, [3, 3, 1, C], vp(9, afterRelu), sym(0.02)),
     ...conv(6, [1, 1, C, C], vp(C), around(-SUB_RELU_SHIFT, 0.05)),
-    ...linear(`${p}.out`, C * subsampledFeatures(o.nMels), o.dModel, true, true, afterRelu),
+    ...linear(`${p}.out`, C * subsampledFeatures(o.nMels, hasCausalDownsampling(o)), o.dModel, true, true, afterRelu),
   ];
 }
 
