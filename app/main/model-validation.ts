@@ -2,8 +2,9 @@
 // process: the file is loaded into a separate, short-lived model (the
 // resident one is untouched) and what the engine saw becomes the installed
 // entry's metadata. Files the engine loads but this app cannot use for
-// dictation (cache-aware streaming, diarization, VAD-only) are refused here
-// with MODEL_INVALID, in words the user can act on.
+// dictation (diarization, VAD-only) are refused here with MODEL_INVALID, in
+// words the user can act on. Cache-aware streaming checkpoints (chunked_limited
+// attention) are accepted: the engine decodes them offline, as NeMo does.
 import path from 'node:path';
 import type { ModelInfo } from '../../native/index.js';
 import type { ValidateModel, ValidatedModelInfo } from './models/index.js';
@@ -19,12 +20,6 @@ export function toValidatedModelInfo(file: string, info: ModelInfo): ValidatedMo
   const name = path.basename(file);
   const kind = UNSUPPORTED_ARCHS[info.arch];
   if (kind) throw new CodedError('MODEL_INVALID', `${name} is ${kind}, not a speech-recognition model; choose a Parakeet ASR .gguf`);
-  if (info.attContextStyle && info.attContextStyle !== 'regular') {
-    throw new CodedError(
-      'MODEL_INVALID',
-      `${name} is a cache-aware streaming model (att_context_style ${info.attContextStyle}), which this version cannot run yet; choose an offline Parakeet model`,
-    );
-  }
   if (info.decoders.length === 0) throw new CodedError('MODEL_INVALID', `${name} has no decoder head the engine can run`);
   return {
     architecture: info.arch,
@@ -32,7 +27,7 @@ export function toValidatedModelInfo(file: string, info: ModelInfo): ValidatedMo
     name: info.name || undefined,
     vocabSize: info.vocabSize,
     sampleRate: info.sampleRate,
-    streaming: false,
+    streaming: info.attContextStyle !== 'regular',
   };
 }
 

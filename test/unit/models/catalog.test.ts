@@ -69,11 +69,12 @@ test('first-run defaults: 110M hybrid Q8_0 for English dictation, 0.6B v3 Q8_0 m
   assert.equal(c.entries.filter((e) => e.recommended).length, 2);
 });
 
-test('streaming checkpoints are marked not yet supported; licences are honest about confirmation', () => {
+test('only the prompt-conditioned Nemotron checkpoint is not yet supported (the EOU model is decoded offline); licences are honest', () => {
   const c = bundledCatalog();
   for (const e of c.entries) {
-    assert.equal(e.engineSupport === 'not-yet', e.streaming, e.id);
+    assert.equal(e.engineSupport === 'not-yet', e.id.startsWith('nemotron-'), e.id);
   }
+  assert.equal(findEntry(c, 'realtime_eou_120m-v1-q8_0')?.streaming, true);
   assert.equal(findEntry(c, 'tdt_ctc-110m-q8_0')?.license.spdx, 'CC-BY-4.0');
   assert.equal(findEntry(c, 'tdt_ctc-110m-q8_0')?.license.confirmed, true);
   assert.equal(findEntry(c, 'tdt-0.6b-v3-q8_0')?.license.spdx, 'CC-BY-4.0');
