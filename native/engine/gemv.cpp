@@ -31,6 +31,14 @@ void gemv(const float * W, const float * x, const float * b, float * y, int n_ou
     for (int o = 0; o < n_out; ++o) y[o] = (b ? b[o] : 0.0f) + dot(W + (long long)o * n_in, x, n_in);
 }
 
+void gemv_block(const float * W, const float * X, int k, const float * b, float * Y, int n_out, int n_in) {
+    for (int o = 0; o < n_out; ++o) {
+        const float * row = W + (long long)o * n_in;
+        const float bias = b ? b[o] : 0.0f;
+        for (int c = 0; c < k; ++c) Y[(long long)c * n_out + o] = bias + dot(row, X + (long long)c * n_in, n_in);
+    }
+}
+
 void gemv_accumulate(const float * W, const float * x, float * y, int n_out, int n_in) {
     for (int o = 0; o < n_out; ++o) y[o] += dot(W + (long long)o * n_in, x, n_in);
 }

@@ -19,6 +19,43 @@ void check_abort(const std::atomic<bool> * abort) {
     if (abort != nullptr && abort->load(std::memory_order_relaxed)) throw Error(ErrorCode::Aborted, "transcription cancelled");
 }
 
+/**
+ * Joint logits, computed a block of consecutive frames at a time under the
+ * current prediction state. The greedy loops mostly walk forward over blank
+ * frames with an unchanged state, so one block evaluation (each weight row read
+ * once for all frames) replaces several; an emitted token changes the state and
+ * drops the rest of the block. The block grows while blocks are used up and
+ * shrinks when tokens cut them short. The numbers are the same as frame by frame.
+ */
+class JointCache {
+public:
+    JointCache(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid)
+        : model_(model), enc_proj_(enc_proj), joint_dim_(joint_dim), valid_(valid) {}
+
+    /** Logits of frame t for the state with this version number. */
+    const float * at(int t, const PredictionState & state, unsigned version) {
+        if (version != version_ || t < first_ || t >= first_ + count_) {
+            const bool used_up = version == version_ && t >= first_ + count_;
+            block_ = used_up ? std::min(kMaxBlock, block_ * 2) : std::max(1, std::min(block_, (last_used_ - first_ + 1) * 2));
+            first_ = t;
+            count_ = std::min(block_, valid_ - t);
+            version_ = version;
+            model_.joint_block(enc_proj_.data() + size_t(t) * size_t(joint_dim_), count_, state, logits_);
+        }
+        last_used_ = t;
+        return logits_.data() + size_t(t - first_) * size_t(model_.outputs());
+    }
+
+private:
+    static constexpr int kMaxBlock = 16;
+    const Transducer & model_;
+    const std::vector<float> & enc_proj_;
+    int joint_dim_, valid_;
+    std::vector<float> logits_;
+    unsigned version_ = ~0u;
+    int first_ = 0, count_ = 0, block_ = 2, last_used_ = 0;
+};
+
 }  // namespace
 
 float max_prob_confidence(const float * logits, int n, int k) {
@@ -60,17 +97,18 @@ std::vector<DecodedToken> rnnt_greedy(const Transducer & model, const std::vecto
                                       int max_symbols, const std::atomic<bool> * abort) {
     std::vector<DecodedToken> out;
     PredictionState state = model.initial_state();
-    std::vector<float> logits;
+    unsigned version = 0;
+    JointCache joint(model, enc_proj, joint_dim, valid);
     const int classes = blank + 1;
     for (int t = 0; t < valid; ++t) {
         check_abort(abort);
-        const float * f = enc_proj.data() + size_t(t) * joint_dim;
         for (int emitted = 0; emitted < max_symbols; ++emitted) {
-            model.joint(f, state, logits);
-            const int k = argmax(logits.data(), 0, classes);
+            const float * logits = joint.at(t, state, version);
+            const int k = argmax(logits, 0, classes);
             if (k == blank) break;
-            out.push_back({k, t, 1, max_prob_confidence(logits.data(), classes, k)});
+            out.push_back({k, t, 1, max_prob_confidence(logits, classes, k)});
             state = model.advance(state, k);
+            ++version;
         }
     }
     return out;
@@ -80,17 +118,20 @@ std::vector<DecodedToken> tdt_greedy(const Transducer & model, const std::vector
                                      const std::vector<int> & durations, int max_symbols, TdtRule rule, const std::atomic<bool> * abort) {
     std::vector<DecodedToken> out;
     PredictionState state = model.initial_state();
-    std::vector<float> logits;
+    unsigned version = 0;
+    JointCache joint(model, enc_proj, joint_dim, valid);
+    const float * logits = nullptr;
     const int classes = blank + 1;
     const int n_dur = int(durations.size());
     auto decide = [&](int t, int & k, int & d) {
-        model.joint(enc_proj.data() + size_t(t) * joint_dim, state, logits);
-        k = argmax(logits.data(), 0, classes);
-        d = durations[size_t(argmax(logits.data(), classes, classes + n_dur) - classes)];
+        logits = joint.at(t, state, version);
+        k = argmax(logits, 0, classes);
+        d = durations[size_t(argmax(logits, classes, classes + n_dur) - classes)];
     };
     auto emit = [&](int k, int t, int d) {
-        out.push_back({k, t, d, max_prob_confidence(logits.data(), classes, k)});
+        out.push_back({k, t, d, max_prob_confidence(logits, classes, k)});
         state = model.advance(state, k);
+        ++version;
     };
 
     int t = 0;

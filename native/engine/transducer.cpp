@@ -1,5 +1,6 @@
 #include "transducer.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "gemv.h"
@@ -16,18 +17,44 @@ Transducer::Transducer(const Hparams & hp, const DecoderWeights & w) : hp_(hp), 
     gates_.resize(size_t(4 * hp.pred_hidden));
     input_.resize(size_t(hp.pred_hidden));
     hidden_.resize(size_t(hp.joint_hidden));
+    input_cache_.resize(size_t(hp.vocab_size) + 2);  // V+1 token rows, then the start of sequence
 }
 
-PredictionState Transducer::step(const PredictionState & state, const float * input) const {
+const std::vector<float> & Transducer::input_projection(int token) const {
+    // Layer 0's input is one of V+1 embedding rows (or zeros at the start), so
+    // W_ih·x + b is computed once per token id and reused: the same numbers,
+    // without streaming W_ih from memory for every emitted token.
+    const size_t slot = token < 0 ? input_cache_.size() - 1 : size_t(token);
+    std::vector<float> & cached = input_cache_[slot];
+    if (cached.empty()) {
+        const LstmLayer & layer = w_.lstm[0];
+        cached.resize(size_t(4 * hp_.pred_hidden));
+        if (token < 0) {
+            std::fill(input_.begin(), input_.end(), 0.0f);  // NeMo's start of sequence: a zero input
+            gemv(layer.w_ih.data(), input_.data(), layer.bias.data(), cached.data(), 4 * hp_.pred_hidden, layer.input);
+        } else {
+            const float * embedding = w_.embed.data() + size_t(token) * size_t(hp_.pred_hidden);
+            gemv(layer.w_ih.data(), embedding, layer.bias.data(), cached.data(), 4 * hp_.pred_hidden, layer.input);
+        }
+    }
+    return cached;
+}
+
+PredictionState Transducer::step(const PredictionState & state, int token) const {
     // torch.nn.LSTM, gates in the order i, f, g, o; both biases added.
     const int P = hp_.pred_hidden;
     PredictionState next;
     next.h.resize(w_.lstm.size());
     next.c.resize(w_.lstm.size());
-    const float * x = input;
+    const float * x = nullptr;
     for (size_t l = 0; l < w_.lstm.size(); ++l) {
         const LstmLayer & layer = w_.lstm[l];
-        gemv(layer.w_ih.data(), x, layer.bias.data(), gates_.data(), 4 * P, layer.input);
+        if (l == 0) {
+            const std::vector<float> & projected = input_projection(token);
+            std::copy(projected.begin(), projected.end(), gates_.begin());
+        } else {
+            gemv(layer.w_ih.data(), x, layer.bias.data(), gates_.data(), 4 * P, layer.input);
+        }
         gemv_accumulate(layer.w_hh.data(), state.h[l].data(), gates_.data(), 4 * P, P);
         next.h[l].resize(size_t(P));
         next.c[l].resize(size_t(P));
@@ -52,14 +79,23 @@ PredictionState Transducer::initial_state() const {
     PredictionState zero;
     zero.h.assign(w_.lstm.size(), std::vector<float>(size_t(hp_.pred_hidden), 0.0f));
     zero.c = zero.h;
-    // Start of sequence: NeMo feeds a zero vector (the blank/padding embedding row).
-    std::fill(input_.begin(), input_.end(), 0.0f);
-    return step(zero, input_.data());
+    return step(zero, -1);  // start of sequence
 }
 
-PredictionState Transducer::advance(const PredictionState & state, int token) const {
-    const float * embedding = w_.embed.data() + size_t(token) * size_t(hp_.pred_hidden);
-    return step(state, embedding);
+PredictionState Transducer::advance(const PredictionState & state, int token) const { return step(state, token); }
+
+void Transducer::joint_block(const float * f, int count, const PredictionState & state, std::vector<float> & logits) const {
+    const int J = hp_.joint_hidden;
+    hidden_block_.resize(size_t(count) * size_t(J));
+    for (int c = 0; c < count; ++c) {
+        for (int j = 0; j < J; ++j) {
+            const float z = f[size_t(c) * size_t(J) + size_t(j)] + state.pred_proj[size_t(j)];
+            hidden_block_[size_t(c) * size_t(J) + size_t(j)] = activation_ == Activation::Relu ? (z > 0.0f ? z : 0.0f)
+                                                             : activation_ == Activation::Tanh ? std::tanh(z) : sigmoid(z);
+        }
+    }
+    logits.resize(size_t(count) * size_t(n_out_));
+    gemv_block(w_.out_w.data(), hidden_block_.data(), count, w_.out_b.data(), logits.data(), n_out_, J);
 }
 
 void Transducer::joint(const float * f, const PredictionState & state, std::vector<float> & logits) const {

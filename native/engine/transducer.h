@@ -25,16 +25,21 @@ public:
     PredictionState advance(const PredictionState & state, int token) const;
     /** Raw joint logits for one encoder frame's projection f [J]: [V+1 (+ Nd)]. */
     void joint(const float * f, const PredictionState & state, std::vector<float> & logits) const;
+    /** Joint logits of `count` consecutive frames (projections `f`, row stride J) under one state: [count][outputs]. */
+    void joint_block(const float * f, int count, const PredictionState & state, std::vector<float> & logits) const;
     int outputs() const { return n_out_; }
 
 private:
-    PredictionState step(const PredictionState & state, const float * input) const;
+    /** One LSTM step fed with `token`'s embedding (−1: the start-of-sequence zero input). */
+    PredictionState step(const PredictionState & state, int token) const;
+    const std::vector<float> & input_projection(int token) const;
 
     const Hparams & hp_;
     const DecoderWeights & w_;
     int n_out_ = 0;
     enum class Activation { Relu, Tanh, Sigmoid } activation_ = Activation::Relu;
-    mutable std::vector<float> gates_, input_, hidden_;
+    mutable std::vector<float> gates_, input_, hidden_, hidden_block_;
+    mutable std::vector<std::vector<float>> input_cache_;  // W_ih·embed[token] + b of layer 0, filled on first use
 };
 
 }  // namespace parakeet
