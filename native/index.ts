@@ -118,6 +118,8 @@ export interface ModelInfo {
   mmap: boolean;
   device: DeviceSelection;
   threads: number;
+  /** Graphs always go through ggml_backend_sched (LoadOptions.alwaysSchedule). */
+  scheduled: boolean;
   loadMs: number;
 }
 
@@ -130,6 +132,11 @@ export interface LoadOptions {
   weightType?: WeightType;
   /** Map the file (default true). */
   mmap?: boolean;
+  /**
+   * Route every graph through ggml_backend_sched even when the device has all the
+   * kernels (normally only graphs the device cannot run whole take that path).
+   */
+  alwaysSchedule?: boolean;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -345,7 +352,10 @@ export class Model {
     try {
       const handle = await native().loadModel(
         path,
-        { device: options.device, threads: options.threads, weightType: options.weightType, mmap: options.mmap, abortFlag: flag },
+        {
+          device: options.device, threads: options.threads, weightType: options.weightType, mmap: options.mmap,
+          alwaysSchedule: options.alwaysSchedule, abortFlag: flag,
+        },
         options.onProgress,
       );
       return new Model(handle);

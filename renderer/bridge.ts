@@ -56,7 +56,7 @@ export function installBridge(): boolean {
       if (state === 'connected') {
         // After a reconnect, events may have been missed: read the state again.
         if (everConnected) {
-          void dictation.handleReconnect();
+          void dictation.handleReconnect((sessionId) => client.takeDroppedAudio(sessionId));
           void loadAll();
         }
         everConnected = true;

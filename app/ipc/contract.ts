@@ -197,6 +197,8 @@ export interface LatencyReport {
   framesReceived: number;
   samplesReceived: number;
   sampleGaps: number;
+  /** Samples received as NaN or ±Infinity (a broken capture path); they were replaced by silence. */
+  nonFiniteSamples: number;
   /**
    * Main-process event-loop delay while the session ran (perf_hooks histogram), ms. Target: < 50.
    * Absent where the process cannot measure it.

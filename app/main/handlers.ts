@@ -68,8 +68,10 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'settings:set': (patch) => s.settings.set(patch),
 
     'dictation:start': (options, context) => s.sessions.start(options, context.clientId),
-    'dictation:stop': ({ sessionId, sentSamples }) => s.sessions.stop(sessionId, sentSamples),
-    'dictation:cancel': ({ sessionId }) => s.sessions.cancel(sessionId),
+    // Only the client that started a session may end it; any client may read a summary (after a reconnect
+    // the web page has a new client id).
+    'dictation:stop': ({ sessionId, sentSamples }, context) => s.sessions.stop(sessionId, context.clientId, sentSamples),
+    'dictation:cancel': ({ sessionId }, context) => s.sessions.cancel(sessionId, context.clientId),
     'dictation:summary': ({ sessionId }) => s.sessions.summary(sessionId),
 
     'files:transcribe': ({ path, options }) => s.files.transcribe(path, options),

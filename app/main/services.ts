@@ -116,9 +116,23 @@ export async function createServices(options: ServicesOptions): Promise<Services
     return { device: devices?.effectiveDevice(), threads: s.threads || autoThreads(), weightType: s.weightType };
   };
 
-  const reloadModel = async (): Promise<void> => {
+  // A device switch asks for a reload twice: the settings listener below sees the device change, and
+  // DeviceRegistry.select must wait for the model to be on the new device. A reload with exactly the
+  // options of the one in flight joins it, so each switch loads the model once.
+  let reloading: { key: string; done: Promise<void> } | null = null;
+  const reloadModel = (): Promise<void> => {
     const current = engine.loadedModel;
-    if (current) await engine.loadModel(current.path, { ...loadOptions(), modelId: engine.status().modelId });
+    if (!current) return Promise.resolve();
+    const options = { ...loadOptions(), modelId: engine.status().modelId };
+    const key = JSON.stringify([current.path, options]);
+    if (reloading?.key === key) return reloading.done;
+    const entry = { key, done: engine.loadModel(current.path, options).then(() => undefined) };
+    reloading = entry;
+    const clear = (): void => {
+      if (reloading === entry) reloading = null;
+    };
+    entry.done.then(clear, clear);
+    return entry.done;
   };
 
   devices = new DeviceRegistry({ engine, settings, bus, log: log.child('devices'), reloadModel });
@@ -170,7 +184,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
   settings.on('changed', ({ next, previous }) => {
     if (next.mirrorEndpoint !== previous.mirrorEndpoint && !options.modelEndpoint) models.setEndpoint(next.mirrorEndpoint);
     const reload = next.threads !== previous.threads || next.weightType !== previous.weightType;
-    // A device change reloads through DeviceRegistry.select (devices:select); from settings:set, here.
+    // Every reload starts here (settings:set and devices:select alike); DeviceRegistry.select joins it.
     if ((reload || next.device !== previous.device) && engine.loadedModel) {
       reloadModel().catch((error: unknown) => log.warn('reload after a settings change failed', error));
     }

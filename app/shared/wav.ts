@@ -1,5 +1,6 @@
 // WAV (RIFF/WAVE) decoding to float PCM. Pure TypeScript (no Node APIs), so
-// the CLI, the main process and the renderer share it.
+// the CLI, the main process and the renderer share it; the engine process
+// reads files block by block with the same pieces (app/main/engine/wav-file.ts).
 //
 // Supported: PCM integer 8/16/24/32-bit, IEEE float 32/64-bit, mono or any
 // channel count, WAVE_FORMAT_EXTENSIBLE. Errors carry code 'BAD_AUDIO'.
@@ -22,46 +23,49 @@ export class AudioFormatError extends Error {
 const FORMAT_PCM = 1;
 const FORMAT_FLOAT = 3;
 const FORMAT_EXTENSIBLE = 0xfffe;
+export const NOT_WAV = 'not a WAV file (no RIFF/WAVE header); convert it to WAV or use the app, which decodes other formats';
 
-function tag(view: DataView, offset: number): string {
+/** The four-character code at `offset`. */
+export function chunkTag(view: DataView, offset: number): string {
   return String.fromCharCode(view.getUint8(offset), view.getUint8(offset + 1), view.getUint8(offset + 2), view.getUint8(offset + 3));
 }
 
-export function decodeWav(bytes: Uint8Array): DecodedAudio {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.byteLength < 12 || tag(view, 0) !== 'RIFF' || tag(view, 8) !== 'WAVE') {
-    throw new AudioFormatError('not a WAV file (no RIFF/WAVE header); convert it to WAV or use the app, which decodes other formats');
+/** What a "fmt " chunk declares. */
+export interface WavFormat {
+  format: number;
+  channels: number;
+  sampleRate: number;
+  bits: number;
+}
+
+/** A supported sample layout, checked. */
+export interface WavEncoding {
+  channels: number;
+  sampleRate: number;
+  bits: number;
+  float: boolean;
+  bytesPerSample: number;
+  frameBytes: number;
+}
+
+/** Reads a "fmt " chunk of `size` bytes whose body starts at `body` in `view`; `available` bytes of it exist. */
+export function parseFmtChunk(view: DataView, body: number, size: number, available: number): WavFormat {
+  if (size < 16 || available < 16) throw new AudioFormatError('WAV "fmt " chunk is too short');
+  let format = view.getUint16(body, true);
+  const channels = view.getUint16(body + 2, true);
+  const sampleRate = view.getUint32(body + 4, true);
+  const bits = view.getUint16(body + 14, true);
+  if (format === FORMAT_EXTENSIBLE && size >= 40 && available >= 26) {
+    format = view.getUint16(body + 24, true);  // first two bytes of the sub-format GUID
   }
-  let format = -1;
-  let channels = 0;
-  let sampleRate = 0;
-  let bits = 0;
-  let dataOffset = -1;
-  let dataLength = 0;
-  let offset = 12;
-  while (offset + 8 <= bytes.byteLength) {
-    const id = tag(view, offset);
-    const size = view.getUint32(offset + 4, true);
-    const body = offset + 8;
-    if (id === 'fmt ') {
-      if (size < 16 || body + 16 > bytes.byteLength) throw new AudioFormatError('WAV "fmt " chunk is too short');
-      format = view.getUint16(body, true);
-      channels = view.getUint16(body + 2, true);
-      sampleRate = view.getUint32(body + 4, true);
-      bits = view.getUint16(body + 14, true);
-      if (format === FORMAT_EXTENSIBLE && size >= 40 && body + 26 <= bytes.byteLength) {
-        format = view.getUint16(body + 24, true);  // first two bytes of the sub-format GUID
-      }
-    } else if (id === 'data') {
-      dataOffset = body;
-      // 0xFFFFFFFF (or a size past the end) is written by streaming recorders: read to the end.
-      dataLength = size;
-      break;
-    }
-    offset = body + size + (size & 1);
-  }
-  if (format < 0) throw new AudioFormatError('WAV file has no "fmt " chunk');
-  if (dataOffset < 0) throw new AudioFormatError('WAV file has no "data" chunk');
+  return { format, channels, sampleRate, bits };
+}
+
+/** Checks what the header declared; throws the error a user can act on. */
+export function wavEncoding(fmt: WavFormat | null, hasData: boolean): WavEncoding {
+  if (!fmt) throw new AudioFormatError('WAV file has no "fmt " chunk');
+  if (!hasData) throw new AudioFormatError('WAV file has no "data" chunk');
+  const { format, channels, sampleRate, bits } = fmt;
   if (channels < 1 || channels > 64) throw new AudioFormatError(`WAV file declares ${channels} channels (1..64 supported)`);
   if (sampleRate < 1000 || sampleRate > 768000) throw new AudioFormatError(`WAV sample rate ${sampleRate} Hz is not supported`);
   const integer = format === FORMAT_PCM && [8, 16, 24, 32].includes(bits);
@@ -70,23 +74,71 @@ export function decodeWav(bytes: Uint8Array): DecodedAudio {
     throw new AudioFormatError(`WAV encoding (format ${format}, ${bits}-bit) is not supported; use PCM 8/16/24/32-bit or float 32/64-bit`);
   }
   const bytesPerSample = bits / 8;
-  const frameBytes = bytesPerSample * channels;
-  const available = Math.max(0, bytes.byteLength - dataOffset);
-  const truncated = dataLength !== 0xffffffff && dataLength > available;
-  const usable = Math.min(dataLength === 0xffffffff ? available : dataLength, available);
-  const frames = Math.floor(usable / frameBytes);
-  const samples = new Float32Array(frames * channels);
-  let p = dataOffset;
-  for (let i = 0; i < samples.length; i++, p += bytesPerSample) {
-    if (float) samples[i] = bits === 32 ? view.getFloat32(p, true) : view.getFloat64(p, true);
-    else if (bits === 8) samples[i] = (view.getUint8(p) - 128) / 128;
-    else if (bits === 16) samples[i] = view.getInt16(p, true) / 32768;
-    else if (bits === 24) {
-      const v = view.getUint8(p) | (view.getUint8(p + 1) << 8) | (view.getInt8(p + 2) << 16);
-      samples[i] = v / 8388608;
-    } else samples[i] = view.getInt32(p, true) / 2147483648;
+  return { channels, sampleRate, bits, float, bytesPerSample, frameBytes: bytesPerSample * channels };
+}
+
+/** Bytes of the data chunk that can be read (`available` exist after its start), and whether it was cut short. */
+export function dataExtent(declared: number, available: number): { usable: number; truncated: boolean } {
+  // 0xFFFFFFFF (or a size past the end) is written by streaming recorders: read to the end.
+  const truncated = declared !== 0xffffffff && declared > available;
+  const usable = Math.min(declared === 0xffffffff ? available : declared, available);
+  return { usable, truncated };
+}
+
+/** One sample at byte `p`, in [-1, 1] for integers (floats as stored, not yet rounded to float32). */
+export function readSample(view: DataView, p: number, enc: WavEncoding): number {
+  const bits = enc.bits;
+  if (enc.float) return bits === 32 ? view.getFloat32(p, true) : view.getFloat64(p, true);
+  if (bits === 8) return (view.getUint8(p) - 128) / 128;
+  if (bits === 16) return view.getInt16(p, true) / 32768;
+  if (bits === 24) return (view.getUint8(p) | (view.getUint8(p + 1) << 8) | (view.getInt8(p + 2) << 16)) / 8388608;
+  return view.getInt32(p, true) / 2147483648;
+}
+
+/**
+ * Averages `frames` interleaved frames starting at byte `byteOffset` into mono samples `out[outOffset…]`,
+ * with the engine's arithmetic (native/engine/audio.cpp): each sample as float32, summed in double,
+ * divided by the channel count, rounded to float32 once. So downmixing here gives the very samples the
+ * engine would have computed from the interleaved audio.
+ */
+export function downmixInto(view: DataView, byteOffset: number, frames: number, enc: WavEncoding, out: Float32Array, outOffset: number): void {
+  const { channels, bytesPerSample } = enc;
+  let p = byteOffset;
+  for (let i = 0; i < frames; i++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++, p += bytesPerSample) sum += Math.fround(readSample(view, p, enc));
+    out[outOffset + i] = sum / channels;
   }
-  return { sampleRate, channels, samples, frames, truncated };
+}
+
+export function decodeWav(bytes: Uint8Array): DecodedAudio {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < 12 || chunkTag(view, 0) !== 'RIFF' || chunkTag(view, 8) !== 'WAVE') {
+    throw new AudioFormatError(NOT_WAV);
+  }
+  let fmt: WavFormat | null = null;
+  let dataOffset = -1;
+  let dataLength = 0;
+  let offset = 12;
+  while (offset + 8 <= bytes.byteLength) {
+    const id = chunkTag(view, offset);
+    const size = view.getUint32(offset + 4, true);
+    const body = offset + 8;
+    if (id === 'fmt ') {
+      fmt = parseFmtChunk(view, body, size, bytes.byteLength - body);
+    } else if (id === 'data') {
+      dataOffset = body;
+      dataLength = size;
+      break;
+    }
+    offset = body + size + (size & 1);
+  }
+  const enc = wavEncoding(fmt, dataOffset >= 0);
+  const { usable, truncated } = dataExtent(dataLength, Math.max(0, bytes.byteLength - dataOffset));
+  const frames = Math.floor(usable / enc.frameBytes);
+  const samples = new Float32Array(frames * enc.channels);
+  for (let i = 0, p = dataOffset; i < samples.length; i++, p += enc.bytesPerSample) samples[i] = readSample(view, p, enc);
+  return { sampleRate: enc.sampleRate, channels: enc.channels, samples, frames, truncated };
 }
 
 /** 16-bit PCM WAV bytes of mono or interleaved float samples (clipped to [-1, 1]). */

@@ -5,12 +5,15 @@
 // to our page in the URL fragment, never sent in a request line except on the
 // WebSocket upgrade) is what authorizes a client.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'] as const;
 
+/**
+ * Only the loopback names the Host and Origin checks and the printed URL know. Another 127.x address is
+ * loopback too, but a page served there would have every request refused (421) and its bridge blocked.
+ */
 export function isLoopbackBind(host: string): boolean {
-  return (LOOPBACK_HOSTS as readonly string[]).includes(host) || (isIP(host) === 4 && host.startsWith('127.'));
+  return (LOOPBACK_HOSTS as readonly string[]).includes(host);
 }
 
 export function newToken(): string {

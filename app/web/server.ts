@@ -59,7 +59,8 @@ function reject(socket: Socket, status: number, reason: string): void {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackBind(host)) {
-    throw new Error(`refusing to listen on ${host}: the web bridge serves loopback only (127.0.0.1, ::1, localhost)`);
+    throw new Error(`refusing to listen on ${host}: the web bridge serves loopback only, on 127.0.0.1, ::1 or localhost ` +
+      '(the only names its Host and Origin checks accept)');
   }
   const token = options.token ?? newToken();
   const rendererDir = path.resolve(options.rendererDir ?? path.join(appRoot(), 'dist', 'renderer'));

@@ -109,6 +109,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & m) {
     o.Set("mmap", m.mmap);
     o.Set("device", to_js(env, m.device));
     o.Set("threads", m.n_threads);
+    o.Set("scheduled", m.scheduled);
     o.Set("loadMs", m.load_ms);
     return o;
 }

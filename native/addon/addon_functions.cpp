@@ -54,11 +54,11 @@ const char * level_name(parakeet::LogLevel level) {
 }
 
 void release_log_handler() {
+    parakeet::set_log_callback(nullptr);
     std::lock_guard<std::mutex> lock(g_log_mutex);
     if (g_log_active) {
-        parakeet::set_log_callback(nullptr);
-        g_log_tsfn.Release();
         g_log_active = false;
+        g_log_tsfn.Release();
     }
 }
 
@@ -164,6 +164,10 @@ Napi::Value SetLogHandler(const Napi::CallbackInfo & info) {
     Napi::ThreadSafeFunction tsfn = g_log_tsfn;
     parakeet::set_log_callback([tsfn](parakeet::LogLevel level, const std::string & message) mutable {
         const std::string lvl = level_name(level);
+        // Under the lock: the JS thread may release this function (a new handler,
+        // or the environment's cleanup) while a worker thread logs.
+        std::lock_guard<std::mutex> guard(g_log_mutex);
+        if (!g_log_active) return;
         tsfn.NonBlockingCall([lvl, message](Napi::Env e, Napi::Function fn) {
             try {
                 fn.Call({Napi::String::New(e, lvl), Napi::String::New(e, message)});
@@ -181,16 +185,17 @@ Napi::Value BenchMatmul(const Napi::CallbackInfo & info) {
     if (info.Length() < 1 || !info[0].IsObject()) throw_bad_argument(env, "benchMatmul({type, out, in, tokens, threads, iterations, repack})");
     Napi::Object o = info[0].As<Napi::Object>();
     const std::string type = optional_string(o, "type", "f32");
-    const int out_features = int(optional_number(o, "out", 512));
-    const int in_features = int(optional_number(o, "in", 512));
-    const int tokens = int(optional_number(o, "tokens", 128));
-    const int threads = int(optional_number(o, "threads", 1));
-    const int iterations = int(optional_number(o, "iterations", 10));
+    auto whole = [&](const char * key, double fallback, double hi) {
+        const double v = optional_number(o, key, fallback);
+        if (!(v >= 1 && v <= hi) || v != double(int(v))) throw_bad_argument(env, std::string("benchMatmul: ") + key + " must be an integer 1.." + std::to_string(int(hi)));
+        return int(v);
+    };
+    const int out_features = whole("out", 512, 65536);
+    const int in_features = whole("in", 512, 65536);
+    const int tokens = whole("tokens", 128, 65536);
+    const int threads = whole("threads", 1, 1024);
+    const int iterations = whole("iterations", 10, 100000);
     const bool repack = optional_bool(o, "repack", false);
-    if (out_features < 1 || in_features < 1 || tokens < 1 || threads < 1 || iterations < 1 || out_features > 65536 || in_features > 65536 ||
-        tokens > 65536) {
-        throw_bad_argument(env, "benchMatmul: sizes must be positive and at most 65536");
-    }
     auto result = std::make_shared<parakeet::MatmulBenchResult>();
     auto * worker = new PromiseWorker(
         env, "parakeet:bench-matmul",

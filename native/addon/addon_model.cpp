@@ -1,6 +1,8 @@
 #include "addon_model.h"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "addon_abort_flag.h"
@@ -66,7 +68,8 @@ private:
 class TranscribeWorker : public Napi::AsyncWorker {
 public:
     TranscribeWorker(Napi::Env env, std::shared_ptr<parakeet::Model> model, std::vector<float> pcm, int channels, int sample_rate,
-                     parakeet::TranscribeParams params, std::shared_ptr<std::atomic<bool>> abort, Napi::Value on_progress)
+                     parakeet::TranscribeParams params, std::shared_ptr<std::atomic<bool>> abort, Napi::Value on_progress,
+                     std::function<void()> on_settled)
         : Napi::AsyncWorker(env, "parakeet:transcribe"),
           deferred_(Napi::Promise::Deferred::New(env)),
           model_(std::move(model)),
@@ -75,7 +78,8 @@ public:
           sample_rate_(sample_rate),
           params_(std::move(params)),
           abort_(std::move(abort)),
-          progress_(env, on_progress, "parakeet:transcribe-progress") {
+          progress_(env, on_progress, "parakeet:transcribe-progress"),
+          on_settled_(std::move(on_settled)) {
         params_.abort = abort_.get();
         params_.on_progress = [this](float f) { progress_.report(f); };
     }
@@ -87,7 +91,7 @@ public:
             const int rate = model_->info().sample_rate;
             if (channels_ != 1 || sample_rate_ != rate) {
                 const size_t frames = pcm_.size() / size_t(channels_);
-                pcm_ = parakeet::to_mono_resampled(pcm_.data(), frames, channels_, sample_rate_, rate);
+                pcm_ = parakeet::to_mono_resampled(pcm_.data(), frames, channels_, sample_rate_, rate, abort_.get());
             }
             result_ = model_->transcribe(pcm_.data(), pcm_.size(), params_);
         } catch (...) {
@@ -99,12 +103,14 @@ public:
 
     void OnOK() override {
         Napi::Env env = Env();
+        on_settled_();
         progress_.finish(env, !error_.set);
         if (error_.set) deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
         else deferred_.Resolve(to_js(env, result_));
     }
 
     void OnError(const Napi::Error & e) override {
+        on_settled_();
         progress_.finish(Env(), false);
         deferred_.Reject(e.Value());
     }
@@ -120,6 +126,7 @@ private:
     ProgressSink progress_;
     parakeet::TranscribeResult result_;
     PendingError error_;
+    std::function<void()> on_settled_;
 };
 
 parakeet::DecoderKind parse_decoder(Napi::Env env, const std::string & name) {
@@ -156,10 +163,11 @@ Napi::Value AddonModel::Load(const Napi::CallbackInfo & info) {
         Napi::Object o = info[1].As<Napi::Object>();
         params.device = optional_string(o, "device", "");
         const double threads = optional_number(o, "threads", 0);
-        if (threads < 0 || threads > 1024 || threads != double(int(threads))) throw_bad_argument(env, "threads must be an integer 0..1024");
+        if (!(threads >= 0 && threads <= 1024) || threads != double(int(threads))) throw_bad_argument(env, "threads must be an integer 0..1024");
         params.n_threads = int(threads);
         params.weight_type = optional_string(o, "weightType", "auto");
         params.use_mmap = optional_bool(o, "mmap", true);
+        params.always_schedule = optional_bool(o, "alwaysSchedule", false);
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
     }
     auto * worker = new LoadWorker(env, path, std::move(params), abort, info.Length() > 2 ? info[2] : env.Undefined());
@@ -203,7 +211,9 @@ Napi::Value AddonModel::Transcribe(const Napi::CallbackInfo & info) {
         else if (rule == "greedy") params.tdt_rule = parakeet::TdtRule::Greedy;
         else throw_bad_argument(env, "tdtRule must be 'greedy_batch' or 'greedy'");
         const double max_symbols = optional_number(o, "maxSymbols", 0);
-        if (max_symbols < 0 || max_symbols > 1000) throw_bad_argument(env, "maxSymbols must be 0..1000");
+        if (!(max_symbols >= 0 && max_symbols <= 1000) || max_symbols != double(int(max_symbols))) {
+            throw_bad_argument(env, "maxSymbols must be an integer 0..1000");
+        }
         params.max_symbols = int(max_symbols);
         params.max_window_sec = optional_number(o, "maxWindowSec", params.max_window_sec);
         if (!(params.max_window_sec >= 1.0 && params.max_window_sec <= 3600.0)) throw_bad_argument(env, "maxWindowSec must be 1..3600");
@@ -220,11 +230,16 @@ Napi::Value AddonModel::Transcribe(const Napi::CallbackInfo & info) {
     std::vector<float> pcm(input.ElementLength());
     std::memcpy(pcm.data(), input.Data(), pcm.size() * sizeof(float));
     {
-        std::lock_guard<std::mutex> lock(jobs_mutex_);
-        running_abort_ = abort;
+        std::lock_guard<std::mutex> lock(jobs_->mutex);
+        jobs_->flags.push_back(abort);
     }
+    std::shared_ptr<Jobs> jobs = jobs_;
+    auto settled = [jobs, abort] {
+        std::lock_guard<std::mutex> lock(jobs->mutex);
+        jobs->flags.erase(std::remove(jobs->flags.begin(), jobs->flags.end(), abort), jobs->flags.end());
+    };
     auto * worker = new TranscribeWorker(env, model_, std::move(pcm), channels, sample_rate, std::move(params), abort,
-                                         info.Length() > 2 ? info[2] : env.Undefined());
+                                         info.Length() > 2 ? info[2] : env.Undefined(), settled);
     Napi::Promise promise = worker->promise();
     worker->Queue();
     return promise;
@@ -232,9 +247,8 @@ Napi::Value AddonModel::Transcribe(const Napi::CallbackInfo & info) {
 
 Napi::Value AddonModel::Dispose(const Napi::CallbackInfo & info) {
     {
-        std::lock_guard<std::mutex> lock(jobs_mutex_);
-        if (running_abort_) running_abort_->store(true);  // a job in flight ends with ABORTED
-        running_abort_.reset();
+        std::lock_guard<std::mutex> lock(jobs_->mutex);
+        for (const auto & flag : jobs_->flags) flag->store(true);  // jobs in flight end with ABORTED
     }
     model_.reset();  // freed now, or by the last worker holding it
     info_cache_.Reset();

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "parakeet/parakeet.h"
 
@@ -30,8 +31,13 @@ private:
 
     std::shared_ptr<parakeet::Model> model_;
     Napi::ObjectReference info_cache_;
-    std::mutex jobs_mutex_;
-    std::shared_ptr<std::atomic<bool>> running_abort_;  // the job in flight, aborted by dispose()
+    // Abort flags of the jobs in flight (a BUSY call registers and leaves too),
+    // all set by dispose(). Shared with the workers, which remove themselves.
+    struct Jobs {
+        std::mutex mutex;
+        std::vector<std::shared_ptr<std::atomic<bool>>> flags;
+    };
+    std::shared_ptr<Jobs> jobs_ = std::make_shared<Jobs>();
 };
 
 }  // namespace addon

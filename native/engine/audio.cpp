@@ -1,6 +1,7 @@
 // Audio input: validation, downmix, and band-limited resampling to the
 // model's rate (NeMo expects mono float PCM at 16 kHz).
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <string>
@@ -52,7 +53,11 @@ private:
     double i0_beta_;
 };
 
-std::vector<float> resample_mono(const std::vector<float> & in, int in_rate, int out_rate) {
+void check_abort(const std::atomic<bool> * abort) {
+    if (abort != nullptr && abort->load(std::memory_order_relaxed)) throw Error(ErrorCode::Aborted, "cancelled");
+}
+
+std::vector<float> resample_mono(const std::vector<float> & in, int in_rate, int out_rate, const std::atomic<bool> * abort) {
     if (in_rate == out_rate) return in;
     const long long g = std::gcd(in_rate, out_rate);
     const long long up = out_rate / g;    // L
@@ -70,33 +75,38 @@ std::vector<float> resample_mono(const std::vector<float> & in, int in_rate, int
     std::vector<float> out(n_out);
     const int taps = 2 * half_width;
 
-    // Output n sits at input position n·M/L = base + phase/L.
-    std::vector<float> table;
-    const bool cached = up <= kMaxCachedPhases;
-    if (cached) {
-        table.resize(size_t(up) * taps);
-        for (long long phase = 0; phase < up; ++phase) {
-            const double frac = double(phase) / double(up);
-            for (int k = 0; k < taps; ++k) {
-                // tap k reads input base − half_width + 1 + k
-                const double offset = double(k - half_width + 1) - frac;
-                table[size_t(phase) * taps + k] = float(kernel(offset));
-            }
+    // Output n sits at input position n·M/L = base + phase/L. The filter is
+    // tabulated per phase; for ratios with more phases than the table holds
+    // (odd rates such as 44 099 Hz), the nearest two tabulated phases are
+    // interpolated linearly (error far below the 90 dB stop band).
+    const long long phases = std::min<long long>(up, kMaxCachedPhases);
+    const bool exact = phases == up;
+    std::vector<float> table(size_t(phases + 1) * taps);
+    for (long long p = 0; p <= phases; ++p) {
+        const double frac = double(p) / double(phases);
+        for (int k = 0; k < taps; ++k) {
+            // tap k reads input base − half_width + 1 + k
+            table[size_t(p) * taps + k] = float(kernel(double(k - half_width + 1) - frac));
         }
     }
-    std::vector<float> on_the_fly(cached ? 0 : taps);
+    std::vector<float> blended(exact ? 0 : taps);
     const long long n_in = (long long)in.size();
     for (size_t n = 0; n < n_out; ++n) {
+        if ((n & 0xFFFF) == 0) check_abort(abort);
         const long long pos = (long long)n * down;
         const long long base = pos / up;
         const long long phase = pos % up;
         const float * coeffs;
-        if (cached) {
+        if (exact) {
             coeffs = &table[size_t(phase) * taps];
         } else {
-            const double frac = double(phase) / double(up);
-            for (int k = 0; k < taps; ++k) on_the_fly[k] = float(kernel(double(k - half_width + 1) - frac));
-            coeffs = on_the_fly.data();
+            const double where = double(phase) * double(phases) / double(up);
+            const long long p0 = (long long)where;
+            const float w = float(where - double(p0));
+            const float * a = &table[size_t(p0) * taps];
+            const float * b = &table[size_t(p0 + 1) * taps];
+            for (int k = 0; k < taps; ++k) blended[size_t(k)] = a[k] + w * (b[k] - a[k]);
+            coeffs = blended.data();
         }
         double acc = 0.0;
         const long long first = base - half_width + 1;
@@ -112,7 +122,8 @@ std::vector<float> resample_mono(const std::vector<float> & in, int in_rate, int
 
 }  // namespace
 
-std::vector<float> to_mono_resampled(const float * interleaved, size_t n_frames, int channels, int in_rate, int out_rate) {
+std::vector<float> to_mono_resampled(const float * interleaved, size_t n_frames, int channels, int in_rate, int out_rate,
+                                     const std::atomic<bool> * abort) {
     if (n_frames == 0 || interleaved == nullptr) throw Error(ErrorCode::BadAudio, "the audio is empty (0 samples); record or choose audio with sound in it");
     if (channels < 1 || channels > 64) throw Error(ErrorCode::BadAudio, "unsupported channel count " + std::to_string(channels) + " (1..64)");
     if (in_rate < 1000 || in_rate > 768000) {
@@ -142,7 +153,8 @@ std::vector<float> to_mono_resampled(const float * interleaved, size_t n_frames,
         throw Error(ErrorCode::BadAudio, "the audio holds " + std::to_string(bad) + " non-finite samples (NaN or infinity), the first at " +
                                              std::to_string(double(first_bad) / in_rate) + " s; the recording or decoder is broken");
     }
-    return resample_mono(mono, in_rate, out_rate);
+    check_abort(abort);
+    return resample_mono(mono, in_rate, out_rate, abort);
 }
 
 }  // namespace parakeet

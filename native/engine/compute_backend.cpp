@@ -9,8 +9,6 @@
 namespace parakeet {
 namespace {
 
-// Large enough for the biggest encoder graph (42 layers × ~90 nodes).
-constexpr size_t kMaxGraphNodes = 16384;
 
 bool abort_requested(void * data) {
     auto * flag = static_cast<const std::atomic<bool> * const *>(data);
@@ -31,7 +29,7 @@ void set_abort_hook(ggml_backend_t backend, ggml_backend_dev_t dev, const std::a
 
 }  // namespace
 
-ComputeBackend::ComputeBackend(DeviceSelection & selection, int n_threads) {
+ComputeBackend::ComputeBackend(DeviceSelection & selection, int n_threads, bool always_schedule) : always_schedule_(always_schedule) {
     cpu_device_ = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
     if (cpu_device_ == nullptr) throw Error(ErrorCode::DeviceUnavailable, "no CPU backend is registered in this build of ggml");
     n_threads_ = n_threads > 0 ? n_threads : int(std::max(1u, std::thread::hardware_concurrency()));
@@ -55,7 +53,11 @@ ComputeBackend::ComputeBackend(DeviceSelection & selection, int n_threads) {
         cpu_backend_ = backend_;
     } else {
         cpu_backend_ = ggml_backend_dev_init(cpu_device_, nullptr);
-        if (cpu_backend_ == nullptr) throw Error(ErrorCode::DeviceUnavailable, "the CPU backend failed to initialize");
+        if (cpu_backend_ == nullptr) {
+            ggml_backend_free(backend_);  // the destructor does not run for a throwing constructor
+            backend_ = nullptr;
+            throw Error(ErrorCode::DeviceUnavailable, "the CPU backend failed to initialize");
+        }
     }
     set_cpu_threads(cpu_backend_, cpu_device_, n_threads_);
     set_abort_hook(cpu_backend_, cpu_device_, &abort_flag_);
@@ -110,7 +112,7 @@ std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std:
 
     std::vector<std::string> ran;
     enum ggml_status status;
-    if (device_runs_whole_graph(graph)) {
+    if (!always_schedule_ && device_runs_whole_graph(graph)) {
         if (gallocr_ == nullptr) gallocr_ = ggml_gallocr_new(buffer_type());
         if (!ggml_gallocr_alloc_graph(gallocr_, graph)) {
             throw Error(ErrorCode::OutOfMemory, "not enough memory on " + device_name() + " for the compute buffers of this audio length");
@@ -120,8 +122,10 @@ std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std:
         ran.push_back(device_name());
     } else {
         if (sched_ == nullptr) {
+            // The CPU comes last: ggml's scheduler falls back to it for what the device cannot run.
             ggml_backend_t backends[2] = {backend_, cpu_backend_};
-            sched_ = ggml_backend_sched_new(backends, nullptr, 2, kMaxGraphNodes, false, false);
+            const int n = backend_ == cpu_backend_ ? 1 : 2;
+            sched_ = ggml_backend_sched_new(n == 1 ? &cpu_backend_ : backends, nullptr, n, max_graph_nodes_, false, false);
         }
         ggml_backend_sched_reset(sched_);
         if (!ggml_backend_sched_alloc_graph(sched_, graph)) {
@@ -135,7 +139,8 @@ std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std:
             if (ggml_backend_t b = ggml_backend_sched_get_tensor_backend(sched_, ggml_graph_node(graph, i))) used.insert(b);
         }
         for (ggml_backend_t b : {backend_, cpu_backend_}) {
-            if (used.count(b)) ran.emplace_back(ggml_backend_dev_name(ggml_backend_get_device(b)));
+            const std::string name = ggml_backend_dev_name(ggml_backend_get_device(b));
+            if (used.count(b) && std::find(ran.begin(), ran.end(), name) == ran.end()) ran.push_back(name);
         }
     }
     switch (status) {

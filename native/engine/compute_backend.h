@@ -4,7 +4,9 @@
 // ggml_backend_sched over {device, CPU} only when it does not.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <memory>
 #include <functional>
 #include <string>
 #include <vector>
@@ -19,8 +21,13 @@ ggml_backend_dev_t find_device(const std::string & name);
 
 class ComputeBackend {
 public:
-    /** Initializes the selected device (falls back to the CPU, recorded in `selection`, when it cannot start). */
-    ComputeBackend(DeviceSelection & selection, int n_threads);
+    /**
+     * Initializes the selected device (falls back to the CPU, recorded in
+     * `selection`, when it cannot start). `always_schedule` routes every graph
+     * through ggml_backend_sched even when the device could run it alone
+     * (diagnostics, and the tests of that path on machines without a GPU).
+     */
+    ComputeBackend(DeviceSelection & selection, int n_threads, bool always_schedule = false);
     ~ComputeBackend();
     ComputeBackend(const ComputeBackend &) = delete;
     ComputeBackend & operator=(const ComputeBackend &) = delete;
@@ -42,6 +49,9 @@ public:
      */
     std::vector<std::string> compute(ggml_cgraph * graph, const std::function<void()> & set_inputs, const std::atomic<bool> * abort);
 
+    /** The largest graph (in nodes) this backend will be asked to run; sizes the scheduler. */
+    void reserve_graph_nodes(size_t nodes) { max_graph_nodes_ = std::max(max_graph_nodes_, nodes); }
+
     /** Bytes of the compute (activation) buffers currently reserved. */
     size_t compute_buffer_bytes() const;
 
@@ -56,6 +66,8 @@ private:
     ggml_gallocr_t gallocr_ = nullptr;
     ggml_backend_sched_t sched_ = nullptr;
     const std::atomic<bool> * abort_flag_ = nullptr;
+    bool always_schedule_ = false;
+    size_t max_graph_nodes_ = 4096;
 };
 
 }  // namespace parakeet

@@ -11,7 +11,6 @@
 namespace parakeet {
 namespace {
 
-constexpr size_t kGraphNodes = 16384;
 
 std::vector<float> time_mask(int length, int valid) {
     std::vector<float> m(size_t(length), 0.0f);
@@ -20,6 +19,13 @@ std::vector<float> time_mask(int length, int valid) {
 }
 
 }  // namespace
+
+size_t encoder_graph_nodes(const Hparams & hp) {
+    // Per conformer layer ~90 nodes plus 4 per depthwise tap (two views, a mul,
+    // an add); the subsampling graph is smaller. Generous margin: running out
+    // aborts inside ggml, so the schema refuses models beyond kMaxEncoderGraphNodes.
+    return 1024 + size_t(hp.n_layers) * (128 + 4 * size_t(hp.conv_kernel));
+}
 
 std::vector<float> relative_positions(int frames, int d_model) {
     // NeMo RelPositionalEncoding.extend_pe: positions T'−1 … −(T'−1);
@@ -86,6 +92,10 @@ ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int6
 
 }  // namespace
 
+Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, ComputeBackend & backend) : hp_(hp), w_(w), backend_(backend) {
+    backend_.reserve_graph_nodes(encoder_graph_nodes(hp_));
+}
+
 EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort) {
     const int factor = hp_.subsampling_factor;
     const int out_frames = subsampling_lengths(hp_, mel.n_frames, mel.valid_frames).spatial.back();
@@ -105,7 +115,8 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     out.valid = valid;
     out.dim = hp_.d_model;
 
-    const size_t meta_size = ggml_tensor_overhead() * kGraphNodes + ggml_graph_overhead_custom(kGraphNodes, false);
+    const size_t graph_nodes = encoder_graph_nodes(hp_);
+    const size_t meta_size = ggml_tensor_overhead() * graph_nodes + ggml_graph_overhead_custom(graph_nodes, false);
     if (graph_meta_.size() < meta_size) graph_meta_.resize(meta_size);
     auto add_devices = [&](const std::vector<std::string> & ran) {
         for (const std::string & d : ran) {
@@ -152,7 +163,7 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
         ggml_tensor * x = build_subsampling(ctx, hp_, w_, in);  // [D, rows]
         ggml_set_name(x, "subsampled");
         ggml_set_output(x);
-        ggml_cgraph * graph = ggml_new_graph_custom(ctx, kGraphNodes, false);
+        ggml_cgraph * graph = ggml_new_graph_custom(ctx, graph_nodes, false);
         ggml_build_forward_expand(graph, x);
 
         // The mel image [rows][M] (frequency fastest); frames outside the clip are zero.
@@ -195,7 +206,7 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     } else if (head == EncoderHead::JointEnc) {
         head_out = linear(ctx, x, w_.joint_enc_w, w_.joint_enc_b);  // NeMo RNNTJoint.project_encoder
     }
-    ggml_cgraph * graph = ggml_new_graph_custom(ctx, kGraphNodes, false);
+    ggml_cgraph * graph = ggml_new_graph_custom(ctx, graph_nodes, false);
     ggml_build_forward_expand(graph, x);
     if (head_out != nullptr) {
         ggml_set_name(head_out, "head");

@@ -26,7 +26,7 @@ struct EncoderOutput {
 
 class Encoder {
 public:
-    Encoder(const Hparams & hp, const EncoderWeights & w, ComputeBackend & backend) : hp_(hp), w_(w), backend_(backend) {}
+    Encoder(const Hparams & hp, const EncoderWeights & w, ComputeBackend & backend);
     EncoderOutput run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort);
 
 private:

@@ -46,6 +46,11 @@ ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const Co
 ggml_tensor * build_conformer_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
                                     const EncoderInputs & in, int frames);
 
+/** Upper bound of the nodes in one encoder graph (sizes the graph and its metadata arena). */
+size_t encoder_graph_nodes(const Hparams & hp);
+/** Models whose graph would need more nodes are refused at load (they would not fit any sane budget). */
+constexpr size_t kMaxEncoderGraphNodes = 65536;
+
 /** NeMo RelPositionalEncoding: rows for relative positions T'−1 … −(T'−1), [2T'−1][D]. */
 std::vector<float> relative_positions(int frames, int d_model);
 

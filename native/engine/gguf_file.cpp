@@ -98,7 +98,14 @@ std::unique_ptr<GgufFile> GgufFile::open(const std::string & path, bool use_mmap
                        "): the file is truncated; download it again");
         }
     }
-    if (use_mmap) file->mapping_ = MappedFile::map(path, true);
+    if (use_mmap) {
+        file->mapping_ = MappedFile::map(path, true);
+        // The file may have changed since it was parsed: the mapping is what will be read.
+        if (file->mapping_->size() != file->file_size_) {
+            file->fail("the file changed while it was being opened (" + std::to_string(file->file_size_) + " bytes, now " +
+                       std::to_string(file->mapping_->size()) + "); try again once it is complete");
+        }
+    }
     return file;
 }
 

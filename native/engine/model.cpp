@@ -73,7 +73,7 @@ std::unique_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     progress(0.1f);
 
     DeviceSelection selection = select_device(params.device);
-    impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads);
+    impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads, params.always_schedule);
     if (selection.fell_back) log_line(LogLevel::Warn, selection.reason);
     impl->weights = std::make_unique<ModelWeights>(*impl->file, impl->hp, *impl->backend, params.weight_type,
                                                    [&](float f) { progress(0.1f + 0.85f * f); }, params.abort);
@@ -128,6 +128,7 @@ std::unique_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     info.mmap = impl->weights->zero_copy();
     info.device = selection;
     info.n_threads = impl->backend->threads();
+    info.scheduled = params.always_schedule;
     info.load_ms = ms_since(start);
     progress(1.0f);
     return std::unique_ptr<Model>(new Model(std::move(impl)));

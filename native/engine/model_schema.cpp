@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "encoder_graph.h"
 #include "log.h"
 #include "parakeet/parakeet.h"
 
@@ -133,6 +134,7 @@ Hparams read_hparams(const GgufFile & f) {
         f.fail("parakeet.encoder.feat_in = " + std::to_string(hp.feat_in) + " differs from parakeet.preprocessor.n_mels = " + std::to_string(hp.n_mels));
     }
     hp.n_fft = int(checked_dim(f, "parakeet.preprocessor.n_fft", f.get_int("parakeet.preprocessor.n_fft", 512), 8, 65536));
+    if (!is_power_of_two(hp.n_fft)) f.fail("parakeet.preprocessor.n_fft = " + std::to_string(hp.n_fft) + " must be a power of two");
     hp.win_length = int(checked_dim(f, "parakeet.preprocessor.win_length",
                                     dim_from(f, "parakeet.preprocessor.win_length", "preprocessor.featurizer.window", 0, 400), 1, hp.n_fft));
     hp.hop_length = int(checked_dim(f, "parakeet.preprocessor.hop_length", f.get_int("parakeet.preprocessor.hop_length", 160), 1, hp.n_fft));
@@ -163,6 +165,10 @@ Hparams read_hparams(const GgufFile & f) {
     hp.conv_kernel = int(checked_dim(f, "parakeet.encoder.conv_kernel",
                                      dim_from(f, "parakeet.encoder.conv_kernel", "encoder.layers.0.conv.depthwise_conv.weight", 0, 9), 1, 255));
     if (hp.conv_kernel % 2 == 0) f.fail("parakeet.encoder.conv_kernel = " + std::to_string(hp.conv_kernel) + " must be odd");
+    if (encoder_graph_nodes(hp) > kMaxEncoderGraphNodes) {
+        f.fail(std::to_string(hp.n_layers) + " layers with conv_kernel " + std::to_string(hp.conv_kernel) +
+               " exceed what this engine builds in one graph; this is not a published Parakeet shape");
+    }
     hp.conv_norm_type = f.get_string("parakeet.encoder.conv_norm_type", "batch_norm");
     if (hp.conv_norm_type != "batch_norm" && hp.conv_norm_type != "layer_norm") {
         f.fail("parakeet.encoder.conv_norm_type = '" + hp.conv_norm_type + "' (expected 'batch_norm' or 'layer_norm')");

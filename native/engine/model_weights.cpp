@@ -68,13 +68,9 @@ struct ModelWeights::Placement {
     std::vector<Upload> uploads;
     std::vector<MappedUse> mapped_uses;
 
-    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t) : file(f), hp(h), backend(b), convert_to(t) {
-        const size_t n_tensors = 16 + size_t(h.n_layers) * 48 + 32;
-        ggml_init_params params = {ggml_tensor_overhead() * n_tensors, nullptr, true};
-        ctx_mapped = ggml_init(params);
-        ctx_device = ggml_init(params);
-        ctx_repack = ggml_init(params);
-        if (!ctx_mapped || !ctx_device || !ctx_repack) throw Error(ErrorCode::OutOfMemory, "cannot allocate tensor metadata");
+    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, ggml_context * mapped, ggml_context * device,
+              ggml_context * repack)
+        : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -191,8 +187,16 @@ struct ModelWeights::Placement {
 
 ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type,
                            const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
-    Placement pl(file, hp, backend, parse_weight_type(weight_type));
-    contexts_ = {pl.ctx_mapped, pl.ctx_device, pl.ctx_repack};
+    const ggml_type convert_to = parse_weight_type(weight_type);
+    {
+        const size_t n_tensors = 16 + size_t(hp.n_layers) * 48 + 32;
+        ggml_init_params params = {ggml_tensor_overhead() * n_tensors, nullptr, true};
+        for (int i = 0; i < 3; ++i) {
+            contexts_.emplace_back(ggml_init(params));
+            if (!contexts_.back()) throw Error(ErrorCode::OutOfMemory, "cannot allocate tensor metadata");
+        }
+    }
+    Placement pl(file, hp, backend, convert_to, contexts_[0].get(), contexts_[1].get(), contexts_[2].get());
     const int64_t D = hp.d_model, FF = hp.ff_dim, K = hp.conv_kernel, C = hp.subsampling_channels;
     const int64_t V1 = hp.vocab_size + 1;
 
@@ -334,7 +338,7 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         ggml_backend_buffer_t buf = ggml_backend_cpu_buffer_from_ptr(const_cast<uint8_t *>(map->data()), map->size());
         if (buf == nullptr) throw Error(ErrorCode::OutOfMemory, "cannot wrap the mapped model file in a ggml buffer");
         ggml_backend_buffer_set_usage(buf, GGML_BACKEND_BUFFER_USAGE_WEIGHTS);
-        buffers_.push_back(buf);
+        buffers_.emplace_back(buf);
         for (const auto & use : pl.mapped_uses) {
             if (ggml_backend_tensor_alloc(buf, use.tensor, const_cast<uint8_t *>(map->data()) + use.file_offset) != GGML_STATUS_SUCCESS) {
                 throw Error(ErrorCode::Internal, std::string("cannot place tensor '") + ggml_get_name(use.tensor) + "' in the mapped file");
@@ -351,7 +355,7 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             throw Error(ErrorCode::OutOfMemory, std::string("not enough memory on ") + backend.device_name() + " for the model weights (" + what + ")");
         }
         ggml_backend_buffer_set_usage(buf, GGML_BACKEND_BUFFER_USAGE_WEIGHTS);
-        buffers_.push_back(buf);
+        buffers_.emplace_back(buf);
         device_bytes_ += ggml_backend_buffer_get_size(buf);
     };
     allocate(pl.ctx_device, backend.buffer_type(), "weights");
@@ -408,8 +412,8 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
 }
 
 ModelWeights::~ModelWeights() {
-    for (ggml_backend_buffer_t b : buffers_) ggml_backend_buffer_free(b);
-    for (ggml_context * c : contexts_) ggml_free(c);
+    buffers_.clear();  // buffers before the contexts that describe their tensors
+    contexts_.clear();
 }
 
 }  // namespace parakeet

@@ -89,8 +89,16 @@ public:
 
 private:
     struct Placement;
-    std::vector<ggml_context *> contexts_;
-    std::vector<ggml_backend_buffer_t> buffers_;
+    // Owned through deleters, so a load that throws half-way (cancelled, out of
+    // memory, a bad tensor) frees what it had allocated.
+    struct ContextFree {
+        void operator()(ggml_context * c) const { ggml_free(c); }
+    };
+    struct BufferFree {
+        void operator()(ggml_backend_buffer_t b) const { ggml_backend_buffer_free(b); }
+    };
+    std::vector<std::unique_ptr<ggml_context, ContextFree>> contexts_;
+    std::vector<std::unique_ptr<ggml_backend_buffer, BufferFree>> buffers_;
     uint64_t device_bytes_ = 0;
     int zero_copy_count_ = 0;
     std::map<std::string, int> placed_types_;

@@ -50,7 +50,7 @@ MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparam
     std::vector<double> logmel(size_t(M) * T);
     const bool square = hp.mag_power == 2.0f;
     for (int t = 0; t < T; ++t) {
-        if ((t & 1023) == 0 && abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "transcription cancelled");
+        if ((t & 63) == 0 && abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "transcription cancelled");
         const long long start = (long long)t * hop - pad;
         for (int i = 0; i < n_fft; ++i) {
             const long long s = start + i;

@@ -2,6 +2,7 @@
 // Browser-only (getUserMedia, AudioContext); the frame routing and the
 // pre-roll live in capture-router.ts so they can be tested without a browser.
 import type { AudioCaptureSettings } from '../../app/ipc/contract.js';
+import { MicError, type MicHandle, type MicOptions } from './mic-types.js';
 // Built as its own file and loaded by URL: CSP script-src 'self' allows it,
 // where a blob: or data: worklet would be refused.
 import workletUrl from './capture-worklet.ts?worker&url';
@@ -10,33 +11,7 @@ import { CAPTURE_PROCESSOR_NAME, type CaptureProcessorOptions, type FromWorklet,
 /** The sample rate the engine wants; the AudioContext resamples the device to it. */
 export const CAPTURE_SAMPLE_RATE = 16_000;
 
-export type MicErrorCode = 'PERMISSION_DENIED' | 'MIC_NOT_FOUND' | 'MIC_BUSY' | 'MIC_UNSUPPORTED' | 'MIC_FAILED';
-
-export class MicError extends Error {
-  constructor(readonly code: MicErrorCode, message: string) {
-    super(message);
-    this.name = 'MicError';
-  }
-}
-
-export interface MicOptions {
-  audio: AudioCaptureSettings;
-  /** Frame length posted by the worklet (ms). */
-  frameMs: number;
-  onFrame(frame: Float32Array): void;
-  /** The track ended without close() (device unplugged, permission revoked). */
-  onEnded(): void;
-  /** The chosen input was not available and the default was used instead. */
-  onFallback?(message: string): void;
-}
-
-export interface MicHandle {
-  readonly sampleRate: number;
-  readonly label: string;
-  /** Resolves once every sample captured so far has reached onFrame (the partial last frame included). */
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
+export { MicError, type MicErrorCode, type MicHandle, type MicOptions } from './mic-types.js';
 
 function constraints(audio: AudioCaptureSettings, withDevice: boolean): MediaStreamConstraints {
   const track: MediaTrackConstraints = {

@@ -1,8 +1,11 @@
 // ParakeetApi over the web bridge's WebSocket (app/ipc/web-protocol.ts):
 // invokes carry ids and resolve with the server's Result; events fan out to
-// listeners that survive reconnects; audio goes as binary frames. Outgoing
-// messages keep their order across a reconnect (audio frames, then the
-// dictation:stop that follows them), so a short drop loses nothing.
+// listeners that survive reconnects; audio goes as binary frames. Invokes
+// made while disconnected wait for the next connection, in order. Audio does
+// not: the server finalizes a client's sessions when its socket closes, and
+// the next socket is another client that may not feed them, so frames sent
+// while disconnected are dropped at once and counted (takeDroppedAudio); the
+// dictation controller ends the interrupted session and says how much was lost.
 // DOM-free: the socket comes from a factory (browser-socket.ts in the app).
 import type {
   EventMap, EventName, InvokeChannel, ParakeetApi, RequestOf, ResponseOf, Result,
@@ -20,8 +23,6 @@ export interface WebClientOptions {
   backoff?: BackoffOptions;
   /** An invoke waiting for a connection fails after this long (ms). */
   offlineInvokeTimeoutMs?: number;
-  /** Audio kept while disconnected, in bytes (older frames are dropped beyond it and counted). */
-  maxBufferedAudioBytes?: number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
 }
@@ -33,7 +34,16 @@ interface Pending {
   sent: boolean;
 }
 
-type Outgoing = { kind: 'text'; id: number; data: string } | { kind: 'audio'; data: ArrayBuffer };
+interface Outgoing {
+  id: number;
+  data: string;
+}
+
+/** Audio that could not be sent (the connection was down). */
+export interface DroppedAudio {
+  frames: number;
+  samples: number;
+}
 
 const DISCONNECTED = 'DISCONNECTED';
 
@@ -47,8 +57,9 @@ export class WebClient implements ParakeetApi {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private outbox: Outgoing[] = [];
-  private outboxAudioBytes = 0;
-  private droppedAudioBytes = 0;
+  /** Per session (its audio stream number): frames dropped while disconnected, until taken. */
+  private readonly dropped = new Map<number, DroppedAudio>();
+  private readonly droppedTotal: DroppedAudio = { frames: 0, samples: 0 };
   private readonly listeners = new Map<EventName, Set<(data: never) => void>>();
   private readonly connectionListeners = new Set<(state: ConnectionState) => void>();
   private readonly opts: Required<Omit<WebClientOptions, 'setTimer' | 'clearTimer'>>;
@@ -59,7 +70,6 @@ export class WebClient implements ParakeetApi {
     this.opts = {
       backoff: DEFAULT_BACKOFF,
       offlineInvokeTimeoutMs: 20_000,
-      maxBufferedAudioBytes: 16_000 * 4 * 60,
       ...options,
     };
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
@@ -71,9 +81,17 @@ export class WebClient implements ParakeetApi {
     return this.state;
   }
 
-  /** Audio bytes dropped because the outbox was full while disconnected. */
-  get audioBytesDropped(): number {
-    return this.droppedAudioBytes;
+  /** Audio dropped because the connection was down, over the client's life. */
+  get audioDropped(): DroppedAudio {
+    return { ...this.droppedTotal };
+  }
+
+  /** Audio of `sessionId` dropped since the last call (the controller reports it when the session ends). */
+  takeDroppedAudio(sessionId: string): DroppedAudio {
+    const number = audioSessionNumber(sessionId);
+    const dropped = this.dropped.get(number) ?? { frames: 0, samples: 0 };
+    this.dropped.delete(number);
+    return dropped;
   }
 
   onConnection(listener: (state: ConnectionState) => void): () => void {
@@ -97,14 +115,18 @@ export class WebClient implements ParakeetApi {
   }
 
   sendAudio(sessionId: string, frame: Float32Array, startSample?: number): void {
-    const data = encodeAudioFrame(audioSessionNumber(sessionId), frame, startSample);
-    if (this.state === 'connected' && this.socket && this.outbox.length === 0) {
-      this.socket.send(data);
+    const number = audioSessionNumber(sessionId);
+    if (this.state !== 'connected' || !this.socket) {
+      // Queuing is pointless: the session ended with the connection (see the header).
+      const entry = this.dropped.get(number) ?? { frames: 0, samples: 0 };
+      entry.frames += 1;
+      entry.samples += frame.length;
+      this.dropped.set(number, entry);
+      this.droppedTotal.frames += 1;
+      this.droppedTotal.samples += frame.length;
       return;
     }
-    this.outbox.push({ kind: 'audio', data });
-    this.outboxAudioBytes += data.byteLength;
-    this.trimOutbox();
+    this.socket.send(encodeAudioFrame(number, frame, startSample));
   }
 
   /** Stops reconnecting and fails whatever is in flight. */
@@ -116,7 +138,6 @@ export class WebClient implements ParakeetApi {
     this.socket = null;
     for (const id of [...this.pending.keys()]) this.settle(id, disconnected('the client was closed'));
     this.outbox = [];
-    this.outboxAudioBytes = 0;
   }
 
   // ------------------------------------------------------------ internals
@@ -132,7 +153,7 @@ export class WebClient implements ParakeetApi {
         entry.sent = true;
         this.socket.send(data);
       } else {
-        this.outbox.push({ kind: 'text', id, data });
+        this.outbox.push({ id, data });
         entry.timer = this.setTimer(
           () => this.settle(id, disconnected(`${channel} could not be sent: no connection to the Parakeet service`)),
           this.opts.offlineInvokeTimeoutMs,
@@ -181,27 +202,13 @@ export class WebClient implements ParakeetApi {
     if (!socket) return;
     const queue = this.outbox;
     this.outbox = [];
-    this.outboxAudioBytes = 0;
     for (const item of queue) {
-      if (item.kind === 'text') {
-        const p = this.pending.get(item.id);
-        if (!p) continue; // timed out while offline
-        if (p.timer !== null) this.clearTimer(p.timer);
-        p.timer = null;
-        p.sent = true;
-      }
+      const p = this.pending.get(item.id);
+      if (!p) continue; // timed out while offline
+      if (p.timer !== null) this.clearTimer(p.timer);
+      p.timer = null;
+      p.sent = true;
       socket.send(item.data);
-    }
-  }
-
-  private trimOutbox(): void {
-    while (this.outboxAudioBytes > this.opts.maxBufferedAudioBytes) {
-      const index = this.outbox.findIndex((o) => o.kind === 'audio');
-      if (index < 0) break;
-      const [dropped] = this.outbox.splice(index, 1);
-      const bytes = dropped.kind === 'audio' ? dropped.data.byteLength : 0;
-      this.outboxAudioBytes -= bytes;
-      this.droppedAudioBytes += bytes;
     }
   }
 
@@ -233,7 +240,7 @@ export class WebClient implements ParakeetApi {
     this.pending.delete(id);
     if (p.timer !== null) this.clearTimer(p.timer);
     if (!p.sent) {
-      const index = this.outbox.findIndex((o) => o.kind === 'text' && o.id === id);
+      const index = this.outbox.findIndex((o) => o.id === id);
       if (index >= 0) this.outbox.splice(index, 1);
     }
     p.resolve(result);

@@ -27,7 +27,8 @@ export function LatencyFigures() {
       {latency ? (
         <p className="latency-audio">
           {latency.framesReceived} frames, {(latency.samplesReceived / 16000).toFixed(1)} s of audio received
-          {latency.sampleGaps ? `, ${latency.sampleGaps} samples lost` : ', none lost'}.
+          {latency.sampleGaps ? `, ${latency.sampleGaps} samples lost` : ', none lost'}
+          {latency.nonFiniteSamples ? `, ${latency.nonFiniteSamples} invalid samples (NaN or infinity) replaced by silence` : ''}.
         </p>
       ) : null}
     </section>

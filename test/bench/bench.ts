@@ -13,7 +13,7 @@
 // Each configuration runs in its own process (peak RSS is its own), as the
 // median of 3 runs after a warm-up. Machines here are noisy: compare in one run.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -51,7 +51,10 @@ function modelFile(shape: string, type: string): string {
   const path = join(cache, 'models', `random-${shape}-${type}.gguf`);
   if (!existsSync(path)) {
     process.stderr.write(`generating ${path} …\n`);
-    generateModel(path, { preset: shape === '110m' ? 'shape110m' : 'shape600m', weightType: type as 'f32', seed: 7 });
+    // Written under a temporary name: an interrupted run never leaves a cut file behind.
+    const partial = `${path}.partial`;
+    generateModel(partial, { preset: shape === '110m' ? 'shape110m' : 'shape600m', weightType: type as 'f32', seed: 7 });
+    renameSync(partial, path);
   }
   return path;
 }
@@ -84,8 +87,13 @@ for (const shape of shapes) {
     const [base, repack] = type.split('+');
     const rates: number[] = [];
     for (const threads of [1, 2]) {
-      const r = await benchMatmul({ type: base, out: FF, in: D, tokens: 128, threads, iterations: 10, repack: repack === 'repack' });
-      rates.push(r.gflops);
+      // Best of three: the ceiling is what the kernel can do when the machine lets it.
+      let best = 0;
+      for (let rep = 0; rep < 3; rep++) {
+        const r = await benchMatmul({ type: base, out: FF, in: D, tokens: 128, threads, iterations: 10, repack: repack === 'repack' });
+        best = Math.max(best, r.gflops);
+      }
+      rates.push(best);
     }
     (ceilings[shape] ??= {})[type] = Math.max(...rates);
     ceilings[shape][`${type}@1`] = rates[0];

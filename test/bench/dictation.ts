@@ -104,7 +104,7 @@ async function main(): Promise<void> {
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
     }
-    const summary = await services.sessions.stop(sessionId);
+    const summary = await services.sessions.stop(sessionId, 'bench');
     report = summary.latency;
 
     // Per segment, end to end: the phrase's onset audio sent → first partial; the closing pause sent → final.

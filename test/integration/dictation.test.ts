@@ -109,7 +109,7 @@ test('segments at pauses, partial text while speaking, finals once and in order,
   const rec = record();
   const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
   const sent = await feed(sessionId, audio, { frameMs: 40, speed: 2 });
-  const summary = await services.sessions.stop(sessionId);
+  const summary = await services.sessions.stop(sessionId, 'test');
   rec.stop();
 
   assert.equal(summary.segments.length, 3, JSON.stringify(summary.segments.map((s) => [s.startSample, s.endSample])));
@@ -140,7 +140,7 @@ test('stop mid-sentence finalizes that sentence (up to the last sample)', async 
   const rec = record();
   const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
   await feed(sessionId, audio);
-  const summary = await services.sessions.stop(sessionId);
+  const summary = await services.sessions.stop(sessionId, 'test');
   rec.stop();
   assert.equal(summary.segments.length, 2);
   const last = summary.segments.at(-1)!;
@@ -162,7 +162,7 @@ test('stop waits for frames still in flight (sentSamples), so the last word is n
     position += frame.length;
   }
   // stop() is called before the last 5 frames arrive (they are still "on the port").
-  const stopping = services.sessions.stop(sessionId, audio.length);
+  const stopping = services.sessions.stop(sessionId, 'test', audio.length);
   await sleep(50);
   for (const frame of all.slice(early.length)) {
     assert.equal(services.sessions.pushAudio(sessionId, frame, 'test', position), true, 'frames in flight are still accepted');
@@ -183,7 +183,7 @@ test('stop gives up waiting for audio that never arrives (bounded wait)', async 
   const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
   await feed(sessionId, audio);
   const t0 = performance.now();
-  const summary = await services.sessions.stop(sessionId, audio.length + 16000);
+  const summary = await services.sessions.stop(sessionId, 'test', audio.length + 16000);
   const waited = performance.now() - t0;
   assert.ok(waited >= 900 && waited < 5000, `waited ${waited.toFixed(0)} ms for missing audio`);
   assert.equal(summary.latency.samplesReceived, audio.length);
@@ -206,7 +206,7 @@ test('lost and repeated samples are counted exactly and the timeline is kept; ot
     position += frame.length;
   });
   assert.equal(services.sessions.pushAudio(sessionId, audio.slice(0, 640), 'intruder', position), false);
-  const summary = await services.sessions.stop(sessionId);
+  const summary = await services.sessions.stop(sessionId, 'test');
   assert.equal(summary.latency.sampleGaps, missing + repeated);
   assert.equal(summary.audioSeconds, audio.length / RATE, 'the gap was filled with silence, the repeat dropped');
   const kept = await services.sessions.get(sessionId)!.audio();
@@ -226,7 +226,7 @@ test('48 kHz input is resampled to 16 kHz and segmented the same way', async () 
       services.sessions.pushAudio(sessionId, frame, 'test', position);
       position += frame.length;
     }
-    return services.sessions.stop(sessionId);
+    return services.sessions.stop(sessionId, 'test');
   })();
   assert.equal(summary.latency.samplesReceived, audio48.length);
   assert.equal(Math.round(summary.audioSeconds * RATE), audio16.length);
@@ -248,10 +248,31 @@ test('a long session holds no more memory than its audio', async () => {
     position += frame.length;
     peak = Math.max(peak, session.audioMemoryBytes - session.storedSamples * 4);
   }
-  const summary = await services.sessions.stop(sessionId);
+  const summary = await services.sessions.stop(sessionId, 'test');
   assert.equal(summary.segments.length, 6);
   assert.equal(summary.latency.sampleGaps, 0);
   assert.ok(peak <= 64_000 * 4, `memory beyond the audio itself stays under one chunk (${peak} bytes)`);
+  assert.equal(session.segmentsHoldingResults, 0, 'no segment keeps its decode results once its final is out');
+});
+
+test('switching the device reloads the model once per devices:select', async () => {
+  const loads: string[] = [];
+  const off = services.engine.on('status', (s) => {
+    if (s.state === 'loading') loads.push(services.settings.get().device);
+  });
+  try {
+    for (const name of ['CPU', 'auto', 'CPU']) {
+      loads.length = 0;
+      const result = await services.router.handle('devices:select', { name }, { clientId: 'test' });
+      assert.ok(result.ok, JSON.stringify(result));
+      await sleep(50); // a second, fire-and-forget reload would have started by now
+      assert.equal(loads.length, 1, `devices:select ${name}: ${loads.length} loads`);
+      assert.equal(services.engine.status().state, 'ready');
+    }
+  } finally {
+    off();
+  }
+  assert.equal(services.engine.loadedModel?.path, modelPath);
 });
 
 test('the engine process dies twice mid-session: the UI is told, dictation continues, nothing captured is lost', async () => {
@@ -277,7 +298,7 @@ test('the engine process dies twice mid-session: the UI is told, dictation conti
       }
     },
   });
-  const summary = await services.sessions.stop(sessionId);
+  const summary = await services.sessions.stop(sessionId, 'test');
   rec.stop();
 
   assert.ok(services.engine.status().restarts >= restartsBefore + 2, 'restarted twice');

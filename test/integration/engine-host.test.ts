@@ -1,10 +1,15 @@
 // EngineHost with the real engine process (child_process.fork of the engine
 // entry, structured-clone messages) and generated tiny models: load,
-// transcribe, serialization, validation beside the resident model,
-// cancellation, and survival of the engine's death (crash trigger mid-request
-// and an external SIGKILL): restart, CPU reload, the in-flight request re-run.
+// transcribe, serialization, validation beside the resident model, WAV files
+// read by the engine, cancellation, and survival of the engine's death (crash
+// trigger mid-request and an external SIGKILL): restart, CPU reload, the
+// in-flight request re-run — but not a validation or a file transcription,
+// and a validation's crash blames no device.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { decodeWav, encodeWav16 } from '../../app/shared/wav.js';
 import { Model } from '../../native/index.js';
 import { EngineHost, type CrashInfo } from '../../app/main/engine/engine-host.js';
 import { speechLike } from '../unit/app/signals.js';
@@ -113,6 +118,61 @@ test('killed from outside while idle: restarted with the model reloaded, ready f
   assert.equal(host.status().restarts, 2);
   assert.equal(host.loadedModel?.path, modelPath);
   assert.equal((await host.transcribe(audio, {}, { priority: 'final' }))?.text, expected);
+});
+
+test('a stereo 22.05 kHz WAV file gives exactly what the addon gives for the interleaved audio', async () => {
+  // Two different channels, a rate to resample from: the engine process averages them while reading the file.
+  const left = speechLike(2, 11);
+  const right = speechLike(2, 12, 0.2);
+  const interleaved = new Float32Array(left.length * 2);
+  for (let i = 0; i < left.length; i += 1) {
+    interleaved[2 * i] = left[i]!;
+    interleaved[2 * i + 1] = right[i]!;
+  }
+  const wav = join(dir, 'stereo-22050.wav');
+  const bytes = encodeWav16(interleaved, 22_050, 2);
+  writeFileSync(wav, bytes);
+  const decoded = decodeWav(bytes);
+  const model = await Model.load(modelPath, { device: 'cpu', threads: 1 });
+  const reference = await model.transcribe(decoded.samples, { sampleRate: 22_050, channels: 2 });
+  model.dispose();
+  const result = await host.transcribeFile(wav, {});
+  assert.equal(result.text, reference.text);
+  assert.deepEqual(result.tokens.map((t) => [t.id, t.frame]), reference.tokens.map((t) => [t.id, t.frame]));
+  assert.equal(result.durationSec, reference.durationSec);
+});
+
+test('a crash while validating a model file: not re-run, ENGINE_CRASHED, no device blamed; the engine comes back', async () => {
+  const before = crashes.length;
+  const restarted = waitFor<unknown>((resolve) => host.on('restarted', resolve), 20_000, 'restart');
+  await host.crash('nextValidate');
+  await assert.rejects(host.validate(otherModel), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'ENGINE_CRASHED');
+    assert.match(e.message, /checking this model file; it was not tried again/);
+    return true;
+  });
+  await restarted;
+  assert.equal(crashes.length, before + 1);
+  assert.equal(crashes.at(-1)!.device, null, 'the CPU model in use is not blamed for the validation');
+  assert.equal(host.loadedModel?.path, modelPath, 'the resident model was reloaded');
+  assert.equal((await host.validate(otherModel)).arch, 'ctc', 'and validation works again');
+});
+
+test('a crash while transcribing a file: not re-run (the file may be the cause); the device that ran it is reported', async () => {
+  const wav = join(dir, 'mono.wav');
+  writeFileSync(wav, encodeWav16(audio, 16_000));
+  const before = crashes.length;
+  const restarted = waitFor<unknown>((resolve) => host.on('restarted', resolve), 20_000, 'restart');
+  await host.crash('nextTranscribe');
+  await assert.rejects(host.transcribeFile(wav, {}), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'ENGINE_CRASHED');
+    assert.match(e.message, /transcribing this file; it was not tried again/);
+    return true;
+  });
+  await restarted;
+  assert.equal(crashes.length, before + 1);
+  assert.equal(crashes.at(-1)!.device, 'CPU');
+  assert.ok((await host.transcribeFile(wav, {})).durationSec > 1.9, 'the same file works when asked again');
 });
 
 test('inline mode: the same interface in this process; the crash trigger is refused there', async () => {

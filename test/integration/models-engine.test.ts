@@ -136,7 +136,7 @@ test('a download from the mirror is verified, then validated by the engine; byte
   const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
   const audio = concat(quiet(0.4, 5), speechLike(1, 32), quiet(0.9, 6));
   services.sessions.pushAudio(sessionId, audio, 'test', 0);
-  const summary = await services.sessions.stop(sessionId);
+  const summary = await services.sessions.stop(sessionId, 'test');
   assert.equal(summary.segments.length, 1);
   assert.deepEqual(summary.segments[0]!.devicesRan, ['CPU']);
 });

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import type { AppInfo, SessionInfo, SessionSummary } from '../../app/ipc/contract.js';
 import { audioSessionNumber } from '../../app/ipc/web-protocol.js';
+import { isLoopbackBind } from '../../app/web/security.js';
 import { startWebServer, type WebServer } from '../../app/web/server.js';
 import { RATE, concat, frames, quiet, speechLike } from '../unit/app/signals.js';
 import { BridgeClient } from './bridge-client.js';
@@ -92,9 +93,13 @@ test('the bridge needs the token (401 without or with a wrong one) and our own o
   await client.close();
 });
 
-test('only loopback binds are allowed', async () => {
+test('only loopback binds are allowed, and only the names the Host and Origin checks know', async () => {
   await assert.rejects(startWebServer({ host: '0.0.0.0', userDataDir: join(dir, 'never') }), /loopback only/);
   await assert.rejects(startWebServer({ host: '192.168.1.10', userDataDir: join(dir, 'never') }), /loopback only/);
+  // Loopback, but a page served there would fail every Host check (and the URL printed would be wrong).
+  await assert.rejects(startWebServer({ host: '127.0.0.2', userDataDir: join(dir, 'never') }), /127\.0\.0\.1, ::1 or localhost/);
+  for (const host of ['127.0.0.1', '::1', 'localhost']) assert.equal(isLoopbackBind(host), true, host);
+  for (const host of ['127.0.0.2', '127.1.2.3', '0.0.0.0', '::', 'LOCALHOST.', 'example.com']) assert.equal(isLoopbackBind(host), false, host);
 });
 
 test('invoke round trips over a real WebSocket; bad messages get error results and the connection survives', async () => {
@@ -156,6 +161,30 @@ test('dictation over the bridge: audio frames in, partial/final events out, summ
     assert.ok(client.events.some((e) => e.event === 'dictation:latency'));
   } finally {
     await client.close();
+  }
+});
+
+test('only the client that started a session may stop or cancel it; any client may read its summary', async () => {
+  const owner = await BridgeClient.connect(web.port, web.token);
+  const other = await BridgeClient.connect(web.port, web.token);
+  try {
+    const started = await owner.invoke<SessionInfo>('dictation:start', { sampleRate: RATE });
+    assert.ok(started.ok);
+    const { sessionId } = started.value;
+    const missing = await other.invoke('dictation:stop', { sessionId: 's99999' });
+    for (const channel of ['dictation:stop', 'dictation:cancel']) {
+      const refused = await other.invoke(channel, { sessionId });
+      assert.equal(refused.ok ? null : refused.error.code, 'SESSION_NOT_FOUND', channel);
+      assert.equal(refused.ok ? null : refused.error.message, missing.ok ? null : missing.error.message.replace('s99999', sessionId),
+        `${channel}: answered like a session that does not exist`);
+    }
+    const read = await other.invoke<SessionSummary>('dictation:summary', { sessionId });
+    assert.ok(read.ok && read.value.sessionId === sessionId, 'the summary is readable (a reconnected page has a new client id)');
+    const stopped = await owner.invoke<SessionSummary>('dictation:stop', { sessionId });
+    assert.ok(stopped.ok, JSON.stringify(stopped));
+  } finally {
+    await owner.close();
+    await other.close();
   }
 });
 

@@ -15,7 +15,7 @@ export interface DeviceRegistryOptions {
   settings: SettingsStore;
   bus: EventBus;
   log: Logger;
-  /** Reloads the resident model with the current settings (a device switch). */
+  /** Reloads the resident model with the current settings (a device switch); joins a reload to the same options in flight. */
   reloadModel: () => Promise<void>;
 }
 
@@ -119,6 +119,8 @@ export class DeviceRegistry {
       name = 'auto';
     }
     if (this.opts.settings.get().device !== name) await this.opts.settings.set({ device: name });
+    // The settings change already started the reload; this joins it (or reloads when the choice did not
+    // change, e.g. back to a device after a fallback), so the state returned is the one after the load.
     if (this.opts.engine.loadedModel) await this.opts.reloadModel();
     this.announce();
     return this.state();

@@ -2,11 +2,10 @@
 // addon's async calls (compute on native threads), abort flags per request.
 // The same core runs inside the engine process (engine-process.ts) and, in
 // inline mode, inside main (inline-transport.ts).
-import { readFile } from 'node:fs/promises';
 import {
   Model, buildInfo, listDevices, native, setLogHandler, type BuildInfo, type TranscribeResult,
 } from '../../../native/index.js';
-import { decodeWav } from '../../shared/wav.js';
+import { readWavMono } from './wav-file.js';
 import {
   CodedError, toIpcError, type EngineLogLevel, type EngineToHost, type EngineTranscript, type HostToEngine,
 } from './protocol.js';
@@ -34,7 +33,8 @@ function logLevel(level: string): EngineLogLevel {
 export class EngineCore {
   private model: Model | null = null;
   private readonly running = new Map<number, AbortController>();
-  private crashOnNextTranscribe = false;
+  /** Armed crash trigger (tests): the kind of request whose next start kills the process. */
+  private crashOn: 'transcribe' | 'validate' | null = null;
   private build: BuildInfo | null = null;
 
   constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {}
@@ -78,26 +78,31 @@ export class EngineCore {
         return this.track(message.id, async (signal) => {
           const model = this.requireModel();
           const pending = model.transcribe(message.pcm, { ...message.options, signal });
-          if (this.crashOnNextTranscribe) this.die();
+          if (this.crashOn === 'transcribe') this.die();
           return plain(await pending);
         });
       case 'transcribeFile':
         return this.track(message.id, async (signal) => {
           const model = this.requireModel();
-          const audio = decodeWav(new Uint8Array(await readFile(message.path)));
-          const result = await model.transcribe(audio.samples, {
+          // Read in blocks and averaged to mono while decoding: the only full-length copies are this mono
+          // array and the addon's own copy of it (plus its resampled output when the rate differs).
+          const audio = await readWavMono(message.path, signal);
+          const pending = model.transcribe(audio.samples, {
             ...message.options,
             sampleRate: audio.sampleRate,
-            channels: audio.channels,
+            channels: 1,
             signal,
             onProgress: (fraction) => this.post({ t: 'progress', id: message.id, fraction }),
           });
-          return plain(result);
+          if (this.crashOn === 'transcribe') this.die();
+          return plain(await pending);
         });
       case 'validate':
         return this.track(message.id, async (signal) => {
           // CPU and mapped: proves the file loads without touching a GPU or the resident model.
-          const probe = await Model.load(message.path, { device: 'cpu', mmap: true, signal });
+          const loading = Model.load(message.path, { device: 'cpu', mmap: true, signal });
+          if (this.crashOn === 'validate') this.die();
+          const probe = await loading;
           try {
             return probe.info();
           } finally {
@@ -116,7 +121,7 @@ export class EngineCore {
           throw new CodedError('NOT_SUPPORTED', 'the crash trigger is only available to tests of the engine process');
         }
         if (message.when === 'now') this.die();
-        this.crashOnNextTranscribe = true;
+        this.crashOn = message.when === 'nextValidate' ? 'validate' : 'transcribe';
         return null;
       default:
         throw new CodedError('BAD_ARGUMENT', `unknown engine request ${(message as { op?: unknown }).op as string}`);

@@ -3,15 +3,16 @@
 // that uses the resident model one at a time in priority order (the engine
 // itself answers BUSY to a second concurrent call), and survives the engine's
 // death: it restarts the process with backoff, reports the device that was in
-// use so the registry marks it failed, reloads the model on the device the
-// registry picks (the CPU after a GPU fault) and re-runs each request that was
-// in flight once.
+// use (when the request that died ran on it) so the registry marks it failed,
+// reloads the model on the device the registry picks (the CPU after a GPU
+// fault) and re-runs each request that was in flight once, except a model
+// validation or a file transcription: their input may be what killed it.
 import type { EngineState, EngineStatus, IpcError, Notice } from '../../ipc/contract.js';
 import type { BuildInfo, DeviceInfo, ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
 import { TypedEmitter } from '../models/typed-emitter.js';
 import {
-  CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost,
+  CodedError, type CrashWhen, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost,
   type EngineTranscribeOptions, type EngineTranscript,
 } from './protocol.js';
 import { forkTransport, inlineTransport, type EngineTransport, type ExitInfo, type TransportFactory } from './transport.js';
@@ -19,6 +20,11 @@ import { forkTransport, inlineTransport, type EngineTransport, type ExitInfo, ty
 /** Lane priorities: lower runs first; equal priorities run in arrival order. */
 export const PRIORITY = { load: 0, final: 1, file: 2, partial: 3 } as const;
 export type DecodePriority = keyof typeof PRIORITY;
+/**
+ * Validations (a whole model loaded on the CPU) wait behind finals like a file job: run beside a decode
+ * they would slow dictation down, and a crash could not be told apart from the decode's.
+ */
+const VALIDATE_PRIORITY = PRIORITY.file;
 
 export interface EngineHostOptions {
   mode: 'process' | 'inline';
@@ -70,7 +76,16 @@ interface LaneJob {
   run: () => void;
 }
 
-const MODEL_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile']);
+/** Requests that run on the model's device: only a death during one of these is blamed on the device. */
+const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile']);
+/**
+ * Requests not re-run after a death: a model file being checked or an audio file being read may be the
+ * very thing that kills the engine, and a re-run would kill it again (and cost another reload).
+ */
+const NOT_RETRIED: Partial<Record<EngineOp, string>> = {
+  validate: 'while checking this model file',
+  transcribeFile: 'while transcribing this file',
+};
 
 function aborted(): CodedError {
   return new CodedError('ABORTED', 'cancelled');
@@ -279,9 +294,15 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     });
   }
 
-  /** Loads `path` once in a separate model (the resident one is untouched) to prove it is a usable model. */
+  /**
+   * Loads `path` once in a separate model (the resident one is untouched) to prove it is a usable model.
+   * In the lane (after finals), so it never runs beside a decode.
+   */
   validate(path: string, signal?: AbortSignal): Promise<ModelInfo> {
-    return this.request({ op: 'validate', path }, { signal });
+    return this.inLane(VALIDATE_PRIORITY, async () => {
+      if (signal?.aborted) throw aborted();
+      return this.request({ op: 'validate', path }, { signal });
+    });
   }
 
   listDevices(): Promise<DeviceInfo[]> {
@@ -289,7 +310,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   }
 
   /** Test trigger (needs testHooks): kill the engine now or right after the next transcription starts. */
-  crash(when: 'now' | 'nextTranscribe'): Promise<null> {
+  crash(when: CrashWhen): Promise<null> {
     return this.request({ op: 'crash', when });
   }
 
@@ -430,14 +451,14 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     this.readyWaiter = null;
 
     const inFlight = [...this.pending.values()].filter((p) => p.sent);
-    const modelWork = inFlight.some((p) => MODEL_OPS.has(p.request.op));
-    const loading = inFlight.find((p) => p.request.op === 'load');
-    // Blame the device when model work was running, or when nothing explains the death; a crash
-    // while only a validation ran says more about that file than about the device.
-    const blame = modelWork || inFlight.every((p) => p.request.op === 'crash' || p.request.op === 'cancel');
-    const device = blame
-      ? (loading?.request.op === 'load' ? loading.request.options.device ?? this.model?.device.device.name : this.model?.device.device.name) ?? null
-      : null;
+    // Blame a device only when what died was running on it: a load (on the device it asked for) or a
+    // decode with the resident model. A validation runs on the CPU in a separate, short-lived model, and
+    // a death with nothing running says nothing about any device.
+    const onDevice = inFlight.filter((p) => DEVICE_OPS.has(p.request.op));
+    const loading = onDevice.find((p) => p.request.op === 'load');
+    const device = onDevice.length === 0
+      ? null
+      : (loading?.request.op === 'load' ? loading.request.options.device ?? this.model?.device.device.name : this.model?.device.device.name) ?? null;
 
     this.lastError = { code: 'ENGINE_CRASHED', message: `the engine process stopped (${reason})` };
     this.log.error(`engine process stopped (${reason})${device ? ` while using ${device}` : ''}`, {
@@ -453,6 +474,10 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       } else if (p.internal || (p.sent && p.retried)) {
         this.pending.delete(p.id);
         p.reject(new CodedError('ENGINE_CRASHED', `the engine process stopped (${reason}) twice while running this request`));
+      } else if (p.sent && NOT_RETRIED[op]) {
+        this.pending.delete(p.id);
+        p.reject(new CodedError('ENGINE_CRASHED', `the engine process stopped (${reason}) ${NOT_RETRIED[op]}; it was not tried again, ` +
+          'since the file itself may have caused it'));
       } else if (p.sent) {
         p.retried = true;
         p.sent = false;

@@ -44,9 +44,12 @@ export type EngineRequest =
   | { op: 'cancel'; target: number }
   /**
    * Test trigger, honoured only when the engine process runs with PARAKEET_ENGINE_TEST_HOOKS=1:
-   * 'now' kills the process at once; 'nextTranscribe' kills it right after the next transcription started.
+   * 'now' kills the process at once; 'nextTranscribe' kills it right after the next transcription (PCM
+   * or file) started; 'nextValidate' right after the next validation started loading its file.
    */
-  | { op: 'crash'; when: 'now' | 'nextTranscribe' };
+  | { op: 'crash'; when: CrashWhen };
+
+export type CrashWhen = 'now' | 'nextTranscribe' | 'nextValidate';
 
 export type EngineOp = EngineRequest['op'];
 

@@ -2,19 +2,22 @@
 // atomic rename into the models folder → installed index. A job's state is
 // persisted next to its .partial so pause, failures and app restarts resume
 // from the bytes already on disk. "Installed" means verified AND validated.
+// A run that stopped between the rename and the index (a crash, a failed
+// index write) leaves the finished file unlisted: the next run adopts it when
+// its size and sha256 are the ones persisted, after the engine validates it.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { CatalogEntry } from './catalog.js';
 import type { FreeSpaceProbe } from './disk-space.js';
 import { DownloadQueue } from './download-queue.js';
 import { ModelError, errorMessage, isModelError } from './errors.js';
-import { fsyncDir, type OpenWritable } from './file-io.js';
+import { fileSize, fsyncDir, sha256File, type OpenWritable } from './file-io.js';
 import type { HttpClient } from './http-client.js';
 import type { InstalledIndex } from './installed-index.js';
 import type { PartialStore, PersistedDownload, PersistedStatus } from './partial-store.js';
 import { ProgressMeter } from './progress-meter.js';
 import type { RetryOptions } from './retry.js';
-import { runTransfer } from './transfer.js';
+import { runTransfer, type TransferResult } from './transfer.js';
 import type {
   DownloadProgress,
   DownloadSnapshot,
@@ -266,7 +269,8 @@ export class Downloader {
       }
       if (this.jobs.has(entry.id)) continue;
       const received = await this.deps.store.partialBytes(p.file);
-      if (p.status === 'queued') {
+      // A finished file left unlisted (see the header) is taken up whatever the status said.
+      if (p.status === 'queued' || (await this.finishedFileSize(entry, p)) !== null) {
         const job = this.newJob(entry, 'queued', received, p.expectedBytes);
         this.setState(job, 'queued');
         this.queue.enqueue(entry.id);
@@ -296,8 +300,12 @@ export class Downloader {
     const { deps } = this;
     const entry = job.entry;
     this.setState(job, 'downloading');
+    const finalPath = path.join(deps.modelsDir, entry.file);
+    /** The file is at its final path (renamed there, or adopted from an earlier run), not yet listed. */
+    let inPlace = false;
     try {
-      const result = await runTransfer({
+      const adopted = await this.adoptFinishedFile(job, controller.signal);
+      const result = adopted ?? await runTransfer({
         id,
         file: entry.file,
         url: deps.urlFor(entry),
@@ -335,14 +343,19 @@ export class Downloader {
         info = await deps.validateModel(result.partialPath, controller.signal);
       } catch (e) {
         if (controller.signal.aborted) throw controller.signal.reason;
-        throw new EngineRefusal(engineError(e));
+        const refusal = engineError(e);
+        // An adopted file the engine refuses is discarded like a refused download.
+        if (adopted && discardsPartial(refusal)) await fs.rm(finalPath, { force: true });
+        throw new EngineRefusal(refusal);
       }
       if (controller.signal.aborted) throw controller.signal.reason;
 
       // Install: rename (atomic, same file system), make it durable, then list it.
-      const finalPath = path.join(deps.modelsDir, entry.file);
-      await fs.rename(result.partialPath, finalPath);
-      await fsyncDir(deps.modelsDir);
+      if (!adopted) {
+        await fs.rename(result.partialPath, finalPath);
+        await fsyncDir(deps.modelsDir);
+      }
+      inPlace = true;
       const model: InstalledModel = {
         id: entry.id,
         displayName: `${entry.displayName} · ${entry.variant.toUpperCase()}`,
@@ -370,17 +383,58 @@ export class Downloader {
       this.setState(job, 'installed');
       deps.onInstalled(model);
     } catch (e) {
-      await this.settleFailure(job, e, controller.signal);
+      await this.settleFailure(job, e, controller.signal, inPlace);
     } finally {
       job.controller = null;
     }
   }
 
-  private async settleFailure(job: Job, e: unknown, signal: AbortSignal): Promise<void> {
+  /** Size of the file at the model's final path when it is the persisted expectation's size (else null). */
+  private async finishedFileSize(entry: CatalogEntry, persisted: PersistedDownload | undefined): Promise<number | null> {
+    const expectedSha256 = entry.sha256 ?? persisted?.expectedSha256 ?? null;
+    if (!expectedSha256) return null; // nothing could vouch for the bytes
+    const expectedBytes = persisted?.expectedBytes ?? null;
+    const size = await fileSize(path.join(this.deps.modelsDir, entry.file)).catch(() => null);
+    if (size === null || (expectedBytes !== null && size !== expectedBytes)) return null;
+    return size;
+  }
+
+  /**
+   * The verified file an earlier run renamed into place but never listed, as a transfer result, when its
+   * size and sha256 are the expected ones; it then goes through the engine's validation like a download.
+   */
+  private async adoptFinishedFile(job: Job, signal: AbortSignal): Promise<TransferResult | null> {
+    const { entry } = job;
+    if (this.deps.index.get(entry.id)) return null;
+    const persisted = await this.deps.store.load(entry.file);
+    if ((await this.finishedFileSize(entry, persisted)) === null) return null;
+    const finalPath = path.join(this.deps.modelsDir, entry.file);
+    this.setState(job, 'verifying');
+    const { sha256, bytes } = await sha256File(finalPath, signal);
+    const expected = (entry.sha256 ?? persisted?.expectedSha256 ?? '').toLowerCase();
+    if (sha256 !== expected) {
+      this.deps.onWarning({ id: entry.id, message: `${entry.file}: the file in the models folder is not the expected one; downloading it again.` });
+      return null;
+    }
+    job.received = bytes;
+    job.total = bytes;
+    job.hashSource = entry.sha256 ? 'catalog' : persisted?.hashSource ?? 'server';
+    return { partialPath: finalPath, bytes, sha256, hashSource: job.hashSource };
+  }
+
+  private async settleFailure(job: Job, e: unknown, signal: AbortSignal, inPlace = false): Promise<void> {
     const stop = e instanceof StopRequest ? e : signal.reason instanceof StopRequest ? signal.reason : null;
     const file = job.entry.file;
     try {
       if (stop?.kind === 'shutdown') return; // leave the persisted state as it is: resumed on next start
+      if (inPlace && !stop) {
+        // The file is in place but could not be listed: keep what identifies it, so a retry or the next
+        // start adopts it instead of downloading it again.
+        const info = isModelError(e) ? errorInfo(e) : errorInfo(fsFailure(e));
+        await this.persistStatus(job, 'failed', info);
+        this.setState(job, 'failed', info);
+        return;
+      }
       if (stop?.kind === 'pause') {
         job.received = await this.deps.store.partialBytes(file);
         await this.persistStatus(job, 'paused');

@@ -61,6 +61,8 @@ export class ModelManager extends TypedEmitter<ModelManagerEvents> {
   private readonly freeSpace: FreeSpaceProbe;
   private readonly extraHosts: string[];
   private endpoint: string | null;
+  /** Imports run one at a time (see importFile). */
+  private importChain: Promise<unknown> = Promise.resolve();
 
   constructor(opts: ModelManagerOptions) {
     super();
@@ -197,19 +199,27 @@ export class ModelManager extends TypedEmitter<ModelManagerEvents> {
 
   // ---- import ----
 
-  /** Copy a local .gguf in, have the engine validate it, then list it. */
+  /**
+   * Copy a local .gguf in, have the engine validate it, then list it. Imports run one after another: two at
+   * once would pick the same free name for files called alike (the second rename replacing the first
+   * file) and would both miss the other's identical bytes. The engine validates one file at a time anyway.
+   */
   async importFile(srcPath: string, signal?: AbortSignal): Promise<InstalledModel> {
-    const model = await importModelFile(
-      {
-        modelsDir: this.modelsDir,
-        tempDir: this.store.dir,
-        index: this.index,
-        validateModel: this.validateModel,
-        freeSpace: this.freeSpace,
-      },
-      srcPath,
-      signal,
-    );
+    const run = (): Promise<InstalledModel> =>
+      importModelFile(
+        {
+          modelsDir: this.modelsDir,
+          tempDir: this.store.dir,
+          index: this.index,
+          validateModel: this.validateModel,
+          freeSpace: this.freeSpace,
+        },
+        srcPath,
+        signal,
+      );
+    const turn = this.importChain.then(run, run);
+    this.importChain = turn.catch(() => undefined);
+    const model = await turn;
     this.emitInstalled();
     return model;
   }

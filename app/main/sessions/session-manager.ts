@@ -1,7 +1,9 @@
 // Dictation sessions by id ("s<n>", whose number is also the web bridge's
 // audio stream number). Each session belongs to the client that started it:
-// only that client's audio is accepted, and when the client goes away its
-// sessions are finalized (not discarded: the text spoken so far is kept).
+// only that client's audio, stop and cancel are accepted (to anyone else the
+// session does not exist), and when the client goes away its sessions are
+// finalized (not discarded: the text spoken so far is kept). Summaries stay
+// readable by any client: a reconnecting web page has a new client id.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DictationStartOptions, SessionInfo, SessionSummary } from '../../ipc/contract.js';
@@ -12,8 +14,11 @@ import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
 import { DictationSession, type SessionDecoder } from './session.js';
 
+/** What the manager needs from the engine (the EngineHost; unit tests pass a stand-in). */
+export type SessionEngine = SessionDecoder & Pick<EngineHost, 'on' | 'loadedModel'>;
+
 export interface SessionManagerOptions {
-  engine: EngineHost;
+  engine: SessionEngine;
   bus: EventBus;
   settings: SettingsStore;
   log: Logger;
@@ -88,14 +93,15 @@ export class SessionManager {
     return session.pushAudio(frame, startSample);
   }
 
-  private require(sessionId: string): DictationSession {
+  /** The running session `sessionId` if `owner` started it; another client's session answers like a missing one. */
+  private require(sessionId: string, owner: string): DictationSession {
     const session = this.sessions.get(sessionId);
-    if (!session) throw new CodedError('SESSION_NOT_FOUND', `There is no running dictation session ${sessionId}.`);
+    if (!session || session.owner !== owner) throw new CodedError('SESSION_NOT_FOUND', `There is no running dictation session ${sessionId}.`);
     return session;
   }
 
-  async stop(sessionId: string, sentSamples?: number): Promise<SessionSummary> {
-    const session = this.require(sessionId);
+  async stop(sessionId: string, owner: string, sentSamples?: number): Promise<SessionSummary> {
+    const session = this.require(sessionId, owner);
     try {
       const summary = await session.stop(sentSamples);
       this.recent.set(sessionId, summary);
@@ -117,20 +123,25 @@ export class SessionManager {
     throw new CodedError('SESSION_NOT_FOUND', `There is no recent dictation session ${sessionId}.`);
   }
 
-  async cancel(sessionId: string): Promise<void> {
-    const session = this.require(sessionId);
-    this.sessions.delete(sessionId);
+  /**
+   * Discards a session. One that is already stopping is left to finish (stop() removes it and keeps its
+   * summary); this then only waits for that.
+   */
+  async cancel(sessionId: string, owner: string): Promise<void> {
+    const session = this.require(sessionId, owner);
+    if (!session.isStopping) this.sessions.delete(sessionId);
     await session.cancel();
   }
 
   /** The client went away: finalize its sessions so what was said is still transcribed and logged. */
   async stopOwnedBy(owner: string): Promise<void> {
     const mine = [...this.sessions.values()].filter((s) => s.owner === owner);
-    await Promise.all(mine.map((s) => this.stop(s.id).catch((error: unknown) => this.opts.log.warn(`stopping ${s.id} failed`, error))));
+    await Promise.all(mine.map((s) => this.stop(s.id, owner).catch((error: unknown) => this.opts.log.warn(`stopping ${s.id} failed`, error))));
   }
 
+  /** Shutdown: every session ends now, those being stopped included (their stop() fails with ABORTED). */
   async dispose(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((s) => s.cancel()));
+    await Promise.all([...this.sessions.values()].map((s) => s.abort()));
     this.sessions.clear();
   }
 }

@@ -124,6 +124,7 @@ export class DictationSession {
   private framesReceived = 0;
   private samplesReceived = 0;
   private sampleGaps = 0;
+  private nonFiniteSamples = 0;
   /** Input-rate samples placed on the timeline (received + filled − dropped). */
   private inputPosition = 0;
   /** While stop() waits for frames in flight: the sample count it waits for. */
@@ -176,6 +177,11 @@ export class DictationSession {
     return this.store.memoryBytes;
   }
 
+  /** Segments still holding a decode result or partial text (only those whose final is not out yet should). */
+  get segmentsHoldingResults(): number {
+    return this.segments.filter((s) => s.early !== null || s.lastPartial !== null).length;
+  }
+
   /** The session audio at 16 kHz (needs retainAudio after stop). */
   audio(): Promise<Float32Array> {
     return this.store.readAll();
@@ -209,8 +215,36 @@ export class DictationSession {
         samples = frame.subarray(repeated);
       }
     }
-    this.ingest(samples, now);
+    this.ingest(this.finite(samples), now);
     return true;
+  }
+
+  /**
+   * NaN or ±Infinity (a broken capture path or a buggy client) become silence before the VAD and the store
+   * see them: one such sample would poison the noise floor and make every decode of its segment fail.
+   */
+  private finite(samples: Float32Array): Float32Array {
+    let first = -1;
+    for (let i = 0; i < samples.length; i += 1) {
+      if (!Number.isFinite(samples[i]!)) {
+        first = i;
+        break;
+      }
+    }
+    if (first < 0) return samples;
+    const clean = samples.slice(); // the caller's frame stays as it was sent
+    let bad = 0;
+    for (let i = first; i < clean.length; i += 1) {
+      if (!Number.isFinite(clean[i]!)) {
+        clean[i] = 0;
+        bad += 1;
+      }
+    }
+    if (this.nonFiniteSamples === 0) {
+      this.opts.log.warn(`session ${this.id}: non-finite samples (NaN or infinity) received; replaced by silence and counted (logged once)`);
+    }
+    this.nonFiniteSamples += bad;
+    return clean;
   }
 
   private ingest(samples: Float32Array, now: number): void {
@@ -345,7 +379,8 @@ export class DictationSession {
             return;
           }
           this.partialDecodes += 1;
-          if (priority === 'final') segment.early = { end, result };
+          // Kept only until the segment's final is out (a late result would otherwise be held forever).
+          if (priority === 'final' && segment.id >= this.nextFinal) segment.early = { end, result };
           if (segment.end !== null || this.state === 'stopped') return; // closed meanwhile: the final decides
           const text = result.text.trim();
           if (text === segment.lastPartial || (segment.lastPartial === null && text === '')) return;
@@ -425,6 +460,10 @@ export class DictationSession {
         this.opts.emit('dictation:transcript', segment.final);
         emitted = true;
       }
+      // The final is out and the summary keeps it (this.finals): what led to it (the early decode with its
+      // words and tokens, the last partial text) would only pile up over a long session.
+      segment.early = null;
+      segment.lastPartial = null;
       this.nextFinal += 1;
     }
     if (emitted) {
@@ -465,6 +504,7 @@ export class DictationSession {
       framesReceived: this.framesReceived,
       samplesReceived: this.samplesReceived,
       sampleGaps: this.sampleGaps,
+      nonFiniteSamples: this.nonFiniteSamples,
       eventLoopP99Ms: loopDelay(h, (x) => x.percentile(99)),
       eventLoopMaxMs: loopDelay(h, (x) => x.max),
       partialDecodes: this.partialDecodes,
@@ -496,8 +536,18 @@ export class DictationSession {
    * awaited first (at most DRAIN_TIMEOUT_MS), so a stop never cuts the last word.
    */
   stop(sentSamples?: number): Promise<SessionSummary> {
+    if (this.cancelController.signal.aborted) return Promise.reject(this.cancelledError());
     this.stopping ??= this.drain(sentSamples).then(() => this.finish());
     return this.stopping;
+  }
+
+  /** True once stop() was called: the session is draining or finalizing and no longer cancellable. */
+  get isStopping(): boolean {
+    return this.stopping !== null;
+  }
+
+  private cancelledError(): Error {
+    return Object.assign(new Error(`session ${this.id} was cancelled`), { code: 'ABORTED' });
   }
 
   private async drain(sentSamples: number | undefined): Promise<void> {
@@ -516,11 +566,15 @@ export class DictationSession {
   }
 
   private async finish(): Promise<SessionSummary> {
+    // Aborted while draining (shutdown): the store is gone, there is nothing left to finalize.
+    if (this.cancelController.signal.aborted) throw this.cancelledError();
     this.setState('finalizing');
     const now = performance.now();
     if (this.resampler) this.process(this.resampler.flush(), now);
     for (const event of this.segmenter.finish()) this.onSegmentEvent(event, now);
     while (this.finalWork.size) await Promise.all([...this.finalWork]);
+    // Aborted while the last finals were decoded: abort() already ended the session and freed its audio.
+    if (this.cancelController.signal.aborted) throw this.cancelledError();
     this.flushFinals();
     this.histogram?.disable();
     const summary = this.summary();
@@ -530,11 +584,28 @@ export class DictationSession {
     return summary;
   }
 
-  /** Discards the session: decodes are aborted, nothing more is emitted. */
+  /**
+   * Discards the session: decodes are aborted, nothing more is emitted. Once stop() was called the
+   * session is being finalized and this waits for that instead (its audio is still being read, and
+   * the text is about to be delivered): a cancel then is a no-op for the session.
+   */
   async cancel(): Promise<void> {
-    if (this.state === 'stopped') return;
+    if (this.stopping) {
+      await this.stopping.catch(() => undefined);
+      return;
+    }
+    await this.abort();
+  }
+
+  /**
+   * Ends the session now, a stop in progress included (shutdown): decodes are aborted, the audio is freed,
+   * and a pending stop() rejects with ABORTED instead of reading audio that is gone.
+   */
+  async abort(): Promise<void> {
+    if (this.state === 'stopped' || this.cancelController.signal.aborted) return;
     this.cancelController.abort();
     this.partial?.controller.abort();
+    this.drained?.resolve(); // a stop waiting for audio in flight goes on (to finish(), which bails out)
     this.histogram?.disable();
     this.setState('stopped');
     await this.store.dispose();

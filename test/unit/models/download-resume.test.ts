@@ -1,15 +1,19 @@
 // Interrupted downloads: a cut connection resumed with Range (bytes on disk
 // reused), a server that ignores Range, a corrupted byte, pause/resume,
-// cancel on a slow server, an app restart mid-download, and a partial that is
-// already complete (416).
+// cancel on a slow server, an app restart mid-download, a partial that is
+// already complete (416), and a run that stopped between moving the finished
+// file into place and listing it.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { InstalledIndex } from '../../../app/main/models/installed-index.js';
+import type { ValidatedModelInfo } from '../../../app/main/models/types.js';
 import { TestHttpsServer, hfRedirect, serveBytes, sha256 } from '../../support/https-server/server.js';
 import {
   RESOLVE,
   downloadsDir,
+  fakeValidate,
   installedIds,
   makeManager,
   modelBytes,
@@ -276,5 +280,69 @@ test('resumed bytes that do not verify: one fresh download from zero, then insta
     assert.deepEqual(await downloadsDir(modelsDir), []);
   } finally {
     await h.cleanup();
+  }
+});
+
+test('stopped between the rename and the index: the next start adopts the verified file, validated, without downloading', async () => {
+  const data = modelBytes(80_000);
+  const cdn = hfFile('renamed', data, {});
+  const modelsDir = tempDir();
+  // What a crash right after the rename leaves: the final file, the state file, no partial.
+  leaveCompletePartial(modelsDir, 'renamed', data, { bytes: data.length, sha256: sha256(data) });
+  renameSync(path.join(modelsDir, '.downloads', 'renamed-q8_0.gguf.partial'), path.join(modelsDir, 'renamed-q8_0.gguf'));
+  const validated: string[] = [];
+  const validateModel = async (file: string): Promise<ValidatedModelInfo> => {
+    validated.push(path.basename(file));
+    return fakeValidate(file);
+  };
+  const crashed = await makeManager(server, testCatalog([{ slug: 'renamed' }]), { validateModel }, modelsDir);
+  try {
+    assert.deepEqual(await installedIds(crashed.manager), []);
+    await crashed.manager.resumePending();
+    const done = await crashed.manager.waitForDownload('renamed-q8_0');
+    assert.equal(done.state, 'installed', JSON.stringify(done.error));
+    assert.equal(server.requestsFor(cdn).length, 0, 'nothing downloaded again');
+    assert.deepEqual(validated, ['renamed-q8_0.gguf'], 'the engine validated the adopted file');
+    assert.deepEqual(await installedIds(crashed.manager), ['renamed-q8_0']);
+    assert.ok(readFileSync(path.join(modelsDir, 'renamed-q8_0.gguf')).equals(data));
+    assert.deepEqual(await downloadsDir(modelsDir), []);
+  } finally {
+    await crashed.cleanup();
+  }
+});
+
+test('the index write fails once after the rename: the next start adopts the file instead of downloading it again', async () => {
+  const data = modelBytes(90_000);
+  const cdn = hfFile('unlisted', data, {});
+  const modelsDir = tempDir();
+  const upsert = InstalledIndex.prototype.upsert;
+  let failures = 1;
+  InstalledIndex.prototype.upsert = function (this: InstalledIndex, model) {
+    if (failures-- > 0) return Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
+    return upsert.call(this, model);
+  };
+  try {
+    const first = await makeManager(server, testCatalog([{ slug: 'unlisted' }]), {}, modelsDir);
+    await first.manager.download('unlisted-q8_0');
+    const failed = await first.manager.waitForDownload('unlisted-q8_0');
+    assert.equal(failed.state, 'failed');
+    assert.equal(failed.error?.code, 'IO_ERROR');
+    await first.manager.dispose();
+  } finally {
+    InstalledIndex.prototype.upsert = upsert;
+  }
+  const downloads = server.requestsFor(cdn).length;
+  assert.ok(readFileSync(path.join(modelsDir, 'unlisted-q8_0.gguf')).equals(data), 'the file was in place, unlisted');
+
+  const second = await makeManager(server, testCatalog([{ slug: 'unlisted' }]), {}, modelsDir);
+  try {
+    await second.manager.resumePending();
+    const done = await second.manager.waitForDownload('unlisted-q8_0');
+    assert.equal(done.state, 'installed', JSON.stringify(done.error));
+    assert.equal(server.requestsFor(cdn).length, downloads, 'not downloaded again');
+    assert.deepEqual(await installedIds(second.manager), ['unlisted-q8_0']);
+    assert.deepEqual(await downloadsDir(modelsDir), []);
+  } finally {
+    await second.cleanup();
   }
 });

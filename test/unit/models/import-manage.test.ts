@@ -1,11 +1,11 @@
 // Import of local .gguf files (validated by the engine before listing),
 // management (active model, delete, pruning) and the first-run proposal.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { TestHttpsServer, hfRedirect, serveBytes, sha256 } from '../../support/https-server/server.js';
-import { RESOLVE, downloadsDir, installedIds, makeManager, modelBytes, tempDir, testCatalog } from './helpers.js';
+import { RESOLVE, downloadsDir, fakeValidate, installedIds, makeManager, modelBytes, tempDir, testCatalog } from './helpers.js';
 
 let server: TestHttpsServer;
 let srcDir: string;
@@ -68,6 +68,40 @@ test('import of a good file: copied, validated, listed; the same bytes again are
     assert.equal(other.id, 'imported/My-Model-q8-2');
     assert.deepEqual(await installedIds(h.manager), ['imported/My-Model-q8', 'imported/My-Model-q8-2']);
     assert.deepEqual(await downloadsDir(h.modelsDir), []);
+  } finally {
+    await h.cleanup();
+  }
+});
+
+test('two concurrent imports of files with the same name (or the same bytes) keep each file', async () => {
+  const a = path.join(srcDir, 'same-a');
+  const b = path.join(srcDir, 'same-b');
+  mkdirSync(a, { recursive: true });
+  mkdirSync(b, { recursive: true });
+  const bytesA = modelBytes(50_000);
+  const bytesB = modelBytes(60_000);
+  writeFileSync(path.join(a, 'same.gguf'), bytesA);
+  writeFileSync(path.join(b, 'same.gguf'), bytesB);
+  writeFileSync(path.join(b, 'copy-of-a.gguf'), bytesA);
+  // A validation that takes a while, like the engine's: both imports would pick their name at the same time.
+  const h = await makeManager(null, testCatalog([{ slug: 'a' }]), {
+    validateModel: async (file) => {
+      await new Promise((r) => setTimeout(r, 50));
+      return fakeValidate(file);
+    },
+  });
+  try {
+    const [ma, mb, mc] = await Promise.all([
+      h.manager.importFile(path.join(a, 'same.gguf')),
+      h.manager.importFile(path.join(b, 'same.gguf')),
+      h.manager.importFile(path.join(b, 'copy-of-a.gguf')),
+    ]);
+    assert.notEqual(ma.id, mb.id);
+    assert.deepEqual([ma.id, mb.id].sort(), ['imported/same', 'imported/same-2']);
+    assert.ok(readFileSync(path.join(h.modelsDir, ma.file)).equals(bytesA), 'the first file was not replaced by the second');
+    assert.ok(readFileSync(path.join(h.modelsDir, mb.file)).equals(bytesB));
+    assert.equal(mc.id, ma.id, 'identical bytes imported at the same time are listed once');
+    assert.deepEqual(await installedIds(h.manager), ['imported/same', 'imported/same-2']);
   } finally {
     await h.cleanup();
   }

@@ -48,7 +48,7 @@ describe('transcript reducer', () => {
       text: 'one two',
       segments: [ev('final', 0, 'one'), ev('final', 1, 'two')],
       audioSeconds: 2,
-      latency: { sessionId: 's1', micStartMs: 1, firstPartialMs: 2, finalMs: 3, meanFinalMs: 3, framesReceived: 1, samplesReceived: 1, sampleGaps: 0 },
+      latency: { sessionId: 's1', micStartMs: 1, firstPartialMs: 2, finalMs: 3, meanFinalMs: 3, framesReceived: 1, samplesReceived: 1, sampleGaps: 0, nonFiniteSamples: 0 },
     };
     s = applySummary(s, summary);
     assert.equal(finalText(s), 'one two');

@@ -1,5 +1,6 @@
 // The web bridge client against a fake socket: ids ↔ results, events,
-// binary audio frames, ordering across a reconnect, backoff.
+// binary audio frames, invokes kept in order across a reconnect while audio
+// sent during a drop is dropped and counted, backoff.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { decodeAudioFrame, type ClientMessage } from '../../../app/ipc/web-protocol.js';
@@ -98,7 +99,7 @@ describe('WebClient', () => {
     assert.equal(decodeAudioFrame(plain).startSample, undefined);
   });
 
-  test('a drop fails in-flight invokes, shows disconnected, reconnects with backoff and sends the backlog in order', async () => {
+  test('a drop fails in-flight invokes, shows disconnected, reconnects with backoff and sends the queued invokes', async () => {
     const h = harness();
     const states: string[] = [];
     h.client.onConnection((s) => states.push(s));
@@ -109,14 +110,12 @@ describe('WebClient', () => {
     assert.equal(r.ok, false);
     assert.equal(!r.ok && r.error.code, 'DISCONNECTED');
     assert.equal(h.client.connection, 'disconnected');
-    // While down: audio and a stop queue up in order.
-    h.client.sendAudio('s1', Float32Array.of(1));
+    // While down: an invoke waits for the connection.
     const stop = h.client.invoke('dictation:stop', { sessionId: 's1' });
     assert.equal(h.timers.filter((t) => !t.cleared && t.ms === 100).length, 1);
     h.fire(100);
     assert.equal(h.sockets.length, 2);
     h.last().handlers.open();
-    assert.ok(h.last().sent[0] instanceof ArrayBuffer);
     const [stopMsg] = h.last().invokes();
     assert.equal(stopMsg.channel, 'dictation:stop');
     h.last().reply(stopMsg.id, { ok: true, value: { sessionId: 's1' } });
@@ -134,23 +133,26 @@ describe('WebClient', () => {
     assert.equal(h.last().sent.length, 0, 'the timed-out request is not sent later');
   });
 
-  test('audio buffered while down is bounded', () => {
-    const sockets: FakeSocket[] = [];
-    const client = new WebClient({
-      url: 'ws://x/bridge?token=t',
-      socketFactory: (url, handlers) => {
-        const s = new FakeSocket(url, handlers);
-        sockets.push(s);
-        return s;
-      },
-      maxBufferedAudioBytes: 3 * (4 + 16),
-      setTimer: () => null,
-      clearTimer: () => undefined,
-    });
-    for (let i = 0; i < 5; i++) client.sendAudio('s1', new Float32Array(4).fill(i));
-    assert.equal(client.audioBytesDropped, 2 * 20);
-    sockets[0].handlers.open();
-    assert.deepEqual(sockets[0].sent.map((f) => decodeAudioFrame(f as ArrayBuffer).frame[0]), [2, 3, 4]);
+  test('audio sent while disconnected is dropped and counted per session, never replayed to the new connection', () => {
+    const h = harness();
+    h.last().handlers.open();
+    h.client.sendAudio('s1', new Float32Array(4), 0);
+    h.last().handlers.close(1006, '');
+    // The server finalized s1 with the old connection; the next one is another client it would refuse.
+    for (let i = 0; i < 3; i++) h.client.sendAudio('s1', new Float32Array(640), 4 + i * 640);
+    h.client.sendAudio('s2', new Float32Array(320));
+    const stop = h.client.invoke('dictation:stop', { sessionId: 's1' });
+    h.fire(100);
+    h.last().handlers.open();
+    assert.equal(h.last().sent.some((d) => d instanceof ArrayBuffer), false, 'no audio replayed');
+    assert.deepEqual(h.last().invokes().map((m) => m.channel), ['dictation:stop'], 'invokes still go, in order');
+    assert.deepEqual(h.client.audioDropped, { frames: 4, samples: 3 * 640 + 320 });
+    assert.deepEqual(h.client.takeDroppedAudio('s1'), { frames: 3, samples: 3 * 640 });
+    assert.deepEqual(h.client.takeDroppedAudio('s1'), { frames: 0, samples: 0 }, 'taken once');
+    assert.deepEqual(h.client.takeDroppedAudio('s2'), { frames: 1, samples: 320 });
+    h.client.sendAudio('s3', new Float32Array(4), 0);
+    assert.ok(h.last().sent.at(-1) instanceof ArrayBuffer, 'once connected, audio goes out again');
+    void stop;
   });
 
   test('close() stops reconnecting', () => {

@@ -123,6 +123,8 @@ struct LoadParams {
      */
     std::string weight_type = "auto";
     bool use_mmap = true;
+    /** Route every graph through ggml_backend_sched, even when the device runs it alone (diagnostics, tests). */
+    bool always_schedule = false;
     std::function<void(float)> on_progress;        // 0..1
     const std::atomic<bool> * abort = nullptr;     // load is abandoned when set
 };
@@ -159,6 +161,7 @@ struct ModelInfo {
 
     DeviceSelection device;
     int n_threads = 0;
+    bool scheduled = false;  // graphs always go through ggml_backend_sched
     double load_ms = 0;
 };
 
@@ -245,7 +248,8 @@ private:
  * downmixed by averaging and resampled with a band-limited (windowed-sinc)
  * filter. Throws Error(BadAudio) on empty, non-finite or absurd input.
  */
-std::vector<float> to_mono_resampled(const float * interleaved, size_t n_frames, int channels, int in_rate, int out_rate);
+std::vector<float> to_mono_resampled(const float * interleaved, size_t n_frames, int channels, int in_rate, int out_rate,
+                                     const std::atomic<bool> * abort = nullptr);
 
 /** Longest audio accepted in one call, in seconds (24 h). */
 constexpr double kMaxAudioSeconds = 24.0 * 3600.0;

@@ -1,0 +1,82 @@
+// A WAV file straight to mono float PCM for files:transcribe, read in blocks:
+// the whole file is never in memory, and there is no interleaved float copy.
+// The channels are averaged while decoding with the engine's own arithmetic,
+// so the addon receives exactly the mono samples it would have computed
+// itself. Peak memory: this mono array plus the addon's copy of it (and its
+// resampled output when the file is not at the model's rate), instead of the
+// file, an interleaved float copy, the addon's copy of that and its mono mix.
+import fs from 'node:fs/promises';
+import {
+  AudioFormatError, NOT_WAV, chunkTag, dataExtent, downmixInto, parseFmtChunk, wavEncoding, type WavFormat,
+} from '../../shared/wav.js';
+import { CodedError } from './protocol.js';
+
+export interface MonoWav {
+  sampleRate: number;
+  /** Channels in the file (the samples are their average). */
+  channels: number;
+  samples: Float32Array;
+  /** The data chunk was shorter than its header said (a cut file). */
+  truncated: boolean;
+}
+
+const BLOCK_BYTES = 1 << 20;
+
+export async function readWavMono(file: string, signal?: AbortSignal, blockBytes = BLOCK_BYTES): Promise<MonoWav> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    /** Up to `length` bytes at `position` into `into` (fewer only at the end of the file). */
+    const readAt = async (into: Uint8Array, position: number, length: number): Promise<DataView> => {
+      let got = 0;
+      while (got < length) {
+        const { bytesRead } = await handle.read(into, got, length - got, position + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return new DataView(into.buffer, into.byteOffset, got);
+    };
+
+    const head = await readAt(new Uint8Array(12), 0, 12);
+    if (head.byteLength < 12 || chunkTag(head, 0) !== 'RIFF' || chunkTag(head, 8) !== 'WAVE') throw new AudioFormatError(NOT_WAV);
+    // The chunk walk of decodeWav, reading each chunk header (and the format body) from the file.
+    let fmt: WavFormat | null = null;
+    let dataOffset = -1;
+    let dataLength = 0;
+    const chunkHeader = new Uint8Array(8);
+    for (let offset = 12; offset + 8 <= size; ) {
+      const header = await readAt(chunkHeader, offset, 8);
+      const id = chunkTag(header, 0);
+      const chunkSize = header.getUint32(4, true);
+      const body = offset + 8;
+      if (id === 'fmt ') {
+        const available = size - body;
+        const fmtBytes = Math.max(0, Math.min(chunkSize, 40, available));
+        fmt = parseFmtChunk(await readAt(new Uint8Array(fmtBytes), body, fmtBytes), 0, chunkSize, available);
+      } else if (id === 'data') {
+        dataOffset = body;
+        dataLength = chunkSize;
+        break;
+      }
+      offset = body + chunkSize + (chunkSize & 1);
+    }
+    const enc = wavEncoding(fmt, dataOffset >= 0);
+    const { usable, truncated } = dataExtent(dataLength, Math.max(0, size - dataOffset));
+    const frames = Math.floor(usable / enc.frameBytes);
+    const samples = new Float32Array(frames);
+    const framesPerBlock = Math.max(1, Math.floor(blockBytes / enc.frameBytes));
+    const block = new Uint8Array(framesPerBlock * enc.frameBytes);
+    for (let first = 0; first < frames; first += framesPerBlock) {
+      if (signal?.aborted) throw new CodedError('ABORTED', 'cancelled');
+      const count = Math.min(framesPerBlock, frames - first);
+      const view = await readAt(block, dataOffset + first * enc.frameBytes, count * enc.frameBytes);
+      // The file shrank while being read: keep what was there, like a cut file.
+      const got = Math.floor(view.byteLength / enc.frameBytes);
+      downmixInto(view, 0, got, enc, samples, first);
+      if (got < count) return { sampleRate: enc.sampleRate, channels: enc.channels, samples: samples.subarray(0, first + got), truncated: true };
+    }
+    return { sampleRate: enc.sampleRate, channels: enc.channels, samples, truncated };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,167 @@
+// The engine process's WAV reader (files:transcribe): read block by block and
+// averaged to mono while decoding, it must give exactly the mono samples the
+// engine computes from decodeWav's interleaved floats (float32 samples summed
+// in double, divided, rounded once: native/engine/audio.cpp), for every
+// supported encoding, odd chunks, cut and streaming-style files, and refuse
+// what decodeWav refuses with the same message.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { readWavMono } from '../../../app/main/engine/wav-file.js';
+import { decodeWav } from '../../../app/shared/wav.js';
+import { prng } from './signals.js';
+import { scratch } from './tmp.js';
+
+const dir = scratch('wav');
+
+interface WavSpec {
+  format: 1 | 3 | 0xfffe;
+  /** For WAVE_FORMAT_EXTENSIBLE: the sub-format (1 PCM, 3 float). */
+  subFormat?: 1 | 3;
+  bits: 8 | 16 | 24 | 32 | 64;
+  channels: number;
+  rate: number;
+  frames: number;
+  /** An odd-sized chunk before "fmt " (padded), as some recorders write. */
+  oddChunk?: boolean;
+  /** Declared data size: the real one, 0xFFFFFFFF (streaming), or more than there is (a cut file). */
+  declared?: 'exact' | 'streaming' | 'more';
+}
+
+function build(spec: WavSpec, seed: number): Uint8Array {
+  const rnd = prng(seed);
+  const bytesPerSample = spec.bits / 8;
+  const float = (spec.format === 0xfffe ? spec.subFormat : spec.format) === 3;
+  const data = new DataView(new ArrayBuffer(spec.frames * spec.channels * bytesPerSample));
+  for (let i = 0, p = 0; i < spec.frames * spec.channels; i++, p += bytesPerSample) {
+    const v = (rnd() * 2 - 1) * 0.9;
+    if (float) {
+      if (spec.bits === 32) data.setFloat32(p, v, true);
+      else data.setFloat64(p, v * 1.0000001, true);
+    } else if (spec.bits === 8) data.setUint8(p, Math.round(v * 127) + 128);
+    else if (spec.bits === 16) data.setInt16(p, Math.round(v * 32767), true);
+    else if (spec.bits === 24) {
+      const x = Math.round(v * 8388607);
+      data.setUint8(p, x & 0xff);
+      data.setUint8(p + 1, (x >> 8) & 0xff);
+      data.setInt8(p + 2, x >> 16);
+    } else data.setInt32(p, Math.round(v * 2147483647), true);
+  }
+  const fmtSize = spec.format === 0xfffe ? 40 : 16;
+  const chunks: Uint8Array[] = [];
+  const header = (id: string, size: number): Uint8Array => {
+    const h = new Uint8Array(8);
+    for (let i = 0; i < 4; i++) h[i] = id.charCodeAt(i);
+    new DataView(h.buffer).setUint32(4, size, true);
+    return h;
+  };
+  if (spec.oddChunk) chunks.push(header('LIST', 5), Uint8Array.of(1, 2, 3, 4, 5, 0));
+  const fmt = new DataView(new ArrayBuffer(fmtSize));
+  fmt.setUint16(0, spec.format, true);
+  fmt.setUint16(2, spec.channels, true);
+  fmt.setUint32(4, spec.rate, true);
+  fmt.setUint32(8, spec.rate * spec.channels * bytesPerSample, true);
+  fmt.setUint16(12, spec.channels * bytesPerSample, true);
+  fmt.setUint16(14, spec.bits, true);
+  if (spec.format === 0xfffe) {
+    fmt.setUint16(16, 22, true);
+    fmt.setUint16(24, spec.subFormat ?? 1, true);
+  }
+  chunks.push(header('fmt ', fmtSize), new Uint8Array(fmt.buffer));
+  const declared = spec.declared === 'streaming' ? 0xffffffff : spec.declared === 'more' ? data.byteLength + 1000 : data.byteLength;
+  chunks.push(header('data', declared), new Uint8Array(data.buffer));
+  const body = chunks.reduce((n, c) => n + c.length, 0);
+  const out = new Uint8Array(12 + body);
+  out.set(header('RIFF', 4 + body));
+  out.set([87, 65, 86, 69], 8); // WAVE
+  let o = 12;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
+
+/** The engine's downmix of decodeWav's interleaved float32 samples. */
+function engineMono(bytes: Uint8Array): Float32Array {
+  const { samples, channels, frames } = decodeWav(bytes);
+  const mono = new Float32Array(frames);
+  for (let i = 0; i < frames; i++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++) sum += samples[i * channels + c]!;
+    mono[i] = sum / channels;
+  }
+  return mono;
+}
+
+const SPECS: WavSpec[] = [
+  { format: 1, bits: 16, channels: 1, rate: 16_000, frames: 1001 },
+  { format: 1, bits: 16, channels: 2, rate: 44_100, frames: 1000, oddChunk: true },
+  { format: 1, bits: 8, channels: 3, rate: 8_000, frames: 333 },
+  { format: 1, bits: 24, channels: 2, rate: 48_000, frames: 777, declared: 'streaming' },
+  { format: 1, bits: 32, channels: 5, rate: 22_050, frames: 512, declared: 'more' },
+  { format: 3, bits: 32, channels: 2, rate: 16_000, frames: 999 },
+  { format: 3, bits: 64, channels: 2, rate: 32_000, frames: 640, oddChunk: true },
+  { format: 0xfffe, subFormat: 1, bits: 16, channels: 6, rate: 48_000, frames: 300 },
+  { format: 0xfffe, subFormat: 3, bits: 32, channels: 2, rate: 96_000, frames: 1234 },
+];
+
+test('mono samples equal the engine\'s downmix of the interleaved decode, for every encoding and any block size', async () => {
+  for (const [i, spec] of SPECS.entries()) {
+    const bytes = build(spec, 100 + i);
+    const file = join(dir, `case-${i}.wav`);
+    writeFileSync(file, bytes);
+    const reference = decodeWav(bytes);
+    const expected = engineMono(bytes);
+    for (const blockBytes of [1, 7 * spec.channels * (spec.bits / 8), 1 << 20]) {
+      const got = await readWavMono(file, undefined, blockBytes);
+      const what = `${JSON.stringify(spec)} in blocks of ${blockBytes} bytes`;
+      assert.equal(got.sampleRate, spec.rate, what);
+      assert.equal(got.channels, spec.channels, what);
+      assert.equal(got.truncated, reference.truncated, what);
+      assert.equal(got.samples.length, reference.frames, what);
+      assert.deepEqual(got.samples, expected, what);
+    }
+  }
+});
+
+test('what decodeWav refuses is refused with the same BAD_AUDIO message; a cancelled read stops', async () => {
+  const good = build({ format: 1, bits: 16, channels: 1, rate: 16_000, frames: 100 }, 1);
+  const broken: Record<string, Uint8Array> = {
+    'not-a-wav': new TextEncoder().encode('this is not audio at all'),
+    'tiny': Uint8Array.of(82, 73, 70, 70),
+    'no-data': good.slice(0, 36),
+    'bad-rate': (() => {
+      const b = good.slice();
+      new DataView(b.buffer).setUint32(24, 10, true);
+      return b;
+    })(),
+    'bad-bits': (() => {
+      const b = good.slice();
+      new DataView(b.buffer).setUint16(34, 12, true);
+      return b;
+    })(),
+  };
+  for (const [name, bytes] of Object.entries(broken)) {
+    const file = join(dir, `${name}.wav`);
+    writeFileSync(file, bytes);
+    let expected: Error | null = null;
+    try {
+      decodeWav(bytes);
+    } catch (e) {
+      expected = e as Error;
+    }
+    assert.ok(expected, `${name}: decodeWav refuses it`);
+    await assert.rejects(readWavMono(file), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'BAD_AUDIO', name);
+      assert.equal(e.message, expected!.message, name);
+      return true;
+    });
+  }
+  const file = join(dir, 'cancelled.wav');
+  writeFileSync(file, build({ format: 1, bits: 16, channels: 2, rate: 16_000, frames: 10_000 }, 2));
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(readWavMono(file, controller.signal), (e: Error & { code?: string }) => e.code === 'ABORTED');
+});
