@@ -9,7 +9,7 @@ import { SETTINGS_VERSION, defaultSettings } from '../ipc/settings.js';
 import { AUDIO_CHECKS, DICTATION_CHECKS, SETTINGS_CHECKS, isPlainObject, validatePayload, type Check } from '../ipc/validate.js';
 import type { Logger } from './log.js';
 import { TypedEmitter } from './models/typed-emitter.js';
-import { writeFileAtomic } from './util/atomic-file.js';
+import { writeJsonAtomic } from './util/atomic-file.js';
 
 interface SettingsFile {
   version: number;
@@ -135,7 +135,7 @@ export class SettingsStore extends TypedEmitter<SettingsEvents> {
 
   private writeFile(settings: Settings): Promise<void> {
     const file: SettingsFile = { version: SETTINGS_VERSION, settings };
-    return writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`);
+    return writeJsonAtomic(this.file, file);
   }
 
   /** Runs changes one after another, so an older write never lands after a newer one and no change is lost. */

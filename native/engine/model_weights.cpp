@@ -45,6 +45,19 @@ std::vector<float> read_as_f32(const GgufFile & file, const std::string & name) 
     return dequantize(raw.data(), t->type, ggml_nelements(t));
 }
 
+namespace {
+
+/** Inference batch norm as a per-channel scale γ/√(var + eps) (NeMo ConformerConvolution.batch_norm). */
+std::vector<double> batch_norm_scale(const GgufFile & file, const std::string & prefix, int64_t channels) {
+    const std::vector<float> gamma = read_as_f32(file, prefix + "conv.batch_norm.weight");
+    const std::vector<float> var = read_as_f32(file, prefix + "conv.batch_norm.running_var");
+    std::vector<double> scale(static_cast<size_t>(channels));
+    for (size_t c = 0; c < scale.size(); ++c) scale[c] = gamma[c] / std::sqrt(double(var[c]) + kBatchNormEps);
+    return scale;
+}
+
+}  // namespace
+
 // Builds the tensors, decides where each lives, then fills the buffers.
 struct ModelWeights::Placement {
     const GgufFile & file;
@@ -275,12 +288,7 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         // (NeMo ConformerConvolution: depthwise_conv -> batch_norm).
         w.dw_w = pl.derived_f32(p + "conv.depthwise_conv.weight", {K, 1, 1, D}, [&file, p, K, D, batch_norm] {
             const std::vector<float> w_dw = read_as_f32(file, p + "conv.depthwise_conv.weight");  // [D][K]
-            std::vector<double> scale(size_t(D), 1.0);
-            if (batch_norm) {
-                const std::vector<float> gamma = read_as_f32(file, p + "conv.batch_norm.weight");
-                const std::vector<float> var = read_as_f32(file, p + "conv.batch_norm.running_var");
-                for (int64_t c = 0; c < D; ++c) scale[size_t(c)] = gamma[size_t(c)] / std::sqrt(double(var[size_t(c)]) + kBatchNormEps);
-            }
+            const std::vector<double> scale = batch_norm ? batch_norm_scale(file, p, D) : std::vector<double>(size_t(D), 1.0);
             std::vector<float> out(static_cast<size_t>(K * D));
             for (int64_t c = 0; c < D; ++c)
                 for (int64_t k = 0; k < K; ++k) out[size_t(k * D + c)] = float(w_dw[size_t(c * K + k)] * scale[size_t(c)]);
@@ -290,15 +298,13 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             std::vector<float> bias(size_t(D), 0.0f);
             if (file.tensor(p + "conv.depthwise_conv.bias")) bias = read_as_f32(file, p + "conv.depthwise_conv.bias");
             if (!batch_norm) return bias;
-            const std::vector<float> gamma = read_as_f32(file, p + "conv.batch_norm.weight");
+            const std::vector<double> scale = batch_norm_scale(file, p, D);
             const std::vector<float> beta = read_as_f32(file, p + "conv.batch_norm.bias");
             const std::vector<float> mean = read_as_f32(file, p + "conv.batch_norm.running_mean");
-            const std::vector<float> var = read_as_f32(file, p + "conv.batch_norm.running_var");
             std::vector<float> out(static_cast<size_t>(D));
             for (int64_t c = 0; c < D; ++c) {
                 const size_t i = size_t(c);
-                const double s = gamma[i] / std::sqrt(double(var[i]) + kBatchNormEps);
-                out[i] = float((double(bias[i]) - mean[i]) * s + beta[i]);
+                out[i] = float((double(bias[i]) - mean[i]) * scale[i] + beta[i]);
             }
             return out;
         });

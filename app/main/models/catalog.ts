@@ -194,3 +194,8 @@ export function findEntry(catalog: Catalog, id: string): CatalogEntry | undefine
 export function recommendedEntry(catalog: Catalog, kind: RecommendedFor): CatalogEntry | undefined {
   return catalog.entries.find((e) => e.recommended === kind);
 }
+
+/** The licence of a catalog entry as the installed list and the first-run card show it. */
+export function licenseInfo(license: CatalogLicense): LicenseInfo {
+  return { spdx: license.spdx, name: license.name, url: license.url, confirmed: license.confirmed, attribution: license.attribution };
+}

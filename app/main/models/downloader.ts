@@ -7,7 +7,7 @@
 // its size and sha256 are the ones persisted, after the engine validates it.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { CatalogEntry } from './catalog.js';
+import { licenseInfo, type CatalogEntry } from './catalog.js';
 import type { FreeSpaceProbe } from './disk-space.js';
 import { DownloadQueue } from './download-queue.js';
 import { ModelError, errorMessage, isModelError } from './errors.js';
@@ -366,13 +366,7 @@ export class Downloader {
         architecture: info.architecture,
         decoders: info.decoders,
         variant: entry.variant,
-        license: {
-          spdx: entry.license.spdx,
-          name: entry.license.name,
-          url: entry.license.url,
-          confirmed: entry.license.confirmed,
-          attribution: entry.license.attribution,
-        },
+        license: licenseInfo(entry.license),
         installedAt: new Date().toISOString(),
       };
       await deps.index.upsert(model);

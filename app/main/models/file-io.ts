@@ -1,10 +1,9 @@
 // Small file-system helpers with the durability rules the manager relies on:
 // JSON written via temp file + fsync + rename (+ directory fsync), and file
 // hashing in chunks so the event loop never blocks on a 1 GB model.
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { errnoCode } from './errors.js';
 
 /** What the downloader writes through; injectable so tests can simulate ENOSPC. */
@@ -31,37 +30,8 @@ export const openWritable: OpenWritable = async (filePath, mode) => {
   };
 };
 
-export async function fsyncDir(dir: string): Promise<void> {
-  // Makes a rename durable on POSIX; Windows cannot open directories (and
-  // does not need it), so failures are ignored.
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    /* not supported here */
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
-
-export async function writeJsonAtomic(filePath: string, data: unknown): Promise<void> {
-  const tmp = `${filePath}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const handle = await fs.open(tmp, 'w');
-  try {
-    await handle.writeFile(`${JSON.stringify(data, null, 2)}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(tmp, filePath);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
-  await fsyncDir(path.dirname(filePath));
-}
+// Durable writes live in one place (app/main/util/atomic-file.ts).
+export { fsyncDir, writeJsonAtomic } from '../util/atomic-file.js';
 
 /** Parsed JSON, or undefined when the file does not exist. Throws SyntaxError on garbage. */
 export async function readJson(filePath: string): Promise<unknown> {

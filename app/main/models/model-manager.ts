@@ -3,7 +3,7 @@
 // Electron import); the Electron/web adapters bind it to IPC.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { bundledCatalog, findEntry, recommendedEntry, type Catalog, type CatalogEntry, type RecommendedFor } from './catalog.js';
+import { bundledCatalog, findEntry, licenseInfo, recommendedEntry, type Catalog, type CatalogEntry, type RecommendedFor } from './catalog.js';
 import { statfsFreeSpace, type FreeSpaceProbe } from './disk-space.js';
 import { Downloader } from './downloader.js';
 import { ModelError, errorMessage } from './errors.js';
@@ -297,13 +297,7 @@ export class ModelManager extends TypedEmitter<ModelManagerEvents> {
           bytesSource: serverBytes !== null ? 'server' : bytes !== null ? 'catalog-estimate' : null,
           installed: !!this.index.get(entry.id),
           languages: entry.languages,
-          license: {
-            spdx: entry.license.spdx,
-            name: entry.license.name,
-            url: entry.license.url,
-            confirmed: entry.license.confirmed,
-            attribution: entry.license.attribution,
-          },
+          license: licenseInfo(entry.license),
         };
       }),
     );

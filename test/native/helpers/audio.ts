@@ -99,33 +99,9 @@ export function speechSamples(dir: string, n: number): Float32Array {
   return fitLength(speech(dir).pcm, n);
 }
 
-/** 16-bit PCM WAV of interleaved float samples (clipped to [-1, 1]). */
-export function encodeWav16(samples: Float32Array, rate: number, channels = 1): Uint8Array {
-  const data = samples.length * 2;
-  const out = new Uint8Array(44 + data);
-  const v = new DataView(out.buffer);
-  const tag = (at: number, s: string) => {
-    for (let i = 0; i < 4; i++) out[at + i] = s.charCodeAt(i);
-  };
-  tag(0, 'RIFF');
-  v.setUint32(4, 36 + data, true);
-  tag(8, 'WAVE');
-  tag(12, 'fmt ');
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, channels, true);
-  v.setUint32(24, rate, true);
-  v.setUint32(28, rate * channels * 2, true);
-  v.setUint16(32, channels * 2, true);
-  v.setUint16(34, 16, true);
-  tag(36, 'data');
-  v.setUint32(40, data, true);
-  for (let i = 0; i < samples.length; i++) {
-    const x = Math.max(-1, Math.min(1, samples[i]));
-    v.setInt16(44 + 2 * i, Math.round(x * 32767), true);
-  }
-  return out;
-}
+/** 16-bit PCM WAV of interleaved float samples (the app's encoder). */
+export { encodeWav16 } from '../../../app/shared/wav.js';
+import { encodeWav16 } from '../../../app/shared/wav.js';
 
 export function writeWav16(path: string, samples: Float32Array, rate = SAMPLE_RATE, channels = 1): string {
   writeFileSync(path, encodeWav16(samples, rate, channels));
