@@ -46,7 +46,8 @@ struct Model::Impl {
 
     DecoderKind resolve_decoder(DecoderKind requested) const;
     void transcribe_window(const float * pcm, size_t n, double offset_sec, DecoderKind decoder, const TranscribeParams & params,
-                           bool capture, TranscribeResult & result, std::vector<DecodedToken> & window_tokens);
+                           bool first, bool multi_window, const MelStats * clip_stats, TranscribeResult & result,
+                           std::vector<DecodedToken> & window_tokens);
 };
 
 Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -155,11 +156,12 @@ DecoderKind Model::Impl::resolve_decoder(DecoderKind requested) const {
 }
 
 void Model::Impl::transcribe_window(const float * pcm, size_t n, double offset_sec, DecoderKind decoder, const TranscribeParams & params,
-                                    bool capture, TranscribeResult & result, std::vector<DecodedToken> & tokens) {
+                                    bool first, bool multi_window, const MelStats * clip_stats, TranscribeResult & result,
+                                    std::vector<DecodedToken> & tokens) {
     Clock::time_point t0 = Clock::now();
-    const MelSpectrogram mel = compute_log_mel(pcm, n, hp, weights->preprocessor, params.abort);
+    const MelSpectrogram mel = compute_log_mel(pcm, n, hp, weights->preprocessor, params.abort, clip_stats);
     result.timings.mel_ms += ms_since(t0);
-    if (capture && params.capture_mel) {
+    if (first && params.capture_mel) {
         result.mel = mel.data;
         result.mel_bins = mel.n_mels;
         result.mel_frames = mel.n_frames;
@@ -170,19 +172,22 @@ void Model::Impl::transcribe_window(const float * pcm, size_t n, double offset_s
 
     t0 = Clock::now();
     const EncoderHead head = decoder == DecoderKind::Ctc ? EncoderHead::Ctc : EncoderHead::JointEnc;
-    const bool keep = capture && params.capture_encoder;
+    const bool keep = params.capture_encoder;
     EncoderOutput enc = encoder->run(mel, head, keep, params.abort);
     result.timings.encoder_ms += ms_since(t0);
     for (const std::string & d : enc.devices) {
         if (std::find(result.devices_ran.begin(), result.devices_ran.end(), d) == result.devices_ran.end()) result.devices_ran.push_back(d);
     }
     if (keep) {
-        result.encoder = std::move(enc.encoded);
-        result.enc_frames = enc.frames;
-        result.enc_valid = enc.valid;
+        // Windows are cut on the encoder-frame grid, so their valid frames
+        // concatenate into one time line (a single window keeps its padded tail).
+        const int frames = multi_window ? enc.valid : enc.frames;
+        result.encoder.insert(result.encoder.end(), enc.encoded.begin(), enc.encoded.begin() + ptrdiff_t(frames) * enc.dim);
+        result.enc_frames += frames;
+        result.enc_valid += enc.valid;
         result.enc_dim = enc.dim;
     }
-    if (capture && params.capture_logits && decoder == DecoderKind::Ctc) {
+    if (first && params.capture_logits && decoder == DecoderKind::Ctc) {
         // NeMo ConvASRDecoder returns log_softmax over classes.
         result.logits = enc.head;
         result.logit_classes = enc.head_dim;
@@ -242,7 +247,18 @@ TranscribeResult Model::transcribe(const float * pcm, size_t n_samples, const Tr
     result.duration_sec = seconds;
 
     const size_t max_samples = size_t(params.max_window_sec * m.hp.sample_rate);
-    const std::vector<SampleRange> windows = plan_windows(pcm, n_samples, m.hp.sample_rate, max_samples);
+    const size_t frame_samples = size_t(m.hp.hop_length) * size_t(m.hp.subsampling_factor);
+    const std::vector<SampleRange> windows = plan_windows(pcm, n_samples, m.hp.sample_rate, max_samples, frame_samples);
+    // Windows of a longer clip are normalized with the whole clip's statistics,
+    // as NeMo normalizes a whole file, so a window's features do not depend on
+    // where it was cut.
+    MelStats clip_stats;
+    const bool global_stats = windows.size() > 1 && m.hp.normalize == "per_feature";
+    if (global_stats) {
+        const Clock::time_point t0 = Clock::now();
+        clip_stats = clip_mel_stats(pcm, n_samples, m.hp, m.weights->preprocessor, params.abort);
+        result.timings.mel_ms += ms_since(t0);
+    }
     std::string text;
     for (size_t w = 0; w < windows.size(); ++w) {
         check_abort(params.abort);
@@ -250,7 +266,8 @@ TranscribeResult Model::transcribe(const float * pcm, size_t n_samples, const Tr
         const double offset = double(r.begin) / m.hp.sample_rate;
         result.windows.push_back({offset, double(r.end) / m.hp.sample_rate});
         std::vector<DecodedToken> tokens;
-        m.transcribe_window(pcm + r.begin, r.end - r.begin, offset, decoder, params, w == 0, result, tokens);
+        m.transcribe_window(pcm + r.begin, r.end - r.begin, offset, decoder, params, w == 0, windows.size() > 1,
+                            global_stats ? &clip_stats : nullptr, result, tokens);
         const std::string piece = m.detokenizer->text(tokens);
         if (!piece.empty()) text += (text.empty() ? "" : " ") + piece;
         if (params.on_progress) params.on_progress(float(r.end) / float(n_samples));

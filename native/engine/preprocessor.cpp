@@ -1,5 +1,6 @@
 #include "preprocessor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 
@@ -7,80 +8,146 @@
 #include "parakeet/parakeet.h"
 
 namespace parakeet {
+namespace {
 
-MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
-                               const std::atomic<bool> * abort) {
-    const int n_fft = hp.n_fft, hop = hp.hop_length, M = hp.n_mels, bins = n_fft / 2 + 1;
-    const long long S = (long long)n_samples;
-    const long long pad = n_fft / 2;  // torch.stft(center=True), pad_mode "constant" (zeros)
+void check_abort(const std::atomic<bool> * abort) {
+    if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "transcription cancelled");
+}
 
-    MelSpectrogram mel;
-    mel.n_mels = M;
-    mel.n_frames = int(1 + (S + 2 * pad - n_fft) / hop);
-    // NeMo 2.x FilterbankFeatures.get_seq_len: floor((S + 2·pad − n_fft) / hop), no +1.
-    mel.valid_frames = int((S + 2 * pad - n_fft) / hop);
-    const int T = mel.n_frames;
+}  // namespace
 
-    // Pre-emphasis (NeMo: x[t] − preemph·x[t−1], first sample kept).
-    std::vector<double> x(static_cast<size_t>(S));
-    for (long long t = 0; t < S; ++t) {
-        x[size_t(t)] = double(pcm[t]) - (t > 0 ? double(hp.preemph) * pcm[t - 1] : 0.0);
-    }
-
-    // The window (win_length) zero-padded to n_fft, centred as torch.stft does.
-    std::vector<double> window(size_t(n_fft), 0.0);
-    const int left = (n_fft - hp.win_length) / 2;
-    for (int i = 0; i < hp.win_length; ++i) window[size_t(left + i)] = w.window[size_t(i)];
-
-    // The mel filterbank is ~98% zeros: keep each filter's nonzero bin range.
-    std::vector<int> first(size_t(M), 0), last(size_t(M), -1);
-    for (int m = 0; m < M; ++m) {
-        for (int b = 0; b < bins; ++b) {
-            if (w.filterbank[size_t(m) * bins + b] != 0.0) {
-                if (last[size_t(m)] < 0) first[size_t(m)] = b;
-                last[size_t(m)] = b;
+/**
+ * Un-normalized log-mel of single frames of a clip: pre-emphasis, the centred
+ * zero-padded STFT frame times the file's window, power, the file's mel
+ * filterbank (sparse), ln(x + guard). Pre-emphasis is applied on the fly, so a
+ * clip of any length needs no copy.
+ */
+class LogMelFrames {
+public:
+    LogMelFrames(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w)
+        : pcm_(pcm), S_((long long)n_samples), hp_(hp), w_(w), n_fft_(hp.n_fft), bins_(hp.n_fft / 2 + 1), fft_(hp.n_fft) {
+        // The window (win_length) zero-padded to n_fft, centred as torch.stft does.
+        window_.assign(size_t(n_fft_), 0.0);
+        const int left = (n_fft_ - hp.win_length) / 2;
+        for (int i = 0; i < hp.win_length; ++i) window_[size_t(left + i)] = w.window[size_t(i)];
+        // The mel filterbank is ~98% zeros: keep each filter's nonzero bin range.
+        first_.assign(size_t(hp.n_mels), 0);
+        last_.assign(size_t(hp.n_mels), -1);
+        for (int m = 0; m < hp.n_mels; ++m) {
+            for (int b = 0; b < bins_; ++b) {
+                if (w.filterbank[size_t(m) * bins_ + b] != 0.0) {
+                    if (last_[size_t(m)] < 0) first_[size_t(m)] = b;
+                    last_[size_t(m)] = b;
+                }
             }
         }
+        frame_.resize(size_t(n_fft_));
+        spectrum_.resize(size_t(bins_));
+        power_.resize(size_t(bins_));
     }
 
-    RealFft fft(n_fft);
-    std::vector<double> frame(static_cast<size_t>(n_fft));
-    std::vector<std::complex<double>> spectrum(static_cast<size_t>(bins));
-    std::vector<double> power(static_cast<size_t>(bins));
-    std::vector<double> logmel(size_t(M) * T);
-    const bool square = hp.mag_power == 2.0f;
-    for (int t = 0; t < T; ++t) {
-        if ((t & 63) == 0 && abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "transcription cancelled");
-        const long long start = (long long)t * hop - pad;
-        for (int i = 0; i < n_fft; ++i) {
+    /** Frames of the centred STFT (torch.stft center=True): 1 + floor(S / hop). */
+    int frames() const { return int(1 + (S_ + 2 * (n_fft_ / 2) - n_fft_) / hp_.hop_length); }
+    /** NeMo 2.x FilterbankFeatures.get_seq_len: floor((S + 2·pad − n_fft) / hop), no +1. */
+    int valid_frames() const { return int((S_ + 2 * (n_fft_ / 2) - n_fft_) / hp_.hop_length); }
+
+    /** ln(mel + guard) of frame t into out[m * stride]. */
+    void frame(int t, double * out, size_t stride) {
+        const long long start = (long long)t * hp_.hop_length - n_fft_ / 2;  // zero padding outside the clip
+        const double preemph = hp_.preemph;
+        for (int i = 0; i < n_fft_; ++i) {
             const long long s = start + i;
-            frame[size_t(i)] = (s >= 0 && s < S) ? x[size_t(s)] * window[size_t(i)] : 0.0;
+            // NeMo pre-emphasis: x[t] − preemph·x[t−1], the first sample kept.
+            const double x = (s >= 0 && s < S_) ? double(pcm_[s]) - (s > 0 ? preemph * pcm_[s - 1] : 0.0) : 0.0;
+            frame_[size_t(i)] = x * window_[size_t(i)];
         }
-        fft.forward(frame.data(), spectrum.data());
-        for (int b = 0; b < bins; ++b) {
-            const double p = std::norm(spectrum[size_t(b)]);  // re² + im²
-            power[size_t(b)] = square ? p : std::pow(std::sqrt(p), double(hp.mag_power));
+        fft_.forward(frame_.data(), spectrum_.data());
+        const bool square = hp_.mag_power == 2.0f;
+        for (int b = 0; b < bins_; ++b) {
+            const double p = std::norm(spectrum_[size_t(b)]);  // re² + im²
+            power_[size_t(b)] = square ? p : std::pow(std::sqrt(p), double(hp_.mag_power));
         }
-        for (int m = 0; m < M; ++m) {
+        for (int m = 0; m < hp_.n_mels; ++m) {
             double acc = 0.0;
-            const double * f = &w.filterbank[size_t(m) * bins];
-            for (int b = first[size_t(m)]; b <= last[size_t(m)]; ++b) acc += f[b] * power[size_t(b)];
-            logmel[size_t(m) * T + t] = std::log(acc + double(hp.log_zero_guard));
+            const double * f = &w_.filterbank[size_t(m) * bins_];
+            for (int b = first_[size_t(m)]; b <= last_[size_t(m)]; ++b) acc += f[b] * power_[size_t(b)];
+            out[size_t(m) * stride] = std::log(acc + double(hp_.log_zero_guard));
         }
     }
 
-    // Per-feature normalization over the valid frames (NeMo normalize_batch "per_feature"):
-    // unbiased std, NaN (one frame) -> 0, then +1e-5 on the std.
+private:
+    const float * pcm_;
+    long long S_;
+    const Hparams & hp_;
+    const PreprocessorWeights & w_;
+    int n_fft_, bins_;
+    RealFft fft_;
+    std::vector<double> window_, frame_, power_;
+    std::vector<std::complex<double>> spectrum_;
+    std::vector<int> first_, last_;
+};
+
+MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
+                        const std::atomic<bool> * abort) {
+    LogMelFrames frames(pcm, n_samples, hp, w);
+    const int M = hp.n_mels, n = frames.valid_frames();
+    std::vector<double> sum(static_cast<size_t>(M), 0.0), sum_sq(static_cast<size_t>(M), 0.0), value(static_cast<size_t>(M));
+    for (int t = 0; t < n; ++t) {
+        if ((t & 63) == 0) check_abort(abort);
+        frames.frame(t, value.data(), 1);
+        for (int m = 0; m < M; ++m) {
+            sum[size_t(m)] += value[size_t(m)];
+            sum_sq[size_t(m)] += value[size_t(m)] * value[size_t(m)];
+        }
+    }
+    MelStats stats;
+    stats.frames = n;
+    stats.mean.assign(size_t(M), 0.0);
+    stats.stddev.assign(size_t(M), 0.0);
+    for (int m = 0; m < M && n > 0; ++m) {
+        const double mean = sum[size_t(m)] / n;
+        const double var = n > 1 ? std::max(0.0, (sum_sq[size_t(m)] - n * mean * mean) / (n - 1)) : 0.0;
+        stats.mean[size_t(m)] = mean;
+        stats.stddev[size_t(m)] = std::sqrt(var);
+    }
+    return stats;
+}
+
+MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
+                               const std::atomic<bool> * abort, const MelStats * clip_stats) {
+    LogMelFrames frames(pcm, n_samples, hp, w);
+    const int M = hp.n_mels;
+    MelSpectrogram mel;
+    mel.n_mels = M;
+    mel.n_frames = frames.frames();
+    mel.valid_frames = frames.valid_frames();
+    const int T = mel.n_frames;
+
+    std::vector<double> logmel(size_t(M) * T);
+    for (int t = 0; t < T; ++t) {
+        if ((t & 63) == 0) check_abort(abort);
+        frames.frame(t, &logmel[size_t(t)], size_t(T));
+    }
+
+    // Per-feature normalization (NeMo normalize_batch "per_feature"): over this
+    // clip's valid frames — or, for a window of a longer clip, with the whole
+    // clip's statistics, as NeMo would normalize the whole file.
+    // Unbiased std, NaN (one frame) -> 0, then +1e-5 on the std.
     const int n = mel.valid_frames;
     if (hp.normalize == "per_feature" && n > 0) {
         for (int m = 0; m < M; ++m) {
             double * row = &logmel[size_t(m) * T];
-            double mean = 0.0;
-            for (int t = 0; t < n; ++t) mean += row[t];
-            mean /= n;
-            double var = 0.0;
-            for (int t = 0; t < n; ++t) var += (row[t] - mean) * (row[t] - mean);
-            const double stddev = n > 1 ? std::sqrt(var / (n - 1)) : 0.0;
+            double mean = 0.0, stddev = 0.0;
+            if (clip_stats != nullptr) {
+                mean = clip_stats->mean[size_t(m)];
+                stddev = clip_stats->stddev[size_t(m)];
+            } else {
+                for (int t = 0; t < n; ++t) mean += row[t];
+                mean /= n;
+                double var = 0.0;
+                for (int t = 0; t < n; ++t) var += (row[t] - mean) * (row[t] - mean);
+                stddev = n > 1 ? std::sqrt(var / (n - 1)) : 0.0;
+            }
             const double denom = stddev + 1e-5;
             for (int t = 0; t < n; ++t) row[t] = (row[t] - mean) / denom;
         }

@@ -16,8 +16,22 @@ struct MelSpectrogram {
     int valid_frames = 0;      // NeMo get_seq_len: floor(S / hop)
 };
 
-/** Computes the normalized log-mel of mono PCM at the model's rate, in double precision. */
+/** Per-feature mean and unbiased std of the log-mel over a clip's valid frames. */
+struct MelStats {
+    std::vector<double> mean, stddev;  // [M]
+    int frames = 0;
+};
+
+/** The statistics of a whole clip, frame by frame (memory does not grow with its length). */
+MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
+                        const std::atomic<bool> * abort);
+
+/**
+ * The normalized log-mel of mono PCM at the model's rate, in double precision.
+ * `clip_stats`: normalize with these (a window of a longer clip) instead of
+ * this audio's own statistics.
+ */
 MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
-                               const std::atomic<bool> * abort);
+                               const std::atomic<bool> * abort, const MelStats * clip_stats = nullptr);
 
 }  // namespace parakeet

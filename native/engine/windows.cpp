@@ -5,7 +5,8 @@
 
 namespace parakeet {
 
-std::vector<SampleRange> plan_windows(const float * pcm, size_t n, int sample_rate, size_t max_samples) {
+std::vector<SampleRange> plan_windows(const float * pcm, size_t n, int sample_rate, size_t max_samples, size_t align) {
+    if (align == 0) align = 1;
     std::vector<SampleRange> out;
     if (max_samples == 0 || n <= max_samples) {
         out.push_back({0, n});
@@ -43,7 +44,9 @@ std::vector<SampleRange> plan_windows(const float * pcm, size_t n, int sample_ra
                 best = f;
             }
         }
-        const size_t cut = std::min(n, best * hop + hop / 2);
+        size_t cut = std::min(n, best * hop + hop / 2);
+        cut -= cut % align;
+        if (cut <= start) cut = std::min(n, start + max_samples - (max_samples % align));
         out.push_back({start, cut});
         start = cut;
     }

@@ -145,9 +145,13 @@ if (values['window-effect']) {
   for (const shape of shapes) {
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'test', 'bench', 'window-effect.ts'), '--model', modelFile(shape, 'q8_0'),
       '--audio', audio, '--window', '60'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    const r = JSON.parse(out.trim().split('\n').at(-1)!) as { windows: unknown[]; wer: number; wholeWords: number };
+    const r = JSON.parse(out.trim().split('\n').at(-1)!) as {
+      windows: unknown[]; wer: number; wholeWords: number; encoderRelL2ByDistance: Record<string, { frames: number; relL2: number | null }>;
+    };
     windowEffect = { ...(windowEffect as object), [shape]: r };
-    console.log(`\nLong-audio windows, ${shape} Q8_0, 180 s cut into ${r.windows.length} windows at pauses: WER vs one pass ${(r.wer * 100).toFixed(1)}% over ${r.wholeWords} words`);
+    const bands = Object.entries(r.encoderRelL2ByDistance).map(([k, v]) => `${k}: ${v.relL2?.toExponential(1) ?? '–'}`).join(', ');
+    console.log(`\nLong-audio windows, ${shape} Q8_0 (random weights), 180 s cut into ${r.windows.length} windows at pauses: ` +
+      `WER vs one pass ${(r.wer * 100).toFixed(1)}% over ${r.wholeWords} words; encoder rel. L2 by distance from a cut: ${bands}`);
   }
 }
 

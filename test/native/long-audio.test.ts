@@ -1,6 +1,8 @@
 // Long audio: input longer than maxWindowSec is cut into contiguous windows at
-// the quietest stretch; timestamps are absolute; the text is the windows' texts
-// joined; each window transcribes exactly like that slice on its own.
+// the quietest stretch, on the encoder-frame grid; timestamps are absolute; the
+// text is the windows' texts joined. Windows are normalized with the whole
+// clip's mel statistics: their features equal a single pass's. With a model
+// that does not normalize, each window transcribes exactly like its slice alone.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -15,6 +17,8 @@ const SR = 16000;
 const FRAME = 0.08;
 const modelPath = join(dir, 'tdt.gguf');
 generateModel(modelPath, { preset: 'tiny', arch: 'hybrid_tdt_ctc', seed: 99 });
+const unnormalizedPath = join(dir, 'tdt-na.gguf');
+generateModel(unnormalizedPath, { preset: 'tiny', arch: 'hybrid_tdt_ctc', seed: 99, normalize: 'NA' });
 let model: Model | undefined;
 async function engine(): Promise<Model> {
   model ??= await Model.load(modelPath, ONE_THREAD);
@@ -78,30 +82,66 @@ describe('windows for long audio', () => {
     for (const [a, b] of SILENCES) assert.ok(cuts.some((c) => c >= a && c <= b), `no cut in the silence ${a}–${b} s`);
   });
 
-  test('timestamps are absolute and monotonic; each window matches its slice transcribed alone', async () => {
+  test('timestamps are absolute and monotonic; windows start on the encoder-frame grid', async () => {
     const r = await run();
-    const m = await engine();
     assert.ok(r.tokens.length > 10, 'the clip produced tokens');
     assertMonotonic(r);
-    const texts: string[] = [];
-    let at = 0;
-    for (const [k, w] of r.windows.entries()) {
-      const begin = Math.round(w.start * SR);
-      const end = Math.round(w.end * SR);
-      const alone = await m.transcribe(pcm.subarray(begin, end), { maxWindowSec: 10 });
-      assert.equal(alone.windows.length, 1);
-      if (alone.text) texts.push(alone.text);
-      const mine = r.tokens.slice(at, at + alone.tokens.length);
-      at += alone.tokens.length;
-      assert.deepEqual(mine.map((t) => t.id), alone.tokens.map((t) => t.id), `window ${k}: same tokens as the slice alone`);
-      for (let i = 0; i < mine.length; i++) {
-        assert.ok(Math.abs(mine[i].start - (alone.tokens[i].start + w.start)) < 1e-6, `window ${k} token ${i}: start ${mine[i].start} vs ${alone.tokens[i].start} + ${w.start}`);
-        assert.ok(Math.abs(mine[i].end - (alone.tokens[i].end + w.start)) < 1e-6);
-        assert.ok(mine[i].start >= w.start - 1e-9 && mine[i].start <= w.end + 1e-9, `window ${k} token ${i} at ${mine[i].start} lies outside its window`);
-      }
+    for (const w of r.windows) {
+      const frames = w.start / FRAME;
+      assert.ok(Math.abs(frames - Math.round(frames)) < 1e-6, `window start ${w.start} s is not a multiple of ${FRAME} s`);
     }
-    assert.equal(at, r.tokens.length, 'every token belongs to a window');
-    assert.equal(r.text, texts.join(' '), 'text = the windows\' texts joined');
+    for (const t of r.tokens) {
+      const w = r.windows.find((x) => t.start >= x.start - 1e-9 && t.start <= x.end + 1e-9);
+      assert.ok(w, `token at ${t.start} s lies in no window`);
+    }
+  });
+
+  test('each window is normalized with the whole clip\'s statistics: its mel equals a single pass\'s', async () => {
+    const m = await engine();
+    const whole = await m.transcribe(pcm, { maxWindowSec: 60, captureMel: true });
+    const cut = await m.transcribe(pcm, { maxWindowSec: 10, captureMel: true });
+    assert.equal(whole.windows.length, 1);
+    assert.ok(cut.windows.length > 1);
+    const a = whole.mel!;
+    const b = cut.mel!;  // the first window's
+    let max = 0;
+    // Away from the window's end (the STFT frames there see the cut's zero padding).
+    for (let m2 = 0; m2 < b.bins; m2++) {
+      for (let t = 0; t < b.validFrames - 4; t++) max = Math.max(max, Math.abs(a.data[m2 * a.frames + t] - b.data[m2 * b.frames + t]));
+    }
+    assert.ok(max < 1e-5, `first window mel differs from the single pass by ${max}`);
+    // The encoder capture spans every window on one time line.
+    const enc = await m.transcribe(pcm, { maxWindowSec: 10, captureEncoder: true });
+    const single = await m.transcribe(pcm, { maxWindowSec: 60, captureEncoder: true });
+    assert.equal(enc.encoder!.frames, single.encoder!.validFrames, 'valid frames of all windows, concatenated = a single pass\'s');
+  });
+
+  test('a model without mel normalization: each window transcribes exactly like its slice alone', async () => {
+    const m = await Model.load(unnormalizedPath, ONE_THREAD);
+    try {
+      const r = await m.transcribe(pcm, { maxWindowSec: 10 });
+      assert.ok(r.windows.length > 1);
+      const texts: string[] = [];
+      let at = 0;
+      for (const [k, w] of r.windows.entries()) {
+        const begin = Math.round(w.start * SR);
+        const end = Math.round(w.end * SR);
+        const alone = await m.transcribe(pcm.subarray(begin, end), { maxWindowSec: 10 });
+        assert.equal(alone.windows.length, 1);
+        if (alone.text) texts.push(alone.text);
+        const mine = r.tokens.slice(at, at + alone.tokens.length);
+        at += alone.tokens.length;
+        assert.deepEqual(mine.map((t) => t.id), alone.tokens.map((t) => t.id), `window ${k}: same tokens as the slice alone`);
+        for (let i = 0; i < mine.length; i++) {
+          assert.ok(Math.abs(mine[i].start - (alone.tokens[i].start + w.start)) < 1e-6, `window ${k} token ${i}: start ${mine[i].start} vs ${alone.tokens[i].start} + ${w.start}`);
+          assert.ok(Math.abs(mine[i].end - (alone.tokens[i].end + w.start)) < 1e-6);
+        }
+      }
+      assert.equal(at, r.tokens.length, 'every token belongs to a window');
+      assert.equal(r.text, texts.join(' '), 'text = the windows\' texts joined');
+    } finally {
+      m.dispose();
+    }
   });
 
   test('token frames are absolute (parakeet.h: "window-relative frames are made absolute")', async () => {

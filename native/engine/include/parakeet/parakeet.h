@@ -171,7 +171,11 @@ struct TranscribeParams {
     int max_symbols = 0;                      // 0 = the model's value
     const std::atomic<bool> * abort = nullptr;
     std::function<void(float)> on_progress;   // 0..1
-    /** Long audio: clips longer than this are cut at pauses into windows of at most this length. */
+    /**
+     * Long audio: clips longer than this are cut at pauses (on the encoder-frame
+     * grid) into windows of at most this length, each normalized with the whole
+     * clip's mel statistics.
+     */
     double max_window_sec = 60.0;
     bool capture_mel = false;       // keep the log-mel in the result (debugging / parity)
     bool capture_encoder = false;   // keep the encoder output in the result
@@ -212,7 +216,8 @@ struct TranscribeResult {
     Timings timings;
     std::vector<AudioWindow> windows;    // one per encoder pass
 
-    // Captures (first window only; layouts as in the spec):
+    // Captures (layouts as in the spec). mel and logits: the first window;
+    // encoder: every window, concatenated (windows are cut on the frame grid).
     std::vector<float> mel;  int mel_bins = 0, mel_frames = 0, mel_valid = 0;  // [M][T], time fastest
     std::vector<float> encoder; int enc_frames = 0, enc_valid = 0, enc_dim = 0;  // [T'][D], D fastest
     std::vector<float> logits; int logit_classes = 0;                            // [T'][V+1]
