@@ -5,6 +5,7 @@
 import { BrowserWindow, app, session, utilityProcess, type WebContents } from 'electron';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { utilityTransport } from './engine/utility-transport.js';
 import { bindIpc, type IpcBinding } from './ipc.js';
 import { electronPlatform } from './platform.js';
@@ -12,11 +13,15 @@ import { createServices, type Services } from './services.js';
 import { isTrustedUrl } from './renderer-guards.js';
 import { askForMicrophone, createMainWindow, focusExisting, hardenSession, lockDownContents } from './window.js';
 
-const root = app.getAppPath();
+// The folder holding dist/ (the repository, or app.asar when packaged), found from this file
+// (dist/app/main/index.js) rather than app.getAppPath(): started as `electron dist/app/main/index.js`
+// Electron's default app sets the app path to this file's folder, not the repository.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const windowOptions = {
   preload: path.join(root, 'dist', 'app', 'preload', 'index.cjs'),
   indexHtml: path.join(root, 'dist', 'renderer', 'index.html'),
-  devUrl: process.env.PARAKEET_RENDERER_URL || undefined,
+  // A dev server is trusted like our own files, so a packaged app never takes one from the environment.
+  devUrl: (!app.isPackaged && process.env.PARAKEET_RENDERER_URL) || undefined,
 };
 
 // Run-time overrides from the environment (the _electron specs, and users who

@@ -2,7 +2,7 @@
 // without the Electron binary): which URLs are our renderer, which permission
 // requests are granted, what an audio-port message must look like.
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 export interface RendererLocation {
   /** dist/renderer/index.html */
@@ -18,22 +18,47 @@ export function isTrustedUrl(url: string | undefined, where: RendererLocation): 
     const u = new URL(url);
     if (where.devUrl && u.origin === new URL(where.devUrl).origin) return true;
     if (u.protocol !== 'file:') return false;
-    const rendererDir = pathToFileURL(path.dirname(where.indexHtml) + path.sep).href;
-    // Compare normalized hrefs: "file:///app/dist/renderer/../secret.html" normalizes outside the folder.
-    return u.href.startsWith(rendererDir);
+    // Compare file paths, not URL strings: Chromium leaves "[", "]" and "~" raw in a page's URL
+    // while pathToFileURL encodes them, so an install folder like "Apps [x64]" or "JOHNSM~1" would
+    // never match as a string. The URL parser has already resolved "..", so a path outside the
+    // renderer folder shows up as a relative path starting with "..".
+    const file = fileURLToPath(u);
+    const rel = path.relative(path.dirname(path.resolve(where.indexHtml)), file);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
   } catch {
     return false;
   }
 }
 
-/** The only permission ever granted: audio capture (no video, no screen) for our own page. */
+/**
+ * Permissions our page may have: audio capture (no video, no screen) and writing plain text to
+ * the clipboard (Chromium asks for "clipboard-sanitized-write" before navigator.clipboard.writeText,
+ * which the Copy buttons use). Everything else is refused, and nothing is granted to other pages.
+ */
 export function grantsPermission(
   permission: string,
   mediaTypes: readonly string[],
   requestingUrl: string | undefined,
   where: RendererLocation,
 ): boolean {
-  return permission === 'media' && mediaTypes.length > 0 && mediaTypes.every((t) => t === 'audio') && isTrustedUrl(requestingUrl, where);
+  if (!isTrustedUrl(requestingUrl, where)) return false;
+  if (permission === 'clipboard-sanitized-write') return true;
+  return permission === 'media' && mediaTypes.length > 0 && mediaTypes.every((t) => t === 'audio');
+}
+
+/**
+ * The synchronous permission check Chromium makes before a request (session.setPermissionCheckHandler):
+ * a media check carries one mediaType ("audio", "video" or "unknown"); a video check is refused.
+ */
+export function passesPermissionCheck(
+  permission: string,
+  mediaType: string | undefined,
+  urls: readonly (string | undefined)[],
+  where: RendererLocation,
+): boolean {
+  if (!urls.some((url) => isTrustedUrl(url, where))) return false;
+  if (permission === 'clipboard-sanitized-write') return true;
+  return permission === 'media' && mediaType !== 'video';
 }
 
 /** A frame from a session's MessagePort: a Float32Array, or { frame, startSample } (AudioPortFrame); else null. */

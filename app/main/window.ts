@@ -5,7 +5,7 @@
 import { BrowserWindow, session, shell, systemPreferences, type Session, type WebContents } from 'electron';
 import { rendererCsp } from './csp.js';
 import type { Logger } from './log.js';
-import { grantsPermission, isTrustedUrl, type RendererLocation } from './renderer-guards.js';
+import { grantsPermission, isTrustedUrl, passesPermissionCheck, type RendererLocation } from './renderer-guards.js';
 
 export interface WindowOptions extends RendererLocation {
   /** dist/app/preload/index.cjs (CommonJS: a sandboxed preload cannot load ES modules). */
@@ -26,10 +26,9 @@ export function hardenSession(options: RendererLocation & { log: Logger }, ses: 
     if (!granted) options.log.warn(`permission refused: ${permission} ${media.join(',')} for ${details.requestingUrl}`);
     callback(granted);
   });
-  ses.setPermissionCheckHandler((_webContents, permission, requestingOrigin, details) => {
-    if (permission !== 'media' || details.mediaType === 'video') return false;
-    return isTrustedUrl(details.requestingUrl ?? requestingOrigin, options) || isTrustedUrl(details.securityOrigin, options);
-  });
+  ses.setPermissionCheckHandler((_webContents, permission, requestingOrigin, details) =>
+    passesPermissionCheck(permission, details.mediaType, [details.requestingUrl ?? requestingOrigin, details.securityOrigin], options),
+  );
 }
 
 /** Every web contents (windows, and anything that might be created later) stays on our page. */

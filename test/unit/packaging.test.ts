@@ -28,3 +28,9 @@ test('an invalid configuration is rejected', async () => {
   const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
   await assert.rejects(validateConfiguration({ appId: 'x', notAnOption: true }, new DebugLogger(false)));
 });
+
+test('package.json names an author with an e-mail (electron-builder refuses a .deb without a maintainer)', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { author?: { name?: string; email?: string } };
+  assert.ok(pkg.author?.name);
+  assert.match(pkg.author?.email ?? '', /^[^@\s]+@[^@\s]+$/);
+});

@@ -23,6 +23,9 @@ export function utilityTransport(utilityProcess: UtilityProcessModule): Transpor
       if (isEngineToHost(message)) handlers.message(message);
     });
     child.on('exit', (code: number) => handlers.exit({ code, signal: null }));
+    // A fatal V8 error in the engine (e.g. out of memory) arrives as 'error' before 'exit'; without a
+    // listener the EventEmitter would throw it in main. The 'exit' that follows drives the restart.
+    child.on('error', (type: string, location: string) => options.log.error(`engine process fatal error: ${type} at ${location}`));
     return {
       kind: 'process',
       get pid() {

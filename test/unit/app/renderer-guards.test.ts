@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { rendererCsp } from '../../../app/main/csp.js';
-import { grantsPermission, isTrustedUrl, readPortFrame } from '../../../app/main/renderer-guards.js';
+import { grantsPermission, isTrustedUrl, passesPermissionCheck, readPortFrame } from '../../../app/main/renderer-guards.js';
 
 const where = { indexHtml: '/opt/parakeet/dist/renderer/index.html' };
 const page = pathToFileURL(where.indexHtml).href;
@@ -28,7 +28,24 @@ test('only our renderer files (or the configured dev server) are trusted', () =>
   assert.equal(isTrustedUrl('http://127.0.0.1:5174/', dev), false);
 });
 
-test('the microphone is the only permission granted, and only to our page', () => {
+test('install folders with characters Chromium leaves raw in file URLs are still our page', () => {
+  // Chromium shows "[", "]" and "~" unencoded in location.href; pathToFileURL encodes them.
+  const odd = { indexHtml: "/opt/Apps [x64]/JOHNSM~1/d'ir é/dist/renderer/index.html" };
+  assert.equal(isTrustedUrl("file:///opt/Apps%20[x64]/JOHNSM~1/d'ir%20%C3%A9/dist/renderer/index.html", odd), true);
+  assert.equal(isTrustedUrl(pathToFileURL(odd.indexHtml).href, odd), true);
+  assert.equal(isTrustedUrl('file:///opt/Apps%20[x64]/JOHNSM~1/other/index.html', odd), false);
+  assert.equal(isTrustedUrl('file:///opt/parakeet/dist/renderer', where), false, 'the folder itself is not a page');
+  assert.equal(isTrustedUrl('file:///opt/parakeet/dist/renderer/%2e%2e/secret.html', where), false);
+});
+
+test('the microphone and clipboard writes are the only permissions granted, and only to our page', () => {
+  assert.equal(grantsPermission('clipboard-sanitized-write', [], page, where), true);
+  assert.equal(grantsPermission('clipboard-sanitized-write', [], 'https://example.com/', where), false);
+  assert.equal(passesPermissionCheck('media', 'audio', [page], where), true);
+  assert.equal(passesPermissionCheck('media', 'video', [page], where), false);
+  assert.equal(passesPermissionCheck('clipboard-sanitized-write', undefined, ['file:///', page], where), true);
+  assert.equal(passesPermissionCheck('clipboard-read', undefined, [page], where), false);
+  assert.equal(passesPermissionCheck('media', 'audio', ['https://example.com/', undefined], where), false);
   assert.equal(grantsPermission('media', ['audio'], page, where), true);
   assert.equal(grantsPermission('media', ['audio', 'video'], page, where), false);
   assert.equal(grantsPermission('media', ['video'], page, where), false);
