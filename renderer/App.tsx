@@ -8,6 +8,7 @@ import { useApp } from './store/hooks.js';
 import type { View } from './store/types.js';
 import { DevicesView } from './views/DevicesView.js';
 import { DictateView } from './views/DictateView.js';
+import { FilesView } from './views/FilesView.js';
 import { ModelsView } from './views/ModelsView.js';
 import { SettingsView } from './views/SettingsView.js';
 
@@ -15,6 +16,8 @@ function CurrentView({ view }: { view: View }) {
   switch (view) {
     case 'dictate':
       return <DictateView />;
+    case 'files':
+      return <FilesView />;
     case 'devices':
       return <DevicesView />;
     case 'models':

@@ -7,7 +7,7 @@ import { browserSocketFactory } from './bridge/browser-socket.js';
 import { bridgeUrlFromLocation, WebClient } from './bridge/web-client.js';
 import * as actions from './store/actions.js';
 import { setApi } from './store/api.js';
-import { loadAll } from './store/commands.js';
+import { loadAll, sendPendingFileCancel } from './store/commands.js';
 
 declare global {
   interface Window {
@@ -28,7 +28,11 @@ function subscribe(parakeet: ParakeetApi): void {
   });
   parakeet.on('dictation:latency', actions.latencyReported);
   parakeet.on('notice', (notice) => actions.notify(notice));
-  // files:progress has no view yet (file transcription lives in the CLI).
+  parakeet.on('files:progress', (ev) => {
+    actions.fileProgressed(ev);
+    // The first event names the job: a cancel pressed before that can go now.
+    void sendPendingFileCancel();
+  });
 }
 
 /** Returns false when there is no way to reach the main process (a banner says what to do). */

@@ -44,3 +44,20 @@ export function noticeFromError(error: IpcError, level: NoticeLevel = 'error', c
   const action = actionFor(error.code);
   return action ? { level, code: error.code, message, action } : { level, code: error.code, message };
 }
+
+/**
+ * A failed file transcription: the same notice, but file problems get file advice (the generic actions
+ * above speak of microphones and the models folder).
+ */
+const FILE_ACTIONS: Record<string, string> = {
+  NOT_FOUND: 'Check the path: it must be the full path of a .wav file on this machine.',
+  BAD_AUDIO: 'The Files view reads WAV files (PCM or float, any rate and channels); convert other formats first.',
+  BAD_ARGUMENT: 'Choose a .wav file, and a decoder this model has (or Auto).',
+  IO_ERROR: 'Check that your user can read the file.',
+};
+
+export function fileNoticeFromError(error: IpcError, context: string): Notice {
+  const notice = noticeFromError(error, 'error', context);
+  const action = FILE_ACTIONS[error.code];
+  return action ? { ...notice, action } : notice;
+}

@@ -41,3 +41,37 @@ export function formatLanguages(languages: readonly string[]): string {
   if (languages.length <= 4) return languages.join(', ');
   return `${languages.length} languages (${languages.slice(0, 3).join(', ')}, …)`;
 }
+
+/** The last part of a path, for either separator (Windows paths reach a renderer on any platform in web mode). */
+export function fileName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
+}
+
+/** A word's time in a transcript: `mm:ss.cc`, or `h:mm:ss.cc` past the hour. */
+export function formatTimestamp(seconds: number): string {
+  const cs = Math.max(0, Math.round(seconds * 100));
+  const h = Math.floor(cs / 360000);
+  const m = Math.floor((cs % 360000) / 6000);
+  const s = Math.floor((cs % 6000) / 100);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const rest = `${pad(m)}:${pad(s)}.${pad(cs % 100)}`;
+  return h > 0 ? `${h}:${rest}` : rest;
+}
+
+/** Audio length in words: "12.6 s", "4 min 05 s", "1 h 02 min". */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '—';
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
+  return `${m} min ${String(total % 60).padStart(2, '0')} s`;
+}
+
+/** Audio seconds per second of processing: "41× real time" (one decimal below 10×). */
+export function formatRealTime(durationSec: number, elapsedMs: number): string {
+  const factor = durationSec / (elapsedMs / 1000);
+  if (!Number.isFinite(factor) || factor <= 0) return '—';
+  return `${factor >= 10 ? Math.round(factor) : factor.toFixed(1)}× real time`;
+}

@@ -1,6 +1,6 @@
 // Window-level shortcuts: Ctrl+Shift+Space starts/stops dictation from any
-// view, Esc cancels a running one, Alt+1..4 switch views. Keys typed into
-// text fields are left alone, except the start/stop chord.
+// view, Esc cancels a running one, Alt+1..5 switch views (in Nav's order).
+// Keys typed into text fields are left alone, except the start/stop chord.
 import { dictation } from './audio/dictation.js';
 import { VIEWS } from './components/Nav.js';
 import * as actions from './store/actions.js';

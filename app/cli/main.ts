@@ -140,7 +140,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
       const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...plain } = result;
       await emit(`${JSON.stringify({ ...plain, model: model.info().path }, null, 2)}\n`, values.out);
     } else {
-      await emit(exportTranscript(format, result.text, result.words), values.out);
+      await emit(exportTranscript(format, result.text, result.words, result.durationSec), values.out);
     }
     const rtf = result.durationSec / (result.timings.totalMs / 1000);
     process.stderr.write(

@@ -280,6 +280,8 @@ export interface InvokeMap {
   'dictation:summary': { request: { sessionId: string }; response: SessionSummary };
   'files:transcribe': { request: { path: string; options?: FileTranscribeOptions }; response: FileTranscript };
   'files:cancel': { request: { jobId: string }; response: void };
+  /** Electron: a native open dialog for a .wav file; web mode: NOT_SUPPORTED (the UI asks for a path). */
+  'files:pickFile': { request: void; response: string | null };
 }
 
 export type InvokeChannel = keyof InvokeMap;
@@ -291,6 +293,7 @@ export const INVOKE_CHANNELS = [
   'models:state', 'models:catalog', 'models:firstRun', 'models:download', 'models:pause', 'models:resume', 'models:cancel',
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
+  'files:pickFile',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

@@ -105,8 +105,13 @@ const noPayload: Check<void> = (v, at) => {
 
 // ---------------------------------------------------------------- field checks
 
-/** An absolute file path (POSIX, Windows drive or UNC): relative paths would resolve against main's cwd. */
-export const absolutePath = str({ max: 4096, pattern: /^(\/|[A-Za-z]:[\\/]|\\\\)/, what: 'an absolute path' });
+/**
+ * An absolute file path (POSIX, Windows drive or UNC): relative paths would resolve against main's cwd.
+ * The renderer's path fields check the same before they send.
+ */
+export const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
+export const isAbsolutePath = (path: string): boolean => ABSOLUTE_PATH.test(path);
+export const absolutePath = str({ max: 4096, pattern: ABSOLUTE_PATH, what: 'an absolute path' });
 const modelId = str({ max: 300 });
 const sessionId = str({ max: 40, pattern: /^s\d+$/, what: 'a session id (s<number>)' });
 const jobId = str({ max: 40, pattern: /^f\d+$/, what: 'a job id (f<number>)' });
@@ -187,6 +192,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'dictation:summary': object({ sessionId }),
   'files:transcribe': object<{ path: string; options?: FileTranscribeOptions }>({ path: absolutePath, options: fileOptions }, ['options']),
   'files:cancel': object({ jobId }),
+  'files:pickFile': noPayload,
 };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

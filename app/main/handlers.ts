@@ -76,5 +76,9 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
 
     'files:transcribe': ({ path, options }) => s.files.transcribe(path, options),
     'files:cancel': ({ jobId }) => s.files.cancel(jobId),
+    'files:pickFile': async () => {
+      if (!platform.pickAudioFile) notSupported('There is no file dialog in web mode; type the full path of the .wav file instead.');
+      return platform.pickAudioFile();
+    },
   };
 }

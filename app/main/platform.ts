@@ -1,8 +1,16 @@
 // Electron adapter: what only the desktop platform can do for the services
-// (open the log folder, a native file dialog, the UI language).
+// (open the log folder, native file dialogs, the UI language).
 import { app, dialog, shell, BrowserWindow } from 'electron';
 import { CodedError } from './engine/protocol.js';
 import type { PlatformHooks } from './services.js';
+
+/** One file from a native open dialog (modal to the app's window when there is one), or null when cancelled. */
+async function pickOneFile(title: string, filter: Electron.FileFilter): Promise<string | null> {
+  const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  const options: Electron.OpenDialogOptions = { title, properties: ['openFile'], filters: [filter] };
+  const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+  return result.canceled ? null : result.filePaths[0] ?? null;
+}
 
 export function electronPlatform(): PlatformHooks {
   return {
@@ -10,16 +18,9 @@ export function electronPlatform(): PlatformHooks {
       const error = await shell.openPath(target);
       if (error) throw new CodedError('IO_ERROR', `Could not open ${target}: ${error}`);
     },
-    async pickModelFile() {
-      const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
-      const options: Electron.OpenDialogOptions = {
-        title: 'Import a Parakeet model',
-        properties: ['openFile'],
-        filters: [{ name: 'GGUF models', extensions: ['gguf'] }],
-      };
-      const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
-      return result.canceled ? null : result.filePaths[0] ?? null;
-    },
+    pickModelFile: () => pickOneFile('Import a Parakeet model', { name: 'GGUF models', extensions: ['gguf'] }),
+    // The engine process reads WAV only (any PCM/float layout); other formats need converting first.
+    pickAudioFile: () => pickOneFile('Transcribe an audio file', { name: 'WAV audio', extensions: ['wav', 'wave'] }),
     locale: () => app.getLocale(),
   };
 }

@@ -28,6 +28,8 @@ export interface PlatformHooks {
   openPath?: (target: string) => Promise<void>;
   /** A native "open .gguf" dialog (Electron: dialog.showOpenDialog). */
   pickModelFile?: () => Promise<string | null>;
+  /** A native "open .wav" dialog for file transcription. */
+  pickAudioFile?: () => Promise<string | null>;
   /** UI language for the first-run proposal (Electron: app.getLocale()). */
   locale?: () => string;
 }

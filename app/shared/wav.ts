@@ -23,7 +23,8 @@ export class AudioFormatError extends Error {
 const FORMAT_PCM = 1;
 const FORMAT_FLOAT = 3;
 const FORMAT_EXTENSIBLE = 0xfffe;
-export const NOT_WAV = 'not a WAV file (no RIFF/WAVE header); convert it to WAV or use the app, which decodes other formats';
+// Neither the CLI nor the app decodes compressed formats: name the conversion that works.
+export const NOT_WAV = 'not a WAV file (no RIFF/WAVE header); convert it first, e.g. ffmpeg -i in.m4a -ar 16000 -ac 1 out.wav';
 
 /** The four-character code at `offset`. */
 export function chunkTag(view: DataView, offset: number): string {

@@ -1,11 +1,12 @@
 // View switcher. Plain buttons in a nav landmark: Tab reaches each one,
-// aria-current marks the shown view; Alt+1..4 jump directly.
+// aria-current marks the shown view; Alt+1..5 jump directly (in this order).
 import * as actions from '../store/actions.js';
 import { useApp } from '../store/hooks.js';
 import type { View } from '../store/types.js';
 
 export const VIEWS: { id: View; label: string }[] = [
   { id: 'dictate', label: 'Dictate' },
+  { id: 'files', label: 'Files' },
   { id: 'devices', label: 'Devices' },
   { id: 'models', label: 'Models' },
   { id: 'settings', label: 'Settings' },

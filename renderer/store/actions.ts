@@ -2,11 +2,16 @@
 // (bridge.ts) and user commands (commands.ts) come through here; components
 // never set state themselves.
 import type {
-  AppInfo, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, FirstRunProposal, LatencyReport,
-  ModelsState, Notice, SessionStateEvent, SessionSummary, Settings, TranscriptEvent, CatalogEntry,
+  AppInfo, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, EventMap, FileTranscript, FirstRunProposal,
+  LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings, TranscriptEvent, CatalogEntry,
 } from '../../app/ipc/contract.js';
 import { applyDevices } from './devices.js';
 import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
+import {
+  applyFileProgress, fileCancelRequested as fileCancelRequestedReducer, fileCancelSent as fileCancelSentReducer,
+  fileJobEnded as fileJobEndedReducer, fileJobFinished as fileJobFinishedReducer, fileJobStarted as fileJobStartedReducer,
+  showFileResult as showFileResultReducer,
+} from './files.js';
 import {
   applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
 } from './models.js';
@@ -94,6 +99,10 @@ export function latencyReported(report: LatencyReport): void {
   set((s) => ({ session: applyLatency(s.session, report) }));
 }
 
+export function fileProgressed(ev: EventMap['files:progress']): void {
+  set((s) => ({ files: applyFileProgress(s.files, ev) }));
+}
+
 export function notify(notice: Notice, key: string = noticeKey(notice.code)): void {
   set((s) => ({ notices: addNotice(s.notices, notice, key) }));
 }
@@ -151,6 +160,36 @@ export function dismissDownload(id: string): void {
 
 export function deviceSwitching(name: string | null): void {
   set((s) => ({ devices: { ...s.devices, switching: name } }));
+}
+
+// ---------------------------------------------------------------- file transcription
+
+export function fileJobStarted(path: string): void {
+  set((s) => ({ files: fileJobStartedReducer(s.files, path) }));
+}
+
+export function fileJobFinished(transcript: FileTranscript): void {
+  set((s) => ({ files: fileJobFinishedReducer(s.files, transcript, Date.now()) }));
+}
+
+export function fileJobCancelled(): void {
+  set((s) => ({ files: fileJobEndedReducer(s.files, { cancelled: true }) }));
+}
+
+export function fileJobFailed(error: string): void {
+  set((s) => ({ files: fileJobEndedReducer(s.files, { cancelled: false, error }) }));
+}
+
+export function fileCancelRequested(): void {
+  set((s) => ({ files: fileCancelRequestedReducer(s.files) }));
+}
+
+export function fileCancelSent(): void {
+  set((s) => ({ files: fileCancelSentReducer(s.files) }));
+}
+
+export function showFileResult(key: number): void {
+  set((s) => ({ files: showFileResultReducer(s.files, key) }));
 }
 
 // ---------------------------------------------------------------- session lifecycle

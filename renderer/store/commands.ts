@@ -1,10 +1,13 @@
 // User commands that go to the main process: invoke, apply the reply through
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
-import type { InvokeChannel, RequestOf, ResponseOf, SettingsPatch } from '../../app/ipc/contract.js';
-import { noticeFromError } from '../errors.js';
+import type { FileTranscribeOptions, FileTranscript, InvokeChannel, RequestOf, ResponseOf, SettingsPatch } from '../../app/ipc/contract.js';
+import { fileNoticeFromError, noticeFromError } from '../errors.js';
+import { fileName } from '../format.js';
 import * as actions from './actions.js';
 import { api } from './api.js';
+import { pendingCancel } from './files.js';
+import { appStore } from './store.js';
 
 export async function call<C extends InvokeChannel>(
   channel: C,
@@ -112,5 +115,53 @@ export async function importModel(path: string): Promise<void> {
     actions.notify({ level: 'info', code: 'MODEL_IMPORTED', message: `Imported ${model.displayName}.` }, 'models');
   } finally {
     actions.importing(null);
+  }
+}
+
+// ---------------------------------------------------------------- file transcription
+
+/** Electron: a native open dialog filtered to .wav; web mode answers NOT_SUPPORTED (the view asks for a path). */
+export async function pickAudioFile(): Promise<string | null> {
+  return call('files:pickFile', 'Opening an audio file');
+}
+
+/**
+ * Transcribes one WAV file (one job at a time per window). Not through call(): a cancel the user asked for
+ * comes back as ABORTED and is an outcome, not an error banner.
+ */
+export async function transcribeFile(path: string, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
+  if (appStore.getState().files.job.phase === 'running') return null;
+  // A banner about the previous file would read as if it were about this one.
+  actions.dismissNoticeKey('files');
+  actions.fileJobStarted(path);
+  const result = await api().invoke('files:transcribe', decoder ? { path, options: { decoder } } : { path });
+  if (result.ok) {
+    actions.fileJobFinished(result.value);
+    return result.value;
+  }
+  if (result.error.code === 'ABORTED' && appStore.getState().files.job.cancel !== 'none') {
+    actions.fileJobCancelled();
+    return null;
+  }
+  actions.fileJobFailed(result.error.message);
+  actions.notify(fileNoticeFromError(result.error, `Transcribing ${fileName(path)}`), 'files');
+  return null;
+}
+
+/** Cancels the running job; before main has named it, the cancel waits for its first progress event. */
+export async function cancelFileJob(): Promise<void> {
+  actions.fileCancelRequested();
+  await sendPendingFileCancel();
+}
+
+/** Sends a requested cancel once the job id is known (bridge.ts calls this after each files:progress). */
+export async function sendPendingFileCancel(): Promise<void> {
+  const jobId = pendingCancel(appStore.getState().files.job);
+  if (!jobId) return;
+  actions.fileCancelSent();
+  const result = await api().invoke('files:cancel', { jobId });
+  // NOT_FOUND: the job finished between the click and the request; its result is shown instead.
+  if (!result.ok && result.error.code !== 'NOT_FOUND') {
+    actions.notify(noticeFromError(result.error, 'error', 'Cancelling the transcription'), 'files');
   }
 }

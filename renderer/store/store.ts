@@ -3,6 +3,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { initialDevices } from './devices.js';
 import { initialEngine } from './engine.js';
+import { initialFiles } from './files.js';
 import { initialModels } from './models.js';
 import { initialNotices } from './notices.js';
 import { initialSession } from './session.js';
@@ -16,6 +17,7 @@ export function initialState(): AppState {
     transcript: initialTranscript,
     devices: initialDevices,
     models: initialModels,
+    files: initialFiles,
     settings: initialSettings,
     engine: initialEngine,
     notices: initialNotices,

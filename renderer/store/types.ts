@@ -2,11 +2,11 @@
 // this folder (state + pure reducers); components only select from it and
 // IPC events reach it through the module-level actions in actions.ts.
 import type {
-  AppInfo, CatalogEntry, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, FirstRunProposal,
+  AppInfo, CatalogEntry, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, FileTranscript, FirstRunProposal,
   InstalledModel, LatencyReport, Notice, SessionState, SessionSummary, Settings, TranscriptEvent,
 } from '../../app/ipc/contract.js';
 
-export type View = 'dictate' | 'devices' | 'models' | 'settings';
+export type View = 'dictate' | 'files' | 'devices' | 'models' | 'settings';
 
 /** The renderer's side of a dictation session (the server has its own SessionState). */
 export type SessionPhase = 'idle' | 'opening' | 'starting' | 'live' | 'stopping';
@@ -61,6 +61,42 @@ export interface ModelsSlice {
   importing: string | null;
 }
 
+export type FileJobPhase = 'idle' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** The file transcription this window started (one at a time). */
+export interface FileJob {
+  phase: FileJobPhase;
+  path: string;
+  /** Main's job id: from the first files:progress event (sent as the job starts) or the reply. */
+  jobId: string | null;
+  /** 0..1, never goes back. */
+  fraction: number;
+  /** Cancel pressed: 'requested' until the job id is known and files:cancel is sent, then 'sent'. */
+  cancel: 'none' | 'requested' | 'sent';
+  /** What went wrong (phase 'failed'). */
+  error: string | null;
+}
+
+/** A finished transcript. Tokens are dropped: nothing shows them and they are the bulk of a long file's reply. */
+export type FileResultTranscript = Omit<FileTranscript, 'tokens'>;
+
+export interface FileResult {
+  /** Local key: main's job ids restart with main, so they are not unique across a web-mode reconnect. */
+  key: number;
+  transcript: FileResultTranscript;
+  /** Date.now() when it arrived. */
+  finishedAt: number;
+}
+
+export interface FilesSlice {
+  job: FileJob;
+  /** Newest first, at most MAX_FILE_RESULTS. */
+  results: FileResult[];
+  /** The result on screen (a key in results), or null. */
+  shown: number | null;
+  nextKey: number;
+}
+
 export interface SettingsSlice {
   values: Settings | null;
   saving: boolean;
@@ -98,6 +134,7 @@ export interface AppState {
   transcript: TranscriptSlice;
   devices: DevicesSlice;
   models: ModelsSlice;
+  files: FilesSlice;
   settings: SettingsSlice;
   engine: EngineSlice;
   notices: NoticesSlice;

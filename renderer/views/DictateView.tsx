@@ -1,8 +1,9 @@
 // Dictate: start/stop, level, live text (tentative partial, settled finals),
 // copy/clear, latencies, and what the engine runs on.
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { dictation } from '../audio/dictation.js';
 import { Button } from '../components/Button.js';
+import { CopyButton } from '../components/CopyButton.js';
 import { LatencyFigures } from '../components/LatencyFigures.js';
 import { LevelMeter } from '../components/LevelMeter.js';
 import { ModelPicker } from '../components/ModelPicker.js';
@@ -100,27 +101,9 @@ function Controls() {
 
 function TranscriptTools() {
   const hasText = useApp((s) => s.transcript.finals.length > 0);
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    const text = finalText(appStore.getState().transcript);
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    } catch {
-      actions.notify({
-        level: 'warning',
-        code: 'CLIPBOARD',
-        message: 'Could not copy to the clipboard.',
-        action: 'Select the text and press Ctrl+C instead.',
-      });
-    }
-  };
   return (
     <div className="transcript-tools">
-      <Button onClick={() => void copy()} disabled={!hasText}>
-        {copied ? 'Copied' : 'Copy text'}
-      </Button>
+      <CopyButton getText={() => finalText(appStore.getState().transcript)} disabled={!hasText} />
       <Button variant="quiet" onClick={() => actions.clearTranscript()} disabled={!hasText}>
         Clear
       </Button>

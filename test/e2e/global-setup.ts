@@ -1,7 +1,8 @@
 // Runs once before the end-to-end specs: builds the renderer if it is stale
-// and generates the model and the speech file the fake microphone plays.
+// and generates the model, the speech file the fake microphone plays and a
+// long copy of it for file transcription.
 import { existsSync, mkdirSync } from 'node:fs';
-import { checkTools, ensureModel, ensureRendererBuilt, ensureSpeech } from './support/assets.js';
+import { checkTools, ensureLongSpeech, ensureModel, ensureRendererBuilt, ensureSpeech } from './support/assets.js';
 import { CHROMIUM, SCREENSHOT_DIR } from './support/paths.js';
 
 export default function globalSetup(): void {
@@ -11,5 +12,6 @@ export default function globalSetup(): void {
   ensureRendererBuilt();
   ensureModel();
   ensureSpeech();
+  ensureLongSpeech();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
 }

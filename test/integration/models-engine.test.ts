@@ -105,6 +105,13 @@ test('an imported generated model is validated by the engine, becomes active and
 
   const notWav = await services.router.handle('files:transcribe', { path: source }, ctx);
   assert.equal(notWav.ok ? null : notWav.error.code, 'BAD_AUDIO');
+  assert.match(notWav.ok ? '' : notWav.error.message, /ffmpeg -i/, 'says how to convert');
+  // A path that is not there: named, in words (not Node's errno text).
+  const missing = join(dir, 'no-such-recording.wav');
+  const absent = await services.router.handle('files:transcribe', { path: missing }, ctx);
+  assert.deepEqual(absent.ok ? null : absent.error, { code: 'NOT_FOUND', message: `There is no file at ${missing}.` });
+  const folder = await services.router.handle('files:transcribe', { path: dir }, ctx);
+  assert.equal(folder.ok ? null : folder.error.code, 'BAD_ARGUMENT');
 });
 
 test('a download from the mirror is verified, then validated by the engine; bytes that are not a model are not installed', async () => {

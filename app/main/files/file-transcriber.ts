@@ -9,6 +9,26 @@ import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
 
+/**
+ * File-system failures arrive from the engine process as Node's terse errno text ("ENOENT: no such file or
+ * directory, open …"); the UI shows this message to the user, so say what is wrong with their path instead.
+ */
+function describeFileError(error: unknown, path: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new CodedError('NOT_FOUND', `There is no file at ${path}.`);
+    case 'EISDIR':
+      return new CodedError('BAD_ARGUMENT', `${path} is a folder, not a .wav file.`);
+    case 'EACCES':
+    case 'EPERM':
+      return new CodedError('IO_ERROR', `${path} cannot be read (permission denied).`);
+    default:
+      return error;
+  }
+}
+
 export class FileTranscriber {
   private readonly jobs = new Map<string, AbortController>();
   private nextId = 1;
@@ -54,6 +74,8 @@ export class FileTranscriber {
         devicesRan: result.devicesRan,
         elapsedMs,
       };
+    } catch (error) {
+      throw describeFileError(error, path);
     } finally {
       this.jobs.delete(jobId);
     }

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ASSET_DIR, LEAD_SILENCE_SEC, MODEL_PATH, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV, TAIL_SILENCE_SEC,
+  ASSET_DIR, LEAD_SILENCE_SEC, LONG_SPEECH_WAV, MODEL_PATH, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV,
+  TAIL_SILENCE_SEC,
 } from './paths.js';
 
 function newestMtime(dir: string): number {
@@ -21,10 +22,10 @@ function run(cmd: string, args: string[]): void {
   execFileSync(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-/** vite build when renderer/ (or the IPC contract it imports) changed since the last build. */
+/** vite build when renderer/ (or the IPC contract and shared modules it imports) changed since the last build. */
 export function ensureRendererBuilt(): void {
   const index = join(RENDERER_DIST, 'index.html');
-  const sources = Math.max(newestMtime(join(REPO_ROOT, 'renderer')), newestMtime(join(REPO_ROOT, 'app', 'ipc')));
+  const sources = Math.max(...['renderer', 'app/ipc', 'app/shared'].map((dir) => newestMtime(join(REPO_ROOT, dir))));
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   run(process.execPath, [join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
 }
@@ -62,6 +63,15 @@ export function ensureSpeech(): void {
   run('sox', [...parts, tmp]);
   renameSync(tmp, SPEECH_WAV);
   rmSync(work, { recursive: true, force: true });
+}
+
+/** The speech file played ten times in a row (sox `repeat 9`), for file jobs long enough to cancel. */
+export function ensureLongSpeech(): void {
+  ensureSpeech();
+  if (existsSync(LONG_SPEECH_WAV)) return;
+  const tmp = `${LONG_SPEECH_WAV}.tmp.wav`;
+  run('sox', [SPEECH_WAV, tmp, 'repeat', '9']);
+  renameSync(tmp, LONG_SPEECH_WAV);
 }
 
 export function checkTools(): string[] {

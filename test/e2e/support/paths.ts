@@ -10,6 +10,8 @@ export const ASSET_DIR = join(REPO_ROOT, '.cache', 'e2e');
 export const MODEL_PATH = join(ASSET_DIR, 'tiny-hybrid-q8_0.gguf');
 /** espeak-ng sentences with pauses, 16 kHz mono 16-bit: what the fake microphone plays. */
 export const SPEECH_WAV = join(ASSET_DIR, 'speech.wav');
+/** SPEECH_WAV ten times over (≈ 126 s): a file transcription that runs long enough to cancel. */
+export const LONG_SPEECH_WAV = join(ASSET_DIR, 'speech-x10.wav');
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'docs', 'screenshots');
 export const RENDERER_DIST = join(REPO_ROOT, 'dist', 'renderer');
 export const CHROMIUM = process.env.PARAKEET_CHROMIUM ?? '/usr/bin/chromium';

@@ -105,6 +105,7 @@ const VALID: Record<InvokeChannel, unknown> = {
   'dictation:summary': { sessionId: 's999' },
   'files:transcribe': { path: '/nonexistent/a.wav' },
   'files:cancel': { jobId: 'f999' },
+  'files:pickFile': undefined,
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
@@ -122,6 +123,7 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'dictation:summary': 'SESSION_NOT_FOUND',
   'files:transcribe': 'NO_MODEL',
   'files:cancel': 'NOT_FOUND',
+  'files:pickFile': 'NOT_SUPPORTED',
   'models:resume': 'UNKNOWN_MODEL',
 };
 

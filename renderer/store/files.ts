@@ -1,0 +1,70 @@
+// Files slice: the file transcription this window runs (path, job id,
+// progress, phase) and the last few results, newest first. Pure reducers.
+// Rules: progress only moves the job this window started (another client's
+// job, or a test harness decoding through the same services, is ignored); a
+// late progress event never moves a finished job; the result list is bounded.
+import type { EventMap, FileTranscript } from '../../app/ipc/contract.js';
+import type { FileJob, FileResult, FilesSlice } from './types.js';
+
+/** Long meetings make large transcripts; five is plenty to compare decoders or re-export. */
+export const MAX_FILE_RESULTS = 5;
+
+const idleJob: FileJob = { phase: 'idle', path: '', jobId: null, fraction: 0, cancel: 'none', error: null };
+
+export const initialFiles: FilesSlice = { job: idleJob, results: [], shown: null, nextKey: 1 };
+
+export function fileJobStarted(s: FilesSlice, path: string): FilesSlice {
+  return { ...s, job: { ...idleJob, phase: 'running', path } };
+}
+
+export function applyFileProgress(s: FilesSlice, ev: EventMap['files:progress']): FilesSlice {
+  const job = s.job;
+  if (job.phase !== 'running') return s;
+  // Until main names the job, its first event is recognized by the path this window sent.
+  const ours = job.jobId === null ? ev.path === job.path : ev.jobId === job.jobId;
+  if (!ours) return s;
+  const fraction = Math.min(1, Math.max(job.fraction, ev.fraction));
+  if (job.jobId === ev.jobId && fraction === job.fraction) return s;
+  return { ...s, job: { ...job, jobId: ev.jobId, fraction } };
+}
+
+export function fileJobFinished(s: FilesSlice, transcript: FileTranscript, finishedAt: number): FilesSlice {
+  const { tokens: _tokens, ...kept } = transcript;
+  const result: FileResult = { key: s.nextKey, transcript: kept, finishedAt };
+  return {
+    job: { ...s.job, phase: 'done', jobId: transcript.jobId, fraction: 1, error: null },
+    results: [result, ...s.results].slice(0, MAX_FILE_RESULTS),
+    shown: result.key,
+    nextKey: s.nextKey + 1,
+  };
+}
+
+/** The job ended without a result: cancelled on request, or failed with `error`. */
+export function fileJobEnded(s: FilesSlice, outcome: { cancelled: true } | { cancelled: false; error: string }): FilesSlice {
+  if (s.job.phase !== 'running') return s;
+  return outcome.cancelled
+    ? { ...s, job: { ...s.job, phase: 'cancelled', error: null } }
+    : { ...s, job: { ...s.job, phase: 'failed', error: outcome.error } };
+}
+
+export function fileCancelRequested(s: FilesSlice): FilesSlice {
+  if (s.job.phase !== 'running' || s.job.cancel !== 'none') return s;
+  return { ...s, job: { ...s.job, cancel: 'requested' } };
+}
+
+export function fileCancelSent(s: FilesSlice): FilesSlice {
+  return s.job.cancel === 'requested' ? { ...s, job: { ...s.job, cancel: 'sent' } } : s;
+}
+
+/** The job id a requested cancel can now be sent to, or null (not requested, already sent, id not known yet). */
+export function pendingCancel(job: FileJob): string | null {
+  return job.phase === 'running' && job.cancel === 'requested' ? job.jobId : null;
+}
+
+export function showFileResult(s: FilesSlice, key: number): FilesSlice {
+  return s.results.some((r) => r.key === key) ? { ...s, shown: key } : s;
+}
+
+export function shownResult(s: FilesSlice): FileResult | null {
+  return s.results.find((r) => r.key === s.shown) ?? null;
+}

@@ -1,0 +1,144 @@
+// Which file, which decoder, Transcribe. Electron opens the native dialog
+// (files:pickFile); a browser cannot hand out file paths, so web mode asks
+// for one, as the model picker does. Transcribe stays disabled, with the
+// reason next to it, until a model is loaded and the path can be sent.
+import { useState, type FormEvent } from 'react';
+import type { FileTranscribeOptions } from '../../../app/ipc/contract.js';
+import { isAbsolutePath } from '../../../app/ipc/validate.js';
+import { Button } from '../../components/Button.js';
+import * as actions from '../../store/actions.js';
+import { pickAudioFile, transcribeFile } from '../../store/commands.js';
+import { engineUsable } from '../../store/engine.js';
+import { useApp } from '../../store/hooks.js';
+import { appStore } from '../../store/store.js';
+
+type DecoderChoice = NonNullable<FileTranscribeOptions['decoder']>;
+
+const DECODERS: { value: DecoderChoice; label: string }[] = [
+  { value: 'auto', label: 'Auto' },
+  { value: 'tdt', label: 'TDT' },
+  { value: 'rnnt', label: 'RNN-T' },
+  { value: 'ctc', label: 'CTC' },
+];
+
+/** Pasted paths often come quoted (Windows "Copy as path", shells): the quotes are not part of the name. */
+export function cleanPath(raw: string): string {
+  const trimmed = raw.trim();
+  const quoted = /^(["'])(.*)\1$/.exec(trimmed);
+  return quoted ? quoted[2].trim() : trimmed;
+}
+
+/** Why Transcribe cannot run now, or null when it can. */
+function useBlocker(path: string, decoder: DecoderChoice): { text: string; toModels?: boolean } | null {
+  const status = useApp((s) => s.engine.status);
+  const running = useApp((s) => s.files.job.phase === 'running');
+  const decoders = status?.model?.decoders;
+  if (running) return null;
+  if (!status) return { text: 'Connecting to the engine…' };
+  if (status.state === 'loading') return { text: 'Wait for the model to finish loading.' };
+  if (!status.model) return { text: 'Load a model in Models first.', toModels: true };
+  if (!engineUsable(status)) return { text: 'The engine is restarting; try again in a moment.' };
+  if (decoder !== 'auto' && decoders && !decoders.includes(decoder)) {
+    return { text: `This model has no ${decoder.toUpperCase()} decoder; choose another one (or Auto).` };
+  }
+  if (!path) return { text: 'Choose a .wav file.' };
+  if (!isAbsolutePath(path)) return { text: 'Type the full path, starting with / (or a drive letter such as C:\\ on Windows).' };
+  return null;
+}
+
+export function FileForm() {
+  const mode = useApp((s) => s.engine.mode ?? s.engine.app?.mode ?? 'web');
+  const running = useApp((s) => s.files.job.phase === 'running');
+  const settingsDecoder = useApp((s) => s.settings.values?.decoder ?? 'auto');
+  const model = useApp((s) => s.engine.status?.model ?? null);
+  // The last path this window used, so coming back to the view keeps it.
+  const [rawPath, setRawPath] = useState(() => appStore.getState().files.job.path);
+  // null until the user picks one: then the Settings decoder (which may load after this view) is the default.
+  const [chosenDecoder, setChosenDecoder] = useState<DecoderChoice | null>(null);
+  const decoder = chosenDecoder ?? settingsDecoder;
+  const path = cleanPath(rawPath);
+  const blocker = useBlocker(path, decoder);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!blocker && !running) void transcribeFile(path, decoder);
+  };
+
+  return (
+    <form className="card file-form" onSubmit={submit} aria-labelledby="file-form-title">
+      <h3 id="file-form-title">Transcribe a recording</h3>
+      <div className="file-form-row">
+        {mode === 'electron' ? (
+          <div className="inline-form file-source">
+            <span className="field-label">Audio file (.wav)</span>
+            <div className="inline-form-row file-pick">
+              <Button
+                disabled={running}
+                onClick={async () => {
+                  const picked = await pickAudioFile();
+                  if (picked) setRawPath(picked);
+                }}
+              >
+                Open a WAV file…
+              </Button>
+              <span className="mono file-path" data-testid="file-path">
+                {path || 'No file chosen'}
+              </span>
+            </div>
+          </div>
+        ) : (
+          <div className="inline-form file-source">
+            <label htmlFor="file-path">Audio file (.wav) path on this machine</label>
+            <input
+              id="file-path"
+              type="text"
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="/home/me/Recordings/meeting.wav"
+              value={rawPath}
+              disabled={running}
+              onChange={(e) => setRawPath(e.target.value)}
+            />
+          </div>
+        )}
+        <div className="inline-form">
+          <label htmlFor="file-decoder">Decoder</label>
+          <select id="file-decoder" value={decoder} disabled={running} onChange={(e) => setChosenDecoder(e.target.value as DecoderChoice)}>
+            {DECODERS.map((d) => {
+              const missing = d.value !== 'auto' && model !== null && !model.decoders.includes(d.value);
+              const label = d.value === 'auto' && model ? `Auto (${model.defaultDecoder.toUpperCase()})` : d.label;
+              return (
+                <option key={d.value} value={d.value} disabled={missing}>
+                  {missing ? `${label} — not in this model` : label}
+                </option>
+              );
+            })}
+          </select>
+        </div>
+        <Button type="submit" variant="primary" disabled={running || blocker !== null} aria-describedby={blocker ? 'file-blocker' : undefined}>
+          {running ? 'Transcribing…' : 'Transcribe'}
+        </Button>
+      </div>
+      {blocker ? (
+        <p className="hint" id="file-blocker" data-testid="file-blocker">
+          {blocker.toModels ? (
+            <>
+              Load a model in{' '}
+              <button type="button" className="link" onClick={() => actions.showView('models')}>
+                Models
+              </button>{' '}
+              first.
+            </>
+          ) : (
+            blocker.text
+          )}
+        </p>
+      ) : (
+        <p className="hint">
+          WAV: PCM 8/16/24/32-bit or float, any sample rate and channel count. Convert other formats first, e.g.{' '}
+          <span className="mono">ffmpeg -i in.m4a -ar 16000 -ac 1 out.wav</span>
+        </p>
+      )}
+    </form>
+  );
+}

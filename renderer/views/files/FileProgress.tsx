@@ -1,0 +1,70 @@
+// The running job: a progress bar (role progressbar, value in percent for
+// assistive technology), the time it has taken so far and Cancel; afterwards,
+// a line that says it was cancelled or failed.
+import { useEffect, useState } from 'react';
+import { Button } from '../../components/Button.js';
+import { fileName, formatMs } from '../../format.js';
+import { cancelFileJob } from '../../store/commands.js';
+import { useApp } from '../../store/hooks.js';
+
+/** Milliseconds since `running` became true, refreshed twice a second while it stays true. */
+function useElapsed(running: boolean): number {
+  const [startedAt, setStartedAt] = useState(0);
+  const [now, setNow] = useState(0);
+  useEffect(() => {
+    if (!running) return;
+    const start = Date.now();
+    setStartedAt(start);
+    setNow(start);
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [running]);
+  return running ? now - startedAt : 0;
+}
+
+export function FileProgress() {
+  const job = useApp((s) => s.files.job);
+  const running = job.phase === 'running';
+  const elapsed = useElapsed(running);
+  if (job.phase !== 'running' && job.phase !== 'cancelled' && job.phase !== 'failed') return null;
+  const name = fileName(job.path);
+  const percent = Math.floor(job.fraction * 100);
+
+  return (
+    <section className="card file-progress" aria-label={`Transcription of ${name}`} data-testid="file-job" data-phase={job.phase}>
+      <div className="download-head">
+        <strong>{name}</strong>
+        <span className="download-state" role="status">
+          {running ? (job.cancel === 'none' ? 'Transcribing' : 'Cancelling…') : job.phase === 'cancelled' ? 'Cancelled' : 'Failed'}
+        </span>
+      </div>
+      {running ? (
+        <>
+          <progress
+            className="progress"
+            role="progressbar"
+            max={1}
+            value={job.fraction}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            aria-label={`Transcription progress of ${name}`}
+            data-testid="file-progress"
+          />
+          <div className="row-actions file-progress-row">
+            <span className="download-figures muted">
+              {percent} % · {formatMs(elapsed)}
+            </span>
+            <Button variant="quiet" onClick={() => void cancelFileJob()} disabled={job.cancel !== 'none'} aria-label={`Cancel transcribing ${name}`}>
+              Cancel
+            </Button>
+          </div>
+        </>
+      ) : job.phase === 'cancelled' ? (
+        <p className="muted">Cancelled before it finished; nothing was kept. Transcribe again whenever you like.</p>
+      ) : (
+        <p className="download-error">{job.error}</p>
+      )}
+    </section>
+  );
+}

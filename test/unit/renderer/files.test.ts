@@ -1,0 +1,205 @@
+// The Files view's state and commands: the files slice (progress of this
+// window's job only, bounded newest-first results, cancel before the job id
+// is known), transcribeFile/cancelFileJob against a fake window.parakeet, and
+// the pure helpers the view shows (times, speed, export names and contents).
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { FileTranscript, InvokeChannel, ParakeetApi, Result } from '../../../app/ipc/contract.js';
+import { exportContent, exportFileName } from '../../../renderer/export.js';
+import { fileName, formatDuration, formatRealTime, formatTimestamp } from '../../../renderer/format.js';
+import * as actions from '../../../renderer/store/actions.js';
+import { setApi } from '../../../renderer/store/api.js';
+import { cancelFileJob, sendPendingFileCancel, transcribeFile } from '../../../renderer/store/commands.js';
+import {
+  applyFileProgress, fileCancelRequested, fileCancelSent, fileJobEnded, fileJobFinished, fileJobStarted, initialFiles,
+  MAX_FILE_RESULTS, pendingCancel, showFileResult, shownResult,
+} from '../../../renderer/store/files.js';
+import { appStore } from '../../../renderer/store/store.js';
+
+function transcript(jobId: string, path = '/rec/meeting.wav'): FileTranscript {
+  return {
+    jobId,
+    path,
+    text: 'hello world',
+    words: [
+      { text: 'hello', start: 0.5, end: 0.9, confidence: 0.9 },
+      { text: 'world', start: 1.0, end: 1.4, confidence: 0.3 },
+    ],
+    tokens: [{ id: 1, piece: '▁hello', frame: 6, duration: 5, start: 0.5, end: 0.9, confidence: 0.9 }],
+    durationSec: 82,
+    devicesRan: ['CPU'],
+    elapsedMs: 2000,
+  };
+}
+
+describe('files reducers', () => {
+  test('progress moves only this window\'s job: by path until main names it, then by job id; never backwards', () => {
+    let s = fileJobStarted(initialFiles, '/rec/a.wav');
+    assert.equal(s.job.phase, 'running');
+    s = applyFileProgress(s, { jobId: 'f9', fraction: 0.5, path: '/rec/other.wav' });
+    assert.equal(s.job.jobId, null, 'another client\'s job is ignored');
+    s = applyFileProgress(s, { jobId: 'f3', fraction: 0, path: '/rec/a.wav' });
+    assert.equal(s.job.jobId, 'f3');
+    s = applyFileProgress(s, { jobId: 'f3', fraction: 0.4 });
+    s = applyFileProgress(s, { jobId: 'f4', fraction: 0.9, path: '/rec/a.wav' });
+    s = applyFileProgress(s, { jobId: 'f3', fraction: 0.2 });
+    assert.deepEqual([s.job.jobId, s.job.fraction], ['f3', 0.4]);
+    const same = applyFileProgress(s, { jobId: 'f3', fraction: 0.4 });
+    assert.equal(same, s, 'no change, same object (no re-render)');
+  });
+
+  test('results: newest first, bounded, tokens dropped; a late progress event leaves a finished job alone', () => {
+    let s = initialFiles;
+    for (let i = 1; i <= MAX_FILE_RESULTS + 2; i++) {
+      s = fileJobStarted(s, `/rec/${i}.wav`);
+      s = fileJobFinished(s, transcript(`f${i}`, `/rec/${i}.wav`), i);
+    }
+    assert.equal(s.results.length, MAX_FILE_RESULTS);
+    assert.deepEqual(s.results.map((r) => r.transcript.jobId), ['f7', 'f6', 'f5', 'f4', 'f3']);
+    assert.equal(shownResult(s)?.transcript.jobId, 'f7');
+    assert.equal('tokens' in s.results[0].transcript, false);
+    assert.deepEqual([s.job.phase, s.job.fraction], ['done', 1]);
+    assert.equal(applyFileProgress(s, { jobId: 'f7', fraction: 0.5 }), s);
+    s = showFileResult(s, s.results[2].key);
+    assert.equal(shownResult(s)?.transcript.jobId, 'f5');
+    assert.equal(showFileResult(s, 999), s, 'an unknown key changes nothing');
+  });
+
+  test('cancel before the job id is known waits for it, and is sent once', () => {
+    let s = fileJobStarted(initialFiles, '/rec/a.wav');
+    s = fileCancelRequested(s);
+    assert.equal(pendingCancel(s.job), null, 'no id yet');
+    s = applyFileProgress(s, { jobId: 'f1', fraction: 0, path: '/rec/a.wav' });
+    assert.equal(pendingCancel(s.job), 'f1');
+    s = fileCancelSent(s);
+    assert.equal(pendingCancel(s.job), null);
+    assert.equal(fileCancelRequested(s), s, 'a second press does nothing');
+    s = fileJobEnded(s, { cancelled: true });
+    assert.equal(s.job.phase, 'cancelled');
+    assert.equal(fileJobEnded(s, { cancelled: false, error: 'late' }), s, 'an ended job stays ended');
+  });
+});
+
+/** A fake window.parakeet: each invoke is recorded and answered by the test. */
+class FakeApi {
+  readonly calls: { channel: InvokeChannel; payload: unknown; resolve: (r: Result<unknown>) => void }[] = [];
+  readonly api = {
+    mode: 'web',
+    invoke: (channel: InvokeChannel, payload?: unknown) =>
+      new Promise<Result<unknown>>((resolve) => this.calls.push({ channel, payload, resolve })),
+    on: () => () => undefined,
+    sendAudio: () => undefined,
+  } as unknown as ParakeetApi;
+
+  take(channel: InvokeChannel) {
+    const i = this.calls.findIndex((c) => c.channel === channel);
+    assert.ok(i >= 0, `expected a ${channel} invoke; got ${this.calls.map((c) => c.channel).join(', ') || 'none'}`);
+    return this.calls.splice(i, 1)[0];
+  }
+}
+
+describe('file commands', () => {
+  let fake: FakeApi;
+  beforeEach(() => {
+    actions.resetStore();
+    fake = new FakeApi();
+    setApi(fake.api);
+  });
+  afterEach(() => setApi(null));
+
+  test('transcribe: the decoder is sent, the result is kept and shown', async () => {
+    const done = transcribeFile('/rec/meeting.wav', 'ctc');
+    const call = fake.take('files:transcribe');
+    assert.deepEqual(call.payload, { path: '/rec/meeting.wav', options: { decoder: 'ctc' } });
+    assert.equal(await transcribeFile('/rec/other.wav'), null, 'one job at a time');
+    call.resolve({ ok: true, value: transcript('f1') });
+    assert.equal((await done)?.jobId, 'f1');
+    const files = appStore.getState().files;
+    assert.equal(files.job.phase, 'done');
+    assert.equal(shownResult(files)?.transcript.text, 'hello world');
+  });
+
+  test('a missing file: phase failed and one banner with file advice', async () => {
+    const done = transcribeFile('/rec/missing.wav');
+    fake.take('files:transcribe').resolve({ ok: false, error: { code: 'NOT_FOUND', message: 'There is no file at /rec/missing.wav.' } });
+    assert.equal(await done, null);
+    const state = appStore.getState();
+    assert.equal(state.files.job.phase, 'failed');
+    assert.equal(state.notices.items.length, 1);
+    assert.equal(state.notices.items[0].message, 'Transcribing missing.wav: There is no file at /rec/missing.wav.');
+    assert.match(state.notices.items[0].action ?? '', /full path of a \.wav file/);
+    // The next job clears that banner: it was about another file.
+    void transcribeFile('/rec/present.wav');
+    assert.equal(appStore.getState().notices.items.length, 0);
+  });
+
+  test('cancel pressed before the first progress event is sent, once, when the job id arrives', async () => {
+    const done = transcribeFile('/rec/long.wav');
+    const call = fake.take('files:transcribe');
+    await cancelFileJob();
+    assert.equal(fake.calls.length, 0, 'nothing to cancel yet: main has not named the job');
+    assert.equal(appStore.getState().files.job.cancel, 'requested');
+    // What bridge.ts does with each files:progress event.
+    actions.fileProgressed({ jobId: 'f2', fraction: 0, path: '/rec/long.wav' });
+    void sendPendingFileCancel();
+    const cancel = fake.take('files:cancel');
+    assert.deepEqual(cancel.payload, { jobId: 'f2' });
+    cancel.resolve({ ok: true, value: undefined });
+    actions.fileProgressed({ jobId: 'f2', fraction: 0.1 });
+    void sendPendingFileCancel();
+    assert.equal(fake.calls.length, 0, 'sent once');
+    call.resolve({ ok: false, error: { code: 'ABORTED', message: 'cancelled' } });
+    assert.equal(await done, null);
+    assert.equal(appStore.getState().files.job.phase, 'cancelled');
+  });
+
+  test('an ABORTED reply after a requested cancel is "cancelled" without a banner; without one it is an error', async () => {
+    const first = transcribeFile('/rec/long.wav');
+    const call = fake.take('files:transcribe');
+    actions.fileProgressed({ jobId: 'f5', fraction: 0.1, path: '/rec/long.wav' });
+    const cancelling = cancelFileJob();
+    fake.take('files:cancel').resolve({ ok: false, error: { code: 'NOT_FOUND', message: 'There is no running file job f5.' } });
+    await cancelling;
+    call.resolve({ ok: false, error: { code: 'ABORTED', message: 'cancelled' } });
+    assert.equal(await first, null);
+    let state = appStore.getState();
+    assert.equal(state.files.job.phase, 'cancelled');
+    assert.equal(state.notices.items.length, 0, 'neither the cancel race (NOT_FOUND) nor the abort is an error');
+
+    const second = transcribeFile('/rec/long.wav');
+    fake.take('files:transcribe').resolve({ ok: false, error: { code: 'ABORTED', message: 'cancelled' } });
+    await second;
+    state = appStore.getState();
+    assert.equal(state.files.job.phase, 'failed');
+    assert.equal(state.notices.items.length, 1);
+  });
+});
+
+describe('what the view shows', () => {
+  test('timestamps mm:ss.cc (h:mm:ss.cc past the hour), durations, real-time factor, file names', () => {
+    assert.equal(formatTimestamp(0), '00:00.00');
+    assert.equal(formatTimestamp(83.456), '01:23.46');
+    assert.equal(formatTimestamp(3723.5), '1:02:03.50');
+    assert.equal(formatDuration(12.62), '12.6 s');
+    assert.equal(formatDuration(245), '4 min 05 s');
+    assert.equal(formatDuration(3725), '1 h 02 min');
+    assert.equal(formatRealTime(82, 2000), '41× real time');
+    assert.equal(formatRealTime(10, 2000), '5.0× real time');
+    assert.equal(formatRealTime(10, 0), '—');
+    assert.equal(fileName('/home/me/Recordings/meeting.wav'), 'meeting.wav');
+    assert.equal(fileName('C:\\Users\\me\\talk.wav'), 'talk.wav');
+  });
+
+  test('exports: named after the audio; SRT from the words; JSON with the facts the view shows', () => {
+    const { tokens: _tokens, ...t } = transcript('f1', '/rec/team meeting.v2.wav');
+    assert.equal(exportFileName(t.path, 'srt'), 'team meeting.v2.srt');
+    assert.equal(exportFileName('/rec/.wav', 'txt'), 'transcript.txt');
+    assert.equal(exportContent('txt', t), 'hello world\n');
+    assert.equal(exportContent('srt', t), '1\n00:00:00,500 --> 00:00:01,400\nhello world\n');
+    assert.ok(exportContent('vtt', t).startsWith('WEBVTT\n\n00:00:00.500 --> 00:00:01.400\nhello world\n'));
+    const json = JSON.parse(exportContent('json', t)) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(json), ['file', 'durationSec', 'elapsedMs', 'devicesRan', 'text', 'words']);
+    assert.equal(json.file, '/rec/team meeting.v2.wav');
+    assert.deepEqual(json.words, t.words);
+  });
+});
