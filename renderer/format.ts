@@ -75,3 +75,9 @@ export function formatRealTime(durationSec: number, elapsedMs: number): string {
   if (!Number.isFinite(factor) || factor <= 0) return '—';
   return `${factor >= 10 ? Math.round(factor) : factor.toFixed(1)}× real time`;
 }
+
+/** A relative error, short at every magnitude: "2.1e-7", "0.83", "0". */
+export function formatRelativeError(value: number): string {
+  if (value === 0) return '0';
+  return value < 1e-3 ? value.toExponential(1) : value.toPrecision(2);
+}

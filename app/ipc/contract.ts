@@ -29,7 +29,8 @@ export type ErrorCode =
   // IPC / sessions
   | 'INVALID_PAYLOAD' | 'UNKNOWN_CHANNEL' | 'SESSION_NOT_FOUND' | 'NOT_FOUND' | 'PERMISSION_DENIED' | 'UNAUTHORIZED' | 'NOT_SUPPORTED'
   // notices (Notice.code)
-  | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING';
+  | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING' | 'DEVICE_SELF_TEST_FAILED'
+  | 'DEVICE_SELF_TEST_INCOMPLETE';
 
 export interface IpcError {
   code: ErrorCode | string;
@@ -61,6 +62,33 @@ export interface DeviceFailure {
   at: string;  // ISO time
 }
 
+/**
+ * The outcome of a device's known-answer self-test: a fixed ~1 s signal transcribed on the device and on a
+ * CPU twin of the same model file (for the CPU itself: the normal path vs the path forced through
+ * ggml_backend_sched), compared by encoder output and tokens. A failure marks the device failed for the run.
+ */
+export interface DeviceSelfTest {
+  /** ggml device name that was tested. */
+  device: string;
+  /** What it was compared with: a CPU twin, or (testing the CPU) the CPU through ggml_backend_sched. */
+  reference: 'cpu' | 'cpu-scheduled';
+  /** 'load': automatically after a model was loaded on a device that is not the CPU; 'manual': asked for. */
+  trigger: 'load' | 'manual';
+  passed: boolean;
+  /** Encoder output relative L2 against the reference; null when the device's output held NaN/Inf or had another shape. */
+  relL2: number | null;
+  /** The relative L2 allowed for this model's weight types on this device. */
+  tolerance: number;
+  /** The decoded token sequences are identical. */
+  tokensMatch: boolean;
+  /** Wall time of the whole test (twin load and both runs). */
+  durationMs: number;
+  /** ISO time it finished. */
+  at: string;
+  /** What was found, in words ("matches the CPU's: relative error 2.1e-7, same tokens" or why it failed). */
+  detail: string;
+}
+
 export interface DevicesState {
   devices: DeviceInfo[];
   /** The user's choice: 'auto' or a device name. */
@@ -75,6 +103,8 @@ export interface DevicesState {
    * other device left, decoding continues on the CPU.
    */
   failed: DeviceFailure[];
+  /** The last self-test of each device in this run (oldest first). */
+  selfTests: DeviceSelfTest[];
 }
 
 export type EngineState = 'missing' | 'starting' | 'no-model' | 'loading' | 'ready' | 'busy' | 'crashed' | 'restarting';
@@ -252,6 +282,12 @@ export interface InvokeMap {
   'app:openLogFolder': { request: void; response: void };
   'devices:list': { request: void; response: DevicesState };
   'devices:select': { request: { name: string }; response: DevicesState };
+  /**
+   * Runs the known-answer self-test on a device (absent: the one in use) with the loaded model; after the
+   * finals waiting, never beside a decode. A failure marks the device failed and, when it was in use,
+   * reloads the model on the next device (the CPU).
+   */
+  'devices:selfTest': { request: { name?: string }; response: DeviceSelfTest };
   'engine:status': { request: void; response: EngineStatus };
   'engine:loadModel': { request: { path: string }; response: EngineStatus };
   'models:state': { request: void; response: ModelsState };
@@ -289,7 +325,7 @@ export type RequestOf<C extends InvokeChannel> = InvokeMap[C]['request'];
 export type ResponseOf<C extends InvokeChannel> = InvokeMap[C]['response'];
 
 export const INVOKE_CHANNELS = [
-  'app:info', 'app:openLogFolder', 'devices:list', 'devices:select', 'engine:status', 'engine:loadModel',
+  'app:info', 'app:openLogFolder', 'devices:list', 'devices:select', 'devices:selfTest', 'engine:status', 'engine:loadModel',
   'models:state', 'models:catalog', 'models:firstRun', 'models:download', 'models:pause', 'models:resume', 'models:cancel',
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',

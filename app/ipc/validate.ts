@@ -170,6 +170,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'app:openLogFolder': noPayload,
   'devices:list': noPayload,
   'devices:select': object({ name: deviceName }),
+  'devices:selfTest': object<{ name?: string }>({ name: deviceName }, ['name']),
   'engine:status': noPayload,
   'engine:loadModel': object({ path: absolutePath }),
   'models:state': noPayload,

@@ -26,6 +26,7 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
 
     'devices:list': () => s.devices.refresh(),
     'devices:select': ({ name }) => s.devices.select(name),
+    'devices:selfTest': ({ name }) => s.devices.selfTest(name),
 
     'engine:status': () => s.engine.status(),
     'engine:loadModel': async ({ path }) => {

@@ -162,6 +162,10 @@ export function deviceSwitching(name: string | null): void {
   set((s) => ({ devices: { ...s.devices, switching: name } }));
 }
 
+export function deviceSelfTesting(name: string | null): void {
+  set((s) => ({ devices: { ...s.devices, testing: name } }));
+}
+
 // ---------------------------------------------------------------- file transcription
 
 export function fileJobStarted(path: string): void {

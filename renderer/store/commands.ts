@@ -52,6 +52,26 @@ export async function selectDevice(name: string): Promise<void> {
   if (status) actions.engineStatusChanged(status);
 }
 
+/**
+ * Runs a device's self-test. The result arrives with devices:changed too (the registry stores it); the
+ * list is read again so this window shows it even if the event raced the reply. A failure moves the model
+ * to the CPU: the engine status is read again as well.
+ */
+export async function runSelfTest(name: string): Promise<void> {
+  actions.deviceSelfTesting(name);
+  try {
+    await call('devices:selfTest', `Self-testing ${name}`, { name });
+    const [state, status] = await Promise.all([
+      call('devices:list', 'Listing devices'),
+      call('engine:status', 'Reading the engine status'),
+    ]);
+    if (state) actions.devicesChanged(state);
+    if (status) actions.engineStatusChanged(status);
+  } finally {
+    actions.deviceSelfTesting(null);
+  }
+}
+
 export async function saveSettings(patch: SettingsPatch): Promise<void> {
   actions.settingsSaving();
   const values = await call('settings:set', 'Saving settings', patch);

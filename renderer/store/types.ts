@@ -48,6 +48,8 @@ export interface DevicesSlice {
   state: DevicesState | null;
   /** A device switch is in flight. */
   switching: string | null;
+  /** A self-test is running on this device. */
+  testing: string | null;
 }
 
 export interface ModelsSlice {

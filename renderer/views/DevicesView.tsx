@@ -1,11 +1,15 @@
 // Devices: every compute device the engine sees, with type, backend and
 // memory; which one is selected, which one the engine really uses, which one
-// ran the last decode, and which ones failed. Switching is one click.
+// ran the last decode, which ones failed, and each one's last known-answer
+// self-test (run on request here; automatically after a load on a GPU).
+// Switching is one click.
 import type { DeviceInfo, DevicesState } from '../../app/ipc/contract.js';
 import { Button } from '../components/Button.js';
 import { formatBytes } from '../format.js';
-import { refreshDevices, selectDevice } from '../store/commands.js';
+import { refreshDevices, runSelfTest, selectDevice } from '../store/commands.js';
+import { selfTestOf } from '../store/devices.js';
 import { useApp } from '../store/hooks.js';
+import { selfTestText, selfTestTitle } from './devices/self-test-text.js';
 
 const TYPE_TEXT: Record<DeviceInfo['type'], string> = { cpu: 'CPU', gpu: 'GPU', igpu: 'Integrated GPU', accel: 'Accelerator' };
 
@@ -38,7 +42,42 @@ function Badges({ device, state }: { device: DeviceInfo; state: DevicesState }) 
   );
 }
 
-function DeviceRow({ device, state, switching }: { device: DeviceInfo; state: DevicesState; switching: string | null }) {
+function SelfTestCell({ device, state, busy, testing }: { device: DeviceInfo; state: DevicesState; busy: boolean; testing: boolean }) {
+  const last = selfTestOf(state, device.name);
+  const failed = state.failed.some((f) => f.name.toLowerCase() === device.name.toLowerCase());
+  // A GPU that already failed is not touched again in this run (it may crash the engine); the CPU stays testable.
+  const why = !state.active
+    ? 'Load a model first: the self-test runs the loaded model.'
+    : failed && device.type !== 'cpu'
+      ? 'This device failed in this run; restart the app to test it again.'
+      : undefined;
+  return (
+    <div className="self-test">
+      <Button
+        disabled={busy || why !== undefined}
+        title={why ?? `Compare ${device.name}'s output for a fixed signal with the CPU's`}
+        aria-label={`Run self-test on ${device.name}`}
+        onClick={() => void runSelfTest(device.name)}
+      >
+        {testing ? 'Testing…' : 'Run self-test'}
+      </Button>
+      {last ? (
+        <p
+          className={last.passed ? 'self-test-result' : 'self-test-result warn-text'}
+          data-testid="self-test-result"
+          data-passed={String(last.passed)}
+          title={selfTestTitle(last)}
+        >
+          {selfTestText(last, state.active?.device.name ?? null)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function DeviceRow({
+  device, state, switching, testing,
+}: { device: DeviceInfo; state: DevicesState; switching: string | null; testing: string | null }) {
   const selected = state.selected.toLowerCase() === device.name.toLowerCase();
   const failed = state.failed.some((f) => f.name.toLowerCase() === device.name.toLowerCase());
   return (
@@ -59,8 +98,11 @@ function DeviceRow({ device, state, switching }: { device: DeviceInfo; state: De
         <Badges device={device} state={state} />
       </td>
       <td>
+        <SelfTestCell device={device} state={state} busy={testing !== null || switching !== null} testing={testing === device.name} />
+      </td>
+      <td>
         <Button
-          disabled={selected || failed || switching !== null}
+          disabled={selected || failed || switching !== null || testing !== null}
           aria-label={`Use ${device.name}`}
           onClick={() => void selectDevice(device.name)}
         >
@@ -93,11 +135,15 @@ function ActiveSummary({ state }: { state: DevicesState }) {
 export function DevicesView() {
   const state = useApp((s) => s.devices.state);
   const switching = useApp((s) => s.devices.switching);
+  const testing = useApp((s) => s.devices.testing);
   return (
     <section className="view view-devices" aria-labelledby="devices-title">
       <header className="view-header">
         <h2 id="devices-title">Devices</h2>
-        <p className="muted">Where the speech engine computes. The engine reports what actually ran each decode.</p>
+        <p className="muted">
+          Where the speech engine computes. The engine reports what actually ran each decode; a self-test compares a
+          device's output for a fixed signal with the CPU's.
+        </p>
       </header>
       {!state ? (
         <p className="muted">Reading devices…</p>
@@ -128,6 +174,7 @@ export function DevicesView() {
                   <th scope="col">Backend</th>
                   <th scope="col">Memory</th>
                   <th scope="col">Status</th>
+                  <th scope="col">Self-test</th>
                   <th scope="col">
                     <span className="visually-hidden">Action</span>
                   </th>
@@ -135,7 +182,7 @@ export function DevicesView() {
               </thead>
               <tbody>
                 {state.devices.map((d) => (
-                  <DeviceRow key={d.name} device={d} state={state} switching={switching} />
+                  <DeviceRow key={d.name} device={d} state={state} switching={switching} testing={testing} />
                 ))}
               </tbody>
             </table>

@@ -1,8 +1,9 @@
 // The device view's truth: what the engine can see (listDevices), what the
 // user chose (settings.device), what the loaded model really runs on (its
 // DeviceSelection, after fallbacks), which devices ran the last decode (from
-// the engine, not from the settings), and which devices failed in this run.
-import type { DeviceFailure, DevicesState } from '../../ipc/contract.js';
+// the engine, not from the settings), which devices failed in this run, and
+// the last known-answer self-test of each device.
+import type { DeviceFailure, DeviceSelfTest, DevicesState } from '../../ipc/contract.js';
 import type { DeviceInfo, DeviceType } from '../../../native/index.js';
 import { CodedError } from '../engine/protocol.js';
 import type { EngineHost } from '../engine/engine-host.js';
@@ -28,11 +29,20 @@ export class DeviceRegistry {
   private devices: DeviceInfo[] = [];
   private lastRan: string[] = [];
   private readonly failed: DeviceFailure[] = [];
+  /** The last self-test per device, keyed by lower-case name, in the order devices were first tested. */
+  private readonly selfTests = new Map<string, DeviceSelfTest>();
   private lastSent = '';
 
   constructor(private readonly opts: DeviceRegistryOptions) {
     opts.engine.on('crashed', ({ device, reason }) => {
       if (device) this.markFailed(device, `the engine process stopped (${reason}) while running on it`);
+    });
+    // Synchronous with the engine host's report: a failed device is excluded before the host asks
+    // effectiveDevice() where to reload.
+    opts.engine.on('selfTest', (result) => {
+      this.selfTests.set(result.device.toLowerCase(), { ...result });
+      if (!result.passed) this.markFailed(result.device, `self-test: ${result.detail}`);
+      this.announce();
     });
     opts.engine.on('ran', ({ devicesRan }) => {
       if (devicesRan.join('\n') === this.lastRan.join('\n')) return;
@@ -66,6 +76,7 @@ export class DeviceRegistry {
       active: this.opts.engine.loadedModel?.device ?? null,
       lastRan: [...this.lastRan],
       failed: this.failed.map((f) => ({ ...f })),
+      selfTests: [...this.selfTests.values()].map((t) => ({ ...t })),
     };
   }
 
@@ -126,10 +137,34 @@ export class DeviceRegistry {
     return this.state();
   }
 
+  /**
+   * The known-answer self-test of a device (absent: the one in use) with the loaded model. A GPU that
+   * already failed in this run is not touched again (it may crash the engine); the CPU can always be tested.
+   */
+  async selfTest(name?: string): Promise<DeviceSelfTest> {
+    const active = this.opts.engine.loadedModel?.device.device.name;
+    if (!active) throw new CodedError('NO_MODEL', 'No model is loaded; load one first: the self-test runs the loaded model.');
+    if (this.devices.length === 0) await this.refresh();
+    const device = this.devices.find((d) => same(d.name, name ?? active));
+    if (!device) {
+      throw new CodedError(
+        'DEVICE_UNAVAILABLE',
+        `There is no device named "${name}" on this machine; available: ${this.devices.map((d) => d.name).join(', ') || 'none'}.`,
+      );
+    }
+    const failure = this.failed.find((f) => same(f.name, device.name));
+    if (failure && device.type !== 'cpu') {
+      throw new CodedError('DEVICE_UNAVAILABLE', `${device.name} failed earlier in this run (${failure.reason}); restart the app to test it again.`);
+    }
+    return this.opts.engine.selfTest(device.name);
+  }
+
   /** Emits devices:changed when something the device view shows changed. */
   private announce(): void {
     const state = this.state();
-    const key = JSON.stringify([state.devices.map((d) => [d.name, d.memoryFree]), state.selected, state.active, state.lastRan, state.failed]);
+    const key = JSON.stringify([
+      state.devices.map((d) => [d.name, d.memoryFree]), state.selected, state.active, state.lastRan, state.failed, state.selfTests,
+    ]);
     if (key === this.lastSent) return;
     this.lastSent = key;
     this.opts.bus.emit('devices:changed', state);

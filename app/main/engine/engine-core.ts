@@ -7,11 +7,12 @@ import {
 } from '../../../native/index.js';
 import { readWavMono } from './wav-file.js';
 import {
-  CodedError, toIpcError, type EngineLogLevel, type EngineToHost, type EngineTranscript, type HostToEngine,
+  CodedError, toIpcError, type EngineLogLevel, type EngineToHost, type EngineTranscript, type HostToEngine, type SelfTestCorruption,
 } from './protocol.js';
+import { runSelfTest } from './self-test-run.js';
 
 export interface EngineCoreOptions {
-  /** Honour the crash trigger (tests only). */
+  /** Honour the test triggers: crash, self-test corruption (tests only). */
   testHooks: boolean;
   /** How the process dies on the crash trigger; absent inline (the trigger is refused there). */
   kill?: () => void;
@@ -35,6 +36,8 @@ export class EngineCore {
   private readonly running = new Map<number, AbortController>();
   /** Armed crash trigger (tests): the kind of request whose next start kills the process. */
   private crashOn: 'transcribe' | 'validate' | null = null;
+  /** Armed self-test corruption (tests): the next self-test's device output is replaced before the comparison. */
+  private corruptNext: SelfTestCorruption | null = null;
   private build: BuildInfo | null = null;
 
   constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {}
@@ -111,6 +114,12 @@ export class EngineCore {
         });
       case 'listDevices':
         return listDevices();
+      case 'selfTest':
+        return this.track(message.id, async (signal) => {
+          const corrupt = this.corruptNext;
+          this.corruptNext = null;
+          return runSelfTest({ resident: this.requireModel(), device: message.device, trigger: message.trigger, corrupt, signal });
+        });
       case 'status':
         return { model: this.model && !this.model.disposed ? this.model.info() : null, running: this.running.size };
       case 'cancel':
@@ -122,6 +131,12 @@ export class EngineCore {
         }
         if (message.when === 'now') this.die();
         this.crashOn = message.when === 'nextValidate' ? 'validate' : 'transcribe';
+        return null;
+      case 'corruptSelfTest':
+        if (!this.opts.testHooks) {
+          throw new CodedError('NOT_SUPPORTED', 'the self-test corruption is only available to tests of the engine process');
+        }
+        this.corruptNext = message.how;
         return null;
       default:
         throw new CodedError('BAD_ARGUMENT', `unknown engine request ${(message as { op?: unknown }).op as string}`);

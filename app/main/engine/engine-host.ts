@@ -7,13 +7,17 @@
 // reloads the model on the device the registry picks (the CPU after a GPU
 // fault) and re-runs each request that was in flight once, except a model
 // validation or a file transcription: their input may be what killed it.
-import type { EngineState, EngineStatus, IpcError, Notice } from '../../ipc/contract.js';
+// After every load on a device that is not the CPU it runs the device's
+// known-answer self-test (self-test.ts) before the model is reported ready; a
+// failed test is reported like a fault (the registry marks the device) and the
+// model goes to the next device, as after a crash.
+import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice } from '../../ipc/contract.js';
 import type { BuildInfo, DeviceInfo, ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
 import { TypedEmitter } from '../models/typed-emitter.js';
 import {
   CodedError, type CrashWhen, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost,
-  type EngineTranscribeOptions, type EngineTranscript,
+  type EngineTranscribeOptions, type EngineTranscript, type SelfTestCorruption,
 } from './protocol.js';
 import { forkTransport, inlineTransport, type EngineTransport, type ExitInfo, type TransportFactory } from './transport.js';
 
@@ -25,13 +29,20 @@ export type DecodePriority = keyof typeof PRIORITY;
  * they would slow dictation down, and a crash could not be told apart from the decode's.
  */
 const VALIDATE_PRIORITY = PRIORITY.file;
+/**
+ * An asked-for self-test (two short encodes and a CPU twin load) waits behind finals for the same reason;
+ * a partial decode is skipped while it runs, never queued.
+ */
+const SELF_TEST_PRIORITY = PRIORITY.file;
+/** Each failed self-test removes a device from the registry's choice; this bounds the walk to the CPU. */
+const MAX_SELF_TEST_FALLBACKS = 8;
 
 export interface EngineHostOptions {
   mode: 'process' | 'inline';
   log: Logger;
   /** Defaults: fork for 'process', the in-process core for 'inline'. Electron passes utilityTransport(utilityProcess). */
   transport?: TransportFactory;
-  /** Allow the crash trigger (tests). */
+  /** Allow the test triggers: crash, self-test corruption (tests). */
   testHooks?: boolean;
   /** Device for the reload after a crash (failed devices excluded); undefined = the engine's automatic choice. */
   deviceAfterCrash?: () => string | undefined;
@@ -55,6 +66,8 @@ export interface EngineHostEvents {
   restarted: [{ model: ModelInfo | null }];
   /** Devices that ran a decode (for the device view's "running on"). */
   ran: [{ devicesRan: string[] }];
+  /** A device self-test finished (after a load or on request); a failed one marks the device (registry). */
+  selfTest: [DeviceSelfTest];
 }
 
 interface Pending {
@@ -77,15 +90,19 @@ interface LaneJob {
 }
 
 /** Requests that run on the model's device: only a death during one of these is blamed on the device. */
-const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile']);
+const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile', 'selfTest']);
 /**
  * Requests not re-run after a death: a model file being checked or an audio file being read may be the
- * very thing that kills the engine, and a re-run would kill it again (and cost another reload).
+ * very thing that kills the engine, and a re-run would kill it again (and cost another reload). A
+ * self-test's device is marked failed by the death itself; the reload goes elsewhere.
  */
 const NOT_RETRIED: Partial<Record<EngineOp, string>> = {
-  validate: 'while checking this model file',
-  transcribeFile: 'while transcribing this file',
+  validate: 'while checking this model file; it was not tried again, since the file itself may have caused it',
+  transcribeFile: 'while transcribing this file; it was not tried again, since the file itself may have caused it',
+  selfTest: 'during the device self-test; the device is marked failed and the test was not run again',
 };
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 function aborted(): CodedError {
   return new CodedError('ABORTED', 'cancelled');
@@ -234,22 +251,26 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.inLane(PRIORITY.load, async () => {
       const before = this.state;
       this.setState('loading');
+      let info: ModelInfo;
       try {
-        const info = await this.request({ op: 'load', path, options: loadOptions });
+        info = await this.request({ op: 'load', path, options: loadOptions });
         this.model = info;
         this.modelId = modelId;
         this.modelPath = path;
         this.loadOptions = loadOptions;
         this.lastError = null;
         this.log.info(`model loaded: ${info.name || path} on ${info.device.device.name} in ${info.loadMs.toFixed(0)} ms`);
-        this.setState('ready');
-        return info;
       } catch (error) {
         this.lastError = { code: (error as CodedError).code ?? 'INTERNAL', message: (error as Error).message };
         // The engine keeps the previous model when a load fails.
         this.setState(this.model ? 'ready' : before === 'missing' ? 'missing' : 'no-model');
         throw error;
       }
+      // Still 'loading': a model on a device that computes wrong is not ready. If the engine dies during the
+      // test, the error goes to the caller and the crash path marks the device and reloads elsewhere.
+      await this.checkLoadedDevice(false);
+      this.setState('ready');
+      return this.model ?? info;
     });
   }
 
@@ -309,9 +330,115 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.request({ op: 'listDevices' });
   }
 
+  /**
+   * The known-answer self-test of `device` (absent: the model's device) with the loaded model, after the
+   * finals waiting. A failure is reported (`selfTest`; the registry marks the device) and, when the device
+   * was in use, the model is reloaded on the registry's next choice, which is checked in turn.
+   */
+  selfTest(device?: string): Promise<DeviceSelfTest> {
+    return this.inLane(SELF_TEST_PRIORITY, async () => {
+      if (!this.model) throw new CodedError('NO_MODEL', 'No model is loaded; load one first: the self-test runs the loaded model.');
+      const result = await this.request({ op: 'selfTest', device, trigger: 'manual' });
+      if (await this.settleSelfTest(result, false)) {
+        await this.checkLoadedDevice(false);
+        this.setState(this.model ? 'ready' : 'no-model');
+      }
+      return result;
+    });
+  }
+
+  /** Test trigger (needs testHooks): the next self-test's device output is corrupted before the comparison. */
+  corruptNextSelfTest(how: SelfTestCorruption): Promise<null> {
+    return this.request({ op: 'corruptSelfTest', how });
+  }
+
   /** Test trigger (needs testHooks): kill the engine now or right after the next transcription starts. */
   crash(when: CrashWhen): Promise<null> {
     return this.request({ op: 'crash', when });
+  }
+
+  // ------------------------------------------------------------ device self-test
+
+  /**
+   * After a load: the self-test of the model's device unless it is the CPU (the automatic check has nothing
+   * independent to compare the CPU with; the asked-for one uses the scheduler path). Each failure moves the
+   * model to the next device, which is checked again, down to the CPU. Rethrows ENGINE_CRASHED (the crash
+   * path owns what follows); a test that cannot run otherwise is reported and the device kept.
+   */
+  private async checkLoadedDevice(internal: boolean): Promise<void> {
+    for (let round = 0; round < MAX_SELF_TEST_FALLBACKS; round += 1) {
+      const device = this.model?.device.device;
+      if (!device || device.type === 'cpu') return;
+      let result: DeviceSelfTest;
+      try {
+        result = await this.request({ op: 'selfTest', trigger: 'load' }, { internal });
+      } catch (error) {
+        if ((error as CodedError).code === 'ENGINE_CRASHED' || this.disposed) throw error;
+        this.log.warn(`the self-test of ${device.name} could not run`, error);
+        this.emit('notice', {
+          level: 'warning',
+          code: 'DEVICE_SELF_TEST_INCOMPLETE',
+          message: `The self-test of ${device.name} could not run (${(error as Error).message}); its results are not checked.`,
+          action: 'Run the self-test again from Devices, or choose the CPU there.',
+        });
+        return;
+      }
+      if (!(await this.settleSelfTest(result, internal))) return;
+    }
+  }
+
+  /**
+   * Reports a self-test; after a failure on the device in use, reloads the model on the registry's next
+   * choice (asked after the report, so the failed device is already excluded). True when it reloaded.
+   */
+  private async settleSelfTest(result: DeviceSelfTest, internal: boolean): Promise<boolean> {
+    this.emit('selfTest', result);
+    const figures = `relative error ${result.relL2 ?? 'n/a'}, tokens ${result.tokensMatch ? 'equal' : 'differ'}, ${result.durationMs} ms`;
+    if (result.passed) {
+      this.log.info(`self-test of ${result.device} passed (${figures})`);
+      return false;
+    }
+    this.log.error(`self-test of ${result.device} failed: ${result.detail} (${figures})`);
+    const inUse = this.model !== null && same(this.model.device.device.name, result.device);
+    if (!inUse || !this.modelPath) {
+      this.emit('notice', {
+        level: 'warning',
+        code: 'DEVICE_SELF_TEST_FAILED',
+        message: `The self-test of ${result.device} failed: ${result.detail}. It is marked unusable for this run.`,
+        action: 'Restart the app to try it again (after a driver update, for example).',
+      });
+      return false;
+    }
+    const options: EngineLoadOptions = { ...this.loadOptions, device: this.opts.deviceAfterCrash?.() };
+    this.setState('loading');
+    try {
+      this.model = await this.request({ op: 'load', path: this.modelPath, options }, { internal });
+      this.loadOptions = options;
+    } catch (error) {
+      if ((error as CodedError).code === 'ENGINE_CRASHED') throw error;
+      this.lastError = { code: (error as CodedError).code ?? 'INTERNAL', message: (error as Error).message };
+      this.log.error('could not reload the model after the failed self-test', error);
+      // The engine kept the model it had; the registry no longer offers its device for the next load.
+      this.setState(this.model ? 'ready' : 'no-model');
+      this.emit('notice', {
+        level: 'error',
+        code: 'DEVICE_SELF_TEST_FAILED',
+        message: `The self-test of ${result.device} failed: ${result.detail}. The model could not be moved to another device ` +
+          `(${(error as Error).message}).`,
+        action: 'Choose the CPU in Devices.',
+      });
+      return false;
+    }
+    const now = this.model.device.device.name;
+    this.log.info(`model reloaded on ${now} after the failed self-test of ${result.device}`);
+    this.emit('notice', {
+      level: 'warning',
+      code: 'DEVICE_SELF_TEST_FAILED',
+      message: `The self-test of ${result.device} failed: ${result.detail}. It is marked unusable for this run; ` +
+        `the engine continues on ${now}.`,
+      action: 'Restart the app to try the device again (after a driver update, for example).',
+    });
+    return true;
   }
 
   // ------------------------------------------------------------ lane
@@ -455,10 +582,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     // decode with the resident model. A validation runs on the CPU in a separate, short-lived model, and
     // a death with nothing running says nothing about any device.
     const onDevice = inFlight.filter((p) => DEVICE_OPS.has(p.request.op));
-    const loading = onDevice.find((p) => p.request.op === 'load');
-    const device = onDevice.length === 0
-      ? null
-      : (loading?.request.op === 'load' ? loading.request.options.device ?? this.model?.device.device.name : this.model?.device.device.name) ?? null;
+    const device = onDevice.length === 0 ? null : this.blamedDevice(onDevice.map((p) => p.request));
 
     this.lastError = { code: 'ENGINE_CRASHED', message: `the engine process stopped (${reason})` };
     this.log.error(`engine process stopped (${reason})${device ? ` while using ${device}` : ''}`, {
@@ -476,8 +600,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         p.reject(new CodedError('ENGINE_CRASHED', `the engine process stopped (${reason}) twice while running this request`));
       } else if (p.sent && NOT_RETRIED[op]) {
         this.pending.delete(p.id);
-        p.reject(new CodedError('ENGINE_CRASHED', `the engine process stopped (${reason}) ${NOT_RETRIED[op]}; it was not tried again, ` +
-          'since the file itself may have caused it'));
+        p.reject(new CodedError('ENGINE_CRASHED', `the engine process stopped (${reason}) ${NOT_RETRIED[op]}`));
       } else if (p.sent) {
         p.retried = true;
         p.sent = false;
@@ -514,6 +637,18 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     }, delay);
   }
 
+  /** The device a death is blamed on: the one a load asked for, a self-test's device, else the model's. */
+  private blamedDevice(requests: EngineRequest[]): string | null {
+    const current = this.model?.device.device.name;
+    for (const r of requests) {
+      if (r.op === 'load') return r.options.device ?? current ?? null;
+    }
+    for (const r of requests) {
+      if (r.op === 'selfTest') return r.device ?? current ?? null;
+    }
+    return current ?? null;
+  }
+
   /** After giving up: a new request (the user reloading a model, …) earns one more try. */
   private revive(): void {
     this.gaveUp = false;
@@ -539,6 +674,8 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         this.model = await this.request({ op: 'load', path: this.modelPath, options }, { internal: true });
         this.loadOptions = options;
         this.log.info(`model reloaded on ${this.model.device.device.name} after the crash`);
+        // The next device (a second GPU) is checked like any load before it is used.
+        await this.checkLoadedDevice(true);
       } catch (error) {
         if ((error as CodedError).code === 'ENGINE_CRASHED') return; // the next restart reloads again
         this.model = null;

@@ -3,7 +3,7 @@
 // `serialization: 'advanced'`, Electron utilityProcess), so Float32Array PCM
 // travels as is. Every request carries an id; the engine answers each id
 // exactly once with a result, and may send progress for it before that.
-import type { IpcError } from '../../ipc/contract.js';
+import type { DeviceSelfTest, IpcError } from '../../ipc/contract.js';
 import type {
   BuildInfo, DecoderName, DeviceInfo, ModelInfo, TranscribeResult, WeightType,
 } from '../../../native/index.js';
@@ -39,6 +39,12 @@ export type EngineRequest =
   /** Loads the file into a separate, short-lived model (on the CPU) and frees it; the resident model stays. */
   | { op: 'validate'; path: string }
   | { op: 'listDevices' }
+  /**
+   * The known-answer self-test (self-test.ts) of `device` (absent: the resident model's device) with the
+   * resident model's file and load options, against a short-lived CPU twin. Testing a device other than the
+   * resident's loads a second short-lived model on it; the resident model is never changed.
+   */
+  | { op: 'selfTest'; device?: string; trigger: DeviceSelfTest['trigger'] }
   | { op: 'status' }
   /** Aborts request `target` (through the engine's abort flag); that request then fails with ABORTED. */
   | { op: 'cancel'; target: number }
@@ -47,9 +53,16 @@ export type EngineRequest =
    * 'now' kills the process at once; 'nextTranscribe' kills it right after the next transcription (PCM
    * or file) started; 'nextValidate' right after the next validation started loading its file.
    */
-  | { op: 'crash'; when: CrashWhen };
+  | { op: 'crash'; when: CrashWhen }
+  /**
+   * Test trigger, honoured only with PARAKEET_ENGINE_TEST_HOOKS=1: the next self-test corrupts the device
+   * run's encoder output before the comparison, as a broken kernel would ('noise': a same-sized random
+   * output, relative error ≈ 1.4; 'nan': NaN from the middle on). Used once, then cleared.
+   */
+  | { op: 'corruptSelfTest'; how: SelfTestCorruption };
 
 export type CrashWhen = 'now' | 'nextTranscribe' | 'nextValidate';
+export type SelfTestCorruption = 'noise' | 'nan';
 
 export type EngineOp = EngineRequest['op'];
 
@@ -60,9 +73,11 @@ export interface EngineResponseMap {
   transcribeFile: EngineTranscript;
   validate: ModelInfo;
   listDevices: DeviceInfo[];
+  selfTest: DeviceSelfTest;
   status: EngineProcessStatus;
   cancel: null;
   crash: null;
+  corruptSelfTest: null;
 }
 
 export type HostToEngine = EngineRequest & { id: number };
@@ -77,7 +92,7 @@ export type EngineToHost =
   | { t: 'progress'; id: number; fraction: number }
   | { t: 'log'; level: EngineLogLevel; message: string };
 
-/** Env var that enables the crash trigger in the engine process. */
+/** Env var that enables the test triggers (crash, self-test corruption) in the engine process. */
 export const TEST_HOOKS_ENV = 'PARAKEET_ENGINE_TEST_HOOKS';
 
 /** An error with a stable code, as it crosses the boundary. */

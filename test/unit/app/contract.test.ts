@@ -40,6 +40,7 @@ test('every contract channel has a validator and a handler', () => {
 const GENERIC_BAD: unknown[] = [42, 'text', [1, 2], { unknownField: 1 }, true];
 const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
   'devices:select': [{}, { name: '' }, { name: 7 }, { name: 'x'.repeat(1000) }],
+  'devices:selfTest': [undefined, null, { name: '' }, { name: 7 }, { name: 'x'.repeat(1000) }, { name: 'CPU', device: 'CPU' }],
   'engine:loadModel': [{ path: 'relative/model.gguf' }, { path: '' }, { path: '/a\0b' }, {}],
   'models:firstRun': [{ locale: 5 }],
   'models:download': [{ id: '' }, { id: null }],
@@ -84,6 +85,7 @@ const VALID: Record<InvokeChannel, unknown> = {
   'app:openLogFolder': undefined,
   'devices:list': undefined,
   'devices:select': { name: 'cpu' },
+  'devices:selfTest': { name: 'CPU' },
   'engine:status': undefined,
   'engine:loadModel': { path: '/nonexistent/model.gguf' },
   'models:state': undefined,
@@ -109,6 +111,7 @@ const VALID: Record<InvokeChannel, unknown> = {
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
+  'devices:selfTest': 'NO_MODEL',
   'app:openLogFolder': 'NOT_SUPPORTED',
   'engine:loadModel': 'MODEL_INVALID',
   'models:download': 'UNKNOWN_MODEL',

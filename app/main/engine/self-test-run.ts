@@ -1,0 +1,95 @@
+// The known-answer device self-test's engine-process half: runs the fixed
+// signal through the model on the device under test and through a CPU twin of
+// the same file, then asks self-test.ts for the verdict. Both models are the
+// addon's (compute on native threads); only the comparison (a few thousand
+// floats) runs in JavaScript.
+import { Model, type TranscribeResult } from '../../../native/index.js';
+import type { DeviceSelfTest } from '../../ipc/contract.js';
+import { CodedError, type SelfTestCorruption } from './protocol.js';
+import { judge, selfTestSignal, toleranceFor, type SelfTestRun } from './self-test.js';
+
+export interface SelfTestRequest {
+  /** The engine's resident model: its file and load options are the ones tested. */
+  resident: Model;
+  /** Device to test; absent = the resident model's device. */
+  device?: string;
+  trigger: DeviceSelfTest['trigger'];
+  /** Test hook: corrupt the device run's output before the comparison (a broken kernel, on demand). */
+  corrupt?: SelfTestCorruption | null;
+  signal?: AbortSignal;
+}
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+function capture(result: TranscribeResult): SelfTestRun {
+  const encoder = result.encoder;
+  if (!encoder) throw new CodedError('INTERNAL', 'the engine returned no encoder output for the self-test');
+  return { encoder: encoder.data, validFrames: encoder.validFrames, dim: encoder.dim, tokens: result.tokens.map((t) => t.id) };
+}
+
+/** What a broken kernel would hand back: same size, unrelated values (or NaN). Deterministic. */
+function corrupted(run: SelfTestRun, how: SelfTestCorruption): SelfTestRun {
+  const data = Float32Array.from(run.encoder);
+  if (how === 'nan') {
+    data.fill(Number.NaN, data.length >> 1);
+  } else {
+    let energy = 0;
+    for (const v of data) energy += v * v;
+    const rms = Math.sqrt(energy / Math.max(1, data.length)) || 1;
+    let s = 0x9e3779b9;
+    for (let i = 0; i < data.length; i += 1) {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      data[i] = rms * Math.sqrt(3) * (2 * (s / 0x1_0000_0000) - 1);
+    }
+  }
+  return { ...run, encoder: data };
+}
+
+export async function runSelfTest(request: SelfTestRequest): Promise<DeviceSelfTest> {
+  const started = performance.now();
+  const info = request.resident.info();
+  const load = { threads: info.threads, weightType: info.weightType, signal: request.signal };
+  const wanted = request.device ?? info.device.device.name;
+  // Another device than the resident's: a second, short-lived model on it (the resident stays as it is).
+  let tested = request.resident;
+  let owned: Model | null = null;
+  let reference: Model | null = null;
+  try {
+    if (!same(wanted, info.device.device.name)) {
+      owned = await Model.load(info.path, { ...load, device: wanted });
+      tested = owned;
+    }
+    const testedInfo = tested.info();
+    if (testedInfo.device.fellBack || !same(testedInfo.device.device.name, wanted)) {
+      throw new CodedError('DEVICE_UNAVAILABLE', `${wanted} could not be used for the self-test: ${testedInfo.device.reason || 'not available'}`);
+    }
+    const deviceIsCpu = testedInfo.device.device.type === 'cpu';
+    // The twin maps the same file, so it costs little memory. Testing the CPU itself, the twin takes the
+    // other graph executor (ggml_backend_sched instead of the direct gallocr path, or the reverse).
+    reference = await Model.load(info.path, {
+      ...load,
+      device: 'cpu',
+      alwaysSchedule: deviceIsCpu ? !testedInfo.scheduled : false,
+    });
+    const pcm = selfTestSignal();
+    const deviceRun = capture(await tested.transcribe(pcm, { captureEncoder: true, signal: request.signal }));
+    const referenceRun = capture(await reference.transcribe(pcm, { captureEncoder: true, signal: request.signal }));
+    const verdict = judge(
+      request.corrupt ? corrupted(deviceRun, request.corrupt) : deviceRun,
+      referenceRun,
+      toleranceFor(testedInfo.weightTypes, deviceIsCpu),
+      deviceIsCpu ? { name: 'the scheduler path on the CPU', possessive: "the scheduler path's on the CPU" } : { name: 'the CPU', possessive: "the CPU's" },
+    );
+    return {
+      device: testedInfo.device.device.name,
+      reference: deviceIsCpu ? 'cpu-scheduled' : 'cpu',
+      trigger: request.trigger,
+      ...verdict,
+      durationMs: Math.round(performance.now() - started),
+      at: new Date().toISOString(),
+    };
+  } finally {
+    reference?.dispose();
+    owned?.dispose();
+  }
+}
