@@ -110,21 +110,7 @@ export class DeviceRegistry {
   /** The user picks a device ('auto' or a name): validated, saved, and the model is reloaded on it. */
   async select(name: string): Promise<DevicesState> {
     if (!same(name, 'auto')) {
-      if (this.devices.length === 0) await this.refresh();
-      const device = this.devices.find((d) => same(d.name, name));
-      if (!device) {
-        throw new CodedError(
-          'DEVICE_UNAVAILABLE',
-          `There is no device named "${name}" on this machine; available: ${this.devices.map((d) => d.name).join(', ') || 'none'}.`,
-        );
-      }
-      const failure = this.failed.find((f) => same(f.name, device.name));
-      if (failure && device.type !== 'cpu') {
-        throw new CodedError(
-          'DEVICE_UNAVAILABLE',
-          `${device.name} failed earlier in this run (${failure.reason}); restart the app to try it again.`,
-        );
-      }
+      const device = await this.usableDevice(name, 'try it again');
       name = device.name;
     } else {
       name = 'auto';
@@ -138,14 +124,12 @@ export class DeviceRegistry {
   }
 
   /**
-   * The known-answer self-test of a device (absent: the one in use) with the loaded model. A GPU that
-   * already failed in this run is not touched again (it may crash the engine); the CPU can always be tested.
+   * The named device, refused when this machine has none by that name or when it is a GPU that already
+   * failed in this run (it may crash the engine again); the CPU stays usable as the last resort.
    */
-  async selfTest(name?: string): Promise<DeviceSelfTest> {
-    const active = this.opts.engine.loadedModel?.device.device.name;
-    if (!active) throw new CodedError('NO_MODEL', 'No model is loaded; load one first: the self-test runs the loaded model.');
+  private async usableDevice(name: string, retryHint: string): Promise<DeviceInfo> {
     if (this.devices.length === 0) await this.refresh();
-    const device = this.devices.find((d) => same(d.name, name ?? active));
+    const device = this.devices.find((d) => same(d.name, name));
     if (!device) {
       throw new CodedError(
         'DEVICE_UNAVAILABLE',
@@ -154,8 +138,19 @@ export class DeviceRegistry {
     }
     const failure = this.failed.find((f) => same(f.name, device.name));
     if (failure && device.type !== 'cpu') {
-      throw new CodedError('DEVICE_UNAVAILABLE', `${device.name} failed earlier in this run (${failure.reason}); restart the app to test it again.`);
+      throw new CodedError('DEVICE_UNAVAILABLE', `${device.name} failed earlier in this run (${failure.reason}); restart the app to ${retryHint}.`);
     }
+    return device;
+  }
+
+  /**
+   * The known-answer self-test of a device (absent: the one in use) with the loaded model. A GPU that
+   * already failed in this run is not touched again (it may crash the engine); the CPU can always be tested.
+   */
+  async selfTest(name?: string): Promise<DeviceSelfTest> {
+    const active = this.opts.engine.loadedModel?.device.device.name;
+    if (!active) throw new CodedError('NO_MODEL', 'No model is loaded; load one first: the self-test runs the loaded model.');
+    const device = await this.usableDevice(name ?? active, 'test it again');
     return this.opts.engine.selfTest(device.name);
   }
 

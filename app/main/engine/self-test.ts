@@ -74,7 +74,8 @@ export function selfTestSignal(): Float32Array {
   return out;
 }
 
-function xorshift32(seed: number): () => number {
+/** Seeded uniform [0, 1) generator (xorshift32): the same samples on every machine and run. */
+export function xorshift32(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
     s ^= s << 13;

@@ -1,20 +1,12 @@
 // Synthetic test audio at 16 kHz: speech-like bursts (noise and harmonics
 // under a syllable-rate envelope) and quiet room noise, from a seeded PRNG so
 // every run decodes the same samples.
+import { xorshift32 } from '../../../app/main/engine/self-test.js';
+
 export const RATE = 16_000;
 
-export function prng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    // xorshift32
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x1_0000_0000;
-  };
-}
+/** The app's seeded xorshift32 generator, so tests and the self-test signal share one implementation. */
+export const prng = xorshift32;
 
 /** A "phrase": noise plus a few harmonics, loudness varying at ~4 Hz like syllables (never silent inside). */
 export function speechLike(seconds: number, seed: number, amplitude = 0.3): Float32Array {
