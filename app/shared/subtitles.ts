@@ -5,6 +5,8 @@
 // lines of 42 characters and lasts at most 6 s; a pause of 0.6 s or more
 // between words starts a new cue; a word is never split. A single word longer
 // than a line gets a cue of its own (the only way a line may exceed 42).
+// A sentence end (. ? ! …) also ends a cue once it has been up for a second,
+// so a new sentence starts on a fresh cue instead of mid-line.
 
 export interface TimedWord {
   text: string;
@@ -29,6 +31,8 @@ export interface CueRules {
   maxSeconds: number;
   /** A silence this long (s) between two words ends the cue. */
   pauseSec: number;
+  /** A word ending a sentence ends the cue when the cue has lasted at least this long (s). */
+  sentenceMinSec: number;
   /**
    * A cue whose words have no duration (start == end) would never be seen: it is shown this long (s),
    * but never into the next cue nor past `endLimit`.
@@ -36,7 +40,10 @@ export interface CueRules {
   minSeconds: number;
 }
 
-export const DEFAULT_CUE_RULES: CueRules = { maxLineChars: 42, maxLines: 2, maxSeconds: 6, pauseSec: 0.6, minSeconds: 0.5 };
+export const DEFAULT_CUE_RULES: CueRules = { maxLineChars: 42, maxLines: 2, maxSeconds: 6, pauseSec: 0.6, sentenceMinSec: 1, minSeconds: 0.5 };
+
+/** Ends with sentence punctuation, possibly followed by closing quotes or brackets. */
+const SENTENCE_END = /[.?!…。？！]["'”’)\]]*$/u;
 
 export interface CueOptions {
   rules?: Partial<CueRules>;
@@ -98,6 +105,7 @@ export function wordsToCues(words: readonly TimedWord[], options: CueOptions = {
       // The tolerance keeps a pause of exactly `pauseSec` a pause despite float subtraction (1.6 − 1.0 …).
       (word.start - last.end >= rules.pauseSec - 1e-9 ||
         word.end - current[0].start > rules.maxSeconds ||
+        (SENTENCE_END.test(last.text) && last.end - current[0].start >= rules.sentenceMinSec) ||
         !fits([...current, word].map((w) => w.text), rules));
     if (startsNew) {
       groups.push(current);

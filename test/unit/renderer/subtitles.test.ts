@@ -90,6 +90,15 @@ describe('cue rules', () => {
     assert.equal(cues.map((c) => c.text).join(' '), words.map((x) => x.text).join(' '));
   });
 
+  test('a sentence end closes a cue that has been up for a second; a short one keeps going', () => {
+    const words = [w('Yes.', 0, 0.3), w('We', 0.35, 0.5), w('went', 0.55, 0.8), w('home.', 0.85, 1.2), w('Then', 1.25, 1.5), w('"why?"', 1.55, 1.9), w('she', 1.95, 2.1), w('said', 2.15, 2.3)];
+    assert.deepEqual(wordsToCues(words).map((c) => c.text), ['Yes. We went home.', 'Then "why?" she said']);
+    assert.deepEqual(
+      wordsToCues(words, { rules: { sentenceMinSec: 0.2 } }).map((c) => c.text),
+      ['Yes.', 'We went home.', 'Then "why?"', 'she said'],
+    );
+  });
+
   test('a cue ends before it would last longer than 6 s', () => {
     // Words 0.9 s long, 0.1 s apart: the seventh would end at 6.9 s.
     const cues = wordsToCues(run('go', 9, 0.9, 0.1));
