@@ -9,6 +9,7 @@ import type { View } from './store/types.js';
 import { DevicesView } from './views/DevicesView.js';
 import { DictateView } from './views/DictateView.js';
 import { FilesView } from './views/FilesView.js';
+import { HistoryView } from './views/HistoryView.js';
 import { ModelsView } from './views/ModelsView.js';
 import { SettingsView } from './views/SettingsView.js';
 
@@ -18,6 +19,8 @@ function CurrentView({ view }: { view: View }) {
       return <DictateView />;
     case 'files':
       return <FilesView />;
+    case 'history':
+      return <HistoryView />;
     case 'devices':
       return <DevicesView />;
     case 'models':

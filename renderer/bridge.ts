@@ -7,7 +7,7 @@ import { browserSocketFactory } from './bridge/browser-socket.js';
 import { bridgeUrlFromLocation, WebClient } from './bridge/web-client.js';
 import * as actions from './store/actions.js';
 import { setApi } from './store/api.js';
-import { loadAll, sendPendingFileCancel } from './store/commands.js';
+import { historyChanged, loadAll, sendPendingFileCancel } from './store/commands.js';
 
 declare global {
   interface Window {
@@ -33,6 +33,7 @@ function subscribe(parakeet: ParakeetApi): void {
     // The first event names the job: a cancel pressed before that can go now.
     void sendPendingFileCancel();
   });
+  parakeet.on('history:changed', (change) => void historyChanged(change));
 }
 
 /** Returns false when there is no way to reach the main process (a banner says what to do). */

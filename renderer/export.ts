@@ -1,5 +1,7 @@
-// What the Files view's export buttons save: file names, types and contents
-// of a transcript as text, SRT, WebVTT or JSON. DOM-free (download.ts saves).
+// What the export buttons (Files and History views) save: file names, types
+// and contents of a transcript as text, SRT, WebVTT or JSON. DOM-free
+// (download.ts saves).
+import type { HistoryEntry, Word } from '../app/ipc/contract.js';
 import { exportTranscript, type ExportFormat } from '../app/shared/subtitles.js';
 import { fileName } from './format.js';
 import type { FileResultTranscript } from './store/types.js';
@@ -26,9 +28,35 @@ export function exportFileName(audioPath: string, format: ExportFormat): string 
   return `${base}.${format}`;
 }
 
+/** Text and subtitles come from the text and the timed words; the JSON carries what the view shows besides. */
+function build(format: ExportFormat, text: string, words: readonly Word[], durationSec: number, json: () => object): string {
+  if (format !== 'json') return exportTranscript(format, text, words, durationSec);
+  return `${JSON.stringify(json(), null, 2)}\n`;
+}
+
 export function exportContent(format: ExportFormat, t: FileResultTranscript): string {
-  if (format !== 'json') return exportTranscript(format, t.text, t.words, t.durationSec);
-  // The app's JSON carries what the view shows (source, length, speed, devices) besides the words.
   const { path, durationSec, elapsedMs, devicesRan, text, words } = t;
-  return `${JSON.stringify({ file: path, durationSec, elapsedMs: Math.round(elapsedMs), devicesRan, text, words }, null, 2)}\n`;
+  return build(format, text, words, durationSec, () => ({ file: path, durationSec, elapsedMs: Math.round(elapsedMs), devicesRan, text, words }));
+}
+
+/** A history entry's export name: a file's after its audio, a dictation's after its title ("dictation-2025-03-04-1405.txt"). */
+export function historyExportName(e: Pick<HistoryEntry, 'kind' | 'title' | 'sourcePath'>, format: ExportFormat): string {
+  if (e.kind === 'file' && e.sourcePath) return exportFileName(e.sourcePath, format);
+  const base = e.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'transcript';
+  return `${base}.${format}`;
+}
+
+export function historyExportContent(format: ExportFormat, e: HistoryEntry): string {
+  return build(format, e.text, e.words, e.durationSec, () => ({
+    title: e.title,
+    kind: e.kind,
+    createdAt: e.createdAt,
+    ...(e.sourcePath ? { file: e.sourcePath } : {}),
+    durationSec: e.durationSec,
+    model: e.modelName,
+    devicesRan: e.devices,
+    ...(e.recovered ? { recovered: true } : {}),
+    text: e.text,
+    ...(e.kind === 'dictation' ? { segments: e.segments } : { words: e.words }),
+  }));
 }

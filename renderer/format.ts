@@ -81,3 +81,9 @@ export function formatRelativeError(value: number): string {
   if (value === 0) return '0';
   return value < 1e-3 ? value.toExponential(1) : value.toPrecision(2);
 }
+
+/** A stored ISO time as the user's locale shows a date and time ("4 Mar 2025, 14:05"). */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -1,5 +1,5 @@
 // Window-level shortcuts: Ctrl+Shift+Space starts/stops dictation from any
-// view, Esc cancels a running one, Alt+1..5 switch views (in Nav's order).
+// view, Esc cancels a running one, Alt+1..6 switch views (in Nav's order).
 // Keys typed into text fields are left alone, except the start/stop chord.
 import { dictation } from './audio/dictation.js';
 import { VIEWS } from './components/Nav.js';

@@ -30,7 +30,7 @@ export type ErrorCode =
   | 'INVALID_PAYLOAD' | 'UNKNOWN_CHANNEL' | 'SESSION_NOT_FOUND' | 'NOT_FOUND' | 'PERMISSION_DENIED' | 'UNAUTHORIZED' | 'NOT_SUPPORTED'
   // notices (Notice.code)
   | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING' | 'DEVICE_SELF_TEST_FAILED'
-  | 'DEVICE_SELF_TEST_INCOMPLETE';
+  | 'DEVICE_SELF_TEST_INCOMPLETE' | 'HISTORY_WRITE_FAILED' | 'HISTORY_UNREADABLE' | 'HISTORY_RECOVERED';
 
 export interface IpcError {
   code: ErrorCode | string;
@@ -143,6 +143,16 @@ export interface DictationSettings {
   vadThresholdDb: number;
 }
 
+/** What is kept on disk under <userData>/history (see app/main/history). */
+export interface HistorySettings {
+  /** Record every dictation session and file transcription. Off: nothing new is recorded; what exists stays until deleted. */
+  enabled: boolean;
+  /** Entries older than this many days are deleted; 0 keeps them forever. */
+  keepDays: number;
+  /** At most this many entries are kept; the oldest go first. */
+  maxEntries: number;
+}
+
 export interface Settings {
   /** 'auto' or a ggml device name ("CPU", "CUDA0", …). */
   device: string;
@@ -154,6 +164,7 @@ export interface Settings {
   engineMode: 'process' | 'inline';
   audio: AudioCaptureSettings;
   dictation: DictationSettings;
+  history: HistorySettings;
   /** Hugging Face mirror base URL (https), or null for huggingface.co. */
   mirrorEndpoint: string | null;
 }
@@ -264,6 +275,79 @@ export interface FileTranscript {
   elapsedMs: number;
 }
 
+export type HistoryKind = 'dictation' | 'file';
+
+/** One entry of the history as the list shows it (what <userData>/history/index.json keeps per entry). */
+export interface HistoryEntrySummary {
+  /** Letters, digits and dashes only: it names the entry's file. */
+  id: string;
+  kind: HistoryKind;
+  /** The audio file's name, or "Dictation <local date time>". */
+  title: string;
+  /** ISO time of the entry (a dictation: when the session started; a file: when its transcript was ready). */
+  createdAt: string;
+  /** Seconds of audio (a dictation: up to the end of its last segment until it is closed). */
+  durationSec: number;
+  wordCount: number;
+  characterCount: number;
+  /** The first ~200 characters of the text. */
+  preview: string;
+  /** Installed-model id and model name that made it (null when unknown). */
+  modelId: string | null;
+  modelName: string | null;
+  /** Devices that ran its decodes. */
+  devices: string[];
+  /** Dictation segments saved (0 for a file). */
+  segmentCount: number;
+  /** A file entry: the transcribed file's path. */
+  sourcePath: string | null;
+  /** The app stopped while this dictation was being recorded; everything saved up to then is kept. */
+  recovered: boolean;
+  /** A dictation still being recorded. */
+  live: boolean;
+}
+
+/** A final dictation segment as saved (times in session seconds). */
+export interface HistorySegment {
+  segmentId: number;
+  start: number;
+  end: number;
+  text: string;
+  devicesRan: string[];
+  words: Word[];
+}
+
+/** A whole entry (history:get). */
+export interface HistoryEntry extends HistoryEntrySummary {
+  text: string;
+  /** A dictation's final segments in order (empty for a file). */
+  segments: HistorySegment[];
+  /** Every word with its times: a file's words, or a dictation's segments' words in order. */
+  words: Word[];
+}
+
+export interface HistoryListRequest {
+  /** Case-insensitive text to find in the entries' titles and text. */
+  query?: string;
+  kind?: HistoryKind;
+  /** Page size (default 50) and start, newest first. */
+  limit?: number;
+  offset?: number;
+}
+
+export interface HistoryList {
+  entries: HistoryEntrySummary[];
+  /** Entries matching the request (all pages). */
+  total: number;
+}
+
+/** history:changed: what happened; the renderer reads the list again. */
+export interface HistoryChange {
+  change: 'added' | 'updated' | 'removed' | 'cleared';
+  /** The entry concerned (null for 'cleared' and for retention pruning of several). */
+  id: string | null;
+}
+
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
 export interface Notice {
@@ -318,6 +402,13 @@ export interface InvokeMap {
   'files:cancel': { request: { jobId: string }; response: void };
   /** Electron: a native open dialog for a .wav file; web mode: NOT_SUPPORTED (the UI asks for a path). */
   'files:pickFile': { request: void; response: string | null };
+  /** Newest first; with a query, only entries whose title or text contains it (case-insensitive). */
+  'history:list': { request: HistoryListRequest; response: HistoryList };
+  'history:get': { request: { id: string }; response: HistoryEntry };
+  /** Deletes the entry's file (a dictation still being recorded stops being recorded). */
+  'history:delete': { request: { id: string }; response: void };
+  /** Deletes every entry. */
+  'history:clear': { request: void; response: void };
 }
 
 export type InvokeChannel = keyof InvokeMap;
@@ -329,7 +420,7 @@ export const INVOKE_CHANNELS = [
   'models:state', 'models:catalog', 'models:firstRun', 'models:download', 'models:pause', 'models:resume', 'models:cancel',
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
-  'files:pickFile',
+  'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */
@@ -344,6 +435,8 @@ export interface EventMap {
   'dictation:latency': LatencyReport;
   /** Sent with fraction 0 as soon as a job starts (path tells which request it belongs to, for files:cancel). */
   'files:progress': { jobId: string; fraction: number; path?: string };
+  /** An entry was added, closed, recovered or removed. */
+  'history:changed': HistoryChange;
   'notice': Notice;
 }
 
@@ -351,7 +444,7 @@ export type EventName = keyof EventMap;
 
 export const EVENT_NAMES = [
   'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
-  'dictation:state', 'dictation:latency', 'files:progress', 'notice',
+  'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice',
 ] as const satisfies readonly EventName[];
 
 /** Electron: the single channel events travel on (payload: { event, data }). */

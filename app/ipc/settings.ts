@@ -1,7 +1,7 @@
 // Default settings and the limits of each numeric field. Electron-free and
 // dependency-free so the main process (validation, migration) and the renderer
 // (form limits, "reset to default") share one definition.
-import type { DictationSettings, Settings } from './contract.js';
+import type { DictationSettings, HistorySettings, Settings } from './contract.js';
 
 export const SETTINGS_VERSION = 1;
 
@@ -15,6 +15,13 @@ export const DEFAULT_DICTATION: DictationSettings = {
   partialIntervalMs: 300,
   preRollMs: 300,
   vadThresholdDb: 10,
+};
+
+export const DEFAULT_HISTORY: HistorySettings = {
+  enabled: true,
+  // Forever, but bounded by count: 1000 entries of hour-long meetings is still only tens of MB of text.
+  keepDays: 0,
+  maxEntries: 1000,
 };
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -32,6 +39,7 @@ export const DEFAULT_SETTINGS: Settings = {
     inputDeviceId: null,
   },
   dictation: DEFAULT_DICTATION,
+  history: DEFAULT_HISTORY,
   mirrorEndpoint: null,
 };
 
@@ -44,6 +52,9 @@ export const SETTINGS_LIMITS = {
   preRollMs: { min: 0, max: 2000 },
   /** dB, may be fractional. */
   vadThresholdDb: { min: 1, max: 40 },
+  /** Days; 0 = forever. */
+  keepDays: { min: 0, max: 36500 },
+  maxEntries: { min: 1, max: 100000 },
 } as const;
 
 export const WEIGHT_TYPES = ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0'] as const;
@@ -52,5 +63,10 @@ export const ENGINE_MODES = ['process', 'inline'] as const;
 
 /** A deep copy of the defaults (callers may mutate it). */
 export function defaultSettings(): Settings {
-  return { ...DEFAULT_SETTINGS, audio: { ...DEFAULT_SETTINGS.audio }, dictation: { ...DEFAULT_SETTINGS.dictation } };
+  return {
+    ...DEFAULT_SETTINGS,
+    audio: { ...DEFAULT_SETTINGS.audio },
+    dictation: { ...DEFAULT_SETTINGS.dictation },
+    history: { ...DEFAULT_SETTINGS.history },
+  };
 }

@@ -5,8 +5,8 @@
 // of an exception deep in a service. No Node or Electron import: the renderer
 // may use the same checks for its forms.
 import type {
-  AudioCaptureSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, InvokeChannel, RequestOf,
-  Result, Settings, SettingsPatch,
+  AudioCaptureSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
+  HistorySettings, InvokeChannel, RequestOf, Result, Settings, SettingsPatch,
 } from './contract.js';
 import { DECODER_CHOICES, ENGINE_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
 
@@ -30,11 +30,11 @@ function describe(value: unknown): string {
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date) && !ArrayBuffer.isView(v);
 
-export function str(opts: { max?: number; pattern?: RegExp; what?: string } = {}): Check<string> {
+export function str(opts: { max?: number; pattern?: RegExp; what?: string; allowEmpty?: boolean } = {}): Check<string> {
   const max = opts.max ?? 4096;
   return (v, at) => {
     if (typeof v !== 'string') throw new PayloadError(at, `expected a string, got ${describe(v)}`);
-    if (v.length === 0) throw new PayloadError(at, 'must not be empty');
+    if (v.length === 0 && !opts.allowEmpty) throw new PayloadError(at, 'must not be empty');
     if (v.length > max) throw new PayloadError(at, `longer than ${max} characters`);
     if (v.includes('\0')) throw new PayloadError(at, 'contains a NUL character');
     if (opts.pattern && !opts.pattern.test(v)) throw new PayloadError(at, `is not ${opts.what ?? `of the form ${opts.pattern}`}`);
@@ -69,7 +69,15 @@ export function nullable<T>(check: Check<T>): Check<T | null> {
   return (v, at) => (v === null ? null : check(v, at));
 }
 
-type Shape<T> = { [K in keyof T]-?: Check<T[K]> };
+export function arrayOf<T>(check: Check<T>, max = Number.MAX_SAFE_INTEGER): Check<T[]> {
+  return (v, at) => {
+    if (!Array.isArray(v)) throw new PayloadError(at, `expected an array, got ${describe(v)}`);
+    if (v.length > max) throw new PayloadError(at, `more than ${max} items`);
+    return v.map((item, i) => check(item, `${at}[${i}]`));
+  };
+}
+
+export type Shape<T> = { [K in keyof T]-?: Check<T[K]> };
 
 /**
  * An object with exactly these keys (unknown keys are refused: a typo must not
@@ -116,6 +124,10 @@ const modelId = str({ max: 300 });
 const sessionId = str({ max: 40, pattern: /^s\d+$/, what: 'a session id (s<number>)' });
 const jobId = str({ max: 40, pattern: /^f\d+$/, what: 'a job id (f<number>)' });
 const deviceName = str({ max: 128 });
+/** A history entry id: it names a file, so letters, digits and dashes only (no path can be built from it). */
+export const HISTORY_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export const historyId = str({ max: 64, pattern: HISTORY_ID, what: 'a history entry id' });
+export const HISTORY_KINDS: readonly HistoryKind[] = ['dictation', 'file'];
 const httpsUrl = str({ max: 2048, pattern: /^https:\/\/[^\s/]+/i, what: 'an https:// URL' });
 
 const L = SETTINGS_LIMITS;
@@ -135,8 +147,14 @@ export const DICTATION_CHECKS: Shape<DictationSettings> = {
   vadThresholdDb: num(L.vadThresholdDb.min, L.vadThresholdDb.max, false),
 };
 
+export const HISTORY_CHECKS: Shape<HistorySettings> = {
+  enabled: bool,
+  keepDays: num(L.keepDays.min, L.keepDays.max, true),
+  maxEntries: num(L.maxEntries.min, L.maxEntries.max, true),
+};
+
 /** Checks of the flat settings fields; nested groups are checked field by field (see settings store). */
-export const SETTINGS_CHECKS: Shape<Omit<Settings, 'audio' | 'dictation'>> = {
+export const SETTINGS_CHECKS: Shape<Omit<Settings, 'audio' | 'dictation' | 'history'>> = {
   device: deviceName,
   threads: num(L.threads.min, L.threads.max, true),
   weightType: oneOf(WEIGHT_TYPES),
@@ -150,13 +168,24 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     ...SETTINGS_CHECKS,
     audio: partial(AUDIO_CHECKS),
     dictation: partial(DICTATION_CHECKS),
+    history: partial(HISTORY_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'mirrorEndpoint', 'audio', 'dictation'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'mirrorEndpoint', 'audio', 'dictation', 'history'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(
   { sampleRate: num(8000, 192000, true), preRollMs: num(0, 10000, true) },
   ['preRollMs'],
+);
+
+const historyList: Check<HistoryListRequest> = object<HistoryListRequest>(
+  {
+    query: str({ max: 200 }),
+    kind: oneOf(HISTORY_KINDS),
+    limit: num(1, 500, true),
+    offset: num(0, 1_000_000, true),
+  },
+  ['query', 'kind', 'limit', 'offset'],
 );
 
 const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES) }, ['decoder']);
@@ -194,6 +223,10 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'files:transcribe': object<{ path: string; options?: FileTranscribeOptions }>({ path: absolutePath, options: fileOptions }, ['options']),
   'files:cancel': object({ jobId }),
   'files:pickFile': noPayload,
+  'history:list': historyList,
+  'history:get': object({ id: historyId }),
+  'history:delete': object({ id: historyId }),
+  'history:clear': noPayload,
 };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

@@ -81,5 +81,10 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
       if (!platform.pickAudioFile) notSupported('There is no file dialog in web mode; type the full path of the .wav file instead.');
       return platform.pickAudioFile();
     },
+
+    'history:list': (request) => s.history.list(request),
+    'history:get': ({ id }) => s.history.get(id),
+    'history:delete': ({ id }) => s.history.delete(id),
+    'history:clear': () => s.history.clear(),
   };
 }

@@ -1,6 +1,6 @@
 // The main process's service graph, Electron-free: settings, logger, event
 // bus, engine host, device registry, model manager, dictation sessions, file
-// jobs and the IPC router. The Electron adapter (index.ts, ipc.ts) and the
+// jobs, the history and the IPC router. The Electron adapter (index.ts, ipc.ts) and the
 // web bridge (app/web) build exactly this and only differ in transport and in
 // the few platform hooks (open a folder, pick a file).
 import fs from 'node:fs/promises';
@@ -14,6 +14,7 @@ import type { TransportFactory } from './engine/transport.js';
 import { EventBus } from './events.js';
 import { FileTranscriber } from './files/file-transcriber.js';
 import { createHandlers } from './handlers.js';
+import { HistoryService } from './history/history-service.js';
 import { LogSink, createLogger, isLogLevel, type LogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
 import { ModelManager, type ModelManagerOptions } from './models/index.js';
@@ -71,6 +72,7 @@ export interface Services {
   readonly models: ModelManager;
   readonly sessions: SessionManager;
   readonly files: FileTranscriber;
+  readonly history: HistoryService;
   readonly router: Router;
   /** Resolves once the start-up model (options.modelPath, else the active installed model) is loaded or failed. */
   readonly ready: Promise<void>;
@@ -147,11 +149,34 @@ export async function createServices(options: ServicesOptions): Promise<Services
     network: { ...options.modelManager?.network, ...(options.extraCa ? { ca: options.extraCa } : {}) },
   });
 
+  // Every dictation and file transcript, kept on disk; a dictation the app stopped during is recovered here.
+  const history = await HistoryService.open({
+    dir: path.join(userDataDir, 'history'),
+    settings: () => settings.get().history,
+    model: () => {
+      const status = engine.status();
+      return { id: status.modelId, name: status.model ? status.model.name || path.basename(status.model.path) : null };
+    },
+    emit: (change) => bus.emit('history:changed', change),
+    notify: (notice) => bus.emit('notice', notice),
+    log: log.child('history'),
+  });
+  if (history.recoveredAtStart) {
+    notices.push({
+      level: 'info',
+      code: 'HISTORY_RECOVERED',
+      message: `The app stopped during ${history.recoveredAtStart === 1 ? 'a dictation' : `${history.recoveredAtStart} dictations`} last time; ` +
+        'everything transcribed up to then is in History, marked "recovered".',
+    });
+  }
+
   // Long sessions spill old audio here; what a previous run left behind (it crashed) is removed first.
   const spillDir = path.join(userDataDir, 'sessions');
   await fs.rm(spillDir, { recursive: true, force: true }).catch((error: unknown) => log.warn('cannot clear the session folder', error));
-  const sessions = new SessionManager({ engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio });
-  const files = new FileTranscriber({ engine, bus, settings, log: log.child('files') });
+  const sessions = new SessionManager({
+    engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio, observer: history,
+  });
+  const files = new FileTranscriber({ engine, bus, settings, log: log.child('files'), onTranscribed: (t) => history.recordFile(t) });
 
   const modelsState = async (): Promise<ModelsState> => ({
     installed: await models.listInstalled(),
@@ -184,6 +209,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     }
   });
   settings.on('changed', ({ next, previous }) => {
+    history.settingsChanged(next.history, previous.history);
     if (next.mirrorEndpoint !== previous.mirrorEndpoint && !options.modelEndpoint) models.setEndpoint(next.mirrorEndpoint);
     const reload = next.threads !== previous.threads || next.weightType !== previous.weightType;
     // Every reload starts here (settings:set and devices:select alike); DeviceRegistry.select joins it.
@@ -252,6 +278,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     models,
     sessions,
     files,
+    history,
     ready: startupModel(),
     info,
     modelsState,
@@ -262,6 +289,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     async dispose() {
       log.info('shutting down');
       await sessions.dispose();
+      await history.dispose();
       files.dispose();
       await models.dispose();
       await engine.dispose();

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Notice, Settings, SettingsPatch } from '../ipc/contract.js';
 import { SETTINGS_VERSION, defaultSettings } from '../ipc/settings.js';
-import { AUDIO_CHECKS, DICTATION_CHECKS, SETTINGS_CHECKS, isPlainObject, validatePayload, type Check } from '../ipc/validate.js';
+import { AUDIO_CHECKS, DICTATION_CHECKS, HISTORY_CHECKS, SETTINGS_CHECKS, isPlainObject, validatePayload, type Check } from '../ipc/validate.js';
 import type { Logger } from './log.js';
 import { TypedEmitter } from './models/typed-emitter.js';
 import { writeJsonAtomic } from './util/atomic-file.js';
@@ -58,16 +58,19 @@ export function settingsFromFile(raw: unknown): { settings: Settings; rejected: 
   else if ('audio' in src) rejected.push('audio');
   if (isPlainObject(src.dictation)) rejected.push(...salvage(settings.dictation, src.dictation, DICTATION_CHECKS, 'dictation.'));
   else if ('dictation' in src) rejected.push('dictation');
+  if (isPlainObject(src.history)) rejected.push(...salvage(settings.history, src.history, HISTORY_CHECKS, 'history.'));
+  else if ('history' in src) rejected.push('history');
   return { settings, rejected, version: migrated.version };
 }
 
 export function applyPatch(current: Settings, patch: SettingsPatch): Settings {
-  const { audio, dictation, ...flat } = patch;
+  const { audio, dictation, history, ...flat } = patch;
   return {
     ...current,
     ...flat,
     audio: { ...current.audio, ...audio },
     dictation: { ...current.dictation, ...dictation },
+    history: { ...current.history, ...history },
   };
 }
 
@@ -150,7 +153,8 @@ export class SettingsStore extends TypedEmitter<SettingsEvents> {
   }
 
   get(): Settings {
-    return { ...this.current, audio: { ...this.current.audio }, dictation: { ...this.current.dictation } };
+    const c = this.current;
+    return { ...c, audio: { ...c.audio }, dictation: { ...c.dictation }, history: { ...c.history } };
   }
 
   /** Validates, persists, then applies and announces a change (changes apply one after another, none is lost). */

@@ -2,11 +2,12 @@
 // press-to-mic time measured here.
 import { formatMs } from '../format.js';
 import { useApp } from '../store/hooks.js';
+import { FactList, type Fact } from './FactList.js';
 
 export function LatencyFigures() {
   const latency = useApp((s) => s.session.latency);
   const pressToMic = useApp((s) => s.session.pressToMicMs);
-  const rows: [string, string, string][] = [
+  const rows: Fact[] = [
     ['press-to-mic', 'Start to mic live', formatMs(pressToMic)],
     ['mic-start', 'Mic start (first frame at the engine)', formatMs(latency?.micStartMs)],
     ['first-partial', 'First partial after speech onset', formatMs(latency?.firstPartialMs)],
@@ -16,14 +17,7 @@ export function LatencyFigures() {
   return (
     <section className="latency" aria-labelledby="latency-title">
       <h3 id="latency-title">Latency</h3>
-      <dl data-testid="latency">
-        {rows.map(([key, label, value]) => (
-          <div key={key} className="latency-row" data-testid={`latency-${key}`}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={rows} testIdPrefix="latency" testId="latency" />
       {latency ? (
         <p className="latency-audio">
           {latency.framesReceived} frames, {(latency.samplesReceived / 16000).toFixed(1)} s of audio received

@@ -1,5 +1,5 @@
 // View switcher. Plain buttons in a nav landmark: Tab reaches each one,
-// aria-current marks the shown view; Alt+1..5 jump directly (in this order).
+// aria-current marks the shown view; Alt+1..6 jump directly (in this order).
 import * as actions from '../store/actions.js';
 import { useApp } from '../store/hooks.js';
 import type { View } from '../store/types.js';
@@ -7,6 +7,7 @@ import type { View } from '../store/types.js';
 export const VIEWS: { id: View; label: string }[] = [
   { id: 'dictate', label: 'Dictate' },
   { id: 'files', label: 'Files' },
+  { id: 'history', label: 'History' },
   { id: 'devices', label: 'Devices' },
   { id: 'models', label: 'Models' },
   { id: 'settings', label: 'Settings' },

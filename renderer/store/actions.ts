@@ -3,7 +3,8 @@
 // never set state themselves.
 import type {
   AppInfo, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, EventMap, FileTranscript, FirstRunProposal,
-  LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings, TranscriptEvent, CatalogEntry,
+  HistoryEntry, HistoryKind, HistoryList, LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings,
+  TranscriptEvent, CatalogEntry,
 } from '../../app/ipc/contract.js';
 import { applyDevices } from './devices.js';
 import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
@@ -12,6 +13,10 @@ import {
   fileJobEnded as fileJobEndedReducer, fileJobFinished as fileJobFinishedReducer, fileJobStarted as fileJobStartedReducer,
   showFileResult as showFileResultReducer,
 } from './files.js';
+import {
+  historyClosed as historyClosedReducer, historyKind, historyListLoaded, historyListRequested, historyMore, historyOpened,
+  historyOpening, historyQuery, historyRemoved,
+} from './history.js';
 import {
   applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
 } from './models.js';
@@ -194,6 +199,47 @@ export function fileCancelSent(): void {
 
 export function showFileResult(key: number): void {
   set((s) => ({ files: showFileResultReducer(s.files, key) }));
+}
+
+// ---------------------------------------------------------------- history
+
+export function historySearch(query: string): void {
+  set((s) => ({ history: historyQuery(s.history, query) }));
+}
+
+export function historyKindChosen(kind: HistoryKind | 'all'): void {
+  set((s) => ({ history: historyKind(s.history, kind) }));
+}
+
+export function historyShowMore(): void {
+  set((s) => ({ history: historyMore(s.history) }));
+}
+
+/** A list request goes out; returns its number (to match the reply). */
+export function historyListing(): number {
+  set((s) => ({ history: historyListRequested(s.history) }));
+  return appStore.getState().history.requested;
+}
+
+/** The reply to list request `seq` (null: it failed; a banner says why). */
+export function historyListed(seq: number, list: HistoryList | null): void {
+  set((s) => ({ history: historyListLoaded(s.history, seq, list) }));
+}
+
+export function historyEntryOpening(id: string): void {
+  set((s) => ({ history: historyOpening(s.history, id) }));
+}
+
+export function historyEntryLoaded(entry: HistoryEntry): void {
+  set((s) => ({ history: historyOpened(s.history, entry) }));
+}
+
+export function historyEntryClosed(): void {
+  set((s) => ({ history: historyClosedReducer(s.history) }));
+}
+
+export function historyEntryRemoved(id: string): void {
+  set((s) => ({ history: historyRemoved(s.history, id) }));
 }
 
 // ---------------------------------------------------------------- session lifecycle

@@ -1,12 +1,15 @@
 // User commands that go to the main process: invoke, apply the reply through
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
-import type { FileTranscribeOptions, FileTranscript, InvokeChannel, RequestOf, ResponseOf, SettingsPatch } from '../../app/ipc/contract.js';
+import type {
+  FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
+} from '../../app/ipc/contract.js';
 import { fileNoticeFromError, noticeFromError } from '../errors.js';
 import { fileName } from '../format.js';
 import * as actions from './actions.js';
 import { api } from './api.js';
 import { pendingCancel } from './files.js';
+import { listRequest } from './history.js';
 import { appStore } from './store.js';
 
 export async function call<C extends InvokeChannel>(
@@ -20,6 +23,17 @@ export async function call<C extends InvokeChannel>(
   return null;
 }
 
+/** For channels that answer nothing: true when it worked (a failure is a banner). */
+async function done<C extends InvokeChannel>(
+  channel: C,
+  context: string,
+  ...payload: RequestOf<C> extends void ? [] : [RequestOf<C>]
+): Promise<boolean> {
+  const result = await api().invoke(channel, ...payload);
+  if (!result.ok) actions.notify(noticeFromError(result.error, 'error', context), 'history');
+  return result.ok;
+}
+
 /** Everything the views show, loaded at start-up and after a reconnect. */
 export async function loadAll(): Promise<void> {
   await Promise.all([
@@ -29,6 +43,8 @@ export async function loadAll(): Promise<void> {
     call('settings:get', 'Reading settings').then((v) => v && actions.settingsLoaded(v)),
     call('models:state', 'Reading installed models').then((v) => v && actions.modelsChanged(v)),
     call('models:catalog', 'Reading the model catalog').then((v) => v && actions.catalogLoaded(v)),
+    // The history is read when its view opens; after a reconnect, again if it was.
+    appStore.getState().history.loaded ? loadHistory() : Promise.resolve(),
   ]);
 }
 
@@ -184,4 +200,51 @@ export async function sendPendingFileCancel(): Promise<void> {
   if (!result.ok && result.error.code !== 'NOT_FOUND') {
     actions.notify(noticeFromError(result.error, 'error', 'Cancelling the transcription'), 'files');
   }
+}
+
+// ---------------------------------------------------------------- history
+
+/** Reads the list for the current search (the newest request wins; see the history slice). */
+export async function loadHistory(): Promise<void> {
+  const seq = actions.historyListing();
+  const list = await call('history:list', 'Reading the history', listRequest(appStore.getState().history));
+  actions.historyListed(seq, list);
+}
+
+export async function openHistoryEntry(id: string): Promise<void> {
+  actions.historyEntryOpening(id);
+  const entry = await call('history:get', 'Opening the history entry', { id });
+  if (entry) actions.historyEntryLoaded(entry);
+  else if (appStore.getState().history.openId === id) actions.historyEntryClosed();
+}
+
+export async function deleteHistoryEntry(id: string): Promise<void> {
+  if (await done('history:delete', 'Deleting the history entry', { id })) actions.historyEntryRemoved(id);
+}
+
+export async function clearHistory(): Promise<void> {
+  if (await done('history:clear', 'Clearing the history')) actions.historyEntryClosed();
+}
+
+/**
+ * history:changed: the list is read again (if this window shows it), and the opened entry follows: closed
+ * when it was removed, read again when it changed. After retention removed several, reading it again
+ * tells whether it is still there.
+ */
+export async function historyChanged(change: HistoryChange): Promise<void> {
+  const { loaded, openId } = appStore.getState().history;
+  if (change.change === 'cleared') actions.historyEntryClosed();
+  else if (change.change === 'removed' && change.id !== null) actions.historyEntryRemoved(change.id);
+  const reopen = openId !== null && (change.id === openId || (change.change === 'removed' && change.id === null));
+  await Promise.all([
+    loaded ? loadHistory() : Promise.resolve(),
+    reopen && appStore.getState().history.openId === openId ? refreshOpenEntry(openId) : Promise.resolve(),
+  ]);
+}
+
+/** Reads the opened entry again; one that is gone closes quietly (it was deleted elsewhere). */
+async function refreshOpenEntry(id: string): Promise<void> {
+  const result = await api().invoke('history:get', { id });
+  if (result.ok) actions.historyEntryLoaded(result.value);
+  else if (appStore.getState().history.openId === id) actions.historyEntryClosed();
 }

@@ -4,6 +4,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { initialDevices } from './devices.js';
 import { initialEngine } from './engine.js';
 import { initialFiles } from './files.js';
+import { initialHistory } from './history.js';
 import { initialModels } from './models.js';
 import { initialNotices } from './notices.js';
 import { initialSession } from './session.js';
@@ -18,6 +19,7 @@ export function initialState(): AppState {
     devices: initialDevices,
     models: initialModels,
     files: initialFiles,
+    history: initialHistory,
     settings: initialSettings,
     engine: initialEngine,
     notices: initialNotices,

@@ -3,10 +3,11 @@
 // IPC events reach it through the module-level actions in actions.ts.
 import type {
   AppInfo, CatalogEntry, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, FileTranscript, FirstRunProposal,
-  InstalledModel, LatencyReport, Notice, SessionState, SessionSummary, Settings, TranscriptEvent,
+  HistoryEntry, HistoryEntrySummary, HistoryKind, InstalledModel, LatencyReport, Notice, SessionState, SessionSummary, Settings,
+  TranscriptEvent,
 } from '../../app/ipc/contract.js';
 
-export type View = 'dictate' | 'files' | 'devices' | 'models' | 'settings';
+export type View = 'dictate' | 'files' | 'history' | 'devices' | 'models' | 'settings';
 
 /** The renderer's side of a dictation session (the server has its own SessionState). */
 export type SessionPhase = 'idle' | 'opening' | 'starting' | 'live' | 'stopping';
@@ -99,6 +100,26 @@ export interface FilesSlice {
   nextKey: number;
 }
 
+export interface HistorySlice {
+  /** The search box's text (the list is read again shortly after it stops changing). */
+  query: string;
+  kind: HistoryKind | 'all';
+  /** Newest first: the first `limit` entries matching query and kind. */
+  entries: HistoryEntrySummary[];
+  /** How many match in all. */
+  total: number;
+  limit: number;
+  /** Number of the newest history:list request; a reply to an older one is dropped. */
+  requested: number;
+  /** A list request is in flight. */
+  loading: boolean;
+  /** The list was read at least once (before that the view says it is reading). */
+  loaded: boolean;
+  /** The entry shown in full, and its content once read. */
+  openId: string | null;
+  open: HistoryEntry | null;
+}
+
 export interface SettingsSlice {
   values: Settings | null;
   saving: boolean;
@@ -137,6 +158,7 @@ export interface AppState {
   devices: DevicesSlice;
   models: ModelsSlice;
   files: FilesSlice;
+  history: HistorySlice;
   settings: SettingsSlice;
   engine: EngineSlice;
   notices: NoticesSlice;

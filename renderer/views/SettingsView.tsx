@@ -1,6 +1,6 @@
 // Settings: engine (device, threads, decoder, weights, engine mode), audio
-// capture (processing toggles, input, pre-roll), dictation segmentation (VAD)
-// and the download mirror. Edits are collected in a draft and saved together.
+// capture (processing toggles, input, pre-roll), dictation segmentation (VAD),
+// history (on/off, retention) and the download mirror. Edits are collected in a draft and saved together.
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { Settings, SettingsPatch } from '../../app/ipc/contract.js';
 import { listInputs } from '../audio/mic.js';
@@ -75,6 +75,7 @@ export function SettingsView() {
   const saving = useApp((s) => s.settings.saving);
   const devices = useApp((s) => s.devices.state?.devices ?? null);
   const armed = useApp((s) => s.session.armed);
+  const app = useApp((s) => s.engine.app);
   const [draft, setDraft] = useState<Settings | null>(values);
   const [inputs, setInputs] = useState<{ deviceId: string; label: string }[]>([]);
 
@@ -87,9 +88,11 @@ export function SettingsView() {
   const update = (next: Partial<Settings>) => setDraft({ ...draft, ...next });
   const audio = (next: Partial<Settings['audio']>) => update({ audio: { ...draft.audio, ...next } });
   const dict = (next: Partial<Settings['dictation']>) => update({ dictation: { ...draft.dictation, ...next } });
+  const hist = (next: Partial<Settings['history']>) => update({ history: { ...draft.history, ...next } });
   const patch = diff(values, draft);
   // An emptied number field is NaN: nothing to save until it holds a number again.
-  const numbersValid = [draft.threads, ...Object.values(draft.dictation)].every((n) => Number.isFinite(n));
+  const numbersValid = [draft.threads, draft.history.keepDays, draft.history.maxEntries, ...Object.values(draft.dictation)].every((n) =>
+    Number.isFinite(n));
   const dirty = Object.keys(patch).length > 0 && numbersValid;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -189,6 +192,26 @@ export function SettingsView() {
           </Field>
           <Field id="set-vad" label="Speech threshold above noise (dB)">
             <NumberInput id="set-vad" value={draft.dictation.vadThresholdDb} min={0} max={40} step={0.5} onChange={(v) => dict({ vadThresholdDb: v })} />
+          </Field>
+        </fieldset>
+
+        <fieldset className="card">
+          <legend>History</legend>
+          <Toggle
+            id="set-history"
+            label="Keep a history of dictations and file transcripts"
+            checked={draft.history.enabled}
+            onChange={(v) => hist({ enabled: v })}
+          />
+          <p className="field-hint">
+            Saved on this machine only{app ? ` (${app.userDataDir}/history)` : ''}. Off: nothing new is recorded; what is
+            there stays until you delete it in History.
+          </p>
+          <Field id="set-keep-days" label="Delete entries older than (days)" hint="0 keeps them forever.">
+            <NumberInput id="set-keep-days" value={draft.history.keepDays} min={0} max={36500} step={1} onChange={(v) => hist({ keepDays: v })} />
+          </Field>
+          <Field id="set-max-entries" label="Keep at most (entries)" hint="The oldest are deleted first, when you save and after each new entry.">
+            <NumberInput id="set-max-entries" value={draft.history.maxEntries} min={1} max={100000} step={1} onChange={(v) => hist({ maxEntries: v })} />
           </Field>
         </fieldset>
 

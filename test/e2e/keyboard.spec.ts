@@ -1,5 +1,5 @@
 // Keyboard use: Tab reaches the controls in a sensible order with a visible
-// focus ring, Enter/Space press buttons, Alt+1..5 switch views, Ctrl+Shift+
+// focus ring, Enter/Space press buttons, Alt+1..6 switch views, Ctrl+Shift+
 // Space starts and stops dictation from anywhere, Esc cancels. The transcript
 // is an ARIA live region (finals only).
 import { expect, test } from './support/fixtures.js';
@@ -7,17 +7,17 @@ import { expect, test } from './support/fixtures.js';
 test('the app can be used from the keyboard alone', async ({ app }) => {
   await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
 
-  // Tab order: skip link, the five views, then into the Dictate view.
+  // Tab order: skip link, the six views, then into the Dictate view.
   // Each stop shows a focus ring.
   const stops: { name: string; outline: string }[] = [];
-  for (let i = 0; i < 7; i++) {
+  for (let i = 0; i < 8; i++) {
     await app.keyboard.press('Tab');
     stops.push(await app.evaluate(() => {
       const el = document.activeElement as HTMLElement;
       return { name: (el.getAttribute('aria-label') || el.textContent || '').trim(), outline: getComputedStyle(el).outlineStyle };
     }));
   }
-  expect(stops.map((s) => s.name)).toEqual(['Skip to content', 'Dictate', 'Files', 'Devices', 'Models', 'Settings', 'Start dictation']);
+  expect(stops.map((s) => s.name)).toEqual(['Skip to content', 'Dictate', 'Files', 'History', 'Devices', 'Models', 'Settings', 'Start dictation']);
   for (const stop of stops) expect(stop.outline, `focus ring on ${stop.name}`).not.toBe('none');
 
   // Enter on a focused nav button switches the view; Alt+digits too.
@@ -27,10 +27,12 @@ test('the app can be used from the keyboard alone', async ({ app }) => {
   await app.keyboard.press('Alt+2');
   await expect(app.getByRole('heading', { name: 'Files', level: 2 })).toBeVisible();
   await app.keyboard.press('Alt+3');
-  await expect(app.getByRole('heading', { name: 'Devices', level: 2 })).toBeVisible();
+  await expect(app.getByRole('heading', { name: 'History', level: 2 })).toBeVisible();
   await app.keyboard.press('Alt+4');
-  await expect(app.getByRole('heading', { name: 'Models', level: 2 })).toBeVisible();
+  await expect(app.getByRole('heading', { name: 'Devices', level: 2 })).toBeVisible();
   await app.keyboard.press('Alt+5');
+  await expect(app.getByRole('heading', { name: 'Models', level: 2 })).toBeVisible();
+  await app.keyboard.press('Alt+6');
   await expect(app.getByRole('heading', { name: 'Settings', level: 2 })).toBeVisible();
   await app.keyboard.press('Alt+1');
   await expect(app.getByRole('heading', { name: 'Dictate', level: 2 })).toBeVisible();
@@ -49,7 +51,7 @@ test('the app can be used from the keyboard alone', async ({ app }) => {
   await expect(app.getByTestId('session-status')).toHaveAttribute('data-phase', 'idle');
 
   // The shortcut starts from another view too, and Esc cancels.
-  await app.keyboard.press('Alt+3');
+  await app.keyboard.press('Alt+4');
   await app.keyboard.press('Control+Shift+Space');
   await app.keyboard.press('Alt+1');
   await expect(app.getByTestId('session-status')).toHaveAttribute('data-phase', 'live');

@@ -33,7 +33,17 @@ export class FileTranscriber {
   private readonly jobs = new Map<string, AbortController>();
   private nextId = 1;
 
-  constructor(private readonly opts: { engine: EngineHost; bus: EventBus; settings: SettingsStore; log: Logger }) {}
+  constructor(private readonly opts: {
+    engine: EngineHost;
+    bus: EventBus;
+    settings: SettingsStore;
+    log: Logger;
+    /**
+     * Each finished transcript (the history saves it). Awaited before the reply, so the entry exists when
+     * the renderer gets the result; it must not throw (a failure to save is its own notice).
+     */
+    onTranscribed?: (transcript: FileTranscript) => Promise<void>;
+  }) {}
 
   async transcribe(path: string, options: FileTranscribeOptions = {}): Promise<FileTranscript> {
     if (!this.opts.engine.loadedModel) {
@@ -64,7 +74,7 @@ export class FileTranscriber {
       this.opts.bus.emit('files:progress', { jobId, fraction: 1, path });
       const elapsedMs = performance.now() - started;
       this.opts.log.info(`${path}: ${result.durationSec.toFixed(1)} s transcribed in ${elapsedMs.toFixed(0)} ms on ${result.devicesRan.join('+')}`);
-      return {
+      const transcript: FileTranscript = {
         jobId,
         path,
         text: result.text,
@@ -74,6 +84,8 @@ export class FileTranscriber {
         devicesRan: result.devicesRan,
         elapsedMs,
       };
+      await this.opts.onTranscribed?.(transcript);
+      return transcript;
     } catch (error) {
       throw describeFileError(error, path);
     } finally {

@@ -6,13 +6,25 @@
 // readable by any client: a reconnecting web page has a new client id.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { DictationStartOptions, SessionInfo, SessionSummary } from '../../ipc/contract.js';
+import type { DictationStartOptions, EventMap, EventName, SessionInfo, SessionSummary, TranscriptEvent } from '../../ipc/contract.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import { CodedError } from '../engine/protocol.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
 import { DictationSession, type SessionDecoder } from './session.js';
+
+/**
+ * Follows sessions from start to end (the history records them). Called synchronously, right after the
+ * bus got the same event; it must not throw and must not block (it queues its own work).
+ */
+export interface SessionObserver {
+  sessionStarted(sessionId: string): void;
+  /** Every final, in order, as it is emitted. */
+  sessionFinal(event: TranscriptEvent): void;
+  /** Stopped (`audioSeconds` known), cancelled, aborted at shutdown or failed (null). Called once or more. */
+  sessionEnded(sessionId: string, audioSeconds: number | null): void;
+}
 
 /** What the manager needs from the engine (the EngineHost; unit tests pass a stand-in). */
 export type SessionEngine = SessionDecoder & Pick<EngineHost, 'on' | 'loadedModel'>;
@@ -28,6 +40,11 @@ export interface SessionManagerOptions {
   retainAudio?: boolean;
   /** The decoder sessions use (default: the engine host). Tests may wrap it. */
   decoder?: SessionDecoder;
+  observer?: SessionObserver;
+}
+
+function isFinal<E extends EventName>(event: E, data: EventMap[E]): data is EventMap['dictation:transcript'] & EventMap[E] {
+  return event === 'dictation:transcript' && (data as TranscriptEvent).kind === 'final';
 }
 
 const RECENT_SUMMARIES = 16;
@@ -72,14 +89,28 @@ export class SessionManager {
       dictation: settings.dictation,
       decoder: settings.decoder,
       engine: this.opts.decoder ?? this.opts.engine,
-      emit: (event, data) => this.opts.bus.emit(event, data),
+      emit: (event, data) => {
+        this.opts.bus.emit(event, data);
+        if (isFinal(event, data)) this.observe((o) => o.sessionFinal(data));
+      },
       log: this.opts.log,
       spillDir: this.opts.spillDir ?? path.join(tmpdir(), 'parakeet-sessions'),
       retainAudio: this.opts.retainAudio,
     });
     this.sessions.set(id, session);
+    this.observe((o) => o.sessionStarted(id));
     this.opts.log.info(`session ${id} started for ${owner} (${options.sampleRate} Hz)`);
     return { sessionId: id, sampleRate: options.sampleRate };
+  }
+
+  /** The observer is a bystander: whatever it does wrong, the session goes on. */
+  private observe(call: (observer: SessionObserver) => void): void {
+    if (!this.opts.observer) return;
+    try {
+      call(this.opts.observer);
+    } catch (error) {
+      this.opts.log.error('a session observer threw', error);
+    }
   }
 
   get(sessionId: string): DictationSession | undefined {
@@ -102,8 +133,10 @@ export class SessionManager {
 
   async stop(sessionId: string, owner: string, sentSamples?: number): Promise<SessionSummary> {
     const session = this.require(sessionId, owner);
+    let audioSeconds: number | null = null;
     try {
       const summary = await session.stop(sentSamples);
+      audioSeconds = summary.audioSeconds;
       this.recent.set(sessionId, summary);
       if (this.recent.size > RECENT_SUMMARIES) this.recent.delete(this.recent.keys().next().value as string);
       this.opts.log.info(`session ${sessionId} stopped`, summary.latency);
@@ -111,6 +144,7 @@ export class SessionManager {
     } finally {
       this.sessions.delete(sessionId);
       if (this.opts.retainAudio) this.finished.set(sessionId, session);
+      this.observe((o) => o.sessionEnded(sessionId, audioSeconds));
     }
   }
 
@@ -129,8 +163,14 @@ export class SessionManager {
    */
   async cancel(sessionId: string, owner: string): Promise<void> {
     const session = this.require(sessionId, owner);
-    if (!session.isStopping) this.sessions.delete(sessionId);
+    if (session.isStopping) {
+      await session.cancel(); // waits for the stop, which ends the session for the observer
+      return;
+    }
+    this.sessions.delete(sessionId);
     await session.cancel();
+    // The finals already emitted were shown and stay on screen: the history keeps them too.
+    this.observe((o) => o.sessionEnded(sessionId, null));
   }
 
   /** The client went away: finalize its sessions so what was said is still transcribed and logged. */
@@ -141,7 +181,10 @@ export class SessionManager {
 
   /** Shutdown: every session ends now, those being stopped included (their stop() fails with ABORTED). */
   async dispose(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((s) => s.abort()));
+    await Promise.all([...this.sessions.values()].map(async (s) => {
+      await s.abort();
+      this.observe((o) => o.sessionEnded(s.id, null));
+    }));
     this.sessions.clear();
   }
 }

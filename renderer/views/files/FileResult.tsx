@@ -1,37 +1,23 @@
 // One finished transcript: what was transcribed, how long it was, how fast
 // and where it ran; the text (Copy), exports and the words with their times.
-import type { ExportFormat } from '../../../app/shared/subtitles.js';
-import { Button } from '../../components/Button.js';
 import { CopyButton } from '../../components/CopyButton.js';
-import { saveTextFile } from '../../download.js';
-import { EXPORT_KINDS, exportContent, exportFileName } from '../../export.js';
+import { ExportButtons } from '../../components/ExportButtons.js';
+import { FactList, type Fact } from '../../components/FactList.js';
+import { exportContent, exportFileName } from '../../export.js';
 import { fileName, formatDuration, formatMs, formatRealTime } from '../../format.js';
 import { shownResult } from '../../store/files.js';
 import { useApp } from '../../store/hooks.js';
 import type { FileResultTranscript } from '../../store/types.js';
 import { WordTable } from './WordTable.js';
 
-function save(t: FileResultTranscript, format: ExportFormat, mime: string): void {
-  saveTextFile(exportFileName(t.path, format), exportContent(format, t), mime);
-}
-
 function Facts({ t }: { t: FileResultTranscript }) {
-  const rows: [string, string, string][] = [
+  const rows: Fact[] = [
     ['duration', 'Audio', formatDuration(t.durationSec)],
     ['elapsed', 'Transcribed in', formatMs(t.elapsedMs)],
     ['speed', 'Speed', formatRealTime(t.durationSec, t.elapsedMs)],
     ['devices', 'Ran on', t.devicesRan.length ? t.devicesRan.join(' + ') : 'unknown'],
   ];
-  return (
-    <dl className="file-facts">
-      {rows.map(([key, label, value]) => (
-        <div key={key} className="latency-row" data-testid={`file-${key}`}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <FactList facts={rows} testIdPrefix="file" className="file-facts" />;
 }
 
 export function FileResult() {
@@ -46,14 +32,7 @@ export function FileResult() {
           <h3 id="file-result-title" data-testid="file-name">{name}</h3>
           <p className="muted mono file-path">{t.path}</p>
         </div>
-        <div className="row-actions" role="group" aria-label="Export">
-          <span className="muted">Export</span>
-          {EXPORT_KINDS.map((k) => (
-            <Button key={k.format} onClick={() => save(t, k.format, k.mime)} aria-label={`Export as ${k.description} (${k.label})`}>
-              {k.label}
-            </Button>
-          ))}
-        </div>
+        <ExportButtons file={(format) => ({ name: exportFileName(t.path, format), content: exportContent(format, t) })} />
       </div>
       <Facts t={t} />
       <div className="card-title-row">

@@ -46,12 +46,17 @@ const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
   'models:download': [{ id: '' }, { id: null }],
   'models:import': [{ path: 5 }, { path: 'model.gguf' }],
   'models:setActive': [{}],
-  'settings:set': [undefined, { threads: 1.5 }, { threads: -1 }, { dictation: { pauseMs: 1 } }, { audio: { echoCancellation: 'yes' } }, { device: '' }, { mirrorEndpoint: 'ftp://x' }],
+  'settings:set': [undefined, { threads: 1.5 }, { threads: -1 }, { dictation: { pauseMs: 1 } }, { audio: { echoCancellation: 'yes' } }, { device: '' }, { mirrorEndpoint: 'ftp://x' },
+    { history: { enabled: 'yes' } }, { history: { keepDays: -1 } }, { history: { maxEntries: 0 } }, { history: { retention: 3 } }],
   'dictation:start': [undefined, {}, { sampleRate: 'fast' }, { sampleRate: 100 }, { sampleRate: 16000, preRollMs: -1 }],
   'dictation:stop': [{ sessionId: 'x1' }, { sessionId: 1 }],
   'dictation:cancel': [{}],
   'files:transcribe': [{ path: '/a.wav', options: { decoder: 'beam' } }, { path: '/a.wav', options: 3 }],
   'files:cancel': [{ jobId: 'job' }],
+  'history:list': [undefined, null, { query: '' }, { query: 5 }, { kind: 'meeting' }, { limit: 0 }, { limit: 1.5 }, { offset: -1 }, { query: 'x'.repeat(201) }],
+  // An id names a file: nothing that could be a path gets through.
+  'history:get': [{}, { id: '' }, { id: '../index' }, { id: 'a/b' }, { id: 'A B' }, { id: 7 }],
+  'history:delete': [{}, { id: '..' }, { id: '/etc/passwd' }, { id: 'x'.repeat(65) }],
 };
 
 test('malformed payloads on every channel: INVALID_PAYLOAD naming the field, and the router keeps working', async () => {
@@ -108,6 +113,10 @@ const VALID: Record<InvokeChannel, unknown> = {
   'files:transcribe': { path: '/nonexistent/a.wav' },
   'files:cancel': { jobId: 'f999' },
   'files:pickFile': undefined,
+  'history:list': { query: 'hello', kind: 'file', limit: 10, offset: 0 },
+  'history:get': { id: '20250101-120000-abcdef' },
+  'history:delete': { id: '20250101-120000-abcdef' },
+  'history:clear': undefined,
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
@@ -128,6 +137,8 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'files:cancel': 'NOT_FOUND',
   'files:pickFile': 'NOT_SUPPORTED',
   'models:resume': 'UNKNOWN_MODEL',
+  'history:get': 'NOT_FOUND',
+  'history:delete': 'NOT_FOUND',
 };
 
 test('a well-formed request on every channel gets a Result: a value or an error with a stable code', async () => {

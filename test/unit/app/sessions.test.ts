@@ -11,7 +11,7 @@ import type { EngineTranscribeOptions, EngineTranscript } from '../../../app/mai
 import { EventBus } from '../../../app/main/events.js';
 import { nullLogger, type Logger } from '../../../app/main/log.js';
 import { TypedEmitter } from '../../../app/main/models/typed-emitter.js';
-import { SessionManager, type SessionEngine } from '../../../app/main/sessions/session-manager.js';
+import { SessionManager, type SessionEngine, type SessionObserver } from '../../../app/main/sessions/session-manager.js';
 import { SettingsStore } from '../../../app/main/settings.js';
 import type { ModelInfo } from '../../../native/index.js';
 import { RATE, concat, frames, quiet, speechLike } from './signals.js';
@@ -66,13 +66,15 @@ class FakeEngine extends TypedEmitter<EngineHostEvents> implements SessionEngine
 
 interface Harness {
   manager: SessionManager;
+  /** What the session observer was told, in order. */
+  observed: string[];
   engine: FakeEngine;
   states(sessionId: string): SessionState[];
   events: { event: keyof EventMap; data: unknown }[];
   warnings: string[];
 }
 
-async function harness(label: string): Promise<Harness> {
+async function harness(label: string, observerThrows = false): Promise<Harness> {
   const settings = await SettingsStore.open(scratch(label), nullLogger);
   const bus = new EventBus();
   const events: { event: keyof EventMap; data: unknown }[] = [];
@@ -80,13 +82,23 @@ async function harness(label: string): Promise<Harness> {
   const warnings: string[] = [];
   const log: Logger = { ...nullLogger, warn: (message) => warnings.push(message), child: () => log };
   const engine = new FakeEngine();
-  const manager = new SessionManager({ engine, bus, settings, log, retainAudio: true });
+  const observed: string[] = [];
+  const note = (what: string): void => {
+    observed.push(what);
+    if (observerThrows) throw new Error('observer bug');
+  };
+  const observer: SessionObserver = {
+    sessionStarted: (id) => note(`start ${id}`),
+    sessionFinal: (t) => note(`final ${t.sessionId}#${t.segmentId}`),
+    sessionEnded: (id, audioSeconds) => note(`end ${id} ${audioSeconds === null ? 'null' : audioSeconds.toFixed(2)}`),
+  };
+  const manager = new SessionManager({ engine, bus, settings, log, retainAudio: true, observer });
   const states = (sessionId: string): SessionState[] =>
     events
       .filter((e) => e.event === 'dictation:state' && (e.data as EventMap['dictation:state']).sessionId === sessionId)
       .map((e) => (e.data as EventMap['dictation:state']).state)
       .filter((s, i, all) => i === 0 || s !== all[i - 1]);
-  return { manager, engine, states, events, warnings };
+  return { manager, observed, engine, states, events, warnings };
 }
 
 /** Feeds audio in 40 ms frames with their sample index, letting decodes run between frames. */
@@ -218,4 +230,26 @@ test('a segment releases its decode results once its final is out', async () => 
   assert.ok(h.engine.decodes.includes('partial'), 'partial text was decoded');
   assert.ok(peak <= 1, `at most the open segment holds results (${peak})`);
   assert.equal(session.segmentsHoldingResults, 0);
+});
+
+test('the observer (history) sees each start, every final as emitted, and the end: stop, cancel, shutdown; its errors stay its own', async () => {
+  const h = await harness('observer');
+  const first = h.manager.start({ sampleRate: RATE }, 'a').sessionId;
+  await feed(h, first, concat(phrase(), quiet(1, 3), speechLike(1, 4)));
+  const summary = await h.manager.stop(first, 'a');
+  assert.deepEqual(h.observed, [`start ${first}`, `final ${first}#0`, `final ${first}#1`, `end ${first} ${summary.audioSeconds.toFixed(2)}`]);
+
+  h.observed.length = 0;
+  const second = h.manager.start({ sampleRate: RATE }, 'a').sessionId;
+  await feed(h, second, concat(phrase(), quiet(1, 3)));
+  await h.manager.cancel(second, 'a');
+  const third = h.manager.start({ sampleRate: RATE }, 'a').sessionId;
+  await h.manager.dispose();
+  assert.deepEqual(h.observed, [`start ${second}`, `final ${second}#0`, `end ${second} null`, `start ${third}`, `end ${third} null`]);
+
+  const broken = await harness('observer-throws', true);
+  const id = broken.manager.start({ sampleRate: RATE }, 'a').sessionId;
+  await feed(broken, id, concat(phrase(), quiet(1, 3)));
+  const text = await broken.manager.stop(id, 'a');
+  assert.equal(text.segments.length, 1, 'the session ran and stopped as usual');
 });

@@ -3,18 +3,18 @@
 // is known), transcribeFile/cancelFileJob against a fake window.parakeet, and
 // the pure helpers the view shows (times, speed, export names and contents).
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { FileTranscript, InvokeChannel, ParakeetApi, Result } from '../../../app/ipc/contract.js';
+import { describe, test } from 'node:test';
+import type { FileTranscript } from '../../../app/ipc/contract.js';
 import { exportContent, exportFileName } from '../../../renderer/export.js';
 import { fileName, formatDuration, formatRealTime, formatTimestamp } from '../../../renderer/format.js';
 import * as actions from '../../../renderer/store/actions.js';
-import { setApi } from '../../../renderer/store/api.js';
 import { cancelFileJob, sendPendingFileCancel, transcribeFile } from '../../../renderer/store/commands.js';
 import {
   applyFileProgress, fileCancelRequested, fileCancelSent, fileJobEnded, fileJobFinished, fileJobStarted, initialFiles,
   MAX_FILE_RESULTS, pendingCancel, showFileResult, shownResult,
 } from '../../../renderer/store/files.js';
 import { appStore } from '../../../renderer/store/store.js';
+import { installFakeApi } from './fake-api.js';
 
 function transcript(jobId: string, path = '/rec/meeting.wav'): FileTranscript {
   return {
@@ -80,32 +80,8 @@ describe('files reducers', () => {
   });
 });
 
-/** A fake window.parakeet: each invoke is recorded and answered by the test. */
-class FakeApi {
-  readonly calls: { channel: InvokeChannel; payload: unknown; resolve: (r: Result<unknown>) => void }[] = [];
-  readonly api = {
-    mode: 'web',
-    invoke: (channel: InvokeChannel, payload?: unknown) =>
-      new Promise<Result<unknown>>((resolve) => this.calls.push({ channel, payload, resolve })),
-    on: () => () => undefined,
-    sendAudio: () => undefined,
-  } as unknown as ParakeetApi;
-
-  take(channel: InvokeChannel) {
-    const i = this.calls.findIndex((c) => c.channel === channel);
-    assert.ok(i >= 0, `expected a ${channel} invoke; got ${this.calls.map((c) => c.channel).join(', ') || 'none'}`);
-    return this.calls.splice(i, 1)[0];
-  }
-}
-
 describe('file commands', () => {
-  let fake: FakeApi;
-  beforeEach(() => {
-    actions.resetStore();
-    fake = new FakeApi();
-    setApi(fake.api);
-  });
-  afterEach(() => setApi(null));
+  const fake = installFakeApi();
 
   test('transcribe: the decoder is sent, the result is kept and shown', async () => {
     const done = transcribeFile('/rec/meeting.wav', 'ctc');

@@ -1,0 +1,104 @@
+// Reading entry files back, always line by line from a stream: the index's
+// summary of an entry (rebuild, recovery), the whole entry (history:get) and
+// the search (history:list with a query). Memory is bounded by one line, not
+// by the entry, except in readEntry, which returns the whole entry by design.
+// A line that does not parse is skipped (a crash can tear the last one).
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { HistoryEntry, HistoryEntrySummary, HistorySegment, Word } from '../../ipc/contract.js';
+import { parseRecord, type EntryRecord, type HistoryRecord } from './records.js';
+import { summaryOf, Tally } from './tally.js';
+
+/** Every valid record of the file in order; corrupt lines are counted in `skipped`. */
+export async function* readRecords(file: string, skipped?: { count: number }): AsyncGenerator<HistoryRecord> {
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      const record = parseRecord(line);
+      if (record) yield record;
+      else if (line.trim() && skipped) skipped.count += 1;
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}
+
+export interface ScannedEntry {
+  summary: HistoryEntrySummary;
+  /** The file ends with a `closed` marker (false: a dictation the app never closed). */
+  closed: boolean;
+  /** Lines that were not valid records and were skipped. */
+  skippedLines: number;
+}
+
+/**
+ * The index entry of a file, or null when its first line is not a valid header (nothing says what the
+ * file is; it is left alone). An unclosed file is reported as it is: recovery is the caller's decision.
+ */
+export async function scanEntry(file: string): Promise<ScannedEntry | null> {
+  const skipped = { count: 0 };
+  let header: EntryRecord | null = null;
+  const tally = new Tally();
+  let closed = false;
+  let recovered = false;
+  let first = true;
+  for await (const record of readRecords(file, skipped)) {
+    if (first) {
+      first = false;
+      if (record.type !== 'entry' || skipped.count > 0) return null;
+      header = record;
+      continue;
+    }
+    tally.add(record);
+    if (record.type === 'closed') {
+      closed = true;
+      recovered = record.recovered;
+    }
+  }
+  if (!header) return null;
+  return { summary: summaryOf(header, tally, { recovered, live: false }), closed, skippedLines: skipped.count };
+}
+
+/** The whole entry; `summary` is the index's (live state, counters of a session still recording). */
+export async function readEntry(file: string, summary: HistoryEntrySummary): Promise<HistoryEntry> {
+  const segments: HistorySegment[] = [];
+  const words: Word[] = [];
+  let fileText: string | null = null;
+  for await (const record of readRecords(file)) {
+    if (record.type === 'segment') {
+      const { type: _type, sessionId: _session, ...segment } = record;
+      segments.push(segment);
+      words.push(...segment.words);
+    } else if (record.type === 'text') {
+      fileText = record.text;
+    } else if (record.type === 'word') {
+      const { type: _type, ...w } = record;
+      words.push(w);
+    }
+  }
+  // A dictation's text is its finals joined as the session's summary joins them.
+  const text = fileText ?? segments.map((s) => s.text).filter(Boolean).join(' ');
+  return { ...summary, text, segments, words };
+}
+
+/**
+ * Whether the entry's text contains `needle` (already lower-cased). A match across two segments counts:
+ * each segment is searched with the tail of the one before. Stops at the first match, and after a file's
+ * text (its words only repeat it).
+ */
+export async function entryContains(file: string, needle: string): Promise<boolean> {
+  let tail = '';
+  for await (const record of readRecords(file)) {
+    if (record.type === 'segment' || record.type === 'text') {
+      const hay = record.text.toLowerCase();
+      if (`${tail} ${hay}`.includes(needle)) return true;
+      if (record.type === 'text') return false;
+      if (hay) tail = hay.slice(-needle.length);
+    } else if (record.type === 'word') {
+      return false;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,31 @@
+// The row of export buttons (.txt .srt .vtt .json) under a transcript; the
+// caller says what each one saves.
+import type { ExportFormat } from '../../app/shared/subtitles.js';
+import { saveTextFile } from '../download.js';
+import { EXPORT_KINDS } from '../export.js';
+import { Button } from './Button.js';
+
+export interface ExportButtonsProps {
+  /** The file for a format: its name and content, built when the button is pressed. */
+  file: (format: ExportFormat) => { name: string; content: string };
+}
+
+export function ExportButtons({ file }: ExportButtonsProps) {
+  return (
+    <div className="row-actions" role="group" aria-label="Export">
+      <span className="muted">Export</span>
+      {EXPORT_KINDS.map((k) => (
+        <Button
+          key={k.format}
+          onClick={() => {
+            const { name, content } = file(k.format);
+            saveTextFile(name, content, k.mime);
+          }}
+          aria-label={`Export as ${k.description} (${k.label})`}
+        >
+          {k.label}
+        </Button>
+      ))}
+    </div>
+  );
+}

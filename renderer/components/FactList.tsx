@@ -1,0 +1,24 @@
+// A row of labelled figures (latencies, a transcript's length, speed and
+// devices): one <dl>, each fact a box with its label over its value.
+export type Fact = [key: string, label: string, value: string];
+
+export interface FactListProps {
+  facts: readonly Fact[];
+  /** Each fact's data-testid is `${testIdPrefix}-${key}`. */
+  testIdPrefix: string;
+  className?: string;
+  testId?: string;
+}
+
+export function FactList({ facts, testIdPrefix, className, testId }: FactListProps) {
+  return (
+    <dl className={className} data-testid={testId}>
+      {facts.map(([key, label, value]) => (
+        <div key={key} className="latency-row" data-testid={`${testIdPrefix}-${key}`}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
