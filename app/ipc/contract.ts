@@ -30,7 +30,9 @@ export type ErrorCode =
   | 'INVALID_PAYLOAD' | 'UNKNOWN_CHANNEL' | 'SESSION_NOT_FOUND' | 'NOT_FOUND' | 'PERMISSION_DENIED' | 'UNAUTHORIZED' | 'NOT_SUPPORTED'
   // notices (Notice.code)
   | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING' | 'DEVICE_SELF_TEST_FAILED'
-  | 'DEVICE_SELF_TEST_INCOMPLETE' | 'HISTORY_WRITE_FAILED' | 'HISTORY_UNREADABLE' | 'HISTORY_RECOVERED';
+  | 'DEVICE_SELF_TEST_INCOMPLETE' | 'HISTORY_WRITE_FAILED' | 'HISTORY_UNREADABLE' | 'HISTORY_RECOVERED'
+  // inserting text into other apps, the global hotkey
+  | 'INSERT_FAILED' | 'HOTKEY_UNAVAILABLE';
 
 export interface IpcError {
   code: ErrorCode | string;
@@ -153,6 +155,23 @@ export interface HistorySettings {
   maxEntries: number;
 }
 
+/** How final text reaches the focused application (app/main/insert). */
+export type InsertMode = 'off' | 'paste' | 'type' | 'copy';
+
+export interface InsertSettings {
+  /** off: text stays in the app; paste: clipboard + paste keystroke; type: synthesized keystrokes; copy: clipboard only. */
+  mode: InsertMode;
+  /** Paste mode: put the previous clipboard text back once the paste has landed. */
+  restoreClipboard: boolean;
+  /** Paste mode: how long after the paste keystroke the clipboard is restored (ms); the target reads it asynchronously. */
+  restoreDelayMs: number;
+}
+
+export interface HotkeySettings {
+  /** Electron accelerator that starts/stops dictation from any app (desktop app only), e.g. "CommandOrControl+Shift+Space". */
+  toggle: string;
+}
+
 export interface Settings {
   /** 'auto' or a ggml device name ("CPU", "CUDA0", …). */
   device: string;
@@ -165,6 +184,8 @@ export interface Settings {
   audio: AudioCaptureSettings;
   dictation: DictationSettings;
   history: HistorySettings;
+  insert: InsertSettings;
+  hotkey: HotkeySettings;
   /** Hugging Face mirror base URL (https), or null for huggingface.co. */
   mirrorEndpoint: string | null;
 }
@@ -409,6 +430,19 @@ export interface InvokeMap {
   'history:delete': { request: { id: string }; response: void };
   /** Deletes every entry. */
   'history:clear': { request: void; response: void };
+  /**
+   * Inserts `text` (default: a sample sentence) into the focused application with the insert settings
+   * (mode 'off' is taken as 'paste'); fails with INSERT_FAILED and the reason, NOT_SUPPORTED where no
+   * insertion path exists.
+   */
+  'insert:test': { request: { text?: string }; response: InsertTestResult };
+}
+
+export interface InsertTestResult {
+  mode: Exclude<InsertMode, 'off'>;
+  /** The OS path taken ('x11', 'wayland', 'macos', 'windows'). */
+  platform: string;
+  text: string;
 }
 
 export type InvokeChannel = keyof InvokeMap;
@@ -420,7 +454,7 @@ export const INVOKE_CHANNELS = [
   'models:state', 'models:catalog', 'models:firstRun', 'models:download', 'models:pause', 'models:resume', 'models:cancel',
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
-  'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear',
+  'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */
@@ -438,13 +472,15 @@ export interface EventMap {
   /** An entry was added, closed, recovered or removed. */
   'history:changed': HistoryChange;
   'notice': Notice;
+  /** The global hotkey was pressed (desktop app): the renderer, which owns the microphone, starts or stops dictation. */
+  'dictation:toggle': { source: 'hotkey' };
 }
 
 export type EventName = keyof EventMap;
 
 export const EVENT_NAMES = [
   'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
-  'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice',
+  'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice', 'dictation:toggle',
 ] as const satisfies readonly EventName[];
 
 /** Electron: the single channel events travel on (payload: { event, data }). */

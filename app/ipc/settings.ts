@@ -1,7 +1,7 @@
 // Default settings and the limits of each numeric field. Electron-free and
 // dependency-free so the main process (validation, migration) and the renderer
 // (form limits, "reset to default") share one definition.
-import type { DictationSettings, HistorySettings, Settings } from './contract.js';
+import type { DictationSettings, HistorySettings, HotkeySettings, InsertMode, InsertSettings, Settings } from './contract.js';
 
 export const SETTINGS_VERSION = 1;
 
@@ -24,6 +24,18 @@ export const DEFAULT_HISTORY: HistorySettings = {
   maxEntries: 1000,
 };
 
+export const DEFAULT_INSERT: InsertSettings = {
+  // Off until the user chooses: keystrokes sent to whatever window has focus are a surprise nobody asked for,
+  // and the OS tools (xdotool, wtype, Accessibility permission) may not be there yet.
+  mode: 'off',
+  restoreClipboard: true,
+  // The target application reads the clipboard after it handles the paste keystroke, asynchronously; restoring
+  // sooner pastes the old clipboard (a common failure of dictation apps). 300 ms covers slow Electron/Java targets.
+  restoreDelayMs: 300,
+};
+
+export const DEFAULT_HOTKEY: HotkeySettings = { toggle: 'CommandOrControl+Shift+Space' };
+
 export const DEFAULT_SETTINGS: Settings = {
   device: 'auto',
   threads: 0,
@@ -40,6 +52,8 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   dictation: DEFAULT_DICTATION,
   history: DEFAULT_HISTORY,
+  insert: DEFAULT_INSERT,
+  hotkey: DEFAULT_HOTKEY,
   mirrorEndpoint: null,
 };
 
@@ -55,7 +69,10 @@ export const SETTINGS_LIMITS = {
   /** Days; 0 = forever. */
   keepDays: { min: 0, max: 36500 },
   maxEntries: { min: 1, max: 100000 },
+  restoreDelayMs: { min: 50, max: 5000 },
 } as const;
+
+export const INSERT_MODES: readonly InsertMode[] = ['off', 'paste', 'type', 'copy'];
 
 export const WEIGHT_TYPES = ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0'] as const;
 export const DECODER_CHOICES = ['auto', 'tdt', 'rnnt', 'ctc'] as const;
@@ -68,5 +85,7 @@ export function defaultSettings(): Settings {
     audio: { ...DEFAULT_SETTINGS.audio },
     dictation: { ...DEFAULT_SETTINGS.dictation },
     history: { ...DEFAULT_SETTINGS.history },
+    insert: { ...DEFAULT_SETTINGS.insert },
+    hotkey: { ...DEFAULT_SETTINGS.hotkey },
   };
 }

@@ -6,9 +6,10 @@
 // may use the same checks for its forms.
 import type {
   AudioCaptureSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
-  HistorySettings, InvokeChannel, RequestOf, Result, Settings, SettingsPatch,
+  HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, RequestOf, Result, Settings, SettingsPatch,
 } from './contract.js';
-import { DECODER_CHOICES, ENGINE_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
+import { checkAccelerator } from './accelerator.js';
+import { DECODER_CHOICES, ENGINE_MODES, INSERT_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
 
 export class PayloadError extends Error {
   constructor(readonly at: string, message: string) {
@@ -153,8 +154,33 @@ export const HISTORY_CHECKS: Shape<HistorySettings> = {
   maxEntries: num(L.maxEntries.min, L.maxEntries.max, true),
 };
 
+export const INSERT_CHECKS: Shape<InsertSettings> = {
+  mode: oneOf(INSERT_MODES),
+  restoreClipboard: bool,
+  restoreDelayMs: num(L.restoreDelayMs.min, L.restoreDelayMs.max, true),
+};
+
+const accelerator: Check<string> = (v, at) => {
+  const text = str({ max: 100 })(v, at);
+  const checked = checkAccelerator(text);
+  if (!checked.ok) throw new PayloadError(at, `"${text}" ${checked.reason}`);
+  return text;
+};
+
+export const HOTKEY_CHECKS: Shape<HotkeySettings> = { toggle: accelerator };
+
+/** The nested groups of Settings and their field checks (the settings store salvages and patches each group). */
+export const SETTINGS_GROUPS = {
+  audio: AUDIO_CHECKS,
+  dictation: DICTATION_CHECKS,
+  history: HISTORY_CHECKS,
+  insert: INSERT_CHECKS,
+  hotkey: HOTKEY_CHECKS,
+} as const satisfies { [G in keyof Settings]?: Shape<Settings[G]> };
+export type SettingsGroup = keyof typeof SETTINGS_GROUPS;
+
 /** Checks of the flat settings fields; nested groups are checked field by field (see settings store). */
-export const SETTINGS_CHECKS: Shape<Omit<Settings, 'audio' | 'dictation' | 'history'>> = {
+export const SETTINGS_CHECKS: Shape<Omit<Settings, SettingsGroup>> = {
   device: deviceName,
   threads: num(L.threads.min, L.threads.max, true),
   weightType: oneOf(WEIGHT_TYPES),
@@ -169,8 +195,10 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     audio: partial(AUDIO_CHECKS),
     dictation: partial(DICTATION_CHECKS),
     history: partial(HISTORY_CHECKS),
+    insert: partial(INSERT_CHECKS),
+    hotkey: partial(HOTKEY_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'mirrorEndpoint', 'audio', 'dictation', 'history'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(
@@ -227,6 +255,8 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'history:get': object({ id: historyId }),
   'history:delete': object({ id: historyId }),
   'history:clear': noPayload,
+  // Bounded: a test sample, not a document.
+  'insert:test': object<{ text?: string }>({ text: str({ max: 2000 }) }, ['text']),
 };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

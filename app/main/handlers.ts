@@ -86,5 +86,7 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'history:get': ({ id }) => s.history.get(id),
     'history:delete': ({ id }) => s.history.delete(id),
     'history:clear': () => s.history.clear(),
+
+    'insert:test': ({ text }) => s.insert.test(text),
   };
 }

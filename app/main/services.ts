@@ -15,6 +15,9 @@ import { EventBus } from './events.js';
 import { FileTranscriber } from './files/file-transcriber.js';
 import { createHandlers } from './handlers.js';
 import { HistoryService } from './history/history-service.js';
+import type { Clipboard } from './insert/clipboard.js';
+import { createTextInserter } from './insert/create.js';
+import { DictationInsert } from './insert/dictation-insert.js';
 import { LogSink, createLogger, isLogLevel, type LogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
 import { ModelManager, type ModelManagerOptions } from './models/index.js';
@@ -33,6 +36,10 @@ export interface PlatformHooks {
   pickAudioFile?: () => Promise<string | null>;
   /** UI language for the first-run proposal (Electron: app.getLocale()). */
   locale?: () => string;
+  /** Electron's clipboard module (no xclip/wl-clipboard needed); absent: the OS tools. */
+  clipboard?: Clipboard;
+  /** Electron: our window has focus, so finals are not inserted (they are shown there already). */
+  ownWindowFocused?: () => boolean;
 }
 
 export interface ServicesOptions {
@@ -58,6 +65,8 @@ export interface ServicesOptions {
   /** Mirror log lines to stderr. */
   logToStderr?: boolean;
   platform?: PlatformHooks;
+  /** The environment the insert tools run in (tests: an Xvfb DISPLAY); default process.env. */
+  insertEnv?: NodeJS.ProcessEnv;
 }
 
 export interface Services {
@@ -73,6 +82,8 @@ export interface Services {
   readonly sessions: SessionManager;
   readonly files: FileTranscriber;
   readonly history: HistoryService;
+  /** Finals into the focused application (settings.insert). */
+  readonly insert: DictationInsert;
   readonly router: Router;
   /** Resolves once the start-up model (options.modelPath, else the active installed model) is loaded or failed. */
   readonly ready: Promise<void>;
@@ -175,6 +186,13 @@ export async function createServices(options: ServicesOptions): Promise<Services
   await fs.rm(spillDir, { recursive: true, force: true }).catch((error: unknown) => log.warn('cannot clear the session folder', error));
   const sessions = new SessionManager({
     engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio, observer: history,
+  });
+  const insert = new DictationInsert({
+    bus,
+    inserter: createTextInserter({ env: options.insertEnv, clipboard: options.platform?.clipboard }),
+    settings: () => settings.get().insert,
+    ownWindowFocused: options.platform?.ownWindowFocused,
+    log: log.child('insert'),
   });
   const files = new FileTranscriber({ engine, bus, settings, log: log.child('files'), onTranscribed: (t) => history.recordFile(t) });
 
@@ -279,6 +297,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     sessions,
     files,
     history,
+    insert,
     ready: startupModel(),
     info,
     modelsState,
@@ -289,6 +308,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     async dispose() {
       log.info('shutting down');
       await sessions.dispose();
+      insert.dispose();
       await history.dispose();
       files.dispose();
       await models.dispose();

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Notice, Settings, SettingsPatch } from '../ipc/contract.js';
 import { SETTINGS_VERSION, defaultSettings } from '../ipc/settings.js';
-import { AUDIO_CHECKS, DICTATION_CHECKS, HISTORY_CHECKS, SETTINGS_CHECKS, isPlainObject, validatePayload, type Check } from '../ipc/validate.js';
+import { SETTINGS_CHECKS, SETTINGS_GROUPS, isPlainObject, validatePayload, type Check, type SettingsGroup } from '../ipc/validate.js';
 import type { Logger } from './log.js';
 import { TypedEmitter } from './models/typed-emitter.js';
 import { writeJsonAtomic } from './util/atomic-file.js';
@@ -39,6 +39,11 @@ function salvage<T extends object, K extends keyof T & string>(
   return rejected;
 }
 
+function salvageGroup<G extends SettingsGroup>(settings: Settings, group: G, raw: Record<string, unknown>): string[] {
+  const checks = SETTINGS_GROUPS[group] as unknown as { [K in keyof Settings[G] & string]: Check<Settings[G][K]> };
+  return salvage(settings[group], raw, checks, `${group}.`);
+}
+
 /** Brings any earlier layout up to the current one. Version 0 (no envelope) stored the settings object itself. */
 export function migrate(raw: unknown): { settings: Record<string, unknown>; version: number } | null {
   if (!isPlainObject(raw)) return null;
@@ -54,23 +59,24 @@ export function settingsFromFile(raw: unknown): { settings: Settings; rejected: 
   const settings = defaultSettings();
   const src = migrated.settings;
   const rejected = salvage(settings, src, SETTINGS_CHECKS, '');
-  if (isPlainObject(src.audio)) rejected.push(...salvage(settings.audio, src.audio, AUDIO_CHECKS, 'audio.'));
-  else if ('audio' in src) rejected.push('audio');
-  if (isPlainObject(src.dictation)) rejected.push(...salvage(settings.dictation, src.dictation, DICTATION_CHECKS, 'dictation.'));
-  else if ('dictation' in src) rejected.push('dictation');
-  if (isPlainObject(src.history)) rejected.push(...salvage(settings.history, src.history, HISTORY_CHECKS, 'history.'));
-  else if ('history' in src) rejected.push('history');
+  for (const group of Object.keys(SETTINGS_GROUPS) as SettingsGroup[]) {
+    const raw = src[group];
+    if (isPlainObject(raw)) rejected.push(...salvageGroup(settings, group, raw));
+    else if (group in src) rejected.push(group);
+  }
   return { settings, rejected, version: migrated.version };
 }
 
 export function applyPatch(current: Settings, patch: SettingsPatch): Settings {
-  const { audio, dictation, history, ...flat } = patch;
+  const { audio, dictation, history, insert, hotkey, ...flat } = patch;
   return {
     ...current,
     ...flat,
     audio: { ...current.audio, ...audio },
     dictation: { ...current.dictation, ...dictation },
     history: { ...current.history, ...history },
+    insert: { ...current.insert, ...insert },
+    hotkey: { ...current.hotkey, ...hotkey },
   };
 }
 
@@ -154,7 +160,7 @@ export class SettingsStore extends TypedEmitter<SettingsEvents> {
 
   get(): Settings {
     const c = this.current;
-    return { ...c, audio: { ...c.audio }, dictation: { ...c.dictation }, history: { ...c.history } };
+    return applyPatch(c, {});
   }
 
   /** Validates, persists, then applies and announces a change (changes apply one after another, none is lost). */

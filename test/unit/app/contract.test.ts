@@ -22,6 +22,8 @@ before(async () => {
     engineMode: 'inline',
     // Nothing here may reach the internet: a closed local port answers at once.
     modelEndpoint: 'https://127.0.0.1:9',
+    // No display: insert:test must never type into whatever window the developer has focused.
+    insertEnv: {},
   });
 });
 after(async () => {
@@ -47,7 +49,10 @@ const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
   'models:import': [{ path: 5 }, { path: 'model.gguf' }],
   'models:setActive': [{}],
   'settings:set': [undefined, { threads: 1.5 }, { threads: -1 }, { dictation: { pauseMs: 1 } }, { audio: { echoCancellation: 'yes' } }, { device: '' }, { mirrorEndpoint: 'ftp://x' },
-    { history: { enabled: 'yes' } }, { history: { keepDays: -1 } }, { history: { maxEntries: 0 } }, { history: { retention: 3 } }],
+    { history: { enabled: 'yes' } }, { history: { keepDays: -1 } }, { history: { maxEntries: 0 } }, { history: { retention: 3 } },
+    { insert: { mode: 'shout' } }, { insert: { restoreClipboard: 1 } }, { insert: { restoreDelayMs: 10 } }, { hotkey: { toggle: 'A' } },
+    { hotkey: { toggle: 'Ctrl+Nope' } }, { hotkey: { toggle: '' } }],
+  'insert:test': [{ text: '' }, { text: 5 }, { text: 'x'.repeat(2001) }, { mode: 'type' }],
   'dictation:start': [undefined, {}, { sampleRate: 'fast' }, { sampleRate: 100 }, { sampleRate: 16000, preRollMs: -1 }],
   'dictation:stop': [{ sessionId: 'x1' }, { sessionId: 1 }],
   'dictation:cancel': [{}],
@@ -117,9 +122,11 @@ const VALID: Record<InvokeChannel, unknown> = {
   'history:get': { id: '20250101-120000-abcdef' },
   'history:delete': { id: '20250101-120000-abcdef' },
   'history:clear': undefined,
+  'insert:test': { text: 'x' },
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
+  'insert:test': 'NOT_SUPPORTED',
   'devices:selfTest': 'NO_MODEL',
   'app:openLogFolder': 'NOT_SUPPORTED',
   'engine:loadModel': 'MODEL_INVALID',

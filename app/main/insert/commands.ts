@@ -1,0 +1,103 @@
+// The exact command lines each OS path runs. Text goes in argv (xdotool,
+// wtype, osascript: no shell, so no quoting beyond the tool's own syntax) or on
+// stdin (clipboard writers, PowerShell), never through a shell.
+import type { InsertPlatform } from './strategy.js';
+
+export interface Command {
+  cmd: string;
+  args: string[];
+  /** Written to the tool's stdin (UTF-8), then closed. */
+  input?: string;
+}
+
+/** An AppleScript string literal: backslashes and double quotes escaped. */
+export function appleScriptString(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * Text for SendKeys: + ^ % ~ ( ) { } [ ] are key syntax, so each is wrapped in braces; newlines become {ENTER}.
+ * https://learn.microsoft.com/dotnet/api/system.windows.forms.sendkeys
+ */
+export function escapeSendKeys(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/[+^%~(){}[\]]/g, (c) => `{${c}}`).replace(/\n/g, '{ENTER}');
+}
+
+// PowerShell reads its input from stdin as UTF-8 (the console's default code page would mangle accents).
+const PS_PRELUDE = '[Console]::InputEncoding = [Text.Encoding]::UTF8; Add-Type -AssemblyName System.Windows.Forms; ';
+const powershell = (script: string, input?: string): Command => ({
+  cmd: 'powershell.exe',
+  args: ['-NoProfile', '-NonInteractive', '-Command', PS_PRELUDE + script],
+  ...(input === undefined ? {} : { input }),
+});
+
+/**
+ * Splits text into runs xdotool can type reliably (ASCII, on every US-based keymap) and runs it cannot:
+ * for any other character xdotool remaps a spare keycode for each key press, and Chromium/Electron apps
+ * read the map late, so characters are dropped or repeated (measured on Xvfb + Chromium: 'Café naïve'
+ * came out 'Caf nave' at --delay 0 and still garbled at 60 ms per key). Those runs are pasted instead.
+ */
+export function splitTypeable(text: string): { text: string; typeable: boolean }[] {
+  const runs: { text: string; typeable: boolean }[] = [];
+  for (const part of text.match(/[\x20-\x7e\n\t]+|[^\x20-\x7e\n\t]+/g) ?? []) {
+    runs.push({ text: part, typeable: /^[\x20-\x7e\n\t]/.test(part) });
+  }
+  return runs;
+}
+
+/** Types `text` as keystrokes into the focused window. */
+export function typeCommand(platform: InsertPlatform, text: string): Command {
+  switch (platform) {
+    case 'x11':
+      // --clearmodifiers: the hotkey's Ctrl/Shift may still be held when the final arrives.
+      return { cmd: 'xdotool', args: ['type', '--clearmodifiers', '--delay', '0', '--', text] };
+    case 'wayland':
+      return { cmd: 'wtype', args: ['--', text] };
+    case 'macos':
+      return { cmd: 'osascript', args: ['-e', `tell application "System Events" to keystroke ${appleScriptString(text)}`] };
+    case 'windows':
+      return powershell('[System.Windows.Forms.SendKeys]::SendWait([Console]::In.ReadToEnd())', escapeSendKeys(text));
+  }
+}
+
+/** The paste keystroke (Ctrl+V, Cmd+V on macOS). */
+export function pasteCommand(platform: InsertPlatform): Command {
+  switch (platform) {
+    case 'x11':
+      return { cmd: 'xdotool', args: ['key', '--clearmodifiers', 'ctrl+v'] };
+    case 'wayland':
+      return { cmd: 'wtype', args: ['-M', 'ctrl', 'v', '-m', 'ctrl'] };
+    case 'macos':
+      return { cmd: 'osascript', args: ['-e', 'tell application "System Events" to keystroke "v" using command down'] };
+    case 'windows':
+      return powershell("[System.Windows.Forms.SendKeys]::SendWait('^v')");
+  }
+}
+
+/** Puts `text` on the clipboard. */
+export function clipboardWriteCommand(platform: InsertPlatform, text: string): Command {
+  switch (platform) {
+    case 'x11':
+      return { cmd: 'xclip', args: ['-selection', 'clipboard', '-in'], input: text };
+    case 'wayland':
+      return { cmd: 'wl-copy', args: [], input: text };
+    case 'macos':
+      return { cmd: 'pbcopy', args: [], input: text };
+    case 'windows':
+      return powershell('Set-Clipboard -Value ([Console]::In.ReadToEnd())', text);
+  }
+}
+
+/** Reads the clipboard's text. */
+export function clipboardReadCommand(platform: InsertPlatform): Command {
+  switch (platform) {
+    case 'x11':
+      return { cmd: 'xclip', args: ['-selection', 'clipboard', '-out'] };
+    case 'wayland':
+      return { cmd: 'wl-paste', args: ['--no-newline'] };
+    case 'macos':
+      return { cmd: 'pbpaste', args: [] };
+    case 'windows':
+      return powershell('[Console]::OutputEncoding = [Text.Encoding]::UTF8; Get-Clipboard -Raw');
+  }
+}

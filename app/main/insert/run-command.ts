@@ -1,0 +1,46 @@
+// Runs one external tool asynchronously (the main event loop never waits on
+// it) with a time limit; a missing binary becomes a TOOL_MISSING error that
+// names the package to install.
+import { spawn } from 'node:child_process';
+import type { Command } from './commands.js';
+import { InsertError, missingToolError, toolFailedError } from './errors.js';
+
+/** Runs a command and resolves with its stdout; rejects with an InsertError. Injected in unit tests. */
+export type CommandRunner = (command: Command) => Promise<string>;
+
+export interface RunnerOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Kill a tool that hangs (an X server that does not answer); default 10 s. */
+  timeoutMs?: number;
+}
+
+export function processRunner(options: RunnerOptions = {}): CommandRunner {
+  return (command) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(command.cmd, command.args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 10_000);
+      child.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reject(error.code === 'ENOENT' ? missingToolError(command.cmd) : new InsertError('TOOL_FAILED', `"${command.cmd}" could not start: ${error.message}`));
+      });
+      // 'exit', not 'close': xclip and wl-copy fork a child that keeps serving the clipboard and holds the
+      // pipes open, so 'close' would wait until something else is copied.
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        setImmediate(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          if (code === 0) resolve(stdout);
+          else reject(signal === 'SIGKILL' && code === null
+            ? new InsertError('TOOL_FAILED', `"${command.cmd}" did not finish in time.`)
+            : toolFailedError(command.cmd, code, stderr));
+        });
+      });
+      child.stdin.on('error', () => undefined); // a tool that exits without reading its input
+      child.stdin.end(command.input ?? '');
+    });
+}

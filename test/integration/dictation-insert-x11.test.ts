@@ -1,0 +1,47 @@
+// A real dictation session (real services, engine process, tiny generated
+// model) with settings.insert.mode 'type' on an Xvfb display: every final lands
+// in the focused textarea of another application (a headed Chromium), in
+// order, separated by single spaces — exactly the session's text.
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, test } from 'node:test';
+import { createServices, type Services } from '../../app/main/services.js';
+import { RATE, concat, frames, quiet, speechLike } from '../unit/app/signals.js';
+import { tempDir, tinyModel, writeTestSettings } from './helpers.js';
+import { openX11Target, settle, x11SkipReason, type X11Target } from './x11-target.js';
+
+const skip = x11SkipReason();
+let target: X11Target;
+let services: Services;
+
+before(async () => {
+  if (skip) return;
+  target = await openX11Target();
+  const dir = tempDir('dictation-insert');
+  writeTestSettings(dir, { insert: { mode: 'type', restoreClipboard: true, restoreDelayMs: 300 } });
+  services = await createServices({
+    userDataDir: dir, mode: 'web', engineMode: 'process', modelPath: tinyModel(dir, 'tdt'), modelEndpoint: 'https://127.0.0.1:9', insertEnv: target.env,
+  });
+  await services.ready;
+});
+after(async () => {
+  await services?.dispose();
+  await target?.close();
+});
+
+test('the finals of a live session are typed into the focused app, space-separated', { skip: skip ?? false }, async () => {
+  await target.reset();
+  const audio = concat(quiet(0.6, 1), speechLike(1.6, 21), quiet(0.9, 2), speechLike(1.2, 22), quiet(0.9, 3), speechLike(1.0, 23), quiet(1.0, 4));
+  const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
+  let position = 0;
+  for (const frame of frames(audio, 640)) {
+    services.sessions.pushAudio(sessionId, frame, 'test', position);
+    position += frame.length;
+    await sleep(2);
+  }
+  const summary = await services.sessions.stop(sessionId, 'test');
+  await services.insert.idle();
+  const expected = summary.segments.map((s) => s.text.trim()).filter(Boolean).join(' ');
+  assert.ok(summary.segments.filter((s) => s.text.trim()).length >= 2, 'at least two finals with text (so the separator is tested)');
+  assert.equal(await settle(() => target.value(), expected), expected);
+});
