@@ -34,6 +34,8 @@ function subscribe(parakeet: ParakeetApi): void {
     void sendPendingFileCancel();
   });
   parakeet.on('history:changed', (change) => void historyChanged(change));
+  // The global hotkey (desktop app): the same toggle as the Dictate button and Ctrl+Shift+Space.
+  parakeet.on('dictation:toggle', () => void dictation.toggle());
 }
 
 /** Returns false when there is no way to reach the main process (a banner says what to do). */

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { utilityTransport } from './engine/utility-transport.js';
+import { bindGlobalHotkey } from './global-hotkey.js';
 import { bindIpc, type IpcBinding } from './ipc.js';
 import { electronPlatform } from './platform.js';
 import { createServices, type Services } from './services.js';
@@ -32,6 +33,7 @@ const testHooks = env.PARAKEET_TEST_HOOKS === '1';
 
 let services: Services | null = null;
 let ipc: IpcBinding | null = null;
+let unbindHotkey: (() => void) | null = null;
 let disposed = false;
 
 async function ready(): Promise<void> {
@@ -55,6 +57,7 @@ async function ready(): Promise<void> {
     ipc?.watch(contents);
   });
   ipc = bindIpc(services, { trusted: (url) => isTrustedUrl(url, options) });
+  unbindHotkey = bindGlobalHotkey(services);
   await askForMicrophone(log);
   createMainWindow(options);
 }
@@ -79,6 +82,7 @@ if (!app.requestSingleInstanceLock()) {
     if (disposed || !services) return;
     event.preventDefault();
     disposed = true;
+    unbindHotkey?.();
     ipc?.dispose();
     services.dispose().finally(() => app.quit());
   });

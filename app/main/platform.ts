@@ -1,6 +1,7 @@
 // Electron adapter: what only the desktop platform can do for the services
-// (open the log folder, native file dialogs, the UI language).
-import { app, dialog, shell, BrowserWindow } from 'electron';
+// (open the log folder, native file dialogs, the UI language, the clipboard
+// and whether our window has focus for inserting into other apps).
+import { app, clipboard, dialog, shell, BrowserWindow } from 'electron';
 import { CodedError } from './engine/protocol.js';
 import type { PlatformHooks } from './services.js';
 
@@ -22,5 +23,12 @@ export function electronPlatform(): PlatformHooks {
     // The engine process reads WAV only (any PCM/float layout); other formats need converting first.
     pickAudioFile: () => pickOneFile('Transcribe an audio file', { name: 'WAV audio', extensions: ['wav', 'wave'] }),
     locale: () => app.getLocale(),
+    // Electron's clipboard needs no xclip/wl-clipboard and is synchronous in-process, so it is set before the paste key.
+    clipboard: {
+      read: async () => clipboard.readText() || null,
+      write: async (text) => clipboard.writeText(text),
+    },
+    // Our own window already shows the text; typing it there too would duplicate it.
+    ownWindowFocused: () => BrowserWindow.getFocusedWindow() !== null,
   };
 }

@@ -68,6 +68,9 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // The global hotkey starts dictation while the window is hidden or in the background; a throttled
+      // renderer would start the microphone late and deliver frames in bursts.
+      backgroundThrottling: false,
     },
   });
   lockDownContents(win.webContents, options);

@@ -2,7 +2,7 @@
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
 import type {
-  FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
+  InsertTestResult, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
 } from '../../app/ipc/contract.js';
 import { fileNoticeFromError, noticeFromError } from '../errors.js';
 import { fileName } from '../format.js';
@@ -86,6 +86,11 @@ export async function runSelfTest(name: string): Promise<void> {
   } finally {
     actions.deviceSelfTesting(null);
   }
+}
+
+/** insert:test with the saved settings (the sample text is main's); null when it failed (a banner says why). */
+export function testInsert(): Promise<InsertTestResult | null> {
+  return call('insert:test', 'Testing insertion', {});
 }
 
 export async function saveSettings(patch: SettingsPatch): Promise<void> {

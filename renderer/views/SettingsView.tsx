@@ -1,11 +1,13 @@
 // Settings: engine (device, threads, decoder, weights, engine mode), audio
 // capture (processing toggles, input, pre-roll), dictation segmentation (VAD),
-// history (on/off, retention) and the download mirror. Edits are collected in a draft and saved together.
+// history (on/off, retention), inserting into other apps and the hotkey, and the download mirror. Edits are collected in a draft and saved together.
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { checkAccelerator } from '../../app/ipc/accelerator.js';
 import type { Settings, SettingsPatch } from '../../app/ipc/contract.js';
 import { listInputs } from '../audio/mic.js';
 import { AboutCard } from '../components/AboutCard.js';
 import { Button } from '../components/Button.js';
+import { InsertSettingsCard } from '../components/InsertSettings.js';
 import { saveKeepMicArmed } from '../preferences.js';
 import * as actions from '../store/actions.js';
 import { saveSettings } from '../store/commands.js';
@@ -93,7 +95,7 @@ export function SettingsView() {
   // An emptied number field is NaN: nothing to save until it holds a number again.
   const numbersValid = [draft.threads, draft.history.keepDays, draft.history.maxEntries, ...Object.values(draft.dictation)].every((n) =>
     Number.isFinite(n));
-  const dirty = Object.keys(patch).length > 0 && numbersValid;
+  const dirty = Object.keys(patch).length > 0 && numbersValid && checkAccelerator(draft.hotkey.toggle).ok;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (dirty) void saveSettings(patch);
@@ -214,6 +216,14 @@ export function SettingsView() {
             <NumberInput id="set-max-entries" value={draft.history.maxEntries} min={1} max={100000} step={1} onChange={(v) => hist({ maxEntries: v })} />
           </Field>
         </fieldset>
+
+        <InsertSettingsCard
+          insert={draft.insert}
+          hotkey={draft.hotkey}
+          desktop={app?.mode === 'electron'}
+          onInsert={(next) => update({ insert: { ...draft.insert, ...next } })}
+          onHotkey={(next) => update({ hotkey: { ...draft.hotkey, ...next } })}
+        />
 
         <fieldset className="card">
           <legend>Downloads</legend>
