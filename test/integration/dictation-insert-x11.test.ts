@@ -3,11 +3,10 @@
 // in the focused textarea of another application (a headed Chromium), in
 // order, separated by single spaces — exactly the session's text.
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { createServices, type Services } from '../../app/main/services.js';
-import { RATE, concat, frames, quiet, speechLike } from '../unit/app/signals.js';
-import { tempDir, tinyModel, writeTestSettings } from './helpers.js';
+import { concat, quiet, speechLike } from '../unit/app/signals.js';
+import { dictate, tempDir, tinyModel, writeTestSettings } from './helpers.js';
 import { openX11Target, settle, x11SkipReason, type X11Target } from './x11-target.js';
 
 const skip = x11SkipReason();
@@ -32,14 +31,7 @@ after(async () => {
 test('the finals of a live session are typed into the focused app, space-separated', { skip: skip ?? false }, async () => {
   await target.reset();
   const audio = concat(quiet(0.6, 1), speechLike(1.6, 21), quiet(0.9, 2), speechLike(1.2, 22), quiet(0.9, 3), speechLike(1.0, 23), quiet(1.0, 4));
-  const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
-  let position = 0;
-  for (const frame of frames(audio, 640)) {
-    services.sessions.pushAudio(sessionId, frame, 'test', position);
-    position += frame.length;
-    await sleep(2);
-  }
-  const summary = await services.sessions.stop(sessionId, 'test');
+  const summary = await dictate(services, audio, 2);
   await services.insert.idle();
   const expected = summary.segments.map((s) => s.text.trim()).filter(Boolean).join(' ');
   assert.ok(summary.segments.filter((s) => s.text.trim()).length >= 2, 'at least two finals with text (so the separator is tested)');

@@ -4,7 +4,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SessionSummary } from '../../app/ipc/contract.js';
 import { LogSink, createLogger, nullLogger, type Logger } from '../../app/main/log.js';
+import type { Services } from '../../app/main/services.js';
+import { RATE, frames } from '../unit/app/signals.js';
 import { generateModel } from '../support/model/generate.js';
 import type { Arch } from '../support/model/options.js';
 
@@ -49,4 +53,19 @@ export function waitFor<T>(subscribe: (resolve: (value: T) => void) => () => voi
  */
 export function writeTestSettings(userDataDir: string, settings: Record<string, unknown> = {}): void {
   writeFileSync(join(userDataDir, 'settings.json'), JSON.stringify({ version: 1, settings: { threads: 1, ...settings } }));
+}
+
+/**
+ * Plays 16 kHz audio into a new dictation session as 40 ms frames with their sample positions (a pause of
+ * `frameDelayMs` between frames lets partials and finals run meanwhile), then stops it: the summary.
+ */
+export async function dictate(services: Services, audio: Float32Array, frameDelayMs: number, clientId = 'test'): Promise<SessionSummary> {
+  const { sessionId } = services.sessions.start({ sampleRate: RATE }, clientId);
+  let position = 0;
+  for (const frame of frames(audio, 640)) {
+    services.sessions.pushAudio(sessionId, frame, clientId, position);
+    position += frame.length;
+    await sleep(frameDelayMs);
+  }
+  return services.sessions.stop(sessionId, clientId);
 }

@@ -6,13 +6,12 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import type { FileTranscript, HistoryChange, HistoryEntry, HistoryList, TranscriptEvent } from '../../app/ipc/contract.js';
 import { createServices, type Services, type ServicesOptions } from '../../app/main/services.js';
 import { encodeWav16 } from '../../app/shared/wav.js';
-import { RATE, concat, frames, quiet, speechLike } from '../unit/app/signals.js';
-import { tempDir, tinyModel, writeTestSettings } from './helpers.js';
+import { RATE, concat, quiet, speechLike } from '../unit/app/signals.js';
+import { dictate, tempDir, tinyModel, writeTestSettings } from './helpers.js';
 
 const dir = tempDir('history');
 const modelPath = tinyModel(dir, 'tdt');
@@ -48,14 +47,7 @@ test('a live dictation becomes an entry whose segments are exactly the finals em
   const offFinals = services.bus.on('dictation:transcript', (t) => t.kind === 'final' && finals.push(t));
   const offChanges = services.bus.on('history:changed', (c) => changes.push(c));
   const audio = concat(quiet(0.5, 1), speechLike(1.4, 31), quiet(0.9, 2), speechLike(1.1, 32), quiet(0.9, 3));
-  const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
-  let position = 0;
-  for (const frame of frames(audio, 640)) {
-    services.sessions.pushAudio(sessionId, frame, 'test', position);
-    position += frame.length;
-    await sleep(10);
-  }
-  const summary = await services.sessions.stop(sessionId, 'test');
+  const summary = await dictate(services, audio, 10);
   await services.history.settled();
   offFinals();
   offChanges();
@@ -70,7 +62,7 @@ test('a live dictation becomes an entry whose segments are exactly the finals em
   assert.equal(summaryEntry.modelName, services.engine.loadedModel?.name);
 
   const entry = await invoke<HistoryEntry>('history:get', { id: summaryEntry.id });
-  const emitted = finals.filter((f) => f.sessionId === sessionId);
+  const emitted = finals.filter((f) => f.sessionId === summary.sessionId);
   assert.deepEqual(
     entry.segments,
     emitted.map(({ segmentId, start, end, text, devicesRan, words }) => ({ segmentId, start, end, text, devicesRan, words })),
