@@ -58,6 +58,42 @@ export interface AppInfo {
   userDataDir: string;
 }
 
+/** app:diagnostics: what runs where, for a bug report. Never transcript text or audio; home paths shown as `~`. */
+export interface DiagnosticsData {
+  /** ISO time the report was made. */
+  generatedAt: string;
+  app: { name: string; version: string; mode: 'electron' | 'web' };
+  system: {
+    platform: string;
+    arch: string;
+    /** OS kernel release and version string (os.release(), os.version()). */
+    release: string;
+    osVersion: string;
+    totalMemoryBytes: number;
+    freeMemoryBytes: number;
+    cpuModel: string;
+    cpuCount: number;
+  };
+  /** Runtime versions; electron/chromium are null in web mode (the page's browser is not the main process's). */
+  runtime: { node: string; v8: string; electron: string | null; chromium: string | null };
+  engine: {
+    status: EngineStatus;
+    ggml: AppInfo['ggml'];
+    /** ggml's backends are loadable modules (distributable build). */
+    backendDl: boolean | null;
+  };
+  devices: DevicesState;
+  settings: Settings;
+  history: { entries: number };
+  log: { file: string; lines: string[] };
+}
+
+export interface DiagnosticsReport {
+  /** The same facts as plain text (what Copy and Save give). */
+  text: string;
+  data: DiagnosticsData;
+}
+
 export interface DeviceFailure {
   name: string;
   reason: string;
@@ -385,6 +421,8 @@ export interface Notice {
 export interface InvokeMap {
   'app:info': { request: void; response: AppInfo };
   'app:openLogFolder': { request: void; response: void };
+  /** A system/engine/device/model/settings report with the log's last lines, for bug reports (no transcript text). */
+  'app:diagnostics': { request: void; response: DiagnosticsReport };
   'devices:list': { request: void; response: DevicesState };
   'devices:select': { request: { name: string }; response: DevicesState };
   /**
@@ -450,7 +488,7 @@ export type RequestOf<C extends InvokeChannel> = InvokeMap[C]['request'];
 export type ResponseOf<C extends InvokeChannel> = InvokeMap[C]['response'];
 
 export const INVOKE_CHANNELS = [
-  'app:info', 'app:openLogFolder', 'devices:list', 'devices:select', 'devices:selfTest', 'engine:status', 'engine:loadModel',
+  'app:info', 'app:openLogFolder', 'app:diagnostics', 'devices:list', 'devices:select', 'devices:selfTest', 'engine:status', 'engine:loadModel',
   'models:state', 'models:catalog', 'models:firstRun', 'models:download', 'models:pause', 'models:resume', 'models:cancel',
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',

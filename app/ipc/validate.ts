@@ -225,6 +225,7 @@ type Validators = { [C in InvokeChannel]: Check<RequestOf<C>> };
 export const PAYLOAD_VALIDATORS: Validators = {
   'app:info': noPayload,
   'app:openLogFolder': noPayload,
+  'app:diagnostics': noPayload,
   'devices:list': noPayload,
   'devices:select': object({ name: deviceName }),
   'devices:selfTest': object<{ name?: string }>({ name: deviceName }, ['name']),

@@ -2,6 +2,7 @@
 // request and the services. The `Handlers` type makes a missing channel a
 // compile error; the contract test checks the same at run time.
 import type { DownloadSnapshot } from '../ipc/contract.js';
+import { collectDiagnostics } from './diagnostics/collect.js';
 import { CodedError } from './engine/protocol.js';
 import type { Handlers } from './router.js';
 import type { PlatformHooks, Services } from './services.js';
@@ -23,6 +24,7 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
       await s.logSink.flush();
       await platform.openPath(s.logSink.dir);
     },
+    'app:diagnostics': () => collectDiagnostics(s),
 
     'devices:list': () => s.devices.refresh(),
     'devices:select': ({ name }) => s.devices.select(name),

@@ -1,7 +1,24 @@
-// What is running, for bug reports: version, engine build, where the log is.
+// What is running, for bug reports: version, engine build, where the log is,
+// and the diagnostics report (system, devices, model, settings, log tail;
+// never transcript text) to copy or save.
 import { useApp } from '../store/hooks.js';
 import { call } from '../store/commands.js';
+import { saveTextFile } from '../download.js';
 import { Button } from './Button.js';
+import { CopyButton } from './CopyButton.js';
+
+/** Fetched at each click: the report is a snapshot of now (devices, engine state, the log's end). */
+async function diagnosticsText(): Promise<string | null> {
+  const report = await call('app:diagnostics', 'Collecting diagnostics');
+  return report?.text ?? null;
+}
+
+async function saveDiagnostics(): Promise<void> {
+  const text = await diagnosticsText();
+  if (text === null) return;
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  saveTextFile(`parakeet-diagnostics-${stamp}.txt`, text, 'text/plain');
+}
 
 export function AboutCard() {
   const app = useApp((s) => s.engine.app);
@@ -25,9 +42,19 @@ export function AboutCard() {
         <dt>Data folder</dt>
         <dd className="mono">{app.userDataDir}</dd>
       </dl>
-      {mode === 'electron' ? (
-        <Button onClick={() => void call('app:openLogFolder', 'Opening the log folder')}>Open the log folder</Button>
-      ) : null}
+      <p className="hint" id="diagnostics-hint">
+        Diagnostics: system, engine build, devices, model, settings and the log&apos;s last lines, for a bug report. No
+        transcript text or audio; your home folder is shown as ~.
+      </p>
+      <div className="row-actions">
+        <CopyButton getText={diagnosticsText} label="Copy diagnostics" aria-describedby="diagnostics-hint" />
+        <Button onClick={() => void saveDiagnostics()} aria-describedby="diagnostics-hint">
+          Save diagnostics
+        </Button>
+        {mode === 'electron' ? (
+          <Button onClick={() => void call('app:openLogFolder', 'Opening the log folder')}>Open the log folder</Button>
+        ) : null}
+      </div>
     </section>
   );
 }

@@ -5,8 +5,12 @@ import * as actions from '../store/actions.js';
 import { Button, type ButtonProps } from './Button.js';
 
 export interface CopyButtonProps extends Omit<ButtonProps, 'onClick' | 'children'> {
-  /** Read at click time, so a long text is only built when it is copied. */
-  getText: () => string;
+  /**
+   * Read at click time, so a long text is only built when it is copied. May be asynchronous (a report fetched
+   * from main): Chromium keeps the click's user activation for the clipboard write for a few seconds. Null:
+   * nothing to copy (the fetch failed and said so).
+   */
+  getText: () => string | null | Promise<string | null>;
   label?: string;
 }
 
@@ -18,7 +22,9 @@ export function CopyButton({ getText, label = 'Copy text', ...rest }: CopyButton
   }, []);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(getText());
+      const text = await getText();
+      if (text === null) return;
+      await navigator.clipboard.writeText(text);
       setCopied(true);
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(() => setCopied(false), 1500);

@@ -21,3 +21,14 @@ test('settings show the defaults and save a change', async ({ app, server }) => 
   expect(saved.audio.noiseSuppression).toBe(true);
   expect(saved.audio.echoCancellation).toBe(false);
 });
+
+test('About: Copy diagnostics gives the report with the ggml build and the CPU', async ({ app }) => {
+  await app.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await app.getByTestId('nav-settings').click();
+  await app.getByRole('button', { name: 'Copy diagnostics' }).click();
+  await expect(app.getByRole('button', { name: 'Copied' })).toBeVisible();
+  const text = await app.evaluate(() => navigator.clipboard.readText());
+  expect(text).toContain('ggml');
+  expect(text).toContain('CPU (cpu, backend CPU)');
+  expect(text).toContain('[log: last');
+});

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionSummary } from '../../app/ipc/contract.js';
 import { LogSink, createLogger, nullLogger, type Logger } from '../../app/main/log.js';
-import type { Services } from '../../app/main/services.js';
+import { createServices, type Services, type ServicesOptions } from '../../app/main/services.js';
 import { RATE, frames } from '../unit/app/signals.js';
 import { generateModel } from '../support/model/generate.js';
 import type { Arch } from '../support/model/options.js';
@@ -68,4 +68,23 @@ export async function dictate(services: Services, audio: Float32Array, frameDela
     await sleep(frameDelayMs);
   }
   return services.sessions.stop(sessionId, clientId);
+}
+
+/**
+ * The real services in web mode with the engine in its own process, `modelPath` loaded (awaited), test hooks
+ * on and no reachable download endpoint; `extra` overrides any of it.
+ */
+export async function startTestServices(userDataDir: string, modelPath: string, extra: Partial<ServicesOptions> = {}): Promise<Services> {
+  const services = await createServices({
+    userDataDir,
+    mode: 'web',
+    engineMode: 'process',
+    testHooks: true,
+    modelPath,
+    modelEndpoint: 'https://127.0.0.1:9',
+    logToStderr: process.env.PARAKEET_TEST_LOG === '1',
+    ...extra,
+  });
+  await services.ready;
+  return services;
 }

@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { DeviceSelfTest, EventMap, EventName } from '../../app/ipc/contract.js';
 import { judge, selfTestSignal, toleranceFor } from '../../app/main/engine/self-test.js';
-import { createServices, type Services } from '../../app/main/services.js';
+import type { Services } from '../../app/main/services.js';
 import { Model } from '../../native/index.js';
-import { tempDir, tinyModel, writeTestSettings } from './helpers.js';
+import { startTestServices, tempDir, tinyModel, writeTestSettings } from './helpers.js';
 
 const dir = tempDir('selftest');
 const modelPath = tinyModel(dir, 'hybrid_tdt_ctc', 3);
@@ -21,16 +21,7 @@ const ctx = { clientId: 'test' };
 
 before(async () => {
   writeTestSettings(dir);
-  services = await createServices({
-    userDataDir: dir,
-    mode: 'web',
-    engineMode: 'process',
-    testHooks: true,
-    modelPath,
-    modelEndpoint: 'https://127.0.0.1:9',
-    logToStderr: process.env.PARAKEET_TEST_LOG === '1',
-  });
-  await services.ready;
+  services = await startTestServices(dir, modelPath);
   assert.equal(services.engine.loadedModel?.device.device.name, 'CPU');
 });
 after(async () => {

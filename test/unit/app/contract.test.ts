@@ -93,6 +93,7 @@ test('unknown channels (including prototype names) are UNKNOWN_CHANNEL', async (
 const VALID: Record<InvokeChannel, unknown> = {
   'app:info': undefined,
   'app:openLogFolder': undefined,
+  'app:diagnostics': undefined,
   'devices:list': undefined,
   'devices:select': { name: 'cpu' },
   'devices:selfTest': { name: 'CPU' },
