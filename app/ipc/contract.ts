@@ -145,7 +145,8 @@ export interface DevicesState {
   selfTests: DeviceSelfTest[];
 }
 
-export type EngineState = 'missing' | 'starting' | 'no-model' | 'loading' | 'ready' | 'busy' | 'crashed' | 'restarting';
+/** 'idle-unloaded': the model was unloaded after `idleUnloadMinutes` without use; the next use reloads it first. */
+export type EngineState = 'missing' | 'starting' | 'no-model' | 'loading' | 'ready' | 'busy' | 'crashed' | 'restarting' | 'idle-unloaded';
 
 export interface EngineStatus {
   state: EngineState;
@@ -222,6 +223,11 @@ export interface Settings {
   history: HistorySettings;
   insert: InsertSettings;
   hotkey: HotkeySettings;
+  /**
+   * Unload the model after this many minutes without a dictation, file job or self-test (0 = never). It frees the
+   * compute buffers and the engine's resident model pages (GPU memory on a GPU); the next use reloads it first.
+   */
+  idleUnloadMinutes: number;
   /** Hugging Face mirror base URL (https), or null for huggingface.co. */
   mirrorEndpoint: string | null;
 }

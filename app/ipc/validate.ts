@@ -186,6 +186,7 @@ export const SETTINGS_CHECKS: Shape<Omit<Settings, SettingsGroup>> = {
   weightType: oneOf(WEIGHT_TYPES),
   decoder: oneOf(DECODER_CHOICES),
   engineMode: oneOf(ENGINE_MODES),
+  idleUnloadMinutes: num(L.idleUnloadMinutes.min, L.idleUnloadMinutes.max, true),
   mirrorEndpoint: nullable(httpsUrl),
 };
 
@@ -198,7 +199,7 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     insert: partial(INSERT_CHECKS),
     hotkey: partial(HOTKEY_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(

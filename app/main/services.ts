@@ -118,12 +118,16 @@ export async function createServices(options: ServicesOptions): Promise<Services
 
   // The registry decides the device after a crash; it is created right after the host.
   let devices: DeviceRegistry | null = null;
+  // A running dictation holds the model through its pauses (no decode runs while nobody speaks).
+  let sessions: SessionManager | null = null;
   const engine = new EngineHost({
     mode: engineMode,
     log: log.child('engine'),
     transport: engineMode === 'process' ? options.engineTransport : undefined,
     testHooks: options.testHooks,
     deviceAfterCrash: () => devices?.effectiveDevice() ?? 'CPU',
+    idleUnloadMs: initial.idleUnloadMinutes * 60_000,
+    inUse: () => (sessions?.running ?? 0) > 0,
   });
 
   const loadOptions = (): EngineLoadOptions => {
@@ -184,7 +188,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
   // Long sessions spill old audio here; what a previous run left behind (it crashed) is removed first.
   const spillDir = path.join(userDataDir, 'sessions');
   await fs.rm(spillDir, { recursive: true, force: true }).catch((error: unknown) => log.warn('cannot clear the session folder', error));
-  const sessions = new SessionManager({
+  sessions = new SessionManager({
     engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio, observer: history,
   });
   const insert = new DictationInsert({
@@ -234,6 +238,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     if ((reload || next.device !== previous.device) && engine.loadedModel) {
       reloadModel().catch((error: unknown) => log.warn('reload after a settings change failed', error));
     }
+    if (next.idleUnloadMinutes !== previous.idleUnloadMinutes) engine.setIdleUnload(next.idleUnloadMinutes * 60_000);
     if (next.engineMode !== previous.engineMode) {
       bus.emit('notice', {
         level: 'info',

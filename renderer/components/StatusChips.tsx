@@ -11,6 +11,7 @@ const ENGINE_TEXT: Record<EngineState, string> = {
   busy: 'Working',
   crashed: 'Engine crashed',
   restarting: 'Engine restarting',
+  'idle-unloaded': 'Model unloaded (idle) — reloads on use',
 };
 
 export function StatusChips() {

@@ -16,7 +16,10 @@ export function applyConnection(s: EngineSlice, connection: ConnectionState): En
   return connection === s.connection ? s : { ...s, connection };
 }
 
-/** Whether a model is loaded and the engine can take work (busy counts: work queues). */
+/**
+ * Whether a model is loaded and the engine can take work (busy counts: work queues; a model unloaded for
+ * idleness counts too: the next call reloads it first).
+ */
 export function engineUsable(status: EngineStatus | null): boolean {
-  return status !== null && (status.state === 'ready' || status.state === 'busy');
+  return status !== null && (status.state === 'ready' || status.state === 'busy' || status.state === 'idle-unloaded');
 }

@@ -4,6 +4,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { checkAccelerator } from '../../app/ipc/accelerator.js';
 import type { Settings, SettingsPatch } from '../../app/ipc/contract.js';
+import { SETTINGS_LIMITS } from '../../app/ipc/settings.js';
 import { listInputs } from '../audio/mic.js';
 import { AboutCard } from '../components/AboutCard.js';
 import { Button } from '../components/Button.js';
@@ -93,7 +94,7 @@ export function SettingsView() {
   const hist = (next: Partial<Settings['history']>) => update({ history: { ...draft.history, ...next } });
   const patch = diff(values, draft);
   // An emptied number field is NaN: nothing to save until it holds a number again.
-  const numbersValid = [draft.threads, draft.history.keepDays, draft.history.maxEntries, ...Object.values(draft.dictation)].every((n) =>
+  const numbersValid = [draft.threads, draft.idleUnloadMinutes, draft.history.keepDays, draft.history.maxEntries, ...Object.values(draft.dictation)].every((n) =>
     Number.isFinite(n));
   const dirty = Object.keys(patch).length > 0 && numbersValid && checkAccelerator(draft.hotkey.toggle).ok;
   const submit = (e: FormEvent) => {
@@ -138,6 +139,20 @@ export function SettingsView() {
                 </option>
               ))}
             </select>
+          </Field>
+          <Field
+            id="set-idle-unload"
+            label="Unload the model after idle (minutes)"
+            hint="Frees the engine's memory (GPU memory on a GPU) when nothing was transcribed for this long; the next dictation or file reloads it first, without losing audio. 0 keeps it loaded."
+          >
+            <NumberInput
+              id="set-idle-unload"
+              value={draft.idleUnloadMinutes}
+              min={SETTINGS_LIMITS.idleUnloadMinutes.min}
+              max={SETTINGS_LIMITS.idleUnloadMinutes.max}
+              step={1}
+              onChange={(v) => update({ idleUnloadMinutes: v })}
+            />
           </Field>
           <Field id="set-engine-mode" label="Engine mode" hint="Separate process: a crash in the engine cannot take the app down.">
             <select id="set-engine-mode" value={draft.engineMode} onChange={(e) => update({ engineMode: e.target.value as Settings['engineMode'] })}>

@@ -11,6 +11,11 @@
 // known-answer self-test (self-test.ts) before the model is reported ready; a
 // failed test is reported like a fault (the registry marks the device) and the
 // model goes to the next device, as after a crash.
+// Idle unload: after `idleUnloadMs` without a model call and with nothing in
+// use (a dictation session), the model is unloaded from the engine (which
+// stays alive) and the state says 'idle-unloaded'; the next call that needs it
+// reloads the same file with the same options first, in the lane, so it simply
+// waits a little longer.
 import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice } from '../../ipc/contract.js';
 import type { BuildInfo, DeviceInfo, ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
@@ -51,6 +56,12 @@ export interface EngineHostOptions {
   /** More crashes than this within a minute: stop restarting until something asks for the engine again. */
   maxCrashesPerMinute?: number;
   readyTimeoutMs?: number;
+  /** Unload the model after this long without use (ms); 0 = never. Changed later with setIdleUnload(). */
+  idleUnloadMs?: number;
+  /** Something holds the model even while no call runs (a dictation session in a pause); checked before an idle unload. */
+  inUse?: () => boolean;
+  /** Clock for the idle timer (tests). */
+  now?: () => number;
 }
 
 export interface CrashInfo {
@@ -138,6 +149,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private started: Promise<void> | null = null;
   /** While a restarted engine reloads the model, other requests wait (they would find no model). */
   private holding = false;
+  /** The model was unloaded for idleness: `model`, `modelPath` and `loadOptions` describe what to reload. */
+  private idleUnloaded = false;
+  private idleMs: number;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private lastUse: number;
 
   constructor(private readonly opts: EngineHostOptions) {
     super();
@@ -145,6 +161,12 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     this.log = opts.log;
     this.engineLog = opts.log.child('process');
     this.factory = opts.transport ?? (opts.mode === 'inline' ? inlineTransport : forkTransport);
+    this.idleMs = opts.idleUnloadMs ?? 0;
+    this.lastUse = this.now();
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
   }
 
   // ------------------------------------------------------------ lifecycle
@@ -194,6 +216,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     if (this.disposed) return;
     this.disposed = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     for (const p of this.pending.values()) p.reject(new CodedError('ABORTED', 'the app is shutting down'));
     this.pending.clear();
     this.generation += 1; // ignore the exit we cause
@@ -258,12 +281,13 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         this.modelId = modelId;
         this.modelPath = path;
         this.loadOptions = loadOptions;
+        this.idleUnloaded = false;
         this.lastError = null;
         this.log.info(`model loaded: ${info.name || path} on ${info.device.device.name} in ${info.loadMs.toFixed(0)} ms`);
       } catch (error) {
         this.lastError = { code: (error as CodedError).code ?? 'INTERNAL', message: (error as Error).message };
-        // The engine keeps the previous model when a load fails.
-        this.setState(this.model ? 'ready' : before === 'missing' ? 'missing' : 'no-model');
+        // The engine keeps the previous model when a load fails (none resident after an idle unload).
+        this.setState(this.idleUnloaded ? 'idle-unloaded' : this.model ? 'ready' : before === 'missing' ? 'missing' : 'no-model');
         throw error;
       }
       // Still 'loading': a model on a device that computes wrong is not ready. If the engine dies during the
@@ -280,6 +304,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       this.model = null;
       this.modelId = null;
       this.modelPath = null;
+      this.idleUnloaded = false;
       this.setState('no-model');
     });
   }
@@ -293,9 +318,14 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     options: EngineTranscribeOptions,
     how: { priority: DecodePriority; skipIfBusy?: boolean; signal?: AbortSignal },
   ): Promise<EngineTranscript | null> {
-    if (how.skipIfBusy && this.busy) return null;
+    if (how.skipIfBusy && (this.busy || this.idleUnloaded)) {
+      // A partial is not worth waiting a model load for; the reload starts now and the next one runs.
+      this.wake();
+      return null;
+    }
     return this.inLane(PRIORITY[how.priority], async () => {
       if (how.signal?.aborted) throw aborted();
+      await this.reloadIfIdle();
       const result = await this.request({ op: 'transcribe', pcm, options }, { signal: how.signal });
       this.emit('ran', { devicesRan: result.devicesRan });
       return result;
@@ -309,6 +339,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   ): Promise<EngineTranscript> {
     return this.inLane(PRIORITY.file, async () => {
       if (how.signal?.aborted) throw aborted();
+      await this.reloadIfIdle();
       const result = await this.request({ op: 'transcribeFile', path, options }, how);
       this.emit('ran', { devicesRan: result.devicesRan });
       return result;
@@ -338,6 +369,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   selfTest(device?: string): Promise<DeviceSelfTest> {
     return this.inLane(SELF_TEST_PRIORITY, async () => {
       if (!this.model) throw new CodedError('NO_MODEL', 'No model is loaded; load one first: the self-test runs the loaded model.');
+      await this.reloadIfIdle();
       const result = await this.request({ op: 'selfTest', device, trigger: 'manual' });
       if (await this.settleSelfTest(result, false)) {
         await this.checkLoadedDevice(false);
@@ -355,6 +387,89 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   /** Test trigger (needs testHooks): kill the engine now or right after the next transcription starts. */
   crash(when: CrashWhen): Promise<null> {
     return this.request({ op: 'crash', when });
+  }
+
+  // ------------------------------------------------------------ idle unload
+
+  /** Unload the model after `ms` without use; 0 = never (a model unloaded for idleness stays so until used). */
+  setIdleUnload(ms: number): void {
+    this.idleMs = Math.max(0, ms);
+    this.scheduleIdle();
+  }
+
+  /** The model was unloaded for idleness and comes back at the next use. */
+  get unloadedForIdle(): boolean {
+    return this.idleUnloaded;
+  }
+
+  /** Something is about to use the model (a dictation starts): reload it now if it was unloaded for idleness. */
+  wake(): void {
+    this.touch();
+    if (!this.idleUnloaded) return;
+    this.inLane(PRIORITY.load, () => this.reloadIfIdle()).catch((error: unknown) => {
+      this.log.warn('reloading the model after the idle unload failed', error);
+    });
+  }
+
+  private touch(): void {
+    this.lastUse = this.now();
+    this.scheduleIdle();
+  }
+
+  private scheduleIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.idleMs <= 0 || !this.modelPath || this.idleUnloaded || this.disposed) return;
+    const wait = Math.max(0, this.lastUse + this.idleMs - this.now());
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      this.idleCheck();
+    }, wait);
+    // The idle timer alone must not keep a CLI or a test process alive.
+    this.idleTimer.unref();
+  }
+
+  /** Whether the model may go now: idle long enough, nothing running or queued, nothing holding it. */
+  private idleExpired(): boolean {
+    const quiet = this.now() - this.lastUse >= this.idleMs;
+    return this.idleMs > 0 && quiet && !this.idleUnloaded && this.model !== null && this.state === 'ready' &&
+      this.laneQueue.length === 0 && !(this.opts.inUse?.() ?? false);
+  }
+
+  private idleCheck(): void {
+    if (this.laneBusy || !this.idleExpired()) {
+      // Held (a session in a pause) or used meanwhile: count the idle time from now.
+      if (this.laneBusy || this.opts.inUse?.()) this.lastUse = this.now();
+      this.scheduleIdle();
+      return;
+    }
+    this.inLane(PRIORITY.load, async () => {
+      // Checked again in the lane: a call may have arrived while this job waited.
+      if (!this.idleExpired()) return;
+      await this.request({ op: 'unload' });
+      if (!this.model || this.state !== 'ready') return; // a crash or an explicit unload got there first
+      this.idleUnloaded = true;
+      this.log.info(`model unloaded after ${Math.round(this.idleMs / 1000)} s without use; it reloads at the next use`);
+      this.setState('idle-unloaded');
+    }, false).catch((error: unknown) => this.log.warn('the idle unload failed', error));
+  }
+
+  /** In the lane, before a call that needs the model: brings back a model unloaded for idleness (same file and options). */
+  private async reloadIfIdle(): Promise<void> {
+    if (!this.idleUnloaded || !this.modelPath) return;
+    this.setState('loading');
+    try {
+      this.model = await this.request({ op: 'load', path: this.modelPath, options: this.loadOptions });
+    } catch (error) {
+      this.lastError = { code: (error as CodedError).code ?? 'INTERNAL', message: (error as Error).message };
+      if (this.state === 'loading') this.setState('idle-unloaded');
+      throw error;
+    }
+    this.idleUnloaded = false;
+    this.log.info(`model reloaded after the idle unload in ${this.model.loadMs.toFixed(0)} ms`);
+    // Same device as before, but a load is a load: the device is checked before the model counts as ready.
+    await this.checkLoadedDevice(false);
+    this.setState('ready');
   }
 
   // ------------------------------------------------------------ device self-test
@@ -443,16 +558,19 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
 
   // ------------------------------------------------------------ lane
 
-  private inLane<T>(priority: number, work: () => Promise<T>): Promise<T> {
+  /** `use`: the job is a use of the model (every job but the idle unload itself), which restarts the idle timer. */
+  private inLane<T>(priority: number, work: () => Promise<T>, use = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.laneQueue.push({
         priority,
         seq: this.laneSeq++,
         run: () => {
+          if (use) this.touch();
           work()
             .then(resolve, reject)
             .finally(() => {
               this.laneBusy = false;
+              if (use) this.touch();
               this.pump();
             });
         },
@@ -673,6 +791,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       try {
         this.model = await this.request({ op: 'load', path: this.modelPath, options }, { internal: true });
         this.loadOptions = options;
+        this.idleUnloaded = false;
         this.log.info(`model reloaded on ${this.model.device.device.name} after the crash`);
         // The next device (a second GPU) is checked like any load before it is used.
         await this.checkLoadedDevice(true);
@@ -681,6 +800,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         this.model = null;
         this.modelPath = null;
         this.modelId = null;
+        this.idleUnloaded = false;
         this.lastError = { code: (error as CodedError).code ?? 'INTERNAL', message: (error as Error).message };
         this.log.error('could not reload the model after the crash', error);
       }

@@ -27,7 +27,7 @@ export interface SessionObserver {
 }
 
 /** What the manager needs from the engine (the EngineHost; unit tests pass a stand-in). */
-export type SessionEngine = SessionDecoder & Pick<EngineHost, 'on' | 'loadedModel'>;
+export type SessionEngine = SessionDecoder & Pick<EngineHost, 'on' | 'loadedModel'> & Partial<Pick<EngineHost, 'wake'>>;
 
 export interface SessionManagerOptions {
   engine: SessionEngine;
@@ -98,6 +98,9 @@ export class SessionManager {
       retainAudio: this.opts.retainAudio,
     });
     this.sessions.set(id, session);
+    // A model unloaded for idleness starts reloading now, while the user starts speaking; the session keeps
+    // every frame meanwhile and its first decodes wait in the engine's lane behind the load.
+    this.opts.engine.wake?.();
     this.observe((o) => o.sessionStarted(id));
     this.opts.log.info(`session ${id} started for ${owner} (${options.sampleRate} Hz)`);
     return { sessionId: id, sampleRate: options.sampleRate };
@@ -111,6 +114,11 @@ export class SessionManager {
     } catch (error) {
       this.opts.log.error('a session observer threw', error);
     }
+  }
+
+  /** Sessions started and not yet stopped or cancelled. */
+  get running(): number {
+    return this.sessions.size;
   }
 
   get(sessionId: string): DictationSession | undefined {
