@@ -151,6 +151,12 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private holding = false;
   /** The model was unloaded for idleness: `model`, `modelPath` and `loadOptions` describe what to reload. */
   private idleUnloaded = false;
+  /**
+   * Automatic self-tests passed in this run, by device + file + load options. Only the reload after an idle
+   * unload reuses one: same device, same file, nothing happened to the device meanwhile, and repeating the
+   * test would add its two encodes (and a CPU twin's load) to every first dictation after a pause.
+   */
+  private readonly passedChecks = new Set<string>();
   private idleMs: number;
   private idleTimer: NodeJS.Timeout | null = null;
   private lastUse: number;
@@ -467,8 +473,8 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     }
     this.idleUnloaded = false;
     this.log.info(`model reloaded after the idle unload in ${this.model.loadMs.toFixed(0)} ms`);
-    // Same device as before, but a load is a load: the device is checked before the model counts as ready.
-    await this.checkLoadedDevice(false);
+    // Same device as before: checked again unless it already passed with this file and these options.
+    await this.checkLoadedDevice(false, { reusePassed: true });
     this.setState('ready');
   }
 
@@ -480,10 +486,15 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
    * model to the next device, which is checked again, down to the CPU. Rethrows ENGINE_CRASHED (the crash
    * path owns what follows); a test that cannot run otherwise is reported and the device kept.
    */
-  private async checkLoadedDevice(internal: boolean): Promise<void> {
+  private async checkLoadedDevice(internal: boolean, how: { reusePassed?: boolean } = {}): Promise<void> {
     for (let round = 0; round < MAX_SELF_TEST_FALLBACKS; round += 1) {
       const device = this.model?.device.device;
       if (!device || device.type === 'cpu') return;
+      const key = JSON.stringify([device.name, this.modelPath, { ...this.loadOptions, device: undefined }]);
+      if (how.reusePassed && this.passedChecks.has(key)) {
+        this.log.info(`self-test of ${device.name} skipped: it passed with this model earlier in this run`);
+        return;
+      }
       let result: DeviceSelfTest;
       try {
         result = await this.request({ op: 'selfTest', trigger: 'load' }, { internal });
@@ -498,6 +509,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         });
         return;
       }
+      if (result.passed) this.passedChecks.add(key);
       if (!(await this.settleSelfTest(result, internal))) return;
     }
   }
