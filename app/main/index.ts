@@ -2,7 +2,7 @@
 // services (services.ts), the IPC binding (ipc.ts) and the window (window.ts);
 // on quit, everything disposed (sessions finalized, downloads paused for a
 // resume, the engine process ended).
-import { BrowserWindow, app, session, utilityProcess, type WebContents } from 'electron';
+import { BrowserWindow, app, dialog, session, utilityProcess, type WebContents } from 'electron';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,8 @@ if (!app.requestSingleInstanceLock()) {
   app.on('second-instance', focusExisting);
   app.whenReady().then(ready).catch((error: unknown) => {
     process.stderr.write(`parakeet: start-up failed: ${(error as Error).stack ?? String(error)}\n`);
+    // A desktop user sees no terminal: say what happened (e.g. another instance holds the user-data folder).
+    dialog.showErrorBox('Parakeet Desktop could not start', error instanceof Error ? error.message : String(error));
     app.exit(1);
   });
   app.on('activate', () => {

@@ -3,6 +3,7 @@
 // jobs, the history and the IPC router. The Electron adapter (index.ts, ipc.ts) and the
 // web bridge (app/web) build exactly this and only differ in transport and in
 // the few platform hooks (open a folder, pick a file).
+import { acquireInstanceLock, type InstanceLock } from './util/instance-lock.js';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -101,6 +102,16 @@ export interface Services {
 }
 
 export async function createServices(options: ServicesOptions): Promise<Services> {
+  const lock = await acquireInstanceLock(path.resolve(options.userDataDir), { mode: options.mode });
+  try {
+    return await createServicesLocked(options, lock);
+  } catch (error) {
+    await lock.release().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function createServicesLocked(options: ServicesOptions, lock: InstanceLock): Promise<Services> {
   const userDataDir = path.resolve(options.userDataDir);
   const envLevel = process.env.PARAKEET_LOG_LEVEL;
   const logSink = new LogSink({
@@ -319,6 +330,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       await models.dispose();
       await engine.dispose();
       await logSink.close();
+      await lock.release();
     },
   };
   const router = new Router(createHandlers(partial, options.platform ?? {}), log.child('ipc'));
