@@ -50,9 +50,9 @@ export function noticeFromError(error: IpcError, level: NoticeLevel = 'error', c
  * above speak of microphones and the models folder).
  */
 const FILE_ACTIONS: Record<string, string> = {
-  NOT_FOUND: 'Check the path: it must be the full path of a .wav file on this machine.',
-  BAD_AUDIO: 'The Files view reads WAV files (PCM or float, any rate and channels); convert other formats first.',
-  BAD_ARGUMENT: 'Choose a .wav file, and a decoder this model has (or Auto).',
+  NOT_FOUND: 'Check the path: it must be the full path of an audio file on this machine.',
+  BAD_AUDIO: 'WAV is read directly; other formats need ffmpeg or sox on this machine (the message says which step failed).',
+  BAD_ARGUMENT: 'Choose an audio file, and a decoder this model has (or Auto).',
   IO_ERROR: 'Check that your user can read the file.',
 };
 

@@ -20,8 +20,12 @@ export function electronPlatform(): PlatformHooks {
       if (error) throw new CodedError('IO_ERROR', `Could not open ${target}: ${error}`);
     },
     pickModelFile: () => pickOneFile('Import a Parakeet model', { name: 'GGUF models', extensions: ['gguf'] }),
-    // The engine process reads WAV only (any PCM/float layout); other formats need converting first.
-    pickAudioFile: () => pickOneFile('Transcribe an audio file', { name: 'WAV audio', extensions: ['wav', 'wave'] }),
+    // WAV is read by the engine itself; the other formats go through ffmpeg or sox when the machine has one.
+    pickAudioFile: () =>
+      pickOneFile('Transcribe an audio file', {
+        name: 'Audio and video',
+        extensions: ['wav', 'wave', 'flac', 'mp3', 'm4a', 'aac', 'ogg', 'opus', 'webm', 'mp4', 'mov', 'mkv', 'aiff', 'aif', 'wma'],
+      }),
     locale: () => app.getLocale(),
     // Electron's clipboard needs no xclip/wl-clipboard and is synchronous in-process, so it is set before the paste key.
     clipboard: {

@@ -46,6 +46,8 @@ export interface PlatformHooks {
 export interface ServicesOptions {
   userDataDir: string;
   mode: 'electron' | 'web';
+  /** Where ffmpeg/sox are looked for to convert non-WAV files (default: $PATH); tests narrow it. */
+  converterSearchPath?: string;
   /** Overrides settings.engineMode (tests, --inline). */
   engineMode?: 'process' | 'inline';
   /** Electron: utilityProcess transport; default: a forked Node process (or inline). */
@@ -209,7 +211,9 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     ownWindowFocused: options.platform?.ownWindowFocused,
     log: log.child('insert'),
   });
-  const files = new FileTranscriber({ engine, bus, settings, log: log.child('files'), onTranscribed: (t) => history.recordFile(t) });
+  const files = new FileTranscriber({
+    engine, bus, settings, log: log.child('files'), onTranscribed: (t) => history.recordFile(t), converterSearchPath: options.converterSearchPath,
+  });
 
   const modelsState = async (): Promise<ModelsState> => ({
     installed: await models.listInstalled(),

@@ -72,7 +72,7 @@ async function openFiles(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Files', level: 2 })).toBeVisible();
 }
 
-const pathField = (page: Page) => page.getByLabel('Audio file (.wav) path on this machine');
+const pathField = (page: Page) => page.getByLabel('Audio file path on this machine');
 const transcribeButton = (page: Page) => page.getByRole('button', { name: 'Transcribe', exact: true });
 
 test('a WAV file: progress, then the offline transcript with timed words, and an .srt that covers them', async ({ app, server }) => {
@@ -137,7 +137,7 @@ test('a path that does not exist: a banner that names it; a relative path is ref
   const banner = app.getByTestId('notice').filter({ hasText: 'There is no file at /definitely/not/here.wav.' });
   await expect(banner).toBeVisible();
   await expect(banner).toHaveAttribute('data-code', 'NOT_FOUND');
-  await expect(banner).toContainText('full path of a .wav file');
+  await expect(banner).toContainText('full path of an audio file');
   await expect(app.getByTestId('file-job')).toHaveAttribute('data-phase', 'failed');
   await expect(transcribeButton(app)).toBeEnabled();
 });

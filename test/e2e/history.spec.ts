@@ -18,7 +18,7 @@ async function dictateOneSentence(app: Page): Promise<void> {
 
 async function transcribeSpeechFile(app: Page): Promise<string> {
   await app.getByTestId('nav-files').click();
-  await app.getByLabel('Audio file (.wav) path on this machine').fill(SPEECH_WAV);
+  await app.getByLabel('Audio file path on this machine').fill(SPEECH_WAV);
   await app.getByRole('button', { name: 'Transcribe', exact: true }).click();
   const text = app.getByTestId('file-result').getByTestId('file-text');
   await expect(text).toBeVisible({ timeout: 30_000 });

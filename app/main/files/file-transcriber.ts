@@ -1,13 +1,19 @@
 // File transcription jobs ("f<n>"): the engine process reads and decodes the
-// WAV itself (hours of audio never cross the IPC boundary or block main),
+// WAV itself (hours of audio never cross the IPC boundary or block main);
+// other formats are first converted to a temporary WAV by ffmpeg or sox when
+// the machine has one (audio-converter.ts), and the temporary file removed,
 // progress is forwarded (throttled), and a job can be cancelled through the
 // engine's abort flag.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FileTranscribeOptions, FileTranscript } from '../../ipc/contract.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import { CodedError } from '../engine/protocol.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
+import { convertToWav, findConverter, isWavFile, noConverterError } from './audio-converter.js';
 
 /**
  * File-system failures arrive from the engine process as Node's terse errno text ("ENOENT: no such file or
@@ -20,7 +26,7 @@ function describeFileError(error: unknown, path: string): unknown {
     case 'ENOTDIR':
       return new CodedError('NOT_FOUND', `There is no file at ${path}.`);
     case 'EISDIR':
-      return new CodedError('BAD_ARGUMENT', `${path} is a folder, not a .wav file.`);
+      return new CodedError('BAD_ARGUMENT', `${path} is a folder, not an audio file.`);
     case 'EACCES':
     case 'EPERM':
       return new CodedError('IO_ERROR', `${path} cannot be read (permission denied).`);
@@ -43,6 +49,8 @@ export class FileTranscriber {
      * the renderer gets the result; it must not throw (a failure to save is its own notice).
      */
     onTranscribed?: (transcript: FileTranscript) => Promise<void>;
+    /** Where ffmpeg/sox are looked for (default: $PATH); tests narrow it. */
+    converterSearchPath?: string;
   }) {}
 
   async transcribe(path: string, options: FileTranscribeOptions = {}): Promise<FileTranscript> {
@@ -57,9 +65,20 @@ export class FileTranscriber {
     let lastProgressAt = 0;
     // Announced at once, so the UI learns the job id (for cancel) before the result.
     this.opts.bus.emit('files:progress', { jobId, fraction: 0, path });
+    let scratch: string | null = null;
     try {
+      let readable = path;
+      if (!(await isWavFile(path))) {
+        const converter = await findConverter(this.opts.converterSearchPath);
+        if (!converter) throw noConverterError(path);
+        scratch = await mkdtemp(join(tmpdir(), 'parakeet-convert-'));
+        readable = join(scratch, 'audio.wav');
+        const convertStarted = performance.now();
+        await convertToWav(converter, path, readable, controller.signal);
+        this.opts.log.info(`${path}: converted to WAV by ${converter.name} in ${(performance.now() - convertStarted).toFixed(0)} ms`);
+      }
       const result = await this.opts.engine.transcribeFile(
-        path,
+        readable,
         { decoder: decoder === 'auto' ? undefined : decoder },
         {
           signal: controller.signal,
@@ -90,6 +109,7 @@ export class FileTranscriber {
       throw describeFileError(error, path);
     } finally {
       this.jobs.delete(jobId);
+      if (scratch) await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 

@@ -41,7 +41,7 @@ function useBlocker(path: string, decoder: DecoderChoice): { text: string; toMod
   if (decoder !== 'auto' && decoders && !decoders.includes(decoder)) {
     return { text: `This model has no ${decoder.toUpperCase()} decoder; choose another one (or Auto).` };
   }
-  if (!path) return { text: 'Choose a .wav file.' };
+  if (!path) return { text: 'Choose an audio file.' };
   if (!isAbsolutePath(path)) return { text: 'Type the full path, starting with / (or a drive letter such as C:\\ on Windows).' };
   return null;
 }
@@ -70,7 +70,7 @@ export function FileForm() {
       <div className="file-form-row">
         {mode === 'electron' ? (
           <div className="inline-form file-source">
-            <span className="field-label">Audio file (.wav)</span>
+            <span className="field-label">Audio file</span>
             <div className="inline-form-row file-pick">
               <Button
                 disabled={running}
@@ -79,7 +79,7 @@ export function FileForm() {
                   if (picked) setRawPath(picked);
                 }}
               >
-                Open a WAV file…
+                Open an audio file…
               </Button>
               <span className="mono file-path" data-testid="file-path">
                 {path || 'No file chosen'}
@@ -88,7 +88,7 @@ export function FileForm() {
           </div>
         ) : (
           <div className="inline-form file-source">
-            <label htmlFor="file-path">Audio file (.wav) path on this machine</label>
+            <label htmlFor="file-path">Audio file path on this machine</label>
             <input
               id="file-path"
               type="text"
@@ -135,8 +135,9 @@ export function FileForm() {
         </p>
       ) : (
         <p className="hint">
-          WAV: PCM 8/16/24/32-bit or float, any sample rate and channel count. Convert other formats first, e.g.{' '}
-          <span className="mono">ffmpeg -i in.m4a -ar 16000 -ac 1 out.wav</span>
+          WAV (PCM 8/16/24/32-bit or float, any rate and channels) is read directly; m4a, mp3, flac, ogg/opus and the
+          audio of videos are converted by ffmpeg or sox if this machine has one (e.g.{' '}
+          <span className="mono">sudo apt-get install ffmpeg</span>).
         </p>
       )}
     </form>
