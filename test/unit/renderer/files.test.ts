@@ -103,7 +103,7 @@ describe('file commands', () => {
     assert.equal(state.files.job.phase, 'failed');
     assert.equal(state.notices.items.length, 1);
     assert.equal(state.notices.items[0].message, 'Transcribing missing.wav: There is no file at /rec/missing.wav.');
-    assert.match(state.notices.items[0].action ?? '', /full path of a \.wav file/);
+    assert.match(state.notices.items[0].action ?? '', /full path of an audio file/);
     // The next job clears that banner: it was about another file.
     void transcribeFile('/rec/present.wav');
     assert.equal(appStore.getState().notices.items.length, 0);
