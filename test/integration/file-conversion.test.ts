@@ -72,7 +72,8 @@ test('a file no converter can read is refused with the converter\'s own words', 
   writeFileSync(junk, 'these are not audio bytes at all, just text in a file named .mp3');
   await assert.rejects(services.files.transcribe(junk), (error: Error & { code?: string }) => {
     assert.equal(error.code, 'BAD_AUDIO');
-    assert.match(error.message, /notes\.mp3 could not be converted by sox: \S/);
+    assert.match(error.message, /notes\.mp3 is not a WAV file, and sox could not convert it \(\S/);
+    assert.match(error.message, /ffmpeg -i "notes\.mp3" -ar 16000 -ac 1 out\.wav/);
     return true;
   });
 });

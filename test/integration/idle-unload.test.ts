@@ -108,8 +108,12 @@ test('a file job longer than the idle time keeps the model loaded', async () => 
   writeFileSync(wav, encodeWav16(concat(...Array.from({ length: 60 }, (_, i) => speechLike(3, 10 + i))), RATE));
   const states: EngineState[] = [];
   const off = services.bus.on('engine:status', (s) => states.push(s.state));
+  // The idle time starts once the engine runs the job (before that, reading the file header is not a use).
+  const running = waitFor((resolve) => services.bus.on('files:progress', (p) => p.fraction > 0 && resolve(p)), 10_000, 'the engine running the job');
+  const job = services.files.transcribe(wav);
+  await running;
   services.engine.setIdleUnload(50);
-  const result = await services.files.transcribe(wav);
+  const result = await job;
   off();
   services.engine.setIdleUnload(0);
   assert.ok(result.elapsedMs > 50, `the job (${result.elapsedMs} ms) must outlast the idle time for this test to mean anything`);

@@ -90,7 +90,12 @@ export function convertToWav(converter: Converter, input: string, output: string
       else if (code === 0) resolve();
       else {
         const why = stderr.trim().split('\n').slice(-3).join(' ').trim() || `exit code ${code}`;
-        reject(new CodedError('BAD_AUDIO', `${path.basename(input)} could not be converted by ${converter.name}: ${why}`));
+        reject(new CodedError(
+          'BAD_AUDIO',
+          `${path.basename(input)} is not a WAV file, and ${converter.name} could not convert it (${why}). ` +
+            'Check that it is an audio or video recording; if it is, convert it yourself: ' +
+            `ffmpeg -i "${path.basename(input)}" -ar 16000 -ac 1 out.wav`,
+        ));
       }
     });
   });
