@@ -78,6 +78,18 @@ test('a file no converter can read is refused with the converter\'s own words', 
   });
 });
 
+test('an empty file is refused as empty, whatever its name, before any converter runs', async () => {
+  for (const name of ['empty.wav', 'empty.m4a']) {
+    const file = join(dir, name);
+    writeFileSync(file, '');
+    await assert.rejects(services.files.transcribe(file), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'BAD_AUDIO');
+      assert.match(error.message, /is empty \(0 bytes\)/);
+      return true;
+    });
+  }
+});
+
 test('without ffmpeg or sox the error says how to install one and how to convert by hand', async () => {
   const m4a = join(dir, 'voice memo.m4a');
   writeFileSync(m4a, Buffer.from('....ftypM4A fake'));

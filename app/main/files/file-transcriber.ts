@@ -4,7 +4,7 @@
 // the machine has one (audio-converter.ts), and the temporary file removed,
 // progress is forwarded (throttled), and a job can be cancelled through the
 // engine's abort flag.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileTranscribeOptions, FileTranscript } from '../../ipc/contract.js';
@@ -68,6 +68,8 @@ export class FileTranscriber {
     let scratch: string | null = null;
     try {
       let readable = path;
+      // Said plainly: a converter would only report "no data" or a format guess for an empty file.
+      if ((await stat(path)).size === 0) throw new CodedError('BAD_AUDIO', `${path} is empty (0 bytes); nothing was recorded into it.`);
       if (!(await isWavFile(path))) {
         const converter = await findConverter(this.opts.converterSearchPath);
         if (!converter) throw noConverterError(path);
