@@ -137,6 +137,11 @@ export interface LoadOptions {
    * kernels (normally only graphs the device cannot run whole take that path).
    */
   alwaysSchedule?: boolean;
+  /**
+   * Let weightType 'auto' run Q8_0 weights on the engine's AVX512-VNNI kernel where the CPU has
+   * one (default true); false keeps ggml's own kernels (comparisons, diagnostics).
+   */
+  int8Kernels?: boolean;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -156,6 +161,8 @@ export interface TranscribeOptions {
   captureMel?: boolean;
   captureEncoder?: boolean;
   captureLogits?: boolean;
+  /** Time every encoder node (CPU graphs): TranscribeResult.profile. Slower than a normal run. */
+  profile?: boolean;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -202,6 +209,18 @@ export interface TranscribeResult {
   encoder?: { data: Float32Array; frames: number; validFrames: number; dim: number };
   /** CTC, first window: log-probs [frames][classes]. */
   logProbs?: { data: Float32Array; classes: number };
+  /** With TranscribeOptions.profile: encoder time by ggml op and by model part (matmuls by weight role). */
+  profile?: EncoderProfile;
+}
+
+export interface NodeTime {
+  ms: number;
+  count: number;
+}
+
+export interface EncoderProfile {
+  byOp: Record<string, NodeTime>;
+  byPart: Record<string, NodeTime>;
 }
 
 // ---------------------------------------------------------------- the binary
@@ -354,7 +373,7 @@ export class Model {
         path,
         {
           device: options.device, threads: options.threads, weightType: options.weightType, mmap: options.mmap,
-          alwaysSchedule: options.alwaysSchedule, abortFlag: flag,
+          alwaysSchedule: options.alwaysSchedule, int8Kernels: options.int8Kernels, abortFlag: flag,
         },
         options.onProgress,
       );

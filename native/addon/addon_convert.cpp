@@ -181,6 +181,22 @@ Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
         logits.Set("classes", r.logit_classes);
         o.Set("logProbs", logits);
     }
+    if (!r.profile.by_op.empty()) {
+        auto table = [&env](const std::map<std::string, parakeet::NodeTime> & m) {
+            Napi::Object t = Napi::Object::New(env);
+            for (const auto & e : m) {
+                Napi::Object row = Napi::Object::New(env);
+                row.Set("ms", e.second.ms);
+                row.Set("count", e.second.count);
+                t.Set(e.first, row);
+            }
+            return t;
+        };
+        Napi::Object profile = Napi::Object::New(env);
+        profile.Set("byOp", table(r.profile.by_op));
+        profile.Set("byPart", table(r.profile.by_part));
+        o.Set("profile", profile);
+    }
     return o;
 }
 

@@ -168,6 +168,7 @@ Napi::Value AddonModel::Load(const Napi::CallbackInfo & info) {
         params.weight_type = optional_string(o, "weightType", "auto");
         params.use_mmap = optional_bool(o, "mmap", true);
         params.always_schedule = optional_bool(o, "alwaysSchedule", false);
+        params.int8_kernels = optional_bool(o, "int8Kernels", true);
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
     }
     auto * worker = new LoadWorker(env, path, std::move(params), abort, info.Length() > 2 ? info[2] : env.Undefined());
@@ -220,6 +221,7 @@ Napi::Value AddonModel::Transcribe(const Napi::CallbackInfo & info) {
         params.capture_mel = optional_bool(o, "captureMel", false);
         params.capture_encoder = optional_bool(o, "captureEncoder", false);
         params.capture_logits = optional_bool(o, "captureLogits", false);
+        params.profile = optional_bool(o, "profile", false);
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
     }
     if (input.ElementLength() % size_t(channels) != 0) {

@@ -12,10 +12,10 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
                                       const EncoderInputs & in, int frames) {
     const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), T = frames, P = 2 * int64_t(frames) - 1;
 
-    ggml_tensor * q = ggml_reshape_3d(ctx, linear(ctx, xh, w.q_w, w.q_b), dk, H, T);
-    ggml_tensor * k = ggml_reshape_3d(ctx, linear(ctx, xh, w.k_w, w.k_b), dk, H, T);
-    ggml_tensor * v = ggml_reshape_3d(ctx, linear(ctx, xh, w.v_w, w.v_b), dk, H, T);
-    ggml_tensor * p = ggml_reshape_3d(ctx, ggml_mul_mat(ctx, w.pos_w, in.pos), dk, H, P);  // linear_pos has no bias
+    ggml_tensor * q = ggml_reshape_3d(ctx, linear(ctx, xh, w.q_w, w.q_b, in.int8), dk, H, T);
+    ggml_tensor * k = ggml_reshape_3d(ctx, linear(ctx, xh, w.k_w, w.k_b, in.int8), dk, H, T);
+    ggml_tensor * v = ggml_reshape_3d(ctx, linear(ctx, xh, w.v_w, w.v_b, in.int8), dk, H, T);
+    ggml_tensor * p = ggml_reshape_3d(ctx, mul_mat(ctx, w.pos_w, in.pos, in.int8), dk, H, P);  // linear_pos has no bias
 
     ggml_tensor * bias_u = ggml_reshape_3d(ctx, w.pos_bias_u, dk, H, 1);
     ggml_tensor * bias_v = ggml_reshape_3d(ctx, w.pos_bias_v, dk, H, 1);
@@ -41,7 +41,7 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
     context = ggml_reshape_2d(ctx, context, D, T);
     // NeMo masks whole rows of padded queries, so their context is zero.
     if (in.frame_mask != nullptr) context = ggml_mul(ctx, context, in.frame_mask);
-    return linear(ctx, context, w.out_w, w.out_b);
+    return linear(ctx, context, w.out_w, w.out_b, in.int8);
 }
 
 }  // namespace parakeet

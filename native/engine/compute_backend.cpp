@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <chrono>
 #include <thread>
 
 #include "log.h"
@@ -101,8 +102,84 @@ size_t ComputeBackend::compute_buffer_bytes() const {
     return total;
 }
 
+namespace {
+
+/** "encoder.layers.7.feed_forward1.linear1.weight" → "feed_forward1.linear1" (the weight's role in any layer). */
+std::string weight_role(const std::string & name) {
+    std::string role = name;
+    const std::string layers = "encoder.layers.";
+    if (role.rfind(layers, 0) == 0) {
+        const size_t dot = role.find('.', layers.size());
+        role = dot == std::string::npos ? role : role.substr(dot + 1);
+    } else if (role.rfind("encoder.", 0) == 0) {
+        role = role.substr(8);
+    }
+    const std::string suffix = ".weight";
+    if (role.size() > suffix.size() && role.compare(role.size() - suffix.size(), suffix.size(), suffix) == 0) role.resize(role.size() - suffix.size());
+    return role;
+}
+
+std::string op_label(const ggml_tensor * node) {
+    if (node->op == GGML_OP_UNARY) return ggml_unary_op_name(ggml_get_unary_op(node));
+    if (node->op == GGML_OP_CUSTOM) {
+        const std::string name = ggml_get_name(node);
+        return name.substr(0, name.find(':'));
+    }
+    return ggml_op_name(node->op);
+}
+
+std::string part_label(const ggml_tensor * node, const char * graph_label) {
+    const ggml_tensor * src0 = node->src[0];
+    if (node->op == GGML_OP_MUL_MAT && src0 != nullptr) {
+        const std::string w = ggml_get_name(src0);
+        if (w.find(".weight") != std::string::npos) return "matmul " + weight_role(w);
+        return "matmul activations (attention)";
+    }
+    if (node->op == GGML_OP_CUSTOM) {
+        const std::string name = ggml_get_name(node);
+        const size_t colon = name.find(':');
+        if (colon != std::string::npos) return "matmul " + weight_role(name.substr(colon + 1));
+    }
+    return std::string("other ops, ") + graph_label;
+}
+
+}  // namespace
+
+ggml_status ComputeBackend::compute_profiled(ggml_cgraph * graph, EncoderProfile & profile, const char * graph_label) {
+    // One node at a time, timed; the allocation (gallocr) is the whole graph's, so results are identical.
+    std::vector<uint8_t> meta(ggml_graph_overhead_custom(1, false) + ggml_tensor_overhead());
+    ggml_init_params params = {meta.size(), meta.data(), true};
+    ggml_context * ctx = ggml_init(params);
+    ggml_cgraph * one = ggml_new_graph_custom(ctx, 1, false);
+    struct Free {
+        ggml_context * c;
+        ~Free() { ggml_free(c); }
+    } free_ctx{ctx};
+    const int n = ggml_graph_n_nodes(graph);
+    for (int i = 0; i < n; ++i) {
+        ggml_tensor * node = ggml_graph_node(graph, i);
+        if (ggml_is_empty(node) || node->op == GGML_OP_NONE || node->op == GGML_OP_VIEW || node->op == GGML_OP_RESHAPE ||
+            node->op == GGML_OP_PERMUTE || node->op == GGML_OP_TRANSPOSE) {
+            continue;
+        }
+        ggml_graph_clear(one);
+        ggml_graph_add_node(one, node);
+        const auto t0 = std::chrono::steady_clock::now();
+        const ggml_status status = ggml_backend_graph_compute(backend_, one);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (status != GGML_STATUS_SUCCESS) return status;
+        NodeTime & op = profile.by_op[op_label(node)];
+        op.ms += ms;
+        op.count += 1;
+        NodeTime & part = profile.by_part[part_label(node, graph_label)];
+        part.ms += ms;
+        part.count += 1;
+    }
+    return GGML_STATUS_SUCCESS;
+}
+
 std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std::function<void()> & set_inputs,
-                                                 const std::atomic<bool> * abort) {
+                                                 const std::atomic<bool> * abort, EncoderProfile * profile, const char * graph_label) {
     abort_flag_ = abort;
     struct ResetFlag {
         const std::atomic<bool> ** slot;
@@ -118,7 +195,7 @@ std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std:
             throw Error(ErrorCode::OutOfMemory, "not enough memory on " + device_name() + " for the compute buffers of this audio length");
         }
         set_inputs();
-        status = ggml_backend_graph_compute(backend_, graph);
+        status = profile != nullptr ? compute_profiled(graph, *profile, graph_label) : ggml_backend_graph_compute(backend_, graph);
         ran.push_back(device_name());
     } else {
         if (sched_ == nullptr) {

@@ -47,7 +47,8 @@ public:
      * Returns the names of the devices that executed nodes.
      * Throws Error(Aborted / OutOfMemory / DeviceUnavailable).
      */
-    std::vector<std::string> compute(ggml_cgraph * graph, const std::function<void()> & set_inputs, const std::atomic<bool> * abort);
+    std::vector<std::string> compute(ggml_cgraph * graph, const std::function<void()> & set_inputs, const std::atomic<bool> * abort,
+                                     EncoderProfile * profile = nullptr, const char * graph_label = "graph");
 
     /** The largest graph (in nodes) this backend will be asked to run; sizes the scheduler. */
     void reserve_graph_nodes(size_t nodes) { max_graph_nodes_ = std::max(max_graph_nodes_, nodes); }
@@ -57,6 +58,7 @@ public:
 
 private:
     bool device_runs_whole_graph(ggml_cgraph * graph) const;
+    ggml_status compute_profiled(ggml_cgraph * graph, EncoderProfile & profile, const char * graph_label);
 
     ggml_backend_dev_t device_ = nullptr;
     ggml_backend_dev_t cpu_device_ = nullptr;

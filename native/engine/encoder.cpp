@@ -1,4 +1,5 @@
 #include "encoder.h"
+#include "conv_module_op.h"
 
 #include <algorithm>
 #include <cmath>
@@ -92,11 +93,13 @@ ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int6
 
 }  // namespace
 
-Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, ComputeBackend & backend) : hp_(hp), w_(w), backend_(backend) {
+Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, const Int8Weights & int8, ComputeBackend & backend)
+    : hp_(hp), w_(w), int8_(int8), backend_(backend) {
     backend_.reserve_graph_nodes(encoder_graph_nodes(hp_));
 }
 
-EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort) {
+EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort,
+                           EncoderProfile * profile) {
     const int factor = hp_.subsampling_factor;
     const int out_frames = subsampling_lengths(hp_, mel.n_frames, mel.valid_frames).spatial.back();
     // Zero mel frames are appended until T' is a multiple of 8. Valid outputs are
@@ -139,6 +142,7 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
         GraphArena arena(graph_meta_);
         ggml_context * ctx = arena.ctx;
         EncoderInputs in;
+        in.int8 = int8_.count() != 0 ? &int8_ : nullptr;
         in.mel = new_input(ctx, "mel", hp_.n_mels, mel_rows);
         std::vector<std::vector<float>> mask_data(size_t(stages) + 1);
         in.stage_masks.assign(size_t(stages) + 1, nullptr);
@@ -178,7 +182,7 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
             for (size_t k = 0; k < in.stage_masks.size(); ++k) {
                 if (in.stage_masks[k]) ggml_backend_tensor_set(in.stage_masks[k], mask_data[k].data(), 0, mask_data[k].size() * sizeof(float));
             }
-        }, abort));
+        }, abort, profile, "subsampling"));
         // Keep the tile's interior rows [r0, r1).
         ggml_backend_tensor_get(x, subsampled.data() + size_t(r0) * D, size_t(margin) * D * sizeof(float), size_t(r1 - r0) * D * sizeof(float));
     }
@@ -187,6 +191,8 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     GraphArena arena(graph_meta_);
     ggml_context * ctx = arena.ctx;
     EncoderInputs in;
+    in.int8 = int8_.count() != 0 ? &int8_ : nullptr;
+    in.cpu_fused_ops = fused_conv_module_available(backend_.is_cpu());
     ggml_tensor * x_in = new_input(ctx, "subsampled", D, frames);
     in.pos = new_input(ctx, "pos", D, 2 * frames - 1);
     in.att_mask = new_input(ctx, "att_mask", frames, frames);
@@ -202,9 +208,9 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
 
     ggml_tensor * head_out = nullptr;
     if (head == EncoderHead::Ctc) {
-        head_out = linear(ctx, x, w_.ctc_w, w_.ctc_b);  // NeMo ConvASRDecoder (Conv1d k=1)
+        head_out = linear(ctx, x, w_.ctc_w, w_.ctc_b, in.int8);  // NeMo ConvASRDecoder (Conv1d k=1)
     } else if (head == EncoderHead::JointEnc) {
-        head_out = linear(ctx, x, w_.joint_enc_w, w_.joint_enc_b);  // NeMo RNNTJoint.project_encoder
+        head_out = linear(ctx, x, w_.joint_enc_w, w_.joint_enc_b, in.int8);  // NeMo RNNTJoint.project_encoder
     }
     ggml_cgraph * graph = ggml_new_graph_custom(ctx, graph_nodes, false);
     ggml_build_forward_expand(graph, x);
@@ -220,7 +226,7 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
         ggml_backend_tensor_set(in.pos, pos.data(), 0, pos.size() * sizeof(float));
         ggml_backend_tensor_set(in.att_mask, att.data(), 0, att.size() * sizeof(float));
         if (in.frame_mask) ggml_backend_tensor_set(in.frame_mask, frame_mask_data.data(), 0, frame_mask_data.size() * sizeof(float));
-    }, abort));
+    }, abort, profile, "conformer layers"));
 
     // Only the unpadded frames leave the device.
     if (keep_encoded) {

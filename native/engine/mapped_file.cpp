@@ -52,6 +52,8 @@ MappedFile::~MappedFile() {
     if (file_) CloseHandle(file_);
 }
 
+void MappedFile::release(uint64_t, uint64_t) const {}  // the working set is the OS's business there
+
 #else
 
 uint64_t file_size_of(const std::string & path) {
@@ -93,6 +95,13 @@ std::unique_ptr<MappedFile> MappedFile::map(const std::string & path, bool popul
 
 MappedFile::~MappedFile() {
     if (data_ != nullptr) munmap(const_cast<uint8_t *>(data_), size_);
+}
+
+void MappedFile::release(uint64_t offset, uint64_t length) const {
+    const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+    const uint64_t first = (offset + page - 1) / page * page, last = (offset + length) / page * page;
+    if (data_ == nullptr || last <= first || last > size_) return;
+    madvise(const_cast<uint8_t *>(data_) + first, size_t(last - first), MADV_DONTNEED);  // a hint: failure only costs memory
 }
 
 #endif

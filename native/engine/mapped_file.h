@@ -18,6 +18,11 @@ public:
 
     const uint8_t * data() const { return data_; }
     size_t size() const { return size_; }
+    /**
+     * Drops the whole pages inside [offset, offset + length) from this process's resident set
+     * (a weight that another copy replaces); they are read again from the file if ever touched.
+     */
+    void release(uint64_t offset, uint64_t length) const;
 
 private:
     MappedFile() = default;

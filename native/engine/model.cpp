@@ -76,9 +76,9 @@ std::unique_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     DeviceSelection selection = select_device(params.device);
     impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads, params.always_schedule);
     if (selection.fell_back) log_line(LogLevel::Warn, selection.reason);
-    impl->weights = std::make_unique<ModelWeights>(*impl->file, impl->hp, *impl->backend, params.weight_type,
+    impl->weights = std::make_unique<ModelWeights>(*impl->file, impl->hp, *impl->backend, params.weight_type, params.int8_kernels,
                                                    [&](float f) { progress(0.1f + 0.85f * f); }, params.abort);
-    impl->encoder = std::make_unique<Encoder>(impl->hp, impl->weights->encoder, *impl->backend);
+    impl->encoder = std::make_unique<Encoder>(impl->hp, impl->weights->encoder, impl->weights->int8, *impl->backend);
     if (impl->hp.has_transducer) impl->transducer = std::make_unique<Transducer>(impl->hp, impl->weights->decoder);
     impl->detokenizer = std::make_unique<Detokenizer>(impl->hp.pieces);
 
@@ -173,7 +173,7 @@ void Model::Impl::transcribe_window(const float * pcm, size_t n, double offset_s
     t0 = Clock::now();
     const EncoderHead head = decoder == DecoderKind::Ctc ? EncoderHead::Ctc : EncoderHead::JointEnc;
     const bool keep = params.capture_encoder;
-    EncoderOutput enc = encoder->run(mel, head, keep, params.abort);
+    EncoderOutput enc = encoder->run(mel, head, keep, params.abort, params.profile ? &result.profile : nullptr);
     result.timings.encoder_ms += ms_since(t0);
     for (const std::string & d : enc.devices) {
         if (std::find(result.devices_ran.begin(), result.devices_ran.end(), d) == result.devices_ran.end()) result.devices_ran.push_back(d);

@@ -69,6 +69,8 @@ struct ModelWeights::Placement {
     ggml_context * ctx_device = nullptr;  // uploaded into the device's buffer
     ggml_context * ctx_repack = nullptr;  // uploaded into the CPU's repacking buffer
     ggml_backend_buffer_type_t repack_buft = nullptr;
+    // Q8_0 weights take the VNNI kernel when the layout is the file's own (auto) on a CPU that has it.
+    const bool int8_kernels;
 
     struct Upload {
         ggml_tensor * tensor;
@@ -80,10 +82,16 @@ struct ModelWeights::Placement {
     };
     std::vector<Upload> uploads;
     std::vector<MappedUse> mapped_uses;
+    struct Int8Pack {
+        const ggml_tensor * tensor;   // the ggml weight it stands in for (kept, mapped and untouched, for other paths)
+        const ggml_tensor * source;
+    };
+    std::vector<Int8Pack> int8_packs;
 
-    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, ggml_context * mapped, ggml_context * device,
-              ggml_context * repack)
-        : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack) {
+    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_int8, ggml_context * mapped,
+              ggml_context * device, ggml_context * repack)
+        : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack),
+          int8_kernels(allow_int8 && b.is_cpu() && t == GGML_TYPE_COUNT && cpu_has_int8_vnni512()) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -134,6 +142,11 @@ struct ModelWeights::Placement {
             if (ne0 % ggml_blck_size(target) != 0) target = GGML_TYPE_F32;  // the block would straddle rows
         }
         if (target == src->type) {
+            if (int8_kernels && target == GGML_TYPE_Q8_0 && ne0 % 32 == 0 && ne1 % 32 == 0) {
+                ggml_tensor * t = as_stored(name, {ne0, ne1});
+                int8_packs.push_back({t, src});
+                return t;
+            }
             if (repack_supported(target, ne0, ne1)) {
                 ggml_tensor * t = ggml_new_tensor_2d(ctx_repack, target, ne0, ne1);
                 ggml_set_name(t, name.c_str());
@@ -198,7 +211,7 @@ struct ModelWeights::Placement {
     }
 };
 
-ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type,
+ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool int8_kernels,
                            const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
     const ggml_type convert_to = parse_weight_type(weight_type);
     {
@@ -209,7 +222,7 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             if (!contexts_.back()) throw Error(ErrorCode::OutOfMemory, "cannot allocate tensor metadata");
         }
     }
-    Placement pl(file, hp, backend, convert_to, contexts_[0].get(), contexts_[1].get(), contexts_[2].get());
+    Placement pl(file, hp, backend, convert_to, int8_kernels, contexts_[0].get(), contexts_[1].get(), contexts_[2].get());
     const int64_t D = hp.d_model, FF = hp.ff_dim, K = hp.conv_kernel, C = hp.subsampling_channels;
     const int64_t V1 = hp.vocab_size + 1;
 
@@ -378,6 +391,19 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         placed_types_[ggml_type_name(up.tensor->type)] += 1;
         if (progress) progress(0.2f + 0.7f * float(++done) / float(pl.uploads.size()));
     }
+
+    // The mapped Q8_0 pages a VNNI twin replaces are dropped from the resident set afterwards, so
+    // memory holds one copy of those weights (the CPU path never reads them again).
+    for (const auto & pack : pl.int8_packs) {
+        check_abort();
+        std::vector<uint8_t> raw(ggml_nbytes(pack.source));
+        file.read_tensor(pack.source, raw.data());
+        if (file.mapping() != nullptr) file.mapping()->release(file.tensor_offset(pack.source), ggml_nbytes(pack.source));
+        int8.add(pack.tensor, std::make_unique<PackedQ8Matrix>(raw.data(), pack.tensor->ne[1], pack.tensor->ne[0]));
+        placed_types_["q8_0"] -= 1;
+        placed_types_["q8_0_vnni"] += 1;
+    }
+    if (placed_types_.count("q8_0") != 0 && placed_types_["q8_0"] == 0) placed_types_.erase("q8_0");
 
     // --- host-side weights: preprocessor and the sequential decoders
     check_abort();

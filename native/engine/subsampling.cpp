@@ -56,7 +56,7 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
         ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
         const int64_t W = dw->ne[0], H = dw->ne[1];
         ggml_tensor * flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
-        x = ggml_relu(ctx, linear(ctx, flat, st.pw_w, st.pw_b));  // depthwise bias is folded into pw_b
+        x = ggml_relu(ctx, linear(ctx, flat, st.pw_w, st.pw_b, in.int8));  // depthwise bias is folded into pw_b
         x = ggml_reshape_3d(ctx, x, C, W, H);
         const size_t k = s + 2;
         if (k < in.stage_masks.size() && in.stage_masks[k] != nullptr) x = ggml_mul(ctx, x, in.stage_masks[k]);
@@ -66,7 +66,7 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
     const int64_t F = x->ne[1], T = x->ne[2];
     x = ggml_cont(ctx, ggml_permute(ctx, x, 1, 0, 2, 3));  // [F, C, T]
     x = ggml_reshape_2d(ctx, x, F * C, T);
-    x = linear(ctx, x, w.sub_out_w, w.sub_out_b);  // [D, T']
+    x = linear(ctx, x, w.sub_out_w, w.sub_out_b, in.int8);  // [D, T']
     if (hp.xscaling) x = ggml_scale(ctx, x, std::sqrt(float(hp.d_model)));  // NeMo xscale = √d_model
     return x;
 }

@@ -6,6 +6,7 @@
 //   npm run bench                         110M + 0.6B shapes, F32/F16/Q8_0 files, 1 and 2 threads, 10 s and 60 s
 //   npm run bench -- --quick              110M shape only, 10 s, 2 threads
 //   npm run bench -- --shapes 110m --files q8_0 --weight-types auto,q4_0 --threads 2 --seconds 10
+//   npm run bench -- --profile            per-op / per-part encoder profile of one run per file (110M unless --shapes)
 //   npm run bench -- --long               also one hour of audio with the 0.6B shape (memory bound check)
 //   npm run bench -- --window-effect      word error rate of 60 s windows vs one pass, on 180 s of speech
 //   npm run bench -- --json out.json      write the results as JSON too
@@ -13,27 +14,26 @@
 // Each configuration runs in its own process (peak RSS is its own), as the
 // median of 3 runs after a warm-up. Machines here are noisy: compare in one run.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchMatmul, buildInfo, listDevices } from '../../native/index.js';
-import { generateModel } from '../support/model/generate.js';
+import { benchCache as cache, benchModelFile as modelFile, benchRoot as root } from './models.js';
 import { speechWithPauses } from '../support/audio/speech.js';
+import { printProfile, profileEncoder } from './profile.js';
 
-const root = resolve(import.meta.dirname, '..', '..');
-const cache = process.env.PARAKEET_BENCH_CACHE ?? join(root, '.cache', 'bench');
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean' }, long: { type: 'boolean' }, 'window-effect': { type: 'boolean' }, shapes: { type: 'string' }, files: { type: 'string' },
     'weight-types': { type: 'string' }, threads: { type: 'string' }, seconds: { type: 'string' }, json: { type: 'string' },
-    runs: { type: 'string' },
+    runs: { type: 'string' }, profile: { type: 'boolean' },
   },
 });
 
 const list = (v: string | undefined, fallback: string[]) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : fallback);
-const shapes = list(values.shapes, values.quick ? ['110m'] : ['110m', '600m']);
+const shapes = list(values.shapes, values.quick || values.profile ? ['110m'] : ['110m', '600m']);
 const files = list(values.files, ['f32', 'f16', 'q8_0']);
 const weightTypes = list(values['weight-types'], ['auto']);
 const threadCounts = list(values.threads, values.quick ? ['2'] : ['1', '2']).map(Number);
@@ -44,19 +44,6 @@ interface RunResult {
   model: string; file: string; fileBytes: number; weightType: string; placedTypes: Record<string, number>; threads: number; seconds: number;
   firstLoadMs: number; warmLoadMs: number; totalMs: number; melMs: number; encoderMs: number; decoderMs: number; rtfx: number;
   encoderGflop: number; encoderGflops: number; tokens: number; maxRssBytes: number;
-}
-
-function modelFile(shape: string, type: string): string {
-  mkdirSync(join(cache, 'models'), { recursive: true });
-  const path = join(cache, 'models', `random-${shape}-${type}.gguf`);
-  if (!existsSync(path)) {
-    process.stderr.write(`generating ${path} …\n`);
-    // Written under a temporary name: an interrupted run never leaves a cut file behind.
-    const partial = `${path}.partial`;
-    generateModel(partial, { preset: shape === '110m' ? 'shape110m' : 'shape600m', weightType: type as 'f32', seed: 7 });
-    renameSync(partial, path);
-  }
-  return path;
 }
 
 function runOne(model: string, audio: string, threads: number, weightType: string, extra: string[] = []): RunResult {
@@ -75,6 +62,23 @@ const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)}`;
 const device = listDevices().find((d) => d.type === 'cpu');
 const build = buildInfo();
 console.log(`CPU: ${cpus()[0]?.model ?? '?'} × ${cpus().length}; ggml ${build.ggmlVersion} (${build.ggmlCommit.slice(0, 12)}); features: ${device?.cpuFeatures.join(' ')}`);
+
+if (values.profile) {
+  // One run per shape × file, first thread count and duration given; nothing else.
+  const profiles = [];
+  for (const shape of shapes) {
+    for (const fileType of files) {
+      for (const weightType of weightTypes) {
+        const audio = speechWithPauses(join(cache, 'audio'), durations[0]);
+        const p = await profileEncoder(modelFile(shape, fileType), audio, threadCounts[0], weightType as 'auto');
+        printProfile(`${shape} ${fileType} file, weightType ${weightType}`, p);
+        profiles.push({ shape, fileType, ...p });
+      }
+    }
+  }
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), cpu: cpus()[0]?.model, features: device?.cpuFeatures, ggml: build, profiles }, null, 2)}\n`);
+  process.exit(0);
+}
 
 // ggml matmul ceiling on this CPU, encoder-sized shapes (FFN linear1 of each shape, T' = 125 frames ≈ 10 s).
 const matmulTypes = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0'];

@@ -117,7 +117,9 @@ struct LoadParams {
     /**
      * Weight layout chosen at load time:
      *   "auto"  keep the file's types; repack quantized weights into the CPU's
-     *           fastest layout where ggml has one (lossless)
+     *           fastest layout where ggml has one, and run Q8_0 weights on the
+     *           AVX512-VNNI kernel where the CPU has it (lossless: same weights,
+     *           same activation quantization as ggml's Q8_0 path)
      *   "f32"   dequantize to F32 (lossless from any type)
      *   "f16", "bf16", "q8_0", "q4_0"  convert the matmul weights (lossy from F32)
      */
@@ -125,6 +127,8 @@ struct LoadParams {
     bool use_mmap = true;
     /** Route every graph through ggml_backend_sched, even when the device runs it alone (diagnostics, tests). */
     bool always_schedule = false;
+    /** Let "auto" use the engine's own int8 kernels (int8_matmul.h); false = ggml's kernels only (diagnostics, comparisons). */
+    bool int8_kernels = true;
     std::function<void(float)> on_progress;        // 0..1
     const std::atomic<bool> * abort = nullptr;     // load is abandoned when set
 };
@@ -180,6 +184,7 @@ struct TranscribeParams {
     bool capture_mel = false;       // keep the log-mel in the result (debugging / parity)
     bool capture_encoder = false;   // keep the encoder output in the result
     bool capture_logits = false;    // CTC: keep the log-probs
+    bool profile = false;           // time every encoder node (TranscribeResult::profile)
 };
 
 struct Token {
@@ -201,6 +206,23 @@ struct Timings {
     double mel_ms = 0, encoder_ms = 0, decoder_ms = 0, total_ms = 0;
 };
 
+/** Time spent in one kind of graph node (TranscribeParams::profile). */
+struct NodeTime {
+    double ms = 0;
+    int count = 0;
+};
+
+/**
+ * Where the encoder's time went, node by node: by ggml op (custom ops by their
+ * name) and by model part (matmuls by the weight's role, e.g. "feed_forward1.linear1";
+ * other nodes by graph). Profiling runs each node on its own, so the total is a
+ * little above an unprofiled run's.
+ */
+struct EncoderProfile {
+    std::map<std::string, NodeTime> by_op;
+    std::map<std::string, NodeTime> by_part;
+};
+
 struct AudioWindow {
     double start = 0, end = 0;  // seconds in the input
 };
@@ -215,6 +237,7 @@ struct TranscribeResult {
     std::vector<std::string> devices_ran;   // every device that executed part of a graph
     Timings timings;
     std::vector<AudioWindow> windows;    // one per encoder pass
+    EncoderProfile profile;              // filled when TranscribeParams::profile
 
     // Captures (layouts as in the spec). mel and logits: the first window;
     // encoder: every window, concatenated (windows are cut on the frame grid).

@@ -1,0 +1,194 @@
+// Fused GLU → mask → depthwise conv → SiLU (see conv_module_op.h).
+//
+// Each thread takes a stretch of frames and walks it in chunks: the chunk's GLU
+// values (with K−1 frames of halo) go to a small per-thread buffer, then every
+// output frame is K multiply-adds over contiguous channel vectors. σ and SiLU
+// use expf as ggml's scalar sigmoid does (the AVX-512 path a polynomial expf
+// within 2 ulp), so results match the unfused graph to float rounding.
+#include "conv_module_op.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#define PARAKEET_X86 1
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 AVX-512 headers (see int8_matmul.cpp)
+#endif
+
+namespace parakeet {
+namespace {
+
+struct ConvParams {
+    int kernel;
+    int left;
+    bool silu;
+};
+
+constexpr int kChunk = 32;  // output frames per chunk
+
+inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+void glu_scalar(const float * first, const float * second, float mask, float * out, int64_t d) {
+    for (int64_t c = 0; c < d; ++c) out[c] = first[c] * sigmoid(second[c]) * mask;
+}
+
+void conv_scalar(const float * g, int64_t d, int kernel, const float * w, const float * b, bool silu, float * out) {
+    for (int64_t c = 0; c < d; ++c) {
+        float s = b[c];
+        for (int k = 0; k < kernel; ++k) s += w[size_t(k) * size_t(d) + size_t(c)] * g[size_t(k) * size_t(d) + size_t(c)];
+        out[c] = silu ? s * sigmoid(s) : s;
+    }
+}
+
+#ifdef PARAKEET_X86
+#define PARAKEET_AVX512 __attribute__((target("avx512f")))
+
+// expf for AVX-512: 2^n · p(r), n = round(x·log2 e), r = x − n·ln 2 (two-part ln 2), p a degree-6
+// polynomial (Cephes expf coefficients); inputs clamped to expf's finite range.
+PARAKEET_AVX512 inline __m512 exp512(__m512 x) {
+    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.3f)), _mm512_set1_ps(88.3f));
+    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+    p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+    return _mm512_scalef_ps(p, n);
+}
+
+PARAKEET_AVX512 inline __m512 sigmoid512(__m512 x) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    return _mm512_div_ps(one, _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+}
+
+PARAKEET_AVX512 void glu_avx512(const float * first, const float * second, float mask, float * out, int64_t d) {
+    const __m512 m = _mm512_set1_ps(mask);
+    int64_t c = 0;
+    for (; c + 16 <= d; c += 16) {
+        const __m512 a = _mm512_loadu_ps(first + c), g = _mm512_loadu_ps(second + c);
+        _mm512_storeu_ps(out + c, _mm512_mul_ps(_mm512_mul_ps(a, sigmoid512(g)), m));
+    }
+    glu_scalar(first + c, second + c, mask, out + c, d - c);
+}
+
+PARAKEET_AVX512 void conv_avx512(const float * g, int64_t d, int kernel, const float * w, const float * b, bool silu, float * out) {
+    int64_t c = 0;
+    for (; c + 16 <= d; c += 16) {
+        __m512 s = _mm512_loadu_ps(b + c);
+        for (int k = 0; k < kernel; ++k) {
+            s = _mm512_fmadd_ps(_mm512_loadu_ps(w + size_t(k) * size_t(d) + size_t(c)), _mm512_loadu_ps(g + size_t(k) * size_t(d) + size_t(c)), s);
+        }
+        if (silu) s = _mm512_mul_ps(s, sigmoid512(s));
+        _mm512_storeu_ps(out + c, s);
+    }
+    if (c < d) {
+        // Tail channels: the scalar loop over the same strided buffer.
+        for (int64_t cc = c; cc < d; ++cc) {
+            float s = b[cc];
+            for (int k = 0; k < kernel; ++k) s += w[size_t(k) * size_t(d) + size_t(cc)] * g[size_t(k) * size_t(d) + size_t(cc)];
+            out[cc] = silu ? s * sigmoid(s) : s;
+        }
+    }
+}
+#endif
+
+bool has_avx512() {
+#if defined(PARAKEET_X86) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
+}
+
+void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+    static const bool avx512 = has_avx512();
+    const ConvParams & p = *static_cast<const ConvParams *>(userdata);
+    const ggml_tensor * a = dst->src[0];
+    const float * w = static_cast<const float *>(dst->src[1]->data);
+    const float * b = static_cast<const float *>(dst->src[2]->data);
+    const ggml_tensor * mask_t = dst->src[3];
+    const int64_t d = dst->ne[0], frames = dst->ne[1];
+    const int kernel = p.kernel, left = p.left;
+    const int64_t per = (frames + nth - 1) / nth;
+    const int64_t t_begin = std::min<int64_t>(frames, per * ith), t_end = std::min<int64_t>(frames, t_begin + per);
+
+    thread_local std::vector<float> g;  // GLU values of a chunk plus its halo, [frames][D]
+    const size_t need = size_t(kChunk + kernel - 1) * size_t(d);
+    if (g.size() < need) g.resize(need);
+
+    for (int64_t t0 = t_begin; t0 < t_end; t0 += kChunk) {
+        const int64_t t1 = std::min<int64_t>(t_end, t0 + kChunk);
+        const int64_t g_first = t0 - left, g_count = (t1 - t0) + kernel - 1;
+        for (int64_t i = 0; i < g_count; ++i) {
+            const int64_t t = g_first + i;
+            float * out = g.data() + size_t(i) * size_t(d);
+            if (t < 0 || t >= frames) {
+                std::memset(out, 0, size_t(d) * sizeof(float));
+                continue;
+            }
+            const float * row = reinterpret_cast<const float *>(static_cast<const char *>(a->data) + size_t(t) * a->nb[1]);
+            const float mask = mask_t != nullptr ? static_cast<const float *>(mask_t->data)[t] : 1.0f;
+#ifdef PARAKEET_X86
+            if (avx512) {
+                glu_avx512(row, row + d, mask, out, d);
+                continue;
+            }
+#endif
+            glu_scalar(row, row + d, mask, out, d);
+        }
+        for (int64_t t = t0; t < t1; ++t) {
+            float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(t) * dst->nb[1]);
+            const float * window = g.data() + size_t(t - t0) * size_t(d);
+#ifdef PARAKEET_X86
+            if (avx512) {
+                conv_avx512(window, d, kernel, w, b, p.silu, out);
+                continue;
+            }
+#endif
+            conv_scalar(window, d, kernel, w, b, p.silu, out);
+        }
+    }
+}
+
+// One parameter block per distinct (kernel, left, silu): custom ops take a pointer that must
+// outlive the graph, and models have one or two of them.
+const ConvParams * params_for(int kernel, int left, bool silu) {
+    static std::vector<ConvParams *> all;  // never freed: a handful of bytes for the process
+    static std::mutex lock;
+    std::lock_guard<std::mutex> guard(lock);
+    for (const ConvParams * p : all) {
+        if (p->kernel == kernel && p->left == left && p->silu == silu) return p;
+    }
+    all.push_back(new ConvParams{kernel, left, silu});
+    return all.back();
+}
+
+}  // namespace
+
+bool fused_conv_module_available(bool device_is_cpu) { return device_is_cpu; }
+
+ggml_tensor * fused_conv_module(ggml_context * ctx, ggml_tensor * a, ggml_tensor * dw_w, ggml_tensor * dw_b, ggml_tensor * frame_mask,
+                                int kernel, int left, bool apply_silu) {
+    GGML_ASSERT(a->type == GGML_TYPE_F32 && a->nb[0] == sizeof(float) && a->ne[0] % 2 == 0 && a->ne[2] == 1);
+    GGML_ASSERT(dw_w->type == GGML_TYPE_F32 && ggml_is_contiguous(dw_w) && dw_b->type == GGML_TYPE_F32);
+    const int64_t d = a->ne[0] / 2;
+    ggml_tensor * args[] = {a, dw_w, dw_b, frame_mask};
+    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, d, a->ne[1], 1, 1, args, frame_mask != nullptr ? 4 : 3, conv_module_op,
+                                     GGML_N_TASKS_MAX, const_cast<ConvParams *>(params_for(kernel, left, apply_silu)));
+    ggml_set_name(y, "conv_module_fused");
+    return y;
+}
+
+}  // namespace parakeet

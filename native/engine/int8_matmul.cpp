@@ -1,0 +1,214 @@
+// Q8_0 × activations with AVX512-VNNI (see int8_matmul.h for why).
+//
+// Packed weight layout, per panel of 32 output rows and per block of 32 inputs
+// (k0 = 32·block): for each group g of 4 inputs, the 32 rows' 4 consecutive
+// weights, i.e. bytes [g][row][j] = w[row][k0 + 4g + j] — two 64-byte vectors
+// per group, each holding 16 rows × 4 inputs, exactly what VPDPBUSD multiplies
+// with a broadcast of 4 activation bytes. Beside it the rows' block scales and
+// 128·Σ of the block's weights (activations are stored as int8 + 128, unsigned,
+// since VPDPBUSD multiplies unsigned by signed bytes; the offset is subtracted
+// per block before scaling).
+//
+// Quantized activations, one row per frame: K bytes (int8 + 128), then K/32
+// float scales (fp16-rounded, as ggml's block_q8_0 stores them).
+#include "int8_matmul.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12's AVX-512 headers build vectors from a deliberately undefined value
+// (_mm512_undefined_*), which -Wmaybe-uninitialized reports at every use.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#define PARAKEET_X86 1
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PARAKEET_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+#else
+#define PARAKEET_VNNI512
+#endif
+
+namespace parakeet {
+namespace {
+
+struct BlockQ8_0 {  // ggml's block_q8_0
+    ggml_fp16_t d;
+    int8_t qs[32];
+};
+static_assert(sizeof(BlockQ8_0) == 34, "block_q8_0 layout");
+
+constexpr int kPanel = 32;  // output rows per packed panel (two 16-lane vectors)
+
+size_t quantized_row_bytes(int64_t k) { return size_t(k) + size_t(k / 32) * sizeof(float); }
+
+}  // namespace
+
+bool cpu_has_int8_vnni512() {
+#if defined(PARAKEET_X86) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512vnni");
+#else
+    return false;
+#endif
+}
+
+PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {
+    if (rows % kPanel != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Matrix: rows and cols must be multiples of 32");
+    const int64_t nb = cols / 32, panels = rows / kPanel;
+    weights_.resize(size_t(rows) * size_t(cols));
+    scales_.resize(size_t(rows) * size_t(nb));
+    offsets_.resize(size_t(rows) * size_t(nb));
+    const BlockQ8_0 * src = static_cast<const BlockQ8_0 *>(q8_0);
+    for (int64_t p = 0; p < panels; ++p) {
+        for (int64_t b = 0; b < nb; ++b) {
+            int8_t * wdst = weights_.data() + (size_t(p) * size_t(nb) + size_t(b)) * 1024;
+            float * sdst = scales_.data() + (size_t(p) * size_t(nb) + size_t(b)) * 32;
+            int32_t * odst = offsets_.data() + (size_t(p) * size_t(nb) + size_t(b)) * 32;
+            for (int r = 0; r < kPanel; ++r) {
+                const BlockQ8_0 & blk = src[size_t(p * kPanel + r) * size_t(nb) + size_t(b)];
+                int32_t sum = 0;
+                for (int k = 0; k < 32; ++k) {
+                    wdst[(k / 4) * 128 + r * 4 + (k % 4)] = blk.qs[k];
+                    sum += blk.qs[k];
+                }
+                sdst[r] = ggml_fp16_to_fp32(blk.d);
+                odst[r] = 128 * sum;
+            }
+        }
+    }
+}
+
+namespace {
+
+#ifdef PARAKEET_X86
+
+// ggml quantize_row_q8_0 per 32-block: d = max|x|/127, q = round(x/d) (nearest even, as its SIMD
+// path rounds), stored + 128 as unsigned bytes; the scale kept as ggml keeps it (fp16).
+PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
+    const int64_t k = x->ne[0];
+    for (int64_t t = first; t < last; ++t) {
+        const float * xr = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]);
+        uint8_t * qr = static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1];
+        float * sr = reinterpret_cast<float *>(qr + k);
+        for (int64_t b = 0; b < k / 32; ++b) {
+            const __m512 v0 = _mm512_loadu_ps(xr + b * 32), v1 = _mm512_loadu_ps(xr + b * 32 + 16);
+            const __m512 a = _mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1));
+            const float amax = _mm512_reduce_max_ps(a);
+            const float d = amax / 127.0f;
+            const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
+            const __m512 vid = _mm512_set1_ps(id);
+            const __m512i off = _mm512_set1_epi32(128);
+            const __m512i q0 = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v0, vid)), off);
+            const __m512i q1 = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v1, vid)), off);
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32), _mm512_cvtepi32_epi8(q0));
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32 + 16), _mm512_cvtepi32_epi8(q1));
+            sr[b] = ggml_fp16_to_fp32(ggml_fp32_to_fp16(d));
+        }
+    }
+}
+
+// MR frames × one panel of 32 output rows, over all blocks.
+template <int MR>
+PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, float * y,
+                                size_t y_stride) {
+    const int64_t nb = k / 32;
+    const int8_t * wp = w.panel_weights(panel);
+    const float * ws = w.panel_scales(panel);
+    const int32_t * wo = w.panel_offsets(panel);
+    __m512 acc[MR][2];
+    for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+    for (int64_t b = 0; b < nb; ++b) {
+        __m512i dot[MR][2];
+        for (int r = 0; r < MR; ++r) dot[r][0] = dot[r][1] = _mm512_setzero_si512();
+        const int8_t * wb = wp + b * 1024;
+        for (int g = 0; g < 8; ++g) {
+            const __m512i w0 = _mm512_loadu_si512(wb + g * 128);
+            const __m512i w1 = _mm512_loadu_si512(wb + g * 128 + 64);
+            for (int r = 0; r < MR; ++r) {
+                int32_t four;
+                std::memcpy(&four, xq + size_t(r) * x_stride + size_t(b * 32 + g * 4), 4);
+                const __m512i a = _mm512_set1_epi32(four);
+                dot[r][0] = _mm512_dpbusd_epi32(dot[r][0], a, w0);
+                dot[r][1] = _mm512_dpbusd_epi32(dot[r][1], a, w1);
+            }
+        }
+        const __m512 s0 = _mm512_loadu_ps(ws + b * 32), s1 = _mm512_loadu_ps(ws + b * 32 + 16);
+        const __m512i o0 = _mm512_loadu_si512(wo + b * 32), o1 = _mm512_loadu_si512(wo + b * 32 + 16);
+        for (int r = 0; r < MR; ++r) {
+            const float * xs = reinterpret_cast<const float *>(xq + size_t(r) * x_stride + size_t(k));
+            const __m512 sx = _mm512_set1_ps(xs[b]);
+            acc[r][0] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(dot[r][0], o0)), _mm512_mul_ps(s0, sx), acc[r][0]);
+            acc[r][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(dot[r][1], o1)), _mm512_mul_ps(s1, sx), acc[r][1]);
+        }
+    }
+    for (int r = 0; r < MR; ++r) {
+        _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
+        _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
+    }
+}
+
+constexpr int kTileFrames = 4;
+
+PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, int64_t p0, int64_t p1) {
+    const int64_t k = w.cols(), frames = xq->ne[1];
+    const size_t xs = xq->nb[1], ys = dst->nb[1] / sizeof(float);
+    const uint8_t * xbase = static_cast<const uint8_t *>(xq->data);
+    float * ybase = static_cast<float *>(dst->data);
+    for (int64_t p = p0; p < p1; ++p) {
+        int64_t t = 0;
+        for (; t + kTileFrames <= frames; t += kTileFrames) {
+            gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, ybase + size_t(t) * ys + size_t(p) * kPanel, ys);
+        }
+        for (; t < frames; ++t) gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, ybase + size_t(t) * ys + size_t(p) * kPanel, ys);
+    }
+}
+
+#endif  // PARAKEET_X86
+
+void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
+#ifdef PARAKEET_X86
+    const ggml_tensor * x = dst->src[0];
+    const int64_t rows = x->ne[1];
+    const int64_t per = (rows + nth - 1) / nth;
+    const int64_t first = std::min<int64_t>(rows, per * ith), last = std::min<int64_t>(rows, first + per);
+    quantize_rows(x, dst, first, last);
+#else
+    (void)dst, (void)ith, (void)nth;
+#endif
+}
+
+void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+#ifdef PARAKEET_X86
+    const PackedQ8Matrix & w = *static_cast<const PackedQ8Matrix *>(userdata);
+    const int64_t panels = w.rows() / kPanel;
+    const int64_t per = (panels + nth - 1) / nth;
+    const int64_t p0 = std::min<int64_t>(panels, per * ith), p1 = std::min<int64_t>(panels, p0 + per);
+    gemm_panels(dst->src[0], dst, w, p0, p1);
+#else
+    (void)dst, (void)ith, (void)nth, (void)userdata;
+#endif
+}
+
+}  // namespace
+
+ggml_tensor * int8_mul_mat(ggml_context * ctx, const PackedQ8Matrix & w, ggml_tensor * x, const char * weight_name) {
+    GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == w.cols() && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);
+    ggml_tensor * args[] = {x};
+    ggml_tensor * xq = ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(quantized_row_bytes(w.cols())), x->ne[1], 1, 1, args, 1, quantize_op,
+                                      GGML_N_TASKS_MAX, nullptr);
+    ggml_format_name(xq, "vnni_quantize:%s", weight_name);
+    ggml_tensor * qargs[] = {xq};
+    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, w.rows(), x->ne[1], 1, 1, qargs, 1, gemm_op, GGML_N_TASKS_MAX,
+                                     const_cast<PackedQ8Matrix *>(&w));
+    ggml_format_name(y, "vnni_gemm:%s", weight_name);
+    return y;
+}
+
+}  // namespace parakeet

@@ -1,0 +1,23 @@
+// Random-weight models of the published shapes for the benchmarks, generated once (seed 7, so
+// every benchmark and every run uses the same weights) and cached under .cache/bench/models.
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generateModel } from '../support/model/generate.js';
+
+export const benchRoot = resolve(import.meta.dirname, '..', '..');
+export const benchCache = process.env.PARAKEET_BENCH_CACHE ?? join(benchRoot, '.cache', 'bench');
+
+export type BenchShape = '110m' | '600m';
+
+export function benchModelFile(shape: string, type: string): string {
+  mkdirSync(join(benchCache, 'models'), { recursive: true });
+  const path = join(benchCache, 'models', `random-${shape}-${type}.gguf`);
+  if (!existsSync(path)) {
+    process.stderr.write(`generating ${path} …\n`);
+    // Written under a temporary name: an interrupted run never leaves a cut file behind.
+    const partial = `${path}.partial`;
+    generateModel(partial, { preset: shape === '110m' ? 'shape110m' : 'shape600m', weightType: type as 'f32', seed: 7 });
+    renameSync(partial, path);
+  }
+  return path;
+}

@@ -1,0 +1,142 @@
+// `npm run bench:peers`: our encoder against ONNX Runtime on the same weights, the same CPU, in
+// the same run. Each GGUF's encoder is exported to ONNX by our own exporter (fp32 from the F32
+// file, int8 the way quantize_dynamic makes it from the Q8_0 file), checked against our engine's
+// output, then timed interleaved with ours (test/bench/peers/peer-run.ts, one process per
+// configuration).
+//
+//   npm run bench:peers                    110M + 0.6B shapes, 10 s and 60 s, 1 and 2 threads
+//   npm run bench:peers -- --quick         110M shape, 10 s, 1 thread (a few minutes)
+//   npm run bench:peers -- --shapes 600m --seconds 60 --threads 2 --runs 7
+//
+// Ratios are ours/peer speed (ORT ms ÷ our ms: above 1 we are faster). Matching precision:
+// our F32 file vs ORT fp32, our Q8_0 file vs ORT int8; "best" = the faster of each side;
+// "pipeline" = ORT's best encoder alone vs our best whole pipeline (mel + encoder + decoder).
+// The last line, `min ratio: X (<comparison>)`, is the smallest matching-precision encoder ratio.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildInfo, listDevices } from '../../native/index.js';
+import { speechWithPauses } from '../support/audio/speech.js';
+import { benchCache, benchModelFile, benchRoot } from './models.js';
+import { type OnnxPrecision, exportEncoderOnnx } from './peers/encoder-onnx.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean' }, shapes: { type: 'string' }, seconds: { type: 'string' }, threads: { type: 'string' },
+    runs: { type: 'string' }, json: { type: 'string' },
+  },
+});
+const list = (v: string | undefined, fallback: string[]) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : fallback);
+const shapes = list(values.shapes, values.quick ? ['110m'] : ['110m', '600m']);
+const durations = list(values.seconds, values.quick ? ['10'] : ['10', '60']).map(Number);
+const threadCounts = list(values.threads, values.quick ? ['1'] : ['1', '2']).map(Number);
+const runs = values.runs ?? (values.quick ? '5' : '5');
+
+/** Bumped whenever the exporter's output changes, so cached exports are rebuilt. */
+const EXPORT_VERSION = 1;
+/** ORT fp32 must agree with our F32 encoder this closely before anything is timed. */
+const FP32_TOLERANCE = 1e-5;
+
+interface Stats { median: number; min: number; max: number }
+interface PeerRun {
+  seconds: number; threads: number; encoderFrames: number;
+  placed: { f32: Record<string, number>; q8: Record<string, number> };
+  checks: { ortFp32VsOursF32: number; ortInt8VsOrtFp32: number; oursQ8VsOursF32: number };
+  oursF32: { encoder: Stats; total: Stats }; oursQ8: { encoder: Stats; total: Stats };
+  ortFp32: Stats; ortInt8: Stats;
+}
+
+function onnxFile(shape: string, precision: OnnxPrecision, gguf: string): string {
+  const dir = join(benchCache, 'onnx');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `random-${shape}-${precision}-v${EXPORT_VERSION}.onnx`);
+  if (!existsSync(path)) {
+    process.stderr.write(`exporting ${path} …\n`);
+    exportEncoderOnnx(gguf, path, { precision });
+  }
+  return path;
+}
+
+function cpuFlags(): string[] {
+  const wanted = ['avx2', 'fma', 'f16c', 'avx_vnni', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_int8', 'amx_bf16'];
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'));
+    const have = new Set((line ?? '').split(':')[1]?.trim().split(/\s+/) ?? []);
+    return wanted.filter((f) => have.has(f));
+  } catch {
+    return listDevices().find((d) => d.type === 'cpu')?.cpuFeatures ?? [];
+  }
+}
+
+const ortVersion = (JSON.parse(readFileSync(join(benchRoot, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8')) as { version: string }).version;
+const build = buildInfo();
+const cpu = cpus()[0]?.model ?? '?';
+const flags = cpuFlags();
+console.log(`CPU: ${cpu} × ${cpus().length}; flags: ${flags.join(' ')}`);
+console.log(`ours: ggml ${build.ggmlVersion} (${build.ggmlCommit.slice(0, 12)}), weightType auto; peer: onnxruntime-node ${ortVersion} (CPU EP, graph optimizations all)`);
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+const ms = (s: Stats) => s.median.toFixed(0);
+interface Row extends PeerRun {
+  shape: string;
+  ratios: { f32VsFp32: number; q8VsInt8: number; bestVsBest: number; pipelineVsOrtEncoder: number };
+}
+const rows: Row[] = [];
+console.log('\nEncoder milliseconds (median of runs) and ratios ours/peer (ORT ms ÷ ours; > 1 = ours faster):');
+console.log(`${'shape'.padEnd(5)} ${pad('audio', 5)} ${pad('thr', 3)} | ${pad('F32', 6)} ${pad('fp32', 6)} ${pad('ratio', 6)} | ${pad('Q8_0', 6)} ${pad('int8', 6)} ${pad('ratio', 6)} | ${pad('best', 6)} | ${pad('ours total', 10)} ${pad('pipeline', 8)} | ${pad('fp32 err', 8)} ${pad('int8 err', 8)} ${pad('Q8_0 err', 8)}`);
+let failedCheck = false;
+for (const shape of shapes) {
+  const f32File = benchModelFile(shape, 'f32');
+  const q8File = benchModelFile(shape, 'q8_0');
+  const fp32Onnx = onnxFile(shape, 'fp32', f32File);
+  const int8Onnx = onnxFile(shape, 'int8', q8File);
+  for (const seconds of durations) {
+    const audio = speechWithPauses(join(benchCache, 'audio'), seconds);
+    for (const threads of threadCounts) {
+      const out = execFileSync(process.execPath, [
+        '--import', 'tsx', join(benchRoot, 'test', 'bench', 'peers', 'peer-run.ts'), '--f32', f32File, '--q8', q8File,
+        '--onnx-fp32', fp32Onnx, '--onnx-int8', int8Onnx, '--audio', audio, '--threads', String(threads), '--runs', runs,
+      ], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
+      const r = JSON.parse(out.trim().split('\n').at(-1)!) as PeerRun;
+      const bestOurs = Math.min(r.oursF32.encoder.median, r.oursQ8.encoder.median);
+      const bestOrt = Math.min(r.ortFp32.median, r.ortInt8.median);
+      const ratios = {
+        f32VsFp32: r.ortFp32.median / r.oursF32.encoder.median,
+        q8VsInt8: r.ortInt8.median / r.oursQ8.encoder.median,
+        bestVsBest: bestOrt / bestOurs,
+        pipelineVsOrtEncoder: bestOrt / Math.min(r.oursF32.total.median, r.oursQ8.total.median),
+      };
+      rows.push({ ...r, shape, ratios });
+      if (!(r.checks.ortFp32VsOursF32 <= FP32_TOLERANCE)) failedCheck = true;
+      console.log(
+        `${shape.padEnd(5)} ${pad(`${seconds}s`, 5)} ${pad(threads, 3)} | ${pad(ms(r.oursF32.encoder), 6)} ${pad(ms(r.ortFp32), 6)} ${pad(ratios.f32VsFp32.toFixed(2), 6)} | ` +
+          `${pad(ms(r.oursQ8.encoder), 6)} ${pad(ms(r.ortInt8), 6)} ${pad(ratios.q8VsInt8.toFixed(2), 6)} | ${pad(ratios.bestVsBest.toFixed(2), 6)} | ` +
+          `${pad(Math.min(r.oursF32.total.median, r.oursQ8.total.median).toFixed(0), 10)} ${pad(ratios.pipelineVsOrtEncoder.toFixed(2), 8)} | ` +
+          `${pad(r.checks.ortFp32VsOursF32.toExponential(1), 8)} ${pad(r.checks.ortInt8VsOrtFp32.toExponential(1), 8)} ${pad(r.checks.oursQ8VsOursF32.toExponential(1), 8)}`,
+      );
+    }
+  }
+}
+console.log('(err: relative L2 of the encoder output — ORT fp32 vs our F32 (must be ≤ 1e-5), ORT int8 vs ORT fp32, our Q8_0 vs our F32)');
+const placed = rows[0]?.placed;
+if (placed) console.log(`weights placed by auto: F32 file ${JSON.stringify(placed.f32)}, Q8_0 file ${JSON.stringify(placed.q8)}`);
+
+const jsonPath = values.json ?? join(benchRoot, 'bench-results', `peers-${values.quick ? 'quick-' : ''}${cpu.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}.json`);
+mkdirSync(join(jsonPath, '..'), { recursive: true });
+writeFileSync(`${jsonPath}.partial`, `${JSON.stringify({ date: new Date().toISOString(), cpu, flags, cores: cpus().length, ggml: build, onnxruntime: ortVersion, rows }, null, 2)}\n`);
+renameSync(`${jsonPath}.partial`, jsonPath);
+console.log(`wrote ${jsonPath}`);
+
+let min = { ratio: Infinity, what: '' };
+for (const r of rows) {
+  const where = `${r.shape} ${r.seconds}s ${r.threads} thr`;
+  if (r.ratios.f32VsFp32 < min.ratio) min = { ratio: r.ratios.f32VsFp32, what: `${where}, F32 vs ORT fp32` };
+  if (r.ratios.q8VsInt8 < min.ratio) min = { ratio: r.ratios.q8VsInt8, what: `${where}, Q8_0 vs ORT int8` };
+}
+if (failedCheck) {
+  console.log(`ONNX Runtime fp32 disagrees with our F32 encoder by more than ${FP32_TOLERANCE} (see "fp32 err"): the comparison is not of the same math`);
+  process.exitCode = 1;
+}
+console.log(`min ratio: ${min.ratio.toFixed(2)} (${min.what})`);
