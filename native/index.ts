@@ -141,7 +141,7 @@ export interface LoadOptions {
    * Let weightType 'auto' run Q8_0 weights on the engine's AVX512-VNNI kernel where the CPU has
    * one (default true); false keeps ggml's own kernels (comparisons, diagnostics).
    */
-  int8Kernels?: boolean;
+  packedKernels?: boolean;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -373,7 +373,7 @@ export class Model {
         path,
         {
           device: options.device, threads: options.threads, weightType: options.weightType, mmap: options.mmap,
-          alwaysSchedule: options.alwaysSchedule, int8Kernels: options.int8Kernels, abortFlag: flag,
+          alwaysSchedule: options.alwaysSchedule, packedKernels: options.packedKernels, abortFlag: flag,
         },
         options.onProgress,
       );

@@ -168,7 +168,7 @@ Napi::Value AddonModel::Load(const Napi::CallbackInfo & info) {
         params.weight_type = optional_string(o, "weightType", "auto");
         params.use_mmap = optional_bool(o, "mmap", true);
         params.always_schedule = optional_bool(o, "alwaysSchedule", false);
-        params.int8_kernels = optional_bool(o, "int8Kernels", true);
+        params.packed_kernels = optional_bool(o, "packedKernels", true);
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
     }
     auto * worker = new LoadWorker(env, path, std::move(params), abort, info.Length() > 2 ? info[2] : env.Undefined());

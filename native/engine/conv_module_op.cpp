@@ -6,6 +6,7 @@
 // use expf as ggml's scalar sigmoid does (the AVX-512 path a polynomial expf
 // within 2 ulp), so results match the unfused graph to float rounding.
 #include "conv_module_op.h"
+#include "simd_math.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,30 +49,6 @@ void conv_scalar(const float * g, int64_t d, int kernel, const float * w, const 
 }
 
 #ifdef PARAKEET_X86
-#define PARAKEET_AVX512 __attribute__((target("avx512f")))
-
-// expf for AVX-512: 2^n · p(r), n = round(x·log2 e), r = x − n·ln 2 (two-part ln 2), p a degree-6
-// polynomial (Cephes expf coefficients); inputs clamped to expf's finite range.
-PARAKEET_AVX512 inline __m512 exp512(__m512 x) {
-    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.3f)), _mm512_set1_ps(88.3f));
-    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
-    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-    p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
-    return _mm512_scalef_ps(p, n);
-}
-
-PARAKEET_AVX512 inline __m512 sigmoid512(__m512 x) {
-    const __m512 one = _mm512_set1_ps(1.0f);
-    return _mm512_div_ps(one, _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
-}
-
 PARAKEET_AVX512 void glu_avx512(const float * first, const float * second, float mask, float * out, int64_t d) {
     const __m512 m = _mm512_set1_ps(mask);
     int64_t c = 0;
@@ -176,8 +153,6 @@ const ConvParams * params_for(int kernel, int left, bool silu) {
 }
 
 }  // namespace
-
-bool fused_conv_module_available(bool device_is_cpu) { return device_is_cpu; }
 
 ggml_tensor * fused_conv_module(ggml_context * ctx, ggml_tensor * a, ggml_tensor * dw_w, ggml_tensor * dw_b, ggml_tensor * frame_mask,
                                 int kernel, int left, bool apply_silu) {

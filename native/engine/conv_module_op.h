@@ -3,7 +3,8 @@
 //   (batch norm folded into its kernel and bias) → SiLU (batch-norm models).
 // As separate ggml ops this is ~25 nodes per layer (K shifted multiply-adds,
 // a pad, the GLU, the mask), each a pass over [D, T] memory; fused it is one
-// pass, vectorized over channels.
+// pass, vectorized over channels (AVX-512 where the CPU has it, else scalar).
+// CPU backend only: other devices get the plain ggml ops.
 #pragma once
 
 #include "ggml.h"
@@ -18,8 +19,5 @@ namespace parakeet {
  */
 ggml_tensor * fused_conv_module(ggml_context * ctx, ggml_tensor * a, ggml_tensor * dw_w, ggml_tensor * dw_b, ggml_tensor * frame_mask,
                                 int kernel, int left, bool apply_silu);
-
-/** Whether the backend can run it (CPU only): callers build the plain ggml ops elsewhere. */
-bool fused_conv_module_available(bool device_is_cpu);
 
 }  // namespace parakeet

@@ -1,5 +1,4 @@
 #include "encoder.h"
-#include "conv_module_op.h"
 
 #include <algorithm>
 #include <cmath>
@@ -93,8 +92,8 @@ ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int6
 
 }  // namespace
 
-Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, const Int8Weights & int8, ComputeBackend & backend)
-    : hp_(hp), w_(w), int8_(int8), backend_(backend) {
+Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend)
+    : hp_(hp), w_(w), packed_(packed), backend_(backend) {
     backend_.reserve_graph_nodes(encoder_graph_nodes(hp_));
 }
 
@@ -142,7 +141,8 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
         GraphArena arena(graph_meta_);
         ggml_context * ctx = arena.ctx;
         EncoderInputs in;
-        in.int8 = int8_.count() != 0 ? &int8_ : nullptr;
+        in.packed = packed_.count() != 0 ? &packed_ : nullptr;
+        in.cpu_fused_ops = backend_.is_cpu();
         in.mel = new_input(ctx, "mel", hp_.n_mels, mel_rows);
         std::vector<std::vector<float>> mask_data(size_t(stages) + 1);
         in.stage_masks.assign(size_t(stages) + 1, nullptr);
@@ -191,8 +191,8 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     GraphArena arena(graph_meta_);
     ggml_context * ctx = arena.ctx;
     EncoderInputs in;
-    in.int8 = int8_.count() != 0 ? &int8_ : nullptr;
-    in.cpu_fused_ops = fused_conv_module_available(backend_.is_cpu());
+    in.packed = packed_.count() != 0 ? &packed_ : nullptr;
+    in.cpu_fused_ops = backend_.is_cpu();
     ggml_tensor * x_in = new_input(ctx, "subsampled", D, frames);
     in.pos = new_input(ctx, "pos", D, 2 * frames - 1);
     in.att_mask = new_input(ctx, "att_mask", frames, frames);
@@ -208,9 +208,9 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
 
     ggml_tensor * head_out = nullptr;
     if (head == EncoderHead::Ctc) {
-        head_out = linear(ctx, x, w_.ctc_w, w_.ctc_b, in.int8);  // NeMo ConvASRDecoder (Conv1d k=1)
+        head_out = linear(ctx, x, w_.ctc_w, w_.ctc_b, in.packed);  // NeMo ConvASRDecoder (Conv1d k=1)
     } else if (head == EncoderHead::JointEnc) {
-        head_out = linear(ctx, x, w_.joint_enc_w, w_.joint_enc_b, in.int8);  // NeMo RNNTJoint.project_encoder
+        head_out = linear(ctx, x, w_.joint_enc_w, w_.joint_enc_b, in.packed);  // NeMo RNNTJoint.project_encoder
     }
     ggml_cgraph * graph = ggml_new_graph_custom(ctx, graph_nodes, false);
     ggml_build_forward_expand(graph, x);
@@ -224,7 +224,8 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     add_devices(backend_.compute(graph, [&] {
         ggml_backend_tensor_set(x_in, subsampled.data(), 0, subsampled.size() * sizeof(float));
         ggml_backend_tensor_set(in.pos, pos.data(), 0, pos.size() * sizeof(float));
-        ggml_backend_tensor_set(in.att_mask, att.data(), 0, att.size() * sizeof(float));
+        // Unused (so unallocated) when the fused attention op runs instead of the masked softmax.
+        if (in.att_mask->buffer != nullptr) ggml_backend_tensor_set(in.att_mask, att.data(), 0, att.size() * sizeof(float));
         if (in.frame_mask) ggml_backend_tensor_set(in.frame_mask, frame_mask_data.data(), 0, frame_mask_data.size() * sizeof(float));
     }, abort, profile, "conformer layers"));
 

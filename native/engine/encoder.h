@@ -26,14 +26,14 @@ struct EncoderOutput {
 
 class Encoder {
 public:
-    Encoder(const Hparams & hp, const EncoderWeights & w, const Int8Weights & int8, ComputeBackend & backend);
+    Encoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend);
     EncoderOutput run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort,
                       EncoderProfile * profile = nullptr);
 
 private:
     const Hparams & hp_;
     const EncoderWeights & w_;
-    const Int8Weights & int8_;
+    const PackedWeights & packed_;
     ComputeBackend & backend_;
     std::vector<uint8_t> graph_meta_;  // reused metadata arena for graph building
 };

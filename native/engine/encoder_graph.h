@@ -25,7 +25,7 @@ struct EncoderInputs {
     ggml_tensor * pos = nullptr;                 // [D, 2T'−1] relative positional table
     ggml_tensor * att_mask = nullptr;            // [T', T'] additive (0 / −inf), keys fastest
     ggml_tensor * frame_mask = nullptr;          // [1, T'] (1 valid, 0 padded)
-    const Int8Weights * int8 = nullptr;          // VNNI twins of Q8_0 weights (CPU), or nullptr
+    const PackedWeights * packed = nullptr;      // packed twins of matmul weights for the engine's CPU kernels, or nullptr
     bool cpu_fused_ops = false;                  // the graph runs on the CPU: fused custom ops may be used
 };
 

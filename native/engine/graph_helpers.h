@@ -2,19 +2,19 @@
 #pragma once
 
 #include "ggml.h"
-#include "int8_matmul.h"
+#include "packed_weights.h"
 
 namespace parakeet {
 
-/** W·x, through the weight's VNNI twin when the model has one (int8_matmul.h), else ggml's mul_mat. */
-inline ggml_tensor * mul_mat(ggml_context * ctx, ggml_tensor * w, ggml_tensor * x, const Int8Weights * int8) {
-    const PackedQ8Matrix * packed = int8 != nullptr ? int8->find(w) : nullptr;
-    return packed != nullptr ? int8_mul_mat(ctx, *packed, x, ggml_get_name(w)) : ggml_mul_mat(ctx, w, x);
+/** W·x, through the weight's packed twin when the model has one (packed_weights.h), else ggml's mul_mat. */
+inline ggml_tensor * mul_mat(ggml_context * ctx, ggml_tensor * w, ggml_tensor * x, const PackedWeights * packed) {
+    const PackedMatmul * p = packed != nullptr ? packed->find(w) : nullptr;
+    return p != nullptr ? p->apply(ctx, x, ggml_get_name(w)) : ggml_mul_mat(ctx, w, x);
 }
 
 /** y = W·x (+ b). W: [in, out] (ggml: contraction first), x: [in, T] -> [out, T]. */
-inline ggml_tensor * linear(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b, const Int8Weights * int8 = nullptr) {
-    ggml_tensor * y = mul_mat(ctx, w, x, int8);
+inline ggml_tensor * linear(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed = nullptr) {
+    ggml_tensor * y = mul_mat(ctx, w, x, packed);
     return b != nullptr ? ggml_add(ctx, y, b) : y;
 }
 

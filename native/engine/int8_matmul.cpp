@@ -62,9 +62,9 @@ bool cpu_has_int8_vnni512() {
 PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {
     if (rows % kPanel != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
-    weights_.resize(size_t(rows) * size_t(cols));
-    scales_.resize(size_t(rows) * size_t(nb));
-    offsets_.resize(size_t(rows) * size_t(nb));
+    weights_ = WeightBuffer<int8_t>(size_t(rows) * size_t(cols));
+    scales_ = WeightBuffer<float>(size_t(rows) * size_t(nb));
+    offsets_ = WeightBuffer<int32_t>(size_t(rows) * size_t(nb));
     const BlockQ8_0 * src = static_cast<const BlockQ8_0 *>(q8_0);
     for (int64_t p = 0; p < panels; ++p) {
         for (int64_t b = 0; b < nb; ++b) {
@@ -198,7 +198,10 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 
 }  // namespace
 
-ggml_tensor * int8_mul_mat(ggml_context * ctx, const PackedQ8Matrix & w, ggml_tensor * x, const char * weight_name) {
+// W·x in two custom ops: the activations quantized per 32-block, then the VNNI GEMM. CPU backend only;
+// the nodes are named "vnni_quantize:<weight>" and "vnni_gemm:<weight>" (profiles).
+ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+    const PackedQ8Matrix & w = *this;
     GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == w.cols() && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);
     ggml_tensor * args[] = {x};
     ggml_tensor * xq = ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(quantized_row_bytes(w.cols())), x->ne[1], 1, 1, args, 1, quantize_op,

@@ -76,9 +76,9 @@ std::unique_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     DeviceSelection selection = select_device(params.device);
     impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads, params.always_schedule);
     if (selection.fell_back) log_line(LogLevel::Warn, selection.reason);
-    impl->weights = std::make_unique<ModelWeights>(*impl->file, impl->hp, *impl->backend, params.weight_type, params.int8_kernels,
+    impl->weights = std::make_unique<ModelWeights>(*impl->file, impl->hp, *impl->backend, params.weight_type, params.packed_kernels,
                                                    [&](float f) { progress(0.1f + 0.85f * f); }, params.abort);
-    impl->encoder = std::make_unique<Encoder>(impl->hp, impl->weights->encoder, impl->weights->int8, *impl->backend);
+    impl->encoder = std::make_unique<Encoder>(impl->hp, impl->weights->encoder, impl->weights->packed, *impl->backend);
     if (impl->hp.has_transducer) impl->transducer = std::make_unique<Transducer>(impl->hp, impl->weights->decoder);
     impl->detokenizer = std::make_unique<Detokenizer>(impl->hp.pieces);
 

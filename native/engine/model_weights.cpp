@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "log.h"
+#include "f32_matmul.h"
 #include "model_schema.h"
 
 namespace parakeet {
@@ -69,8 +70,10 @@ struct ModelWeights::Placement {
     ggml_context * ctx_device = nullptr;  // uploaded into the device's buffer
     ggml_context * ctx_repack = nullptr;  // uploaded into the CPU's repacking buffer
     ggml_backend_buffer_type_t repack_buft = nullptr;
-    // Q8_0 weights take the VNNI kernel when the layout is the file's own (auto) on a CPU that has it.
-    const bool int8_kernels;
+    // With the file's own layout (auto) on the CPU: Q8_0 weights take the VNNI kernel and F32 weights
+    // the AVX-512 kernel where the CPU has them.
+    const bool packed_int8;
+    const bool packed_f32;
 
     struct Upload {
         ggml_tensor * tensor;
@@ -82,16 +85,19 @@ struct ModelWeights::Placement {
     };
     std::vector<Upload> uploads;
     std::vector<MappedUse> mapped_uses;
-    struct Int8Pack {
-        const ggml_tensor * tensor;   // the ggml weight it stands in for (kept, mapped and untouched, for other paths)
-        const ggml_tensor * source;
+    // Weights the engine's own CPU kernels run from a packed copy (packed_weights.h); the ggml
+    // tensor stays placed (mapped, untouched on the CPU path) for the other executors.
+    struct Pack {
+        ggml_tensor * tensor;
+        const ggml_tensor * source;   // the file's tensor, or nullptr for a derived one (packed from tensor->data)
     };
-    std::vector<Int8Pack> int8_packs;
+    std::vector<Pack> int8_packs, f32_packs;
 
-    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_int8, ggml_context * mapped,
+    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, ggml_context * mapped,
               ggml_context * device, ggml_context * repack)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack),
-          int8_kernels(allow_int8 && b.is_cpu() && t == GGML_TYPE_COUNT && cpu_has_int8_vnni512()) {
+          packed_int8(allow_packed && b.is_cpu() && t == GGML_TYPE_COUNT && cpu_has_int8_vnni512()),
+          packed_f32(allow_packed && b.is_cpu() && t == GGML_TYPE_COUNT && cpu_has_f32_avx512()) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -142,9 +148,14 @@ struct ModelWeights::Placement {
             if (ne0 % ggml_blck_size(target) != 0) target = GGML_TYPE_F32;  // the block would straddle rows
         }
         if (target == src->type) {
-            if (int8_kernels && target == GGML_TYPE_Q8_0 && ne0 % 32 == 0 && ne1 % 32 == 0) {
+            if (packed_int8 && target == GGML_TYPE_Q8_0 && ne0 % 32 == 0 && ne1 % 32 == 0) {
                 ggml_tensor * t = as_stored(name, {ne0, ne1});
                 int8_packs.push_back({t, src});
+                return t;
+            }
+            if (packed_f32 && target == GGML_TYPE_F32 && ne1 % 32 == 0) {
+                ggml_tensor * t = as_stored(name, {ne0, ne1});
+                f32_packs.push_back({t, src});
                 return t;
             }
             if (repack_supported(target, ne0, ne1)) {
@@ -211,7 +222,7 @@ struct ModelWeights::Placement {
     }
 };
 
-ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool int8_kernels,
+ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool packed_kernels,
                            const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
     const ggml_type convert_to = parse_weight_type(weight_type);
     {
@@ -222,7 +233,7 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             if (!contexts_.back()) throw Error(ErrorCode::OutOfMemory, "cannot allocate tensor metadata");
         }
     }
-    Placement pl(file, hp, backend, convert_to, int8_kernels, contexts_[0].get(), contexts_[1].get(), contexts_[2].get());
+    Placement pl(file, hp, backend, convert_to, packed_kernels, contexts_[0].get(), contexts_[1].get(), contexts_[2].get());
     const int64_t D = hp.d_model, FF = hp.ff_dim, K = hp.conv_kernel, C = hp.subsampling_channels;
     const int64_t V1 = hp.vocab_size + 1;
 
@@ -394,16 +405,24 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
 
     // The mapped Q8_0 pages a VNNI twin replaces are dropped from the resident set afterwards, so
     // memory holds one copy of those weights (the CPU path never reads them again).
+    auto packed_from = [&](const Placement::Pack & pack, std::unique_ptr<PackedMatmul> made) {
+        if (pack.source != nullptr && file.mapping() != nullptr) file.mapping()->release(file.tensor_offset(pack.source), ggml_nbytes(pack.source));
+        const std::string from = ggml_type_name(pack.tensor->type);
+        if (--placed_types_[from] <= 0) placed_types_.erase(from);
+        placed_types_[made->layout_name()] += 1;
+        packed.add(pack.tensor, std::move(made));
+    };
     for (const auto & pack : pl.int8_packs) {
         check_abort();
         std::vector<uint8_t> raw(ggml_nbytes(pack.source));
         file.read_tensor(pack.source, raw.data());
-        if (file.mapping() != nullptr) file.mapping()->release(file.tensor_offset(pack.source), ggml_nbytes(pack.source));
-        int8.add(pack.tensor, std::make_unique<PackedQ8Matrix>(raw.data(), pack.tensor->ne[1], pack.tensor->ne[0]));
-        placed_types_["q8_0"] -= 1;
-        placed_types_["q8_0_vnni"] += 1;
+        packed_from(pack, std::make_unique<PackedQ8Matrix>(raw.data(), pack.tensor->ne[1], pack.tensor->ne[0]));
     }
-    if (placed_types_.count("q8_0") != 0 && placed_types_["q8_0"] == 0) placed_types_.erase("q8_0");
+    for (const auto & pack : pl.f32_packs) {
+        check_abort();
+        // Mapped or uploaded, a CPU tensor's data is host memory.
+        packed_from(pack, std::make_unique<PackedF32Matrix>(static_cast<const float *>(pack.tensor->data), pack.tensor->ne[1], pack.tensor->ne[0]));
+    }
 
     // --- host-side weights: preprocessor and the sequential decoders
     check_abort();

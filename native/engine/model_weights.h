@@ -13,6 +13,7 @@
 #include "gguf_file.h"
 #include "hparams.h"
 #include "int8_matmul.h"
+#include "packed_weights.h"
 
 namespace parakeet {
 
@@ -74,15 +75,15 @@ struct PreprocessorWeights {
 class ModelWeights {
 public:
     /** Places every weight; throws Error(ModelInvalid / OutOfMemory / BadArgument). */
-    ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool int8_kernels,
+    ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool packed_kernels,
                  const std::function<void(float)> & progress, const std::atomic<bool> * abort);
     ~ModelWeights();
     ModelWeights(const ModelWeights &) = delete;
     ModelWeights & operator=(const ModelWeights &) = delete;
 
     EncoderWeights encoder;
-    /** VNNI twins of Q8_0 matmul weights (weightType auto on a CPU with AVX512-VNNI); empty elsewhere. */
-    Int8Weights int8;
+    /** Packed twins of matmul weights for the engine's CPU kernels (weightType auto, packedKernels); empty elsewhere. */
+    PackedWeights packed;
     DecoderWeights decoder;
     PreprocessorWeights preprocessor;
 

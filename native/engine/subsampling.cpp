@@ -8,6 +8,7 @@
 
 #include "encoder_graph.h"
 #include "graph_helpers.h"
+#include "subsampling_op.h"
 
 namespace parakeet {
 
@@ -27,13 +28,14 @@ SubsamplingLengths subsampling_lengths(const Hparams & hp, int mel_frames, int m
     return len;
 }
 
-ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in) {
+namespace {
+
+// conv.0: full 3×3 conv over the 1-channel [M, T] image, as im2col + matmul
+// so the result comes out channels-fastest: [C, W1, H1]; ReLU; stage-1 mask.
+ggml_tensor * conv0_stage(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in) {
     const int64_t C = hp.subsampling_channels;
     const bool causal = hp.causal_downsampling;
     const int pad = causal ? 0 : 1;
-
-    // conv.0: full 3×3 conv over the 1-channel [M, T] image, as im2col + matmul
-    // so the result comes out channels-fastest: [C, W1·H1].
     ggml_tensor * image = in.mel;
     if (causal) image = ggml_pad_ext(ctx, image, 2, 1, 2, 1, 0, 0, 0, 0);
     // im2col only reads the kernel's shape [3, 3, 1, C]; the taps live in conv0_w.
@@ -47,7 +49,31 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
     // NeMo MaskedConvSequential: time rows past the valid length are zeroed before the next stage.
     if (in.stage_masks.size() > 1 && in.stage_masks[1] != nullptr) x = ggml_mul(ctx, x, in.stage_masks[1]);
 
-    for (size_t s = 0; s < w.stages.size(); ++s) {
+    return x;
+}
+
+}  // namespace
+
+ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in) {
+    const int64_t C = hp.subsampling_channels;
+    const bool causal = hp.causal_downsampling;
+    const int pad = causal ? 0 : 1;
+
+    const bool fused = !causal && in.cpu_fused_ops && C % 16 == 0 && !w.stages.empty() && fused_subsampling_available();
+    ggml_tensor * x = nullptr;
+    if (fused) {
+        // conv.0 + ReLU + mask + the first depthwise conv in one op (subsampling_op.h).
+        ggml_tensor * mask1 = in.stage_masks.size() > 1 ? in.stage_masks[1] : nullptr;
+        ggml_tensor * dw = fused_subsampling_front(ctx, in.mel, w.conv0_w, w.conv0_b, mask1, w.stages[0].dw_w);
+        const int64_t W = dw->ne[1], H = dw->ne[2];
+        x = ggml_relu(ctx, linear(ctx, ggml_reshape_2d(ctx, dw, C, W * H), w.stages[0].pw_w, w.stages[0].pw_b, in.packed));
+        x = ggml_reshape_3d(ctx, x, C, W, H);
+        if (in.stage_masks.size() > 2 && in.stage_masks[2] != nullptr) x = ggml_mul(ctx, x, in.stage_masks[2]);
+    } else {
+        x = conv0_stage(ctx, hp, w, in);
+    }
+
+    for (size_t s = fused ? 1 : 0; s < w.stages.size(); ++s) {
         const SubsamplingStageWeights & st = w.stages[s];
         if (causal) x = ggml_pad_ext(ctx, x, 0, 0, 2, 1, 2, 1, 0, 0);
         ggml_tensor * cwhn = ggml_permute(ctx, x, 2, 0, 1, 3);  // view [W, H, C], channels contiguous
@@ -56,7 +82,7 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
         ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
         const int64_t W = dw->ne[0], H = dw->ne[1];
         ggml_tensor * flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
-        x = ggml_relu(ctx, linear(ctx, flat, st.pw_w, st.pw_b, in.int8));  // depthwise bias is folded into pw_b
+        x = ggml_relu(ctx, linear(ctx, flat, st.pw_w, st.pw_b, in.packed));  // depthwise bias is folded into pw_b
         x = ggml_reshape_3d(ctx, x, C, W, H);
         const size_t k = s + 2;
         if (k < in.stage_masks.size() && in.stage_masks[k] != nullptr) x = ggml_mul(ctx, x, in.stage_masks[k]);
@@ -66,7 +92,7 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
     const int64_t F = x->ne[1], T = x->ne[2];
     x = ggml_cont(ctx, ggml_permute(ctx, x, 1, 0, 2, 3));  // [F, C, T]
     x = ggml_reshape_2d(ctx, x, F * C, T);
-    x = linear(ctx, x, w.sub_out_w, w.sub_out_b, in.int8);  // [D, T']
+    x = linear(ctx, x, w.sub_out_w, w.sub_out_b, in.packed);  // [D, T']
     if (hp.xscaling) x = ggml_scale(ctx, x, std::sqrt(float(hp.d_model)));  // NeMo xscale = √d_model
     return x;
 }

@@ -128,7 +128,7 @@ struct LoadParams {
     /** Route every graph through ggml_backend_sched, even when the device runs it alone (diagnostics, tests). */
     bool always_schedule = false;
     /** Let "auto" use the engine's own int8 kernels (int8_matmul.h); false = ggml's kernels only (diagnostics, comparisons). */
-    bool int8_kernels = true;
+    bool packed_kernels = true;
     std::function<void(float)> on_progress;        // 0..1
     const std::atomic<bool> * abort = nullptr;     // load is abandoned when set
 };

@@ -1,0 +1,28 @@
+// NeMo RelPositionMultiHeadAttention's core as one ggml custom op (CPU, AVX-512):
+//   scores[i, j] = ((q_i + u)·k_j + (q_i + v)·p_{T−1−i+j}) / √dk over valid keys,
+//   softmax over j, context_i = Σ_j softmax · v_j; padded query rows get zero.
+// As ggml ops this is two batched matmuls, the rel_shift view, an add, a masked
+// softmax, four head-major copies and a third matmul per layer, with [T, 2T−1, H]
+// and [T, T, H] tensors in memory; fused, each query's scores stay in a row
+// buffer and only the T positions rel_shift keeps are ever computed (a third
+// less work than (q + v)·pᵀ over all 2T−1).
+#pragma once
+
+#include "ggml.h"
+
+namespace parakeet {
+
+/** The op runs on this CPU (AVX-512 checked at run time). Unbounded (regular) attention context only. */
+bool fused_attention_available();
+
+/**
+ * q, k, v: [D, T] (projections with their biases, head h in channels [h·dk, (h+1)·dk));
+ * p: [D, 2T−1] linear_pos of the positional table (row r = relative position T−1−r);
+ * bias_u, bias_v: [dk, H] (dk a multiple of 16); frame_mask: [1, T], 1 on the valid
+ * frames [0, Tv) and 0 after, or nullptr when all are valid (keys past Tv are masked,
+ * query rows past it are zero). Returns the context [D, T] (heads merged).
+ */
+ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
+                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask);
+
+}  // namespace parakeet

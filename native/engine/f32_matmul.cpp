@@ -1,0 +1,127 @@
+// F32 × activations with AVX-512 (see f32_matmul.h for why).
+//
+// Panel p holds output rows [32p, 32p + 32): data[p][k][r] = w[32p + r][k].
+// The kernel computes MR frames × 32 outputs: for each k, two 16-lane weight
+// vectors and one broadcast activation per frame, 2·MR independent FMA chains.
+// Work is split over panels (each thread owns whole output columns).
+#include "f32_matmul.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#define PARAKEET_X86 1
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 AVX-512 headers (see int8_matmul.cpp)
+#endif
+
+namespace parakeet {
+
+bool cpu_has_f32_avx512() {
+#if defined(PARAKEET_X86) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
+}
+
+PackedF32Matrix::PackedF32Matrix(const float * w, int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {
+    if (rows % 32 != 0) throw std::invalid_argument("PackedF32Matrix: rows must be a multiple of 32");
+    data_ = WeightBuffer<float>(size_t(rows) * size_t(cols));
+    for (int64_t p = 0; p < rows / 32; ++p) {
+        float * dst = data_.data() + size_t(p) * size_t(cols) * 32;
+        for (int64_t r = 0; r < 32; ++r) {
+            const float * src = w + size_t(p * 32 + r) * size_t(cols);
+            for (int64_t k = 0; k < cols; ++k) dst[size_t(k) * 32 + size_t(r)] = src[k];
+        }
+    }
+}
+
+namespace {
+
+#ifdef PARAKEET_X86
+#define PARAKEET_AVX512 __attribute__((target("avx512f")))
+
+constexpr int64_t kPrefetchAhead = 256;
+
+// Inputs [k0, k1) of MR frames into 32 outputs; `accumulate` adds to what y holds (later k blocks).
+template <int MR>
+PARAKEET_AVX512 void tile(const float * x, size_t x_stride, int64_t k0, int64_t k1, const float * panel, float * y, size_t y_stride,
+                          bool accumulate) {
+    __m512 acc[MR][2];
+    for (int r = 0; r < MR; ++r) {
+        acc[r][0] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride) : _mm512_setzero_ps();
+        acc[r][1] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride + 16) : _mm512_setzero_ps();
+    }
+    for (int64_t i = k0; i < k1; ++i) {
+        // The next block of the panel (or the next panel) is pulled towards L2 while this one computes.
+        _mm_prefetch(reinterpret_cast<const char *>(panel + size_t(i + kPrefetchAhead) * 32), _MM_HINT_T1);
+        _mm_prefetch(reinterpret_cast<const char *>(panel + size_t(i + kPrefetchAhead) * 32 + 16), _MM_HINT_T1);
+        const __m512 w0 = _mm512_loadu_ps(panel + size_t(i) * 32);
+        const __m512 w1 = _mm512_loadu_ps(panel + size_t(i) * 32 + 16);
+        for (int r = 0; r < MR; ++r) {
+            const __m512 a = _mm512_set1_ps(x[size_t(r) * x_stride + size_t(i)]);
+            acc[r][0] = _mm512_fmadd_ps(a, w0, acc[r][0]);
+            acc[r][1] = _mm512_fmadd_ps(a, w1, acc[r][1]);
+        }
+    }
+    for (int r = 0; r < MR; ++r) {
+        _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
+        _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
+    }
+}
+
+constexpr int kTile = 12;
+// Inputs per k block: a block of a panel (kBlock·32 floats, 32 KB) stays in L1 while every frame tile passes.
+constexpr int64_t kBlock = 256;
+using TileFn = void (*)(const float *, size_t, int64_t, int64_t, const float *, float *, size_t, bool);
+
+PARAKEET_AVX512 void panels(const PackedF32Matrix & w, const ggml_tensor * x, ggml_tensor * dst, int64_t p0, int64_t p1) {
+    static const TileFn tiles[kTile + 1] = {nullptr, tile<1>, tile<2>, tile<3>, tile<4>, tile<5>, tile<6>,
+                                            tile<7>, tile<8>, tile<9>, tile<10>, tile<11>, tile<12>};
+    const int64_t k = w.cols(), frames = x->ne[1];
+    const size_t xs = x->nb[1] / sizeof(float), ys = dst->nb[1] / sizeof(float);
+    const float * xb = static_cast<const float *>(x->data);
+    float * yb = static_cast<float *>(dst->data);
+    for (int64_t p = p0; p < p1; ++p) {
+        const float * panel = w.panel(p);
+        for (int64_t k0 = 0; k0 < k; k0 += kBlock) {
+            const int64_t k1 = std::min(k, k0 + kBlock);
+            for (int64_t t = 0; t < frames;) {
+                const int64_t n = std::min<int64_t>(frames - t, kTile);
+                tiles[n](xb + size_t(t) * xs, xs, k0, k1, panel, yb + size_t(t) * ys + size_t(p) * 32, ys, k0 > 0);
+                t += n;
+            }
+        }
+    }
+}
+#endif
+
+void f32_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+#ifdef PARAKEET_X86
+    const PackedF32Matrix & w = *static_cast<const PackedF32Matrix *>(userdata);
+    const int64_t n_panels = w.rows() / 32;
+    const int64_t per = (n_panels + nth - 1) / nth;
+    const int64_t p0 = std::min<int64_t>(n_panels, per * ith), p1 = std::min<int64_t>(n_panels, p0 + per);
+    panels(w, dst->src[0], dst, p0, p1);
+#else
+    (void)dst, (void)ith, (void)nth, (void)userdata;
+#endif
+}
+
+}  // namespace
+
+ggml_tensor * PackedF32Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+    GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == cols_ && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);
+    ggml_tensor * args[] = {x};
+    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, rows_, x->ne[1], 1, 1, args, 1, f32_gemm_op, GGML_N_TASKS_MAX,
+                                     const_cast<PackedF32Matrix *>(this));
+    ggml_format_name(y, "f32_gemm:%s", weight_name);
+    return y;
+}
+
+}  // namespace parakeet

@@ -1,0 +1,43 @@
+// F32 weights × activations on AVX-512, as a ggml custom op.
+//
+// ggml 0.25's F32 matmul (llamafile tinyBLAS) reaches about half of an AVX-512
+// core's FMA rate on the encoder's shapes: it reads the weight rows in place
+// and re-reads the activation tiles for every few outputs. With the weights
+// repacked at load into panels of 32 output columns, k-major, each step loads
+// two weight vectors and broadcasts one activation per frame, so a 12-frame
+// tile does 24 FMAs per two loads. Plain F32 arithmetic (one FMA chain per
+// output, over k in order): exact F32, only the summation order differs from
+// ggml's kernel.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ggml.h"
+#include "packed_weights.h"
+#include "weight_buffer.h"
+
+namespace parakeet {
+
+/** The CPU runs AVX512F (checked at run time). */
+bool cpu_has_f32_avx512();
+
+/** An F32 matrix [rows out][cols in] repacked in panels of 32 rows, k-major. */
+class PackedF32Matrix final : public PackedMatmul {
+public:
+    /** `rows` % 32 == 0; `w` row-major [rows][cols]. */
+    PackedF32Matrix(const float * w, int64_t rows, int64_t cols);
+
+    int64_t rows() const { return rows_; }
+    int64_t cols() const { return cols_; }
+    const float * panel(int64_t p) const { return data_.data() + size_t(p) * size_t(cols_) * 32; }
+    size_t bytes() const override { return data_.size() * sizeof(float); }
+    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
+    const char * layout_name() const override { return "f32_avx512"; }
+
+private:
+    int64_t rows_ = 0, cols_ = 0;
+    WeightBuffer<float> data_;
+};
+
+}  // namespace parakeet

@@ -1,0 +1,43 @@
+// Matmul weights that the engine's own CPU kernels run from a packed copy made
+// at load (int8_matmul.h: Q8_0 on AVX512-VNNI; f32_matmul.h: F32 on AVX-512),
+// keyed by the ggml weight tensor they stand in for. The graph builders ask
+// `mul_mat` (graph_helpers.h), which takes the packed kernel when there is one.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <unordered_map>
+
+#include "ggml.h"
+
+namespace parakeet {
+
+class PackedMatmul {
+public:
+    virtual ~PackedMatmul() = default;
+    /** W·x as graph nodes: x [cols, T] F32 (rows contiguous) → [rows, T] F32; nodes named after `weight_name`. */
+    virtual ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const = 0;
+    virtual size_t bytes() const = 0;
+    /** Name in ModelInfo.weightTypes, e.g. "q8_0_vnni". */
+    virtual const char * layout_name() const = 0;
+};
+
+class PackedWeights {
+public:
+    void add(const ggml_tensor * weight, std::unique_ptr<PackedMatmul> packed) { table_[weight] = std::move(packed); }
+    const PackedMatmul * find(const ggml_tensor * weight) const {
+        auto it = table_.find(weight);
+        return it == table_.end() ? nullptr : it->second.get();
+    }
+    size_t count() const { return table_.size(); }
+    size_t bytes() const {
+        size_t n = 0;
+        for (const auto & e : table_) n += e.second->bytes();
+        return n;
+    }
+
+private:
+    std::unordered_map<const ggml_tensor *, std::unique_ptr<PackedMatmul>> table_;
+};
+
+}  // namespace parakeet

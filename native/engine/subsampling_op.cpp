@@ -1,0 +1,140 @@
+// Fused conv.0 + ReLU + mask + depthwise conv (see subsampling_op.h).
+//
+// Threads split the output rows (time) of the depthwise conv. Each walks its
+// rows in chunks: the conv.0 rows a chunk needs (two per output row plus one of
+// overlap) are computed into a small buffer [row][freq][C], then each output
+// row is 9 taps of channel vectors over three of them. Indexing is NeMo's
+// (kernel 3, stride 2, padding 1): output o reads inputs 2o−1 … 2o+1, zero
+// outside the image.
+#include "subsampling_op.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "simd_math.h"
+
+namespace parakeet {
+namespace {
+
+bool cpu_has_avx512f() {
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
+}
+
+inline int64_t out_len(int64_t n) { return (n - 1) / 2 + 1; }
+
+constexpr int64_t kRowsPerChunk = 8;
+
+#if defined(__x86_64__) || defined(_M_X64)
+
+// conv.0 output row h1 (all W1 columns, C channels) into `out` [W1][C]; zero when outside [0, H1)
+// or masked.
+PARAKEET_AVX512 void conv0_row(const float * mel, int64_t m_bins, int64_t rows, int64_t h1, int64_t w1_count, int64_t c_count,
+                               const float * taps, const float * bias, float keep, float * out) {
+    if (keep == 0.0f) {
+        std::memset(out, 0, size_t(w1_count * c_count) * sizeof(float));
+        return;
+    }
+    for (int64_t w1 = 0; w1 < w1_count; ++w1) {
+        float * o = out + w1 * c_count;
+        float px[9];
+        for (int ky = 0; ky < 3; ++ky) {
+            const int64_t r = 2 * h1 - 1 + ky;
+            for (int kx = 0; kx < 3; ++kx) {
+                const int64_t m = 2 * w1 - 1 + kx;
+                px[ky * 3 + kx] = (r >= 0 && r < rows && m >= 0 && m < m_bins) ? mel[r * m_bins + m] : 0.0f;
+            }
+        }
+        for (int64_t c = 0; c < c_count; c += 16) {
+            __m512 acc = _mm512_loadu_ps(bias + c);
+            for (int t = 0; t < 9; ++t) acc = _mm512_fmadd_ps(_mm512_set1_ps(px[t]), _mm512_loadu_ps(taps + t * c_count + c), acc);
+            acc = _mm512_max_ps(acc, _mm512_setzero_ps());  // ReLU
+            if (keep != 1.0f) acc = _mm512_mul_ps(acc, _mm512_set1_ps(keep));
+            _mm512_storeu_ps(o + c, acc);
+        }
+    }
+}
+
+PARAKEET_AVX512 void front_rows(const ggml_tensor * mel_t, const float * taps, const float * bias, const float * mask1,
+                                const float * dw, ggml_tensor * dst, int64_t first, int64_t last, std::vector<float> & buf) {
+    const int64_t m_bins = mel_t->ne[0], rows = mel_t->ne[1];
+    const int64_t h1_count = out_len(rows), w1_count = out_len(m_bins);
+    const int64_t w2_count = dst->ne[1], c_count = dst->ne[0];
+    const float * mel = static_cast<const float *>(mel_t->data);
+    const size_t row_floats = size_t(w1_count * c_count);
+    for (int64_t h2a = first; h2a < last; h2a += kRowsPerChunk) {
+        const int64_t h2b = std::min(last, h2a + kRowsPerChunk);
+        const int64_t r0 = 2 * h2a - 1, r1 = 2 * (h2b - 1) + 1;  // conv.0 rows needed, inclusive
+        buf.resize(size_t(r1 - r0 + 1) * row_floats);
+        for (int64_t r = r0; r <= r1; ++r) {
+            float * out = buf.data() + size_t(r - r0) * row_floats;
+            const bool inside = r >= 0 && r < h1_count;
+            const float keep = !inside ? 0.0f : (mask1 != nullptr ? mask1[r] : 1.0f);
+            conv0_row(mel, m_bins, rows, r, w1_count, c_count, taps, bias, keep, out);
+        }
+        for (int64_t h2 = h2a; h2 < h2b; ++h2) {
+            float * out_row = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(h2) * dst->nb[2]);
+            for (int64_t w2 = 0; w2 < w2_count; ++w2) {
+                for (int64_t c = 0; c < c_count; c += 16) {
+                    __m512 acc = _mm512_setzero_ps();
+                    for (int ky = 0; ky < 3; ++ky) {
+                        const float * in_row = buf.data() + size_t(2 * h2 - 1 + ky - r0) * row_floats;
+                        for (int kx = 0; kx < 3; ++kx) {
+                            const int64_t w1 = 2 * w2 - 1 + kx;
+                            if (w1 < 0 || w1 >= w1_count) continue;
+                            acc = _mm512_fmadd_ps(_mm512_loadu_ps(dw + (ky * 3 + kx) * c_count + c), _mm512_loadu_ps(in_row + w1 * c_count + c), acc);
+                        }
+                    }
+                    _mm512_storeu_ps(out_row + w2 * c_count + c, acc);
+                }
+            }
+        }
+    }
+}
+
+void front_op(ggml_tensor * dst, int ith, int nth, void *) {
+    const ggml_tensor * mel = dst->src[0], * w0 = dst->src[1], * b0 = dst->src[2], * dw = dst->src[3], * mask = dst->src[4];
+    const int64_t c_count = dst->ne[0], h2_count = dst->ne[2];
+    thread_local std::vector<float> taps, buf;
+    taps.resize(size_t(9 * c_count));
+    const float * w = static_cast<const float *>(w0->data);
+    for (int64_t c = 0; c < c_count; ++c)
+        for (int t = 0; t < 9; ++t) taps[size_t(t * c_count + c)] = w[c * 16 + t];
+    const int64_t per = (h2_count + nth - 1) / nth;
+    const int64_t first = std::min<int64_t>(h2_count, per * ith), last = std::min<int64_t>(h2_count, first + per);
+    front_rows(mel, taps.data(), static_cast<const float *>(b0->data), mask != nullptr ? static_cast<const float *>(mask->data) : nullptr,
+               static_cast<const float *>(dw->data), dst, first, last, buf);
+}
+
+#else
+
+void front_op(ggml_tensor *, int, int, void *) {}
+
+#endif
+
+}  // namespace
+
+bool fused_subsampling_available() {
+    static const bool ok = cpu_has_avx512f();
+    return ok;
+}
+
+ggml_tensor * fused_subsampling_front(ggml_context * ctx, ggml_tensor * mel, ggml_tensor * conv0_w, ggml_tensor * conv0_b,
+                                      ggml_tensor * stage1_mask, ggml_tensor * dw_w) {
+    GGML_ASSERT(mel->type == GGML_TYPE_F32 && ggml_is_contiguous(mel) && conv0_w->ne[0] == 16);
+    const int64_t C = conv0_w->ne[1];
+    GGML_ASSERT(C % 16 == 0 && ggml_is_contiguous(conv0_w) && ggml_is_contiguous(dw_w) && ggml_nelements(dw_w) == 9 * C);
+    const int64_t W2 = out_len(out_len(mel->ne[0])), H2 = out_len(out_len(mel->ne[1]));
+    ggml_tensor * args[] = {mel, conv0_w, conv0_b, dw_w, stage1_mask};
+    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, C, W2, H2, 1, args, stage1_mask != nullptr ? 5 : 4, front_op, GGML_N_TASKS_MAX,
+                                     nullptr);
+    ggml_set_name(y, "subsampling_front_fused");
+    return y;
+}
+
+}  // namespace parakeet

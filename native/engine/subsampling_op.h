@@ -1,0 +1,25 @@
+// The first two convolutions of NeMo's dw_striding ConvSubsampling as one ggml
+// custom op (CPU, AVX-512): conv.0 (1→C, 3×3, stride 2) + bias + ReLU + the
+// valid-row mask, then stage 2's depthwise 3×3 stride-2 conv (its bias is folded
+// into the pointwise bias that follows). conv.0's output is the largest tensor
+// of the encoder (C × T/2 × n_mels/2: 20 MB for 10 s); fused it only ever lives
+// as a few rows in cache, and the tap loops run vectorized over channels.
+#pragma once
+
+#include "ggml.h"
+
+namespace parakeet {
+
+/** The op runs on this CPU (AVX-512 checked at run time); symmetric padding (non-causal) only. */
+bool fused_subsampling_available();
+
+/**
+ * mel: [M, rows] (frequency fastest); conv0_w: [16, C] (9 taps, zero-padded to 16,
+ * per channel); conv0_b: [C]; stage1_mask: [1, 1, H1] (1 keeps a conv.0 output row,
+ * 0 zeroes it) or nullptr; dw_w: [(ky·3 + kx)·C + c] channels fastest. Returns the
+ * depthwise output [C, W2, H2], channels fastest.
+ */
+ggml_tensor * fused_subsampling_front(ggml_context * ctx, ggml_tensor * mel, ggml_tensor * conv0_w, ggml_tensor * conv0_b,
+                                      ggml_tensor * stage1_mask, ggml_tensor * dw_w);
+
+}  // namespace parakeet
