@@ -19,7 +19,7 @@
 namespace parakeet {
 namespace {
 
-constexpr int kQueries = 4;  // queries per work item
+constexpr int kQueries = 12;  // queries per work item (a 12 × 32 register tile)
 
 bool cpu_has_avx512f() {
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
@@ -33,19 +33,29 @@ bool cpu_has_avx512f() {
 #if defined(__x86_64__) || defined(_M_X64)
 
 struct Scratch {
-    std::vector<float> kt, pt, scores, qu, qv;
+    std::vector<float> kt, pt, vh, scores, bd, qu, qv;
     int head = -1;
 };
 
-inline int64_t round16(int64_t n) { return (n + 15) / 16 * 16; }
+inline int64_t round32(int64_t n) { return (n + 31) / 32 * 32; }
 
 struct Shapes {
-    int64_t d_model, dk, frames, valid, positions, key_stride, pos_stride;
+    int64_t d_model, dk, frames, valid, positions, key_stride, pos_stride, band;
 };
 
-// Kᵀ[d][j] (j < valid, zero up to the stride) and Pᵀ[d][r] (r < 2T−1, 16 zeros of slack) for head h.
-void transpose_head(const ggml_tensor * k, const ggml_tensor * p, int h, const Shapes & s, Scratch & w) {
-    // Entries past `valid` keys / past the positions are read only for lanes the softmax ignores.
+// Pᵀ rows start after this many slack columns: a block's first position can lie before
+// position 0 when the block runs past the last query.
+constexpr int64_t kPosFront = 32;
+
+// Kᵀ[d][j] (j < valid) and Pᵀ[d][kPosFront + r] (r < 2T−1) for head h. Entries past them are
+// read only for lanes the softmax ignores.
+void transpose_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_tensor * v, int h, const Shapes & s, Scratch & w) {
+    // The head's values, contiguous [j][dk]: the context loop streams them once per group of queries.
+    w.vh.resize(size_t(s.valid * s.dk));
+    for (int64_t j = 0; j < s.valid; ++j) {
+        const float * row = reinterpret_cast<const float *>(static_cast<const char *>(v->data) + size_t(j) * v->nb[1]) + h * s.dk;
+        std::memcpy(w.vh.data() + size_t(j * s.dk), row, size_t(s.dk) * sizeof(float));
+    }
     w.kt.resize(size_t(s.dk * s.key_stride));
     w.pt.resize(size_t(s.dk * s.pos_stride));
     for (int64_t j = 0; j < s.valid; ++j) {
@@ -54,39 +64,101 @@ void transpose_head(const ggml_tensor * k, const ggml_tensor * p, int h, const S
     }
     for (int64_t r = 0; r < s.positions; ++r) {
         const float * row = reinterpret_cast<const float *>(static_cast<const char *>(p->data) + size_t(r) * p->nb[1]) + h * s.dk;
-        for (int64_t d = 0; d < s.dk; ++d) w.pt[size_t(d * s.pos_stride + r)] = row[d];
+        for (int64_t d = 0; d < s.dk; ++d) w.pt[size_t(d * s.pos_stride + kPosFront + r)] = row[d];
     }
     w.head = h;
 }
 
-template <int NQ>
-PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int h, int64_t i0, const Shapes & s, Scratch & w,
-                                  float scale) {
-    const int64_t dk = s.dk, stride = s.key_stride;
-    float * scores = w.scores.data();  // [NQ][stride]
-    // 1. scores over key vectors of 16 (the tail past `valid` is computed on zero keys, then ignored).
-    for (int64_t j0 = 0; j0 < stride; j0 += 16) {
-        __m512 acc[NQ];
-        for (int q = 0; q < NQ; ++q) acc[q] = _mm512_setzero_ps();
+// out[q][c] = Σ_d a[q][d] · bt[d][c] for kQueries rows and columns [0, cols) in steps of 32
+// (a register tile of kQueries × 32: two vector loads and kQueries broadcasts per d).
+PARAKEET_AVX512 void rows_times_columns(const float * a, int64_t dk, const float * bt, int64_t bt_stride, int64_t cols, float * out,
+                                        int64_t out_stride) {
+    for (int64_t c0 = 0; c0 < cols; c0 += 32) {
+        __m512 acc[kQueries][2];
+        for (int q = 0; q < kQueries; ++q) acc[q][0] = acc[q][1] = _mm512_setzero_ps();
         for (int64_t d = 0; d < dk; ++d) {
-            const __m512 kt = _mm512_loadu_ps(w.kt.data() + d * stride + j0);
-            const float * pt = w.pt.data() + d * s.pos_stride + (s.frames - 1 - i0) + j0;
-            for (int q = 0; q < NQ; ++q) {
-                acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(w.qu[size_t(q * dk + d)]), kt, acc[q]);
-                acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(w.qv[size_t(q * dk + d)]), _mm512_loadu_ps(pt - q), acc[q]);
+            const __m512 b0 = _mm512_loadu_ps(bt + d * bt_stride + c0);
+            const __m512 b1 = _mm512_loadu_ps(bt + d * bt_stride + c0 + 16);
+            for (int q = 0; q < kQueries; ++q) {
+                const __m512 x = _mm512_set1_ps(a[q * dk + d]);
+                acc[q][0] = _mm512_fmadd_ps(x, b0, acc[q][0]);
+                acc[q][1] = _mm512_fmadd_ps(x, b1, acc[q][1]);
             }
         }
-        for (int q = 0; q < NQ; ++q) _mm512_storeu_ps(scores + q * stride + j0, _mm512_mul_ps(acc[q], _mm512_set1_ps(scale)));
+        for (int q = 0; q < kQueries; ++q) {
+            _mm512_storeu_ps(out + q * out_stride + c0, acc[q][0]);
+            _mm512_storeu_ps(out + q * out_stride + c0 + 16, acc[q][1]);
+        }
     }
-    // 2. softmax over the valid keys, in place.
-    float inv_sum[NQ];
-    const int64_t full = s.valid / 16 * 16;
-    const __mmask16 tail_mask = __mmask16((1u << (s.valid - full)) - 1u);
+}
+
+// Context rows for queries [q0, q0 + NQ) of the block, channels [c0, c0 + 16·NV): Σ_j e[q][j]·v_j
+// over the valid keys. Both counts are compile-time so the NQ × NV accumulators stay in registers.
+template <int NQ, int NV>
+PARAKEET_AVX512 void weighted_values(const float * vh, ggml_tensor * dst, int h, int64_t i0, int q0, int64_t c0, const Shapes & s,
+                                     const float * e, const float * inv_sum) {
+    const int64_t dk = s.dk;
+    __m512 acc[NQ][NV];
+    for (int q = 0; q < NQ; ++q)
+        for (int c = 0; c < NV; ++c) acc[q][c] = _mm512_setzero_ps();
+    for (int64_t j = 0; j < s.valid; ++j) {
+        const float * vj = vh + j * dk + c0;
+        __m512 vv[NV];
+        for (int c = 0; c < NV; ++c) vv[c] = _mm512_loadu_ps(vj + 16 * c);
+        for (int q = 0; q < NQ; ++q) {
+            const __m512 x = _mm512_set1_ps(e[(q0 + q) * s.key_stride + j]);
+            for (int c = 0; c < NV; ++c) acc[q][c] = _mm512_fmadd_ps(x, vv[c], acc[q][c]);
+        }
+    }
     for (int q = 0; q < NQ; ++q) {
-        float * row = scores + q * stride;
+        float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i0 + q0 + q) * dst->nb[1]) + h * dk + c0;
+        for (int c = 0; c < NV; ++c) _mm512_storeu_ps(out + 16 * c, _mm512_mul_ps(acc[q][c], _mm512_set1_ps(inv_sum[q0 + q])));
+    }
+}
+
+template <int NQ>
+PARAKEET_AVX512 void weighted_values_all(const float * vh, ggml_tensor * dst, int h, int64_t i0, int q0, const Shapes & s,
+                                         const float * e, const float * inv_sum) {
+    for (int64_t c0 = 0; c0 < s.dk; c0 += 64) {
+        switch (std::min<int64_t>(4, (s.dk - c0) / 16)) {
+            case 1: weighted_values<NQ, 1>(vh, dst, h, i0, q0, c0, s, e, inv_sum); break;
+            case 2: weighted_values<NQ, 2>(vh, dst, h, i0, q0, c0, s, e, inv_sum); break;
+            case 3: weighted_values<NQ, 3>(vh, dst, h, i0, q0, c0, s, e, inv_sum); break;
+            default: weighted_values<NQ, 4>(vh, dst, h, i0, q0, c0, s, e, inv_sum); break;
+        }
+    }
+}
+
+// One block of kQueries queries (rows past `live` are computed on zero queries and not stored).
+PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int h, int64_t i0, int live, const Shapes & s, Scratch & w,
+                                  float scale) {
+    const int64_t dk = s.dk, stride = s.key_stride;
+    // 1. AC = (q + u)·Kᵀ over all key columns.
+    rows_times_columns(w.qu.data(), dk, w.kt.data(), stride, stride, w.scores.data(), stride);
+    // 2. The block's band of (q + v)·Pᵀ: query q (i = i0 + q) and key j read position
+    //    T−1−i+j = lo + (kQueries−1−q) + j with lo = T−1−(i0+kQueries−1), so one band of
+    //    positions [lo, lo + band) serves every query of the block at its own offset.
+    const int64_t lo = s.frames - 1 - (i0 + kQueries - 1);
+    rows_times_columns(w.qv.data(), dk, w.pt.data() + kPosFront + lo, s.pos_stride, s.band, w.bd.data(), s.band);
+    // 3. scores = (AC + shifted BD)/√dk, softmax over the valid keys, in place.
+    float inv_sum[kQueries];
+    const __m512 vscale = _mm512_set1_ps(scale);
+    const int64_t full = s.valid / 16 * 16;
+    const __mmask16 tail = __mmask16((1u << (s.valid - full)) - 1u);
+    for (int q = 0; q < live; ++q) {
+        float * row = w.scores.data() + q * stride;
+        const float * bd = w.bd.data() + q * s.band + (kQueries - 1 - q);
         __m512 mx = _mm512_set1_ps(-INFINITY);
-        for (int64_t j = 0; j < full; j += 16) mx = _mm512_max_ps(mx, _mm512_loadu_ps(row + j));
-        if (tail_mask) mx = _mm512_mask_max_ps(mx, tail_mask, mx, _mm512_loadu_ps(row + full));
+        for (int64_t j = 0; j < full; j += 16) {
+            const __m512 x = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(row + j), _mm512_loadu_ps(bd + j)), vscale);
+            _mm512_storeu_ps(row + j, x);
+            mx = _mm512_max_ps(mx, x);
+        }
+        if (tail) {
+            const __m512 x = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(row + full), _mm512_loadu_ps(bd + full)), vscale);
+            _mm512_storeu_ps(row + full, x);
+            mx = _mm512_mask_max_ps(mx, tail, mx, x);
+        }
         const __m512 m = _mm512_set1_ps(_mm512_reduce_max_ps(mx));
         __m512 sum = _mm512_setzero_ps();
         for (int64_t j = 0; j < full; j += 16) {
@@ -94,31 +166,22 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
             _mm512_storeu_ps(row + j, e);
             sum = _mm512_add_ps(sum, e);
         }
-        if (tail_mask) {
-            const __m512 e = _mm512_maskz_mov_ps(tail_mask, exp512(_mm512_sub_ps(_mm512_loadu_ps(row + full), m)));
+        if (tail) {
+            const __m512 e = _mm512_maskz_mov_ps(tail, exp512(_mm512_sub_ps(_mm512_loadu_ps(row + full), m)));
             _mm512_storeu_ps(row + full, e);
             sum = _mm512_add_ps(sum, e);
         }
         inv_sum[q] = 1.0f / _mm512_reduce_add_ps(sum);
     }
-    // 3. context = Σ_j e_j·v_j / Σ e, in chunks of up to 4 vectors of channels.
-    for (int64_t c0 = 0; c0 < dk; c0 += 64) {
-        const int nv = int(std::min<int64_t>(4, (dk - c0) / 16));
-        __m512 acc[NQ][4];
-        for (int q = 0; q < NQ; ++q)
-            for (int c = 0; c < 4; ++c) acc[q][c] = _mm512_setzero_ps();
-        for (int64_t j = 0; j < s.valid; ++j) {
-            const float * vj = reinterpret_cast<const float *>(static_cast<const char *>(v->data) + size_t(j) * v->nb[1]) + h * dk + c0;
-            __m512 vv[4];
-            for (int c = 0; c < nv; ++c) vv[c] = _mm512_loadu_ps(vj + 16 * c);
-            for (int q = 0; q < NQ; ++q) {
-                const __m512 e = _mm512_set1_ps(scores[q * stride + j]);
-                for (int c = 0; c < nv; ++c) acc[q][c] = _mm512_fmadd_ps(e, vv[c], acc[q][c]);
-            }
-        }
-        for (int q = 0; q < NQ; ++q) {
-            float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i0 + q) * dst->nb[1]) + h * dk + c0;
-            for (int c = 0; c < nv; ++c) _mm512_storeu_ps(out + 16 * c, _mm512_mul_ps(acc[q][c], _mm512_set1_ps(inv_sum[q])));
+    // 4. context = Σ_j e_j·v_j / Σ e, six queries at a time (24 accumulators).
+    for (int q0 = 0; q0 < live; q0 += 6) {
+        switch (std::min(6, live - q0)) {
+            case 1: weighted_values_all<1>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 2: weighted_values_all<2>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 3: weighted_values_all<3>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 4: weighted_values_all<4>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 5: weighted_values_all<5>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            default: weighted_values_all<6>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
         }
     }
 }
@@ -138,8 +201,9 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
         while (s.valid < s.frames && m[s.valid] != 0.0f) ++s.valid;
     }
     s.positions = p->ne[1];
-    s.key_stride = round16(std::max<int64_t>(s.valid, 1));
-    s.pos_stride = s.positions + 16;
+    s.key_stride = round32(std::max<int64_t>(s.valid, 1));
+    s.band = s.key_stride + 32;  // ≥ key_stride + kQueries − 1, a multiple of 32
+    s.pos_stride = kPosFront + s.positions + s.band;
     const float scale = 1.0f / std::sqrt(float(s.dk));
 
     const int64_t blocks = (s.frames + kQueries - 1) / kQueries;
@@ -150,8 +214,9 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
     thread_local Scratch w;
     w.head = -1;
     w.scores.resize(size_t(kQueries) * size_t(s.key_stride));
-    w.qu.resize(size_t(kQueries) * size_t(s.dk));
-    w.qv.resize(size_t(kQueries) * size_t(s.dk));
+    w.bd.resize(size_t(kQueries) * size_t(s.band));
+    w.qu.assign(size_t(kQueries) * size_t(s.dk), 0.0f);
+    w.qv.assign(size_t(kQueries) * size_t(s.dk), 0.0f);
     const float * u_all = static_cast<const float *>(bu->data);
     const float * v_all = static_cast<const float *>(bv->data);
     for (int64_t item = first; item < last; ++item) {
@@ -165,7 +230,9 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
             std::memset(out, 0, size_t(s.dk) * sizeof(float));
         }
         if (live == 0) continue;
-        if (w.head != h) transpose_head(k, p, h, s, w);
+        if (w.head != h) transpose_head(k, p, v, h, s, w);
+        std::fill(w.qu.begin(), w.qu.end(), 0.0f);
+        std::fill(w.qv.begin(), w.qv.end(), 0.0f);
         for (int r = 0; r < live; ++r) {
             const float * qi = reinterpret_cast<const float *>(static_cast<const char *>(q->data) + size_t(i0 + r) * q->nb[1]) + h * s.dk;
             for (int64_t d = 0; d < s.dk; ++d) {
@@ -173,12 +240,7 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
                 w.qv[size_t(r * s.dk + d)] = qi[d] + v_all[h * s.dk + d];
             }
         }
-        switch (live) {
-            case 1: attend_block<1>(v, dst, h, i0, s, w, scale); break;
-            case 2: attend_block<2>(v, dst, h, i0, s, w, scale); break;
-            case 3: attend_block<3>(v, dst, h, i0, s, w, scale); break;
-            default: attend_block<4>(v, dst, h, i0, s, w, scale); break;
-        }
+        attend_block(v, dst, h, i0, live, s, w, scale);
     }
 }
 

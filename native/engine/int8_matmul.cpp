@@ -114,17 +114,19 @@ PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, in
     }
 }
 
-// MR frames × one panel of 32 output rows, over all blocks.
+// MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
 template <int MR>
-PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, float * y,
-                                size_t y_stride) {
-    const int64_t nb = k / 32;
+PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0,
+                                int64_t b1, float * y, size_t y_stride, bool accumulate) {
     const int8_t * wp = w.panel_weights(panel);
     const float * ws = w.panel_scales(panel);
     const int32_t * wo = w.panel_offsets(panel);
     __m512 acc[MR][2];
-    for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
-    for (int64_t b = 0; b < nb; ++b) {
+    for (int r = 0; r < MR; ++r) {
+        acc[r][0] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride) : _mm512_setzero_ps();
+        acc[r][1] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride + 16) : _mm512_setzero_ps();
+    }
+    for (int64_t b = b0; b < b1; ++b) {
         __m512i dot[MR][2];
         for (int r = 0; r < MR; ++r) dot[r][0] = dot[r][1] = _mm512_setzero_si512();
         const int8_t * wb = wp + b * 1024;
@@ -154,19 +156,27 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
     }
 }
 
-constexpr int kTileFrames = 4;
+constexpr int kTileFrames = 6;
+// Blocks per k chunk: a chunk of a panel (16 × 1 KiB of weights) stays in L1 while every frame tile passes.
+constexpr int64_t kChunkBlocks = 16;
 
 PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, int64_t p0, int64_t p1) {
     const int64_t k = w.cols(), frames = xq->ne[1];
     const size_t xs = xq->nb[1], ys = dst->nb[1] / sizeof(float);
     const uint8_t * xbase = static_cast<const uint8_t *>(xq->data);
     float * ybase = static_cast<float *>(dst->data);
+    const int64_t nb = k / 32;
     for (int64_t p = p0; p < p1; ++p) {
-        int64_t t = 0;
-        for (; t + kTileFrames <= frames; t += kTileFrames) {
-            gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, ybase + size_t(t) * ys + size_t(p) * kPanel, ys);
+        for (int64_t b0 = 0; b0 < nb; b0 += kChunkBlocks) {
+            const int64_t b1 = std::min(nb, b0 + kChunkBlocks);
+            const bool acc = b0 > 0;
+            int64_t t = 0;
+            for (; t + kTileFrames <= frames; t += kTileFrames) {
+                gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ybase + size_t(t) * ys + size_t(p) * kPanel, ys, acc);
+            }
+            for (; t + 2 <= frames; t += 2) gemm_tile<2>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ybase + size_t(t) * ys + size_t(p) * kPanel, ys, acc);
+            for (; t < frames; ++t) gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ybase + size_t(t) * ys + size_t(p) * kPanel, ys, acc);
         }
-        for (; t < frames; ++t) gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, ybase + size_t(t) * ys + size_t(p) * kPanel, ys);
     }
 }
 
