@@ -29,7 +29,7 @@ function salvage<T extends object, K extends keyof T & string>(
 ): string[] {
   const rejected: string[] = [];
   for (const key of Object.keys(checks) as K[]) {
-    if (!(key in raw)) continue; // a field added since the file was written: keep its default
+    if (!Object.hasOwn(raw, key)) continue; // a field added since the file was written: keep its default
     try {
       into[key] = checks[key](raw[key], key);
     } catch {
