@@ -4,7 +4,7 @@
 // transcript; garbage is refused with the converter's words; without a
 // converter the error says how to install one; the temporary file is gone.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,19 @@ test('an empty file is refused as empty, whatever its name, before any converter
     await assert.rejects(services.files.transcribe(file), (error: Error & { code?: string }) => {
       assert.equal(error.code, 'BAD_AUDIO');
       assert.match(error.message, /is empty \(0 bytes\)/);
+      return true;
+    });
+  }
+});
+
+test('a device, a FIFO and a /proc file are "not a regular file", not "empty"', { skip: process.platform !== 'linux' && 'Linux paths' }, async () => {
+  const fifo = join(dir, 'fifo.wav');
+  execFileSync('mkfifo', [fifo]);
+  for (const file of ['/dev/zero', fifo, '/proc/self/environ']) {
+    await assert.rejects(services.files.transcribe(file), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'BAD_ARGUMENT', error.message);
+      assert.match(error.message, /is not a regular file/);
+      assert.doesNotMatch(error.message, /empty/);
       return true;
     });
   }
