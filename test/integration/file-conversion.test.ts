@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import type { Services } from '../../app/main/services.js';
 import { conversionArgs, findConverter, isWavFile } from '../../app/main/files/audio-converter.js';
 import { encodeWav16 } from '../../app/shared/wav.js';
+import { writeSparseWav } from '../support/audio/sparse-wav.js';
 import { RATE, concat, quiet, speechLike } from '../unit/app/signals.js';
 import { startTestServices, tempDir, tinyModel, writeTestSettings } from './helpers.js';
 
@@ -101,6 +102,18 @@ test('a device, a FIFO and a /proc file are "not a regular file", not "empty"', 
       return true;
     });
   }
+});
+
+test('a WAV over 24 hours is refused by the engine process from its header, at once', async () => {
+  const long = join(dir, 'over-24h.wav');
+  writeSparseWav(long, { format: 1, bits: 8, channels: 1, rate: 1000, dataBytes: 256 * 1024 ** 2 });
+  const started = performance.now();
+  await assert.rejects(services.files.transcribe(long), (error: Error & { code?: string }) => {
+    assert.equal(error.code, 'BAD_AUDIO', error.message);
+    assert.match(error.message, /74\.6 hours long; at most 24 hours/);
+    return true;
+  });
+  assert.ok(performance.now() - started < 3000, `refused at once (${(performance.now() - started).toFixed(0)} ms)`);
 });
 
 test('without ffmpeg or sox the error says how to install one and how to convert by hand', async () => {
