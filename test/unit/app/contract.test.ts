@@ -145,6 +145,7 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'files:cancel': 'NOT_FOUND',
   'files:pickFile': 'NOT_SUPPORTED',
   'models:resume': 'UNKNOWN_MODEL',
+  'models:remove': 'UNKNOWN_MODEL',
   'history:get': 'NOT_FOUND',
   'history:delete': 'NOT_FOUND',
 };
@@ -160,6 +161,13 @@ test('a well-formed request on every channel gets a Result: a value or an error 
   assert.ok(devices.ok && (devices.value as { devices: { name: string }[] }).devices.some((d) => d.name === 'CPU'));
   const firstRun = await services.router.handle('models:firstRun', { locale: 'de-DE' }, ctx);
   assert.ok(firstRun.ok && (firstRun.value as { recommended: string }).recommended === 'multilingual');
+});
+
+test('models:remove of an id that is not installed is UNKNOWN_MODEL, never ok (path-like ids included)', async () => {
+  for (const id of ['../../../etc/passwd', 'no-such-model', 'imported/../../x', '/etc/passwd']) {
+    const result = await services.router.handle('models:remove', { id }, ctx);
+    assert.equal(result.ok ? 'ok' : result.error.code, 'UNKNOWN_MODEL', id);
+  }
 });
 
 /** Names every object inherits: `key in shape` would take them for known fields. */
