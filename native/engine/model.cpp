@@ -15,6 +15,7 @@
 #include "parakeet/parakeet.h"
 #include "preprocessor.h"
 #include "tokenizer.h"
+#include "text_sanitize.h"
 #include "transducer.h"
 #include "weight_check.h"
 #include "windows.h"
@@ -92,7 +93,7 @@ std::unique_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     const Hparams & hp = impl->hp;
     ModelInfo & info = impl->info;
     info.path = path;
-    info.name = hp.name;
+    info.name = sanitize_text(hp.name);  // shown in the UI, the CLI and imported models' names
     info.arch = hp.arch;
     info.has_ctc = hp.has_ctc;
     info.has_transducer = hp.has_transducer;

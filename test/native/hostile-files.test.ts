@@ -83,9 +83,13 @@ describe('control characters in the vocabulary', () => {
   test('never reach the text, the words or the token pieces of any decoder', async () => {
     const pieces = hostileVocabulary(96);
     const path = join(dir, 'hostile-vocab.gguf');
-    generateModel(path, { preset: 'tiny', arch: 'hybrid_tdt_ctc', seed: 4, extraKv: [{ key: 'parakeet.tokenizer.pieces', value: gv.arrStr(pieces) }] });
+    generateModel(path, {
+      preset: 'tiny', arch: 'hybrid_tdt_ctc', seed: 4,
+      extraKv: [{ key: 'parakeet.tokenizer.pieces', value: gv.arrStr(pieces) }, { key: 'general.name', value: gv.str('evil\u001b]0;title\u0007\r\nname\u202e') }],
+    });
     const model = await Model.load(path, ONE_THREAD);
     try {
+      assert.equal(model.info().name, 'evil]0;title  name', 'the model name is cleaned too');
       const audio = concat(noise(seconds(2), 0.5, 3), tone(seconds(1), 440, 0.5), noise(seconds(2), 0.3, 9));
       let tokens = 0;
       for (const decoder of ['tdt', 'ctc'] as const) {
