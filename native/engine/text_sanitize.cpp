@@ -40,7 +40,9 @@ bool removed(uint32_t cp) {
     if (cp == 0x061C || cp == 0x200E || cp == 0x200F) return true;            // bidi marks (ALM, LRM, RLM)
     if (cp >= 0x202A && cp <= 0x202E) return true;                            // bidi embeddings and overrides
     if (cp >= 0x2066 && cp <= 0x2069) return true;                            // bidi isolates
-    if (cp == 0x00AD || cp == 0x180E || (cp >= 0x200B && cp <= 0x200D) || cp == 0x2060 || cp == 0xFEFF) return true;  // invisible
+    // Invisible: soft hyphen, Mongolian vowel separator, zero-width space, word joiner, BOM. ZWNJ and ZWJ
+    // (U+200C/D) stay: they change how some scripts and emoji render, and do nothing in a terminal.
+    if (cp == 0x00AD || cp == 0x180E || cp == 0x200B || cp == 0x2060 || cp == 0xFEFF) return true;
     if (cp >= 0xFFF9 && cp <= 0xFFFB) return true;                            // interlinear annotation controls
     return false;
 }

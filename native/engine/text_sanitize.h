@@ -11,7 +11,7 @@ namespace parakeet {
 
 /**
  * Valid UTF-8 without control characters: C0 (except as below), DEL and C1 controls, bidi
- * embeddings/overrides/isolates and marks, and other invisible format characters are removed;
+ * embeddings/overrides/isolates and marks, and invisible characters (zero-width space, BOM) are removed;
  * tab, line breaks (LF, CR, VT, FF, NEL, U+2028/9) become one space; invalid UTF-8 becomes U+FFFD.
  */
 std::string sanitize_text(const std::string & text);

@@ -64,7 +64,7 @@ describe('a file that is not a model', () => {
 });
 
 /** Everything a vocabulary must not put into a transcript. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060\u2066-\u2069\ufeff]/u;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2060\u2066-\u2069\ufeff]/u;
 const INJECTED = ['\u001b[31m', '\u001b]0;pwned\u0007', '\r\n', '\n', '\t', '\u202e', '\u2066', '\u200f', '\u0085', '\u009b2J', '\u0000', '\u007f', '\u2028', '\ufeff', '\b'];
 
 function hostileVocabulary(size: number): string[] {
