@@ -7,7 +7,6 @@
 //            [--format txt|srt|vtt|json] [--json] [--out FILE] [--dump-dir DIR] [--max-window-sec S]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
 //   parakeet version
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -16,7 +15,7 @@ import {
 } from '../../native/index.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
 import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
-import { decodeWav } from '../shared/wav.js';
+import { readWavMono } from '../main/engine/wav-file.js';
 import { writeFileAtomic } from '../main/util/atomic-file.js';
 
 class UsageError extends Error {}
@@ -118,13 +117,14 @@ async function transcribeCommand(args: string[]): Promise<void> {
   const threads = positiveNumber('threads', values.threads);
   const maxWindowSec = positiveNumber('max-window-sec', values['max-window-sec']);
 
-  const audio = decodeWav(new Uint8Array(await readFile(positionals[0])));
-  if (audio.truncated) process.stderr.write(`warning: ${positionals[0]} is cut short; transcribing the ${audio.frames} frames present\n`);
+  // The app's streaming reader: a WAV of any size (one readFile stops at 2 GiB), mono with the engine's arithmetic.
+  const audio = await readWavMono(positionals[0]);
+  if (audio.truncated) process.stderr.write(`warning: ${positionals[0]} is cut short; transcribing the ${audio.samples.length} frames present\n`);
   const model = await Model.load(values.model, { device: values.device, threads, weightType });
   try {
     const dump = values['dump-dir'];
     const result: TranscribeResult = await model.transcribe(audio.samples, {
-      sampleRate: audio.sampleRate, channels: audio.channels, decoder, tdtRule, maxWindowSec,
+      sampleRate: audio.sampleRate, channels: 1, decoder, tdtRule, maxWindowSec,
       captureMel: Boolean(dump), captureEncoder: Boolean(dump),
     });
     if (dump) {

@@ -88,11 +88,12 @@ export function object<T extends object>(shape: Shape<T>, optional: readonly (ke
   return (v, at) => {
     if (!isPlainObject(v)) throw new PayloadError(at, `expected an object, got ${describe(v)}`);
     for (const key of Object.keys(v)) {
-      if (!(key in shape)) throw new PayloadError(`${at}.${key}`, 'is not a known field');
+      // Own properties only: `key in shape` would take toString, constructor or __proto__ for fields.
+      if (!Object.hasOwn(shape, key)) throw new PayloadError(`${at}.${key}`, 'is not a known field');
     }
     const out: Partial<T> = {};
     for (const key of Object.keys(shape) as (keyof T & string)[]) {
-      const value = v[key];
+      const value = Object.hasOwn(v, key) ? v[key] : undefined;
       if (value === undefined) {
         if (optional.includes(key)) continue;
         throw new PayloadError(`${at}.${key}`, 'is required');

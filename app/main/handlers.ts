@@ -46,7 +46,9 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'models:remove': async ({ id }) => {
       // The engine maps the file: unload it before the file goes.
       if (s.engine.status().modelId === id) await s.engine.unloadModel();
-      await s.models.remove(id);
+      // "ok" for an id that names nothing would tell a caller a path-like id did something.
+      const { removed } = await s.models.remove(id);
+      if (!removed) throw new CodedError('UNKNOWN_MODEL', `No installed model has the id ${JSON.stringify(id.slice(0, 80))}.`);
       return s.modelsState();
     },
     'models:setActive': async ({ id }) => {

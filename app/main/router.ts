@@ -19,13 +19,23 @@ export type Handlers = { [C in InvokeChannel]: Handler<C> };
 /** Codes the user caused or can fix; anything else is logged as an internal error. */
 const EXPECTED = new Set([
   'INVALID_PAYLOAD', 'UNKNOWN_CHANNEL', 'NO_MODEL', 'MODEL_INVALID', 'BAD_AUDIO', 'ABORTED', 'CANCELLED', 'NOT_SUPPORTED',
-  'SESSION_NOT_FOUND', 'NOT_FOUND', 'UNKNOWN_MODEL', 'IO_ERROR', 'DEVICE_UNAVAILABLE',
+  'SESSION_NOT_FOUND', 'NOT_FOUND', 'UNKNOWN_MODEL', 'IO_ERROR', 'DEVICE_UNAVAILABLE', 'DISK_FULL',
 ]);
 
 export function errorResult(error: unknown): Result<never> {
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : safeText(error);
   return { ok: false, error: { code: typeof code === 'string' && code ? code : 'INTERNAL', message } };
+}
+
+/**
+ * A short description of any value that cannot throw: String() calls a client-supplied toString (JSON
+ * gives objects like {"toString": 1}, whose String() throws a TypeError).
+ */
+export function safeText(value: unknown, max = 80): string {
+  if (typeof value === 'string') return value.slice(0, max);
+  if (value === null || typeof value !== 'object') return String(value).slice(0, max);
+  return Array.isArray(value) ? 'an array' : 'an object';
 }
 
 export class Router {
@@ -36,11 +46,17 @@ export class Router {
     return INVOKE_CHANNELS.filter((c) => typeof this.handlers[c] === 'function');
   }
 
+  /** Never rejects: whatever a client sends, the answer is a Result. */
   async handle(channel: unknown, payload: unknown, context: CallContext): Promise<Result<unknown>> {
-    if (!isInvokeChannel(channel)) {
-      return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `there is no channel ${String(channel).slice(0, 80)}` } };
+    try {
+      if (!isInvokeChannel(channel)) {
+        return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `there is no channel ${safeText(channel)}` } };
+      }
+      return await this.dispatch(channel, payload, context);
+    } catch (error) {
+      this.log.error('router failed', error);
+      return { ok: false, error: { code: 'INTERNAL', message: 'the request could not be handled' } };
     }
-    return this.dispatch(channel, payload, context);
   }
 
   private async dispatch<C extends InvokeChannel>(channel: C, payload: unknown, context: CallContext): Promise<Result<unknown>> {

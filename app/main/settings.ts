@@ -20,6 +20,28 @@ export interface SettingsEvents {
   changed: [{ next: Settings; previous: Settings }];
 }
 
+export type WriteJson = (file: string, value: unknown) => Promise<void>;
+
+export interface SettingsStoreOptions {
+  /** How the file is written (default: atomically); tests inject a failing disk. */
+  writeJson?: WriteJson;
+}
+
+/**
+ * A failed save in the contract's terms and one sentence, as the history says it: the raw errno text
+ * ("ENOSPC: no space left on device, open …") tells the user nothing they can act on.
+ */
+export function saveError(error: unknown, file: string): Error {
+  const errno = (error as { code?: unknown } | null)?.code;
+  const [code, why] =
+    errno === 'ENOSPC' || errno === 'EDQUOT'
+      ? ['DISK_FULL', 'the disk is full; free some space and change the setting again']
+      : errno === 'EACCES' || errno === 'EPERM' || errno === 'EROFS'
+        ? ['IO_ERROR', `${file} cannot be written (${errno === 'EROFS' ? 'read-only file system' : 'permission denied'})`]
+        : ['IO_ERROR', `${file} could not be written${error instanceof Error ? ` (${error.message})` : ''}`];
+  return Object.assign(new Error(`The setting was not saved: ${why}. The previous settings stay in effect.`, { cause: error }), { code });
+}
+
 /** Copies the fields of `raw` that pass their check onto `into`; returns the names of the ones that did not. */
 function salvage<T extends object, K extends keyof T & string>(
   into: T,
@@ -29,7 +51,7 @@ function salvage<T extends object, K extends keyof T & string>(
 ): string[] {
   const rejected: string[] = [];
   for (const key of Object.keys(checks) as K[]) {
-    if (!(key in raw)) continue; // a field added since the file was written: keep its default
+    if (!Object.hasOwn(raw, key)) continue; // a field added since the file was written: keep its default
     try {
       into[key] = checks[key](raw[key], key);
     } catch {
@@ -87,13 +109,13 @@ export class SettingsStore extends TypedEmitter<SettingsEvents> {
   private current: Settings = defaultSettings();
   private writes: Promise<void> = Promise.resolve();
 
-  private constructor(dir: string, private readonly log: Logger) {
+  private constructor(dir: string, private readonly log: Logger, private readonly writeJson: WriteJson) {
     super();
     this.file = path.join(dir, 'settings.json');
   }
 
-  static async open(dir: string, log: Logger): Promise<SettingsStore> {
-    const store = new SettingsStore(dir, log);
+  static async open(dir: string, log: Logger, options: SettingsStoreOptions = {}): Promise<SettingsStore> {
+    const store = new SettingsStore(dir, log, options.writeJson ?? writeJsonAtomic);
     await store.load();
     return store;
   }
@@ -144,7 +166,7 @@ export class SettingsStore extends TypedEmitter<SettingsEvents> {
 
   private writeFile(settings: Settings): Promise<void> {
     const file: SettingsFile = { version: SETTINGS_VERSION, settings };
-    return writeJsonAtomic(this.file, file);
+    return this.writeJson(this.file, file);
   }
 
   /** Runs changes one after another, so an older write never lands after a newer one and no change is lost. */
@@ -170,7 +192,11 @@ export class SettingsStore extends TypedEmitter<SettingsEvents> {
     return this.serialized(async () => {
       const previous = this.get();
       const next = applyPatch(previous, checked.value);
-      await this.writeFile(next);
+      try {
+        await this.writeFile(next);
+      } catch (error) {
+        throw saveError(error, this.file);
+      }
       this.current = next;
       this.emit('changed', { next: this.get(), previous });
       return this.get();

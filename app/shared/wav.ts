@@ -86,6 +86,23 @@ export function dataExtent(declared: number, available: number): { usable: numbe
   return { usable, truncated };
 }
 
+/** Longest audio one transcription takes: the engine's limit (kMaxAudioSeconds in native/engine). */
+export const MAX_AUDIO_SECONDS = 24 * 3600;
+
+/**
+ * Refuses, from the header alone, audio longer than the engine will take: decoding it first would
+ * hold memory proportional to a length that is refused anyway (1 GiB of 8-bit audio at 1 kHz is 298 h).
+ */
+export function checkDuration(frames: number, sampleRate: number): void {
+  const seconds = frames / sampleRate;
+  if (seconds > MAX_AUDIO_SECONDS) {
+    throw new AudioFormatError(
+      `the audio is ${(seconds / 3600).toFixed(1)} hours long; at most 24 hours can be transcribed in one call; ` +
+        'split it first, e.g. ffmpeg -i in.wav -f segment -segment_time 3600 -c copy part%03d.wav',
+    );
+  }
+}
+
 /** One sample at byte `p`, in [-1, 1] for integers (floats as stored, not yet rounded to float32). */
 export function readSample(view: DataView, p: number, enc: WavEncoding): number {
   const bits = enc.bits;
@@ -137,6 +154,7 @@ export function decodeWav(bytes: Uint8Array): DecodedAudio {
   const enc = wavEncoding(fmt, dataOffset >= 0);
   const { usable, truncated } = dataExtent(dataLength, Math.max(0, bytes.byteLength - dataOffset));
   const frames = Math.floor(usable / enc.frameBytes);
+  checkDuration(frames, enc.sampleRate);
   const samples = new Float32Array(frames * enc.channels);
   for (let i = 0, p = dataOffset; i < samples.length; i++, p += enc.bytesPerSample) samples[i] = readSample(view, p, enc);
   return { sampleRate: enc.sampleRate, channels: enc.channels, samples, frames, truncated };

@@ -26,9 +26,20 @@ export class Bridge {
     this.clients.set(ws, clientId);
     const log = this.services.log.child('bridge');
     log.info(`${clientId} connected`);
+    // Nothing a client sends may take the server down: a throw or rejection here would be uncaught.
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      if (isBinary) this.onAudio(clientId, data);
-      else void this.onText(ws, clientId, data);
+      if (isBinary) {
+        try {
+          this.onAudio(clientId, data);
+        } catch (error) {
+          log.warn(`${clientId}: audio frame refused`, error);
+        }
+        return;
+      }
+      this.onText(ws, clientId, data).catch((error: unknown) => {
+        log.error(`${clientId}: message failed`, error);
+        this.send(ws, { t: 'result', id: -1, result: { ok: false, error: { code: 'INTERNAL', message: 'the message could not be handled' } } });
+      });
     });
     ws.on('close', () => {
       this.clients.delete(ws);
@@ -41,7 +52,11 @@ export class Bridge {
 
   private send(ws: WebSocket, message: ServerMessage): void {
     if (ws.readyState !== ws.OPEN) return;
-    ws.send(JSON.stringify(message));
+    try {
+      ws.send(JSON.stringify(message));
+    } catch (error) {
+      this.services.log.child('bridge').error('could not send a message', error);
+    }
   }
 
   private broadcast<E extends EventName>(event: E, data: EventMap[E]): void {

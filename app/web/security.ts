@@ -42,3 +42,15 @@ export function originAllowed(origin: string | undefined, port: number): boolean
   if (origin === undefined) return true;
   return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].includes(origin.toLowerCase());
 }
+
+/**
+ * The request target as a URL, or null when it does not parse (`//[` is a host that is not one): `new URL`
+ * throws, and a throw in an HTTP server listener is uncaught, so every listener asks this instead.
+ */
+export function parseTarget(target: string | undefined): URL | null {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return null;
+  }
+}

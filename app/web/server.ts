@@ -18,7 +18,7 @@ import { rendererCsp } from '../main/csp.js';
 import { createServices, defaultUserDataDir, type Services, type ServicesOptions } from '../main/services.js';
 import { appRoot } from '../main/util/app-root.js';
 import { Bridge } from './bridge.js';
-import { hostAllowed, isLoopbackBind, newToken, originAllowed, tokenMatches } from './security.js';
+import { hostAllowed, isLoopbackBind, newToken, originAllowed, parseTarget, tokenMatches } from './security.js';
 import { serveStatic } from './static.js';
 
 export interface WebServerOptions {
@@ -81,12 +81,18 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   let headers: Record<string, string> = {};
 
   const server = http.createServer((req, res) => {
+    const target = parseTarget(req.url);
+    if (!target) {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end('bad request target');
+      return;
+    }
     if (!hostAllowed(req.headers.host, port)) {
       res.writeHead(421, { 'content-type': 'text/plain' });
       res.end('misdirected request: this server only answers to 127.0.0.1 / localhost');
       return;
     }
-    serveStatic(req, res, { root: rendererDir, headers }).catch((error: unknown) => {
+    serveStatic(req, res, target.pathname, { root: rendererDir, headers }).catch((error: unknown) => {
       log.warn('static file error', error);
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -99,7 +105,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   server.on('upgrade', (req, socket: Socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = parseTarget(req.url);
+    if (!url) return reject(socket, 400, 'Bad Request');
     if (!hostAllowed(req.headers.host, port)) return reject(socket, 421, 'Misdirected Request');
     if (url.pathname !== BRIDGE_PATH) return reject(socket, 404, 'Not Found');
     if (!originAllowed(req.headers.origin, port)) return reject(socket, 403, 'Forbidden');
@@ -107,8 +114,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       log.warn(`refused a bridge connection without a valid token (origin ${req.headers.origin ?? 'none'})`);
       return reject(socket, 401, 'Unauthorized');
     }
-    wss.handleUpgrade(req, socket, head, (ws) => bridge.attach(ws));
+    try {
+      wss.handleUpgrade(req, socket, head, (ws) => bridge.attach(ws));
+    } catch (error) {
+      log.warn('bridge upgrade failed', error);
+      socket.destroy();
+    }
   });
+  // A socket error (a peer resetting mid-request) must not become an uncaught 'error' event.
+  server.on('connection', (socket: Socket) => socket.on('error', () => socket.destroy()));
 
   try {
     await new Promise<void>((resolve, rejectListen) => {

@@ -67,13 +67,13 @@ export async function resolveStatic(root: string, urlPath: string): Promise<{ fi
   return { file: real };
 }
 
-export async function serveStatic(req: IncomingMessage, res: ServerResponse, opts: StaticOptions): Promise<void> {
+/** `pathname`: the request target's path, parsed by the caller (which answers 400 when it does not parse). */
+export async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, opts: StaticOptions): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     send(res, 405, 'method not allowed', { ...opts.headers, allow: 'GET, HEAD' });
     return;
   }
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const found = await resolveStatic(opts.root, url.pathname);
+  const found = await resolveStatic(opts.root, pathname);
   if ('status' in found) {
     if (found.status === 404 && found.reason === 'no renderer') {
       res.writeHead(200, { ...opts.headers, 'content-type': TYPES['.html']!, 'cache-control': 'no-store' });

@@ -5,17 +5,36 @@
 
 #include "log.h"
 #include "parakeet/parakeet.h"
+#include "text_sanitize.h"
 
 namespace parakeet {
 namespace {
 
-std::string printable_prefix(const uint8_t * bytes, size_t n) {
-    std::string out;
-    for (size_t i = 0; i < n; ++i) {
-        char c = char(bytes[i]);
-        out += (c >= 32 && c < 127) ? c : '.';
+/**
+ * What a file that is not a GGUF is, by the magic of a few formats people pick by mistake. Nothing
+ * else of its content is ever quoted: the path may name any readable file (/etc/shadow, a key).
+ */
+std::string known_format(const uint8_t * head, size_t n) {
+    struct Magic {
+        const char * bytes;
+        size_t size;
+        const char * what;
+    };
+    static const Magic magics[] = {
+        {"RIFF", 4, "a RIFF file (WAV audio?)"},
+        {"PK\x03\x04", 4, "a ZIP archive (a PyTorch checkpoint?)"},
+        {"\x7F" "ELF", 4, "an ELF executable"},
+        {"OggS", 4, "Ogg audio"},
+        {"fLaC", 4, "FLAC audio"},
+        {"ID3", 3, "MP3 audio"},
+        {"\x89PNG", 4, "a PNG image"},
+        {"%PDF", 4, "a PDF document"},
+        {"\x1F\x8B", 2, "a gzip archive (a .nemo file must be unpacked and converted first)"},
+    };
+    for (const Magic & m : magics) {
+        if (n >= m.size && std::memcmp(head, m.bytes, m.size) == 0) return std::string(" (it looks like ") + m.what + ")";
     }
-    return out;
+    return "";
 }
 
 const char * gguf_type_label(enum gguf_type type) {
@@ -51,6 +70,15 @@ int64_t integer_at(enum gguf_type type, const void * data, size_t i) {
 
 }  // namespace
 
+std::string quoted_value(const std::string & value) {
+    constexpr size_t kMax = 64;
+    const std::string clean = sanitize_text(value);
+    if (clean.size() <= kMax) return "'" + clean + "'";
+    size_t cut = kMax;
+    while (cut > 0 && (uint8_t(clean[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+    return "'" + clean.substr(0, cut) + "\xE2\x80\xA6' (" + std::to_string(value.size()) + " bytes)";
+}
+
 std::unique_ptr<GgufFile> GgufFile::open(const std::string & path, bool use_mmap) {
     std::unique_ptr<GgufFile> file(new GgufFile());
     file->path_ = path;
@@ -65,10 +93,14 @@ std::unique_ptr<GgufFile> GgufFile::open(const std::string & path, bool use_mmap
     } else {
         throw Error(ErrorCode::ModelInvalid, path + ": cannot open the file");
     }
+    if (file->file_size_ == 0 && head_n > 0) {
+        // /proc files say 0 bytes and still read: their content is not a fixed file.
+        file->fail("not a regular file (its size reads 0 bytes but it has content, like a /proc file); choose a .gguf model file");
+    }
     if (file->file_size_ == 0) file->fail("the file is empty (0 bytes): not a GGUF model; download or export it again");
     if (head_n < 4 || std::memcmp(head, "GGUF", 4) != 0) {
-        file->fail("not a GGUF file (it starts with \"" + printable_prefix(head, head_n < 4 ? head_n : 4) +
-                   "\", a GGUF model starts with \"GGUF\"); choose a .gguf model in the parakeet.cpp format");
+        file->fail("not a GGUF file" + known_format(head, head_n) +
+                   ": a GGUF model starts with \"GGUF\"; choose a .gguf model in the parakeet.cpp format");
     }
     if (head_n < 8) file->fail("truncated GGUF file: " + std::to_string(file->file_size_) + " bytes, the header alone needs 24");
     uint32_t version = 0;
@@ -93,7 +125,7 @@ std::unique_ptr<GgufFile> GgufFile::open(const std::string & path, bool use_mmap
         const uint64_t begin = file->data_offset_ + gguf_get_tensor_offset(file->gguf_, i);
         const uint64_t size = gguf_get_tensor_size(file->gguf_, i);
         if (begin > file->file_size_ || size > file->file_size_ - begin) {
-            file->fail(std::string("tensor '") + gguf_get_tensor_name(file->gguf_, i) + "' extends past the end of the file (needs bytes up to " +
+            file->fail("tensor " + quoted_value(gguf_get_tensor_name(file->gguf_, i)) + " extends past the end of the file (needs bytes up to " +
                        std::to_string(begin + size) + ", the file has " + std::to_string(file->file_size_) +
                        "): the file is truncated; download it again");
         }

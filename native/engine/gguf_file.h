@@ -12,6 +12,12 @@
 
 namespace parakeet {
 
+/**
+ * A string from the file as an error message may show it: quoted, without control characters, and
+ * cut to its first 64 bytes with its length when longer (a 70,000-character value is not echoed whole).
+ */
+std::string quoted_value(const std::string & value);
+
 /** A parsed GGUF: metadata, tensor descriptions (no data), and the file mapping. */
 class GgufFile {
 public:

@@ -15,7 +15,9 @@
 #include "parakeet/parakeet.h"
 #include "preprocessor.h"
 #include "tokenizer.h"
+#include "text_sanitize.h"
 #include "transducer.h"
+#include "weight_check.h"
 #include "windows.h"
 
 namespace parakeet {
@@ -71,6 +73,12 @@ std::unique_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     impl->hp = read_hparams(*impl->file);
     validate_tensors(*impl->file, impl->hp);
     check();
+    {
+        // Before any weight is placed: a NaN anywhere would only show up as garbage text.
+        const Clock::time_point scan = Clock::now();
+        check_weights_finite(*impl->file, params.abort, params.n_threads);
+        log_line(LogLevel::Debug, "weights finite (scanned in " + std::to_string(ms_since(scan)) + " ms)");
+    }
     progress(0.1f);
 
     DeviceSelection selection = select_device(params.device);
@@ -85,7 +93,7 @@ std::unique_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     const Hparams & hp = impl->hp;
     ModelInfo & info = impl->info;
     info.path = path;
-    info.name = hp.name;
+    info.name = sanitize_text(hp.name);  // shown in the UI, the CLI and imported models' names
     info.arch = hp.arch;
     info.has_ctc = hp.has_ctc;
     info.has_transducer = hp.has_transducer;

@@ -108,7 +108,7 @@ Hparams read_hparams(const GgufFile & f) {
                "choose a Parakeet ASR model such as tdt_ctc-110m");
     }
     if (general_arch != "parakeet") {
-        f.fail("general.architecture is '" + general_arch + "', expected 'parakeet' (this is not a Parakeet speech model)");
+        f.fail("general.architecture is " + quoted_value(general_arch) + ", expected 'parakeet' (this is not a Parakeet speech model)");
     }
     hp.name = f.get_string("general.name", "");
     hp.arch = f.get_string("parakeet.arch", "");
@@ -117,7 +117,7 @@ Hparams read_hparams(const GgufFile & f) {
     if (hp.arch == "vad") f.fail("parakeet.arch = 'vad': a voice-activity model, not speech recognition");
     if (hp.arch.empty()) f.fail("no 'parakeet.arch' key (expected one of ctc, rnnt, tdt, hybrid_rnnt_ctc, hybrid_tdt_ctc)");
     if (asr_arches.count(hp.arch) == 0) {
-        f.fail("parakeet.arch = '" + hp.arch + "' is not a speech recognition architecture this engine knows "
+        f.fail("parakeet.arch = " + quoted_value(hp.arch) + " is not a speech recognition architecture this engine knows "
                "(expected ctc, rnnt, tdt, hybrid_rnnt_ctc or hybrid_tdt_ctc)");
     }
     if (f.get_bool("parakeet.ternary.present", false)) f.fail("packed ternary weights (parakeet.ternary.present) are not supported");
@@ -146,7 +146,7 @@ Hparams read_hparams(const GgufFile & f) {
     if (!(hp.mag_power > 0.0f && hp.mag_power <= 4.0f)) f.fail("parakeet.preprocessor.mag_power must be in (0, 4]");
     if (!(hp.log_zero_guard > 0.0f && hp.log_zero_guard < 1.0f)) f.fail("parakeet.preprocessor.log_zero_guard must be in (0, 1)");
     if (hp.normalize != "per_feature" && hp.normalize != "NA") {
-        f.fail("parakeet.preprocessor.normalize = '" + hp.normalize + "' (expected 'per_feature' or 'NA')");
+        f.fail("parakeet.preprocessor.normalize = " + quoted_value(hp.normalize) + " (expected 'per_feature' or 'NA')");
     }
 
     // encoder
@@ -171,7 +171,7 @@ Hparams read_hparams(const GgufFile & f) {
     }
     hp.conv_norm_type = f.get_string("parakeet.encoder.conv_norm_type", "batch_norm");
     if (hp.conv_norm_type != "batch_norm" && hp.conv_norm_type != "layer_norm") {
-        f.fail("parakeet.encoder.conv_norm_type = '" + hp.conv_norm_type + "' (expected 'batch_norm' or 'layer_norm')");
+        f.fail("parakeet.encoder.conv_norm_type = " + quoted_value(hp.conv_norm_type) + " (expected 'batch_norm' or 'layer_norm')");
     }
     hp.subsampling_factor = int(checked_dim(f, "parakeet.encoder.subsampling_factor", f.get_int("parakeet.encoder.subsampling_factor", 8), 2, 64));
     if (!is_power_of_two(hp.subsampling_factor)) f.fail("parakeet.encoder.subsampling_factor must be a power of two (dw_striding)");
@@ -187,14 +187,17 @@ Hparams read_hparams(const GgufFile & f) {
     hp.subsampling_channels = int(checked_dim(f, "parakeet.encoder.subsampling_conv_channels",
                                               dim_from(f, "parakeet.encoder.subsampling_conv_channels", "encoder.pre_encode.conv.0.weight", 3, 256), 1, 4096));
     hp.xscaling = f.get_bool("parakeet.encoder.xscaling", true);
-    hp.use_bias = f.tensor("encoder.layers.0.feed_forward1.linear1.bias") != nullptr;
+    // The key, when written, is authoritative: every bias it implies is then required (a dropped one
+    // must not quietly become zero). Files without the key say it by the first layer's bias.
+    hp.use_bias = f.has_key("parakeet.encoder.use_bias") ? f.get_bool("parakeet.encoder.use_bias", true)
+                                                          : f.tensor("encoder.layers.0.feed_forward1.linear1.bias") != nullptr;
     hp.att_context_style = f.get_string("parakeet.encoder.att_context_style", "regular");
     hp.att_context_left = int(f.get_int("parakeet.encoder.att_context_left", -1));
     hp.att_context_right = int(f.get_int("parakeet.encoder.att_context_right", -1));
     hp.causal_downsampling = f.get_bool("parakeet.encoder.causal_downsampling", false);
     hp.conv_causal = f.get_bool("parakeet.encoder.conv_causal", false);
     if (hp.att_context_style != "regular" && hp.att_context_style != "chunked_limited") {
-        f.fail("parakeet.encoder.att_context_style = '" + hp.att_context_style + "' is not supported (expected 'regular' or 'chunked_limited')");
+        f.fail("parakeet.encoder.att_context_style = " + quoted_value(hp.att_context_style) + " is not supported (expected 'regular' or 'chunked_limited')");
     }
     if (hp.att_context_style == "chunked_limited" && (hp.att_context_left < 0 || hp.att_context_right < 0 || hp.att_context_right > 1000)) {
         f.fail("chunked_limited attention needs att_context_left ≥ 0 and att_context_right ≥ 0");
@@ -229,7 +232,7 @@ Hparams read_hparams(const GgufFile & f) {
     }
     const bool arch_wants_transducer = hp.arch != "ctc";
     if (arch_wants_transducer && !hp.has_transducer) {
-        f.fail("parakeet.arch = '" + hp.arch + "' but the transducer tensors (decoder.prediction.*, joint.*) are missing");
+        f.fail("parakeet.arch = " + quoted_value(hp.arch) + " but the transducer tensors (decoder.prediction.*, joint.*) are missing");
     }
     if (hp.arch == "ctc" && !hp.has_ctc) f.fail("parakeet.arch = 'ctc' but tensor 'decoder.decoder_layers.0.weight' is missing");
 
@@ -243,7 +246,7 @@ Hparams read_hparams(const GgufFile & f) {
         hp.joint_hidden = int(checked_dim(f, "parakeet.joint.joint_hidden", dim_from(f, "parakeet.joint.joint_hidden", "joint.enc.weight", 1, 640), 1, kMaxDim));
         hp.joint_activation = f.get_string("parakeet.joint.activation", "relu");
         if (hp.joint_activation != "relu" && hp.joint_activation != "tanh" && hp.joint_activation != "sigmoid") {
-            f.fail("parakeet.joint.activation = '" + hp.joint_activation + "' (expected relu, tanh or sigmoid)");
+            f.fail("parakeet.joint.activation = " + quoted_value(hp.joint_activation) + " (expected relu, tanh or sigmoid)");
         }
         hp.max_symbols = int(checked_dim(f, "parakeet.decoding.max_symbols", f.get_int("parakeet.decoding.max_symbols", 10), 1, 1000));
         for (int64_t d : f.get_int_array("parakeet.tdt.durations")) {
@@ -255,17 +258,26 @@ Hparams read_hparams(const GgufFile & f) {
 }
 
 void validate_tensors(const GgufFile & f, const Hparams & hp) {
-    auto expect = [&](const std::string & name, std::vector<int64_t> ne, bool required = true) {
+    auto expect = [&](const std::string & name, std::vector<int64_t> ne) {
         const ggml_tensor * t = f.tensor(name);
-        if (t == nullptr) {
-            if (required) f.fail("tensor '" + name + "' is missing (expected shape " + shape_text(ne) + ")");
-            return;
-        }
+        if (t == nullptr) f.fail("tensor '" + name + "' is missing (expected shape " + shape_text(ne) + ")");
         if (squeezed(t) != squeezed(ne)) {
             f.fail("tensor '" + name + "' has shape " + shape_text(t) + ", expected " + shape_text(ne));
         }
         if (ggml_get_type_traits(t->type)->to_float == nullptr && t->type != GGML_TYPE_F32) {
             f.fail("tensor '" + name + "' has type " + ggml_type_name(t->type) + ", which this engine cannot read");
+        }
+    };
+    // The encoder's optional biases: all present with use_bias, none without (one the engine would ignore is a
+    // file that disagrees with itself).
+    auto expect_bias = [&](const std::string & name, std::vector<int64_t> ne) {
+        if (hp.use_bias) {
+            if (f.tensor(name) == nullptr) {
+                f.fail("tensor '" + name + "' is missing (expected shape " + shape_text(ne) + ", parakeet.encoder.use_bias = true)");
+            }
+            expect(name, std::move(ne));
+        } else if (f.tensor(name) != nullptr) {
+            f.fail("tensor '" + name + "' is present but parakeet.encoder.use_bias = false");
         }
     };
     const int64_t D = hp.d_model, FF = hp.ff_dim, K = hp.conv_kernel, C = hp.subsampling_channels;
@@ -294,21 +306,21 @@ void validate_tensors(const GgufFile & f, const Hparams & hp) {
         }
         for (const char * ff : {"feed_forward1", "feed_forward2"}) {
             expect(p + ff + ".linear1.weight", {D, FF});
-            expect(p + ff + ".linear1.bias", {FF}, false);
+            expect_bias(p + ff + ".linear1.bias", {FF});
             expect(p + ff + ".linear2.weight", {FF, D});
-            expect(p + ff + ".linear2.bias", {D}, false);
+            expect_bias(p + ff + ".linear2.bias", {D});
         }
         for (const char * lin : {"linear_q", "linear_k", "linear_v", "linear_out"}) {
             expect(p + "self_attn." + lin + ".weight", {D, D});
-            expect(p + "self_attn." + lin + ".bias", {D}, false);
+            expect_bias(p + "self_attn." + lin + ".bias", {D});
         }
         expect(p + "self_attn.linear_pos.weight", {D, D});
         expect(p + "self_attn.pos_bias_u", {hp.head_dim(), hp.n_heads});
         expect(p + "self_attn.pos_bias_v", {hp.head_dim(), hp.n_heads});
         expect(p + "conv.pointwise_conv1.weight", {1, D, 2 * D});
-        expect(p + "conv.pointwise_conv1.bias", {2 * D}, false);
+        expect_bias(p + "conv.pointwise_conv1.bias", {2 * D});
         expect(p + "conv.depthwise_conv.weight", {K, 1, D});
-        expect(p + "conv.depthwise_conv.bias", {D}, false);
+        expect_bias(p + "conv.depthwise_conv.bias", {D});
         expect(p + "conv.batch_norm.weight", {D});
         expect(p + "conv.batch_norm.bias", {D});
         if (hp.conv_norm_type == "batch_norm") {
@@ -316,7 +328,7 @@ void validate_tensors(const GgufFile & f, const Hparams & hp) {
             expect(p + "conv.batch_norm.running_var", {D});
         }
         expect(p + "conv.pointwise_conv2.weight", {1, D, D});
-        expect(p + "conv.pointwise_conv2.bias", {D}, false);
+        expect_bias(p + "conv.pointwise_conv2.bias", {D});
     }
     if (f.tensor("encoder.layers." + std::to_string(hp.n_layers) + ".norm_out.weight") != nullptr) {
         f.fail("parakeet.encoder.n_layers = " + std::to_string(hp.n_layers) + " but the file holds more encoder layers");

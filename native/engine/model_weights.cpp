@@ -203,8 +203,9 @@ struct ModelWeights::Placement {
         return t;
     }
 
+    /** An encoder bias: there exactly when the model uses biases (validate_tensors checked every one is). */
     ggml_tensor * optional_f32(const std::string & name, int64_t n) {
-        return file.tensor(name) ? as_stored(name, {n}, true) : nullptr;
+        return hp.use_bias ? as_stored(name, {n}, true) : nullptr;
     }
 
     /** An F32 tensor computed on the host at load (folded, reordered). */
@@ -318,9 +319,9 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
                 for (int64_t k = 0; k < K; ++k) out[size_t(k * D + c)] = float(w_dw[size_t(c * K + k)] * scale[size_t(c)]);
             return out;
         });
-        w.dw_b = pl.derived_f32(p + "conv.depthwise_conv.bias", {D}, [&file, p, D, batch_norm] {
+        w.dw_b = pl.derived_f32(p + "conv.depthwise_conv.bias", {D}, [&file, p, D, batch_norm, use_bias = hp.use_bias] {
             std::vector<float> bias(size_t(D), 0.0f);
-            if (file.tensor(p + "conv.depthwise_conv.bias")) bias = read_as_f32(file, p + "conv.depthwise_conv.bias");
+            if (use_bias) bias = read_as_f32(file, p + "conv.depthwise_conv.bias");
             if (!batch_norm) return bias;
             const std::vector<double> scale = batch_norm_scale(file, p, D);
             const std::vector<float> beta = read_as_f32(file, p + "conv.batch_norm.bias");

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "text_sanitize.h"
+
 namespace parakeet {
 namespace {
 
@@ -76,7 +78,8 @@ std::string Detokenizer::text(const std::vector<DecodedToken> & tokens) const {
         first = false;
         joined += piece;
     }
-    std::string out = replace_marks(joined);
+    // Sanitized after joining: byte-fallback pieces can spell a control character across pieces.
+    std::string out = sanitize_text(replace_marks(joined));
     if (strip_leading && !out.empty() && out.front() == ' ') out.erase(0, 1);
     return out;
 }
@@ -91,7 +94,7 @@ void Detokenizer::timestamps(const std::vector<DecodedToken> & tokens, double fr
     } word;
     auto close_word = [&] {
         if (!word.open) return;
-        std::string text = word.text;
+        std::string text = sanitize_text(word.text);
         while (!text.empty() && text.front() == ' ') text.erase(0, 1);
         while (!text.empty() && text.back() == ' ') text.pop_back();
         if (!text.empty()) out_words.push_back({text, word.start, word.end, word.confidence});
@@ -105,7 +108,7 @@ void Detokenizer::timestamps(const std::vector<DecodedToken> & tokens, double fr
         const size_t id = size_t(t.id);
         Token tok;
         tok.id = t.id;
-        tok.piece = pieces_[id];
+        tok.piece = sanitize_text(pieces_[id]);
         // Frames are made absolute: windows start at arbitrary samples, so the
         // window's offset is rounded to the nearest encoder frame.
         tok.frame = t.frame + int(std::lround(offset_sec / frame_sec));

@@ -39,10 +39,10 @@ export class BridgeClient {
     });
   }
 
-  /** Raw text (malformed-message tests); resolves with the next result message. */
-  sendRaw(text: string): Promise<Result<unknown>> {
+  /** Raw text (malformed-message tests); resolves with the result for `id` (-1: the reply to an unreadable message). */
+  sendRaw(text: string, id = -1): Promise<Result<unknown>> {
     return new Promise((resolve) => {
-      this.waiting.set(-1, resolve);
+      this.waiting.set(id, resolve);
       this.ws.send(text);
     });
   }

@@ -4,7 +4,7 @@
 // transcript; garbage is refused with the converter's words; without a
 // converter the error says how to install one; the temporary file is gone.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import type { Services } from '../../app/main/services.js';
 import { conversionArgs, findConverter, isWavFile } from '../../app/main/files/audio-converter.js';
 import { encodeWav16 } from '../../app/shared/wav.js';
+import { writeSparseWav } from '../support/audio/sparse-wav.js';
 import { RATE, concat, quiet, speechLike } from '../unit/app/signals.js';
 import { startTestServices, tempDir, tinyModel, writeTestSettings } from './helpers.js';
 
@@ -88,6 +89,31 @@ test('an empty file is refused as empty, whatever its name, before any converter
       return true;
     });
   }
+});
+
+test('a device, a FIFO and a /proc file are "not a regular file", not "empty"', { skip: process.platform !== 'linux' && 'Linux paths' }, async () => {
+  const fifo = join(dir, 'fifo.wav');
+  execFileSync('mkfifo', [fifo]);
+  for (const file of ['/dev/zero', fifo, '/proc/self/environ']) {
+    await assert.rejects(services.files.transcribe(file), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'BAD_ARGUMENT', error.message);
+      assert.match(error.message, /is not a regular file/);
+      assert.doesNotMatch(error.message, /empty/);
+      return true;
+    });
+  }
+});
+
+test('a WAV over 24 hours is refused by the engine process from its header, at once', async () => {
+  const long = join(dir, 'over-24h.wav');
+  writeSparseWav(long, { format: 1, bits: 8, channels: 1, rate: 1000, dataBytes: 256 * 1024 ** 2 });
+  const started = performance.now();
+  await assert.rejects(services.files.transcribe(long), (error: Error & { code?: string }) => {
+    assert.equal(error.code, 'BAD_AUDIO', error.message);
+    assert.match(error.message, /74\.6 hours long; at most 24 hours/);
+    return true;
+  });
+  assert.ok(performance.now() - started < 3000, `refused at once (${(performance.now() - started).toFixed(0)} ms)`);
 });
 
 test('without ffmpeg or sox the error says how to install one and how to convert by hand', async () => {

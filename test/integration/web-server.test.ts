@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
@@ -93,6 +94,32 @@ test('the bridge needs the token (401 without or with a wrong one) and our own o
   await client.close();
 });
 
+/** One raw HTTP/1.1 exchange on a fresh socket (targets no HTTP client would send); the status line's code. */
+function rawRequest(request: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(web.port, '127.0.0.1', () => socket.write(request));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+  });
+}
+
+test('an unparsable request target is a 400 on every listener (upgrade and plain), before any other check, and the server stays up', async () => {
+  const host = `127.0.0.1:${web.port}`;
+  for (const target of ['//[', '//[::1', 'http://[', '//%zz@[']) {
+    const upgrade = `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n';
+    assert.equal(await rawRequest(upgrade), 400, `upgrade ${target}`);
+    assert.equal(await rawRequest(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`), 400, `GET ${target}`);
+  }
+  assert.equal((await get('/')).status, 200, 'still serving');
+  const client = await BridgeClient.connect(web.port, web.token);
+  assert.ok((await client.invoke('app:info')).ok);
+  await client.close();
+});
+
 test('only loopback binds are allowed, and only the names the Host and Origin checks know', async () => {
   await assert.rejects(startWebServer({ host: '0.0.0.0', userDataDir: join(dir, 'never') }), /loopback only/);
   await assert.rejects(startWebServer({ host: '192.168.1.10', userDataDir: join(dir, 'never') }), /loopback only/);
@@ -119,6 +146,11 @@ test('invoke round trips over a real WebSocket; bad messages get error results a
     assert.equal(bad.ok ? null : bad.error.code, 'INVALID_PAYLOAD');
     const notJson = await client.sendRaw('{nope');
     assert.equal(notJson.ok ? null : notJson.error.code, 'INVALID_PAYLOAD');
+    // A channel that is not a string (String() of it would throw) is refused like any unknown channel.
+    for (const channel of [{ toString: 1 }, { toString: null, valueOf: 2 }, ['app:info'], null, 7]) {
+      const weird = await client.sendRaw(JSON.stringify({ t: 'invoke', id: 77, channel }), 77);
+      assert.equal(weird.ok ? null : weird.error.code, 'UNKNOWN_CHANNEL', JSON.stringify(channel));
+    }
     const noId = await client.sendRaw(JSON.stringify({ t: 'invoke', channel: 'app:info' }));
     assert.equal(noId.ok ? null : noId.error.code, 'INVALID_PAYLOAD');
     client.sendBinary(new Uint8Array([1, 2])); // a malformed audio frame is dropped

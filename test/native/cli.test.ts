@@ -1,7 +1,7 @@
 // The `parakeet` CLI end to end: transcribe (json/srt/vtt/txt, --out, --dump-dir,
 // --max-window-sec), devices, info, quantize, version, and its exit codes.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Model, type DeviceInfo, type ModelInfo, type TranscribeResult } from '../../native/index.js';
@@ -13,6 +13,7 @@ import { parakeet, parakeetMany } from './helpers/cli.js';
 import { relL2 } from './helpers/compare.js';
 import { parseNpy } from './helpers/npy.js';
 import { scratchDir } from './helpers/tmp.js';
+import { writeSparseWav } from '../support/audio/sparse-wav.js';
 
 const dir = scratchDir('cli');
 const modelPath = join(dir, 'hybrid.gguf');
@@ -168,6 +169,28 @@ describe('parakeet transcribe', () => {
     const j = JSON.parse(ok(['transcribe', long, '--model', modelPath, '--json', '--max-window-sec', '5', '--threads', '1'])) as CliJson;
     assert.ok(j.windows.length >= 3, JSON.stringify(j.windows));
     for (let i = 1; i < j.windows.length; i++) assert.equal(j.windows[i].start, j.windows[i - 1].end);
+  });
+
+  test('a WAV over 2 GiB is read by the streaming reader (64-channel float64 at 768 kHz: 2.2 GiB, 6 s of silence)', () => {
+    const frames = Math.ceil((2.2 * 1024 ** 3) / 512);
+    const big = join(dir, 'over-2gib.wav');
+    writeSparseWav(big, { format: 3, bits: 64, channels: 64, rate: 768_000, dataBytes: frames * 512 });
+    try {
+      const out = JSON.parse(ok(['transcribe', big, '--model', modelPath, '--json', '--threads', '1'])) as CliJson;
+      assert.ok(Math.abs(out.durationSec - frames / 768_000) < 1e-3, `${out.durationSec} s`);
+    } finally {
+      rmSync(big, { force: true });
+    }
+  });
+
+  test('a WAV over 24 hours is refused from its header at once: 1 with [BAD_AUDIO]', () => {
+    const long = join(dir, 'over-24h.wav');
+    writeSparseWav(long, { format: 1, bits: 8, channels: 1, rate: 1000, dataBytes: 256 * 1024 ** 2 });
+    const started = performance.now();
+    const r = parakeet(['transcribe', long, '--model', modelPath]);
+    assert.equal(r.status, 1, describeExit(r));
+    assert.match(r.stderr, /\[BAD_AUDIO\].*74\.6 hours long; at most 24 hours/);
+    assert.ok(performance.now() - started < 15_000, 'no decoding of 74 hours first');
   });
 
   test('default threads and 44.1 kHz stereo WAV input', () => {

@@ -1,4 +1,6 @@
-// A WAV file straight to mono float PCM for files:transcribe, read in blocks:
+// A WAV file straight to mono float PCM for files:transcribe and the CLI, read in blocks
+// (any size: no single read of the file, so no 2 GiB limit); audio over 24 h is refused
+// from its header before anything is allocated:
 // the whole file is never in memory, and there is no interleaved float copy.
 // The channels are averaged while decoding with the engine's own arithmetic,
 // so the addon receives exactly the mono samples it would have computed
@@ -7,7 +9,7 @@
 // file, an interleaved float copy, the addon's copy of that and its mono mix.
 import fs from 'node:fs/promises';
 import {
-  AudioFormatError, NOT_WAV, chunkTag, dataExtent, downmixInto, parseFmtChunk, wavEncoding, type WavFormat,
+  AudioFormatError, NOT_WAV, checkDuration, chunkTag, dataExtent, downmixInto, parseFmtChunk, wavEncoding, type WavFormat,
 } from '../../shared/wav.js';
 import { CodedError } from './protocol.js';
 
@@ -63,6 +65,8 @@ export async function readWavMono(file: string, signal?: AbortSignal, blockBytes
     const enc = wavEncoding(fmt, dataOffset >= 0);
     const { usable, truncated } = dataExtent(dataLength, Math.max(0, size - dataOffset));
     const frames = Math.floor(usable / enc.frameBytes);
+    // Before anything is allocated: memory is never spent on a length that will be refused.
+    checkDuration(frames, enc.sampleRate);
     const samples = new Float32Array(frames);
     const framesPerBlock = Math.max(1, Math.floor(blockBytes / enc.frameBytes));
     const block = new Uint8Array(framesPerBlock * enc.frameBytes);

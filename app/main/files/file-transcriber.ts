@@ -4,7 +4,7 @@
 // the machine has one (audio-converter.ts), and the temporary file removed,
 // progress is forwarded (throttled), and a job can be cancelled through the
 // engine's abort flag.
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileTranscribeOptions, FileTranscript } from '../../ipc/contract.js';
@@ -13,6 +13,7 @@ import { CodedError } from '../engine/protocol.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
+import { checkRegularFile, notRegularMessage } from '../util/regular-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from './audio-converter.js';
 
 /**
@@ -69,7 +70,10 @@ export class FileTranscriber {
     try {
       let readable = path;
       // Said plainly: a converter would only report "no data" or a format guess for an empty file.
-      if ((await stat(path)).size === 0) throw new CodedError('BAD_AUDIO', `${path} is empty (0 bytes); nothing was recorded into it.`);
+      // A device, a pipe or a /proc file also stats as 0 bytes, and reading one may never end.
+      const file = await checkRegularFile(path);
+      if (file.kind === 'not-regular') throw new CodedError('BAD_ARGUMENT', `${notRegularMessage(path, file.what)} Choose an audio file.`);
+      if (file.kind === 'empty') throw new CodedError('BAD_AUDIO', `${path} is empty (0 bytes); nothing was recorded into it.`);
       if (!(await isWavFile(path))) {
         const converter = await findConverter(this.opts.converterSearchPath);
         if (!converter) throw noConverterError(path);

@@ -1,6 +1,7 @@
-// Import of a local .gguf: copied (reflinked where the file system can) into
-// the models folder under a temporary name, validated by the engine, and only
-// then renamed into place and listed. Invalid files are refused with the
+// Import of a local .gguf: its header checked (gguf-precheck.ts), then copied
+// (reflinked where the file system can) into the models folder under a
+// temporary name, validated by the engine, and only then renamed into place
+// and listed. Invalid files are refused with the
 // engine's own message.
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
@@ -10,6 +11,8 @@ import { ensureFreeSpace, type FreeSpaceProbe } from './disk-space.js';
 import { engineError } from './downloader.js';
 import { ModelError, errnoCode, errorMessage } from './errors.js';
 import { fsyncDir, removeIfExists, sha256File } from './file-io.js';
+import { precheckGguf } from './gguf-precheck.js';
+import { checkRegularFile, notRegularMessage } from '../util/regular-file.js';
 import type { InstalledIndex } from './installed-index.js';
 import type { InstalledModel, ValidateModel, ValidatedModelInfo } from './types.js';
 
@@ -49,9 +52,9 @@ async function freeName(deps: ImportDeps, stem: string): Promise<string> {
 export async function importModelFile(deps: ImportDeps, srcPath: string, signal?: AbortSignal): Promise<InstalledModel> {
   let size: number;
   try {
-    const st = await fs.stat(srcPath);
-    if (!st.isFile()) throw new ModelError('IO_ERROR', `${srcPath} is not a file.`);
-    size = st.size;
+    const file = await checkRegularFile(srcPath);
+    if (file.kind === 'not-regular') throw new ModelError('IO_ERROR', `${notRegularMessage(srcPath, file.what)} Choose a .gguf model file.`);
+    size = file.kind === 'regular' ? file.size : 0;
   } catch (e) {
     if (e instanceof ModelError) throw e;
     throw new ModelError(
@@ -61,6 +64,8 @@ export async function importModelFile(deps: ImportDeps, srcPath: string, signal?
       { cause: e },
     );
   }
+  // Cheap checks first: nothing is copied or hashed for a file that can never be a model.
+  await precheckGguf(srcPath, size);
   await ensureFreeSpace(deps.freeSpace, deps.tempDir, size);
 
   const tmp = path.join(deps.tempDir, `import-${randomBytes(6).toString('hex')}.gguf`);

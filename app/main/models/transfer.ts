@@ -84,6 +84,14 @@ class Transfer {
   hash: Hash = createHash('sha256');
   restarts = 0;
   failures = 0;
+  /**
+   * The furthest byte this transfer has held. Only bytes past it are progress: after a restart from
+   * zero (a server that ignores Range) the same bytes arrive again, and if the connection keeps
+   * breaking at the same point, counting them as progress would retry forever.
+   */
+  furthest = 0;
+  /** Set when the server answered a Range request with the whole file. */
+  rangeIgnored = false;
   state!: PersistedDownload;
 
   constructor(private readonly ctx: TransferContext) {
@@ -97,7 +105,7 @@ class Transfer {
     return this.size ?? this.ctx.catalogApproxBytes;
   }
 
-  /** Retry transient failures with backoff; new bytes reset the budget. */
+  /** Retry transient failures with backoff; bytes past the furthest point reached reset the budget. */
   async retrying<T>(fn: () => Promise<T>): Promise<T> {
     const { ctx } = this;
     for (;;) {
@@ -110,7 +118,17 @@ class Transfer {
         this.failures += 1;
         if (this.failures > ctx.retry.attempts) {
           const err = toNetworkError(e, this.host);
-          throw new ModelError(err.code, `${err.message} (gave up after ${ctx.retry.attempts} retries)`, err.details, {
+          if (this.rangeIgnored) {
+            throw new ModelError(
+              'NETWORK',
+              `${this.host} does not resume downloads (it ignores Range requests) and the connection broke ${this.failures} times ` +
+                `without getting past ${formatBytes(this.furthest)} of ${ctx.file}, so every retry starts over from the beginning. ` +
+                'Gave up; try again later, or use another mirror.',
+              { ...err.details, host: this.host },
+              { cause: e },
+            );
+          }
+          throw new ModelError(err.code, `${err.message} (gave up after ${ctx.retry.attempts} retries without new data)`, err.details, {
             cause: e,
           });
         }
@@ -226,6 +244,7 @@ class Transfer {
       if (this.received > 0) {
         // A 200 to a Range request: no range support (or If-Range failed). The
         // body is the whole file, so it replaces the partial.
+        this.rangeIgnored = true;
         ctx.onWarning(`${ctx.file}: the server did not resume the download (no Range support); starting over.`);
         this.hash = createHash('sha256');
         this.received = 0;
@@ -285,7 +304,10 @@ class Transfer {
         }
         this.hash.update(chunk);
         this.received += chunk.length;
-        this.failures = 0; // progress: the retry budget starts again
+        if (this.received > this.furthest) {
+          this.furthest = this.received;
+          this.failures = 0; // new progress: the retry budget starts again
+        }
         ctx.onProgress(this.received, this.shownTotal, false);
       }
       if (!res.complete) throw new Error('aborted');
@@ -319,6 +341,7 @@ export async function runTransfer(ctx: TransferContext): Promise<TransferResult>
   // 3. Re-hash the kept bytes (the hash covers the whole file).
   const resumedFromDisk = t.received > 0;
   if (resumedFromDisk) t.received = await hashFileInto(t.hash, t.partialPath, t.received, ctx.signal);
+  t.furthest = t.received;
   ctx.onProgress(t.received, t.shownTotal, true);
 
   for (let freshRetry = false; ; ) {

@@ -114,6 +114,9 @@ export class AudioStore {
   /** Frees memory and removes the spill file. */
   async dispose(): Promise<void> {
     this.chunks.length = 0;
+    this.total = 0;
+    this.inMemoryFrom = 0;
+    this.spilledChunks = 0;
     await this.spillWrites;
     if (this.opts.spill) await fs.rm(this.opts.spill.file, { force: true });
   }

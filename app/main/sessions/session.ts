@@ -53,7 +53,10 @@ export interface SessionOptions {
   retainAudio?: boolean;
   /** Shortest audio worth a partial decode (ms). */
   minPartialMs?: number;
-  /** Longest run of missing samples filled with silence (s); a larger jump is counted but not filled. */
+  /**
+   * Longest run of missing samples filled with silence (s); a larger jump is counted but not filled.
+   * Fills are bounded by the wall time too (GAP_FILL_SLACK_SEC).
+   */
   maxGapFillSec?: number;
 }
 
@@ -83,6 +86,14 @@ interface OpenDecode {
 }
 
 const RETRYABLE = new Set(['ENGINE_CRASHED', 'BUSY', 'NO_MODEL']);
+
+/**
+ * Slack of the gap-fill bounds (s). Samples lost on the way were captured in real time, so a gap can
+ * be no longer than the time since the previous frame, and all gaps together no longer than the
+ * session's wall time; frames arrive in bursts (timers, a busy event loop), hence the slack. Without
+ * these bounds a client claiming far-ahead sample indices makes the server store hours of silence.
+ */
+const GAP_FILL_SLACK_SEC = 2;
 
 /** Event-loop sampling interval; the histogram's values include it, so it is subtracted in reports. */
 const LOOP_RESOLUTION_MS = 10;
@@ -124,6 +135,9 @@ export class DictationSession {
   private framesReceived = 0;
   private samplesReceived = 0;
   private sampleGaps = 0;
+  /** Input-rate samples of silence placed for gaps (bounded, see GAP_FILL_SLACK_SEC). */
+  private filledSamples = 0;
+  private lastFrameAt: number | null = null;
   private nonFiniteSamples = 0;
   /** Input-rate samples placed on the timeline (received + filled − dropped). */
   private inputPosition = 0;
@@ -195,6 +209,8 @@ export class DictationSession {
     if (this.stopping && !this.drained) return false;  // stop() already decided where the audio ends
     const now = performance.now();
     this.firstFrameAt ??= now;
+    const previousFrameAt = this.lastFrameAt ?? now;
+    this.lastFrameAt = now;
     this.framesReceived += 1;
     this.samplesReceived += frame.length;
     let samples = frame;
@@ -204,7 +220,8 @@ export class DictationSession {
         const missing = startSample - this.inputPosition;
         this.sampleGaps += missing;
         this.opts.log.warn(`session ${this.id}: ${missing} samples missing before sample ${startSample}`);
-        const fill = Math.min(missing, Math.round(this.sampleRate * (this.opts.maxGapFillSec ?? 30)));
+        const fill = this.gapFill(missing, now, previousFrameAt);
+        this.filledSamples += fill;
         this.ingest(new Float32Array(fill), now);
         this.inputPosition = startSample;
       } else {
@@ -217,6 +234,17 @@ export class DictationSession {
     }
     this.ingest(this.finite(samples), now);
     return true;
+  }
+
+  /** How much of a gap of `missing` samples is filled with silence: what the wall time allows, per gap and per session. */
+  private gapFill(missing: number, now: number, previousFrameAt: number): number {
+    const perGapSec = Math.min(this.opts.maxGapFillSec ?? 30, (now - previousFrameAt) / 1000 + GAP_FILL_SLACK_SEC);
+    const sessionSec = (now - (this.firstFrameAt ?? now)) / 1000 + GAP_FILL_SLACK_SEC - this.filledSamples / this.sampleRate;
+    const fill = Math.max(0, Math.min(missing, Math.floor(this.sampleRate * Math.min(perGapSec, sessionSec))));
+    if (fill < missing) {
+      this.opts.log.warn(`session ${this.id}: ${missing - fill} of ${missing} missing samples not filled (more than the time that passed)`);
+    }
+    return fill;
   }
 
   /**

@@ -106,6 +106,23 @@ const rawCase = (name: string, description: string, write: (path: string) => voi
 
 const lastTensor = (l: GgufLayout) => l.tensors[l.tensors.length - 1];
 
+function tensorAt(l: GgufLayout, name: string): GgufLayout['tensors'][number] {
+  const t = l.tensors.find((x) => x.name === name);
+  if (!t) throw new Error(`malformed: no tensor ${name}`);
+  return t;
+}
+
+/** Bytes of a little-endian float32 / raw uint16 (F16 and BF16 bit patterns, Q8_0 block scales). */
+const f32Bytes = (v: number) => new Uint8Array(Float32Array.of(v).buffer);
+const u16Bytes = (v: number) => new Uint8Array(Uint16Array.of(v).buffer);
+
+/** A valid model whose tensor `name` gets `bytes` at byte `at` of its data (a NaN, an infinity, a broken scale). */
+const weightCase = (name: string, description: string, extra: ModelOptionsInput, tensor: string, at: number, bytes: Uint8Array): MalformedCase =>
+  rawCase(name, description, (p) => writePatched(p, baseSpec(extra), (l) => ({ at: l.dataOffset + tensorAt(l, tensor).offset + at, bytes })), `'${tensor}'`);
+
+const dropCase = (name: string, tensor: string, extra: ModelOptionsInput = {}): MalformedCase =>
+  specCase(name, `${tensor} removed`, () => dropTensors(baseSpec(extra), (n) => n === tensor), `'${tensor}'`);
+
 export const MALFORMED_CASES: readonly MalformedCase[] = [
   // --- not a GGUF file at all
   rawCase('empty-file', '0 bytes', (p) => writeFileSync(p, new Uint8Array(0)), 'empty'),
@@ -165,6 +182,36 @@ export const MALFORMED_CASES: readonly MalformedCase[] = [
     () => dropTensors(baseSpec({ arch: 'tdt' }), (n) => n === 'joint.joint_net.2.weight'), 'joint.joint_net.2.weight'),
   specCase('ctc-without-head', 'ctc model without decoder.decoder_layers.0.*',
     () => dropTensors(baseSpec({ arch: 'ctc' }), (n) => n.startsWith('decoder.decoder_layers.')), 'decoder.decoder_layers.0.weight'),
+
+  // --- every tensor the hyper-parameters imply is required (none is taken as zero or a default)
+  dropCase('missing-ff-bias', 'encoder.layers.1.feed_forward1.linear1.bias'),
+  dropCase('missing-attention-bias', 'encoder.layers.0.self_attn.linear_v.bias'),
+  dropCase('missing-depthwise-bias', 'encoder.layers.1.conv.depthwise_conv.bias'),
+  dropCase('missing-pointwise-bias', 'encoder.layers.0.conv.pointwise_conv2.bias'),
+  dropCase('missing-norm-bias', 'encoder.layers.1.norm_conv.bias'),
+  dropCase('missing-pos-bias-v', 'encoder.layers.0.self_attn.pos_bias_v'),
+  dropCase('missing-subsampling-bias', 'encoder.pre_encode.conv.2.bias'),
+  dropCase('missing-lstm-bias', 'decoder.prediction.dec_rnn.lstm.bias_hh_l0'),
+  dropCase('missing-window', 'preprocessor.featurizer.window'),
+  kvCase('biases-without-use-bias', 'parakeet.encoder.use_bias = false while the file holds encoder biases',
+    { key: 'parakeet.encoder.use_bias', value: gv.bool(false) }, 'use_bias = false'),
+
+  // --- weights that are not finite numbers (each storage type's own encoding)
+  weightCase('nan-weight-f32', 'a NaN in encoder.layers.1.feed_forward1.linear1.weight (F32)', {},
+    'encoder.layers.1.feed_forward1.linear1.weight', 4 * 5, f32Bytes(Number.NaN)),
+  weightCase('inf-weight-f32', '+Inf in decoder.prediction.embed.weight (F32, a host-side decoder weight)', {},
+    'decoder.prediction.embed.weight', 4 * 70, f32Bytes(Number.POSITIVE_INFINITY)),
+  weightCase('neg-inf-bias-f32', '-Inf in ctc_decoder.decoder_layers.0.bias (F32)', {},
+    'ctc_decoder.decoder_layers.0.bias', 0, f32Bytes(Number.NEGATIVE_INFINITY)),
+  weightCase('inf-weight-f16', '+Inf (0x7c00) in encoder.layers.0.feed_forward2.linear2.weight (F16)', { weightType: 'f16' },
+    'encoder.layers.0.feed_forward2.linear2.weight', 2 * 33, u16Bytes(0x7c00)),
+  weightCase('nan-scale-q8_0', 'a NaN block scale in encoder.layers.1.self_attn.linear_q.weight (Q8_0)', { weightType: 'q8_0' },
+    'encoder.layers.1.self_attn.linear_q.weight', 34 * 3, u16Bytes(0x7e00)),
+  weightCase('nan-scale-q4_k', 'a NaN super-block scale in encoder.layers.0.feed_forward1.linear2.weight (Q4_K)', { weightType: 'q4_k' },
+    'encoder.layers.0.feed_forward1.linear2.weight', 0, u16Bytes(0x7e00)),
+
+  // --- a value too long to quote
+  kvCase('arch-70000-characters', 'parakeet.arch is a 70,000-character string', { key: 'parakeet.arch', value: gv.str('x'.repeat(70_000)) }, '(70000 bytes)'),
 ];
 
 export interface CorruptedCopy {

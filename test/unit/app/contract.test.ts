@@ -145,6 +145,7 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'files:cancel': 'NOT_FOUND',
   'files:pickFile': 'NOT_SUPPORTED',
   'models:resume': 'UNKNOWN_MODEL',
+  'models:remove': 'UNKNOWN_MODEL',
   'history:get': 'NOT_FOUND',
   'history:delete': 'NOT_FOUND',
 };
@@ -160,6 +161,40 @@ test('a well-formed request on every channel gets a Result: a value or an error 
   assert.ok(devices.ok && (devices.value as { devices: { name: string }[] }).devices.some((d) => d.name === 'CPU'));
   const firstRun = await services.router.handle('models:firstRun', { locale: 'de-DE' }, ctx);
   assert.ok(firstRun.ok && (firstRun.value as { recommended: string }).recommended === 'multilingual');
+});
+
+test('models:remove of an id that is not installed is UNKNOWN_MODEL, never ok (path-like ids included)', async () => {
+  for (const id of ['../../../etc/passwd', 'no-such-model', 'imported/../../x', '/etc/passwd']) {
+    const result = await services.router.handle('models:remove', { id }, ctx);
+    assert.equal(result.ok ? 'ok' : result.error.code, 'UNKNOWN_MODEL', id);
+  }
+});
+
+/** Names every object inherits: `key in shape` would take them for known fields. */
+const PROTOTYPE_NAMES = ['toString', 'constructor', 'hasOwnProperty', '__proto__', 'valueOf', 'isPrototypeOf'];
+
+test('prototype names as extra fields are refused on every channel, nested settings groups included', async () => {
+  let checked = 0;
+  for (const channel of INVOKE_CHANNELS) {
+    const valid = VALID[channel];
+    const base = typeof valid === 'object' && valid !== null ? JSON.stringify(valid).slice(1, -1) : '';
+    for (const name of PROTOTYPE_NAMES) {
+      // JSON.parse makes "__proto__" an own property, exactly as a client's message would arrive.
+      const payload: unknown = JSON.parse(`{${base}${base ? ',' : ''}"${name}":1}`);
+      assert.ok(Object.hasOwn(payload as object, name));
+      const result = await services.router.handle(channel, payload, ctx);
+      assert.equal(result.ok ? 'ok' : result.error.code, 'INVALID_PAYLOAD', `${channel} accepted extra field ${name}`);
+      checked += 1;
+    }
+  }
+  for (const group of ['audio', 'dictation', 'history', 'insert', 'hotkey']) {
+    for (const name of PROTOTYPE_NAMES) {
+      const result = await services.router.handle('settings:set', JSON.parse(`{"${group}":{"${name}":1}}`), ctx);
+      assert.equal(result.ok ? 'ok' : result.error.code, 'INVALID_PAYLOAD', `settings:set ${group}.${name}`);
+      checked += 1;
+    }
+  }
+  assert.ok(checked > 200);
 });
 
 test('web protocol: audio frames round-trip with and without a sample index; malformed frames throw', () => {

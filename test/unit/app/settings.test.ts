@@ -3,6 +3,7 @@
 // invalid values, migration of the version-0 layout.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_SETTINGS, SETTINGS_VERSION } from '../../../app/ipc/settings.js';
@@ -98,4 +99,31 @@ test('version-0 layout (the settings object itself) is migrated', async () => {
   assert.deepEqual(store.loadNotices, []);
   const file = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as { version: number };
   assert.equal(file.version, SETTINGS_VERSION, 'rewritten in the current layout');
+});
+
+test('set on a full disk: DISK_FULL in one clear sentence (no raw errno text), nothing changes', async () => {
+  const dir = scratch('settings');
+  // A real ENOSPC from the kernel: /dev/full refuses every write (elsewhere, the same error made by hand).
+  const full = async (): Promise<void> => {
+    if (process.platform === 'linux') await writeFile('/dev/full', 'x'.repeat(4096));
+    else throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  };
+  const store = await SettingsStore.open(dir, nullLogger, { writeJson: full });
+  let changed = 0;
+  store.on('changed', () => (changed += 1));
+  await assert.rejects(store.set({ threads: 3 }), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'DISK_FULL');
+    assert.equal(e.message, 'The setting was not saved: the disk is full; free some space and change the setting again. The previous settings stay in effect.');
+    assert.doesNotMatch(e.message, /ENOSPC/);
+    return true;
+  });
+  assert.equal(store.get().threads, DEFAULT_SETTINGS.threads, 'the change did not apply');
+  assert.equal(changed, 0);
+  // Permission problems are IO_ERROR, said as such.
+  const readOnly = await SettingsStore.open(dir, nullLogger, {
+    writeJson: async () => {
+      throw Object.assign(new Error('EROFS: read-only file system, open'), { code: 'EROFS' });
+    },
+  });
+  await assert.rejects(readOnly.set({ threads: 3 }), { code: 'IO_ERROR', message: /settings\.json cannot be written \(read-only file system\)\. The previous/ });
 });

@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readWavMono } from '../../../app/main/engine/wav-file.js';
-import { decodeWav } from '../../../app/shared/wav.js';
+import { MAX_AUDIO_SECONDS, checkDuration, decodeWav } from '../../../app/shared/wav.js';
+import { writeSparseWav } from '../../support/audio/sparse-wav.js';
 import { prng } from './signals.js';
 import { scratch } from './tmp.js';
 
@@ -164,4 +165,28 @@ test('what decodeWav refuses is refused with the same BAD_AUDIO message; a cance
   const controller = new AbortController();
   controller.abort();
   await assert.rejects(readWavMono(file, controller.signal), (e: Error & { code?: string }) => e.code === 'ABORTED');
+});
+
+test('audio over 24 hours is refused from the header at once, before any sample is decoded or allocated', async () => {
+  // 256 MiB of 8-bit mono at 1 kHz is 74.6 hours; 4 GiB at 1 kHz is 1193 hours (streaming size field).
+  const cases = [
+    { name: 'long-8bit.wav', spec: { format: 1, bits: 8, channels: 1, rate: 1000, dataBytes: 256 * 1024 ** 2 } as const, hours: '74.6' },
+    { name: 'long-streaming.wav', spec: { format: 1, bits: 8, channels: 1, rate: 1000, dataBytes: 4 * 1024 ** 3, declared: 'streaming' } as const, hours: '1193.0' },
+  ];
+  for (const { name, spec, hours } of cases) {
+    const file = join(dir, name);
+    writeSparseWav(file, spec);
+    const before = process.memoryUsage().arrayBuffers;
+    const started = performance.now();
+    await assert.rejects(readWavMono(file), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'BAD_AUDIO', name);
+      assert.match(e.message, new RegExp(`the audio is ${hours.replace('.', '\\.')} hours long; at most 24 hours`));
+      return true;
+    });
+    assert.ok(performance.now() - started < 1000, `${name}: refused at once (${(performance.now() - started).toFixed(0)} ms)`);
+    assert.ok(process.memoryUsage().arrayBuffers - before < 64 * 1024 ** 2, `${name}: nothing proportional to its length was allocated`);
+  }
+  // Exactly 24 hours is accepted by the check; one frame more is not.
+  assert.doesNotThrow(() => checkDuration(MAX_AUDIO_SECONDS * 16_000, 16_000));
+  assert.throws(() => checkDuration(MAX_AUDIO_SECONDS * 16_000 + 1, 16_000), { code: 'BAD_AUDIO' });
 });

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { type GgufFile, GgufFormatError, readGguf } from '../../support/gguf/reader.js';
-import { GgufValueType } from '../../support/gguf/types.js';
+import { type GgufFile, GgufFormatError, readGguf, readTensorBytes, readTensorF32 } from '../../support/gguf/reader.js';
+import { GgmlType, GgufValueType } from '../../support/gguf/types.js';
 import { generateModel } from '../../support/model/generate.js';
 import { MALFORMED_BASE, MALFORMED_CASES, writeCorruptedCopies } from '../../support/model/malformed.js';
 import { scratchDir } from './tmp.js';
@@ -74,6 +74,48 @@ const SEMANTIC: Record<string, (f: GgufFile) => void> = {
     assert.ok(f.tensors.has('joint.enc.weight'));
     assert.ok(!f.tensors.has('joint.joint_net.2.weight'));
   },
+  ...Object.fromEntries(
+    [
+      ['missing-ff-bias', 'encoder.layers.1.feed_forward1.linear1.bias', 'encoder.layers.0.feed_forward1.linear1.bias'],
+      ['missing-attention-bias', 'encoder.layers.0.self_attn.linear_v.bias', 'encoder.layers.1.self_attn.linear_v.bias'],
+      ['missing-depthwise-bias', 'encoder.layers.1.conv.depthwise_conv.bias', 'encoder.layers.0.conv.depthwise_conv.bias'],
+      ['missing-pointwise-bias', 'encoder.layers.0.conv.pointwise_conv2.bias', 'encoder.layers.1.conv.pointwise_conv2.bias'],
+      ['missing-norm-bias', 'encoder.layers.1.norm_conv.bias', 'encoder.layers.0.norm_conv.bias'],
+      ['missing-pos-bias-v', 'encoder.layers.0.self_attn.pos_bias_v', 'encoder.layers.0.self_attn.pos_bias_u'],
+      ['missing-subsampling-bias', 'encoder.pre_encode.conv.2.bias', 'encoder.pre_encode.conv.2.weight'],
+      ['missing-lstm-bias', 'decoder.prediction.dec_rnn.lstm.bias_hh_l0', 'decoder.prediction.dec_rnn.lstm.bias_ih_l0'],
+      ['missing-window', 'preprocessor.featurizer.window', 'preprocessor.featurizer.fb'],
+    ].map(([name, gone, kept]) => [name!, (f: GgufFile) => {
+      assert.ok(!f.tensors.has(gone!), `${gone} is gone`);
+      assert.ok(f.tensors.has(kept!), `${kept} is still there`);
+      assert.equal(kvValue(f, 'parakeet.encoder.use_bias'), true);
+    }]),
+  ),
+  'biases-without-use-bias': (f) => {
+    assert.equal(kvValue(f, 'parakeet.encoder.use_bias'), false);
+    assert.ok(f.tensors.has('encoder.layers.0.feed_forward1.linear1.bias'));
+  },
+  'nan-weight-f32': (f) => {
+    const v = readTensorF32(f, 'encoder.layers.1.feed_forward1.linear1.weight');
+    assert.ok(Number.isNaN(v[5]) && Number.isFinite(v[4]) && Number.isFinite(v[6]));
+  },
+  'inf-weight-f32': (f) => assert.equal(readTensorF32(f, 'decoder.prediction.embed.weight')[70], Number.POSITIVE_INFINITY),
+  'neg-inf-bias-f32': (f) => assert.equal(readTensorF32(f, 'ctc_decoder.decoder_layers.0.bias')[0], Number.NEGATIVE_INFINITY),
+  'inf-weight-f16': (f) => {
+    assert.equal(f.tensors.get('encoder.layers.0.feed_forward2.linear2.weight')?.type, GgmlType.F16);
+    assert.equal(readTensorF32(f, 'encoder.layers.0.feed_forward2.linear2.weight')[33], Number.POSITIVE_INFINITY);
+  },
+  'nan-scale-q8_0': (f) => {
+    assert.equal(f.tensors.get('encoder.layers.1.self_attn.linear_q.weight')?.type, GgmlType.Q8_0);
+    const v = readTensorF32(f, 'encoder.layers.1.self_attn.linear_q.weight');
+    assert.ok(v.subarray(96, 128).some(Number.isNaN) && v.subarray(0, 96).every(Number.isFinite), 'block 3 only');
+  },
+  'nan-scale-q4_k': (f) => {
+    assert.equal(f.tensors.get('encoder.layers.0.feed_forward1.linear2.weight')?.type, GgmlType.Q4_K);
+    const raw = readTensorBytes(f, 'encoder.layers.0.feed_forward1.linear2.weight');
+    assert.equal(raw[0]! | (raw[1]! << 8), 0x7e00);
+  },
+  'arch-70000-characters': (f) => assert.equal((kvValue(f, 'parakeet.arch') as string).length, 70_000),
   'ctc-without-head': (f) => {
     assert.equal(kvValue(f, 'parakeet.arch'), 'ctc');
     assert.ok(![...f.tensors.keys()].some((n) => n.includes('decoder_layers')));

@@ -87,6 +87,30 @@ test('server that ignores Range: the 200 body replaces the partial, result still
   }
 });
 
+test('server that ignores Range and always breaks at the same point: NETWORK after a bounded number of tries, saying why', async () => {
+  const data = modelBytes(300_000);
+  const cdn = hfFile('stuck', data, { cutAfter: 100_000, ignoreRange: true });
+  const h = await makeManager(server, testCatalog([{ slug: 'stuck' }]));
+  try {
+    await h.manager.download('stuck-q8_0');
+    // Without a bound on restarts that make no new progress this never ends.
+    const done = await Promise.race([
+      h.manager.waitForDownload('stuck-q8_0'),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still restarting after 20 s (${server.requestsFor(cdn).length} GETs)`)), 20_000)),
+    ]);
+    assert.equal(done.state, 'failed');
+    assert.equal(done.error?.code, 'NETWORK', JSON.stringify(done.error));
+    assert.match(done.error?.message ?? '', /does not resume downloads \(it ignores Range requests\)/);
+    assert.match(done.error?.message ?? '', /starts over from the beginning/);
+    const gets = server.requestsFor(cdn);
+    // The first GET, then one per retry of the budget (3 in these tests).
+    assert.ok(gets.length >= 2 && gets.length <= 5, `${gets.length} GETs`);
+    assert.deepEqual(await installedIds(h.manager), []);
+  } finally {
+    await h.cleanup();
+  }
+});
+
 test('corrupted byte: HASH_MISMATCH, nothing installed, partial discarded', async () => {
   const data = modelBytes(200_000);
   hfFile('corrupt', data, { corruptAt: 123_456 });

@@ -1,7 +1,8 @@
 // Import of local .gguf files (validated by the engine before listing),
 // management (active model, delete, pruning) and the first-run proposal.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { TestHttpsServer, hfRedirect, serveBytes, sha256 } from '../../support/https-server/server.js';
@@ -18,20 +19,81 @@ after(async () => {
   rmSync(srcDir, { recursive: true, force: true });
 });
 
-test('import of a malformed file is refused with the engine\'s message; nothing listed or left', async () => {
+test('import of a malformed file is refused from its header, without quoting it; nothing listed or left', async () => {
   const bad = path.join(srcDir, 'broken.gguf');
   writeFileSync(bad, Buffer.from('this is not a model at all'));
   const h = await makeManager(null, testCatalog([{ slug: 'a' }]));
   try {
     await assert.rejects(h.manager.importFile(bad), (e: { code?: string; message?: string }) => {
       assert.equal(e.code, 'MODEL_INVALID');
-      assert.match(e.message ?? '', /not a GGUF file \(magic "this", expected "GGUF"\)/);
+      assert.match(e.message ?? '', /not a GGUF file: a GGUF model starts with "GGUF"/);
+      assert.doesNotMatch(e.message ?? '', /this/, 'no byte of the file in the message');
       return true;
     });
     assert.deepEqual(await installedIds(h.manager), []);
     assert.deepEqual(await downloadsDir(h.modelsDir), []);
     assert.ok(!existsSync(path.join(h.modelsDir, 'imported', 'broken.gguf')));
     assert.ok(existsSync(bad), 'the user\'s file is untouched');
+  } finally {
+    await h.cleanup();
+  }
+});
+
+test('a 10 GiB file that is not GGUF is refused from its header: no free-space check, copy, hash or engine run', async () => {
+  const big = path.join(srcDir, 'movie.gguf');
+  writeFileSync(big, 'root:x:0:0:root:/root:/bin/bash\n');
+  truncateSync(big, 10 * 1024 ** 3); // sparse: nothing is written
+  const wav = path.join(srcDir, 'voice.gguf');
+  writeFileSync(wav, Buffer.concat([Buffer.from('RIFF\x24\x00\x00\x00WAVEfmt ', 'latin1'), Buffer.alloc(64)]));
+  const oldVersion = path.join(srcDir, 'v1.gguf');
+  writeFileSync(oldVersion, Buffer.concat([Buffer.from('GGUF\x01\x00\x00\x00', 'latin1'), Buffer.alloc(64)]));
+  const tiny = path.join(srcDir, 'tiny.gguf');
+  writeFileSync(tiny, 'GGUF');
+  const touched: string[] = [];
+  const h = await makeManager(null, testCatalog([{ slug: 'a' }]), {
+    freeSpace: async () => {
+      touched.push('freeSpace');
+      return 2 ** 50;
+    },
+    validateModel: async (file) => {
+      touched.push('validate');
+      return fakeValidate(file);
+    },
+  });
+  try {
+    for (const [file, message] of [[big, /not a GGUF file: a GGUF model/], [wav, /it looks like a RIFF file/], [oldVersion, /GGUF version 1 is not supported/],
+      [tiny, /only 4 bytes/]] as const) {
+      const started = performance.now();
+      await assert.rejects(h.manager.importFile(file), (e: { code?: string; message?: string }) => {
+        assert.equal(e.code, 'MODEL_INVALID', e.message);
+        assert.match(e.message ?? '', message);
+        assert.doesNotMatch(e.message ?? '', /root|bash/, 'no byte of the file in the message');
+        return true;
+      });
+      assert.ok(performance.now() - started < 2000, `${file}: refused at once`);
+    }
+    assert.deepEqual(touched, [], 'refused before any free-space check or validation');
+    assert.deepEqual(await downloadsDir(h.modelsDir), [], 'nothing copied');
+  } finally {
+    await h.cleanup();
+    rmSync(big, { force: true });
+  }
+});
+
+test('a device, a FIFO and a /proc file are "not a regular file", never copied', { skip: process.platform !== 'linux' && 'Linux paths' }, async () => {
+  const fifo = path.join(srcDir, 'fifo.gguf');
+  execFileSync('mkfifo', [fifo]);
+  const h = await makeManager(null, testCatalog([{ slug: 'a' }]));
+  try {
+    for (const file of ['/dev/zero', fifo, '/proc/self/environ', srcDir]) {
+      await assert.rejects(h.manager.importFile(file), (e: { code?: string; message?: string }) => {
+        assert.equal(e.code, 'IO_ERROR', e.message);
+        assert.match(e.message ?? '', /is not a regular file/);
+        assert.doesNotMatch(e.message ?? '', /empty/);
+        return true;
+      });
+    }
+    assert.deepEqual(await downloadsDir(h.modelsDir), []);
   } finally {
     await h.cleanup();
   }
