@@ -113,6 +113,8 @@ export interface ModelInfo {
   tensorTypes: Record<string, number>;
   /** GGML type name -> number of graph weights, as placed on the device. */
   weightTypes: Record<string, number>;
+  /** Engine CPU kernel ("f32_avx512", "q8_0_vnni") -> matmul weights it runs from a packed copy. */
+  kernels: Record<string, number>;
   weightType: WeightType;
   /** Weights are used in place from the memory-mapped file. */
   mmap: boolean;

@@ -105,6 +105,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & m) {
     o.Set("tensorCount", m.tensor_count);
     o.Set("tensorTypes", counts(env, m.tensor_types));
     o.Set("weightTypes", counts(env, m.weight_types));
+    o.Set("kernels", counts(env, m.kernels));
     o.Set("weightType", m.weight_type);
     o.Set("mmap", m.mmap);
     o.Set("device", to_js(env, m.device));

@@ -133,6 +133,7 @@ std::unique_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     info.tensor_count = int(gguf_get_n_tensors(impl->file->gguf()));
     for (int64_t i = 0; i < info.tensor_count; ++i) info.tensor_types[ggml_type_name(gguf_get_tensor_type(impl->file->gguf(), i))] += 1;
     info.weight_types = impl->weights->placed_types();
+    info.kernels = impl->weights->packed_kernels();
     info.weight_type = params.weight_type;
     info.mmap = impl->weights->zero_copy();
     info.device = selection;

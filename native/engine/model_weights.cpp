@@ -70,8 +70,8 @@ struct ModelWeights::Placement {
     ggml_context * ctx_device = nullptr;  // uploaded into the device's buffer
     ggml_context * ctx_repack = nullptr;  // uploaded into the CPU's repacking buffer
     ggml_backend_buffer_type_t repack_buft = nullptr;
-    // With the file's own layout (auto) on the CPU: Q8_0 weights take the VNNI kernel and F32 weights
-    // the AVX-512 kernel where the CPU has them.
+    // On the CPU, Q8_0 matmul weights take the VNNI kernel and F32 ones the AVX-512 kernel where the
+    // CPU has them, whatever layout placed them (the file's, or a load-time conversion).
     const bool packed_int8;
     const bool packed_f32;
 
@@ -88,16 +88,23 @@ struct ModelWeights::Placement {
     // Weights the engine's own CPU kernels run from a packed copy (packed_weights.h); the ggml
     // tensor stays placed (mapped, untouched on the CPU path) for the other executors.
     struct Pack {
-        ggml_tensor * tensor;
-        const ggml_tensor * source;   // the file's tensor, or nullptr for a derived one (packed from tensor->data)
+        ggml_tensor * tensor;          // packed from tensor->data (host memory on the CPU) once placed
+        const ggml_tensor * mapped;    // the file's tensor when `tensor` is used from the mapping, else nullptr
     };
-    std::vector<Pack> int8_packs, f32_packs;
+    std::vector<Pack> packs;
+
+    /** Q8_0 on AVX512-VNNI, F32 on AVX-512; rows (ne1) in panels of 32, Q8_0 blocks never straddle rows. */
+    bool packable(ggml_type type, int64_t ne0, int64_t ne1) const {
+        if (ne1 % 32 != 0) return false;
+        if (type == GGML_TYPE_Q8_0) return packed_int8 && ne0 % 32 == 0;
+        return type == GGML_TYPE_F32 && packed_f32;
+    }
 
     Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, ggml_context * mapped,
               ggml_context * device, ggml_context * repack)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack),
-          packed_int8(allow_packed && b.is_cpu() && t == GGML_TYPE_COUNT && cpu_has_int8_vnni512()),
-          packed_f32(allow_packed && b.is_cpu() && t == GGML_TYPE_COUNT && cpu_has_f32_avx512()) {
+          packed_int8(allow_packed && b.is_cpu() && cpu_has_int8_vnni512()),
+          packed_f32(allow_packed && b.is_cpu() && cpu_has_f32_avx512()) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -148,14 +155,9 @@ struct ModelWeights::Placement {
             if (ne0 % ggml_blck_size(target) != 0) target = GGML_TYPE_F32;  // the block would straddle rows
         }
         if (target == src->type) {
-            if (packed_int8 && target == GGML_TYPE_Q8_0 && ne0 % 32 == 0 && ne1 % 32 == 0) {
+            if (packable(target, ne0, ne1)) {
                 ggml_tensor * t = as_stored(name, {ne0, ne1});
-                int8_packs.push_back({t, src});
-                return t;
-            }
-            if (packed_f32 && target == GGML_TYPE_F32 && ne1 % 32 == 0) {
-                ggml_tensor * t = as_stored(name, {ne0, ne1});
-                f32_packs.push_back({t, src});
+                packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr});
                 return t;
             }
             if (repack_supported(target, ne0, ne1)) {
@@ -168,6 +170,7 @@ struct ModelWeights::Placement {
         }
         ggml_tensor * t = ggml_new_tensor_2d(ctx_device, target, ne0, ne1);
         ggml_set_name(t, name.c_str());
+        if (packable(target, ne0, ne1)) packs.push_back({t, nullptr});
         uploads.push_back({t, [this, src, target, ne0, ne1] {
             std::vector<float> f = read_as_f32(file, ggml_get_name(src));
             std::vector<uint8_t> out(ggml_row_size(target, ne0) * size_t(ne1));
@@ -404,25 +407,20 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         if (progress) progress(0.2f + 0.7f * float(++done) / float(pl.uploads.size()));
     }
 
-    // The mapped Q8_0 pages a VNNI twin replaces are dropped from the resident set afterwards, so
+    // The mapped pages a packed twin replaces are dropped from the resident set afterwards, so
     // memory holds one copy of those weights (the CPU path never reads them again).
-    auto packed_from = [&](const Placement::Pack & pack, std::unique_ptr<PackedMatmul> made) {
-        if (pack.source != nullptr && file.mapping() != nullptr) file.mapping()->release(file.tensor_offset(pack.source), ggml_nbytes(pack.source));
-        const std::string from = ggml_type_name(pack.tensor->type);
-        if (--placed_types_[from] <= 0) placed_types_.erase(from);
-        placed_types_[made->layout_name()] += 1;
+    for (const auto & pack : pl.packs) {
+        check_abort();
+        const int64_t rows = pack.tensor->ne[1], cols = pack.tensor->ne[0];
+        std::unique_ptr<PackedMatmul> made;
+        if (pack.tensor->type == GGML_TYPE_Q8_0) {
+            made = std::make_unique<PackedQ8Matrix>(pack.tensor->data, rows, cols);
+        } else {
+            made = std::make_unique<PackedF32Matrix>(static_cast<const float *>(pack.tensor->data), rows, cols);
+        }
+        if (pack.mapped != nullptr) file.mapping()->release(file.tensor_offset(pack.mapped), ggml_nbytes(pack.mapped));
+        packed_kernels_[made->layout_name()] += 1;
         packed.add(pack.tensor, std::move(made));
-    };
-    for (const auto & pack : pl.int8_packs) {
-        check_abort();
-        std::vector<uint8_t> raw(ggml_nbytes(pack.source));
-        file.read_tensor(pack.source, raw.data());
-        packed_from(pack, std::make_unique<PackedQ8Matrix>(raw.data(), pack.tensor->ne[1], pack.tensor->ne[0]));
-    }
-    for (const auto & pack : pl.f32_packs) {
-        check_abort();
-        // Mapped or uploaded, a CPU tensor's data is host memory.
-        packed_from(pack, std::make_unique<PackedF32Matrix>(static_cast<const float *>(pack.tensor->data), pack.tensor->ne[1], pack.tensor->ne[0]));
     }
 
     // --- host-side weights: preprocessor and the sequential decoders

@@ -90,6 +90,8 @@ public:
     uint64_t device_bytes() const { return device_bytes_; }
     bool zero_copy() const { return zero_copy_count_ > 0; }
     const std::map<std::string, int> & placed_types() const { return placed_types_; }
+    /** Matmul weights run by the engine's own CPU kernels, by kernel name. */
+    const std::map<std::string, int> & packed_kernels() const { return packed_kernels_; }
 
 private:
     struct Placement;
@@ -106,6 +108,7 @@ private:
     uint64_t device_bytes_ = 0;
     int zero_copy_count_ = 0;
     std::map<std::string, int> placed_types_;
+    std::map<std::string, int> packed_kernels_;
 };
 
 /** A tensor of any readable type as float32 host data (dequantized). */

@@ -43,6 +43,7 @@ interface Stats { median: number; min: number; max: number }
 interface PeerRun {
   seconds: number; threads: number; encoderFrames: number;
   placed: { f32: Record<string, number>; q8: Record<string, number> };
+  kernels: { f32: Record<string, number>; q8: Record<string, number> };
   checks: { ortFp32VsOursF32: number; ortInt8VsOrtFp32: number; oursQ8VsOursF32: number };
   oursF32: { encoder: Stats; total: Stats }; oursQ8: { encoder: Stats; total: Stats };
   ortFp32: Stats; ortInt8: Stats;
@@ -120,8 +121,11 @@ for (const shape of shapes) {
   }
 }
 console.log('(err: relative L2 of the encoder output — ORT fp32 vs our F32 (must be ≤ 1e-5), ORT int8 vs ORT fp32, our Q8_0 vs our F32)');
-const placed = rows[0]?.placed;
-if (placed) console.log(`weights placed by auto: F32 file ${JSON.stringify(placed.f32)}, Q8_0 file ${JSON.stringify(placed.q8)}`);
+const first = rows[0];
+if (first) {
+  console.log(`weights placed by auto: F32 file ${JSON.stringify(first.placed.f32)}, Q8_0 file ${JSON.stringify(first.placed.q8)}; ` +
+    `run by the engine's kernels: F32 file ${JSON.stringify(first.kernels.f32)}, Q8_0 file ${JSON.stringify(first.kernels.q8)}`);
+}
 
 const jsonPath = values.json ?? join(benchRoot, 'bench-results', `peers-${values.quick ? 'quick-' : ''}${cpu.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}.json`);
 mkdirSync(join(jsonPath, '..'), { recursive: true });

@@ -104,6 +104,7 @@ console.log(JSON.stringify({
   threads,
   encoderFrames: enc.validFrames,
   placed: { f32: oursF32.info().weightTypes, q8: oursQ8.info().weightTypes },
+  kernels: { f32: oursF32.info().kernels, q8: oursQ8.info().kernels },
   checks,
   oursF32: { encoder: stats(samples.oursF32.map((s) => s.encoderMs)), total: stats(samples.oursF32.map((s) => s.totalMs)) },
   oursQ8: { encoder: stats(samples.oursQ8.map((s) => s.encoderMs)), total: stats(samples.oursQ8.map((s) => s.totalMs)) },
