@@ -36,8 +36,13 @@ const runs = values.runs ?? (values.quick ? '5' : '5');
 
 /** Bumped whenever the exporter's output changes, so cached exports are rebuilt. */
 const EXPORT_VERSION = 1;
-/** ORT fp32 must agree with our F32 encoder this closely before anything is timed. */
-const FP32_TOLERANCE = 1e-5;
+/**
+ * ORT fp32 must agree with our F32 encoder this closely before anything is timed. The same math in
+ * float32 differs only by rounding, which random deep models amplify layer by layer (measured here:
+ * 7e-7 after 1 layer, 1.6e-6 after 4, 2e-5 after 17), so the full-depth gate is the project's parity
+ * bound 1e-4; test/native/onnx-export.test.ts holds the exporter to 1e-5 on a one-layer model.
+ */
+const FP32_TOLERANCE = 1e-4;
 
 interface Stats { median: number; min: number; max: number }
 interface PeerRun {
@@ -120,7 +125,7 @@ for (const shape of shapes) {
     }
   }
 }
-console.log('(err: relative L2 of the encoder output — ORT fp32 vs our F32 (must be ≤ 1e-5), ORT int8 vs ORT fp32, our Q8_0 vs our F32)');
+console.log(`(err: relative L2 of the encoder output — ORT fp32 vs our F32 (must be ≤ ${FP32_TOLERANCE}), ORT int8 vs ORT fp32, our Q8_0 vs our F32)`);
 const first = rows[0];
 if (first) {
   console.log(`weights placed by auto: F32 file ${JSON.stringify(first.placed.f32)}, Q8_0 file ${JSON.stringify(first.placed.q8)}; ` +

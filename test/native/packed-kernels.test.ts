@@ -1,0 +1,85 @@
+// The engine's own CPU kernels (native/engine/f32_matmul, int8_matmul) against ggml's kernels on the
+// same file, and the fused ops (attention, conv module, subsampling front) through the parity tests'
+// reference. Runs where the CPU has the instructions; elsewhere each test says it skipped and why.
+//
+// * F32 weights on the AVX-512 kernel: exact F32 arithmetic in another summation order, so the
+//   encoder output agrees with ggml's to float rounding (bound 1e-5 rel. L2 on the tiny model) and
+//   the tokens are identical.
+// * Q8_0 weights on the VNNI kernel: the same weights and the same per-32-block activation
+//   quantization as ggml's Q8_0 path, so its error against the F32 twin matches ggml's own
+//   (bound: 1.25× ggml's + 1e-4).
+// * ModelInfo.kernels says how many matmul weights each kernel runs; packedKernels: false runs none.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { Model, listDevices } from '../../native/index.js';
+import { generateModel } from '../support/model/generate.js';
+import { seconds, speechSamples } from './helpers/audio.js';
+import { fmt, ids, relL2 } from './helpers/compare.js';
+import { ONE_THREAD } from './helpers/engine.js';
+import { scratchDir } from './helpers/tmp.js';
+
+const dir = scratchDir('packed');
+const cpu = listDevices().find((d) => d.type === 'cpu');
+const features = new Set(cpu?.cpuFeatures ?? []);
+const avx512 = features.has('AVX512');
+const vnni = avx512 && features.has('AVX512_VNNI');
+const skipF32 = avx512 ? false : 'this CPU has no AVX-512: the engine keeps ggml\'s kernels';
+const skipQ8 = vnni ? false : 'this CPU has no AVX512-VNNI: the engine keeps ggml\'s kernels';
+const pcm = speechSamples(dir, seconds(10));
+
+async function encoderOf(path: string, packedKernels: boolean): Promise<{ data: Float32Array; n: number; tokens: number[]; kernels: Record<string, number> }> {
+  const model = await Model.load(path, { ...ONE_THREAD, packedKernels });
+  try {
+    const r = await model.transcribe(pcm, { captureEncoder: true });
+    const enc = r.encoder!;
+    return { data: enc.data, n: enc.validFrames * enc.dim, tokens: ids(r.tokens), kernels: model.info().kernels };
+  } finally {
+    model.dispose();
+  }
+}
+
+describe('packed CPU kernels', () => {
+  for (const preset of ['tiny', 'small'] as const) {
+    test(`F32 on the AVX-512 kernel equals ggml's F32 to rounding (${preset})`, { skip: skipF32 }, async () => {
+      const path = join(dir, `${preset}-f32.gguf`);
+      generateModel(path, { preset, arch: 'hybrid_tdt_ctc', seed: 77 });
+      const ggml = await encoderOf(path, false);
+      const ours = await encoderOf(path, true);
+      assert.deepEqual(ggml.kernels, {}, 'packedKernels: false runs no engine kernel');
+      assert.ok((ours.kernels.f32_avx512 ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
+      const rel = relL2(ours.data, ggml.data, ours.n);
+      console.log(`  ${preset} F32: packed vs ggml encoder rel L2 ${fmt(rel)}`);
+      assert.ok(rel <= 1e-5, `rel L2 ${fmt(rel)} > 1e-5`);
+      assert.deepEqual(ours.tokens, ggml.tokens);
+    });
+
+    test(`Q8_0 on the VNNI kernel has ggml's Q8_0 error (${preset})`, { skip: skipQ8 }, async () => {
+      const f32 = join(dir, `${preset}-twin-f32.gguf`);
+      const q8 = join(dir, `${preset}-twin-q8_0.gguf`);
+      generateModel(f32, { preset, arch: 'hybrid_tdt_ctc', seed: 78 });
+      generateModel(q8, { preset, arch: 'hybrid_tdt_ctc', seed: 78, weightType: 'q8_0' });
+      const reference = await encoderOf(f32, false);
+      const ggml = await encoderOf(q8, false);
+      const ours = await encoderOf(q8, true);
+      assert.ok((ours.kernels.q8_0_vnni ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
+      const ggmlErr = relL2(ggml.data, reference.data, ggml.n);
+      const oursErr = relL2(ours.data, reference.data, ours.n);
+      console.log(`  ${preset} Q8_0 vs its F32 twin: ggml ${fmt(ggmlErr)}, VNNI ${fmt(oursErr)}`);
+      assert.ok(oursErr <= 1.25 * ggmlErr + 1e-4, `VNNI error ${fmt(oursErr)} vs ggml's ${fmt(ggmlErr)}`);
+    });
+  }
+
+  test('a load-time Q8_0 conversion of an F32 file also runs on the VNNI kernel', { skip: skipQ8 }, async () => {
+    const path = join(dir, 'tiny-convert-f32.gguf');
+    generateModel(path, { preset: 'tiny', arch: 'ctc', seed: 79 });
+    const model = await Model.load(path, { ...ONE_THREAD, weightType: 'q8_0' });
+    try {
+      assert.ok((model.info().kernels.q8_0_vnni ?? 0) > 0, `kernels ${JSON.stringify(model.info().kernels)}`);
+      const r = await model.transcribe(pcm);
+      assert.ok(r.durationSec > 9);
+    } finally {
+      model.dispose();
+    }
+  });
+});
