@@ -10,7 +10,7 @@
 namespace parakeet {
 
 ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
-                                      const EncoderInputs & in, int frames) {
+                                      const EncoderInputs & in, int frames, ggml_tensor * residual) {
     const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), T = frames, P = 2 * int64_t(frames) - 1;
     const bool unbounded = hp.att_context_style == "regular" && hp.att_context_left < 0 && hp.att_context_right < 0;
     if (in.cpu_fused_ops && unbounded && dk % 16 == 0 && fused_attention_available()) {
@@ -20,7 +20,7 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
         ggml_tensor * v = linear(ctx, xh, w.v_w, w.v_b, in.packed);
         ggml_tensor * p = mul_mat(ctx, w.pos_w, in.pos, in.packed);
         ggml_tensor * context = fused_rel_pos_attention(ctx, q, k, v, p, w.pos_bias_u, w.pos_bias_v, in.frame_mask);
-        return linear(ctx, context, w.out_w, w.out_b, in.packed);
+        return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
     }
 
     ggml_tensor * q = ggml_reshape_3d(ctx, linear(ctx, xh, w.q_w, w.q_b, in.packed), dk, H, T);
@@ -52,7 +52,7 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
     context = ggml_reshape_2d(ctx, context, D, T);
     // NeMo masks whole rows of padded queries, so their context is zero.
     if (in.frame_mask != nullptr) context = ggml_mul(ctx, context, in.frame_mask);
-    return linear(ctx, context, w.out_w, w.out_b, in.packed);
+    return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
 }
 
 }  // namespace parakeet

@@ -7,16 +7,18 @@ namespace parakeet {
 namespace {
 
 // NeMo ConformerFeedForward: Linear → Swish → Linear (dropout is a no-op at inference).
+// Returns residual + ½·FFN(xh) (the half-step of NeMo's ConformerLayer), in the epilogues where the
+// weights are packed.
 ggml_tensor * feed_forward(ggml_context * ctx, ggml_tensor * xh, ggml_tensor * w1, ggml_tensor * b1, ggml_tensor * w2, ggml_tensor * b2,
-                           const PackedWeights * packed) {
-    ggml_tensor * h = ggml_silu(ctx, linear(ctx, xh, w1, b1, packed));
-    return linear(ctx, h, w2, b2, packed);
+                           const PackedWeights * packed, ggml_tensor * residual) {
+    ggml_tensor * h = linear_ex(ctx, xh, w1, b1, packed, true);
+    return linear_ex(ctx, h, w2, b2, packed, false, residual, 0.5f);
 }
 
 }  // namespace
 
 ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
-                                const EncoderInputs & in, int frames) {
+                                const EncoderInputs & in, int frames, ggml_tensor * residual) {
     const int64_t D = hp.d_model, K = hp.conv_kernel, T = frames;
     ggml_tensor * a = linear(ctx, xh, w.pw1_w, w.pw1_b, in.packed);  // [2D, T]
     const int left = hp.conv_causal ? int(K - 1) : int(K - 1) / 2;
@@ -25,7 +27,7 @@ ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const Co
         const bool silu_now = w.conv_ln_w == nullptr;
         ggml_tensor * x = fused_conv_module(ctx, a, w.dw_w, w.dw_b, in.frame_mask, int(K), left, silu_now);
         if (!silu_now) x = ggml_silu(ctx, layer_norm(ctx, x, w.conv_ln_w, w.conv_ln_b));
-        return linear(ctx, x, w.pw2_w, w.pw2_b, in.packed);
+        return linear_ex(ctx, x, w.pw2_w, w.pw2_b, in.packed, false, residual);
     }
     // GLU over channels: first half · σ(second half).
     ggml_tensor * first = ggml_view_2d(ctx, a, D, T, a->nb[1], 0);
@@ -50,17 +52,15 @@ ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const Co
     x = ggml_add(ctx, x, w.dw_b);  // depthwise bias with batch norm folded in
     if (w.conv_ln_w != nullptr) x = layer_norm(ctx, x, w.conv_ln_w, w.conv_ln_b);
     x = ggml_silu(ctx, x);
-    return linear(ctx, x, w.pw2_w, w.pw2_b, in.packed);
+    return linear_ex(ctx, x, w.pw2_w, w.pw2_b, in.packed, false, residual);
 }
 
 ggml_tensor * build_conformer_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
                                     const EncoderInputs & in, int frames) {
-    ggml_tensor * ff1 = feed_forward(ctx, layer_norm(ctx, x, w.ff1_norm_w, w.ff1_norm_b), w.ff1_w1, w.ff1_b1, w.ff1_w2, w.ff1_b2, in.packed);
-    ggml_tensor * r = ggml_add(ctx, x, ggml_scale(ctx, ff1, 0.5f));
-    r = ggml_add(ctx, r, build_rel_pos_attention(ctx, hp, w, layer_norm(ctx, r, w.att_norm_w, w.att_norm_b), in, frames));
-    r = ggml_add(ctx, r, build_conv_module(ctx, hp, w, layer_norm(ctx, r, w.conv_norm_w, w.conv_norm_b), in, frames));
-    ggml_tensor * ff2 = feed_forward(ctx, layer_norm(ctx, r, w.ff2_norm_w, w.ff2_norm_b), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2, in.packed);
-    r = ggml_add(ctx, r, ggml_scale(ctx, ff2, 0.5f));
+    ggml_tensor * r = feed_forward(ctx, layer_norm(ctx, x, w.ff1_norm_w, w.ff1_norm_b), w.ff1_w1, w.ff1_b1, w.ff1_w2, w.ff1_b2, in.packed, x);
+    r = build_rel_pos_attention(ctx, hp, w, layer_norm(ctx, r, w.att_norm_w, w.att_norm_b), in, frames, r);
+    r = build_conv_module(ctx, hp, w, layer_norm(ctx, r, w.conv_norm_w, w.conv_norm_b), in, frames, r);
+    r = feed_forward(ctx, layer_norm(ctx, r, w.ff2_norm_w, w.ff2_norm_b), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2, in.packed, r);
     return layer_norm(ctx, r, w.out_norm_w, w.out_norm_b);
 }
 

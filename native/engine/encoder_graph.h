@@ -36,13 +36,13 @@ struct EncoderInputs {
  */
 ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in);
 
-/** NeMo RelPositionMultiHeadAttention on the normalized input xh [D, T']. */
+/** residual + NeMo RelPositionMultiHeadAttention of the normalized input xh [D, T']. */
 ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
-                                      const EncoderInputs & in, int frames);
+                                      const EncoderInputs & in, int frames, ggml_tensor * residual);
 
-/** NeMo ConformerConvolution on the normalized input xh [D, T']. */
+/** residual + NeMo ConformerConvolution of the normalized input xh [D, T']. */
 ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
-                                const EncoderInputs & in, int frames);
+                                const EncoderInputs & in, int frames, ggml_tensor * residual);
 
 /** NeMo ConformerLayer: FFN/2, MHSA, conv, FFN/2, norm_out. */
 ggml_tensor * build_conformer_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,

@@ -5,6 +5,8 @@
 // vectors and one broadcast activation per frame, 2·MR independent FMA chains.
 // Work is split over panels (each thread owns whole output columns).
 #include "f32_matmul.h"
+#include "packed_op.h"
+#include "simd_math.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -44,14 +46,14 @@ PackedF32Matrix::PackedF32Matrix(const float * w, int64_t rows, int64_t cols) : 
 namespace {
 
 #ifdef PARAKEET_X86
-#define PARAKEET_AVX512 __attribute__((target("avx512f")))
 
 constexpr int64_t kPrefetchAhead = 256;
 
-// Inputs [k0, k1) of MR frames into 32 outputs; `accumulate` adds to what y holds (later k blocks).
+// Inputs [k0, k1) of MR frames into 32 outputs; `accumulate` adds to what y holds (later k blocks);
+// `ep` (the last block only) applies the epilogue for frames from t0 and outputs from col0.
 template <int MR>
 PARAKEET_AVX512 void tile(const float * x, size_t x_stride, int64_t k0, int64_t k1, const float * panel, float * y, size_t y_stride,
-                          bool accumulate) {
+                          bool accumulate, const EpilogueView * ep, int64_t t0, int64_t col0) {
     __m512 acc[MR][2];
     for (int r = 0; r < MR; ++r) {
         acc[r][0] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride) : _mm512_setzero_ps();
@@ -69,6 +71,13 @@ PARAKEET_AVX512 void tile(const float * x, size_t x_stride, int64_t k0, int64_t 
             acc[r][1] = _mm512_fmadd_ps(a, w1, acc[r][1]);
         }
     }
+    if (ep != nullptr) {
+        for (int r = 0; r < MR; ++r) {
+            for (int h = 0; h < 2; ++h) {
+                acc[r][h] = finish_outputs(acc[r][h], ep->bias_at(col0 + 16 * h), ep->silu, ep->residual_at(t0 + r, col0 + 16 * h), ep->scale);
+            }
+        }
+    }
     for (int r = 0; r < MR; ++r) {
         _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
         _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
@@ -78,9 +87,9 @@ PARAKEET_AVX512 void tile(const float * x, size_t x_stride, int64_t k0, int64_t 
 constexpr int kTile = 12;
 // Inputs per k block: a block of a panel (kBlock·32 floats, 32 KB) stays in L1 while every frame tile passes.
 constexpr int64_t kBlock = 256;
-using TileFn = void (*)(const float *, size_t, int64_t, int64_t, const float *, float *, size_t, bool);
+using TileFn = void (*)(const float *, size_t, int64_t, int64_t, const float *, float *, size_t, bool, const EpilogueView *, int64_t, int64_t);
 
-PARAKEET_AVX512 void panels(const PackedF32Matrix & w, const ggml_tensor * x, ggml_tensor * dst, int64_t p0, int64_t p1) {
+PARAKEET_AVX512 void panels(const PackedF32Matrix & w, const ggml_tensor * x, ggml_tensor * dst, int64_t p0, int64_t p1, const EpilogueView & ep) {
     static const TileFn tiles[kTile + 1] = {nullptr, tile<1>, tile<2>, tile<3>, tile<4>, tile<5>, tile<6>,
                                             tile<7>, tile<8>, tile<9>, tile<10>, tile<11>, tile<12>};
     const int64_t k = w.cols(), frames = x->ne[1];
@@ -93,7 +102,8 @@ PARAKEET_AVX512 void panels(const PackedF32Matrix & w, const ggml_tensor * x, gg
             const int64_t k1 = std::min(k, k0 + kBlock);
             for (int64_t t = 0; t < frames;) {
                 const int64_t n = std::min<int64_t>(frames - t, kTile);
-                tiles[n](xb + size_t(t) * xs, xs, k0, k1, panel, yb + size_t(t) * ys + size_t(p) * 32, ys, k0 > 0);
+                tiles[n](xb + size_t(t) * xs, xs, k0, k1, panel, yb + size_t(t) * ys + size_t(p) * 32, ys, k0 > 0, k1 == k ? &ep : nullptr, t,
+                         p * 32);
                 t += n;
             }
         }
@@ -103,11 +113,12 @@ PARAKEET_AVX512 void panels(const PackedF32Matrix & w, const ggml_tensor * x, gg
 
 void f32_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    const PackedF32Matrix & w = *static_cast<const PackedF32Matrix *>(userdata);
+    const auto & config = *static_cast<const PackedOpConfig<PackedF32Matrix> *>(userdata);
+    const PackedF32Matrix & w = *config.matrix;
     const int64_t n_panels = w.rows() / 32;
     const int64_t per = (n_panels + nth - 1) / nth;
     const int64_t p0 = std::min<int64_t>(n_panels, per * ith), p1 = std::min<int64_t>(n_panels, p0 + per);
-    panels(w, dst->src[0], dst, p0, p1);
+    panels(w, dst->src[0], dst, p0, p1, EpilogueView(dst, config.mode));
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
@@ -115,11 +126,10 @@ void f32_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 
 }  // namespace
 
-ggml_tensor * PackedF32Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+ggml_tensor * PackedF32Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
     GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == cols_ && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);
-    ggml_tensor * args[] = {x};
-    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, rows_, x->ne[1], 1, 1, args, 1, f32_gemm_op, GGML_N_TASKS_MAX,
-                                     const_cast<PackedF32Matrix *>(this));
+    const auto * config = configs_.get(this, EpilogueMode{e.silu, e.residual != nullptr, e.scale});
+    ggml_tensor * y = packed_matmul_node(ctx, x, rows_, x->ne[1], e, f32_gemm_op, config);
     ggml_format_name(y, "f32_gemm:%s", weight_name);
     return y;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ggml.h"
+#include "packed_op.h"
 #include "packed_weights.h"
 #include "weight_buffer.h"
 
@@ -32,12 +33,13 @@ public:
     int64_t cols() const { return cols_; }
     const float * panel(int64_t p) const { return data_.data() + size_t(p) * size_t(cols_) * 32; }
     size_t bytes() const override { return data_.size() * sizeof(float); }
-    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
+    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "f32_avx512"; }
 
 private:
     int64_t rows_ = 0, cols_ = 0;
     WeightBuffer<float> data_;
+    PackedOpConfigs<PackedF32Matrix> configs_;
 };
 
 }  // namespace parakeet

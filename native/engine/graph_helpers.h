@@ -9,13 +9,27 @@ namespace parakeet {
 /** W·x, through the weight's packed twin when the model has one (packed_weights.h), else ggml's mul_mat. */
 inline ggml_tensor * mul_mat(ggml_context * ctx, ggml_tensor * w, ggml_tensor * x, const PackedWeights * packed) {
     const PackedMatmul * p = packed != nullptr ? packed->find(w) : nullptr;
-    return p != nullptr ? p->apply(ctx, x, ggml_get_name(w)) : ggml_mul_mat(ctx, w, x);
+    return p != nullptr ? p->apply(ctx, x, ggml_get_name(w), Epilogue{}) : ggml_mul_mat(ctx, w, x);
+}
+
+/**
+ * residual + scale · act(W·x + b): one node through a packed kernel's epilogue, else ggml's ops
+ * (mul_mat, add, silu, scale, add). `residual` may be nullptr (then `scale` must be 1).
+ */
+inline ggml_tensor * linear_ex(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed,
+                               bool silu, ggml_tensor * residual = nullptr, float scale = 1.0f) {
+    const PackedMatmul * p = packed != nullptr ? packed->find(w) : nullptr;
+    if (p != nullptr) return p->apply(ctx, x, ggml_get_name(w), Epilogue{b, silu, residual, scale});
+    ggml_tensor * y = ggml_mul_mat(ctx, w, x);
+    if (b != nullptr) y = ggml_add(ctx, y, b);
+    if (silu) y = ggml_silu(ctx, y);
+    if (residual == nullptr) return y;
+    return ggml_add(ctx, residual, scale == 1.0f ? y : ggml_scale(ctx, y, scale));
 }
 
 /** y = W·x (+ b). W: [in, out] (ggml: contraction first), x: [in, T] -> [out, T]. */
 inline ggml_tensor * linear(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed = nullptr) {
-    ggml_tensor * y = mul_mat(ctx, w, x, packed);
-    return b != nullptr ? ggml_add(ctx, y, b) : y;
+    return linear_ex(ctx, x, w, b, packed, false);
 }
 
 /** torch.nn.LayerNorm over the first axis (eps 1e-5), affine. */

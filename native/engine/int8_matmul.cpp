@@ -12,6 +12,8 @@
 // Quantized activations, one row per frame: K bytes (int8 + 128), then K/32
 // float scales (fp16-rounded, as ggml's block_q8_0 stores them).
 #include "int8_matmul.h"
+#include "packed_op.h"
+#include "simd_math.h"
 
 #include <cmath>
 #include <cstring>
@@ -117,7 +119,7 @@ PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, in
 // MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
 template <int MR>
 PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0,
-                                int64_t b1, float * y, size_t y_stride, bool accumulate) {
+                                int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0) {
     const int8_t * wp = w.panel_weights(panel);
     const float * ws = w.panel_scales(panel);
     const int32_t * wo = w.panel_offsets(panel);
@@ -150,6 +152,14 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
             acc[r][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(dot[r][1], o1)), _mm512_mul_ps(s1, sx), acc[r][1]);
         }
     }
+    if (ep != nullptr) {  // the last chunk of blocks: bias, activation, residual
+        const int64_t col0 = panel * 32;
+        for (int r = 0; r < MR; ++r) {
+            for (int h = 0; h < 2; ++h) {
+                acc[r][h] = finish_outputs(acc[r][h], ep->bias_at(col0 + 16 * h), ep->silu, ep->residual_at(t0 + r, col0 + 16 * h), ep->scale);
+            }
+        }
+    }
     for (int r = 0; r < MR; ++r) {
         _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
         _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
@@ -160,7 +170,8 @@ constexpr int kTileFrames = 6;
 // Blocks per k chunk: a chunk of a panel (16 × 1 KiB of weights) stays in L1 while every frame tile passes.
 constexpr int64_t kChunkBlocks = 16;
 
-PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, int64_t p0, int64_t p1) {
+PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, int64_t p0, int64_t p1,
+                                  const EpilogueView & view) {
     const int64_t k = w.cols(), frames = xq->ne[1];
     const size_t xs = xq->nb[1], ys = dst->nb[1] / sizeof(float);
     const uint8_t * xbase = static_cast<const uint8_t *>(xq->data);
@@ -170,12 +181,14 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
         for (int64_t b0 = 0; b0 < nb; b0 += kChunkBlocks) {
             const int64_t b1 = std::min(nb, b0 + kChunkBlocks);
             const bool acc = b0 > 0;
+            const EpilogueView * ep = b1 == nb ? &view : nullptr;
+            float * ycol = ybase + size_t(p) * kPanel;
             int64_t t = 0;
             for (; t + kTileFrames <= frames; t += kTileFrames) {
-                gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ybase + size_t(t) * ys + size_t(p) * kPanel, ys, acc);
+                gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t);
             }
-            for (; t + 2 <= frames; t += 2) gemm_tile<2>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ybase + size_t(t) * ys + size_t(p) * kPanel, ys, acc);
-            for (; t < frames; ++t) gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ybase + size_t(t) * ys + size_t(p) * kPanel, ys, acc);
+            for (; t + 2 <= frames; t += 2) gemm_tile<2>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t);
+            for (; t < frames; ++t) gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t);
         }
     }
 }
@@ -196,11 +209,12 @@ void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
 
 void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    const PackedQ8Matrix & w = *static_cast<const PackedQ8Matrix *>(userdata);
+    const auto & config = *static_cast<const PackedOpConfig<PackedQ8Matrix> *>(userdata);
+    const PackedQ8Matrix & w = *config.matrix;
     const int64_t panels = w.rows() / kPanel;
     const int64_t per = (panels + nth - 1) / nth;
     const int64_t p0 = std::min<int64_t>(panels, per * ith), p1 = std::min<int64_t>(panels, p0 + per);
-    gemm_panels(dst->src[0], dst, w, p0, p1);
+    gemm_panels(dst->src[0], dst, w, p0, p1, EpilogueView(dst, config.mode));
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
@@ -210,16 +224,15 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 
 // W·x in two custom ops: the activations quantized per 32-block, then the VNNI GEMM. CPU backend only;
 // the nodes are named "vnni_quantize:<weight>" and "vnni_gemm:<weight>" (profiles).
-ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
     const PackedQ8Matrix & w = *this;
     GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == w.cols() && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);
     ggml_tensor * args[] = {x};
     ggml_tensor * xq = ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(quantized_row_bytes(w.cols())), x->ne[1], 1, 1, args, 1, quantize_op,
                                       GGML_N_TASKS_MAX, nullptr);
     ggml_format_name(xq, "vnni_quantize:%s", weight_name);
-    ggml_tensor * qargs[] = {xq};
-    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, w.rows(), x->ne[1], 1, 1, qargs, 1, gemm_op, GGML_N_TASKS_MAX,
-                                     const_cast<PackedQ8Matrix *>(&w));
+    const auto * config = configs_.get(this, EpilogueMode{e.silu, e.residual != nullptr, e.scale});
+    ggml_tensor * y = packed_matmul_node(ctx, xq, w.rows(), x->ne[1], e, gemm_op, config);
     ggml_format_name(y, "vnni_gemm:%s", weight_name);
     return y;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ggml.h"
+#include "packed_op.h"
 #include "packed_weights.h"
 #include "weight_buffer.h"
 
@@ -30,7 +31,7 @@ public:
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return weights_.size() + scales_.size() * sizeof(float) + offsets_.size() * sizeof(int32_t); }
-    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
+    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "q8_0_vnni"; }
 
     // Per panel of 32 output rows, per block of 32 inputs: 8 groups × 32 rows × 4 int8 weights.
@@ -45,6 +46,7 @@ private:
     WeightBuffer<int8_t> weights_;
     WeightBuffer<float> scales_;
     WeightBuffer<int32_t> offsets_;
+    PackedOpConfigs<PackedQ8Matrix> configs_;
 };
 
 

@@ -12,11 +12,34 @@
 
 namespace parakeet {
 
+/**
+ * What a packed matmul does to its outputs before storing them, so the elementwise passes around a
+ * linear layer are not separate walks over memory: y = residual + scale · act(W·x + bias).
+ * NeMo's ConformerLayer uses exactly these forms (FFN: SiLU after linear1, ½·FFN added to the
+ * residual after linear2; attention and convolution outputs added to the residual).
+ */
+struct Epilogue {
+    ggml_tensor * bias = nullptr;      // [rows] or nullptr
+    bool silu = false;
+    ggml_tensor * residual = nullptr;  // [rows, T] like the output, or nullptr
+    float scale = 1.0f;                // applies to act(W·x + b) when there is a residual
+};
+
+/** The fixed part of an epilogue (the kernel reads bias and residual from the node's sources). */
+struct EpilogueMode {
+    bool silu = false;
+    bool residual = false;
+    float scale = 1.0f;
+};
+
 class PackedMatmul {
 public:
     virtual ~PackedMatmul() = default;
-    /** W·x as graph nodes: x [cols, T] F32 (rows contiguous) → [rows, T] F32; nodes named after `weight_name`. */
-    virtual ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const = 0;
+    /**
+     * W·x as graph nodes: x [cols, T] F32 (rows contiguous) → [rows, T] F32, with the epilogue
+     * applied; nodes named after `weight_name`.
+     */
+    virtual ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const = 0;
     virtual size_t bytes() const = 0;
     /** Name in ModelInfo.weightTypes, e.g. "q8_0_vnni". */
     virtual const char * layout_name() const = 0;

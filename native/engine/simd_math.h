@@ -37,6 +37,14 @@ PARAKEET_AVX512 static inline __m512 sigmoid512(__m512 x) {
     return _mm512_div_ps(one, _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
 }
 
+/** A packed matmul's epilogue on 16 outputs (packed_weights.h): residual + scale · act(v + bias). */
+PARAKEET_AVX512 static inline __m512 finish_outputs(__m512 v, const float * bias16, bool silu, const float * residual16, float scale) {
+    if (bias16 != nullptr) v = _mm512_add_ps(v, _mm512_loadu_ps(bias16));
+    if (silu) v = _mm512_mul_ps(v, sigmoid512(v));
+    if (residual16 != nullptr) v = _mm512_fmadd_ps(v, _mm512_set1_ps(scale), _mm512_loadu_ps(residual16));
+    return v;
+}
+
 }  // namespace parakeet
 
 #endif
