@@ -5,9 +5,9 @@
 // weights, i.e. bytes [g][row][j] = w[row][k0 + 4g + j] — two 64-byte vectors
 // per group, each holding 16 rows × 4 inputs, exactly what VPDPBUSD multiplies
 // with a broadcast of 4 activation bytes. Beside it the rows' block scales and
-// 128·Σ of the block's weights (activations are stored as int8 + 128, unsigned,
-// since VPDPBUSD multiplies unsigned by signed bytes; the offset is subtracted
-// per block before scaling).
+// −128·Σ of the block's weights (activations are stored as int8 + 128, unsigned,
+// since VPDPBUSD multiplies unsigned by signed bytes; each block's dot products
+// start from that offset).
 //
 // Quantized activations, one row per frame: K bytes (int8 + 128), then K/32
 // float scales (fp16-rounded, as ggml's block_q8_0 stores them).
@@ -81,7 +81,7 @@ PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols) : 
                     sum += blk.qs[k];
                 }
                 sdst[r] = ggml_fp16_to_fp32(blk.d);
-                odst[r] = 128 * sum;
+                odst[r] = -128 * sum;
             }
         }
     }
@@ -129,8 +129,13 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
         acc[r][1] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride + 16) : _mm512_setzero_ps();
     }
     for (int64_t b = b0; b < b1; ++b) {
+        // The dot products start at −128·Σw (the unsigned-activation offset), so no subtraction is left.
+        const __m512i o0 = _mm512_loadu_si512(wo + b * 32), o1 = _mm512_loadu_si512(wo + b * 32 + 16);
         __m512i dot[MR][2];
-        for (int r = 0; r < MR; ++r) dot[r][0] = dot[r][1] = _mm512_setzero_si512();
+        for (int r = 0; r < MR; ++r) {
+            dot[r][0] = o0;
+            dot[r][1] = o1;
+        }
         const int8_t * wb = wp + b * 1024;
         for (int g = 0; g < 8; ++g) {
             const __m512i w0 = _mm512_loadu_si512(wb + g * 128);
@@ -144,12 +149,11 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
             }
         }
         const __m512 s0 = _mm512_loadu_ps(ws + b * 32), s1 = _mm512_loadu_ps(ws + b * 32 + 16);
-        const __m512i o0 = _mm512_loadu_si512(wo + b * 32), o1 = _mm512_loadu_si512(wo + b * 32 + 16);
         for (int r = 0; r < MR; ++r) {
             const float * xs = reinterpret_cast<const float *>(xq + size_t(r) * x_stride + size_t(k));
             const __m512 sx = _mm512_set1_ps(xs[b]);
-            acc[r][0] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(dot[r][0], o0)), _mm512_mul_ps(s0, sx), acc[r][0]);
-            acc[r][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(dot[r][1], o1)), _mm512_mul_ps(s1, sx), acc[r][1]);
+            acc[r][0] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][0]), _mm512_mul_ps(s0, sx), acc[r][0]);
+            acc[r][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][1]), _mm512_mul_ps(s1, sx), acc[r][1]);
         }
     }
     if (ep != nullptr) {  // the last chunk of blocks: bias, activation, residual

@@ -36,7 +36,7 @@ public:
 
     // Per panel of 32 output rows, per block of 32 inputs: 8 groups × 32 rows × 4 int8 weights.
     const int8_t * panel_weights(int64_t panel) const { return weights_.data() + size_t(panel) * size_t(blocks()) * 1024; }
-    // Per panel, per block: 32 float scales (the rows' block scales) and 32 int32 of 128·Σ weights.
+    // Per panel, per block: 32 float scales (the rows' block scales) and 32 int32 of −128·Σ weights.
     const float * panel_scales(int64_t panel) const { return scales_.data() + size_t(panel) * size_t(blocks()) * 32; }
     const int32_t * panel_offsets(int64_t panel) const { return offsets_.data() + size_t(panel) * size_t(blocks()) * 32; }
     int64_t blocks() const { return cols_ / 32; }
