@@ -26,7 +26,7 @@ ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const Co
         // GLU, pad mask, depthwise conv, bias and (batch-norm models) SiLU in one pass.
         const bool silu_now = w.conv_ln_w == nullptr;
         ggml_tensor * x = fused_conv_module(ctx, a, w.dw_w, w.dw_b, in.frame_mask, int(K), left, silu_now);
-        if (!silu_now) x = ggml_silu(ctx, layer_norm(ctx, x, w.conv_ln_w, w.conv_ln_b));
+        if (!silu_now) x = ggml_silu(ctx, layer_norm(ctx, x, w.conv_ln_w, w.conv_ln_b, in.cpu_fused_ops));
         return linear_ex(ctx, x, w.pw2_w, w.pw2_b, in.packed, false, residual);
     }
     // GLU over channels: first half · σ(second half).
@@ -50,18 +50,18 @@ ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const Co
     }
     x = conv;
     x = ggml_add(ctx, x, w.dw_b);  // depthwise bias with batch norm folded in
-    if (w.conv_ln_w != nullptr) x = layer_norm(ctx, x, w.conv_ln_w, w.conv_ln_b);
+    if (w.conv_ln_w != nullptr) x = layer_norm(ctx, x, w.conv_ln_w, w.conv_ln_b, in.cpu_fused_ops);
     x = ggml_silu(ctx, x);
     return linear_ex(ctx, x, w.pw2_w, w.pw2_b, in.packed, false, residual);
 }
 
 ggml_tensor * build_conformer_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
                                     const EncoderInputs & in, int frames) {
-    ggml_tensor * r = feed_forward(ctx, layer_norm(ctx, x, w.ff1_norm_w, w.ff1_norm_b), w.ff1_w1, w.ff1_b1, w.ff1_w2, w.ff1_b2, in.packed, x);
-    r = build_rel_pos_attention(ctx, hp, w, layer_norm(ctx, r, w.att_norm_w, w.att_norm_b), in, frames, r);
-    r = build_conv_module(ctx, hp, w, layer_norm(ctx, r, w.conv_norm_w, w.conv_norm_b), in, frames, r);
-    r = feed_forward(ctx, layer_norm(ctx, r, w.ff2_norm_w, w.ff2_norm_b), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2, in.packed, r);
-    return layer_norm(ctx, r, w.out_norm_w, w.out_norm_b);
+    ggml_tensor * r = feed_forward(ctx, layer_norm(ctx, x, w.ff1_norm_w, w.ff1_norm_b, in.cpu_fused_ops), w.ff1_w1, w.ff1_b1, w.ff1_w2, w.ff1_b2, in.packed, x);
+    r = build_rel_pos_attention(ctx, hp, w, layer_norm(ctx, r, w.att_norm_w, w.att_norm_b, in.cpu_fused_ops), in, frames, r);
+    r = build_conv_module(ctx, hp, w, layer_norm(ctx, r, w.conv_norm_w, w.conv_norm_b, in.cpu_fused_ops), in, frames, r);
+    r = feed_forward(ctx, layer_norm(ctx, r, w.ff2_norm_w, w.ff2_norm_b, in.cpu_fused_ops), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2, in.packed, r);
+    return layer_norm(ctx, r, w.out_norm_w, w.out_norm_b, in.cpu_fused_ops);
 }
 
 }  // namespace parakeet

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ggml.h"
+#include "layer_norm_op.h"
 #include "packed_weights.h"
 
 namespace parakeet {
@@ -32,8 +33,9 @@ inline ggml_tensor * linear(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w
     return linear_ex(ctx, x, w, b, packed, false);
 }
 
-/** torch.nn.LayerNorm over the first axis (eps 1e-5), affine. */
-inline ggml_tensor * layer_norm(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b) {
+/** torch.nn.LayerNorm over the first axis (eps 1e-5), affine; `cpu_fused` (CPU graphs) as one custom op. */
+inline ggml_tensor * layer_norm(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b, bool cpu_fused = false) {
+    if (cpu_fused) return fused_layer_norm(ctx, x, w, b);  // one pass (layer_norm_op.h)
     ggml_tensor * y = ggml_norm(ctx, x, 1e-5f);
     y = ggml_mul(ctx, y, w);
     return ggml_add(ctx, y, b);

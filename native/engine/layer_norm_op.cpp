@@ -1,0 +1,86 @@
+// Fused LayerNorm (see layer_norm_op.h). Two passes over each frame's D values: the mean, then the
+// variance of the centred values (the numerically safe form, as ggml_norm computes it), then one
+// pass writing (x − mean)·rstd·γ + β. Frames are split evenly over the threads.
+#include "layer_norm_op.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "simd_math.h"
+
+namespace parakeet {
+namespace {
+
+constexpr float kEps = 1e-5f;  // torch.nn.LayerNorm default, as NeMo's ConformerLayer uses it
+
+void norm_row_scalar(const float * x, const float * g, const float * b, float * y, int64_t d) {
+    double sum = 0.0;
+    for (int64_t i = 0; i < d; ++i) sum += x[i];
+    const float mean = float(sum / double(d));
+    double var = 0.0;
+    for (int64_t i = 0; i < d; ++i) var += double(x[i] - mean) * double(x[i] - mean);
+    const float rstd = 1.0f / std::sqrt(float(var / double(d)) + kEps);
+    for (int64_t i = 0; i < d; ++i) y[i] = (x[i] - mean) * rstd * g[i] + b[i];
+}
+
+#if defined(__x86_64__) || defined(_M_X64)
+PARAKEET_AVX512 void norm_row_avx512(const float * x, const float * g, const float * b, float * y, int64_t d) {
+    __m512 s = _mm512_setzero_ps();
+    for (int64_t i = 0; i < d; i += 16) s = _mm512_add_ps(s, _mm512_loadu_ps(x + i));
+    const float mean = _mm512_reduce_add_ps(s) / float(d);
+    const __m512 m = _mm512_set1_ps(mean);
+    __m512 v = _mm512_setzero_ps();
+    for (int64_t i = 0; i < d; i += 16) {
+        const __m512 c = _mm512_sub_ps(_mm512_loadu_ps(x + i), m);
+        v = _mm512_fmadd_ps(c, c, v);
+    }
+    const __m512 rstd = _mm512_set1_ps(1.0f / std::sqrt(_mm512_reduce_add_ps(v) / float(d) + kEps));
+    for (int64_t i = 0; i < d; i += 16) {
+        const __m512 c = _mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), m), rstd);
+        _mm512_storeu_ps(y + i, _mm512_fmadd_ps(c, _mm512_loadu_ps(g + i), _mm512_loadu_ps(b + i)));
+    }
+}
+#endif
+
+bool cpu_has_avx512f() {
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
+}
+
+void layer_norm_op(ggml_tensor * dst, int ith, int nth, void *) {
+    static const bool avx512 = cpu_has_avx512f();
+    const ggml_tensor * x = dst->src[0];
+    const float * g = static_cast<const float *>(dst->src[1]->data);
+    const float * b = static_cast<const float *>(dst->src[2]->data);
+    const int64_t d = x->ne[0], frames = x->ne[1];
+    const int64_t per = (frames + nth - 1) / nth;
+    const int64_t first = std::min<int64_t>(frames, per * ith), last = std::min<int64_t>(frames, first + per);
+    for (int64_t t = first; t < last; ++t) {
+        const float * row = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]);
+        float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(t) * dst->nb[1]);
+#if defined(__x86_64__) || defined(_M_X64)
+        if (avx512 && d % 16 == 0) {
+            norm_row_avx512(row, g, b, out, d);
+            continue;
+        }
+#endif
+        norm_row_scalar(row, g, b, out, d);
+    }
+}
+
+}  // namespace
+
+ggml_tensor * fused_layer_norm(ggml_context * ctx, ggml_tensor * x, ggml_tensor * gamma, ggml_tensor * beta) {
+    GGML_ASSERT(x->type == GGML_TYPE_F32 && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);
+    GGML_ASSERT(ggml_is_contiguous(gamma) && ggml_is_contiguous(beta) && ggml_nelements(gamma) == x->ne[0]);
+    ggml_tensor * args[] = {x, gamma, beta};
+    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, x->ne[0], x->ne[1], 1, 1, args, 3, layer_norm_op, GGML_N_TASKS_MAX, nullptr);
+    ggml_set_name(y, "layer_norm_fused");
+    return y;
+}
+
+}  // namespace parakeet
