@@ -31,15 +31,16 @@ bool cpu_has_f32_avx512() {
 #endif
 }
 
-PackedF32Matrix::PackedF32Matrix(const float * w, int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {
+PackedF32Matrix::PackedF32Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
     if (rows % 32 != 0) throw std::invalid_argument("PackedF32Matrix: rows must be a multiple of 32");
-    data_ = WeightBuffer<float>(size_t(rows) * size_t(cols));
+    data_ = reinterpret_cast<float *>(storage);
     for (int64_t p = 0; p < rows / 32; ++p) {
-        float * dst = data_.data() + size_t(p) * size_t(cols) * 32;
-        for (int64_t r = 0; r < 32; ++r) {
-            const float * src = w + size_t(p * 32 + r) * size_t(cols);
-            for (int64_t k = 0; k < cols; ++k) dst[size_t(k) * 32 + size_t(r)] = src[k];
-        }
+        float * dst = data_ + size_t(p) * size_t(cols) * 32;
+        const float * src = w + size_t(p * 32) * size_t(cols);
+        // Writes in order (reads from 32 row streams): the destination is fresh memory, whose
+        // first touch is the expensive part.
+        for (int64_t k = 0; k < cols; ++k)
+            for (int64_t r = 0; r < 32; ++r) dst[size_t(k) * 32 + size_t(r)] = src[size_t(r) * size_t(cols) + size_t(k)];
     }
 }
 

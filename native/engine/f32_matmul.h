@@ -16,7 +16,6 @@
 #include "ggml.h"
 #include "packed_op.h"
 #include "packed_weights.h"
-#include "weight_buffer.h"
 
 namespace parakeet {
 
@@ -26,19 +25,21 @@ bool cpu_has_f32_avx512();
 /** An F32 matrix [rows out][cols in] repacked in panels of 32 rows, k-major. */
 class PackedF32Matrix final : public PackedMatmul {
 public:
-    /** `rows` % 32 == 0; `w` row-major [rows][cols]. */
-    PackedF32Matrix(const float * w, int64_t rows, int64_t cols);
+    /** Bytes of storage the packed form of a [rows][cols] matrix takes. */
+    static size_t storage_bytes(int64_t rows, int64_t cols) { return size_t(rows) * size_t(cols) * sizeof(float); }
+    /** `rows` % 32 == 0; `w` row-major [rows][cols]; `storage` (64-byte aligned) holds the packed form and outlives this. */
+    PackedF32Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage);
 
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
-    const float * panel(int64_t p) const { return data_.data() + size_t(p) * size_t(cols_) * 32; }
-    size_t bytes() const override { return data_.size() * sizeof(float); }
+    const float * panel(int64_t p) const { return data_ + size_t(p) * size_t(cols_) * 32; }
+    size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "f32_avx512"; }
 
 private:
     int64_t rows_ = 0, cols_ = 0;
-    WeightBuffer<float> data_;
+    float * data_ = nullptr;
     PackedOpConfigs<PackedF32Matrix> configs_;
 };
 

@@ -61,18 +61,23 @@ bool cpu_has_int8_vnni512() {
 #endif
 }
 
-PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {
+size_t PackedQ8Matrix::storage_bytes(int64_t rows, int64_t cols) {
+    // weights, then the scales and the offsets: one byte, four and four per row and 32 inputs.
+    return size_t(rows) * size_t(cols) + 2 * size_t(rows) * size_t(cols / 32) * 4;
+}
+
+PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
     if (rows % kPanel != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
-    weights_ = WeightBuffer<int8_t>(size_t(rows) * size_t(cols));
-    scales_ = WeightBuffer<float>(size_t(rows) * size_t(nb));
-    offsets_ = WeightBuffer<int32_t>(size_t(rows) * size_t(nb));
+    weights_ = reinterpret_cast<int8_t *>(storage);
+    scales_ = reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols));
+    offsets_ = reinterpret_cast<int32_t *>(storage + size_t(rows) * size_t(cols) + size_t(rows) * size_t(nb) * 4);
     const BlockQ8_0 * src = static_cast<const BlockQ8_0 *>(q8_0);
     for (int64_t p = 0; p < panels; ++p) {
         for (int64_t b = 0; b < nb; ++b) {
-            int8_t * wdst = weights_.data() + (size_t(p) * size_t(nb) + size_t(b)) * 1024;
-            float * sdst = scales_.data() + (size_t(p) * size_t(nb) + size_t(b)) * 32;
-            int32_t * odst = offsets_.data() + (size_t(p) * size_t(nb) + size_t(b)) * 32;
+            int8_t * wdst = weights_ + (size_t(p) * size_t(nb) + size_t(b)) * 1024;
+            float * sdst = scales_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
+            int32_t * odst = offsets_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
             for (int r = 0; r < kPanel; ++r) {
                 const BlockQ8_0 & blk = src[size_t(p * kPanel + r) * size_t(nb) + size_t(b)];
                 int32_t sum = 0;

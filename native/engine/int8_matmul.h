@@ -15,7 +15,6 @@
 #include "ggml.h"
 #include "packed_op.h"
 #include "packed_weights.h"
-#include "weight_buffer.h"
 
 namespace parakeet {
 
@@ -25,27 +24,32 @@ bool cpu_has_int8_vnni512();
 /** A Q8_0 matrix [rows out][cols in] repacked for the VNNI kernel (see int8_matmul.cpp for the layout). */
 class PackedQ8Matrix final : public PackedMatmul {
 public:
-    /** `rows` % 32 == 0 and `cols` % 32 == 0; `q8_0` is ggml's block_q8_0 data, row-major. */
-    PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols);
+    /** Bytes of storage the packed form of a [rows][cols] matrix takes (a multiple of 64). */
+    static size_t storage_bytes(int64_t rows, int64_t cols);
+    /**
+     * `rows` % 32 == 0 and `cols` % 32 == 0; `q8_0` is ggml's block_q8_0 data, row-major;
+     * `storage` (64-byte aligned, storage_bytes long) holds the packed form and outlives this.
+     */
+    PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage);
 
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
-    size_t bytes() const override { return weights_.size() + scales_.size() * sizeof(float) + offsets_.size() * sizeof(int32_t); }
+    size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "q8_0_vnni"; }
 
     // Per panel of 32 output rows, per block of 32 inputs: 8 groups × 32 rows × 4 int8 weights.
-    const int8_t * panel_weights(int64_t panel) const { return weights_.data() + size_t(panel) * size_t(blocks()) * 1024; }
+    const int8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(blocks()) * 1024; }
     // Per panel, per block: 32 float scales (the rows' block scales) and 32 int32 of −128·Σ weights.
-    const float * panel_scales(int64_t panel) const { return scales_.data() + size_t(panel) * size_t(blocks()) * 32; }
-    const int32_t * panel_offsets(int64_t panel) const { return offsets_.data() + size_t(panel) * size_t(blocks()) * 32; }
+    const float * panel_scales(int64_t panel) const { return scales_ + size_t(panel) * size_t(blocks()) * 32; }
+    const int32_t * panel_offsets(int64_t panel) const { return offsets_ + size_t(panel) * size_t(blocks()) * 32; }
     int64_t blocks() const { return cols_ / 32; }
 
 private:
     int64_t rows_ = 0, cols_ = 0;
-    WeightBuffer<int8_t> weights_;
-    WeightBuffer<float> scales_;
-    WeightBuffer<int32_t> offsets_;
+    int8_t * weights_ = nullptr;
+    float * scales_ = nullptr;
+    int32_t * offsets_ = nullptr;
     PackedOpConfigs<PackedQ8Matrix> configs_;
 };
 

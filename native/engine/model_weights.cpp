@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <thread>
 
 #include "log.h"
 #include "f32_matmul.h"
@@ -409,18 +410,45 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
 
     // The mapped pages a packed twin replaces are dropped from the resident set afterwards, so
     // memory holds one copy of those weights (the CPU path never reads them again).
-    for (const auto & pack : pl.packs) {
-        check_abort();
-        const int64_t rows = pack.tensor->ne[1], cols = pack.tensor->ne[0];
-        std::unique_ptr<PackedMatmul> made;
-        if (pack.tensor->type == GGML_TYPE_Q8_0) {
-            made = std::make_unique<PackedQ8Matrix>(pack.tensor->data, rows, cols);
-        } else {
-            made = std::make_unique<PackedF32Matrix>(static_cast<const float *>(pack.tensor->data), rows, cols);
+    auto storage_of = [](const ggml_tensor * t) {
+        const size_t b = t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], t->ne[0]) : PackedF32Matrix::storage_bytes(t->ne[1], t->ne[0]);
+        return (b + 63) / 64 * 64;
+    };
+    size_t arena = 0;
+    for (const auto & pack : pl.packs) arena += storage_of(pack.tensor);
+    if (arena > 0) packed.reserve(arena);
+    std::vector<uint8_t *> storage(pl.packs.size());
+    for (size_t i = 0; i < pl.packs.size(); ++i) {
+        storage[i] = packed.take(storage_of(pl.packs[i].tensor));
+        if (storage[i] == nullptr) throw Error(ErrorCode::Internal, "packed weight arena too small");
+    }
+    // Packing is a transpose into fresh memory, bound by first-touch page faults: the load's threads
+    // share the matrices.
+    std::vector<std::unique_ptr<PackedMatmul>> made(pl.packs.size());
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        for (size_t i = next++; i < pl.packs.size(); i = next++) {
+            if (abort != nullptr && abort->load()) return;
+            const ggml_tensor * t = pl.packs[i].tensor;
+            if (t->type == GGML_TYPE_Q8_0) {
+                made[i] = std::make_unique<PackedQ8Matrix>(t->data, t->ne[1], t->ne[0], storage[i]);
+            } else {
+                made[i] = std::make_unique<PackedF32Matrix>(static_cast<const float *>(t->data), t->ne[1], t->ne[0], storage[i]);
+            }
         }
+    };
+    {
+        std::vector<std::thread> helpers;
+        for (int i = 1; i < std::min(backend.threads(), 8); ++i) helpers.emplace_back(worker);
+        worker();
+        for (std::thread & h : helpers) h.join();
+    }
+    check_abort();
+    for (size_t i = 0; i < pl.packs.size(); ++i) {
+        const Placement::Pack & pack = pl.packs[i];
         if (pack.mapped != nullptr) file.mapping()->release(file.tensor_offset(pack.mapped), ggml_nbytes(pack.mapped));
-        packed_kernels_[made->layout_name()] += 1;
-        packed.add(pack.tensor, std::move(made));
+        packed_kernels_[made[i]->layout_name()] += 1;
+        packed.add(pack.tensor, std::move(made[i]));
     }
 
     // --- host-side weights: preprocessor and the sequential decoders

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "ggml.h"
+#include "weight_buffer.h"
 
 namespace parakeet {
 
@@ -47,6 +48,16 @@ public:
 
 class PackedWeights {
 public:
+    /** One buffer for every packed matrix of the model (huge pages, no per-matrix rounding). */
+    void reserve(size_t bytes) { arena_ = WeightBuffer<uint8_t>(bytes); }
+    /** The next `bytes` (rounded up to 64) of the arena. */
+    uint8_t * take(size_t bytes) {
+        const size_t n = (bytes + 63) / 64 * 64;
+        if (used_ + n > arena_.size()) return nullptr;
+        uint8_t * p = arena_.data() + used_;
+        used_ += n;
+        return p;
+    }
     void add(const ggml_tensor * weight, std::unique_ptr<PackedMatmul> packed) { table_[weight] = std::move(packed); }
     const PackedMatmul * find(const ggml_tensor * weight) const {
         auto it = table_.find(weight);
@@ -60,6 +71,8 @@ public:
     }
 
 private:
+    WeightBuffer<uint8_t> arena_;
+    size_t used_ = 0;
     std::unordered_map<const ggml_tensor *, std::unique_ptr<PackedMatmul>> table_;
 };
 

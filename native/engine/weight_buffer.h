@@ -1,5 +1,5 @@
-// Host memory for packed weights: 2 MiB aligned and, on Linux, marked for
-// transparent huge pages. The packed kernels stream every weight once per
+// Host memory for packed weights: large buffers 2 MiB aligned and, on Linux,
+// marked for transparent huge pages. The packed kernels stream every weight once per
 // encoder pass; with 4 KiB pages that is a TLB miss every 4 KiB, and a miss
 // costs a two-level page walk inside a virtual machine.
 #pragma once
@@ -21,7 +21,11 @@ public:
     WeightBuffer() = default;
     explicit WeightBuffer(size_t count) : count_(count) {
         if (count == 0) return;
-        constexpr size_t kAlign = size_t(2) << 20;
+        // Huge pages only pay for buffers of several of them: below that, 64-byte alignment and no
+        // rounding (a 2 MiB page touched at all is zeroed and resident whole).
+        constexpr size_t kHuge = size_t(2) << 20;
+        const bool huge = count * sizeof(T) >= 4 * kHuge;
+        const size_t kAlign = huge ? kHuge : 64;
         const size_t bytes = (count * sizeof(T) + kAlign - 1) / kAlign * kAlign;
 #if defined(_WIN32)
         data_ = static_cast<T *>(_aligned_malloc(bytes, kAlign));
@@ -31,7 +35,7 @@ public:
 #endif
         if (data_ == nullptr) throw std::bad_alloc();
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        madvise(data_, bytes, MADV_HUGEPAGE);  // a hint: without it the pages are 4 KiB
+        if (huge) madvise(data_, bytes, MADV_HUGEPAGE);  // a hint: without it the pages are 4 KiB
 #endif
     }
     ~WeightBuffer() {
