@@ -144,6 +144,11 @@ export interface LoadOptions {
    * one (default true); false keeps ggml's own kernels (comparisons, diagnostics).
    */
   packedKernels?: boolean;
+  /**
+   * Per encoder run, use `threads` or one thread, whichever its measured cost per frame says is
+   * faster (default false): for busy machines, where spinning ggml workers make many threads slower.
+   */
+  adaptiveThreads?: boolean;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -205,6 +210,8 @@ export interface TranscribeResult {
   devicesRan: string[];
   timings: Timings;
   windows: { start: number; end: number }[];
+  /** CPU threads the (last) encoder run used (LoadOptions.adaptiveThreads may pick one). */
+  threadsUsed: number;
   /** First window: [bins][frames], time fastest. */
   mel?: { data: Float32Array; bins: number; frames: number; validFrames: number };
   /** First window: [frames][dim]. */
@@ -375,7 +382,8 @@ export class Model {
         path,
         {
           device: options.device, threads: options.threads, weightType: options.weightType, mmap: options.mmap,
-          alwaysSchedule: options.alwaysSchedule, packedKernels: options.packedKernels, abortFlag: flag,
+          alwaysSchedule: options.alwaysSchedule, packedKernels: options.packedKernels,
+          adaptiveThreads: options.adaptiveThreads, abortFlag: flag,
         },
         options.onProgress,
       );

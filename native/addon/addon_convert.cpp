@@ -160,6 +160,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
         windows.Set(uint32_t(i), w);
     }
     o.Set("windows", windows);
+    o.Set("threadsUsed", r.threads_used);
     if (!r.mel.empty() || r.mel_frames > 0) {
         Napi::Object mel = Napi::Object::New(env);
         mel.Set("data", floats(env, r.mel));

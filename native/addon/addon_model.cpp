@@ -169,6 +169,7 @@ Napi::Value AddonModel::Load(const Napi::CallbackInfo & info) {
         params.use_mmap = optional_bool(o, "mmap", true);
         params.always_schedule = optional_bool(o, "alwaysSchedule", false);
         params.packed_kernels = optional_bool(o, "packedKernels", true);
+        params.adaptive_threads = optional_bool(o, "adaptiveThreads", false);
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
     }
     auto * worker = new LoadWorker(env, path, std::move(params), abort, info.Length() > 2 ? info[2] : env.Undefined());

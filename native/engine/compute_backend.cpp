@@ -61,6 +61,7 @@ ComputeBackend::ComputeBackend(DeviceSelection & selection, int n_threads, bool 
         }
     }
     set_cpu_threads(cpu_backend_, cpu_device_, n_threads_);
+    active_threads_ = n_threads_;
     set_abort_hook(cpu_backend_, cpu_device_, &abort_flag_);
     if (backend_ != cpu_backend_) set_abort_hook(backend_, device_, &abort_flag_);
 }
@@ -70,6 +71,13 @@ ComputeBackend::~ComputeBackend() {
     if (gallocr_ != nullptr) ggml_gallocr_free(gallocr_);
     if (cpu_backend_ != nullptr && cpu_backend_ != backend_) ggml_backend_free(cpu_backend_);
     if (backend_ != nullptr) ggml_backend_free(backend_);
+}
+
+void ComputeBackend::set_active_threads(int n) {
+    n = std::max(1, std::min(n, n_threads_));
+    if (n == active_threads_) return;
+    set_cpu_threads(cpu_backend_, cpu_device_, n);
+    active_threads_ = n;
 }
 
 std::string ComputeBackend::device_name() const { return ggml_backend_dev_name(device_); }

@@ -40,6 +40,9 @@ public:
     /** The CPU's extra buffer types (e.g. CPU_REPACK), usable for weights when the device is the CPU. */
     std::vector<ggml_backend_buffer_type_t> cpu_extra_buffer_types() const;
     int threads() const { return n_threads_; }
+    /** CPU threads for the next graphs, 1 … threads() (adaptive thread counts). */
+    void set_active_threads(int n);
+    int active_threads() const { return active_threads_; }
     std::string device_name() const;
 
     /**
@@ -65,6 +68,7 @@ private:
     ggml_backend_t backend_ = nullptr;
     ggml_backend_t cpu_backend_ = nullptr;  // == backend_ when the device is the CPU
     int n_threads_ = 1;
+    int active_threads_ = 1;
     ggml_gallocr_t gallocr_ = nullptr;
     ggml_backend_sched_t sched_ = nullptr;
     const std::atomic<bool> * abort_flag_ = nullptr;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <thread>
 
+#include "adaptive_threads.h"
 #include "compute_backend.h"
 #include "encoder.h"
 #include "gguf_file.h"
@@ -42,6 +43,7 @@ struct Model::Impl {
     std::unique_ptr<ComputeBackend> backend;
     std::unique_ptr<ModelWeights> weights;
     std::unique_ptr<Encoder> encoder;
+    std::unique_ptr<AdaptiveThreads> adaptive;  // LoadParams::adaptive_threads on a multi-threaded CPU
     std::unique_ptr<Transducer> transducer;
     std::unique_ptr<Detokenizer> detokenizer;
     std::atomic<bool> busy{false};
@@ -87,6 +89,9 @@ std::unique_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     impl->weights = std::make_unique<ModelWeights>(*impl->file, impl->hp, *impl->backend, params.weight_type, params.packed_kernels,
                                                    [&](float f) { progress(0.1f + 0.85f * f); }, params.abort);
     impl->encoder = std::make_unique<Encoder>(impl->hp, impl->weights->encoder, impl->weights->packed, *impl->backend);
+    if (params.adaptive_threads && impl->backend->is_cpu() && impl->backend->threads() > 1) {
+        impl->adaptive = std::make_unique<AdaptiveThreads>(impl->backend->threads());
+    }
     if (impl->hp.has_transducer) impl->transducer = std::make_unique<Transducer>(impl->hp, impl->weights->decoder);
     impl->detokenizer = std::make_unique<Detokenizer>(impl->hp.pieces);
 
@@ -182,8 +187,13 @@ void Model::Impl::transcribe_window(const float * pcm, size_t n, double offset_s
     t0 = Clock::now();
     const EncoderHead head = decoder == DecoderKind::Ctc ? EncoderHead::Ctc : EncoderHead::JointEnc;
     const bool keep = params.capture_encoder;
+    const int threads = adaptive ? adaptive->choose() : backend->threads();
+    backend->set_active_threads(threads);
     EncoderOutput enc = encoder->run(mel, head, keep, params.abort, params.profile ? &result.profile : nullptr);
-    result.timings.encoder_ms += ms_since(t0);
+    const double encoder_ms = ms_since(t0);
+    result.timings.encoder_ms += encoder_ms;
+    result.threads_used = threads;
+    if (adaptive && enc.frames > 0) adaptive->report(threads, encoder_ms / enc.frames);
     for (const std::string & d : enc.devices) {
         if (std::find(result.devices_ran.begin(), result.devices_ran.end(), d) == result.devices_ran.end()) result.devices_ran.push_back(d);
     }

@@ -6,6 +6,7 @@
 //   npm run bench                         110M + 0.6B shapes, F32/F16/Q8_0 files, 1 and 2 threads, 10 s and 60 s
 //   npm run bench -- --quick              110M shape only, 10 s, 2 threads
 //   npm run bench -- --shapes 110m --files q8_0 --weight-types auto,q4_0 --threads 2 --seconds 10
+//   npm run bench -- --under-load         1 / all / adaptive threads with and without a competing busy process (110M Q8_0, 10 s)
 //   npm run bench -- --profile            per-op / per-part encoder profile of one run per file (110M unless --shapes)
 //   npm run bench -- --long               also one hour of audio with the 0.6B shape (memory bound check)
 //   npm run bench -- --window-effect      word error rate of 60 s windows vs one pass, on 180 s of speech
@@ -22,18 +23,19 @@ import { benchMatmul, buildInfo, listDevices } from '../../native/index.js';
 import { benchCache as cache, benchModelFile as modelFile, benchRoot as root } from './models.js';
 import { speechWithPauses } from '../support/audio/speech.js';
 import { printProfile, profileEncoder } from './profile.js';
+import { printUnderLoad, underLoad } from './under-load.js';
 
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean' }, long: { type: 'boolean' }, 'window-effect': { type: 'boolean' }, shapes: { type: 'string' }, files: { type: 'string' },
     'weight-types': { type: 'string' }, threads: { type: 'string' }, seconds: { type: 'string' }, json: { type: 'string' },
-    runs: { type: 'string' }, profile: { type: 'boolean' },
+    runs: { type: 'string' }, profile: { type: 'boolean' }, 'under-load': { type: 'boolean' },
   },
 });
 
 const list = (v: string | undefined, fallback: string[]) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : fallback);
-const shapes = list(values.shapes, values.quick || values.profile ? ['110m'] : ['110m', '600m']);
+const shapes = list(values.shapes, values.quick || values.profile || values['under-load'] ? ['110m'] : ['110m', '600m']);
 const files = list(values.files, ['f32', 'f16', 'q8_0']);
 const weightTypes = list(values['weight-types'], ['auto']);
 const threadCounts = list(values.threads, values.quick ? ['2'] : ['1', '2']).map(Number);
@@ -62,6 +64,19 @@ const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)}`;
 const device = listDevices().find((d) => d.type === 'cpu');
 const build = buildInfo();
 console.log(`CPU: ${cpus()[0]?.model ?? '?'} × ${cpus().length}; ggml ${build.ggmlVersion} (${build.ggmlCommit.slice(0, 12)}); features: ${device?.cpuFeatures.join(' ')}`);
+
+if (values['under-load']) {
+  const results = [];
+  for (const shape of shapes) {
+    for (const fileType of list(values.files, ['q8_0'])) {
+      const rows = await underLoad(modelFile(shape, fileType), speechWithPauses(join(cache, 'audio'), durations[0]), Number(values.runs ?? 5));
+      printUnderLoad(`${shape} ${fileType} file, ${durations[0]} s`, rows);
+      results.push({ shape, fileType, seconds: durations[0], rows });
+    }
+  }
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, results }, null, 2)}\n`);
+  process.exit(0);
+}
 
 if (values.profile) {
   // One run per shape × file, first thread count and duration given; nothing else.

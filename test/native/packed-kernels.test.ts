@@ -83,3 +83,23 @@ describe('packed CPU kernels', () => {
     }
   });
 });
+
+describe('adaptive thread counts', () => {
+  test('all threads first, one thread next to calibrate, and threadsUsed reports each run', async () => {
+    const path = join(dir, 'tiny-adaptive.gguf');
+    generateModel(path, { preset: 'tiny', arch: 'ctc', seed: 80 });
+    const fixed = await Model.load(path, { threads: 2 });
+    const adaptive = await Model.load(path, { threads: 2, adaptiveThreads: true });
+    try {
+      assert.equal((await fixed.transcribe(pcm)).threadsUsed, 2);
+      assert.equal((await fixed.transcribe(pcm)).threadsUsed, 2);
+      const first = await adaptive.transcribe(pcm);
+      const second = await adaptive.transcribe(pcm);
+      assert.deepEqual([first.threadsUsed, second.threadsUsed], [2, 1]);
+      assert.equal(first.text, second.text, 'the thread count never changes the result');
+    } finally {
+      fixed.dispose();
+      adaptive.dispose();
+    }
+  });
+});

@@ -129,6 +129,11 @@ struct LoadParams {
     bool always_schedule = false;
     /** Let "auto" use the engine's own int8 kernels (int8_matmul.h); false = ggml's kernels only (diagnostics, comparisons). */
     bool packed_kernels = true;
+    /**
+     * Pick, per encoder run, between n_threads and one thread by the measured cost per frame
+     * (adaptive_threads.h): for machines that are busy, where spinning workers make n threads slower.
+     */
+    bool adaptive_threads = false;
     std::function<void(float)> on_progress;        // 0..1
     const std::atomic<bool> * abort = nullptr;     // load is abandoned when set
 };
@@ -239,6 +244,7 @@ struct TranscribeResult {
     Timings timings;
     std::vector<AudioWindow> windows;    // one per encoder pass
     EncoderProfile profile;              // filled when TranscribeParams::profile
+    int threads_used = 0;                // CPU threads the (last) encoder run used
 
     // Captures (layouts as in the spec). mel and logits: the first window;
     // encoder: every window, concatenated (windows are cut on the frame grid).
