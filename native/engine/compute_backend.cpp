@@ -7,6 +7,10 @@
 
 #include "log.h"
 
+#ifndef PARAKEET_BACKEND_DL
+#include "ggml-cpu.h"
+#endif
+
 namespace parakeet {
 namespace {
 
@@ -62,6 +66,17 @@ ComputeBackend::ComputeBackend(DeviceSelection & selection, int n_threads, bool 
     }
     set_cpu_threads(cpu_backend_, cpu_device_, n_threads_);
     active_threads_ = n_threads_;
+#ifndef PARAKEET_BACKEND_DL
+    // A persistent pool instead of threads created for every graph: workers (and the custom ops'
+    // per-thread scratch) outlive a call, and with polling off they sleep between graphs instead of
+    // spinning while the app idles. (The loadable-backend build has no entry point for it.)
+    if (n_threads_ > 1) {
+        ggml_threadpool_params tp = ggml_threadpool_params_default(n_threads_);
+        tp.poll = 0;
+        threadpool_ = ggml_threadpool_new(&tp);
+        if (threadpool_ != nullptr) ggml_backend_cpu_set_threadpool(cpu_backend_, threadpool_);
+    }
+#endif
     set_abort_hook(cpu_backend_, cpu_device_, &abort_flag_);
     if (backend_ != cpu_backend_) set_abort_hook(backend_, device_, &abort_flag_);
 }
@@ -71,6 +86,9 @@ ComputeBackend::~ComputeBackend() {
     if (gallocr_ != nullptr) ggml_gallocr_free(gallocr_);
     if (cpu_backend_ != nullptr && cpu_backend_ != backend_) ggml_backend_free(cpu_backend_);
     if (backend_ != nullptr) ggml_backend_free(backend_);
+#ifndef PARAKEET_BACKEND_DL
+    if (threadpool_ != nullptr) ggml_threadpool_free(threadpool_);
+#endif
 }
 
 void ComputeBackend::set_active_threads(int n) {

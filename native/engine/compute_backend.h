@@ -69,6 +69,7 @@ private:
     ggml_backend_t cpu_backend_ = nullptr;  // == backend_ when the device is the CPU
     int n_threads_ = 1;
     int active_threads_ = 1;
+    struct ggml_threadpool * threadpool_ = nullptr;  // persistent CPU workers (static builds)
     ggml_gallocr_t gallocr_ = nullptr;
     ggml_backend_sched_t sched_ = nullptr;
     const std::atomic<bool> * abort_flag_ = nullptr;
