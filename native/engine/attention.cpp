@@ -9,11 +9,15 @@
 
 namespace parakeet {
 
+bool uses_fused_attention(const Hparams & hp, bool cpu_graph) {
+    const bool unbounded = hp.att_context_style == "regular" && hp.att_context_left < 0 && hp.att_context_right < 0;
+    return cpu_graph && unbounded && hp.head_dim() % 16 == 0 && fused_attention_available();
+}
+
 ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
                                       const EncoderInputs & in, int frames, ggml_tensor * residual) {
     const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), T = frames, P = 2 * int64_t(frames) - 1;
-    const bool unbounded = hp.att_context_style == "regular" && hp.att_context_left < 0 && hp.att_context_right < 0;
-    if (in.cpu_fused_ops && unbounded && dk % 16 == 0 && fused_attention_available()) {
+    if (uses_fused_attention(hp, in.cpu_fused_ops)) {
         // One op from the projections to the merged heads (attention_op.h); same math as below.
         ggml_tensor * q = linear(ctx, xh, w.q_w, w.q_b, in.packed);
         ggml_tensor * k = linear(ctx, xh, w.k_w, w.k_b, in.packed);

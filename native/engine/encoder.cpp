@@ -104,9 +104,10 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     // Zero mel frames are appended until T' is a multiple of 8. Valid outputs are
     // unchanged (every stage masks frames past the valid length, exactly as NeMo's
     // batch padding), and every matmul contraction over time (attention · V) then
-    // fits the SIMD width, which keeps it on ggml's blocked kernels.
+    // fits the SIMD width, which keeps it on ggml's blocked kernels. The CPU's fused
+    // attention takes any length, so there the padding would only be extra work.
     int mel_frames = mel.n_frames;
-    while (subsampling_lengths(hp_, mel_frames, mel.valid_frames).spatial.back() % 8 != 0) ++mel_frames;
+    while (!uses_fused_attention(hp_, backend_.is_cpu()) && subsampling_lengths(hp_, mel_frames, mel.valid_frames).spatial.back() % 8 != 0) ++mel_frames;
     const SubsamplingLengths len = subsampling_lengths(hp_, mel_frames, mel.valid_frames);
     const int frames = len.spatial.back();
     const int valid = len.valid.back();

@@ -36,6 +36,9 @@ struct EncoderInputs {
  */
 ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in);
 
+/** The graph for this model takes the fused attention op (CPU graph, unbounded context, dk a multiple of 16). */
+bool uses_fused_attention(const Hparams & hp, bool cpu_graph);
+
 /** residual + NeMo RelPositionMultiHeadAttention of the normalized input xh [D, T']. */
 ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
                                       const EncoderInputs & in, int frames, ggml_tensor * residual);
