@@ -31,7 +31,7 @@
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
-#define PARAKEET_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+#define PARAKEET_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,f16c")))
 #else
 #define PARAKEET_VNNI512
 #endif
@@ -55,7 +55,7 @@ bool cpu_has_int8_vnni512() {
 #if defined(PARAKEET_X86) && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512vnni");
+           __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("f16c");
 #else
     return false;
 #endif
@@ -116,7 +116,7 @@ PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, in
             const __m512i q1 = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v1, vid)), off);
             _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32), _mm512_cvtepi32_epi8(q0));
             _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32 + 16), _mm512_cvtepi32_epi8(q1));
-            sr[b] = ggml_fp16_to_fp32(ggml_fp32_to_fp16(d));
+            sr[b] = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));  // through fp16, as block_q8_0 keeps d
         }
     }
 }
