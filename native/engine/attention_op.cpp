@@ -8,6 +8,7 @@
 // Scores of a block sit in row buffers, the softmax is done in place (exp in
 // vector form), then the context accumulates Σ_j e_j·v_j over the valid keys.
 #include "attention_op.h"
+#include "cpu_ops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,15 +21,6 @@ namespace parakeet {
 namespace {
 
 constexpr int kQueries = 12;  // queries per work item (a 12 × 32 register tile)
-
-bool cpu_has_avx512f() {
-#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-#else
-    return false;
-#endif
-}
 
 #if defined(__x86_64__) || defined(_M_X64)
 
@@ -208,8 +200,8 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
 
     const int64_t blocks = (s.frames + kQueries - 1) / kQueries;
     const int64_t items = int64_t(heads) * blocks;
-    const int64_t per = (items + nth - 1) / nth;
-    const int64_t first = std::min<int64_t>(items, per * ith), last = std::min<int64_t>(items, first + per);
+    const ThreadShare share = thread_share(items, ith, nth);
+    const int64_t first = share.begin, last = share.end;
 
     thread_local Scratch w;
     w.head = -1;

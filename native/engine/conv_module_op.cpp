@@ -6,6 +6,7 @@
 // use expf as ggml's scalar sigmoid does (the AVX-512 path a polynomial expf
 // within 2 ulp), so results match the unfused graph to float rounding.
 #include "conv_module_op.h"
+#include "cpu_ops.h"
 #include "simd_math.h"
 
 #include <algorithm>
@@ -14,14 +15,6 @@
 #include <mutex>
 #include <vector>
 
-#if defined(__x86_64__) || defined(_M_X64)
-#include <immintrin.h>
-#define PARAKEET_X86 1
-#endif
-
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 AVX-512 headers (see int8_matmul.cpp)
-#endif
 
 namespace parakeet {
 namespace {
@@ -80,17 +73,8 @@ PARAKEET_AVX512 void conv_avx512(const float * g, int64_t d, int kernel, const f
 }
 #endif
 
-bool has_avx512() {
-#if defined(PARAKEET_X86) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-#else
-    return false;
-#endif
-}
-
 void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
-    static const bool avx512 = has_avx512();
+    static const bool avx512 = cpu_has_avx512f();
     const ConvParams & p = *static_cast<const ConvParams *>(userdata);
     const ggml_tensor * a = dst->src[0];
     const float * w = static_cast<const float *>(dst->src[1]->data);
@@ -98,8 +82,8 @@ void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     const ggml_tensor * mask_t = dst->src[3];
     const int64_t d = dst->ne[0], frames = dst->ne[1];
     const int kernel = p.kernel, left = p.left;
-    const int64_t per = (frames + nth - 1) / nth;
-    const int64_t t_begin = std::min<int64_t>(frames, per * ith), t_end = std::min<int64_t>(frames, t_begin + per);
+    const ThreadShare share = thread_share(frames, ith, nth);
+    const int64_t t_begin = share.begin, t_end = share.end;
 
     thread_local std::vector<float> g;  // GLU values of a chunk plus its halo, [frames][D]
     const size_t need = size_t(kChunk + kernel - 1) * size_t(d);

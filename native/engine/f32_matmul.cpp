@@ -5,31 +5,15 @@
 // vectors and one broadcast activation per frame, 2·MR independent FMA chains.
 // Work is split over panels (each thread owns whole output columns).
 #include "f32_matmul.h"
+#include "cpu_ops.h"
 #include "packed_op.h"
 #include "simd_math.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#if defined(__x86_64__) || defined(_M_X64)
-#include <immintrin.h>
-#define PARAKEET_X86 1
-#endif
-
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 AVX-512 headers (see int8_matmul.cpp)
-#endif
 
 namespace parakeet {
-
-bool cpu_has_f32_avx512() {
-#if defined(PARAKEET_X86) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-#else
-    return false;
-#endif
-}
 
 PackedF32Matrix::PackedF32Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
     if (rows % 32 != 0) throw std::invalid_argument("PackedF32Matrix: rows must be a multiple of 32");
@@ -72,13 +56,7 @@ PARAKEET_AVX512 void tile(const float * x, size_t x_stride, int64_t k0, int64_t 
             acc[r][1] = _mm512_fmadd_ps(a, w1, acc[r][1]);
         }
     }
-    if (ep != nullptr) {
-        for (int r = 0; r < MR; ++r) {
-            for (int h = 0; h < 2; ++h) {
-                acc[r][h] = finish_outputs(acc[r][h], ep->bias_at(col0 + 16 * h), ep->silu, ep->residual_at(t0 + r, col0 + 16 * h), ep->scale);
-            }
-        }
-    }
+    if (ep != nullptr) finish_tile<MR>(acc, *ep, t0, col0);
     for (int r = 0; r < MR; ++r) {
         _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
         _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
@@ -117,8 +95,8 @@ void f32_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     const auto & config = *static_cast<const PackedOpConfig<PackedF32Matrix> *>(userdata);
     const PackedF32Matrix & w = *config.matrix;
     const int64_t n_panels = w.rows() / 32;
-    const int64_t per = (n_panels + nth - 1) / nth;
-    const int64_t p0 = std::min<int64_t>(n_panels, per * ith), p1 = std::min<int64_t>(n_panels, p0 + per);
+    const ThreadShare share = thread_share(n_panels, ith, nth);
+    const int64_t p0 = share.begin, p1 = share.end;
     panels(w, dst->src[0], dst, p0, p1, EpilogueView(dst, config.mode));
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;

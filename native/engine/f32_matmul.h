@@ -19,9 +19,6 @@
 
 namespace parakeet {
 
-/** The CPU runs AVX512F (checked at run time). */
-bool cpu_has_f32_avx512();
-
 /** An F32 matrix [rows out][cols in] repacked in panels of 32 rows, k-major. */
 class PackedF32Matrix final : public PackedMatmul {
 public:

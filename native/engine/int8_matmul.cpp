@@ -12,6 +12,7 @@
 // Quantized activations, one row per frame: K bytes (int8 + 128), then K/32
 // float scales (fp16-rounded, as ggml's block_q8_0 stores them).
 #include "int8_matmul.h"
+#include "cpu_ops.h"
 #include "packed_op.h"
 #include "simd_math.h"
 
@@ -19,16 +20,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#if defined(__GNUC__) && !defined(__clang__)
-// GCC 12's AVX-512 headers build vectors from a deliberately undefined value
-// (_mm512_undefined_*), which -Wmaybe-uninitialized reports at every use.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
-#if defined(__x86_64__) || defined(_M_X64)
-#include <immintrin.h>
-#define PARAKEET_X86 1
-#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PARAKEET_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,f16c")))
@@ -50,16 +41,6 @@ constexpr int kPanel = 32;  // output rows per packed panel (two 16-lane vectors
 size_t quantized_row_bytes(int64_t k) { return size_t(k) + size_t(k / 32) * sizeof(float); }
 
 }  // namespace
-
-bool cpu_has_int8_vnni512() {
-#if defined(PARAKEET_X86) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("f16c");
-#else
-    return false;
-#endif
-}
 
 size_t PackedQ8Matrix::storage_bytes(int64_t rows, int64_t cols) {
     // weights, then the scales and the offsets: one byte, four and four per row and 32 inputs.
@@ -161,14 +142,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
             acc[r][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][1]), _mm512_mul_ps(s1, sx), acc[r][1]);
         }
     }
-    if (ep != nullptr) {  // the last chunk of blocks: bias, activation, residual
-        const int64_t col0 = panel * 32;
-        for (int r = 0; r < MR; ++r) {
-            for (int h = 0; h < 2; ++h) {
-                acc[r][h] = finish_outputs(acc[r][h], ep->bias_at(col0 + 16 * h), ep->silu, ep->residual_at(t0 + r, col0 + 16 * h), ep->scale);
-            }
-        }
-    }
+    if (ep != nullptr) finish_tile<MR>(acc, *ep, t0, panel * 32);  // the last chunk of blocks
     for (int r = 0; r < MR; ++r) {
         _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
         _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
@@ -208,8 +182,8 @@ void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
 #ifdef PARAKEET_X86
     const ggml_tensor * x = dst->src[0];
     const int64_t rows = x->ne[1];
-    const int64_t per = (rows + nth - 1) / nth;
-    const int64_t first = std::min<int64_t>(rows, per * ith), last = std::min<int64_t>(rows, first + per);
+    const ThreadShare share = thread_share(rows, ith, nth);
+    const int64_t first = share.begin, last = share.end;
     quantize_rows(x, dst, first, last);
 #else
     (void)dst, (void)ith, (void)nth;
@@ -221,8 +195,8 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     const auto & config = *static_cast<const PackedOpConfig<PackedQ8Matrix> *>(userdata);
     const PackedQ8Matrix & w = *config.matrix;
     const int64_t panels = w.rows() / kPanel;
-    const int64_t per = (panels + nth - 1) / nth;
-    const int64_t p0 = std::min<int64_t>(panels, per * ith), p1 = std::min<int64_t>(panels, p0 + per);
+    const ThreadShare share = thread_share(panels, ith, nth);
+    const int64_t p0 = share.begin, p1 = share.end;
     gemm_panels(dst->src[0], dst, w, p0, p1, EpilogueView(dst, config.mode));
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;

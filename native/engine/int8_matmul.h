@@ -18,9 +18,6 @@
 
 namespace parakeet {
 
-/** The CPU runs AVX512F/BW/VL and AVX512-VNNI (checked at run time, whatever the build flags). */
-bool cpu_has_int8_vnni512();
-
 /** A Q8_0 matrix [rows out][cols in] repacked for the VNNI kernel (see int8_matmul.cpp for the layout). */
 class PackedQ8Matrix final : public PackedMatmul {
 public:

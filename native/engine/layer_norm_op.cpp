@@ -2,6 +2,7 @@
 // variance of the centred values (the numerically safe form, as ggml_norm computes it), then one
 // pass writing (x − mean)·rstd·γ + β. Frames are split evenly over the threads.
 #include "layer_norm_op.h"
+#include "cpu_ops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,23 +43,14 @@ PARAKEET_AVX512 void norm_row_avx512(const float * x, const float * g, const flo
 }
 #endif
 
-bool cpu_has_avx512f() {
-#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-#else
-    return false;
-#endif
-}
-
 void layer_norm_op(ggml_tensor * dst, int ith, int nth, void *) {
     static const bool avx512 = cpu_has_avx512f();
     const ggml_tensor * x = dst->src[0];
     const float * g = static_cast<const float *>(dst->src[1]->data);
     const float * b = static_cast<const float *>(dst->src[2]->data);
     const int64_t d = x->ne[0], frames = x->ne[1];
-    const int64_t per = (frames + nth - 1) / nth;
-    const int64_t first = std::min<int64_t>(frames, per * ith), last = std::min<int64_t>(frames, first + per);
+    const ThreadShare share = thread_share(frames, ith, nth);
+    const int64_t first = share.begin, last = share.end;
     for (int64_t t = first; t < last; ++t) {
         const float * row = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]);
         float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(t) * dst->nb[1]);

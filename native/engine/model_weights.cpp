@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "log.h"
+#include "cpu_ops.h"
 #include "f32_matmul.h"
 #include "model_schema.h"
 
@@ -104,8 +105,8 @@ struct ModelWeights::Placement {
     Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, ggml_context * mapped,
               ggml_context * device, ggml_context * repack)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack),
-          packed_int8(allow_packed && b.is_cpu() && cpu_has_int8_vnni512()),
-          packed_f32(allow_packed && b.is_cpu() && cpu_has_f32_avx512()) {
+          packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
+          packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;

@@ -8,6 +8,7 @@
 
 #include "ggml.h"
 #include "packed_weights.h"
+#include "simd_math.h"
 
 namespace parakeet {
 
@@ -62,5 +63,17 @@ struct EpilogueView {
         return residual != nullptr ? reinterpret_cast<const float *>(residual + size_t(t) * residual_stride) + col : nullptr;
     }
 };
+
+#ifdef PARAKEET_X86
+/** The epilogue on an MR × 32 register tile: frames t0 … t0+MR−1, outputs col0 … col0+31. */
+template <int MR>
+PARAKEET_AVX512 inline void finish_tile(__m512 (&acc)[MR][2], const EpilogueView & ep, int64_t t0, int64_t col0) {
+    for (int r = 0; r < MR; ++r) {
+        for (int h = 0; h < 2; ++h) {
+            acc[r][h] = finish_outputs(acc[r][h], ep.bias_at(col0 + 16 * h), ep.silu, ep.residual_at(t0 + r, col0 + 16 * h), ep.scale);
+        }
+    }
+}
+#endif
 
 }  // namespace parakeet

@@ -7,6 +7,7 @@
 // (kernel 3, stride 2, padding 1): output o reads inputs 2o−1 … 2o+1, zero
 // outside the image.
 #include "subsampling_op.h"
+#include "cpu_ops.h"
 
 #include <algorithm>
 #include <cstring>
@@ -16,15 +17,6 @@
 
 namespace parakeet {
 namespace {
-
-bool cpu_has_avx512f() {
-#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-#else
-    return false;
-#endif
-}
 
 inline int64_t out_len(int64_t n) { return (n - 1) / 2 + 1; }
 
@@ -105,8 +97,8 @@ void front_op(ggml_tensor * dst, int ith, int nth, void *) {
     const float * w = static_cast<const float *>(w0->data);
     for (int64_t c = 0; c < c_count; ++c)
         for (int t = 0; t < 9; ++t) taps[size_t(t * c_count + c)] = w[c * 16 + t];
-    const int64_t per = (h2_count + nth - 1) / nth;
-    const int64_t first = std::min<int64_t>(h2_count, per * ith), last = std::min<int64_t>(h2_count, first + per);
+    const ThreadShare share = thread_share(h2_count, ith, nth);
+    const int64_t first = share.begin, last = share.end;
     front_rows(mel, taps.data(), static_cast<const float *>(b0->data), mask != nullptr ? static_cast<const float *>(mask->data) : nullptr,
                static_cast<const float *>(dw->data), dst, first, last, buf);
 }
