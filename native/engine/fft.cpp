@@ -18,8 +18,12 @@ RealFft::RealFft(int n) : n_(n), pow2_(n >= 4 && (n & (n - 1)) == 0) {
     if (pow2_) {
         // A real FFT of size n as one complex FFT of size n/2 plus a split step.
         const int h = n / 2;
-        half_twiddles_.resize(size_t(h / 2 > 0 ? h / 2 : 1));
-        for (int k = 0; k < h / 2; ++k) half_twiddles_[size_t(k)] = std::polar(1.0, -2.0 * kPi * k / h);
+        for (int m = 1; m < h; m <<= 1) {
+            for (int k = 0; k < m; ++k) {
+                stage_re_.push_back(std::cos(-kPi * k / m));
+                stage_im_.push_back(std::sin(-kPi * k / m));
+            }
+        }
         split_twiddles_.resize(size_t(h));
         for (int k = 0; k < h; ++k) split_twiddles_[size_t(k)] = std::polar(1.0, -2.0 * kPi * k / n);
         bitrev_.resize(size_t(h));
@@ -30,27 +34,43 @@ RealFft::RealFft(int n) : n_(n), pow2_(n >= 4 && (n & (n - 1)) == 0) {
             for (int b = 0; b < bits; ++b) r |= ((i >> b) & 1) << (bits - 1 - b);
             bitrev_[size_t(i)] = r;
         }
-        scratch_.resize(size_t(h));
+        scratch_re_.resize(size_t(h));
+        scratch_im_.resize(size_t(h));
     } else {
         dft_table_.resize(size_t(n));
         for (int k = 0; k < n; ++k) dft_table_[size_t(k)] = std::polar(1.0, -2.0 * kPi * k / n);
     }
 }
 
-void RealFft::complex_fft(std::complex<double> * data, int n, const std::vector<std::complex<double>> & tw) const {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define PARAKEET_FFT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define PARAKEET_FFT_CLONES
+#endif
+
+// Iterative radix-2 decimation in time. Per stage, the butterflies of one twiddle index k run over
+// all groups, and within a group over k with contiguous twiddles, so the compiler vectorizes the
+// inner loop (plain double arithmetic: the same values as the complex formula).
+PARAKEET_FFT_CLONES void RealFft::complex_fft(double * re, double * im, int n) const {
     for (int i = 0; i < n; ++i) {
         const int j = bitrev_[size_t(i)];
-        if (j > i) std::swap(data[i], data[j]);
+        if (j > i) {
+            std::swap(re[i], re[j]);
+            std::swap(im[i], im[j]);
+        }
     }
-    for (int len = 2; len <= n; len <<= 1) {
-        const int step = n / len;
-        for (int start = 0; start < n; start += len) {
-            for (int k = 0; k < len / 2; ++k) {
-                const std::complex<double> w = tw[size_t(k * step)];
-                const std::complex<double> a = data[start + k];
-                const std::complex<double> b = mul(data[start + k + len / 2], w);
-                data[start + k] = a + b;
-                data[start + k + len / 2] = a - b;
+    for (int m = 1; m < n; m <<= 1) {
+        const double * wr = stage_re_.data() + (m - 1);
+        const double * wi = stage_im_.data() + (m - 1);
+        for (int start = 0; start < n; start += 2 * m) {
+            double * ar = re + start, * ai = im + start, * br = re + start + m, * bi = im + start + m;
+            for (int k = 0; k < m; ++k) {
+                const double tr = br[k] * wr[k] - bi[k] * wi[k];
+                const double ti = br[k] * wi[k] + bi[k] * wr[k];
+                br[k] = ar[k] - tr;
+                bi[k] = ai[k] - ti;
+                ar[k] = ar[k] + tr;
+                ai[k] = ai[k] + ti;
             }
         }
     }
@@ -66,12 +86,15 @@ void RealFft::forward(const double * x, std::complex<double> * bins) {
         return;
     }
     const int h = n_ / 2;
-    for (int i = 0; i < h; ++i) scratch_[size_t(i)] = std::complex<double>(x[2 * i], x[2 * i + 1]);
-    complex_fft(scratch_.data(), h, half_twiddles_);
+    for (int i = 0; i < h; ++i) {
+        scratch_re_[size_t(i)] = x[2 * i];
+        scratch_im_[size_t(i)] = x[2 * i + 1];
+    }
+    complex_fft(scratch_re_.data(), scratch_im_.data(), h);
     // Split: X[k] = E[k] + W^k O[k], with E/O the spectra of even/odd samples.
     for (int k = 0; k <= h; ++k) {
-        const std::complex<double> zk = scratch_[size_t(k % h)];
-        const std::complex<double> zn = std::conj(scratch_[size_t((h - k) % h)]);
+        const std::complex<double> zk(scratch_re_[size_t(k % h)], scratch_im_[size_t(k % h)]);
+        const std::complex<double> zn(scratch_re_[size_t((h - k) % h)], -scratch_im_[size_t((h - k) % h)]);
         const std::complex<double> even = 0.5 * (zk + zn);
         const std::complex<double> odd = mul(std::complex<double>(0.0, -0.5), zk - zn);
         const std::complex<double> w = k < h ? split_twiddles_[size_t(k)] : std::complex<double>(-1.0, 0.0);

@@ -14,14 +14,17 @@ public:
     int size() const { return n_; }
 
 private:
-    void complex_fft(std::complex<double> * data, int n, const std::vector<std::complex<double>> & twiddles) const;
+    /** In place on split real/imaginary arrays (the butterflies vectorize over k). */
+    void complex_fft(double * re, double * im, int n) const;
 
     int n_;
     bool pow2_;
-    std::vector<std::complex<double>> half_twiddles_;   // for the n/2-point complex FFT
+    // For the n/2-point complex FFT, stage by stage: the twiddles of the stage with half-length m
+    // start at index m − 1 (m = 1, 2, 4, …), exp(−2πik/(2m)) for k < m, contiguous per stage.
+    std::vector<double> stage_re_, stage_im_;
     std::vector<std::complex<double>> split_twiddles_;  // exp(-2πik/n), k < n/2
     std::vector<int> bitrev_;
-    std::vector<std::complex<double>> scratch_;
+    std::vector<double> scratch_re_, scratch_im_;
     std::vector<std::complex<double>> dft_table_;       // non-power-of-two sizes: direct DFT
 };
 
