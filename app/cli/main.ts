@@ -74,6 +74,7 @@ function describeModel(m: ModelInfo): string {
       : []),
     `file:         ${formatBytes(m.fileBytes)}, ${m.tensorCount} tensors (${types})`,
     `weights:      ${formatBytes(m.weightBytes)} on ${m.device.device.name} as ${placed}${m.mmap ? ' (mapped from the file)' : ''}`,
+    `kernels:      ${Object.keys(m.kernels).length ? Object.entries(m.kernels).map(([k, n]) => `${k}×${n}`).join(' ') : "ggml's only"}`,
     `device:       ${m.device.device.name} — ${m.device.reason}`,
     `threads:      ${m.threads}; loaded in ${m.loadMs.toFixed(0)} ms`,
   ].join('\n');
