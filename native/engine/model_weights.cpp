@@ -436,6 +436,9 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             } else {
                 made[i] = std::make_unique<PackedF32Matrix>(static_cast<const float *>(t->data), t->ne[1], t->ne[0], storage[i]);
             }
+            // Released as soon as its copy exists, so the peak stays near one copy of the weights.
+            const ggml_tensor * mapped = pl.packs[i].mapped;
+            if (mapped != nullptr) file.mapping()->release(file.tensor_offset(mapped), ggml_nbytes(mapped));
         }
     };
     {
@@ -447,7 +450,6 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     check_abort();
     for (size_t i = 0; i < pl.packs.size(); ++i) {
         const Placement::Pack & pack = pl.packs[i];
-        if (pack.mapped != nullptr) file.mapping()->release(file.tensor_offset(pack.mapped), ggml_nbytes(pack.mapped));
         packed_kernels_[made[i]->layout_name()] += 1;
         packed.add(pack.tensor, std::move(made[i]));
     }
