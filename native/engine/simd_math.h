@@ -12,7 +12,13 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
 #define PARAKEET_AVX512 __attribute__((target("avx512f")))
+#else
+// MSVC compiles AVX-512 intrinsics without per-function targets; cpu_ops.h reports no AVX-512
+// there (no __builtin_cpu_supports), so these paths are built but never taken.
+#define PARAKEET_AVX512
+#endif
 
 namespace parakeet {
 
