@@ -59,13 +59,15 @@ PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, ui
             int8_t * wdst = weights_ + (size_t(p) * size_t(nb) + size_t(b)) * 1024;
             float * sdst = scales_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
             int32_t * odst = offsets_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
+            const BlockQ8_0 * rows = src + size_t(p * kPanel) * size_t(nb) + size_t(b);  // row r's block at rows[r * nb]
+            // Groups of 4 weights move as one 32-bit word: a 32 × 8 word transpose, written in order.
+            for (int g = 0; g < 8; ++g) {
+                for (int r = 0; r < kPanel; ++r) std::memcpy(wdst + g * 128 + r * 4, rows[size_t(r) * size_t(nb)].qs + 4 * g, 4);
+            }
             for (int r = 0; r < kPanel; ++r) {
-                const BlockQ8_0 & blk = src[size_t(p * kPanel + r) * size_t(nb) + size_t(b)];
+                const BlockQ8_0 & blk = rows[size_t(r) * size_t(nb)];
                 int32_t sum = 0;
-                for (int k = 0; k < 32; ++k) {
-                    wdst[(k / 4) * 128 + r * 4 + (k % 4)] = blk.qs[k];
-                    sum += blk.qs[k];
-                }
+                for (int k = 0; k < 32; ++k) sum += blk.qs[k];
                 sdst[r] = ggml_fp16_to_fp32(blk.d);
                 odst[r] = -128 * sum;
             }

@@ -443,7 +443,9 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     };
     {
         std::vector<std::thread> helpers;
-        for (int i = 1; i < std::min(backend.threads(), 8); ++i) helpers.emplace_back(worker);
+        // Every hardware thread: a one-off burst at load, whatever the compute thread count.
+        const int workers = int(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+        for (int i = 1; i < workers; ++i) helpers.emplace_back(worker);
         worker();
         for (std::thread & h : helpers) h.join();
     }
