@@ -237,7 +237,17 @@ async function main(argv: string[]): Promise<number> {
     case 'quantize': {
       if (rest.length !== 3) throw new UsageError('quantize needs <in.gguf> <out.gguf> <type>');
       await quantizeModel(rest[0], rest[1], rest[2]);
-      process.stderr.write(`wrote ${rest[1]}\n`);
+      // Say how much of the file took the type: a row length that is not a multiple of the type's block
+      // (32 for q8_0/q5_0/q4_0, 256 for the K-quants) keeps that tensor's type, silently otherwise.
+      const written = await Model.load(rest[1], { threads: 1 });
+      const types = written.info().tensorTypes;
+      written.dispose();
+      const wanted = Object.entries(types).find(([t]) => t.toLowerCase() === rest[2].toLowerCase())?.[1] ?? 0;
+      const summary = Object.entries(types).map(([t, n]) => `${t}×${n}`).join(' ');
+      process.stderr.write(`wrote ${rest[1]} (tensors: ${summary})\n`);
+      if (wanted === 0) {
+        process.stderr.write(`warning: no tensor could be stored as ${rest[2]}: the matmul rows of this model do not fit its blocks; the file keeps the input's types\n`);
+      }
       return 0;
     }
     case 'version': {

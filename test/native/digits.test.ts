@@ -85,6 +85,18 @@ describe('digits model: real words', { skip }, () => {
     assert.equal(parakeet(['eval', set.dir, '--model', DIGITS_MODEL, '--weight-type', 'q3']).status, 2);
   });
 
+  test('quantize says how many tensors took the type, and warns when none could (144-wide rows fit no K-quant block)', () => {
+    const q8 = parakeet(['quantize', DIGITS_MODEL, join(dir, 'q8_0.gguf'), 'q8_0']);
+    assert.equal(q8.status, 0, describeExit(q8));
+    assert.match(q8.stderr, /wrote .*\(tensors: .*q8_0×\d+/);
+    assert.doesNotMatch(q8.stderr, /warning/);
+    const report = JSON.parse(ok(['eval', set.dir, '--model', join(dir, 'q8_0.gguf'), '--json'])) as EvalReport;
+    assert.ok(report.total.wer <= 0.05, `Q8_0 file: WER ${report.total.wer}`);
+    const q4k = parakeet(['quantize', DIGITS_MODEL, join(dir, 'q4_k.gguf'), 'q4_k']);
+    assert.equal(q4k.status, 0, describeExit(q4k));
+    assert.match(q4k.stderr, /warning: no tensor could be stored as q4_k/);
+  });
+
   test("word times: each word's time (its CTC spike) within 0.2 s of the middle of espeak-ng's word", async () => {
     const model = await Model.load(DIGITS_MODEL, {});
     try {
