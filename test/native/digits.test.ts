@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { EvalReport } from '../../app/cli/eval.js';
 import { Model, type TranscribeResult } from '../../native/index.js';
-import { DIGITS_MODEL, ensureDigitsSet, readWav16, type DigitsSetOptions } from '../support/audio/digits.js';
+import { DIGITS_MODEL, ensureDigitsSet, ensureNoisySet, readWav16, type DigitsSetOptions } from '../support/audio/digits.js';
 import { describeExit } from './helpers/child.js';
 import { parakeet } from './helpers/cli.js';
 import { scratchDir } from './helpers/tmp.js';
@@ -95,6 +95,29 @@ describe('digits model: real words', { skip }, () => {
     const q4k = parakeet(['quantize', DIGITS_MODEL, join(dir, 'q4_k.gguf'), 'q4_k']);
     assert.equal(q4k.status, 0, describeExit(q4k));
     assert.match(q4k.stderr, /warning: no tensor could be stored as q4_k/);
+  });
+
+  test('noisy copies: each file at the SNR asked for, noise over all of it, the same references', () => {
+    const noisy = ensureNoisySet(set, 'pink', 10);
+    assert.equal(noisy.items.length, set.items.length);
+    for (const [i, item] of noisy.items.entries()) {
+      const clean = readWav16(set.items[i].wav).samples;
+      const mixed = readWav16(item.wav).samples;
+      assert.equal(mixed.length, clean.length);
+      let ps = 0;
+      let pn = 0;
+      let lastQuarter = 0;
+      for (let k = 0; k < clean.length; k++) {
+        const n = mixed[k] - clean[k];
+        ps += clean[k] ** 2;
+        pn += n ** 2;
+        if (k >= (3 * clean.length) / 4) lastQuarter += n ** 2;
+      }
+      const snr = 10 * Math.log10(ps / pn);
+      assert.ok(Math.abs(snr - 10) < 0.2, `${item.id}: SNR ${snr.toFixed(2)} dB`);
+      assert.ok(lastQuarter > pn / 8, `${item.id}: noise reaches the end of the file`);
+      assert.equal(readFileSync(item.wav.replace(/\.wav$/, '.txt'), 'utf8').trim(), set.items[i].text);
+    }
   });
 
   test("word times: each word's time (its CTC spike) within 0.2 s of the middle of espeak-ng's word", async () => {

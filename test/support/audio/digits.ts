@@ -248,8 +248,10 @@ export function ensureNoisySet(src: { dir: string; items: DigitsItem[] }, kind: 
   const clips = src.items.map((item) => readWav16(item.wav).samples);
   const noisePath = join(tmp, '.noise.wav');
   const total = clips.reduce((n, c) => n + c.length, 0);
-  run('sox', ['-R', '-n', '-r', '16000', '-c', '1', '-b', '16', noisePath, 'synth', `${total}s`, `${kind}noise`, 'vol', '0.5']);
+  // The null input's rate is given too: `synth Ns` counts samples at the input's rate (48 kHz by default).
+  run('sox', ['-R', '-r', '16000', '-n', '-r', '16000', '-c', '1', '-b', '16', noisePath, 'synth', `${total}s`, `${kind}noise`, 'vol', '0.5']);
   const stream = readWav16(noisePath).samples;
+  if (stream.length < total) throw new Error(`sox made ${stream.length} noise samples of the ${total} asked for`);
   let offset = 0;
   for (const [k, item] of src.items.entries()) {
     const clean = clips[k];
