@@ -5,9 +5,13 @@
 //   parakeet transcribe <audio.wav> --model <m.gguf> [--device NAME] [--threads N]
 //            [--decoder tdt|rnnt|ctc] [--tdt-rule greedy_batch|greedy] [--weight-type T]
 //            [--format txt|srt|vtt|json] [--json] [--out FILE] [--dump-dir DIR] [--max-window-sec S]
+//   parakeet eval <folder> --model <m.gguf> [--device NAME] [--threads N] [--decoder D] [--weight-type T]
+//            [--max-window-sec S] [--json] [--out FILE]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
 //   parakeet version
-import { join } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   buildInfo, isEngineError, listDevices, Model, quantizeModel, type DecoderName, type DeviceInfo, type ModelInfo,
@@ -15,7 +19,9 @@ import {
 } from '../../native/index.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
 import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
-import { readWavMono } from '../main/engine/wav-file.js';
+import { readWavMono, type MonoWav } from '../main/engine/wav-file.js';
+import { convertToWav, findConverter, isWavFile, noConverterError } from '../main/files/audio-converter.js';
+import { evaluateFolder, formatEvalReport } from './eval.js';
 import { writeFileAtomic } from '../main/util/atomic-file.js';
 
 class UsageError extends Error {}
@@ -25,7 +31,8 @@ const HELP = `parakeet — local speech recognition (NVIDIA Parakeet on ggml)
 Commands:
   devices [--json]                       list compute devices (CPU features, GPU memory)
   info <model.gguf> [--json]             validate a model and show its architecture
-  transcribe <audio.wav> --model <m>     transcribe a WAV file
+  transcribe <audio> --model <m>         transcribe a WAV file (other formats — flac, mp3, m4a, ogg, … —
+                                         through the machine's ffmpeg or sox, as the app does)
       --device NAME       cpu, CUDA0, Vulkan0, … (default: $PARAKEET_DEVICE, else first GPU, else CPU)
       --threads N         CPU threads (default: all)
       --decoder D         tdt | rnnt | ctc (default: the model's)
@@ -36,6 +43,11 @@ Commands:
       --out FILE          write the result to FILE instead of stdout
       --dump-dir DIR      write mel.npy and encoder.npy of the first window (parity debugging)
       --max-window-sec S  long audio is cut at pauses into windows of at most S seconds (default 60)
+  eval <folder> --model <m>              transcribe every *.wav that has a *.txt reference beside it and print
+                                         WER and CER per file and in total (text lowercased, punctuation removed)
+      --device, --threads, --decoder, --weight-type, --max-window-sec   as for transcribe
+      --json              the report as JSON (per file: reference, hypothesis, S/D/I counts, WER, CER)
+      --out FILE          write the report to FILE instead of stdout
   quantize <in> <out> <type>             re-quantize matmul weights (f16 bf16 q8_0 q5_0 q4_0 q6_k q5_k q4_k)
   version                                engine and ggml version
 
@@ -98,6 +110,48 @@ async function emit(text: string, out: string | undefined): Promise<void> {
   else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
+/** A WAV as it is; anything else converted to a temporary 16 kHz WAV by ffmpeg or sox (the app's converter), then read. */
+async function readAudio(file: string): Promise<MonoWav> {
+  if (await isWavFile(file)) return readWavMono(file);
+  const converter = await findConverter();
+  if (!converter) throw noConverterError(file);
+  const dir = await mkdtemp(join(tmpdir(), 'parakeet-cli-'));
+  try {
+    const wav = join(dir, `${basename(file)}.wav`);
+    await convertToWav(converter, file, wav);
+    return await readWavMono(wav);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function evalCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      model: { type: 'string', short: 'm' }, device: { type: 'string' }, threads: { type: 'string' },
+      decoder: { type: 'string' }, 'weight-type': { type: 'string' }, 'max-window-sec': { type: 'string' },
+      json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('eval needs exactly one folder');
+  if (!values.model) throw new UsageError('eval needs --model <model.gguf>');
+  const report = await evaluateFolder(positionals[0], {
+    model: values.model,
+    device: values.device,
+    threads: positiveNumber('threads', values.threads),
+    decoder: oneOf<DecoderName>('decoder', values.decoder, ['tdt', 'rnnt', 'ctc']),
+    weightType: oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0']),
+    maxWindowSec: positiveNumber('max-window-sec', values['max-window-sec']),
+    onFile: (_f, i, n) => {
+      if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${n}`);
+    },
+  });
+  if (process.stderr.isTTY) process.stderr.write('\r');
+  await emit(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatEvalReport(report), values.out);
+}
+
 async function transcribeCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
@@ -119,7 +173,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
   const maxWindowSec = positiveNumber('max-window-sec', values['max-window-sec']);
 
   // The app's streaming reader: a WAV of any size (one readFile stops at 2 GiB), mono with the engine's arithmetic.
-  const audio = await readWavMono(positionals[0]);
+  const audio = await readAudio(positionals[0]);
   if (audio.truncated) process.stderr.write(`warning: ${positionals[0]} is cut short; transcribing the ${audio.samples.length} frames present\n`);
   const model = await Model.load(values.model, { device: values.device, threads, weightType });
   try {
@@ -178,10 +232,23 @@ async function main(argv: string[]): Promise<number> {
     case 'transcribe':
       await transcribeCommand(rest);
       return 0;
+    case 'eval':
+      await evalCommand(rest);
+      return 0;
     case 'quantize': {
       if (rest.length !== 3) throw new UsageError('quantize needs <in.gguf> <out.gguf> <type>');
       await quantizeModel(rest[0], rest[1], rest[2]);
-      process.stderr.write(`wrote ${rest[1]}\n`);
+      // Say how much of the file took the type: a row length that is not a multiple of the type's block
+      // (32 for q8_0/q5_0/q4_0, 256 for the K-quants) keeps that tensor's type, silently otherwise.
+      const written = await Model.load(rest[1], { threads: 1 });
+      const types = written.info().tensorTypes;
+      written.dispose();
+      const wanted = Object.entries(types).find(([t]) => t.toLowerCase() === rest[2].toLowerCase())?.[1] ?? 0;
+      const summary = Object.entries(types).map(([t, n]) => `${t}×${n}`).join(' ');
+      process.stderr.write(`wrote ${rest[1]} (tensors: ${summary})\n`);
+      if (wanted === 0) {
+        process.stderr.write(`warning: no tensor could be stored as ${rest[2]}: the matmul rows of this model do not fit its blocks; the file keeps the input's types\n`);
+      }
       return 0;
     }
     case 'version': {

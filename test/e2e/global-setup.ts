@@ -1,8 +1,9 @@
 // Runs once before the end-to-end specs: builds the renderer if it is stale
 // and generates the model, the speech file the fake microphone plays and a
-// long copy of it for file transcription.
+// long copy of it for file transcription, and the spoken digit strings the
+// trained digits model hears (digits.spec.ts).
 import { existsSync, mkdirSync } from 'node:fs';
-import { checkTools, ensureLongSpeech, ensureModel, ensureRendererBuilt, ensureSpeech } from './support/assets.js';
+import { checkTools, ensureDigitsSpeech, ensureLongSpeech, ensureModel, ensureRendererBuilt, ensureSpeech } from './support/assets.js';
 import { CHROMIUM, SCREENSHOT_DIR } from './support/paths.js';
 
 export default function globalSetup(): void {
@@ -13,5 +14,6 @@ export default function globalSetup(): void {
   ensureModel();
   ensureSpeech();
   ensureLongSpeech();
+  ensureDigitsSpeech();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
 }

@@ -1,10 +1,11 @@
 // Generates what the suite needs, once: the renderer build, a tiny model and
 // the espeak-ng speech file. Each step is skipped when its output is current.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { concatenate, ensureDigitsSet } from '../../support/audio/digits.js';
 import {
-  ASSET_DIR, LEAD_SILENCE_SEC, LONG_SPEECH_WAV, MODEL_PATH, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV,
+  ASSET_DIR, DIGITS_FILE_JSON, DIGITS_FILE_WAV, DIGITS_MIC_JSON, DIGITS_MIC_WAV, LEAD_SILENCE_SEC, LONG_SPEECH_WAV, MODEL_PATH, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV,
   TAIL_SILENCE_SEC,
 } from './paths.js';
 
@@ -74,9 +75,29 @@ export function ensureLongSpeech(): void {
   renameSync(tmp, LONG_SPEECH_WAV);
 }
 
+/**
+ * For the digits specs: three digit strings (en-us, 165 words/min) with 1.4 s pauses for the fake microphone, and
+ * one nine-digit string (en, 150 words/min) for the Files view; each with a JSON of its parts
+ * (text, place in the file, espeak-ng's word times in file time). Seeded, so the same every run.
+ */
+export function ensureDigitsSpeech(): void {
+  if (!existsSync(DIGITS_MIC_JSON)) {
+    const set = ensureDigitsSet('e2e-mic', { seed: 0xe2e_d1c7, perVoice: 3, voices: ['en-us'], rates: [165], minWords: 4, maxWords: 7 });
+    const joined = concatenate(set.items, DIGITS_MIC_WAV, { seed: 1, pauseMin: 1.4, pauseMax: 1.4, leadSec: LEAD_SILENCE_SEC, tailSec: TAIL_SILENCE_SEC });
+    writeFileSync(DIGITS_MIC_JSON, `${JSON.stringify(joined, null, 1)}\n`);
+  }
+  if (!existsSync(DIGITS_FILE_JSON)) {
+    // One utterance as espeak-ng spoke it: the model learned isolated strings, and added silence (a second
+    // of it before or after) makes it drop and change words — the float64 reference hears the same.
+    const set = ensureDigitsSet('e2e-file', { seed: 0xe2e_f11e, perVoice: 1, voices: ['en'], rates: [150], minWords: 9, maxWords: 9 });
+    const joined = concatenate(set.items, DIGITS_FILE_WAV, { seed: 2, pauseMin: 0, pauseMax: 0, leadSec: 0, tailSec: 0 });
+    writeFileSync(DIGITS_FILE_JSON, `${JSON.stringify(joined, null, 1)}\n`);
+  }
+}
+
 export function checkTools(): string[] {
   const missing: string[] = [];
-  for (const tool of ['espeak-ng', 'sox']) {
+  for (const tool of ['espeak-ng', 'sox', 'python3']) {
     try {
       execFileSync('which', [tool], { stdio: 'ignore' });
     } catch {

@@ -12,6 +12,11 @@ export const MODEL_PATH = join(ASSET_DIR, 'tiny-hybrid-q8_0.gguf');
 export const SPEECH_WAV = join(ASSET_DIR, 'speech.wav');
 /** SPEECH_WAV ten times over (≈ 126 s): a file transcription that runs long enough to cancel. */
 export const LONG_SPEECH_WAV = join(ASSET_DIR, 'speech-x10.wav');
+/** Spoken digit strings for the trained digits model (test/support/audio/digits.ts), with their parts and espeak-ng's word times. */
+export const DIGITS_MIC_WAV = join(ASSET_DIR, 'digits-dictation.wav');
+export const DIGITS_MIC_JSON = join(ASSET_DIR, 'digits-dictation.json');
+export const DIGITS_FILE_WAV = join(ASSET_DIR, 'digits-file.wav');
+export const DIGITS_FILE_JSON = join(ASSET_DIR, 'digits-file.json');
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'docs', 'screenshots');
 export const RENDERER_DIST = join(REPO_ROOT, 'dist', 'renderer');
 export const CHROMIUM = process.env.PARAKEET_CHROMIUM ?? '/usr/bin/chromium';
