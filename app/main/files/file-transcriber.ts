@@ -119,6 +119,11 @@ export class FileTranscriber {
     }
   }
 
+  /** Jobs running now. */
+  jobIds(): string[] {
+    return [...this.jobs.keys()];
+  }
+
   cancel(jobId: string): void {
     const job = this.jobs.get(jobId);
     if (!job) throw new CodedError('NOT_FOUND', `There is no running file job ${jobId}.`);
