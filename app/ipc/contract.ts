@@ -285,6 +285,11 @@ export interface SessionStateEvent {
   level: number;
   /** A message when the state is 'failed' or something degraded (engine restarted, …). */
   notice: IpcError | null;
+  /**
+   * Live text cannot be on time now: what holds the engine up, in words ("loading the model", "checking a
+   * model file"); null once decodes get through again. (A file job never does: it yields to dictation.)
+   */
+  delayedBy?: string | null;
 }
 
 export interface LatencyReport {

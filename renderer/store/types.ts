@@ -17,6 +17,8 @@ export interface SessionSlice {
   sessionId: string | null;
   /** Last state reported by the session manager. */
   serverState: SessionState | null;
+  /** Live text is held up by this (engine work in words), from the session; null when on time. */
+  delayedBy: string | null;
   /** Local input level 0..1 (from the captured frames, smoothed). */
   level: number;
   /** Key press / click to the first captured frame (ms), measured here. */

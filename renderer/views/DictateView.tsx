@@ -41,6 +41,28 @@ function StatusLine() {
   );
 }
 
+/** The truth about live text when something else uses the engine. */
+function LiveNote() {
+  const phase = useApp((s) => s.session.phase);
+  const delayedBy = useApp((s) => s.session.delayedBy);
+  const fileRunning = useApp((s) => s.files.job.phase === 'running');
+  if (phase === 'live' && delayedBy) {
+    return (
+      <p className="live-note warn-text" data-testid="live-note" data-kind="delayed" role="status">
+        Live text is delayed while the engine is {delayedBy}; it catches up when that ends. Nothing you say is lost.
+      </p>
+    );
+  }
+  if (fileRunning) {
+    return (
+      <p className="live-note muted" data-testid="live-note" data-kind="file" role="status">
+        A file is being transcribed. Live dictation goes first: the file waits while you speak.
+      </p>
+    );
+  }
+  return null;
+}
+
 function EngineLine() {
   const status = useApp((s) => s.engine.status);
   const lastRan = useApp((s) => s.devices.state?.lastRan ?? NONE);
@@ -132,6 +154,7 @@ export function DictateView() {
           <StatusLine />
           <LevelMeter />
         </div>
+        <LiveNote />
       </div>
       <div className="card">
         <div className="card-title-row">

@@ -117,6 +117,8 @@ interface LaneJob {
   preempt?: () => void;
   /** A file job's step (preemptible or not): a partial waits behind it instead of being skipped. */
   step?: boolean;
+  /** What the job does, in words, when it holds live dictation up (a load, a check, a self-test). */
+  what?: string;
 }
 
 /** Requests that run on the model's device: only a death during one of these is blamed on the device. */
@@ -298,6 +300,18 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.laneBusy && !this.laneCurrent?.step;
   }
 
+  /**
+   * What holds live dictation up now, in words ("loading the model"), or null: a job that a partial is
+   * skipped behind and a final waits for. A file window never does (it yields).
+   */
+  liveHeldBy(): string | null {
+    const running = this.laneCurrent;
+    if (running && !running.step && running.priority !== PRIORITY.final && running.priority !== PRIORITY.partial) {
+      return running.what ?? 'busy';
+    }
+    return null;
+  }
+
   /** True while a file job holds the lane or waits in it (the dictation view says live text goes first). */
   get fileJobActive(): boolean {
     return this.fileJobs > 0;
@@ -454,7 +468,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.inLane(VALIDATE_PRIORITY, async () => {
       if (signal?.aborted) throw aborted();
       return this.request({ op: 'validate', path }, { signal });
-    });
+    }, { what: 'checking a model file' });
   }
 
   listDevices(): Promise<DeviceInfo[]> {
@@ -476,7 +490,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         this.setState(this.model ? 'ready' : 'no-model');
       }
       return result;
-    });
+    }, { what: 'running a device self-test' });
   }
 
   /** Test trigger (needs testHooks): the next self-test's device output is corrupted before the comparison. */
@@ -671,7 +685,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private inLane<T>(
     priority: number,
     work: () => Promise<T>,
-    how: { use?: boolean; step?: boolean; preempt?: () => void } = {},
+    how: { use?: boolean; step?: boolean; preempt?: () => void; what?: string } = {},
   ): Promise<T> {
     const use = how.use ?? true;
     return new Promise<T>((resolve, reject) => {
@@ -687,6 +701,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         seq: this.laneSeq++,
         step: how.step,
         preempt: how.preempt,
+        what: how.what ?? (priority === PRIORITY.load ? 'loading the model' : undefined),
         run: () => {
           if (use) this.touch();
           work()
