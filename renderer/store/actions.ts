@@ -147,6 +147,10 @@ export function settingsSaving(): void {
   set((s) => ({ settings: { ...s.settings, saving: true } }));
 }
 
+export function settingsSaveEnded(): void {
+  set((s) => ({ settings: { ...s.settings, saving: false } }));
+}
+
 export function catalogLoaded(catalog: CatalogEntry[]): void {
   set((s) => ({ models: { ...s.models, catalog } }));
 }

@@ -2,7 +2,7 @@
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
 import type {
-  InsertTestResult, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
+  IpcError, InsertTestResult, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
 } from '../../app/ipc/contract.js';
 import { fileNoticeFromError, noticeFromError } from '../errors.js';
 import { fileName } from '../format.js';
@@ -93,14 +93,22 @@ export function testInsert(): Promise<InsertTestResult | null> {
   return call('insert:test', 'Testing insertion', {});
 }
 
-export async function saveSettings(patch: SettingsPatch): Promise<void> {
+/**
+ * Saves a settings patch. The outcome goes back to the form (shown next to its Save button and the field a
+ * refusal names), never to a banner: a failed save is about the form, not the app.
+ */
+export async function saveSettings(patch: SettingsPatch): Promise<{ ok: true } | { ok: false; error: IpcError }> {
   actions.settingsSaving();
-  const values = await call('settings:set', 'Saving settings', patch);
-  if (values) actions.settingsLoaded(values);
-  else {
-    const current = await call('settings:get', 'Reading settings');
-    if (current) actions.settingsLoaded(current);
+  const result = await api().invoke('settings:set', patch);
+  if (result.ok) {
+    actions.settingsLoaded(result.value);
+    return { ok: true };
   }
+  // Nothing was applied; the saved values are read again so the form compares with the truth.
+  const current = await api().invoke('settings:get');
+  if (current.ok) actions.settingsLoaded(current.value);
+  else actions.settingsSaveEnded();
+  return { ok: false, error: result.error };
 }
 
 export async function loadModelFile(path: string): Promise<boolean> {
