@@ -56,6 +56,21 @@ const FILE_ACTIONS: Record<string, string> = {
   IO_ERROR: 'Check that your user can read the file.',
 };
 
+/** A failed file transcription, in words, for the job's own place in the Files view: what happened, what to do. */
+export function fileErrorText(error: IpcError): string {
+  const action = FILE_ACTIONS[error.code] ?? actionFor(error.code);
+  return action ? `${error.message} ${action}` : error.message;
+}
+
+/** A failed model import, in words, shown next to Import: advice about the file, not about downloads. */
+export function importErrorText(error: IpcError): string {
+  let action: string | undefined;
+  if (/does not exist/.test(error.message)) action = 'Check the path: it must be the full path of a .gguf file on this machine.';
+  else if (error.code === 'IO_ERROR') action = 'Check that your user can read the file, and that the models folder is writable and has free space.';
+  else action = actionFor(error.code);
+  return action ? `${error.message} ${action}` : error.message;
+}
+
 export function fileNoticeFromError(error: IpcError, context: string): Notice {
   const notice = noticeFromError(error, 'error', context);
   const action = FILE_ACTIONS[error.code];

@@ -25,7 +25,7 @@ import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPha
 import { applySettings } from './settings.js';
 import { appStore, initialState } from './store.js';
 import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer } from './transcript.js';
-import type { AppState, ConnectionState, SessionPhase, View } from './types.js';
+import type { AppState, ConnectionState, ModelsSlice, SessionPhase, View } from './types.js';
 
 type Update = (s: AppState) => Partial<AppState>;
 const set = (update: Update): void => appStore.setState(update);
@@ -157,6 +157,10 @@ export function catalogLoaded(catalog: CatalogEntry[]): void {
 
 export function firstRunLoaded(firstRun: FirstRunProposal): void {
   set((s) => ({ models: { ...s.models, firstRun } }));
+}
+
+export function importOutcome(outcome: ModelsSlice['importOutcome']): void {
+  set((s) => ({ models: { ...s.models, importOutcome: outcome } }));
 }
 
 export function importing(path: string | null): void {

@@ -64,6 +64,8 @@ export interface ModelsSlice {
   firstRun: FirstRunProposal | null;
   /** An import is in flight (path shown while copying/validating). */
   importing: string | null;
+  /** The last import's outcome, shown next to Import: an error until the next try or edit; "Imported" expires. */
+  importOutcome: { kind: 'ok' | 'error'; text: string } | null;
 }
 
 export type FileJobPhase = 'idle' | 'running' | 'done' | 'failed' | 'cancelled';

@@ -96,10 +96,22 @@ test('a local .gguf opens directly, or is imported into the models folder', asyn
   const row = app.locator('[data-testid="installed-row"][data-id^="imported/"]');
   await expect(row).toBeVisible();
   await expect(row).toContainText('unknown (imported)');
+  await expect(app.getByTestId('import-outcome')).toContainText('Imported');
+  await expect(app.getByTestId('notice')).toHaveCount(0);
   expect((await server.services.models.listInstalled()).map((m) => m.source.kind)).toEqual(['imported']);
 
   // A path that is not a model says what is wrong and what to do.
   await app.getByLabel('Path of a .gguf file on this machine').fill('/definitely/not/here.gguf');
   await app.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(app.getByTestId('notice').filter({ hasText: /not\/here\.gguf/ })).toBeVisible();
+  // Next to Import, with advice about the path; not a banner at the top of the window.
+  const outcome = app.getByTestId('import-outcome');
+  await expect(outcome).toHaveAttribute('data-kind', 'error');
+  await expect(outcome).toContainText(/not\/here\.gguf does not exist\. Check the path/);
+  await expect(app.getByTestId('notice')).toHaveCount(0);
+  const box = await outcome.boundingBox();
+  const button = await app.getByRole('button', { name: 'Import', exact: true }).boundingBox();
+  expect(Math.abs((box?.y ?? 0) - (button?.y ?? 0))).toBeLessThan(120);
+  // Editing the path makes it no longer true: it goes.
+  await app.getByLabel('Path of a .gguf file on this machine').fill('/somewhere/else.gguf');
+  await expect(outcome).toHaveCount(0);
 });

@@ -95,18 +95,17 @@ describe('file commands', () => {
     assert.equal(shownResult(files)?.transcript.text, 'hello world');
   });
 
-  test('a missing file: phase failed and one banner with file advice', async () => {
+  test('a missing file: phase failed, the error once at the job with file advice, no banner', async () => {
     const done = transcribeFile('/rec/missing.wav');
     fake.take('files:transcribe').resolve({ ok: false, error: { code: 'NOT_FOUND', message: 'There is no file at /rec/missing.wav.' } });
     assert.equal(await done, null);
     const state = appStore.getState();
     assert.equal(state.files.job.phase, 'failed');
-    assert.equal(state.notices.items.length, 1);
-    assert.equal(state.notices.items[0].message, 'Transcribing missing.wav: There is no file at /rec/missing.wav.');
-    assert.match(state.notices.items[0].action ?? '', /full path of an audio file/);
-    // The next job clears that banner: it was about another file.
+    assert.equal(state.notices.items.length, 0, 'not also a banner: the error is shown once');
+    assert.match(state.files.job.error ?? '', /^There is no file at \/rec\/missing\.wav\. Check the path: .*full path of an audio file/);
+    // The next job clears it: it was about another file.
     void transcribeFile('/rec/present.wav');
-    assert.equal(appStore.getState().notices.items.length, 0);
+    assert.equal(appStore.getState().files.job.error, null);
   });
 
   test('cancel pressed before the first progress event is sent, once, when the job id arrives', async () => {
@@ -147,7 +146,8 @@ describe('file commands', () => {
     await second;
     state = appStore.getState();
     assert.equal(state.files.job.phase, 'failed');
-    assert.equal(state.notices.items.length, 1);
+    assert.equal(state.files.job.error, 'cancelled');
+    assert.equal(state.notices.items.length, 0);
   });
 });
 
