@@ -15,7 +15,8 @@ const TYPE_TEXT: Record<DeviceInfo['type'], string> = { cpu: 'CPU', gpu: 'GPU', 
 
 function memoryText(d: DeviceInfo): string {
   if (!d.memoryTotal) return 'unknown';
-  return `${formatBytes(d.memoryFree)} free of ${formatBytes(d.memoryTotal)}`;
+  // The CPU's figure is the OS's "available" (Linux: MemAvailable, what `free` shows); a GPU's is the driver's free.
+  return `${formatBytes(d.memoryFree)} ${d.type === 'cpu' ? 'available' : 'free'} of ${formatBytes(d.memoryTotal)}`;
 }
 
 function Badges({ device, state }: { device: DeviceInfo; state: DevicesState }) {

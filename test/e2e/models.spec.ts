@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hfRedirect, serveBytes, TestHttpsServer } from '../support/https-server/server.js';
+import { formatBytes } from '../../app/shared/bytes.js';
 import { expect, test as base } from './support/fixtures.js';
 import { MODEL_PATH, SCREENSHOT_DIR } from './support/paths.js';
 
@@ -39,7 +40,7 @@ test('download from the mirror with a visible progress bar, then transcribe with
   await expect(firstRun).toBeVisible();
   await expect(firstRun.getByRole('radio', { name: /English dictation/ })).toBeChecked();
   const download = firstRun.getByRole('button', { name: /^Download / });
-  await expect(download).toContainText(`${(size / 1024).toFixed(0)} KB`);
+  await expect(download).toContainText(formatBytes(size));
   await download.click();
 
   // A progress bar that moves.
