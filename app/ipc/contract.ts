@@ -517,7 +517,8 @@ export interface EventMap {
   'dictation:state': SessionStateEvent;
   'dictation:latency': LatencyReport;
   /** Sent with fraction 0 as soon as a job starts (path tells which request it belongs to, for files:cancel). */
-  'files:progress': { jobId: string; fraction: number; path?: string };
+  /** `durationSec`: the audio's length once read; `audioSec`: how far into it the transcript is. */
+  'files:progress': { jobId: string; fraction: number; path?: string; audioSec?: number; durationSec?: number };
   /** An entry was added, closed, recovered or removed. */
   'history:changed': HistoryChange;
   'notice': Notice;

@@ -24,7 +24,7 @@ import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './
 import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
 import { appStore, initialState } from './store.js';
-import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer } from './transcript.js';
+import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer, dropPartial as dropPartialReducer } from './transcript.js';
 import type { AppState, ConnectionState, ModelsSlice, SessionPhase, View } from './types.js';
 
 type Update = (s: AppState) => Partial<AppState>;
@@ -301,6 +301,10 @@ export function showView(view: View): void {
 
 export function clearTranscript(): void {
   set(() => ({ transcript: clearTranscriptReducer() }));
+}
+
+export function dropPartial(sessionId: string): void {
+  set((s) => ({ transcript: dropPartialReducer(s.transcript, sessionId) }));
 }
 
 export function dismissNoticeKey(key: string): void {

@@ -82,6 +82,11 @@ export interface FileJob {
   cancel: 'none' | 'requested' | 'sent';
   /** What went wrong (phase 'failed'). */
   error: string | null;
+  /** When this window started the job (ms, Date.now): elapsed time survives switching views. */
+  startedAt: number | null;
+  /** The audio's length and how far the transcript is into it (from main's progress), when known. */
+  durationSec: number | null;
+  audioSec: number | null;
 }
 
 /** A finished transcript. Tokens are dropped: nothing shows them and they are the bulk of a long file's reply. */

@@ -123,10 +123,12 @@ function Controls() {
 
 function TranscriptTools() {
   const hasText = useApp((s) => s.transcript.finals.length > 0);
+  // Clear also takes tentative text off the screen (there is nothing to copy in it yet).
+  const hasAnything = useApp((s) => s.transcript.finals.length > 0 || s.transcript.partial !== null);
   return (
     <div className="transcript-tools">
       <CopyButton getText={() => finalText(appStore.getState().transcript)} disabled={!hasText} />
-      <Button variant="quiet" onClick={() => actions.clearTranscript()} disabled={!hasText}>
+      <Button variant="quiet" onClick={() => actions.clearTranscript()} disabled={!hasAnything}>
         Clear
       </Button>
     </div>

@@ -78,7 +78,7 @@ test('partials while speaking, finals equal the offline transcript of the same c
   // The self-test on demand: the CPU's normal path against its scheduler path, with the real figures.
   await cpu.getByRole('button', { name: 'Run self-test on CPU' }).click();
   await expect(cpu.getByTestId('self-test-result')).toHaveAttribute('data-passed', 'true');
-  await expect(cpu.getByTestId('self-test-result')).toHaveText(/^Matches the CPU's scheduler path: relative error [\d.e-]+, same tokens, \d+ ms$/);
+  await expect(cpu.getByTestId('self-test-result')).toHaveText(/^Passed: matches the CPU's scheduler path: relative error [\d.e-]+, same tokens, \d+ ms$/);
   // The README's screenshot, with the self-test result in its row.
   await app.screenshot({ path: join(SCREENSHOT_DIR, 'devices.png') });
   recorder.dispose();

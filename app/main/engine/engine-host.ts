@@ -399,7 +399,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   async transcribeFile(
     path: string,
     options: EngineTranscribeOptions,
-    how: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+    how: { signal?: AbortSignal; onProgress?: (fraction: number, audio?: { doneSec: number; totalSec: number }) => void } = {},
   ): Promise<EngineTranscript> {
     if (how.signal?.aborted) throw aborted();
     const model = this.model;
@@ -413,10 +413,13 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         { signal: how.signal },
       );
       const parts: EngineTranscript[] = [];
+      const totalSec = opened.samples / opened.sampleRate;
+      how.onProgress?.(0, { doneSec: 0, totalSec });
       try {
         for (let index = 0; index < opened.windows.length; index += 1) {
           parts.push(await this.fileStep(opened.handle, index, decodeOptions, how.signal));
-          how.onProgress?.(opened.samples === 0 ? 1 : opened.windows[index]!.end / opened.samples);
+          const end = opened.windows[index]!.end;
+          how.onProgress?.(opened.samples === 0 ? 1 : end / opened.samples, { doneSec: end / opened.sampleRate, totalSec });
         }
       } finally {
         this.request({ op: 'fileClose', handle: opened.handle }).catch(() => undefined);

@@ -58,6 +58,11 @@ export interface DownloadSnapshot {
   /** Where the expected sha256 came from ('catalog' wins over 'server'). */
   hashSource: 'catalog' | 'server' | null;
   error: ErrorInfo | null;
+  /**
+   * Downloading, but the connection failed and the next attempt waits: attempt n of `of`, when it starts
+   * (epoch ms) and why; null while bytes flow. So a stalled bar says it is retrying instead of sitting at 0 %.
+   */
+  retrying?: { attempt: number; of: number; at: number; reason: string } | null;
 }
 
 export interface DownloadProgress {

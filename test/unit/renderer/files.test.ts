@@ -15,6 +15,7 @@ import {
 } from '../../../renderer/store/files.js';
 import { appStore } from '../../../renderer/store/store.js';
 import { installFakeApi } from './fake-api.js';
+import { progressFigures } from '../../../renderer/views/files/progress-figures.js';
 
 function transcript(jobId: string, path = '/rec/meeting.wav'): FileTranscript {
   return {
@@ -177,5 +178,16 @@ describe('what the view shows', () => {
     assert.deepEqual(Object.keys(json), ['file', 'durationSec', 'elapsedMs', 'devicesRan', 'text', 'words']);
     assert.equal(json.file, '/rec/team meeting.v2.wav');
     assert.deepEqual(json.words, t.words);
+  });
+});
+
+describe('file progress figures (issue 11)', () => {
+  test('position in the audio, time so far and time left; the start time is the store\'s, so a view switch keeps it', () => {
+    let files = fileJobStarted(initialFiles, '/rec/meeting.wav', 1_000);
+    assert.equal(files.job.startedAt, 1_000);
+    files = applyFileProgress(files, { jobId: 'f1', fraction: 0, path: '/rec/meeting.wav', audioSec: 0, durationSec: 300 });
+    assert.equal(progressFigures(files.job, 0), '0 % · 0:00 of 5:00 of audio · 0 ms so far · estimating time left…');
+    files = applyFileProgress(files, { jobId: 'f1', fraction: 0.25, audioSec: 75, durationSec: 300 });
+    assert.equal(progressFigures(files.job, 4_000), '25 % · 1:15 of 5:00 of audio · 4.00 s so far · about 12 s left');
   });
 });
