@@ -18,6 +18,9 @@ test('no model: set-up steps, a microphone test that hears the fake microphone, 
   const proposal = steps.getByTestId('first-run');
   await expect(proposal.getByRole('radio', { name: /English dictation/ })).toBeChecked();
   await expect(proposal.getByRole('button', { name: /^Download .*(MB|kB|GB)/ })).toBeVisible();
+  // Measured on this CPU by the engine, with what it means for each choice.
+  await expect(proposal.getByTestId('machine-speed')).toContainText(/This CPU, measured just now: [\d.]+ GFLOP\/s on \d+ threads?/);
+  await expect(proposal.getByText(/about [\d.]+× real time on this CPU/).first()).toBeVisible();
   // 2: the microphone test opens the (fake) microphone and the level meter moves.
   await steps.getByTestId('mic-test').click();
   await expect(steps.getByTestId('mic-test-result')).toHaveAttribute('data-ok', 'true', { timeout: 20_000 });

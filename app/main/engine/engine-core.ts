@@ -3,7 +3,7 @@
 // The same core runs inside the engine process (engine-process.ts) and, in
 // inline mode, inside main (inline-transport.ts).
 import {
-  Model, buildInfo, listDevices, native, resample, setLogHandler, type BuildInfo, type TranscribeResult,
+  Model, benchMatmul, buildInfo, listDevices, native, resample, setLogHandler, type BuildInfo, type TranscribeResult,
 } from '../../../native/index.js';
 import { readWavMono } from './wav-file.js';
 import { planWindows } from './windows.js';
@@ -165,6 +165,11 @@ export class EngineCore {
         });
       case 'listDevices':
         return listDevices();
+      case 'probeSpeed': {
+        // A feed-forward-sized Q8_0 matmul (the 110M model's bulk), a few calls: ~50 ms on 2 cores.
+        const r = await benchMatmul({ type: 'q8_0', out: 2048, in: 512, tokens: 128, threads: message.threads, iterations: 6 });
+        return { gflops: r.gflops, threads: message.threads };
+      }
       case 'selfTest':
         return this.track(message.id, async (signal) => {
           const corrupt = this.corruptNext;

@@ -478,6 +478,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.request({ op: 'listDevices' });
   }
 
+  /** A quick CPU measurement (first run); in the lane behind live work, since it uses the same cores. */
+  probeSpeed(threads: number): Promise<{ gflops: number; threads: number }> {
+    return this.inLane(PRIORITY.file, () => this.request({ op: 'probeSpeed', threads }), { use: false, what: 'measuring this CPU' });
+  }
+
   /**
    * The known-answer self-test of `device` (absent: the model's device) with the loaded model, after the
    * finals waiting. A failure is reported (`selfTest`; the registry marks the device) and, when the device

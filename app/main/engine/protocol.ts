@@ -56,6 +56,8 @@ export type EngineRequest =
   /** Loads the file into a separate, short-lived model (on the CPU) and frees it; the resident model stays. */
   | { op: 'validate'; path: string }
   | { op: 'listDevices' }
+  /** A quick CPU probe: one Q8_0 matmul shape (first-run speed class); no model needed. */
+  | { op: 'probeSpeed'; threads: number }
   /**
    * The known-answer self-test (self-test.ts) of `device` (absent: the resident model's device) with the
    * resident model's file and load options, against a short-lived CPU twin. Testing a device other than the
@@ -93,6 +95,7 @@ export interface EngineResponseMap {
   fileClose: null;
   validate: ModelInfo;
   listDevices: DeviceInfo[];
+  probeSpeed: { gflops: number; threads: number };
   selfTest: DeviceSelfTest;
   status: EngineProcessStatus;
   cancel: null;
