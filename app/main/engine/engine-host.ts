@@ -433,13 +433,15 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   /** One window of a file job in the lane; stopped and queued again when live work arrives (bounded). */
   private async fileStep(handle: number, index: number, options: EngineTranscribeOptions, signal?: AbortSignal): Promise<EngineTranscript> {
     for (let preempted = 0; ; preempted += 1) {
+      // Cancelled between two windows: the abort event has fired already, so look before listening.
+      if (signal?.aborted) throw aborted();
       const step = new AbortController();
       const onAbort = (): void => step.abort();
       signal?.addEventListener('abort', onAbort, { once: true });
       let yielded = false;
       try {
         return await this.inLane(PRIORITY.file, async () => {
-          if (step.signal.aborted) throw aborted();
+          if (step.signal.aborted || signal?.aborted) throw aborted();
           await this.reloadIfIdle();
           const result = await this.request({ op: 'fileWindow', handle, index, options }, { signal: step.signal });
           this.emit('ran', { devicesRan: result.devicesRan });

@@ -117,3 +117,20 @@ test(`a window stopped ${MAX_FILE_PREEMPTIONS} times runs to its end: the file j
   assert.equal(log.indexOf('window 0 done') < log.lastIndexOf('live'), true, 'the last final waited for the protected window');
   await host.dispose();
 });
+
+test('a cancel between two windows stops the job: no later window runs', async () => {
+  const log: string[] = [];
+  const host = await started(log);
+  const controller = new AbortController();
+  const file = host.transcribeFile('/meeting.wav', {}, {
+    signal: controller.signal,
+    // Right after window 0: the abort lands while no window runs.
+    onProgress: (fraction) => {
+      if (fraction > 0) controller.abort();
+    },
+  });
+  await assert.rejects(file, (e: Error & { code?: string }) => e.code === 'ABORTED');
+  await new Promise((r) => setTimeout(r, WINDOW_MS + 100));
+  assert.deepEqual(log.filter((l) => l.startsWith('window') && l.endsWith('start')), ['window 0 start']);
+  await host.dispose();
+});
