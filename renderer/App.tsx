@@ -1,6 +1,6 @@
 // The window: header (name, status), view switcher, banners, the shown view.
 import { useEffect, useRef } from 'react';
-import { Nav } from './components/Nav.js';
+import { Nav, VIEWS } from './components/Nav.js';
 import { NoticeArea } from './components/NoticeArea.js';
 import { StatusChips } from './components/StatusChips.js';
 import { installShortcuts } from './keyboard.js';
@@ -34,6 +34,10 @@ export function App() {
   const view = useApp((s) => s.ui.view);
   const main = useRef<HTMLElement>(null);
   useEffect(() => installShortcuts(), []);
+  // The window's title names the view (screen readers announce it, and it tells windows apart).
+  useEffect(() => {
+    document.title = `${VIEWS.find((v) => v.id === view)?.label ?? 'Parakeet'} — Parakeet`;
+  }, [view]);
   return (
     <div className="app">
       <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>

@@ -17,12 +17,12 @@ const ACTIONS: Record<string, string> = {
   MIC_BUSY: 'Another application is using the microphone. Close it, or choose another input in Settings.',
   MIC_ENDED: 'The microphone stopped (unplugged?). Reconnect it and press Start again.',
   MIC_UNSUPPORTED: 'This browser cannot capture audio here; use a current Chromium-based browser or the desktop app.',
-  NETWORK: 'Check the network connection (and proxy), then press Resume.',
+  NETWORK: 'Check the network connection (and proxy), then press Retry.',
   HTTP_STATUS: 'The server refused the download. Check the mirror endpoint in Settings, then retry.',
   HASH_MISMATCH: 'The download was corrupted and has been deleted. Download it again.',
   SIZE_MISMATCH: 'The download was incomplete and has been deleted. Download it again.',
   HASH_UNAVAILABLE: 'The server did not say what the file should contain, so it cannot be verified. Try another mirror.',
-  DISK_FULL: 'Free some disk space, then press Resume.',
+  DISK_FULL: 'Free some disk space, then press Retry.',
   INSECURE_URL: 'Use an https:// mirror endpoint in Settings.',
   HOST_NOT_ALLOWED: 'The download was redirected to an unexpected host. Check the mirror endpoint in Settings.',
   TOO_MANY_REDIRECTS: 'Check the mirror endpoint in Settings.',
@@ -55,6 +55,21 @@ const FILE_ACTIONS: Record<string, string> = {
   BAD_ARGUMENT: 'Choose an audio file, and a decoder this model has (or Auto).',
   IO_ERROR: 'Check that your user can read the file.',
 };
+
+/** A failed file transcription, in words, for the job's own place in the Files view: what happened, what to do. */
+export function fileErrorText(error: IpcError): string {
+  const action = FILE_ACTIONS[error.code] ?? actionFor(error.code);
+  return action ? `${error.message} ${action}` : error.message;
+}
+
+/** A failed model import, in words, shown next to Import: advice about the file, not about downloads. */
+export function importErrorText(error: IpcError): string {
+  let action: string | undefined;
+  if (/does not exist/.test(error.message)) action = 'Check the path: it must be the full path of a .gguf file on this machine.';
+  else if (error.code === 'IO_ERROR') action = 'Check that your user can read the file, and that the models folder is writable and has free space.';
+  else action = actionFor(error.code);
+  return action ? `${error.message} ${action}` : error.message;
+}
 
 export function fileNoticeFromError(error: IpcError, context: string): Notice {
   const notice = noticeFromError(error, 'error', context);

@@ -1,17 +1,8 @@
 // Number formatting for the views (sizes, speeds, durations). DOM-free.
 
-export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return 'unknown size';
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2)} ${units[unit]}`;
-}
+/** Decimal units (kB/MB/GB), as file managers show them: one convention in every view and the diagnostics. */
+export { formatBytes } from '../app/shared/bytes.js';
+import { formatBytes } from '../app/shared/bytes.js';
 
 export function formatSpeed(bytesPerSecond: number): string {
   return `${formatBytes(Math.max(0, Math.round(bytesPerSecond)))}/s`;

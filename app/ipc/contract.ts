@@ -285,6 +285,11 @@ export interface SessionStateEvent {
   level: number;
   /** A message when the state is 'failed' or something degraded (engine restarted, …). */
   notice: IpcError | null;
+  /**
+   * Live text cannot be on time now: what holds the engine up, in words ("loading the model", "checking a
+   * model file"); null once decodes get through again. (A file job never does: it yields to dictation.)
+   */
+  delayedBy?: string | null;
 }
 
 export interface LatencyReport {
@@ -512,7 +517,8 @@ export interface EventMap {
   'dictation:state': SessionStateEvent;
   'dictation:latency': LatencyReport;
   /** Sent with fraction 0 as soon as a job starts (path tells which request it belongs to, for files:cancel). */
-  'files:progress': { jobId: string; fraction: number; path?: string };
+  /** `durationSec`: the audio's length once read; `audioSec`: how far into it the transcript is. */
+  'files:progress': { jobId: string; fraction: number; path?: string; audioSec?: number; durationSec?: number };
   /** An entry was added, closed, recovered or removed. */
   'history:changed': HistoryChange;
   'notice': Notice;

@@ -38,7 +38,13 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
 
     'models:state': () => s.modelsState(),
     'models:catalog': () => s.models.getCatalog(),
-    'models:firstRun': ({ locale }) => s.models.firstRunProposal({ locale: locale ?? platform.locale?.() }),
+    'models:firstRun': async ({ locale }) => {
+      const [proposal, machine] = await Promise.all([
+        s.models.firstRunProposal({ locale: locale ?? platform.locale?.() }),
+        s.engine.engineAvailable ? s.machineSpeed() : Promise.resolve(null),
+      ]);
+      return { ...proposal, machine };
+    },
     'models:download': ({ id }) => s.models.download(id),
     'models:pause': async ({ id }) => found(await s.models.pause(id), id),
     'models:resume': ({ id }) => s.models.resume(id),

@@ -22,6 +22,8 @@ import { DictationInsert } from './insert/dictation-insert.js';
 import { LogSink, createLogger, isLogLevel, type LogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
 import { ModelManager, type ModelManagerOptions } from './models/index.js';
+import { machineSpeed } from './models/machine-speed.js';
+import type { MachineSpeed } from './models/types.js';
 import { Router } from './router.js';
 import { SessionManager } from './sessions/session-manager.js';
 import { SettingsStore } from './settings.js';
@@ -92,6 +94,8 @@ export interface Services {
   readonly ready: Promise<void>;
   info(): AppInfo;
   modelsState(): Promise<ModelsState>;
+  /** This CPU's speed class for the first-run proposal (measured once in the engine; null without an engine). */
+  machineSpeed(): Promise<MachineSpeed | null>;
   /** Load options from the settings and the device registry. */
   loadOptions(): EngineLoadOptions;
   /** Loads a model file as the resident model (with the installed id when it is one). */
@@ -304,6 +308,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
   // Interrupted downloads continue where they stopped.
   models.resumePending().catch((error: unknown) => log.warn('could not resume downloads', error));
 
+  let speed: Promise<MachineSpeed | null> | null = null;
   const partial: Omit<Services, 'router'> = {
     options,
     userDataDir,
@@ -321,6 +326,16 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     ready: startupModel(),
     info,
     modelsState,
+    machineSpeed: () => {
+      speed ??= engine.probeSpeed(loadOptions().threads ?? autoThreads())
+        .then((r) => machineSpeed(r.gflops, r.threads))
+        .catch((error: unknown) => {
+          log.warn('the CPU speed probe failed', error);
+          speed = null;
+          return null;
+        });
+      return speed;
+    },
     loadOptions,
     loadModel,
     activateModel,

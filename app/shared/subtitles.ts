@@ -117,9 +117,11 @@ export function wordsToCues(words: readonly TimedWord[], options: CueOptions = {
 
   const cues = groups.map((group): Cue => {
     const texts = group.map((w) => w.text);
-    const start = group[0].start;
-    // Times come from the engine in order, but never let a cue end before it starts.
-    const end = Math.max(start, ...group.map((w) => w.end));
+    // No cue runs past the end of the audio (a last word's end can be a frame past it), and never ends
+    // before it starts.
+    const limit = options.endLimit ?? Number.POSITIVE_INFINITY;
+    const start = Math.min(group[0].start, limit);
+    const end = Math.min(limit, Math.max(start, ...group.map((w) => w.end)));
     return { start, end, text: texts.join(' '), lines: layoutLines(texts, rules) };
   });
   // Zero-length cues (every word start == end) get a short display time, up to the next cue or the end.

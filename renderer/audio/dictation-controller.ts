@@ -46,11 +46,21 @@ export class DictationController {
   /** `openMic`: mic.ts in the app (browser-only); tests pass a stand-in. */
   constructor(private readonly openMic: (options: MicOptions) => Promise<MicHandle>) {}
 
-  /** Start when idle, stop when live (the shortcut and the main button). */
-  async toggle(): Promise<void> {
-    const phase = appStore.getState().session.phase;
-    if (phase === 'idle') await this.start();
-    else if (phase === 'live') await this.stop();
+  /** Toggles in order: a press during a start or a stop acts once that ends, none is lost. */
+  private toggles: Promise<void> = Promise.resolve();
+
+  /**
+   * Start when idle, stop when live (the shortcut, the hotkey and the main button). Presses are taken in
+   * order: five quick presses are start, stop, start, stop, start, whatever each one waits for.
+   */
+  toggle(): Promise<void> {
+    const next = this.toggles.then(async () => {
+      const phase = appStore.getState().session.phase;
+      if (phase === 'idle') await this.start();
+      else if (phase === 'live') await this.stop();
+    });
+    this.toggles = next.catch(() => undefined);
+    return next;
   }
 
   /** Keeps the mic open (pre-roll filling) while the Dictate view is shown and the preference is on. */
@@ -135,6 +145,8 @@ export class DictationController {
     this.sessionId = null;
     await call('dictation:cancel', 'Cancelling dictation', { sessionId });
     actions.sessionEnded(null);
+    // Cancelled: the tentative text of the discarded session goes too (finals already out stay).
+    actions.dropPartial(sessionId);
     await this.endLocal();
   }
 

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { checkAccelerator } from '../../app/ipc/accelerator.js';
 import type { HotkeySettings, InsertMode, InsertSettings } from '../../app/ipc/contract.js';
+import { actionFor } from '../errors.js';
 import { testInsert } from '../store/commands.js';
 import { Button } from './Button.js';
 
@@ -25,7 +26,9 @@ function InsertTest() {
     const timer = setTimeout(() => {
       if (left > 1) return setLeft(left - 1);
       setLeft(0);
-      void testInsert().then((r) => setResult(r ? `Inserted with ${r.mode} (${r.platform}).` : 'The test failed: see the message above.'));
+      void testInsert().then((r) => setResult(r.ok
+        ? `Passed: inserted the sample with ${r.value.mode} (${r.value.platform}).`
+        : `The test failed: ${r.error.message}${actionFor(r.error.code) ? ` ${actionFor(r.error.code)}` : ''}`));
     }, 1000);
     return () => clearTimeout(timer);
   }, [left]);

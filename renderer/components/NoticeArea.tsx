@@ -1,11 +1,21 @@
-// Banners: what happened and what to do. Errors are announced assertively
-// (role=alert), the rest politely (role=status).
+// Banners: app-wide states only (engine down or restarting, a device failed, the microphone, the
+// connection); what a control caused is shown next to that control. Errors are announced assertively
+// (role=alert), the rest politely (role=status); an info banner is news, announced once, and expires.
+import { useEffect } from 'react';
 import * as actions from '../store/actions.js';
 import { useApp } from '../store/hooks.js';
 import type { NoticeItem } from '../store/types.js';
 import { Button } from './Button.js';
 
+/** How long an info banner (e.g. "The engine was restarted …") stays. */
+export const INFO_NOTICE_MS = 10_000;
+
 function Banner({ notice }: { notice: NoticeItem }) {
+  useEffect(() => {
+    if (notice.level !== 'info') return;
+    const timer = setTimeout(() => actions.dismissNotice(notice.id), INFO_NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice.id, notice.level]);
   return (
     <div
       className={`banner banner-${notice.level}`}

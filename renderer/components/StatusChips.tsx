@@ -1,5 +1,7 @@
-// Header chips: engine state and (web mode) the bridge connection.
+// Header chips: the microphone (recording indicator, on every view), engine state and (web mode) the
+// bridge connection.
 import type { EngineState } from '../../app/ipc/contract.js';
+import * as actions from '../store/actions.js';
 import { useApp } from '../store/hooks.js';
 
 const ENGINE_TEXT: Record<EngineState, string> = {
@@ -14,6 +16,32 @@ const ENGINE_TEXT: Record<EngineState, string> = {
   'idle-unloaded': 'Model unloaded (idle) — reloads on use',
 };
 
+const RECORDING_TEXT = {
+  opening: 'Opening microphone…',
+  starting: 'Microphone on · starting',
+  live: 'Recording',
+  stopping: 'Recording · finishing',
+} as const;
+
+/** Shown whenever the microphone may be live, whatever view is open; it goes to Dictate. */
+function RecordingChip() {
+  const phase = useApp((s) => s.session.phase);
+  if (phase === 'idle') return null;
+  return (
+    <button
+      type="button"
+      className="chip chip-recording"
+      data-testid="recording-chip"
+      data-phase={phase}
+      onClick={() => actions.showView('dictate')}
+      aria-label={`${RECORDING_TEXT[phase]}: go to Dictate`}
+    >
+      <span className="rec-dot" aria-hidden="true" />
+      {RECORDING_TEXT[phase]}
+    </button>
+  );
+}
+
 export function StatusChips() {
   const state = useApp((s) => s.engine.status?.state ?? null);
   const device = useApp((s) => s.engine.status?.model?.device.device.name ?? null);
@@ -21,6 +49,7 @@ export function StatusChips() {
   const mode = useApp((s) => s.engine.mode);
   return (
     <div className="chips" role="status" aria-label="App status">
+      <RecordingChip />
       {connection !== 'connected' ? (
         <span className="chip chip-bad" data-testid="connection-chip">
           {connection === 'connecting' ? 'Connecting…' : 'Disconnected'}

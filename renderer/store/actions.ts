@@ -24,8 +24,8 @@ import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './
 import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
 import { appStore, initialState } from './store.js';
-import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer } from './transcript.js';
-import type { AppState, ConnectionState, SessionPhase, View } from './types.js';
+import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer, dropPartial as dropPartialReducer } from './transcript.js';
+import type { AppState, ConnectionState, ModelsSlice, SessionPhase, View } from './types.js';
 
 type Update = (s: AppState) => Partial<AppState>;
 const set = (update: Update): void => appStore.setState(update);
@@ -147,12 +147,20 @@ export function settingsSaving(): void {
   set((s) => ({ settings: { ...s.settings, saving: true } }));
 }
 
+export function settingsSaveEnded(): void {
+  set((s) => ({ settings: { ...s.settings, saving: false } }));
+}
+
 export function catalogLoaded(catalog: CatalogEntry[]): void {
   set((s) => ({ models: { ...s.models, catalog } }));
 }
 
 export function firstRunLoaded(firstRun: FirstRunProposal): void {
   set((s) => ({ models: { ...s.models, firstRun } }));
+}
+
+export function importOutcome(outcome: ModelsSlice['importOutcome']): void {
+  set((s) => ({ models: { ...s.models, importOutcome: outcome } }));
 }
 
 export function importing(path: string | null): void {
@@ -293,6 +301,10 @@ export function showView(view: View): void {
 
 export function clearTranscript(): void {
   set(() => ({ transcript: clearTranscriptReducer() }));
+}
+
+export function dropPartial(sessionId: string): void {
+  set((s) => ({ transcript: dropPartialReducer(s.transcript, sessionId) }));
 }
 
 export function dismissNoticeKey(key: string): void {

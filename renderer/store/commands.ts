@@ -2,10 +2,9 @@
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
 import type {
-  InsertTestResult, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
+  IpcError, InsertTestResult, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
 } from '../../app/ipc/contract.js';
-import { fileNoticeFromError, noticeFromError } from '../errors.js';
-import { fileName } from '../format.js';
+import { fileErrorText, importErrorText, noticeFromError } from '../errors.js';
 import * as actions from './actions.js';
 import { api } from './api.js';
 import { pendingCancel } from './files.js';
@@ -88,19 +87,28 @@ export async function runSelfTest(name: string): Promise<void> {
   }
 }
 
-/** insert:test with the saved settings (the sample text is main's); null when it failed (a banner says why). */
-export function testInsert(): Promise<InsertTestResult | null> {
-  return call('insert:test', 'Testing insertion', {});
+/** insert:test with the saved settings (the sample text is main's); the outcome is shown next to Test. */
+export async function testInsert(): Promise<{ ok: true; value: InsertTestResult } | { ok: false; error: IpcError }> {
+  const result = await api().invoke('insert:test', {});
+  return result.ok ? { ok: true, value: result.value } : { ok: false, error: result.error };
 }
 
-export async function saveSettings(patch: SettingsPatch): Promise<void> {
+/**
+ * Saves a settings patch. The outcome goes back to the form (shown next to its Save button and the field a
+ * refusal names), never to a banner: a failed save is about the form, not the app.
+ */
+export async function saveSettings(patch: SettingsPatch): Promise<{ ok: true } | { ok: false; error: IpcError }> {
   actions.settingsSaving();
-  const values = await call('settings:set', 'Saving settings', patch);
-  if (values) actions.settingsLoaded(values);
-  else {
-    const current = await call('settings:get', 'Reading settings');
-    if (current) actions.settingsLoaded(current);
+  const result = await api().invoke('settings:set', patch);
+  if (result.ok) {
+    actions.settingsLoaded(result.value);
+    return { ok: true };
   }
+  // Nothing was applied; the saved values are read again so the form compares with the truth.
+  const current = await api().invoke('settings:get');
+  if (current.ok) actions.settingsLoaded(current.value);
+  else actions.settingsSaveEnded();
+  return { ok: false, error: result.error };
 }
 
 export async function loadModelFile(path: string): Promise<boolean> {
@@ -146,14 +154,25 @@ export async function pickModelFile(): Promise<string | null> {
   return call('models:pickFile', 'Opening a model file');
 }
 
+/** How long "Imported …" stays next to Import (it is announced when it appears). */
+export const IMPORT_OK_MS = 8000;
+let importOkTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Imports a .gguf; the outcome is shown next to the Import button (an error until the next try or edit). */
 export async function importModel(path: string): Promise<void> {
   actions.importing(path);
+  actions.importOutcome(null);
+  if (importOkTimer) clearTimeout(importOkTimer);
   try {
-    const model = await call('models:import', `Importing ${path}`, { path });
-    if (!model) return;
+    const result = await api().invoke('models:import', { path });
+    if (!result.ok) {
+      actions.importOutcome({ kind: 'error', text: importErrorText(result.error) });
+      return;
+    }
     const state = await call('models:state', 'Reading installed models');
     if (state) actions.modelsChanged(state);
-    actions.notify({ level: 'info', code: 'MODEL_IMPORTED', message: `Imported ${model.displayName}.` }, 'models');
+    actions.importOutcome({ kind: 'ok', text: `Imported ${result.value.displayName}. It is listed under Installed.` });
+    importOkTimer = setTimeout(() => actions.importOutcome(null), IMPORT_OK_MS);
   } finally {
     actions.importing(null);
   }
@@ -184,8 +203,8 @@ export async function transcribeFile(path: string, decoder?: FileTranscribeOptio
     actions.fileJobCancelled();
     return null;
   }
-  actions.fileJobFailed(result.error.message);
-  actions.notify(fileNoticeFromError(result.error, `Transcribing ${fileName(path)}`), 'files');
+  // Shown once, at the job's place in the Files view (not also as a banner).
+  actions.fileJobFailed(fileErrorText(result.error));
   return null;
 }
 

@@ -9,12 +9,14 @@ import type { FileJob, FileResult, FilesSlice } from './types.js';
 /** Long meetings make large transcripts; five is plenty to compare decoders or re-export. */
 export const MAX_FILE_RESULTS = 5;
 
-const idleJob: FileJob = { phase: 'idle', path: '', jobId: null, fraction: 0, cancel: 'none', error: null };
+const idleJob: FileJob = {
+  phase: 'idle', path: '', jobId: null, fraction: 0, cancel: 'none', error: null, startedAt: null, durationSec: null, audioSec: null,
+};
 
 export const initialFiles: FilesSlice = { job: idleJob, results: [], shown: null, nextKey: 1 };
 
-export function fileJobStarted(s: FilesSlice, path: string): FilesSlice {
-  return { ...s, job: { ...idleJob, phase: 'running', path } };
+export function fileJobStarted(s: FilesSlice, path: string, at = Date.now()): FilesSlice {
+  return { ...s, job: { ...idleJob, phase: 'running', path, startedAt: at } };
 }
 
 export function applyFileProgress(s: FilesSlice, ev: EventMap['files:progress']): FilesSlice {
@@ -24,8 +26,10 @@ export function applyFileProgress(s: FilesSlice, ev: EventMap['files:progress'])
   const ours = job.jobId === null ? ev.path === job.path : ev.jobId === job.jobId;
   if (!ours) return s;
   const fraction = Math.min(1, Math.max(job.fraction, ev.fraction));
-  if (job.jobId === ev.jobId && fraction === job.fraction) return s;
-  return { ...s, job: { ...job, jobId: ev.jobId, fraction } };
+  const durationSec = ev.durationSec ?? job.durationSec;
+  const audioSec = ev.audioSec === undefined ? job.audioSec : Math.max(job.audioSec ?? 0, ev.audioSec);
+  if (job.jobId === ev.jobId && fraction === job.fraction && durationSec === job.durationSec && audioSec === job.audioSec) return s;
+  return { ...s, job: { ...job, jobId: ev.jobId, fraction, durationSec, audioSec } };
 }
 
 export function fileJobFinished(s: FilesSlice, transcript: FileTranscript, finishedAt: number): FilesSlice {

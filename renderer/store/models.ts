@@ -10,6 +10,7 @@ export const initialModels: ModelsSlice = {
   progress: {},
   firstRun: null,
   importing: null,
+  importOutcome: null,
 };
 
 export function applyModelsState(s: ModelsSlice, state: ModelsState): ModelsSlice {

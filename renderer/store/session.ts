@@ -6,6 +6,7 @@ export const initialSession: SessionSlice = {
   phase: 'idle',
   sessionId: null,
   serverState: null,
+  delayedBy: null,
   level: 0,
   pressToMicMs: null,
   latency: null,
@@ -25,7 +26,7 @@ export function sessionStarted(s: SessionSlice, sessionId: string): SessionSlice
 /** Server state events of other (older) sessions are ignored. */
 export function applySessionState(s: SessionSlice, ev: SessionStateEvent): SessionSlice {
   if (ev.sessionId !== s.sessionId) return s;
-  return { ...s, serverState: ev.state };
+  return { ...s, serverState: ev.state, delayedBy: ev.delayedBy ?? null };
 }
 
 export function applyLatency(s: SessionSlice, report: LatencyReport): SessionSlice {
@@ -40,6 +41,7 @@ export function sessionStopped(s: SessionSlice, summary: SessionSummary | null):
     phase: 'idle',
     sessionId: null,
     serverState: summary ? 'stopped' : null,
+    delayedBy: null,
     lastSummary: summary ?? s.lastSummary,
     latency: summary ? summary.latency : s.latency,
     level: s.armed ? s.level : 0,

@@ -42,6 +42,11 @@ export function applySummary(s: TranscriptSlice, summary: SessionSummary): Trans
   return next;
 }
 
+/** A cancelled session's tentative text leaves the screen; its finals stay. */
+export function dropPartial(s: TranscriptSlice, sessionId: string): TranscriptSlice {
+  return s.partial && s.partial.sessionId === sessionId ? { ...s, partial: null } : s;
+}
+
 export function clearTranscript(): TranscriptSlice {
   return initialTranscript;
 }

@@ -17,6 +17,8 @@ export interface SessionSlice {
   sessionId: string | null;
   /** Last state reported by the session manager. */
   serverState: SessionState | null;
+  /** Live text is held up by this (engine work in words), from the session; null when on time. */
+  delayedBy: string | null;
   /** Local input level 0..1 (from the captured frames, smoothed). */
   level: number;
   /** Key press / click to the first captured frame (ms), measured here. */
@@ -62,6 +64,8 @@ export interface ModelsSlice {
   firstRun: FirstRunProposal | null;
   /** An import is in flight (path shown while copying/validating). */
   importing: string | null;
+  /** The last import's outcome, shown next to Import: an error until the next try or edit; "Imported" expires. */
+  importOutcome: { kind: 'ok' | 'error'; text: string } | null;
 }
 
 export type FileJobPhase = 'idle' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -78,6 +82,11 @@ export interface FileJob {
   cancel: 'none' | 'requested' | 'sent';
   /** What went wrong (phase 'failed'). */
   error: string | null;
+  /** When this window started the job (ms, Date.now): elapsed time survives switching views. */
+  startedAt: number | null;
+  /** The audio's length and how far the transcript is into it (from main's progress), when known. */
+  durationSec: number | null;
+  audioSec: number | null;
 }
 
 /** A finished transcript. Tokens are dropped: nothing shows them and they are the bulk of a long file's reply. */

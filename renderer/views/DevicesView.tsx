@@ -15,7 +15,8 @@ const TYPE_TEXT: Record<DeviceInfo['type'], string> = { cpu: 'CPU', gpu: 'GPU', 
 
 function memoryText(d: DeviceInfo): string {
   if (!d.memoryTotal) return 'unknown';
-  return `${formatBytes(d.memoryFree)} free of ${formatBytes(d.memoryTotal)}`;
+  // The CPU's figure is the OS's "available" (Linux: MemAvailable, what `free` shows); a GPU's is the driver's free.
+  return `${formatBytes(d.memoryFree)} ${d.type === 'cpu' ? 'available' : 'free'} of ${formatBytes(d.memoryTotal)}`;
 }
 
 function Badges({ device, state }: { device: DeviceInfo; state: DevicesState }) {
@@ -34,7 +35,7 @@ function Badges({ device, state }: { device: DeviceInfo; state: DevicesState }) 
         </li>
       ) : null}
       {failed ? (
-        <li className="badge badge-failed" title={failed.reason}>
+        <li className="badge badge-failed">
           Failed: {failed.reason}
         </li>
       ) : null}
@@ -55,7 +56,6 @@ function SelfTestCell({ device, state, busy, testing }: { device: DeviceInfo; st
     <div className="self-test">
       <Button
         disabled={busy || why !== undefined}
-        title={why ?? `Compare ${device.name}'s output for a fixed signal with the CPU's`}
         aria-label={`Run self-test on ${device.name}`}
         onClick={() => void runSelfTest(device.name)}
       >
@@ -66,11 +66,12 @@ function SelfTestCell({ device, state, busy, testing }: { device: DeviceInfo; st
           className={last.passed ? 'self-test-result' : 'self-test-result warn-text'}
           data-testid="self-test-result"
           data-passed={String(last.passed)}
-          title={selfTestTitle(last)}
         >
           {selfTestText(last, state.active?.device.name ?? null)}
         </p>
       ) : null}
+      {last ? <p className="field-hint self-test-detail">{selfTestTitle(last)}</p> : null}
+      {why ? <p className="field-hint" data-testid="self-test-why">{why}</p> : null}
     </div>
   );
 }
@@ -166,6 +167,7 @@ export function DevicesView() {
                 </Button>
               </div>
             </div>
+            <div className="table-scroll">
             <table className="table" data-testid="devices-table">
               <thead>
                 <tr>
@@ -186,6 +188,7 @@ export function DevicesView() {
                 ))}
               </tbody>
             </table>
+            </div>
           </div>
         </>
       )}

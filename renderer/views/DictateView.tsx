@@ -6,13 +6,14 @@ import { Button } from '../components/Button.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { LatencyFigures } from '../components/LatencyFigures.js';
 import { LevelMeter } from '../components/LevelMeter.js';
-import { ModelPicker } from '../components/ModelPicker.js';
+import { FirstRun } from './dictate/FirstRun.js';
 import { Transcript } from '../components/Transcript.js';
 import * as actions from '../store/actions.js';
 import { engineUsable } from '../store/engine.js';
 import { useApp } from '../store/hooks.js';
 import { finalText } from '../store/transcript.js';
 import type { SessionPhase } from '../store/types.js';
+import type { EngineState } from '../../app/ipc/contract.js';
 import { appStore } from '../store/store.js';
 
 export const SHORTCUT_LABEL = 'Ctrl+Shift+Space';
@@ -29,9 +30,16 @@ const PHASE_TEXT: Record<SessionPhase, string> = {
 
 function StatusLine() {
   const phase = useApp((s) => s.session.phase);
+  const ready = useApp((s) => engineUsable(s.engine.status));
   const server = useApp((s) => s.session.serverState);
   const mic = useApp((s) => s.session.micLabel);
-  const text = phase === 'live' && server === 'speech' ? 'Hearing speech' : phase === 'live' && server === 'finalizing' ? 'Finalizing' : PHASE_TEXT[phase];
+  const text = phase === 'live' && server === 'speech'
+    ? 'Hearing speech'
+    : phase === 'live' && server === 'finalizing'
+      ? 'Finalizing'
+      : phase === 'idle' && !ready
+        ? 'Not ready'
+        : PHASE_TEXT[phase];
   return (
     <p className="status-line" data-testid="session-status" data-phase={phase}>
       <span className={`dot dot-${phase}`} aria-hidden="true" />
@@ -41,22 +49,37 @@ function StatusLine() {
   );
 }
 
+/** The truth about live text when something else uses the engine. */
+function LiveNote() {
+  const phase = useApp((s) => s.session.phase);
+  const delayedBy = useApp((s) => s.session.delayedBy);
+  const fileRunning = useApp((s) => s.files.job.phase === 'running');
+  if (phase === 'live' && delayedBy) {
+    return (
+      <p className="live-note warn-text" data-testid="live-note" data-kind="delayed" role="status">
+        Live text is delayed while the engine is {delayedBy}; it catches up when that ends. Nothing you say is lost.
+      </p>
+    );
+  }
+  if (fileRunning) {
+    return (
+      <p className="live-note muted" data-testid="live-note" data-kind="file" role="status">
+        A file is being transcribed. Live dictation goes first: the file waits while you speak.
+      </p>
+    );
+  }
+  return null;
+}
+
 function EngineLine() {
   const status = useApp((s) => s.engine.status);
   const lastRan = useApp((s) => s.devices.state?.lastRan ?? NONE);
   if (!status) return <p className="engine-line muted">Connecting to the engine…</p>;
   if (!status.model) {
     return (
-      <div className="engine-line engine-none">
-        <p>
-          No model is loaded. Download one in the{' '}
-          <button type="button" className="link" onClick={() => actions.showView('models')}>
-            Models view
-          </button>
-          , or open a local file:
-        </p>
-        <ModelPicker idPrefix="dictate-picker" />
-      </div>
+      <p className="engine-line engine-none" data-testid="engine-line">
+        No model is loaded yet: set one up below.
+      </p>
     );
   }
   const device = status.model.device.device.name;
@@ -70,11 +93,32 @@ function EngineLine() {
   );
 }
 
+/** Why Start cannot be pressed now, in words (null when it can). */
+export function startBlocker(state: EngineState | null, hasModel: boolean): string | null {
+  switch (state) {
+    case null:
+      return 'Start waits for the connection to the engine.';
+    case 'missing':
+      return 'Start is unavailable: the speech engine is not built (npm run build:native).';
+    case 'starting':
+      return 'Start waits for the engine to start.';
+    case 'loading':
+      return 'Start waits for the model to finish loading.';
+    case 'no-model':
+      return 'Start needs a model: get one in step 1 below.';
+    default:
+      return hasModel || state === 'crashed' || state === 'restarting' ? null : 'Start needs a model: get one in step 1 below.';
+  }
+}
+
 function Controls() {
   const phase = useApp((s) => s.session.phase);
+  const state = useApp((s) => s.engine.status?.state ?? null);
+  const hasModel = useApp((s) => s.engine.status?.model != null);
   const usable = useApp((s) => engineUsable(s.engine.status) || s.engine.status?.state === 'crashed' || s.engine.status?.state === 'restarting');
   const live = phase === 'live';
   const busy = phase !== 'idle' && phase !== 'live';
+  const blocker = !live && !usable ? startBlocker(state, hasModel) : null;
   return (
     <div className="controls">
       <Button
@@ -83,6 +127,7 @@ function Controls() {
         aria-keyshortcuts="Control+Shift+Space"
         disabled={busy || (!live && !usable)}
         onClick={() => void dictation.toggle()}
+        aria-describedby={blocker ? 'record-why' : undefined}
         data-testid="record"
       >
         {live ? 'Stop' : phase === 'stopping' ? 'Stopping…' : busy ? 'Starting…' : 'Start dictation'}
@@ -92,19 +137,27 @@ function Controls() {
           Cancel
         </Button>
       ) : null}
-      <span className="hint">
-        {SHORTCUT_LABEL} to start/stop{live ? ', Esc to cancel' : ''}
-      </span>
+      {blocker ? (
+        <span className="hint warn-text" id="record-why" data-testid="record-why">
+          {blocker}
+        </span>
+      ) : (
+        <span className="hint">
+          {SHORTCUT_LABEL} to start/stop{live ? ', Esc to cancel' : ''}
+        </span>
+      )}
     </div>
   );
 }
 
 function TranscriptTools() {
   const hasText = useApp((s) => s.transcript.finals.length > 0);
+  // Clear also takes tentative text off the screen (there is nothing to copy in it yet).
+  const hasAnything = useApp((s) => s.transcript.finals.length > 0 || s.transcript.partial !== null);
   return (
     <div className="transcript-tools">
       <CopyButton getText={() => finalText(appStore.getState().transcript)} disabled={!hasText} />
-      <Button variant="quiet" onClick={() => actions.clearTranscript()} disabled={!hasText}>
+      <Button variant="quiet" onClick={() => actions.clearTranscript()} disabled={!hasAnything}>
         Clear
       </Button>
     </div>
@@ -113,6 +166,8 @@ function TranscriptTools() {
 
 export function DictateView() {
   const armed = useApp((s) => s.session.armed);
+  // No model loaded (and the engine is there to load one): the set-up steps.
+  const firstRun = useApp((s) => s.engine.status !== null && s.engine.status.model === null && s.engine.status.state !== 'missing');
   // Keep the mic (and its pre-roll) open while this view is shown, if the user chose that.
   useEffect(() => {
     if (!armed) return;
@@ -132,7 +187,9 @@ export function DictateView() {
           <StatusLine />
           <LevelMeter />
         </div>
+        <LiveNote />
       </div>
+      {firstRun ? <FirstRun /> : null}
       <div className="card">
         <div className="card-title-row">
           <h3>Transcript</h3>

@@ -1,9 +1,12 @@
 // Settings: engine (device, threads, decoder, weights, engine mode), audio
 // capture (processing toggles, input, pre-roll), dictation segmentation (VAD),
-// history (on/off, retention), inserting into other apps and the hotkey, and the download mirror. Edits are collected in a draft and saved together.
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { checkAccelerator } from '../../app/ipc/accelerator.js';
-import type { Settings, SettingsPatch } from '../../app/ipc/contract.js';
+// history (on/off, retention), inserting into other apps and the hotkey, and the download mirror. Edits are
+// collected in a draft and saved together. Each field is checked as it is typed (settings/form-check.ts):
+// an error sits next to its field, in words, and that field is not sent; every valid edit is saved; a
+// field main refuses gets main's reason next to it; the outcome of a save sits next to the Save button.
+// New saved values (a save, another window) never overwrite an edit that is not saved yet.
+import { createContext, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Settings } from '../../app/ipc/contract.js';
 import { SETTINGS_LIMITS } from '../../app/ipc/settings.js';
 import { listInputs } from '../audio/mic.js';
 import { AboutCard } from '../components/AboutCard.js';
@@ -13,12 +16,37 @@ import { saveKeepMicArmed } from '../preferences.js';
 import * as actions from '../store/actions.js';
 import { saveSettings } from '../store/commands.js';
 import { useApp } from '../store/hooks.js';
+import { diff, fieldErrors, fieldOfServerError, fieldWarnings, rebaseDraft, validPart, type FieldId, type FieldMessages } from './settings/form-check.js';
+
+/** The form's messages per field: errors (not saved) and warnings (saved, but check). */
+const Messages = createContext<{ errors: FieldMessages; warnings: FieldMessages }>({ errors: {}, warnings: {} });
+
+/** The ids an input is described by: its error or warning (first), then its hint. */
+function describedBy(id: string, msgs: { errors: FieldMessages; warnings: FieldMessages }, hint: boolean): string | undefined {
+  const ids = [];
+  if (msgs.errors[id as FieldId]) ids.push(`${id}-error`);
+  else if (msgs.warnings[id as FieldId]) ids.push(`${id}-warning`);
+  if (hint) ids.push(`${id}-hint`);
+  return ids.length ? ids.join(' ') : undefined;
+}
 
 function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: ReactNode }) {
+  const msgs = useContext(Messages);
+  const error = msgs.errors[id as FieldId];
+  const warning = msgs.warnings[id as FieldId];
   return (
-    <div className="field">
+    <div className={`field${error ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
       {children}
+      {error ? (
+        <p className="field-error" id={`${id}-error`} data-testid={`${id}-error`}>
+          {error}
+        </p>
+      ) : warning ? (
+        <p className="field-warning" id={`${id}-warning`} data-testid={`${id}-warning`}>
+          {warning}
+        </p>
+      ) : null}
       {hint ? (
         <p className="field-hint" id={`${id}-hint`}>
           {hint}
@@ -37,40 +65,35 @@ function Toggle({ id, label, checked, onChange }: { id: string; label: string; c
   );
 }
 
-function NumberInput({ id, value, min, max, step, onChange }: {
-  id: string; value: number; min: number; max: number; step: number; onChange: (v: number) => void;
+function NumberInput({ id, value, limit, step, onChange, hint = true }: {
+  id: FieldId; value: number; limit: { min: number; max: number }; step: number; onChange: (v: number) => void; hint?: boolean;
 }) {
+  const msgs = useContext(Messages);
   return (
     <input
       id={id}
       type="number"
       value={Number.isFinite(value) ? value : ''}
-      min={min}
-      max={max}
+      min={limit.min}
+      max={limit.max}
       step={step}
-      aria-describedby={`${id}-hint`}
+      aria-invalid={msgs.errors[id] ? true : undefined}
+      aria-describedby={describedBy(id, msgs, hint)}
       onChange={(e) => onChange(e.target.valueAsNumber)}
     />
   );
 }
 
-/** Only what changed, so a save never overwrites a value changed elsewhere meanwhile. */
-function diff(base: Settings, draft: Settings): SettingsPatch {
-  const patch: Record<string, unknown> = {};
-  for (const key of Object.keys(draft) as (keyof Settings)[]) {
-    const a = base[key];
-    const b = draft[key];
-    if (b !== null && typeof b === 'object' && a !== null && typeof a === 'object') {
-      const sub: Record<string, unknown> = {};
-      for (const k of Object.keys(b)) {
-        if ((a as unknown as Record<string, unknown>)[k] !== (b as unknown as Record<string, unknown>)[k]) {
-          sub[k] = (b as unknown as Record<string, unknown>)[k];
-        }
-      }
-      if (Object.keys(sub).length) patch[key] = sub;
-    } else if (a !== b) patch[key] = b;
-  }
-  return patch as SettingsPatch;
+const FIELD_NAMES: Record<FieldId, string> = {
+  'set-threads': 'CPU threads', 'set-idle-unload': 'Unload after idle', 'set-pause': 'Pause', 'set-maxseg': 'Longest segment',
+  'set-partial': 'Partial text every', 'set-preroll': 'Pre-roll', 'set-vad': 'Speech threshold', 'set-keep-days': 'Delete entries older than',
+  'set-max-entries': 'Keep at most', 'set-restore-delay': 'Clipboard restore delay', 'set-hotkey': 'Hotkey', 'set-mirror': 'Mirror endpoint',
+};
+
+type Outcome = { kind: 'saved' | 'partial' | 'failed'; text: string } | null;
+
+function cpuCount(): number | null {
+  return typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : null;
 }
 
 export function SettingsView() {
@@ -81,25 +104,55 @@ export function SettingsView() {
   const app = useApp((s) => s.engine.app);
   const [draft, setDraft] = useState<Settings | null>(values);
   const [inputs, setInputs] = useState<{ deviceId: string; label: string }[]>([]);
+  /** main's refusals by field, until that field is edited again. */
+  const [refused, setRefused] = useState<FieldMessages>({});
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const previous = useRef<Settings | null>(values);
 
-  useEffect(() => setDraft(values), [values]);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = values;
+    setDraft((d) => (values && d && before ? rebaseDraft(before, values, d) : values));
+  }, [values]);
   useEffect(() => {
     listInputs().then(setInputs, () => setInputs([]));
   }, []);
 
   if (!values || !draft) return <p className="muted">Reading settings…</p>;
-  const update = (next: Partial<Settings>) => setDraft({ ...draft, ...next });
+  const update = (next: Partial<Settings>) => {
+    setDraft({ ...draft, ...next });
+    setOutcome(null);
+    if (Object.keys(refused).length) setRefused({});
+  };
   const audio = (next: Partial<Settings['audio']>) => update({ audio: { ...draft.audio, ...next } });
   const dict = (next: Partial<Settings['dictation']>) => update({ dictation: { ...draft.dictation, ...next } });
   const hist = (next: Partial<Settings['history']>) => update({ history: { ...draft.history, ...next } });
-  const patch = diff(values, draft);
-  // An emptied number field is NaN: nothing to save until it holds a number again.
-  const numbersValid = [draft.threads, draft.idleUnloadMinutes, draft.history.keepDays, draft.history.maxEntries, ...Object.values(draft.dictation)].every((n) =>
-    Number.isFinite(n));
-  const dirty = Object.keys(patch).length > 0 && numbersValid && checkAccelerator(draft.hotkey.toggle).ok;
-  const submit = (e: FormEvent) => {
+  const own = fieldErrors(draft);
+  const errors: FieldMessages = { ...refused, ...own };
+  const warnings = fieldWarnings(draft, { cpus: cpuCount() });
+  // What a save sends: every changed field that passes its check (an emptied number field is an error).
+  const patch = diff(values, validPart(values, draft, errors));
+  const unsaved = Object.keys(diff(values, draft)).length > 0;
+  const canSave = Object.keys(patch).length > 0;
+  const held = (Object.keys(errors) as FieldId[]).filter((id) => id in own || id in refused);
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (dirty) void saveSettings(patch);
+    if (!canSave || saving) return;
+    const result = await saveSettings(patch);
+    if (result.ok) {
+      setOutcome(held.length
+        ? { kind: 'partial', text: `Saved the other changes. Not saved: ${held.map((id) => FIELD_NAMES[id]).join(', ')}; see the message next to ${held.length === 1 ? 'it' : 'each'}.` }
+        : { kind: 'saved', text: 'Saved.' });
+      return;
+    }
+    const field = fieldOfServerError(result.error.message);
+    const reason = result.error.message.replace(/^settings:set:\s*/, '').replace(/payload\.[\w.]+:\s*/, '');
+    if (field) {
+      setRefused({ [field]: `Not saved: the app refused this value (${reason}).` });
+      setOutcome({ kind: 'failed', text: `Nothing was saved: ${FIELD_NAMES[field]} was refused; see the message next to it. Your edits are still here.` });
+    } else {
+      setOutcome({ kind: 'failed', text: `Nothing was saved: ${reason} Your edits are still here.` });
+    }
   };
 
   return (
@@ -107,7 +160,8 @@ export function SettingsView() {
       <header className="view-header">
         <h2 id="settings-title">Settings</h2>
       </header>
-      <form className="settings-form" onSubmit={submit}>
+      <Messages.Provider value={{ errors, warnings }}>
+      <form className="settings-form" onSubmit={(e) => void submit(e)} noValidate>
         <fieldset className="card">
           <legend>Engine</legend>
           <Field id="set-device" label="Compute device" hint="Auto picks the first GPU, else the CPU.">
@@ -121,7 +175,7 @@ export function SettingsView() {
             </select>
           </Field>
           <Field id="set-threads" label="CPU threads" hint="0 uses every hardware thread.">
-            <NumberInput id="set-threads" value={draft.threads} min={0} max={256} step={1} onChange={(v) => update({ threads: v })} />
+            <NumberInput id="set-threads" value={draft.threads} limit={SETTINGS_LIMITS.threads} step={1} onChange={(v) => update({ threads: v })} />
           </Field>
           <Field id="set-decoder" label="Decoder" hint="Auto uses the model's own (TDT for hybrid models).">
             <select id="set-decoder" value={draft.decoder} onChange={(e) => update({ decoder: e.target.value as Settings['decoder'] })}>
@@ -148,8 +202,7 @@ export function SettingsView() {
             <NumberInput
               id="set-idle-unload"
               value={draft.idleUnloadMinutes}
-              min={SETTINGS_LIMITS.idleUnloadMinutes.min}
-              max={SETTINGS_LIMITS.idleUnloadMinutes.max}
+              limit={SETTINGS_LIMITS.idleUnloadMinutes}
               step={1}
               onChange={(v) => update({ idleUnloadMinutes: v })}
             />
@@ -196,19 +249,19 @@ export function SettingsView() {
         <fieldset className="card">
           <legend>Dictation segments (voice activity)</legend>
           <Field id="set-pause" label="Pause that ends a sentence (ms)" hint="Shorter: text settles sooner; longer: fewer cuts mid-sentence.">
-            <NumberInput id="set-pause" value={draft.dictation.pauseMs} min={100} max={5000} step={50} onChange={(v) => dict({ pauseMs: v })} />
+            <NumberInput id="set-pause" value={draft.dictation.pauseMs} limit={SETTINGS_LIMITS.pauseMs} step={50} onChange={(v) => dict({ pauseMs: v })} />
           </Field>
           <Field id="set-maxseg" label="Longest segment (s)" hint="Longer speech is cut at its quietest point.">
-            <NumberInput id="set-maxseg" value={draft.dictation.maxSegmentSec} min={2} max={120} step={1} onChange={(v) => dict({ maxSegmentSec: v })} />
+            <NumberInput id="set-maxseg" value={draft.dictation.maxSegmentSec} limit={SETTINGS_LIMITS.maxSegmentSec} step={1} onChange={(v) => dict({ maxSegmentSec: v })} />
           </Field>
           <Field id="set-partial" label="Partial text every (ms)">
-            <NumberInput id="set-partial" value={draft.dictation.partialIntervalMs} min={100} max={5000} step={50} onChange={(v) => dict({ partialIntervalMs: v })} />
+            <NumberInput id="set-partial" hint={false} value={draft.dictation.partialIntervalMs} limit={SETTINGS_LIMITS.partialIntervalMs} step={50} onChange={(v) => dict({ partialIntervalMs: v })} />
           </Field>
           <Field id="set-preroll" label="Pre-roll (ms)" hint="Audio kept from before speech starts, so the first word is not cut.">
-            <NumberInput id="set-preroll" value={draft.dictation.preRollMs} min={0} max={5000} step={50} onChange={(v) => dict({ preRollMs: v })} />
+            <NumberInput id="set-preroll" value={draft.dictation.preRollMs} limit={SETTINGS_LIMITS.preRollMs} step={50} onChange={(v) => dict({ preRollMs: v })} />
           </Field>
           <Field id="set-vad" label="Speech threshold above noise (dB)">
-            <NumberInput id="set-vad" value={draft.dictation.vadThresholdDb} min={0} max={40} step={0.5} onChange={(v) => dict({ vadThresholdDb: v })} />
+            <NumberInput id="set-vad" hint={false} value={draft.dictation.vadThresholdDb} limit={SETTINGS_LIMITS.vadThresholdDb} step={0.5} onChange={(v) => dict({ vadThresholdDb: v })} />
           </Field>
         </fieldset>
 
@@ -225,10 +278,10 @@ export function SettingsView() {
             there stays until you delete it in History.
           </p>
           <Field id="set-keep-days" label="Delete entries older than (days)" hint="0 keeps them forever.">
-            <NumberInput id="set-keep-days" value={draft.history.keepDays} min={0} max={36500} step={1} onChange={(v) => hist({ keepDays: v })} />
+            <NumberInput id="set-keep-days" value={draft.history.keepDays} limit={SETTINGS_LIMITS.keepDays} step={1} onChange={(v) => hist({ keepDays: v })} />
           </Field>
           <Field id="set-max-entries" label="Keep at most (entries)" hint="The oldest are deleted first, when you save and after each new entry.">
-            <NumberInput id="set-max-entries" value={draft.history.maxEntries} min={1} max={100000} step={1} onChange={(v) => hist({ maxEntries: v })} />
+            <NumberInput id="set-max-entries" value={draft.history.maxEntries} limit={SETTINGS_LIMITS.maxEntries} step={1} onChange={(v) => hist({ maxEntries: v })} />
           </Field>
         </fieldset>
 
@@ -247,6 +300,8 @@ export function SettingsView() {
               id="set-mirror"
               type="url"
               spellCheck={false}
+              aria-invalid={errors['set-mirror'] ? true : undefined}
+              aria-describedby={describedBy('set-mirror', { errors, warnings }, true)}
               value={draft.mirrorEndpoint ?? ''}
               placeholder="https://hf-mirror.example.org"
               onChange={(e) => update({ mirrorEndpoint: e.target.value.trim() || null })}
@@ -255,14 +310,22 @@ export function SettingsView() {
         </fieldset>
 
         <div className="settings-actions">
-          <Button type="submit" variant="primary" disabled={!dirty || saving}>
+          <Button type="submit" variant="primary" disabled={!canSave || saving}>
             {saving ? 'Saving…' : 'Save settings'}
           </Button>
-          <Button variant="quiet" disabled={!dirty || saving} onClick={() => setDraft(values)}>
+          <Button variant="quiet" disabled={!unsaved || saving} onClick={() => {
+            setDraft(values);
+            setRefused({});
+            setOutcome(null);
+          }}>
             Revert
           </Button>
+          <p className={`save-outcome save-${outcome?.kind ?? 'none'}`} role="status" data-testid="save-outcome">
+            {outcome ? outcome.text : unsaved ? 'Unsaved changes.' : ''}
+          </p>
         </div>
       </form>
+      </Messages.Provider>
       <AboutCard />
     </section>
   );

@@ -7,7 +7,11 @@
 //
 //   npm run bench:dictation -- [--seconds 60] [--model m.gguf] [--threads N] [--speed 1] [--inline]
 //   (10-minute no-drop run: --seconds 600)
+//   --concurrent-file [--quick]: the same script twice, idle and then while a 5-minute file is transcribed
+//   (again and again) beside it; the output ends with one line
+//   `concurrent: first partial p95 X ms (idle Y ms), final p95 Z ms`. --quick: 30 s passes, a 2-minute file.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { encodeWav16 } from '../../app/shared/wav.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,9 +28,12 @@ const { values } = parseArgs({
     threads: { type: 'string', default: '0' },
     speed: { type: 'string', default: '1' },
     inline: { type: 'boolean', default: false },
+    'concurrent-file': { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
   },
 });
-const seconds = Number(values.seconds);
+const concurrent = values['concurrent-file'];
+const seconds = concurrent && values.quick ? 30 : Number(values.seconds);
 const speed = Number(values.speed);
 
 function stats(xs: number[]): { n: number; mean: number | null; p50: number | null; p95: number | null; max: number | null } {
@@ -77,15 +84,75 @@ async function main(): Promise<void> {
     await services.ready;
     const model = services.engine.loadedModel;
     if (!model) throw new Error('the model did not load');
+    if (!concurrent) {
+      const out = await pass(services, modelPath, pieces, phrases, total);
+      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      return;
+    }
+    // The file: phrases and pauses like a meeting, 5 minutes (2 with --quick), 16-bit WAV.
+    const fileSec = values.quick ? 120 : 300;
+    const meeting = new Float32Array(fileSec * RATE);
+    for (let at = 0, k = 0; at < meeting.length; k += 1) {
+      const p = k % 2 === 0 ? speechLike(2 + (k % 7) * 0.5, 500 + k) : quiet(0.5 + (k % 4) * 0.3, 700 + k);
+      meeting.set(p.subarray(0, Math.min(p.length, meeting.length - at)), at);
+      at += p.length;
+    }
+    const wav = join(userDataDir, 'meeting.wav');
+    writeFileSync(wav, encodeWav16(meeting, RATE));
+    const idle = await pass(services, modelPath, pieces, phrases, total);
+    let running = true;
+    let filesDone = 0;
+    let fileWindowsSec = 0;
+    const fileLoop = (async () => {
+      while (running) {
+        const t = await services.files.transcribe(wav);
+        if (!running) break;
+        filesDone += 1;
+        fileWindowsSec += t.elapsedMs / 1000;
+      }
+    })().catch((error: unknown) => {
+      if (running) throw error;
+    });
+    // Let the file job get going before the dictation starts.
+    await new Promise((r) => setTimeout(r, 500));
+    const busy = await pass(services, modelPath, pieces, phrases, total);
+    running = false;
+    for (const job of services.files.jobIds()) services.files.cancel(job);
+    await fileLoop;
+    const out = { idle, concurrentFile: { ...busy, file: { seconds: fileSec, finishedDuringPass: filesDone, secondsPerFile: filesDone ? fileWindowsSec / filesDone : null } } };
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    const fmt = (x: number | null): string => (x === null ? 'n/a' : String(x));
+    process.stdout.write(
+      `concurrent: first partial p95 ${fmt(busy.firstPartialAfterOnsetMs.p95)} ms (idle ${fmt(idle.firstPartialAfterOnsetMs.p95)} ms), ` +
+        `final p95 ${fmt(busy.finalAfterPauseMs.p95)} ms\n`,
+    );
+  } finally {
+    await services.dispose();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+type Services = Awaited<ReturnType<typeof createServices>>;
+
+/** One real-time pass of the script through a dictation session: latencies per segment and the session report. */
+async function pass(
+  services: Services,
+  modelPath: string,
+  pieces: { audio: Float32Array; speech: boolean }[],
+  phrases: { onset: number; end: number }[],
+  total: number,
+) {
+  const model = services.engine.loadedModel!;
+  {
     const dictation = services.settings.get().dictation;
 
     // Wall time at which each sample index was sent (per frame).
     const sentAt: { end: number; at: number }[] = [];
     const timeOfSample = (s: number): number | null => sentAt.find((x) => x.end > s)?.at ?? null;
     const events: { at: number; t: TranscriptEvent }[] = [];
-    services.bus.on('dictation:transcript', (t) => events.push({ at: performance.now(), t }));
+    const off = services.bus.on('dictation:transcript', (t) => events.push({ at: performance.now(), t }));
     let report: LatencyReport | null = null;
-    services.bus.on('dictation:latency', (l) => (report = l));
+    const offLatency = services.bus.on('dictation:latency', (l) => (report = l));
 
     const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'bench');
     const frame = 320; // 20 ms
@@ -121,8 +188,10 @@ async function main(): Promise<void> {
       const fin = events.find((e) => e.t.kind === 'final' && e.t.segmentId === seg.segmentId);
       if (closedAt !== null && fin && seg.endSample !== total) final.push(fin.at - closedAt);
     }
+    off();
+    offLatency();
     const r = report as LatencyReport;
-    const out = {
+    return {
       model: { path: modelPath, name: model.name, weightType: Object.keys(model.tensorTypes).join('+'), threads: model.threads, device: model.device.device.name },
       engineMode: services.engine.mode,
       audioSeconds: summary.audioSeconds,
@@ -138,10 +207,6 @@ async function main(): Promise<void> {
       samplesSent: position,
       framesReceivedMatch: r.framesReceived === sentFrames && r.samplesReceived === position,
     };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-  } finally {
-    await services.dispose();
-    rmSync(userDataDir, { recursive: true, force: true });
   }
 }
 

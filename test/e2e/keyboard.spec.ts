@@ -58,3 +58,36 @@ test('the app can be used from the keyboard alone', async ({ app }) => {
   await app.keyboard.press('Escape');
   await expect(app.getByTestId('session-status')).toHaveAttribute('data-phase', 'idle');
 });
+
+test('the header says the microphone is live on every view; shortcuts leave editable fields alone', async ({ app }) => {
+  await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
+  await expect(app.getByTestId('recording-chip')).toHaveCount(0);
+
+  // Started by the shortcut from Files: the header says so there, and on every other view.
+  await app.keyboard.press('Alt+2');
+  await expect(app.getByRole('heading', { name: 'Files', level: 2 })).toBeVisible();
+  await app.keyboard.press('Control+Shift+Space');
+  const chip = app.getByTestId('recording-chip');
+  await expect(chip).toHaveAttribute('data-phase', 'live');
+  await expect(chip).toContainText('Recording');
+  for (const key of ['Alt+3', 'Alt+4', 'Alt+5', 'Alt+6', 'Alt+1']) {
+    await app.keyboard.press(key);
+    await expect(chip).toBeVisible();
+  }
+  await app.keyboard.press('Control+Shift+Space');
+  await expect(app.getByTestId('session-status')).toHaveAttribute('data-phase', 'idle');
+  await expect(chip).toHaveCount(0);
+
+  // Inside a text field the start/stop chord and Esc belong to the field; Alt+digits still switch views
+  // (they type nothing there on this layout).
+  await app.keyboard.press('Alt+2');
+  const field = app.locator('main input[type="text"]').first();
+  await field.focus();
+  await app.keyboard.press('Control+Shift+Space');
+  await app.waitForTimeout(500);
+  await expect(chip).toHaveCount(0);
+  await expect(app.getByTestId('session-status')).toHaveCount(0); // still on Files: nothing started
+  await app.keyboard.press('Alt+1');
+  await expect(app.getByRole('heading', { name: 'Dictate', level: 2 })).toBeVisible();
+  await expect(app.getByTestId('session-status')).toHaveAttribute('data-phase', 'idle');
+});

@@ -32,3 +32,36 @@ test('About: Copy diagnostics gives the report with the ggml build and the CPU',
   expect(text).toContain('CPU (cpu, backend CPU)');
   expect(text).toContain('[log: last');
 });
+
+test('a save with one bad field keeps and saves the good edits; the error sits next to its field, in words, and no banner', async ({ app, server }) => {
+  await app.getByTestId('nav-settings').click();
+  const threads = app.getByLabel('CPU threads');
+  const pause = app.getByLabel('Pause that ends a sentence (ms)');
+  const mirror = app.getByLabel('Mirror endpoint (https)');
+  await threads.fill('64');
+  await pause.fill('900');
+  await mirror.fill('http://mirror.example.org');
+  // Checked while typing: the error next to the mirror field, a warning next to threads on this machine.
+  await expect(app.getByTestId('set-mirror-error')).toContainText('must use https://');
+  await expect(mirror).toHaveAttribute('aria-invalid', 'true');
+  const cpus = await app.evaluate(() => navigator.hardwareConcurrency);
+  if (cpus < 64) await expect(app.getByTestId('set-threads-warning')).toContainText(`This machine has ${cpus} hardware thread`);
+  await app.getByRole('button', { name: 'Save settings' }).click();
+  await expect(app.getByTestId('save-outcome')).toContainText('Not saved: Mirror endpoint');
+  const saved = server.services.settings.get();
+  expect(saved.threads).toBe(64);
+  expect(saved.dictation.pauseMs).toBe(900);
+  expect(saved.mirrorEndpoint).toBe(null);
+  // The form still shows every edit, the refused one included; no banner anywhere.
+  await expect(threads).toHaveValue('64');
+  await expect(pause).toHaveValue('900');
+  await expect(mirror).toHaveValue('http://mirror.example.org');
+  await expect(app.getByTestId('notice')).toHaveCount(0);
+  // After a reload the form shows what is saved, and the message is gone.
+  await app.reload();
+  await app.getByTestId('nav-settings').click();
+  await expect(app.getByLabel('CPU threads')).toHaveValue('64');
+  await expect(app.getByLabel('Mirror endpoint (https)')).toHaveValue('');
+  await expect(app.getByTestId('set-mirror-error')).toHaveCount(0);
+  await expect(app.getByTestId('notice')).toHaveCount(0);
+});

@@ -10,8 +10,18 @@ import type { EngineHost } from '../engine/engine-host.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
+import { systemMemory, type SystemMemory } from '../util/memory.js';
+
+/** CPU devices get the OS's figures: total and available memory (Linux: MemAvailable). */
+export function withSystemMemory(devices: DeviceInfo[], read: () => SystemMemory): DeviceInfo[] {
+  if (!devices.some((d) => d.type === 'cpu')) return devices;
+  const memory = read();
+  return devices.map((d) => (d.type === 'cpu' ? { ...d, memoryTotal: memory.totalBytes, memoryFree: memory.availableBytes } : d));
+}
 
 export interface DeviceRegistryOptions {
+  /** The OS's memory figures for the CPU row (tests pass a fixed one). */
+  systemMemory?: () => SystemMemory;
   engine: EngineHost;
   settings: SettingsStore;
   bus: EventBus;
@@ -60,7 +70,8 @@ export class DeviceRegistry {
   async refresh(): Promise<DevicesState> {
     if (this.opts.engine.engineAvailable) {
       try {
-        this.devices = await this.opts.engine.listDevices();
+        // The CPU's memory as the OS counts it (ggml reports the physical total as free too).
+        this.devices = withSystemMemory(await this.opts.engine.listDevices(), this.opts.systemMemory ?? systemMemory);
       } catch (error) {
         this.opts.log.warn('could not list devices', error);
       }

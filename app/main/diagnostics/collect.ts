@@ -8,6 +8,7 @@ import type { BuildInfo } from '../../../native/index.js';
 import type {
   AppInfo, DevicesState, DiagnosticsData, DiagnosticsReport, EngineStatus, HistoryList, HistoryListRequest, Settings,
 } from '../../ipc/contract.js';
+import { systemMemory } from '../util/memory.js';
 import { formatDiagnostics } from './format.js';
 import { tailLines } from './log-tail.js';
 import { redactHome } from './redact.js';
@@ -39,6 +40,7 @@ export async function collectDiagnostics(sources: DiagnosticsSources, options: D
     tailLines(sources.logSink.file, options.logLines ?? 200),
   ]);
   const cpus = os.cpus();
+  const memory = systemMemory();
   const data: DiagnosticsData = {
     generatedAt: (options.now?.() ?? new Date()).toISOString(),
     app: { name: info.name, version: info.version, mode: info.mode },
@@ -47,8 +49,9 @@ export async function collectDiagnostics(sources: DiagnosticsSources, options: D
       arch: process.arch,
       release: os.release(),
       osVersion: os.version(),
-      totalMemoryBytes: os.totalmem(),
-      freeMemoryBytes: os.freemem(),
+      // Available as the OS defines it (Linux: MemAvailable), the figure Devices shows for the CPU.
+      totalMemoryBytes: memory.totalBytes,
+      freeMemoryBytes: memory.availableBytes,
       cpuModel: cpus[0]?.model.trim() ?? 'unknown',
       cpuCount: cpus.length,
     },

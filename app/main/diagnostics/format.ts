@@ -8,7 +8,7 @@ const counts = (types: Record<string, number>): string =>
 
 function device(d: DeviceInfo): string[] {
   const lines = [`  ${d.name} (${d.type}, backend ${d.backend}): ${d.description}`];
-  if (d.memoryTotal > 0) lines.push(`    memory: ${formatBytes(d.memoryFree)} free of ${formatBytes(d.memoryTotal)}`);
+  if (d.memoryTotal > 0) lines.push(`    memory: ${formatBytes(d.memoryFree)} ${d.type === 'cpu' ? 'available' : 'free'} of ${formatBytes(d.memoryTotal)}`);
   if (d.type === 'cpu') lines.push(`    threads: ${d.cpuThreads}; features: ${d.cpuFeatures.join(' ') || 'none reported'}`);
   return lines;
 }
@@ -41,7 +41,7 @@ export function formatDiagnostics(d: DiagnosticsData): string {
     '[system]',
     `  ${sys.platform}/${sys.arch}, release ${sys.release} (${sys.osVersion})`,
     `  CPU: ${sys.cpuModel} × ${sys.cpuCount}`,
-    `  memory: ${formatBytes(sys.freeMemoryBytes)} free of ${formatBytes(sys.totalMemoryBytes)}`,
+    `  memory: ${formatBytes(sys.freeMemoryBytes)} available of ${formatBytes(sys.totalMemoryBytes)}`,
     `  node ${rt.node}, v8 ${rt.v8}, electron ${rt.electron ?? 'n/a'}, chromium ${rt.chromium ?? 'n/a'}`,
     '[engine]',
     ggml

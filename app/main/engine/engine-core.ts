@@ -3,9 +3,10 @@
 // The same core runs inside the engine process (engine-process.ts) and, in
 // inline mode, inside main (inline-transport.ts).
 import {
-  Model, buildInfo, listDevices, native, setLogHandler, type BuildInfo, type TranscribeResult,
+  Model, benchMatmul, buildInfo, listDevices, native, resample, setLogHandler, type BuildInfo, type TranscribeResult,
 } from '../../../native/index.js';
 import { readWavMono } from './wav-file.js';
+import { planWindows } from './windows.js';
 import {
   CodedError, toIpcError, type EngineLogLevel, type EngineToHost, type EngineTranscript, type HostToEngine, type SelfTestCorruption,
 } from './protocol.js';
@@ -21,6 +22,17 @@ export interface EngineCoreOptions {
 function plain(result: TranscribeResult): EngineTranscript {
   const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...rest } = result;
   return rest;
+}
+
+/** A window's transcript in the whole file's time: words, tokens (and their frames) and windows moved by `offset`. */
+function offsetTranscript(t: EngineTranscript, offset: number, frameSec: number): EngineTranscript {
+  if (offset === 0) return t;
+  const frames = Math.round(offset / frameSec);
+  return {
+    ...t,
+    words: t.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
+    tokens: t.tokens.map((k) => ({ ...k, frame: k.frame + frames, start: k.start + offset, end: k.end + offset })),
+  };
 }
 
 function logLevel(level: string): EngineLogLevel {
@@ -39,6 +51,9 @@ export class EngineCore {
   /** Armed self-test corruption (tests): the next self-test's device output is replaced before the comparison. */
   private corruptNext: SelfTestCorruption | null = null;
   private build: BuildInfo | null = null;
+  /** Opened file jobs (fileOpen): mono audio at the model's rate. */
+  private readonly files = new Map<number, { pcm: Float32Array; sampleRate: number; windows: { begin: number; end: number }[] }>();
+  private nextFile = 1;
 
   constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {}
 
@@ -100,6 +115,42 @@ export class EngineCore {
           if (this.crashOn === 'transcribe') this.die();
           return plain(await pending);
         });
+      case 'fileOpen':
+        return this.track(message.id, async (signal) => {
+          const audio = await readWavMono(message.path, signal);
+          // Resampled once, with the engine's own band-limited resampler (what its one-call pass does).
+          const pcm = audio.sampleRate === message.sampleRate
+            ? audio.samples
+            : await resample(audio.samples, 1, audio.sampleRate, message.sampleRate);
+          if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
+          const maxSamples = Math.trunc(message.maxWindowSec * message.sampleRate);
+          const windows = planWindows(pcm, message.sampleRate, maxSamples, message.align);
+          const handle = this.nextFile++;
+          this.files.set(handle, { pcm, sampleRate: message.sampleRate, windows });
+          return { handle, sampleRate: message.sampleRate, samples: pcm.length, windows };
+        });
+      case 'fileWindow':
+        return this.track(message.id, async (signal) => {
+          const model = this.requireModel();
+          const file = this.files.get(message.handle);
+          const range = file?.windows[message.index];
+          if (!file || !range) throw new CodedError('NOT_FOUND', `no open file window ${message.handle}/${message.index}`);
+          const pending = model.transcribe(file.pcm.subarray(range.begin, range.end), {
+            ...message.options,
+            sampleRate: file.sampleRate,
+            channels: 1,
+            // One window: never cut again.
+            maxWindowSec: Math.max(1, (range.end - range.begin) / file.sampleRate + 1),
+            signal,
+          });
+          if (this.crashOn === 'transcribe') this.die();
+          const result = offsetTranscript(plain(await pending), range.begin / file.sampleRate, model.info().frameSec);
+          // As the engine reports its windows: sample positions over the rate.
+          return { ...result, windows: [{ start: range.begin / file.sampleRate, end: range.end / file.sampleRate }] };
+        });
+      case 'fileClose':
+        this.files.delete(message.handle);
+        return null;
       case 'validate':
         return this.track(message.id, async (signal) => {
           // CPU and mapped: proves the file loads without touching a GPU or the resident model.
@@ -114,6 +165,11 @@ export class EngineCore {
         });
       case 'listDevices':
         return listDevices();
+      case 'probeSpeed': {
+        // A feed-forward-sized Q8_0 matmul (the 110M model's bulk), a few calls: ~50 ms on 2 cores.
+        const r = await benchMatmul({ type: 'q8_0', out: 2048, in: 512, tokens: 128, threads: message.threads, iterations: 6 });
+        return { gflops: r.gflops, threads: message.threads };
+      }
       case 'selfTest':
         return this.track(message.id, async (signal) => {
           const corrupt = this.corruptNext;
@@ -167,5 +223,6 @@ export class EngineCore {
     for (const controller of this.running.values()) controller.abort();
     this.model?.dispose();
     this.model = null;
+    this.files.clear();
   }
 }

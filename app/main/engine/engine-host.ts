@@ -26,8 +26,12 @@ import {
 } from './protocol.js';
 import { forkTransport, inlineTransport, type EngineTransport, type ExitInfo, type TransportFactory } from './transport.js';
 
-/** Lane priorities: lower runs first; equal priorities run in arrival order. */
-export const PRIORITY = { load: 0, final: 1, file: 2, partial: 3 } as const;
+/**
+ * Lane priorities: lower runs first; equal priorities run in arrival order. Live dictation (finals, then
+ * partials) goes before batch work: a file job runs one window per lane job, and a window that is running
+ * when a final or a partial arrives is stopped (the engine's abort flag) and run again after it.
+ */
+export const PRIORITY = { load: 0, final: 1, partial: 2, file: 3 } as const;
 export type DecodePriority = keyof typeof PRIORITY;
 /**
  * Validations (a whole model loaded on the CPU) wait behind finals like a file job: run beside a decode
@@ -39,6 +43,17 @@ const VALIDATE_PRIORITY = PRIORITY.file;
  * a partial decode is skipped while it runs, never queued.
  */
 const SELF_TEST_PRIORITY = PRIORITY.file;
+/**
+ * Longest window of a file job (s): one lane step. The engine plans the cut points (windows.ts, the same
+ * planner as its one-call pass with this maxWindowSec), so the windows are where the engine would cut.
+ * At ~25× real time on 2 cores a 20 s window is a ~0.8 s step, which a dictation decode preempts.
+ */
+export const FILE_WINDOW_SEC = 20;
+/**
+ * A file window preempted this many times in a row runs to its end the next time: a file job always makes
+ * progress, even under dictation that never pauses long enough for a whole window.
+ */
+export const MAX_FILE_PREEMPTIONS = 3;
 /** Each failed self-test removes a device from the registry's choice; this bounds the walk to the CPU. */
 const MAX_SELF_TEST_FALLBACKS = 8;
 
@@ -98,10 +113,16 @@ interface LaneJob {
   priority: number;
   seq: number;
   run: () => void;
+  /** A step of a file job that yields: called (once) when more urgent work arrives while it runs. */
+  preempt?: () => void;
+  /** A file job's step (preemptible or not): a partial waits behind it instead of being skipped. */
+  step?: boolean;
+  /** What the job does, in words, when it holds live dictation up (a load, a check, a self-test). */
+  what?: string;
 }
 
 /** Requests that run on the model's device: only a death during one of these is blamed on the device. */
-const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile', 'selfTest']);
+const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile', 'fileWindow', 'selfTest']);
 /**
  * Requests not re-run after a death: a model file being checked or an audio file being read may be the
  * very thing that kills the engine, and a re-run would kill it again (and cost another reload). A
@@ -110,6 +131,8 @@ const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transc
 const NOT_RETRIED: Partial<Record<EngineOp, string>> = {
   validate: 'while checking this model file; it was not tried again, since the file itself may have caused it',
   transcribeFile: 'while transcribing this file; it was not tried again, since the file itself may have caused it',
+  fileOpen: 'while reading this file; it was not tried again, since the file itself may have caused it',
+  fileWindow: 'while transcribing this file; it was not tried again, since the file itself may have caused it',
   selfTest: 'during the device self-test; the device is marked failed and the test was not run again',
 };
 
@@ -145,6 +168,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private disposed = false;
   private readonly laneQueue: LaneJob[] = [];
   private laneBusy = false;
+  private laneCurrent: LaneJob | null = null;
   private laneSeq = 0;
   private started: Promise<void> | null = null;
   /** While a restarted engine reloads the model, other requests wait (they would find no model). */
@@ -267,6 +291,33 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.laneBusy || this.laneQueue.length > 0;
   }
 
+  /**
+   * A partial is skipped (never queued) when it would wait behind other live work or a long job (a load,
+   * a validation, a self-test); behind a file window it waits: the window yields to it.
+   */
+  private partialWouldWait(): boolean {
+    if (this.laneQueue.some((j) => !j.step)) return true;
+    return this.laneBusy && !this.laneCurrent?.step;
+  }
+
+  /**
+   * What holds live dictation up now, in words ("loading the model"), or null: a job that a partial is
+   * skipped behind and a final waits for. A file window never does (it yields).
+   */
+  liveHeldBy(): string | null {
+    const running = this.laneCurrent;
+    if (running && !running.step && running.priority !== PRIORITY.final && running.priority !== PRIORITY.partial) {
+      return running.what ?? 'busy';
+    }
+    return null;
+  }
+
+  /** True while a file job holds the lane or waits in it (the dictation view says live text goes first). */
+  get fileJobActive(): boolean {
+    return this.fileJobs > 0;
+  }
+  private fileJobs = 0;
+
   private setState(state: EngineState): void {
     this.state = state;
     // Busy/idle flips are not announced: they happen several times a second during dictation.
@@ -324,7 +375,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     options: EngineTranscribeOptions,
     how: { priority: DecodePriority; skipIfBusy?: boolean; signal?: AbortSignal },
   ): Promise<EngineTranscript | null> {
-    if (how.skipIfBusy && (this.busy || this.idleUnloaded)) {
+    if (how.skipIfBusy && (this.partialWouldWait() || this.idleUnloaded)) {
       // A partial is not worth waiting a model load for; the reload starts now and the next one runs.
       this.wake();
       return null;
@@ -338,18 +389,80 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     });
   }
 
+  /**
+   * Transcribes a WAV file the engine reads, one window per lane step (windows planned where the engine's
+   * own long-audio pass cuts with `maxWindowSec`, default FILE_WINDOW_SEC), so finals and partials of a live
+   * session run between windows; a running window yields to them (stopped, then run again). Each window is
+   * normalized with its own mel statistics (the engine's one-call pass uses the whole clip's): the cut points
+   * are the same, the features of a window can differ slightly.
+   */
   async transcribeFile(
     path: string,
     options: EngineTranscribeOptions,
-    how: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+    how: { signal?: AbortSignal; onProgress?: (fraction: number, audio?: { doneSec: number; totalSec: number }) => void } = {},
   ): Promise<EngineTranscript> {
-    return this.inLane(PRIORITY.file, async () => {
-      if (how.signal?.aborted) throw aborted();
-      await this.reloadIfIdle();
-      const result = await this.request({ op: 'transcribeFile', path, options }, how);
-      this.emit('ran', { devicesRan: result.devicesRan });
-      return result;
-    });
+    if (how.signal?.aborted) throw aborted();
+    const model = this.model;
+    if (!model) throw new CodedError('NO_MODEL', 'No model is loaded. Download or import a model in Models first.');
+    this.fileJobs += 1;
+    try {
+      const { maxWindowSec = FILE_WINDOW_SEC, ...decodeOptions } = options;
+      // Reading and planning use no model: outside the lane, beside a decode.
+      const opened = await this.request(
+        { op: 'fileOpen', path, sampleRate: model.sampleRate, maxWindowSec, align: model.hopLength * model.subsamplingFactor },
+        { signal: how.signal },
+      );
+      const parts: EngineTranscript[] = [];
+      const totalSec = opened.samples / opened.sampleRate;
+      how.onProgress?.(0, { doneSec: 0, totalSec });
+      try {
+        for (let index = 0; index < opened.windows.length; index += 1) {
+          parts.push(await this.fileStep(opened.handle, index, decodeOptions, how.signal));
+          const end = opened.windows[index]!.end;
+          how.onProgress?.(opened.samples === 0 ? 1 : end / opened.samples, { doneSec: end / opened.sampleRate, totalSec });
+        }
+      } finally {
+        this.request({ op: 'fileClose', handle: opened.handle }).catch(() => undefined);
+      }
+      return joinWindows(parts, opened.samples / opened.sampleRate);
+    } finally {
+      this.fileJobs -= 1;
+    }
+  }
+
+  /** One window of a file job in the lane; stopped and queued again when live work arrives (bounded). */
+  private async fileStep(handle: number, index: number, options: EngineTranscribeOptions, signal?: AbortSignal): Promise<EngineTranscript> {
+    for (let preempted = 0; ; preempted += 1) {
+      // Cancelled between two windows: the abort event has fired already, so look before listening.
+      if (signal?.aborted) throw aborted();
+      const step = new AbortController();
+      const onAbort = (): void => step.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let yielded = false;
+      try {
+        return await this.inLane(PRIORITY.file, async () => {
+          if (step.signal.aborted || signal?.aborted) throw aborted();
+          await this.reloadIfIdle();
+          const result = await this.request({ op: 'fileWindow', handle, index, options }, { signal: step.signal });
+          this.emit('ran', { devicesRan: result.devicesRan });
+          return result;
+        }, {
+          step: true,
+          preempt: preempted < MAX_FILE_PREEMPTIONS ? () => {
+            yielded = true;
+            step.abort();
+          } : undefined,
+        });
+      } catch (error) {
+        if (yielded && !signal?.aborted && (error as CodedError).code === 'ABORTED') {
+          this.log.debug(`file window ${index} yielded to live dictation (${preempted + 1})`);
+          continue;
+        }
+        throw error;
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    }
   }
 
   /**
@@ -360,11 +473,16 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.inLane(VALIDATE_PRIORITY, async () => {
       if (signal?.aborted) throw aborted();
       return this.request({ op: 'validate', path }, { signal });
-    });
+    }, { what: 'checking a model file' });
   }
 
   listDevices(): Promise<DeviceInfo[]> {
     return this.request({ op: 'listDevices' });
+  }
+
+  /** A quick CPU measurement (first run); in the lane behind live work, since it uses the same cores. */
+  probeSpeed(threads: number): Promise<{ gflops: number; threads: number }> {
+    return this.inLane(PRIORITY.file, () => this.request({ op: 'probeSpeed', threads }), { use: false, what: 'measuring this CPU' });
   }
 
   /**
@@ -382,7 +500,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         this.setState(this.model ? 'ready' : 'no-model');
       }
       return result;
-    });
+    }, { what: 'running a device self-test' });
   }
 
   /** Test trigger (needs testHooks): the next self-test's device output is corrupted before the comparison. */
@@ -457,7 +575,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       this.idleUnloaded = true;
       this.log.info(`model unloaded after ${Math.round(this.idleMs / 1000)} s without use; it reloads at the next use`);
       this.setState('idle-unloaded');
-    }, false).catch((error: unknown) => this.log.warn('the idle unload failed', error));
+    }, { use: false }).catch((error: unknown) => this.log.warn('the idle unload failed', error));
   }
 
   /** In the lane, before a call that needs the model: brings back a model unloaded for idleness (same file and options). */
@@ -570,18 +688,37 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
 
   // ------------------------------------------------------------ lane
 
-  /** `use`: the job is a use of the model (every job but the idle unload itself), which restarts the idle timer. */
-  private inLane<T>(priority: number, work: () => Promise<T>, use = true): Promise<T> {
+  /**
+   * `use`: the job is a use of the model (every job but the idle unload itself), which restarts the idle timer.
+   * `step`/`preempt`: a file job's window (LaneJob).
+   */
+  private inLane<T>(
+    priority: number,
+    work: () => Promise<T>,
+    how: { use?: boolean; step?: boolean; preempt?: () => void; what?: string } = {},
+  ): Promise<T> {
+    const use = how.use ?? true;
     return new Promise<T>((resolve, reject) => {
+      const running = this.laneCurrent;
+      // Only live dictation stops a window; a load or a check waits for the window to end.
+      if (running?.preempt && (priority === PRIORITY.final || priority === PRIORITY.partial)) {
+        const preempt = running.preempt;
+        running.preempt = undefined;
+        preempt();
+      }
       this.laneQueue.push({
         priority,
         seq: this.laneSeq++,
+        step: how.step,
+        preempt: how.preempt,
+        what: how.what ?? (priority === PRIORITY.load ? 'loading the model' : undefined),
         run: () => {
           if (use) this.touch();
           work()
             .then(resolve, reject)
             .finally(() => {
               this.laneBusy = false;
+              this.laneCurrent = null;
               if (use) this.touch();
               this.pump();
             });
@@ -597,6 +734,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     const next = this.laneQueue.shift();
     if (!next) return;
     this.laneBusy = true;
+    this.laneCurrent = next;
     next.run();
   }
 
@@ -835,4 +973,22 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       this.send(p);
     }
   }
+}
+
+/** A file job's windows as one transcript (text joined with a space as the engine joins its windows). */
+function joinWindows(parts: EngineTranscript[], durationSec: number): EngineTranscript {
+  const first = parts[0]!;
+  const devices = new Set<string>();
+  for (const p of parts) for (const d of p.devicesRan) devices.add(d);
+  const sum = (key: keyof EngineTranscript['timings']): number => parts.reduce((a, p) => a + p.timings[key], 0);
+  return {
+    ...first,
+    text: parts.map((p) => p.text).filter((t) => t.length > 0).join(' '),
+    words: parts.flatMap((p) => p.words),
+    tokens: parts.flatMap((p) => p.tokens),
+    windows: parts.flatMap((p) => p.windows),
+    durationSec,
+    devicesRan: [...devices],
+    timings: { melMs: sum('melMs'), encoderMs: sum('encoderMs'), decoderMs: sum('decoderMs'), totalMs: sum('totalMs') },
+  };
 }

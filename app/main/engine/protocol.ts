@@ -24,6 +24,14 @@ export interface EngineTranscribeOptions {
 /** A transcription as it crosses the process boundary (no debug captures). */
 export type EngineTranscript = Omit<TranscribeResult, 'mel' | 'encoder' | 'logProbs'>;
 
+/** An opened file job: its windows in samples at `sampleRate` (the model's). */
+export interface EngineFileHandle {
+  handle: number;
+  sampleRate: number;
+  samples: number;
+  windows: { begin: number; end: number }[];
+}
+
 export interface EngineProcessStatus {
   model: ModelInfo | null;
   /** Requests running in the engine process now. */
@@ -36,9 +44,20 @@ export type EngineRequest =
   | { op: 'transcribe'; pcm: Float32Array; options: EngineTranscribeOptions }
   /** The engine reads and decodes the WAV itself, so hours of audio never cross the boundary or block main. */
   | { op: 'transcribeFile'; path: string; options: EngineTranscribeOptions }
+  /**
+   * A file job in steps: the engine reads the WAV (to mono at the model's rate, `sampleRate`) and keeps it
+   * under a handle, and plans its windows as its own long-audio pass would (windows.ts, `maxWindowSec`).
+   * Each `fileWindow` then decodes one window (times made absolute), so the host can run dictation between
+   * windows; `fileClose` frees the audio. A dead engine loses the handles (the job fails, never re-run).
+   */
+  | { op: 'fileOpen'; path: string; sampleRate: number; maxWindowSec: number; align: number }
+  | { op: 'fileWindow'; handle: number; index: number; options: EngineTranscribeOptions }
+  | { op: 'fileClose'; handle: number }
   /** Loads the file into a separate, short-lived model (on the CPU) and frees it; the resident model stays. */
   | { op: 'validate'; path: string }
   | { op: 'listDevices' }
+  /** A quick CPU probe: one Q8_0 matmul shape (first-run speed class); no model needed. */
+  | { op: 'probeSpeed'; threads: number }
   /**
    * The known-answer self-test (self-test.ts) of `device` (absent: the resident model's device) with the
    * resident model's file and load options, against a short-lived CPU twin. Testing a device other than the
@@ -71,8 +90,12 @@ export interface EngineResponseMap {
   unload: null;
   transcribe: EngineTranscript;
   transcribeFile: EngineTranscript;
+  fileOpen: EngineFileHandle;
+  fileWindow: EngineTranscript;
+  fileClose: null;
   validate: ModelInfo;
   listDevices: DeviceInfo[];
+  probeSpeed: { gflops: number; threads: number };
   selfTest: DeviceSelfTest;
   status: EngineProcessStatus;
   cancel: null;

@@ -88,11 +88,13 @@ export class FileTranscriber {
         { decoder: decoder === 'auto' ? undefined : decoder },
         {
           signal: controller.signal,
-          onProgress: (fraction) => {
+          onProgress: (fraction, audio) => {
             const now = performance.now();
-            if (now - lastProgressAt < 100 && fraction < 1) return;
+            if (now - lastProgressAt < 100 && fraction > 0 && fraction < 1) return;
             lastProgressAt = now;
-            this.opts.bus.emit('files:progress', { jobId, fraction, path });
+            this.opts.bus.emit('files:progress', audio
+              ? { jobId, fraction, path, audioSec: audio.doneSec, durationSec: audio.totalSec }
+              : { jobId, fraction, path });
           },
         },
       );
@@ -117,6 +119,11 @@ export class FileTranscriber {
       this.jobs.delete(jobId);
       if (scratch) await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
     }
+  }
+
+  /** Jobs running now. */
+  jobIds(): string[] {
+    return [...this.jobs.keys()];
   }
 
   cancel(jobId: string): void {

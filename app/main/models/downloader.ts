@@ -69,6 +69,7 @@ interface Job {
   error: ErrorInfo | null;
   controller: AbortController | null;
   meter: ProgressMeter;
+  retrying?: DownloadSnapshot['retrying'];
 }
 
 const SETTLED: ReadonlySet<DownloadState> = new Set(['installed', 'failed', 'cancelled', 'paused']);
@@ -134,6 +135,7 @@ export class Downloader {
       totalBytes: job.total,
       hashSource: job.hashSource,
       error: job.error,
+      retrying: job.state === 'downloading' ? job.retrying ?? null : null,
     };
   }
 
@@ -322,7 +324,15 @@ export class Downloader {
         onPhase: (phase) => {
           if (job.state !== phase) this.setState(job, phase);
         },
+        onRetry: (retry) => {
+          job.retrying = retry ? { attempt: retry.attempt, of: retry.of, at: Date.now() + retry.delayMs, reason: retry.reason } : null;
+          if (job.state === 'downloading') this.deps.onState(this.snap(job));
+        },
         onProgress: (received, total, restarted) => {
+          if (job.retrying) {
+            job.retrying = null;
+            this.deps.onState(this.snap(job));
+          }
           job.received = received;
           job.total = total;
           if (restarted) job.meter.reset(received);

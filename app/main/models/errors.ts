@@ -73,17 +73,9 @@ export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i += 1;
-  }
-  return `${v.toFixed(v >= 100 ? 0 : 1)} ${units[i]}`;
-}
+import { formatBytes } from '../../shared/bytes.js';
+
+export { formatBytes };
 
 export function diskFullError(bytesNeeded: number, bytesAvailable: number, dir: string, cause?: unknown): ModelError {
   return new ModelError(

@@ -31,6 +31,8 @@ export interface TransferContext {
   onProgress(receivedBytes: number, totalBytes: number | null, restarted: boolean): void;
   onExpectations(totalBytes: number | null, hashSource: 'catalog' | 'server' | null): void;
   onWarning(message: string): void;
+  /** A transient failure: attempt `attempt` of `of` starts after `delayMs` (null: an attempt got going again). */
+  onRetry?(retry: { attempt: number; of: number; delayMs: number; reason: string } | null): void;
 }
 
 export interface TransferResult {
@@ -133,7 +135,9 @@ class Transfer {
           });
         }
         const retryAfter = isModelError(e) ? e.details.retryAfterMs : undefined;
-        await wait(backoffMs(this.failures, ctx.retry, retryAfter), ctx.signal);
+        const delayMs = backoffMs(this.failures, ctx.retry, retryAfter);
+        ctx.onRetry?.({ attempt: this.failures + 1, of: ctx.retry.attempts + 1, delayMs, reason: toNetworkError(e, this.host).message });
+        await wait(delayMs, ctx.signal);
       }
     }
   }

@@ -58,6 +58,11 @@ export interface DownloadSnapshot {
   /** Where the expected sha256 came from ('catalog' wins over 'server'). */
   hashSource: 'catalog' | 'server' | null;
   error: ErrorInfo | null;
+  /**
+   * Downloading, but the connection failed and the next attempt waits: attempt n of `of`, when it starts
+   * (epoch ms) and why; null while bytes flow. So a stalled bar says it is retrying instead of sitting at 0 %.
+   */
+  retrying?: { attempt: number; of: number; at: number; reason: string } | null;
 }
 
 export interface DownloadProgress {
@@ -119,6 +124,17 @@ export interface FirstRunProposal {
   /** The option to preselect. */
   recommended: FirstRunChoice['kind'];
   choices: FirstRunChoice[];
+  /** A quick measurement of this CPU (a Q8_0 matmul in the engine), when the engine could run it. */
+  machine?: MachineSpeed | null;
+}
+
+/** How fast this machine's CPU runs the engine's main kernel, and what that means for each proposal. */
+export interface MachineSpeed {
+  gflops: number;
+  threads: number;
+  /** Estimated real-time factor per proposal kind (× real time; from the measured rate). */
+  realTime: Record<FirstRunChoice['kind'], number>;
+  speedClass: 'fast' | 'fine' | 'slow';
 }
 
 export interface ModelManagerEvents {

@@ -32,6 +32,8 @@ export interface SessionDecoder {
     options: EngineTranscribeOptions,
     how: { priority: DecodePriority; skipIfBusy?: boolean; signal?: AbortSignal },
   ): Promise<EngineTranscript | null>;
+  /** What holds live decodes up now, in words (a model load, a check), or null (EngineHost.liveHeldBy). */
+  liveHeldBy?(): string | null;
 }
 
 export type Emit = <E extends EventName>(event: E, data: EventMap[E]) => void;
@@ -145,6 +147,8 @@ export class DictationSession {
   private drained: { target: number; resolve: () => void } | null = null;
   private partialDecodes = 0;
   private partialsSkipped = 0;
+  /** Live text cannot be on time: what holds the engine, told to the client until a decode gets through. */
+  private delayedBy: string | null = null;
   private finalDecodes = 0;
   private level = 0;
   private lastLevelAt = 0;
@@ -402,11 +406,20 @@ export class DictationSession {
         (result) => {
           if (result === null) {
             this.partialsSkipped += 1;
+            const held = this.opts.engine.liveHeldBy?.() ?? null;
+            if (held !== this.delayedBy && held !== null) {
+              this.delayedBy = held;
+              this.emitState(null);
+            }
             // Try again shortly rather than a whole interval later.
             this.lastPartialAt = now - this.opts.dictation.partialIntervalMs + 50;
             return;
           }
           this.partialDecodes += 1;
+          if (this.delayedBy !== null) {
+            this.delayedBy = null;
+            this.emitState(null);
+          }
           // Kept only until the segment's final is out (a late result would otherwise be held forever).
           if (priority === 'final' && segment.id >= this.nextFinal) segment.early = { end, result };
           if (segment.end !== null || this.state === 'stopped') return; // closed meanwhile: the final decides
@@ -511,7 +524,7 @@ export class DictationSession {
 
   private emitState(notice: IpcError | null): void {
     this.lastLevelAt = performance.now();
-    this.opts.emit('dictation:state', { sessionId: this.id, state: this.state, level: this.level, notice });
+    this.opts.emit('dictation:state', { sessionId: this.id, state: this.state, level: this.level, notice, delayedBy: this.delayedBy });
   }
 
   /** Tells the client something degraded (engine restarted, a segment failed) without changing the state. */

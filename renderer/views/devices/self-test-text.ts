@@ -12,7 +12,7 @@ export function selfTestText(test: DeviceSelfTest, runningOn: string | null): st
   if (test.passed) {
     const error = test.relL2 === null ? 'no figure' : `relative error ${formatRelativeError(test.relL2)}`;
     const tokens = test.tokensMatch ? 'same tokens' : 'one token differs (a near tie)';
-    return `Matches ${REFERENCE[test.reference]}: ${error}, ${tokens}, ${formatMs(test.durationMs)}`;
+    return `Passed: matches ${REFERENCE[test.reference]}: ${error}, ${tokens}, ${formatMs(test.durationMs)}`;
   }
   const where = runningOn ? `, running on ${runningOn}` : '';
   return `Failed: ${test.detail} — marked unusable for this run${where}`;

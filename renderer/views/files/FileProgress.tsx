@@ -3,29 +3,27 @@
 // a line that says it was cancelled or failed.
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/Button.js';
-import { fileName, formatMs } from '../../format.js';
+import { fileName } from '../../format.js';
+import { progressFigures } from './progress-figures.js';
 import { cancelFileJob } from '../../store/commands.js';
 import { useApp } from '../../store/hooks.js';
 
-/** Milliseconds since `running` became true, refreshed twice a second while it stays true. */
-function useElapsed(running: boolean): number {
-  const [startedAt, setStartedAt] = useState(0);
-  const [now, setNow] = useState(0);
+/** Milliseconds since the job started (kept in the store: switching views does not reset it), refreshed twice a second. */
+function useElapsed(running: boolean, startedAt: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!running) return;
-    const start = Date.now();
-    setStartedAt(start);
-    setNow(start);
+    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 500);
     return () => clearInterval(timer);
   }, [running]);
-  return running ? now - startedAt : 0;
+  return running && startedAt !== null ? Math.max(0, now - startedAt) : 0;
 }
 
 export function FileProgress() {
   const job = useApp((s) => s.files.job);
   const running = job.phase === 'running';
-  const elapsed = useElapsed(running);
+  const elapsed = useElapsed(running, job.startedAt);
   if (job.phase !== 'running' && job.phase !== 'cancelled' && job.phase !== 'failed') return null;
   const name = fileName(job.path);
   const percent = Math.floor(job.fraction * 100);
@@ -52,8 +50,8 @@ export function FileProgress() {
             data-testid="file-progress"
           />
           <div className="row-actions file-progress-row">
-            <span className="download-figures muted">
-              {percent} % · {formatMs(elapsed)}
+            <span className="download-figures muted" data-testid="file-figures">
+              {progressFigures(job, elapsed)}
             </span>
             <Button variant="quiet" onClick={() => void cancelFileJob()} disabled={job.cancel !== 'none'} aria-label={`Cancel transcribing ${name}`}>
               Cancel

@@ -22,7 +22,7 @@ export function WordTable({ words }: { words: readonly Word[] }) {
   return (
     <div className="word-table">
       <p className="muted word-table-note">
-        {words.length} words{low ? `, ${low} with low confidence (under ${LOW_CONFIDENCE * 100} %, marked)` : ''}.
+        {words.length} words{low ? `, ${low} with low confidence (under ${LOW_CONFIDENCE * 100} %, marked "low": the model was unsure of them; check them against the audio)` : ''}.
       </p>
       <div className="word-table-scroll" tabIndex={0} role="region" aria-label="Words with timestamps (scrollable)">
         <table className="table" data-testid="word-table">
@@ -41,7 +41,6 @@ export function WordTable({ words }: { words: readonly Word[] }) {
                 <tr
                   key={i}
                   className={isLow ? 'word-low' : undefined}
-                  title={isLow ? lowTitle(w.confidence) : undefined}
                   data-testid="word-row"
                   data-start={w.start}
                   data-end={w.end}
@@ -52,7 +51,11 @@ export function WordTable({ words }: { words: readonly Word[] }) {
                     {formatTimestamp(w.start)}–{formatTimestamp(w.end)}
                   </td>
                   <td className="num">
-                    {Math.round(w.confidence * 100)} %{isLow ? <span className="badge badge-low">low</span> : null}
+                    {Math.round(w.confidence * 100)} %{isLow ? (
+                      <span className="badge badge-low">
+                        low<span className="visually-hidden">. {lowTitle(w.confidence)}</span>
+                      </span>
+                    ) : null}
                   </td>
                 </tr>
               );

@@ -15,8 +15,8 @@ export function EntryBadges({ e }: { e: HistoryEntrySummary }) {
       </span>
       {e.live ? <span className="badge badge-live">Recording</span> : null}
       {e.recovered ? (
-        <span className="badge badge-recovered" title="The app stopped during this session; everything saved up to then is kept." data-testid="history-recovered">
-          Recovered
+        <span className="badge badge-recovered" data-testid="history-recovered">
+          Recovered<span className="visually-hidden">: the app stopped during this session; everything saved up to then is kept.</span>
         </span>
       ) : null}
     </span>

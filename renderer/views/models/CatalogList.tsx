@@ -27,8 +27,9 @@ function VariantButton({ e, installed, busy }: { e: CatalogEntry; installed: boo
   const label = `${e.variant.toUpperCase()} · ${size}`;
   if (e.engineSupport !== 'supported') {
     return (
-      <span className="variant variant-unsupported" title="Listed for reference: the engine cannot run it yet">
+      <span className="variant variant-unsupported">
         {label}
+        <span className="visually-hidden"> (listed for reference: the engine cannot run it yet)</span>
       </span>
     );
   }
@@ -37,10 +38,11 @@ function VariantButton({ e, installed, busy }: { e: CatalogEntry; installed: boo
       className="variant"
       disabled={installed || busy}
       onClick={() => void downloadModel(e.id)}
-      aria-label={`Download ${e.displayName} ${e.variant.toUpperCase()} (${size})`}
       data-testid="catalog-download"
       data-id={e.id}
     >
+      {/* The name starts with what is visible (label-content-name-mismatch): "Download <model>" is read first. */}
+      <span className="visually-hidden">{installed ? `${e.displayName} ` : `Download ${e.displayName} `}</span>
       {installed ? `${e.variant.toUpperCase()} · installed` : label}
       {e.recommended ? <span className="badge badge-rec">recommended</span> : null}
     </Button>

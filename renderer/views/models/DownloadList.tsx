@@ -20,6 +20,13 @@ const STATE_TEXT: Record<DownloadSnapshot['state'], string> = {
   cancelled: 'Cancelled',
 };
 
+/** A download waiting for its next attempt after a broken connection, in words. */
+export function retryText(retrying: NonNullable<DownloadSnapshot['retrying']>, now: number): string {
+  const inSec = Math.max(0, Math.ceil((retrying.at - now) / 1000));
+  return `The connection failed (${retrying.reason.replace(/\.$/, '')}). Retrying by itself: attempt ${retrying.attempt} of ${retrying.of} ` +
+    (inSec > 0 ? `in ${inSec} s.` : 'now.');
+}
+
 function DownloadItem({ d }: { d: DownloadSnapshot }) {
   const progress = useApp((s) => s.models.progress[d.id]);
   const name = useApp((s) => s.models.catalog.find((e) => e.id === d.id)?.displayName ?? d.id);
@@ -44,6 +51,11 @@ function DownloadItem({ d }: { d: DownloadSnapshot }) {
         {formatBytes(d.receivedBytes)} of {formatBytes(d.totalBytes)} {formatPercent(fraction)}
         {flowing && progress ? ` · ${formatSpeed(progress.bytesPerSecond)} · ${formatEta(progress.etaSeconds)}` : ''}
       </p>
+      {flowing && d.retrying ? (
+        <p className="download-retrying warn-text" role="status" data-testid="download-retrying">
+          {retryText(d.retrying, Date.now())}
+        </p>
+      ) : null}
       {d.error ? (
         <p className="download-error" role="alert">
           {d.error.message}

@@ -20,6 +20,17 @@ function sizeText(c: FirstRunChoice): string {
   return c.bytesSource === 'catalog-estimate' ? `about ${formatBytes(c.bytes)}` : formatBytes(c.bytes);
 }
 
+const CLASS_TEXT = {
+  fast: 'fast: either model runs live',
+  fine: 'fine for the English model; the multilingual one runs slower than is comfortable for live text',
+  slow: 'slow: live text will lag; files still work',
+} as const;
+
+/** What the quick measurement of this CPU says about each choice, in words. */
+export function speedText(machine: NonNullable<FirstRunProposal['machine']>): string {
+  return `This CPU, measured just now: ${machine.gflops} GFLOP/s on ${machine.threads} thread${machine.threads === 1 ? '' : 's'} — ${CLASS_TEXT[machine.speedClass]}.`;
+}
+
 export function FirstRunCard() {
   const proposal = useApp((s) => s.models.firstRun);
   const installedCount = useApp((s) => s.models.installed.length);
@@ -45,11 +56,17 @@ export function FirstRunCard() {
               <strong>{KIND_TEXT[c.kind]}</strong>
               <span className="muted">
                 {c.displayName} · {sizeText(c)} · {formatLanguages(c.languages)} · {c.license.name}
+                {proposal.machine ? ` · about ${proposal.machine.realTime[c.kind]}× real time on this CPU` : ''}
               </span>
             </span>
           </label>
         ))}
       </fieldset>
+      {proposal.machine ? (
+        <p className="field-hint" data-testid="machine-speed" data-class={proposal.machine.speedClass}>
+          {speedText(proposal.machine)}
+        </p>
+      ) : null}
       {chosen ? (
         <Button variant="primary" onClick={() => void downloadModel(chosen.catalogId)} disabled={chosen.installed}>
           {chosen.installed ? 'Installed' : `Download ${chosen.displayName} (${sizeText(chosen)})`}

@@ -3,8 +3,25 @@
 // web mode asks for one.
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/Button.js';
+import * as actions from '../../store/actions.js';
 import { importModel, pickModelFile } from '../../store/commands.js';
 import { useApp } from '../../store/hooks.js';
+
+/** The last import's outcome, right under the control that caused it. */
+function ImportOutcome() {
+  const outcome = useApp((s) => s.models.importOutcome);
+  if (!outcome) return null;
+  return (
+    <p
+      className={outcome.kind === 'error' ? 'inline-error' : 'inline-ok'}
+      role={outcome.kind === 'error' ? 'alert' : 'status'}
+      data-testid="import-outcome"
+      data-kind={outcome.kind}
+    >
+      {outcome.text}
+    </p>
+  );
+}
 
 export function ImportForm() {
   const mode = useApp((s) => s.engine.mode ?? s.engine.app?.mode ?? 'web');
@@ -37,7 +54,11 @@ export function ImportForm() {
               spellCheck={false}
               autoComplete="off"
               value={path}
-              onChange={(e) => setPath(e.target.value)}
+              onChange={(e) => {
+                setPath(e.target.value);
+                // The message was about the path as it was; it is no longer true for this one.
+                actions.importOutcome(null);
+              }}
               placeholder="/home/me/Downloads/parakeet-tdt-0.6b-v3-q8_0.gguf"
             />
             <Button type="submit" disabled={importing !== null || !path.trim()}>
@@ -46,6 +67,7 @@ export function ImportForm() {
           </div>
         </form>
       )}
+      <ImportOutcome />
     </section>
   );
 }

@@ -69,6 +69,7 @@ export function InstalledList() {
       {installed.length === 0 ? (
         <p className="muted">No models installed yet.</p>
       ) : (
+        <div className="table-scroll">
         <table className="table" data-testid="installed-table">
           <thead>
             <tr>
@@ -90,6 +91,7 @@ export function InstalledList() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );

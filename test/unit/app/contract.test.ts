@@ -161,6 +161,11 @@ test('a well-formed request on every channel gets a Result: a value or an error 
   assert.ok(devices.ok && (devices.value as { devices: { name: string }[] }).devices.some((d) => d.name === 'CPU'));
   const firstRun = await services.router.handle('models:firstRun', { locale: 'de-DE' }, ctx);
   assert.ok(firstRun.ok && (firstRun.value as { recommended: string }).recommended === 'multilingual');
+  // The first-run proposal carries this CPU's measured speed (the engine's quick Q8_0 matmul probe).
+  const machine = (firstRun.value as { machine: { gflops: number; speedClass: string; realTime: Record<string, number> } | null }).machine;
+  assert.ok(machine && machine.gflops > 0, JSON.stringify(machine));
+  assert.ok(['fast', 'fine', 'slow'].includes(machine.speedClass));
+  assert.ok(machine.realTime['english-dictation']! > machine.realTime.multilingual!);
 });
 
 test('models:remove of an id that is not installed is UNKNOWN_MODEL, never ok (path-like ids included)', async () => {

@@ -253,3 +253,24 @@ test('the observer (history) sees each start, every final as emitted, and the en
   const text = await broken.manager.stop(id, 'a');
   assert.equal(text.segments.length, 1, 'the session ran and stopped as usual');
 });
+
+test('live text held up by a long engine job: the session says by what, and clears it once a partial gets through', async () => {
+  const h = await harness('delayed-by');
+  let held: string | null = 'checking a model file';
+  (h.engine as FakeEngine & { liveHeldBy: () => string | null }).liveHeldBy = () => held;
+  const { sessionId } = h.manager.start({ sampleRate: RATE }, 'a');
+  h.engine.hold();
+  let at = await feed(h, sessionId, concat(quiet(0.5, 1), speechLike(1.0, 2)));
+  const delays = (): (string | null)[] => h.events
+    .filter((e) => e.event === 'dictation:state' && (e.data as EventMap['dictation:state']).sessionId === sessionId)
+    .map((e) => (e.data as EventMap['dictation:state']).delayedBy ?? null);
+  assert.ok(delays().includes('checking a model file'), 'the client is told why live text is late');
+  held = null;
+  h.engine.release();
+  await new Promise((r) => setTimeout(r, 400));
+  at = await feed(h, sessionId, speechLike(1.0, 3), 'a', at);
+  await new Promise((r) => setTimeout(r, 400));
+  await feed(h, sessionId, speechLike(0.5, 4), 'a', at);
+  assert.equal(delays().at(-1), null, 'cleared once decodes get through');
+  await h.manager.stop(sessionId, 'a');
+});

@@ -164,3 +164,13 @@ test('URL policy: https only, mirror endpoint replaces the origin, host allowlis
   assert.throws(() => p.check('http://huggingface.co/x'), { code: 'INSECURE_URL' });
   assert.equal(p.check('https://cdn-lfs.hf.co/x').hostname, 'cdn-lfs.hf.co');
 });
+
+test('first run: a measured CPU rate becomes a speed class and a real-time estimate per proposal', async () => {
+  const { machineSpeed } = await import('../../../app/main/models/machine-speed.js');
+  const here = machineSpeed(75, 2);
+  assert.equal(here.realTime['english-dictation'], 16.7);
+  assert.equal(here.realTime.multilingual, 4.7);
+  assert.equal(here.speedClass, 'fast');
+  assert.equal(machineSpeed(20, 1).speedClass, 'fine');
+  assert.equal(machineSpeed(5, 1).speedClass, 'slow');
+});

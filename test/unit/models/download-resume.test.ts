@@ -370,3 +370,24 @@ test('the index write fails once after the rename: the next start adopts the fil
     await second.cleanup();
   }
 });
+
+test('while a broken connection waits for its next attempt, the snapshot says it is retrying (attempt, when, why)', async () => {
+  const data = modelBytes(300_000);
+  hfFile('flaky', data, (nth) => (nth === 1 ? { cutAfter: 100_000 } : {}));
+  const h = await makeManager(server, testCatalog([{ slug: 'flaky' }]));
+  const events = recordEvents(h.manager);
+  try {
+    await h.manager.download('flaky-q8_0');
+    const done = await h.manager.waitForDownload('flaky-q8_0');
+    assert.equal(done.state, 'installed', JSON.stringify(done.error));
+    const retrying = events.states.filter((s) => s.retrying);
+    assert.ok(retrying.length >= 1, 'a snapshot said the download is retrying');
+    assert.equal(retrying[0]!.state, 'downloading');
+    assert.equal(retrying[0]!.retrying!.attempt, 2);
+    assert.ok(retrying[0]!.retrying!.of >= 2);
+    assert.ok(retrying[0]!.retrying!.reason.length > 0);
+    assert.equal(events.states.at(-1)!.retrying ?? null, null, 'cleared once bytes flow again');
+  } finally {
+    await h.cleanup();
+  }
+});

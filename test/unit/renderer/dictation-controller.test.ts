@@ -107,3 +107,38 @@ test('after a reconnect the interrupted session ends with its summary, and the a
   mics[0]!.options.onFrame(new Float32Array(640));
   assert.equal(main.frames.length, 1, 'the ended session gets no more audio');
 });
+
+test('five quick toggles are start, stop, start, stop, start: none is lost while a start or stop is in flight', async () => {
+  const main = install();
+  let n = 0;
+  main.answers.set('dictation:start', async () => {
+    await tick();
+    return sessionInfo(`s${++n}`);
+  });
+  main.answers.set('dictation:stop', async (payload) => {
+    await tick();
+    const sessionId = (payload as { sessionId: string }).sessionId;
+    return { ok: true, value: { sessionId, text: '', segments: [], audioSeconds: 0, latency: { sessionId } } };
+  });
+  const { dictation } = controller();
+  const presses = [1, 2, 3, 4, 5].map(() => dictation.toggle());
+  await Promise.all(presses);
+  assert.deepEqual(main.calls.map((c) => c.channel).filter((c) => c === 'dictation:start' || c === 'dictation:stop'),
+    ['dictation:start', 'dictation:stop', 'dictation:start', 'dictation:stop', 'dictation:start']);
+  assert.equal(appStore.getState().session.phase, 'live');
+});
+
+test('Esc (cancel) takes the session\'s tentative text off the screen; its finals stay', async () => {
+  const main = install();
+  main.answers.set('dictation:start', async () => sessionInfo('s9'));
+  const { dictation } = controller();
+  await dictation.start();
+  const ev = { sessionId: 's9', segmentId: 0, text: 'hello', start: 0, end: 1, devicesRan: ['CPU'] };
+  actions.transcriptReceived({ ...ev, kind: 'final' } as never);
+  actions.transcriptReceived({ ...ev, segmentId: 1, text: 'tentat', kind: 'partial' } as never);
+  assert.equal(appStore.getState().transcript.partial?.text, 'tentat');
+  await dictation.cancel();
+  assert.equal(appStore.getState().transcript.partial, null);
+  assert.equal(appStore.getState().transcript.finals.length, 1);
+  assert.equal(main.calls.some((c) => c.channel === 'dictation:cancel'), true);
+});

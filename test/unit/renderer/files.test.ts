@@ -15,6 +15,7 @@ import {
 } from '../../../renderer/store/files.js';
 import { appStore } from '../../../renderer/store/store.js';
 import { installFakeApi } from './fake-api.js';
+import { progressFigures } from '../../../renderer/views/files/progress-figures.js';
 
 function transcript(jobId: string, path = '/rec/meeting.wav'): FileTranscript {
   return {
@@ -95,18 +96,17 @@ describe('file commands', () => {
     assert.equal(shownResult(files)?.transcript.text, 'hello world');
   });
 
-  test('a missing file: phase failed and one banner with file advice', async () => {
+  test('a missing file: phase failed, the error once at the job with file advice, no banner', async () => {
     const done = transcribeFile('/rec/missing.wav');
     fake.take('files:transcribe').resolve({ ok: false, error: { code: 'NOT_FOUND', message: 'There is no file at /rec/missing.wav.' } });
     assert.equal(await done, null);
     const state = appStore.getState();
     assert.equal(state.files.job.phase, 'failed');
-    assert.equal(state.notices.items.length, 1);
-    assert.equal(state.notices.items[0].message, 'Transcribing missing.wav: There is no file at /rec/missing.wav.');
-    assert.match(state.notices.items[0].action ?? '', /full path of an audio file/);
-    // The next job clears that banner: it was about another file.
+    assert.equal(state.notices.items.length, 0, 'not also a banner: the error is shown once');
+    assert.match(state.files.job.error ?? '', /^There is no file at \/rec\/missing\.wav\. Check the path: .*full path of an audio file/);
+    // The next job clears it: it was about another file.
     void transcribeFile('/rec/present.wav');
-    assert.equal(appStore.getState().notices.items.length, 0);
+    assert.equal(appStore.getState().files.job.error, null);
   });
 
   test('cancel pressed before the first progress event is sent, once, when the job id arrives', async () => {
@@ -147,7 +147,8 @@ describe('file commands', () => {
     await second;
     state = appStore.getState();
     assert.equal(state.files.job.phase, 'failed');
-    assert.equal(state.notices.items.length, 1);
+    assert.equal(state.files.job.error, 'cancelled');
+    assert.equal(state.notices.items.length, 0);
   });
 });
 
@@ -177,5 +178,16 @@ describe('what the view shows', () => {
     assert.deepEqual(Object.keys(json), ['file', 'durationSec', 'elapsedMs', 'devicesRan', 'text', 'words']);
     assert.equal(json.file, '/rec/team meeting.v2.wav');
     assert.deepEqual(json.words, t.words);
+  });
+});
+
+describe('file progress figures (issue 11)', () => {
+  test('position in the audio, time so far and time left; the start time is the store\'s, so a view switch keeps it', () => {
+    let files = fileJobStarted(initialFiles, '/rec/meeting.wav', 1_000);
+    assert.equal(files.job.startedAt, 1_000);
+    files = applyFileProgress(files, { jobId: 'f1', fraction: 0, path: '/rec/meeting.wav', audioSec: 0, durationSec: 300 });
+    assert.equal(progressFigures(files.job, 0), '0 % · 0:00 of 5:00 of audio · 0 ms so far · estimating time left…');
+    files = applyFileProgress(files, { jobId: 'f1', fraction: 0.25, audioSec: 75, durationSec: 300 });
+    assert.equal(progressFigures(files.job, 4_000), '25 % · 1:15 of 5:00 of audio · 4.00 s so far · about 12 s left');
   });
 });

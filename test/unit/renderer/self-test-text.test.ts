@@ -12,10 +12,10 @@ const passed: DeviceSelfTest = {
 };
 
 test('a pass shows what it was compared with and the figures', () => {
-  assert.equal(selfTestText(passed, 'CUDA0'), 'Matches the CPU: relative error 2.1e-7, same tokens, 34 ms');
+  assert.equal(selfTestText(passed, 'CUDA0'), 'Passed: matches the CPU: relative error 2.1e-7, same tokens, 34 ms');
   assert.equal(
     selfTestText({ ...passed, device: 'CPU', reference: 'cpu-scheduled', relL2: 0, tokensMatch: false }, 'CPU'),
-    "Matches the CPU's scheduler path: relative error 0, one token differs (a near tie), 34 ms",
+    "Passed: matches the CPU's scheduler path: relative error 0, one token differs (a near tie), 34 ms",
   );
   assert.match(selfTestTitle(passed), /automatically after the model was loaded .* allowed relative error 0\.030/);
 });

@@ -148,3 +148,12 @@ describe('cue rules', () => {
     }
   });
 });
+
+describe('cues stay inside the audio (issue 11)', () => {
+  test('a last word whose end runs past the audio: the cue ends at the end of the audio', () => {
+    const words = [{ text: 'hello', start: 0.4, end: 0.9, confidence: 1 }, { text: 'world.', start: 1.0, end: 2.16, confidence: 1 }];
+    const cues = wordsToCues(words, { endLimit: 2.0 });
+    assert.equal(cues.at(-1)!.end, 2.0);
+    assert.match(exportTranscript('srt', 'hello world.', words, 2.0), /00:00:00,400 --> 00:00:02,000/);
+  });
+});
