@@ -56,7 +56,7 @@ function SelfTestCell({ device, state, busy, testing }: { device: DeviceInfo; st
     <div className="self-test">
       <Button
         disabled={busy || why !== undefined}
-        aria-label={`Run self-test on ${device.name}`}
+        aria-label={`${testing ? 'Testing…' : 'Run self-test'} on ${device.name}`}
         onClick={() => void runSelfTest(device.name)}
       >
         {testing ? 'Testing…' : 'Run self-test'}
@@ -104,7 +104,7 @@ function DeviceRow({
       <td>
         <Button
           disabled={selected || failed || switching !== null || testing !== null}
-          aria-label={`Use ${device.name}`}
+          aria-label={`${switching === device.name ? 'Switching…' : selected ? 'Selected' : 'Use'}: ${device.name}`}
           onClick={() => void selectDevice(device.name)}
         >
           {switching === device.name ? 'Switching…' : selected ? 'Selected' : 'Use'}
@@ -158,7 +158,7 @@ export function DevicesView() {
                 <Button
                   disabled={state.selected === 'auto' || switching !== null}
                   onClick={() => void selectDevice('auto')}
-                  aria-label="Use automatic device choice"
+                  aria-label="Use Auto (automatic device choice)"
                 >
                   Use Auto
                 </Button>
