@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Model, type DecoderName, type WeightType } from '../../native/index.js';
 import { readWavMono } from '../main/engine/wav-file.js';
-import { errorRates, rate, sumCounts, type EditCounts } from '../shared/wer.js';
+import { errorRates, rate, sumCounts, type EditCounts, type ErrorRates } from '../shared/wer.js';
 
 export interface EvalOptions {
   model: string;
@@ -19,14 +19,8 @@ export interface EvalOptions {
   onFile?: (file: EvalFile, index: number, total: number) => void;
 }
 
-export interface EvalFile {
+export interface EvalFile extends ErrorRates {
   file: string;
-  reference: string;
-  hypothesis: string;
-  word: EditCounts;
-  char: EditCounts;
-  wer: number;
-  cer: number;
   durationSec: number;
   decodeMs: number;
 }

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeRng } from '../../reference/testing/random-weights.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const DIGITS_CACHE = join(REPO_ROOT, '.cache', 'digits');
@@ -58,17 +59,8 @@ export interface DigitsItem extends Utterance {
   durationSec: number;
 }
 
-/** mulberry32: a small, fast, well-mixed 32-bit PRNG; the same seed gives the same sequence everywhere. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (test/reference/testing's): the same seed gives the same sequence everywhere. */
+export const prng = makeRng;
 
 /** A digit string of `n` words; a 0 is said "zero" or "oh" (both are in the model's vocabulary). */
 export function digitString(random: () => number, n: number): string {
