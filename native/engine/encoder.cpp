@@ -221,12 +221,15 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
         ggml_build_forward_expand(graph, head_out);
     }
     const std::vector<float> pos = relative_positions(frames, hp_.d_model);
-    const std::vector<float> att = attention_mask(hp_, frames, valid);
     add_devices(backend_.compute(graph, [&] {
         ggml_backend_tensor_set(x_in, subsampled.data(), 0, subsampled.size() * sizeof(float));
         ggml_backend_tensor_set(in.pos, pos.data(), 0, pos.size() * sizeof(float));
-        // Unused (so unallocated) when the fused attention op runs instead of the masked softmax.
-        if (in.att_mask->buffer != nullptr) ggml_backend_tensor_set(in.att_mask, att.data(), 0, att.size() * sizeof(float));
+        // Unused (so unallocated, and not built: T'² floats) when the fused attention op runs instead
+        // of the masked softmax.
+        if (in.att_mask->buffer != nullptr) {
+            const std::vector<float> att = attention_mask(hp_, frames, valid);
+            ggml_backend_tensor_set(in.att_mask, att.data(), 0, att.size() * sizeof(float));
+        }
         if (in.frame_mask) ggml_backend_tensor_set(in.frame_mask, frame_mask_data.data(), 0, frame_mask_data.size() * sizeof(float));
     }, abort, profile, "conformer layers"));
 
