@@ -5,14 +5,18 @@
 //
 // Channel names are `domain:verb`. Every invoke returns Result<T>; errors carry
 // a stable code and a message that says what to do.
+//
+// The contract owns its data types (engine-types.ts, model-types.ts) and imports
+// nothing from main, the preload, the renderer or the addon (eslint.config.js).
 import type {
-  DecoderName, DeviceInfo, DeviceSelection, ModelInfo, TokenTiming, WeightType, Word,
-} from '../../native/index.js';
+  DecoderName, DeviceInfo, DeviceSelection, ModelDetails, ModelSummary, TokenTiming, WeightType, Word,
+} from './engine-types.js';
 import type {
   CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel,
-} from '../main/models/index.js';
+} from './model-types.js';
 
-export type { CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel, DeviceInfo, DeviceSelection, ModelInfo, Word };
+export type * from './engine-types.js';
+export type * from './model-types.js';
 
 // ---------------------------------------------------------------- envelopes
 
@@ -78,6 +82,8 @@ export interface DiagnosticsData {
   runtime: { node: string; v8: string; electron: string | null; chromium: string | null };
   engine: {
     status: EngineStatus;
+    /** The loaded model in full (null when none). */
+    model: ModelDetails | null;
     ggml: AppInfo['ggml'];
     /** ggml's backends are loadable modules (distributable build). */
     backendDl: boolean | null;
@@ -152,7 +158,7 @@ export interface EngineStatus {
   state: EngineState;
   mode: 'process' | 'inline';
   /** The loaded model (null when none). */
-  model: ModelInfo | null;
+  model: ModelSummary | null;
   /** Installed-model id of the loaded model, when it came from the model manager. */
   modelId: string | null;
   restarts: number;

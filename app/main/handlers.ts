@@ -2,10 +2,11 @@
 // request and the services. The `Handlers` type makes a missing channel a
 // compile error; the contract test checks the same at run time.
 import type { DownloadSnapshot } from '../ipc/contract.js';
+import { toEngineStatus } from './contract-mapping.js';
 import { collectDiagnostics } from './diagnostics/collect.js';
 import { CodedError } from './engine/protocol.js';
 import type { Handlers } from './router.js';
-import type { PlatformHooks, Services } from './services.js';
+import type { PlatformHooks, ServicesCore } from './service-types.js';
 
 function found(snapshot: DownloadSnapshot | undefined, id: string): DownloadSnapshot {
   if (!snapshot) throw new CodedError('UNKNOWN_MODEL', `No download of "${id}" is running or paused.`);
@@ -16,7 +17,7 @@ function notSupported(what: string): never {
   throw new CodedError('NOT_SUPPORTED', what);
 }
 
-export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHooks): Handlers {
+export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handlers {
   return {
     'app:info': () => s.info(),
     'app:openLogFolder': async () => {
@@ -30,10 +31,10 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'devices:select': ({ name }) => s.devices.select(name),
     'devices:selfTest': ({ name }) => s.devices.selfTest(name),
 
-    'engine:status': () => s.engine.status(),
+    'engine:status': () => toEngineStatus(s.engine.status()),
     'engine:loadModel': async ({ path }) => {
       await s.loadModel(path);
-      return s.engine.status();
+      return toEngineStatus(s.engine.status());
     },
 
     'models:state': () => s.modelsState(),

@@ -86,6 +86,9 @@ if (!app.requestSingleInstanceLock()) {
     disposed = true;
     unbindHotkey?.();
     ipc?.dispose();
-    services.dispose().finally(() => app.quit());
+    const closing = services;
+    closing.dispose()
+      .catch((error: unknown) => closing.log.error('shutdown failed', error))
+      .finally(() => app.quit());
   });
 }

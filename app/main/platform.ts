@@ -3,7 +3,7 @@
 // and whether our window has focus for inserting into other apps).
 import { app, clipboard, dialog, shell, BrowserWindow } from 'electron';
 import { CodedError } from './engine/protocol.js';
-import type { PlatformHooks } from './services.js';
+import type { PlatformHooks } from './service-types.js';
 
 /** One file from a native open dialog (modal to the app's window when there is one), or null when cancelled. */
 async function pickOneFile(title: string, filter: Electron.FileFilter): Promise<string | null> {

@@ -3,6 +3,9 @@
 // jobs, the history and the IPC router. The Electron adapter (index.ts, ipc.ts) and the
 // web bridge (app/web) build exactly this and only differ in transport and in
 // the few platform hooks (open a folder, pick a file).
+//
+// createServicesLocked is the composition root: it calls one small constructor
+// per service in dependency order and wires their events (service-wiring.ts).
 import { acquireInstanceLock, type InstanceLock } from './util/instance-lock.js';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,101 +14,25 @@ import type { AppInfo, ModelsState, Notice, Settings } from '../ipc/contract.js'
 import { DeviceRegistry } from './devices/device-registry.js';
 import { EngineHost } from './engine/engine-host.js';
 import type { EngineLoadOptions } from './engine/protocol.js';
-import type { TransportFactory } from './engine/transport.js';
 import { EventBus } from './events.js';
 import { FileTranscriber } from './files/file-transcriber.js';
 import { createHandlers } from './handlers.js';
 import { HistoryService } from './history/history-service.js';
-import type { Clipboard } from './insert/clipboard.js';
 import { createTextInserter } from './insert/create.js';
 import { DictationInsert } from './insert/dictation-insert.js';
-import { LogSink, createLogger, isLogLevel, type LogLevel, type Logger } from './log.js';
+import { LogSink, createLogger, isLogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
-import { ModelManager, type ModelManagerOptions } from './models/index.js';
+import { ModelManager } from './models/index.js';
 import { machineSpeed } from './models/machine-speed.js';
 import type { MachineSpeed } from './models/types.js';
 import { Router } from './router.js';
+import type { Services, ServicesCore, ServicesOptions } from './service-types.js';
+import { wireServiceEvents } from './service-wiring.js';
 import { SessionManager } from './sessions/session-manager.js';
 import { SettingsStore } from './settings.js';
 import { appVersion } from './util/app-root.js';
 
-/** What only the host platform can do; absent hooks answer NOT_SUPPORTED. */
-export interface PlatformHooks {
-  /** Show a folder or file in the OS file manager (Electron: shell.openPath). */
-  openPath?: (target: string) => Promise<void>;
-  /** A native "open .gguf" dialog (Electron: dialog.showOpenDialog). */
-  pickModelFile?: () => Promise<string | null>;
-  /** A native "open .wav" dialog for file transcription. */
-  pickAudioFile?: () => Promise<string | null>;
-  /** UI language for the first-run proposal (Electron: app.getLocale()). */
-  locale?: () => string;
-  /** Electron's clipboard module (no xclip/wl-clipboard needed); absent: the OS tools. */
-  clipboard?: Clipboard;
-  /** Electron: our window has focus, so finals are not inserted (they are shown there already). */
-  ownWindowFocused?: () => boolean;
-}
-
-export interface ServicesOptions {
-  userDataDir: string;
-  mode: 'electron' | 'web';
-  /** Where ffmpeg/sox are looked for to convert non-WAV files (default: $PATH); tests narrow it. */
-  converterSearchPath?: string;
-  /** Overrides settings.engineMode (tests, --inline). */
-  engineMode?: 'process' | 'inline';
-  /** Electron: utilityProcess transport; default: a forked Node process (or inline). */
-  engineTransport?: TransportFactory;
-  /** Enable the engine's crash trigger (tests). */
-  testHooks?: boolean;
-  /** Load this .gguf at start (tests, --model). */
-  modelPath?: string;
-  /** Extra CA (PEM) for model downloads (tests with a local HTTPS server, corporate proxies). */
-  extraCa?: string;
-  /** Mirror base URL for model downloads; overrides settings.mirrorEndpoint for this run. */
-  modelEndpoint?: string;
-  /** Model manager options for tests (retry timing, catalog, …). */
-  modelManager?: Partial<Omit<ModelManagerOptions, 'modelsDir' | 'validateModel'>>;
-  /** Keep dictation audio after stop (tests). */
-  retainSessionAudio?: boolean;
-  logLevel?: LogLevel;
-  /** Mirror log lines to stderr. */
-  logToStderr?: boolean;
-  platform?: PlatformHooks;
-  /** The environment the insert tools run in (tests: an Xvfb DISPLAY); default process.env. */
-  insertEnv?: NodeJS.ProcessEnv;
-}
-
-export interface Services {
-  readonly options: ServicesOptions;
-  readonly userDataDir: string;
-  readonly log: Logger;
-  readonly logSink: LogSink;
-  readonly bus: EventBus;
-  readonly settings: SettingsStore;
-  readonly engine: EngineHost;
-  readonly devices: DeviceRegistry;
-  readonly models: ModelManager;
-  readonly sessions: SessionManager;
-  readonly files: FileTranscriber;
-  readonly history: HistoryService;
-  /** Finals into the focused application (settings.insert). */
-  readonly insert: DictationInsert;
-  readonly router: Router;
-  /** Resolves once the start-up model (options.modelPath, else the active installed model) is loaded or failed. */
-  readonly ready: Promise<void>;
-  info(): AppInfo;
-  modelsState(): Promise<ModelsState>;
-  /** This CPU's speed class for the first-run proposal (measured once in the engine; null without an engine). */
-  machineSpeed(): Promise<MachineSpeed | null>;
-  /** Load options from the settings and the device registry. */
-  loadOptions(): EngineLoadOptions;
-  /** Loads a model file as the resident model (with the installed id when it is one). */
-  loadModel(file: string, modelId?: string | null): Promise<void>;
-  /** Loads an installed model and makes it the active one. */
-  activateModel(id: string): Promise<void>;
-  /** Start-up notices (settings reset, model not loadable, …): each newly connected client gets them once. */
-  startupNotices(): Notice[];
-  dispose(): Promise<void>;
-}
+export type { PlatformHooks, Services, ServicesCore, ServicesOptions } from './service-types.js';
 
 export async function createServices(options: ServicesOptions): Promise<Services> {
   const lock = await acquireInstanceLock(path.resolve(options.userDataDir), { mode: options.mode });
@@ -119,95 +46,29 @@ export async function createServices(options: ServicesOptions): Promise<Services
 
 async function createServicesLocked(options: ServicesOptions, lock: InstanceLock): Promise<Services> {
   const userDataDir = path.resolve(options.userDataDir);
-  const envLevel = process.env.PARAKEET_LOG_LEVEL;
-  const logSink = new LogSink({
-    dir: path.join(userDataDir, 'logs'),
-    level: options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'info'),
-    mirrorToStderr: options.logToStderr,
-  });
-  const log = createLogger(logSink);
+  const { logSink, log } = createLogging(options, userDataDir);
   log.info(`starting (${options.mode}, ${process.platform}/${process.arch}, node ${process.versions.node}, pid ${process.pid})`);
   const bus = new EventBus(log.child('events'));
   const settings = await SettingsStore.open(userDataDir, log.child('settings'));
-  const initial = settings.get();
-  const engineMode = options.engineMode ?? initial.engineMode;
   const notices: Notice[] = [...settings.loadNotices];
 
-  // The registry decides the device after a crash; it is created right after the host.
-  let devices: DeviceRegistry | null = null;
-  // A running dictation holds the model through its pauses (no decode runs while nobody speaks).
-  let sessions: SessionManager | null = null;
-  const engine = new EngineHost({
-    mode: engineMode,
-    log: log.child('engine'),
-    transport: engineMode === 'process' ? options.engineTransport : undefined,
-    testHooks: options.testHooks,
-    deviceAfterCrash: () => devices?.effectiveDevice() ?? 'CPU',
-    idleUnloadMs: initial.idleUnloadMinutes * 60_000,
-    inUse: () => (sessions?.running ?? 0) > 0,
-  });
-
+  // The registry decides the device after a crash, and a running dictation holds the model through its
+  // pauses: both exist only after the host, so the host asks through these late-bound references.
+  const late: { devices: DeviceRegistry | null; sessions: SessionManager | null } = { devices: null, sessions: null };
+  const engine = createEngineHost(options, settings, log, late);
   const loadOptions = (): EngineLoadOptions => {
     const s = settings.get();
-    return { device: devices?.effectiveDevice(), threads: s.threads || autoThreads(), weightType: s.weightType };
+    return { device: late.devices?.effectiveDevice(), threads: s.threads || autoThreads(), weightType: s.weightType };
   };
+  const reloadModel = modelReloader(engine, loadOptions);
+  const devices = new DeviceRegistry({ engine, settings, bus, log: log.child('devices'), reloadModel });
+  late.devices = devices;
 
-  // A device switch asks for a reload twice: the settings listener below sees the device change, and
-  // DeviceRegistry.select must wait for the model to be on the new device. A reload with exactly the
-  // options of the one in flight joins it, so each switch loads the model once.
-  let reloading: { key: string; done: Promise<void> } | null = null;
-  const reloadModel = (): Promise<void> => {
-    const current = engine.loadedModel;
-    if (!current) return Promise.resolve();
-    const options = { ...loadOptions(), modelId: engine.status().modelId };
-    const key = JSON.stringify([current.path, options]);
-    if (reloading?.key === key) return reloading.done;
-    const entry = { key, done: engine.loadModel(current.path, options).then(() => undefined) };
-    reloading = entry;
-    const clear = (): void => {
-      if (reloading === entry) reloading = null;
-    };
-    entry.done.then(clear, clear);
-    return entry.done;
-  };
-
-  devices = new DeviceRegistry({ engine, settings, bus, log: log.child('devices'), reloadModel });
-
-  const models = await ModelManager.create({
-    ...options.modelManager,
-    modelsDir: path.join(userDataDir, 'models'),
-    validateModel: engineValidator(engine),
-    endpoint: options.modelEndpoint ?? initial.mirrorEndpoint,
-    network: { ...options.modelManager?.network, ...(options.extraCa ? { ca: options.extraCa } : {}) },
-  });
-
-  // Every dictation and file transcript, kept on disk; a dictation the app stopped during is recovered here.
-  const history = await HistoryService.open({
-    dir: path.join(userDataDir, 'history'),
-    settings: () => settings.get().history,
-    model: () => {
-      const status = engine.status();
-      return { id: status.modelId, name: status.model ? status.model.name || path.basename(status.model.path) : null };
-    },
-    emit: (change) => bus.emit('history:changed', change),
-    notify: (notice) => bus.emit('notice', notice),
-    log: log.child('history'),
-  });
-  if (history.recoveredAtStart) {
-    notices.push({
-      level: 'info',
-      code: 'HISTORY_RECOVERED',
-      message: `The app stopped during ${history.recoveredAtStart === 1 ? 'a dictation' : `${history.recoveredAtStart} dictations`} last time; ` +
-        'everything transcribed up to then is in History, marked "recovered".',
-    });
-  }
-
-  // Long sessions spill old audio here; what a previous run left behind (it crashed) is removed first.
-  const spillDir = path.join(userDataDir, 'sessions');
-  await fs.rm(spillDir, { recursive: true, force: true }).catch((error: unknown) => log.warn('cannot clear the session folder', error));
-  sessions = new SessionManager({
-    engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio, observer: history,
-  });
+  const models = await openModelManager(options, userDataDir, settings, engine);
+  const history = await openHistory(userDataDir, settings, engine, bus, log);
+  if (history.recoveredAtStart) notices.push(recoveredNotice(history.recoveredAtStart));
+  const sessions = await createSessions(options, userDataDir, engine, bus, settings, log, history);
+  late.sessions = sessions;
   const insert = new DictationInsert({
     bus,
     inserter: createTextInserter({ env: options.insertEnv, clipboard: options.platform?.clipboard }),
@@ -224,92 +85,30 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     activeId: models.getActive(),
     downloads: models.listDownloads(),
   });
-
   const loadModel = async (file: string, modelId: string | null = null): Promise<void> => {
     const installedId = modelId ?? (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === path.resolve(file))?.id ?? null;
     await engine.loadModel(file, { ...loadOptions(), modelId: installedId });
   };
-
   const activateModel = async (id: string): Promise<void> => {
     // Load first: the active model is one that works.
     await loadModel(models.modelPath(id), id);
     await models.setActive(id);
   };
 
-  // ---- events into the bus
-  engine.on('status', (status) => bus.emit('engine:status', status));
-  engine.on('notice', (notice) => bus.emit('notice', notice));
-  models.on('progress', (p) => bus.emit('models:progress', p));
-  models.on('state', (s) => bus.emit('models:state', s));
-  models.on('warning', (w) => bus.emit('notice', { level: 'warning', code: 'MODEL_WARNING', message: w.message }));
-  models.on('installed', ({ installed, activeId }) => {
-    bus.emit('models:changed', { installed, activeId, downloads: models.listDownloads() });
-    // The first model the user installs becomes the active one: nothing else to choose from.
-    if (activeId === null && !engine.loadedModel && installed.length === 1) {
-      activateModel(installed[0]!.id).catch((error: unknown) => log.warn('could not activate the first installed model', error));
-    }
-  });
-  settings.on('changed', ({ next, previous }) => {
-    history.settingsChanged(next.history, previous.history);
-    if (next.mirrorEndpoint !== previous.mirrorEndpoint && !options.modelEndpoint) models.setEndpoint(next.mirrorEndpoint);
-    const reload = next.threads !== previous.threads || next.weightType !== previous.weightType;
-    // Every reload starts here (settings:set and devices:select alike); DeviceRegistry.select joins it.
-    if ((reload || next.device !== previous.device) && engine.loadedModel) {
-      reloadModel().catch((error: unknown) => log.warn('reload after a settings change failed', error));
-    }
-    if (next.idleUnloadMinutes !== previous.idleUnloadMinutes) engine.setIdleUnload(next.idleUnloadMinutes * 60_000);
-    if (next.engineMode !== previous.engineMode) {
-      bus.emit('notice', {
-        level: 'info',
-        code: 'RESTART_REQUIRED',
-        message: `The engine will run ${next.engineMode === 'inline' ? 'inside the app' : 'in its own process'} after the app restarts.`,
-      });
-    }
-  });
+  wireServiceEvents({ options, log, bus, engine, models, settings, history, activateModel, reloadModel });
 
   await engine.start();
   await devices.refresh();
 
-  const info = (): AppInfo => {
-    const build = engine.buildInfo;
-    return {
-      name: 'Parakeet Desktop',
-      version: appVersion(),
-      mode: options.mode,
-      platform: process.platform,
-      arch: process.arch,
-      engineAvailable: engine.engineAvailable,
-      ggml: build ? { version: build.ggmlVersion, commit: build.ggmlCommit, source: build.ggmlSource, backends: build.backends } : null,
-      logFile: logSink.file,
-      userDataDir,
-    };
-  };
-
-  const startupModel = async (): Promise<void> => {
-    if (!engine.engineAvailable) return;
-    try {
-      if (options.modelPath) await loadModel(path.resolve(options.modelPath));
-      else {
-        const active = models.getActive();
-        if (active) await loadModel(models.modelPath(active), active);
-      }
-    } catch (error) {
-      log.warn('the start-up model could not be loaded', error);
-      const notice: Notice = {
-        level: 'warning',
-        code: (error as { code?: string }).code ?? 'MODEL_INVALID',
-        message: `The model could not be loaded: ${(error as Error).message}`,
-        action: 'Choose another model in Models.',
-      };
-      notices.push(notice);
-      bus.emit('notice', notice);
-    }
-  };
+  const info = (): AppInfo => appInfo(options, engine, logSink, userDataDir);
+  const startupModel = loadStartupModel(options, engine, models, loadModel, log, (notice) => {
+    notices.push(notice);
+    bus.emit('notice', notice);
+  });
   // Interrupted downloads continue where they stopped.
   models.resumePending().catch((error: unknown) => log.warn('could not resume downloads', error));
 
-  let speed: Promise<MachineSpeed | null> | null = null;
-  const partial: Omit<Services, 'router'> = {
+  const core: ServicesCore = {
     options,
     userDataDir,
     log,
@@ -326,16 +125,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     ready: startupModel(),
     info,
     modelsState,
-    machineSpeed: () => {
-      speed ??= engine.probeSpeed(loadOptions().threads ?? autoThreads())
-        .then((r) => machineSpeed(r.gflops, r.threads))
-        .catch((error: unknown) => {
-          log.warn('the CPU speed probe failed', error);
-          speed = null;
-          return null;
-        });
-      return speed;
-    },
+    machineSpeed: speedProbe(engine, loadOptions, log),
     loadOptions,
     loadModel,
     activateModel,
@@ -352,8 +142,163 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
       await lock.release();
     },
   };
-  const router = new Router(createHandlers(partial, options.platform ?? {}), log.child('ipc'));
-  return { ...partial, router };
+  const router = new Router(createHandlers(core, options.platform ?? {}), log.child('ipc'));
+  return { ...core, router };
+}
+
+// ---------------------------------------------------------------- the constructors
+
+function createLogging(options: ServicesOptions, userDataDir: string): { logSink: LogSink; log: Logger } {
+  const envLevel = process.env.PARAKEET_LOG_LEVEL;
+  const logSink = new LogSink({
+    dir: path.join(userDataDir, 'logs'),
+    level: options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'info'),
+    mirrorToStderr: options.logToStderr,
+  });
+  return { logSink, log: createLogger(logSink) };
+}
+
+function createEngineHost(
+  options: ServicesOptions,
+  settings: SettingsStore,
+  log: Logger,
+  late: { devices: DeviceRegistry | null; sessions: SessionManager | null },
+): EngineHost {
+  const initial = settings.get();
+  const engineMode = options.engineMode ?? initial.engineMode;
+  return new EngineHost({
+    mode: engineMode,
+    log: log.child('engine'),
+    transport: engineMode === 'process' ? options.engineTransport : undefined,
+    testHooks: options.testHooks,
+    deviceAfterCrash: () => late.devices?.effectiveDevice() ?? 'CPU',
+    idleUnloadMs: initial.idleUnloadMinutes * 60_000,
+    inUse: () => (late.sessions?.running ?? 0) > 0,
+  });
+}
+
+/**
+ * A device switch asks for a reload twice: the settings listener sees the device change, and
+ * DeviceRegistry.select must wait for the model to be on the new device. A reload with exactly the
+ * options of the one in flight joins it, so each switch loads the model once.
+ */
+function modelReloader(engine: EngineHost, loadOptions: () => EngineLoadOptions): () => Promise<void> {
+  let reloading: { key: string; done: Promise<void> } | null = null;
+  return () => {
+    const current = engine.loadedModel;
+    if (!current) return Promise.resolve();
+    const options = { ...loadOptions(), modelId: engine.status().modelId };
+    const key = JSON.stringify([current.path, options]);
+    if (reloading?.key === key) return reloading.done;
+    const entry = { key, done: engine.loadModel(current.path, options).then(() => undefined) };
+    reloading = entry;
+    const clear = (): void => {
+      if (reloading === entry) reloading = null;
+    };
+    entry.done.then(clear, clear);
+    return entry.done;
+  };
+}
+
+function openModelManager(options: ServicesOptions, userDataDir: string, settings: SettingsStore, engine: EngineHost): Promise<ModelManager> {
+  return ModelManager.create({
+    ...options.modelManager,
+    modelsDir: path.join(userDataDir, 'models'),
+    validateModel: engineValidator(engine),
+    endpoint: options.modelEndpoint ?? settings.get().mirrorEndpoint,
+    network: { ...options.modelManager?.network, ...(options.extraCa ? { ca: options.extraCa } : {}) },
+  });
+}
+
+/** Every dictation and file transcript, kept on disk; a dictation the app stopped during is recovered here. */
+function openHistory(userDataDir: string, settings: SettingsStore, engine: EngineHost, bus: EventBus, log: Logger): Promise<HistoryService> {
+  return HistoryService.open({
+    dir: path.join(userDataDir, 'history'),
+    settings: () => settings.get().history,
+    model: () => {
+      const status = engine.status();
+      return { id: status.modelId, name: status.model ? status.model.name || path.basename(status.model.path) : null };
+    },
+    emit: (change) => bus.emit('history:changed', change),
+    notify: (notice) => bus.emit('notice', notice),
+    log: log.child('history'),
+  });
+}
+
+function recoveredNotice(count: number): Notice {
+  return {
+    level: 'info',
+    code: 'HISTORY_RECOVERED',
+    message: `The app stopped during ${count === 1 ? 'a dictation' : `${count} dictations`} last time; ` +
+      'everything transcribed up to then is in History, marked "recovered".',
+  };
+}
+
+/** Long sessions spill old audio to <userData>/sessions; what a previous run left behind (it crashed) is removed first. */
+async function createSessions(
+  options: ServicesOptions, userDataDir: string, engine: EngineHost, bus: EventBus, settings: SettingsStore, log: Logger,
+  history: HistoryService,
+): Promise<SessionManager> {
+  const spillDir = path.join(userDataDir, 'sessions');
+  await fs.rm(spillDir, { recursive: true, force: true }).catch((error: unknown) => log.warn('cannot clear the session folder', error));
+  return new SessionManager({
+    engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio, observer: history,
+  });
+}
+
+function appInfo(options: ServicesOptions, engine: EngineHost, logSink: LogSink, userDataDir: string): AppInfo {
+  const build = engine.buildInfo;
+  return {
+    name: 'Parakeet Desktop',
+    version: appVersion(),
+    mode: options.mode,
+    platform: process.platform,
+    arch: process.arch,
+    engineAvailable: engine.engineAvailable,
+    ggml: build ? { version: build.ggmlVersion, commit: build.ggmlCommit, source: build.ggmlSource, backends: build.backends } : null,
+    logFile: logSink.file,
+    userDataDir,
+  };
+}
+
+/** The start-up model: options.modelPath, else the active installed model; a failure becomes a notice. */
+function loadStartupModel(
+  options: ServicesOptions, engine: EngineHost, models: ModelManager, loadModel: (file: string, modelId?: string | null) => Promise<void>,
+  log: Logger, notify: (notice: Notice) => void,
+): () => Promise<void> {
+  return async () => {
+    if (!engine.engineAvailable) return;
+    try {
+      if (options.modelPath) await loadModel(path.resolve(options.modelPath));
+      else {
+        const active = models.getActive();
+        if (active) await loadModel(models.modelPath(active), active);
+      }
+    } catch (error) {
+      log.warn('the start-up model could not be loaded', error);
+      notify({
+        level: 'warning',
+        code: (error as { code?: string }).code ?? 'MODEL_INVALID',
+        message: `The model could not be loaded: ${(error as Error).message}`,
+        action: 'Choose another model in Models.',
+      });
+    }
+  };
+}
+
+/** This CPU's speed class, measured once in the engine (again after a failed probe). */
+function speedProbe(engine: EngineHost, loadOptions: () => EngineLoadOptions, log: Logger): () => Promise<MachineSpeed | null> {
+  let speed: Promise<MachineSpeed | null> | null = null;
+  return () => {
+    speed ??= engine.probeSpeed(loadOptions().threads ?? autoThreads())
+      .then((r) => machineSpeed(r.gflops, r.threads))
+      .catch((error: unknown) => {
+        log.warn('the CPU speed probe failed', error);
+        speed = null;
+        return null;
+      });
+    return speed;
+  };
 }
 
 /**

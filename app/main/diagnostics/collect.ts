@@ -6,8 +6,10 @@
 import os from 'node:os';
 import type { BuildInfo } from '../../../native/index.js';
 import type {
-  AppInfo, DevicesState, DiagnosticsData, DiagnosticsReport, EngineStatus, HistoryList, HistoryListRequest, Settings,
+  AppInfo, DevicesState, DiagnosticsData, DiagnosticsReport, HistoryList, HistoryListRequest, Settings,
 } from '../../ipc/contract.js';
+import { toEngineStatus, toModelDetails } from '../contract-mapping.js';
+import type { EngineHostStatus } from '../engine/engine-host.js';
 import { systemMemory } from '../util/memory.js';
 import { formatDiagnostics } from './format.js';
 import { tailLines } from './log-tail.js';
@@ -15,7 +17,7 @@ import { redactHome } from './redact.js';
 
 export interface DiagnosticsSources {
   info(): AppInfo;
-  engine: { status(): EngineStatus; readonly buildInfo: BuildInfo | null };
+  engine: { status(): EngineHostStatus; readonly buildInfo: BuildInfo | null };
   devices: { state(): DevicesState };
   settings: { get(): Settings };
   history: { list(request: HistoryListRequest): Promise<HistoryList> };
@@ -40,6 +42,7 @@ export async function collectDiagnostics(sources: DiagnosticsSources, options: D
     tailLines(sources.logSink.file, options.logLines ?? 200),
   ]);
   const cpus = os.cpus();
+  const status = sources.engine.status();
   const memory = systemMemory();
   const data: DiagnosticsData = {
     generatedAt: (options.now?.() ?? new Date()).toISOString(),
@@ -61,7 +64,7 @@ export async function collectDiagnostics(sources: DiagnosticsSources, options: D
       electron: process.versions.electron ?? null,
       chromium: process.versions.chrome ?? null,
     },
-    engine: { status: sources.engine.status(), ggml: info.ggml, backendDl: build?.backendDl ?? null },
+    engine: { status: toEngineStatus(status), model: status.model ? toModelDetails(status.model) : null, ggml: info.ggml, backendDl: build?.backendDl ?? null },
     devices: sources.devices.state(),
     settings: sources.settings.get(),
     history: { entries: history.total },

@@ -1,6 +1,6 @@
 // The plain-text form of the diagnostics report (what Copy and Save give):
 // sections of "key: value" lines a person can read in an issue, then the log.
-import type { DeviceInfo, DiagnosticsData, ModelInfo } from '../../ipc/contract.js';
+import type { DeviceInfo, DiagnosticsData, ModelDetails } from '../../ipc/contract.js';
 import { formatBytes } from '../models/errors.js';
 
 const counts = (types: Record<string, number>): string =>
@@ -13,7 +13,7 @@ function device(d: DeviceInfo): string[] {
   return lines;
 }
 
-function model(m: ModelInfo | null): string[] {
+function model(m: ModelDetails | null): string[] {
   if (!m) return ['  none loaded'];
   const heads = [m.hasTransducer ? (m.isTdt ? 'TDT' : 'RNNT') : null, m.hasCtc ? 'CTC' : null].filter(Boolean).join(' + ');
   return [
@@ -58,7 +58,7 @@ export function formatDiagnostics(d: DiagnosticsData): string {
       ? devices.selfTests.map((t) => `  self-test ${t.device} (${t.trigger}, vs ${t.reference}) ${t.passed ? 'passed' : 'FAILED'} at ${t.at}: ${t.detail}`)
       : ['  self-tests: none run']),
     '[model]',
-    ...model(status.model),
+    ...model(engine.model),
     `  installed id: ${status.modelId ?? 'n/a'}`,
     '[settings]',
     ...JSON.stringify(d.settings, null, 2).split('\n').map((l) => `  ${l}`),

@@ -79,6 +79,11 @@ export interface EngineHostOptions {
   now?: () => number;
 }
 
+/** EngineStatus with the addon's whole ModelInfo: main's own view (contract-mapping.ts slims it for IPC). */
+export interface EngineHostStatus extends Omit<EngineStatus, 'model'> {
+  model: ModelInfo | null;
+}
+
 export interface CrashInfo {
   /** The device that was in use (marked failed by the registry), null when the crash cannot be blamed on one. */
   device: string | null;
@@ -86,7 +91,7 @@ export interface CrashInfo {
 }
 
 export interface EngineHostEvents {
-  status: [EngineStatus];
+  status: [EngineHostStatus];
   notice: [Notice];
   crashed: [CrashInfo];
   restarted: [{ model: ModelInfo | null }];
@@ -257,7 +262,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
 
   // ------------------------------------------------------------ status
 
-  status(): EngineStatus {
+  status(): EngineHostStatus {
     const state: EngineState = this.state === 'ready' && this.laneBusy ? 'busy' : this.state;
     return {
       state,

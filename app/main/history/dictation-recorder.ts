@@ -86,7 +86,8 @@ export class DictationRecorder {
       this.backlog.shift();
       this.dropped += 1;
     }
-    this.schedule(() => this.flush());
+    // schedule() never rejects: a failed write is reported, and the next final tries again.
+    void this.schedule(() => this.flush());
   }
 
   /** The session ended: what is left is written, then the closed marker. `audioSeconds`: the session's length when known. */

@@ -3,49 +3,12 @@
 // known number says where it comes from, URLs follow the HF pattern.
 import catalogJson from './catalog.json' with { type: 'json' };
 import { ModelError } from './errors.js';
-import type { DecoderHead, LicenseInfo } from './types.js';
+import type { CatalogEntry, CatalogLicense, DecoderHead, LicenseInfo, ModelVariant, RecommendedFor } from './types.js';
 
-export const VARIANTS = ['f16', 'q8_0', 'q6_k', 'q5_k', 'q4_k'] as const;
-export type Variant = (typeof VARIANTS)[number];
-export type RecommendedFor = 'english-dictation' | 'multilingual';
+export type { CatalogEntry, CatalogLicense, RecommendedFor };
 
-export interface CatalogLicense extends LicenseInfo {
-  /** Where the licence statement was read. */
-  source: string;
-}
-
-/** One downloadable file: a checkpoint in one quantization. */
-export interface CatalogEntry {
-  /** `<slug>-<variant>` = file name without `.gguf`; stable id used everywhere. */
-  id: string;
-  slug: string;
-  variant: Variant;
-  file: string;
-  /** Canonical download URL on huggingface.co (a mirror endpoint replaces the origin). */
-  url: string;
-  /** Catalog estimate; never authoritative (the server's size is). */
-  approxBytes: number | null;
-  sizeSource: string | null;
-  /** Pinned sha256 (lowercase hex) or null when the project has not confirmed one. */
-  sha256: string | null;
-  recommended: RecommendedFor | null;
-  notes: string | null;
-  // Per-checkpoint facts, repeated on each entry for convenience.
-  upstream: string;
-  displayName: string;
-  architecture: string;
-  decoders: DecoderHead[];
-  parameters: string;
-  languages: string[];
-  languagesNote: string | null;
-  casing: boolean;
-  punctuation: boolean;
-  streaming: boolean;
-  /** 'not-yet': the file exists but our engine cannot run it; downloads are refused. */
-  engineSupport: 'supported' | 'not-yet';
-  recommendedUse: string;
-  license: CatalogLicense;
-}
+export const VARIANTS = ['f16', 'q8_0', 'q6_k', 'q5_k', 'q4_k'] as const satisfies readonly ModelVariant[];
+export type Variant = ModelVariant;
 
 export interface Catalog {
   schemaVersion: 1;

@@ -356,6 +356,8 @@ export class Downloader {
         const refusal = engineError(e);
         // An adopted file the engine refuses is discarded like a refused download.
         if (adopted && discardsPartial(refusal)) await fs.rm(finalPath, { force: true });
+        // A sentinel caught by this job's own handler below (it carries the engine's ErrorInfo), never rethrown.
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
         throw new EngineRefusal(refusal);
       }
       if (controller.signal.aborted) throw controller.signal.reason;

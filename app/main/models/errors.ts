@@ -1,6 +1,9 @@
 // Errors of the model manager. Every failure carries a stable `.code` so the
 // IPC layer can forward `{code, message}` (Electron keeps only `.message` of a
 // thrown Error) and the renderer can pick wording/actions by code.
+import type { ModelErrorDetails } from '../../ipc/model-types.js';
+
+export type { ModelErrorDetails };
 
 export const MODEL_ERROR_CODES = [
   'NETWORK', // connection failed/cut and retries ran out
@@ -21,18 +24,6 @@ export const MODEL_ERROR_CODES = [
 ] as const;
 
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
-
-export interface ModelErrorDetails {
-  status?: number;
-  url?: string;
-  host?: string;
-  expected?: string | number;
-  actual?: string | number;
-  bytesNeeded?: number;
-  bytesAvailable?: number;
-  /** Server's Retry-After for 429/503, honoured by the retry loop. */
-  retryAfterMs?: number;
-}
 
 export class ModelError extends Error {
   readonly code: ModelErrorCode;

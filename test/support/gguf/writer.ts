@@ -13,7 +13,7 @@ import {
   GGUF_DEFAULT_ALIGNMENT,
   GGUF_KEY_ALIGNMENT,
   GGUF_VERSION,
-  GgmlType,
+  type GgmlType,
   type GgufValue,
   GgufValueType,
   alignUp,

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFil
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { FileTranscript, HistoryChange, HistorySettings, Notice, TranscriptEvent } from '../../../app/ipc/contract.js';
-import { DictationRecorder } from '../../../app/main/history/dictation-recorder.js';
+import type { DictationRecorder } from '../../../app/main/history/dictation-recorder.js';
 import { HistoryService } from '../../../app/main/history/history-service.js';
 import { entriesToPrune } from '../../../app/main/history/retention.js';
 import { PREVIEW_CHARS } from '../../../app/main/history/tally.js';

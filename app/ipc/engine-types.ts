@@ -1,0 +1,93 @@
+// The engine's data as it crosses IPC: devices, the loaded model, words and
+// token timings. Declared here, in the contract, so the renderer never sees the
+// addon's own types (native/index.ts); main maps the engine's values to these
+// (app/main/contract-mapping.ts), and tsc checks that the shapes agree.
+
+export type DecoderName = 'tdt' | 'rnnt' | 'ctc';
+export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0';
+export type DeviceType = 'cpu' | 'gpu' | 'igpu' | 'accel';
+
+export interface DeviceInfo {
+  /** ggml device name: "CPU", "CUDA0", "Vulkan1", … */
+  name: string;
+  description: string;
+  /** ggml backend (registry) name: "CPU", "CUDA", "Vulkan", "Metal", … */
+  backend: string;
+  type: DeviceType;
+  memoryFree: number;
+  memoryTotal: number;
+  deviceId: string;
+  /** CPU only: instruction-set features of the ggml CPU backend ("AVX2", "AVX512_BF16", …). */
+  cpuFeatures: string[];
+  /** CPU only: hardware threads. */
+  cpuThreads: number;
+}
+
+/** Which device a model was placed on, and why. */
+export interface DeviceSelection {
+  requested: string;
+  source: 'argument' | 'environment' | 'auto';
+  device: DeviceInfo;
+  /** The request could not be honoured; `reason` says why. */
+  fellBack: boolean;
+  reason: string;
+}
+
+/** The loaded model as the UI shows it (EngineStatus.model): what the views read, nothing more. */
+export interface ModelSummary {
+  path: string;
+  /** `general.name` ('' when the file has none). */
+  name: string;
+  arch: string;
+  decoders: DecoderName[];
+  defaultDecoder: DecoderName;
+  device: DeviceSelection;
+  weightType: WeightType;
+  threads: number;
+}
+
+/** The loaded model as the diagnostics report describes it. */
+export interface ModelDetails extends ModelSummary {
+  hasCtc: boolean;
+  hasTransducer: boolean;
+  isTdt: boolean;
+  fileBytes: number;
+  weightBytes: number;
+  tensorCount: number;
+  dModel: number;
+  nLayers: number;
+  nHeads: number;
+  ffDim: number;
+  convKernel: number;
+  nMels: number;
+  vocabSize: number;
+  predHidden: number;
+  predLayers: number;
+  jointHidden: number;
+  /** GGML type name -> number of tensors, as stored in the file. */
+  tensorTypes: Record<string, number>;
+  /** GGML type name -> number of graph weights, as placed on the device. */
+  weightTypes: Record<string, number>;
+  /** Weights are used in place from the memory-mapped file. */
+  mmap: boolean;
+  /** Graphs always go through ggml_backend_sched. */
+  scheduled: boolean;
+  loadMs: number;
+}
+
+export interface Word {
+  text: string;
+  start: number;
+  end: number;
+  confidence: number;
+}
+
+export interface TokenTiming {
+  id: number;
+  piece: string;
+  frame: number;
+  duration: number;
+  start: number;
+  end: number;
+  confidence: number;
+}
