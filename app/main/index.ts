@@ -45,7 +45,7 @@ async function ready(): Promise<void> {
     ...(env.PARAKEET_MODEL ? { modelPath: path.resolve(env.PARAKEET_MODEL) } : {}),
     ...(env.PARAKEET_MODEL_ENDPOINT ? { modelEndpoint: env.PARAKEET_MODEL_ENDPOINT } : {}),
     ...(env.PARAKEET_EXTRA_CA_FILE ? { extraCa: readFileSync(env.PARAKEET_EXTRA_CA_FILE, 'utf8') } : {}),
-    ...(testHooks ? { testHooks: true, retainSessionAudio: true } : {}),
+    ...(testHooks ? { retainSessionAudio: true } : {}),
   });
   // The _electron specs reach the services through Playwright's evaluate().
   if (testHooks) (globalThis as { parakeetTest?: { services: Services } }).parakeetTest = { services };

@@ -44,8 +44,6 @@ export interface ServicesOptions {
   engineMode?: 'process' | 'inline';
   /** Electron: utilityProcess transport; default: a forked Node process (or inline). */
   engineTransport?: TransportFactory;
-  /** Enable the engine's crash trigger (tests). */
-  testHooks?: boolean;
   /** Load this .gguf at start (tests, --model). */
   modelPath?: string;
   /** Extra CA (PEM) for model downloads (tests with a local HTTPS server, corporate proxies). */

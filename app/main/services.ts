@@ -170,7 +170,6 @@ function createEngineHost(
     mode: engineMode,
     log: log.child('engine'),
     transport: engineMode === 'process' ? options.engineTransport : undefined,
-    testHooks: options.testHooks,
     deviceAfterCrash: () => late.devices?.effectiveDevice() ?? 'CPU',
     idleUnloadMs: initial.idleUnloadMinutes * 60_000,
     inUse: () => (late.sessions?.running ?? 0) > 0,

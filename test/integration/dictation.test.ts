@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import type { EventMap, EventName, SessionSummary, TranscriptEvent } from '../../app/ipc/contract.js';
+import { withEngineTriggers } from '../support/engine-triggers.js';
 import { createServices, type Services } from '../../app/main/services.js';
 import { RATE, concat, frames, quiet, speechLike } from '../unit/app/signals.js';
 import { tempDir, tinyModel, waitFor, writeTestSettings } from './helpers.js';
@@ -15,6 +16,7 @@ import { tempDir, tinyModel, waitFor, writeTestSettings } from './helpers.js';
 const dir = tempDir('dictation');
 const modelPath = tinyModel(dir, 'tdt');
 let services: Services;
+const engine = withEngineTriggers();
 
 before(async () => {
   writeTestSettings(dir, { dictation: { partialIntervalMs: 150 } });
@@ -22,7 +24,7 @@ before(async () => {
     userDataDir: dir,
     mode: 'web',
     engineMode: 'process',
-    testHooks: true,
+    engineTransport: engine.transport,
     retainSessionAudio: true,
     modelPath,
     modelEndpoint: 'https://127.0.0.1:9',
@@ -290,7 +292,7 @@ test('the engine process dies twice mid-session: the UI is told, dictation conti
     speed: 3,
     onFrame: async (i) => {
       // During the second phrase: the next decode kills the engine (a fault mid-request).
-      if (i === secondPhrase) await services.engine.crash('nextTranscribe');
+      if (i === secondPhrase) await engine.triggers.crash('nextTranscribe');
       // During the third: killed from outside, like a driver fault or the OOM killer (once the first restart is done).
       if (i === thirdPhrase) {
         // 'busy' means the restart is over and a decode is running: only a restart still in progress is waited for.

@@ -12,6 +12,8 @@ import { after, before, test } from 'node:test';
 import { decodeWav, encodeWav16 } from '../../app/shared/wav.js';
 import { Model } from '../../native/index.js';
 import { EngineHost, type CrashInfo } from '../../app/main/engine/engine-host.js';
+import { inlineTransport } from '../../app/main/engine/transport.js';
+import { withEngineTriggers } from '../support/engine-triggers.js';
 import { speechLike } from '../unit/app/signals.js';
 import { tempDir, testLogger, tinyModel, waitFor } from './helpers.js';
 
@@ -21,6 +23,7 @@ const otherModel = tinyModel(dir, 'ctc');
 const audio = speechLike(2, 5);
 let expected = '';
 let host: EngineHost;
+const engine = withEngineTriggers();
 const crashes: CrashInfo[] = [];
 let devicesAsked = 0;
 
@@ -33,7 +36,7 @@ before(async () => {
   host = new EngineHost({
     mode: 'process',
     log: testLogger(dir),
-    testHooks: true,
+    transport: engine.transport,
     restartDelaysMs: [0, 100],
     deviceAfterCrash: () => {
       devicesAsked += 1;
@@ -93,7 +96,7 @@ test('crash mid-request: the engine restarts, reloads on the CPU, the in-flight 
   const pidBefore = host.pid;
   const statuses: string[] = [];
   const off = host.on('status', (s) => statuses.push(s.state));
-  await host.crash('nextTranscribe');
+  await engine.triggers.crash('nextTranscribe');
   const result = await host.transcribe(audio, {}, { priority: 'final' });
   off();
   assert.equal(result?.text, expected, 'the re-run request gives the same text');
@@ -145,7 +148,7 @@ test('a stereo 22.05 kHz WAV file gives exactly what the addon gives for the int
 test('a crash while validating a model file: not re-run, ENGINE_CRASHED, no device blamed; the engine comes back', async () => {
   const before = crashes.length;
   const restarted = waitFor<unknown>((resolve) => host.on('restarted', resolve), 20_000, 'restart');
-  await host.crash('nextValidate');
+  await engine.triggers.crash('nextValidate');
   await assert.rejects(host.validate(otherModel), (e: Error & { code?: string }) => {
     assert.equal(e.code, 'ENGINE_CRASHED');
     assert.match(e.message, /checking this model file; it was not tried again/);
@@ -163,7 +166,7 @@ test('a crash while transcribing a file: not re-run (the file may be the cause);
   writeFileSync(wav, encodeWav16(audio, 16_000));
   const before = crashes.length;
   const restarted = waitFor<unknown>((resolve) => host.on('restarted', resolve), 20_000, 'restart');
-  await host.crash('nextTranscribe');
+  await engine.triggers.crash('nextTranscribe');
   await assert.rejects(host.transcribeFile(wav, {}), (e: Error & { code?: string }) => {
     assert.equal(e.code, 'ENGINE_CRASHED');
     assert.match(e.message, /transcribing this file; it was not tried again/);
@@ -176,13 +179,14 @@ test('a crash while transcribing a file: not re-run (the file may be the cause);
 });
 
 test('inline mode: the same interface in this process; the crash trigger is refused there', async () => {
-  const inline = new EngineHost({ mode: 'inline', log: testLogger(dir) });
+  const inlineEngine = withEngineTriggers(inlineTransport);
+  const inline = new EngineHost({ mode: 'inline', log: testLogger(dir), transport: inlineEngine.transport });
   try {
     await inline.start();
     assert.equal(inline.pid, null);
     await inline.loadModel(modelPath, { device: 'cpu', threads: 1 });
     assert.equal((await inline.transcribe(audio, {}, { priority: 'final' }))?.text, expected);
-    await assert.rejects(inline.crash('now'), (e: Error & { code?: string }) => e.code === 'NOT_SUPPORTED');
+    await assert.rejects(inlineEngine.triggers.crash('now'), (e: Error & { code?: string }) => e.code === 'NOT_SUPPORTED');
   } finally {
     await inline.dispose();
   }

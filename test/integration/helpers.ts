@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionSummary } from '../../app/ipc/contract.js';
 import { LogSink, createLogger, nullLogger, type Logger } from '../../app/main/log.js';
 import { createServices, type Services, type ServicesOptions } from '../../app/main/services.js';
+import { withEngineTriggers, type EngineTriggers } from '../support/engine-triggers.js';
 import { RATE, frames } from '../unit/app/signals.js';
 import { generateModel } from '../support/model/generate.js';
 import type { Arch } from '../support/model/options.js';
@@ -74,17 +75,21 @@ export async function dictate(services: Services, audio: Float32Array, frameDela
  * The real services in web mode with the engine in its own process, `modelPath` loaded (awaited), test hooks
  * on and no reachable download endpoint; `extra` overrides any of it.
  */
-export async function startTestServices(userDataDir: string, modelPath: string, extra: Partial<ServicesOptions> = {}): Promise<Services> {
+export async function startTestServices(userDataDir: string, modelPath: string, extra: Partial<ServicesOptions> = {}): Promise<TestServices> {
+  const engine = withEngineTriggers();
   const services = await createServices({
     userDataDir,
     mode: 'web',
     engineMode: 'process',
-    testHooks: true,
+    engineTransport: engine.transport,
     modelPath,
     modelEndpoint: 'https://127.0.0.1:9',
     logToStderr: process.env.PARAKEET_TEST_LOG === '1',
     ...extra,
   });
   await services.ready;
-  return services;
+  return Object.assign(services, { triggers: engine.triggers });
 }
+
+/** The services with the engine's test triggers (test/support/engine-triggers.ts) beside them. */
+export type TestServices = Services & { readonly triggers: EngineTriggers };

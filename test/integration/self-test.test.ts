@@ -10,13 +10,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { DeviceSelfTest, EventMap, EventName } from '../../app/ipc/contract.js';
 import { judge, selfTestSignal, toleranceFor } from '../../app/main/engine/self-test.js';
-import type { Services } from '../../app/main/services.js';
 import { Model } from '../../native/index.js';
-import { startTestServices, tempDir, tinyModel, writeTestSettings } from './helpers.js';
+import { startTestServices, tempDir, tinyModel, writeTestSettings, type TestServices } from './helpers.js';
 
 const dir = tempDir('selftest');
 const modelPath = tinyModel(dir, 'hybrid_tdt_ctc', 3);
-let services: Services;
+let services: TestServices;
 const ctx = { clientId: 'test' };
 
 before(async () => {
@@ -88,7 +87,7 @@ test('a corrupted device run fails: the device is marked with the reason, the mo
   const states: string[] = [];
   const off = services.engine.on('status', (s) => states.push(s.state));
   try {
-    await services.engine.corruptNextSelfTest('noise');
+    await services.triggers.corruptNextSelfTest('noise');
     const result = await selfTest({});
     assert.equal(result.device, 'CPU');
     assert.equal(result.passed, false);
@@ -124,7 +123,7 @@ test('a corrupted device run fails: the device is marked with the reason, the mo
 });
 
 test('NaN from the device fails without a relative error', async () => {
-  await services.engine.corruptNextSelfTest('nan');
+  await services.triggers.corruptNextSelfTest('nan');
   const result = await selfTest({});
   assert.equal(result.passed, false);
   assert.equal(result.relL2, null);

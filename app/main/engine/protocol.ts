@@ -66,7 +66,13 @@ export type EngineRequest =
   | { op: 'selfTest'; device?: string; trigger: DeviceSelfTest['trigger'] }
   | { op: 'status' }
   /** Aborts request `target` (through the engine's abort flag); that request then fails with ABORTED. */
-  | { op: 'cancel'; target: number }
+  | { op: 'cancel'; target: number };
+
+/**
+ * Test triggers: not part of EngineRequest, so the host can never send one. Only tests do, through
+ * test/support/engine-triggers.ts (a transport wrapper that also turns them on in the engine process).
+ */
+export type TestTriggerRequest =
   /**
    * Test trigger, honoured only when the engine process runs with PARAKEET_ENGINE_TEST_HOOKS=1:
    * 'now' kills the process at once; 'nextTranscribe' kills it right after the next transcription (PCM
@@ -99,11 +105,10 @@ export interface EngineResponseMap {
   selfTest: DeviceSelfTest;
   status: EngineProcessStatus;
   cancel: null;
-  crash: null;
-  corruptSelfTest: null;
 }
 
-export type HostToEngine = EngineRequest & { id: number };
+/** What crosses the wire to the engine: the host's requests, and the test triggers where tests send them. */
+export type HostToEngine = (EngineRequest | TestTriggerRequest) & { id: number };
 
 export type EngineLogLevel = 'debug' | 'info' | 'warn' | 'error';
 

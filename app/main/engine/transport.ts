@@ -29,7 +29,6 @@ export interface TransportHandlers {
 }
 
 export interface TransportOptions {
-  testHooks: boolean;
   log: Logger;
 }
 
@@ -53,13 +52,24 @@ function pipeLines(stream: NodeJS.ReadableStream | null, write: (line: string) =
   });
 }
 
-/** child_process.fork with structured-clone serialization (Float32Array survives the trip). */
-export const forkTransport: TransportFactory = (handlers, options) => {
+/**
+ * child_process.fork with structured-clone serialization (Float32Array survives the trip). `extraEnv` is
+ * added to this process's environment, from which the test triggers' switch (TEST_HOOKS_ENV) is removed:
+ * only a caller that names it (test/support/engine-triggers.ts) turns the triggers on.
+ */
+export function createForkTransport(extraEnv: NodeJS.ProcessEnv = {}): TransportFactory {
+  return (handlers, options) => forkEngine(handlers, options, extraEnv);
+}
+
+/** The engine process as a forked Node process (test triggers off). */
+export const forkTransport: TransportFactory = createForkTransport();
+
+function forkEngine(handlers: TransportHandlers, options: TransportOptions, extraEnv: NodeJS.ProcessEnv): EngineTransport {
   const entry = engineEntry();
   if (!existsSync(entry.path)) throw new Error(`engine entry ${entry.path} is missing; run "npm run build"`);
   const env: NodeJS.ProcessEnv = { ...process.env };
-  if (options.testHooks) env[TEST_HOOKS_ENV] = '1';
-  else delete env[TEST_HOOKS_ENV];
+  delete env[TEST_HOOKS_ENV];
+  Object.assign(env, extraEnv);
   const child = fork(entry.path, [], {
     serialization: 'advanced',
     // From source the child needs the same TypeScript loader; never inherit --test and friends.
@@ -96,7 +106,7 @@ export const forkTransport: TransportFactory = (handlers, options) => {
       child.kill('SIGKILL');
     },
   };
-};
+}
 
 /** The engine core in this process (the `inline` setting): same protocol, no isolation. */
 export const inlineTransport: TransportFactory = (handlers) => {

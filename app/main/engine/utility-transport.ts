@@ -14,8 +14,8 @@ export function utilityTransport(utilityProcess: UtilityProcessModule): Transpor
   return (handlers, options) => {
     const entry = engineEntry();
     const env: Record<string, string> = {};
+    // The test triggers stay off in the app (tests reach them through a forked engine only).
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== TEST_HOOKS_ENV) env[k] = v;
-    if (options.testHooks) env[TEST_HOOKS_ENV] = '1';
     const child = utilityProcess.fork(entry.path, [], { serviceName: 'Parakeet engine', stdio: 'pipe', env });
     child.stdout?.on('data', (chunk: Buffer) => options.log.info(chunk.toString('utf8').trimEnd()));
     child.stderr?.on('data', (chunk: Buffer) => options.log.warn(chunk.toString('utf8').trimEnd()));

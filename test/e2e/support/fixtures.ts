@@ -36,7 +36,6 @@ export const test = base.extend<Fixtures>({
       ...(serverSetup.withModel ? { modelPath: MODEL_PATH } : {}),
       ...serverSetup.extra,
       services: {
-        testHooks: true,
         retainSessionAudio: true,
         ...serverSetup.extra.services,
       },

@@ -5,7 +5,7 @@
 // What the specs expect from the Electron entry (dist/app/main/index.js):
 //   PARAKEET_USER_DATA_DIR  userData folder (settings, models, logs)
 //   PARAKEET_MODEL          .gguf to load at start
-//   PARAKEET_TEST_HOOKS=1   crash trigger on, session audio retained, and
+//   PARAKEET_TEST_HOOKS=1   session audio retained, and
 //                           globalThis.parakeetTest = { services } in main
 //   PARAKEET_MODEL_ENDPOINT / PARAKEET_EXTRA_CA_FILE  download mirror + its CA
 // and Chromium switches after the entry (the fake microphone flags).

@@ -1,0 +1,97 @@
+// The device self-test around loads: after a load on a device that is not the
+// CPU, the device's known-answer test runs (self-test.ts) before the model is
+// reported ready; a failure on the device in use moves the model to the
+// registry's next choice, which is checked in turn, down to the CPU.
+import type { DeviceSelfTest, Notice } from '../../ipc/contract.js';
+import type { Logger } from '../log.js';
+import { engineNotices } from './engine-notices.js';
+import type { ModelResidency } from './model-residency.js';
+import type { CodedError, EngineLoadOptions, EngineRequest, EngineResponseMap } from './protocol.js';
+
+/** Each failed self-test removes a device from the registry's choice; this bounds the walk to the CPU. */
+const MAX_SELF_TEST_FALLBACKS = 8;
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+export interface DeviceCheckDeps {
+  log: Logger;
+  residency: ModelResidency;
+  request: (request: Extract<EngineRequest, { op: 'selfTest' }>, how?: { internal?: boolean }) => Promise<EngineResponseMap['selfTest']>;
+  /** The registry's device for a reload (the failed one already excluded). */
+  nextDevice: () => string | undefined;
+  emitSelfTest: (result: DeviceSelfTest) => void;
+  emitNotice: (notice: Notice) => void;
+  disposed: () => boolean;
+}
+
+export class DeviceCheck {
+  /**
+   * Automatic self-tests passed in this run, by device + file + load options. Only the reload after an idle
+   * unload reuses one: same device, same file, nothing happened to the device meanwhile, and repeating the
+   * test would add its two encodes (and a CPU twin's load) to every first dictation after a pause.
+   */
+  private readonly passed = new Set<string>();
+
+  constructor(private readonly deps: DeviceCheckDeps) {}
+
+  /**
+   * After a load: the self-test of the model's device unless it is the CPU (the automatic check has nothing
+   * independent to compare the CPU with; the asked-for one uses the scheduler path). Each failure moves the
+   * model to the next device, which is checked again, down to the CPU. Rethrows ENGINE_CRASHED (the crash
+   * path owns what follows); a test that cannot run otherwise is reported and the device kept.
+   */
+  async afterLoad(internal: boolean, how: { reusePassed?: boolean } = {}): Promise<void> {
+    const { residency, log } = this.deps;
+    for (let round = 0; round < MAX_SELF_TEST_FALLBACKS; round += 1) {
+      const device = residency.model?.device.device;
+      if (!device || device.type === 'cpu') return;
+      const key = JSON.stringify([device.name, residency.path, { ...residency.options, device: undefined }]);
+      if (how.reusePassed && this.passed.has(key)) {
+        log.info(`self-test of ${device.name} skipped: it passed with this model earlier in this run`);
+        return;
+      }
+      let result: DeviceSelfTest;
+      try {
+        result = await this.deps.request({ op: 'selfTest', trigger: 'load' }, { internal });
+      } catch (error) {
+        if ((error as CodedError).code === 'ENGINE_CRASHED' || this.deps.disposed()) throw error;
+        log.warn(`the self-test of ${device.name} could not run`, error);
+        this.deps.emitNotice(engineNotices.selfTestIncomplete(device.name, (error as Error).message));
+        return;
+      }
+      if (result.passed) this.passed.add(key);
+      if (!(await this.settle(result, internal))) return;
+    }
+  }
+
+  /**
+   * Reports a self-test; after a failure on the device in use, reloads the model on the registry's next
+   * choice (asked after the report, so the failed device is already excluded). True when it reloaded.
+   */
+  async settle(result: DeviceSelfTest, internal: boolean): Promise<boolean> {
+    const { residency, log } = this.deps;
+    this.deps.emitSelfTest(result);
+    const figures = `relative error ${result.relL2 ?? 'n/a'}, tokens ${result.tokensMatch ? 'equal' : 'differ'}, ${result.durationMs} ms`;
+    if (result.passed) {
+      log.info(`self-test of ${result.device} passed (${figures})`);
+      return false;
+    }
+    log.error(`self-test of ${result.device} failed: ${result.detail} (${figures})`);
+    const inUse = residency.model !== null && same(residency.model.device.device.name, result.device);
+    if (!inUse || !residency.path) {
+      this.deps.emitNotice(engineNotices.selfTestFailed(result.device, result.detail));
+      return false;
+    }
+    const options: EngineLoadOptions = { ...residency.options, device: this.deps.nextDevice() };
+    try {
+      await residency.load({ path: residency.path, options, reason: 'self-test', internal });
+    } catch (error) {
+      if ((error as CodedError).code === 'ENGINE_CRASHED') throw error;
+      // The engine kept the model it had; the registry no longer offers its device for the next load.
+      this.deps.emitNotice(engineNotices.selfTestFailedStuck(result.device, result.detail, (error as Error).message));
+      return false;
+    }
+    this.deps.emitNotice(engineNotices.selfTestFailedMoved(result.device, result.detail, residency.model!.device.device.name));
+    return true;
+  }
+}

@@ -1,0 +1,64 @@
+// Every notice the engine host emits, worded in one place: what happened, in
+// a sentence a user can act on, and what to do about it.
+import type { Notice } from '../../ipc/contract.js';
+
+export const engineNotices = {
+  crashed(reason: string, device: string | null, restarting: boolean): Notice {
+    const where = device ? ` while running on ${device}` : '';
+    return {
+      level: 'warning',
+      code: 'ENGINE_CRASHED',
+      message: `The engine process stopped (${reason})${where}. ` +
+        (restarting ? 'It is being restarted; audio and text already captured are kept.' : 'It keeps crashing, so it was not restarted.'),
+      action: restarting ? undefined : 'Choose the CPU in Devices, or reload the model to try again; the log file has details.',
+    };
+  },
+
+  restarted(device: string | null): Notice {
+    return {
+      level: 'info',
+      code: 'ENGINE_RESTARTED',
+      message: device ? `The engine was restarted and continues on ${device}.` : 'The engine was restarted; load a model to continue.',
+    };
+  },
+
+  selfTestIncomplete(device: string, why: string): Notice {
+    return {
+      level: 'warning',
+      code: 'DEVICE_SELF_TEST_INCOMPLETE',
+      message: `The self-test of ${device} could not run (${why}); its results are not checked.`,
+      action: 'Run the self-test again from Devices, or choose the CPU there.',
+    };
+  },
+
+  /** A device not in use failed its test: it is only marked. */
+  selfTestFailed(device: string, detail: string): Notice {
+    return {
+      level: 'warning',
+      code: 'DEVICE_SELF_TEST_FAILED',
+      message: `The self-test of ${device} failed: ${detail}. It is marked unusable for this run.`,
+      action: 'Restart the app to try it again (after a driver update, for example).',
+    };
+  },
+
+  /** The device in use failed and the model moved to `now`. */
+  selfTestFailedMoved(device: string, detail: string, now: string): Notice {
+    return {
+      level: 'warning',
+      code: 'DEVICE_SELF_TEST_FAILED',
+      message: `The self-test of ${device} failed: ${detail}. It is marked unusable for this run; ` +
+        `the engine continues on ${now}.`,
+      action: 'Restart the app to try the device again (after a driver update, for example).',
+    };
+  },
+
+  /** The device in use failed and the model could not be moved. */
+  selfTestFailedStuck(device: string, detail: string, why: string): Notice {
+    return {
+      level: 'error',
+      code: 'DEVICE_SELF_TEST_FAILED',
+      message: `The self-test of ${device} failed: ${detail}. The model could not be moved to another device (${why}).`,
+      action: 'Choose the CPU in Devices.',
+    };
+  },
+};
