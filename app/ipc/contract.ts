@@ -287,8 +287,6 @@ export type SessionState = 'listening' | 'speech' | 'finalizing' | 'stopped' | '
 export interface SessionStateEvent {
   sessionId: string;
   state: SessionState;
-  /** Input level of the last frames, 0..1 (RMS, for the meter). */
-  level: number;
   /** A message when the state is 'failed' or something degraded (engine restarted, …). */
   notice: IpcError | null;
   /**

@@ -49,6 +49,8 @@ export function bindIpc(services: Services, options: IpcOptions): IpcBinding {
         return { ok: false, error: { code: 'PERMISSION_DENIED', message: 'this page may not use the app API' } };
       }
       const result = await services.router.handle(channel, payload, { clientId: clientId(event.sender) });
+      // The port is part of the start: posted before the reply, and the preload resolves the start only once
+      // it has it, so no frame ever waits for a port.
       if (channel === 'dictation:start' && result.ok) openAudioPort(event.sender, (result.value as SessionInfo).sessionId);
       return result;
     });

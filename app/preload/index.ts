@@ -5,7 +5,7 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
   AUDIO_PORT_CHANNEL, EVENT_CHANNEL, EVENT_NAMES, INVOKE_CHANNELS, type AudioPortFrame, type AudioPortMessage, type EventMap,
-  type EventName, type InvokeChannel, type ParakeetApi, type Result,
+  type EventName, type InvokeChannel, type ParakeetApi, type Result, type SessionInfo,
 } from '../ipc/contract.js';
 
 type AnyListener = (data: unknown) => void;
@@ -14,9 +14,14 @@ type RendererPort = IpcRendererEvent['ports'][number];
 
 const listeners = new Map<EventName, Set<AnyListener>>();
 const ports = new Map<string, RendererPort>();
-/** Frames sent before the session's port arrived (it follows the dictation:start reply closely). */
-const early = new Map<string, AudioPortFrame[]>();
-const MAX_EARLY_FRAMES = 500;
+/**
+ * dictation:start resolves only once its session's port is here (main posts it with the reply), so the
+ * renderer never has a session id without a port and no frame needs a queue of its own in this file: the
+ * renderer's capture router holds what is captured while dictation:start is in flight.
+ */
+const portWaiters = new Map<string, () => void>();
+/** How long dictation:start waits for its port (it is posted right before the reply). */
+const PORT_WAIT_MS = 5_000;
 
 ipcRenderer.on(EVENT_CHANNEL, (_event: IpcRendererEvent, message: { event: EventName; data: unknown }) => {
   if (message.event === 'dictation:state') {
@@ -24,7 +29,7 @@ ipcRenderer.on(EVENT_CHANNEL, (_event: IpcRendererEvent, message: { event: Event
     if (state === 'stopped' || state === 'failed') {
       ports.get(sessionId)?.close();
       ports.delete(sessionId);
-      early.delete(sessionId);
+      portWaiters.get(sessionId)?.();
     }
   }
   for (const listener of listeners.get(message.event) ?? []) {
@@ -40,15 +45,34 @@ ipcRenderer.on(AUDIO_PORT_CHANNEL, (event: IpcRendererEvent, message: AudioPortM
   const port = event.ports[0];
   if (!port) return;
   ports.set(message.sessionId, port);
-  for (const frame of early.get(message.sessionId) ?? []) port.postMessage(frame);
-  early.delete(message.sessionId);
+  portWaiters.get(message.sessionId)?.();
 });
 
-const invoke = (channel: InvokeChannel, payload?: unknown): Promise<Result<unknown>> => {
+/** Resolves when the session's audio port is here (at once when it came first), or after PORT_WAIT_MS. */
+function audioPort(sessionId: string): Promise<void> {
+  if (ports.has(sessionId)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      portWaiters.delete(sessionId);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      console.error(`parakeet: no audio port for session ${sessionId}; its audio cannot be sent`);
+      done();
+    }, PORT_WAIT_MS);
+    portWaiters.set(sessionId, done);
+  });
+}
+
+const invoke = async (channel: InvokeChannel, payload?: unknown): Promise<Result<unknown>> => {
   if (!(INVOKE_CHANNELS as readonly string[]).includes(channel)) {
-    return Promise.resolve({ ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `there is no channel ${String(channel)}` } });
+    return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `there is no channel ${String(channel)}` } };
   }
-  return ipcRenderer.invoke(channel, payload) as Promise<Result<unknown>>;
+  const result = (await ipcRenderer.invoke(channel, payload)) as Result<unknown>;
+  // The session's port is part of starting it.
+  if (channel === 'dictation:start' && result.ok) await audioPort((result.value as SessionInfo).sessionId);
+  return result;
 };
 
 const api: ParakeetApi = {
@@ -69,14 +93,8 @@ const api: ParakeetApi = {
   },
   sendAudio(sessionId, frame, startSample) {
     const message: AudioPortFrame = startSample === undefined ? { frame } : { frame, startSample };
-    const port = ports.get(sessionId);
-    if (port) {
-      port.postMessage(message);
-      return;
-    }
-    const queue = early.get(sessionId) ?? [];
-    if (queue.length < MAX_EARLY_FRAMES) queue.push(message);
-    early.set(sessionId, queue);
+    // No port: the session has ended (its port closed with it), so the frame has nowhere to go.
+    ports.get(sessionId)?.postMessage(message);
   },
 };
 

@@ -39,8 +39,12 @@ export function noticeKey(code: string): string {
 
 // ---------------------------------------------------------------- events
 
+/**
+ * A crash and the restart are told by main's own notices (ENGINE_CRASHED, then ENGINE_RESTARTED: one
+ * banner, key 'engine'); the status only moves the chips. A missing engine is a state main has no notice
+ * for, so its banner is made here.
+ */
 export function engineStatusChanged(status: EngineStatus): void {
-  const previous = appStore.getState().engine.status?.state;
   set((s) => ({ engine: applyEngineStatus(s.engine, status) }));
   if (status.state === 'missing') {
     notify({
@@ -48,23 +52,6 @@ export function engineStatusChanged(status: EngineStatus): void {
       code: 'ENGINE_MISSING',
       message: status.lastError?.message ?? 'The speech engine is not available.',
       action: 'Build it with "npm run build:native", then restart the app.',
-    });
-  } else if (status.state === 'crashed' || status.state === 'restarting') {
-    notify({
-      level: 'warning',
-      code: 'ENGINE_CRASHED',
-      message:
-        status.state === 'crashed'
-          ? 'The speech engine stopped unexpectedly. Your recording continues and nothing captured is lost.'
-          : 'The speech engine is restarting. Your recording continues and nothing captured is lost.',
-      action: 'Keep talking: the text catches up when the engine is back. If this repeats, choose the CPU in the Devices view.',
-    });
-  } else if ((previous === 'crashed' || previous === 'restarting') && (status.state === 'ready' || status.state === 'busy')) {
-    const device = status.model?.device.device.name;
-    notify({
-      level: 'info',
-      code: 'ENGINE_RECOVERED',
-      message: `The speech engine is running again${device ? ` on ${device}` : ''}; dictation continues.`,
     });
   }
 }

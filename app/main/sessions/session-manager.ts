@@ -57,22 +57,11 @@ export class SessionManager {
   private readonly recent = new Map<string, SessionSummary>();
 
   constructor(private readonly opts: SessionManagerOptions) {
-    opts.engine.on('crashed', ({ reason, device }) => {
-      for (const session of this.sessions.values()) {
-        session.notify({
-          code: 'ENGINE_CRASHED',
-          message: `The engine process stopped (${reason})${device ? ` while running on ${device}` : ''}. ` +
-            'It is being restarted; dictation continues and nothing captured so far is lost.',
-        });
-      }
-    });
-    opts.engine.on('restarted', ({ model }) => {
-      for (const session of this.sessions.values()) {
-        session.notify({
-          code: 'ENGINE_RESTARTED',
-          message: model ? `The engine restarted on ${model.device.device.name}; dictation continues.` : 'The engine restarted without a model.',
-        });
-      }
+    // Each running session is told of a crash and of the restart with the host's own notice (one text,
+    // engine/engine-notices.ts): a client that follows only its session still learns why text is late.
+    opts.engine.on('notice', ({ code, message }) => {
+      if (code !== 'ENGINE_CRASHED' && code !== 'ENGINE_RESTARTED') return;
+      for (const session of this.sessions.values()) session.notify({ code, message });
     });
   }
 

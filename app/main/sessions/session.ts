@@ -150,8 +150,6 @@ export class DictationSession {
   /** Live text cannot be on time: what holds the engine, told to the client until a decode gets through. */
   private delayedBy: string | null = null;
   private finalDecodes = 0;
-  private level = 0;
-  private lastLevelAt = 0;
   private readonly minPartialSamples: number;
   private readonly preRollSamples: number;
 
@@ -293,16 +291,7 @@ export class DictationSession {
     this.arrivals.push({ end: this.store.length, at: now });
     if (this.arrivals.length > 256) this.arrivals = this.arrivals.slice(-128);
     for (const event of this.segmenter.push(pcm)) this.onSegmentEvent(event, now);
-    this.updateLevel(pcm, now);
     this.maybePartial(now);
-  }
-
-  private updateLevel(pcm: Float32Array, now: number): void {
-    let sum = 0;
-    for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
-    this.level = Math.min(1, Math.sqrt(sum / pcm.length));
-    // The meter needs ~10 updates a second, not one per frame.
-    if (now - this.lastLevelAt >= 100) this.emitState(null);
   }
 
   /** Wall time at which sample `s` arrived. */
@@ -523,8 +512,8 @@ export class DictationSession {
   }
 
   private emitState(notice: IpcError | null): void {
-    this.lastLevelAt = performance.now();
-    this.opts.emit('dictation:state', { sessionId: this.id, state: this.state, level: this.level, notice, delayedBy: this.delayedBy });
+    // State changes only: the level meter is the renderer's, measured where the audio is captured.
+    this.opts.emit('dictation:state', { sessionId: this.id, state: this.state, notice, delayedBy: this.delayedBy });
   }
 
   /** Tells the client something degraded (engine restarted, a segment failed) without changing the state. */

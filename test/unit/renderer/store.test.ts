@@ -95,26 +95,28 @@ describe('actions', () => {
 
   const status = (state: EngineStatus['state']): EngineStatus => ({ state, mode: 'process', model: null, modelId: null, restarts: 0, lastError: null });
 
-  test('engine crash → one banner that updates through restart and recovery', () => {
+  test('engine crash: the status moves no banner; the crash and restart notices from main share one banner', () => {
     actions.engineStatusChanged(status('ready'));
     actions.engineStatusChanged(status('crashed'));
     actions.engineStatusChanged(status('restarting'));
-    let items = appStore.getState().notices.items;
-    assert.equal(items.length, 1);
-    assert.match(items[0].message, /restarting/);
+    assert.equal(appStore.getState().notices.items.length, 0, 'main tells of the crash, not the status');
+    actions.notify({ level: 'warning', code: 'ENGINE_CRASHED', message: 'The engine process stopped (killed by SIGKILL). It is being restarted.' });
     actions.engineStatusChanged(status('ready'));
-    items = appStore.getState().notices.items;
+    actions.notify({ level: 'info', code: 'ENGINE_RESTARTED', message: 'The engine was restarted and continues on CPU.' });
+    const items = appStore.getState().notices.items;
     assert.equal(items.length, 1);
-    assert.equal(items[0].code, 'ENGINE_RECOVERED');
+    assert.equal(items[0].code, 'ENGINE_RESTARTED');
+    actions.engineStatusChanged(status('missing'));
+    assert.equal(appStore.getState().notices.items.at(-1)?.code, 'ENGINE_MISSING', 'a missing engine is the one the renderer words');
   });
 
   test('transcript events reach the store; session state of other sessions is ignored', () => {
     actions.sessionBegan('s7');
     actions.transcriptReceived(ev('partial', 0, 'he', 's7'));
     assert.equal(appStore.getState().transcript.partial?.text, 'he');
-    actions.sessionStateChanged({ sessionId: 's6', state: 'failed', level: 0, notice: null });
+    actions.sessionStateChanged({ sessionId: 's6', state: 'failed', notice: null });
     assert.equal(appStore.getState().session.serverState, 'listening');
-    actions.sessionStateChanged({ sessionId: 's7', state: 'speech', level: 0.3, notice: null });
+    actions.sessionStateChanged({ sessionId: 's7', state: 'speech', notice: null });
     assert.equal(appStore.getState().session.serverState, 'speech');
   });
 
