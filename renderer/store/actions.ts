@@ -1,10 +1,10 @@
 // Module-level actions: the only code that writes to the store. IPC events
 // (bridge.ts) and user commands (commands.ts) come through here; components
-// never set state themselves.
+// never set state themselves. A slice's reducer that is an action as it is
+// becomes one with sliceAction (store.ts); what is written out here does more
+// (touches two slices, raises a banner, stamps a time).
 import type {
-  AppInfo, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, EventMap, FileTranscript, FirstRunProposal,
-  HistoryEntry, HistoryKind, HistoryList, LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings,
-  TranscriptEvent, CatalogEntry,
+  DevicesState, EngineStatus, FileTranscript, FirstRunProposal, Notice, SessionStateEvent, SessionSummary, CatalogEntry,
 } from '../../app/ipc/contract.js';
 import { applyDevices } from './devices.js';
 import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
@@ -23,9 +23,9 @@ import {
 import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
 import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
-import { appStore, initialState } from './store.js';
+import { appStore, initialState, sliceAction } from './store.js';
 import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer, dropPartial as dropPartialReducer } from './transcript.js';
-import type { AppState, ConnectionState, ModelsSlice, SessionPhase, View } from './types.js';
+import type { AppState, ConnectionState, ModelsSlice, View } from './types.js';
 
 type Update = (s: AppState) => Partial<AppState>;
 const set = (update: Update): void => appStore.setState(update);
@@ -60,21 +60,13 @@ export function devicesChanged(state: DevicesState): void {
   set((s) => ({ devices: { ...applyDevices(s.devices, state), switching: null } }));
 }
 
-export function modelsChanged(state: ModelsState): void {
-  set((s) => ({ models: applyModelsState(s.models, state) }));
-}
+export const modelsChanged = sliceAction('models', applyModelsState);
 
-export function downloadStateChanged(snap: DownloadSnapshot): void {
-  set((s) => ({ models: applyDownloadState(s.models, snap) }));
-}
+export const downloadStateChanged = sliceAction('models', applyDownloadState);
 
-export function downloadProgressed(p: DownloadProgress): void {
-  set((s) => ({ models: applyDownloadProgress(s.models, p) }));
-}
+export const downloadProgressed = sliceAction('models', applyDownloadProgress);
 
-export function transcriptReceived(ev: TranscriptEvent): void {
-  set((s) => ({ transcript: applyTranscript(s.transcript, ev) }));
-}
+export const transcriptReceived = sliceAction('transcript', applyTranscript);
 
 export function sessionStateChanged(ev: SessionStateEvent): void {
   set((s) => ({ session: applySessionState(s.session, ev) }));
@@ -87,13 +79,9 @@ export function sessionStateChanged(ev: SessionStateEvent): void {
   }
 }
 
-export function latencyReported(report: LatencyReport): void {
-  set((s) => ({ session: applyLatency(s.session, report) }));
-}
+export const latencyReported = sliceAction('session', applyLatency);
 
-export function fileProgressed(ev: EventMap['files:progress']): void {
-  set((s) => ({ files: applyFileProgress(s.files, ev) }));
-}
+export const fileProgressed = sliceAction('files', applyFileProgress);
 
 export function notify(notice: Notice, key: string = noticeKey(notice.code)): void {
   set((s) => ({ notices: addNotice(s.notices, notice, key) }));
@@ -122,13 +110,9 @@ export function modeKnown(mode: 'electron' | 'web'): void {
   set((s) => ({ engine: { ...s.engine, mode } }));
 }
 
-export function appInfoLoaded(info: AppInfo): void {
-  set((s) => ({ engine: applyAppInfo(s.engine, info) }));
-}
+export const appInfoLoaded = sliceAction('engine', applyAppInfo);
 
-export function settingsLoaded(values: Settings): void {
-  set((s) => ({ settings: applySettings(s.settings, values) }));
-}
+export const settingsLoaded = sliceAction('settings', applySettings);
 
 export function settingsSaving(): void {
   set((s) => ({ settings: { ...s.settings, saving: true } }));
@@ -154,9 +138,7 @@ export function importing(path: string | null): void {
   set((s) => ({ models: { ...s.models, importing: path } }));
 }
 
-export function dismissDownload(id: string): void {
-  set((s) => ({ models: dismissDownloadReducer(s.models, id) }));
-}
+export const dismissDownload = sliceAction('models', dismissDownloadReducer);
 
 export function deviceSwitching(name: string | null): void {
   set((s) => ({ devices: { ...s.devices, switching: name } }));
@@ -184,31 +166,19 @@ export function fileJobFailed(error: string): void {
   set((s) => ({ files: fileJobEndedReducer(s.files, { cancelled: false, error }) }));
 }
 
-export function fileCancelRequested(): void {
-  set((s) => ({ files: fileCancelRequestedReducer(s.files) }));
-}
+export const fileCancelRequested = sliceAction('files', fileCancelRequestedReducer);
 
-export function fileCancelSent(): void {
-  set((s) => ({ files: fileCancelSentReducer(s.files) }));
-}
+export const fileCancelSent = sliceAction('files', fileCancelSentReducer);
 
-export function showFileResult(key: number): void {
-  set((s) => ({ files: showFileResultReducer(s.files, key) }));
-}
+export const showFileResult = sliceAction('files', showFileResultReducer);
 
 // ---------------------------------------------------------------- history
 
-export function historySearch(query: string): void {
-  set((s) => ({ history: historyQuery(s.history, query) }));
-}
+export const historySearch = sliceAction('history', historyQuery);
 
-export function historyKindChosen(kind: HistoryKind | 'all'): void {
-  set((s) => ({ history: historyKind(s.history, kind) }));
-}
+export const historyKindChosen = sliceAction('history', historyKind);
 
-export function historyShowMore(): void {
-  set((s) => ({ history: historyMore(s.history) }));
-}
+export const historyShowMore = sliceAction('history', historyMore);
 
 /** A list request goes out; returns its number (to match the reply). */
 export function historyListing(): number {
@@ -217,35 +187,21 @@ export function historyListing(): number {
 }
 
 /** The reply to list request `seq` (null: it failed; a banner says why). */
-export function historyListed(seq: number, list: HistoryList | null): void {
-  set((s) => ({ history: historyListLoaded(s.history, seq, list) }));
-}
+export const historyListed = sliceAction('history', historyListLoaded);
 
-export function historyEntryOpening(id: string): void {
-  set((s) => ({ history: historyOpening(s.history, id) }));
-}
+export const historyEntryOpening = sliceAction('history', historyOpening);
 
-export function historyEntryLoaded(entry: HistoryEntry): void {
-  set((s) => ({ history: historyOpened(s.history, entry) }));
-}
+export const historyEntryLoaded = sliceAction('history', historyOpened);
 
-export function historyEntryClosed(): void {
-  set((s) => ({ history: historyClosedReducer(s.history) }));
-}
+export const historyEntryClosed = sliceAction('history', historyClosedReducer);
 
-export function historyEntryRemoved(id: string): void {
-  set((s) => ({ history: historyRemoved(s.history, id) }));
-}
+export const historyEntryRemoved = sliceAction('history', historyRemoved);
 
 // ---------------------------------------------------------------- session lifecycle
 
-export function sessionPhase(phase: SessionPhase): void {
-  set((s) => ({ session: setPhase(s.session, phase) }));
-}
+export const sessionPhase = sliceAction('session', setPhase);
 
-export function sessionBegan(sessionId: string): void {
-  set((s) => ({ session: sessionStarted(s.session, sessionId) }));
-}
+export const sessionBegan = sliceAction('session', sessionStarted);
 
 export function sessionEnded(summary: SessionSummary | null): void {
   set((s) => ({
@@ -290,17 +246,11 @@ export function clearTranscript(): void {
   set(() => ({ transcript: clearTranscriptReducer() }));
 }
 
-export function dropPartial(sessionId: string): void {
-  set((s) => ({ transcript: dropPartialReducer(s.transcript, sessionId) }));
-}
+export const dropPartial = sliceAction('transcript', dropPartialReducer);
 
-export function dismissNoticeKey(key: string): void {
-  set((s) => ({ notices: dismissKey(s.notices, key) }));
-}
+export const dismissNoticeKey = sliceAction('notices', dismissKey);
 
-export function dismissNotice(id: number): void {
-  set((s) => ({ notices: dismissNoticeReducer(s.notices, id) }));
-}
+export const dismissNotice = sliceAction('notices', dismissNoticeReducer);
 
 /** Tests: back to a fresh store. */
 export function resetStore(): void {

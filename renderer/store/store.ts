@@ -33,3 +33,15 @@ export function createAppStore(): StoreApi<AppState> {
 
 /** The application's store (tests create their own with createAppStore). */
 export const appStore = createAppStore();
+
+/**
+ * A slice's reducer as an action on the store: `sliceAction('files', fileCancelSent)` is
+ * `() => set(s => ({ files: fileCancelSent(s.files) }))`. The slice modules keep their reducers pure (unit
+ * tested on plain values); actions.ts binds them here instead of writing a wrapper for each.
+ */
+export function sliceAction<K extends keyof AppState, A extends unknown[]>(
+  key: K,
+  reduce: (slice: AppState[K], ...args: A) => AppState[K],
+): (...args: A) => void {
+  return (...args) => appStore.setState((s) => ({ [key]: reduce(s[key], ...args) }) as Pick<AppState, K>);
+}

@@ -19,7 +19,7 @@ import type { LatencyReport, TranscriptEvent } from '../../app/ipc/contract.js';
 import { createServices } from '../../app/main/services.js';
 import { appRoot } from '../../app/main/util/app-root.js';
 import { generateModel } from '../support/model/generate.js';
-import { RATE, quiet, speechLike } from '../unit/app/signals.js';
+import { RATE, quiet, speechLike } from '../support/audio/signals.js';
 
 const { values } = parseArgs({
   options: {

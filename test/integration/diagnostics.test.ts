@@ -14,7 +14,7 @@ import { encodeWav16 } from '../../app/shared/wav.js';
 import { gv } from '../support/gguf/index.js';
 import { buildModelSpec, writeModelSpec } from '../support/model/generate.js';
 import { WORD_START } from '../support/model/index.js';
-import { RATE, concat, quiet, speechLike } from '../unit/app/signals.js';
+import { RATE, concat, quiet, speechLike } from '../support/audio/signals.js';
 import { dictate, startTestServices, tempDir, writeTestSettings } from './helpers.js';
 
 const MARK = 'quokka';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { createServices, type Services } from '../../app/main/services.js';
-import { RATE } from '../unit/app/signals.js';
+import { RATE } from '../support/audio/signals.js';
 import { tempDir, tinyModel, writeTestSettings } from './helpers.js';
 
 const dir = tempDir('gaps');

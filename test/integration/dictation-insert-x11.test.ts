@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createServices, type Services } from '../../app/main/services.js';
-import { concat, quiet, speechLike } from '../unit/app/signals.js';
+import { concat, quiet, speechLike } from '../support/audio/signals.js';
 import { dictate, tempDir, tinyModel, writeTestSettings } from './helpers.js';
 import { openX11Target, settle, x11SkipReason, type X11Target } from './x11-target.js';
 

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import type { EventMap, EventName, SessionSummary, TranscriptEvent } from '../../app/ipc/contract.js';
 import { withEngineTriggers } from '../support/engine-triggers.js';
 import { createServices, type Services } from '../../app/main/services.js';
-import { RATE, concat, frames, quiet, speechLike } from '../unit/app/signals.js';
+import { RATE, concat, frames, quiet, speechLike } from '../support/audio/signals.js';
 import { tempDir, tinyModel, waitFor, writeTestSettings } from './helpers.js';
 
 const dir = tempDir('dictation');

@@ -14,7 +14,7 @@ import { Model } from '../../native/index.js';
 import { EngineHost, type CrashInfo } from '../../app/main/engine/engine-host.js';
 import { inlineTransport } from '../../app/main/engine/transport.js';
 import { withEngineTriggers } from '../support/engine-triggers.js';
-import { speechLike } from '../unit/app/signals.js';
+import { speechLike } from '../support/audio/signals.js';
 import { tempDir, testLogger, tinyModel, waitFor } from './helpers.js';
 
 const dir = tempDir('host');

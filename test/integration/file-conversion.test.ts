@@ -13,7 +13,7 @@ import type { Services } from '../../app/main/services.js';
 import { conversionArgs, findConverter, isWavFile } from '../../app/main/files/audio-converter.js';
 import { encodeWav16 } from '../../app/shared/wav.js';
 import { writeSparseWav } from '../support/audio/sparse-wav.js';
-import { RATE, concat, quiet, speechLike } from '../unit/app/signals.js';
+import { RATE, concat, quiet, speechLike } from '../support/audio/signals.js';
 import { startTestServices, tempDir, tinyModel, writeTestSettings } from './helpers.js';
 
 const sox = spawnSync('sox', ['--version'], { encoding: 'utf8' });

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { encodeWav16 } from '../../app/shared/wav.js';
 import { Model } from '../../native/index.js';
 import { EngineHost, FILE_WINDOW_SEC } from '../../app/main/engine/engine-host.js';
-import { quiet, speechLike, RATE } from '../unit/app/signals.js';
+import { quiet, speechLike, RATE } from '../support/audio/signals.js';
 import { tempDir, testLogger, tinyModel } from './helpers.js';
 
 const dir = tempDir('file-yield');

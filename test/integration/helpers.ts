@@ -9,7 +9,7 @@ import type { SessionSummary } from '../../app/ipc/contract.js';
 import { LogSink, createLogger, nullLogger, type Logger } from '../../app/main/log.js';
 import { createServices, type Services, type ServicesOptions } from '../../app/main/services.js';
 import { withEngineTriggers, type EngineTriggers } from '../support/engine-triggers.js';
-import { RATE, frames } from '../unit/app/signals.js';
+import { RATE, frames } from '../support/audio/signals.js';
 import { generateModel } from '../support/model/generate.js';
 import type { Arch } from '../support/model/options.js';
 

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import type { FileTranscript, HistoryChange, HistoryEntry, HistoryList, TranscriptEvent } from '../../app/ipc/contract.js';
 import { createServices, type Services, type ServicesOptions } from '../../app/main/services.js';
 import { encodeWav16 } from '../../app/shared/wav.js';
-import { RATE, concat, quiet, speechLike } from '../unit/app/signals.js';
+import { RATE, concat, quiet, speechLike } from '../support/audio/signals.js';
 import { dictate, tempDir, tinyModel, writeTestSettings } from './helpers.js';
 
 const dir = tempDir('history');

@@ -11,7 +11,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import type { EngineState, SessionSummary } from '../../app/ipc/contract.js';
 import type { Services } from '../../app/main/services.js';
 import { encodeWav16 } from '../../app/shared/wav.js';
-import { RATE, concat, quiet, speechLike } from '../unit/app/signals.js';
+import { RATE, concat, quiet, speechLike } from '../support/audio/signals.js';
 import { dictate, startTestServices, tempDir, tinyModel, waitFor, writeTestSettings } from './helpers.js';
 
 const dir = tempDir('idle');

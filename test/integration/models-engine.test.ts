@@ -15,7 +15,7 @@ import { TestHttpsServer, hfRedirect, serveBytes } from '../support/https-server
 import { generateModel } from '../support/model/generate.js';
 import { MALFORMED_CASES } from '../support/model/malformed.js';
 import { RESOLVE, testCatalog } from '../unit/models/helpers.js';
-import { RATE, concat, quiet, speechLike } from '../unit/app/signals.js';
+import { RATE, concat, quiet, speechLike } from '../support/audio/signals.js';
 import { tempDir, tinyModel, writeTestSettings } from './helpers.js';
 
 const dir = tempDir('models');

@@ -15,7 +15,7 @@ import type { AppInfo, SessionInfo, SessionSummary } from '../../app/ipc/contrac
 import { audioSessionNumber } from '../../app/ipc/web-protocol.js';
 import { isLoopbackBind } from '../../app/web/security.js';
 import { startWebServer, type WebServer } from '../../app/web/server.js';
-import { RATE, concat, frames, quiet, speechLike } from '../unit/app/signals.js';
+import { RATE, concat, frames, quiet, speechLike } from '../support/audio/signals.js';
 import { BridgeClient } from './bridge-client.js';
 import { tempDir, tinyModel, writeTestSettings } from './helpers.js';
 

@@ -68,8 +68,11 @@ describe('listDevices', () => {
     }
   });
 
-  test('non-CPU devices (if any) carry a backend and memory', () => {
-    for (const d of devices.filter((x) => x.type !== 'cpu')) {
+  const others = devices.filter((x) => x.type !== 'cpu');
+  test('non-CPU devices carry a backend and memory', {
+    skip: others.length === 0 ? 'this build sees no GPU or other non-CPU device (CPU-only build or machine)' : false,
+  }, () => {
+    for (const d of others) {
       assert.ok(d.name.length > 0 && d.backend.length > 0, JSON.stringify(d));
       assert.ok(d.memoryTotal > 0, `${d.name} memoryTotal ${d.memoryTotal}`);
       assert.deepEqual(d.cpuFeatures, []);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { AudioStore } from '../../../app/main/sessions/audio-store.js';
 import { Segmenter, type SegmentEvent, type SegmenterOptions } from '../../../app/main/sessions/segmenter.js';
 import { StreamingResampler } from '../../../app/shared/resample.js';
-import { RATE, concat, frames, quiet, speechLike } from './signals.js';
+import { RATE, concat, frames, quiet, speechLike } from '../../support/audio/signals.js';
 import { scratch } from './tmp.js';
 
 const OPTS: SegmenterOptions = { sampleRate: RATE, pauseMs: 600, maxSegmentSec: 15, preRollMs: 300, thresholdDb: 10 };

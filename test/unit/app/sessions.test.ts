@@ -14,7 +14,7 @@ import { TypedEmitter } from '../../../app/main/models/typed-emitter.js';
 import { SessionManager, type SessionEngine, type SessionObserver } from '../../../app/main/sessions/session-manager.js';
 import { SettingsStore } from '../../../app/main/settings.js';
 import type { ModelInfo } from '../../../native/index.js';
-import { RATE, concat, frames, quiet, speechLike } from './signals.js';
+import { RATE, concat, frames, quiet, speechLike } from '../../support/audio/signals.js';
 import { scratch } from './tmp.js';
 
 function transcript(text: string): EngineTranscript {

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { readWavMono } from '../../../app/main/engine/wav-file.js';
 import { MAX_AUDIO_SECONDS, checkDuration, decodeWav } from '../../../app/shared/wav.js';
 import { writeSparseWav } from '../../support/audio/sparse-wav.js';
-import { prng } from './signals.js';
+import { prng } from '../../support/audio/signals.js';
 import { scratch } from './tmp.js';
 
 const dir = scratch('wav');

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { INVOKE_CHANNELS, type InvokeChannel, type Result } from '../../../app/ipc/contract.js';
-import { decodeAudioFrame, encodeAudioFrame } from '../../../app/ipc/web-protocol.js';
-import { PAYLOAD_VALIDATORS } from '../../../app/ipc/validate.js';
-import { createServices, type Services } from '../../../app/main/services.js';
+import { INVOKE_CHANNELS, type InvokeChannel, type Result } from '../../app/ipc/contract.js';
+import { decodeAudioFrame, encodeAudioFrame } from '../../app/ipc/web-protocol.js';
+import { PAYLOAD_VALIDATORS } from '../../app/ipc/validate.js';
+import { createServices, type Services } from '../../app/main/services.js';
 
 let services: Services;
 const userDataDir = mkdtempSync(join(tmpdir(), 'parakeet-app-contract-'));

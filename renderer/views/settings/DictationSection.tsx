@@ -1,0 +1,28 @@
+// Settings › Dictation segments: the voice-activity settings that cut speech into segments.
+import type { Settings } from '../../../app/ipc/contract.js';
+import { SETTINGS_LIMITS } from '../../../app/ipc/settings.js';
+import { Field, NumberInput, type SectionProps } from './fields.js';
+
+export function DictationSection({ draft, update }: SectionProps) {
+  const dict = (next: Partial<Settings['dictation']>) => update({ dictation: { ...draft.dictation, ...next } });
+  return (
+    <fieldset className="card">
+      <legend>Dictation segments (voice activity)</legend>
+      <Field id="set-pause" label="Pause that ends a sentence (ms)" hint="Shorter: text settles sooner; longer: fewer cuts mid-sentence.">
+        <NumberInput id="set-pause" value={draft.dictation.pauseMs} limit={SETTINGS_LIMITS.pauseMs} step={50} onChange={(v) => dict({ pauseMs: v })} />
+      </Field>
+      <Field id="set-maxseg" label="Longest segment (s)" hint="Longer speech is cut at its quietest point.">
+        <NumberInput id="set-maxseg" value={draft.dictation.maxSegmentSec} limit={SETTINGS_LIMITS.maxSegmentSec} step={1} onChange={(v) => dict({ maxSegmentSec: v })} />
+      </Field>
+      <Field id="set-partial" label="Partial text every (ms)">
+        <NumberInput id="set-partial" hint={false} value={draft.dictation.partialIntervalMs} limit={SETTINGS_LIMITS.partialIntervalMs} step={50} onChange={(v) => dict({ partialIntervalMs: v })} />
+      </Field>
+      <Field id="set-preroll" label="Pre-roll (ms)" hint="Audio kept from before speech starts, so the first word is not cut.">
+        <NumberInput id="set-preroll" value={draft.dictation.preRollMs} limit={SETTINGS_LIMITS.preRollMs} step={50} onChange={(v) => dict({ preRollMs: v })} />
+      </Field>
+      <Field id="set-vad" label="Speech threshold above noise (dB)">
+        <NumberInput id="set-vad" hint={false} value={draft.dictation.vadThresholdDb} limit={SETTINGS_LIMITS.vadThresholdDb} step={0.5} onChange={(v) => dict({ vadThresholdDb: v })} />
+      </Field>
+    </fieldset>
+  );
+}
