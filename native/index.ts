@@ -5,6 +5,13 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// The plain data shapes the engine returns are the IPC contract's (a leaf module that imports nothing), so
+// what the engine reports and what the UI receives are one declaration, not two kept alike by hand.
+import type {
+  DecoderName, DeviceInfo, DeviceSelection, DeviceType, TokenTiming, WeightType, Word,
+} from '../app/ipc/engine-types.js';
+
+export type { DecoderName, DeviceInfo, DeviceSelection, DeviceType, TokenTiming, WeightType, Word };
 
 /** Stable error codes of engine errors (`err.code`). */
 export type EngineErrorCode =
@@ -31,33 +38,6 @@ export function isEngineError(value: unknown): value is EngineError {
     (ENGINE_ERROR_CODES as readonly string[]).includes((value as unknown as { code: string }).code);
 }
 
-export type DeviceType = 'cpu' | 'gpu' | 'igpu' | 'accel';
-
-export interface DeviceInfo {
-  /** ggml device name: "CPU", "CUDA0", "Vulkan1", … */
-  name: string;
-  description: string;
-  /** ggml backend (registry) name: "CPU", "CUDA", "Vulkan", "Metal", … */
-  backend: string;
-  type: DeviceType;
-  memoryFree: number;
-  memoryTotal: number;
-  deviceId: string;
-  /** CPU only: instruction-set features of the ggml CPU backend ("AVX2", "AVX512_BF16", …). */
-  cpuFeatures: string[];
-  /** CPU only: hardware threads. */
-  cpuThreads: number;
-}
-
-export interface DeviceSelection {
-  requested: string;
-  source: 'argument' | 'environment' | 'auto';
-  device: DeviceInfo;
-  /** The request could not be honoured; `reason` says why. */
-  fellBack: boolean;
-  reason: string;
-}
-
 export interface BuildInfo {
   ggmlVersion: string;
   ggmlCommit: string;
@@ -65,9 +45,6 @@ export interface BuildInfo {
   backendDl: boolean;
   backends: string[];
 }
-
-export type DecoderName = 'tdt' | 'rnnt' | 'ctc';
-export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0';
 
 export interface ModelInfo {
   path: string;
@@ -172,23 +149,6 @@ export interface TranscribeOptions {
   profile?: boolean;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
-}
-
-export interface Word {
-  text: string;
-  start: number;
-  end: number;
-  confidence: number;
-}
-
-export interface TokenTiming {
-  id: number;
-  piece: string;
-  frame: number;
-  duration: number;
-  start: number;
-  end: number;
-  confidence: number;
 }
 
 export interface Timings {

@@ -1,7 +1,8 @@
 // The engine's data as it crosses IPC: devices, the loaded model, words and
-// token timings. Declared here, in the contract, so the renderer never sees the
-// addon's own types (native/index.ts); main maps the engine's values to these
-// (app/main/contract-mapping.ts), and tsc checks that the shapes agree.
+// token timings. Declared here, in the contract (a leaf: it imports nothing).
+// The binding's plain shapes (devices, words, tokens) are these very types
+// (native/index.ts re-exports them); the addon's 46-field ModelInfo is not
+// sent: main maps it to ModelSummary / ModelDetails (app/main/contract-mapping.ts).
 
 export type DecoderName = 'tdt' | 'rnnt' | 'ctc';
 export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0';

@@ -1,7 +1,7 @@
 // Module-level actions: the only code that writes to the store. IPC events
 // (bridge.ts) and user commands (commands.ts) come through here; components
 // never set state themselves. A slice's reducer that is an action as it is
-// becomes one with sliceAction (store.ts); what is written out here does more
+// becomes one with sliceActions (store.ts); what is written out here does more
 // (touches two slices, raises a banner, stamps a time).
 import type {
   DevicesState, EngineStatus, FileTranscript, FirstRunProposal, Notice, SessionStateEvent, SessionSummary, CatalogEntry,
@@ -23,7 +23,7 @@ import {
 import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
 import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
-import { appStore, initialState, sliceAction } from './store.js';
+import { appStore, initialState, sliceActions } from './store.js';
 import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer, dropPartial as dropPartialReducer } from './transcript.js';
 import type { AppState, ConnectionState, ModelsSlice, View } from './types.js';
 
@@ -60,13 +60,17 @@ export function devicesChanged(state: DevicesState): void {
   set((s) => ({ devices: { ...applyDevices(s.devices, state), switching: null } }));
 }
 
-export const modelsChanged = sliceAction('models', applyModelsState);
+export const { modelsChanged, downloadStateChanged, downloadProgressed, dismissDownload } = sliceActions('models', {
+  modelsChanged: applyModelsState,
+  downloadStateChanged: applyDownloadState,
+  downloadProgressed: applyDownloadProgress,
+  dismissDownload: dismissDownloadReducer,
+});
 
-export const downloadStateChanged = sliceAction('models', applyDownloadState);
-
-export const downloadProgressed = sliceAction('models', applyDownloadProgress);
-
-export const transcriptReceived = sliceAction('transcript', applyTranscript);
+export const { transcriptReceived, dropPartial } = sliceActions('transcript', {
+  transcriptReceived: applyTranscript,
+  dropPartial: dropPartialReducer,
+});
 
 export function sessionStateChanged(ev: SessionStateEvent): void {
   set((s) => ({ session: applySessionState(s.session, ev) }));
@@ -79,9 +83,18 @@ export function sessionStateChanged(ev: SessionStateEvent): void {
   }
 }
 
-export const latencyReported = sliceAction('session', applyLatency);
+export const { latencyReported, sessionPhase, sessionBegan } = sliceActions('session', {
+  latencyReported: applyLatency,
+  sessionPhase: setPhase,
+  sessionBegan: sessionStarted,
+});
 
-export const fileProgressed = sliceAction('files', applyFileProgress);
+export const { fileProgressed, fileCancelRequested, fileCancelSent, showFileResult } = sliceActions('files', {
+  fileProgressed: applyFileProgress,
+  fileCancelRequested: fileCancelRequestedReducer,
+  fileCancelSent: fileCancelSentReducer,
+  showFileResult: showFileResultReducer,
+});
 
 export function notify(notice: Notice, key: string = noticeKey(notice.code)): void {
   set((s) => ({ notices: addNotice(s.notices, notice, key) }));
@@ -110,9 +123,13 @@ export function modeKnown(mode: 'electron' | 'web'): void {
   set((s) => ({ engine: { ...s.engine, mode } }));
 }
 
-export const appInfoLoaded = sliceAction('engine', applyAppInfo);
+export const { appInfoLoaded } = sliceActions('engine', {
+  appInfoLoaded: applyAppInfo,
+});
 
-export const settingsLoaded = sliceAction('settings', applySettings);
+export const { settingsLoaded } = sliceActions('settings', {
+  settingsLoaded: applySettings,
+});
 
 export function settingsSaving(): void {
   set((s) => ({ settings: { ...s.settings, saving: true } }));
@@ -137,8 +154,6 @@ export function importOutcome(outcome: ModelsSlice['importOutcome']): void {
 export function importing(path: string | null): void {
   set((s) => ({ models: { ...s.models, importing: path } }));
 }
-
-export const dismissDownload = sliceAction('models', dismissDownloadReducer);
 
 export function deviceSwitching(name: string | null): void {
   set((s) => ({ devices: { ...s.devices, switching: name } }));
@@ -166,19 +181,19 @@ export function fileJobFailed(error: string): void {
   set((s) => ({ files: fileJobEndedReducer(s.files, { cancelled: false, error }) }));
 }
 
-export const fileCancelRequested = sliceAction('files', fileCancelRequestedReducer);
-
-export const fileCancelSent = sliceAction('files', fileCancelSentReducer);
-
-export const showFileResult = sliceAction('files', showFileResultReducer);
-
 // ---------------------------------------------------------------- history
 
-export const historySearch = sliceAction('history', historyQuery);
-
-export const historyKindChosen = sliceAction('history', historyKind);
-
-export const historyShowMore = sliceAction('history', historyMore);
+export const { historySearch, historyKindChosen, historyShowMore, historyListed, historyEntryOpening, historyEntryLoaded, historyEntryClosed, historyEntryRemoved } = sliceActions('history', {
+  historySearch: historyQuery,
+  historyKindChosen: historyKind,
+  historyShowMore: historyMore,
+  /** The reply to list request `seq` (null: it failed; a banner says why). */
+  historyListed: historyListLoaded,
+  historyEntryOpening: historyOpening,
+  historyEntryLoaded: historyOpened,
+  historyEntryClosed: historyClosedReducer,
+  historyEntryRemoved: historyRemoved,
+});
 
 /** A list request goes out; returns its number (to match the reply). */
 export function historyListing(): number {
@@ -186,22 +201,8 @@ export function historyListing(): number {
   return appStore.getState().history.requested;
 }
 
-/** The reply to list request `seq` (null: it failed; a banner says why). */
-export const historyListed = sliceAction('history', historyListLoaded);
-
-export const historyEntryOpening = sliceAction('history', historyOpening);
-
-export const historyEntryLoaded = sliceAction('history', historyOpened);
-
-export const historyEntryClosed = sliceAction('history', historyClosedReducer);
-
-export const historyEntryRemoved = sliceAction('history', historyRemoved);
 
 // ---------------------------------------------------------------- session lifecycle
-
-export const sessionPhase = sliceAction('session', setPhase);
-
-export const sessionBegan = sliceAction('session', sessionStarted);
 
 export function sessionEnded(summary: SessionSummary | null): void {
   set((s) => ({
@@ -246,11 +247,10 @@ export function clearTranscript(): void {
   set(() => ({ transcript: clearTranscriptReducer() }));
 }
 
-export const dropPartial = sliceAction('transcript', dropPartialReducer);
-
-export const dismissNoticeKey = sliceAction('notices', dismissKey);
-
-export const dismissNotice = sliceAction('notices', dismissNoticeReducer);
+export const { dismissNoticeKey, dismissNotice } = sliceActions('notices', {
+  dismissNoticeKey: dismissKey,
+  dismissNotice: dismissNoticeReducer,
+});
 
 /** Tests: back to a fresh store. */
 export function resetStore(): void {

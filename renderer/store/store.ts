@@ -34,14 +34,23 @@ export function createAppStore(): StoreApi<AppState> {
 /** The application's store (tests create their own with createAppStore). */
 export const appStore = createAppStore();
 
+/** A reducer of slice K: the slice and the action's arguments in, the new slice out. */
+type SliceReducer<K extends keyof AppState> = (slice: AppState[K], ...args: never[]) => AppState[K];
+
+/** The actions bound from a record of slice reducers: same names, the slice argument gone. */
+export type SliceActions<K extends keyof AppState, R extends Record<string, SliceReducer<K>>> = {
+  [N in keyof R]: R[N] extends (slice: AppState[K], ...args: infer A) => AppState[K] ? (...args: A) => void : never;
+};
+
 /**
- * A slice's reducer as an action on the store: `sliceAction('files', fileCancelSent)` is
- * `() => set(s => ({ files: fileCancelSent(s.files) }))`. The slice modules keep their reducers pure (unit
- * tested on plain values); actions.ts binds them here instead of writing a wrapper for each.
+ * Slice reducers as actions on the store: `sliceActions('files', { fileCancelSent })` gives
+ * `fileCancelSent()` = `set(s => ({ files: fileCancelSent(s.files) }))`. The slice modules keep their
+ * reducers pure (unit tested on plain values); actions.ts binds them here instead of writing a wrapper each.
  */
-export function sliceAction<K extends keyof AppState, A extends unknown[]>(
-  key: K,
-  reduce: (slice: AppState[K], ...args: A) => AppState[K],
-): (...args: A) => void {
-  return (...args) => appStore.setState((s) => ({ [key]: reduce(s[key], ...args) }) as Pick<AppState, K>);
+export function sliceActions<K extends keyof AppState, R extends Record<string, SliceReducer<K>>>(key: K, reducers: R): SliceActions<K, R> {
+  const bound: Record<string, (...args: never[]) => void> = {};
+  for (const [name, reduce] of Object.entries(reducers)) {
+    bound[name] = (...args) => appStore.setState((s) => ({ [key]: reduce(s[key], ...args) }) as Pick<AppState, K>);
+  }
+  return bound as SliceActions<K, R>;
 }
