@@ -37,6 +37,57 @@ size_t quantized_row_bytes(int64_t k) { return size_t(k) + sizeof(float) + sizeo
 
 size_t PackedI8ChannelMatrix::storage_bytes(int64_t rows, int64_t cols) { return size_t(rows) * size_t(cols) + 2 * size_t(rows) * 4; }
 
+namespace {
+
+#ifdef PARAKEET_X86
+// One row quantized per channel (symmetric, round to nearest even as onnxruntime's quantize_dynamic
+// does per tensor) into q; returns Σ q. The packing at load runs this over every weight, so it is
+// vectorized (the constructor runs only where the CPU has the VNNI kernel).
+PARAKEET_VNNI512 int32_t quantize_row(const float * wr, int64_t cols, float inv, int8_t * q) {
+    const __m512 vinv = _mm512_set1_ps(inv);
+    const __m512i lo = _mm512_set1_epi32(-127), hi = _mm512_set1_epi32(127);
+    __m512i sum = _mm512_setzero_si512();
+    int64_t k = 0;
+    for (; k + 16 <= cols; k += 16) {
+        __m512i v = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(wr + k), vinv));
+        v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+        sum = _mm512_add_epi32(sum, v);
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(q + k), _mm512_cvtepi32_epi8(v));
+    }
+    int32_t total = _mm512_reduce_add_epi32(sum);
+    for (; k < cols; ++k) {
+        q[k] = int8_t(std::max(-127.0f, std::min(127.0f, std::nearbyint(wr[k] * inv))));
+        total += q[k];
+    }
+    return total;
+}
+
+PARAKEET_VNNI512 float row_amax(const float * wr, int64_t cols) {
+    __m512 m = _mm512_setzero_ps();
+    int64_t k = 0;
+    for (; k + 16 <= cols; k += 16) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_loadu_ps(wr + k)));
+    float amax = _mm512_reduce_max_ps(m);
+    for (; k < cols; ++k) amax = std::max(amax, std::fabs(wr[k]));
+    return amax;
+}
+#else
+int32_t quantize_row(const float * wr, int64_t cols, float inv, int8_t * q) {
+    int32_t total = 0;
+    for (int64_t k = 0; k < cols; ++k) {
+        q[k] = int8_t(std::max(-127.0f, std::min(127.0f, std::nearbyint(wr[k] * inv))));
+        total += q[k];
+    }
+    return total;
+}
+float row_amax(const float * wr, int64_t cols) {
+    float amax = 0.0f;
+    for (int64_t k = 0; k < cols; ++k) amax = std::max(amax, std::fabs(wr[k]));
+    return amax;
+}
+#endif
+
+}  // namespace
+
 PackedI8ChannelMatrix::PackedI8ChannelMatrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
     if (!fits(rows, cols)) throw std::invalid_argument("PackedI8ChannelMatrix: rows must be a multiple of 32 and cols of 4");
     weights_ = reinterpret_cast<int8_t *>(storage);
@@ -46,23 +97,12 @@ PackedI8ChannelMatrix::PackedI8ChannelMatrix(const float * w, int64_t rows, int6
     std::vector<int8_t> q(static_cast<size_t>(cols));
     for (int64_t r = 0; r < rows; ++r) {
         const float * wr = w + size_t(r) * size_t(cols);
-        float amax = 0.0f;
-        for (int64_t k = 0; k < cols; ++k) amax = std::max(amax, std::fabs(wr[k]));
-        // Symmetric per-channel scale, round to nearest even (onnxruntime's quantize_dynamic
-        // rounds the same way, per tensor).
-        const float scale = amax / 127.0f;
-        const float inv = amax > 0.0f ? 127.0f / amax : 0.0f;
-        int32_t sum = 0;
-        for (int64_t k = 0; k < cols; ++k) {
-            const float v = std::nearbyint(wr[k] * inv);
-            q[size_t(k)] = int8_t(std::max(-127.0f, std::min(127.0f, v)));
-            sum += q[size_t(k)];
-        }
-        scales_[r] = scale;
-        offsets_[r] = -sum;
-        int8_t * panel = weights_ + size_t(r / kPanel) * size_t(cols) * kPanel;
-        const int64_t row_in_panel = r % kPanel;
-        for (int64_t g = 0; g < groups; ++g) std::memcpy(panel + size_t(g) * 128 + size_t(row_in_panel) * 4, q.data() + 4 * g, 4);
+        const float amax = row_amax(wr, cols);
+        scales_[r] = amax / 127.0f;
+        offsets_[r] = -quantize_row(wr, cols, amax > 0.0f ? 127.0f / amax : 0.0f, q.data());
+        // Groups of 4 weights move as one 32-bit word into the panel's [group][row] order.
+        int8_t * panel = weights_ + size_t(r / kPanel) * size_t(cols) * kPanel + size_t(r % kPanel) * 4;
+        for (int64_t g = 0; g < groups; ++g) std::memcpy(panel + size_t(g) * 128, q.data() + 4 * g, 4);
     }
 }
 
