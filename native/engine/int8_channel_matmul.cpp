@@ -31,6 +31,7 @@ namespace {
 
 constexpr int kPanel = 32;  // output rows per packed panel (two 16-lane vectors)
 
+
 size_t quantized_row_bytes(int64_t k) { return size_t(k) + sizeof(float) + sizeof(int32_t); }
 
 }  // namespace
@@ -251,6 +252,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
 // arrays of vectors in memory or shuffles them between registers at every loop back edge (measured:
 // a third of the loop's vector uops, on the ports VPDPBUSD needs).
 #define PARAKEET_ROWS6(X) X(0) X(1) X(2) X(3) X(4) X(5)
+template <bool kPrefetch>
 PARAKEET_VNNI512 void gemm_tile6(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI8ChannelMatrix & w, int64_t panel, int64_t g0,
                                  int64_t g1, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0) {
     const int8_t * wp = w.panel_weights(panel);
@@ -278,6 +280,13 @@ PARAKEET_VNNI512 void gemm_tile6(const uint8_t * xq, size_t x_stride, int64_t k,
     for (int64_t g = g0; g < g1; ++g) {
         const __m512i w0 = _mm512_load_si512(wp + g * 128);
         const __m512i w1 = _mm512_load_si512(wp + g * 128 + 64);
+        // The first tile of a chunk pulls the next chunk (the next 16 KiB of panels) towards L2: the
+        // weights stream from memory once per call, and without it every chunk starts on misses
+        // (measured: 6 % of the GEMM time on the 0.6B shape).
+        if (kPrefetch) {
+            _mm_prefetch(reinterpret_cast<const char *>(wp + (g + (g1 - g0)) * 128), _MM_HINT_T1);
+            _mm_prefetch(reinterpret_cast<const char *>(wp + (g + (g1 - g0)) * 128 + 64), _MM_HINT_T1);
+        }
 #define PARAKEET_STEP(r)                                                 \
     {                                                                    \
         const __m512i a = _mm512_set1_epi32(load_u32(x##r + g * 4));     \
@@ -317,8 +326,12 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
         for (int64_t g0 = 0; g0 < groups; g0 += kChunkGroups) {
             const int64_t g1 = std::min(groups, g0 + kChunkGroups);
             int64_t t = 0;
+            if (t + kTileFrames <= frames) {
+                gemm_tile6<true>(xbase, xs, k, w, p, g0, g1, ycol, ys, &view, t);
+                t += kTileFrames;
+            }
             for (; t + kTileFrames <= frames; t += kTileFrames) {
-                gemm_tile6(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t);
+                gemm_tile6<false>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t);
             }
             for (; t + 4 <= frames; t += 4) gemm_tile<4>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t);
             for (; t < frames; ++t) gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t);
