@@ -50,6 +50,50 @@ struct Shapes {
 // position 0 when the block runs past the last query.
 constexpr int64_t kPosFront = 32;
 
+// dst[c][r] = src_r[c] for 16 rows r and 16 columns c (an in-register 16 × 16 transpose).
+PARAKEET_AVX512 void transpose16(const float * const (&src)[16], float * dst, int64_t dst_stride) {
+    __m512 r[16], t[16];
+    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src[i]);
+    for (int i = 0; i < 16; i += 2) {  // 2 × 2 blocks of singles
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {  // of pairs
+        r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+        r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
+        r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+    }
+    for (int base = 0; base < 16; base += 8) {  // of 128-bit lanes: rows 0–3 with 4–7, 8–11 with 12–15
+        for (int i = base; i < base + 4; ++i) {
+            t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
+            t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xDD);
+        }
+    }
+    for (int i = 0; i < 8; ++i) {  // of 256-bit halves: rows 0–7 with 8–15
+        r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
+        r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
+    }
+    for (int c = 0; c < 16; ++c) _mm512_storeu_ps(dst + c * dst_stride, r[c]);
+}
+
+// dst[d][offset + j] = row_j[h·dk + d] for j < n rows of `t` (dk a multiple of 16).
+PARAKEET_AVX512 void transpose_rows(const ggml_tensor * t, int h, int64_t dk, int64_t n, float * dst, int64_t dst_stride, int64_t offset) {
+    auto row = [&](int64_t j) { return reinterpret_cast<const float *>(static_cast<const char *>(t->data) + size_t(j) * t->nb[1]) + h * dk; };
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        for (int64_t d0 = 0; d0 < dk; d0 += 16) {
+            const float * src[16];
+            for (int i = 0; i < 16; ++i) src[i] = row(j + i) + d0;
+            transpose16(src, dst + d0 * dst_stride + offset + j, dst_stride);
+        }
+    }
+    for (; j < n; ++j) {
+        const float * r = row(j);
+        for (int64_t d = 0; d < dk; ++d) dst[d * dst_stride + offset + j] = r[d];
+    }
+}
+
 // Kᵀ[d][j] (j < valid) and Pᵀ[d][kPosFront + r] (r < 2T−1) for head h. Entries past them are
 // read only for lanes the softmax ignores.
 void transpose_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_tensor * v, int h, const Shapes & s, Scratch & w) {
@@ -61,14 +105,8 @@ void transpose_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_ten
     }
     w.kt.resize(size_t(s.dk * s.key_stride));
     w.pt.resize(size_t(s.dk * s.pos_stride));
-    for (int64_t j = 0; j < s.valid; ++j) {
-        const float * row = reinterpret_cast<const float *>(static_cast<const char *>(k->data) + size_t(j) * k->nb[1]) + h * s.dk;
-        for (int64_t d = 0; d < s.dk; ++d) w.kt[size_t(d * s.key_stride + j)] = row[d];
-    }
-    for (int64_t r = 0; r < s.positions; ++r) {
-        const float * row = reinterpret_cast<const float *>(static_cast<const char *>(p->data) + size_t(r) * p->nb[1]) + h * s.dk;
-        for (int64_t d = 0; d < s.dk; ++d) w.pt[size_t(d * s.pos_stride + kPosFront + r)] = row[d];
-    }
+    transpose_rows(k, h, s.dk, s.valid, w.kt.data(), s.key_stride, 0);
+    transpose_rows(p, h, s.dk, s.positions, w.pt.data(), s.pos_stride, kPosFront);
     w.head = h;
 }
 
@@ -189,6 +227,15 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
     }
 }
 
+// qu = q + u and qv = q + v over dk (a multiple of 16) channels.
+PARAKEET_AVX512 void add_rows(const float * q, const float * u, const float * v, float * qu, float * qv, int64_t dk) {
+    for (int64_t d = 0; d < dk; d += 16) {
+        const __m512 x = _mm512_loadu_ps(q + d);
+        _mm512_storeu_ps(qu + d, _mm512_add_ps(x, _mm512_loadu_ps(u + d)));
+        _mm512_storeu_ps(qv + d, _mm512_add_ps(x, _mm512_loadu_ps(v + d)));
+    }
+}
+
 void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
     const ggml_tensor * q = dst->src[0], * k = dst->src[1], * v = dst->src[2], * p = dst->src[3];
     const ggml_tensor * bu = dst->src[4], * bv = dst->src[5], * mask = dst->src[6];
@@ -238,10 +285,7 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
         std::fill(w.qv.begin(), w.qv.end(), 0.0f);
         for (int r = 0; r < live; ++r) {
             const float * qi = reinterpret_cast<const float *>(static_cast<const char *>(q->data) + size_t(i0 + r) * q->nb[1]) + h * s.dk;
-            for (int64_t d = 0; d < s.dk; ++d) {
-                w.qu[size_t(r * s.dk + d)] = qi[d] + u_all[h * s.dk + d];
-                w.qv[size_t(r * s.dk + d)] = qi[d] + v_all[h * s.dk + d];
-            }
+            add_rows(qi, u_all + h * s.dk, v_all + h * s.dk, w.qu.data() + r * s.dk, w.qv.data() + r * s.dk, s.dk);
         }
         attend_block(v, dst, h, i0, live, s, w, scale);
     }
