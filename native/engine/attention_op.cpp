@@ -20,7 +20,8 @@
 namespace parakeet {
 namespace {
 
-constexpr int kQueries = 12;  // queries per work item (a 12 × 32 register tile)
+constexpr int kTileQueries = 12;  // queries per register tile (12 × 32)
+constexpr int kQueries = 24;      // queries per work item: two tiles sharing each chunk of Kᵀ / Pᵀ
 
 #if defined(__x86_64__) || defined(_M_X64)
 
@@ -110,25 +111,30 @@ void transpose_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_ten
     w.head = h;
 }
 
-// out[q][c] = Σ_d a[q][d] · bt[d][c] for kQueries rows and columns [0, cols) in steps of 32
-// (a register tile of kQueries × 32: two vector loads and kQueries broadcasts per d).
+// out[q][c] = Σ_d a[q][d] · bt[d][c] for the tiles holding the first `live` of kQueries rows and columns [0, cols) in steps of 32, as
+// register tiles of kTileQueries × 32 (two vector loads and kTileQueries broadcasts per d). The
+// tiles of one column chunk run back to back, so the chunk of bt (dk rows, strided) is read from
+// L2 once per chunk and from L1 for the other tiles.
 PARAKEET_AVX512 void rows_times_columns(const float * a, int64_t dk, const float * bt, int64_t bt_stride, int64_t cols, float * out,
-                                        int64_t out_stride) {
+                                        int64_t out_stride, int live) {
     for (int64_t c0 = 0; c0 < cols; c0 += 32) {
-        __m512 acc[kQueries][2];
-        for (int q = 0; q < kQueries; ++q) acc[q][0] = acc[q][1] = _mm512_setzero_ps();
-        for (int64_t d = 0; d < dk; ++d) {
-            const __m512 b0 = _mm512_loadu_ps(bt + d * bt_stride + c0);
-            const __m512 b1 = _mm512_loadu_ps(bt + d * bt_stride + c0 + 16);
-            for (int q = 0; q < kQueries; ++q) {
-                const __m512 x = _mm512_set1_ps(a[q * dk + d]);
-                fma_into(acc[q][0], x, b0);
-                fma_into(acc[q][1], x, b1);
+        for (int q0 = 0; q0 < live; q0 += kTileQueries) {  // tiles wholly past the live queries are skipped
+            __m512 acc[kTileQueries][2];
+            for (int q = 0; q < kTileQueries; ++q) acc[q][0] = acc[q][1] = _mm512_setzero_ps();
+            const float * aq = a + q0 * dk;
+            for (int64_t d = 0; d < dk; ++d) {
+                const __m512 b0 = _mm512_loadu_ps(bt + d * bt_stride + c0);
+                const __m512 b1 = _mm512_loadu_ps(bt + d * bt_stride + c0 + 16);
+                for (int q = 0; q < kTileQueries; ++q) {
+                    const __m512 x = _mm512_set1_ps(aq[q * dk + d]);
+                    fma_into(acc[q][0], x, b0);
+                    fma_into(acc[q][1], x, b1);
+                }
             }
-        }
-        for (int q = 0; q < kQueries; ++q) {
-            _mm512_storeu_ps(out + q * out_stride + c0, acc[q][0]);
-            _mm512_storeu_ps(out + q * out_stride + c0 + 16, acc[q][1]);
+            for (int q = 0; q < kTileQueries; ++q) {
+                _mm512_storeu_ps(out + (q0 + q) * out_stride + c0, acc[q][0]);
+                _mm512_storeu_ps(out + (q0 + q) * out_stride + c0 + 16, acc[q][1]);
+            }
         }
     }
 }
@@ -175,12 +181,12 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
                                   float scale) {
     const int64_t dk = s.dk, stride = s.key_stride;
     // 1. AC = (q + u)·Kᵀ over all key columns.
-    rows_times_columns(w.qu.data(), dk, w.kt.data(), stride, stride, w.scores.data(), stride);
+    rows_times_columns(w.qu.data(), dk, w.kt.data(), stride, stride, w.scores.data(), stride, live);
     // 2. The block's band of (q + v)·Pᵀ: query q (i = i0 + q) and key j read position
     //    T−1−i+j = lo + (kQueries−1−q) + j with lo = T−1−(i0+kQueries−1), so one band of
     //    positions [lo, lo + band) serves every query of the block at its own offset.
     const int64_t lo = s.frames - 1 - (i0 + kQueries - 1);
-    rows_times_columns(w.qv.data(), dk, w.pt.data() + kPosFront + lo, s.pos_stride, s.band, w.bd.data(), s.band);
+    rows_times_columns(w.qv.data(), dk, w.pt.data() + kPosFront + lo, s.pos_stride, s.band, w.bd.data(), s.band, live);
     // 3. scores = (AC + shifted BD)/√dk, softmax over the valid keys, in place.
     float inv_sum[kQueries];
     const __m512 vscale = _mm512_set1_ps(scale);
