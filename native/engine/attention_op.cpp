@@ -32,17 +32,6 @@ struct Scratch {
 
 inline int64_t round32(int64_t n) { return (n + 31) / 32 * 32; }
 
-// acc += a·b in place. Through the intrinsic, GCC 12 copies these loops' accumulators to fresh
-// registers and back at every step (measured: one vmovaps per FMA, on the same ports, halving
-// the rate); the asm form pins each accumulator to its register.
-PARAKEET_AVX512 inline __attribute__((always_inline)) void fma_into(__m512 & acc, __m512 a, __m512 b) {
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__("vfmadd231ps %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
-#else
-    acc = _mm512_fmadd_ps(a, b, acc);
-#endif
-}
-
 struct Shapes {
     int64_t d_model, dk, frames, valid, positions, key_stride, pos_stride, band;
 };

@@ -20,12 +20,6 @@
 #include "cpu_ops.h"
 #include "simd_math.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PARAKEET_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
-#else
-#define PARAKEET_VNNI512
-#endif
-
 namespace parakeet {
 namespace {
 
@@ -144,17 +138,6 @@ PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, in
     }
 }
 
-// acc += Σ4 a·w in place. Through the intrinsic, GCC 12 moves every loop-carried accumulator to a
-// fresh register and back at each step (measured: a third of the loop's vector uops, on the same
-// ports as VPDPBUSD); the asm form pins the accumulator.
-PARAKEET_VNNI512 inline __attribute__((always_inline)) void accumulate_dpbusd(__m512i & acc, __m512i a, __m512i w) {
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(w));
-#else
-    acc = _mm512_dpbusd_epi32(acc, a, w);
-#endif
-}
-
 /** The zero point stored after a quantized activation row of k bytes and its scale. */
 inline int32_t zero_point(const uint8_t * row, int64_t k) {
     int32_t z;
@@ -223,8 +206,8 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
 #pragma GCC unroll 16
             for (int r = 0; r < MR; ++r) {
                 const __m512i a = _mm512_set1_epi32(load_u32(xr[r] + (g + u) * 4));
-                accumulate_dpbusd(dot[r][0], a, w0);
-                accumulate_dpbusd(dot[r][1], a, w1);
+                dpbusd_into(dot[r][0], a, w0);
+                dpbusd_into(dot[r][1], a, w1);
             }
         }
     }
@@ -234,8 +217,8 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
 #pragma GCC unroll 16
         for (int r = 0; r < MR; ++r) {
             const __m512i a = _mm512_set1_epi32(load_u32(xr[r] + g * 4));
-            accumulate_dpbusd(dot[r][0], a, w0);
-            accumulate_dpbusd(dot[r][1], a, w1);
+            dpbusd_into(dot[r][0], a, w0);
+            dpbusd_into(dot[r][1], a, w1);
         }
     }
     if (g1 * 4 < k) {
