@@ -100,6 +100,30 @@ describe('packed CPU kernels', () => {
     });
   }
 
+  test('weightType int8 handles every frame count of a tile (1–6 trailing frames) as its error bound says', { skip: skipQ8 }, async () => {
+    const f32 = join(dir, 'tiny-i8c-tails-f32.gguf');
+    generateModel(f32, { preset: 'tiny', arch: 'ctc', seed: 82 });
+    const reference = await Model.load(f32, { ...ONE_THREAD, packedKernels: false });
+    const int8 = await Model.load(f32, { ...ONE_THREAD, weightType: 'int8' });
+    try {
+      // 80 ms encoder frames: these lengths leave 1, 2, 3, 4, 5 and 0 frames after the 6-frame tiles.
+      const seen: number[] = [];
+      for (const frames of [7, 8, 9, 10, 11, 12]) {
+        const clip = speechSamples(dir, seconds(frames * 0.08 - 0.01));
+        const a = (await reference.transcribe(clip, { captureEncoder: true })).encoder!;
+        const b = (await int8.transcribe(clip, { captureEncoder: true })).encoder!;
+        assert.equal(b.validFrames, a.validFrames);
+        seen.push(a.validFrames);
+        const rel = relL2(b.data, a.data, a.validFrames * a.dim);
+        assert.ok(rel > 0 && rel < 0.1, `${a.validFrames} frames: int8 vs F32 rel L2 ${fmt(rel)}`);
+      }
+      assert.deepEqual(new Set(seen.map((n) => n % 6)), new Set([0, 1, 2, 3, 4, 5]), `frame counts ${seen.join(', ')}`);
+    } finally {
+      reference.dispose();
+      int8.dispose();
+    }
+  });
+
   test('a load-time Q8_0 conversion of an F32 file also runs on the VNNI kernel', { skip: skipQ8 }, async () => {
     const path = join(dir, 'tiny-convert-f32.gguf');
     generateModel(path, { preset: 'tiny', arch: 'ctc', seed: 79 });
