@@ -1,0 +1,79 @@
+// A model's weights apart from its run states (Model.createState): states of
+// one model transcribe at the same time and agree with the model's default
+// state; one state runs one call at a time (BUSY); disposing a state leaves
+// the model usable; disposing the model aborts and frees its states.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { Model } from '../../native/index.js';
+import { generateModel } from '../support/model/generate.js';
+import { noise, seconds, tone } from './helpers/audio.js';
+import { ONE_THREAD, rejectsWithCode, throwsWithCode } from './helpers/engine.js';
+import { scratchDir } from './helpers/tmp.js';
+
+const dir = scratchDir('states');
+const tdt = join(dir, 'tdt.gguf');
+const small = join(dir, 'small.gguf');
+generateModel(tdt, { preset: 'tiny', arch: 'hybrid_tdt_ctc', seed: 5 });
+generateModel(small, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 5 });
+const open: Model[] = [];
+after(() => {
+  for (const m of open) m.dispose();
+});
+async function load(path: string): Promise<Model> {
+  const m = await Model.load(path, ONE_THREAD);
+  open.push(m);
+  return m;
+}
+const phrase = tone(seconds(2), 440, 0.3);
+
+test('two states of one model transcribe concurrently, and match the default state token for token', async () => {
+  const model = await load(tdt);
+  const a = model.createState({ threads: 1 });
+  const b = model.createState({ threads: 1 });
+  assert.deepEqual(a.info(), { device: model.info().device.device.name, threads: 1, scheduled: false, adaptiveThreads: false });
+  const reference = await model.transcribe(phrase, { captureEncoder: true });
+  const [ra, rb] = await Promise.all([a.transcribe(phrase, { captureEncoder: true }), b.transcribe(phrase, { captureEncoder: true })]);
+  for (const r of [ra, rb]) {
+    assert.deepEqual(r.tokens.map((t) => t.id), reference.tokens.map((t) => t.id));
+    assert.deepEqual(Array.from(r.encoder?.data ?? []), Array.from(reference.encoder?.data ?? []));
+  }
+  a.dispose();
+  b.dispose();
+  assert.equal(a.disposed, true);
+  // The model and its default state are untouched.
+  assert.deepEqual((await model.transcribe(phrase)).tokens.map((t) => t.id), reference.tokens.map((t) => t.id));
+});
+
+test('a state scheduled through ggml_backend_sched agrees with the direct path of the same weights', async () => {
+  const model = await load(tdt);
+  const scheduled = model.createState({ alwaysSchedule: true });
+  assert.equal(scheduled.info().scheduled, true);
+  const [direct, viaSched] = await Promise.all([model.transcribe(phrase), scheduled.transcribe(phrase)]);
+  assert.deepEqual(viaSched.tokens.map((t) => t.id), direct.tokens.map((t) => t.id));
+  scheduled.dispose();
+});
+
+test('one state runs one call at a time: a second concurrent call on it rejects BUSY, another state does not', async () => {
+  const model = await load(small);
+  const state = model.createState({ threads: 1 });
+  const other = model.createState({ threads: 1 });
+  const long = noise(seconds(20), 0.3, 3);
+  const results = await Promise.allSettled([state.transcribe(long), state.transcribe(phrase), other.transcribe(phrase)]);
+  assert.equal(results[0].status, 'fulfilled');
+  assert.equal(results[2].status, 'fulfilled', 'another state runs beside it');
+  await rejectsWithCode(Promise.reject((results[1] as PromiseRejectedResult).reason), 'BUSY', /state/);
+  state.dispose();
+  other.dispose();
+});
+
+test('disposing the model aborts a transcription running on one of its states, and the state refuses new calls', async () => {
+  const model = await Model.load(small, ONE_THREAD);
+  const state = model.createState();
+  const pending = state.transcribe(noise(seconds(120), 0.3, 4));
+  setTimeout(() => model.dispose(), 50);
+  await rejectsWithCode(pending, 'ABORTED');
+  assert.equal(state.disposed, true);
+  await rejectsWithCode(async () => state.transcribe(phrase), 'BAD_ARGUMENT', /dispos/);
+  throwsWithCode(() => model.createState(), 'BAD_ARGUMENT', /dispos/);
+});
