@@ -31,7 +31,14 @@ export interface EngineCoreOptions {
 
 interface Resident {
   model: Model;
+  /** Dictation's (and every other PCM request's) state. */
   state: ModelState;
+  /**
+   * File jobs' state, made at a file job's start and freed when no file job is left: its compute buffers
+   * grow to a whole window's (60 s), and dictation's state stays as small as its chunks.
+   */
+  fileState: ModelState | null;
+  threads: number;
   path: string;
   identity: string | null;
 }
@@ -130,7 +137,7 @@ export class EngineCore {
           const state = next.createState({ threads: message.options.threads ?? 0 });
           // The old model is freed only once the new one loaded: a failed load keeps the app usable.
           this.resident?.model.dispose();
-          this.resident = { model: next, state, path: message.path, identity };
+          this.resident = { model: next, state, fileState: null, threads: message.options.threads ?? 0, path: message.path, identity };
           return this.residentInfo(this.resident);
         });
       case 'unload':
@@ -146,8 +153,8 @@ export class EngineCore {
           return plain(await pending);
         });
       case 'transcribeFile':
-        return this.track(message.id, async (signal) => {
-          const { state } = this.requireModel();
+        return this.trackFileJob(message.id, async (signal) => {
+          const state = this.fileState();
           // Read in blocks and averaged to mono while decoding: the only full-length copies are this mono
           // array and the addon's own copy of it (plus its resampled output when the rate differs).
           const audio = await readWavMono(message.path, signal);
@@ -176,8 +183,9 @@ export class EngineCore {
           return { handle, sampleRate: message.sampleRate, samples: pcm.length, windows };
         });
       case 'fileWindow':
-        return this.track(message.id, async (signal) => {
-          const { model, state } = this.requireModel();
+        return this.trackFileJob(message.id, async (signal) => {
+          const { model } = this.requireModel();
+          const state = this.fileState();
           const file = this.files.get(message.handle);
           const range = file?.windows[message.index];
           if (!file || !range) throw new CodedError('NOT_FOUND', `no open file window ${message.handle}/${message.index}`);
@@ -196,6 +204,7 @@ export class EngineCore {
         });
       case 'fileClose':
         this.files.delete(message.handle);
+        this.releaseFileState();
         return null;
       case 'validate':
         return this.track(message.id, async (signal) => {
@@ -271,6 +280,32 @@ export class EngineCore {
   private requireModel(): Resident {
     if (!this.resident || this.resident.model.disposed) throw new CodedError('NO_MODEL', 'no model is loaded; choose a model first');
     return this.resident;
+  }
+
+  /** The resident model's file-job state (made on first use). */
+  private fileState(): ModelState {
+    const resident = this.requireModel();
+    resident.fileState ??= resident.model.createState({ threads: resident.threads });
+    return resident.fileState;
+  }
+
+  /** Frees the file-job state once no file is open and no file request runs. */
+  private releaseFileState(): void {
+    if (this.files.size > 0 || this.fileJobsRunning > 0 || !this.resident?.fileState) return;
+    this.resident.fileState.dispose();
+    this.resident.fileState = null;
+  }
+
+  private fileJobsRunning = 0;
+
+  private async trackFileJob<T>(id: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.fileJobsRunning += 1;
+    try {
+      return await this.track(id, work);
+    } finally {
+      this.fileJobsRunning -= 1;
+      this.releaseFileState();
+    }
   }
 
   private async track<T>(id: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
