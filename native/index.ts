@@ -67,7 +67,7 @@ export interface BuildInfo {
 }
 
 export type DecoderName = 'tdt' | 'rnnt' | 'ctc';
-export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0';
+export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0' | 'int8';
 
 export interface ModelInfo {
   path: string;

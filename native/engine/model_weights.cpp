@@ -9,6 +9,7 @@
 #include "log.h"
 #include "cpu_ops.h"
 #include "f32_matmul.h"
+#include "int8_channel_matmul.h"
 #include "model_schema.h"
 #include "tensor_table.h"
 
@@ -17,14 +18,19 @@ namespace {
 
 constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo's ConformerConvolution uses it
 
+// 'int8' is not a ggml type: the file's types stay placed and the matmuls run per-channel int8
+// (int8_channel_matmul.h) where the CPU has AVX512-VNNI, else it loads as q8_0.
+bool wants_channel_int8(const std::string & name) { return name == "int8"; }
+
 ggml_type parse_weight_type(const std::string & name) {
     if (name == "auto") return GGML_TYPE_COUNT;
+    if (wants_channel_int8(name)) return GGML_TYPE_Q8_0;  // where the int8 kernel cannot run (ModelWeights decides)
     if (name == "f32") return GGML_TYPE_F32;
     if (name == "f16") return GGML_TYPE_F16;
     if (name == "bf16") return GGML_TYPE_BF16;
     if (name == "q8_0") return GGML_TYPE_Q8_0;
     if (name == "q4_0") return GGML_TYPE_Q4_0;
-    throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0 or q4_0)");
+    throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0, q4_0 or int8)");
 }
 
 std::vector<float> dequantize(const void * src, ggml_type type, int64_t n) {
@@ -78,6 +84,7 @@ struct ModelWeights::Placement {
     // CPU has them, whatever layout placed them (the file's, or a load-time conversion).
     const bool packed_int8;
     const bool packed_f32;
+    const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
 
     struct Upload {
         ggml_tensor * tensor;
@@ -94,6 +101,7 @@ struct ModelWeights::Placement {
     struct Pack {
         ggml_tensor * tensor;          // packed from tensor->data (host memory on the CPU) once placed
         const ggml_tensor * mapped;    // the file's tensor when `tensor` is used from the mapping, else nullptr
+        bool per_channel = false;      // PackedI8ChannelMatrix (weightType 'int8') rather than the type's own kernel
     };
     std::vector<Pack> packs;
 
@@ -104,11 +112,12 @@ struct ModelWeights::Placement {
         return type == GGML_TYPE_F32 && packed_f32;
     }
 
-    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, ggml_context * mapped,
-              ggml_context * device, ggml_context * repack)
+    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, bool per_channel_int8,
+              ggml_context * mapped, ggml_context * device, ggml_context * repack)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
-          packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()) {
+          packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
+          channel_int8(per_channel_int8 && packed_int8) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -153,6 +162,11 @@ struct ModelWeights::Placement {
     /** A matmul weight (contraction dim first): keeps, converts or repacks per the requested layout. */
     ggml_tensor * matmul_weight(const std::string & name, int64_t ne0, int64_t ne1) {
         const ggml_tensor * src = source(name);
+        if (channel_int8 && PackedI8ChannelMatrix::fits(ne1, ne0)) {
+            ggml_tensor * t = as_stored(name, {ne0, ne1});
+            packs.push_back({t, file.mapping() != nullptr ? src : nullptr, true});
+            return t;
+        }
         ggml_type target = src->type;
         if (convert_to != GGML_TYPE_COUNT) {
             target = convert_to;
@@ -232,7 +246,8 @@ struct ModelWeights::Placement {
 
 ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool packed_kernels,
                            const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
-    const ggml_type convert_to = parse_weight_type(weight_type);
+    const bool channel_int8 = wants_channel_int8(weight_type) && packed_kernels && backend.is_cpu() && cpu_has_avx512_vnni();
+    const ggml_type convert_to = channel_int8 ? GGML_TYPE_COUNT : parse_weight_type(weight_type);
     {
         const size_t n_tensors = 16 + size_t(hp.n_layers) * 48 + 32;
         ggml_init_params params = {ggml_tensor_overhead() * n_tensors, nullptr, true};
@@ -241,7 +256,8 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             if (!contexts_.back()) throw Error(ErrorCode::OutOfMemory, "cannot allocate tensor metadata");
         }
     }
-    Placement pl(file, hp, backend, convert_to, packed_kernels, contexts_[0].get(), contexts_[1].get(), contexts_[2].get());
+    Placement pl(file, hp, backend, convert_to, packed_kernels, channel_int8, contexts_[0].get(), contexts_[1].get(),
+                 contexts_[2].get());
     place_graph_tensors(pl);
     allocate_and_fill(pl, progress, abort);
     pack(pl, abort);
@@ -402,16 +418,19 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     };
     // The mapped pages a packed twin replaces are dropped from the resident set afterwards, so
     // memory holds one copy of those weights (the CPU path never reads them again).
-    auto storage_of = [](const ggml_tensor * t) {
-        const size_t b = t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], t->ne[0]) : PackedF32Matrix::storage_bytes(t->ne[1], t->ne[0]);
+    auto storage_of = [](const Placement::Pack & pack) {
+        const ggml_tensor * t = pack.tensor;
+        const size_t b = pack.per_channel              ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], t->ne[0])
+                         : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], t->ne[0])
+                                                     : PackedF32Matrix::storage_bytes(t->ne[1], t->ne[0]);
         return (b + 63) / 64 * 64;
     };
     size_t arena = 0;
-    for (const auto & pack : pl.packs) arena += storage_of(pack.tensor);
+    for (const auto & pack : pl.packs) arena += storage_of(pack);
     if (arena > 0) packed.reserve(arena);
     std::vector<uint8_t *> storage(pl.packs.size());
     for (size_t i = 0; i < pl.packs.size(); ++i) {
-        storage[i] = packed.take(storage_of(pl.packs[i].tensor));
+        storage[i] = packed.take(storage_of(pl.packs[i]));
         if (storage[i] == nullptr) throw Error(ErrorCode::Internal, "packed weight arena too small");
     }
     // Packing is a transpose into fresh memory, bound by first-touch page faults: the load's threads
@@ -422,7 +441,10 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         for (size_t i = next++; i < pl.packs.size(); i = next++) {
             if (abort != nullptr && abort->load()) return;
             const ggml_tensor * t = pl.packs[i].tensor;
-            if (t->type == GGML_TYPE_Q8_0) {
+            if (pl.packs[i].per_channel) {
+                const std::vector<float> w = dequantize(t->data, t->type, ggml_nelements(t));
+                made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
+            } else if (t->type == GGML_TYPE_Q8_0) {
                 made[i] = std::make_unique<PackedQ8Matrix>(t->data, t->ne[1], t->ne[0], storage[i]);
             } else {
                 made[i] = std::make_unique<PackedF32Matrix>(static_cast<const float *>(t->data), t->ne[1], t->ne[0], storage[i]);
@@ -446,7 +468,6 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         packed_kernels_[made[i]->layout_name()] += 1;
         packed.add(pack.tensor, std::move(made[i]));
     }
-
 }
 
 /** Host-side weights: the preprocessor's filterbank and window, and the sequential decoders' prediction network and joint. */

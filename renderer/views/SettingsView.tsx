@@ -187,7 +187,7 @@ export function SettingsView() {
           </Field>
           <Field id="set-weights" label="Weight layout" hint="Auto keeps the file's types; others convert at load time.">
             <select id="set-weights" value={draft.weightType} onChange={(e) => update({ weightType: e.target.value as Settings['weightType'] })}>
-              {['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0'].map((w) => (
+              {['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'int8'].map((w) => (
                 <option key={w} value={w}>
                   {w === 'auto' ? 'Auto' : w.toUpperCase()}
                 </option>
