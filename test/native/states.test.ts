@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { Model } from '../../native/index.js';
+import { Model, type TranscribeResult } from '../../native/index.js';
 import { generateModel } from '../support/model/generate.js';
 import { noise, seconds, tone } from './helpers/audio.js';
 import { ONE_THREAD, rejectsWithCode, throwsWithCode } from './helpers/engine.js';
@@ -58,11 +58,22 @@ test('one state runs one call at a time: a second concurrent call on it rejects 
   const model = await load(small);
   const state = model.createState({ threads: 1 });
   const other = model.createState({ threads: 1 });
-  const long = noise(seconds(20), 0.3, 3);
-  const results = await Promise.allSettled([state.transcribe(long), state.transcribe(phrase), other.transcribe(phrase)]);
-  assert.equal(results[0].status, 'fulfilled');
-  assert.equal(results[2].status, 'fulfilled', 'another state runs beside it');
-  await rejectsWithCode(Promise.reject((results[1] as PromiseRejectedResult).reason), 'BUSY', /state/);
+  // Started from the long call's first progress report (one of several windows done), while it still runs.
+  const started: { same?: Promise<PromiseSettledResult<unknown>>; beside?: Promise<TranscribeResult> } = {};
+  const long = await state.transcribe(noise(seconds(40), 0.3, 3), {
+    maxWindowSec: 10,
+    onProgress: () => {
+      started.same ??= Promise.allSettled([state.transcribe(phrase)]).then(([r]) => r);
+      started.beside ??= other.transcribe(phrase);
+    },
+  });
+  assert.ok(long.windows.length >= 4, `${long.windows.length} windows`);
+  const { same, beside } = started;
+  assert.ok(same && beside, 'the long call reported progress');
+  const outcome = await same;
+  assert.equal(outcome.status, 'rejected');
+  await rejectsWithCode(Promise.reject((outcome as PromiseRejectedResult).reason), 'BUSY', /state/);
+  assert.equal((await beside).durationSec, 2, 'another state runs beside it');
   state.dispose();
   other.dispose();
 });
@@ -70,8 +81,8 @@ test('one state runs one call at a time: a second concurrent call on it rejects 
 test('disposing the model aborts a transcription running on one of its states, and the state refuses new calls', async () => {
   const model = await Model.load(small, ONE_THREAD);
   const state = model.createState();
-  const pending = state.transcribe(noise(seconds(120), 0.3, 4));
-  setTimeout(() => model.dispose(), 50);
+  // Disposed at the first progress report (one of several windows done), so the call is still running.
+  const pending = state.transcribe(noise(seconds(60), 0.3, 4), { maxWindowSec: 10, onProgress: () => model.dispose() });
   await rejectsWithCode(pending, 'ABORTED');
   assert.equal(state.disposed, true);
   await rejectsWithCode(async () => state.transcribe(phrase), 'BAD_ARGUMENT', /dispos/);
