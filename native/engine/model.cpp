@@ -7,6 +7,7 @@
 #include "log.h"
 #include "model_impl.h"
 #include "model_schema.h"
+#include "shared_gguf.h"
 #include "text_sanitize.h"
 #include "weight_check.h"
 
@@ -96,7 +97,7 @@ std::shared_ptr<Model> Model::load(const std::string & path, const LoadParams & 
         if (params.abort != nullptr && params.abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
     };
 
-    impl->file = GgufFile::open(path, params.use_mmap);
+    impl->file = open_shared_gguf(path, params.use_mmap);
     progress(0.05f);
     impl->hp = read_hparams(*impl->file);
     validate_tensors(*impl->file, impl->hp);

@@ -23,7 +23,7 @@ struct Model::Impl {
     ModelInfo info;
     Hparams hp;
     StateParams state_defaults;
-    std::unique_ptr<GgufFile> file;
+    std::shared_ptr<const GgufFile> file;  // shared with other models of the same file (shared_gguf.h)
     // The device the weights were placed for. Its backend objects are lent to the default state only (the
     // one Model::transcribe uses), so a model used the old way costs no second thread pool.
     std::unique_ptr<ComputeBackend> backend;

@@ -29,6 +29,12 @@ struct Register {
     Register(const char * name, std::function<void()> run) { registry().push_back({name, std::move(run)}); }
 };
 
+template <typename T>
+std::string text_of(const T & value) {
+    return std::to_string(value);
+}
+inline std::string text_of(const std::string & value) { return "'" + value + "'"; }
+
 inline void fail(const char * file, int line, const std::string & what) {
     std::cerr << file << ":" << line << ": " << what << "\n";
     ++failures();
@@ -52,6 +58,6 @@ inline void fail(const char * file, int line, const std::string & what) {
         const auto pt_b = (b);                                                                  \
         if (!(pt_a == pt_b)) {                                                                  \
             parakeet_tests::fail(__FILE__, __LINE__, std::string("CHECK_EQ(" #a ", " #b ") failed: ") + \
-                                 std::to_string(pt_a) + " != " + std::to_string(pt_b));         \
+                                 parakeet_tests::text_of(pt_a) + " != " + parakeet_tests::text_of(pt_b)); \
         }                                                                                       \
     } while (0)

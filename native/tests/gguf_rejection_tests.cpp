@@ -3,49 +3,17 @@
 // missing, empty, garbage, a GGUF cut short in its header or in its tensor
 // data, a GGUF of another architecture, a Parakeet GGUF without its keys.
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "check.h"
-#include "ggml.h"
-#include "gguf.h"
+#include "test_files.h"
 #include "parakeet/parakeet.h"
 
 using namespace parakeet;
+using namespace parakeet_tests;
 
 namespace {
-
-std::string scratch(const std::string & name) {
-    const char * dir = std::getenv("TMPDIR");
-    return std::string(dir != nullptr && *dir ? dir : "/tmp") + "/parakeet-cpp-test-" + name;
-}
-
-void write_bytes(const std::string & path, const std::vector<uint8_t> & bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
-}
-
-std::vector<uint8_t> read_bytes(const std::string & path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-/** A well-formed GGUF: `architecture`, optionally parakeet.arch, and one 400-float tensor (the window). */
-void write_gguf(const std::string & path, const std::string & architecture, const std::string & parakeet_arch) {
-    gguf_context * g = gguf_init_empty();
-    gguf_set_val_str(g, "general.architecture", architecture.c_str());
-    if (!parakeet_arch.empty()) gguf_set_val_str(g, "parakeet.arch", parakeet_arch.c_str());
-    ggml_init_params params = {ggml_tensor_overhead() * 2 + 400 * sizeof(float) + 256, nullptr, false};
-    ggml_context * ctx = ggml_init(params);
-    ggml_tensor * t = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 400);
-    ggml_set_name(t, "preprocessor.featurizer.window");
-    for (int i = 0; i < 400; ++i) static_cast<float *>(t->data)[i] = 0.5f;
-    gguf_add_tensor(g, t);
-    gguf_write_to_file(g, path.c_str(), false);
-    ggml_free(ctx);
-    gguf_free(g);
-}
 
 /** Model::load's error for `path`: its code and message (Internal and "loaded" when it did not throw). */
 Error load_error(const std::string & path) {

@@ -88,3 +88,15 @@ test('disposing the model aborts a transcription running on one of its states, a
   await rejectsWithCode(async () => state.transcribe(phrase), 'BAD_ARGUMENT', /dispos/);
   throwsWithCode(() => model.createState(), 'BAD_ARGUMENT', /dispos/);
 });
+
+test('two models of one file (sharing its mapping) each outlive the other', async () => {
+  const a = await Model.load(tdt, ONE_THREAD);
+  const b = await Model.load(tdt, { ...ONE_THREAD, alwaysSchedule: true });
+  const reference = (await a.transcribe(phrase)).tokens.map((t) => t.id);
+  a.dispose();
+  assert.deepEqual((await b.transcribe(phrase)).tokens.map((t) => t.id), reference);
+  const c = await Model.load(tdt, ONE_THREAD);
+  b.dispose();
+  assert.deepEqual((await c.transcribe(phrase)).tokens.map((t) => t.id), reference);
+  c.dispose();
+});
