@@ -134,7 +134,13 @@ export class EngineCore {
           // The model a validation of this very file just loaded the same way, else a fresh load.
           const next = this.staged.take(identity, (entry) => placementFits(entry, message.options)) ??
             await this.loadModel(message.path, { ...message.options, signal });
-          const state = next.createState({ threads: message.options.threads ?? 0 });
+          let state: ModelState;
+          try {
+            state = next.createState({ threads: message.options.threads ?? 0 });
+          } catch (error) {
+            next.dispose();
+            throw error;
+          }
           // The old model is freed only once the new one loaded: a failed load keeps the app usable.
           this.resident?.model.dispose();
           this.resident = { model: next, state, fileState: null, threads: message.options.threads ?? 0, path: message.path, identity };
