@@ -20,12 +20,6 @@
 #include "cpu_ops.h"
 #include "simd_math.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PARAKEET_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
-#else
-#define PARAKEET_VNNI512
-#endif
-
 namespace parakeet {
 namespace {
 
@@ -144,17 +138,6 @@ PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, in
     }
 }
 
-// acc += Σ4 a·w in place. Through the intrinsic, GCC 12 moves every loop-carried accumulator to a
-// fresh register and back at each step (measured: a third of the loop's vector uops, on the same
-// ports as VPDPBUSD); the asm form pins the accumulator.
-PARAKEET_VNNI512 inline __attribute__((always_inline)) void accumulate_dpbusd(__m512i & acc, __m512i a, __m512i w) {
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(w));
-#else
-    acc = _mm512_dpbusd_epi32(acc, a, w);
-#endif
-}
-
 /** The zero point stored after a quantized activation row of k bytes and its scale. */
 inline int32_t zero_point(const uint8_t * row, int64_t k) {
     int32_t z;
@@ -189,83 +172,25 @@ PARAKEET_VNNI512 inline void finish_dots(const __m512i (&dot)[MR][2], const uint
     }
 }
 
-// MR frames × one panel of 32 output rows, over groups [g0, g1) of 4 inputs. The int32 dot
-// products of earlier chunks wait in y (as int32); the last chunk scales them and applies the
-// epilogue.
-template <int MR>
-PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI8ChannelMatrix & w, int64_t panel, int64_t g0,
-                                int64_t g1, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0) {
-    const int8_t * wp = w.panel_weights(panel);
-    __m512i dot[MR][2];
-    if (g0 == 0) {
-        const __m512i o0 = _mm512_loadu_si512(w.row_offsets() + panel * kPanel), o1 = _mm512_loadu_si512(w.row_offsets() + panel * kPanel + 16);
-        for (int r = 0; r < MR; ++r) {
-            const __m512i z = _mm512_set1_epi32(zero_point(xq + size_t(r) * x_stride, k));
-            dot[r][0] = _mm512_mullo_epi32(z, o0);
-            dot[r][1] = _mm512_mullo_epi32(z, o1);
-        }
-    } else {
-        for (int r = 0; r < MR; ++r) {
-            dot[r][0] = _mm512_loadu_si512(y + size_t(r) * y_stride);
-            dot[r][1] = _mm512_loadu_si512(y + size_t(r) * y_stride + 16);
-        }
-    }
-    const uint8_t * xr[MR];
-    for (int r = 0; r < MR; ++r) xr[r] = xq + size_t(r) * x_stride;
-    // Eight groups per trip, the accumulators held in registers throughout.
-    int64_t g = g0;
-    const int64_t g_end8 = g0 + (g1 - g0) / 8 * 8;
-    for (; g < g_end8; g += 8) {
-#pragma GCC unroll 8
-        for (int u = 0; u < 8; ++u) {
-            const __m512i w0 = _mm512_load_si512(wp + (g + u) * 128);
-            const __m512i w1 = _mm512_load_si512(wp + (g + u) * 128 + 64);
-#pragma GCC unroll 16
-            for (int r = 0; r < MR; ++r) {
-                const __m512i a = _mm512_set1_epi32(load_u32(xr[r] + (g + u) * 4));
-                accumulate_dpbusd(dot[r][0], a, w0);
-                accumulate_dpbusd(dot[r][1], a, w1);
-            }
-        }
-    }
-    for (; g < g1; ++g) {
-        const __m512i w0 = _mm512_load_si512(wp + g * 128);
-        const __m512i w1 = _mm512_load_si512(wp + g * 128 + 64);
-#pragma GCC unroll 16
-        for (int r = 0; r < MR; ++r) {
-            const __m512i a = _mm512_set1_epi32(load_u32(xr[r] + g * 4));
-            accumulate_dpbusd(dot[r][0], a, w0);
-            accumulate_dpbusd(dot[r][1], a, w1);
-        }
-    }
-    if (g1 * 4 < k) {
-        for (int r = 0; r < MR; ++r) {
-            _mm512_storeu_si512(y + size_t(r) * y_stride, dot[r][0]);
-            _mm512_storeu_si512(y + size_t(r) * y_stride + 16, dot[r][1]);
-        }
-        return;
-    }
-    finish_dots<MR>(dot, xq, x_stride, k, w, panel, y, y_stride, ep, t0);
-}
-
-// The main tile, 6 frames × 32 rows, with its twelve accumulators as named variables: GCC 12 keeps
+// A tile of MR ≤ 6 frames × 32 rows, its accumulators as named variables (rows past MR compiled
+// away): GCC 12 keeps
 // arrays of vectors in memory or shuffles them between registers at every loop back edge (measured:
 // a third of the loop's vector uops, on the ports VPDPBUSD needs).
 #define PARAKEET_ROWS6(X) X(0) X(1) X(2) X(3) X(4) X(5)
-template <bool kPrefetch>
-PARAKEET_VNNI512 void gemm_tile6(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI8ChannelMatrix & w, int64_t panel, int64_t g0,
+template <int MR, bool kPrefetch>
+PARAKEET_VNNI512 void gemm_tile_rows(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI8ChannelMatrix & w, int64_t panel, int64_t g0,
                                  int64_t g1, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0) {
     const int8_t * wp = w.panel_weights(panel);
-#define PARAKEET_DECLARE(r)                                  \
-    const uint8_t * x##r = xq + size_t(r) * x_stride;       \
-    float * y##r = y + size_t(r) * y_stride;                 \
-    __m512i d##r##0, d##r##1;
+#define PARAKEET_DECLARE(r)                                             \
+    const uint8_t * x##r = xq + size_t(std::min(r, MR - 1)) * x_stride; \
+    float * y##r = y + size_t(std::min(r, MR - 1)) * y_stride;          \
+    __m512i d##r##0 = _mm512_setzero_si512(), d##r##1 = _mm512_setzero_si512();
     PARAKEET_ROWS6(PARAKEET_DECLARE)
 #undef PARAKEET_DECLARE
     if (g0 == 0) {
         const __m512i o0 = _mm512_loadu_si512(w.row_offsets() + panel * kPanel), o1 = _mm512_loadu_si512(w.row_offsets() + panel * kPanel + 16);
 #define PARAKEET_INIT(r)                                                   \
-    {                                                                      \
+    if constexpr (r < MR) {                                                \
         const __m512i z = _mm512_set1_epi32(zero_point(x##r, k));          \
         d##r##0 = _mm512_mullo_epi32(z, o0);                               \
         d##r##1 = _mm512_mullo_epi32(z, o1);                               \
@@ -273,7 +198,8 @@ PARAKEET_VNNI512 void gemm_tile6(const uint8_t * xq, size_t x_stride, int64_t k,
         PARAKEET_ROWS6(PARAKEET_INIT)
 #undef PARAKEET_INIT
     } else {
-#define PARAKEET_RELOAD(r) d##r##0 = _mm512_loadu_si512(y##r); d##r##1 = _mm512_loadu_si512(y##r + 16);
+#define PARAKEET_RELOAD(r) \
+    if constexpr (r < MR) d##r##0 = _mm512_loadu_si512(y##r), d##r##1 = _mm512_loadu_si512(y##r + 16);
         PARAKEET_ROWS6(PARAKEET_RELOAD)
 #undef PARAKEET_RELOAD
     }
@@ -288,7 +214,7 @@ PARAKEET_VNNI512 void gemm_tile6(const uint8_t * xq, size_t x_stride, int64_t k,
             _mm_prefetch(reinterpret_cast<const char *>(wp + (g + (g1 - g0)) * 128 + 64), _MM_HINT_T1);
         }
 #define PARAKEET_STEP(r)                                                 \
-    {                                                                    \
+    if constexpr (r < MR) {                                              \
         const __m512i a = _mm512_set1_epi32(load_u32(x##r + g * 4));     \
         d##r##0 = _mm512_dpbusd_epi32(d##r##0, a, w0);                   \
         d##r##1 = _mm512_dpbusd_epi32(d##r##1, a, w1);                   \
@@ -297,20 +223,22 @@ PARAKEET_VNNI512 void gemm_tile6(const uint8_t * xq, size_t x_stride, int64_t k,
 #undef PARAKEET_STEP
     }
     if (g1 * 4 < k) {
-#define PARAKEET_PARK(r) _mm512_storeu_si512(y##r, d##r##0); _mm512_storeu_si512(y##r + 16, d##r##1);
+#define PARAKEET_PARK(r) \
+    if constexpr (r < MR) _mm512_storeu_si512(y##r, d##r##0), _mm512_storeu_si512(y##r + 16, d##r##1);
         PARAKEET_ROWS6(PARAKEET_PARK)
 #undef PARAKEET_PARK
         return;
     }
-    __m512i dot[6][2];
-#define PARAKEET_GATHER(r) dot[r][0] = d##r##0; dot[r][1] = d##r##1;
+    __m512i dot[MR][2];
+#define PARAKEET_GATHER(r) \
+    if constexpr (r < MR) dot[r][0] = d##r##0, dot[r][1] = d##r##1;
     PARAKEET_ROWS6(PARAKEET_GATHER)
 #undef PARAKEET_GATHER
-    finish_dots<6>(dot, xq, x_stride, k, w, panel, y, y_stride, ep, t0);
+    finish_dots<MR>(dot, xq, x_stride, k, w, panel, y, y_stride, ep, t0);
 }
 #undef PARAKEET_ROWS6
 
-// Frames per main tile (gemm_tile6): 12 int32 accumulators, two weight vectors, a broadcast.
+// Frames per main tile: 12 int32 accumulators, two weight vectors, a broadcast.
 constexpr int kTileFrames = 6;
 // Groups per k chunk: 128 × 128 B = 16 KiB of a panel stays in L1 while every frame tile passes.
 constexpr int64_t kChunkGroups = 128;
@@ -327,14 +255,22 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
             const int64_t g1 = std::min(groups, g0 + kChunkGroups);
             int64_t t = 0;
             if (t + kTileFrames <= frames) {
-                gemm_tile6<true>(xbase, xs, k, w, p, g0, g1, ycol, ys, &view, t);
+                gemm_tile_rows<kTileFrames, true>(xbase, xs, k, w, p, g0, g1, ycol, ys, &view, t);
                 t += kTileFrames;
             }
             for (; t + kTileFrames <= frames; t += kTileFrames) {
-                gemm_tile6<false>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t);
+                gemm_tile_rows<kTileFrames, false>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t);
             }
-            for (; t + 4 <= frames; t += 4) gemm_tile<4>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t);
-            for (; t < frames; ++t) gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t);
+            const uint8_t * xt = xbase + size_t(t) * xs;
+            float * yt = ycol + size_t(t) * ys;
+            switch (frames - t) {  // the last 1–5 frames
+                case 5: gemm_tile_rows<5, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
+                case 4: gemm_tile_rows<4, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
+                case 3: gemm_tile_rows<3, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
+                case 2: gemm_tile_rows<2, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
+                case 1: gemm_tile_rows<1, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
+                default: break;
+            }
         }
     }
 }

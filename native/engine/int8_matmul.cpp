@@ -21,12 +21,6 @@
 #include <stdexcept>
 
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PARAKEET_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,f16c")))
-#else
-#define PARAKEET_VNNI512
-#endif
-
 namespace parakeet {
 namespace {
 
