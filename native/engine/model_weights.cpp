@@ -1,5 +1,6 @@
 #include "model_weights.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -10,6 +11,7 @@
 #include "f32_matmul.h"
 #include "int8_channel_matmul.h"
 #include "model_schema.h"
+#include "tensor_table.h"
 
 namespace parakeet {
 namespace {
@@ -256,10 +258,44 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     }
     Placement pl(file, hp, backend, convert_to, packed_kernels, channel_int8, contexts_[0].get(), contexts_[1].get(),
                  contexts_[2].get());
-    const int64_t D = hp.d_model, FF = hp.ff_dim, K = hp.conv_kernel, C = hp.subsampling_channels;
-    const int64_t V1 = hp.vocab_size + 1;
+    place_graph_tensors(pl);
+    allocate_and_fill(pl, progress, abort);
+    pack(pl, abort);
+    if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
+    read_host_weights(file, hp);
+    if (progress) progress(1.0f);
+}
 
-    // --- subsampling (NeMo ConvSubsampling, dw_striding)
+/** The graph tensors the table names (Matmul and Vector rows), each into its slot. */
+void ModelWeights::place_graph_tensors(Placement & pl) {
+    const Hparams & hp = pl.hp;
+    const GgufFile & file = pl.file;
+    encoder.stages.resize(size_t(std::max(0, hp.subsampling_stages() - 1)));
+    encoder.layers.resize(size_t(hp.n_layers));
+    for (const TensorUse & use : tensors_for(hp)) {
+        const TensorSpec & spec = *use.spec;
+        if (!use.present || (spec.role != TensorRole::Matmul && spec.role != TensorRole::Vector)) continue;
+        ggml_tensor * t = nullptr;
+        if (spec.role == TensorRole::Matmul) {
+            int64_t in = 0, out = 0;
+            matmul_dims(use.shape, in, out);
+            t = pl.matmul_weight(use.name, in, out);
+        } else {
+            t = pl.as_stored(use.name, use.shape, true);
+        }
+        switch (spec.scope) {
+            case TensorScope::Model: encoder.*spec.model_slot = t; break;
+            case TensorScope::SubsamplingStage: encoder.stages[size_t(use.index - 1)].*spec.stage_slot = t; break;
+            case TensorScope::EncoderLayer: encoder.layers[size_t(use.index)].*spec.layer_slot = t; break;
+            case TensorScope::PredictionLayer: break;  // host tensors only
+        }
+    }
+    place_derived_tensors(pl, file, hp);
+}
+
+/** The graph tensors computed at load from the table's Derived rows: reordered convs, folded biases and batch norm. */
+void ModelWeights::place_derived_tensors(Placement & pl, const GgufFile & file, const Hparams & hp) {
+    const int64_t D = hp.d_model, K = hp.conv_kernel, C = hp.subsampling_channels;
     // conv.0 runs as im2col + matmul with the 9 taps padded to 16 (zero taps), so
     // the contraction is a multiple of the SIMD width and takes ggml's blocked kernel.
     encoder.conv0_w = pl.derived_f32("encoder.pre_encode.conv.0.weight", {16, C}, [&file, C] {
@@ -269,10 +305,9 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             for (int64_t k = 0; k < 9; ++k) out[size_t(c * 16 + k)] = w[size_t(c * 9 + k)];
         return out;
     });
-    encoder.conv0_b = pl.as_stored("encoder.pre_encode.conv.0.bias", {C}, true);
     for (int s = 1; s < hp.subsampling_stages(); ++s) {
         const std::string dw = subsampling_conv_name(3 * s - 1), pw = subsampling_conv_name(3 * s);
-        SubsamplingStageWeights stage;
+        SubsamplingStageWeights & stage = encoder.stages[size_t(s - 1)];
         // ggml's channels-fastest depthwise kernel reads w[(ky*3 + kx)*C + c].
         stage.dw_w = pl.derived_f32(dw + ".weight", {1, C, 3, 3}, [&file, dw, C] {
             const std::vector<float> w = read_as_f32(file, dw + ".weight");  // [C][3][3]
@@ -281,7 +316,6 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
                 for (int64_t k = 0; k < 9; ++k) out[size_t(k * C + c)] = w[size_t(c * 9 + k)];
             return out;
         });
-        stage.pw_w = pl.matmul_weight(pw + ".weight", C, C);
         // pw(dw(x) + b_dw) + b_pw = pw(dw(x)) + (W_pw·b_dw + b_pw): fold the depthwise bias.
         stage.pw_b = pl.derived_f32(pw + ".bias", {C}, [&file, dw, pw, C] {
             const std::vector<float> w = read_as_f32(file, pw + ".weight");  // [C_out][C_in]
@@ -295,40 +329,10 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             }
             return out;
         });
-        encoder.stages.push_back(stage);
     }
-    const int64_t sub_in = C * hp.freq_after_subsampling();
-    encoder.sub_out_w = pl.matmul_weight("encoder.pre_encode.out.weight", sub_in, D);
-    encoder.sub_out_b = pl.as_stored("encoder.pre_encode.out.bias", {D}, true);
-
-    // --- conformer layers (NeMo ConformerLayer)
     for (int l = 0; l < hp.n_layers; ++l) {
         const std::string p = "encoder.layers." + std::to_string(l) + ".";
-        ConformerLayerWeights w;
-        auto vec = [&](const std::string & n, int64_t len) { return pl.as_stored(p + n, {len}, true); };
-        w.ff1_norm_w = vec("norm_feed_forward1.weight", D);
-        w.ff1_norm_b = vec("norm_feed_forward1.bias", D);
-        w.ff1_w1 = pl.matmul_weight(p + "feed_forward1.linear1.weight", D, FF);
-        w.ff1_b1 = pl.optional_f32(p + "feed_forward1.linear1.bias", FF);
-        w.ff1_w2 = pl.matmul_weight(p + "feed_forward1.linear2.weight", FF, D);
-        w.ff1_b2 = pl.optional_f32(p + "feed_forward1.linear2.bias", D);
-        w.att_norm_w = vec("norm_self_att.weight", D);
-        w.att_norm_b = vec("norm_self_att.bias", D);
-        w.q_w = pl.matmul_weight(p + "self_attn.linear_q.weight", D, D);
-        w.q_b = pl.optional_f32(p + "self_attn.linear_q.bias", D);
-        w.k_w = pl.matmul_weight(p + "self_attn.linear_k.weight", D, D);
-        w.k_b = pl.optional_f32(p + "self_attn.linear_k.bias", D);
-        w.v_w = pl.matmul_weight(p + "self_attn.linear_v.weight", D, D);
-        w.v_b = pl.optional_f32(p + "self_attn.linear_v.bias", D);
-        w.out_w = pl.matmul_weight(p + "self_attn.linear_out.weight", D, D);
-        w.out_b = pl.optional_f32(p + "self_attn.linear_out.bias", D);
-        w.pos_w = pl.matmul_weight(p + "self_attn.linear_pos.weight", D, D);
-        w.pos_bias_u = pl.as_stored(p + "self_attn.pos_bias_u", {hp.head_dim(), hp.n_heads}, true);
-        w.pos_bias_v = pl.as_stored(p + "self_attn.pos_bias_v", {hp.head_dim(), hp.n_heads}, true);
-        w.conv_norm_w = vec("norm_conv.weight", D);
-        w.conv_norm_b = vec("norm_conv.bias", D);
-        w.pw1_w = pl.matmul_weight(p + "conv.pointwise_conv1.weight", D, 2 * D);
-        w.pw1_b = pl.optional_f32(p + "conv.pointwise_conv1.bias", 2 * D);
+        ConformerLayerWeights & w = encoder.layers[size_t(l)];
         const bool batch_norm = hp.conv_norm_type == "batch_norm";
         // Inference batch norm is per-channel affine: fold it into the depthwise conv
         // (NeMo ConformerConvolution: depthwise_conv -> batch_norm).
@@ -354,34 +358,13 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             }
             return out;
         });
-        if (!batch_norm) {
-            w.conv_ln_w = vec("conv.batch_norm.weight", D);
-            w.conv_ln_b = vec("conv.batch_norm.bias", D);
-        }
-        w.pw2_w = pl.matmul_weight(p + "conv.pointwise_conv2.weight", D, D);
-        w.pw2_b = pl.optional_f32(p + "conv.pointwise_conv2.bias", D);
-        w.ff2_norm_w = vec("norm_feed_forward2.weight", D);
-        w.ff2_norm_b = vec("norm_feed_forward2.bias", D);
-        w.ff2_w1 = pl.matmul_weight(p + "feed_forward2.linear1.weight", D, FF);
-        w.ff2_b1 = pl.optional_f32(p + "feed_forward2.linear1.bias", FF);
-        w.ff2_w2 = pl.matmul_weight(p + "feed_forward2.linear2.weight", FF, D);
-        w.ff2_b2 = pl.optional_f32(p + "feed_forward2.linear2.bias", D);
-        w.out_norm_w = vec("norm_out.weight", D);
-        w.out_norm_b = vec("norm_out.bias", D);
-        encoder.layers.push_back(w);
     }
+}
 
-    // --- heads consumed by the encoder graph
-    if (hp.has_ctc) {
-        encoder.ctc_w = pl.matmul_weight(hp.ctc_prefix + "decoder_layers.0.weight", D, V1);
-        encoder.ctc_b = pl.as_stored(hp.ctc_prefix + "decoder_layers.0.bias", {V1}, true);
-    }
-    if (hp.has_transducer) {
-        encoder.joint_enc_w = pl.matmul_weight("joint.enc.weight", D, hp.joint_hidden);
-        encoder.joint_enc_b = pl.as_stored("joint.enc.bias", {hp.joint_hidden}, true);
-    }
-
-    // --- allocate and fill
+/** Allocates the device buffers, wraps the mapping for tensors used in place, and uploads the rest. */
+void ModelWeights::allocate_and_fill(Placement & pl, const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
+    const GgufFile & file = pl.file;
+    ComputeBackend & backend = pl.backend;
     auto check_abort = [&] {
         if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
     };
@@ -425,6 +408,14 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         if (progress) progress(0.2f + 0.7f * float(++done) / float(pl.uploads.size()));
     }
 
+}
+
+/** The packed twins of the weights the engine's own CPU kernels run (packed_weights.h). */
+void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
+    const GgufFile & file = pl.file;
+    auto check_abort = [&] {
+        if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
+    };
     // The mapped pages a packed twin replaces are dropped from the resident set afterwards, so
     // memory holds one copy of those weights (the CPU path never reads them again).
     auto storage_of = [](const Placement::Pack & pack) {
@@ -477,9 +468,10 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         packed_kernels_[made[i]->layout_name()] += 1;
         packed.add(pack.tensor, std::move(made[i]));
     }
+}
 
-    // --- host-side weights: preprocessor and the sequential decoders
-    check_abort();
+/** Host-side weights: the preprocessor's filterbank and window, and the sequential decoders' prediction network and joint. */
+void ModelWeights::read_host_weights(const GgufFile & file, const Hparams & hp) {
     {
         const std::vector<float> fb = read_as_f32(file, "preprocessor.featurizer.fb");
         preprocessor.filterbank.assign(fb.begin(), fb.end());
@@ -513,7 +505,6 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         decoder.out_w = read_as_f32(file, "joint.joint_net.2.weight");
         decoder.out_b = read_as_f32(file, "joint.joint_net.2.bias");
     }
-    if (progress) progress(1.0f);
 }
 
 ModelWeights::~ModelWeights() {
