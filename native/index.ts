@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 // The plain data shapes the engine returns are the IPC contract's (a leaf module that imports nothing), so
 // what the engine reports and what the UI receives are one declaration, not two kept alike by hand.
 import type {
-  DecoderName, DeviceInfo, DeviceSelection, DeviceType, TokenTiming, WeightType, Word,
+  DecoderName, DeviceInfo, DeviceSelection, DeviceType, ModelDetails, TokenTiming, WeightType, Word,
 } from '../app/ipc/engine-types.js';
 
 export type { DecoderName, DeviceInfo, DeviceSelection, DeviceType, TokenTiming, WeightType, Word };
@@ -46,25 +46,15 @@ export interface BuildInfo {
   backends: string[];
 }
 
-export interface ModelInfo {
-  path: string;
-  name: string;
-  arch: string;
-  hasCtc: boolean;
-  hasTransducer: boolean;
-  isTdt: boolean;
-  defaultDecoder: DecoderName;
-  decoders: DecoderName[];
+/**
+ * What a loaded model reports: the diagnostics' ModelDetails (the contract's, path, heads, sizes, placed
+ * types, device, load time) and the rest of the hyper-parameters.
+ */
+export interface ModelInfo extends ModelDetails {
   sampleRate: number;
-  nMels: number;
   nFft: number;
   winLength: number;
   hopLength: number;
-  dModel: number;
-  nLayers: number;
-  nHeads: number;
-  ffDim: number;
-  convKernel: number;
   subsamplingFactor: number;
   subsamplingChannels: number;
   xscaling: boolean;
@@ -74,32 +64,13 @@ export interface ModelInfo {
   attContextStyle: string;
   attContextLeft: number;
   attContextRight: number;
-  vocabSize: number;
   blankId: number;
-  predHidden: number;
-  predLayers: number;
-  jointHidden: number;
   maxSymbols: number;
   durations: number[];
   /** Seconds per encoder frame (0.08 for the published models). */
   frameSec: number;
-  fileBytes: number;
-  weightBytes: number;
-  tensorCount: number;
-  /** GGML type name -> number of tensors, as stored in the file. */
-  tensorTypes: Record<string, number>;
-  /** GGML type name -> number of graph weights, as placed on the device. */
-  weightTypes: Record<string, number>;
   /** Engine CPU kernel ("f32_avx512", "q8_0_vnni") -> matmul weights it runs from a packed copy. */
   kernels: Record<string, number>;
-  weightType: WeightType;
-  /** Weights are used in place from the memory-mapped file. */
-  mmap: boolean;
-  device: DeviceSelection;
-  threads: number;
-  /** Graphs always go through ggml_backend_sched (LoadOptions.alwaysSchedule). */
-  scheduled: boolean;
-  loadMs: number;
 }
 
 export interface LoadOptions {
