@@ -12,6 +12,9 @@ import type {
   CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel,
 } from '../main/models/index.js';
 
+import type { Replacement } from '../shared/text-transform.js';
+
+export type { Replacement };
 export type { CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel, DeviceInfo, DeviceSelection, ModelInfo, Word };
 
 // ---------------------------------------------------------------- envelopes
@@ -204,6 +207,16 @@ export interface InsertSettings {
   restoreDelayMs: number;
 }
 
+/** Dictation text options (app/shared/text-transform.ts), applied to the live text before it is shown, inserted or kept. */
+export interface TextSettings {
+  /** "comma", "period", "new line", … are written as marks and line breaks (the list: SPOKEN_COMMANDS). */
+  spokenPunctuation: boolean;
+  /** Whole words, case-insensitive; applied before spoken punctuation. */
+  replacements: Replacement[];
+  /** Inserted text ends with a space (ready for the next dictation) instead of starting the next segment with one. */
+  trailingSpace: boolean;
+}
+
 export interface HotkeySettings {
   /** Electron accelerator that starts/stops dictation from any app (desktop app only), e.g. "CommandOrControl+Shift+Space". */
   toggle: string;
@@ -223,6 +236,7 @@ export interface Settings {
   history: HistorySettings;
   insert: InsertSettings;
   hotkey: HotkeySettings;
+  text: TextSettings;
   /**
    * Unload the model after this many minutes without a dictation, file job or self-test (0 = never). It frees the
    * compute buffers and the engine's resident model pages (GPU memory on a GPU); the next use reloads it first.
@@ -274,6 +288,8 @@ export interface TranscriptEvent {
    */
   startSample?: number;
   endSample?: number;
+  /** The engine's own text, present only when the text options changed it (text is what is shown and inserted). */
+  spokenText?: string;
 }
 
 export type SessionState = 'listening' | 'speech' | 'finalizing' | 'stopped' | 'failed';

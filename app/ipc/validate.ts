@@ -6,8 +6,9 @@
 // may use the same checks for its forms.
 import type {
   AudioCaptureSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
-  HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, RequestOf, Result, Settings, SettingsPatch,
+  HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, Replacement, RequestOf, Result, Settings, SettingsPatch, TextSettings,
 } from './contract.js';
+import { REPLACEMENT_LIMITS, replacementProblem } from '../shared/text-transform.js';
 import { checkAccelerator } from './accelerator.js';
 import { DECODER_CHOICES, ENGINE_MODES, INSERT_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
 
@@ -170,6 +171,25 @@ const accelerator: Check<string> = (v, at) => {
 
 export const HOTKEY_CHECKS: Shape<HotkeySettings> = { toggle: accelerator };
 
+const replacementEntry: Check<Replacement> = object<Replacement>({
+  from: str({ max: REPLACEMENT_LIMITS.maxFromChars }),
+  to: str({ max: REPLACEMENT_LIMITS.maxToChars, allowEmpty: true }),
+});
+
+/** The list as a whole: every entry well-formed, then the rules the form shows (words to match, no repeats). */
+const replacements: Check<Replacement[]> = (v, at) => {
+  const list = arrayOf(replacementEntry, REPLACEMENT_LIMITS.maxEntries)(v, at);
+  const problem = replacementProblem(list);
+  if (problem) throw new PayloadError(`${at}[${problem.index}]`, problem.message);
+  return list;
+};
+
+export const TEXT_CHECKS: Shape<TextSettings> = {
+  spokenPunctuation: bool,
+  replacements,
+  trailingSpace: bool,
+};
+
 /** The nested groups of Settings and their field checks (the settings store salvages and patches each group). */
 export const SETTINGS_GROUPS = {
   audio: AUDIO_CHECKS,
@@ -177,6 +197,7 @@ export const SETTINGS_GROUPS = {
   history: HISTORY_CHECKS,
   insert: INSERT_CHECKS,
   hotkey: HOTKEY_CHECKS,
+  text: TEXT_CHECKS,
 } as const satisfies { [G in keyof Settings]?: Shape<Settings[G]> };
 export type SettingsGroup = keyof typeof SETTINGS_GROUPS;
 
@@ -199,8 +220,9 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     history: partial(HISTORY_CHECKS),
     insert: partial(INSERT_CHECKS),
     hotkey: partial(HOTKEY_CHECKS),
+    text: partial(TEXT_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey', 'text'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(

@@ -212,6 +212,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     bus,
     inserter: createTextInserter({ env: options.insertEnv, clipboard: options.platform?.clipboard }),
     settings: () => settings.get().insert,
+    trailingSpace: () => settings.get().text.trailingSpace,
     ownWindowFocused: options.platform?.ownWindowFocused,
     log: log.child('insert'),
   });

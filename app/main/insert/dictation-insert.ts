@@ -7,6 +7,7 @@ import type { InsertSettings, InsertTestResult, Notice, SessionStateEvent, Trans
 import { CodedError } from '../engine/protocol.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
+import { segmentSeparator } from '../../shared/text-transform.js';
 import { InsertError } from './errors.js';
 import type { DeliveryMode, TextInserter } from './text-inserter.js';
 
@@ -16,6 +17,8 @@ export interface DictationInsertOptions {
   bus: EventBus;
   inserter: TextInserter | null;
   settings: () => InsertSettings;
+  /** settings.text.trailingSpace: each piece ends with a space instead of the next one starting with one. */
+  trailingSpace?: () => boolean;
   /** Electron: our own window has focus, so the text is already where the user looks (and must not be typed twice). */
   ownWindowFocused?: () => boolean;
   log: Logger;
@@ -71,12 +74,18 @@ export class DictationInsert {
 
   private onTranscript(event: TranscriptEvent): void {
     if (event.kind !== 'final') return;
-    const text = event.text.trim();
+    // Spaces only: a line break at either end was dictated ("new line").
+    const text = event.text.replace(/^ +| +$/g, '');
     const settings = this.options.settings();
     if (!text || settings.mode === 'off') return;
     const session = this.sessions.get(event.sessionId) ?? { text: '', reported: false };
     this.sessions.set(event.sessionId, session);
-    const piece = session.text ? ` ${text}` : text;
+    // A line break or a segment that starts with a mark ("comma …") takes no space; trailing-space mode puts
+    // the space after each piece (so typing or the next dictation can follow), not before the next one.
+    const trailing = this.options.trailingSpace?.() ?? false;
+    const piece = trailing
+      ? `${text}${/\n$/.test(text) ? '' : ' '}`
+      : `${segmentSeparator(session.text, text)}${text}`;
     session.text += piece;
     if (this.options.ownWindowFocused?.()) return;
     const { inserter } = this.options;
