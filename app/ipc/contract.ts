@@ -35,7 +35,9 @@ export type ErrorCode =
   | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING' | 'DEVICE_SELF_TEST_FAILED'
   | 'DEVICE_SELF_TEST_INCOMPLETE' | 'HISTORY_WRITE_FAILED' | 'HISTORY_UNREADABLE' | 'HISTORY_RECOVERED'
   // inserting text into other apps, the global hotkey
-  | 'INSERT_FAILED' | 'HOTKEY_UNAVAILABLE';
+  | 'INSERT_FAILED' | 'HOTKEY_UNAVAILABLE'
+  // web mode: a file uploaded over the bridge
+  | 'UPLOAD_FAILED';
 
 export interface IpcError {
   code: ErrorCode | string;
@@ -501,6 +503,37 @@ export interface InvokeMap {
    * insertion path exists.
    */
   'insert:test': { request: { text?: string }; response: InsertTestResult };
+  /**
+   * Web mode: announces a file the page will send in chunks (binary frames, web-protocol.ts), acknowledged by
+   * `files:upload` events; then files:transcribeUpload runs the normal file job on it.
+   */
+  'files:uploadBegin': { request: { name: string; sizeBytes: number }; response: UploadTicket };
+  /** Deletes an upload that is not being transcribed (a running transcription is cancelled with files:cancel). */
+  'files:uploadCancel': { request: { uploadId: number }; response: void };
+  /** Transcribes a complete upload like files:transcribe; the uploaded file is deleted when the job ends. */
+  'files:transcribeUpload': { request: { uploadId: number; options?: FileTranscribeOptions }; response: FileTranscript };
+}
+
+/** files:uploadBegin's answer: where the upload will be and how to send it (app/main/files/uploads.ts). */
+export interface UploadTicket {
+  uploadId: number;
+  /** The complete file's path once every byte arrived (files:progress events name it). */
+  path: string;
+  /** Largest payload of one chunk frame (bytes). */
+  chunkBytes: number;
+  /** Bytes that may be sent ahead of the acknowledgements (files:upload events). */
+  windowBytes: number;
+  maxBytes: number;
+}
+
+/** Web mode, to the uploading client only: bytes on disk so far; done once the file is complete. */
+export interface UploadProgress {
+  uploadId: number;
+  receivedBytes: number;
+  sizeBytes: number;
+  done: boolean;
+  /** The upload failed and was deleted (a rule broken, the disk, a stall). */
+  error?: IpcError;
 }
 
 export interface InsertTestResult {
@@ -520,6 +553,7 @@ export const INVOKE_CHANNELS = [
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
+  'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */
@@ -540,6 +574,8 @@ export interface EventMap {
   'notice': Notice;
   /** The global hotkey was pressed (desktop app): the renderer, which owns the microphone, starts or stops dictation. */
   'dictation:toggle': { source: 'hotkey' };
+  /** Web mode: an upload's progress, sent to the uploading client only (not through the bus). */
+  'files:upload': UploadProgress;
 }
 
 export type EventName = keyof EventMap;
@@ -547,6 +583,7 @@ export type EventName = keyof EventMap;
 export const EVENT_NAMES = [
   'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
   'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice', 'dictation:toggle',
+  'files:upload',
 ] as const satisfies readonly EventName[];
 
 /** Electron: the single channel events travel on (payload: { event, data }). */
@@ -580,4 +617,9 @@ export interface ParakeetApi {
    * and keeps the timeline (missing samples become silence, duplicates are dropped).
    */
   sendAudio(sessionId: string, frame: Float32Array, startSample?: number): void;
+  /**
+   * Web mode only: one chunk of an upload (files:uploadBegin), in order, `offset` its first byte's place in the
+   * file. False when it could not be sent (no connection: the server drops the upload with the connection).
+   */
+  sendUploadChunk?(uploadId: number, offset: number, bytes: ArrayBuffer): boolean;
 }

@@ -240,6 +240,8 @@ const historyList: Check<HistoryListRequest> = object<HistoryListRequest>(
   ['query', 'kind', 'limit', 'offset'],
 );
 
+const uploadId = num(1, 0x3fffffff, true);
+
 const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES) }, ['decoder']);
 
 // ---------------------------------------------------------------- per channel
@@ -282,6 +284,10 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'history:clear': noPayload,
   // Bounded: a test sample, not a document.
   'insert:test': object<{ text?: string }>({ text: str({ max: 2000 }) }, ['text']),
+  // The name only names the stored copy (its base name, cleaned: app/main/files/uploads.ts); the size is checked there.
+  'files:uploadBegin': object({ name: str({ max: 1024 }), sizeBytes: num(0, Number.MAX_SAFE_INTEGER, true) }),
+  'files:uploadCancel': object({ uploadId }),
+  'files:transcribeUpload': object<{ uploadId: number; options?: FileTranscribeOptions }>({ uploadId, options: fileOptions }, ['options']),
 };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

@@ -98,5 +98,11 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'history:clear': () => s.history.clear(),
 
     'insert:test': ({ text }) => s.insert.test(text),
+
+    // Web mode's uploads (the chunks arrive as binary frames on the bridge; Electron reads files in place).
+    'files:uploadBegin': (request, context) => s.uploads.begin(context.clientId, request),
+    'files:uploadCancel': ({ uploadId }, context) => s.uploads.cancel(context.clientId, uploadId),
+    'files:transcribeUpload': ({ uploadId, options }, context) =>
+      s.uploads.transcribe(context.clientId, uploadId, (file, o) => s.files.transcribe(file, o), options),
   };
 }

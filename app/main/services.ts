@@ -14,6 +14,7 @@ import type { EngineLoadOptions } from './engine/protocol.js';
 import type { TransportFactory } from './engine/transport.js';
 import { EventBus } from './events.js';
 import { FileTranscriber } from './files/file-transcriber.js';
+import { UploadStore, type UploadLimits } from './files/uploads.js';
 import { createHandlers } from './handlers.js';
 import { HistoryService } from './history/history-service.js';
 import type { Clipboard } from './insert/clipboard.js';
@@ -72,6 +73,8 @@ export interface ServicesOptions {
   platform?: PlatformHooks;
   /** The environment the insert tools run in (tests: an Xvfb DISPLAY); default process.env. */
   insertEnv?: NodeJS.ProcessEnv;
+  /** Web-mode upload limits (tests make them small). */
+  uploadLimits?: Partial<UploadLimits>;
 }
 
 export interface Services {
@@ -86,6 +89,8 @@ export interface Services {
   readonly models: ModelManager;
   readonly sessions: SessionManager;
   readonly files: FileTranscriber;
+  /** Files uploaded over the web bridge (<userData>/uploads). */
+  readonly uploads: UploadStore;
   readonly history: HistoryService;
   /** Finals into the focused application (settings.insert). */
   readonly insert: DictationInsert;
@@ -216,6 +221,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     ownWindowFocused: options.platform?.ownWindowFocused,
     log: log.child('insert'),
   });
+  const uploads = await UploadStore.open(path.join(userDataDir, 'uploads'), log.child('uploads'), options.uploadLimits);
   const files = new FileTranscriber({
     engine, bus, settings, log: log.child('files'), onTranscribed: (t) => history.recordFile(t), converterSearchPath: options.converterSearchPath,
   });
@@ -322,6 +328,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     models,
     sessions,
     files,
+    uploads,
     history,
     insert,
     ready: startupModel(),
@@ -347,6 +354,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
       insert.dispose();
       await history.dispose();
       files.dispose();
+      await uploads.dispose();
       await models.dispose();
       await engine.dispose();
       await logSink.close();

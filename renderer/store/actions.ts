@@ -11,6 +11,7 @@ import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
 import {
   applyFileProgress, fileCancelRequested as fileCancelRequestedReducer, fileCancelSent as fileCancelSentReducer,
   fileJobEnded as fileJobEndedReducer, fileJobFinished as fileJobFinishedReducer, fileJobStarted as fileJobStartedReducer,
+  fileUploadDone as fileUploadDoneReducer, fileUploadProgress as fileUploadProgressReducer, fileUploadStarted as fileUploadStartedReducer,
   showFileResult as showFileResultReducer,
 } from './files.js';
 import {
@@ -183,6 +184,18 @@ export function deviceSelfTesting(name: string | null): void {
 
 export function fileJobStarted(path: string): void {
   set((s) => ({ files: fileJobStartedReducer(s.files, path) }));
+}
+
+export function fileUploadStarted(name: string, sizeBytes: number): void {
+  set((s) => ({ files: fileUploadStartedReducer(s.files, name, sizeBytes) }));
+}
+
+export function fileUploadProgress(receivedBytes: number): void {
+  set((s) => ({ files: fileUploadProgressReducer(s.files, receivedBytes) }));
+}
+
+export function fileUploadDone(path: string): void {
+  set((s) => ({ files: fileUploadDoneReducer(s.files, path) }));
 }
 
 export function fileJobFinished(transcript: FileTranscript): void {

@@ -87,6 +87,17 @@ export interface FileJob {
   /** The audio's length and how far the transcript is into it (from main's progress), when known. */
   durationSec: number | null;
   audioSec: number | null;
+  /** Web mode: the file is being sent to the engine's machine first (renderer/bridge/upload.ts); null for a path. */
+  upload: FileUpload | null;
+}
+
+export interface FileUpload {
+  name: string;
+  sizeBytes: number;
+  /** Bytes the server has on disk. */
+  receivedBytes: number;
+  /** Every byte arrived; the transcription runs (or is about to). */
+  done: boolean;
 }
 
 /** A finished transcript. Tokens are dropped: nothing shows them and they are the bulk of a long file's reply. */
