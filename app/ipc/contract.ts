@@ -35,7 +35,7 @@ export type ErrorCode =
   | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING' | 'DEVICE_SELF_TEST_FAILED'
   | 'DEVICE_SELF_TEST_INCOMPLETE' | 'HISTORY_WRITE_FAILED' | 'HISTORY_UNREADABLE' | 'HISTORY_RECOVERED'
   // inserting text into other apps, the global hotkey
-  | 'INSERT_FAILED' | 'HOTKEY_UNAVAILABLE'
+  | 'INSERT_FAILED' | 'INSERT_COPIED' | 'HOTKEY_UNAVAILABLE'
   // web mode: a file uploaded over the bridge
   | 'UPLOAD_FAILED';
 
@@ -502,7 +502,9 @@ export interface InvokeMap {
    * (mode 'off' is taken as 'paste'); fails with INSERT_FAILED and the reason, NOT_SUPPORTED where no
    * insertion path exists.
    */
-  'insert:test': { request: { text?: string }; response: InsertTestResult };
+  'insert:test': { request: { text?: string; intoOwnWindow?: boolean }; response: InsertTestResult };
+  /** What inserting needs on this machine (tools, permission), what is missing and how to install it. */
+  'insert:check': { request: void; response: InsertRequirements };
   /**
    * Web mode: announces a file the page will send in chunks (binary frames, web-protocol.ts), acknowledged by
    * `files:upload` events; then files:transcribeUpload runs the normal file job on it.
@@ -512,6 +514,29 @@ export interface InvokeMap {
   'files:uploadCancel': { request: { uploadId: number }; response: void };
   /** Transcribes a complete upload like files:transcribe; the uploaded file is deleted when the job ends. */
   'files:transcribeUpload': { request: { uploadId: number; options?: FileTranscribeOptions }; response: FileTranscript };
+}
+
+/** One thing inserting needs (a tool, a permission) and whether this machine has it. */
+export interface InsertRequirement {
+  name: string;
+  ok: boolean;
+  /** What it is for, in words. */
+  purpose: string;
+  /** How to get it, when missing (a command or where to click). */
+  fix?: string;
+  /** Without it some modes still work (terminal detection, one of two alternatives). */
+  optional?: boolean;
+}
+
+export interface InsertRequirements {
+  /** The OS path ('x11', 'wayland', 'macos', 'windows'), or null where no display exists. */
+  platform: string | null;
+  /** Typing or pasting into other apps can work now. */
+  ready: boolean;
+  /** The modes that can work here now. */
+  modes: Exclude<InsertMode, 'off'>[];
+  summary: string;
+  items: InsertRequirement[];
 }
 
 /** files:uploadBegin's answer: where the upload will be and how to send it (app/main/files/uploads.ts). */
@@ -541,6 +566,14 @@ export interface InsertTestResult {
   /** The OS path taken ('x11', 'wayland', 'macos', 'windows'). */
   platform: string;
   text: string;
+  /** What was done: keystrokes typed, a paste sent, or only copied (the user presses Ctrl+V). */
+  delivered?: 'typed' | 'pasted' | 'copied';
+  /** The target read the pasted clipboard (X11 only can see it). */
+  confirmed?: boolean;
+  /** The focused window was a terminal (X11): Ctrl+Shift+V or typing was used. */
+  terminal?: boolean;
+  /** In words. */
+  detail?: string;
 }
 
 export type InvokeChannel = keyof InvokeMap;
@@ -553,7 +586,7 @@ export const INVOKE_CHANNELS = [
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
-  'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload',
+  'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

@@ -283,7 +283,8 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'history:delete': object({ id: historyId }),
   'history:clear': noPayload,
   // Bounded: a test sample, not a document.
-  'insert:test': object<{ text?: string }>({ text: str({ max: 2000 }) }, ['text']),
+  'insert:test': object<{ text?: string; intoOwnWindow?: boolean }>({ text: str({ max: 2000 }), intoOwnWindow: bool }, ['text', 'intoOwnWindow']),
+  'insert:check': noPayload,
   // The name only names the stored copy (its base name, cleaned: app/main/files/uploads.ts); the size is checked there.
   'files:uploadBegin': object({ name: str({ max: 1024 }), sizeBytes: num(0, Number.MAX_SAFE_INTEGER, true) }),
   'files:uploadCancel': object({ uploadId }),

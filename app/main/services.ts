@@ -20,6 +20,7 @@ import { HistoryService } from './history/history-service.js';
 import type { Clipboard } from './insert/clipboard.js';
 import { createTextInserter } from './insert/create.js';
 import { DictationInsert } from './insert/dictation-insert.js';
+import { checkInsertRequirements } from './insert/requirements.js';
 import { LogSink, createLogger, isLogLevel, type LogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
 import { ModelManager, type ModelManagerOptions } from './models/index.js';
@@ -44,6 +45,8 @@ export interface PlatformHooks {
   clipboard?: Clipboard;
   /** Electron: our window has focus, so finals are not inserted (they are shown there already). */
   ownWindowFocused?: () => boolean;
+  /** macOS: whether the app may send keystrokes (systemPreferences.isTrustedAccessibilityClient(false)). */
+  accessibilityTrusted?: () => boolean;
 }
 
 export interface ServicesOptions {
@@ -218,6 +221,12 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     inserter: createTextInserter({ env: options.insertEnv, clipboard: options.platform?.clipboard }),
     settings: () => settings.get().insert,
     trailingSpace: () => settings.get().text.trailingSpace,
+    requirements: () => checkInsertRequirements({
+      platform: process.platform,
+      env: options.insertEnv ?? process.env,
+      ownClipboard: options.platform?.clipboard !== undefined,
+      accessibilityTrusted: options.platform?.accessibilityTrusted,
+    }),
     ownWindowFocused: options.platform?.ownWindowFocused,
     log: log.child('insert'),
   });

@@ -54,7 +54,7 @@ const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
     { hotkey: { toggle: 'Ctrl+Nope' } }, { hotkey: { toggle: '' } },
     { text: { spokenPunctuation: 'yes' } }, { text: { replacements: [{ from: '', to: 'x' }] } }, { text: { replacements: [{ from: 'a', to: 'b', x: 1 }] } },
     { text: { replacements: 'a=b' } }, { text: { trailingSpace: 1 } }],
-  'insert:test': [{ text: '' }, { text: 5 }, { text: 'x'.repeat(2001) }, { mode: 'type' }],
+  'insert:test': [{ text: '' }, { text: 5 }, { text: 'x'.repeat(2001) }, { mode: 'type' }, { intoOwnWindow: 'yes' }],
   'files:uploadBegin': [{ name: 'a.wav' }, { name: '', sizeBytes: 1 }, { name: 'a.wav', sizeBytes: -1 }, { name: 'a.wav', sizeBytes: 1.5 }, { name: 'a\0.wav', sizeBytes: 1 }],
   'files:uploadCancel': [{ uploadId: 0 }, { uploadId: '1' }, { uploadId: 2 ** 31 }],
   'files:transcribeUpload': [{}, { uploadId: 1, options: { decoder: 'beam' } }],
@@ -132,6 +132,7 @@ const VALID: Record<InvokeChannel, unknown> = {
   'files:uploadBegin': { name: 'meeting.wav', sizeBytes: 1000 },
   'files:uploadCancel': { uploadId: 999 },
   'files:transcribeUpload': { uploadId: 999 },
+  'insert:check': undefined,
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
