@@ -2,7 +2,7 @@
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
 import type {
-  IpcError, InsertTestResult, Result, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
+  IpcError, InsertRequirements, InsertTestResult, Result, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
 } from '../../app/ipc/contract.js';
 import { fileErrorText, importErrorText, noticeFromError } from '../errors.js';
 import * as actions from './actions.js';
@@ -89,9 +89,17 @@ export async function runSelfTest(name: string): Promise<void> {
 }
 
 /** insert:test with the saved settings (the sample text is main's); the outcome is shown next to Test. */
-export async function testInsert(): Promise<{ ok: true; value: InsertTestResult } | { ok: false; error: IpcError }> {
-  const result = await api().invoke('insert:test', {});
+export async function testInsert(
+  request: { text?: string; intoOwnWindow?: boolean } = {},
+): Promise<{ ok: true; value: InsertTestResult } | { ok: false; error: IpcError }> {
+  const result = await api().invoke('insert:test', request);
   return result.ok ? { ok: true, value: result.value } : { ok: false, error: result.error };
+}
+
+/** What inserting into other apps needs here (tools, permission) and what is missing; null if it could not be asked. */
+export async function checkInsert(): Promise<InsertRequirements | null> {
+  const result = await api().invoke('insert:check');
+  return result.ok ? result.value : null;
 }
 
 /**
