@@ -516,6 +516,16 @@ export interface InvokeMap {
   'files:transcribeUpload': { request: { uploadId: number; options?: FileTranscribeOptions }; response: FileTranscript };
 }
 
+export interface InsertDelivery {
+  sessionId: string;
+  segmentId: number;
+  /** From the final's emission to the delivery's end (the clipboard restored included), wall ms. */
+  ms: number;
+  method: 'typed' | 'pasted' | 'copied';
+  /** The target read the pasted clipboard (X11). */
+  confirmed: boolean;
+}
+
 /** One thing inserting needs (a tool, a permission) and whether this machine has it. */
 export interface InsertRequirement {
   name: string;
@@ -607,6 +617,8 @@ export interface EventMap {
   'notice': Notice;
   /** The global hotkey was pressed (desktop app): the renderer, which owns the microphone, starts or stops dictation. */
   'dictation:toggle': { source: 'hotkey' };
+  /** A final reached the focused app (or only the clipboard): how long the delivery took and what is known of it. */
+  'dictation:inserted': InsertDelivery;
   /** Web mode: an upload's progress, sent to the uploading client only (not through the bus). */
   'files:upload': UploadProgress;
 }
@@ -616,7 +628,7 @@ export type EventName = keyof EventMap;
 export const EVENT_NAMES = [
   'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
   'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice', 'dictation:toggle',
-  'files:upload',
+  'files:upload', 'dictation:inserted',
 ] as const satisfies readonly EventName[];
 
 /** Electron: the single channel events travel on (payload: { event, data }). */

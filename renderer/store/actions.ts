@@ -3,7 +3,7 @@
 // never set state themselves.
 import type {
   AppInfo, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, EventMap, FileTranscript, FirstRunProposal,
-  HistoryEntry, HistoryKind, HistoryList, LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings,
+  HistoryEntry, HistoryKind, HistoryList, InsertDelivery, LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings,
   TranscriptEvent, CatalogEntry,
 } from '../../app/ipc/contract.js';
 import { applyDevices } from './devices.js';
@@ -22,7 +22,7 @@ import {
   applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
 } from './models.js';
 import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
-import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
+import { applyInserted, applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
 import { appStore, initialState } from './store.js';
 import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer, dropPartial as dropPartialReducer } from './transcript.js';
@@ -99,6 +99,10 @@ export function sessionStateChanged(ev: SessionStateEvent): void {
       message: ev.notice.message,
     });
   }
+}
+
+export function insertDelivered(delivery: InsertDelivery): void {
+  set((s) => ({ session: applyInserted(s.session, delivery) }));
 }
 
 export function latencyReported(report: LatencyReport): void {

@@ -3,7 +3,7 @@
 // IPC events reach it through the module-level actions in actions.ts.
 import type {
   AppInfo, CatalogEntry, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, FileTranscript, FirstRunProposal,
-  HistoryEntry, HistoryEntrySummary, HistoryKind, InstalledModel, LatencyReport, Notice, SessionState, SessionSummary, Settings,
+  HistoryEntry, HistoryEntrySummary, HistoryKind, InsertDelivery, InstalledModel, LatencyReport, Notice, SessionState, SessionSummary, Settings,
   TranscriptEvent,
 } from '../../app/ipc/contract.js';
 
@@ -24,6 +24,8 @@ export interface SessionSlice {
   /** Key press / click to the first captured frame (ms), measured here. */
   pressToMicMs: number | null;
   latency: LatencyReport | null;
+  /** The last final's delivery into the focused app (dictation:inserted), for the latency panel. */
+  inserted?: InsertDelivery | null;
   lastSummary: SessionSummary | null;
   /** Microphone label while it is open. */
   micLabel: string | null;

@@ -103,8 +103,13 @@ export class DictationInsert {
     if (!inserter) return this.report(event.sessionId, session, new InsertError('UNSUPPORTED', noDisplayMessage()), false);
     // Copy mode puts the whole dictation so far on the clipboard, not only the last segment.
     const delivery = settings.mode === 'copy' ? session.text : piece;
+    const started = performance.now();
     inserter.deliver(delivery, { ...settings, mode: settings.mode }).then(
       async (outcome) => {
+        this.options.bus.emit('dictation:inserted', {
+          sessionId: event.sessionId, segmentId: event.segmentId, ms: Math.round(performance.now() - started),
+          method: outcome.method, confirmed: outcome.confirmed,
+        });
         // Typed or pasted text that was only copied (Wayland without a keystroke tool, a window that did not read
         // the paste): the whole dictation so far goes on the clipboard, as in copy mode, and the user is told once.
         if (outcome.method !== 'copied' || settings.mode === 'copy') return;
