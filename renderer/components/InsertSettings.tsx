@@ -73,7 +73,8 @@ export function InsertSettingsCard({ insert, hotkey, desktop, onInsert, onHotkey
           <label htmlFor="set-insert-restore">Restore the clipboard after pasting</label>
         </div>
         <p className="field-hint">
-          Linux X11 needs xdotool and xclip, Wayland wtype and wl-clipboard; macOS asks for the Accessibility permission.
+          Linux X11 needs xdotool and xclip (xprop from x11-utils to recognise terminals); Wayland wl-clipboard and wtype or
+          ydotool (without them the text is copied and you press Ctrl+V); macOS asks for the Accessibility permission.
           {desktop ? '' : ' In the browser, text is inserted on the display of the machine running the app.'}
         </p>
         <InsertTest />

@@ -195,3 +195,29 @@ test('accelerators: modifiers + one key; garbage and bare letters refused', () =
   const bare = checkAccelerator('A');
   assert.ok(!bare.ok && /needs a modifier/.test(bare.reason));
 });
+
+test('Wayland: a compositor that refuses wtype → ydotool types (wtype not tried again); with neither → copied, "press Ctrl+V"', async () => {
+  const calls: string[] = [];
+  let ydotool = true;
+  let clip: string | null = null;
+  const run = async (c: Command): Promise<string> => {
+    calls.push(c.cmd);
+    if (c.cmd === 'wtype') throw new InsertError('TOOL_FAILED', '"wtype" failed (exit 1): Compositor does not support the virtual keyboard protocol.');
+    if (c.cmd === 'ydotool' && !ydotool) throw new InsertError('TOOL_MISSING', '"ydotool" was not found');
+    return '';
+  };
+  const inserter = new TextInserter({
+    platform: 'wayland', run, sleep: async () => undefined,
+    clipboard: { read: async () => clip, write: async (t) => void (clip = t) },
+  });
+  const first = await inserter.deliver('hello', { mode: 'type', restoreClipboard: false, restoreDelayMs: 0 });
+  assert.deepEqual([first.method, first.detail], ['typed', 'Typed with ydotool into the focused window.']);
+  assert.deepEqual(calls, ['wtype', 'ydotool']);
+  await inserter.deliver('again', { mode: 'type', restoreClipboard: false, restoreDelayMs: 0 });
+  assert.deepEqual(calls, ['wtype', 'ydotool', 'ydotool'], 'wtype is not asked again');
+  ydotool = false;
+  const copied = await inserter.deliver('last', { mode: 'paste', restoreClipboard: true, restoreDelayMs: 0 });
+  assert.equal(copied.method, 'copied');
+  assert.match(copied.detail, /^Copied — press Ctrl\+V/);
+  assert.equal(clip, 'last');
+});
