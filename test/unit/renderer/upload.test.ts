@@ -124,3 +124,22 @@ test('no acknowledgement within the stall time: the upload fails and the server 
   assert.ok(!result.ok && result.error.code === 'UPLOAD_FAILED' && /stalled/.test(result.error.message), JSON.stringify(result));
   assert.equal(bridge.invokes.at(-1), 'files:uploadCancel');
 });
+
+test('chunk frames: id, offset and bytes round-trip; audio frames and upload chunks are never taken for each other', async () => {
+  const { decodeAudioFrame, decodeUploadChunk, encodeAudioFrame, encodeUploadChunk, isUploadChunk } = await import('../../../app/ipc/web-protocol.js');
+  const chunk = new Uint8Array(encodeUploadChunk(12, 2 ** 40, new Uint8Array([1, 2, 3])));
+  assert.equal(isUploadChunk(chunk), true);
+  const back = decodeUploadChunk(chunk);
+  assert.deepEqual([back.uploadId, back.offset, [...back.bytes]], [12, 2 ** 40, [1, 2, 3]]);
+  assert.throws(() => decodeAudioFrame(chunk), /an upload chunk/);
+  for (const audio of [encodeAudioFrame(3, new Float32Array([0.5])), encodeAudioFrame(0x3fffffff, new Float32Array(2), 100)]) {
+    assert.equal(isUploadChunk(new Uint8Array(audio)), false);
+  }
+  assert.throws(() => encodeAudioFrame(0x40000000, new Float32Array(1)), /out of range/);
+  assert.throws(() => encodeUploadChunk(0, 0, new Uint8Array(1)), /out of range/);
+  assert.throws(() => encodeUploadChunk(1, -1, new Uint8Array(1)), /not a byte position/);
+  const bad = new Uint8Array(chunk);
+  new DataView(bad.buffer).setFloat64(4, Number.NaN, true);
+  assert.throws(() => decodeUploadChunk(bad), /bad offset/);
+  assert.throws(() => decodeUploadChunk(chunk.subarray(0, 8)), /malformed upload chunk/);
+});
