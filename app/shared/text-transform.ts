@@ -87,7 +87,6 @@ export function replacementProblem(list: readonly Replacement[]): { index: numbe
   const seen = new Map<string, number>();
   for (const [index, r] of list.entries()) {
     const n = index + 1;
-    // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(r.from) || /[\u0000-\u001f\u007f]/.test(r.to)) {
       return { index, message: `Replacement ${n}: control characters (tabs, line breaks) are not allowed.` };
     }

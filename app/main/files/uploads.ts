@@ -70,7 +70,6 @@ export interface UploadEvents {
 /** A file name safe to create: the base name only, no control or path characters, bounded; the extension kept. */
 export function safeUploadName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   let name = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^[.\s]+/, '').trim();
   if (name.length > 120) {
     const ext = /\.[A-Za-z0-9]{1,10}$/.exec(name)?.[0] ?? '';
