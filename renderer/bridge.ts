@@ -27,6 +27,7 @@ function subscribe(parakeet: ParakeetApi): void {
     dictation.handleServerState(ev);
   });
   parakeet.on('dictation:latency', actions.latencyReported);
+  parakeet.on('dictation:inserted', actions.insertDelivered);
   parakeet.on('notice', (notice) => actions.notify(notice));
   parakeet.on('files:progress', (ev) => {
     actions.fileProgressed(ev);

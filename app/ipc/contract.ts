@@ -12,6 +12,9 @@ import type {
   CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel,
 } from '../main/models/index.js';
 
+import type { Replacement } from '../shared/text-transform.js';
+
+export type { Replacement };
 export type { CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel, DeviceInfo, DeviceSelection, ModelInfo, Word };
 
 // ---------------------------------------------------------------- envelopes
@@ -32,7 +35,9 @@ export type ErrorCode =
   | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING' | 'DEVICE_SELF_TEST_FAILED'
   | 'DEVICE_SELF_TEST_INCOMPLETE' | 'HISTORY_WRITE_FAILED' | 'HISTORY_UNREADABLE' | 'HISTORY_RECOVERED'
   // inserting text into other apps, the global hotkey
-  | 'INSERT_FAILED' | 'HOTKEY_UNAVAILABLE';
+  | 'INSERT_FAILED' | 'INSERT_COPIED' | 'HOTKEY_UNAVAILABLE'
+  // web mode: a file uploaded over the bridge
+  | 'UPLOAD_FAILED';
 
 export interface IpcError {
   code: ErrorCode | string;
@@ -204,6 +209,16 @@ export interface InsertSettings {
   restoreDelayMs: number;
 }
 
+/** Dictation text options (app/shared/text-transform.ts), applied to the live text before it is shown, inserted or kept. */
+export interface TextSettings {
+  /** "comma", "period", "new line", … are written as marks and line breaks (the list: SPOKEN_COMMANDS). */
+  spokenPunctuation: boolean;
+  /** Whole words, case-insensitive; applied before spoken punctuation. */
+  replacements: Replacement[];
+  /** Inserted text ends with a space (ready for the next dictation) instead of starting the next segment with one. */
+  trailingSpace: boolean;
+}
+
 export interface HotkeySettings {
   /** Electron accelerator that starts/stops dictation from any app (desktop app only), e.g. "CommandOrControl+Shift+Space". */
   toggle: string;
@@ -223,6 +238,7 @@ export interface Settings {
   history: HistorySettings;
   insert: InsertSettings;
   hotkey: HotkeySettings;
+  text: TextSettings;
   /**
    * Unload the model after this many minutes without a dictation, file job or self-test (0 = never). It frees the
    * compute buffers and the engine's resident model pages (GPU memory on a GPU); the next use reloads it first.
@@ -274,6 +290,8 @@ export interface TranscriptEvent {
    */
   startSample?: number;
   endSample?: number;
+  /** The engine's own text, present only when the text options changed it (text is what is shown and inserted). */
+  spokenText?: string;
 }
 
 export type SessionState = 'listening' | 'speech' | 'finalizing' | 'stopped' | 'failed';
@@ -484,7 +502,73 @@ export interface InvokeMap {
    * (mode 'off' is taken as 'paste'); fails with INSERT_FAILED and the reason, NOT_SUPPORTED where no
    * insertion path exists.
    */
-  'insert:test': { request: { text?: string }; response: InsertTestResult };
+  'insert:test': { request: { text?: string; intoOwnWindow?: boolean }; response: InsertTestResult };
+  /** What inserting needs on this machine (tools, permission), what is missing and how to install it. */
+  'insert:check': { request: void; response: InsertRequirements };
+  /**
+   * Web mode: announces a file the page will send in chunks (binary frames, web-protocol.ts), acknowledged by
+   * `files:upload` events; then files:transcribeUpload runs the normal file job on it.
+   */
+  'files:uploadBegin': { request: { name: string; sizeBytes: number }; response: UploadTicket };
+  /** Deletes an upload that is not being transcribed (a running transcription is cancelled with files:cancel). */
+  'files:uploadCancel': { request: { uploadId: number }; response: void };
+  /** Transcribes a complete upload like files:transcribe; the uploaded file is deleted when the job ends. */
+  'files:transcribeUpload': { request: { uploadId: number; options?: FileTranscribeOptions }; response: FileTranscript };
+}
+
+export interface InsertDelivery {
+  sessionId: string;
+  segmentId: number;
+  /** From the final's emission to the delivery's end (the clipboard restored included), wall ms. */
+  ms: number;
+  method: 'typed' | 'pasted' | 'copied';
+  /** The target read the pasted clipboard (X11). */
+  confirmed: boolean;
+}
+
+/** One thing inserting needs (a tool, a permission) and whether this machine has it. */
+export interface InsertRequirement {
+  name: string;
+  ok: boolean;
+  /** What it is for, in words. */
+  purpose: string;
+  /** How to get it, when missing (a command or where to click). */
+  fix?: string;
+  /** Without it some modes still work (terminal detection, one of two alternatives). */
+  optional?: boolean;
+}
+
+export interface InsertRequirements {
+  /** The OS path ('x11', 'wayland', 'macos', 'windows'), or null where no display exists. */
+  platform: string | null;
+  /** Typing or pasting into other apps can work now. */
+  ready: boolean;
+  /** The modes that can work here now. */
+  modes: Exclude<InsertMode, 'off'>[];
+  summary: string;
+  items: InsertRequirement[];
+}
+
+/** files:uploadBegin's answer: where the upload will be and how to send it (app/main/files/uploads.ts). */
+export interface UploadTicket {
+  uploadId: number;
+  /** The complete file's path once every byte arrived (files:progress events name it). */
+  path: string;
+  /** Largest payload of one chunk frame (bytes). */
+  chunkBytes: number;
+  /** Bytes that may be sent ahead of the acknowledgements (files:upload events). */
+  windowBytes: number;
+  maxBytes: number;
+}
+
+/** Web mode, to the uploading client only: bytes on disk so far; done once the file is complete. */
+export interface UploadProgress {
+  uploadId: number;
+  receivedBytes: number;
+  sizeBytes: number;
+  done: boolean;
+  /** The upload failed and was deleted (a rule broken, the disk, a stall). */
+  error?: IpcError;
 }
 
 export interface InsertTestResult {
@@ -492,6 +576,14 @@ export interface InsertTestResult {
   /** The OS path taken ('x11', 'wayland', 'macos', 'windows'). */
   platform: string;
   text: string;
+  /** What was done: keystrokes typed, a paste sent, or only copied (the user presses Ctrl+V). */
+  delivered?: 'typed' | 'pasted' | 'copied';
+  /** The target read the pasted clipboard (X11 only can see it). */
+  confirmed?: boolean;
+  /** The focused window was a terminal (X11): Ctrl+Shift+V or typing was used. */
+  terminal?: boolean;
+  /** In words. */
+  detail?: string;
 }
 
 export type InvokeChannel = keyof InvokeMap;
@@ -504,6 +596,7 @@ export const INVOKE_CHANNELS = [
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
+  'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */
@@ -524,6 +617,10 @@ export interface EventMap {
   'notice': Notice;
   /** The global hotkey was pressed (desktop app): the renderer, which owns the microphone, starts or stops dictation. */
   'dictation:toggle': { source: 'hotkey' };
+  /** A final reached the focused app (or only the clipboard): how long the delivery took and what is known of it. */
+  'dictation:inserted': InsertDelivery;
+  /** Web mode: an upload's progress, sent to the uploading client only (not through the bus). */
+  'files:upload': UploadProgress;
 }
 
 export type EventName = keyof EventMap;
@@ -531,6 +628,7 @@ export type EventName = keyof EventMap;
 export const EVENT_NAMES = [
   'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
   'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice', 'dictation:toggle',
+  'files:upload', 'dictation:inserted',
 ] as const satisfies readonly EventName[];
 
 /** Electron: the single channel events travel on (payload: { event, data }). */
@@ -564,4 +662,9 @@ export interface ParakeetApi {
    * and keeps the timeline (missing samples become silence, duplicates are dropped).
    */
   sendAudio(sessionId: string, frame: Float32Array, startSample?: number): void;
+  /**
+   * Web mode only: one chunk of an upload (files:uploadBegin), in order, `offset` its first byte's place in the
+   * file. False when it could not be sent (no connection: the server drops the upload with the connection).
+   */
+  sendUploadChunk?(uploadId: number, offset: number, bytes: ArrayBuffer): boolean;
 }

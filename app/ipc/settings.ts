@@ -1,7 +1,7 @@
 // Default settings and the limits of each numeric field. Electron-free and
 // dependency-free so the main process (validation, migration) and the renderer
 // (form limits, "reset to default") share one definition.
-import type { DictationSettings, HistorySettings, HotkeySettings, InsertMode, InsertSettings, Settings } from './contract.js';
+import type { DictationSettings, HistorySettings, HotkeySettings, InsertMode, InsertSettings, Settings, TextSettings } from './contract.js';
 
 export const SETTINGS_VERSION = 1;
 
@@ -34,6 +34,14 @@ export const DEFAULT_INSERT: InsertSettings = {
   restoreDelayMs: 300,
 };
 
+export const DEFAULT_TEXT: TextSettings = {
+  // Off: with it on, "a period of time" becomes "a. Of time"; users who dictate punctuation turn it on.
+  spokenPunctuation: false,
+  replacements: [],
+  // Off: segments of one dictation are joined by a space before each one but the first (nothing dangles at the end).
+  trailingSpace: false,
+};
+
 export const DEFAULT_HOTKEY: HotkeySettings = { toggle: 'CommandOrControl+Shift+Space' };
 
 /**
@@ -62,6 +70,7 @@ export const DEFAULT_SETTINGS: Settings = {
   history: DEFAULT_HISTORY,
   insert: DEFAULT_INSERT,
   hotkey: DEFAULT_HOTKEY,
+  text: DEFAULT_TEXT,
   idleUnloadMinutes: DEFAULT_IDLE_UNLOAD_MINUTES,
   mirrorEndpoint: null,
 };
@@ -98,5 +107,6 @@ export function defaultSettings(): Settings {
     history: { ...DEFAULT_SETTINGS.history },
     insert: { ...DEFAULT_SETTINGS.insert },
     hotkey: { ...DEFAULT_SETTINGS.hotkey },
+    text: { ...DEFAULT_SETTINGS.text, replacements: DEFAULT_SETTINGS.text.replacements.map((r) => ({ ...r })) },
   };
 }

@@ -14,11 +14,13 @@ import type { EngineLoadOptions } from './engine/protocol.js';
 import type { TransportFactory } from './engine/transport.js';
 import { EventBus } from './events.js';
 import { FileTranscriber } from './files/file-transcriber.js';
+import { UploadStore, type UploadLimits } from './files/uploads.js';
 import { createHandlers } from './handlers.js';
 import { HistoryService } from './history/history-service.js';
 import type { Clipboard } from './insert/clipboard.js';
 import { createTextInserter } from './insert/create.js';
 import { DictationInsert } from './insert/dictation-insert.js';
+import { checkInsertRequirements } from './insert/requirements.js';
 import { LogSink, createLogger, isLogLevel, type LogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
 import { ModelManager, type ModelManagerOptions } from './models/index.js';
@@ -43,6 +45,8 @@ export interface PlatformHooks {
   clipboard?: Clipboard;
   /** Electron: our window has focus, so finals are not inserted (they are shown there already). */
   ownWindowFocused?: () => boolean;
+  /** macOS: whether the app may send keystrokes (systemPreferences.isTrustedAccessibilityClient(false)). */
+  accessibilityTrusted?: () => boolean;
 }
 
 export interface ServicesOptions {
@@ -72,6 +76,8 @@ export interface ServicesOptions {
   platform?: PlatformHooks;
   /** The environment the insert tools run in (tests: an Xvfb DISPLAY); default process.env. */
   insertEnv?: NodeJS.ProcessEnv;
+  /** Web-mode upload limits (tests make them small). */
+  uploadLimits?: Partial<UploadLimits>;
 }
 
 export interface Services {
@@ -86,6 +92,8 @@ export interface Services {
   readonly models: ModelManager;
   readonly sessions: SessionManager;
   readonly files: FileTranscriber;
+  /** Files uploaded over the web bridge (<userData>/uploads). */
+  readonly uploads: UploadStore;
   readonly history: HistoryService;
   /** Finals into the focused application (settings.insert). */
   readonly insert: DictationInsert;
@@ -212,9 +220,17 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     bus,
     inserter: createTextInserter({ env: options.insertEnv, clipboard: options.platform?.clipboard }),
     settings: () => settings.get().insert,
+    trailingSpace: () => settings.get().text.trailingSpace,
+    requirements: () => checkInsertRequirements({
+      platform: process.platform,
+      env: options.insertEnv ?? process.env,
+      ownClipboard: options.platform?.clipboard !== undefined,
+      accessibilityTrusted: options.platform?.accessibilityTrusted,
+    }),
     ownWindowFocused: options.platform?.ownWindowFocused,
     log: log.child('insert'),
   });
+  const uploads = await UploadStore.open(path.join(userDataDir, 'uploads'), log.child('uploads'), options.uploadLimits);
   const files = new FileTranscriber({
     engine, bus, settings, log: log.child('files'), onTranscribed: (t) => history.recordFile(t), converterSearchPath: options.converterSearchPath,
   });
@@ -321,6 +337,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     models,
     sessions,
     files,
+    uploads,
     history,
     insert,
     ready: startupModel(),
@@ -346,6 +363,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
       insert.dispose();
       await history.dispose();
       files.dispose();
+      await uploads.dispose();
       await models.dispose();
       await engine.dispose();
       await logSink.close();

@@ -7,6 +7,7 @@ import { FactList, type Fact } from './FactList.js';
 export function LatencyFigures() {
   const latency = useApp((s) => s.session.latency);
   const pressToMic = useApp((s) => s.session.pressToMicMs);
+  const inserted = useApp((s) => s.session.inserted ?? null);
   const rows: Fact[] = [
     ['press-to-mic', 'Start to mic live', formatMs(pressToMic)],
     ['mic-start', 'Mic start (first frame at the engine)', formatMs(latency?.micStartMs)],
@@ -14,6 +15,11 @@ export function LatencyFigures() {
     ['final', 'Final after end of speech (last)', formatMs(latency?.finalMs)],
     ['mean-final', 'Final after end of speech (mean)', formatMs(latency?.meanFinalMs)],
   ];
+  // Only when inserting into other apps is on: what the last final's delivery took, and what is known of it.
+  if (inserted) {
+    const how = inserted.method === 'pasted' ? (inserted.confirmed ? 'pasted, read by the app' : 'paste sent') : inserted.method === 'typed' ? 'typed' : 'copied only';
+    rows.push(['inserted', 'Text in the other app after its final (last)', `${formatMs(inserted.ms)} (${how})`]);
+  }
   return (
     <section className="latency" aria-labelledby="latency-title">
       <h3 id="latency-title">Latency</h3>

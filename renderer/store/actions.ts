@@ -3,7 +3,7 @@
 // never set state themselves.
 import type {
   AppInfo, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, EventMap, FileTranscript, FirstRunProposal,
-  HistoryEntry, HistoryKind, HistoryList, LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings,
+  HistoryEntry, HistoryKind, HistoryList, InsertDelivery, LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings,
   TranscriptEvent, CatalogEntry,
 } from '../../app/ipc/contract.js';
 import { applyDevices } from './devices.js';
@@ -11,6 +11,7 @@ import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
 import {
   applyFileProgress, fileCancelRequested as fileCancelRequestedReducer, fileCancelSent as fileCancelSentReducer,
   fileJobEnded as fileJobEndedReducer, fileJobFinished as fileJobFinishedReducer, fileJobStarted as fileJobStartedReducer,
+  fileUploadDone as fileUploadDoneReducer, fileUploadProgress as fileUploadProgressReducer, fileUploadStarted as fileUploadStartedReducer,
   showFileResult as showFileResultReducer,
 } from './files.js';
 import {
@@ -21,7 +22,7 @@ import {
   applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
 } from './models.js';
 import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
-import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
+import { applyInserted, applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
 import { appStore, initialState } from './store.js';
 import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer, dropPartial as dropPartialReducer } from './transcript.js';
@@ -98,6 +99,10 @@ export function sessionStateChanged(ev: SessionStateEvent): void {
       message: ev.notice.message,
     });
   }
+}
+
+export function insertDelivered(delivery: InsertDelivery): void {
+  set((s) => ({ session: applyInserted(s.session, delivery) }));
 }
 
 export function latencyReported(report: LatencyReport): void {
@@ -183,6 +188,18 @@ export function deviceSelfTesting(name: string | null): void {
 
 export function fileJobStarted(path: string): void {
   set((s) => ({ files: fileJobStartedReducer(s.files, path) }));
+}
+
+export function fileUploadStarted(name: string, sizeBytes: number): void {
+  set((s) => ({ files: fileUploadStartedReducer(s.files, name, sizeBytes) }));
+}
+
+export function fileUploadProgress(receivedBytes: number): void {
+  set((s) => ({ files: fileUploadProgressReducer(s.files, receivedBytes) }));
+}
+
+export function fileUploadDone(path: string): void {
+  set((s) => ({ files: fileUploadDoneReducer(s.files, path) }));
 }
 
 export function fileJobFinished(transcript: FileTranscript): void {

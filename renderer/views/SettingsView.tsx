@@ -12,6 +12,7 @@ import { listInputs } from '../audio/mic.js';
 import { AboutCard } from '../components/AboutCard.js';
 import { Button } from '../components/Button.js';
 import { InsertSettingsCard } from '../components/InsertSettings.js';
+import { TextOptionsCard } from '../components/TextOptions.js';
 import { saveKeepMicArmed } from '../preferences.js';
 import * as actions from '../store/actions.js';
 import { saveSettings } from '../store/commands.js';
@@ -88,6 +89,7 @@ const FIELD_NAMES: Record<FieldId, string> = {
   'set-threads': 'CPU threads', 'set-idle-unload': 'Unload after idle', 'set-pause': 'Pause', 'set-maxseg': 'Longest segment',
   'set-partial': 'Partial text every', 'set-preroll': 'Pre-roll', 'set-vad': 'Speech threshold', 'set-keep-days': 'Delete entries older than',
   'set-max-entries': 'Keep at most', 'set-restore-delay': 'Clipboard restore delay', 'set-hotkey': 'Hotkey', 'set-mirror': 'Mirror endpoint',
+  'set-replacements': 'Replacements',
 };
 
 type Outcome = { kind: 'saved' | 'partial' | 'failed'; text: string } | null;
@@ -291,6 +293,12 @@ export function SettingsView() {
           desktop={app?.mode === 'electron'}
           onInsert={(next) => update({ insert: { ...draft.insert, ...next } })}
           onHotkey={(next) => update({ hotkey: { ...draft.hotkey, ...next } })}
+        />
+
+        <TextOptionsCard
+          text={draft.text}
+          error={errors['set-replacements'] ?? null}
+          onText={(next) => update({ text: { ...draft.text, ...next } })}
         />
 
         <fieldset className="card">

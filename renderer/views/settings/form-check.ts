@@ -5,11 +5,12 @@
 import { checkAccelerator } from '../../../app/ipc/accelerator.js';
 import type { Settings, SettingsPatch } from '../../../app/ipc/contract.js';
 import { SETTINGS_LIMITS as L } from '../../../app/ipc/settings.js';
+import { replacementProblem } from '../../../app/shared/text-transform.js';
 
 /** Field ids (the inputs' element ids): messages are keyed by them. */
 export type FieldId =
   | 'set-threads' | 'set-idle-unload' | 'set-pause' | 'set-maxseg' | 'set-partial' | 'set-preroll' | 'set-vad'
-  | 'set-keep-days' | 'set-max-entries' | 'set-restore-delay' | 'set-hotkey' | 'set-mirror';
+  | 'set-keep-days' | 'set-max-entries' | 'set-restore-delay' | 'set-hotkey' | 'set-mirror' | 'set-replacements';
 
 export type FieldMessages = Partial<Record<FieldId, string>>;
 
@@ -43,6 +44,8 @@ export function fieldErrors(draft: Settings): FieldMessages {
   put('set-restore-delay', numberProblem(draft.insert.restoreDelayMs, L.restoreDelayMs, ' ms'));
   const hotkey = checkAccelerator(draft.hotkey.toggle);
   if (!hotkey.ok) out['set-hotkey'] = hotkey.reason;
+  const replacements = replacementProblem(draft.text.replacements);
+  if (replacements) out['set-replacements'] = replacements.message;
   const mirror = draft.mirrorEndpoint;
   if (mirror !== null) {
     if (!/^https:\/\//i.test(mirror)) {
@@ -91,6 +94,7 @@ export function validPart(saved: Settings, draft: Settings, errors: FieldMessage
     },
     insert: { ...draft.insert, restoreDelayMs: has('set-restore-delay') ? saved.insert.restoreDelayMs : draft.insert.restoreDelayMs },
     hotkey: has('set-hotkey') ? saved.hotkey : draft.hotkey,
+    text: { ...draft.text, replacements: has('set-replacements') ? saved.text.replacements : draft.text.replacements },
   };
 }
 
@@ -143,7 +147,7 @@ export function fieldOfServerError(message: string): FieldId | null {
     threads: 'set-threads', idleUnloadMinutes: 'set-idle-unload', pauseMs: 'set-pause', maxSegmentSec: 'set-maxseg',
     partialIntervalMs: 'set-partial', preRollMs: 'set-preroll', vadThresholdDb: 'set-vad', keepDays: 'set-keep-days',
     maxEntries: 'set-max-entries', restoreDelayMs: 'set-restore-delay', toggle: 'set-hotkey', hotkey: 'set-hotkey',
-    mirrorEndpoint: 'set-mirror',
+    mirrorEndpoint: 'set-mirror', replacements: 'set-replacements',
   };
   return map[key!] ?? null;
 }
