@@ -5,10 +5,12 @@
 // of an exception deep in a service. No Node or Electron import: the renderer
 // may use the same checks for its forms.
 import type {
-  AudioCaptureSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
+  AudioCaptureSettings, DesktopSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
   HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, RequestOf, Result, Settings, SettingsPatch,
 } from './contract.js';
 import { checkAccelerator } from './accelerator.js';
+import { parseChord } from '../shared/hotkey/chord.js';
+import { HOTKEY_MODES } from '../shared/hotkey/hotkey-machine.js';
 import { DECODER_CHOICES, ENGINE_MODES, INSERT_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
 
 export class PayloadError extends Error {
@@ -168,7 +170,21 @@ const accelerator: Check<string> = (v, at) => {
   return text;
 };
 
-export const HOTKEY_CHECKS: Shape<HotkeySettings> = { toggle: accelerator };
+const holdKey: Check<string> = (v, at) => {
+  const text = str({ max: 60 })(v, at);
+  const parsed = parseChord(text);
+  if (!parsed.ok) throw new PayloadError(at, `"${text}" ${parsed.reason}`);
+  return text;
+};
+
+export const HOTKEY_CHECKS: Shape<HotkeySettings> = {
+  toggle: accelerator,
+  mode: oneOf(HOTKEY_MODES),
+  hold: holdKey,
+  tapMs: num(L.tapMs.min, L.tapMs.max, true),
+};
+
+export const DESKTOP_CHECKS: Shape<DesktopSettings> = { overlay: bool, openAtLogin: bool, sounds: bool };
 
 /** The nested groups of Settings and their field checks (the settings store salvages and patches each group). */
 export const SETTINGS_GROUPS = {
@@ -177,6 +193,7 @@ export const SETTINGS_GROUPS = {
   history: HISTORY_CHECKS,
   insert: INSERT_CHECKS,
   hotkey: HOTKEY_CHECKS,
+  desktop: DESKTOP_CHECKS,
 } as const satisfies { [G in keyof Settings]?: Shape<Settings[G]> };
 export type SettingsGroup = keyof typeof SETTINGS_GROUPS;
 
@@ -199,8 +216,9 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     history: partial(HISTORY_CHECKS),
     insert: partial(INSERT_CHECKS),
     hotkey: partial(HOTKEY_CHECKS),
+    desktop: partial(DESKTOP_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey', 'desktop'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(

@@ -90,7 +90,7 @@ export function settingsFromFile(raw: unknown): { settings: Settings; rejected: 
 }
 
 export function applyPatch(current: Settings, patch: SettingsPatch): Settings {
-  const { audio, dictation, history, insert, hotkey, ...flat } = patch;
+  const { audio, dictation, history, insert, hotkey, desktop, ...flat } = patch;
   return {
     ...current,
     ...flat,
@@ -99,6 +99,7 @@ export function applyPatch(current: Settings, patch: SettingsPatch): Settings {
     history: { ...current.history, ...history },
     insert: { ...current.insert, ...insert },
     hotkey: { ...current.hotkey, ...hotkey },
+    desktop: { ...current.desktop, ...desktop },
   };
 }
 

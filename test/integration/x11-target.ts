@@ -34,7 +34,7 @@ export interface X11Target {
 }
 
 /** Starts Xvfb on a free display (it picks the number: -displayfd) and waits until it accepts clients. */
-async function startXvfb(): Promise<{ xvfb: ChildProcess; display: string }> {
+export async function startXvfb(): Promise<{ xvfb: ChildProcess; display: string }> {
   const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
   const display = await new Promise<string>((resolve, reject) => {
     let out = '';

@@ -83,7 +83,10 @@ export class DictationInsert {
     if (!inserter) return this.report(event.sessionId, session, new InsertError('UNSUPPORTED', noDisplayMessage()), false);
     // Copy mode puts the whole dictation so far on the clipboard, not only the last segment.
     const delivery = settings.mode === 'copy' ? session.text : piece;
-    inserter.deliver(delivery, { ...settings, mode: settings.mode }).catch(async (error: unknown) => {
+    inserter.deliver(delivery, { ...settings, mode: settings.mode }).then(() => {
+      // The latency panel's "text inserted" (copy mode inserts nothing).
+      if (settings.mode !== 'copy') this.options.bus.emit('dictation:inserted', { sessionId: event.sessionId, at: Date.now(), chars: delivery.length });
+    }, async (error: unknown) => {
       const copied = settings.mode !== 'copy' && (await this.copyFallback(session.text));
       this.report(event.sessionId, session, error, copied);
     });

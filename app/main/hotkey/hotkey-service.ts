@@ -1,0 +1,241 @@
+// The desktop app's global hotkey, Electron-free: the settings choose a mode
+// and a key, this wires the key source to the state machine
+// (app/shared/hotkey/hotkey-machine.ts) and the machine's actions to the
+// renderer ('dictation:hotkey'; the renderer owns the microphone).
+//
+//   toggle        the `toggle` accelerator through the OS shortcut registry
+//                 (Electron globalShortcut: X11 grab, Windows/macOS hotkeys,
+//                 the Wayland portal); no key hook needed.
+//   push-to-talk, hybrid
+//                 the `hold` key through the key hook (key-hook.ts), which
+//                 hears presses and releases. Where the hook cannot run, the
+//                 toggle accelerator takes over and a notice says why.
+// With the hook running, Esc cancels from any app. A chord the OS registry
+// refuses (another app owns it) is reported; after sleep the hook restarts and
+// the shortcuts are registered again (resume()).
+import type { HotkeyEvent, HotkeySettings, Notice, SessionState } from '../../ipc/contract.js';
+import { checkAccelerator } from '../../ipc/accelerator.js';
+import { parseChord, type Chord } from '../../shared/hotkey/chord.js';
+import { HotkeyMachine, type HotkeyAction } from '../../shared/hotkey/hotkey-machine.js';
+import type { EventBus } from '../events.js';
+import type { Logger } from '../log.js';
+import type { SettingsStore } from '../settings.js';
+import type { HookSupport } from './hook-availability.js';
+import { KeyHook, type KeyHookSpawner } from './key-hook.js';
+
+/** The OS shortcut registry (Electron globalShortcut): press only; register() is false when the chord is taken. */
+export interface ShortcutRegistry {
+  register(accelerator: string, pressed: () => void): boolean;
+  unregister(accelerator: string): void;
+}
+
+export interface HotkeyServiceOptions {
+  settings: SettingsStore;
+  bus: EventBus;
+  log: Logger;
+  registry: ShortcutRegistry | null;
+  /** Whether the key hook can hear keys here (hook-availability.ts); read at each (re)configuration. */
+  support: () => HookSupport;
+  spawnHook: KeyHookSpawner;
+  /** The key hook's environment (tests: an Xvfb DISPLAY). */
+  env: NodeJS.ProcessEnv;
+  now?: () => number;
+}
+
+export type HotkeyBackend = 'shortcut' | 'key-hook' | 'none';
+
+export interface HotkeyStatus {
+  mode: HotkeySettings['mode'];
+  backend: HotkeyBackend;
+  /** The key in effect ("RightCtrl", "CommandOrControl+Shift+Space"). */
+  key: string;
+  /** What does not work as chosen, in words; null when everything does. */
+  problem: string | null;
+}
+
+const LIVE: ReadonlySet<SessionState> = new Set(['listening', 'speech', 'finalizing']);
+
+/** An Electron accelerator for a chord whose modifiers name no side (sided ones, lone modifiers: none). */
+export function acceleratorOf(chord: Chord): string | null {
+  if (chord.key === null || chord.modifiers.some((m) => m.side !== 'any')) return null;
+  const names = { ctrl: 'CommandOrControl', shift: 'Shift', alt: 'Alt', meta: 'Super' } as const;
+  const key = chord.key.replace(/^Key|^Digit/, '').replace(/^Numpad(\d)$/, 'num$1').replace(/^Arrow/, '');
+  const accelerator = [...chord.modifiers.map((m) => names[m.group]), key === 'Enter' ? 'Return' : key].join('+');
+  return checkAccelerator(accelerator).ok ? accelerator : null;
+}
+
+export class HotkeyService {
+  private machine: HotkeyMachine | null = null;
+  private hook: KeyHook | null = null;
+  private registered: string[] = [];
+  private config: HotkeySettings;
+  private current: HotkeyStatus;
+  private readonly live = new Set<string>();
+  /** Notices already shown for the current settings (a resume must not repeat them). */
+  private readonly announced = new Set<string>();
+  private readonly off: (() => void)[];
+  private readonly now: () => number;
+  private disposed = false;
+
+  constructor(private readonly options: HotkeyServiceOptions) {
+    this.now = options.now ?? Date.now;
+    this.config = options.settings.get().hotkey;
+    this.current = { mode: this.config.mode, backend: 'none', key: '', problem: null };
+    this.off = [
+      options.settings.on('changed', ({ next, previous }) => {
+        if (JSON.stringify(next.hotkey) === JSON.stringify(previous.hotkey)) return;
+        this.announced.clear();
+        this.configure(next.hotkey);
+      }),
+      options.bus.on('dictation:state', (ev) => this.onSessionState(ev.sessionId, ev.state)),
+    ];
+    this.configure(this.config);
+  }
+
+  status(): HotkeyStatus {
+    return { ...this.current };
+  }
+
+  /** After sleep: key-ups were lost, the hook's display connection and the OS grabs may be gone. */
+  resume(): void {
+    if (this.disposed) return;
+    this.emitActions(this.machine?.releaseAll(this.now()) ?? []);
+    this.configure(this.config);
+  }
+
+  /** Before sleep: a held key will not be released where we can hear it. */
+  suspend(): void {
+    this.emitActions(this.machine?.releaseAll(this.now()) ?? []);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const off of this.off) off();
+    this.teardown();
+  }
+
+  // ------------------------------------------------------------ internals
+
+  private configure(config: HotkeySettings): void {
+    this.teardown();
+    this.config = config;
+    const { log } = this.options;
+    const wantsHook = config.mode !== 'toggle';
+    const parsed = parseChord(config.hold);
+    const support = this.options.support();
+    const hookProblem = support.kind === 'available' ? null : support.reason;
+    if (wantsHook && parsed.ok && support.kind !== 'unavailable') {
+      this.machine = new HotkeyMachine({ mode: config.mode, chord: parsed.chord, tapMs: config.tapMs });
+      this.syncMachine();
+      this.current = { mode: config.mode, backend: 'key-hook', key: config.hold, problem: hookProblem };
+      if (hookProblem) this.notify(hookProblem, 'Toggle mode works everywhere the shortcut can be registered.');
+      this.startHook(true);
+      // The OS registry owns the chord too where it can: the key then stops reaching the focused app, and a
+      // chord another app owns is reported. The hook still times press and release.
+      const accelerator = acceleratorOf(parsed.chord);
+      if (accelerator) this.registerShortcut(accelerator, () => undefined);
+      log.info(`hotkey: ${config.mode} on ${config.hold} (key hook)`);
+      return;
+    }
+    // Toggle mode, or a hold mode the hook cannot serve here: the toggle accelerator.
+    const chord = parsed.ok ? parsed.chord : { modifiers: [], key: 'F24' };
+    this.machine = new HotkeyMachine({ mode: 'toggle', chord, tapMs: config.tapMs });
+    this.syncMachine();
+    const fallback = wantsHook ? `${hookProblem ?? 'The key hook cannot run here.'}` : null;
+    if (fallback) this.notify(`${fallback} ${config.toggle} toggles dictation instead.`, 'Choose toggle mode in Settings → Hotkey to hide this message.');
+    this.current = { mode: config.mode, backend: 'none', key: config.toggle, problem: fallback };
+    if (!this.options.registry) {
+      this.current.problem = 'No global shortcuts in this mode: the window\'s own keys work while it has the focus.';
+      return;
+    }
+    if (this.registerShortcut(config.toggle, () => this.emitActions(this.machine?.tap(this.now()) ?? []))) {
+      this.current.backend = 'shortcut';
+    }
+    log.info(`hotkey: toggle on ${config.toggle}${fallback ? ' (fallback)' : ''}`);
+    // Esc from any app where the hook can hear it; nothing is lost where it cannot (the window's Esc remains).
+    if (support.kind === 'available') this.startHook(false);
+  }
+
+  private startHook(required: boolean): void {
+    this.hook = new KeyHook(this.options.spawnHook, this.options.env, {
+      key: (down, code, at) => {
+        const machine = this.machine;
+        if (!machine) return;
+        // In toggle mode the hook is only for Esc.
+        if (!required && code !== 'Escape') return;
+        this.emitActions(down ? machine.keyDown(code, at) : machine.keyUp(code, at));
+      },
+      ready: () => this.options.log.info('key hook running'),
+      failed: (reason) => {
+        this.options.log.warn(`key hook: ${reason}`);
+        this.hook = null;
+        if (!required) return;
+        this.current = { ...this.current, backend: 'none', problem: reason };
+        this.notify(`Push-to-talk stopped working: ${reason}.`, 'Choose toggle mode in Settings → Hotkey, or restart Parakeet.');
+      },
+    });
+  }
+
+  private registerShortcut(accelerator: string, pressed: () => void): boolean {
+    const { registry, log } = this.options;
+    if (!registry) return false;
+    let ok = false;
+    try {
+      ok = checkAccelerator(accelerator).ok && registry.register(accelerator, pressed);
+    } catch (error) {
+      log.warn(`cannot register ${accelerator}`, error);
+    }
+    if (ok) {
+      this.registered.push(accelerator);
+      return true;
+    }
+    const checked = checkAccelerator(accelerator);
+    this.notify(
+      checked.ok
+        ? `The hotkey ${accelerator} could not be registered: another application probably uses it.`
+        : `The hotkey "${accelerator}" ${checked.reason}.`,
+      'Choose another hotkey in Settings → Hotkey.',
+    );
+    return false;
+  }
+
+  private teardown(): void {
+    this.hook?.stop();
+    this.hook = null;
+    for (const accelerator of this.registered) {
+      try {
+        this.options.registry?.unregister(accelerator);
+      } catch {
+        // Already gone (the OS dropped it on sleep): nothing to undo.
+      }
+    }
+    this.registered = [];
+  }
+
+  private syncMachine(): void {
+    if (this.live.size > 0) this.machine?.sessionChanged(true);
+  }
+
+  private onSessionState(sessionId: string, state: SessionState): void {
+    const before = this.live.size > 0;
+    if (LIVE.has(state)) this.live.add(sessionId);
+    else this.live.delete(sessionId);
+    const after = this.live.size > 0;
+    if (before !== after) this.machine?.sessionChanged(after);
+  }
+
+  private emitActions(actions: HotkeyAction[]): void {
+    for (const action of actions) {
+      const event: HotkeyEvent = { action: action.type, at: action.at, mode: this.config.mode };
+      this.options.log.debug(`hotkey ${action.type} (${action.reason})`);
+      this.options.bus.emit('dictation:hotkey', event);
+    }
+  }
+
+  private notify(message: string, action: string): void {
+    if (this.announced.has(message)) return;
+    this.announced.add(message);
+    const notice: Notice = { level: 'warning', code: 'HOTKEY_UNAVAILABLE', message, action };
+    this.options.bus.emit('notice', notice);
+  }
+}

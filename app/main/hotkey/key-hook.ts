@@ -1,0 +1,111 @@
+// Main's side of the key-hook process: starts it (a forked Node process, or
+// Electron's utilityProcess through the factory the adapter passes), checks
+// its messages and turns its death into a reason in words. The process may be
+// restarted (after resume); each start is a new KeyHook.
+import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { isKeyHookMessage, type KeyHookMessage } from './key-hook-protocol.js';
+
+export interface KeyHookHandlers {
+  key(down: boolean, code: string, at: number): void;
+  /** The hook runs (keys will come). */
+  ready(): void;
+  /** The hook failed to start or died; `reason` says what happened. */
+  failed(reason: string): void;
+}
+
+export interface KeyHookProcess {
+  kill(): void;
+}
+
+/** Starts the entry file as a process whose messages reach `onMessage`; `onExit` once it is gone. */
+export type KeyHookSpawner = (
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  onMessage: (message: unknown) => void,
+  onExit: (code: number | null, signal: string | null) => void,
+) => KeyHookProcess;
+
+export function keyHookEntry(): { path: string; isTypeScript: boolean } {
+  const isTypeScript = import.meta.url.endsWith('.ts');
+  return { path: fileURLToPath(new URL(`./key-hook-process.${isTypeScript ? 'ts' : 'js'}`, import.meta.url)), isTypeScript };
+}
+
+/** child_process.fork (tests, and Node without Electron). */
+export const forkKeyHook: KeyHookSpawner = (entry, env, onMessage, onExit) => {
+  const child = fork(entry, [], {
+    execArgv: entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : [],
+    env,
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    // libuiohook's own complaint ("XOpenDisplay failure!") names the cause; keep its last line, bounded.
+    stderr = (stderr + chunk).slice(-2000);
+  });
+  child.on('message', onMessage);
+  let exited = false;
+  const exit = (code: number | null, signal: string | null): void => {
+    if (exited) return;
+    exited = true;
+    const last = stderr.trim().split('\n').pop();
+    onExit(code, signal ? `${signal}${last ? `: ${last}` : ''}` : last ?? null);
+  };
+  child.on('exit', exit);
+  child.on('error', () => exit(null, null));
+  return { kill: () => child.kill('SIGTERM') };
+};
+
+export class KeyHook {
+  private process: KeyHookProcess | null;
+  private stopped = false;
+  private isReady = false;
+
+  constructor(spawn: KeyHookSpawner, env: NodeJS.ProcessEnv, private readonly handlers: KeyHookHandlers) {
+    const entry = keyHookEntry();
+    if (!existsSync(entry.path)) {
+      this.process = null;
+      queueMicrotask(() => handlers.failed(`the key hook's entry ${entry.path} is missing; run "npm run build"`));
+      return;
+    }
+    this.process = spawn(entry.path, env, (m) => this.onMessage(m), (code, signal) => this.onExit(code, signal));
+  }
+
+  get ready(): boolean {
+    return this.isReady;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.process?.kill();
+    this.process = null;
+  }
+
+  private failedOnce = false;
+
+  private fail(reason: string): void {
+    if (this.failedOnce || this.stopped) return;
+    this.failedOnce = true;
+    this.handlers.failed(reason);
+  }
+
+  private onMessage(message: unknown): void {
+    if (!isKeyHookMessage(message) || this.stopped) return;
+    const m: KeyHookMessage = message;
+    if (m.type === 'ready') {
+      this.isReady = true;
+      this.handlers.ready();
+    } else if (m.type === 'failed') this.fail(m.message);
+    else this.handlers.key(m.down, m.code, m.at);
+  }
+
+  private onExit(code: number | null, signal: string | null): void {
+    this.process = null;
+    this.isReady = false;
+    if (this.stopped) return;
+    const how = signal ? `(${signal})` : `(exit code ${code})`;
+    this.fail(`the key hook stopped ${how}`);
+  }
+}
