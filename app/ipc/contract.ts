@@ -553,7 +553,8 @@ export interface EventMap {
 }
 
 export interface HotkeyEvent {
-  action: 'start' | 'stop' | 'cancel';
+  /** toggle: the toggle-mode shortcut was pressed; the window starts or stops by its own state, as its button does. */
+  action: 'start' | 'stop' | 'cancel' | 'toggle';
   /** Epoch ms of the key event that caused it (key-down for a start): the latency panel measures from here. */
   at: number;
   mode: HotkeyMode;

@@ -68,6 +68,7 @@ async function ready(): Promise<void> {
   unbindHotkey = hotkey.unbind;
   const shell = bindDesktopShell({ services, hotkey: hotkey.service, overlayHtml: windowOptions.overlayHtml, openWindow: showMainWindow });
   unbindShell = shell.dispose;
+  if (testHooks) Object.assign((globalThis as { parakeetTest?: object }).parakeetTest ?? {}, { hotkey: hotkey.service, desktop: shell });
   await askForMicrophone(log);
   const win = createMainWindow(options);
   // A hidden overlay is a window too: without this the app would not quit when its window closes.

@@ -76,9 +76,9 @@ export class DictationController {
   hotkey(event: Pick<HotkeyEvent, 'action' | 'at'>, source: 'hotkey' | 'key' = 'hotkey'): Promise<void> {
     const next = this.toggles.then(async () => {
       const phase = appStore.getState().session.phase;
-      if (event.action === 'start') {
+      if (event.action === 'start' || (event.action === 'toggle' && phase === 'idle')) {
         if (phase === 'idle') await this.start({ at: event.at, source });
-      } else if (event.action === 'stop') {
+      } else if (event.action === 'stop' || event.action === 'toggle') {
         if (phase === 'live') await this.stop();
       } else await this.cancel();
     });

@@ -148,7 +148,10 @@ export class HotkeyService {
       this.current.problem = 'No global shortcuts in this mode: the window\'s own keys work while it has the focus.';
       return;
     }
-    if (this.registerShortcut(config.toggle, () => this.emitActions(this.machine?.tap(this.now()) ?? []))) {
+    // The window decides start or stop by what it shows (a start it could not make must not leave the next
+    // press meaning "stop"); the machine still follows, for Esc.
+    const pressed = (): void => this.emitActions((this.machine?.tap(this.now()) ?? []).map((a) => ({ ...a, type: 'toggle' as const })));
+    if (this.registerShortcut(config.toggle, pressed)) {
       this.current.backend = 'shortcut';
     }
     log.info(`hotkey: toggle on ${config.toggle}${fallback ? ' (fallback)' : ''}`);
@@ -224,7 +227,7 @@ export class HotkeyService {
     if (before !== after) this.machine?.sessionChanged(after);
   }
 
-  private emitActions(actions: HotkeyAction[]): void {
+  private emitActions(actions: (Omit<HotkeyAction, 'type'> & { type: HotkeyEvent['action'] })[]): void {
     for (const action of actions) {
       const event: HotkeyEvent = { action: action.type, at: action.at, mode: this.config.mode };
       this.options.log.debug(`hotkey ${action.type} (${action.reason})`);

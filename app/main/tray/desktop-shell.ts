@@ -5,7 +5,7 @@ import { app } from 'electron';
 import type { Settings } from '../../ipc/contract.js';
 import type { HotkeyService } from '../hotkey/hotkey-service.js';
 import type { Services } from '../services.js';
-import { DesktopStateTracker } from './desktop-state.js';
+import { DesktopStateTracker, type DesktopState } from './desktop-state.js';
 import { OverlayWindow } from './overlay-window.js';
 import { overlayContent, type TrayCommand } from './presentation.js';
 import { TrayIcon } from './tray.js';
@@ -30,7 +30,14 @@ export function applyOpenAtLogin(settings: Settings, log: Services['log']): void
   }
 }
 
-export function bindDesktopShell(options: DesktopShellOptions): { overlay: OverlayWindow; dispose: () => void } {
+export interface DesktopShell {
+  overlay: OverlayWindow;
+  /** What the tray and the overlay show now (the _electron specs read it). */
+  state(): DesktopState;
+  dispose(): void;
+}
+
+export function bindDesktopShell(options: DesktopShellOptions): DesktopShell {
   const { services } = options;
   const log = services.log.child('desktop');
   const overlay = new OverlayWindow(options.overlayHtml);
@@ -71,6 +78,7 @@ export function bindDesktopShell(options: DesktopShellOptions): { overlay: Overl
   render();
   return {
     overlay,
+    state: () => tracker.state,
     dispose: () => {
       clearInterval(poll);
       offSettings();

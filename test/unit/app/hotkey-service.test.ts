@@ -72,7 +72,7 @@ test('toggle mode: the accelerator through the OS registry, each press a start t
   r.registry!.press('CommandOrControl+Shift+Space');
   r.tick(500);
   r.registry!.press('CommandOrControl+Shift+Space');
-  assert.deepEqual(r.events, ['start@1000', 'stop@1500']);
+  assert.deepEqual(r.events, ['toggle@1000', 'toggle@1500']);
   assert.deepEqual(r.service.status(), { mode: 'toggle', backend: 'shortcut', key: 'CommandOrControl+Shift+Space', problem: null });
   // The hook runs for Esc only: other keys do nothing, Esc cancels.
   const hook = r.hooks[0]!;
@@ -80,7 +80,7 @@ test('toggle mode: the accelerator through the OS registry, each press a start t
   r.registry!.press('CommandOrControl+Shift+Space');
   hook.send({ type: 'key', down: true, code: 'KeyA', at: 2000 });
   hook.send({ type: 'key', down: true, code: 'Escape', at: 2100 });
-  assert.deepEqual(r.events, ['start@1000', 'stop@1500', 'start@1500', 'cancel@2100']);
+  assert.deepEqual(r.events, ['toggle@1000', 'toggle@1500', 'toggle@1500', 'cancel@2100']);
   r.service.dispose();
   assert.equal(hook.killed, true);
   assert.equal(r.registry!.owned.size, 0);
@@ -125,7 +125,7 @@ test('push-to-talk where no app may read keys (Wayland): the toggle accelerator 
   assert.equal(status.backend, 'shortcut');
   assert.match(status.problem ?? '', /Wayland/);
   r.registry!.press('CommandOrControl+Shift+Space');
-  assert.deepEqual(r.events, ['start@1000']);
+  assert.deepEqual(r.events, ['toggle@1000']);
 });
 
 test('XWayland: the hook runs, with the limit said once', async () => {

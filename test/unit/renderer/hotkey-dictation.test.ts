@@ -91,6 +91,14 @@ test('a stop or cancel with nothing running does nothing; cancel ends a live ses
   assert.equal(appStore.getState().session.phase, 'idle');
 });
 
+test('toggle (the toggle-mode shortcut): starts when idle, stops when live, by the window\'s own state', async () => {
+  const calls = install();
+  const { dictation } = controller();
+  await Promise.all([dictation.hotkey({ action: 'toggle', at: Date.now() }), dictation.hotkey({ action: 'toggle', at: Date.now() })]);
+  assert.deepEqual(calls, ['dictation:start', 'dictation:stop']);
+  assert.equal(appStore.getState().session.phase, 'idle');
+});
+
 test('press → first text → inserted is measured from the key-down time main sent', async () => {
   install();
   const { dictation } = controller();
