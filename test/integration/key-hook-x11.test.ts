@@ -54,6 +54,8 @@ interface Rig {
   settings: SettingsStore;
   /** Resolves once the hook process reported that it runs. */
   ready: Promise<void>;
+  /** How many hook processes reported that they run (a resume starts a new one). */
+  readyCount(): number;
 }
 
 async function rig(hotkey: Partial<HotkeySettings>, hookEnv = env): Promise<Rig> {
@@ -65,8 +67,17 @@ async function rig(hotkey: Partial<HotkeySettings>, hookEnv = env): Promise<Rig>
   bus.on('dictation:hotkey', (e) => events.push(e));
   bus.on('notice', (n) => notices.push(n));
   let markReady: () => void = () => undefined;
+  let readies = 0;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const log = { ...nullLogger, child: () => log, info: (m: string) => m === 'key hook running' && markReady() };
+  const log = {
+    ...nullLogger,
+    child: () => log,
+    info: (m: string) => {
+      if (m !== 'key hook running') return;
+      readies++;
+      markReady();
+    },
+  };
   const service = new HotkeyService({
     settings,
     bus,
@@ -77,7 +88,7 @@ async function rig(hotkey: Partial<HotkeySettings>, hookEnv = env): Promise<Rig>
     env: hookEnv,
   });
   after(() => service.dispose());
-  return { service, events, notices, settings, ready };
+  return { service, events, notices, settings, ready, readyCount: () => readies };
 }
 
 async function xdotool(...args: string[]): Promise<void> {
@@ -86,7 +97,7 @@ async function xdotool(...args: string[]): Promise<void> {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
@@ -174,7 +185,7 @@ test('after resume the hook is started again and still hears the keys', { skip: 
   r.service.resume();
   assert.deepEqual(actions(r), ['start', 'stop']);
   await xdotool('keyup', 'F9');
-  await sleep(1500); // the new hook process starts
+  await until(() => r.readyCount() === 2, 'the new hook process');
   await xdotool('keydown', 'F9', 'keyup', 'F9');
   await until(() => r.events.length === 4, 'start and stop through the new hook');
   assert.deepEqual(actions(r), ['start', 'stop', 'start', 'stop']);
@@ -182,7 +193,7 @@ test('after resume the hook is started again and still hears the keys', { skip: 
 
 test('a display the hook cannot open is reported in words', { skip: skip ?? false }, async () => {
   const r = await rig({ mode: 'push-to-talk', hold: 'F8' }, { ...env, DISPLAY: ':64999' });
-  await until(() => r.notices.length > 0, 'the notice');
+  await until(() => r.notices.length > 0, `the notice (hook status: ${JSON.stringify(r.service.status())})`, 15_000);
   const notice = r.notices[0]!;
   assert.equal(notice.code, 'HOTKEY_UNAVAILABLE');
   assert.match(notice.message, /Push-to-talk stopped working: the key hook stopped/);

@@ -15,7 +15,7 @@
 // the shortcuts are registered again (resume()).
 import type { HotkeyEvent, HotkeySettings, Notice, SessionState } from '../../ipc/contract.js';
 import { checkAccelerator } from '../../ipc/accelerator.js';
-import { parseChord, type Chord } from '../../shared/hotkey/chord.js';
+import { MODIFIER_CODES, parseChord, type Chord } from '../../shared/hotkey/chord.js';
 import { HotkeyMachine, type HotkeyAction } from '../../shared/hotkey/hotkey-machine.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
@@ -54,6 +54,15 @@ export interface HotkeyStatus {
 }
 
 const LIVE: ReadonlySet<SessionState> = new Set(['listening', 'speech', 'finalizing']);
+
+/** The key codes the hook process may name: Esc, and the hold key's key and modifiers (both sides). */
+export function watchedCodes(chord: Chord | null): string[] {
+  const codes = new Set(['Escape']);
+  if (!chord) return [...codes];
+  if (chord.key) codes.add(chord.key);
+  for (const code of Object.keys(MODIFIER_CODES)) codes.add(code); // modifiers are needed to match chords exactly
+  return [...codes];
+}
 
 /** An Electron accelerator for a chord whose modifiers name no side (sided ones, lone modifiers: none). */
 export function acceleratorOf(chord: Chord): string | null {
@@ -119,7 +128,6 @@ export class HotkeyService {
   private configure(config: HotkeySettings): void {
     this.teardown();
     this.config = config;
-    const { log } = this.options;
     const wantsHook = config.mode !== 'toggle';
     const parsed = parseChord(config.hold);
     const support = this.options.support();
@@ -129,41 +137,48 @@ export class HotkeyService {
       this.syncMachine();
       this.current = { mode: config.mode, backend: 'key-hook', key: config.hold, problem: hookProblem };
       if (hookProblem) this.notify(hookProblem, 'Toggle mode works everywhere the shortcut can be registered.');
-      this.startHook(true);
+      this.startHook(parsed.chord, true);
       // The OS registry owns the chord too where it can: the key then stops reaching the focused app, and a
       // chord another app owns is reported. The hook still times press and release.
       const accelerator = acceleratorOf(parsed.chord);
       if (accelerator) this.registerShortcut(accelerator, () => undefined);
-      log.info(`hotkey: ${config.mode} on ${config.hold} (key hook)`);
+      this.options.log.info(`hotkey: ${config.mode} on ${config.hold} (key hook)`);
       return;
     }
-    // Toggle mode, or a hold mode the hook cannot serve here: the toggle accelerator.
-    const chord = parsed.ok ? parsed.chord : { modifiers: [], key: 'F24' };
-    this.machine = new HotkeyMachine({ mode: 'toggle', chord, tapMs: config.tapMs });
+    const fallback = wantsHook ? (parsed.ok ? hookProblem ?? 'The key hook cannot run here.' : `The hold key "${config.hold}" ${parsed.reason}.`) : null;
+    this.useToggleShortcut(config, fallback);
+    // Esc from any app where the hook can hear it; nothing is lost where it cannot (the window's Esc remains).
+    if (support.kind === 'available' && this.options.registry) this.startHook(null, false);
+  }
+
+  /** The toggle accelerator through the OS registry: toggle mode, or a hold mode the hook cannot serve. */
+  private useToggleShortcut(config: HotkeySettings, fallback: string | null): void {
+    // The chord is unused in toggle mode without the hook (presses come through tap()).
+    this.machine = new HotkeyMachine({ mode: 'toggle', chord: { modifiers: [], key: 'F24' }, tapMs: config.tapMs });
     this.syncMachine();
-    const fallback = wantsHook ? `${hookProblem ?? 'The key hook cannot run here.'}` : null;
     if (fallback) this.notify(`${fallback} ${config.toggle} toggles dictation instead.`, 'Choose toggle mode in Settings → Hotkey to hide this message.');
     this.current = { mode: config.mode, backend: 'none', key: config.toggle, problem: fallback };
     if (!this.options.registry) {
-      this.current.problem = 'No global shortcuts in this mode: the window\'s own keys work while it has the focus.';
+      this.current.problem = fallback ?? 'No global shortcuts in this mode: the window\'s own keys work while it has the focus.';
       return;
     }
     // The window decides start or stop by what it shows (a start it could not make must not leave the next
     // press meaning "stop"); the machine still follows, for Esc.
     const pressed = (): void => this.emitActions((this.machine?.tap(this.now()) ?? []).map((a) => ({ ...a, type: 'toggle' as const })));
-    if (this.registerShortcut(config.toggle, pressed)) {
-      this.current.backend = 'shortcut';
-    }
-    log.info(`hotkey: toggle on ${config.toggle}${fallback ? ' (fallback)' : ''}`);
-    // Esc from any app where the hook can hear it; nothing is lost where it cannot (the window's Esc remains).
-    if (support.kind === 'available') this.startHook(false);
+    if (this.registerShortcut(config.toggle, pressed)) this.current.backend = 'shortcut';
+    this.options.log.info(`hotkey: toggle on ${config.toggle}${fallback ? ' (fallback)' : ''}`);
   }
 
-  private startHook(required: boolean): void {
-    this.hook = new KeyHook(this.options.spawnHook, this.options.env, {
+  /**
+   * `chord`: the hold key (null in toggle mode: the hook is there for Esc). The hook process is told which
+   * keys to name; every other key reaches main only as "Other" (enough to tell a shortcut typed with a lone
+   * modifier), so main never sees what the user types.
+   */
+  private startHook(chord: Chord | null, required: boolean): void {
+    const hook = new KeyHook(this.options.spawnHook, this.options.env, {
       key: (down, code, at) => {
         const machine = this.machine;
-        if (!machine) return;
+        if (!machine || this.hook !== hook) return;
         // In toggle mode the hook is only for Esc.
         if (!required && code !== 'Escape') return;
         this.emitActions(down ? machine.keyDown(code, at) : machine.keyUp(code, at));
@@ -171,12 +186,16 @@ export class HotkeyService {
       ready: () => this.options.log.info('key hook running'),
       failed: (reason) => {
         this.options.log.warn(`key hook: ${reason}`);
+        if (this.hook !== hook) return;
         this.hook = null;
         if (!required) return;
-        this.current = { ...this.current, backend: 'none', problem: reason };
-        this.notify(`Push-to-talk stopped working: ${reason}.`, 'Choose toggle mode in Settings → Hotkey, or restart Parakeet.');
+        // Keep a working hotkey: the toggle accelerator, and say why push-to-talk stopped.
+        this.emitActions(this.machine?.releaseAll(this.now()) ?? []);
+        this.teardown();
+        this.useToggleShortcut(this.config, `Push-to-talk stopped working: ${reason}.`);
       },
-    });
+    }, watchedCodes(chord));
+    this.hook = hook;
   }
 
   private registerShortcut(accelerator: string, pressed: () => void): boolean {

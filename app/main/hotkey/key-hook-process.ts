@@ -6,8 +6,9 @@
 // main process's event loop. Main starts it with child_process.fork or
 // Electron's utilityProcess.fork; only the port differs (as the engine's).
 import { createRequire } from 'node:module';
+import { EventClock } from './event-clock.js';
 import { keycodeTable } from './key-names.js';
-import type { KeyHookMessage } from './key-hook-protocol.js';
+import { OTHER_KEY, WATCH_ENV, type KeyHookMessage } from './key-hook-protocol.js';
 
 interface ParentPort {
   postMessage(message: unknown): void;
@@ -15,6 +16,8 @@ interface ParentPort {
 
 interface KeyboardEvent {
   keycode: number;
+  /** The OS's time of the event (ms, its own origin). */
+  time: number;
 }
 
 interface UiohookModule {
@@ -43,9 +46,14 @@ function run(): void {
     process.exit(3);
   }
   const table = keycodeTable(hook.UiohookKey);
+  const watched = new Set((process.env[WATCH_ENV] ?? 'Escape').split(',').filter(Boolean));
+  const clock = new EventClock();
   const forward = (down: boolean) => (e: KeyboardEvent) => {
     const code = table.get(e.keycode);
-    if (code) post({ type: 'key', down, code, at: Date.now() });
+    const at = clock.epochOf(e.time, Date.now());
+    if (code && watched.has(code)) post({ type: 'key', down, code, at });
+    // Watching only Esc (toggle mode): other keys are of no use to main at all.
+    else if (watched.size > 1) post({ type: 'key', down, code: OTHER_KEY, at });
   };
   hook.uIOhook.on('keydown', forward(true));
   hook.uIOhook.on('keyup', forward(false));

@@ -5,7 +5,7 @@
 import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isKeyHookMessage, type KeyHookMessage } from './key-hook-protocol.js';
+import { WATCH_ENV, isKeyHookMessage, type KeyHookMessage } from './key-hook-protocol.js';
 
 export interface KeyHookHandlers {
   key(down: boolean, code: string, at: number): void;
@@ -63,14 +63,16 @@ export class KeyHook {
   private stopped = false;
   private isReady = false;
 
-  constructor(spawn: KeyHookSpawner, env: NodeJS.ProcessEnv, private readonly handlers: KeyHookHandlers) {
+  /** `watch`: the key codes the process names (WATCH_ENV); every other key comes as OTHER_KEY. */
+  constructor(spawn: KeyHookSpawner, env: NodeJS.ProcessEnv, private readonly handlers: KeyHookHandlers, watch: readonly string[]) {
     const entry = keyHookEntry();
     if (!existsSync(entry.path)) {
       this.process = null;
       queueMicrotask(() => handlers.failed(`the key hook's entry ${entry.path} is missing; run "npm run build"`));
       return;
     }
-    this.process = spawn(entry.path, env, (m) => this.onMessage(m), (code, signal) => this.onExit(code, signal));
+    const childEnv = { ...env, [WATCH_ENV]: watch.join(',') };
+    this.process = spawn(entry.path, childEnv, (m) => this.onMessage(m), (code, signal) => this.onExit(code, signal));
   }
 
   get ready(): boolean {

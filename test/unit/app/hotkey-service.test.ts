@@ -11,6 +11,7 @@ import { EventBus } from '../../../app/main/events.js';
 import { hookSupport, type HookSupport } from '../../../app/main/hotkey/hook-availability.js';
 import { HotkeyService, acceleratorOf, type ShortcutRegistry } from '../../../app/main/hotkey/hotkey-service.js';
 import type { KeyHookSpawner } from '../../../app/main/hotkey/key-hook.js';
+import { EventClock } from '../../../app/main/hotkey/event-clock.js';
 import { nullLogger } from '../../../app/main/log.js';
 import { SettingsStore } from '../../../app/main/settings.js';
 import { scratch } from './tmp.js';
@@ -37,6 +38,7 @@ class FakeRegistry implements ShortcutRegistry {
 }
 
 interface FakeHook {
+  env: NodeJS.ProcessEnv;
   send(message: unknown): void;
   exit(code: number | null, signal: string | null): void;
   killed: boolean;
@@ -44,8 +46,8 @@ interface FakeHook {
 
 function fakeSpawner(): { spawn: KeyHookSpawner; hooks: FakeHook[] } {
   const hooks: FakeHook[] = [];
-  const spawn: KeyHookSpawner = (_entry, _env, onMessage, onExit) => {
-    const hook: FakeHook = { send: onMessage, exit: onExit, killed: false };
+  const spawn: KeyHookSpawner = (_entry, env, onMessage, onExit) => {
+    const hook: FakeHook = { env, send: onMessage, exit: onExit, killed: false };
     hooks.push(hook);
     return { kill: () => (hook.killed = true) };
   };
@@ -139,16 +141,34 @@ test('XWayland: the hook runs, with the limit said once', async () => {
   assert.equal(r.notices.length, 1, 'a resume does not repeat it');
 });
 
-test('the hook dying is reported with its reason; a stop on purpose is not', async () => {
+test('the hook dying is reported with its reason, and the toggle shortcut takes over; a stop on purpose is not', async () => {
   const r = await rig({ mode: 'push-to-talk', hold: 'F8' });
+  r.hooks[0]!.send({ type: 'key', down: true, code: 'F8', at: 10 });
   r.hooks[0]!.exit(null, 'SIGABRT: xrecord_start [1024]: XOpenDisplay failure!');
   assert.equal(r.notices.length, 1);
-  assert.match(r.notices[0]!.message, /Push-to-talk stopped working: the key hook stopped \(SIGABRT: xrecord_start \[1024\]: XOpenDisplay failure!\)/);
-  assert.equal(r.service.status().backend, 'none');
+  assert.match(r.notices[0]!.message, /Push-to-talk stopped working: the key hook stopped \(SIGABRT: xrecord_start \[1024\]: XOpenDisplay failure!\)\. CommandOrControl\+Shift\+Space toggles dictation instead/);
+  assert.deepEqual(r.events, ['start@10', 'stop@1000'], 'the hold in progress ended');
+  assert.deepEqual(r.registry!.log, ['+F8', '-F8', '+CommandOrControl+Shift+Space']);
+  assert.equal(r.service.status().backend, 'shortcut');
+  r.registry!.press('CommandOrControl+Shift+Space');
+  assert.deepEqual(r.events, ['start@10', 'stop@1000', 'toggle@1000']);
   const r2 = await rig({ mode: 'push-to-talk', hold: 'F8' });
   r2.service.dispose();
   r2.hooks[0]!.exit(0, null);
   assert.equal(r2.notices.length, 0);
+});
+
+test('the hook process is told which keys to name: the hold key, the modifiers and Esc (toggle: Esc only)', async () => {
+  const ptt = await rig({ mode: 'push-to-talk', hold: 'Ctrl+Space' });
+  const watched = (ptt.hooks[0]!.env.PARAKEET_KEY_HOOK_WATCH ?? '').split(',').sort();
+  assert.deepEqual(watched, ['AltLeft', 'AltRight', 'ControlLeft', 'ControlRight', 'Escape', 'MetaLeft', 'MetaRight', 'ShiftLeft', 'ShiftRight', 'Space']);
+  const toggle = await rig({ mode: 'toggle' });
+  assert.equal(toggle.hooks[0]!.env.PARAKEET_KEY_HOOK_WATCH, 'Escape');
+  // Unwatched keys arrive as "Other": a lone modifier still tells a shortcut apart.
+  const lone = await rig({ mode: 'push-to-talk', hold: 'RightCtrl', tapMs: 300 });
+  lone.hooks[0]!.send({ type: 'key', down: true, code: 'ControlRight', at: 0 });
+  lone.hooks[0]!.send({ type: 'key', down: true, code: 'Other', at: 80 });
+  assert.deepEqual(lone.events, ['start@0', 'cancel@80']);
 });
 
 test('macOS without the permission says where to allow it', async () => {
@@ -214,4 +234,17 @@ test('acceleratorOf: chords Electron can register; sided modifiers and lone modi
   assert.equal(of('Ctrl+Num5'), 'CommandOrControl+num5');
   assert.equal(of('RightCtrl+Space'), null);
   assert.equal(of('RightCtrl'), null);
+});
+
+test('event clock: key times from the hook\'s own stamps, not from when a busy process got them', () => {
+  const clock = new EventClock();
+  // X server time 5000 ↔ epoch 1_000_000; the release arrives 400 ms late, stamped 120 ms after the press.
+  assert.equal(clock.epochOf(5000, 1_000_000), 1_000_000);
+  assert.equal(clock.epochOf(5120, 1_000_520), 1_000_120, 'a tap stays a tap');
+  // A prompter delivery lowers the offset.
+  assert.equal(clock.epochOf(6000, 1_000_990), 1_000_990);
+  assert.equal(clock.epochOf(6100, 1_001_500), 1_001_090);
+  // After sleep (the X clock stood still) the offset resets instead of dating events in the past.
+  assert.equal(clock.epochOf(6200, 1_500_000), 1_500_000);
+  assert.equal(clock.epochOf(Number.NaN, 7), 7);
 });
