@@ -40,6 +40,8 @@ export interface HotkeyServiceOptions {
   /** The key hook's environment (tests: an Xvfb DISPLAY). */
   env: NodeJS.ProcessEnv;
   now?: () => number;
+  /** A start that produced no session within this long did not happen (ms, default 5000). */
+  startTimeoutMs?: number;
 }
 
 export type HotkeyBackend = 'shortcut' | 'key-hook' | 'none';
@@ -119,6 +121,7 @@ export class HotkeyService {
 
   dispose(): void {
     this.disposed = true;
+    if (this.startTimer) clearTimeout(this.startTimer);
     for (const off of this.off) off();
     this.teardown();
   }
@@ -246,8 +249,22 @@ export class HotkeyService {
     if (before !== after) this.machine?.sessionChanged(after);
   }
 
+  private startTimer: NodeJS.Timeout | null = null;
+
+  /** After a start: if no session shows up, the machine forgets it (see HotkeyMachine.startFailed). */
+  private watchStart(): void {
+    if (this.startTimer) clearTimeout(this.startTimer);
+    const machine = this.machine;
+    this.startTimer = setTimeout(() => {
+      this.startTimer = null;
+      if (this.live.size === 0 && machine === this.machine) machine?.startFailed();
+    }, this.options.startTimeoutMs ?? 5000);
+    this.startTimer.unref();
+  }
+
   private emitActions(actions: (Omit<HotkeyAction, 'type'> & { type: HotkeyEvent['action'] })[]): void {
     for (const action of actions) {
+      if (action.type === 'start') this.watchStart();
       const event: HotkeyEvent = { action: action.type, at: action.at, mode: this.config.mode };
       this.options.log.debug(`hotkey ${action.type} (${action.reason})`);
       this.options.bus.emit('dictation:hotkey', event);

@@ -125,6 +125,14 @@ export class HotkeyMachine {
     return [this.end('stop', at, 'focus-lost')];
   }
 
+  /**
+   * A start this machine sent never became a session (no model, the microphone refused): a latched
+   * dictation that does not exist must not make the next press a stop. A key still held keeps its hold.
+   */
+  startFailed(): void {
+    if (this.phaseNow === 'latched' || (this.phaseNow === 'holding' && !this.chordDown)) this.phaseNow = 'idle';
+  }
+
   /** Whether any dictation runs now, from the session events (a start or end from anywhere). */
   sessionChanged(active: boolean): void {
     if (active) {

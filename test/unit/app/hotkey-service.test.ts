@@ -248,3 +248,19 @@ test('event clock: key times from the hook\'s own stamps, not from when a busy p
   assert.equal(clock.epochOf(6200, 1_500_000), 1_500_000);
   assert.equal(clock.epochOf(Number.NaN, 7), 7);
 });
+
+test('a start the window could not make (no session within the timeout) does not leave the next press a stop', async () => {
+  const settings = await SettingsStore.open(scratch('hotkey-service'), nullLogger);
+  await settings.set({ hotkey: { mode: 'hybrid', hold: 'F8', tapMs: 300 } });
+  const bus = new EventBus();
+  const events: string[] = [];
+  bus.on('dictation:hotkey', (e) => events.push(e.action));
+  const { spawn, hooks } = fakeSpawner();
+  const service = new HotkeyService({ settings, bus, log: nullLogger, registry: null, support: () => ({ kind: 'available' }), spawnHook: spawn, env: {}, startTimeoutMs: 30 });
+  hooks[0]!.send({ type: 'key', down: true, code: 'F8', at: 0 });
+  hooks[0]!.send({ type: 'key', down: false, code: 'F8', at: 50 }); // a tap: latched
+  await new Promise((r) => setTimeout(r, 80));
+  hooks[0]!.send({ type: 'key', down: true, code: 'F8', at: 1000 });
+  assert.deepEqual(events, ['start', 'start']);
+  service.dispose();
+});

@@ -267,3 +267,16 @@ test('memory stays bounded: held keys are a set, thousands of events later', () 
   }
   assert.deepEqual(down(m, 10_001, 'F8'), ['start@10001:press']);
 });
+
+test('a start that never became a session is forgotten: the next press starts again', () => {
+  const m = machine('hybrid', 'F8', 300);
+  down(m, 0, 'F8');
+  up(m, 50, 'F8'); // latched, but the window could not start (no model)
+  m.startFailed();
+  assert.equal(m.phase, 'idle');
+  assert.deepEqual(down(m, 1000, 'F8'), ['start@1000:press']);
+  // A key still held keeps its hold: its release sends the stop.
+  m.startFailed();
+  assert.equal(m.phase, 'holding');
+  assert.deepEqual(up(m, 2000, 'F8'), ['stop@2000:release']);
+});
