@@ -73,11 +73,18 @@ export interface OverlayContent {
   visible: boolean;
   /** recording: the red dot; transcribing: the last words are being decoded. */
   dot: 'recording' | 'transcribing';
-  /** 0..1, rounded to 1/20 so the window is not redrawn for noise. */
+  /** 0..1 on the meter's dB scale, rounded to 1/20 so the window is not redrawn for noise. */
   level: number;
   text: string;
   /** For screen readers and the window title. */
   label: string;
+}
+
+/** The session's RMS on the window's meter scale (renderer/audio/level.ts): -60 dBFS → 0, 0 dBFS → 1, linear in dB. */
+export function meterLevel(rms: number): number {
+  if (!(rms > 0)) return 0;
+  const db = 20 * Math.log10(rms);
+  return Math.min(1, Math.max(0, (db + 60) / 60));
 }
 
 export function overlayContent(s: DesktopState, enabled: boolean): OverlayContent {
@@ -86,7 +93,7 @@ export function overlayContent(s: DesktopState, enabled: boolean): OverlayConten
   return {
     visible: enabled && live,
     dot,
-    level: live ? Math.round(Math.min(1, Math.max(0, s.level)) * 20) / 20 : 0,
+    level: live ? Math.round(meterLevel(s.level) * 20) / 20 : 0,
     text: live ? s.partial : '',
     label: dot === 'recording' ? 'Parakeet is listening' : 'Parakeet is transcribing',
   };

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import type { EngineStatus, SessionStateEvent } from '../../../app/ipc/contract.js';
 import { EventBus } from '../../../app/main/events.js';
 import { DesktopStateTracker, initialDesktopState, tail, type DesktopState } from '../../../app/main/tray/desktop-state.js';
-import { overlayContent, trayLook, trayMenu, trayTooltip } from '../../../app/main/tray/presentation.js';
+import { meterLevel, overlayContent, trayLook, trayMenu, trayTooltip } from '../../../app/main/tray/presentation.js';
 import { LOOK_COLOURS, crc32, drawTrayIcon, trayIconPng } from '../../../app/main/tray/tray-icons.js';
 
 const engine = (state: EngineStatus['state'], model: string | null = 'parakeet-tdt-0.6b'): EngineStatus => ({
@@ -100,7 +100,8 @@ test('the overlay: shown only while dictating and enabled, with the dot, the lev
   assert.equal(overlayContent(tracker.state, true).visible, false);
   bus.emit('dictation:state', sessionState('s1', 'speech', 0.437));
   bus.emit('dictation:transcript', { sessionId: 's1', segmentId: 0, kind: 'partial', text: 'hello wor', words: [], start: 0, end: 1, devicesRan: ['CPU'] });
-  assert.deepEqual(overlayContent(tracker.state, true), { visible: true, dot: 'recording', level: 0.45, text: 'hello wor', label: 'Parakeet is listening' });
+  // RMS 0.437 = -7.2 dBFS: 88 % of the meter, shown in steps of 5 %.
+  assert.deepEqual(overlayContent(tracker.state, true), { visible: true, dot: 'recording', level: 0.9, text: 'hello wor', label: 'Parakeet is listening' });
   assert.equal(overlayContent(tracker.state, false).visible, false, 'the setting is off');
   // Another session's text is not this one's.
   bus.emit('dictation:transcript', { sessionId: 's0', segmentId: 0, kind: 'partial', text: 'other', words: [], start: 0, end: 1, devicesRan: [] });
@@ -116,6 +117,14 @@ test('the overlay: shown only while dictating and enabled, with the dot, the lev
   const n = changes.length;
   bus.emit('dictation:state', sessionState('s1', 'stopped'));
   assert.equal(changes.length, n);
+});
+
+test('the overlay meter uses the window meter\'s dB scale', () => {
+  assert.equal(meterLevel(0), 0);
+  assert.equal(meterLevel(0.001), 0, '-60 dBFS: room noise sits at the bottom');
+  assert.ok(Math.abs(meterLevel(0.1) - 2 / 3) < 1e-9, '-20 dBFS: speech fills two thirds');
+  assert.equal(meterLevel(1), 1);
+  assert.equal(meterLevel(Number.NaN), 0);
 });
 
 test('long partials keep their last words, cut at a word', () => {
