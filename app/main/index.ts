@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { utilityTransport } from './engine/utility-transport.js';
 import { bindGlobalHotkey } from './global-hotkey.js';
 import { isWaylandSession } from './hotkey/hook-availability.js';
-import { bindDesktopShell } from './tray/desktop-shell.js';
+import { bindDesktopShell, type DesktopShell } from './tray/desktop-shell.js';
 import { bindIpc, type IpcBinding } from './ipc.js';
 import { electronPlatform } from './platform.js';
 import { createServices, type Services } from './services.js';
@@ -40,7 +40,7 @@ if (process.platform === 'linux' && isWaylandSession(env)) app.commandLine.appen
 let services: Services | null = null;
 let ipc: IpcBinding | null = null;
 let unbindHotkey: (() => void) | null = null;
-let unbindShell: (() => void) | null = null;
+let shell: DesktopShell | null = null;
 let disposed = false;
 
 async function ready(): Promise<void> {
@@ -66,13 +66,16 @@ async function ready(): Promise<void> {
   ipc = bindIpc(services, { trusted: (url) => isTrustedUrl(url, options) });
   const hotkey = bindGlobalHotkey(services);
   unbindHotkey = hotkey.unbind;
-  const shell = bindDesktopShell({ services, hotkey: hotkey.service, overlayHtml: windowOptions.overlayHtml, openWindow: showMainWindow });
-  unbindShell = shell.dispose;
+  shell = bindDesktopShell({ services, hotkey: hotkey.service, overlayHtml: windowOptions.overlayHtml, openWindow: showMainWindow });
   if (testHooks) Object.assign((globalThis as { parakeetTest?: object }).parakeetTest ?? {}, { hotkey: hotkey.service, desktop: shell });
   await askForMicrophone(log);
-  const win = createMainWindow(options);
+  openMainWindow(services);
+}
+
+function openMainWindow(s: Services): void {
+  const win = createMainWindow({ ...windowOptions, log: s.log.child('window') });
   // A hidden overlay is a window too: without this the app would not quit when its window closes.
-  win.on('closed', () => shell.overlay.dispose());
+  win.on('closed', () => shell?.overlay.dispose());
 }
 
 /** The tray's "Open": the main window, recreated when it was closed (macOS keeps the app running). */
@@ -82,7 +85,7 @@ function showMainWindow(): void {
     if (win.isMinimized()) win.restore();
     win.show();
     win.focus();
-  } else if (services && !disposed) createMainWindow({ ...windowOptions, log: services.log.child('window') });
+  } else if (services && !disposed) openMainWindow(services);
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -109,7 +112,7 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault();
     disposed = true;
     unbindHotkey?.();
-    unbindShell?.();
+    shell?.dispose();
     ipc?.dispose();
     services.dispose().finally(() => app.quit());
   });
