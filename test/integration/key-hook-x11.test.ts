@@ -196,8 +196,9 @@ test('a display the hook cannot open is reported in words', { skip: skip ?? fals
   await until(() => r.notices.length > 0, `the notice (hook status: ${JSON.stringify(r.service.status())})`, 15_000);
   const notice = r.notices[0]!;
   assert.equal(notice.code, 'HOTKEY_UNAVAILABLE');
-  assert.match(notice.message, /Push-to-talk stopped working: the key hook stopped/);
-  assert.match(notice.message, /XOpenDisplay/, 'libuiohook\'s own words name the cause');
+  // libuiohook usually aborts its process here, and now and then waits forever in start(): both are reported.
+  assert.match(notice.message, /Push-to-talk stopped working: the key hook (stopped|did not start within)/);
+  if (/stopped/.test(notice.message)) assert.match(notice.message, /XOpenDisplay/, 'libuiohook\'s own words name the cause');
   assert.match(notice.action ?? '', /toggle mode/);
   assert.equal(r.service.status().backend, 'none');
 });

@@ -42,6 +42,8 @@ export interface HotkeyServiceOptions {
   now?: () => number;
   /** A start that produced no session within this long did not happen (ms, default 5000). */
   startTimeoutMs?: number;
+  /** How long the key hook may take to start (ms; default HOOK_START_TIMEOUT_MS). */
+  hookStartTimeoutMs?: number;
 }
 
 export type HotkeyBackend = 'shortcut' | 'key-hook' | 'none';
@@ -197,7 +199,7 @@ export class HotkeyService {
         this.teardown();
         this.useToggleShortcut(this.config, `Push-to-talk stopped working: ${reason}.`);
       },
-    }, watchedCodes(chord));
+    }, watchedCodes(chord), this.options.hookStartTimeoutMs);
     this.hook = hook;
   }
 

@@ -17,6 +17,8 @@ export interface KeyHookHandlers {
 
 export interface KeyHookProcess {
   kill(): void;
+  /** The last line the process wrote to stderr (libuiohook says what failed there), or null. */
+  lastError(): string | null;
 }
 
 /** Starts the entry file as a process whose messages reach `onMessage`; `onExit` once it is gone. */
@@ -55,16 +57,32 @@ export const forkKeyHook: KeyHookSpawner = (entry, env, onMessage, onExit) => {
   };
   child.on('exit', exit);
   child.on('error', () => exit(null, null));
-  return { kill: () => child.kill('SIGTERM') };
+  return {
+    kill: () => child.kill('SIGKILL'),
+    lastError: () => stderr.trim().split('\n').pop() || null,
+  };
 };
+
+/**
+ * How long the hook may take to start. uiohook's start() returns within milliseconds when the hook runs;
+ * when its thread cannot open the display it usually aborts the process, but it can also wait forever.
+ */
+export const HOOK_START_TIMEOUT_MS = 8000;
 
 export class KeyHook {
   private process: KeyHookProcess | null;
   private stopped = false;
   private isReady = false;
+  private readonly startTimer: NodeJS.Timeout | null = null;
 
   /** `watch`: the key codes the process names (WATCH_ENV); every other key comes as OTHER_KEY. */
-  constructor(spawn: KeyHookSpawner, env: NodeJS.ProcessEnv, private readonly handlers: KeyHookHandlers, watch: readonly string[]) {
+  constructor(
+    spawn: KeyHookSpawner,
+    env: NodeJS.ProcessEnv,
+    private readonly handlers: KeyHookHandlers,
+    watch: readonly string[],
+    timeoutMs = HOOK_START_TIMEOUT_MS,
+  ) {
     const entry = keyHookEntry();
     if (!existsSync(entry.path)) {
       this.process = null;
@@ -73,6 +91,14 @@ export class KeyHook {
     }
     const childEnv = { ...env, [WATCH_ENV]: watch.join(',') };
     this.process = spawn(entry.path, childEnv, (m) => this.onMessage(m), (code, signal) => this.onExit(code, signal));
+    this.startTimer = setTimeout(() => {
+      if (this.isReady || this.stopped || !this.process) return;
+      const said = this.process.lastError();
+      this.process.kill();
+      this.process = null;
+      this.fail(`the key hook did not start within ${timeoutMs / 1000} s${said ? ` (${said})` : ''}`);
+    }, timeoutMs);
+    this.startTimer.unref();
   }
 
   get ready(): boolean {
@@ -81,6 +107,7 @@ export class KeyHook {
 
   stop(): void {
     this.stopped = true;
+    if (this.startTimer) clearTimeout(this.startTimer);
     this.process?.kill();
     this.process = null;
   }
@@ -98,6 +125,7 @@ export class KeyHook {
     const m: KeyHookMessage = message;
     if (m.type === 'ready') {
       this.isReady = true;
+      if (this.startTimer) clearTimeout(this.startTimer);
       this.handlers.ready();
     } else if (m.type === 'failed') this.fail(m.message);
     else this.handlers.key(m.down, m.code, m.at);

@@ -16,6 +16,6 @@ export function utilityKeyHook(utilityProcess: UtilityProcessModule): KeyHookSpa
     child.on('message', onMessage);
     child.on('exit', (code: number) => onExit(code, stderr.trim().split('\n').pop() || null));
     child.on('error', () => undefined); // the 'exit' that follows reports it
-    return { kill: () => child.kill() };
+    return { kill: () => child.kill(), lastError: () => stderr.trim().split('\n').pop() || null };
   };
 }

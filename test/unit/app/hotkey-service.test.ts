@@ -44,12 +44,14 @@ interface FakeHook {
   killed: boolean;
 }
 
-function fakeSpawner(): { spawn: KeyHookSpawner; hooks: FakeHook[] } {
+/** `starts`: the process reports 'ready' (as uiohook does once its hook runs); false: it hangs in start(). */
+function fakeSpawner(starts = true): { spawn: KeyHookSpawner; hooks: FakeHook[] } {
   const hooks: FakeHook[] = [];
   const spawn: KeyHookSpawner = (_entry, env, onMessage, onExit) => {
     const hook: FakeHook = { env, send: onMessage, exit: onExit, killed: false };
     hooks.push(hook);
-    return { kill: () => (hook.killed = true) };
+    if (starts) queueMicrotask(() => onMessage({ type: 'ready' }));
+    return { kill: () => (hook.killed = true), lastError: () => (starts ? null : 'xrecord_start [1024]: XOpenDisplay failure!') };
   };
   return { spawn, hooks };
 }
@@ -262,5 +264,22 @@ test('a start the window could not make (no session within the timeout) does not
   await new Promise((r) => setTimeout(r, 80));
   hooks[0]!.send({ type: 'key', down: true, code: 'F8', at: 1000 });
   assert.deepEqual(events, ['start', 'start']);
+  service.dispose();
+});
+
+test('a hook that hangs while starting is ended after the timeout and reported; the toggle shortcut takes over', async () => {
+  const settings = await SettingsStore.open(scratch('hotkey-service'), nullLogger);
+  await settings.set({ hotkey: { mode: 'push-to-talk', hold: 'F8' } });
+  const bus = new EventBus();
+  const notices: Notice[] = [];
+  bus.on('notice', (n) => notices.push(n));
+  const { spawn, hooks } = fakeSpawner(false);
+  const registry = new FakeRegistry();
+  const service = new HotkeyService({ settings, bus, log: nullLogger, registry, support: () => ({ kind: 'available' }), spawnHook: spawn, env: {}, hookStartTimeoutMs: 30 });
+  await new Promise((r) => setTimeout(r, 80));
+  assert.equal(hooks[0]!.killed, true);
+  assert.equal(notices.length, 1);
+  assert.match(notices[0]!.message, /Push-to-talk stopped working: the key hook did not start within 0.03 s \(xrecord_start \[1024\]: XOpenDisplay failure!\)/);
+  assert.equal(service.status().backend, 'shortcut');
   service.dispose();
 });
