@@ -219,9 +219,30 @@ export interface TextSettings {
   trailingSpace: boolean;
 }
 
+/** toggle: press starts, press stops; push-to-talk: hold to speak; hybrid: tap to latch, hold to talk (app/shared/hotkey). */
+export type HotkeyMode = 'toggle' | 'push-to-talk' | 'hybrid';
+
 export interface HotkeySettings {
   /** Electron accelerator that starts/stops dictation from any app (desktop app only), e.g. "CommandOrControl+Shift+Space". */
   toggle: string;
+  mode: HotkeyMode;
+  /**
+   * The key held in push-to-talk and hybrid mode (and a toggle key needing the key hook): a chord ("Ctrl+Space"),
+   * a function key ("F8") or one modifier alone ("RightCtrl"); grammar in app/shared/hotkey/chord.ts.
+   */
+  hold: string;
+  /** Hybrid: a press shorter than this latches; a lone modifier with another key this soon was a shortcut (ms). */
+  tapMs: number;
+}
+
+/** The desktop app outside its window (app/main/tray). */
+export interface DesktopSettings {
+  /** A small always-on-top window with the recording dot, the level and the live text; it never takes the focus. */
+  overlay: boolean;
+  /** Start Parakeet when the user logs in (off by default). */
+  openAtLogin: boolean;
+  /** Short tones when capture starts and stops (off by default). */
+  sounds: boolean;
 }
 
 export interface Settings {
@@ -239,6 +260,7 @@ export interface Settings {
   insert: InsertSettings;
   hotkey: HotkeySettings;
   text: TextSettings;
+  desktop: DesktopSettings;
   /**
    * Unload the model after this many minutes without a dictation, file job or self-test (0 = never). It frees the
    * compute buffers and the engine's resident model pages (GPU memory on a GPU); the next use reloads it first.
@@ -524,6 +546,10 @@ export interface InsertDelivery {
   method: 'typed' | 'pasted' | 'copied';
   /** The target read the pasted clipboard (X11). */
   confirmed: boolean;
+  /** Epoch ms when the delivery ended (the latency panel's key-down → text inserted). */
+  at: number;
+  /** Characters delivered. */
+  chars: number;
 }
 
 /** One thing inserting needs (a tool, a permission) and whether this machine has it. */
@@ -616,11 +642,21 @@ export interface EventMap {
   'history:changed': HistoryChange;
   'notice': Notice;
   /** The global hotkey was pressed (desktop app): the renderer, which owns the microphone, starts or stops dictation. */
-  'dictation:toggle': { source: 'hotkey' };
+  'dictation:toggle': { source: 'hotkey' | 'tray' };
+  /** The global hotkey's mode logic decided (desktop app): the renderer starts, stops or cancels. */
+  'dictation:hotkey': HotkeyEvent;
   /** A final reached the focused app (or only the clipboard): how long the delivery took and what is known of it. */
   'dictation:inserted': InsertDelivery;
   /** Web mode: an upload's progress, sent to the uploading client only (not through the bus). */
   'files:upload': UploadProgress;
+}
+
+export interface HotkeyEvent {
+  /** toggle: the toggle-mode shortcut was pressed; the window starts or stops by its own state, as its button does. */
+  action: 'start' | 'stop' | 'cancel' | 'toggle';
+  /** Epoch ms of the key event that caused it (key-down for a start): the latency panel measures from here. */
+  at: number;
+  mode: HotkeyMode;
 }
 
 export type EventName = keyof EventMap;
@@ -628,7 +664,7 @@ export type EventName = keyof EventMap;
 export const EVENT_NAMES = [
   'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
   'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice', 'dictation:toggle',
-  'files:upload', 'dictation:inserted',
+  'files:upload', 'dictation:hotkey', 'dictation:inserted',
 ] as const satisfies readonly EventName[];
 
 /** Electron: the single channel events travel on (payload: { event, data }). */

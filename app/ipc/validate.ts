@@ -5,11 +5,13 @@
 // of an exception deep in a service. No Node or Electron import: the renderer
 // may use the same checks for its forms.
 import type {
-  AudioCaptureSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
+  AudioCaptureSettings, DesktopSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
   HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, Replacement, RequestOf, Result, Settings, SettingsPatch, TextSettings,
 } from './contract.js';
 import { REPLACEMENT_LIMITS, replacementProblem } from '../shared/text-transform.js';
 import { checkAccelerator } from './accelerator.js';
+import { parseChord } from '../shared/hotkey/chord.js';
+import { HOTKEY_MODES } from '../shared/hotkey/hotkey-machine.js';
 import { DECODER_CHOICES, ENGINE_MODES, INSERT_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
 
 export class PayloadError extends Error {
@@ -169,7 +171,21 @@ const accelerator: Check<string> = (v, at) => {
   return text;
 };
 
-export const HOTKEY_CHECKS: Shape<HotkeySettings> = { toggle: accelerator };
+const holdKey: Check<string> = (v, at) => {
+  const text = str({ max: 60 })(v, at);
+  const parsed = parseChord(text);
+  if (!parsed.ok) throw new PayloadError(at, `"${text}" ${parsed.reason}`);
+  return text;
+};
+
+export const HOTKEY_CHECKS: Shape<HotkeySettings> = {
+  toggle: accelerator,
+  mode: oneOf(HOTKEY_MODES),
+  hold: holdKey,
+  tapMs: num(L.tapMs.min, L.tapMs.max, true),
+};
+
+export const DESKTOP_CHECKS: Shape<DesktopSettings> = { overlay: bool, openAtLogin: bool, sounds: bool };
 
 const replacementEntry: Check<Replacement> = object<Replacement>({
   from: str({ max: REPLACEMENT_LIMITS.maxFromChars }),
@@ -198,6 +214,7 @@ export const SETTINGS_GROUPS = {
   insert: INSERT_CHECKS,
   hotkey: HOTKEY_CHECKS,
   text: TEXT_CHECKS,
+  desktop: DESKTOP_CHECKS,
 } as const satisfies { [G in keyof Settings]?: Shape<Settings[G]> };
 export type SettingsGroup = keyof typeof SETTINGS_GROUPS;
 
@@ -221,8 +238,9 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     insert: partial(INSERT_CHECKS),
     hotkey: partial(HOTKEY_CHECKS),
     text: partial(TEXT_CHECKS),
+    desktop: partial(DESKTOP_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey', 'text'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey', 'text', 'desktop'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(

@@ -21,6 +21,7 @@ import {
 import {
   applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
 } from './models.js';
+import * as keyLatency from './key-latency.js';
 import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
 import { applyInserted, applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
@@ -87,7 +88,20 @@ export function downloadProgressed(p: DownloadProgress): void {
 }
 
 export function transcriptReceived(ev: TranscriptEvent): void {
-  set((s) => ({ transcript: applyTranscript(s.transcript, ev) }));
+  set((s) => ({
+    transcript: applyTranscript(s.transcript, ev),
+    session: { ...s.session, keyLatency: keyLatency.textArrived(s.session.keyLatency ?? null, ev, Date.now()) },
+  }));
+}
+
+/** A press that will start a session (the latency panel measures from `at`, epoch ms). */
+export function startPressed(at: number, source: 'hotkey' | 'key' | 'button'): void {
+  set((s) => ({ session: { ...s.session, keyLatency: keyLatency.pressed(at, source) } }));
+}
+
+export function textInserted(ev: EventMap['dictation:inserted']): void {
+  if (ev.method === 'copied') return;  // only on the clipboard: not in the other app yet
+  set((s) => ({ session: { ...s.session, keyLatency: keyLatency.textInserted(s.session.keyLatency ?? null, ev) } }));
 }
 
 export function sessionStateChanged(ev: SessionStateEvent): void {
@@ -274,7 +288,7 @@ export function sessionPhase(phase: SessionPhase): void {
 }
 
 export function sessionBegan(sessionId: string): void {
-  set((s) => ({ session: sessionStarted(s.session, sessionId) }));
+  set((s) => ({ session: { ...sessionStarted(s.session, sessionId), keyLatency: keyLatency.attachSession(s.session.keyLatency ?? null, sessionId) } }));
 }
 
 export function sessionEnded(summary: SessionSummary | null): void {

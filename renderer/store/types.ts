@@ -6,6 +6,7 @@ import type {
   HistoryEntry, HistoryEntrySummary, HistoryKind, InsertDelivery, InstalledModel, LatencyReport, Notice, SessionState, SessionSummary, Settings,
   TranscriptEvent,
 } from '../../app/ipc/contract.js';
+import type { KeyLatency } from './key-latency.js';
 
 export type View = 'dictate' | 'files' | 'history' | 'devices' | 'models' | 'settings';
 
@@ -31,6 +32,8 @@ export interface SessionSlice {
   micLabel: string | null;
   /** The mic stays open on the Dictate view so pre-roll audio exists before Start. */
   armed: boolean;
+  /** Press → first text → inserted, of the newest session (key-latency.ts). */
+  keyLatency?: KeyLatency | null;
 }
 
 export interface FinalSegment {

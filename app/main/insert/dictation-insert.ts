@@ -108,7 +108,7 @@ export class DictationInsert {
       async (outcome) => {
         this.options.bus.emit('dictation:inserted', {
           sessionId: event.sessionId, segmentId: event.segmentId, ms: Math.round(performance.now() - started),
-          method: outcome.method, confirmed: outcome.confirmed,
+          method: outcome.method, confirmed: outcome.confirmed, at: Date.now(), chars: delivery.length,
         });
         // Typed or pasted text that was only copied (Wayland without a keystroke tool, a window that did not read
         // the paste): the whole dictation so far goes on the clipboard, as in copy mode, and the user is told once.
