@@ -9,6 +9,7 @@ import type { EngineLoadOptions } from './engine/protocol.js';
 import type { TransportFactory } from './engine/transport.js';
 import type { EventBus } from './events.js';
 import type { FileTranscriber } from './files/file-transcriber.js';
+import type { UploadLimits, UploadStore } from './files/uploads.js';
 import type { HistoryService } from './history/history-service.js';
 import type { Clipboard } from './insert/clipboard.js';
 import type { DictationInsert } from './insert/dictation-insert.js';
@@ -33,6 +34,8 @@ export interface PlatformHooks {
   clipboard?: Clipboard;
   /** Electron: our window has focus, so finals are not inserted (they are shown there already). */
   ownWindowFocused?: () => boolean;
+  /** macOS: whether the app may send keystrokes (systemPreferences.isTrustedAccessibilityClient(false)). */
+  accessibilityTrusted?: () => boolean;
 }
 
 export interface ServicesOptions {
@@ -60,6 +63,8 @@ export interface ServicesOptions {
   platform?: PlatformHooks;
   /** The environment the insert tools run in (tests: an Xvfb DISPLAY); default process.env. */
   insertEnv?: NodeJS.ProcessEnv;
+  /** Web-mode upload limits (tests make them small). */
+  uploadLimits?: Partial<UploadLimits>;
 }
 
 export interface Services extends ServicesCore {
@@ -79,6 +84,8 @@ export interface ServicesCore {
   readonly models: ModelManager;
   readonly sessions: SessionManager;
   readonly files: FileTranscriber;
+  /** Files uploaded over the web bridge (<userData>/uploads). */
+  readonly uploads: UploadStore;
   readonly history: HistoryService;
   /** Finals into the focused application (settings.insert). */
   readonly insert: DictationInsert;

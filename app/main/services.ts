@@ -16,10 +16,12 @@ import { EngineHost } from './engine/engine-host.js';
 import type { EngineLoadOptions } from './engine/protocol.js';
 import { EventBus } from './events.js';
 import { FileTranscriber } from './files/file-transcriber.js';
+import { UploadStore } from './files/uploads.js';
 import { createHandlers } from './handlers.js';
 import { HistoryService } from './history/history-service.js';
 import { createTextInserter } from './insert/create.js';
 import { DictationInsert } from './insert/dictation-insert.js';
+import { checkInsertRequirements } from './insert/requirements.js';
 import { LogSink, createLogger, isLogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
 import { ModelManager } from './models/index.js';
@@ -73,9 +75,17 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     bus,
     inserter: createTextInserter({ env: options.insertEnv, clipboard: options.platform?.clipboard }),
     settings: () => settings.get().insert,
+    trailingSpace: () => settings.get().text.trailingSpace,
+    requirements: () => checkInsertRequirements({
+      platform: process.platform,
+      env: options.insertEnv ?? process.env,
+      ownClipboard: options.platform?.clipboard !== undefined,
+      accessibilityTrusted: options.platform?.accessibilityTrusted,
+    }),
     ownWindowFocused: options.platform?.ownWindowFocused,
     log: log.child('insert'),
   });
+  const uploads = await UploadStore.open(path.join(userDataDir, 'uploads'), log.child('uploads'), options.uploadLimits);
   const files = new FileTranscriber({
     engine, bus, settings, log: log.child('files'), onTranscribed: (t) => history.recordFile(t), converterSearchPath: options.converterSearchPath,
   });
@@ -120,6 +130,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     models,
     sessions,
     files,
+    uploads,
     history,
     insert,
     ready: startupModel(),
@@ -136,6 +147,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
       insert.dispose();
       await history.dispose();
       files.dispose();
+      await uploads.dispose();
       await models.dispose();
       await engine.dispose();
       await logSink.close();

@@ -4,13 +4,15 @@
 // becomes one with sliceActions (store.ts); what is written out here does more
 // (touches two slices, raises a banner, stamps a time).
 import type {
-  DevicesState, EngineStatus, FileTranscript, FirstRunProposal, Notice, SessionStateEvent, SessionSummary, CatalogEntry,
+  DevicesState, EngineStatus, EventMap, FileTranscript, FirstRunProposal, Notice, SessionStateEvent, SessionSummary,
+  TranscriptEvent, CatalogEntry,
 } from '../../app/ipc/contract.js';
 import { applyDevices } from './devices.js';
 import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
 import {
   applyFileProgress, fileCancelRequested as fileCancelRequestedReducer, fileCancelSent as fileCancelSentReducer,
   fileJobEnded as fileJobEndedReducer, fileJobFinished as fileJobFinishedReducer, fileJobStarted as fileJobStartedReducer,
+  fileUploadDone as fileUploadDoneReducer, fileUploadProgress as fileUploadProgressReducer, fileUploadStarted as fileUploadStartedReducer,
   showFileResult as showFileResultReducer,
 } from './files.js';
 import {
@@ -20,8 +22,9 @@ import {
 import {
   applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
 } from './models.js';
+import * as keyLatency from './key-latency.js';
 import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
-import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
+import { applyInserted, applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
 import { appStore, initialState, sliceActions } from './store.js';
 import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer, dropPartial as dropPartialReducer } from './transcript.js';
@@ -67,10 +70,26 @@ export const { modelsChanged, downloadStateChanged, downloadProgressed, dismissD
   dismissDownload: dismissDownloadReducer,
 });
 
-export const { transcriptReceived, dropPartial } = sliceActions('transcript', {
-  transcriptReceived: applyTranscript,
+export const { dropPartial } = sliceActions('transcript', {
   dropPartial: dropPartialReducer,
 });
+
+export function transcriptReceived(ev: TranscriptEvent): void {
+  set((s) => ({
+    transcript: applyTranscript(s.transcript, ev),
+    session: { ...s.session, keyLatency: keyLatency.textArrived(s.session.keyLatency ?? null, ev, Date.now()) },
+  }));
+}
+
+/** A press that will start a session (the latency panel measures from `at`, epoch ms). */
+export function startPressed(at: number, source: 'hotkey' | 'key' | 'button'): void {
+  set((s) => ({ session: { ...s.session, keyLatency: keyLatency.pressed(at, source) } }));
+}
+
+export function textInserted(ev: EventMap['dictation:inserted']): void {
+  if (ev.method === 'copied') return;  // only on the clipboard: not in the other app yet
+  set((s) => ({ session: { ...s.session, keyLatency: keyLatency.textInserted(s.session.keyLatency ?? null, ev) } }));
+}
 
 export function sessionStateChanged(ev: SessionStateEvent): void {
   set((s) => ({ session: applySessionState(s.session, ev) }));
@@ -83,14 +102,23 @@ export function sessionStateChanged(ev: SessionStateEvent): void {
   }
 }
 
-export const { latencyReported, sessionPhase, sessionBegan } = sliceActions('session', {
+export const { latencyReported, sessionPhase, insertDelivered } = sliceActions('session', {
   latencyReported: applyLatency,
   sessionPhase: setPhase,
-  sessionBegan: sessionStarted,
+  insertDelivered: applyInserted,
 });
 
-export const { fileProgressed, fileCancelRequested, fileCancelSent, showFileResult } = sliceActions('files', {
+export function sessionBegan(sessionId: string): void {
+  set((s) => ({ session: { ...sessionStarted(s.session, sessionId), keyLatency: keyLatency.attachSession(s.session.keyLatency ?? null, sessionId) } }));
+}
+
+export const {
+  fileProgressed, fileCancelRequested, fileCancelSent, showFileResult, fileUploadStarted, fileUploadProgress, fileUploadDone,
+} = sliceActions('files', {
   fileProgressed: applyFileProgress,
+  fileUploadStarted: fileUploadStartedReducer,
+  fileUploadProgress: fileUploadProgressReducer,
+  fileUploadDone: fileUploadDoneReducer,
   fileCancelRequested: fileCancelRequestedReducer,
   fileCancelSent: fileCancelSentReducer,
   showFileResult: showFileResultReducer,

@@ -11,6 +11,7 @@ import type { Settings } from '../../app/ipc/contract.js';
 import { AboutCard } from '../components/AboutCard.js';
 import { Button } from '../components/Button.js';
 import { InsertSettingsCard } from '../components/InsertSettings.js';
+import { TextOptionsCard } from '../components/TextOptions.js';
 import { saveSettings } from '../store/commands.js';
 import { useApp } from '../store/hooks.js';
 import { DictationSection } from './settings/DictationSection.js';
@@ -19,6 +20,7 @@ import { EngineSection } from './settings/EngineSection.js';
 import { Messages } from './settings/fields.js';
 import { diff, fieldErrors, fieldWarnings, rebaseDraft, validPart, type FieldId, type FieldMessages } from './settings/form-check.js';
 import { HistorySection } from './settings/HistorySection.js';
+import { HotkeyModeSection } from './settings/HotkeyModeSection.js';
 import { MicrophoneSection } from './settings/MicrophoneSection.js';
 import { saveOutcome, type Outcome } from './settings/save-outcome.js';
 
@@ -82,6 +84,12 @@ export function SettingsView() {
           desktop={app?.mode === 'electron'}
           onInsert={(next) => update({ insert: { ...draft.insert, ...next } })}
           onHotkey={(next) => update({ hotkey: { ...draft.hotkey, ...next } })}
+        />
+        <HotkeyModeSection {...section} desktop={app?.mode === 'electron'} />
+        <TextOptionsCard
+          text={draft.text}
+          error={errors['set-replacements'] ?? null}
+          onText={(next) => update({ text: { ...draft.text, ...next } })}
         />
         <DownloadsSection {...section} />
 

@@ -14,6 +14,7 @@ import type {
 } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
 import { StreamingResampler } from '../../shared/resample.js';
+import { joinSegments, type CompiledTransform } from '../../shared/text-transform.js';
 import type { DecodePriority } from '../engine/engine-host.js';
 import type { EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
@@ -60,6 +61,8 @@ export interface SessionOptions {
    * Fills are bounded by the wall time too (GAP_FILL_SLACK_SEC).
    */
   maxGapFillSec?: number;
+  /** The text options (settings.text) compiled at the session's start; applied to every partial and final. */
+  transform?: CompiledTransform;
 }
 
 interface Segment {
@@ -150,6 +153,8 @@ export class DictationSession {
   /** Live text cannot be on time: what holds the engine, told to the client until a decode gets through. */
   private delayedBy: string | null = null;
   private finalDecodes = 0;
+  private level = 0;
+  private lastLevelAt = 0;
   private readonly minPartialSamples: number;
   private readonly preRollSamples: number;
 
@@ -291,7 +296,16 @@ export class DictationSession {
     this.arrivals.push({ end: this.store.length, at: now });
     if (this.arrivals.length > 256) this.arrivals = this.arrivals.slice(-128);
     for (const event of this.segmenter.push(pcm)) this.onSegmentEvent(event, now);
+    this.updateLevel(pcm, now);
     this.maybePartial(now);
+  }
+
+  private updateLevel(pcm: Float32Array, now: number): void {
+    let sum = 0;
+    for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
+    this.level = Math.min(1, Math.sqrt(sum / pcm.length));
+    // The desktop overlay's meter (app/main/tray) needs ~10 updates a second, not one per frame.
+    if (now - this.lastLevelAt >= 100) this.emitState(null);
   }
 
   /** Wall time at which sample `s` arrived. */
@@ -338,12 +352,17 @@ export class DictationSession {
 
   private event(segment: Segment, kind: 'partial' | 'final', end: number, result: EngineTranscript | null): TranscriptEvent {
     const offset = segment.start / SESSION_RATE;
+    const spoken = { text: result?.text.trim() ?? '', words: result?.words ?? [] };
+    // The text options rewrite text and words together (a removed command word takes no time with it); the
+    // engine's text is kept as spokenText, and startSample/endSample still give exactly the audio it came from.
+    const shown = this.opts.transform?.active ? this.opts.transform.apply(spoken) : { ...spoken, changed: false };
     return {
       sessionId: this.id,
       segmentId: segment.id,
       kind,
-      text: result?.text.trim() ?? '',
-      words: (result?.words ?? []).map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
+      text: shown.text,
+      ...(shown.changed ? { spokenText: spoken.text } : {}),
+      words: shown.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
       start: offset,
       end: end / SESSION_RATE,
       devicesRan: result?.devicesRan ?? [],
@@ -512,8 +531,8 @@ export class DictationSession {
   }
 
   private emitState(notice: IpcError | null): void {
-    // State changes only: the level meter is the renderer's, measured where the audio is captured.
-    this.opts.emit('dictation:state', { sessionId: this.id, state: this.state, notice, delayedBy: this.delayedBy });
+    this.lastLevelAt = performance.now();
+    this.opts.emit('dictation:state', { sessionId: this.id, state: this.state, level: this.level, notice, delayedBy: this.delayedBy });
   }
 
   /** Tells the client something degraded (engine restarted, a segment failed) without changing the state. */
@@ -551,7 +570,7 @@ export class DictationSession {
   private summary(): SessionSummary {
     return {
       sessionId: this.id,
-      text: this.finals.map((f) => f.text).filter(Boolean).join(' '),
+      text: joinSegments(this.finals.map((f) => f.text)),
       segments: [...this.finals],
       audioSeconds: this.store.length / SESSION_RATE,
       latency: this.latency(),

@@ -9,6 +9,8 @@ export const FIELD_NAMES: Record<FieldId, string> = {
   'set-threads': 'CPU threads', 'set-idle-unload': 'Unload after idle', 'set-pause': 'Pause', 'set-maxseg': 'Longest segment',
   'set-partial': 'Partial text every', 'set-preroll': 'Pre-roll', 'set-vad': 'Speech threshold', 'set-keep-days': 'Delete entries older than',
   'set-max-entries': 'Keep at most', 'set-restore-delay': 'Clipboard restore delay', 'set-hotkey': 'Hotkey', 'set-mirror': 'Mirror endpoint',
+  'set-replacements': 'Replacements',
+  'set-hold-key': 'Hold key', 'set-tap-ms': 'Tap shorter than',
 };
 
 /** `held`: fields not sent because of their own error. `refused`: main's reason, next to its field. */

@@ -114,9 +114,9 @@ describe('actions', () => {
     actions.sessionBegan('s7');
     actions.transcriptReceived(ev('partial', 0, 'he', 's7'));
     assert.equal(appStore.getState().transcript.partial?.text, 'he');
-    actions.sessionStateChanged({ sessionId: 's6', state: 'failed', notice: null });
+    actions.sessionStateChanged({ sessionId: 's6', state: 'failed', level: 0, notice: null });
     assert.equal(appStore.getState().session.serverState, 'listening');
-    actions.sessionStateChanged({ sessionId: 's7', state: 'speech', notice: null });
+    actions.sessionStateChanged({ sessionId: 's7', state: 'speech', level: 0.3, notice: null });
     assert.equal(appStore.getState().session.serverState, 'speech');
   });
 
