@@ -6,7 +6,7 @@
 // may use the same checks for its forms.
 import type {
   AudioCaptureSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
-  HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, RequestOf, Result, Settings, SettingsPatch,
+  HistorySettings, MeetingStartOptions, HotkeySettings, InsertSettings, InvokeChannel, RequestOf, Result, Settings, SettingsPatch,
 } from './contract.js';
 import { checkAccelerator } from './accelerator.js';
 import { DECODER_CHOICES, ENGINE_MODES, INSERT_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
@@ -129,7 +129,7 @@ const deviceName = str({ max: 128 });
 /** A history entry id: it names a file, so letters, digits and dashes only (no path can be built from it). */
 export const HISTORY_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export const historyId = str({ max: 64, pattern: HISTORY_ID, what: 'a history entry id' });
-export const HISTORY_KINDS: readonly HistoryKind[] = ['dictation', 'file'];
+export const HISTORY_KINDS: readonly HistoryKind[] = ['dictation', 'file', 'meeting'];
 const httpsUrl = str({ max: 2048, pattern: /^https:\/\/[^\s/]+/i, what: 'an https:// URL' });
 
 const L = SETTINGS_LIMITS;
@@ -218,6 +218,13 @@ const historyList: Check<HistoryListRequest> = object<HistoryListRequest>(
   ['query', 'kind', 'limit', 'offset'],
 );
 
+/** A meeting id: "m<number>". */
+const meetingId = str({ max: 40, pattern: /^m\d+$/, what: 'a meeting id (m<number>)' });
+const meetingStart: Check<MeetingStartOptions> = (v, at) => (v === undefined || v === null ? {} : object<MeetingStartOptions>(
+  { micSampleRate: num(0, 192000, true), systemAudio: bool },
+  ['micSampleRate', 'systemAudio'],
+)(v, at));
+
 const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES) }, ['decoder']);
 
 // ---------------------------------------------------------------- per channel
@@ -260,6 +267,9 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'history:clear': noPayload,
   // Bounded: a test sample, not a document.
   'insert:test': object<{ text?: string }>({ text: str({ max: 2000 }) }, ['text']),
+  'meeting:start': meetingStart,
+  'meeting:stop': object<{ meetingId: string; sentSamples?: number }>({ meetingId, sentSamples: num(0, Number.MAX_SAFE_INTEGER, true) }, ['sentSamples']),
+  'meeting:marker': object({ meetingId, text: str({ max: 2000 }) }),
 };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

@@ -98,5 +98,8 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'history:clear': () => s.history.clear(),
 
     'insert:test': ({ text }) => s.insert.test(text),
+    'meeting:start': (options, context) => s.meetings.start(context.clientId, options),
+    'meeting:stop': ({ meetingId, sentSamples }) => s.meetings.stop(meetingId, sentSamples),
+    'meeting:marker': ({ meetingId, text }) => s.meetings.marker(meetingId, text),
   };
 }

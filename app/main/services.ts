@@ -19,6 +19,8 @@ import { HistoryService } from './history/history-service.js';
 import type { Clipboard } from './insert/clipboard.js';
 import { createTextInserter } from './insert/create.js';
 import { DictationInsert } from './insert/dictation-insert.js';
+import { linuxSystemAudio, type SystemAudioStarter } from './meeting/system-audio.js';
+import { MeetingService } from './meeting/meeting-service.js';
 import { LogSink, createLogger, isLogLevel, type LogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
 import { ModelManager, type ModelManagerOptions } from './models/index.js';
@@ -72,6 +74,8 @@ export interface ServicesOptions {
   platform?: PlatformHooks;
   /** The environment the insert tools run in (tests: an Xvfb DISPLAY); default process.env. */
   insertEnv?: NodeJS.ProcessEnv;
+  /** The environment parec/pw-record run in for a meeting's system audio (tests: a PulseAudio of their own); default process.env. */
+  soundServerEnv?: NodeJS.ProcessEnv;
 }
 
 export interface Services {
@@ -87,6 +91,8 @@ export interface Services {
   readonly sessions: SessionManager;
   readonly files: FileTranscriber;
   readonly history: HistoryService;
+  /** Meeting mode: the microphone and the system audio, journaled and transcribed live (app/main/meeting). */
+  readonly meetings: MeetingService;
   /** Finals into the focused application (settings.insert). */
   readonly insert: DictationInsert;
   readonly router: Router;
@@ -215,6 +221,23 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     ownWindowFocused: options.platform?.ownWindowFocused,
     log: log.child('insert'),
   });
+  const meetings = new MeetingService({
+    history,
+    engine,
+    emit: (event, data) => bus.emit(event, data),
+    notify: (notice) => bus.emit('notice', notice),
+    log: log.child('meeting'),
+    settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder }),
+    systemAudio: systemAudioStarter(options.soundServerEnv),
+  });
+  if (history.recoveredMeetingsAtStart) {
+    notices.push({
+      level: 'info',
+      code: 'MEETING_RECOVERED',
+      message: `The app stopped during ${history.recoveredMeetingsAtStart === 1 ? 'a meeting' : `${history.recoveredMeetingsAtStart} meetings`} last time; ` +
+        'its audio up to then and every final transcribed before it are in History, marked "recovered".',
+    });
+  }
   const files = new FileTranscriber({
     engine, bus, settings, log: log.child('files'), onTranscribed: (t) => history.recordFile(t), converterSearchPath: options.converterSearchPath,
   });
@@ -322,6 +345,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     sessions,
     files,
     history,
+    meetings,
     insert,
     ready: startupModel(),
     info,
@@ -343,6 +367,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     async dispose() {
       log.info('shutting down');
       await sessions.dispose();
+      await meetings.dispose();
       insert.dispose();
       await history.dispose();
       files.dispose();
@@ -364,6 +389,11 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
  */
 export function autoThreads(): number {
   return Math.max(1, os.availableParallelism() - 1);
+}
+
+/** Where main captures the system audio itself: Linux (the sound server's monitor); elsewhere the renderer's loopback would. */
+function systemAudioStarter(env: NodeJS.ProcessEnv | undefined): SystemAudioStarter | null {
+  return process.platform === 'linux' ? linuxSystemAudio(env ?? process.env) : null;
 }
 
 /** Electron's userData layout for web mode: ${XDG_CONFIG_HOME:-~/.config}/parakeet-desktop (per OS conventions elsewhere). */

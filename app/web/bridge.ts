@@ -45,6 +45,7 @@ export class Bridge {
       this.clients.delete(ws);
       log.info(`${clientId} disconnected`);
       void this.services.sessions.stopOwnedBy(clientId);
+      void this.services.meetings.stopOwnedBy(clientId);
     });
     ws.on('error', (error) => log.warn(`${clientId} socket error`, error));
     for (const notice of this.services.startupNotices()) this.send(ws, { t: 'event', event: 'notice', data: notice });
@@ -99,7 +100,8 @@ export class Bridge {
     const sessionId = `s${frame.sessionNumber}`;
     // Checked: the number must round-trip to the id the server assigned.
     if (audioSessionNumber(sessionId) !== frame.sessionNumber) return;
-    this.services.sessions.pushAudio(sessionId, frame.frame, clientId, frame.startSample);
+    if (this.services.meetings.isMicStream(sessionId)) this.services.meetings.pushMic(sessionId, frame.frame, clientId, frame.startSample);
+    else this.services.sessions.pushAudio(sessionId, frame.frame, clientId, frame.startSample);
   }
 
   close(): void {

@@ -124,6 +124,9 @@ const VALID: Record<InvokeChannel, unknown> = {
   'history:delete': { id: '20250101-120000-abcdef' },
   'history:clear': undefined,
   'insert:test': { text: 'x' },
+  'meeting:start': { micSampleRate: 16000, systemAudio: false },
+  'meeting:stop': { meetingId: 'm999' },
+  'meeting:marker': { meetingId: 'm999', text: 'decision' },
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
@@ -148,6 +151,8 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'models:remove': 'UNKNOWN_MODEL',
   'history:get': 'NOT_FOUND',
   'history:delete': 'NOT_FOUND',
+  'meeting:stop': 'NOT_FOUND',
+  'meeting:marker': 'NOT_FOUND',
 };
 
 test('a well-formed request on every channel gets a Result: a value or an error with a stable code', async () => {
