@@ -480,6 +480,8 @@ export interface MeetingTrackReport {
   /** Samples the audio journal could not write (disk full or too slow). */
   journalDropped: number;
   segments: number;
+  /** Wall ms from a segment's last sample arriving to its final: median, 95th percentile, largest (null: no finals). */
+  finalLagMs: { p50: number; p95: number; max: number } | null;
 }
 
 export interface MeetingSummary {

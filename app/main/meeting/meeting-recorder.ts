@@ -17,7 +17,7 @@ type MeetingRecord = SegmentRecord | MarkerRecord | TrackRecord;
 
 export class MeetingRecorder {
   private readonly tally = new Tally();
-  private readonly backlog: MeetingRecord[] = [];
+  private readonly backlog: { record: MeetingRecord; written: () => void }[] = [];
   private work: Promise<void> = Promise.resolve();
   private flushing = false;
   private ended = false;
@@ -35,15 +35,22 @@ export class MeetingRecorder {
     return summaryOf(this.header, this.tally, { recovered: false, live });
   }
 
-  add(record: MeetingRecord): void {
-    if (this.ended) return;
+  /**
+   * Queues a record; resolves once it is on disk (fdatasync'ed), or at once when writing failed (it stays
+   * queued for the next attempt) or it was dropped. The meeting emits a final only then, so every final
+   * the UI saw survives a crash.
+   */
+  add(record: MeetingRecord): Promise<void> {
+    if (this.ended) return Promise.resolve();
     if (record.type === 'segment') this.tally.add(record);
-    this.backlog.push(record);
+    const done = new Promise<void>((resolve) => this.backlog.push({ record, written: resolve }));
     if (this.backlog.length > MAX_BACKLOG) {
-      this.backlog.shift();
+      this.backlog.shift()!.written();
       this.dropped += 1;
     }
+    if (this.error) this.backlog.at(-1)!.written();
     if (!this.flushing) this.work = this.work.then(() => this.flush());
+    return done;
   }
 
   /** Resolves when everything added so far is on disk (or failed). */
@@ -55,14 +62,17 @@ export class MeetingRecorder {
     this.flushing = true;
     try {
       while (this.backlog.length) {
+        const next = this.backlog[0]!;
         try {
-          await this.journal.append(this.backlog[0]!);
+          await this.journal.append(next.record);
           this.backlog.shift();
+          next.written();
         } catch (error) {
           if (!this.error) {
             this.error = error as Error;
             this.onError(error as Error);
           }
+          for (const queued of this.backlog) queued.written();
           return; // kept in the backlog; the next record tries again
         }
       }
@@ -87,7 +97,7 @@ export class MeetingRecorder {
   /** The entry is being deleted: nothing more is written. */
   async abandon(): Promise<void> {
     this.ended = true;
-    this.backlog.length = 0;
+    for (const queued of this.backlog.splice(0)) queued.written();
     await this.work;
     await this.journal.abandon();
   }

@@ -69,6 +69,8 @@ class Meeting implements MeetingEntryOwner {
   timer: NodeJS.Timeout | null = null;
   stopping: Promise<MeetingSummary> | null = null;
   discarded = false;
+  /** Finals go out in order, each once its record is on disk. */
+  emitting: Promise<void> = Promise.resolve();
 
   constructor(
     readonly id: string,
@@ -192,7 +194,7 @@ export class MeetingService {
     if (state.offsetSec === null) {
       // Sample 0 was captured one frame before it arrived.
       state.offsetSec = Math.max(0, meeting.elapsedSec() - frame.length / state.track.inputRate);
-      meeting.recorder.add({ type: 'track', track: name, speaker: state.source.speaker, file: state.file, offsetSec: state.offsetSec });
+      void meeting.recorder.add({ type: 'track', track: name, speaker: state.source.speaker, file: state.file, offsetSec: state.offsetSec });
     }
     state.track.push(frame, startSample);
   }
@@ -212,18 +214,22 @@ export class MeetingService {
       devicesRan: final.devicesRan,
     };
     if (meeting.discarded) return;
-    meeting.recorder.add({
+    // Shown once it is on disk (one fdatasync, milliseconds): what the UI showed survives a crash.
+    const written = meeting.recorder.add({
       type: 'segment', sessionId: meeting.id, segmentId: event.segmentId, start: event.start, end: event.end,
       text: event.text, devicesRan: event.devicesRan, words: event.words, speaker: event.speaker,
     });
-    this.opts.emit('meeting:transcript', event);
+    meeting.emitting = meeting.emitting.then(() => written).then(() => {
+      if (!meeting.discarded) this.opts.emit('meeting:transcript', event);
+    });
   }
 
-  marker(meetingId: string, text: string): MeetingMarker {
+  /** Resolves once the marker is on disk. */
+  async marker(meetingId: string, text: string): Promise<MeetingMarker> {
     const meeting = this.require(meetingId);
     if (meeting.state !== 'recording') throw new CodedError('BAD_ARGUMENT', 'The meeting is no longer recording; markers can be added while it records.');
     const marker: MeetingMarker = { at: meeting.elapsedSec(), text: text.trim() };
-    meeting.recorder.add({ type: 'marker', ...marker });
+    await meeting.recorder.add({ type: 'marker', ...marker });
     return marker;
   }
 
@@ -250,6 +256,7 @@ export class MeetingService {
     this.emitState(meeting);
     await meeting.capture?.stop();
     await Promise.all([...meeting.tracks.values()].map((t) => t.track.finish()));
+    await meeting.emitting;
     if (meeting.timer) clearInterval(meeting.timer);
     const durationSec = Math.max(0, ...[...meeting.tracks.values()].map((t) => (t.offsetSec ?? 0) + t.track.samples / TRACK_RATE));
     const summary: MeetingSummary = {

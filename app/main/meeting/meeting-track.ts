@@ -65,6 +65,13 @@ interface QueuedSegment {
   arrivedAt: number;
 }
 
+function lagStats(lags: readonly number[]): MeetingTrackReport['finalLagMs'] {
+  if (!lags.length) return null;
+  const s = [...lags].sort((a, b) => a - b);
+  const at = (q: number): number => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))]!);
+  return { p50: at(0.5), p95: at(0.95), max: Math.round(s.at(-1)!) };
+}
+
 function codeOf(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : 'INTERNAL';
@@ -82,6 +89,8 @@ export class MeetingTrack {
   private openStart: number | null = null;
   private nextSegment = 0;
   private inputPosition = 0;
+  /** 16 kHz samples on the timeline (the store forgets its length once disposed). */
+  private placed = 0;
   private samplesMissing = 0;
   private samplesRepeated = 0;
   private undecoded = 0;
@@ -99,7 +108,7 @@ export class MeetingTrack {
 
   /** Samples on the track's timeline (16 kHz). */
   get samples(): number {
-    return this.store.length;
+    return this.placed;
   }
 
   /** Rate of the frames pushed. */
@@ -164,6 +173,7 @@ export class MeetingTrack {
     if (pcm.length === 0) return;
     const now = performance.now();
     this.store.append(pcm);
+    this.placed += pcm.length;
     this.opts.wav?.append(pcm);
     this.arrivals.push({ end: this.store.length, at: now });
     if (this.arrivals.length > 512) this.arrivals = this.arrivals.slice(-256);
@@ -279,11 +289,12 @@ export class MeetingTrack {
   report(): MeetingTrackReport {
     return {
       track: this.track,
-      samples: this.store.length,
+      samples: this.placed,
       samplesMissing: this.samplesMissing,
       samplesRepeated: this.samplesRepeated,
       journalDropped: this.opts.wav?.droppedSamples ?? 0,
       segments: this.nextSegment - this.undecoded,
+      finalLagMs: lagStats(this.lags),
     };
   }
 
