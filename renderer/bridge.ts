@@ -3,6 +3,7 @@
 // to every event and route it to a store action.
 import type { ParakeetApi } from '../app/ipc/contract.js';
 import { dictation } from './audio/dictation.js';
+import { meeting } from './meeting/meeting.js';
 import { browserSocketFactory } from './bridge/browser-socket.js';
 import { bridgeUrlFromLocation, WebClient } from './bridge/web-client.js';
 import * as actions from './store/actions.js';
@@ -36,6 +37,7 @@ function subscribe(parakeet: ParakeetApi): void {
   parakeet.on('history:changed', (change) => void historyChanged(change));
   // The global hotkey (desktop app): the same toggle as the Dictate button and Ctrl+Shift+Space.
   parakeet.on('dictation:toggle', () => void dictation.toggle());
+  meeting.subscribe(parakeet);
 }
 
 /** Returns false when there is no way to reach the main process (a banner says what to do). */

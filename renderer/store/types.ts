@@ -7,7 +7,7 @@ import type {
   TranscriptEvent,
 } from '../../app/ipc/contract.js';
 
-export type View = 'dictate' | 'files' | 'history' | 'devices' | 'models' | 'settings';
+export type View = 'dictate' | 'files' | 'history' | 'devices' | 'models' | 'settings' | 'meeting';
 
 /** The renderer's side of a dictation session (the server has its own SessionState). */
 export type SessionPhase = 'idle' | 'opening' | 'starting' | 'live' | 'stopping';

@@ -108,7 +108,8 @@ async function main(): Promise<void> {
       fed.others += Math.min(FRAME, sys.length - at);
       const due = t0 + ((fed.you / RATE) * 1000) / speed;
       const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      // Always yield: a feed behind its schedule must still let the decodes' replies and the WAV syncs run.
+      await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
       if ((fed.you / RATE) % 10 === 0) {
         rss.push({ meetingSec: fed.you / RATE, main: process.memoryUsage().rss, engine: rssOf(enginePid) });
       }

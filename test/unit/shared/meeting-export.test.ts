@@ -2,7 +2,7 @@
 // in place, Markdown escaped, WebVTT voice spans, JSON with the segments.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { meetingExport, type MeetingTranscript } from '../../app/shared/meeting-export.js';
+import { meetingExport, type MeetingTranscript } from '../../../app/shared/meeting-export.js';
 
 const w = (text: string, start: number, end: number) => ({ text, start, end, confidence: 0.9 });
 const MEETING: MeetingTranscript = {
