@@ -16,13 +16,19 @@ export interface TestPulseAudio {
 
 const TOOLS = ['pulseaudio', 'pactl', 'parec', 'paplay'];
 
+/** The environment that reaches the daemon startPulseAudio(dir) runs (known before it starts). */
+export function pulseEnv(dir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, XDG_RUNTIME_DIR: dir, PULSE_SERVER: `unix:${join(dir, 'native')}` };
+  delete env.DBUS_SESSION_BUS_ADDRESS;
+  return env;
+}
+
 export async function startPulseAudio(dir: string): Promise<TestPulseAudio | string> {
   const missing = TOOLS.find((t) => spawnSync('which', [t]).status !== 0);
   if (missing) return `${missing} is not installed (apt-get install pulseaudio pulseaudio-utils)`;
   mkdirSync(dir, { recursive: true });
   const socket = join(dir, 'native');
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, XDG_RUNTIME_DIR: dir, PULSE_SERVER: `unix:${socket}` };
-  delete env.DBUS_SESSION_BUS_ADDRESS;
+  const env = pulseEnv(dir);
   const daemon: ChildProcess = spawn('pulseaudio', [
     '-n', '-F', '/dev/null', '--daemonize=no', '--exit-idle-time=-1', '--use-pid-file=no', '--disable-shm=yes', '--log-target=stderr',
     '-L', `module-native-protocol-unix socket=${socket} auth-anonymous=1`,
