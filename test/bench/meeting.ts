@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const info = await meetings.start('bench', { micSampleRate: RATE });
   const stream = info.micStreamId!;
   const fed = { you: 0, others: 0 };
-  const rss: { meetingSec: number; main: number; engine: number | null }[] = [];
+  const rss: { meetingSec: number; main: number; heap: number; engine: number | null }[] = [];
   const enginePid = engine.status().pid ?? null;
   const t0 = performance.now();
   for (let minute = 0; minute < minutes; minute += 1) {
@@ -111,7 +111,10 @@ async function main(): Promise<void> {
       // Always yield: a feed behind its schedule must still let the decodes' replies and the WAV syncs run.
       await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
       if ((fed.you / RATE) % 10 === 0) {
-        rss.push({ meetingSec: fed.you / RATE, main: process.memoryUsage().rss, engine: rssOf(enginePid) });
+        // After a full GC (npm script: --expose-gc): what is held, not what V8 has not collected yet.
+        (globalThis as { gc?: () => void }).gc?.();
+        const m = process.memoryUsage();
+        rss.push({ meetingSec: fed.you / RATE, main: m.rss, heap: m.heapUsed + m.arrayBuffers, engine: rssOf(enginePid) });
       }
     }
     process.stderr.write(`minute ${minute + 1}/${minutes}: ${finals.length} finals, wall ${((performance.now() - t0) / 1000).toFixed(0)} s, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB\n`);
@@ -121,6 +124,7 @@ async function main(): Promise<void> {
   const audioDir = history.audioDirOf(info.entryId);
   const wavSamples = (name: string): number => (statSync(join(audioDir, name)).size - WAV_HEADER_BYTES) / 2;
   const afterFirst = rss.filter((r) => r.meetingSec >= 60);
+  // Growth after the first minute: the largest sample after it minus the first one after it.
   const growth = (pick: (r: (typeof rss)[number]) => number | null): number | null => {
     const xs = afterFirst.map(pick).filter((x): x is number => x !== null);
     return xs.length ? Math.max(...xs) - xs[0]! : null;
@@ -135,7 +139,9 @@ async function main(): Promise<void> {
     rss: {
       mainStartMB: Math.round((rss[0]?.main ?? 0) / 1e6),
       mainGrowthAfterFirstMinuteMB: growth((r) => r.main) === null ? null : Math.round(growth((r) => r.main)! / 1e5) / 10,
+      mainHeapGrowthAfterFirstMinuteMB: Math.round(growth((r) => r.heap)! / 1e5) / 10,
       engineGrowthAfterFirstMinuteMB: growth((r) => r.engine) === null ? null : Math.round(growth((r) => r.engine)! / 1e5) / 10,
+      gc: typeof (globalThis as { gc?: unknown }).gc === 'function',
       samples: rss.length,
     },
     tracks: summary.tracks.map((t) => {

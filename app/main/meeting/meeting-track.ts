@@ -15,7 +15,7 @@ import type { MeetingTrackName, MeetingTrackReport, Word } from '../../ipc/contr
 import type { DecoderName } from '../../../native/index.js';
 import { StreamingResampler } from '../../shared/resample.js';
 import type { Logger } from '../log.js';
-import { AudioStore } from '../sessions/audio-store.js';
+import { RecentAudio } from './recent-audio.js';
 import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
 import type { SessionDecoder } from '../sessions/session.js';
 import type { WavJournalWriter } from './wav-journal.js';
@@ -79,7 +79,7 @@ function codeOf(error: unknown): string {
 
 export class MeetingTrack {
   readonly track: MeetingTrackName;
-  private readonly store = new AudioStore();
+  private readonly store = new RecentAudio();
   private readonly segmenter: Segmenter;
   private readonly resampler: StreamingResampler | null;
   private readonly queue: QueuedSegment[] = [];
@@ -181,6 +181,10 @@ export class MeetingTrack {
     for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
     this.lastLevel = Math.min(1, Math.sqrt(sum / pcm.length));
     for (const event of this.segmenter.push(pcm)) this.onSegment(event);
+    // What no segment can need any more: before the open one, or — between segments — all but the
+    // pre-roll a next one may take, and a second for its onset to be confirmed.
+    const preRoll = Math.round((TRACK_RATE * this.opts.segmenter.preRollMs) / 1000);
+    this.store.release(Math.max(0, this.openStart ?? this.store.length - preRoll - TRACK_RATE));
   }
 
   private arrivalOf(sample: number): number {
@@ -201,9 +205,6 @@ export class MeetingTrack {
       pcm: this.store.read(event.start, event.end),
       arrivedAt: this.arrivalOf(event.end),
     };
-    // What no later segment can need: everything before the open segment, or before the pre-roll it may take.
-    const preRoll = Math.round((TRACK_RATE * this.opts.segmenter.preRollMs) / 1000);
-    this.store.release(Math.max(0, Math.min(event.end, this.store.length - preRoll - TRACK_RATE)));
     if ((this.queuedSamples + segment.pcm.length) / TRACK_RATE > MAX_QUEUED_SEC) {
       this.undecoded += 1;
       this.opts.log.warn(`${this.track}: segment ${segment.id} left undecoded (the engine is ${MAX_QUEUED_SEC} s of audio behind)`);
@@ -272,7 +273,7 @@ export class MeetingTrack {
     for (const event of this.segmenter.finish()) this.onSegment(event);
     while (this.decoding) await this.decoding;
     await this.opts.wav?.close();
-    await this.store.dispose();
+    this.store.clear();
   }
 
   /** Ends now (the entry was deleted, shutdown): decodes are abandoned, the WAV closed. */
@@ -283,7 +284,7 @@ export class MeetingTrack {
     this.queuedSamples = 0;
     await this.decoding?.catch(() => undefined);
     await this.opts.wav?.close();
-    await this.store.dispose();
+    this.store.clear();
   }
 
   report(): MeetingTrackReport {
