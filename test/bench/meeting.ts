@@ -143,6 +143,8 @@ async function main(): Promise<void> {
       engineGrowthAfterFirstMinuteMB: growth((r) => r.engine) === null ? null : Math.round(growth((r) => r.engine)! / 1e5) / 10,
       gc: typeof (globalThis as { gc?: unknown }).gc === 'function',
       samples: rss.length,
+      /** Per meeting minute: main RSS / heap+buffers after GC / engine RSS (MB). */
+      perMinute: rss.filter((r) => r.meetingSec % 60 === 0).map((r) => [r.meetingSec / 60, Math.round(r.main / 1e6), Math.round(r.heap / 1e6), r.engine === null ? null : Math.round(r.engine / 1e6)]),
     },
     tracks: summary.tracks.map((t) => {
       const sent = t.track === 'you' ? fed.you : fed.others;
