@@ -142,6 +142,7 @@ describe('meeting mode: microphone and system audio through PulseAudio, transcri
       assert.equal(youReport.samples, sent, 'every microphone sample is on the track');
       assert.equal(youReport.samplesMissing + youReport.samplesRepeated, 0);
 
+      t.diagnostic(`final lag at real time (ms): ${summary.tracks.map((r) => `${r.track} ${JSON.stringify(r.finalLagMs)}`).join(', ')}`);
       const finals = finalsOf(client).filter((f) => f.text);
       const byTrack = (track: string): MeetingFinal[] => finals.filter((f) => f.track === track).sort((a, b) => a.start - b.start);
       const youFinals = byTrack('you');
@@ -150,6 +151,8 @@ describe('meeting mode: microphone and system audio through PulseAudio, transcri
       // Text: the strings spoken on each track (WER over the track, the model's own errors allowed a little).
       const youWer = errorRates(you.text, youFinals.map((f) => f.text).join(' ')).wer;
       const othersWer = errorRates(others.map((o) => o.text).join(' '), othersFinals.map((f) => f.text).join(' ')).wer;
+      t.diagnostic(`You (WER ${youWer.toFixed(3)}): ${youFinals.map((f) => `[${f.start.toFixed(2)}–${f.end.toFixed(2)}] ${f.text}`).join(' | ')}`);
+      t.diagnostic(`Others (WER ${othersWer.toFixed(3)}): ${othersFinals.map((f) => `[${f.start.toFixed(2)}–${f.end.toFixed(2)}] ${f.text}`).join(' | ')}; played ${played.map((p) => `[${p.start.toFixed(2)}–${p.end.toFixed(2)}] ${p.text}`).join(' | ')}`);
       assert.ok(youWer <= 0.1, `You: "${youFinals.map((f) => f.text).join(' | ')}" vs "${you.text}" (WER ${youWer})`);
       assert.ok(othersWer <= 0.1, `Others: "${othersFinals.map((f) => f.text).join(' | ')}" vs "${others.map((o) => o.text).join(' ')}" (WER ${othersWer})`);
       // Times: each final's words sit where that string was spoken (mic: its place in the fed audio, plus
