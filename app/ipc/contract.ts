@@ -589,6 +589,8 @@ export interface InvokeMap {
   'meeting:stop': { request: { meetingId: string; sentSamples?: number }; response: MeetingSummary };
   /** A marker (a note) at the current meeting time. */
   'meeting:marker': { request: { meetingId: string; text: string }; response: MeetingMarker };
+  /** A recorded meeting transcribed again from its audio with the loaded model (and this decoder); the entry's segments are replaced. */
+  'meeting:retranscribe': { request: { entryId: string; decoder?: DecoderName | 'auto' }; response: HistoryEntry };
 }
 
 export interface InsertTestResult {
@@ -608,7 +610,7 @@ export const INVOKE_CHANNELS = [
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
-  'meeting:start', 'meeting:stop', 'meeting:marker',
+  'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

@@ -270,6 +270,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'meeting:start': meetingStart,
   'meeting:stop': object<{ meetingId: string; sentSamples?: number }>({ meetingId, sentSamples: num(0, Number.MAX_SAFE_INTEGER, true) }, ['sentSamples']),
   'meeting:marker': object({ meetingId, text: str({ max: 2000 }) }),
+  'meeting:retranscribe': object<{ entryId: string; decoder?: (typeof DECODER_CHOICES)[number] }>({ entryId: historyId, decoder: oneOf(DECODER_CHOICES) }, ['decoder']),
 };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

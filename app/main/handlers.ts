@@ -1,6 +1,7 @@
 // One handler per contract channel: the thin layer between a validated
 // request and the services. The `Handlers` type makes a missing channel a
 // compile error; the contract test checks the same at run time.
+import { retranscribeMeeting } from './meeting/retranscribe.js';
 import type { DownloadSnapshot } from '../ipc/contract.js';
 import { collectDiagnostics } from './diagnostics/collect.js';
 import { CodedError } from './engine/protocol.js';
@@ -101,5 +102,6 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'meeting:start': (options, context) => s.meetings.start(context.clientId, options),
     'meeting:stop': ({ meetingId, sentSamples }) => s.meetings.stop(meetingId, sentSamples),
     'meeting:marker': ({ meetingId, text }) => s.meetings.marker(meetingId, text),
+    'meeting:retranscribe': ({ entryId, decoder }) => retranscribeMeeting({ engine: s.engine, history: s.history }, entryId, decoder ?? s.settings.get().decoder),
   };
 }

@@ -9,7 +9,7 @@ import { audioSessionNumber, decodeAudioFrame, type ServerMessage } from '../ipc
 import type { Services } from '../main/services.js';
 
 /** Events the UI can live without when a client is far behind (the meter, partial text). */
-const DROPPABLE: ReadonlySet<EventName> = new Set(['dictation:state', 'models:progress', 'files:progress']);
+const DROPPABLE: ReadonlySet<EventName> = new Set(['dictation:state', 'models:progress', 'files:progress', 'meeting:state']);
 const BACKLOG_LIMIT = 4 * 1024 * 1024;
 
 export class Bridge {

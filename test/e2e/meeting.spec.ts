@@ -59,4 +59,8 @@ test('a meeting: microphone and system audio transcribed live with speaker label
   const segments = app.getByTestId('history-segment');
   await expect(segments.filter({ hasText: 'Others:' }).filter({ hasText: others[0]!.text })).toHaveCount(1);
   await expect(segments.filter({ hasText: `You: ${mic.parts[0]!.text}` })).toHaveCount(1);
+  // Transcribed again from its audio: the same lines come back.
+  await app.getByTestId('history-retranscribe').click();
+  await expect(app.getByText(/Transcribed again: \d+ lines/)).toBeVisible({ timeout: 30_000 });
+  await expect(segments.filter({ hasText: `You: ${mic.parts[0]!.text}` })).toHaveCount(1);
 });

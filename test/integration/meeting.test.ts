@@ -183,6 +183,16 @@ describe('meeting mode: microphone and system audio through PulseAudio, transcri
       assert.equal(youWav.samples.length, sent);
       const othersWav = decodeWav(readFileSync(join(audioDir, 'others.wav')));
       assert.ok(othersWav.samples.length / RATE > played.at(-1)!.end - 1, `others.wav holds ${othersWav.samples.length / RATE} s`);
+      // Transcribed again from its WAVs at the live cut points (CTC): the same text, speakers and times.
+      const again = await client.invoke<HistoryEntry>('meeting:retranscribe', { entryId: info.entryId, decoder: 'ctc' });
+      assert.ok(again.ok, JSON.stringify(again));
+      const redone = (speaker: string): HistoryEntry['segments'] => again.value.segments.filter((s) => s.speaker === speaker);
+      const youAgain = errorRates(you.text, redone('You').map((s) => s.text).join(' ')).wer;
+      const othersAgain = errorRates(others.map((o) => o.text).join(' '), redone('Others').map((s) => s.text).join(' ')).wer;
+      t.diagnostic(`re-transcribed: You WER ${youAgain.toFixed(3)}, Others WER ${othersAgain.toFixed(3)}`);
+      assert.ok(youAgain <= 0.1 && othersAgain <= 0.1, JSON.stringify(again.value.segments.map((s) => [s.speaker, s.start, s.text])));
+      assert.deepEqual(again.value.markers?.map((m) => m.text), ['first decision'], 'markers are kept');
+      for (const s of redone('Others')) assert.ok(played.some((p) => s.start > p.start - 0.5 && s.end < p.end + 1), `Others "${s.text}" at ${s.start}–${s.end}`);
       // Deleting the entry deletes its audio.
       assert.ok((await client.invoke('history:delete', { id: info.entryId })).ok);
       assert.equal(existsSync(audioDir), false);

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type {
-  FileTranscript, HistoryChange, HistoryEntry, HistoryEntrySummary, HistoryList, HistoryListRequest, HistorySettings, Notice,
+  FileTranscript, HistoryChange, HistoryEntry, HistoryEntrySummary, HistoryList, HistoryListRequest, HistorySegment, HistorySettings, Notice,
   TranscriptEvent,
 } from '../../ipc/contract.js';
 import { HISTORY_ID } from '../../ipc/validate.js';
@@ -24,14 +24,15 @@ import { CodedError } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
 import type { SessionObserver } from '../sessions/session-manager.js';
 import { DictationRecorder, type RecorderHost } from './dictation-recorder.js';
-import { entryContains, readEntry, scanEntry } from './entry-reader.js';
+import { entryContains, readEntry, readRecords, scanEntry } from './entry-reader.js';
 import { writeFileEntry } from './file-entry.js';
 import { IndexWriter, loadIndex } from './index-file.js';
 import { closeLeftOpen } from './journal.js';
 import { repairMeetingAudio } from '../meeting/recovery.js';
-import { FORMAT_VERSION, type EntryRecord } from './records.js';
+import { FORMAT_VERSION, recordLine, type EntryRecord, type HistoryRecord, type SegmentRecord } from './records.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { entriesToPrune, newestFirst } from './retention.js';
-import { summaryOf } from './tally.js';
+import { summaryOf, Tally } from './tally.js';
 
 export interface HistoryServiceOptions {
   /** <userData>/history */
@@ -293,6 +294,36 @@ export class HistoryService implements SessionObserver {
   meetingStarted(summary: HistoryEntrySummary, owner: MeetingEntryOwner): void {
     this.meetings.set(summary.id, owner);
     this.added(summary);
+  }
+
+  /**
+   * A recorded meeting transcribed again (meeting/retranscribe.ts): its segments replaced, header, tracks and
+   * markers kept, written atomically (the old file stays whole until the new one is in place).
+   */
+  async replaceMeetingSegments(id: string, segments: HistorySegment[]): Promise<HistoryEntry> {
+    const summary = this.require(id);
+    if (summary.kind !== 'meeting' || summary.live) throw new CodedError('BAD_ARGUMENT', `History entry ${id} is not a finished meeting.`);
+    let header: EntryRecord | null = null;
+    const kept: HistoryRecord[] = [];
+    for await (const record of readRecords(this.fileOf(id))) {
+      if (record.type === 'entry') header ??= record;
+      else if (record.type === 'track' || record.type === 'marker') kept.push(record);
+    }
+    if (!header) throw new CodedError('IO_ERROR', `The file of history entry ${id} has no header.`);
+    const tally = new Tally();
+    const lines = [header, ...kept];
+    for (const s of segments) {
+      const record: SegmentRecord = { type: 'segment', sessionId: 'retranscribed', ...s };
+      tally.add(record);
+      lines.push(record);
+    }
+    tally.extendTo(summary.durationSec);
+    lines.push({ type: 'closed', at: new Date(this.now()).toISOString(), durationSec: tally.durationSec, recovered: summary.recovered });
+    await writeFileAtomic(this.fileOf(id), lines.map(recordLine).join(''));
+    const next = summaryOf(header, tally, { recovered: summary.recovered, live: false });
+    this.entries.set(id, next);
+    this.changed({ change: 'updated', id });
+    return this.get(id);
   }
 
   /** The meeting's closed marker is written. */

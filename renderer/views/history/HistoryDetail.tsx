@@ -15,6 +15,7 @@ import { deleteHistoryEntry } from '../../store/commands.js';
 import { useApp } from '../../store/hooks.js';
 import { WordTable } from '../files/WordTable.js';
 import { EntryBadges } from './HistoryList.js';
+import { RetranscribeButton } from './RetranscribeButton.js';
 import { SegmentList } from './SegmentList.js';
 
 function Facts({ e }: { e: HistoryEntry }) {
@@ -52,6 +53,7 @@ export function HistoryDetail() {
       ) : null}
       <Facts e={e} />
       <ExportButtons file={(format) => ({ name: historyExportName(e, format), content: historyExportContent(format, e) })} />
+      <RetranscribeButton e={e} />
       {e.kind === 'meeting' ? (
         <Button onClick={() => saveTextFile(historyExportName(e, 'md'), meetingExport('md', meetingTranscript(e)), 'text/markdown;charset=utf-8')} aria-label="Export as Markdown (.md)">
           .md

@@ -55,6 +55,7 @@ const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
   'insert:test': [{ text: '' }, { text: 5 }, { text: 'x'.repeat(2001) }, { mode: 'type' }],
   'meeting:start': [{ micSampleRate: -1 }, { micSampleRate: 44100.5 }, { systemAudio: 'yes' }, { tracks: 2 }],
   'meeting:stop': [{}, { meetingId: 's1' }, { meetingId: 'm1', sentSamples: -5 }, { meetingId: '../m1' }],
+  'meeting:retranscribe': [{}, { entryId: '../x' }, { entryId: '20250101-120000-abcdef', decoder: 'best' }],
   'meeting:marker': [{ meetingId: 'm1' }, { meetingId: 'm1', text: '' }, { meetingId: 'm1', text: 'x'.repeat(2001) }, { meetingId: 'x', text: 'a' }],
   'dictation:start': [undefined, {}, { sampleRate: 'fast' }, { sampleRate: 100 }, { sampleRate: 16000, preRollMs: -1 }],
   'dictation:stop': [{ sessionId: 'x1' }, { sessionId: 1 }],
@@ -130,6 +131,7 @@ const VALID: Record<InvokeChannel, unknown> = {
   'meeting:start': { micSampleRate: 16000, systemAudio: false },
   'meeting:stop': { meetingId: 'm999' },
   'meeting:marker': { meetingId: 'm999', text: 'decision' },
+  'meeting:retranscribe': { entryId: '20250101-120000-abcdef', decoder: 'ctc' },
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
@@ -156,6 +158,7 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'history:delete': 'NOT_FOUND',
   'meeting:stop': 'NOT_FOUND',
   'meeting:marker': 'NOT_FOUND',
+  'meeting:retranscribe': 'NOT_FOUND',
 };
 
 test('a well-formed request on every channel gets a Result: a value or an error with a stable code', async () => {
