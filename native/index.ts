@@ -67,7 +67,7 @@ export interface BuildInfo {
 }
 
 export type DecoderName = 'tdt' | 'rnnt' | 'ctc';
-export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0';
+export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0' | 'int8';
 
 export interface ModelInfo {
   path: string;
@@ -151,6 +151,24 @@ export interface LoadOptions {
   adaptiveThreads?: boolean;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
+}
+
+/** One run state's compute (Model.createState); absent fields take the model's load options. */
+export interface StateOptions {
+  /** CPU threads of this state's pool; 0 = all hardware threads. */
+  threads?: number;
+  /** See LoadOptions.alwaysSchedule. */
+  alwaysSchedule?: boolean;
+  /** See LoadOptions.adaptiveThreads. */
+  adaptiveThreads?: boolean;
+}
+
+export interface StateInfo {
+  /** ggml device name (the model's). */
+  device: string;
+  threads: number;
+  scheduled: boolean;
+  adaptiveThreads: boolean;
 }
 
 export interface TranscribeOptions {
@@ -239,9 +257,17 @@ interface NativeAbortFlag {
   readonly aborted: boolean;
 }
 
+interface NativeModelState {
+  info(): StateInfo;
+  transcribe(pcm: Float32Array, options: Record<string, unknown>, onProgress?: (f: number) => void): Promise<TranscribeResult>;
+  dispose(): void;
+  readonly disposed: boolean;
+}
+
 interface NativeModel {
   info(): ModelInfo;
   transcribe(pcm: Float32Array, options: Record<string, unknown>, onProgress?: (f: number) => void): Promise<TranscribeResult>;
+  createState(options: Record<string, unknown>): NativeModelState;
   dispose(): void;
   readonly disposed: boolean;
 }
@@ -369,15 +395,67 @@ function linkSignal(signal: AbortSignal | undefined): { flag: NativeAbortFlag; u
   return { flag, unlink: () => signal.removeEventListener('abort', onAbort) };
 }
 
-/** A loaded Parakeet model. One transcription at a time: a concurrent call rejects with BUSY. */
+async function withSignal<T>(signal: AbortSignal | undefined, run: (flag: NativeAbortFlag) => Promise<T>): Promise<T> {
+  if (signal?.aborted) throw abortError();
+  const { flag, unlink } = linkSignal(signal);
+  try {
+    return await run(flag);
+  } finally {
+    unlink();
+  }
+}
+
+function transcribeOn(
+  handle: NativeModel | NativeModelState, pcm: Float32Array, options: TranscribeOptions,
+): Promise<TranscribeResult> {
+  return withSignal(options.signal, (flag) => {
+    const { signal: _signal, onProgress, ...rest } = options;
+    return handle.transcribe(pcm, { ...rest, abortFlag: flag }, onProgress);
+  });
+}
+
+/**
+ * One run state of a model (Model.createState): its own compute buffers, CPU thread pool and decoder
+ * scratch over the model's shared weights. Transcriptions on different states run concurrently (each on
+ * its own native thread); one state runs one at a time (a concurrent call rejects with BUSY).
+ */
+export class ModelState {
+  /** @internal made by Model.createState */
+  constructor(private readonly handle: NativeModelState, private readonly onDispose: (state: ModelState) => void) {}
+
+  info(): StateInfo {
+    return this.handle.info();
+  }
+
+  get disposed(): boolean {
+    return this.handle.disposed;
+  }
+
+  /** Transcribes float PCM on this state; compute runs on a native thread. */
+  transcribe(pcm: Float32Array, options: TranscribeOptions = {}): Promise<TranscribeResult> {
+    return transcribeOn(this.handle, pcm, options);
+  }
+
+  /** Frees this state's buffers (its transcription in flight is aborted first); the model stays. */
+  dispose(): void {
+    this.handle.dispose();
+    this.onDispose(this);
+  }
+}
+
+/**
+ * A loaded Parakeet model: the weights, read-only and shared by its states. `transcribe` runs on the
+ * model's default state, one call at a time (a concurrent call rejects with BUSY); `createState` makes
+ * more states for work that runs in parallel (e.g. dictation beside a file job).
+ */
 export class Model {
+  private readonly states = new Set<ModelState>();
+
   private constructor(private readonly handle: NativeModel) {}
 
   /** Loads a GGUF model on a worker thread (never blocks the event loop). */
   static async load(path: string, options: LoadOptions = {}): Promise<Model> {
-    if (options.signal?.aborted) throw abortError();
-    const { flag, unlink } = linkSignal(options.signal);
-    try {
+    return withSignal(options.signal, async (flag) => {
       const handle = await native().loadModel(
         path,
         {
@@ -388,9 +466,7 @@ export class Model {
         options.onProgress,
       );
       return new Model(handle);
-    } finally {
-      unlink();
-    }
+    });
   }
 
   info(): ModelInfo {
@@ -401,20 +477,24 @@ export class Model {
     return this.handle.disposed;
   }
 
-  /** Transcribes float PCM; compute runs on a native thread. */
-  async transcribe(pcm: Float32Array, options: TranscribeOptions = {}): Promise<TranscribeResult> {
-    if (options.signal?.aborted) throw abortError();
-    const { flag, unlink } = linkSignal(options.signal);
-    try {
-      const { signal: _signal, onProgress, ...rest } = options;
-      return await this.handle.transcribe(pcm, { ...rest, abortFlag: flag }, onProgress);
-    } finally {
-      unlink();
-    }
+  /** Transcribes float PCM on the default state; compute runs on a native thread. */
+  transcribe(pcm: Float32Array, options: TranscribeOptions = {}): Promise<TranscribeResult> {
+    return transcribeOn(this.handle, pcm, options);
   }
 
-  /** Frees the weights (a transcription in flight is aborted first). */
+  /**
+   * A new run state on the model's device (synchronous, milliseconds: backend objects and a thread pool,
+   * no weights). Absent options take the model's load options.
+   */
+  createState(options: StateOptions = {}): ModelState {
+    const state = new ModelState(this.handle.createState({ ...options }), (s) => this.states.delete(s));
+    this.states.add(state);
+    return state;
+  }
+
+  /** Frees the weights and every state made from them (transcriptions in flight are aborted first). */
   dispose(): void {
+    for (const state of [...this.states]) state.dispose();
     this.handle.dispose();
   }
 }

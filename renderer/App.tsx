@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { Nav, VIEWS } from './components/Nav.js';
 import { NoticeArea } from './components/NoticeArea.js';
 import { StatusChips } from './components/StatusChips.js';
+import { installHoldToTalk } from './hold-to-talk.js';
 import { installShortcuts } from './keyboard.js';
 import { useApp } from './store/hooks.js';
 import type { View } from './store/types.js';
@@ -37,6 +38,7 @@ export function App() {
   const view = useApp((s) => s.ui.view);
   const main = useRef<HTMLElement>(null);
   useEffect(() => installShortcuts(), []);
+  useEffect(() => installHoldToTalk(), []);
   // The window's title names the view (screen readers announce it, and it tells windows apart).
   useEffect(() => {
     document.title = `${VIEWS.find((v) => v.id === view)?.label ?? 'Parakeet'} — Parakeet`;

@@ -28,6 +28,7 @@ function subscribe(parakeet: ParakeetApi): void {
     dictation.handleServerState(ev);
   });
   parakeet.on('dictation:latency', actions.latencyReported);
+  parakeet.on('dictation:inserted', actions.insertDelivered);
   parakeet.on('notice', (notice) => actions.notify(notice));
   parakeet.on('files:progress', (ev) => {
     actions.fileProgressed(ev);
@@ -37,6 +38,9 @@ function subscribe(parakeet: ParakeetApi): void {
   parakeet.on('history:changed', (change) => void historyChanged(change));
   // The global hotkey (desktop app): the same toggle as the Dictate button and Ctrl+Shift+Space.
   parakeet.on('dictation:toggle', () => void dictation.toggle());
+  // Push-to-talk / hybrid / toggle decided by main's hotkey state machine, with the key-down time.
+  parakeet.on('dictation:hotkey', (event) => void dictation.hotkey(event));
+  parakeet.on('dictation:inserted', actions.textInserted);
   meeting.subscribe(parakeet);
 }
 

@@ -24,12 +24,17 @@ function inFormControl(target: EventTarget | null): boolean {
   return isEditable(target) || target instanceof HTMLSelectElement;
 }
 
+/** Epoch ms of a DOM event (its timeStamp counts from the page's time origin). */
+export function eventTime(e: Event): number {
+  return Math.round(performance.timeOrigin + e.timeStamp);
+}
+
 export function installShortcuts(): () => void {
   const onKey = (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.code === 'Space') {
       if (isEditable(e.target)) return;
       e.preventDefault();
-      void dictation.toggle();
+      void dictation.toggle({ at: eventTime(e), source: 'key' });
       return;
     }
     if (e.altKey && !e.ctrlKey && !e.metaKey && /^Digit[1-9]$/.test(e.code)) {

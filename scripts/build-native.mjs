@@ -11,6 +11,7 @@
 //   PARAKEET_SKIP_NATIVE=1       skip (the app then reports that the engine is missing)
 //   PARAKEET_BUILD_JOBS=N        parallel compile jobs
 //   PARAKEET_BUILD_DIR=path      build folder (default native/build; the app looks there unless PARAKEET_ADDON is set)
+//   PARAKEET_BUILD_TESTS=1       also build the engine's C++ tests (native/tests; npm run test:cpp runs them)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -56,6 +57,7 @@ const defines = {
   PARAKEET_DISTRIBUTABLE: flag('PARAKEET_DISTRIBUTABLE'),
   PARAKEET_VULKAN: flag('PARAKEET_VULKAN'),
   PARAKEET_CUDA: flag('PARAKEET_CUDA'),
+  PARAKEET_BUILD_TESTS: flag('PARAKEET_BUILD_TESTS'),
 };
 if (process.env.PARAKEET_METAL !== undefined) defines.PARAKEET_METAL = flag('PARAKEET_METAL');
 

@@ -12,6 +12,9 @@ import type {
   CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel,
 } from '../main/models/index.js';
 
+import type { Replacement } from '../shared/text-transform.js';
+
+export type { Replacement };
 export type { CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel, DeviceInfo, DeviceSelection, ModelInfo, Word };
 
 // ---------------------------------------------------------------- envelopes
@@ -32,7 +35,9 @@ export type ErrorCode =
   | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING' | 'DEVICE_SELF_TEST_FAILED'
   | 'DEVICE_SELF_TEST_INCOMPLETE' | 'HISTORY_WRITE_FAILED' | 'HISTORY_UNREADABLE' | 'HISTORY_RECOVERED'
   // inserting text into other apps, the global hotkey
-  | 'INSERT_FAILED' | 'HOTKEY_UNAVAILABLE';
+  | 'INSERT_FAILED' | 'INSERT_COPIED' | 'HOTKEY_UNAVAILABLE'
+  // web mode: a file uploaded over the bridge
+  | 'UPLOAD_FAILED';
 
 export interface IpcError {
   code: ErrorCode | string;
@@ -204,9 +209,40 @@ export interface InsertSettings {
   restoreDelayMs: number;
 }
 
+/** Dictation text options (app/shared/text-transform.ts), applied to the live text before it is shown, inserted or kept. */
+export interface TextSettings {
+  /** "comma", "period", "new line", … are written as marks and line breaks (the list: SPOKEN_COMMANDS). */
+  spokenPunctuation: boolean;
+  /** Whole words, case-insensitive; applied before spoken punctuation. */
+  replacements: Replacement[];
+  /** Inserted text ends with a space (ready for the next dictation) instead of starting the next segment with one. */
+  trailingSpace: boolean;
+}
+
+/** toggle: press starts, press stops; push-to-talk: hold to speak; hybrid: tap to latch, hold to talk (app/shared/hotkey). */
+export type HotkeyMode = 'toggle' | 'push-to-talk' | 'hybrid';
+
 export interface HotkeySettings {
   /** Electron accelerator that starts/stops dictation from any app (desktop app only), e.g. "CommandOrControl+Shift+Space". */
   toggle: string;
+  mode: HotkeyMode;
+  /**
+   * The key held in push-to-talk and hybrid mode (and a toggle key needing the key hook): a chord ("Ctrl+Space"),
+   * a function key ("F8") or one modifier alone ("RightCtrl"); grammar in app/shared/hotkey/chord.ts.
+   */
+  hold: string;
+  /** Hybrid: a press shorter than this latches; a lone modifier with another key this soon was a shortcut (ms). */
+  tapMs: number;
+}
+
+/** The desktop app outside its window (app/main/tray). */
+export interface DesktopSettings {
+  /** A small always-on-top window with the recording dot, the level and the live text; it never takes the focus. */
+  overlay: boolean;
+  /** Start Parakeet when the user logs in (off by default). */
+  openAtLogin: boolean;
+  /** Short tones when capture starts and stops (off by default). */
+  sounds: boolean;
 }
 
 export interface Settings {
@@ -223,6 +259,8 @@ export interface Settings {
   history: HistorySettings;
   insert: InsertSettings;
   hotkey: HotkeySettings;
+  text: TextSettings;
+  desktop: DesktopSettings;
   /**
    * Unload the model after this many minutes without a dictation, file job or self-test (0 = never). It frees the
    * compute buffers and the engine's resident model pages (GPU memory on a GPU); the next use reloads it first.
@@ -274,6 +312,8 @@ export interface TranscriptEvent {
    */
   startSample?: number;
   endSample?: number;
+  /** The engine's own text, present only when the text options changed it (text is what is shown and inserted). */
+  spokenText?: string;
 }
 
 export type SessionState = 'listening' | 'speech' | 'finalizing' | 'stopped' | 'failed';
@@ -582,7 +622,18 @@ export interface InvokeMap {
    * (mode 'off' is taken as 'paste'); fails with INSERT_FAILED and the reason, NOT_SUPPORTED where no
    * insertion path exists.
    */
-  'insert:test': { request: { text?: string }; response: InsertTestResult };
+  'insert:test': { request: { text?: string; intoOwnWindow?: boolean }; response: InsertTestResult };
+  /** What inserting needs on this machine (tools, permission), what is missing and how to install it. */
+  'insert:check': { request: void; response: InsertRequirements };
+  /**
+   * Web mode: announces a file the page will send in chunks (binary frames, web-protocol.ts), acknowledged by
+   * `files:upload` events; then files:transcribeUpload runs the normal file job on it.
+   */
+  'files:uploadBegin': { request: { name: string; sizeBytes: number }; response: UploadTicket };
+  /** Deletes an upload that is not being transcribed (a running transcription is cancelled with files:cancel). */
+  'files:uploadCancel': { request: { uploadId: number }; response: void };
+  /** Transcribes a complete upload like files:transcribe; the uploaded file is deleted when the job ends. */
+  'files:transcribeUpload': { request: { uploadId: number; options?: FileTranscribeOptions }; response: FileTranscript };
   /** Starts recording a meeting: the microphone (frames from this client on micStreamId) and the system audio. */
   'meeting:start': { request: MeetingStartOptions; response: MeetingInfo };
   /** Stops it: the open segments are transcribed, the audio closed; the History entry is complete. */
@@ -593,11 +644,78 @@ export interface InvokeMap {
   'meeting:retranscribe': { request: { entryId: string; decoder?: DecoderName | 'auto' }; response: HistoryEntry };
 }
 
+export interface InsertDelivery {
+  sessionId: string;
+  segmentId: number;
+  /** From the final's emission to the delivery's end (the clipboard restored included), wall ms. */
+  ms: number;
+  method: 'typed' | 'pasted' | 'copied';
+  /** The target read the pasted clipboard (X11). */
+  confirmed: boolean;
+  /** Epoch ms when the delivery ended (the latency panel's key-down → text inserted). */
+  at: number;
+  /** Characters delivered. */
+  chars: number;
+}
+
+/** One thing inserting needs (a tool, a permission) and whether this machine has it. */
+export interface InsertRequirement {
+  name: string;
+  ok: boolean;
+  /** What it is for, in words. */
+  purpose: string;
+  /** How to get it, when missing (a command or where to click). */
+  fix?: string;
+  /** Without it some modes still work (terminal detection, one of two alternatives). */
+  optional?: boolean;
+}
+
+export interface InsertRequirements {
+  /** The OS path ('x11', 'wayland', 'macos', 'windows'), or null where no display exists. */
+  platform: string | null;
+  /** Typing or pasting into other apps can work now. */
+  ready: boolean;
+  /** The modes that can work here now. */
+  modes: Exclude<InsertMode, 'off'>[];
+  summary: string;
+  items: InsertRequirement[];
+}
+
+/** files:uploadBegin's answer: where the upload will be and how to send it (app/main/files/uploads.ts). */
+export interface UploadTicket {
+  uploadId: number;
+  /** The complete file's path once every byte arrived (files:progress events name it). */
+  path: string;
+  /** Largest payload of one chunk frame (bytes). */
+  chunkBytes: number;
+  /** Bytes that may be sent ahead of the acknowledgements (files:upload events). */
+  windowBytes: number;
+  maxBytes: number;
+}
+
+/** Web mode, to the uploading client only: bytes on disk so far; done once the file is complete. */
+export interface UploadProgress {
+  uploadId: number;
+  receivedBytes: number;
+  sizeBytes: number;
+  done: boolean;
+  /** The upload failed and was deleted (a rule broken, the disk, a stall). */
+  error?: IpcError;
+}
+
 export interface InsertTestResult {
   mode: Exclude<InsertMode, 'off'>;
   /** The OS path taken ('x11', 'wayland', 'macos', 'windows'). */
   platform: string;
   text: string;
+  /** What was done: keystrokes typed, a paste sent, or only copied (the user presses Ctrl+V). */
+  delivered?: 'typed' | 'pasted' | 'copied';
+  /** The target read the pasted clipboard (X11 only can see it). */
+  confirmed?: boolean;
+  /** The focused window was a terminal (X11): Ctrl+Shift+V or typing was used. */
+  terminal?: boolean;
+  /** In words. */
+  detail?: string;
 }
 
 export type InvokeChannel = keyof InvokeMap;
@@ -610,6 +728,7 @@ export const INVOKE_CHANNELS = [
   'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
+  'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
   'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe',
 ] as const satisfies readonly InvokeChannel[];
 
@@ -630,9 +749,23 @@ export interface EventMap {
   'history:changed': HistoryChange;
   'notice': Notice;
   /** The global hotkey was pressed (desktop app): the renderer, which owns the microphone, starts or stops dictation. */
-  'dictation:toggle': { source: 'hotkey' };
+  'dictation:toggle': { source: 'hotkey' | 'tray' };
+  /** The global hotkey's mode logic decided (desktop app): the renderer starts, stops or cancels. */
+  'dictation:hotkey': HotkeyEvent;
+  /** A final reached the focused app (or only the clipboard): how long the delivery took and what is known of it. */
+  'dictation:inserted': InsertDelivery;
+  /** Web mode: an upload's progress, sent to the uploading client only (not through the bus). */
+  'files:upload': UploadProgress;
   'meeting:state': MeetingStateEvent;
   'meeting:transcript': MeetingFinal;
+}
+
+export interface HotkeyEvent {
+  /** toggle: the toggle-mode shortcut was pressed; the window starts or stops by its own state, as its button does. */
+  action: 'start' | 'stop' | 'cancel' | 'toggle';
+  /** Epoch ms of the key event that caused it (key-down for a start): the latency panel measures from here. */
+  at: number;
+  mode: HotkeyMode;
 }
 
 export type EventName = keyof EventMap;
@@ -640,6 +773,7 @@ export type EventName = keyof EventMap;
 export const EVENT_NAMES = [
   'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
   'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice', 'dictation:toggle',
+  'files:upload', 'dictation:hotkey', 'dictation:inserted',
   'meeting:state', 'meeting:transcript',
 ] as const satisfies readonly EventName[];
 
@@ -674,4 +808,9 @@ export interface ParakeetApi {
    * and keeps the timeline (missing samples become silence, duplicates are dropped).
    */
   sendAudio(sessionId: string, frame: Float32Array, startSample?: number): void;
+  /**
+   * Web mode only: one chunk of an upload (files:uploadBegin), in order, `offset` its first byte's place in the
+   * file. False when it could not be sent (no connection: the server drops the upload with the connection).
+   */
+  sendUploadChunk?(uploadId: number, offset: number, bytes: ArrayBuffer): boolean;
 }

@@ -1,7 +1,7 @@
 // Default settings and the limits of each numeric field. Electron-free and
 // dependency-free so the main process (validation, migration) and the renderer
 // (form limits, "reset to default") share one definition.
-import type { DictationSettings, HistorySettings, HotkeySettings, InsertMode, InsertSettings, Settings } from './contract.js';
+import type { DesktopSettings, DictationSettings, HistorySettings, HotkeySettings, InsertMode, InsertSettings, Settings, TextSettings } from './contract.js';
 
 export const SETTINGS_VERSION = 1;
 
@@ -34,7 +34,25 @@ export const DEFAULT_INSERT: InsertSettings = {
   restoreDelayMs: 300,
 };
 
-export const DEFAULT_HOTKEY: HotkeySettings = { toggle: 'CommandOrControl+Shift+Space' };
+export const DEFAULT_TEXT: TextSettings = {
+  // Off: with it on, "a period of time" becomes "a. Of time"; users who dictate punctuation turn it on.
+  spokenPunctuation: false,
+  replacements: [],
+  // Off: segments of one dictation are joined by a space before each one but the first (nothing dangles at the end).
+  trailingSpace: false,
+};
+
+export const DEFAULT_HOTKEY: HotkeySettings = {
+  toggle: 'CommandOrControl+Shift+Space',
+  // Toggle until the user picks a hold mode: it works without the key hook (Wayland, no Input Monitoring).
+  mode: 'toggle',
+  // Right Ctrl types nothing alone and most keyboards have one; a shortcut typed with it is told apart (tapMs).
+  hold: 'RightCtrl',
+  // A deliberate tap lasts ~100–200 ms; a "hold to talk" is longer than a word.
+  tapMs: 300,
+};
+
+export const DEFAULT_DESKTOP: DesktopSettings = { overlay: false, openAtLogin: false, sounds: false };
 
 /**
  * 15 minutes: unloading gives back most of the engine's memory (110M-shape Q8_0 on the CPU: RSS 320 → 88 MiB;
@@ -62,6 +80,8 @@ export const DEFAULT_SETTINGS: Settings = {
   history: DEFAULT_HISTORY,
   insert: DEFAULT_INSERT,
   hotkey: DEFAULT_HOTKEY,
+  text: DEFAULT_TEXT,
+  desktop: DEFAULT_DESKTOP,
   idleUnloadMinutes: DEFAULT_IDLE_UNLOAD_MINUTES,
   mirrorEndpoint: null,
 };
@@ -81,11 +101,13 @@ export const SETTINGS_LIMITS = {
   restoreDelayMs: { min: 50, max: 5000 },
   /** Minutes; 0 = never. At most a day. */
   idleUnloadMinutes: { min: 0, max: 1440 },
+  /** Hybrid tap / shortcut window (ms). */
+  tapMs: { min: 100, max: 1000 },
 } as const;
 
 export const INSERT_MODES: readonly InsertMode[] = ['off', 'paste', 'type', 'copy'];
 
-export const WEIGHT_TYPES = ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0'] as const;
+export const WEIGHT_TYPES = ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'int8'] as const;
 export const DECODER_CHOICES = ['auto', 'tdt', 'rnnt', 'ctc'] as const;
 export const ENGINE_MODES = ['process', 'inline'] as const;
 
@@ -98,5 +120,7 @@ export function defaultSettings(): Settings {
     history: { ...DEFAULT_SETTINGS.history },
     insert: { ...DEFAULT_SETTINGS.insert },
     hotkey: { ...DEFAULT_SETTINGS.hotkey },
+    text: { ...DEFAULT_SETTINGS.text, replacements: DEFAULT_SETTINGS.text.replacements.map((r) => ({ ...r })) },
+    desktop: { ...DEFAULT_SETTINGS.desktop },
   };
 }

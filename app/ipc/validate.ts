@@ -5,10 +5,14 @@
 // of an exception deep in a service. No Node or Electron import: the renderer
 // may use the same checks for its forms.
 import type {
-  AudioCaptureSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
-  HistorySettings, MeetingStartOptions, HotkeySettings, InsertSettings, InvokeChannel, RequestOf, Result, Settings, SettingsPatch,
+  AudioCaptureSettings, DesktopSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
+  HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, MeetingStartOptions, Replacement, RequestOf, Result, Settings, SettingsPatch,
+  TextSettings,
 } from './contract.js';
+import { REPLACEMENT_LIMITS, replacementProblem } from '../shared/text-transform.js';
 import { checkAccelerator } from './accelerator.js';
+import { parseChord } from '../shared/hotkey/chord.js';
+import { HOTKEY_MODES } from '../shared/hotkey/hotkey-machine.js';
 import { DECODER_CHOICES, ENGINE_MODES, INSERT_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
 
 export class PayloadError extends Error {
@@ -168,7 +172,40 @@ const accelerator: Check<string> = (v, at) => {
   return text;
 };
 
-export const HOTKEY_CHECKS: Shape<HotkeySettings> = { toggle: accelerator };
+const holdKey: Check<string> = (v, at) => {
+  const text = str({ max: 60 })(v, at);
+  const parsed = parseChord(text);
+  if (!parsed.ok) throw new PayloadError(at, `"${text}" ${parsed.reason}`);
+  return text;
+};
+
+export const HOTKEY_CHECKS: Shape<HotkeySettings> = {
+  toggle: accelerator,
+  mode: oneOf(HOTKEY_MODES),
+  hold: holdKey,
+  tapMs: num(L.tapMs.min, L.tapMs.max, true),
+};
+
+export const DESKTOP_CHECKS: Shape<DesktopSettings> = { overlay: bool, openAtLogin: bool, sounds: bool };
+
+const replacementEntry: Check<Replacement> = object<Replacement>({
+  from: str({ max: REPLACEMENT_LIMITS.maxFromChars }),
+  to: str({ max: REPLACEMENT_LIMITS.maxToChars, allowEmpty: true }),
+});
+
+/** The list as a whole: every entry well-formed, then the rules the form shows (words to match, no repeats). */
+const replacements: Check<Replacement[]> = (v, at) => {
+  const list = arrayOf(replacementEntry, REPLACEMENT_LIMITS.maxEntries)(v, at);
+  const problem = replacementProblem(list);
+  if (problem) throw new PayloadError(`${at}[${problem.index}]`, problem.message);
+  return list;
+};
+
+export const TEXT_CHECKS: Shape<TextSettings> = {
+  spokenPunctuation: bool,
+  replacements,
+  trailingSpace: bool,
+};
 
 /** The nested groups of Settings and their field checks (the settings store salvages and patches each group). */
 export const SETTINGS_GROUPS = {
@@ -177,6 +214,8 @@ export const SETTINGS_GROUPS = {
   history: HISTORY_CHECKS,
   insert: INSERT_CHECKS,
   hotkey: HOTKEY_CHECKS,
+  text: TEXT_CHECKS,
+  desktop: DESKTOP_CHECKS,
 } as const satisfies { [G in keyof Settings]?: Shape<Settings[G]> };
 export type SettingsGroup = keyof typeof SETTINGS_GROUPS;
 
@@ -199,8 +238,10 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     history: partial(HISTORY_CHECKS),
     insert: partial(INSERT_CHECKS),
     hotkey: partial(HOTKEY_CHECKS),
+    text: partial(TEXT_CHECKS),
+    desktop: partial(DESKTOP_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey', 'text', 'desktop'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(
@@ -218,6 +259,7 @@ const historyList: Check<HistoryListRequest> = object<HistoryListRequest>(
   ['query', 'kind', 'limit', 'offset'],
 );
 
+const uploadId = num(1, 0x3fffffff, true);
 /** A meeting id: "m<number>". */
 const meetingId = str({ max: 40, pattern: /^m\d+$/, what: 'a meeting id (m<number>)' });
 const meetingStart: Check<MeetingStartOptions> = (v, at) => (v === undefined || v === null ? {} : object<MeetingStartOptions>(
@@ -266,7 +308,12 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'history:delete': object({ id: historyId }),
   'history:clear': noPayload,
   // Bounded: a test sample, not a document.
-  'insert:test': object<{ text?: string }>({ text: str({ max: 2000 }) }, ['text']),
+  'insert:test': object<{ text?: string; intoOwnWindow?: boolean }>({ text: str({ max: 2000 }), intoOwnWindow: bool }, ['text', 'intoOwnWindow']),
+  'insert:check': noPayload,
+  // The name only names the stored copy (its base name, cleaned: app/main/files/uploads.ts); the size is checked there.
+  'files:uploadBegin': object({ name: str({ max: 1024 }), sizeBytes: num(0, Number.MAX_SAFE_INTEGER, true) }),
+  'files:uploadCancel': object({ uploadId }),
+  'files:transcribeUpload': object<{ uploadId: number; options?: FileTranscribeOptions }>({ uploadId, options: fileOptions }, ['options']),
   'meeting:start': meetingStart,
   'meeting:stop': object<{ meetingId: string; sentSamples?: number }>({ meetingId, sentSamples: num(0, Number.MAX_SAFE_INTEGER, true) }, ['sentSamples']),
   'meeting:marker': object({ meetingId, text: str({ max: 2000 }) }),

@@ -1,47 +1,42 @@
-// Electron adapter: the global toggle hotkey (settings.hotkey.toggle). Pressing
-// it anywhere sends 'dictation:toggle' to the renderer, which owns the
-// microphone and starts or stops the session as if its button was pressed.
-// Esc-to-cancel stays window-local: a global Esc would be taken from every app.
-import { globalShortcut } from 'electron';
-import { checkAccelerator } from '../ipc/accelerator.js';
+// Electron adapter of the global hotkey (hotkey/hotkey-service.ts): the OS
+// shortcut registry is globalShortcut, the key hook runs in a utilityProcess,
+// macOS's permission is asked of systemPreferences, and sleep/resume comes
+// from powerMonitor. The mode logic lives in the Electron-free service.
+import { globalShortcut, powerMonitor, systemPreferences, utilityProcess } from 'electron';
+import { hookSupport } from './hotkey/hook-availability.js';
+import { HotkeyService } from './hotkey/hotkey-service.js';
+import { utilityKeyHook } from './hotkey/utility-key-hook.js';
 import type { Services } from './services.js';
 
-export function bindGlobalHotkey(services: Services): () => void {
-  let registered: string | null = null;
-  const log = services.log.child('hotkey');
-
-  const register = (accelerator: string): void => {
-    if (registered === accelerator) return;
-    if (registered) globalShortcut.unregister(registered);
-    registered = null;
-    const checked = checkAccelerator(accelerator);
-    let ok = false;
-    try {
-      ok = checked.ok && globalShortcut.register(accelerator, () => services.bus.emit('dictation:toggle', { source: 'hotkey' }));
-    } catch (error) {
-      log.warn(`cannot register ${accelerator}`, error);
-    }
-    if (ok) {
-      registered = accelerator;
-      log.info(`global hotkey ${accelerator}`);
-      return;
-    }
-    // register() returns false when another application (or the desktop) already owns the chord.
-    services.bus.emit('notice', {
-      level: 'warning',
-      code: 'HOTKEY_UNAVAILABLE',
-      message: checked.ok
-        ? `The hotkey ${accelerator} could not be registered: another application probably uses it.`
-        : `The hotkey "${accelerator}" ${checked.reason}.`,
-      action: 'Choose another hotkey in Settings → Hotkey.',
-    });
-  };
-
-  register(services.settings.get().hotkey.toggle);
-  const off = services.settings.on('changed', ({ next }) => register(next.hotkey.toggle));
-  return () => {
-    off();
-    if (registered) globalShortcut.unregister(registered);
-    registered = null;
+export function bindGlobalHotkey(services: Services): { service: HotkeyService; unbind: () => void } {
+  const service = new HotkeyService({
+    settings: services.settings,
+    bus: services.bus,
+    log: services.log.child('hotkey'),
+    registry: {
+      register: (accelerator, pressed) => globalShortcut.register(accelerator, pressed),
+      unregister: (accelerator) => globalShortcut.unregister(accelerator),
+    },
+    support: () =>
+      hookSupport({
+        platform: process.platform,
+        env: process.env,
+        // false: only ask, do not pop the system prompt at every start (Settings says where to allow it).
+        ...(process.platform === 'darwin' ? { macTrusted: systemPreferences.isTrustedAccessibilityClient(false) } : {}),
+      }),
+    spawnHook: utilityKeyHook(utilityProcess),
+    env: process.env,
+  });
+  const onSuspend = (): void => service.suspend();
+  const onResume = (): void => service.resume();
+  powerMonitor.on('suspend', onSuspend);
+  powerMonitor.on('resume', onResume);
+  return {
+    service,
+    unbind: () => {
+      powerMonitor.off('suspend', onSuspend);
+      powerMonitor.off('resume', onResume);
+      service.dispose();
+    },
   };
 }

@@ -98,7 +98,14 @@ export function createHandlers(s: Omit<Services, 'router'>, platform: PlatformHo
     'history:delete': ({ id }) => s.history.delete(id),
     'history:clear': () => s.history.clear(),
 
-    'insert:test': ({ text }) => s.insert.test(text),
+    'insert:test': ({ text, intoOwnWindow }) => s.insert.test(text, intoOwnWindow),
+    'insert:check': () => s.insert.check(),
+
+    // Web mode's uploads (the chunks arrive as binary frames on the bridge; Electron reads files in place).
+    'files:uploadBegin': (request, context) => s.uploads.begin(context.clientId, request),
+    'files:uploadCancel': ({ uploadId }, context) => s.uploads.cancel(context.clientId, uploadId),
+    'files:transcribeUpload': ({ uploadId, options }, context) =>
+      s.uploads.transcribe(context.clientId, uploadId, (file, o) => s.files.transcribe(file, o), options),
     'meeting:start': (options, context) => s.meetings.start(context.clientId, options),
     'meeting:stop': ({ meetingId, sentSamples }) => s.meetings.stop(meetingId, sentSamples),
     'meeting:marker': ({ meetingId, text }) => s.meetings.marker(meetingId, text),

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { utilityTransport } from './engine/utility-transport.js';
 import { bindGlobalHotkey } from './global-hotkey.js';
+import { isWaylandSession } from './hotkey/hook-availability.js';
+import { bindDesktopShell, type DesktopShell } from './tray/desktop-shell.js';
 import { bindIpc, type IpcBinding } from './ipc.js';
 import { electronPlatform } from './platform.js';
 import { createServices, type Services } from './services.js';
@@ -21,6 +23,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const windowOptions = {
   preload: path.join(root, 'dist', 'app', 'preload', 'index.cjs'),
   indexHtml: path.join(root, 'dist', 'renderer', 'index.html'),
+  overlayHtml: path.join(root, 'dist', 'renderer', 'overlay.html'),
   // A dev server is trusted like our own files, so a packaged app never takes one from the environment.
   devUrl: (!app.isPackaged && process.env.PARAKEET_RENDERER_URL) || undefined,
 };
@@ -30,10 +33,14 @@ const windowOptions = {
 const env = process.env;
 if (env.PARAKEET_USER_DATA_DIR) app.setPath('userData', path.resolve(env.PARAKEET_USER_DATA_DIR));
 const testHooks = env.PARAKEET_TEST_HOOKS === '1';
+// Wayland: globalShortcut goes through the desktop portal's GlobalShortcuts where the compositor has it
+// (no app may grab keys itself there). Must be set before ready.
+if (process.platform === 'linux' && isWaylandSession(env)) app.commandLine.appendSwitch('enable-features', 'GlobalShortcutsPortal');
 
 let services: Services | null = null;
 let ipc: IpcBinding | null = null;
 let unbindHotkey: (() => void) | null = null;
+let shell: DesktopShell | null = null;
 let disposed = false;
 
 async function ready(): Promise<void> {
@@ -57,16 +64,35 @@ async function ready(): Promise<void> {
     ipc?.watch(contents);
   });
   ipc = bindIpc(services, { trusted: (url) => isTrustedUrl(url, options) });
-  unbindHotkey = bindGlobalHotkey(services);
+  const hotkey = bindGlobalHotkey(services);
+  unbindHotkey = hotkey.unbind;
+  shell = bindDesktopShell({ services, hotkey: hotkey.service, overlayHtml: windowOptions.overlayHtml, openWindow: showMainWindow });
+  if (testHooks) Object.assign((globalThis as { parakeetTest?: object }).parakeetTest ?? {}, { hotkey: hotkey.service, desktop: shell });
   await askForMicrophone(log);
-  createMainWindow(options);
+  openMainWindow(services);
+}
+
+function openMainWindow(s: Services): void {
+  const win = createMainWindow({ ...windowOptions, log: s.log.child('window') });
+  // A hidden overlay is a window too: without this the app would not quit when its window closes.
+  win.on('closed', () => shell?.overlay.dispose());
+}
+
+/** The tray's "Open": the main window, recreated when it was closed (macOS keeps the app running). */
+function showMainWindow(): void {
+  const win = BrowserWindow.getAllWindows().find((w) => w.getTitle() !== 'Parakeet overlay' && !w.isDestroyed());
+  if (win) {
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  } else if (services && !disposed) openMainWindow(services);
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
-  app.on('second-instance', focusExisting);
+  app.on('second-instance', () => (services ? showMainWindow() : focusExisting()));
   app.whenReady().then(ready).catch((error: unknown) => {
     process.stderr.write(`parakeet: start-up failed: ${(error as Error).stack ?? String(error)}\n`);
     // A desktop user sees no terminal: say what happened (e.g. another instance holds the user-data folder).
@@ -75,7 +101,8 @@ if (!app.requestSingleInstanceLock()) {
   });
   app.on('activate', () => {
     // macOS: the dock icon reopens the window.
-    if (services && !disposed && BrowserWindow.getAllWindows().length === 0) createMainWindow({ ...windowOptions, log: services.log.child('window') });
+    // The overlay may still exist: look for the main window itself.
+    if (services && !disposed) showMainWindow();
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
@@ -85,6 +112,7 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault();
     disposed = true;
     unbindHotkey?.();
+    shell?.dispose();
     ipc?.dispose();
     services.dispose().finally(() => app.quit());
   });

@@ -1,7 +1,8 @@
 // The model manager's "loaded once by the engine" check, wired to the engine
-// process: the file is loaded into a separate, short-lived model (the
-// resident one is untouched) and what the engine saw becomes the installed
-// entry's metadata. Files the engine loads but this app cannot use for
+// process: the file is loaded into a separate model on the CPU (the resident
+// one is untouched) and what the engine saw becomes the installed entry's
+// metadata. The engine keeps that model for a short while, so activating the
+// file next adopts it instead of loading it again (engine/staged-model.ts). Files the engine loads but this app cannot use for
 // dictation (diarization, VAD-only) are refused here with MODEL_INVALID, in
 // words the user can act on. Cache-aware streaming checkpoints (chunked_limited
 // attention) are accepted: the engine decodes them offline, as NeMo does.

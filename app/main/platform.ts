@@ -1,7 +1,7 @@
 // Electron adapter: what only the desktop platform can do for the services
 // (open the log folder, native file dialogs, the UI language, the clipboard
 // and whether our window has focus for inserting into other apps).
-import { app, clipboard, dialog, shell, BrowserWindow } from 'electron';
+import { app, clipboard, dialog, shell, systemPreferences, BrowserWindow } from 'electron';
 import { CodedError } from './engine/protocol.js';
 import type { PlatformHooks } from './services.js';
 
@@ -34,5 +34,7 @@ export function electronPlatform(): PlatformHooks {
     },
     // Our own window already shows the text; typing it there too would duplicate it.
     ownWindowFocused: () => BrowserWindow.getFocusedWindow() !== null,
+    // Asked without the prompt (false): the first run shows the setting to open instead.
+    ...(process.platform === 'darwin' ? { accessibilityTrusted: () => systemPreferences.isTrustedAccessibilityClient(false) } : {}),
   };
 }

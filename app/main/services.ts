@@ -14,11 +14,13 @@ import type { EngineLoadOptions } from './engine/protocol.js';
 import type { TransportFactory } from './engine/transport.js';
 import { EventBus } from './events.js';
 import { FileTranscriber } from './files/file-transcriber.js';
+import { UploadStore, type UploadLimits } from './files/uploads.js';
 import { createHandlers } from './handlers.js';
 import { HistoryService } from './history/history-service.js';
 import type { Clipboard } from './insert/clipboard.js';
 import { createTextInserter } from './insert/create.js';
 import { DictationInsert } from './insert/dictation-insert.js';
+import { checkInsertRequirements } from './insert/requirements.js';
 import { linuxSystemAudio, type SystemAudioStarter } from './meeting/system-audio.js';
 import { MeetingService } from './meeting/meeting-service.js';
 import { LogSink, createLogger, isLogLevel, type LogLevel, type Logger } from './log.js';
@@ -45,6 +47,8 @@ export interface PlatformHooks {
   clipboard?: Clipboard;
   /** Electron: our window has focus, so finals are not inserted (they are shown there already). */
   ownWindowFocused?: () => boolean;
+  /** macOS: whether the app may send keystrokes (systemPreferences.isTrustedAccessibilityClient(false)). */
+  accessibilityTrusted?: () => boolean;
 }
 
 export interface ServicesOptions {
@@ -74,6 +78,8 @@ export interface ServicesOptions {
   platform?: PlatformHooks;
   /** The environment the insert tools run in (tests: an Xvfb DISPLAY); default process.env. */
   insertEnv?: NodeJS.ProcessEnv;
+  /** Web-mode upload limits (tests make them small). */
+  uploadLimits?: Partial<UploadLimits>;
   /** The environment parec/pw-record run in for a meeting's system audio (tests: a PulseAudio of their own); default process.env. */
   soundServerEnv?: NodeJS.ProcessEnv;
 }
@@ -90,6 +96,8 @@ export interface Services {
   readonly models: ModelManager;
   readonly sessions: SessionManager;
   readonly files: FileTranscriber;
+  /** Files uploaded over the web bridge (<userData>/uploads). */
+  readonly uploads: UploadStore;
   readonly history: HistoryService;
   /** Meeting mode: the microphone and the system audio, journaled and transcribed live (app/main/meeting). */
   readonly meetings: MeetingService;
@@ -218,9 +226,17 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     bus,
     inserter: createTextInserter({ env: options.insertEnv, clipboard: options.platform?.clipboard }),
     settings: () => settings.get().insert,
+    trailingSpace: () => settings.get().text.trailingSpace,
+    requirements: () => checkInsertRequirements({
+      platform: process.platform,
+      env: options.insertEnv ?? process.env,
+      ownClipboard: options.platform?.clipboard !== undefined,
+      accessibilityTrusted: options.platform?.accessibilityTrusted,
+    }),
     ownWindowFocused: options.platform?.ownWindowFocused,
     log: log.child('insert'),
   });
+  const uploads = await UploadStore.open(path.join(userDataDir, 'uploads'), log.child('uploads'), options.uploadLimits);
   const meetings = new MeetingService({
     history,
     engine,
@@ -344,6 +360,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     models,
     sessions,
     files,
+    uploads,
     history,
     meetings,
     insert,
@@ -371,6 +388,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
       insert.dispose();
       await history.dispose();
       files.dispose();
+      await uploads.dispose();
       await models.dispose();
       await engine.dispose();
       await logSink.close();

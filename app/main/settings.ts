@@ -90,7 +90,7 @@ export function settingsFromFile(raw: unknown): { settings: Settings; rejected: 
 }
 
 export function applyPatch(current: Settings, patch: SettingsPatch): Settings {
-  const { audio, dictation, history, insert, hotkey, ...flat } = patch;
+  const { audio, dictation, history, insert, hotkey, text, desktop, ...flat } = patch;
   return {
     ...current,
     ...flat,
@@ -99,6 +99,8 @@ export function applyPatch(current: Settings, patch: SettingsPatch): Settings {
     history: { ...current.history, ...history },
     insert: { ...current.insert, ...insert },
     hotkey: { ...current.hotkey, ...hotkey },
+    text: { ...current.text, ...text },
+    desktop: { ...current.desktop, ...desktop },
   };
 }
 

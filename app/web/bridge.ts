@@ -5,7 +5,7 @@
 // finalized, so what was spoken is not lost with the tab.
 import type { RawData, WebSocket } from 'ws';
 import type { EventMap, EventName } from '../ipc/contract.js';
-import { audioSessionNumber, decodeAudioFrame, type ServerMessage } from '../ipc/web-protocol.js';
+import { audioSessionNumber, decodeAudioFrame, decodeUploadChunk, isUploadChunk, type ServerMessage } from '../ipc/web-protocol.js';
 import type { Services } from '../main/services.js';
 
 /** Events the UI can live without when a client is far behind (the meter, partial text). */
@@ -16,9 +16,15 @@ export class Bridge {
   private readonly clients = new Map<WebSocket, string>();
   private nextClient = 1;
   private readonly offEvents: () => void;
+  private readonly offUploads: () => void;
 
   constructor(private readonly services: Services) {
     this.offEvents = services.bus.onAny((event, data) => this.broadcast(event, data));
+    // An upload's acknowledgements go to its own client only (they pace that client's sending).
+    const onUpload = (owner: string, progress: EventMap['files:upload']): void => {
+      for (const [ws, clientId] of this.clients) if (clientId === owner) this.send(ws, { t: 'event', event: 'files:upload', data: progress });
+    };
+    this.offUploads = services.uploads.on('progress', onUpload);
   }
 
   attach(ws: WebSocket): void {
@@ -45,6 +51,7 @@ export class Bridge {
       this.clients.delete(ws);
       log.info(`${clientId} disconnected`);
       void this.services.sessions.stopOwnedBy(clientId);
+      void this.services.uploads.dropOwner(clientId);
       void this.services.meetings.stopOwnedBy(clientId);
     });
     ws.on('error', (error) => log.warn(`${clientId} socket error`, error));
@@ -90,6 +97,17 @@ export class Bridge {
 
   private onAudio(clientId: string, data: RawData): void {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+    if (isUploadChunk(bytes)) {
+      let chunk: ReturnType<typeof decodeUploadChunk>;
+      try {
+        chunk = decodeUploadChunk(bytes);
+      } catch (error) {
+        this.services.log.child('bridge').warn(`${clientId}: ${(error as Error).message}`);
+        return;
+      }
+      this.services.uploads.chunk(clientId, chunk.uploadId, chunk.offset, chunk.bytes);
+      return;
+    }
     let frame: ReturnType<typeof decodeAudioFrame>;
     try {
       frame = decodeAudioFrame(bytes);
@@ -106,6 +124,7 @@ export class Bridge {
 
   close(): void {
     this.offEvents();
+    this.offUploads();
     for (const ws of this.clients.keys()) ws.close(1001, 'server shutting down');
   }
 }

@@ -4,6 +4,7 @@
 #include "addon_abort_flag.h"
 #include "addon_functions.h"
 #include "addon_model.h"
+#include "addon_model_state.h"
 #include "addon_state.h"
 
 namespace addon {
@@ -17,6 +18,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     Napi::Function model = AddonModel::Define(env);
     state->abort_flag_ctor = Napi::Persistent(abort_flag);
     state->model_ctor = Napi::Persistent(model);
+    state->model_state_ctor = Napi::Persistent(AddonModelState::Define(env));
     env.AddCleanupHook([] { CleanupLogHandler(); });
 
     exports.Set("AbortFlag", abort_flag);

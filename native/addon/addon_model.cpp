@@ -9,7 +9,9 @@
 #include "addon_convert.h"
 #include "addon_errors.h"
 #include "addon_progress.h"
+#include "addon_model_state.h"
 #include "addon_state.h"
+#include "addon_transcribe.h"
 
 namespace addon {
 namespace {
@@ -46,7 +48,7 @@ public:
             return;
         }
         Napi::Object js = addon_state(env).model_ctor.New({});
-        AddonModel::Unwrap(js)->attach(std::shared_ptr<parakeet::Model>(std::move(model_)));
+        AddonModel::Unwrap(js)->attach(std::move(model_));
         deferred_.Resolve(js);
     }
 
@@ -61,81 +63,9 @@ private:
     parakeet::LoadParams params_;
     std::shared_ptr<std::atomic<bool>> abort_;
     ProgressSink progress_;
-    std::unique_ptr<parakeet::Model> model_;
-    PendingError error_;
-};
-
-class TranscribeWorker : public Napi::AsyncWorker {
-public:
-    TranscribeWorker(Napi::Env env, std::shared_ptr<parakeet::Model> model, std::vector<float> pcm, int channels, int sample_rate,
-                     parakeet::TranscribeParams params, std::shared_ptr<std::atomic<bool>> abort, Napi::Value on_progress,
-                     std::function<void()> on_settled)
-        : Napi::AsyncWorker(env, "parakeet:transcribe"),
-          deferred_(Napi::Promise::Deferred::New(env)),
-          model_(std::move(model)),
-          pcm_(std::move(pcm)),
-          channels_(channels),
-          sample_rate_(sample_rate),
-          params_(std::move(params)),
-          abort_(std::move(abort)),
-          progress_(env, on_progress, "parakeet:transcribe-progress"),
-          on_settled_(std::move(on_settled)) {
-        params_.abort = abort_.get();
-        params_.on_progress = [this](float f) { progress_.report(f); };
-    }
-
-    Napi::Promise promise() { return deferred_.Promise(); }
-
-    void Execute() override {
-        try {
-            const int rate = model_->info().sample_rate;
-            if (channels_ != 1 || sample_rate_ != rate) {
-                const size_t frames = pcm_.size() / size_t(channels_);
-                pcm_ = parakeet::to_mono_resampled(pcm_.data(), frames, channels_, sample_rate_, rate, abort_.get());
-            }
-            result_ = model_->transcribe(pcm_.data(), pcm_.size(), params_);
-        } catch (...) {
-            error_.capture_current();
-        }
-        pcm_ = std::vector<float>();
-        model_.reset();  // a disposed model is freed here, off the JS thread
-    }
-
-    void OnOK() override {
-        Napi::Env env = Env();
-        on_settled_();
-        progress_.finish(env, !error_.set);
-        if (error_.set) deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
-        else deferred_.Resolve(to_js(env, result_));
-    }
-
-    void OnError(const Napi::Error & e) override {
-        on_settled_();
-        progress_.finish(Env(), false);
-        deferred_.Reject(e.Value());
-    }
-
-private:
-    Napi::Promise::Deferred deferred_;
     std::shared_ptr<parakeet::Model> model_;
-    std::vector<float> pcm_;
-    int channels_;
-    int sample_rate_;
-    parakeet::TranscribeParams params_;
-    std::shared_ptr<std::atomic<bool>> abort_;
-    ProgressSink progress_;
-    parakeet::TranscribeResult result_;
     PendingError error_;
-    std::function<void()> on_settled_;
 };
-
-parakeet::DecoderKind parse_decoder(Napi::Env env, const std::string & name) {
-    if (name == "auto") return parakeet::DecoderKind::Auto;
-    if (name == "ctc") return parakeet::DecoderKind::Ctc;
-    if (name == "rnnt") return parakeet::DecoderKind::Rnnt;
-    if (name == "tdt") return parakeet::DecoderKind::Tdt;
-    throw_bad_argument(env, "decoder must be 'auto', 'tdt', 'rnnt' or 'ctc' (got '" + name + "')");
-}
 
 }  // namespace
 
@@ -143,6 +73,7 @@ Napi::Function AddonModel::Define(Napi::Env env) {
     return DefineClass(env, "Model", {
         InstanceMethod<&AddonModel::Info>("info"),
         InstanceMethod<&AddonModel::Transcribe>("transcribe"),
+        InstanceMethod<&AddonModel::CreateState>("createState"),
         InstanceMethod<&AddonModel::Dispose>("dispose"),
         InstanceAccessor<&AddonModel::Disposed>("disposed"),
     });
@@ -186,73 +117,37 @@ Napi::Value AddonModel::Info(const Napi::CallbackInfo & info) {
 }
 
 Napi::Value AddonModel::Transcribe(const Napi::CallbackInfo & info) {
+    if (!model_) throw make_error(info.Env(), "BAD_ARGUMENT", "this model was disposed");
+    return start_transcription(info, model_, nullptr, {jobs_});
+}
+
+Napi::Value AddonModel::CreateState(const Napi::CallbackInfo & info) {
     Napi::Env env = info.Env();
     if (!model_) throw make_error(env, "BAD_ARGUMENT", "this model was disposed");
-    if (info.Length() < 1 || !info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float32_array) {
-        throw_bad_argument(env, "transcribe(pcm, options?, onProgress?): pcm must be a Float32Array");
+    parakeet::StateParams params = model_->default_state_params();
+    if (info.Length() > 0 && !info[0].IsUndefined() && !info[0].IsNull()) {
+        if (!info[0].IsObject()) throw_bad_argument(env, "createState(options?): options must be an object");
+        Napi::Object o = info[0].As<Napi::Object>();
+        const double threads = optional_number(o, "threads", params.n_threads);
+        if (!(threads >= 0 && threads <= 1024) || threads != double(int(threads))) throw_bad_argument(env, "threads must be an integer 0..1024");
+        params.n_threads = int(threads);
+        params.always_schedule = optional_bool(o, "alwaysSchedule", params.always_schedule);
+        params.adaptive_threads = optional_bool(o, "adaptiveThreads", params.adaptive_threads);
     }
-    Napi::Float32Array input = info[0].As<Napi::Float32Array>();
-    parakeet::TranscribeParams params;
-    int sample_rate = model_->info().sample_rate;
-    int channels = 1;
-    std::shared_ptr<std::atomic<bool>> abort = std::make_shared<std::atomic<bool>>(false);
-    if (info.Length() > 1 && !info[1].IsUndefined() && !info[1].IsNull()) {
-        if (!info[1].IsObject()) throw_bad_argument(env, "transcribe: options must be an object");
-        Napi::Object o = info[1].As<Napi::Object>();
-        const double rate = optional_number(o, "sampleRate", sample_rate);
-        if (!(rate >= 1 && rate <= 1e7) || rate != double(int(rate))) {
-            throw make_error(env, "BAD_AUDIO", "sampleRate must be a positive integer number of Hz");
-        }
-        sample_rate = int(rate);
-        const double ch = optional_number(o, "channels", 1);
-        if (ch < 1 || ch > 64 || ch != double(int(ch))) throw make_error(env, "BAD_AUDIO", "channels must be an integer 1..64");
-        channels = int(ch);
-        params.decoder = parse_decoder(env, optional_string(o, "decoder", "auto"));
-        const std::string rule = optional_string(o, "tdtRule", "greedy_batch");
-        if (rule == "greedy_batch") params.tdt_rule = parakeet::TdtRule::GreedyBatch;
-        else if (rule == "greedy") params.tdt_rule = parakeet::TdtRule::Greedy;
-        else throw_bad_argument(env, "tdtRule must be 'greedy_batch' or 'greedy'");
-        const double max_symbols = optional_number(o, "maxSymbols", 0);
-        if (!(max_symbols >= 0 && max_symbols <= 1000) || max_symbols != double(int(max_symbols))) {
-            throw_bad_argument(env, "maxSymbols must be an integer 0..1000");
-        }
-        params.max_symbols = int(max_symbols);
-        params.max_window_sec = optional_number(o, "maxWindowSec", params.max_window_sec);
-        if (!(params.max_window_sec >= 1.0 && params.max_window_sec <= 3600.0)) throw_bad_argument(env, "maxWindowSec must be 1..3600");
-        params.capture_mel = optional_bool(o, "captureMel", false);
-        params.capture_encoder = optional_bool(o, "captureEncoder", false);
-        params.capture_logits = optional_bool(o, "captureLogits", false);
-        params.profile = optional_bool(o, "profile", false);
-        abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
+    std::shared_ptr<parakeet::State> state;
+    try {
+        // Backend objects and a thread pool only (milliseconds): the weights are the model's.
+        state = model_->create_state(params);
+    } catch (const parakeet::Error & e) {
+        throw make_error(env, e);
     }
-    if (input.ElementLength() % size_t(channels) != 0) {
-        throw make_error(env, "BAD_AUDIO", "the sample count is not a multiple of the channel count");
-    }
-    if (input.ElementLength() == 0) throw make_error(env, "BAD_AUDIO", "the audio is empty (0 samples); record or choose audio with sound in it");
-    // Copied before the worker runs: JS may reuse or detach its buffer meanwhile.
-    std::vector<float> pcm(input.ElementLength());
-    std::memcpy(pcm.data(), input.Data(), pcm.size() * sizeof(float));
-    {
-        std::lock_guard<std::mutex> lock(jobs_->mutex);
-        jobs_->flags.push_back(abort);
-    }
-    std::shared_ptr<Jobs> jobs = jobs_;
-    auto settled = [jobs, abort] {
-        std::lock_guard<std::mutex> lock(jobs->mutex);
-        jobs->flags.erase(std::remove(jobs->flags.begin(), jobs->flags.end(), abort), jobs->flags.end());
-    };
-    auto * worker = new TranscribeWorker(env, model_, std::move(pcm), channels, sample_rate, std::move(params), abort,
-                                         info.Length() > 2 ? info[2] : env.Undefined(), settled);
-    Napi::Promise promise = worker->promise();
-    worker->Queue();
-    return promise;
+    Napi::Object js = addon_state(env).model_state_ctor.New({});
+    AddonModelState::Unwrap(js)->attach(model_, std::move(state), jobs_);
+    return js;
 }
 
 Napi::Value AddonModel::Dispose(const Napi::CallbackInfo & info) {
-    {
-        std::lock_guard<std::mutex> lock(jobs_->mutex);
-        for (const auto & flag : jobs_->flags) flag->store(true);  // jobs in flight end with ABORTED
-    }
+    jobs_->abort_all();  // this model's and its states' jobs in flight end with ABORTED
     model_.reset();  // freed now, or by the last worker holding it
     info_cache_.Reset();
     return info.Env().Undefined();

@@ -1,5 +1,7 @@
 // The JS `Model` class: a loaded engine model. Loading and transcription run
 // on worker threads and return Promises; errors carry a stable `.code`.
+// `transcribe` runs on the model's default state; `createState` makes more
+// (addon_model_state.h) for transcriptions that run in parallel.
 #pragma once
 
 #include <napi.h>
@@ -9,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "addon_transcribe.h"
 #include "parakeet/parakeet.h"
 
 namespace addon {
@@ -26,18 +29,15 @@ public:
 private:
     Napi::Value Info(const Napi::CallbackInfo & info);
     Napi::Value Transcribe(const Napi::CallbackInfo & info);
+    /** createState(options?) -> ModelState (synchronous: backend objects only, no weights). */
+    Napi::Value CreateState(const Napi::CallbackInfo & info);
     Napi::Value Dispose(const Napi::CallbackInfo & info);
     Napi::Value Disposed(const Napi::CallbackInfo & info);
 
     std::shared_ptr<parakeet::Model> model_;
     Napi::ObjectReference info_cache_;
-    // Abort flags of the jobs in flight (a BUSY call registers and leaves too),
-    // all set by dispose(). Shared with the workers, which remove themselves.
-    struct Jobs {
-        std::mutex mutex;
-        std::vector<std::shared_ptr<std::atomic<bool>>> flags;
-    };
-    std::shared_ptr<Jobs> jobs_ = std::make_shared<Jobs>();
+    // Shared with this model's states and the workers, which remove themselves.
+    std::shared_ptr<JobRegistry> jobs_ = std::make_shared<JobRegistry>();
 };
 
 }  // namespace addon

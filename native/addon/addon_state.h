@@ -9,6 +9,7 @@ namespace addon {
 struct AddonState {
     Napi::FunctionReference abort_flag_ctor;
     Napi::FunctionReference model_ctor;
+    Napi::FunctionReference model_state_ctor;
 };
 
 AddonState & addon_state(Napi::Env env);

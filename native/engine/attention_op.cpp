@@ -20,7 +20,8 @@
 namespace parakeet {
 namespace {
 
-constexpr int kQueries = 12;  // queries per work item (a 12 × 32 register tile)
+constexpr int kTileQueries = 12;  // queries per register tile (12 × 32)
+constexpr int kQueries = 24;      // queries per work item: two tiles sharing each chunk of Kᵀ / Pᵀ
 
 #if defined(__x86_64__) || defined(_M_X64)
 
@@ -39,6 +40,50 @@ struct Shapes {
 // position 0 when the block runs past the last query.
 constexpr int64_t kPosFront = 32;
 
+// dst[c][r] = src_r[c] for 16 rows r and 16 columns c (an in-register 16 × 16 transpose).
+PARAKEET_AVX512 void transpose16(const float * const (&src)[16], float * dst, int64_t dst_stride) {
+    __m512 r[16], t[16];
+    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src[i]);
+    for (int i = 0; i < 16; i += 2) {  // 2 × 2 blocks of singles
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {  // of pairs
+        r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+        r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
+        r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+    }
+    for (int base = 0; base < 16; base += 8) {  // of 128-bit lanes: rows 0–3 with 4–7, 8–11 with 12–15
+        for (int i = base; i < base + 4; ++i) {
+            t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
+            t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xDD);
+        }
+    }
+    for (int i = 0; i < 8; ++i) {  // of 256-bit halves: rows 0–7 with 8–15
+        r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
+        r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
+    }
+    for (int c = 0; c < 16; ++c) _mm512_storeu_ps(dst + c * dst_stride, r[c]);
+}
+
+// dst[d][offset + j] = row_j[h·dk + d] for j < n rows of `t` (dk a multiple of 16).
+PARAKEET_AVX512 void transpose_rows(const ggml_tensor * t, int h, int64_t dk, int64_t n, float * dst, int64_t dst_stride, int64_t offset) {
+    auto row = [&](int64_t j) { return reinterpret_cast<const float *>(static_cast<const char *>(t->data) + size_t(j) * t->nb[1]) + h * dk; };
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        for (int64_t d0 = 0; d0 < dk; d0 += 16) {
+            const float * src[16];
+            for (int i = 0; i < 16; ++i) src[i] = row(j + i) + d0;
+            transpose16(src, dst + d0 * dst_stride + offset + j, dst_stride);
+        }
+    }
+    for (; j < n; ++j) {
+        const float * r = row(j);
+        for (int64_t d = 0; d < dk; ++d) dst[d * dst_stride + offset + j] = r[d];
+    }
+}
+
 // Kᵀ[d][j] (j < valid) and Pᵀ[d][kPosFront + r] (r < 2T−1) for head h. Entries past them are
 // read only for lanes the softmax ignores.
 void transpose_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_tensor * v, int h, const Shapes & s, Scratch & w) {
@@ -50,36 +95,35 @@ void transpose_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_ten
     }
     w.kt.resize(size_t(s.dk * s.key_stride));
     w.pt.resize(size_t(s.dk * s.pos_stride));
-    for (int64_t j = 0; j < s.valid; ++j) {
-        const float * row = reinterpret_cast<const float *>(static_cast<const char *>(k->data) + size_t(j) * k->nb[1]) + h * s.dk;
-        for (int64_t d = 0; d < s.dk; ++d) w.kt[size_t(d * s.key_stride + j)] = row[d];
-    }
-    for (int64_t r = 0; r < s.positions; ++r) {
-        const float * row = reinterpret_cast<const float *>(static_cast<const char *>(p->data) + size_t(r) * p->nb[1]) + h * s.dk;
-        for (int64_t d = 0; d < s.dk; ++d) w.pt[size_t(d * s.pos_stride + kPosFront + r)] = row[d];
-    }
+    transpose_rows(k, h, s.dk, s.valid, w.kt.data(), s.key_stride, 0);
+    transpose_rows(p, h, s.dk, s.positions, w.pt.data(), s.pos_stride, kPosFront);
     w.head = h;
 }
 
-// out[q][c] = Σ_d a[q][d] · bt[d][c] for kQueries rows and columns [0, cols) in steps of 32
-// (a register tile of kQueries × 32: two vector loads and kQueries broadcasts per d).
+// out[q][c] = Σ_d a[q][d] · bt[d][c] for the tiles holding the first `live` of kQueries rows and columns [0, cols) in steps of 32, as
+// register tiles of kTileQueries × 32 (two vector loads and kTileQueries broadcasts per d). The
+// tiles of one column chunk run back to back, so the chunk of bt (dk rows, strided) is read from
+// L2 once per chunk and from L1 for the other tiles.
 PARAKEET_AVX512 void rows_times_columns(const float * a, int64_t dk, const float * bt, int64_t bt_stride, int64_t cols, float * out,
-                                        int64_t out_stride) {
+                                        int64_t out_stride, int live) {
     for (int64_t c0 = 0; c0 < cols; c0 += 32) {
-        __m512 acc[kQueries][2];
-        for (int q = 0; q < kQueries; ++q) acc[q][0] = acc[q][1] = _mm512_setzero_ps();
-        for (int64_t d = 0; d < dk; ++d) {
-            const __m512 b0 = _mm512_loadu_ps(bt + d * bt_stride + c0);
-            const __m512 b1 = _mm512_loadu_ps(bt + d * bt_stride + c0 + 16);
-            for (int q = 0; q < kQueries; ++q) {
-                const __m512 x = _mm512_set1_ps(a[q * dk + d]);
-                acc[q][0] = _mm512_fmadd_ps(x, b0, acc[q][0]);
-                acc[q][1] = _mm512_fmadd_ps(x, b1, acc[q][1]);
+        for (int q0 = 0; q0 < live; q0 += kTileQueries) {  // tiles wholly past the live queries are skipped
+            __m512 acc[kTileQueries][2];
+            for (int q = 0; q < kTileQueries; ++q) acc[q][0] = acc[q][1] = _mm512_setzero_ps();
+            const float * aq = a + q0 * dk;
+            for (int64_t d = 0; d < dk; ++d) {
+                const __m512 b0 = _mm512_loadu_ps(bt + d * bt_stride + c0);
+                const __m512 b1 = _mm512_loadu_ps(bt + d * bt_stride + c0 + 16);
+                for (int q = 0; q < kTileQueries; ++q) {
+                    const __m512 x = _mm512_set1_ps(aq[q * dk + d]);
+                    fma_into(acc[q][0], x, b0);
+                    fma_into(acc[q][1], x, b1);
+                }
             }
-        }
-        for (int q = 0; q < kQueries; ++q) {
-            _mm512_storeu_ps(out + q * out_stride + c0, acc[q][0]);
-            _mm512_storeu_ps(out + q * out_stride + c0 + 16, acc[q][1]);
+            for (int q = 0; q < kTileQueries; ++q) {
+                _mm512_storeu_ps(out + (q0 + q) * out_stride + c0, acc[q][0]);
+                _mm512_storeu_ps(out + (q0 + q) * out_stride + c0 + 16, acc[q][1]);
+            }
         }
     }
 }
@@ -126,12 +170,12 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
                                   float scale) {
     const int64_t dk = s.dk, stride = s.key_stride;
     // 1. AC = (q + u)·Kᵀ over all key columns.
-    rows_times_columns(w.qu.data(), dk, w.kt.data(), stride, stride, w.scores.data(), stride);
+    rows_times_columns(w.qu.data(), dk, w.kt.data(), stride, stride, w.scores.data(), stride, live);
     // 2. The block's band of (q + v)·Pᵀ: query q (i = i0 + q) and key j read position
     //    T−1−i+j = lo + (kQueries−1−q) + j with lo = T−1−(i0+kQueries−1), so one band of
     //    positions [lo, lo + band) serves every query of the block at its own offset.
     const int64_t lo = s.frames - 1 - (i0 + kQueries - 1);
-    rows_times_columns(w.qv.data(), dk, w.pt.data() + kPosFront + lo, s.pos_stride, s.band, w.bd.data(), s.band);
+    rows_times_columns(w.qv.data(), dk, w.pt.data() + kPosFront + lo, s.pos_stride, s.band, w.bd.data(), s.band, live);
     // 3. scores = (AC + shifted BD)/√dk, softmax over the valid keys, in place.
     float inv_sum[kQueries];
     const __m512 vscale = _mm512_set1_ps(scale);
@@ -175,6 +219,15 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
             case 5: weighted_values_all<5>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
             default: weighted_values_all<6>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
         }
+    }
+}
+
+// qu = q + u and qv = q + v over dk (a multiple of 16) channels.
+PARAKEET_AVX512 void add_rows(const float * q, const float * u, const float * v, float * qu, float * qv, int64_t dk) {
+    for (int64_t d = 0; d < dk; d += 16) {
+        const __m512 x = _mm512_loadu_ps(q + d);
+        _mm512_storeu_ps(qu + d, _mm512_add_ps(x, _mm512_loadu_ps(u + d)));
+        _mm512_storeu_ps(qv + d, _mm512_add_ps(x, _mm512_loadu_ps(v + d)));
     }
 }
 
@@ -227,10 +280,7 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
         std::fill(w.qv.begin(), w.qv.end(), 0.0f);
         for (int r = 0; r < live; ++r) {
             const float * qi = reinterpret_cast<const float *>(static_cast<const char *>(q->data) + size_t(i0 + r) * q->nb[1]) + h * s.dk;
-            for (int64_t d = 0; d < s.dk; ++d) {
-                w.qu[size_t(r * s.dk + d)] = qi[d] + u_all[h * s.dk + d];
-                w.qv[size_t(r * s.dk + d)] = qi[d] + v_all[h * s.dk + d];
-            }
+            add_rows(qi, u_all + h * s.dk, v_all + h * s.dk, w.qu.data() + r * s.dk, w.qv.data() + r * s.dk, s.dk);
         }
         attend_block(v, dst, h, i0, live, s, w, scale);
     }

@@ -107,7 +107,7 @@ void f32_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 
 ggml_tensor * PackedF32Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
     GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == cols_ && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);
-    const auto * config = configs_.get(this, EpilogueMode{e.silu, e.residual != nullptr, e.scale});
+    const auto * config = configs_.get(this, EpilogueMode::of(e));
     ggml_tensor * y = packed_matmul_node(ctx, x, rows_, x->ne[1], e, f32_gemm_op, config);
     ggml_format_name(y, "f32_gemm:%s", weight_name);
     return y;

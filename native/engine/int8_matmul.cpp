@@ -21,12 +21,6 @@
 #include <stdexcept>
 
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PARAKEET_VNNI512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,f16c")))
-#else
-#define PARAKEET_VNNI512
-#endif
-
 namespace parakeet {
 namespace {
 
@@ -216,7 +210,7 @@ ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const c
     ggml_tensor * xq = ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(quantized_row_bytes(w.cols())), x->ne[1], 1, 1, args, 1, quantize_op,
                                       GGML_N_TASKS_MAX, nullptr);
     ggml_format_name(xq, "vnni_quantize:%s", weight_name);
-    const auto * config = configs_.get(this, EpilogueMode{e.silu, e.residual != nullptr, e.scale});
+    const auto * config = configs_.get(this, EpilogueMode::of(e));
     ggml_tensor * y = packed_matmul_node(ctx, xq, w.rows(), x->ne[1], e, gemm_op, config);
     ggml_format_name(y, "vnni_gemm:%s", weight_name);
     return y;

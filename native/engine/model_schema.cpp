@@ -6,6 +6,7 @@
 #include "encoder_graph.h"
 #include "log.h"
 #include "parakeet/parakeet.h"
+#include "tensor_table.h"
 
 namespace parakeet {
 namespace {
@@ -97,8 +98,10 @@ int Hparams::freq_after_subsampling() const {
     return f;
 }
 
-Hparams read_hparams(const GgufFile & f) {
-    Hparams hp;
+namespace {
+
+/** general.architecture and parakeet.arch: a Parakeet speech-recognition model, and none of the kinds this engine refuses. */
+void read_identity(const GgufFile & f, Hparams & hp) {
     const std::string general_arch = f.get_string("general.architecture", "");
     if (general_arch.empty()) {
         f.fail("no 'general.architecture' key: not a model in the parakeet.cpp GGUF format");
@@ -124,8 +127,10 @@ Hparams read_hparams(const GgufFile & f) {
     if (f.get_bool("parakeet.prompt.present", false)) {
         f.fail("prompt-conditioned models (parakeet.prompt.present, e.g. nemotron streaming) are not supported yet");
     }
+}
 
-    // preprocessor
+/** parakeet.preprocessor.* (NeMo AudioToMelSpectrogramPreprocessor). */
+void read_preprocessor(const GgufFile & f, Hparams & hp) {
     hp.sample_rate = int(checked_dim(f, "parakeet.preprocessor.sample_rate", f.get_int("parakeet.preprocessor.sample_rate", 16000), 1000, 384000));
     hp.n_mels = int(checked_dim(f, "parakeet.preprocessor.n_mels",
                                 dim_from(f, "parakeet.preprocessor.n_mels", "preprocessor.featurizer.fb", 1, 80), 1, 1024));
@@ -148,8 +153,10 @@ Hparams read_hparams(const GgufFile & f) {
     if (hp.normalize != "per_feature" && hp.normalize != "NA") {
         f.fail("parakeet.preprocessor.normalize = " + quoted_value(hp.normalize) + " (expected 'per_feature' or 'NA')");
     }
+}
 
-    // encoder
+/** parakeet.encoder.* (NeMo ConformerEncoder), with dimensions inferred from layer 0 where a key is absent. */
+void read_encoder(const GgufFile & f, Hparams & hp) {
     hp.d_model = int(checked_dim(f, "parakeet.encoder.d_model",
                                  dim_from(f, "parakeet.encoder.d_model", "encoder.layers.0.norm_out.weight", 0, 0), 1, kMaxDim));
     const int counted_layers = count_indexed(f, "encoder.layers.", ".norm_out.weight");
@@ -202,8 +209,10 @@ Hparams read_hparams(const GgufFile & f) {
     if (hp.att_context_style == "chunked_limited" && (hp.att_context_left < 0 || hp.att_context_right < 0 || hp.att_context_right > 1000)) {
         f.fail("chunked_limited attention needs att_context_left ≥ 0 and att_context_right ≥ 0");
     }
+}
 
-    // vocabulary
+/** parakeet.tokenizer.pieces, vocab_size and blank_id. */
+void read_vocabulary(const GgufFile & f, Hparams & hp) {
     hp.pieces = f.get_string_array("parakeet.tokenizer.pieces");
     if (hp.pieces.empty()) f.fail("no vocabulary: key 'parakeet.tokenizer.pieces' is missing or empty");
     hp.vocab_size = int(checked_dim(f, "parakeet.vocab_size", f.get_int("parakeet.vocab_size", int64_t(hp.pieces.size())), 1, kMaxVocab));
@@ -215,8 +224,10 @@ Hparams read_hparams(const GgufFile & f) {
     if (hp.blank_id != hp.vocab_size) {
         f.fail("parakeet.blank_id = " + std::to_string(hp.blank_id) + ", expected vocab_size (" + std::to_string(hp.vocab_size) + ")");
     }
+}
 
-    // heads (spec §1.3: by tensor presence)
+/** Which decoder heads the file holds (spec §1.3: by tensor presence), checked against parakeet.arch. */
+void read_heads(const GgufFile & f, Hparams & hp) {
     const bool has_embed = f.tensor("decoder.prediction.embed.weight") != nullptr;
     const bool has_joint = f.tensor("joint.enc.weight") != nullptr;
     if (has_embed != has_joint) {
@@ -235,30 +246,44 @@ Hparams read_hparams(const GgufFile & f) {
         f.fail("parakeet.arch = " + quoted_value(hp.arch) + " but the transducer tensors (decoder.prediction.*, joint.*) are missing");
     }
     if (hp.arch == "ctc" && !hp.has_ctc) f.fail("parakeet.arch = 'ctc' but tensor 'decoder.decoder_layers.0.weight' is missing");
+}
 
-    if (hp.has_transducer) {
-        hp.pred_hidden = int(checked_dim(f, "parakeet.decoder.pred_hidden",
-                                         dim_from(f, "parakeet.decoder.pred_hidden", "decoder.prediction.embed.weight", 0, 640), 1, kMaxDim));
-        const int counted = count_indexed(f, "decoder.prediction.dec_rnn.lstm.weight_ih_l", "");
-        int64_t layers = f.get_int("parakeet.decoder.pred_rnn_layers", counted > 0 ? counted : 1);
-        if (layers == 0) layers = 1;  // parakeet.cpp treats 0 as 1
-        hp.pred_layers = int(checked_dim(f, "parakeet.decoder.pred_rnn_layers", layers, 1, 16));
-        hp.joint_hidden = int(checked_dim(f, "parakeet.joint.joint_hidden", dim_from(f, "parakeet.joint.joint_hidden", "joint.enc.weight", 1, 640), 1, kMaxDim));
-        hp.joint_activation = f.get_string("parakeet.joint.activation", "relu");
-        if (hp.joint_activation != "relu" && hp.joint_activation != "tanh" && hp.joint_activation != "sigmoid") {
-            f.fail("parakeet.joint.activation = " + quoted_value(hp.joint_activation) + " (expected relu, tanh or sigmoid)");
-        }
-        hp.max_symbols = int(checked_dim(f, "parakeet.decoding.max_symbols", f.get_int("parakeet.decoding.max_symbols", 10), 1, 1000));
-        for (int64_t d : f.get_int_array("parakeet.tdt.durations")) {
-            if (d < 0 || d > 1000) f.fail("parakeet.tdt.durations holds " + std::to_string(d) + " (expected 0..1000)");
-            hp.durations.push_back(int(d));
-        }
+/** parakeet.decoder.*, parakeet.joint.*, max_symbols and the TDT durations (transducer models). */
+void read_transducer(const GgufFile & f, Hparams & hp) {
+    hp.pred_hidden = int(checked_dim(f, "parakeet.decoder.pred_hidden",
+                                     dim_from(f, "parakeet.decoder.pred_hidden", "decoder.prediction.embed.weight", 0, 640), 1, kMaxDim));
+    const int counted = count_indexed(f, "decoder.prediction.dec_rnn.lstm.weight_ih_l", "");
+    int64_t layers = f.get_int("parakeet.decoder.pred_rnn_layers", counted > 0 ? counted : 1);
+    if (layers == 0) layers = 1;  // parakeet.cpp treats 0 as 1
+    hp.pred_layers = int(checked_dim(f, "parakeet.decoder.pred_rnn_layers", layers, 1, 16));
+    hp.joint_hidden = int(checked_dim(f, "parakeet.joint.joint_hidden", dim_from(f, "parakeet.joint.joint_hidden", "joint.enc.weight", 1, 640), 1, kMaxDim));
+    hp.joint_activation = f.get_string("parakeet.joint.activation", "relu");
+    if (hp.joint_activation != "relu" && hp.joint_activation != "tanh" && hp.joint_activation != "sigmoid") {
+        f.fail("parakeet.joint.activation = " + quoted_value(hp.joint_activation) + " (expected relu, tanh or sigmoid)");
     }
+    hp.max_symbols = int(checked_dim(f, "parakeet.decoding.max_symbols", f.get_int("parakeet.decoding.max_symbols", 10), 1, 1000));
+    for (int64_t d : f.get_int_array("parakeet.tdt.durations")) {
+        if (d < 0 || d > 1000) f.fail("parakeet.tdt.durations holds " + std::to_string(d) + " (expected 0..1000)");
+        hp.durations.push_back(int(d));
+    }
+    
+}
+
+}  // namespace
+
+Hparams read_hparams(const GgufFile & f) {
+    Hparams hp;
+    read_identity(f, hp);
+    read_preprocessor(f, hp);
+    read_encoder(f, hp);
+    read_vocabulary(f, hp);
+    read_heads(f, hp);
+    if (hp.has_transducer) read_transducer(f, hp);
     return hp;
 }
 
 void validate_tensors(const GgufFile & f, const Hparams & hp) {
-    auto expect = [&](const std::string & name, std::vector<int64_t> ne) {
+    auto expect = [&](const std::string & name, const std::vector<int64_t> & ne) {
         const ggml_tensor * t = f.tensor(name);
         if (t == nullptr) f.fail("tensor '" + name + "' is missing (expected shape " + shape_text(ne) + ")");
         if (squeezed(t) != squeezed(ne)) {
@@ -268,101 +293,32 @@ void validate_tensors(const GgufFile & f, const Hparams & hp) {
             f.fail("tensor '" + name + "' has type " + ggml_type_name(t->type) + ", which this engine cannot read");
         }
     };
-    // The encoder's optional biases: all present with use_bias, none without (one the engine would ignore is a
-    // file that disagrees with itself).
-    auto expect_bias = [&](const std::string & name, std::vector<int64_t> ne) {
-        if (hp.use_bias) {
-            if (f.tensor(name) == nullptr) {
-                f.fail("tensor '" + name + "' is missing (expected shape " + shape_text(ne) + ", parakeet.encoder.use_bias = true)");
-            }
-            expect(name, std::move(ne));
-        } else if (f.tensor(name) != nullptr) {
-            f.fail("tensor '" + name + "' is present but parakeet.encoder.use_bias = false");
-        }
-    };
-    const int64_t D = hp.d_model, FF = hp.ff_dim, K = hp.conv_kernel, C = hp.subsampling_channels;
-    const int64_t V1 = hp.vocab_size + 1;
-
-    expect("preprocessor.featurizer.fb", {hp.n_fft / 2 + 1, hp.n_mels, 1});
-    expect("preprocessor.featurizer.window", {hp.win_length});
-
-    const int stages = hp.subsampling_stages();
-    expect("encoder.pre_encode.conv.0.weight", {3, 3, 1, C});
-    expect("encoder.pre_encode.conv.0.bias", {C});
-    for (int s = 1; s < stages; ++s) {
-        expect(subsampling_conv_name(3 * s - 1) + ".weight", {3, 3, 1, C});
-        expect(subsampling_conv_name(3 * s - 1) + ".bias", {C});
-        expect(subsampling_conv_name(3 * s) + ".weight", {1, 1, C, C});
-        expect(subsampling_conv_name(3 * s) + ".bias", {C});
-    }
-    expect("encoder.pre_encode.out.weight", {C * hp.freq_after_subsampling(), D});
-    expect("encoder.pre_encode.out.bias", {D});
-
-    for (int l = 0; l < hp.n_layers; ++l) {
-        const std::string p = "encoder.layers." + std::to_string(l) + ".";
-        for (const char * norm : {"norm_feed_forward1", "norm_self_att", "norm_conv", "norm_feed_forward2", "norm_out"}) {
-            expect(p + norm + ".weight", {D});
-            expect(p + norm + ".bias", {D});
-        }
-        for (const char * ff : {"feed_forward1", "feed_forward2"}) {
-            expect(p + ff + ".linear1.weight", {D, FF});
-            expect_bias(p + ff + ".linear1.bias", {FF});
-            expect(p + ff + ".linear2.weight", {FF, D});
-            expect_bias(p + ff + ".linear2.bias", {D});
-        }
-        for (const char * lin : {"linear_q", "linear_k", "linear_v", "linear_out"}) {
-            expect(p + "self_attn." + lin + ".weight", {D, D});
-            expect_bias(p + "self_attn." + lin + ".bias", {D});
-        }
-        expect(p + "self_attn.linear_pos.weight", {D, D});
-        expect(p + "self_attn.pos_bias_u", {hp.head_dim(), hp.n_heads});
-        expect(p + "self_attn.pos_bias_v", {hp.head_dim(), hp.n_heads});
-        expect(p + "conv.pointwise_conv1.weight", {1, D, 2 * D});
-        expect_bias(p + "conv.pointwise_conv1.bias", {2 * D});
-        expect(p + "conv.depthwise_conv.weight", {K, 1, D});
-        expect_bias(p + "conv.depthwise_conv.bias", {D});
-        expect(p + "conv.batch_norm.weight", {D});
-        expect(p + "conv.batch_norm.bias", {D});
-        if (hp.conv_norm_type == "batch_norm") {
-            expect(p + "conv.batch_norm.running_mean", {D});
-            expect(p + "conv.batch_norm.running_var", {D});
-        }
-        expect(p + "conv.pointwise_conv2.weight", {1, D, D});
-        expect_bias(p + "conv.pointwise_conv2.bias", {D});
-    }
     if (f.tensor("encoder.layers." + std::to_string(hp.n_layers) + ".norm_out.weight") != nullptr) {
         f.fail("parakeet.encoder.n_layers = " + std::to_string(hp.n_layers) + " but the file holds more encoder layers");
     }
-
-    if (hp.has_ctc) {
-        expect(hp.ctc_prefix + "decoder_layers.0.weight", {1, D, V1});
-        expect(hp.ctc_prefix + "decoder_layers.0.bias", {V1});
-    }
-    if (hp.has_transducer) {
-        const int64_t P = hp.pred_hidden, J = hp.joint_hidden;
-        expect("decoder.prediction.embed.weight", {P, V1});
-        for (int l = 0; l < hp.pred_layers; ++l) {
-            const std::string p = "decoder.prediction.dec_rnn.lstm.";
-            const std::string n = std::to_string(l);
-            expect(p + "weight_ih_l" + n, {P, 4 * P});
-            expect(p + "weight_hh_l" + n, {P, 4 * P});
-            expect(p + "bias_ih_l" + n, {4 * P});
-            expect(p + "bias_hh_l" + n, {4 * P});
+    for (const TensorUse & use : tensors_for(hp)) {
+        if (use.spec->need == TensorNeed::EncoderBias) {
+            // The encoder's optional biases: all present with use_bias, none without (one the engine would
+            // ignore is a file that disagrees with itself).
+            const bool there = f.tensor(use.name) != nullptr;
+            if (!use.present) {
+                if (there) f.fail("tensor '" + use.name + "' is present but parakeet.encoder.use_bias = false");
+                continue;
+            }
+            if (!there) f.fail("tensor '" + use.name + "' is missing (expected shape " + shape_text(use.shape) + ", parakeet.encoder.use_bias = true)");
         }
-        expect("joint.enc.weight", {D, J});
-        expect("joint.enc.bias", {J});
-        expect("joint.pred.weight", {P, J});
-        expect("joint.pred.bias", {J});
-        const ggml_tensor * out = f.tensor("joint.joint_net.2.weight");
-        if (out == nullptr) f.fail("tensor 'joint.joint_net.2.weight' is missing");
-        const int64_t want = V1 + int64_t(hp.durations.size());
-        if (out->ne[1] != want) {
-            f.fail("tensor 'joint.joint_net.2.weight' has " + std::to_string(out->ne[1]) + " outputs, expected " + std::to_string(want) +
-                   (hp.durations.empty() ? " (vocab + blank; a TDT model also needs the key parakeet.tdt.durations)"
-                                         : " (vocab + blank + " + std::to_string(hp.durations.size()) + " durations)"));
+        if (use.name == "joint.joint_net.2.weight") {
+            // The output count says whether durations are missing, the likeliest mistake: say so.
+            const ggml_tensor * out = f.tensor(use.name);
+            if (out == nullptr) f.fail("tensor 'joint.joint_net.2.weight' is missing");
+            const int64_t want = use.shape.back();
+            if (out->ne[1] != want) {
+                f.fail("tensor 'joint.joint_net.2.weight' has " + std::to_string(out->ne[1]) + " outputs, expected " + std::to_string(want) +
+                       (hp.durations.empty() ? " (vocab + blank; a TDT model also needs the key parakeet.tdt.durations)"
+                                             : " (vocab + blank + " + std::to_string(hp.durations.size()) + " durations)"));
+            }
         }
-        expect("joint.joint_net.2.weight", {J, want});
-        expect("joint.joint_net.2.bias", {want});
+        expect(use.name, use.shape);
     }
 }
 

@@ -1,5 +1,6 @@
 #include "model_weights.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -8,21 +9,28 @@
 #include "log.h"
 #include "cpu_ops.h"
 #include "f32_matmul.h"
+#include "int8_channel_matmul.h"
 #include "model_schema.h"
+#include "tensor_table.h"
 
 namespace parakeet {
 namespace {
 
 constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo's ConformerConvolution uses it
 
+// 'int8' is not a ggml type: the file's types stay placed and the matmuls run per-channel int8
+// (int8_channel_matmul.h) where the CPU has AVX512-VNNI, else it loads as q8_0.
+bool wants_channel_int8(const std::string & name) { return name == "int8"; }
+
 ggml_type parse_weight_type(const std::string & name) {
     if (name == "auto") return GGML_TYPE_COUNT;
+    if (wants_channel_int8(name)) return GGML_TYPE_Q8_0;  // where the int8 kernel cannot run (ModelWeights decides)
     if (name == "f32") return GGML_TYPE_F32;
     if (name == "f16") return GGML_TYPE_F16;
     if (name == "bf16") return GGML_TYPE_BF16;
     if (name == "q8_0") return GGML_TYPE_Q8_0;
     if (name == "q4_0") return GGML_TYPE_Q4_0;
-    throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0 or q4_0)");
+    throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0, q4_0 or int8)");
 }
 
 std::vector<float> dequantize(const void * src, ggml_type type, int64_t n) {
@@ -76,6 +84,7 @@ struct ModelWeights::Placement {
     // CPU has them, whatever layout placed them (the file's, or a load-time conversion).
     const bool packed_int8;
     const bool packed_f32;
+    const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
 
     struct Upload {
         ggml_tensor * tensor;
@@ -92,6 +101,7 @@ struct ModelWeights::Placement {
     struct Pack {
         ggml_tensor * tensor;          // packed from tensor->data (host memory on the CPU) once placed
         const ggml_tensor * mapped;    // the file's tensor when `tensor` is used from the mapping, else nullptr
+        bool per_channel = false;      // PackedI8ChannelMatrix (weightType 'int8') rather than the type's own kernel
     };
     std::vector<Pack> packs;
 
@@ -102,11 +112,12 @@ struct ModelWeights::Placement {
         return type == GGML_TYPE_F32 && packed_f32;
     }
 
-    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, ggml_context * mapped,
-              ggml_context * device, ggml_context * repack)
+    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, bool per_channel_int8,
+              ggml_context * mapped, ggml_context * device, ggml_context * repack)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
-          packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()) {
+          packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
+          channel_int8(per_channel_int8 && packed_int8) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -151,6 +162,11 @@ struct ModelWeights::Placement {
     /** A matmul weight (contraction dim first): keeps, converts or repacks per the requested layout. */
     ggml_tensor * matmul_weight(const std::string & name, int64_t ne0, int64_t ne1) {
         const ggml_tensor * src = source(name);
+        if (channel_int8 && PackedI8ChannelMatrix::fits(ne1, ne0)) {
+            ggml_tensor * t = as_stored(name, {ne0, ne1});
+            packs.push_back({t, file.mapping() != nullptr ? src : nullptr, true});
+            return t;
+        }
         ggml_type target = src->type;
         if (convert_to != GGML_TYPE_COUNT) {
             target = convert_to;
@@ -230,7 +246,8 @@ struct ModelWeights::Placement {
 
 ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool packed_kernels,
                            const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
-    const ggml_type convert_to = parse_weight_type(weight_type);
+    const bool channel_int8 = wants_channel_int8(weight_type) && packed_kernels && backend.is_cpu() && cpu_has_avx512_vnni();
+    const ggml_type convert_to = channel_int8 ? GGML_TYPE_COUNT : parse_weight_type(weight_type);
     {
         const size_t n_tensors = 16 + size_t(hp.n_layers) * 48 + 32;
         ggml_init_params params = {ggml_tensor_overhead() * n_tensors, nullptr, true};
@@ -239,11 +256,46 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             if (!contexts_.back()) throw Error(ErrorCode::OutOfMemory, "cannot allocate tensor metadata");
         }
     }
-    Placement pl(file, hp, backend, convert_to, packed_kernels, contexts_[0].get(), contexts_[1].get(), contexts_[2].get());
-    const int64_t D = hp.d_model, FF = hp.ff_dim, K = hp.conv_kernel, C = hp.subsampling_channels;
-    const int64_t V1 = hp.vocab_size + 1;
+    Placement pl(file, hp, backend, convert_to, packed_kernels, channel_int8, contexts_[0].get(), contexts_[1].get(),
+                 contexts_[2].get());
+    place_graph_tensors(pl);
+    allocate_and_fill(pl, progress, abort);
+    pack(pl, abort);
+    if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
+    read_host_weights(file, hp);
+    if (progress) progress(1.0f);
+}
 
-    // --- subsampling (NeMo ConvSubsampling, dw_striding)
+/** The graph tensors the table names (Matmul and Vector rows), each into its slot. */
+void ModelWeights::place_graph_tensors(Placement & pl) {
+    const Hparams & hp = pl.hp;
+    const GgufFile & file = pl.file;
+    encoder.stages.resize(size_t(std::max(0, hp.subsampling_stages() - 1)));
+    encoder.layers.resize(size_t(hp.n_layers));
+    for (const TensorUse & use : tensors_for(hp)) {
+        const TensorSpec & spec = *use.spec;
+        if (!use.present || (spec.role != TensorRole::Matmul && spec.role != TensorRole::Vector)) continue;
+        ggml_tensor * t = nullptr;
+        if (spec.role == TensorRole::Matmul) {
+            int64_t in = 0, out = 0;
+            matmul_dims(use.shape, in, out);
+            t = pl.matmul_weight(use.name, in, out);
+        } else {
+            t = pl.as_stored(use.name, use.shape, true);
+        }
+        switch (spec.scope) {
+            case TensorScope::Model: encoder.*spec.model_slot = t; break;
+            case TensorScope::SubsamplingStage: encoder.stages[size_t(use.index - 1)].*spec.stage_slot = t; break;
+            case TensorScope::EncoderLayer: encoder.layers[size_t(use.index)].*spec.layer_slot = t; break;
+            case TensorScope::PredictionLayer: break;  // host tensors only
+        }
+    }
+    place_derived_tensors(pl, file, hp);
+}
+
+/** The graph tensors computed at load from the table's Derived rows: reordered convs, folded biases and batch norm. */
+void ModelWeights::place_derived_tensors(Placement & pl, const GgufFile & file, const Hparams & hp) {
+    const int64_t D = hp.d_model, K = hp.conv_kernel, C = hp.subsampling_channels;
     // conv.0 runs as im2col + matmul with the 9 taps padded to 16 (zero taps), so
     // the contraction is a multiple of the SIMD width and takes ggml's blocked kernel.
     encoder.conv0_w = pl.derived_f32("encoder.pre_encode.conv.0.weight", {16, C}, [&file, C] {
@@ -253,10 +305,9 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             for (int64_t k = 0; k < 9; ++k) out[size_t(c * 16 + k)] = w[size_t(c * 9 + k)];
         return out;
     });
-    encoder.conv0_b = pl.as_stored("encoder.pre_encode.conv.0.bias", {C}, true);
     for (int s = 1; s < hp.subsampling_stages(); ++s) {
         const std::string dw = subsampling_conv_name(3 * s - 1), pw = subsampling_conv_name(3 * s);
-        SubsamplingStageWeights stage;
+        SubsamplingStageWeights & stage = encoder.stages[size_t(s - 1)];
         // ggml's channels-fastest depthwise kernel reads w[(ky*3 + kx)*C + c].
         stage.dw_w = pl.derived_f32(dw + ".weight", {1, C, 3, 3}, [&file, dw, C] {
             const std::vector<float> w = read_as_f32(file, dw + ".weight");  // [C][3][3]
@@ -265,7 +316,6 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
                 for (int64_t k = 0; k < 9; ++k) out[size_t(k * C + c)] = w[size_t(c * 9 + k)];
             return out;
         });
-        stage.pw_w = pl.matmul_weight(pw + ".weight", C, C);
         // pw(dw(x) + b_dw) + b_pw = pw(dw(x)) + (W_pw·b_dw + b_pw): fold the depthwise bias.
         stage.pw_b = pl.derived_f32(pw + ".bias", {C}, [&file, dw, pw, C] {
             const std::vector<float> w = read_as_f32(file, pw + ".weight");  // [C_out][C_in]
@@ -279,40 +329,10 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             }
             return out;
         });
-        encoder.stages.push_back(stage);
     }
-    const int64_t sub_in = C * hp.freq_after_subsampling();
-    encoder.sub_out_w = pl.matmul_weight("encoder.pre_encode.out.weight", sub_in, D);
-    encoder.sub_out_b = pl.as_stored("encoder.pre_encode.out.bias", {D}, true);
-
-    // --- conformer layers (NeMo ConformerLayer)
     for (int l = 0; l < hp.n_layers; ++l) {
         const std::string p = "encoder.layers." + std::to_string(l) + ".";
-        ConformerLayerWeights w;
-        auto vec = [&](const std::string & n, int64_t len) { return pl.as_stored(p + n, {len}, true); };
-        w.ff1_norm_w = vec("norm_feed_forward1.weight", D);
-        w.ff1_norm_b = vec("norm_feed_forward1.bias", D);
-        w.ff1_w1 = pl.matmul_weight(p + "feed_forward1.linear1.weight", D, FF);
-        w.ff1_b1 = pl.optional_f32(p + "feed_forward1.linear1.bias", FF);
-        w.ff1_w2 = pl.matmul_weight(p + "feed_forward1.linear2.weight", FF, D);
-        w.ff1_b2 = pl.optional_f32(p + "feed_forward1.linear2.bias", D);
-        w.att_norm_w = vec("norm_self_att.weight", D);
-        w.att_norm_b = vec("norm_self_att.bias", D);
-        w.q_w = pl.matmul_weight(p + "self_attn.linear_q.weight", D, D);
-        w.q_b = pl.optional_f32(p + "self_attn.linear_q.bias", D);
-        w.k_w = pl.matmul_weight(p + "self_attn.linear_k.weight", D, D);
-        w.k_b = pl.optional_f32(p + "self_attn.linear_k.bias", D);
-        w.v_w = pl.matmul_weight(p + "self_attn.linear_v.weight", D, D);
-        w.v_b = pl.optional_f32(p + "self_attn.linear_v.bias", D);
-        w.out_w = pl.matmul_weight(p + "self_attn.linear_out.weight", D, D);
-        w.out_b = pl.optional_f32(p + "self_attn.linear_out.bias", D);
-        w.pos_w = pl.matmul_weight(p + "self_attn.linear_pos.weight", D, D);
-        w.pos_bias_u = pl.as_stored(p + "self_attn.pos_bias_u", {hp.head_dim(), hp.n_heads}, true);
-        w.pos_bias_v = pl.as_stored(p + "self_attn.pos_bias_v", {hp.head_dim(), hp.n_heads}, true);
-        w.conv_norm_w = vec("norm_conv.weight", D);
-        w.conv_norm_b = vec("norm_conv.bias", D);
-        w.pw1_w = pl.matmul_weight(p + "conv.pointwise_conv1.weight", D, 2 * D);
-        w.pw1_b = pl.optional_f32(p + "conv.pointwise_conv1.bias", 2 * D);
+        ConformerLayerWeights & w = encoder.layers[size_t(l)];
         const bool batch_norm = hp.conv_norm_type == "batch_norm";
         // Inference batch norm is per-channel affine: fold it into the depthwise conv
         // (NeMo ConformerConvolution: depthwise_conv -> batch_norm).
@@ -338,34 +358,13 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             }
             return out;
         });
-        if (!batch_norm) {
-            w.conv_ln_w = vec("conv.batch_norm.weight", D);
-            w.conv_ln_b = vec("conv.batch_norm.bias", D);
-        }
-        w.pw2_w = pl.matmul_weight(p + "conv.pointwise_conv2.weight", D, D);
-        w.pw2_b = pl.optional_f32(p + "conv.pointwise_conv2.bias", D);
-        w.ff2_norm_w = vec("norm_feed_forward2.weight", D);
-        w.ff2_norm_b = vec("norm_feed_forward2.bias", D);
-        w.ff2_w1 = pl.matmul_weight(p + "feed_forward2.linear1.weight", D, FF);
-        w.ff2_b1 = pl.optional_f32(p + "feed_forward2.linear1.bias", FF);
-        w.ff2_w2 = pl.matmul_weight(p + "feed_forward2.linear2.weight", FF, D);
-        w.ff2_b2 = pl.optional_f32(p + "feed_forward2.linear2.bias", D);
-        w.out_norm_w = vec("norm_out.weight", D);
-        w.out_norm_b = vec("norm_out.bias", D);
-        encoder.layers.push_back(w);
     }
+}
 
-    // --- heads consumed by the encoder graph
-    if (hp.has_ctc) {
-        encoder.ctc_w = pl.matmul_weight(hp.ctc_prefix + "decoder_layers.0.weight", D, V1);
-        encoder.ctc_b = pl.as_stored(hp.ctc_prefix + "decoder_layers.0.bias", {V1}, true);
-    }
-    if (hp.has_transducer) {
-        encoder.joint_enc_w = pl.matmul_weight("joint.enc.weight", D, hp.joint_hidden);
-        encoder.joint_enc_b = pl.as_stored("joint.enc.bias", {hp.joint_hidden}, true);
-    }
-
-    // --- allocate and fill
+/** Allocates the device buffers, wraps the mapping for tensors used in place, and uploads the rest. */
+void ModelWeights::allocate_and_fill(Placement & pl, const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
+    const GgufFile & file = pl.file;
+    ComputeBackend & backend = pl.backend;
     auto check_abort = [&] {
         if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
     };
@@ -409,18 +408,29 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         if (progress) progress(0.2f + 0.7f * float(++done) / float(pl.uploads.size()));
     }
 
+}
+
+/** The packed twins of the weights the engine's own CPU kernels run (packed_weights.h). */
+void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
+    const GgufFile & file = pl.file;
+    auto check_abort = [&] {
+        if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
+    };
     // The mapped pages a packed twin replaces are dropped from the resident set afterwards, so
     // memory holds one copy of those weights (the CPU path never reads them again).
-    auto storage_of = [](const ggml_tensor * t) {
-        const size_t b = t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], t->ne[0]) : PackedF32Matrix::storage_bytes(t->ne[1], t->ne[0]);
+    auto storage_of = [](const Placement::Pack & pack) {
+        const ggml_tensor * t = pack.tensor;
+        const size_t b = pack.per_channel              ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], t->ne[0])
+                         : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], t->ne[0])
+                                                     : PackedF32Matrix::storage_bytes(t->ne[1], t->ne[0]);
         return (b + 63) / 64 * 64;
     };
     size_t arena = 0;
-    for (const auto & pack : pl.packs) arena += storage_of(pack.tensor);
+    for (const auto & pack : pl.packs) arena += storage_of(pack);
     if (arena > 0) packed.reserve(arena);
     std::vector<uint8_t *> storage(pl.packs.size());
     for (size_t i = 0; i < pl.packs.size(); ++i) {
-        storage[i] = packed.take(storage_of(pl.packs[i].tensor));
+        storage[i] = packed.take(storage_of(pl.packs[i]));
         if (storage[i] == nullptr) throw Error(ErrorCode::Internal, "packed weight arena too small");
     }
     // Packing is a transpose into fresh memory, bound by first-touch page faults: the load's threads
@@ -431,7 +441,10 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         for (size_t i = next++; i < pl.packs.size(); i = next++) {
             if (abort != nullptr && abort->load()) return;
             const ggml_tensor * t = pl.packs[i].tensor;
-            if (t->type == GGML_TYPE_Q8_0) {
+            if (pl.packs[i].per_channel) {
+                const std::vector<float> w = dequantize(t->data, t->type, ggml_nelements(t));
+                made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
+            } else if (t->type == GGML_TYPE_Q8_0) {
                 made[i] = std::make_unique<PackedQ8Matrix>(t->data, t->ne[1], t->ne[0], storage[i]);
             } else {
                 made[i] = std::make_unique<PackedF32Matrix>(static_cast<const float *>(t->data), t->ne[1], t->ne[0], storage[i]);
@@ -455,9 +468,10 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         packed_kernels_[made[i]->layout_name()] += 1;
         packed.add(pack.tensor, std::move(made[i]));
     }
+}
 
-    // --- host-side weights: preprocessor and the sequential decoders
-    check_abort();
+/** Host-side weights: the preprocessor's filterbank and window, and the sequential decoders' prediction network and joint. */
+void ModelWeights::read_host_weights(const GgufFile & file, const Hparams & hp) {
     {
         const std::vector<float> fb = read_as_f32(file, "preprocessor.featurizer.fb");
         preprocessor.filterbank.assign(fb.begin(), fb.end());
@@ -491,7 +505,6 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
         decoder.out_w = read_as_f32(file, "joint.joint_net.2.weight");
         decoder.out_b = read_as_f32(file, "joint.joint_net.2.bias");
     }
-    if (progress) progress(1.0f);
 }
 
 ModelWeights::~ModelWeights() {

@@ -4,6 +4,8 @@
 // host and uploaded once. The sequential decoders read plain host floats.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -95,6 +97,12 @@ public:
 
 private:
     struct Placement;
+    // The steps of a load, in order (the tensor table, tensor_table.h, says which tensors each handles).
+    void place_graph_tensors(Placement & pl);
+    void place_derived_tensors(Placement & pl, const GgufFile & file, const Hparams & hp);
+    void allocate_and_fill(Placement & pl, const std::function<void(float)> & progress, const std::atomic<bool> * abort);
+    void pack(Placement & pl, const std::atomic<bool> * abort);
+    void read_host_weights(const GgufFile & file, const Hparams & hp);
     // Owned through deleters, so a load that throws half-way (cancelled, out of
     // memory, a bad tensor) frees what it had allocated.
     struct ContextFree {

@@ -25,7 +25,7 @@ public:
     const PackedOpConfig<Matrix> * get(const Matrix * m, const EpilogueMode & mode) const {
         std::lock_guard<std::mutex> guard(lock_);
         for (const auto & c : configs_) {
-            if (c.mode.silu == mode.silu && c.mode.residual == mode.residual && c.mode.scale == mode.scale) return &c;
+            if (c.mode == mode) return &c;
         }
         configs_.push_back({m, mode});
         return &configs_.back();
@@ -36,14 +36,16 @@ private:
     mutable std::deque<PackedOpConfig<Matrix>> configs_;
 };
 
-/** Node sources: [input, bias or null, residual or null]. */
+/** Node sources: [input, bias or null, residual or null, row mask or null]. */
 inline ggml_tensor * packed_matmul_node(ggml_context * ctx, ggml_tensor * input, int64_t rows, int64_t frames, const Epilogue & e,
                                         ggml_custom_op_t fun, const void * config) {
     GGML_ASSERT(e.bias == nullptr || (e.bias->type == GGML_TYPE_F32 && ggml_is_contiguous(e.bias) && ggml_nelements(e.bias) == rows));
     GGML_ASSERT(e.residual == nullptr || (e.residual->type == GGML_TYPE_F32 && e.residual->ne[0] == rows && e.residual->ne[1] == frames &&
                                           e.residual->nb[0] == sizeof(float)));
-    ggml_tensor * args[] = {input, e.bias, e.residual};
-    return ggml_custom_4d(ctx, GGML_TYPE_F32, rows, frames, 1, 1, args, 3, fun, GGML_N_TASKS_MAX, const_cast<void *>(config));
+    GGML_ASSERT(e.row_mask == nullptr || (e.row_mask->type == GGML_TYPE_F32 && ggml_is_contiguous(e.row_mask) && e.residual == nullptr &&
+                                          e.mask_group > 0 && ggml_nelements(e.row_mask) * e.mask_group >= frames));
+    ggml_tensor * args[] = {input, e.bias, e.residual, e.row_mask};
+    return ggml_custom_4d(ctx, GGML_TYPE_F32, rows, frames, 1, 1, args, 4, fun, GGML_N_TASKS_MAX, const_cast<void *>(config));
 }
 
 /** Epilogue pointers for output rows [col, col + 16) of frame t. */
@@ -53,11 +55,18 @@ struct EpilogueView {
     size_t residual_stride = 0;
     bool silu = false;
     float scale = 1.0f;
+    bool relu = false;
+    const float * row_mask = nullptr;
+    int64_t mask_group = 1;
 
     EpilogueView(const ggml_tensor * dst, const EpilogueMode & mode)
         : bias(dst->src[1] != nullptr ? static_cast<const float *>(dst->src[1]->data) : nullptr),
           residual(dst->src[2] != nullptr ? static_cast<const char *>(dst->src[2]->data) : nullptr),
-          residual_stride(dst->src[2] != nullptr ? dst->src[2]->nb[1] : 0), silu(mode.silu), scale(mode.scale) {}
+          residual_stride(dst->src[2] != nullptr ? dst->src[2]->nb[1] : 0), silu(mode.silu), scale(mode.scale), relu(mode.relu),
+          row_mask(dst->src[3] != nullptr ? static_cast<const float *>(dst->src[3]->data) : nullptr),
+          mask_group(mode.mask_group > 0 ? mode.mask_group : 1) {}
+    /** 0 for a frame the mask zeroes, else 1. */
+    float frame_keep(int64_t t) const { return row_mask != nullptr ? row_mask[t / mask_group] : 1.0f; }
     const float * bias_at(int64_t col) const { return bias != nullptr ? bias + col : nullptr; }
     const float * residual_at(int64_t t, int64_t col) const {
         return residual != nullptr ? reinterpret_cast<const float *>(residual + size_t(t) * residual_stride) + col : nullptr;
@@ -71,7 +80,9 @@ PARAKEET_AVX512 inline void finish_tile(__m512 (&acc)[MR][2], const EpilogueView
     for (int r = 0; r < MR; ++r) {
         for (int h = 0; h < 2; ++h) {
             acc[r][h] = finish_outputs(acc[r][h], ep.bias_at(col0 + 16 * h), ep.silu, ep.residual_at(t0 + r, col0 + 16 * h), ep.scale);
+            if (ep.relu) acc[r][h] = _mm512_max_ps(acc[r][h], _mm512_setzero_ps());
         }
+        if (ep.row_mask != nullptr && ep.frame_keep(t0 + r) == 0.0f) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
     }
 }
 #endif

@@ -24,13 +24,26 @@ struct Epilogue {
     bool silu = false;
     ggml_tensor * residual = nullptr;  // [rows, T] like the output, or nullptr
     float scale = 1.0f;                // applies to act(W·x + b) when there is a residual
+    // ReLU and a frame mask, for the subsampling's pointwise convs (NeMo ConvSubsampling's ReLU,
+    // then MaskedConvSequential zeroing the time rows outside the clip): output frame t is
+    // multiplied by row_mask[t / mask_group]. Not combined with a residual.
+    bool relu = false;
+    ggml_tensor * row_mask = nullptr;  // F32 [frames / mask_group] of 0/1, or nullptr
+    int64_t mask_group = 1;
 };
 
-/** The fixed part of an epilogue (the kernel reads bias and residual from the node's sources). */
+/** The fixed part of an epilogue (the kernel reads bias, residual and mask from the node's sources). */
 struct EpilogueMode {
     bool silu = false;
     bool residual = false;
     float scale = 1.0f;
+    bool relu = false;
+    int64_t mask_group = 0;  // 0: no mask
+
+    static EpilogueMode of(const Epilogue & e) { return {e.silu, e.residual != nullptr, e.scale, e.relu, e.row_mask != nullptr ? e.mask_group : 0}; }
+    bool operator==(const EpilogueMode & o) const {
+        return silu == o.silu && residual == o.residual && scale == o.scale && relu == o.relu && mask_group == o.mask_group;
+    }
 };
 
 class PackedMatmul {

@@ -30,6 +30,25 @@ SubsamplingLengths subsampling_lengths(const Hparams & hp, int mel_frames, int m
 
 namespace {
 
+/**
+ * A stage's pointwise conv + ReLU + MaskedConvSequential's time mask on [C, W·H] (H time rows of
+ * W frequency columns): one node through a packed kernel's epilogue, else ggml's ops.
+ */
+ggml_tensor * pointwise_relu_masked(ggml_context * ctx, ggml_tensor * flat, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed,
+                                    ggml_tensor * mask, int64_t W, int64_t H) {
+    const PackedMatmul * p = packed != nullptr ? packed->find(w) : nullptr;
+    if (p != nullptr) {
+        Epilogue e;
+        e.bias = b;
+        e.relu = true;
+        e.row_mask = mask;
+        e.mask_group = W;
+        return ggml_reshape_3d(ctx, p->apply(ctx, flat, ggml_get_name(w), e), w->ne[1], W, H);
+    }
+    ggml_tensor * x = ggml_reshape_3d(ctx, ggml_relu(ctx, linear(ctx, flat, w, b)), w->ne[1], W, H);
+    return mask != nullptr ? ggml_mul(ctx, x, mask) : x;
+}
+
 // conv.0: full 3×3 conv over the 1-channel [M, T] image, as im2col + matmul
 // so the result comes out channels-fastest: [C, W1, H1]; ReLU; stage-1 mask.
 ggml_tensor * conv0_stage(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in) {
@@ -66,9 +85,8 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
         ggml_tensor * mask1 = in.stage_masks.size() > 1 ? in.stage_masks[1] : nullptr;
         ggml_tensor * dw = fused_subsampling_front(ctx, in.mel, w.conv0_w, w.conv0_b, mask1, w.stages[0].dw_w);
         const int64_t W = dw->ne[1], H = dw->ne[2];
-        x = ggml_relu(ctx, linear(ctx, ggml_reshape_2d(ctx, dw, C, W * H), w.stages[0].pw_w, w.stages[0].pw_b, in.packed));
-        x = ggml_reshape_3d(ctx, x, C, W, H);
-        if (in.stage_masks.size() > 2 && in.stage_masks[2] != nullptr) x = ggml_mul(ctx, x, in.stage_masks[2]);
+        ggml_tensor * mask2 = in.stage_masks.size() > 2 ? in.stage_masks[2] : nullptr;
+        x = pointwise_relu_masked(ctx, ggml_reshape_2d(ctx, dw, C, W * H), w.stages[0].pw_w, w.stages[0].pw_b, in.packed, mask2, W, H);
     } else {
         x = conv0_stage(ctx, hp, w, in);
     }
@@ -82,10 +100,9 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
         ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
         const int64_t W = dw->ne[0], H = dw->ne[1];
         ggml_tensor * flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
-        x = ggml_relu(ctx, linear(ctx, flat, st.pw_w, st.pw_b, in.packed));  // depthwise bias is folded into pw_b
-        x = ggml_reshape_3d(ctx, x, C, W, H);
         const size_t k = s + 2;
-        if (k < in.stage_masks.size() && in.stage_masks[k] != nullptr) x = ggml_mul(ctx, x, in.stage_masks[k]);
+        ggml_tensor * mask = k < in.stage_masks.size() ? in.stage_masks[k] : nullptr;
+        x = pointwise_relu_masked(ctx, flat, st.pw_w, st.pw_b, in.packed, mask, W, H);  // depthwise bias is folded into pw_b
     }
 
     // Flatten per time step as NeMo does (channel-major: index c·F' + f), then Linear.

@@ -7,13 +7,14 @@
 // No frame between mic open and stop is dropped: until the session exists
 // they wait in the router. The singleton with the real microphone is in
 // dictation.ts.
-import type { SessionStateEvent, Settings } from '../../app/ipc/contract.js';
+import type { HotkeyEvent, SessionStateEvent, Settings } from '../../app/ipc/contract.js';
 import { actionFor } from '../errors.js';
 import * as actions from '../store/actions.js';
 import { api } from '../store/api.js';
 import { call } from '../store/commands.js';
 import { appStore } from '../store/store.js';
 import { CaptureRouter } from './capture-router.js';
+import { silentCues, type CuePlayer } from './cues.js';
 import { levelFromRms, rms, smoothLevel } from './level.js';
 import { MicError, type MicHandle, type MicOptions } from './mic-types.js';
 
@@ -44,7 +45,11 @@ export class DictationController {
   private keepOpen = false;
 
   /** `openMic`: mic.ts in the app (browser-only); tests pass a stand-in. */
-  constructor(private readonly openMic: (options: MicOptions) => Promise<MicHandle>) {}
+  constructor(
+    private readonly openMic: (options: MicOptions) => Promise<MicHandle>,
+    /** Start/stop tones (settings.desktop.sounds); tests pass a recorder. */
+    private readonly cues: CuePlayer = silentCues,
+  ) {}
 
   /** Toggles in order: a press during a start or a stop acts once that ends, none is lost. */
   private toggles: Promise<void> = Promise.resolve();
@@ -53,11 +58,29 @@ export class DictationController {
    * Start when idle, stop when live (the shortcut, the hotkey and the main button). Presses are taken in
    * order: five quick presses are start, stop, start, stop, start, whatever each one waits for.
    */
-  toggle(): Promise<void> {
+  toggle(press?: { at: number; source: 'hotkey' | 'key' | 'button' }): Promise<void> {
     const next = this.toggles.then(async () => {
       const phase = appStore.getState().session.phase;
-      if (phase === 'idle') await this.start();
+      if (phase === 'idle') await this.start(press);
       else if (phase === 'live') await this.stop();
+    });
+    this.toggles = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * The global hotkey's decision (main's state machine) or this window's hold-to-talk key: taken in order
+   * with the toggles, so a release that comes while the start is in flight stops the session once it exists.
+   * `at` (epoch ms of the key-down) is where the latency panel measures from.
+   */
+  hotkey(event: Pick<HotkeyEvent, 'action' | 'at'>, source: 'hotkey' | 'key' = 'hotkey'): Promise<void> {
+    const next = this.toggles.then(async () => {
+      const phase = appStore.getState().session.phase;
+      if (event.action === 'start' || (event.action === 'toggle' && phase === 'idle')) {
+        if (phase === 'idle') await this.start({ at: event.at, source });
+      } else if (event.action === 'stop' || event.action === 'toggle') {
+        if (phase === 'live') await this.stop();
+      } else await this.cancel();
     });
     this.toggles = next.catch(() => undefined);
     return next;
@@ -77,8 +100,9 @@ export class DictationController {
     await this.closeMic();
   }
 
-  async start(): Promise<void> {
+  async start(press: { at: number; source: 'hotkey' | 'key' | 'button' } = { at: Date.now(), source: 'button' }): Promise<void> {
     if (appStore.getState().session.phase !== 'idle') return;
+    actions.startPressed(press.at, press.source);
     const wasOpen = this.mic !== null;
     this.pressAt = performance.now();
     actions.pressLatencyReset();
@@ -118,6 +142,8 @@ export class DictationController {
     }
     this.sessionId = sessionId;
     actions.sessionBegan(sessionId);
+    // Capture runs from here (and the pre-roll from before): the user may speak.
+    if (this.soundsOn()) this.cues('start');
     const parakeet = api();
     this.sentSamples = 0;
     router.attach((frame, startSample) => {
@@ -130,6 +156,7 @@ export class DictationController {
     const sessionId = this.sessionId;
     if (!sessionId || appStore.getState().session.phase !== 'live') return;
     actions.sessionPhase('stopping');
+    if (this.soundsOn()) this.cues('stop');
     // Send the tail that is still inside the worklet's partial frame.
     await this.mic?.flush();
     // Frames travel apart from invokes: tell main how much audio to wait for.
@@ -194,6 +221,10 @@ export class DictationController {
     this.pressAt = null;
     if (!this.keepOpen) await this.closeMic();
     if (appStore.getState().session.phase !== 'idle') actions.sessionPhase('idle');
+  }
+
+  private soundsOn(): boolean {
+    return appStore.getState().settings.values?.desktop?.sounds === true;
   }
 
   private settings(): { audio: Settings['audio']; preRollMs: number } {

@@ -11,7 +11,7 @@ import type {
   EventMap, EventName, InvokeChannel, ParakeetApi, RequestOf, ResponseOf, Result,
 } from '../../app/ipc/contract.js';
 import { EVENT_NAMES } from '../../app/ipc/contract.js';
-import { audioSessionNumber, encodeAudioFrame, type ClientMessage, type ServerMessage } from '../../app/ipc/web-protocol.js';
+import { audioSessionNumber, encodeAudioFrame, encodeUploadChunk, type ClientMessage, type ServerMessage } from '../../app/ipc/web-protocol.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import type { BridgeSocket, SocketFactory } from './socket.js';
 import type { ConnectionState } from '../store/types.js';
@@ -127,6 +127,13 @@ export class WebClient implements ParakeetApi {
       return;
     }
     this.socket.send(encodeAudioFrame(number, frame, startSample));
+  }
+
+  /** Not queued while disconnected: the server drops an upload with its connection (the uploader says so). */
+  sendUploadChunk(uploadId: number, offset: number, bytes: ArrayBuffer): boolean {
+    if (this.state !== 'connected' || !this.socket) return false;
+    this.socket.send(encodeUploadChunk(uploadId, offset, bytes));
+    return true;
   }
 
   /** Stops reconnecting and fails whatever is in flight. */

@@ -26,8 +26,9 @@ function InsertTest() {
     const timer = setTimeout(() => {
       if (left > 1) return setLeft(left - 1);
       setLeft(0);
+      // Only what is known: keystrokes sent are not keystrokes received (X11 can confirm a paste was read).
       void testInsert().then((r) => setResult(r.ok
-        ? `Passed: inserted the sample with ${r.value.mode} (${r.value.platform}).`
+        ? `${r.value.platform}, ${r.value.mode}: ${r.value.detail ?? 'sent.'}`
         : `The test failed: ${r.error.message}${actionFor(r.error.code) ? ` ${actionFor(r.error.code)}` : ''}`));
     }, 1000);
     return () => clearTimeout(timer);
@@ -72,7 +73,8 @@ export function InsertSettingsCard({ insert, hotkey, desktop, onInsert, onHotkey
           <label htmlFor="set-insert-restore">Restore the clipboard after pasting</label>
         </div>
         <p className="field-hint">
-          Linux X11 needs xdotool and xclip, Wayland wtype and wl-clipboard; macOS asks for the Accessibility permission.
+          Linux X11 needs xdotool and xclip (xprop from x11-utils to recognise terminals); Wayland wl-clipboard and wtype or
+          ydotool (without them the text is copied and you press Ctrl+V); macOS asks for the Accessibility permission.
           {desktop ? '' : ' In the browser, text is inserted on the display of the machine running the app.'}
         </p>
         <InsertTest />

@@ -7,13 +7,24 @@ import { FactList, type Fact } from './FactList.js';
 export function LatencyFigures() {
   const latency = useApp((s) => s.session.latency);
   const pressToMic = useApp((s) => s.session.pressToMicMs);
+  const inserted = useApp((s) => s.session.inserted ?? null);
+  const key = useApp((s) => s.session.keyLatency ?? null);
+  const pressWord = key?.source === 'hotkey' ? 'Key-down' : key?.source === 'key' ? 'Key press' : 'Press';
   const rows: Fact[] = [
     ['press-to-mic', 'Start to mic live', formatMs(pressToMic)],
+    // From the press itself (the global hotkey's key-down as the key hook saw it): what the user waits for.
+    ['key-first-text', `${pressWord} to first text`, formatMs(key?.firstTextMs)],
+    ['key-inserted', `${pressWord} to text inserted`, key && key.insertedMs === null && key.firstTextMs !== null ? 'not inserted (insert mode off or our window had the focus)' : formatMs(key?.insertedMs)],
     ['mic-start', 'Mic start (first frame at the engine)', formatMs(latency?.micStartMs)],
     ['first-partial', 'First partial after speech onset', formatMs(latency?.firstPartialMs)],
     ['final', 'Final after end of speech (last)', formatMs(latency?.finalMs)],
     ['mean-final', 'Final after end of speech (mean)', formatMs(latency?.meanFinalMs)],
   ];
+  // Only when inserting into other apps is on: what the last final's delivery took, and what is known of it.
+  if (inserted) {
+    const how = inserted.method === 'pasted' ? (inserted.confirmed ? 'pasted, read by the app' : 'paste sent') : inserted.method === 'typed' ? 'typed' : 'copied only';
+    rows.push(['inserted', 'Text in the other app after its final (last)', `${formatMs(inserted.ms)} (${how})`]);
+  }
   return (
     <section className="latency" aria-labelledby="latency-title">
       <h3 id="latency-title">Latency</h3>

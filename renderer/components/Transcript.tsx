@@ -43,7 +43,8 @@ export function Transcript() {
             data-session={f.sessionId}
             data-segment={f.segmentId}
           >
-            {f.text.trim()}{' '}
+            {/* Spaces only: a dictated line break ("new line") is part of the text (shown by pre-wrap). */}
+            {f.text.replace(/^ +| +$/g, '')}{' '}
           </span>
         ))}
       </div>

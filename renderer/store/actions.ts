@@ -3,7 +3,7 @@
 // never set state themselves.
 import type {
   AppInfo, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, EventMap, FileTranscript, FirstRunProposal,
-  HistoryEntry, HistoryKind, HistoryList, LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings,
+  HistoryEntry, HistoryKind, HistoryList, InsertDelivery, LatencyReport, ModelsState, Notice, SessionStateEvent, SessionSummary, Settings,
   TranscriptEvent, CatalogEntry,
 } from '../../app/ipc/contract.js';
 import { applyDevices } from './devices.js';
@@ -11,6 +11,7 @@ import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
 import {
   applyFileProgress, fileCancelRequested as fileCancelRequestedReducer, fileCancelSent as fileCancelSentReducer,
   fileJobEnded as fileJobEndedReducer, fileJobFinished as fileJobFinishedReducer, fileJobStarted as fileJobStartedReducer,
+  fileUploadDone as fileUploadDoneReducer, fileUploadProgress as fileUploadProgressReducer, fileUploadStarted as fileUploadStartedReducer,
   showFileResult as showFileResultReducer,
 } from './files.js';
 import {
@@ -20,8 +21,9 @@ import {
 import {
   applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
 } from './models.js';
+import * as keyLatency from './key-latency.js';
 import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
-import { applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
+import { applyInserted, applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
 import { appStore, initialState } from './store.js';
 import { applySummary, applyTranscript, clearTranscript as clearTranscriptReducer, dropPartial as dropPartialReducer } from './transcript.js';
@@ -86,7 +88,20 @@ export function downloadProgressed(p: DownloadProgress): void {
 }
 
 export function transcriptReceived(ev: TranscriptEvent): void {
-  set((s) => ({ transcript: applyTranscript(s.transcript, ev) }));
+  set((s) => ({
+    transcript: applyTranscript(s.transcript, ev),
+    session: { ...s.session, keyLatency: keyLatency.textArrived(s.session.keyLatency ?? null, ev, Date.now()) },
+  }));
+}
+
+/** A press that will start a session (the latency panel measures from `at`, epoch ms). */
+export function startPressed(at: number, source: 'hotkey' | 'key' | 'button'): void {
+  set((s) => ({ session: { ...s.session, keyLatency: keyLatency.pressed(at, source) } }));
+}
+
+export function textInserted(ev: EventMap['dictation:inserted']): void {
+  if (ev.method === 'copied') return;  // only on the clipboard: not in the other app yet
+  set((s) => ({ session: { ...s.session, keyLatency: keyLatency.textInserted(s.session.keyLatency ?? null, ev) } }));
 }
 
 export function sessionStateChanged(ev: SessionStateEvent): void {
@@ -98,6 +113,10 @@ export function sessionStateChanged(ev: SessionStateEvent): void {
       message: ev.notice.message,
     });
   }
+}
+
+export function insertDelivered(delivery: InsertDelivery): void {
+  set((s) => ({ session: applyInserted(s.session, delivery) }));
 }
 
 export function latencyReported(report: LatencyReport): void {
@@ -185,6 +204,18 @@ export function fileJobStarted(path: string): void {
   set((s) => ({ files: fileJobStartedReducer(s.files, path) }));
 }
 
+export function fileUploadStarted(name: string, sizeBytes: number): void {
+  set((s) => ({ files: fileUploadStartedReducer(s.files, name, sizeBytes) }));
+}
+
+export function fileUploadProgress(receivedBytes: number): void {
+  set((s) => ({ files: fileUploadProgressReducer(s.files, receivedBytes) }));
+}
+
+export function fileUploadDone(path: string): void {
+  set((s) => ({ files: fileUploadDoneReducer(s.files, path) }));
+}
+
 export function fileJobFinished(transcript: FileTranscript): void {
   set((s) => ({ files: fileJobFinishedReducer(s.files, transcript, Date.now()) }));
 }
@@ -257,7 +288,7 @@ export function sessionPhase(phase: SessionPhase): void {
 }
 
 export function sessionBegan(sessionId: string): void {
-  set((s) => ({ session: sessionStarted(s.session, sessionId) }));
+  set((s) => ({ session: { ...sessionStarted(s.session, sessionId), keyLatency: keyLatency.attachSession(s.session.keyLatency ?? null, sessionId) } }));
 }
 
 export function sessionEnded(summary: SessionSummary | null): void {

@@ -2,11 +2,12 @@
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
 import type {
-  IpcError, InsertTestResult, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
+  IpcError, InsertRequirements, InsertTestResult, Result, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
 } from '../../app/ipc/contract.js';
 import { fileErrorText, importErrorText, noticeFromError } from '../errors.js';
 import * as actions from './actions.js';
 import { api } from './api.js';
+import { uploadFile, type UploadSource } from '../bridge/upload.js';
 import { pendingCancel } from './files.js';
 import { listRequest } from './history.js';
 import { appStore } from './store.js';
@@ -88,9 +89,17 @@ export async function runSelfTest(name: string): Promise<void> {
 }
 
 /** insert:test with the saved settings (the sample text is main's); the outcome is shown next to Test. */
-export async function testInsert(): Promise<{ ok: true; value: InsertTestResult } | { ok: false; error: IpcError }> {
-  const result = await api().invoke('insert:test', {});
+export async function testInsert(
+  request: { text?: string; intoOwnWindow?: boolean } = {},
+): Promise<{ ok: true; value: InsertTestResult } | { ok: false; error: IpcError }> {
+  const result = await api().invoke('insert:test', request);
   return result.ok ? { ok: true, value: result.value } : { ok: false, error: result.error };
+}
+
+/** What inserting into other apps needs here (tools, permission) and what is missing; null if it could not be asked. */
+export async function checkInsert(): Promise<InsertRequirements | null> {
+  const result = await api().invoke('insert:check');
+  return result.ok ? result.value : null;
 }
 
 /**
@@ -194,7 +203,31 @@ export async function transcribeFile(path: string, decoder?: FileTranscribeOptio
   // A banner about the previous file would read as if it were about this one.
   actions.dismissNoticeKey('files');
   actions.fileJobStarted(path);
-  const result = await api().invoke('files:transcribe', decoder ? { path, options: { decoder } } : { path });
+  return finishFileJob(await api().invoke('files:transcribe', decoder ? { path, options: { decoder } } : { path }));
+}
+
+/** The running upload's abort (Cancel while the bytes are still going). */
+let uploadAbort: AbortController | null = null;
+
+/**
+ * Web mode: uploads a dropped or picked file to the engine's machine (progress in the job), then transcribes it
+ * there like a path; the server deletes its copy when the job ends.
+ */
+export async function transcribeUpload(file: UploadSource, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
+  if (appStore.getState().files.job.phase === 'running') return null;
+  actions.dismissNoticeKey('files');
+  actions.fileUploadStarted(file.name, file.size);
+  const controller = new AbortController();
+  uploadAbort = controller;
+  const uploaded = await uploadFile(api(), file, { signal: controller.signal, onProgress: (received) => actions.fileUploadProgress(received) });
+  uploadAbort = null;
+  if (!uploaded.ok) return finishFileJob(uploaded);
+  actions.fileUploadDone(uploaded.value.path);
+  const { uploadId } = uploaded.value;
+  return finishFileJob(await api().invoke('files:transcribeUpload', decoder ? { uploadId, options: { decoder } } : { uploadId }));
+}
+
+function finishFileJob(result: Result<FileTranscript>): FileTranscript | null {
   if (result.ok) {
     actions.fileJobFinished(result.value);
     return result.value;
@@ -211,6 +244,8 @@ export async function transcribeFile(path: string, decoder?: FileTranscribeOptio
 /** Cancels the running job; before main has named it, the cancel waits for its first progress event. */
 export async function cancelFileJob(): Promise<void> {
   actions.fileCancelRequested();
+  // Still uploading: stop sending (the uploader tells the server to delete what it has).
+  if (uploadAbort && !appStore.getState().files.job.upload?.done) uploadAbort.abort();
   await sendPendingFileCancel();
 }
 

@@ -11,12 +11,32 @@ export const MAX_FILE_RESULTS = 5;
 
 const idleJob: FileJob = {
   phase: 'idle', path: '', jobId: null, fraction: 0, cancel: 'none', error: null, startedAt: null, durationSec: null, audioSec: null,
+  upload: null,
 };
 
 export const initialFiles: FilesSlice = { job: idleJob, results: [], shown: null, nextKey: 1 };
 
 export function fileJobStarted(s: FilesSlice, path: string, at = Date.now()): FilesSlice {
   return { ...s, job: { ...idleJob, phase: 'running', path, startedAt: at } };
+}
+
+/** Web mode: an upload starts the job; `path` is the file's name until the server says where it put it. */
+export function fileUploadStarted(s: FilesSlice, name: string, sizeBytes: number, at = Date.now()): FilesSlice {
+  return { ...s, job: { ...idleJob, phase: 'running', path: name, startedAt: at, upload: { name, sizeBytes, receivedBytes: 0, done: false } } };
+}
+
+/** Bytes on the server so far (never backwards). */
+export function fileUploadProgress(s: FilesSlice, receivedBytes: number): FilesSlice {
+  const upload = s.job.upload;
+  if (s.job.phase !== 'running' || !upload || upload.done || receivedBytes <= upload.receivedBytes) return s;
+  return { ...s, job: { ...s.job, upload: { ...upload, receivedBytes: Math.min(receivedBytes, upload.sizeBytes) } } };
+}
+
+/** The whole file is on the server at `path`: the job's progress events will name that path. */
+export function fileUploadDone(s: FilesSlice, path: string): FilesSlice {
+  const upload = s.job.upload;
+  if (s.job.phase !== 'running' || !upload) return s;
+  return { ...s, job: { ...s.job, path, upload: { ...upload, receivedBytes: upload.sizeBytes, done: true } } };
 }
 
 export function applyFileProgress(s: FilesSlice, ev: EventMap['files:progress']): FilesSlice {

@@ -1,5 +1,5 @@
 // Session slice: the renderer's dictation lifecycle and the figures it shows.
-import type { LatencyReport, SessionStateEvent, SessionSummary } from '../../app/ipc/contract.js';
+import type { InsertDelivery, LatencyReport, SessionStateEvent, SessionSummary } from '../../app/ipc/contract.js';
 import type { SessionPhase, SessionSlice } from './types.js';
 
 export const initialSession: SessionSlice = {
@@ -27,6 +27,11 @@ export function sessionStarted(s: SessionSlice, sessionId: string): SessionSlice
 export function applySessionState(s: SessionSlice, ev: SessionStateEvent): SessionSlice {
   if (ev.sessionId !== s.sessionId) return s;
   return { ...s, serverState: ev.state, delayedBy: ev.delayedBy ?? null };
+}
+
+export function applyInserted(s: SessionSlice, delivery: InsertDelivery): SessionSlice {
+  if (s.sessionId !== null && delivery.sessionId !== s.sessionId) return s;
+  return { ...s, inserted: delivery };
 }
 
 export function applyLatency(s: SessionSlice, report: LatencyReport): SessionSlice {

@@ -3,6 +3,7 @@
 // open; a late partial for an already-final segment is dropped.
 import type { SessionSummary, TranscriptEvent } from '../../app/ipc/contract.js';
 import type { FinalSegment, TranscriptSlice } from './types.js';
+import { joinSegments } from '../../app/shared/text-transform.js';
 
 export const initialTranscript: TranscriptSlice = { finals: [], partial: null };
 
@@ -51,7 +52,7 @@ export function clearTranscript(): TranscriptSlice {
   return initialTranscript;
 }
 
-/** Plain text of every final, one space between segments. */
+/** Plain text of every final, one space between segments (none around a dictated line break or before a mark). */
 export function finalText(s: TranscriptSlice): string {
-  return s.finals.map((f) => f.text.trim()).filter((t) => t.length > 0).join(' ');
+  return joinSegments(s.finals.map((f) => f.text));
 }

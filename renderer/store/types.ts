@@ -3,9 +3,10 @@
 // IPC events reach it through the module-level actions in actions.ts.
 import type {
   AppInfo, CatalogEntry, DevicesState, DownloadProgress, DownloadSnapshot, EngineStatus, FileTranscript, FirstRunProposal,
-  HistoryEntry, HistoryEntrySummary, HistoryKind, InstalledModel, LatencyReport, Notice, SessionState, SessionSummary, Settings,
+  HistoryEntry, HistoryEntrySummary, HistoryKind, InsertDelivery, InstalledModel, LatencyReport, Notice, SessionState, SessionSummary, Settings,
   TranscriptEvent,
 } from '../../app/ipc/contract.js';
+import type { KeyLatency } from './key-latency.js';
 
 export type View = 'dictate' | 'files' | 'history' | 'devices' | 'models' | 'settings' | 'meeting';
 
@@ -24,11 +25,15 @@ export interface SessionSlice {
   /** Key press / click to the first captured frame (ms), measured here. */
   pressToMicMs: number | null;
   latency: LatencyReport | null;
+  /** The last final's delivery into the focused app (dictation:inserted), for the latency panel. */
+  inserted?: InsertDelivery | null;
   lastSummary: SessionSummary | null;
   /** Microphone label while it is open. */
   micLabel: string | null;
   /** The mic stays open on the Dictate view so pre-roll audio exists before Start. */
   armed: boolean;
+  /** Press → first text → inserted, of the newest session (key-latency.ts). */
+  keyLatency?: KeyLatency | null;
 }
 
 export interface FinalSegment {
@@ -87,6 +92,17 @@ export interface FileJob {
   /** The audio's length and how far the transcript is into it (from main's progress), when known. */
   durationSec: number | null;
   audioSec: number | null;
+  /** Web mode: the file is being sent to the engine's machine first (renderer/bridge/upload.ts); null for a path. */
+  upload: FileUpload | null;
+}
+
+export interface FileUpload {
+  name: string;
+  sizeBytes: number;
+  /** Bytes the server has on disk. */
+  receivedBytes: number;
+  /** Every byte arrived; the transcription runs (or is about to). */
+  done: boolean;
 }
 
 /** A finished transcript. Tokens are dropped: nothing shows them and they are the bulk of a long file's reply. */

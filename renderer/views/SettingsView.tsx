@@ -12,6 +12,7 @@ import { listInputs } from '../audio/mic.js';
 import { AboutCard } from '../components/AboutCard.js';
 import { Button } from '../components/Button.js';
 import { InsertSettingsCard } from '../components/InsertSettings.js';
+import { TextOptionsCard } from '../components/TextOptions.js';
 import { saveKeepMicArmed } from '../preferences.js';
 import * as actions from '../store/actions.js';
 import { saveSettings } from '../store/commands.js';
@@ -88,7 +89,59 @@ const FIELD_NAMES: Record<FieldId, string> = {
   'set-threads': 'CPU threads', 'set-idle-unload': 'Unload after idle', 'set-pause': 'Pause', 'set-maxseg': 'Longest segment',
   'set-partial': 'Partial text every', 'set-preroll': 'Pre-roll', 'set-vad': 'Speech threshold', 'set-keep-days': 'Delete entries older than',
   'set-max-entries': 'Keep at most', 'set-restore-delay': 'Clipboard restore delay', 'set-hotkey': 'Hotkey', 'set-mirror': 'Mirror endpoint',
+  'set-replacements': 'Replacements',
+  'set-hold-key': 'Hold key', 'set-tap-ms': 'Tap shorter than',
 };
+
+const HOTKEY_MODES: { value: Settings['hotkey']['mode']; label: string; hint: string }[] = [
+  { value: 'toggle', label: 'Toggle', hint: 'press the hotkey above to start, again to stop' },
+  { value: 'push-to-talk', label: 'Push-to-talk', hint: 'hold the key while you speak, release to finish' },
+  { value: 'hybrid', label: 'Hybrid', hint: 'tap to start and tap again to stop, or hold to talk' },
+];
+
+/** Hotkey mode, the hold key, and the desktop app outside its window (tray, overlay, login, sounds). */
+function HotkeyModeCard({ draft, desktop, update }: { draft: Settings; desktop: boolean; update: (next: Partial<Settings>) => void }) {
+  const hotkey = (next: Partial<Settings['hotkey']>) => update({ hotkey: { ...draft.hotkey, ...next } });
+  const outside = (next: Partial<Settings['desktop']>) => update({ desktop: { ...draft.desktop, ...next } });
+  const msgs = useContext(Messages);
+  return (
+    <fieldset className="card">
+      <legend>Hotkey mode and feedback</legend>
+      <div role="radiogroup" aria-label="Hotkey mode">
+        {HOTKEY_MODES.map((m) => (
+          <div className="toggle" key={m.value}>
+            <input id={`set-hotkey-${m.value}`} type="radio" name="hotkey-mode" checked={draft.hotkey.mode === m.value} onChange={() => hotkey({ mode: m.value })} />
+            <label htmlFor={`set-hotkey-${m.value}`}>
+              {m.label} <span className="muted">— {m.hint}</span>
+            </label>
+          </div>
+        ))}
+      </div>
+      <Field
+        id="set-hold-key"
+        label="Hold key (push-to-talk and hybrid)"
+        hint={desktop
+          ? 'A chord (Ctrl+Space), a function key (F8) or one modifier alone (RightCtrl, RightAlt, AltGr). Heard in every app through a key hook; Esc cancels. Linux needs X11 (on Wayland only the toggle hotkey works), macOS the Accessibility permission.'
+          : 'A chord (Ctrl+Space), a function key (F8) or one modifier alone (RightCtrl). In the browser it works while this page has the focus.'}
+      >
+        <input id="set-hold-key" type="text" spellCheck={false} value={draft.hotkey.hold}
+          aria-invalid={msgs.errors['set-hold-key'] ? true : undefined}
+          aria-describedby={describedBy('set-hold-key', msgs, true)}
+          onChange={(e) => hotkey({ hold: e.target.value })} />
+      </Field>
+      <Field id="set-tap-ms" label="A tap is shorter than (ms)" hint="Hybrid: a shorter press latches dictation on. A key pressed this soon after a lone modifier was a shortcut (Ctrl+C), and cancels.">
+        <NumberInput id="set-tap-ms" value={draft.hotkey.tapMs} limit={SETTINGS_LIMITS.tapMs} step={10} onChange={(v) => hotkey({ tapMs: v })} />
+      </Field>
+      <Toggle id="set-sounds" label="Play a short tone when capture starts and stops" checked={draft.desktop.sounds} onChange={(v) => outside({ sounds: v })} />
+      {desktop ? (
+        <>
+          <Toggle id="set-overlay" label="Show a small always-on-top overlay while dictating (it never takes the focus)" checked={draft.desktop.overlay} onChange={(v) => outside({ overlay: v })} />
+          <Toggle id="set-login" label="Start Parakeet when I log in" checked={draft.desktop.openAtLogin} onChange={(v) => outside({ openAtLogin: v })} />
+        </>
+      ) : null}
+    </fieldset>
+  );
+}
 
 type Outcome = { kind: 'saved' | 'partial' | 'failed'; text: string } | null;
 
@@ -187,9 +240,9 @@ export function SettingsView() {
           </Field>
           <Field id="set-weights" label="Weight layout" hint="Auto keeps the file's types; others convert at load time.">
             <select id="set-weights" value={draft.weightType} onChange={(e) => update({ weightType: e.target.value as Settings['weightType'] })}>
-              {['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0'].map((w) => (
+              {['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'int8'].map((w) => (
                 <option key={w} value={w}>
-                  {w === 'auto' ? 'Auto' : w.toUpperCase()}
+                  {w === 'auto' ? 'Auto' : w === 'int8' ? 'INT8 per channel (fastest with AVX512-VNNI, lossy)' : w.toUpperCase()}
                 </option>
               ))}
             </select>
@@ -291,6 +344,13 @@ export function SettingsView() {
           desktop={app?.mode === 'electron'}
           onInsert={(next) => update({ insert: { ...draft.insert, ...next } })}
           onHotkey={(next) => update({ hotkey: { ...draft.hotkey, ...next } })}
+        />
+        <HotkeyModeCard draft={draft} desktop={app?.mode === 'electron'} update={update} />
+
+        <TextOptionsCard
+          text={draft.text}
+          error={errors['set-replacements'] ?? null}
+          onText={(next) => update({ text: { ...draft.text, ...next } })}
         />
 
         <fieldset className="card">

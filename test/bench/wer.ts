@@ -8,8 +8,12 @@
 //           (maxWindowSec 60, 20, 8), fixed cuts every 60 s and 20 s (blind to pauses), and the app's
 //           VAD segmenter (as live dictation cuts) with pre-roll 0 and 300 ms
 //   vad     the app's segmenter over strings with pauses: pre-roll, VAD threshold and pause length vs WER
+//   live    live dictation through the app's real session path (wer-live.ts): the test set's strings with
+//           pauses streamed as the capture worklet sends them, finals vs offline (one pass, the app's file
+//           windows, the finals' own cuts decoded again); then VAD threshold, pause length and partial
+//           cadence vs live WER, partials per second, and whether the finals moved
 //
-//   npm run bench:wer [-- --only quant,noise,long,vad] [--threads N] [--json bench-results/wer.json]
+//   npm run bench:wer [-- --only quant,noise,long,vad,live] [--threads N] [--json bench-results/wer.json]
 //
 // Results JSON in bench-results/wer.json (and the printed tables in bench-results/wer.txt).
 import { execFileSync } from 'node:child_process';
@@ -21,15 +25,18 @@ import { evaluateFolder, type EvalReport } from '../../app/cli/eval.js';
 import { Segmenter } from '../../app/main/sessions/segmenter.js';
 import { DEFAULT_DICTATION } from '../../app/ipc/settings.js';
 import { errorRates, type EditCounts } from '../../app/shared/wer.js';
+import { FILE_WINDOW_SEC } from '../../app/main/engine/engine-host.js';
+import { closeApp, decodeCutsOffline, dictate, onePass, openApp, type LiveDictation } from './wer-live.js';
+import { alignFinals, finalsDiffer, planSweep, type FinalCut } from './wer-live-plan.js';
 import { buildInfo, Model, type WeightType } from '../../native/index.js';
 import {
-  concatenate, type Concatenation, DIGITS_MODEL, ensureDigitsSet, ensureNoisySet, readWav16, REPO_ROOT, TEST_SET, type DigitsSetOptions,
+  concatenate, type Concatenation, DIGITS_MODEL, ensureDigitsSet, ensureNoisySet, readWav16, REPO_ROOT, TEST_SET, writeWav16, type DigitsSetOptions,
 } from '../support/audio/digits.js';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, threads: { type: 'string' }, json: { type: 'string' }, model: { type: 'string' } },
 });
-const parts = new Set((values.only ?? 'quant,noise,long,vad').split(','));
+const parts = new Set((values.only ?? 'quant,noise,long,vad,live').split(','));
 const threads = values.threads ? Number(values.threads) : undefined;
 const modelPath = values.model ?? DIGITS_MODEL;
 const jsonPath = values.json ?? join(REPO_ROOT, 'bench-results', 'wer.json');
@@ -76,12 +83,16 @@ function fromReport(label: string, r: EvalReport, extra: Record<string, unknown>
 
 function table(rows: Row[], extraCols: [string, (r: Row) => string][] = []): void {
   const w = Math.max(5, ...rows.map((r) => r.label.length));
-  say(`${'what'.padEnd(w)}  ${'WER'.padStart(7)}  ${'CER'.padStart(7)}  ${'S/D/I'.padStart(11)}  ${'words'.padStart(6)}  ${'RTFx'.padStart(5)}${extraCols.map(([h]) => `  ${h}`).join('')}`);
-  for (const r of rows) {
+  // Extra columns as wide as their header or widest value, values right-aligned like the rest.
+  const cells = rows.map((r) => extraCols.map(([, f]) => f(r)));
+  const widths = extraCols.map(([h], k) => Math.max(h.length, ...cells.map((c) => c[k]!.length)));
+  const extras = (values: string[]): string => values.map((v, k) => `  ${v.padStart(widths[k]!)}`).join('').trimEnd();
+  say(`${'what'.padEnd(w)}  ${'WER'.padStart(7)}  ${'CER'.padStart(7)}  ${'S/D/I'.padStart(11)}  ${'words'.padStart(6)}  ${'RTFx'.padStart(5)}${extras(extraCols.map(([h]) => h))}`);
+  rows.forEach((r, i) => {
     const sdi = `${r.substitutions}/${r.deletions}/${r.insertions}`;
     const rtf = r.decodeMs > 0 ? (r.audioSec / (r.decodeMs / 1000)).toFixed(0) : '-';
-    say(`${r.label.padEnd(w)}  ${pct(r.wer).padStart(7)}  ${pct(r.cer).padStart(7)}  ${sdi.padStart(11)}  ${String(r.words).padStart(6)}  ${rtf.padStart(5)}${extraCols.map(([, f]) => `  ${f(r)}`).join('')}`);
-  }
+    say(`${r.label.padEnd(w)}  ${pct(r.wer).padStart(7)}  ${pct(r.cer).padStart(7)}  ${sdi.padStart(11)}  ${String(r.words).padStart(6)}  ${rtf.padStart(5)}${extras(cells[i]!)}`);
+  });
   say();
 }
 
@@ -107,7 +118,7 @@ function save(part?: string): void {
   results.tables = tables;
   mkdirSync(join(jsonPath, '..'), { recursive: true });
   writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
-  const order = ['quant', 'noise', 'long', 'vad'].filter((k) => tables[k]);
+  const order = ['quant', 'noise', 'long', 'vad', 'live'].filter((k) => tables[k]);
   writeFileSync(jsonPath.replace(/\.json$/, '.txt'), `${header.join('\n')}\n\n${order.map((k) => tables[k].join('\n')).join('\n')}\n`);
 }
 
@@ -257,10 +268,15 @@ if (parts.has('long')) {
 }
 
 // ---------------------------------------------------------------- VAD settings vs WER
-if (parts.has('vad')) {
-  // 60 strings of the test set with 1.0–1.5 s pauses, cut by the app's segmenter (the live path's cut points).
+/** 60 strings of the test set with 1.0–1.5 s pauses of digital silence (the vad and live sweeps' audio). */
+function vadAudio(): { cat: Concatenation; items: typeof set.items } {
   const items = set.items.filter((_, i) => i % 5 < 2);
-  const cat = concatenate(items, join(work, 'vad.wav'), { seed: 0x7ad, pauseMin: 1.0, pauseMax: 1.5, leadSec: 0.6, tailSec: 1.5 });
+  return { items, cat: concatenate(items, join(work, 'vad.wav'), { seed: 0x7ad, pauseMin: 1.0, pauseMax: 1.5, leadSec: 0.6, tailSec: 1.5 }) };
+}
+
+if (parts.has('vad')) {
+  // Cut by the app's segmenter (the live path's cut points).
+  const { items, cat } = vadAudio();
   const pcm = readWav16(cat.wav).samples;
   const model = await Model.load(modelPath, { threads });
   const d = DEFAULT_DICTATION;
@@ -291,6 +307,142 @@ if (parts.has('vad')) {
   table(rows, [['segments', (r) => String(r.segments)]]);
   results.vad = { strings: items.length, words: cat.text.split(' ').length, rows };
   save('vad');
+}
+
+// ---------------------------------------------------------------- live dictation vs offline, settings vs live WER
+if (parts.has('live')) {
+  /** Times real time the frames are sent at. The finals do not depend on it (cuts are sample-exact); partials do. */
+  const SPEED = 16;
+  /** Strings of the real-time partial-cadence runs. */
+  const CADENCE_STRINGS = 8;
+  const d = DEFAULT_DICTATION;
+  const app = await openApp(modelPath, threads);
+  const { services } = app;
+  const liveCols: [string, (r: Row) => string][] = [
+    ['segments', (r) => (r.segments === undefined ? '' : String(r.segments))],
+    ['exact strings', (r) => (r.exact === undefined ? '' : `${r.exact}/${r.strings}`)],
+    ['merged/split', (r) => (r.merged === undefined ? '' : `${r.merged}/${r.split}`)],
+    ['partials/s', (r) => (r.partialsPerSec === undefined ? '' : (r.partialsPerSec as number).toFixed(2))],
+    ['decodes/s', (r) => (r.partialDecodesPerSec === undefined ? '' : (r.partialDecodesPerSec as number).toFixed(2))],
+    ['finals = offline', (r) => (r.sameAsOffline === undefined ? '' : `${r.sameAsOffline}/${r.segments}`)],
+  ];
+  /** A live run's row: WER of its finals, where they fell, its partials, and its cuts decoded again offline. */
+  const liveRow = async (label: string, pcm: Float32Array, strings: Concatenation['parts'], reference: string, r: LiveDictation, extra: Record<string, unknown>): Promise<Row> => {
+    const e = errorRates(reference, r.text);
+    const al = alignFinals(r.finals, strings, 16000);
+    const again = await decodeCutsOffline(services, pcm, r.finals);
+    console.log(`  ${label}: WER ${pct(e.wer)} (${r.wallSec.toFixed(0)} s)`);
+    return rowOf(label, e.word, e.char, 0, r.audioSec, {
+      ...extra, segments: r.finals.length, strings: strings.length, exact: al.exact, merged: al.merged, split: al.split, stray: al.stray,
+      partialEvents: r.partialEvents, partialDecodes: r.partialDecodes, partialsSkipped: r.partialsSkipped,
+      partialsPerSec: r.partialEvents / r.wallSec, partialDecodesPerSec: r.partialDecodes / r.wallSec,
+      sameAsOffline: again.filter((t, i) => t === r.finals[i]!.text.trim()).length,
+      meanFinalMs: r.meanFinalMs, wallSec: r.wallSec, framesIntact: r.framesIntact,
+    });
+  };
+  try {
+    // The whole test set as one dictation: the strings with 1.0–1.5 s pauses of digital silence.
+    const cat = concatenate(set.items, join(work, 'live.wav'), { seed: 0x11fe, pauseMin: 1.0, pauseMax: 1.5, leadSec: 0.6, tailSec: 1.5 });
+    const pcm = readWav16(cat.wav).samples;
+    const rows: Row[] = [];
+    const offline = (label: string, text: string, ms: number, extra: Record<string, unknown>): void => {
+      const e = errorRates(cat.text, text);
+      rows.push(rowOf(label, e.word, e.char, ms, cat.durationSec, extra));
+      console.log(`  ${label}: WER ${pct(e.wer)}`);
+    };
+    let aloneMs = 0;
+    const alone: string[] = [];
+    for (const it of set.items) {
+      const r = await services.engine.transcribe(readWav16(it.wav).samples, { sampleRate: 16000 }, { priority: 'final' });
+      alone.push(r?.text.trim() ?? '');
+      aloneMs += r?.timings.totalMs ?? 0;
+    }
+    offline('offline: each string alone (its own clip)', alone.join(' '), aloneMs, { strategy: 'isolated' });
+    const one = await onePass(services, pcm);
+    offline('offline: one pass (one window)', one.text, one.ms, { strategy: 'one-pass' });
+    const file = await services.files.transcribe(cat.wav);
+    offline(`offline: the app's file windows (≤ ${FILE_WINDOW_SEC} s, at pauses)`, file.text, file.elapsedMs, { strategy: 'file' });
+    // A microphone never gives digital silence: the same file over a pink noise floor 30 dB below the speech.
+    const floorWav = join(work, 'live-floor-pink-30db.wav');
+    writeWav16(floorWav, withNoise(pcm, cat, 'pink', 30));
+    const floorPcm = readWav16(floorWav).samples;
+    for (const audio of ['clean', 'floor'] as const) {
+      const samples = audio === 'floor' ? floorPcm : pcm;
+      const on = audio === 'floor' ? 'pink 30 dB: ' : '';
+      if (audio === 'floor') {
+        const f = await services.files.transcribe(floorWav);
+        const e = errorRates(cat.text, f.text);
+        rows.push(rowOf(`${on}offline: the app's file windows`, e.word, e.char, f.elapsedMs, cat.durationSec, { strategy: 'file', audio }));
+      }
+      for (const preRollMs of [0, d.preRollMs]) {
+        const settings = { ...d, preRollMs };
+        const r = await dictate(services, samples, settings, SPEED);
+        // The session's cuts against the segmenter run alone over the same audio (40 ms frames).
+        const cuts = segmenterCuts(samples, { preRollMs, pauseMs: d.pauseMs, thresholdDb: d.vadThresholdDb });
+        const sameCuts = cuts.length === r.finals.length && cuts.every(([a, b], i) => r.finals[i]!.startSample === a && r.finals[i]!.endSample === b);
+        const label = `${on}live ${SPEED}×: pre-roll ${preRollMs} ms${preRollMs === d.preRollMs ? ' (default)' : ''}`;
+        rows.push(await liveRow(label, samples, cat.parts, cat.text, r, { strategy: 'live', audio, settings, speed: SPEED, cutsAsSegmenter: sameCuts }));
+      }
+    }
+    say(`Live dictation vs offline: the test set's ${set.items.length} strings as one dictation, ${cat.durationSec.toFixed(0)} s with 1.0–1.5 s pauses of`);
+    say(`digital silence (then with pink noise 30 dB below the speech over all of it), through the app's services (engine process,`);
+    say(`sessions, segmenter), 20 ms frames at ${SPEED}× real time; other settings default (threshold ${d.vadThresholdDb} dB, pause ${d.pauseMs} ms, partials`);
+    say(`every ${d.partialIntervalMs} ms; partials/s and decodes/s per wall second). "finals = offline": each final's cut decoded again offline by the`);
+    say('same engine gives the same text. "exact strings": strings whose finals are exactly their words; merged/split: finals over two');
+    say('strings / strings cut in two:');
+    table(rows, liveCols);
+    const cutsAsSegmenter = rows.filter((r) => r.strategy === 'live').every((r) => r.cutsAsSegmenter === true);
+    say(`The live sessions' cuts ${cutsAsSegmenter ? 'are exactly' : 'DIFFER from'} those of the segmenter run alone over the same audio (the vad table's method).`);
+    say();
+    const main = { file: cat.wav, durationSec: cat.durationSec, strings: cat.parts.length, words: cat.text.split(' ').length, rows };
+
+    // The sweep: one setting at a time from pre-roll 0 ms (what this model needs), on the vad part's 60 strings.
+    const { cat: vcat } = vadAudio();
+    const clean = readWav16(vcat.wav).samples;
+    const floor = withNoise(clean, vcat, 'pink', 20);
+    const base = { ...d, preRollMs: 0 };
+    const sweepRows: Row[] = [];
+    for (const run of planSweep({
+      base, speed: SPEED,
+      axes: { pauseMs: [300, d.pauseMs, 1000], vadThresholdDb: [6, d.vadThresholdDb, 16] },
+      audioOf: { vadThresholdDb: 'floor' },
+    })) {
+      const audio = run.audio === 'floor' ? floor : clean;
+      const r = await dictate(services, audio, run.settings, run.speed);
+      const label = `${run.audio === 'floor' ? 'pink 20 dB: ' : 'clean: '}${run.label}`;
+      sweepRows.push(await liveRow(label, audio, vcat.parts, vcat.text, r, { settings: run.settings, audio: run.audio, speed: run.speed }));
+    }
+    say(`Live settings sweep (${vcat.parts.length} strings, ${vcat.durationSec.toFixed(0)} s with 1.0–1.5 s pauses; base: pre-roll 0 ms, threshold ${d.vadThresholdDb} dB, pause ${d.pauseMs} ms;`);
+    say(`${SPEED}× real time; the VAD threshold over pink noise 20 dB below the speech, where it matters — the vad table's audio):`);
+    table(sweepRows, liveCols);
+
+    // Partial cadence is wall-clock time: real time, on the first strings; finals compared with the default cadence's.
+    const end = Math.round((vcat.parts[CADENCE_STRINGS]!.start - 0.05) * 16000);
+    const short = clean.slice(0, end);
+    const shortStrings = vcat.parts.slice(0, CADENCE_STRINGS);
+    const shortText = shortStrings.map((p) => p.text).join(' ');
+    const cadenceRows: Row[] = [];
+    const cadenceFinals: FinalCut[][] = [];
+    const runs = [
+      ...planSweep({ base, speed: 1, axes: { partialIntervalMs: [100, d.partialIntervalMs, 1000] } }),
+      { label: `base at ${SPEED}× real time`, axis: null, settings: base, audio: 'clean' as const, speed: SPEED },
+    ];
+    for (const run of runs) {
+      const r = await dictate(services, short, run.settings, run.speed);
+      cadenceFinals.push(r.finals);
+      cadenceRows.push(await liveRow(`${run.label === 'base' ? `partials every ${d.partialIntervalMs} ms (default)` : run.label}, ${run.speed}×`, short, shortStrings, shortText, r,
+        { settings: run.settings, speed: run.speed }));
+    }
+    const reference = cadenceFinals[runs.findIndex((r) => r.label === 'base')]!;
+    cadenceRows.forEach((row, i) => (row.finalsDifferFromDefault = finalsDiffer(reference, cadenceFinals[i]!)));
+    say(`Partial cadence (${CADENCE_STRINGS} strings, ${(short.length / 16000).toFixed(0)} s, real time; base as above; partials/s: transcripts emitted (only when the text`);
+    say(`changed) and open-segment decodes run, per second; "finals moved": finals that differ in cut or text from the default cadence's):`);
+    table(cadenceRows, [...liveCols, ['finals moved', (r) => String(r.finalsDifferFromDefault)]]);
+    results.live = { speed: SPEED, main, sweep: { strings: vcat.parts.length, rows: sweepRows }, cadence: { strings: CADENCE_STRINGS, audioSec: short.length / 16000, rows: cadenceRows } };
+  } finally {
+    await closeApp(app);
+  }
+  save('live');
 }
 
 console.log(`bench:wer took ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -65,3 +65,28 @@ test('a save with one bad field keeps and saves the good edits; the error sits n
   await expect(app.getByTestId('set-mirror-error')).toHaveCount(0);
   await expect(app.getByTestId('notice')).toHaveCount(0);
 });
+
+// Dictation text options (issue 12): the spoken commands are listed, a repeated replacement is named next to
+// the list and held back while the other text options are saved, a fixed list is saved.
+test('the spoken commands are listed; a repeated replacement is named and held back, the rest is saved', async ({ app, server }) => {
+  await app.getByTestId('nav-settings').click();
+  await app.getByText('What you can say').click();
+  const commands = app.getByTestId('spoken-commands');
+  await expect(commands).toContainText('“new paragraph”');
+  await expect(commands).toContainText('“question mark”');
+  await app.getByLabel('Spoken punctuation and line breaks (English)').check();
+  await app.getByRole('button', { name: 'Add a replacement' }).click();
+  await app.getByLabel('Spoken words 1').fill('parakeet desktop');
+  await app.getByLabel('Written text 1').fill('Parakeet Desktop');
+  await app.getByRole('button', { name: 'Add a replacement' }).click();
+  await app.getByLabel('Spoken words 2').fill('Parakeet  Desktop');
+  await app.getByLabel('Written text 2').fill('PD');
+  await expect(app.getByTestId('set-replacements-error')).toHaveText('Replacement 2 repeats replacement 1 ("parakeet desktop").');
+  await app.getByRole('button', { name: 'Save settings' }).click();
+  await expect.poll(() => server.services.settings.get().text.spokenPunctuation).toBe(true);
+  expect(server.services.settings.get().text.replacements).toEqual([]);
+  await app.getByRole('button', { name: 'Remove 2' }).click();
+  await expect(app.getByTestId('set-replacements-error')).toHaveCount(0);
+  await app.getByRole('button', { name: 'Save settings' }).click();
+  await expect.poll(() => server.services.settings.get().text.replacements).toEqual([{ from: 'parakeet desktop', to: 'Parakeet Desktop' }]);
+});

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createTextInserter } from '../../app/main/insert/create.js';
 import type { TextInserter } from '../../app/main/insert/text-inserter.js';
+import { openTkTarget, tkSkipReason } from './x11-tk-target.js';
 import { openX11Target, settle, x11SkipReason, type X11Target } from './x11-target.js';
 
 const skip = x11SkipReason();
@@ -46,4 +47,64 @@ test('copy mode only puts the text on the clipboard', { skip: skip ?? false }, a
   await inserter.deliver('copied, not typed', { mode: 'copy', restoreClipboard: true, restoreDelayMs: 300 });
   assert.equal(await target.readClipboard(), 'copied, not typed');
   assert.equal(await target.value(), '');
+});
+
+// ---- what the inserter knows, and terminals (a Tk client standing in for one: see x11-tk-target.ts)
+
+const tkSkip = skip ?? tkSkipReason();
+
+test('paste is confirmed by the target reading the clipboard; the previous clipboard comes back only after that read', { skip: skip ?? false }, async () => {
+  await target.reset();
+  await target.writeClipboard('kept for the user');
+  const started = performance.now();
+  const outcome = await inserter.deliver('read by Chromium', { mode: 'paste', restoreClipboard: true, restoreDelayMs: 300 });
+  const ms = performance.now() - started;
+  assert.deepEqual([outcome.method, outcome.confirmed, outcome.terminal], ['pasted', true, false], outcome.detail);
+  assert.equal(await settle(() => target.value(), 'read by Chromium'), 'read by Chromium');
+  assert.equal(await target.readClipboard(), 'kept for the user');
+  console.log(`# paste with read confirmation into Chromium: ${ms.toFixed(0)} ms from start to clipboard restored`);
+});
+
+test('a terminal (WM_CLASS alacritty) gets Ctrl+Shift+V, not the Ctrl+V it would take as a control key', { skip: tkSkip ?? false }, async () => {
+  const terminal = await openTkTarget(target.env, 'alacritty');
+  try {
+    await terminal.reset();
+    await target.writeClipboard('before');
+    const outcome = await inserter.deliver('git status --short', { mode: 'paste', restoreClipboard: true, restoreDelayMs: 300 });
+    assert.deepEqual([outcome.method, outcome.confirmed, outcome.terminal], ['pasted', true, true], outcome.detail);
+    assert.equal(await settle(async () => terminal.value(), 'git status --short'), 'git status --short');
+    assert.equal(await target.readClipboard(), 'before');
+  } finally {
+    terminal.close();
+  }
+});
+
+test('the same window under a class that is no terminal gets Ctrl+V (which it takes as "^V"): the class decides', { skip: tkSkip ?? false }, async () => {
+  const app = await openTkTarget(target.env, 'some-editor');
+  try {
+    await app.reset();
+    const outcome = await inserter.deliver('hello', { mode: 'paste', restoreClipboard: true, restoreDelayMs: 300 });
+    assert.equal(outcome.terminal, false);
+    assert.equal(await settle(async () => app.value(), '^V'), '^V');
+    // It never read the clipboard, so the inserter does not claim a paste: the text stays there for the user.
+    assert.equal(outcome.method, 'copied');
+    assert.match(outcome.detail, /did not read the clipboard/);
+    assert.equal(await target.readClipboard(), 'hello');
+  } finally {
+    app.close();
+  }
+});
+
+test('an xterm-like terminal (no clipboard key) is typed into', { skip: tkSkip ?? false }, async () => {
+  const xterm = await openTkTarget(target.env, 'xterm');
+  try {
+    await xterm.reset();
+    await target.writeClipboard('untouched');
+    const outcome = await inserter.deliver('echo typed', { mode: 'paste', restoreClipboard: true, restoreDelayMs: 300 });
+    assert.deepEqual([outcome.method, outcome.terminal], ['typed', true]);
+    assert.equal(await settle(async () => xterm.value(), 'echo typed'), 'echo typed');
+    assert.equal(await target.readClipboard(), 'untouched');
+  } finally {
+    xterm.close();
+  }
 });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { WebSocket } from 'ws';
 import { INVOKE_CHANNELS, type Result, type SessionInfo } from '../../app/ipc/contract.js';
-import { BRIDGE_PATH, audioSessionNumber, encodeAudioFrame, type ServerMessage } from '../../app/ipc/web-protocol.js';
+import { BRIDGE_PATH, audioSessionNumber, encodeAudioFrame, encodeUploadChunk, type ServerMessage } from '../../app/ipc/web-protocol.js';
 import { startWebServer, type WebServer } from '../../app/web/server.js';
 import { Rng } from '../support/model/rng.js';
 import { tempDir, tinyModel, writeTestSettings } from './helpers.js';
@@ -178,8 +178,9 @@ function textFrame(rng: Rng, id: number): string {
 function binaryFrame(rng: Rng): Uint8Array | ArrayBuffer {
   const samples = new Float32Array(rng.int(700));
   for (let i = 0; i < samples.length; i++) samples[i] = [rng.uniform(-1, 1), Number.NaN, Number.POSITIVE_INFINITY, 1e30][rng.int(4)]!;
-  const number = rng.next() < 0.7 && sessionNumber >= 0 ? sessionNumber : rng.int(0x7fffffff);
-  switch (rng.int(4)) {
+  // Session numbers stay below bit 30, which marks upload chunks (web-protocol.ts).
+  const number = rng.next() < 0.7 && sessionNumber >= 0 ? sessionNumber : rng.int(0x3fffffff);
+  switch (rng.int(5)) {
     case 0: return new Uint8Array(Array.from({ length: rng.int(40) }, () => rng.int(256)));
     case 1: return encodeAudioFrame(number, samples);
     case 2: {
@@ -187,6 +188,12 @@ function binaryFrame(rng: Rng): Uint8Array | ArrayBuffer {
       const frame = new Uint8Array(encodeAudioFrame(number, samples, 0));
       const index = [rng.int(1_000_000), rng.int(2 ** 40), -5, 1.5, Number.NaN, 2 ** 60][rng.int(6)]!;
       new DataView(frame.buffer).setFloat64(4, index, true);
+      return frame;
+    }
+    case 3: {
+      // An upload chunk for an id that may or may not exist, at any offset, its header bytes mutated.
+      const frame = new Uint8Array(encodeUploadChunk(1 + rng.int(8), rng.int(10_000), new Uint8Array(rng.int(5000))));
+      for (let i = rng.int(3); i > 0; i--) frame[rng.int(12)] = rng.int(256);
       return frame;
     }
     default: {

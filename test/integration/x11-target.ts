@@ -34,8 +34,9 @@ export interface X11Target {
 }
 
 /** Starts Xvfb on a free display (it picks the number: -displayfd) and waits until it accepts clients. */
-async function startXvfb(): Promise<{ xvfb: ChildProcess; display: string }> {
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+export async function startXvfb(): Promise<{ xvfb: ChildProcess; display: string }> {
+  // -noreset: the server would otherwise regenerate (refusing connections for a moment) whenever its last client leaves.
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-noreset', '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
   const display = await new Promise<string>((resolve, reject) => {
     let out = '';
     const fd3 = xvfb.stdio[3] as NodeJS.ReadableStream;

@@ -8,11 +8,15 @@
 // * Q8_0 weights on the VNNI kernel: the same weights and the same per-32-block activation
 //   quantization as ggml's Q8_0 path, so its error against the F32 twin matches ggml's own
 //   (bound: 1.25× ggml's + 1e-4).
+// * weightType 'int8' (explicit, lossy): per-channel int8 weights and per-frame int8 activations,
+//   the precision class of ONNX Runtime's int8 graphs. Its error against the F32 twin is bounded
+//   by a small multiple of ggml's Q8_0 error (per-channel and per-frame scales are coarser than
+//   Q8_0's per-32 blocks); on CPUs without VNNI it loads as q8_0.
 // * ModelInfo.kernels says how many matmul weights each kernel runs; packedKernels: false runs none.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { Model, listDevices } from '../../native/index.js';
+import { Model, type WeightType, listDevices } from '../../native/index.js';
 import { generateModel } from '../support/model/generate.js';
 import { seconds, speechSamples } from './helpers/audio.js';
 import { fmt, ids, relL2 } from './helpers/compare.js';
@@ -28,8 +32,10 @@ const skipF32 = avx512 ? false : 'this CPU has no AVX-512: the engine keeps ggml
 const skipQ8 = vnni ? false : 'this CPU has no AVX512-VNNI: the engine keeps ggml\'s kernels';
 const pcm = speechSamples(dir, seconds(10));
 
-async function encoderOf(path: string, packedKernels: boolean): Promise<{ data: Float32Array; n: number; tokens: number[]; kernels: Record<string, number> }> {
-  const model = await Model.load(path, { ...ONE_THREAD, packedKernels });
+async function encoderOf(
+  path: string, packedKernels: boolean, weightType: WeightType = 'auto',
+): Promise<{ data: Float32Array; n: number; tokens: number[]; kernels: Record<string, number> }> {
+  const model = await Model.load(path, { ...ONE_THREAD, packedKernels, weightType });
   try {
     const r = await model.transcribe(pcm, { captureEncoder: true });
     const enc = r.encoder!;
@@ -69,6 +75,54 @@ describe('packed CPU kernels', () => {
       assert.ok(oursErr <= 1.25 * ggmlErr + 1e-4, `VNNI error ${fmt(oursErr)} vs ggml's ${fmt(ggmlErr)}`);
     });
   }
+
+  for (const preset of ['tiny', 'small'] as const) {
+    test(`weightType int8 runs per-channel int8 on the VNNI kernel within its error bound (${preset})`, { skip: skipQ8 }, async () => {
+      const f32 = join(dir, `${preset}-i8c-f32.gguf`);
+      const q8 = join(dir, `${preset}-i8c-q8_0.gguf`);
+      generateModel(f32, { preset, arch: 'hybrid_tdt_ctc', seed: 81 });
+      generateModel(q8, { preset, arch: 'hybrid_tdt_ctc', seed: 81, weightType: 'q8_0' });
+      const reference = await encoderOf(f32, false);
+      const ggmlQ8 = await encoderOf(q8, false);
+      const fromF32 = await encoderOf(f32, true, 'int8');
+      const fromQ8 = await encoderOf(q8, true, 'int8');
+      for (const r of [fromF32, fromQ8]) {
+        assert.ok((r.kernels.int8_channel_vnni ?? 0) > 0 && r.kernels.q8_0_vnni === undefined && r.kernels.f32_avx512 === undefined,
+          `every matmul on the int8 kernel: ${JSON.stringify(r.kernels)}`);
+      }
+      const q8Err = relL2(ggmlQ8.data, reference.data, ggmlQ8.n);
+      const f32Err = relL2(fromF32.data, reference.data, fromF32.n);
+      const q8FileErr = relL2(fromQ8.data, reference.data, fromQ8.n);
+      console.log(`  ${preset} vs the F32 twin: ggml Q8_0 ${fmt(q8Err)}, int8 from F32 ${fmt(f32Err)}, int8 from Q8_0 ${fmt(q8FileErr)}`);
+      assert.ok(f32Err > 0, 'int8 is lossy: an exact result means the kernel did not run');
+      assert.ok(f32Err <= 3 * q8Err + 1e-3, `int8 (from F32) error ${fmt(f32Err)} vs ggml Q8_0 ${fmt(q8Err)}`);
+      assert.ok(q8FileErr <= 3 * q8Err + 1e-3, `int8 (from Q8_0) error ${fmt(q8FileErr)} vs ggml Q8_0 ${fmt(q8Err)}`);
+    });
+  }
+
+  test('weightType int8 handles every frame count of a tile (1–6 trailing frames) as its error bound says', { skip: skipQ8 }, async () => {
+    const f32 = join(dir, 'tiny-i8c-tails-f32.gguf');
+    generateModel(f32, { preset: 'tiny', arch: 'ctc', seed: 82 });
+    const reference = await Model.load(f32, { ...ONE_THREAD, packedKernels: false });
+    const int8 = await Model.load(f32, { ...ONE_THREAD, weightType: 'int8' });
+    try {
+      // 80 ms encoder frames: these lengths leave 1, 2, 3, 4, 5 and 0 frames after the 6-frame tiles.
+      const seen: number[] = [];
+      for (const frames of [7, 8, 9, 10, 11, 12]) {
+        const clip = speechSamples(dir, seconds(frames * 0.08 - 0.01));
+        const a = (await reference.transcribe(clip, { captureEncoder: true })).encoder!;
+        const b = (await int8.transcribe(clip, { captureEncoder: true })).encoder!;
+        assert.equal(b.validFrames, a.validFrames);
+        seen.push(a.validFrames);
+        const rel = relL2(b.data, a.data, a.validFrames * a.dim);
+        assert.ok(rel > 0 && rel < 0.1, `${a.validFrames} frames: int8 vs F32 rel L2 ${fmt(rel)}`);
+      }
+      assert.deepEqual(new Set(seen.map((n) => n % 6)), new Set([0, 1, 2, 3, 4, 5]), `frame counts ${seen.join(', ')}`);
+    } finally {
+      reference.dispose();
+      int8.dispose();
+    }
+  });
 
   test('a load-time Q8_0 conversion of an F32 file also runs on the VNNI kernel', { skip: skipQ8 }, async () => {
     const path = join(dir, 'tiny-convert-f32.gguf');

@@ -17,6 +17,7 @@ test('electron-builder.yml passes electron-builder validation and ships the engi
   await validateConfiguration(config, new DebugLogger(false));
   const resources = config.extraResources as { from: string; to: string; filter: string[] }[];
   assert.ok(resources.some((r) => r.from === 'native/build/Release' && r.to === 'native' && r.filter.includes('*.node')));
+  assert.ok((config.asarUnpack as string[]).includes('node_modules/uiohook-napi/**'), 'the key hook\'s addon is outside asar');
   const mac = config.mac as { extendInfo: Record<string, string> };
   assert.match(mac.extendInfo.NSMicrophoneUsageDescription, /never leaves/);
 });

@@ -3,7 +3,8 @@
 // The same core runs inside the engine process (engine-process.ts) and, in
 // inline mode, inside main (inline-transport.ts).
 import {
-  Model, benchMatmul, buildInfo, listDevices, native, resample, setLogHandler, type BuildInfo, type TranscribeResult,
+  Model, benchMatmul, buildInfo, listDevices, native, resample, selectDevice, setLogHandler, type BuildInfo, type LoadOptions,
+  type ModelInfo, type ModelState, type TranscribeResult,
 } from '../../../native/index.js';
 import { readWavMono } from './wav-file.js';
 import { planWindows } from './windows.js';
@@ -11,12 +12,47 @@ import {
   CodedError, toIpcError, type EngineLogLevel, type EngineToHost, type EngineTranscript, type HostToEngine, type SelfTestCorruption,
 } from './protocol.js';
 import { runSelfTest } from './self-test-run.js';
+import { StagedModel, fileIdentity, type PlacementOptions, type Staged } from './staged-model.js';
+
+/** Loads a model file (Model.load; tests pass a wrapper that counts). */
+export type LoadModel = (path: string, options: LoadOptions) => Promise<Model>;
+
+/** How long a validated model waits for its activation before it is freed. */
+const STAGED_TTL_MS = 2 * 60_000;
 
 export interface EngineCoreOptions {
   /** Honour the test triggers: crash, self-test corruption (tests only). */
   testHooks: boolean;
   /** How the process dies on the crash trigger; absent inline (the trigger is refused there). */
   kill?: () => void;
+  /** Loads model files; default Model.load. */
+  loadModel?: LoadModel;
+}
+
+interface Resident {
+  model: Model;
+  /** Dictation's (and every other PCM request's) state. */
+  state: ModelState;
+  /**
+   * File jobs' state, made at a file job's start and freed when no file job is left: its compute buffers
+   * grow to a whole window's (60 s), and dictation's state stays as small as its chunks.
+   */
+  fileState: ModelState | null;
+  threads: number;
+  path: string;
+  identity: string | null;
+}
+
+const sameName = (a: string | undefined, b: string): boolean => (a ?? '').toLowerCase() === b.toLowerCase();
+
+/**
+ * Whether a model placed with `had` serves a request for `want`: the same device (as the engine would resolve
+ * it) and weight type. Threads do not matter: they are the state's, and the activation makes its own.
+ */
+function placementFits(had: Staged, want: PlacementOptions): boolean {
+  const info = had.model.info();
+  return sameName(selectDevice(want.device).device.name, info.device.device.name) &&
+    (want.weightType ?? 'auto') === (had.options.weightType ?? 'auto');
 }
 
 function plain(result: TranscribeResult): EngineTranscript {
@@ -44,7 +80,16 @@ function logLevel(level: string): EngineLogLevel {
 }
 
 export class EngineCore {
-  private model: Model | null = null;
+  /**
+   * The resident model, the state its transcriptions run on (with the activation's thread count: a model a
+   * validation loaded keeps its weights, only the state is the activation's), its file as asked for (its
+   * info().path may be the name it was validated under) and the file's identity.
+   */
+  private resident: Resident | null = null;
+  /** Options of the last activation: a validation loads with them, so the activation can adopt its model. */
+  private activation: PlacementOptions = {};
+  private readonly staged = new StagedModel(STAGED_TTL_MS);
+  private readonly loadModel: LoadModel;
   private readonly running = new Map<number, AbortController>();
   /** Armed crash trigger (tests): the kind of request whose next start kills the process. */
   private crashOn: 'transcribe' | 'validate' | null = null;
@@ -55,7 +100,9 @@ export class EngineCore {
   private readonly files = new Map<number, { pcm: Float32Array; sampleRate: number; windows: { begin: number; end: number }[] }>();
   private nextFile = 1;
 
-  constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {}
+  constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {
+    this.loadModel = opts.loadModel ?? ((path, options) => Model.load(path, options));
+  }
 
   /** Loads the addon and announces readiness (available or not, with the reason). */
   start(): void {
@@ -82,30 +129,42 @@ export class EngineCore {
     switch (message.op) {
       case 'load':
         return this.track(message.id, async (signal) => {
-          const next = await Model.load(message.path, { ...message.options, signal });
+          const identity = await fileIdentity(message.path);
+          this.activation = { ...message.options };
+          // The model a validation of this very file just loaded the same way, else a fresh load.
+          const next = this.staged.take(identity, (entry) => placementFits(entry, message.options)) ??
+            await this.loadModel(message.path, { ...message.options, signal });
+          let state: ModelState;
+          try {
+            state = next.createState({ threads: message.options.threads ?? 0 });
+          } catch (error) {
+            next.dispose();
+            throw error;
+          }
           // The old model is freed only once the new one loaded: a failed load keeps the app usable.
-          this.model?.dispose();
-          this.model = next;
-          return next.info();
+          this.resident?.model.dispose();
+          this.resident = { model: next, state, fileState: null, threads: message.options.threads ?? 0, path: message.path, identity };
+          return this.residentInfo(this.resident);
         });
       case 'unload':
-        this.model?.dispose();
-        this.model = null;
+        this.resident?.model.dispose();
+        this.resident = null;
+        this.staged.clear();
         return null;
       case 'transcribe':
         return this.track(message.id, async (signal) => {
-          const model = this.requireModel();
-          const pending = model.transcribe(message.pcm, { ...message.options, signal });
+          const { state } = this.requireModel();
+          const pending = state.transcribe(message.pcm, { ...message.options, signal });
           if (this.crashOn === 'transcribe') this.die();
           return plain(await pending);
         });
       case 'transcribeFile':
-        return this.track(message.id, async (signal) => {
-          const model = this.requireModel();
+        return this.trackFileJob(message.id, async (signal) => {
+          const state = this.fileState();
           // Read in blocks and averaged to mono while decoding: the only full-length copies are this mono
           // array and the addon's own copy of it (plus its resampled output when the rate differs).
           const audio = await readWavMono(message.path, signal);
-          const pending = model.transcribe(audio.samples, {
+          const pending = state.transcribe(audio.samples, {
             ...message.options,
             sampleRate: audio.sampleRate,
             channels: 1,
@@ -130,12 +189,13 @@ export class EngineCore {
           return { handle, sampleRate: message.sampleRate, samples: pcm.length, windows };
         });
       case 'fileWindow':
-        return this.track(message.id, async (signal) => {
-          const model = this.requireModel();
+        return this.trackFileJob(message.id, async (signal) => {
+          const { model } = this.requireModel();
+          const state = this.fileState();
           const file = this.files.get(message.handle);
           const range = file?.windows[message.index];
           if (!file || !range) throw new CodedError('NOT_FOUND', `no open file window ${message.handle}/${message.index}`);
-          const pending = model.transcribe(file.pcm.subarray(range.begin, range.end), {
+          const pending = state.transcribe(file.pcm.subarray(range.begin, range.end), {
             ...message.options,
             sampleRate: file.sampleRate,
             channels: 1,
@@ -150,18 +210,22 @@ export class EngineCore {
         });
       case 'fileClose':
         this.files.delete(message.handle);
+        this.releaseFileState();
         return null;
       case 'validate':
         return this.track(message.id, async (signal) => {
-          // CPU and mapped: proves the file loads without touching a GPU or the resident model.
-          const loading = Model.load(message.path, { device: 'cpu', mmap: true, signal });
+          // CPU and mapped: proves the file loads without touching a GPU or the resident model. With the last
+          // activation's weight type (and threads), so activating this file on the CPU adopts this model (and a
+          // GPU activation's self-test takes it as its CPU reference) instead of loading the file again.
+          const identity = await fileIdentity(message.path);
+          const options: PlacementOptions = { device: 'cpu', threads: this.activation.threads, weightType: this.activation.weightType };
+          const loading = this.loadModel(message.path, { ...options, mmap: true, signal });
           if (this.crashOn === 'validate') this.die();
           const probe = await loading;
-          try {
-            return probe.info();
-          } finally {
-            probe.dispose();
-          }
+          const info = probe.info();
+          if (identity === null) probe.dispose();
+          else this.staged.keep({ model: probe, identity, options });
+          return info;
         });
       case 'listDevices':
         return listDevices();
@@ -174,10 +238,25 @@ export class EngineCore {
         return this.track(message.id, async (signal) => {
           const corrupt = this.corruptNext;
           this.corruptNext = null;
-          return runSelfTest({ resident: this.requireModel(), device: message.device, trigger: message.trigger, corrupt, signal });
+          const resident = this.requireModel();
+          return runSelfTest({
+            resident: resident.model,
+            residentState: resident.state,
+            path: resident.path,
+            device: message.device,
+            trigger: message.trigger,
+            corrupt,
+            signal,
+            load: this.loadModel,
+            // A validation's CPU model of this file (a GPU activation did not adopt it): the CPU reference.
+            cpuCopy: () => this.staged.take(resident.identity, (entry) => {
+              const info = entry.model.info();
+              return info.device.device.type === 'cpu' && !info.scheduled && info.weightType === resident.model.info().weightType;
+            }),
+          });
         });
       case 'status':
-        return { model: this.model && !this.model.disposed ? this.model.info() : null, running: this.running.size };
+        return { model: this.resident && !this.resident.model.disposed ? this.residentInfo(this.resident) : null, running: this.running.size };
       case 'cancel':
         this.running.get(message.target)?.abort();
         return null;
@@ -199,9 +278,40 @@ export class EngineCore {
     }
   }
 
-  private requireModel(): Model {
-    if (!this.model || this.model.disposed) throw new CodedError('NO_MODEL', 'no model is loaded; choose a model first');
-    return this.model;
+  /** The resident model's info under the path it was activated with (it may have been validated under another name). */
+  private residentInfo(resident: Resident): ModelInfo {
+    return { ...resident.model.info(), path: resident.path, threads: resident.state.info().threads };
+  }
+
+  private requireModel(): Resident {
+    if (!this.resident || this.resident.model.disposed) throw new CodedError('NO_MODEL', 'no model is loaded; choose a model first');
+    return this.resident;
+  }
+
+  /** The resident model's file-job state (made on first use). */
+  private fileState(): ModelState {
+    const resident = this.requireModel();
+    resident.fileState ??= resident.model.createState({ threads: resident.threads });
+    return resident.fileState;
+  }
+
+  /** Frees the file-job state once no file is open and no file request runs. */
+  private releaseFileState(): void {
+    if (this.files.size > 0 || this.fileJobsRunning > 0 || !this.resident?.fileState) return;
+    this.resident.fileState.dispose();
+    this.resident.fileState = null;
+  }
+
+  private fileJobsRunning = 0;
+
+  private async trackFileJob<T>(id: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.fileJobsRunning += 1;
+    try {
+      return await this.track(id, work);
+    } finally {
+      this.fileJobsRunning -= 1;
+      this.releaseFileState();
+    }
   }
 
   private async track<T>(id: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -221,8 +331,9 @@ export class EngineCore {
 
   dispose(): void {
     for (const controller of this.running.values()) controller.abort();
-    this.model?.dispose();
-    this.model = null;
+    this.resident?.model.dispose();
+    this.resident = null;
+    this.staged.clear();
     this.files.clear();
   }
 }

@@ -53,7 +53,11 @@ export type EngineRequest =
   | { op: 'fileOpen'; path: string; sampleRate: number; maxWindowSec: number; align: number }
   | { op: 'fileWindow'; handle: number; index: number; options: EngineTranscribeOptions }
   | { op: 'fileClose'; handle: number }
-  /** Loads the file into a separate, short-lived model (on the CPU) and frees it; the resident model stays. */
+  /**
+   * Loads the file into a separate model on the CPU; the resident model stays. The engine keeps that model
+   * two minutes: a `load` of the same file (same identity, though renamed) that resolves to the CPU with the
+   * same weight type adopts it instead of loading again, and a GPU load's self-test takes it as its reference.
+   */
   | { op: 'validate'; path: string }
   | { op: 'listDevices' }
   /** A quick CPU probe: one Q8_0 matmul shape (first-run speed class); no model needed. */

@@ -1,9 +1,12 @@
 // The known-answer device self-test's engine-process half: runs the fixed
-// signal through the model on the device under test and through a CPU twin of
-// the same file, then asks self-test.ts for the verdict. Both models are the
-// addon's (compute on native threads); only the comparison (a few thousand
-// floats) runs in JavaScript.
-import { Model, type TranscribeResult } from '../../../native/index.js';
+// signal through the model on the device under test and through a CPU
+// reference, then asks self-test.ts for the verdict. Testing the CPU, the
+// reference is a second state of the same model (the other graph executor,
+// the same weights: nothing is loaded); testing a GPU, it is a CPU model of
+// the same file (a validation's when one is at hand, else loaded and mapped).
+// Compute runs on native threads; only the comparison (a few thousand floats)
+// runs in JavaScript.
+import type { LoadOptions, Model, ModelState, TranscribeResult } from '../../../native/index.js';
 import type { DeviceSelfTest } from '../../ipc/contract.js';
 import { CodedError, type SelfTestCorruption } from './protocol.js';
 import { judge, selfTestSignal, toleranceFor, type SelfTestRun } from './self-test.js';
@@ -11,6 +14,14 @@ import { judge, selfTestSignal, toleranceFor, type SelfTestRun } from './self-te
 export interface SelfTestRequest {
   /** The engine's resident model: its file and load options are the ones tested. */
   resident: Model;
+  /** The state the resident model's transcriptions run on (its thread count is the activation's). */
+  residentState?: ModelState;
+  /** The resident model's file (its info().path may be the name it was validated under). */
+  path: string;
+  /** Loads a model file (the engine's loader). */
+  load: (path: string, options: LoadOptions) => Promise<Model>;
+  /** A CPU model of the same file already loaded, if any (it then belongs to the self-test, which frees it). */
+  cpuCopy?: () => Model | null;
   /** Device to test; absent = the resident model's device. */
   device?: string;
   trigger: DeviceSelfTest['trigger'];
@@ -47,32 +58,35 @@ function corrupted(run: SelfTestRun, how: SelfTestCorruption): SelfTestRun {
 
 export async function runSelfTest(request: SelfTestRequest): Promise<DeviceSelfTest> {
   const started = performance.now();
-  const info = request.resident.info();
+  const info = { ...request.resident.info(), threads: request.residentState?.info().threads ?? request.resident.info().threads };
   const load = { threads: info.threads, weightType: info.weightType, signal: request.signal };
   const wanted = request.device ?? info.device.device.name;
   // Another device than the resident's: a second, short-lived model on it (the resident stays as it is).
-  let tested = request.resident;
+  let tested: Model = request.resident;
+  let testedRun: Model | ModelState = request.residentState ?? request.resident;
   let owned: Model | null = null;
-  let reference: Model | null = null;
+  let referenceModel: Model | null = null;
+  let referenceState: ModelState | null = null;
   try {
     if (!same(wanted, info.device.device.name)) {
-      owned = await Model.load(info.path, { ...load, device: wanted });
-      tested = owned;
+      owned = await request.load(request.path, { ...load, device: wanted });
+      tested = testedRun = owned;
     }
     const testedInfo = tested.info();
     if (testedInfo.device.fellBack || !same(testedInfo.device.device.name, wanted)) {
       throw new CodedError('DEVICE_UNAVAILABLE', `${wanted} could not be used for the self-test: ${testedInfo.device.reason || 'not available'}`);
     }
     const deviceIsCpu = testedInfo.device.device.type === 'cpu';
-    // The twin maps the same file, so it costs little memory. Testing the CPU itself, the twin takes the
-    // other graph executor (ggml_backend_sched instead of the direct gallocr path, or the reverse).
-    reference = await Model.load(info.path, {
-      ...load,
-      device: 'cpu',
-      alwaysSchedule: deviceIsCpu ? !testedInfo.scheduled : false,
-    });
+    let reference: Model | ModelState;
+    if (deviceIsCpu) {
+      // The same weights through the other graph executor (ggml_backend_sched instead of the direct gallocr
+      // path, or the reverse): a state, so nothing is loaded or copied.
+      reference = referenceState = tested.createState({ alwaysSchedule: !testedInfo.scheduled });
+    } else {
+      reference = referenceModel = request.cpuCopy?.() ?? await request.load(request.path, { ...load, device: 'cpu' });
+    }
     const pcm = selfTestSignal();
-    const deviceRun = capture(await tested.transcribe(pcm, { captureEncoder: true, signal: request.signal }));
+    const deviceRun = capture(await testedRun.transcribe(pcm, { captureEncoder: true, signal: request.signal }));
     const referenceRun = capture(await reference.transcribe(pcm, { captureEncoder: true, signal: request.signal }));
     const verdict = judge(
       request.corrupt ? corrupted(deviceRun, request.corrupt) : deviceRun,
@@ -89,7 +103,8 @@ export async function runSelfTest(request: SelfTestRequest): Promise<DeviceSelfT
       at: new Date().toISOString(),
     };
   } finally {
-    reference?.dispose();
+    referenceState?.dispose();
+    referenceModel?.dispose();
     owned?.dispose();
   }
 }

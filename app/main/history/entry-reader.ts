@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import type { HistoryEntry, HistoryEntrySummary, HistorySegment, MeetingAudioTrack, MeetingMarker, Word } from '../../ipc/contract.js';
 import { parseRecord, type EntryRecord, type HistoryRecord } from './records.js';
 import { summaryOf, Tally } from './tally.js';
+import { joinSegments } from '../../shared/text-transform.js';
 
 /** Every valid record of the file in order; corrupt lines are counted in `skipped`. */
 export async function* readRecords(file: string, skipped?: { count: number }): AsyncGenerator<HistoryRecord> {
@@ -94,7 +95,7 @@ export async function readEntry(file: string, summary: HistoryEntrySummary): Pro
     return { ...summary, text: segments.map((s) => s.text).filter(Boolean).join(' '), segments, words, markers, audio };
   }
   // A dictation's text is its finals joined as the session's summary joins them.
-  const text = fileText ?? segments.map((s) => s.text).filter(Boolean).join(' ');
+  const text = fileText ?? joinSegments(segments.map((s) => s.text));
   return { ...summary, text, segments, words };
 }
 

@@ -60,11 +60,11 @@ export function typeCommand(platform: InsertPlatform, text: string): Command {
   }
 }
 
-/** The paste keystroke (Ctrl+V, Cmd+V on macOS). */
-export function pasteCommand(platform: InsertPlatform): Command {
+/** The paste keystroke (Ctrl+V, Cmd+V on macOS; Ctrl+Shift+V into a terminal on X11, see terminal.ts). */
+export function pasteCommand(platform: InsertPlatform, terminal = false): Command {
   switch (platform) {
     case 'x11':
-      return { cmd: 'xdotool', args: ['key', '--clearmodifiers', 'ctrl+v'] };
+      return { cmd: 'xdotool', args: ['key', '--clearmodifiers', terminal ? 'ctrl+shift+v' : 'ctrl+v'] };
     case 'wayland':
       return { cmd: 'wtype', args: ['-M', 'ctrl', 'v', '-m', 'ctrl'] };
     case 'macos':
@@ -100,4 +100,19 @@ export function clipboardReadCommand(platform: InsertPlatform): Command {
     case 'windows':
       return powershell('[Console]::OutputEncoding = [Text.Encoding]::UTF8; Get-Clipboard -Raw');
   }
+}
+
+/** Wayland where wtype cannot work (GNOME has no virtual-keyboard protocol): ydotool types through /dev/uinput. */
+export function ydotoolTypeCommand(text: string): Command {
+  return { cmd: 'ydotool', args: ['type', '--', text] };
+}
+
+/** X11: the window with the keyboard focus (xdotool walks up to the client window that has a WM_CLASS). */
+export function focusedWindowCommand(): Command {
+  return { cmd: 'xdotool', args: ['getwindowfocus'] };
+}
+
+/** X11: a window's WM_CLASS (x11-utils), to recognise terminals. */
+export function windowClassCommand(windowId: string): Command {
+  return { cmd: 'xprop', args: ['-id', windowId, 'WM_CLASS'] };
 }

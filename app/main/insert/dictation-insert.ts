@@ -3,12 +3,13 @@
 // reported once per session (a notice that says what to install or allow),
 // never silently, and the text stays in the app (and on the clipboard where
 // that still works).
-import type { InsertSettings, InsertTestResult, Notice, SessionStateEvent, TranscriptEvent } from '../../ipc/contract.js';
+import type { InsertRequirements, InsertSettings, InsertTestResult, Notice, SessionStateEvent, TranscriptEvent } from '../../ipc/contract.js';
 import { CodedError } from '../engine/protocol.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
+import { segmentSeparator } from '../../shared/text-transform.js';
 import { InsertError } from './errors.js';
-import type { DeliveryMode, TextInserter } from './text-inserter.js';
+import type { DeliveryMode, DeliveryOutcome, TextInserter } from './text-inserter.js';
 
 export const SAMPLE_TEXT = 'Parakeet test: café, naïve, "quotes" & (brackets).';
 
@@ -16,9 +17,13 @@ export interface DictationInsertOptions {
   bus: EventBus;
   inserter: TextInserter | null;
   settings: () => InsertSettings;
+  /** settings.text.trailingSpace: each piece ends with a space instead of the next one starting with one. */
+  trailingSpace?: () => boolean;
   /** Electron: our own window has focus, so the text is already where the user looks (and must not be typed twice). */
   ownWindowFocused?: () => boolean;
   log: Logger;
+  /** insert:check (requirements.ts with this machine's platform, environment and adapter). */
+  requirements?: () => InsertRequirements;
 }
 
 interface SessionInsert {
@@ -48,21 +53,30 @@ export class DictationInsert {
     return this.options.inserter?.idle() ?? Promise.resolve();
   }
 
-  /** insert:test: inserts `text` now with the current settings ('off' is taken as 'paste'). */
-  async test(text = SAMPLE_TEXT): Promise<InsertTestResult> {
+  /** What inserting needs here and what is missing (no keystroke is sent). */
+  check(): InsertRequirements {
+    return this.options.requirements?.() ?? { platform: this.options.inserter?.platform ?? null, ready: false, modes: [], items: [], summary: 'Not checked.' };
+  }
+
+  /**
+   * insert:test: inserts `text` now with the current settings ('off' is taken as 'paste'). `intoOwnWindow`: the
+   * first run's test field is in our own window, so our focus is expected there (the field shows what arrived).
+   */
+  async test(text = SAMPLE_TEXT, intoOwnWindow = false): Promise<InsertTestResult> {
     const { inserter } = this.options;
     if (!inserter) throw new CodedError('NOT_SUPPORTED', noDisplayMessage());
-    if (this.options.ownWindowFocused?.()) {
+    if (!intoOwnWindow && this.options.ownWindowFocused?.()) {
       throw new CodedError('INSERT_FAILED', 'Parakeet itself had the focus: switch to another app during the countdown.');
     }
     const s = this.options.settings();
     const mode: DeliveryMode = s.mode === 'off' ? 'paste' : s.mode;
+    let outcome: DeliveryOutcome;
     try {
-      await inserter.deliver(text, { ...s, mode });
+      outcome = await inserter.deliver(text, { ...s, mode });
     } catch (error) {
       throw new CodedError('INSERT_FAILED', describe(error));
     }
-    return { mode, platform: inserter.platform, text };
+    return { mode, platform: inserter.platform, text, delivered: outcome.method, confirmed: outcome.confirmed, terminal: outcome.terminal, detail: outcome.detail };
   }
 
   private onState(event: SessionStateEvent): void {
@@ -71,22 +85,42 @@ export class DictationInsert {
 
   private onTranscript(event: TranscriptEvent): void {
     if (event.kind !== 'final') return;
-    const text = event.text.trim();
+    // Spaces only: a line break at either end was dictated ("new line").
+    const text = event.text.replace(/^ +| +$/g, '');
     const settings = this.options.settings();
     if (!text || settings.mode === 'off') return;
     const session = this.sessions.get(event.sessionId) ?? { text: '', reported: false };
     this.sessions.set(event.sessionId, session);
-    const piece = session.text ? ` ${text}` : text;
+    // A line break or a segment that starts with a mark ("comma …") takes no space; trailing-space mode puts
+    // the space after each piece (so typing or the next dictation can follow), not before the next one.
+    const trailing = this.options.trailingSpace?.() ?? false;
+    const piece = trailing
+      ? `${text}${/\n$/.test(text) ? '' : ' '}`
+      : `${segmentSeparator(session.text, text)}${text}`;
     session.text += piece;
     if (this.options.ownWindowFocused?.()) return;
     const { inserter } = this.options;
     if (!inserter) return this.report(event.sessionId, session, new InsertError('UNSUPPORTED', noDisplayMessage()), false);
     // Copy mode puts the whole dictation so far on the clipboard, not only the last segment.
     const delivery = settings.mode === 'copy' ? session.text : piece;
-    inserter.deliver(delivery, { ...settings, mode: settings.mode }).catch(async (error: unknown) => {
-      const copied = settings.mode !== 'copy' && (await this.copyFallback(session.text));
-      this.report(event.sessionId, session, error, copied);
-    });
+    const started = performance.now();
+    inserter.deliver(delivery, { ...settings, mode: settings.mode }).then(
+      async (outcome) => {
+        this.options.bus.emit('dictation:inserted', {
+          sessionId: event.sessionId, segmentId: event.segmentId, ms: Math.round(performance.now() - started),
+          method: outcome.method, confirmed: outcome.confirmed, at: Date.now(), chars: delivery.length,
+        });
+        // Typed or pasted text that was only copied (Wayland without a keystroke tool, a window that did not read
+        // the paste): the whole dictation so far goes on the clipboard, as in copy mode, and the user is told once.
+        if (outcome.method !== 'copied' || settings.mode === 'copy') return;
+        await this.copyFallback(session.text);
+        this.tell(event.sessionId, session, outcome.detail);
+      },
+      async (error: unknown) => {
+        const copied = settings.mode !== 'copy' && (await this.copyFallback(session.text));
+        this.report(event.sessionId, session, error, copied);
+      },
+    );
   }
 
   private async copyFallback(text: string): Promise<boolean> {
@@ -96,6 +130,17 @@ export class DictationInsert {
     } catch {
       return false;
     }
+  }
+
+  /** Once per session: the text went to the clipboard instead of the focused app. */
+  private tell(sessionId: string, session: SessionInsert, detail: string): void {
+    this.options.log.info(`insert copied only (${sessionId}): ${detail}`);
+    if (session.reported) return;
+    session.reported = true;
+    const action = this.options.inserter?.platform === 'wayland'
+      ? 'To insert directly, install wtype (Sway, Hyprland, KDE) or ydotool with its ydotoold service (any compositor).'
+      : undefined;
+    this.options.bus.emit('notice', { level: 'info', code: 'INSERT_COPIED', message: `${detail} The dictation so far is on the clipboard.`, ...(action ? { action } : {}) });
   }
 
   private report(sessionId: string, session: SessionInsert, error: unknown, copied: boolean): void {

@@ -8,6 +8,8 @@ const PACKAGES: Record<string, string> = {
   wtype: 'wtype',
   'wl-copy': 'wl-clipboard',
   'wl-paste': 'wl-clipboard',
+  ydotool: 'ydotool',
+  xprop: 'x11-utils',
 };
 
 export type InsertErrorCode = 'TOOL_MISSING' | 'TOOL_FAILED' | 'PERMISSION' | 'UNSUPPORTED';

@@ -26,7 +26,10 @@ import { MeetingTrack, TRACK_RATE, type TrackFinal } from './meeting-track.js';
 import type { SourceProblem, SystemAudioCapture, SystemAudioStarter } from './system-audio.js';
 import { WavJournalWriter } from './wav-journal.js';
 
-/** Microphone stream ids of meetings ("s<n>") sit far above the dictation sessions' numbers. */
+/**
+ * Microphone stream ids of meetings ("s<n>") sit far above the dictation sessions' numbers and below the web
+ * protocol's upload flag (bit 30, 0x40000000): a meeting stream is an ordinary audio stream on the wire.
+ */
 export const MEETING_STREAM_BASE = 1_000_000_000;
 const SPEAKERS: Record<MeetingTrackName, string> = { you: 'You', others: 'Others' };
 const STATE_INTERVAL_MS = 100;

@@ -12,6 +12,7 @@ import { CodedError } from '../engine/protocol.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
+import { compileTransform } from '../../shared/text-transform.js';
 import { DictationSession, type SessionDecoder } from './session.js';
 
 /**
@@ -96,6 +97,7 @@ export class SessionManager {
       log: this.opts.log,
       spillDir: this.opts.spillDir ?? path.join(tmpdir(), 'parakeet-sessions'),
       retainAudio: this.opts.retainAudio,
+      transform: compileTransform(settings.text),
     });
     this.sessions.set(id, session);
     // A model unloaded for idleness starts reloading now, while the user starts speaking; the session keeps

@@ -14,6 +14,7 @@ import type {
 } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
 import { StreamingResampler } from '../../shared/resample.js';
+import { joinSegments, type CompiledTransform } from '../../shared/text-transform.js';
 import type { DecodePriority } from '../engine/engine-host.js';
 import type { EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
@@ -60,6 +61,8 @@ export interface SessionOptions {
    * Fills are bounded by the wall time too (GAP_FILL_SLACK_SEC).
    */
   maxGapFillSec?: number;
+  /** The text options (settings.text) compiled at the session's start; applied to every partial and final. */
+  transform?: CompiledTransform;
 }
 
 interface Segment {
@@ -349,12 +352,17 @@ export class DictationSession {
 
   private event(segment: Segment, kind: 'partial' | 'final', end: number, result: EngineTranscript | null): TranscriptEvent {
     const offset = segment.start / SESSION_RATE;
+    const spoken = { text: result?.text.trim() ?? '', words: result?.words ?? [] };
+    // The text options rewrite text and words together (a removed command word takes no time with it); the
+    // engine's text is kept as spokenText, and startSample/endSample still give exactly the audio it came from.
+    const shown = this.opts.transform?.active ? this.opts.transform.apply(spoken) : { ...spoken, changed: false };
     return {
       sessionId: this.id,
       segmentId: segment.id,
       kind,
-      text: result?.text.trim() ?? '',
-      words: (result?.words ?? []).map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
+      text: shown.text,
+      ...(shown.changed ? { spokenText: spoken.text } : {}),
+      words: shown.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
       start: offset,
       end: end / SESSION_RATE,
       devicesRan: result?.devicesRan ?? [],
@@ -562,7 +570,7 @@ export class DictationSession {
   private summary(): SessionSummary {
     return {
       sessionId: this.id,
-      text: this.finals.map((f) => f.text).filter(Boolean).join(' '),
+      text: joinSegments(this.finals.map((f) => f.text)),
       segments: [...this.finals],
       audioSeconds: this.store.length / SESSION_RATE,
       latency: this.latency(),

@@ -1,6 +1,7 @@
 // First run, on the Dictate view while no model is loaded: three steps in order. 1) a model proposed for
 // this use (size before anything starts; the download shows its speed and time left once it runs) or a
-// local file; 2) a microphone test with a live level meter; 3) the keys that start and stop dictation.
+// local file; 2) a microphone test with a live level meter; 3) the keys that start and stop dictation;
+// 4) where the text goes (insert mode, what this OS needs, a test field: InsertStep.tsx).
 import { useEffect, useState } from 'react';
 import { dictation } from '../../audio/dictation.js';
 import { Button } from '../../components/Button.js';
@@ -8,6 +9,7 @@ import { ModelPicker } from '../../components/ModelPicker.js';
 import * as actions from '../../store/actions.js';
 import { useApp } from '../../store/hooks.js';
 import { FirstRunCard } from '../models/FirstRunCard.js';
+import { InsertStep } from './InsertStep.js';
 
 const SHORTCUT_LABEL = 'Ctrl+Shift+Space';
 /** A level above this while testing means the microphone hears something. */
@@ -96,6 +98,10 @@ export function FirstRun() {
             </>
           ) : null}
           ; <kbd>Esc</kbd> cancels. Change the hotkey in Settings.
+        </li>
+        <li data-testid="first-step-insert">
+          <strong>Put the text where you type.</strong> Each sentence goes to the app that has the cursor.
+          <InsertStep />
         </li>
       </ol>
     </section>

@@ -1,13 +1,15 @@
 // Which file, which decoder, Transcribe. Electron opens the native dialog
 // (files:pickFile); a browser cannot hand out file paths, so web mode asks
 // for one, as the model picker does. Transcribe stays disabled, with the
-// reason next to it, until a model is loaded and the path can be sent.
-import { useState, type FormEvent } from 'react';
+// reason next to it, until a model is loaded and the path can be sent. Web
+// mode also takes a file dropped on the form or chosen with the browser's
+// picker: it is uploaded to the engine's machine, then transcribed there.
+import { useState, type DragEvent, type FormEvent } from 'react';
 import type { FileTranscribeOptions } from '../../../app/ipc/contract.js';
 import { isAbsolutePath } from '../../../app/ipc/validate.js';
 import { Button } from '../../components/Button.js';
 import * as actions from '../../store/actions.js';
-import { pickAudioFile, transcribeFile } from '../../store/commands.js';
+import { pickAudioFile, transcribeFile, transcribeUpload } from '../../store/commands.js';
 import { engineUsable } from '../../store/engine.js';
 import { useApp } from '../../store/hooks.js';
 import { appStore } from '../../store/store.js';
@@ -28,8 +30,8 @@ export function cleanPath(raw: string): string {
   return quoted ? quoted[2].trim() : trimmed;
 }
 
-/** Why Transcribe cannot run now, or null when it can. */
-function useBlocker(path: string, decoder: DecoderChoice): { text: string; toModels?: boolean } | null {
+/** Why Transcribe cannot run now, or null when it can (`path` null: an uploaded file, no path to check). */
+function useBlocker(path: string | null, decoder: DecoderChoice): { text: string; toModels?: boolean } | null {
   const status = useApp((s) => s.engine.status);
   const running = useApp((s) => s.files.job.phase === 'running');
   const decoders = status?.model?.decoders;
@@ -41,6 +43,7 @@ function useBlocker(path: string, decoder: DecoderChoice): { text: string; toMod
   if (decoder !== 'auto' && decoders && !decoders.includes(decoder)) {
     return { text: `This model has no ${decoder.toUpperCase()} decoder; choose another one (or Auto).` };
   }
+  if (path === null) return null;
   if (!path) return { text: 'Choose an audio file.' };
   if (!isAbsolutePath(path)) return { text: 'Type the full path, starting with / (or a drive letter such as C:\\ on Windows).' };
   return null;
@@ -58,6 +61,31 @@ export function FileForm() {
   const decoder = chosenDecoder ?? settingsDecoder;
   const path = cleanPath(rawPath);
   const blocker = useBlocker(path, decoder);
+  // A dropped or picked file needs no path: only the engine must be ready.
+  const uploadBlocker = useBlocker(null, decoder);
+  const [dragging, setDragging] = useState(false);
+  const web = mode !== 'electron';
+
+  const upload = (file: File | undefined) => {
+    if (!file || running || uploadBlocker) return;
+    void transcribeUpload(file, decoder);
+  };
+  const dropHandlers = web
+    ? {
+        onDragOver: (e: DragEvent) => {
+          if (!e.dataTransfer.types.includes('Files')) return;
+          e.preventDefault();
+          e.dataTransfer.dropEffect = running || uploadBlocker ? 'none' : 'copy';
+          setDragging(true);
+        },
+        onDragLeave: () => setDragging(false),
+        onDrop: (e: DragEvent) => {
+          e.preventDefault();
+          setDragging(false);
+          upload(e.dataTransfer.files[0]);
+        },
+      }
+    : {};
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -65,7 +93,7 @@ export function FileForm() {
   };
 
   return (
-    <form className="card file-form" onSubmit={submit} aria-labelledby="file-form-title">
+    <form className={`card file-form${dragging ? ' file-drop-active' : ''}`} onSubmit={submit} aria-labelledby="file-form-title" data-testid="file-drop" {...dropHandlers}>
       <h3 id="file-form-title">Transcribe a recording</h3>
       <div className="file-form-row">
         {mode === 'electron' ? (
@@ -101,6 +129,23 @@ export function FileForm() {
             />
           </div>
         )}
+        {web ? (
+          <div className="inline-form file-source">
+            <label htmlFor="file-upload">Or send a file from this browser</label>
+            <input
+              id="file-upload"
+              type="file"
+              accept="audio/*,video/*,.wav,.flac,.mp3,.m4a,.ogg,.opus,.webm"
+              disabled={running || uploadBlocker !== null}
+              aria-describedby="file-upload-hint"
+              onChange={(e) => {
+                upload(e.target.files?.[0]);
+                e.target.value = '';
+              }}
+            />
+            <p className="field-hint" id="file-upload-hint">Or drop it here. It is uploaded to the machine running the engine, transcribed there, then deleted.</p>
+          </div>
+        ) : null}
         <div className="inline-form">
           <label htmlFor="file-decoder">Decoder</label>
           <select id="file-decoder" value={decoder} disabled={running} onChange={(e) => setChosenDecoder(e.target.value as DecoderChoice)}>

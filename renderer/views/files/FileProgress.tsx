@@ -3,7 +3,7 @@
 // a line that says it was cancelled or failed.
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/Button.js';
-import { fileName } from '../../format.js';
+import { fileName, formatBytes } from '../../format.js';
 import { progressFigures } from './progress-figures.js';
 import { cancelFileJob } from '../../store/commands.js';
 import { useApp } from '../../store/hooks.js';
@@ -25,15 +25,18 @@ export function FileProgress() {
   const running = job.phase === 'running';
   const elapsed = useElapsed(running, job.startedAt);
   if (job.phase !== 'running' && job.phase !== 'cancelled' && job.phase !== 'failed') return null;
-  const name = fileName(job.path);
-  const percent = Math.floor(job.fraction * 100);
+  const name = job.upload?.name ?? fileName(job.path);
+  // Web mode sends the file first: the bar shows the bytes on the server until every one is there.
+  const uploading = running && job.upload !== null && !job.upload.done;
+  const fraction = uploading && job.upload ? job.upload.receivedBytes / job.upload.sizeBytes : job.fraction;
+  const percent = Math.floor(fraction * 100);
 
   return (
     <section className="card file-progress" aria-label={`Transcription of ${name}`} data-testid="file-job" data-phase={job.phase}>
       <div className="download-head">
         <strong>{name}</strong>
         <span className="download-state" role="status">
-          {running ? (job.cancel === 'none' ? 'Transcribing' : 'Cancelling…') : job.phase === 'cancelled' ? 'Cancelled' : 'Failed'}
+          {running ? (job.cancel !== 'none' ? 'Cancelling…' : uploading ? 'Uploading' : 'Transcribing') : job.phase === 'cancelled' ? 'Cancelled' : 'Failed'}
         </span>
       </div>
       {running ? (
@@ -42,18 +45,20 @@ export function FileProgress() {
             className="progress"
             role="progressbar"
             max={1}
-            value={job.fraction}
+            value={fraction}
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={percent}
-            aria-label={`Transcription progress of ${name}`}
+            aria-label={uploading ? `Upload progress of ${name}` : `Transcription progress of ${name}`}
             data-testid="file-progress"
           />
           <div className="row-actions file-progress-row">
             <span className="download-figures muted" data-testid="file-figures">
-              {progressFigures(job, elapsed)}
+              {uploading && job.upload
+                ? `${percent} % · ${formatBytes(job.upload.receivedBytes)} of ${formatBytes(job.upload.sizeBytes)} uploaded`
+                : progressFigures(job, elapsed)}
             </span>
-            <Button variant="quiet" onClick={() => void cancelFileJob()} disabled={job.cancel !== 'none'} aria-label={`Cancel transcribing ${name}`}>
+            <Button variant="quiet" onClick={() => void cancelFileJob()} disabled={job.cancel !== 'none'} aria-label={`Cancel ${uploading ? 'uploading' : 'transcribing'} ${name}`}>
               Cancel
             </Button>
           </div>

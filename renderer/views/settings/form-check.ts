@@ -5,11 +5,13 @@
 import { checkAccelerator } from '../../../app/ipc/accelerator.js';
 import type { Settings, SettingsPatch } from '../../../app/ipc/contract.js';
 import { SETTINGS_LIMITS as L } from '../../../app/ipc/settings.js';
+import { replacementProblem } from '../../../app/shared/text-transform.js';
+import { parseChord } from '../../../app/shared/hotkey/chord.js';
 
 /** Field ids (the inputs' element ids): messages are keyed by them. */
 export type FieldId =
   | 'set-threads' | 'set-idle-unload' | 'set-pause' | 'set-maxseg' | 'set-partial' | 'set-preroll' | 'set-vad'
-  | 'set-keep-days' | 'set-max-entries' | 'set-restore-delay' | 'set-hotkey' | 'set-mirror';
+  | 'set-keep-days' | 'set-max-entries' | 'set-restore-delay' | 'set-hotkey' | 'set-mirror' | 'set-replacements' | 'set-hold-key' | 'set-tap-ms';
 
 export type FieldMessages = Partial<Record<FieldId, string>>;
 
@@ -43,6 +45,11 @@ export function fieldErrors(draft: Settings): FieldMessages {
   put('set-restore-delay', numberProblem(draft.insert.restoreDelayMs, L.restoreDelayMs, ' ms'));
   const hotkey = checkAccelerator(draft.hotkey.toggle);
   if (!hotkey.ok) out['set-hotkey'] = hotkey.reason;
+  const replacements = replacementProblem(draft.text.replacements);
+  if (replacements) out['set-replacements'] = replacements.message;
+  const hold = parseChord(draft.hotkey.hold);
+  if (!hold.ok) out['set-hold-key'] = `This key ${hold.reason}.`;
+  put('set-tap-ms', numberProblem(draft.hotkey.tapMs, L.tapMs, ' ms'));
   const mirror = draft.mirrorEndpoint;
   if (mirror !== null) {
     if (!/^https:\/\//i.test(mirror)) {
@@ -90,7 +97,13 @@ export function validPart(saved: Settings, draft: Settings, errors: FieldMessage
       maxEntries: has('set-max-entries') ? saved.history.maxEntries : draft.history.maxEntries,
     },
     insert: { ...draft.insert, restoreDelayMs: has('set-restore-delay') ? saved.insert.restoreDelayMs : draft.insert.restoreDelayMs },
-    hotkey: has('set-hotkey') ? saved.hotkey : draft.hotkey,
+    hotkey: {
+      ...draft.hotkey,
+      toggle: has('set-hotkey') ? saved.hotkey.toggle : draft.hotkey.toggle,
+      hold: has('set-hold-key') ? saved.hotkey.hold : draft.hotkey.hold,
+      tapMs: has('set-tap-ms') ? saved.hotkey.tapMs : draft.hotkey.tapMs,
+    },
+    text: { ...draft.text, replacements: has('set-replacements') ? saved.text.replacements : draft.text.replacements },
   };
 }
 
@@ -143,7 +156,7 @@ export function fieldOfServerError(message: string): FieldId | null {
     threads: 'set-threads', idleUnloadMinutes: 'set-idle-unload', pauseMs: 'set-pause', maxSegmentSec: 'set-maxseg',
     partialIntervalMs: 'set-partial', preRollMs: 'set-preroll', vadThresholdDb: 'set-vad', keepDays: 'set-keep-days',
     maxEntries: 'set-max-entries', restoreDelayMs: 'set-restore-delay', toggle: 'set-hotkey', hotkey: 'set-hotkey',
-    mirrorEndpoint: 'set-mirror',
+    mirrorEndpoint: 'set-mirror', replacements: 'set-replacements', hold: 'set-hold-key', tapMs: 'set-tap-ms',
   };
   return map[key!] ?? null;
 }

@@ -77,7 +77,7 @@ test('a missing tool names its package; osascript refusals explain Accessibility
 });
 
 /** A fake OS: a log of what ran and when (fake clock), and a clipboard. */
-function fakeOs() {
+function fakeOs(windowClass: string | null = null) {
   let now = 0;
   const log: string[] = [];
   let clip: string | null = 'previous';
@@ -91,6 +91,9 @@ function fakeOs() {
   const pending: (() => void)[] = [];
   const run = async (c: Command): Promise<string> => {
     log.push(`${now} run ${c.cmd} ${c.args.join(' ')}`);
+    // X11 asks which window has the focus first (terminals paste differently): answered at once.
+    if (c.cmd === 'xdotool' && c.args[0] === 'getwindowfocus') return windowClass === null ? '' : '42\n';
+    if (c.cmd === 'xprop') return `WM_CLASS(STRING) = "${windowClass}", "${windowClass}"\n`;
     await new Promise<void>((r) => pending.push(r)); // each tool takes until the test lets it finish
     return '';
   };
@@ -107,12 +110,34 @@ test('paste: clipboard saved, text written, Ctrl+V, then the old clipboard back 
   const inserter = new TextInserter({ platform: 'x11', run: os.run, clipboard: os.clipboard, sleep: os.sleep });
   const done = inserter.deliver('hello', { mode: 'paste', restoreClipboard: true, restoreDelayMs: 300 });
   await flush();
-  assert.deepEqual(os.log, ['0 read', '0 write hello', '0 run xdotool key --clearmodifiers ctrl+v']);
+  assert.deepEqual(os.log, ['0 run xdotool getwindowfocus', '0 read', '0 write hello', '0 run xdotool key --clearmodifiers ctrl+v']);
   assert.equal(os.clip, 'hello', 'not restored while the paste keystroke is still running');
   os.pending.shift()!();
-  await done;
-  assert.deepEqual(os.log.slice(3), ['300 read', '300 write previous']);
+  const outcome = await done;
+  assert.deepEqual(os.log.slice(4), ['300 read', '300 write previous']);
   assert.equal(os.clip, 'previous');
+  // Without a way to see the target read the clipboard, the outcome claims only that the keystroke was sent.
+  assert.deepEqual([outcome.method, outcome.confirmed], ['pasted', false]);
+  assert.match(outcome.detail, /cannot be seen/);
+});
+
+test('paste into a terminal (WM_CLASS on the list) sends Ctrl+Shift+V; an xterm-like one is typed into', async () => {
+  const os = fakeOs('gnome-terminal-server');
+  const inserter = new TextInserter({ platform: 'x11', run: os.run, clipboard: os.clipboard, sleep: os.sleep });
+  const done = inserter.deliver('ls -la', { mode: 'paste', restoreClipboard: false, restoreDelayMs: 300 });
+  await flush();
+  assert.deepEqual(os.log.slice(0, 2), ['0 run xdotool getwindowfocus', '0 run xprop -id 42 WM_CLASS']);
+  assert.equal(os.log.at(-1), '0 run xdotool key --clearmodifiers ctrl+shift+v');
+  os.pending.shift()!();
+  assert.equal((await done).terminal, true);
+
+  const xterm = fakeOs('xterm');
+  const typing = new TextInserter({ platform: 'x11', run: xterm.run, clipboard: xterm.clipboard, sleep: xterm.sleep });
+  const typed = typing.deliver('echo hi', { mode: 'paste', restoreClipboard: true, restoreDelayMs: 300 });
+  await flush();
+  assert.equal(xterm.log.at(-1), '0 run xdotool type --clearmodifiers --delay 0 -- echo hi');
+  xterm.pending.shift()!();
+  assert.deepEqual([(await typed).method, xterm.clip], ['typed', 'previous'], 'typed, the clipboard untouched');
 });
 
 test('paste: something the user copied meanwhile is not overwritten; restore off keeps our text', async () => {
@@ -141,17 +166,18 @@ test('one queue: the second delivery starts after the first one (and its restore
     }
     return os.run(c);
   };
-  const inserter = new TextInserter({ platform: 'wayland', run, clipboard: os.clipboard, sleep: os.sleep });
+  const inserter = new TextInserter({ platform: 'macos', run, clipboard: os.clipboard, sleep: os.sleep });
   const a = inserter.deliver('first', { mode: 'type', restoreClipboard: false, restoreDelayMs: 0 });
   const b = inserter.deliver('second', { mode: 'type', restoreClipboard: false, restoreDelayMs: 0 });
   const c = inserter.deliver('third', { mode: 'type', restoreClipboard: false, restoreDelayMs: 0 });
   await assert.rejects(a, /x/);
   await flush();
-  assert.deepEqual(os.log, ['0 run wtype -- second'], 'third waits for second');
+  const keystroke = (t: string): string => `0 run osascript -e tell application "System Events" to keystroke "${t}"`;
+  assert.deepEqual(os.log, [keystroke('second')], 'third waits for second');
   os.pending.shift()!();
   await b;
   await flush();
-  assert.deepEqual(os.log, ['0 run wtype -- second', '0 run wtype -- third']);
+  assert.deepEqual(os.log, [keystroke('second'), keystroke('third')]);
   os.pending.shift()!();
   await c;
 });
@@ -168,4 +194,30 @@ test('accelerators: modifiers + one key; garbage and bare letters refused', () =
   }
   const bare = checkAccelerator('A');
   assert.ok(!bare.ok && /needs a modifier/.test(bare.reason));
+});
+
+test('Wayland: a compositor that refuses wtype → ydotool types (wtype not tried again); with neither → copied, "press Ctrl+V"', async () => {
+  const calls: string[] = [];
+  let ydotool = true;
+  let clip: string | null = null;
+  const run = async (c: Command): Promise<string> => {
+    calls.push(c.cmd);
+    if (c.cmd === 'wtype') throw new InsertError('TOOL_FAILED', '"wtype" failed (exit 1): Compositor does not support the virtual keyboard protocol.');
+    if (c.cmd === 'ydotool' && !ydotool) throw new InsertError('TOOL_MISSING', '"ydotool" was not found');
+    return '';
+  };
+  const inserter = new TextInserter({
+    platform: 'wayland', run, sleep: async () => undefined,
+    clipboard: { read: async () => clip, write: async (t) => void (clip = t) },
+  });
+  const first = await inserter.deliver('hello', { mode: 'type', restoreClipboard: false, restoreDelayMs: 0 });
+  assert.deepEqual([first.method, first.detail], ['typed', 'Typed with ydotool into the focused window.']);
+  assert.deepEqual(calls, ['wtype', 'ydotool']);
+  await inserter.deliver('again', { mode: 'type', restoreClipboard: false, restoreDelayMs: 0 });
+  assert.deepEqual(calls, ['wtype', 'ydotool', 'ydotool'], 'wtype is not asked again');
+  ydotool = false;
+  const copied = await inserter.deliver('last', { mode: 'paste', restoreClipboard: true, restoreDelayMs: 0 });
+  assert.equal(copied.method, 'copied');
+  assert.match(copied.detail, /^Copied — press Ctrl\+V/);
+  assert.equal(clip, 'last');
 });

@@ -10,8 +10,8 @@ import { fileName, formatDuration, formatRealTime, formatTimestamp } from '../..
 import * as actions from '../../../renderer/store/actions.js';
 import { cancelFileJob, sendPendingFileCancel, transcribeFile } from '../../../renderer/store/commands.js';
 import {
-  applyFileProgress, fileCancelRequested, fileCancelSent, fileJobEnded, fileJobFinished, fileJobStarted, initialFiles,
-  MAX_FILE_RESULTS, pendingCancel, showFileResult, shownResult,
+  applyFileProgress, fileCancelRequested, fileCancelSent, fileJobEnded, fileJobFinished, fileJobStarted, fileUploadDone,
+  fileUploadProgress, fileUploadStarted, initialFiles, MAX_FILE_RESULTS, pendingCancel, showFileResult, shownResult,
 } from '../../../renderer/store/files.js';
 import { appStore } from '../../../renderer/store/store.js';
 import { installFakeApi } from './fake-api.js';
@@ -190,4 +190,21 @@ describe('file progress figures (issue 11)', () => {
     files = applyFileProgress(files, { jobId: 'f1', fraction: 0.25, audioSec: 75, durationSec: 300 });
     assert.equal(progressFigures(files.job, 4_000), '25 % · 1:15 of 5:00 of audio · 4.00 s so far · about 12 s left');
   });
+});
+
+test('an upload (web mode): the job runs while bytes go, never moves back, then takes the server path the progress events name', () => {
+  let s = fileUploadStarted(initialFiles, 'meeting notes.wav', 1000, 5);
+  assert.deepEqual([s.job.phase, s.job.path, s.job.upload], ['running', 'meeting notes.wav', { name: 'meeting notes.wav', sizeBytes: 1000, receivedBytes: 0, done: false }]);
+  s = fileUploadProgress(s, 400);
+  assert.equal(fileUploadProgress(s, 300), s, 'an older acknowledgement changes nothing');
+  assert.equal(fileUploadProgress(s, 5000).job.upload!.receivedBytes, 1000, 'never past the size');
+  // A job's progress for some other path is not ours; after the upload, the server's path is.
+  const serverPath = '/data/uploads/u1/meeting notes.wav';
+  assert.equal(applyFileProgress(s, { jobId: 'f1', fraction: 0, path: serverPath }), s);
+  s = fileUploadDone(s, serverPath);
+  assert.deepEqual([s.job.path, s.job.upload!.done, s.job.upload!.receivedBytes], [serverPath, true, 1000]);
+  s = applyFileProgress(s, { jobId: 'f1', fraction: 0.5, path: serverPath });
+  assert.deepEqual([s.job.jobId, s.job.fraction], ['f1', 0.5]);
+  // A new path job has no upload.
+  assert.equal(fileJobStarted(initialFiles, '/a.wav').job.upload, null);
 });

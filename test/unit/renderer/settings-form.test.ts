@@ -45,3 +45,19 @@ test('a refusal from main names its field', () => {
   assert.equal(fieldOfServerError('payload.dictation.pauseMs: must be at most 5000'), 'set-pause');
   assert.equal(fieldOfServerError('disk full'), null);
 });
+
+test('a replacement list with a repeated entry is held back with the reason; the text toggles beside it are still sent', () => {
+  const saved = defaultSettings();
+  const draft = {
+    ...saved,
+    text: { spokenPunctuation: true, trailingSpace: true, replacements: [{ from: 'parakeet', to: 'Parakeet' }, { from: 'Parakeet', to: 'P' }] },
+  };
+  const errors = fieldErrors(draft);
+  assert.deepEqual(Object.keys(errors), ['set-replacements']);
+  assert.match(errors['set-replacements']!, /Replacement 2 repeats replacement 1/);
+  assert.deepEqual(diff(saved, validPart(saved, draft, errors)), { text: { spokenPunctuation: true, trailingSpace: true } });
+  const fixed = { ...draft, text: { ...draft.text, replacements: [{ from: 'parakeet desktop', to: 'Parakeet Desktop' }] } };
+  assert.deepEqual(fieldErrors(fixed), {});
+  assert.deepEqual(diff(saved, validPart(saved, fixed, {})).text?.replacements, [{ from: 'parakeet desktop', to: 'Parakeet Desktop' }]);
+  assert.equal(fieldOfServerError('settings:set: payload.text.replacements[1]: Replacement 2 repeats replacement 1'), 'set-replacements');
+});

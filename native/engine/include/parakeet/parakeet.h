@@ -2,8 +2,29 @@
 // CTC / RNNT / TDT decoders) on ggml. The one public header of the engine.
 //
 // Usage:
-//   auto model = parakeet::Model::load("tdt_ctc-110m-q8_0.gguf", parakeet::LoadParams{});
-//   parakeet::TranscribeResult r = model->transcribe(pcm16k.data(), pcm16k.size(), {});
+//   std::shared_ptr<parakeet::Model> model = parakeet::Model::load("tdt_ctc-110m-q8_0.gguf", parakeet::default_load_params());
+//   std::unique_ptr<parakeet::State> state = model->create_state(model->default_state_params());
+//   parakeet::TranscribeResult r = state->transcribe(pcm16k.data(), pcm16k.size(), parakeet::default_transcribe_params());
+//
+// Two kinds of object, as whisper.cpp splits a context from its states:
+//   Model  the weights (placed once, packed twins included), hyper-parameters
+//          and tokenizer. Read-only after load: shared by every state, kept
+//          alive by a reference count (std::shared_ptr) that each state holds.
+//   State  what one transcription at a time needs: compute backend and its
+//          buffers (graph allocator / scheduler, CPU thread pool), the
+//          decoder's scratch, the abort hook, adaptive thread counts, the
+//          profile. States of one model run concurrently, each on its own
+//          thread; one state runs one call at a time.
+//
+// Threading and ownership, per call:
+//   Model::load            any thread; blocks for the load. The caller owns the returned pointer (shared).
+//   Model::info, default_state_params   any thread, any time (immutable after load).
+//   Model::create_state    any thread, concurrently with transcriptions on other states; the state shares
+//                          ownership of the model, so the model outlives every state made from it.
+//   State::transcribe      one call at a time per state (a concurrent call on the same state throws
+//                          Error(Busy)); calls on different states may run at the same time.
+//   State destructor       not while its own transcribe runs; frees only the state's buffers.
+//   Model::transcribe      the same as transcribe on the model's default state (made on first use).
 //
 // Every failure throws parakeet::Error with a stable code and a message that
 // says what happened and what to do. Nothing in here aborts the process on bad
@@ -29,7 +50,7 @@ enum class ErrorCode {
     DeviceUnavailable,  // the compute device failed or vanished
     OutOfMemory,        // a buffer could not be allocated
     Aborted,            // cancelled through the abort flag
-    Busy,               // another compute is running on this model
+    Busy,               // another compute is running on this state
     BadAudio,           // empty, non-finite, absurdly long or malformed audio
     BadArgument,        // an option the model or engine cannot honour (e.g. a decoder head it lacks)
     Internal,           // a bug: please report
@@ -113,7 +134,7 @@ enum class TdtRule { GreedyBatch, Greedy };
 
 struct LoadParams {
     std::string device;              // "" = $PARAKEET_DEVICE or auto
-    int n_threads = 0;               // 0 = all hardware threads
+    int n_threads = 0;               // 0 = all hardware threads (the default for the model's states)
     /**
      * Weight layout chosen at load time:
      *   "auto"  keep the file's types; repack quantized weights into the CPU's
@@ -125,17 +146,35 @@ struct LoadParams {
      */
     std::string weight_type = "auto";
     bool use_mmap = true;
-    /** Route every graph through ggml_backend_sched, even when the device runs it alone (diagnostics, tests). */
+    /** Default for states: route every graph through ggml_backend_sched, even when the device runs it alone (diagnostics, tests). */
     bool always_schedule = false;
     /** Let "auto" use the engine's own int8 kernels (int8_matmul.h); false = ggml's kernels only (diagnostics, comparisons). */
     bool packed_kernels = true;
     /**
-     * Pick, per encoder run, between n_threads and one thread by the measured cost per frame
-     * (adaptive_threads.h): for machines that are busy, where spinning workers make n threads slower.
+     * Default for states: pick, per encoder run, between n_threads and one thread by the measured cost per
+     * frame (adaptive_threads.h): for machines that are busy, where spinning workers make n threads slower.
      */
     bool adaptive_threads = false;
     std::function<void(float)> on_progress;        // 0..1
     const std::atomic<bool> * abort = nullptr;     // load is abandoned when set
+};
+
+/** The defaults of every LoadParams field (the device from $PARAKEET_DEVICE or auto, all threads, "auto" weights, mapped). */
+LoadParams default_load_params();
+
+/** One state's compute: everything a load-time choice does not fix. Model::default_state_params() gives the model's own. */
+struct StateParams {
+    int n_threads = 0;              // 0 = all hardware threads
+    bool always_schedule = false;   // see LoadParams::always_schedule
+    bool adaptive_threads = false;  // see LoadParams::adaptive_threads
+};
+
+/** What a state runs on (ModelInfo carries the same for the model's default state). */
+struct StateInfo {
+    std::string device;  // ggml device name
+    int n_threads = 0;
+    bool scheduled = false;
+    bool adaptive_threads = false;
 };
 
 struct ModelInfo {
@@ -192,6 +231,9 @@ struct TranscribeParams {
     bool capture_logits = false;    // CTC: keep the log-probs
     bool profile = false;           // time every encoder node (TranscribeResult::profile)
 };
+
+/** The defaults of every TranscribeParams field (the model's decoder, NeMo's greedy_batch TDT rule, 60 s windows). */
+TranscribeParams default_transcribe_params();
 
 struct Token {
     int id = 0;
@@ -253,19 +295,31 @@ struct TranscribeResult {
     std::vector<float> logits; int logit_classes = 0;                            // [T'][V+1]
 };
 
-class Model {
+class State;
+
+/** A loaded model: weights, hyper-parameters, tokenizer. Immutable after load; see the threading notes at the top. */
+class Model : public std::enable_shared_from_this<Model> {
 public:
     /** Loads and validates a GGUF file; throws Error(ModelInvalid, …) naming what is wrong. */
-    static std::unique_ptr<Model> load(const std::string & path, const LoadParams & params);
+    static std::shared_ptr<Model> load(const std::string & path, const LoadParams & params);
     ~Model();
     Model(const Model &) = delete;
     Model & operator=(const Model &) = delete;
 
     const ModelInfo & info() const;
 
+    /** The state options this model was loaded with (LoadParams' n_threads, always_schedule, adaptive_threads). */
+    StateParams default_state_params() const;
+
     /**
-     * Transcribes mono float PCM at the model's sample rate (see resample()).
-     * One call at a time per model: a concurrent call throws Error(Busy).
+     * A new state for this model, with its own compute buffers and thread pool on the model's device.
+     * Throws Error(DeviceUnavailable / OutOfMemory). The state keeps the model alive.
+     */
+    std::unique_ptr<State> create_state(const StateParams & params) const;
+
+    /**
+     * Transcribes on the model's default state (made on first use, with default_state_params()).
+     * One call at a time: a concurrent call throws Error(Busy); use create_state() for parallel work.
      */
     TranscribeResult transcribe(const float * pcm, size_t n_samples, const TranscribeParams & params);
 
@@ -273,6 +327,30 @@ public:
 
 private:
     explicit Model(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+/** One model's run state (see the threading notes at the top). */
+class State {
+public:
+    ~State();
+    State(const State &) = delete;
+    State & operator=(const State &) = delete;
+
+    /**
+     * Transcribes mono float PCM at the model's sample rate (see to_mono_resampled()).
+     * One call at a time per state: a concurrent call throws Error(Busy).
+     */
+    TranscribeResult transcribe(const float * pcm, size_t n_samples, const TranscribeParams & params);
+
+    const Model & model() const;
+    const StateInfo & info() const;
+
+    struct Impl;
+
+private:
+    friend class Model;
+    explicit State(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };
 
