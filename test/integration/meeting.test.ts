@@ -64,6 +64,21 @@ async function startServer(userDataDir: string, env: NodeJS.ProcessEnv): Promise
   return { child, client };
 }
 
+/** A child's exit, or a failure after `ms` (a server that does not stop must not hang the suite). */
+function exited(child: ChildProcess, ms = 30_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server (pid ${child.pid}) did not exit within ${ms} ms`));
+    }, ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 function finalsOf(client: BridgeClient): MeetingFinal[] {
   return client.events.filter((e) => e.event === 'meeting:transcript').map((e) => e.data as MeetingFinal);
 }
@@ -93,7 +108,7 @@ function midpoint(words: readonly { start: number; end: number }[]): number {
   return (words[0]!.start + words.at(-1)!.end) / 2;
 }
 
-describe('meeting mode: microphone and system audio through PulseAudio, transcribed live, recovered after SIGKILL', { skip: staticSkip }, () => {
+describe('meeting mode: microphone and system audio through PulseAudio, transcribed live, recovered after SIGKILL', { skip: staticSkip, timeout: 240_000 }, () => {
   let you: Concatenation;
   let others: { wav: string; text: string }[];
 
@@ -197,9 +212,9 @@ describe('meeting mode: microphone and system audio through PulseAudio, transcri
       assert.ok((await client.invoke('history:delete', { id: info.entryId })).ok);
       assert.equal(existsSync(audioDir), false);
     } finally {
-      await server.client.close();
+      await Promise.race([server.client.close(), sleep(5000)]);
       server.child.kill('SIGTERM');
-      await new Promise((r) => server.child.once('exit', r));
+      await exited(server.child);
     }
   });
 
@@ -230,9 +245,9 @@ describe('meeting mode: microphone and system audio through PulseAudio, transcri
     server.child.kill('SIGKILL');
     stop.now = true;
     await feeding;
-    await new Promise((r) => server.child.once('exit', r));
+    await exited(server.child);
     const emitted = finalsOf(client);
-    await client.close();
+    await Promise.race([client.close(), sleep(5000)]);
 
     const again = await startServer(userDataDir, pulse.env);
     try {
@@ -258,9 +273,9 @@ describe('meeting mode: microphone and system audio through PulseAudio, transcri
       const othersWav = decodeWav(readFileSync(join(audioDir, 'others.wav'))).samples;
       assert.ok(othersWav.length > 0, 'others.wav holds the system audio up to the crash');
     } finally {
-      await again.client.close();
+      await Promise.race([again.client.close(), sleep(5000)]);
       again.child.kill('SIGTERM');
-      await new Promise((r) => again.child.once('exit', r));
+      await exited(again.child);
     }
   });
 });

@@ -52,8 +52,14 @@ export async function startPulseAudio(dir: string): Promise<TestPulseAudio | str
     play: (wav) => new Promise((resolve, reject) => {
       const p = spawn('paplay', ['--latency-msec=50', '--device=meeting_sink', wav], { env, stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
+      // A stuck sound server must fail the test, not hang it.
+      const timer = setTimeout(() => p.kill('SIGKILL'), 30_000);
       p.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-      p.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`paplay ${wav} exited ${code}: ${err}`))));
+      p.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        if (code === 0) resolve();
+        else reject(new Error(`paplay ${wav} ${signal ? `was killed (${signal}, over 30 s)` : `exited ${code}`}: ${err}`));
+      });
     }),
     async stop() {
       daemon.kill('SIGTERM');
