@@ -11,6 +11,7 @@ import { DevicesView } from './views/DevicesView.js';
 import { DictateView } from './views/DictateView.js';
 import { FilesView } from './views/FilesView.js';
 import { HistoryView } from './views/HistoryView.js';
+import { MeetingView } from './views/MeetingView.js';
 import { ModelsView } from './views/ModelsView.js';
 import { SettingsView } from './views/SettingsView.js';
 
@@ -28,6 +29,8 @@ function CurrentView({ view }: { view: View }) {
       return <ModelsView />;
     case 'settings':
       return <SettingsView />;
+    case 'meeting':
+      return <MeetingView />;
   }
 }
 

@@ -3,6 +3,7 @@
 // to every event and route it to a store action.
 import type { ParakeetApi } from '../app/ipc/contract.js';
 import { dictation } from './audio/dictation.js';
+import { meeting } from './meeting/meeting.js';
 import { browserSocketFactory } from './bridge/browser-socket.js';
 import { bridgeUrlFromLocation, WebClient } from './bridge/web-client.js';
 import * as actions from './store/actions.js';
@@ -40,6 +41,7 @@ function subscribe(parakeet: ParakeetApi): void {
   // Push-to-talk / hybrid / toggle decided by main's hotkey state machine, with the key-down time.
   parakeet.on('dictation:hotkey', (event) => void dictation.hotkey(event));
   parakeet.on('dictation:inserted', actions.textInserted);
+  meeting.subscribe(parakeet);
 }
 
 /** Returns false when there is no way to reach the main process (a banner says what to do). */

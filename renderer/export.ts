@@ -2,6 +2,7 @@
 // and contents of a transcript as text, SRT, WebVTT or JSON. DOM-free
 // (download.ts saves).
 import type { HistoryEntry, Word } from '../app/ipc/contract.js';
+import { meetingExport, type MeetingExportFormat, type MeetingTranscript } from '../app/shared/meeting-export.js';
 import { exportTranscript, type ExportFormat } from '../app/shared/subtitles.js';
 import { fileName } from './format.js';
 import type { FileResultTranscript } from './store/types.js';
@@ -40,13 +41,20 @@ export function exportContent(format: ExportFormat, t: FileResultTranscript): st
 }
 
 /** A history entry's export name: a file's after its audio, a dictation's after its title ("dictation-2025-03-04-1405.txt"). */
-export function historyExportName(e: Pick<HistoryEntry, 'kind' | 'title' | 'sourcePath'>, format: ExportFormat): string {
-  if (e.kind === 'file' && e.sourcePath) return exportFileName(e.sourcePath, format);
+export function historyExportName(e: Pick<HistoryEntry, 'kind' | 'title' | 'sourcePath'>, format: ExportFormat | MeetingExportFormat): string {
+  if (e.kind === 'file' && e.sourcePath && format !== 'md') return exportFileName(e.sourcePath, format);
   const base = e.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'transcript';
   return `${base}.${format}`;
 }
 
+/** A meeting entry as meeting-export.ts takes it. */
+export function meetingTranscript(e: HistoryEntry): MeetingTranscript {
+  return { title: e.title, createdAt: e.createdAt, durationSec: e.durationSec, recovered: e.recovered, segments: e.segments, markers: e.markers ?? [] };
+}
+
 export function historyExportContent(format: ExportFormat, e: HistoryEntry): string {
+  // A meeting: each line and cue with its speaker and time.
+  if (e.kind === 'meeting') return meetingExport(format, meetingTranscript(e));
   return build(format, e.text, e.words, e.durationSec, () => ({
     title: e.title,
     kind: e.kind,

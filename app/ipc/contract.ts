@@ -389,7 +389,7 @@ export interface FileTranscript {
   elapsedMs: number;
 }
 
-export type HistoryKind = 'dictation' | 'file';
+export type HistoryKind = 'dictation' | 'file' | 'meeting';
 
 /** One entry of the history as the list shows it (what <userData>/history/index.json keeps per entry). */
 export interface HistoryEntrySummary {
@@ -429,15 +429,113 @@ export interface HistorySegment {
   text: string;
   devicesRan: string[];
   words: Word[];
+  /** A meeting's track label ("You", "Others"); absent for a dictation. */
+  speaker?: string;
 }
 
 /** A whole entry (history:get). */
 export interface HistoryEntry extends HistoryEntrySummary {
   text: string;
-  /** A dictation's final segments in order (empty for a file). */
+  /** A dictation's final segments in order (empty for a file); a meeting's from both tracks, by start time. */
   segments: HistorySegment[];
   /** Every word with its times: a file's words, or a dictation's segments' words in order. */
   words: Word[];
+  /** A meeting: the markers added while recording. */
+  markers?: MeetingMarker[];
+  /** A meeting: its tracks' audio files (deleted with the entry). */
+  audio?: MeetingAudioTrack[];
+}
+
+// ---------------------------------------------------------------- meetings
+
+/** The two tracks of a meeting: the microphone and the computer's own audio output. */
+export type MeetingTrackName = 'you' | 'others';
+
+/** One track's capture: recording, or why it cannot be and what to do (the other track keeps recording). */
+export interface MeetingSource {
+  track: MeetingTrackName;
+  /** The speaker label its finals carry ("You", "Others"). */
+  speaker: string;
+  state: 'recording' | 'unavailable' | 'stopped';
+  /** Why it is unavailable or stopped, in words (null while recording). */
+  reason: string | null;
+  action: string | null;
+}
+
+export interface MeetingStartOptions {
+  /** Rate of the microphone frames the client sends (default 16000); 0 or absent mic: no microphone track. */
+  micSampleRate?: number;
+  /** Record the system audio (default true). */
+  systemAudio?: boolean;
+}
+
+export interface MeetingInfo {
+  meetingId: string;
+  /** The History entry being written. */
+  entryId: string;
+  /** The stream id the client sends microphone frames on (sendAudio), or null without a microphone track. */
+  micStreamId: string | null;
+  startedAt: string;
+  sources: MeetingSource[];
+}
+
+/** A final of one track (times in meeting seconds, from the meeting's start). */
+export interface MeetingFinal {
+  meetingId: string;
+  track: MeetingTrackName;
+  speaker: string;
+  segmentId: number;
+  start: number;
+  end: number;
+  text: string;
+  words: Word[];
+  devicesRan: string[];
+}
+
+export interface MeetingMarker {
+  /** Meeting seconds. */
+  at: number;
+  text: string;
+}
+
+export interface MeetingStateEvent {
+  meetingId: string;
+  state: 'recording' | 'finalizing' | 'stopped';
+  elapsedSec: number;
+  /** RMS of the last ~100 ms per track, 0–1. */
+  levels: Record<MeetingTrackName, number>;
+  sources: MeetingSource[];
+}
+
+export interface MeetingAudioTrack {
+  track: MeetingTrackName;
+  speaker: string;
+  /** The WAV file (16 kHz mono PCM16) under <userData>/history/audio/<entry id>/. */
+  file: string;
+  /** Where the track's sample 0 sits in meeting time (s). */
+  offsetSec: number;
+}
+
+export interface MeetingTrackReport {
+  track: MeetingTrackName;
+  /** Samples placed on the track's timeline (16 kHz). */
+  samples: number;
+  /** Samples missing (filled with silence) or received twice (dropped), as the sender numbered them. */
+  samplesMissing: number;
+  samplesRepeated: number;
+  /** Samples the audio journal could not write (disk full or too slow). */
+  journalDropped: number;
+  segments: number;
+  /** Wall ms from a segment's last sample arriving to its final: median, 95th percentile, largest (null: no finals). */
+  finalLagMs: { p50: number; p95: number; max: number } | null;
+}
+
+export interface MeetingSummary {
+  meetingId: string;
+  entryId: string;
+  durationSec: number;
+  finals: number;
+  tracks: MeetingTrackReport[];
 }
 
 export interface HistoryListRequest {
@@ -542,6 +640,14 @@ export interface InvokeMap {
   'files:uploadCancel': { request: { uploadId: number }; response: void };
   /** Transcribes a complete upload like files:transcribe; the uploaded file is deleted when the job ends. */
   'files:transcribeUpload': { request: { uploadId: number; options?: FileTranscribeOptions }; response: FileTranscript };
+  /** Starts recording a meeting: the microphone (frames from this client on micStreamId) and the system audio. */
+  'meeting:start': { request: MeetingStartOptions; response: MeetingInfo };
+  /** Stops it: the open segments are transcribed, the audio closed; the History entry is complete. */
+  'meeting:stop': { request: { meetingId: string; sentSamples?: number }; response: MeetingSummary };
+  /** A marker (a note) at the current meeting time. */
+  'meeting:marker': { request: { meetingId: string; text: string }; response: MeetingMarker };
+  /** A recorded meeting transcribed again from its audio with the loaded model (and this decoder); the entry's segments are replaced. */
+  'meeting:retranscribe': { request: { entryId: string; decoder?: DecoderName | 'auto' }; response: HistoryEntry };
 }
 
 export interface InsertDelivery {
@@ -629,6 +735,7 @@ export const INVOKE_CHANNELS = [
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
   'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
+  'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */
@@ -655,6 +762,8 @@ export interface EventMap {
   'dictation:inserted': InsertDelivery;
   /** Web mode: an upload's progress, sent to the uploading client only (not through the bus). */
   'files:upload': UploadProgress;
+  'meeting:state': MeetingStateEvent;
+  'meeting:transcript': MeetingFinal;
 }
 
 export interface HotkeyEvent {
@@ -671,6 +780,7 @@ export const EVENT_NAMES = [
   'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
   'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice', 'dictation:toggle',
   'files:upload', 'dictation:hotkey', 'dictation:inserted',
+  'meeting:state', 'meeting:transcript',
 ] as const satisfies readonly EventName[];
 
 /** Electron: the single channel events travel on (payload: { event, data }). */

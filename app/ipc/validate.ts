@@ -6,7 +6,8 @@
 // may use the same checks for its forms.
 import type {
   AudioCaptureSettings, DesktopSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
-  HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, Replacement, RequestOf, Result, Settings, SettingsPatch, TextSettings,
+  HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, MeetingStartOptions, Replacement, RequestOf, Result, Settings, SettingsPatch,
+  TextSettings,
 } from './contract.js';
 import { REPLACEMENT_LIMITS, replacementProblem } from '../shared/text-transform.js';
 import { checkAccelerator } from './accelerator.js';
@@ -132,7 +133,7 @@ const deviceName = str({ max: 128 });
 /** A history entry id: it names a file, so letters, digits and dashes only (no path can be built from it). */
 export const HISTORY_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export const historyId = str({ max: 64, pattern: HISTORY_ID, what: 'a history entry id' });
-export const HISTORY_KINDS: readonly HistoryKind[] = ['dictation', 'file'];
+export const HISTORY_KINDS: readonly HistoryKind[] = ['dictation', 'file', 'meeting'];
 const httpsUrl = str({ max: 2048, pattern: /^https:\/\/[^\s/]+/i, what: 'an https:// URL' });
 
 const L = SETTINGS_LIMITS;
@@ -259,6 +260,12 @@ const historyList: Check<HistoryListRequest> = object<HistoryListRequest>(
 );
 
 const uploadId = num(1, 0x3fffffff, true);
+/** A meeting id: "m<number>". */
+const meetingId = str({ max: 40, pattern: /^m\d+$/, what: 'a meeting id (m<number>)' });
+const meetingStart: Check<MeetingStartOptions> = (v, at) => (v === undefined || v === null ? {} : object<MeetingStartOptions>(
+  { micSampleRate: num(0, 192000, true), systemAudio: bool },
+  ['micSampleRate', 'systemAudio'],
+)(v, at));
 
 const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES) }, ['decoder']);
 
@@ -307,6 +314,10 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'files:uploadBegin': object({ name: str({ max: 1024 }), sizeBytes: num(0, Number.MAX_SAFE_INTEGER, true) }),
   'files:uploadCancel': object({ uploadId }),
   'files:transcribeUpload': object<{ uploadId: number; options?: FileTranscribeOptions }>({ uploadId, options: fileOptions }, ['options']),
+  'meeting:start': meetingStart,
+  'meeting:stop': object<{ meetingId: string; sentSamples?: number }>({ meetingId, sentSamples: num(0, Number.MAX_SAFE_INTEGER, true) }, ['sentSamples']),
+  'meeting:marker': object({ meetingId, text: str({ max: 2000 }) }),
+  'meeting:retranscribe': object<{ entryId: string; decoder?: (typeof DECODER_CHOICES)[number] }>({ entryId: historyId, decoder: oneOf(DECODER_CHOICES) }, ['decoder']),
 };
 
 export function isInvokeChannel(channel: unknown): channel is InvokeChannel {

@@ -1,6 +1,7 @@
 // One handler per contract channel: the thin layer between a validated
 // request and the services. The `Handlers` type makes a missing channel a
 // compile error; the contract test checks the same at run time.
+import { retranscribeMeeting } from './meeting/retranscribe.js';
 import type { DownloadSnapshot } from '../ipc/contract.js';
 import { toEngineStatus } from './contract-mapping.js';
 import { collectDiagnostics } from './diagnostics/collect.js';
@@ -106,5 +107,9 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
     'files:uploadCancel': ({ uploadId }, context) => s.uploads.cancel(context.clientId, uploadId),
     'files:transcribeUpload': ({ uploadId, options }, context) =>
       s.uploads.transcribe(context.clientId, uploadId, (file, o) => s.files.transcribe(file, o), options),
+    'meeting:start': (options, context) => s.meetings.start(context.clientId, options),
+    'meeting:stop': ({ meetingId, sentSamples }) => s.meetings.stop(meetingId, sentSamples),
+    'meeting:marker': ({ meetingId, text }) => s.meetings.marker(meetingId, text),
+    'meeting:retranscribe': ({ entryId, decoder }) => retranscribeMeeting({ engine: s.engine, history: s.history }, entryId, decoder ?? s.settings.get().decoder),
   };
 }

@@ -4,7 +4,7 @@
 // session so audio frames never travel through invoke.
 import { BrowserWindow, MessageChannelMain, ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import {
-  AUDIO_PORT_CHANNEL, EVENT_CHANNEL, INVOKE_CHANNELS, type AudioPortMessage, type Result, type SessionInfo,
+  AUDIO_PORT_CHANNEL, EVENT_CHANNEL, INVOKE_CHANNELS, type AudioPortMessage, type MeetingInfo, type Result, type SessionInfo,
 } from '../ipc/contract.js';
 import { readPortFrame } from './renderer-guards.js';
 import type { Services } from './services.js';
@@ -33,8 +33,9 @@ export function bindIpc(services: Services, options: IpcOptions): IpcBinding {
     const owner = clientId(contents);
     port1.on('message', (event) => {
       const frame = readPortFrame(event.data);
-      if (frame) services.sessions.pushAudio(sessionId, frame.frame, owner, frame.startSample);
-      else log.warn(`session ${sessionId}: malformed audio message dropped`);
+      if (!frame) log.warn(`session ${sessionId}: malformed audio message dropped`);
+      else if (services.meetings.isMicStream(sessionId)) services.meetings.pushMic(sessionId, frame.frame, owner, frame.startSample);
+      else services.sessions.pushAudio(sessionId, frame.frame, owner, frame.startSample);
     });
     port1.start();
     ports.set(sessionId, port1);
@@ -52,12 +53,23 @@ export function bindIpc(services: Services, options: IpcOptions): IpcBinding {
       // The port is part of the start: posted before the reply, and the preload resolves the start only once
       // it has it, so no frame ever waits for a port.
       if (channel === 'dictation:start' && result.ok) openAudioPort(event.sender, (result.value as SessionInfo).sessionId);
+      const micStream = channel === 'meeting:start' && result.ok ? (result.value as MeetingInfo).micStreamId : null;
+      if (micStream) openAudioPort(event.sender, micStream);
       return result;
     });
   }
 
   const offEvents = services.bus.onAny((event, data) => {
     // A session's port closes with the session.
+    // A meeting's microphone port closes with the meeting (its stream id is "s<n>" as well).
+    if (event === 'meeting:state' && (data as { state: string }).state === 'stopped') {
+      for (const [id, port] of ports) {
+        if (services.meetings.isMicStream(id)) {
+          port.close();
+          ports.delete(id);
+        }
+      }
+    }
     if (event === 'dictation:state') {
       const { sessionId, state } = data as { sessionId: string; state: string };
       if (state === 'stopped' || state === 'failed') {
@@ -73,7 +85,10 @@ export function bindIpc(services: Services, options: IpcOptions): IpcBinding {
 
   const watch = (contents: WebContents): void => {
     const owner = clientId(contents);
-    const finish = (): void => void services.sessions.stopOwnedBy(owner);
+    const finish = (): void => {
+      void services.sessions.stopOwnedBy(owner);
+      void services.meetings.stopOwnedBy(owner);
+    };
     contents.on('destroyed', finish);
     contents.on('did-start-navigation', (details) => {
       if (details.isMainFrame && !details.isSameDocument) finish();

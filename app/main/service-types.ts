@@ -15,6 +15,7 @@ import type { Clipboard } from './insert/clipboard.js';
 import type { DictationInsert } from './insert/dictation-insert.js';
 import type { LogLevel, LogSink, Logger } from './log.js';
 import type { ModelManager, ModelManagerOptions } from './models/index.js';
+import type { MeetingService } from './meeting/meeting-service.js';
 import type { MachineSpeed } from './models/types.js';
 import type { Router } from './router.js';
 import type { SessionManager } from './sessions/session-manager.js';
@@ -65,6 +66,8 @@ export interface ServicesOptions {
   insertEnv?: NodeJS.ProcessEnv;
   /** Web-mode upload limits (tests make them small). */
   uploadLimits?: Partial<UploadLimits>;
+  /** The environment parec/pw-record run in for a meeting's system audio (tests: a PulseAudio of their own); default process.env. */
+  soundServerEnv?: NodeJS.ProcessEnv;
 }
 
 export interface Services extends ServicesCore {
@@ -87,6 +90,8 @@ export interface ServicesCore {
   /** Files uploaded over the web bridge (<userData>/uploads). */
   readonly uploads: UploadStore;
   readonly history: HistoryService;
+  /** Meeting mode: the microphone and the system audio, journaled and transcribed live (app/main/meeting). */
+  readonly meetings: MeetingService;
   /** Finals into the focused application (settings.insert). */
   readonly insert: DictationInsert;
   /** Resolves once the start-up model (options.modelPath, else the active installed model) is loaded or failed. */

@@ -22,6 +22,8 @@ import { HistoryService } from './history/history-service.js';
 import { createTextInserter } from './insert/create.js';
 import { DictationInsert } from './insert/dictation-insert.js';
 import { checkInsertRequirements } from './insert/requirements.js';
+import { linuxSystemAudio, type SystemAudioStarter } from './meeting/system-audio.js';
+import { MeetingService } from './meeting/meeting-service.js';
 import { LogSink, createLogger, isLogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
 import { ModelManager } from './models/index.js';
@@ -86,6 +88,23 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     log: log.child('insert'),
   });
   const uploads = await UploadStore.open(path.join(userDataDir, 'uploads'), log.child('uploads'), options.uploadLimits);
+  const meetings = new MeetingService({
+    history,
+    engine,
+    emit: (event, data) => bus.emit(event, data),
+    notify: (notice) => bus.emit('notice', notice),
+    log: log.child('meeting'),
+    settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder }),
+    systemAudio: systemAudioStarter(options.soundServerEnv),
+  });
+  if (history.recoveredMeetingsAtStart) {
+    notices.push({
+      level: 'info',
+      code: 'MEETING_RECOVERED',
+      message: `The app stopped during ${history.recoveredMeetingsAtStart === 1 ? 'a meeting' : `${history.recoveredMeetingsAtStart} meetings`} last time; ` +
+        'its audio up to then and every final transcribed before it are in History, marked "recovered".',
+    });
+  }
   const files = new FileTranscriber({
     engine, bus, settings, log: log.child('files'), onTranscribed: (t) => history.recordFile(t), converterSearchPath: options.converterSearchPath,
   });
@@ -132,6 +151,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     files,
     uploads,
     history,
+    meetings,
     insert,
     ready: startupModel(),
     info,
@@ -144,6 +164,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     async dispose() {
       log.info('shutting down');
       await sessions.dispose();
+      await meetings.dispose();
       insert.dispose();
       await history.dispose();
       files.dispose();
@@ -320,6 +341,11 @@ function speedProbe(engine: EngineHost, loadOptions: () => EngineLoadOptions, lo
  */
 export function autoThreads(): number {
   return Math.max(1, os.availableParallelism() - 1);
+}
+
+/** Where main captures the system audio itself: Linux (the sound server's monitor); elsewhere the renderer's loopback would. */
+function systemAudioStarter(env: NodeJS.ProcessEnv | undefined): SystemAudioStarter | null {
+  return process.platform === 'linux' ? linuxSystemAudio(env ?? process.env) : null;
 }
 
 /** Electron's userData layout for web mode: ${XDG_CONFIG_HOME:-~/.config}/parakeet-desktop (per OS conventions elsewhere). */

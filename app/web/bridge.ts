@@ -9,7 +9,7 @@ import { audioSessionNumber, decodeAudioFrame, decodeUploadChunk, isUploadChunk,
 import type { Services } from '../main/services.js';
 
 /** Events the UI can live without when a client is far behind (the meter, partial text). */
-const DROPPABLE: ReadonlySet<EventName> = new Set(['dictation:state', 'models:progress', 'files:progress']);
+const DROPPABLE: ReadonlySet<EventName> = new Set(['dictation:state', 'models:progress', 'files:progress', 'meeting:state']);
 const BACKLOG_LIMIT = 4 * 1024 * 1024;
 
 export class Bridge {
@@ -52,6 +52,7 @@ export class Bridge {
       log.info(`${clientId} disconnected`);
       void this.services.sessions.stopOwnedBy(clientId);
       void this.services.uploads.dropOwner(clientId);
+      void this.services.meetings.stopOwnedBy(clientId);
     });
     ws.on('error', (error) => log.warn(`${clientId} socket error`, error));
     for (const notice of this.services.startupNotices()) this.send(ws, { t: 'event', event: 'notice', data: notice });
@@ -117,7 +118,8 @@ export class Bridge {
     const sessionId = `s${frame.sessionNumber}`;
     // Checked: the number must round-trip to the id the server assigned.
     if (audioSessionNumber(sessionId) !== frame.sessionNumber) return;
-    this.services.sessions.pushAudio(sessionId, frame.frame, clientId, frame.startSample);
+    if (this.services.meetings.isMicStream(sessionId)) this.services.meetings.pushMic(sessionId, frame.frame, clientId, frame.startSample);
+    else this.services.sessions.pushAudio(sessionId, frame.frame, clientId, frame.startSample);
   }
 
   close(): void {

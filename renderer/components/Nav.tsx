@@ -11,6 +11,7 @@ export const VIEWS: { id: View; label: string }[] = [
   { id: 'devices', label: 'Devices' },
   { id: 'models', label: 'Models' },
   { id: 'settings', label: 'Settings' },
+  { id: 'meeting', label: 'Meeting' },
 ];
 
 export function Nav() {

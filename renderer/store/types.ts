@@ -8,7 +8,7 @@ import type {
 } from '../../app/ipc/contract.js';
 import type { KeyLatency } from './key-latency.js';
 
-export type View = 'dictate' | 'files' | 'history' | 'devices' | 'models' | 'settings';
+export type View = 'dictate' | 'files' | 'history' | 'devices' | 'models' | 'settings' | 'meeting';
 
 /** The renderer's side of a dictation session (the server has its own SessionState). */
 export type SessionPhase = 'idle' | 'opening' | 'starting' | 'live' | 'stopping';

@@ -16,6 +16,7 @@ const VIEWS = [
   { key: 'Alt+4', name: 'Devices' },
   { key: 'Alt+5', name: 'Models' },
   { key: 'Alt+6', name: 'Settings' },
+  { key: 'Alt+7', name: 'Meeting' },
 ] as const;
 
 const AXE = join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');

@@ -58,12 +58,16 @@ const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
   'files:uploadBegin': [{ name: 'a.wav' }, { name: '', sizeBytes: 1 }, { name: 'a.wav', sizeBytes: -1 }, { name: 'a.wav', sizeBytes: 1.5 }, { name: 'a\0.wav', sizeBytes: 1 }],
   'files:uploadCancel': [{ uploadId: 0 }, { uploadId: '1' }, { uploadId: 2 ** 31 }],
   'files:transcribeUpload': [{}, { uploadId: 1, options: { decoder: 'beam' } }],
+  'meeting:start': [{ micSampleRate: -1 }, { micSampleRate: 44100.5 }, { systemAudio: 'yes' }, { tracks: 2 }],
+  'meeting:stop': [{}, { meetingId: 's1' }, { meetingId: 'm1', sentSamples: -5 }, { meetingId: '../m1' }],
+  'meeting:retranscribe': [{}, { entryId: '../x' }, { entryId: '20250101-120000-abcdef', decoder: 'best' }],
+  'meeting:marker': [{ meetingId: 'm1' }, { meetingId: 'm1', text: '' }, { meetingId: 'm1', text: 'x'.repeat(2001) }, { meetingId: 'x', text: 'a' }],
   'dictation:start': [undefined, {}, { sampleRate: 'fast' }, { sampleRate: 100 }, { sampleRate: 16000, preRollMs: -1 }],
   'dictation:stop': [{ sessionId: 'x1' }, { sessionId: 1 }],
   'dictation:cancel': [{}],
   'files:transcribe': [{ path: '/a.wav', options: { decoder: 'beam' } }, { path: '/a.wav', options: 3 }],
   'files:cancel': [{ jobId: 'job' }],
-  'history:list': [undefined, null, { query: '' }, { query: 5 }, { kind: 'meeting' }, { limit: 0 }, { limit: 1.5 }, { offset: -1 }, { query: 'x'.repeat(201) }],
+  'history:list': [undefined, null, { query: '' }, { query: 5 }, { kind: 'podcast' }, { limit: 0 }, { limit: 1.5 }, { offset: -1 }, { query: 'x'.repeat(201) }],
   // An id names a file: nothing that could be a path gets through.
   'history:get': [{}, { id: '' }, { id: '../index' }, { id: 'a/b' }, { id: 'A B' }, { id: 7 }],
   'history:delete': [{}, { id: '..' }, { id: '/etc/passwd' }, { id: 'x'.repeat(65) }],
@@ -133,6 +137,10 @@ const VALID: Record<InvokeChannel, unknown> = {
   'files:uploadCancel': { uploadId: 999 },
   'files:transcribeUpload': { uploadId: 999 },
   'insert:check': undefined,
+  'meeting:start': { micSampleRate: 16000, systemAudio: false },
+  'meeting:stop': { meetingId: 'm999' },
+  'meeting:marker': { meetingId: 'm999', text: 'decision' },
+  'meeting:retranscribe': { entryId: '20250101-120000-abcdef', decoder: 'ctc' },
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
@@ -158,6 +166,9 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'models:remove': 'UNKNOWN_MODEL',
   'history:get': 'NOT_FOUND',
   'history:delete': 'NOT_FOUND',
+  'meeting:stop': 'NOT_FOUND',
+  'meeting:marker': 'NOT_FOUND',
+  'meeting:retranscribe': 'NOT_FOUND',
 };
 
 test('a well-formed request on every channel gets a Result: a value or an error with a stable code', async () => {

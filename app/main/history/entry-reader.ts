@@ -5,7 +5,7 @@
 // A line that does not parse is skipped (a crash can tear the last one).
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { HistoryEntry, HistoryEntrySummary, HistorySegment, Word } from '../../ipc/contract.js';
+import type { HistoryEntry, HistoryEntrySummary, HistorySegment, MeetingAudioTrack, MeetingMarker, Word } from '../../ipc/contract.js';
 import { parseRecord, type EntryRecord, type HistoryRecord } from './records.js';
 import { summaryOf, Tally } from './tally.js';
 import { joinSegments } from '../../shared/text-transform.js';
@@ -67,6 +67,8 @@ export async function readEntry(file: string, summary: HistoryEntrySummary): Pro
   const segments: HistorySegment[] = [];
   const words: Word[] = [];
   let fileText: string | null = null;
+  const markers: MeetingMarker[] = [];
+  const audio: MeetingAudioTrack[] = [];
   for await (const record of readRecords(file)) {
     if (record.type === 'segment') {
       const { type: _type, sessionId: _session, ...segment } = record;
@@ -77,7 +79,20 @@ export async function readEntry(file: string, summary: HistoryEntrySummary): Pro
     } else if (record.type === 'word') {
       const { type: _type, ...w } = record;
       words.push(w);
+    } else if (record.type === 'marker') {
+      markers.push({ at: record.at, text: record.text });
+    } else if (record.type === 'track') {
+      const { type: _type, ...track } = record;
+      audio.push(track);
     }
+  }
+  if (summary.kind === 'meeting') {
+    // Each track's finals are journaled as they are ready: the two tracks interleave by time only here.
+    segments.sort((a, b) => a.start - b.start || (a.speaker ?? '').localeCompare(b.speaker ?? ''));
+    words.length = 0;
+    for (const s of segments) words.push(...s.words);
+    markers.sort((a, b) => a.at - b.at);
+    return { ...summary, text: segments.map((s) => s.text).filter(Boolean).join(' '), segments, words, markers, audio };
   }
   // A dictation's text is its finals joined as the session's summary joins them.
   const text = fileText ?? joinSegments(segments.map((s) => s.text));

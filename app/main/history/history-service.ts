@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type {
-  FileTranscript, HistoryChange, HistoryEntry, HistoryEntrySummary, HistoryList, HistoryListRequest, HistorySettings, Notice,
+  FileTranscript, HistoryChange, HistoryEntry, HistoryEntrySummary, HistoryList, HistoryListRequest, HistorySegment, HistorySettings, Notice,
   TranscriptEvent,
 } from '../../ipc/contract.js';
 import { HISTORY_ID } from '../../ipc/validate.js';
@@ -24,13 +24,15 @@ import { CodedError } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
 import type { SessionObserver } from '../sessions/session-manager.js';
 import { DictationRecorder, type RecorderHost } from './dictation-recorder.js';
-import { entryContains, readEntry, scanEntry } from './entry-reader.js';
+import { entryContains, readEntry, readRecords, scanEntry } from './entry-reader.js';
 import { writeFileEntry } from './file-entry.js';
 import { IndexWriter, loadIndex } from './index-file.js';
 import { closeLeftOpen } from './journal.js';
-import { FORMAT_VERSION, type EntryRecord } from './records.js';
+import { repairMeetingAudio } from '../meeting/recovery.js';
+import { FORMAT_VERSION, recordLine, type EntryRecord, type HistoryRecord, type SegmentRecord } from './records.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { entriesToPrune, newestFirst } from './retention.js';
-import { summaryOf } from './tally.js';
+import { summaryOf, Tally } from './tally.js';
 
 export interface HistoryServiceOptions {
   /** <userData>/history */
@@ -43,6 +45,11 @@ export interface HistoryServiceOptions {
   log: Logger;
   /** The clock (tests). */
   now?: () => number;
+}
+
+/** What the history needs from a running meeting (app/main/meeting): stop writing, the entry is being deleted. */
+export interface MeetingEntryOwner {
+  discard(): Promise<void>;
 }
 
 const DEFAULT_PAGE = 50;
@@ -79,8 +86,12 @@ export class HistoryService implements SessionObserver {
   private readonly now: () => number;
   /** Work started by events (retention after an entry, sessions being closed), awaited by settled(). */
   private readonly background = new Set<Promise<unknown>>();
+  /** Meetings being recorded, by entry id. */
+  private readonly meetings = new Map<string, MeetingEntryOwner>();
   /** Journals found open at start-up and closed as recovered. */
   recoveredAtStart = 0;
+  /** Of those, meetings (their audio repaired too). */
+  recoveredMeetingsAtStart = 0;
 
   private constructor(private readonly opts: HistoryServiceOptions) {
     this.entriesDir = path.join(opts.dir, 'entries');
@@ -153,10 +164,19 @@ export class HistoryService implements SessionObserver {
     if (changed) await this.index.save();
   }
 
+  /** <history>/audio/<id>: a meeting's track files. */
+  audioDirOf(id: string): string {
+    return path.join(this.opts.dir, 'audio', id);
+  }
+
   private async recover(summary: HistoryEntrySummary): Promise<void> {
     summary.recovered = true;
     summary.live = false;
     this.recoveredAtStart += 1;
+    if (summary.kind === 'meeting') {
+      this.recoveredMeetingsAtStart += 1;
+      await repairMeetingAudio(this.audioDirOf(summary.id), this.opts.log);
+    }
     await closeLeftOpen(this.fileOf(summary.id), {
       type: 'closed',
       at: new Date(this.now()).toISOString(),
@@ -245,6 +265,72 @@ export class HistoryService implements SessionObserver {
         action: 'Free some disk space and transcribe it again, or export it now.',
       });
     }
+  }
+
+  /**
+   * A meeting starts: the header of its entry and where it goes (the caller creates the journal and the
+   * audio folder). Unlike a dictation the entry exists from the start: its audio is worth keeping even
+   * before anyone speaks. null when the history is off.
+   */
+  newMeetingEntry(): { header: EntryRecord; file: string; audioDir: string } | null {
+    if (!this.opts.settings().enabled) return null;
+    const startedAt = new Date(this.now());
+    const model = this.opts.model();
+    const header: EntryRecord = {
+      type: 'entry',
+      version: FORMAT_VERSION,
+      id: newEntryId(startedAt),
+      kind: 'meeting',
+      title: `Meeting ${localDateTime(startedAt)}`,
+      createdAt: startedAt.toISOString(),
+      modelId: model.id,
+      modelName: model.name,
+      sourcePath: null,
+    };
+    return { header, file: this.fileOf(header.id), audioDir: this.audioDirOf(header.id) };
+  }
+
+  /** The meeting's journal exists (live); `owner` is told when the entry is deleted meanwhile. */
+  meetingStarted(summary: HistoryEntrySummary, owner: MeetingEntryOwner): void {
+    this.meetings.set(summary.id, owner);
+    this.added(summary);
+  }
+
+  /**
+   * A recorded meeting transcribed again (meeting/retranscribe.ts): its segments replaced, header, tracks and
+   * markers kept, written atomically (the old file stays whole until the new one is in place).
+   */
+  async replaceMeetingSegments(id: string, segments: HistorySegment[]): Promise<HistoryEntry> {
+    const summary = this.require(id);
+    if (summary.kind !== 'meeting' || summary.live) throw new CodedError('BAD_ARGUMENT', `History entry ${id} is not a finished meeting.`);
+    let header: EntryRecord | null = null;
+    const kept: HistoryRecord[] = [];
+    for await (const record of readRecords(this.fileOf(id))) {
+      if (record.type === 'entry') header ??= record;
+      else if (record.type === 'track' || record.type === 'marker') kept.push(record);
+    }
+    if (!header) throw new CodedError('IO_ERROR', `The file of history entry ${id} has no header.`);
+    const tally = new Tally();
+    const lines = [header, ...kept];
+    for (const s of segments) {
+      const record: SegmentRecord = { type: 'segment', sessionId: 'retranscribed', ...s };
+      tally.add(record);
+      lines.push(record);
+    }
+    tally.extendTo(summary.durationSec);
+    lines.push({ type: 'closed', at: new Date(this.now()).toISOString(), durationSec: tally.durationSec, recovered: summary.recovered });
+    await writeFileAtomic(this.fileOf(id), lines.map(recordLine).join(''));
+    const next = summaryOf(header, tally, { recovered: summary.recovered, live: false });
+    this.entries.set(id, next);
+    this.changed({ change: 'updated', id });
+    return this.get(id);
+  }
+
+  /** The meeting's closed marker is written. */
+  meetingEnded(summary: HistoryEntrySummary): void {
+    if (!this.meetings.delete(summary.id)) return; // deleted meanwhile
+    this.entries.set(summary.id, summary);
+    this.changed({ change: 'updated', id: summary.id });
   }
 
   private added(summary: HistoryEntrySummary): void {
@@ -342,7 +428,10 @@ export class HistoryService implements SessionObserver {
   async clear(): Promise<void> {
     for (const recorder of this.recorders.values()) await recorder.discard();
     this.recorders.clear();
+    for (const meeting of this.meetings.values()) await meeting.discard();
+    this.meetings.clear();
     this.entries.clear();
+    await fs.rm(path.join(this.opts.dir, 'audio'), { recursive: true, force: true });
     // Everything in the folder, unreadable files included: "clear" means nothing is left.
     for (const name of await fs.readdir(this.entriesDir).catch(() => [])) {
       await fs.rm(path.join(this.entriesDir, name), { force: true });
@@ -366,8 +455,15 @@ export class HistoryService implements SessionObserver {
         this.recorders.delete(sessionId);
         await recorder.discard();
       }
+      const meeting = this.meetings.get(id);
+      if (meeting) {
+        this.meetings.delete(id);
+        await meeting.discard();
+      }
       this.entries.delete(id);
       await fs.rm(this.fileOf(id), { force: true });
+      // A meeting's audio goes with it (nothing there for other kinds).
+      await fs.rm(this.audioDirOf(id), { recursive: true, force: true });
     }
   }
 

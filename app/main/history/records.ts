@@ -8,7 +8,7 @@
 //
 // Parsing is strict per line and never throws: a line that is not a valid
 // record (torn by a crash, edited by hand) is skipped by the readers.
-import type { HistoryKind, HistorySegment, Word } from '../../ipc/contract.js';
+import type { HistoryKind, HistorySegment, MeetingTrackName, Word } from '../../ipc/contract.js';
 import {
   arrayOf, bool, HISTORY_KINDS, historyId, nullable, num, object, oneOf, str, type Check,
 } from '../../ipc/validate.js';
@@ -55,7 +55,24 @@ export interface ClosedRecord {
   recovered: boolean;
 }
 
-export type HistoryRecord = EntryRecord | SegmentRecord | TextRecord | WordRecord | ClosedRecord;
+/** A meeting's marker (a note added while recording), at meeting seconds. */
+export interface MarkerRecord {
+  type: 'marker';
+  at: number;
+  text: string;
+}
+
+/** A meeting's track: its audio file (in the entry's audio folder), label and where its sample 0 sits in meeting time. */
+export interface TrackRecord {
+  type: 'track';
+  track: MeetingTrackName;
+  speaker: string;
+  /** File name only (letters, digits, dots, dashes): the folder is the entry's. */
+  file: string;
+  offsetSec: number;
+}
+
+export type HistoryRecord = EntryRecord | SegmentRecord | TextRecord | WordRecord | ClosedRecord | MarkerRecord | TrackRecord;
 
 const text = str({ max: 10_000_000, allowEmpty: true });
 const name = str({ max: 4096 });
@@ -85,9 +102,18 @@ const CHECKS: { [T in HistoryRecord['type']]: Check<Extract<HistoryRecord, { typ
     text,
     devicesRan: devices,
     words: arrayOf(word),
-  }),
+    speaker: str({ max: 64 }),
+  }, ['speaker']),
   text: object<TextRecord>({ type: oneOf(['text'] as const), text, durationSec: seconds, devicesRan: devices, elapsedMs: seconds }),
   word: object<WordRecord>({ type: oneOf(['word'] as const), text, start: finite, end: finite, confidence: finite }),
+  marker: object<MarkerRecord>({ type: oneOf(['marker'] as const), at: seconds, text }),
+  track: object<TrackRecord>({
+    type: oneOf(['track'] as const),
+    track: oneOf(['you', 'others'] as const),
+    speaker: str({ max: 64 }),
+    file: str({ max: 64, pattern: /^[a-z0-9][a-z0-9.-]*\.wav$/, what: 'a track file name' }),
+    offsetSec: seconds,
+  }),
   closed: object<ClosedRecord>({ type: oneOf(['closed'] as const), at: str({ max: 64 }), durationSec: seconds, recovered: bool }),
 };
 

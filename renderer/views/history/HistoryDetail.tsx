@@ -6,13 +6,16 @@ import { ConfirmButton } from '../../components/ConfirmButton.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ExportButtons } from '../../components/ExportButtons.js';
 import { FactList, type Fact } from '../../components/FactList.js';
-import { historyExportContent, historyExportName } from '../../export.js';
+import { saveTextFile } from '../../download.js';
+import { historyExportContent, historyExportName, meetingTranscript } from '../../export.js';
+import { meetingExport } from '../../../app/shared/meeting-export.js';
 import { formatDateTime, formatDuration } from '../../format.js';
 import * as actions from '../../store/actions.js';
 import { deleteHistoryEntry } from '../../store/commands.js';
 import { useApp } from '../../store/hooks.js';
 import { WordTable } from '../files/WordTable.js';
 import { EntryBadges } from './HistoryList.js';
+import { RetranscribeButton } from './RetranscribeButton.js';
 import { SegmentList } from './SegmentList.js';
 
 function Facts({ e }: { e: HistoryEntry }) {
@@ -50,6 +53,12 @@ export function HistoryDetail() {
       ) : null}
       <Facts e={e} />
       <ExportButtons file={(format) => ({ name: historyExportName(e, format), content: historyExportContent(format, e) })} />
+      <RetranscribeButton e={e} />
+      {e.kind === 'meeting' ? (
+        <Button onClick={() => saveTextFile(historyExportName(e, 'md'), meetingExport('md', meetingTranscript(e)), 'text/markdown;charset=utf-8')} aria-label="Export as Markdown (.md)">
+          .md
+        </Button>
+      ) : null}
       <div className="card-title-row">
         <h4>Text</h4>
         <div className="row-actions">
@@ -67,7 +76,7 @@ export function HistoryDetail() {
       <div className="transcript file-text" data-testid="history-text" tabIndex={0} role="region" aria-label="Text of the entry (scrollable)">
         {e.text ? e.text : <span className="transcript-empty">No speech was recognized.</span>}
       </div>
-      {e.kind === 'dictation' ? (
+      {e.kind === 'dictation' || e.kind === 'meeting' ? (
         <>
           <h4>Segments</h4>
           <SegmentList segments={e.segments} />

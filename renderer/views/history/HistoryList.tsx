@@ -11,7 +11,7 @@ export function EntryBadges({ e }: { e: HistoryEntrySummary }) {
   return (
     <span className="badges">
       <span className={`badge badge-${e.kind}`} data-testid="history-kind">
-        {e.kind === 'file' ? 'File' : 'Dictation'}
+        {e.kind === 'file' ? 'File' : e.kind === 'meeting' ? 'Meeting' : 'Dictation'}
       </span>
       {e.live ? <span className="badge badge-live">Recording</span> : null}
       {e.recovered ? (

@@ -8,11 +8,11 @@ export function SegmentList({ segments }: { segments: readonly HistorySegment[] 
   return (
     <ol className="segment-list" aria-label="Segments with times">
       {spoken.map((s) => (
-        <li key={s.segmentId} data-testid="history-segment" data-start={s.start} data-end={s.end}>
+        <li key={`${s.speaker ?? ''}${s.segmentId}`} data-testid="history-segment" data-start={s.start} data-end={s.end}>
           <span className="num muted segment-time">
             {formatTimestamp(s.start)}–{formatTimestamp(s.end)}
           </span>
-          <span className="segment-text">{s.text}</span>
+          <span className="segment-text">{s.speaker ? <strong>{s.speaker}: </strong> : null}{s.text}</span>
         </li>
       ))}
     </ol>

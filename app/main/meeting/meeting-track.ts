@@ -1,0 +1,306 @@
+// One track of a meeting (the microphone, or the system audio): frames in
+// with exact sample accounting, resampled to 16 kHz, journaled to its WAV as
+// they arrive, segmented at pauses by the dictation's Segmenter (segments
+// capped at the file jobs' window length), and each closed segment decoded
+// once, in order, in the engine's lane at file priority: live dictation's
+// finals and partials go first, a meeting decode never delays them by more
+// than the one segment running (≤ FILE_WINDOW_SEC of audio, ~1 s of compute).
+//
+// Memory is bounded whatever the meeting's length: the audio store releases
+// what no segment needs, the WAV writer holds at most its sync interval, and
+// segments waiting for the engine are capped (MAX_QUEUED_SEC); a segment past
+// the cap is not decoded (its audio is on disk; re-transcribe the entry).
+import { performance } from 'node:perf_hooks';
+import type { MeetingTrackName, MeetingTrackReport, Word } from '../../ipc/contract.js';
+import type { DecoderName } from '../../../native/index.js';
+import { StreamingResampler } from '../../shared/resample.js';
+import type { Logger } from '../log.js';
+import { RecentAudio } from './recent-audio.js';
+import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
+import type { SessionDecoder } from '../sessions/session.js';
+import type { WavJournalWriter } from './wav-journal.js';
+
+export const TRACK_RATE = 16_000;
+/** Audio of segments waiting for the engine, per track, before new ones are left undecoded (s). */
+export const MAX_QUEUED_SEC = 300;
+/** Longest run of missing samples filled with silence (s); past it the gap is counted, not filled. */
+const MAX_GAP_FILL_SEC = 30;
+const RETRYABLE = new Set(['ENGINE_CRASHED', 'BUSY', 'NO_MODEL']);
+
+/** A final of one track, times in track samples/seconds (the meeting adds the track's offset). */
+export interface TrackFinal {
+  track: MeetingTrackName;
+  segmentId: number;
+  startSample: number;
+  endSample: number;
+  text: string;
+  /** Word times in track seconds. */
+  words: Word[];
+  devicesRan: string[];
+  /** Wall time from the arrival of the segment's last sample to this final (ms). */
+  lagMs: number;
+}
+
+export interface MeetingTrackOptions {
+  track: MeetingTrackName;
+  /** Rate of the frames pushed. */
+  inputRate: number;
+  /** The track's WAV (null: not journaled, e.g. the history is off). */
+  wav: WavJournalWriter | null;
+  engine: SessionDecoder;
+  decoder?: DecoderName;
+  segmenter: Omit<SegmenterOptions, 'sampleRate'>;
+  onFinal: (final: TrackFinal) => void;
+  /** A segment could not be transcribed (after retries) or was left undecoded; once per cause is enough for the UI. */
+  onProblem: (code: string, message: string) => void;
+  log: Logger;
+}
+
+interface QueuedSegment {
+  id: number;
+  start: number;
+  end: number;
+  pcm: Float32Array;
+  /** Wall time its last sample arrived. */
+  arrivedAt: number;
+}
+
+function lagStats(lags: readonly number[]): MeetingTrackReport['finalLagMs'] {
+  if (!lags.length) return null;
+  const s = [...lags].sort((a, b) => a - b);
+  const at = (q: number): number => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))]!);
+  return { p50: at(0.5), p95: at(0.95), max: Math.round(s.at(-1)!) };
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'INTERNAL';
+}
+
+export class MeetingTrack {
+  readonly track: MeetingTrackName;
+  private readonly store = new RecentAudio();
+  private readonly segmenter: Segmenter;
+  private readonly resampler: StreamingResampler | null;
+  private readonly queue: QueuedSegment[] = [];
+  private queuedSamples = 0;
+  private decoding: Promise<void> | null = null;
+  private readonly cancel = new AbortController();
+  private openStart: number | null = null;
+  private nextSegment = 0;
+  private inputPosition = 0;
+  /** 16 kHz samples on the timeline (the store forgets its length once disposed). */
+  private placed = 0;
+  private samplesMissing = 0;
+  private samplesRepeated = 0;
+  private undecoded = 0;
+  private finished = false;
+  /** (end sample, arrival time) of recent pushes, to date a segment's end. */
+  private arrivals: { end: number; at: number }[] = [];
+  private lastLevel = 0;
+  private readonly lags: number[] = [];
+
+  constructor(private readonly opts: MeetingTrackOptions) {
+    this.track = opts.track;
+    this.segmenter = new Segmenter({ sampleRate: TRACK_RATE, ...opts.segmenter });
+    this.resampler = opts.inputRate === TRACK_RATE ? null : new StreamingResampler(opts.inputRate, TRACK_RATE);
+  }
+
+  /** Samples on the track's timeline (16 kHz). */
+  get samples(): number {
+    return this.placed;
+  }
+
+  /** Rate of the frames pushed. */
+  get inputRate(): number {
+    return this.opts.inputRate;
+  }
+
+  /** Input-rate samples placed so far (the sender's next startSample when nothing was lost). */
+  get receivedSamples(): number {
+    return this.inputPosition;
+  }
+
+  /** RMS of the last frame, 0–1. */
+  get level(): number {
+    return this.lastLevel;
+  }
+
+  /** Bytes this track holds in memory: open-segment audio, segments waiting for the engine, the WAV's pending samples. */
+  get memoryBytes(): number {
+    return this.store.memoryBytes + this.queuedSamples * 4 + (this.opts.wav?.pendingMemoryBytes ?? 0);
+  }
+
+  /** Final lags so far (ms), in emission order (bounded: the last 100 000). */
+  get finalLags(): readonly number[] {
+    return this.lags;
+  }
+
+  /**
+   * One frame. `startSample` (input rate): where the sender says it starts; a gap is filled with silence
+   * (bounded) and counted, a repeat is dropped and counted, so every sample keeps its time.
+   */
+  push(frame: Float32Array, startSample?: number): void {
+    if (this.finished) return;
+    let samples = frame;
+    if (startSample !== undefined && startSample !== this.inputPosition) {
+      if (startSample > this.inputPosition) {
+        const missing = startSample - this.inputPosition;
+        this.samplesMissing += missing;
+        const fill = Math.min(missing, Math.round(MAX_GAP_FILL_SEC * this.opts.inputRate));
+        this.opts.log.warn(`${this.track}: ${missing} samples missing before sample ${startSample} (${fill} filled with silence)`);
+        this.ingest(new Float32Array(fill));
+        this.inputPosition = startSample;
+      } else {
+        const repeated = Math.min(this.inputPosition - startSample, frame.length);
+        this.samplesRepeated += repeated;
+        this.opts.log.warn(`${this.track}: ${repeated} samples received twice at sample ${startSample}`);
+        samples = frame.subarray(repeated);
+      }
+    }
+    this.ingest(samples);
+  }
+
+  private ingest(input: Float32Array): void {
+    if (input.length === 0) return;
+    this.inputPosition += input.length;
+    let pcm = this.resampler ? this.resampler.process(input) : input;
+    if (pcm.some((v) => !Number.isFinite(v))) pcm = pcm.map((v) => (Number.isFinite(v) ? v : 0));
+    this.append(pcm);
+  }
+
+  private append(pcm: Float32Array): void {
+    if (pcm.length === 0) return;
+    const now = performance.now();
+    this.store.append(pcm);
+    this.placed += pcm.length;
+    this.opts.wav?.append(pcm);
+    this.arrivals.push({ end: this.store.length, at: now });
+    if (this.arrivals.length > 512) this.arrivals = this.arrivals.slice(-256);
+    let sum = 0;
+    for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
+    this.lastLevel = Math.min(1, Math.sqrt(sum / pcm.length));
+    for (const event of this.segmenter.push(pcm)) this.onSegment(event);
+    // What no segment can need any more: before the open one, or — between segments — all but the
+    // pre-roll a next one may take, and a second for its onset to be confirmed.
+    const preRoll = Math.round((TRACK_RATE * this.opts.segmenter.preRollMs) / 1000);
+    this.store.release(Math.max(0, this.openStart ?? this.store.length - preRoll - TRACK_RATE));
+  }
+
+  private arrivalOf(sample: number): number {
+    for (const a of this.arrivals) if (a.end >= sample) return a.at;
+    return performance.now();
+  }
+
+  private onSegment(event: SegmentEvent): void {
+    if (event.type === 'open') {
+      this.openStart = event.start;
+      return;
+    }
+    this.openStart = null;
+    const segment: QueuedSegment = {
+      id: this.nextSegment++,
+      start: event.start,
+      end: event.end,
+      pcm: this.store.read(event.start, event.end),
+      arrivedAt: this.arrivalOf(event.end),
+    };
+    if ((this.queuedSamples + segment.pcm.length) / TRACK_RATE > MAX_QUEUED_SEC) {
+      this.undecoded += 1;
+      this.opts.log.warn(`${this.track}: segment ${segment.id} left undecoded (the engine is ${MAX_QUEUED_SEC} s of audio behind)`);
+      this.opts.onProblem('MEETING_BEHIND', 'The engine cannot keep up with this meeting: some segments are not transcribed live. Their audio is kept.');
+      return;
+    }
+    this.queue.push(segment);
+    this.queuedSamples += segment.pcm.length;
+    this.decoding ??= this.drain().finally(() => {
+      this.decoding = null;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length) {
+      const segment = this.queue[0]!;
+      const result = await this.decode(segment);
+      this.queue.shift();
+      this.queuedSamples -= segment.pcm.length;
+      if (this.cancel.signal.aborted) return;
+      const offset = segment.start / TRACK_RATE;
+      const lagMs = performance.now() - segment.arrivedAt;
+      if (this.lags.length >= 100_000) this.lags.shift();
+      this.lags.push(lagMs);
+      this.opts.onFinal({
+        track: this.track,
+        segmentId: segment.id,
+        startSample: segment.start,
+        endSample: segment.end,
+        text: result?.text.trim() ?? '',
+        words: (result?.words ?? []).map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
+        devicesRan: result?.devicesRan ?? [],
+        lagMs,
+      });
+    }
+  }
+
+  private async decode(segment: QueuedSegment): Promise<{ text: string; words: Word[]; devicesRan: string[] } | null> {
+    for (let attempt = 1; ; attempt += 1) {
+      if (this.cancel.signal.aborted) return null;
+      try {
+        return await this.opts.engine.transcribe(
+          segment.pcm,
+          { sampleRate: TRACK_RATE, decoder: this.opts.decoder },
+          { priority: 'file', signal: this.cancel.signal },
+        );
+      } catch (error) {
+        if (this.cancel.signal.aborted) return null;
+        const code = codeOf(error);
+        if (RETRYABLE.has(code) && attempt < 4) {
+          await new Promise((r) => setTimeout(r, 300 * attempt));
+          continue;
+        }
+        this.opts.log.error(`${this.track}: segment ${segment.id} could not be transcribed`, error);
+        this.opts.onProblem(code, `A segment of the meeting could not be transcribed (${(error as Error).message}); its audio is kept.`);
+        return null;
+      }
+    }
+  }
+
+  /** The end: the resampler's tail and the open segment are closed, every segment decoded, the WAV closed. */
+  async finish(): Promise<void> {
+    if (this.finished) return;
+    if (this.resampler) this.append(this.resampler.flush());
+    this.finished = true;
+    for (const event of this.segmenter.finish()) this.onSegment(event);
+    while (this.decoding) await this.decoding;
+    await this.opts.wav?.close();
+    this.store.clear();
+  }
+
+  /** Ends now (the entry was deleted, shutdown): decodes are abandoned, the WAV closed. */
+  async abort(): Promise<void> {
+    this.finished = true;
+    this.cancel.abort();
+    this.queue.length = 0;
+    this.queuedSamples = 0;
+    await this.decoding?.catch(() => undefined);
+    await this.opts.wav?.close();
+    this.store.clear();
+  }
+
+  report(): MeetingTrackReport {
+    return {
+      track: this.track,
+      samples: this.placed,
+      samplesMissing: this.samplesMissing,
+      samplesRepeated: this.samplesRepeated,
+      journalDropped: this.opts.wav?.droppedSamples ?? 0,
+      segments: this.nextSegment - this.undecoded,
+      finalLagMs: lagStats(this.lags),
+    };
+  }
+
+  /** True while a segment is open (speech going on). */
+  get speaking(): boolean {
+    return this.openStart !== null;
+  }
+}

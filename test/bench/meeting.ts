@@ -1,0 +1,169 @@
+// Meeting benchmark: a long two-track meeting through the real MeetingService
+// (tracks, WAV journals in a History folder, the engine host with its engine
+// process and lane), fed faster than real time: the microphone through
+// pushMic with sample positions, the system audio through the same capture
+// interface parec uses (a feeder in place of the child process). Audio is
+// speech-like phrases and pauses (test/unit/app/signals.ts), generated per
+// minute so the script itself holds no hour of audio. The model: the
+// 110M-shape Q8_0 random model (test/bench/models.ts; real compute, random
+// text) or --model (the digits model for words).
+//
+//   npm run bench:meeting -- [--minutes 60] [--speed 8] [--model m.gguf] [--threads 1] [--out file.json]
+//
+// Prints one JSON object: RSS of this process (acting as main) and of the
+// engine process, growth after the first meeting minute; per track samples
+// fed, on the track, in the WAV, missing/repeated/dropped; finals; transcript
+// lag per track (wall ms from a segment's last sample arriving to its final:
+// p50/p95/max). Fed at N× real time the engine has N× less time per segment,
+// so the lag at real time is at most the accelerated run's.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { MeetingFinal } from '../../app/ipc/contract.js';
+import { EngineHost } from '../../app/main/engine/engine-host.js';
+import { HistoryService } from '../../app/main/history/history-service.js';
+import { nullLogger } from '../../app/main/log.js';
+import { MeetingService } from '../../app/main/meeting/meeting-service.js';
+import type { SystemAudioHandlers, SystemAudioStarter } from '../../app/main/meeting/system-audio.js';
+import { WAV_HEADER_BYTES } from '../../app/main/meeting/wav-journal.js';
+import { DEFAULT_SETTINGS } from '../../app/ipc/settings.js';
+import { RATE, quiet, speechLike } from '../unit/app/signals.js';
+import { benchModelFile } from './models.js';
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '60' },
+    speed: { type: 'string', default: '8' },
+    model: { type: 'string' },
+    threads: { type: 'string', default: '1' },
+    out: { type: 'string' },
+  },
+});
+const minutes = Number(values.minutes);
+const speed = Number(values.speed);
+const FRAME = 640; // 40 ms
+
+/** One minute of a track: phrases of 1.5–4 s and pauses of 0.8–2 s, different per track and minute. */
+function minuteOf(track: number, minute: number): Float32Array {
+  const out = new Float32Array(60 * RATE);
+  let at = 0;
+  for (let k = 0; at < out.length; k += 1) {
+    const seed = track * 1_000_003 + minute * 101 + k;
+    const piece = k % 2 === 0 ? quiet(0.8 + (seed % 13) / 10, seed) : speechLike(1.5 + (seed % 26) / 10, seed);
+    out.set(piece.subarray(0, Math.min(piece.length, out.length - at)), at);
+    at += piece.length;
+  }
+  return out;
+}
+
+function rssOf(pid: number | null): number | null {
+  if (!pid) return null;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function main(): Promise<void> {
+  const modelPath = values.model ?? benchModelFile('110m', 'q8_0');
+  const dir = mkdtempSync(join(tmpdir(), 'parakeet-bench-meeting-'));
+  const engine = new EngineHost({ mode: 'process', log: nullLogger });
+  await engine.start();
+  await engine.loadModel(modelPath, { threads: Number(values.threads) });
+  const history = await HistoryService.open({
+    dir: join(dir, 'history'), settings: () => ({ enabled: true, keepDays: 0, maxEntries: 1000 }), model: () => ({ id: null, name: 'bench' }),
+    emit: () => undefined, notify: () => undefined, log: nullLogger,
+  });
+  let others: SystemAudioHandlers | null = null;
+  const feeder: SystemAudioStarter = (_rate, handlers) => {
+    others = handlers;
+    return { description: 'bench feeder', stop: async () => handlers.onEnd(null) };
+  };
+  const finals: MeetingFinal[] = [];
+  const meetings = new MeetingService({
+    history, engine, log: nullLogger, notify: (n) => process.stderr.write(`notice: ${n.message}\n`),
+    emit: (event, data) => {
+      if (event === 'meeting:transcript') finals.push(data as MeetingFinal);
+    },
+    settings: () => ({ dictation: DEFAULT_SETTINGS.dictation, decoder: 'auto' }),
+    systemAudio: feeder,
+  });
+  const info = await meetings.start('bench', { micSampleRate: RATE });
+  const stream = info.micStreamId!;
+  const fed = { you: 0, others: 0 };
+  const rss: { meetingSec: number; main: number; heap: number; engine: number | null }[] = [];
+  const enginePid = engine.status().pid ?? null;
+  const t0 = performance.now();
+  for (let minute = 0; minute < minutes; minute += 1) {
+    const you = minuteOf(1, minute);
+    const sys = minuteOf(2, minute);
+    for (let at = 0; at < you.length; at += FRAME) {
+      meetings.pushMic(stream, you.slice(at, at + FRAME), 'bench', fed.you);
+      fed.you += Math.min(FRAME, you.length - at);
+      others!.onFrame(sys.slice(at, at + FRAME));
+      fed.others += Math.min(FRAME, sys.length - at);
+      const due = t0 + ((fed.you / RATE) * 1000) / speed;
+      const wait = due - performance.now();
+      // Always yield: a feed behind its schedule must still let the decodes' replies and the WAV syncs run.
+      await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
+      if ((fed.you / RATE) % 10 === 0) {
+        // After a full GC (npm script: --expose-gc): what is held, not what V8 has not collected yet.
+        (globalThis as { gc?: () => void }).gc?.();
+        const m = process.memoryUsage();
+        rss.push({ meetingSec: fed.you / RATE, main: m.rss, heap: m.heapUsed + m.arrayBuffers, engine: rssOf(enginePid) });
+      }
+    }
+    process.stderr.write(`minute ${minute + 1}/${minutes}: ${finals.length} finals, wall ${((performance.now() - t0) / 1000).toFixed(0)} s, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB\n`);
+  }
+  const summary = await meetings.stop(info.meetingId, fed.you);
+  const wallSec = (performance.now() - t0) / 1000;
+  const audioDir = history.audioDirOf(info.entryId);
+  const wavSamples = (name: string): number => (statSync(join(audioDir, name)).size - WAV_HEADER_BYTES) / 2;
+  const afterFirst = rss.filter((r) => r.meetingSec >= 60);
+  // Growth after the first minute: the largest sample after it minus the first one after it.
+  const growth = (pick: (r: (typeof rss)[number]) => number | null): number | null => {
+    const xs = afterFirst.map(pick).filter((x): x is number => x !== null);
+    return xs.length ? Math.max(...xs) - xs[0]! : null;
+  };
+  const out = {
+    bench: 'meeting',
+    model: modelPath.split('/').at(-1),
+    minutes,
+    speed,
+    threads: Number(values.threads),
+    wallSec: Math.round(wallSec),
+    rss: {
+      mainStartMB: Math.round((rss[0]?.main ?? 0) / 1e6),
+      mainGrowthAfterFirstMinuteMB: growth((r) => r.main) === null ? null : Math.round(growth((r) => r.main)! / 1e5) / 10,
+      mainHeapGrowthAfterFirstMinuteMB: Math.round(growth((r) => r.heap)! / 1e5) / 10,
+      engineGrowthAfterFirstMinuteMB: growth((r) => r.engine) === null ? null : Math.round(growth((r) => r.engine)! / 1e5) / 10,
+      gc: typeof (globalThis as { gc?: unknown }).gc === 'function',
+      samples: rss.length,
+      /** Per meeting minute: main RSS / heap+buffers after GC / engine RSS (MB). */
+      perMinute: rss.filter((r) => r.meetingSec % 60 === 0).map((r) => [r.meetingSec / 60, Math.round(r.main / 1e6), Math.round(r.heap / 1e6), r.engine === null ? null : Math.round(r.engine / 1e6)]),
+    },
+    tracks: summary.tracks.map((t) => {
+      const sent = t.track === 'you' ? fed.you : fed.others;
+      const inWav = wavSamples(`${t.track}.wav`);
+      return {
+        track: t.track, fed: sent, onTrack: t.samples, inWav,
+        lost: Math.max(0, sent - inWav), duplicated: Math.max(0, inWav - sent),
+        missing: t.samplesMissing, repeated: t.samplesRepeated, journalDropped: t.journalDropped, segments: t.segments,
+      };
+    }),
+    finals: summary.finals,
+    finalLagWallMs: Object.fromEntries(summary.tracks.map((t) => [t.track, t.finalLagMs])),
+    finalLagP95Ms: Math.max(...summary.tracks.map((t) => t.finalLagMs?.p95 ?? 0)),
+  };
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  if (values.out) writeFileSync(values.out, `${JSON.stringify(out, null, 2)}\n`);
+  await history.dispose();
+  await engine.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+await main();

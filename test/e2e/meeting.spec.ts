@@ -1,0 +1,66 @@
+// The Meeting view in web mode with real words: Chromium's fake microphone
+// speaks the e2e digit strings ("You") while a PulseAudio daemon of the
+// test's own plays other digit strings into its null sink, which the server
+// records through parec ("Others"). The view shows both meters recording and
+// the transcript with each line's speaker; after Stop, History has the
+// meeting with both speakers' lines and exports them. Skipped with the reason
+// where the model or PulseAudio is missing.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Concatenation } from '../support/audio/digits.js';
+import { DIGITS_MODEL, ensureDigitsSet } from '../support/audio/digits.js';
+import { pulseEnv, startPulseAudio, type TestPulseAudio } from '../support/audio/pulseaudio.js';
+import { expect, test } from './support/fixtures.js';
+import { CHROMIUM, chromiumArgs, DIGITS_MIC_JSON, DIGITS_MIC_WAV } from './support/paths.js';
+
+const PULSE_DIR = mkdtempSync(join(tmpdir(), 'parakeet-e2e-pulse-'));
+let pulse: TestPulseAudio | string = 'not started';
+
+test.skip(!existsSync(DIGITS_MODEL), `the trained test model is not at ${DIGITS_MODEL} (set PARAKEET_DIGITS_MODEL)`);
+test.use({
+  serverSetup: { withModel: false, extra: { modelPath: DIGITS_MODEL, services: { soundServerEnv: pulseEnv(PULSE_DIR) } } },
+  launchOptions: { executablePath: CHROMIUM, args: chromiumArgs(DIGITS_MIC_WAV) },
+});
+test.beforeAll(async () => {
+  pulse = await startPulseAudio(PULSE_DIR);
+});
+test.afterAll(async () => {
+  if (typeof pulse !== 'string') await pulse.stop();
+  rmSync(PULSE_DIR, { recursive: true, force: true });
+});
+
+test('a meeting: microphone and system audio transcribed live with speaker labels, then a History entry with both', async ({ app, server }) => {
+  test.skip(typeof pulse === 'string', `PulseAudio cannot start here: ${String(pulse)}`);
+  const sound = pulse as TestPulseAudio;
+  const mic = JSON.parse(readFileSync(DIGITS_MIC_JSON, 'utf8')) as Concatenation;
+  const others = ensureDigitsSet('meeting-others', { seed: 0x0e71_0002, perVoice: 3, voices: ['en'], rates: [150, 165], minWords: 3, maxWords: 5 }).items;
+  await server.services.settings.set({ dictation: { preRollMs: 0 } });
+  await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
+  await app.keyboard.press('Alt+7');
+  await expect(app.getByRole('heading', { name: 'Meeting', level: 2 })).toBeVisible();
+  await app.getByTestId('meeting-start').click();
+  await expect(app.getByTestId('meeting-stop')).toBeVisible();
+  await sound.play(others[0]!.wav);
+  const transcript = app.getByTestId('meeting-transcript');
+  // The played string's words on an Others line (the model may hear a word more in the playback's onset).
+  await expect(transcript.locator('li', { hasText: 'Others:' }).first()).toContainText(others[0]!.text, { timeout: 30_000 });
+  await expect(transcript).toContainText(`You: ${mic.parts[0]!.text}`, { timeout: 30_000 });
+  await app.getByLabel('Marker').fill('action item');
+  await app.getByRole('button', { name: 'Add marker' }).click();
+  await expect(app.getByRole('list', { name: 'Markers' })).toContainText('action item');
+  await app.getByTestId('meeting-stop').click();
+  await expect(app.getByText(/Saved to History/)).toBeVisible({ timeout: 30_000 });
+
+  await app.keyboard.press('Alt+3');
+  await app.getByTestId('history-entry').first().click();
+  const detail = app.getByTestId('history-detail');
+  await expect(detail).toContainText('Meeting');
+  const segments = app.getByTestId('history-segment');
+  await expect(segments.filter({ hasText: 'Others:' }).filter({ hasText: others[0]!.text })).toHaveCount(1);
+  await expect(segments.filter({ hasText: `You: ${mic.parts[0]!.text}` })).toHaveCount(1);
+  // Transcribed again from its audio: the same lines come back.
+  await app.getByTestId('history-retranscribe').click();
+  await expect(app.getByText(/Transcribed again: \d+ lines/)).toBeVisible({ timeout: 30_000 });
+  await expect(segments.filter({ hasText: `You: ${mic.parts[0]!.text}` })).toHaveCount(1);
+});
