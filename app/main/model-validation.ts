@@ -2,9 +2,10 @@
 // process: the file is loaded into a separate model on the CPU (the resident
 // one is untouched) and what the engine saw becomes the installed entry's
 // metadata. The engine keeps that model for a short while, so activating the
-// file next adopts it instead of loading it again (engine/staged-model.ts). Files the engine loads but this app cannot use for
-// dictation (diarization, VAD-only) are refused here with MODEL_INVALID, in
-// words the user can act on. Cache-aware streaming checkpoints (chunked_limited
+// file next adopts it instead of loading it again (engine/staged-model.ts). The
+// engine itself refuses what is not a speech-recognition model (Silero VAD,
+// diarization, VAD-only: model_schema.cpp names the kind), so there is one
+// architecture check, not two. Cache-aware streaming checkpoints (chunked_limited
 // attention) are accepted: the engine decodes them offline, as NeMo does.
 import path from 'node:path';
 import type { ModelInfo } from '../../native/index.js';
@@ -12,15 +13,8 @@ import type { ValidateModel, ValidatedModelInfo } from './models/index.js';
 import { CodedError } from './engine/protocol.js';
 import type { EngineHost } from './engine/engine-host.js';
 
-const UNSUPPORTED_ARCHS: Record<string, string> = {
-  diarization: 'a speaker-diarization model',
-  vad: 'a voice-activity (VAD-only) model',
-};
-
 export function toValidatedModelInfo(file: string, info: ModelInfo): ValidatedModelInfo {
   const name = path.basename(file);
-  const kind = UNSUPPORTED_ARCHS[info.arch];
-  if (kind) throw new CodedError('MODEL_INVALID', `${name} is ${kind}, not a speech-recognition model; choose a Parakeet ASR .gguf`);
   if (info.decoders.length === 0) throw new CodedError('MODEL_INVALID', `${name} has no decoder head the engine can run`);
   return {
     architecture: info.arch,

@@ -29,7 +29,7 @@ import { MeetingService } from '../../app/main/meeting/meeting-service.js';
 import type { SystemAudioHandlers, SystemAudioStarter } from '../../app/main/meeting/system-audio.js';
 import { WAV_HEADER_BYTES } from '../../app/main/meeting/wav-journal.js';
 import { DEFAULT_SETTINGS } from '../../app/ipc/settings.js';
-import { RATE, quiet, speechLike } from '../unit/app/signals.js';
+import { RATE, quiet, speechLike } from '../support/audio/signals.js';
 import { benchModelFile } from './models.js';
 
 const { values } = parseArgs({

@@ -12,7 +12,7 @@ import { nullLogger } from '../../../app/main/log.js';
 import { MAX_QUEUED_SEC, MeetingTrack, type TrackFinal } from '../../../app/main/meeting/meeting-track.js';
 import { WavJournalWriter } from '../../../app/main/meeting/wav-journal.js';
 import { decodeWav } from '../../../app/shared/wav.js';
-import { concat, quiet, RATE, speechLike } from './signals.js';
+import { concat, quiet, RATE, speechLike } from '../../support/audio/signals.js';
 import { scratch } from './tmp.js';
 
 class StandInDecoder {
