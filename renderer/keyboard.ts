@@ -1,5 +1,5 @@
 // Window-level shortcuts: Ctrl+Shift+Space starts/stops dictation from any
-// view, Esc cancels a running one, Alt+1..6 switch views (in Nav's order).
+// view, Esc cancels a running one, Alt+1..7 switch views (in Nav's order).
 // Keys typed into an editable field (text inputs, text areas, contenteditable)
 // are the field's: the start/stop chord and Esc do nothing there (the OS-wide
 // hotkey of the desktop app is another matter). Alt+1..6 types nothing in a

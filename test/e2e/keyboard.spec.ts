@@ -7,17 +7,17 @@ import { expect, test } from './support/fixtures.js';
 test('the app can be used from the keyboard alone', async ({ app }) => {
   await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
 
-  // Tab order: skip link, the six views, then into the Dictate view.
+  // Tab order: skip link, the seven views, then into the Dictate view.
   // Each stop shows a focus ring.
   const stops: { name: string; outline: string }[] = [];
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 9; i++) {
     await app.keyboard.press('Tab');
     stops.push(await app.evaluate(() => {
       const el = document.activeElement as HTMLElement;
       return { name: (el.getAttribute('aria-label') || el.textContent || '').trim(), outline: getComputedStyle(el).outlineStyle };
     }));
   }
-  expect(stops.map((s) => s.name)).toEqual(['Skip to content', 'Dictate', 'Files', 'History', 'Devices', 'Models', 'Settings', 'Start dictation']);
+  expect(stops.map((s) => s.name)).toEqual(['Skip to content', 'Dictate', 'Files', 'History', 'Devices', 'Models', 'Settings', 'Meeting', 'Start dictation']);
   for (const stop of stops) expect(stop.outline, `focus ring on ${stop.name}`).not.toBe('none');
 
   // Enter on a focused nav button switches the view; Alt+digits too.
@@ -34,6 +34,8 @@ test('the app can be used from the keyboard alone', async ({ app }) => {
   await expect(app.getByRole('heading', { name: 'Models', level: 2 })).toBeVisible();
   await app.keyboard.press('Alt+6');
   await expect(app.getByRole('heading', { name: 'Settings', level: 2 })).toBeVisible();
+  await app.keyboard.press('Alt+7');
+  await expect(app.getByRole('heading', { name: 'Meeting', level: 2 })).toBeVisible();
   await app.keyboard.press('Alt+1');
   await expect(app.getByRole('heading', { name: 'Dictate', level: 2 })).toBeVisible();
 
