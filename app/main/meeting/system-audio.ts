@@ -119,7 +119,9 @@ export function linuxSystemAudio(env: NodeJS.ProcessEnv = process.env): SystemAu
         if (error.code === 'ENOENT') launch(index + 1);
         else end({ reason: `The system audio cannot be recorded: ${tool.command} could not start (${error.message}).`, action: 'Check the installation of the sound tools.' });
       });
-      proc.on('exit', (code, signal) => {
+      // 'close', not 'exit': it comes after stdout has delivered every byte, so a tool that writes and exits at once
+      // loses no samples (its last data can otherwise arrive after 'exit').
+      proc.on('close', (code, signal) => {
         if (child !== proc) return;
         child = null;
         end(describeExit(tool.command, code, signal, stderr));
