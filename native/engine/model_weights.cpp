@@ -263,6 +263,7 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     pack(pl, abort);
     if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
     read_host_weights(file, hp);
+    if (channel_int8 && hp.has_transducer && Int8Rows::supported()) quantize_decoder(hp);
     if (progress) progress(1.0f);
 }
 
@@ -505,6 +506,21 @@ void ModelWeights::read_host_weights(const GgufFile & file, const Hparams & hp) 
         decoder.out_w = read_as_f32(file, "joint.joint_net.2.weight");
         decoder.out_b = read_as_f32(file, "joint.joint_net.2.bias");
     }
+}
+
+/** weightType 'int8': the decoder's per-step products as int8 too (int8_gemv.h says why). */
+void ModelWeights::quantize_decoder(const Hparams & hp) {
+    const int P = hp.pred_hidden, J = hp.joint_hidden;
+    auto q = std::make_unique<DecoderWeights::Int8>();
+    for (size_t l = 0; l < decoder.lstm.size(); ++l) {
+        const LstmLayer & layer = decoder.lstm[l];
+        q->w_ih.push_back(l == 0 ? Int8Rows() : Int8Rows(layer.w_ih, 4 * layer.hidden, layer.input));
+        q->w_hh.emplace_back(layer.w_hh, 4 * layer.hidden, layer.hidden);
+    }
+    q->pred_w = Int8Rows(decoder.pred_w, J, P);
+    q->out_w = Int8Rows(decoder.out_w, int(decoder.out_b.size()), J);
+    packed_kernels_["int8_decoder_vnni"] = int(2 * decoder.lstm.size() + 1);
+    decoder.int8 = std::move(q);
 }
 
 ModelWeights::~ModelWeights() {

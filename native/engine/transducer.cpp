@@ -43,6 +43,7 @@ const std::vector<float> & Transducer::input_projection(int token) const {
 PredictionState Transducer::step(const PredictionState & state, int token) const {
     // torch.nn.LSTM, gates in the order i, f, g, o; both biases added.
     const int P = hp_.pred_hidden;
+    const DecoderWeights::Int8 * q8 = w_.int8.get();
     PredictionState next;
     next.h.resize(w_.lstm.size());
     next.c.resize(w_.lstm.size());
@@ -52,10 +53,13 @@ PredictionState Transducer::step(const PredictionState & state, int token) const
         if (l == 0) {
             const std::vector<float> & projected = input_projection(token);
             std::copy(projected.begin(), projected.end(), gates_.begin());
+        } else if (q8 != nullptr) {
+            q8->w_ih[l].gemv(x, layer.bias.data(), gates_.data(), false, int8_inputs_);
         } else {
             gemv(layer.w_ih.data(), x, layer.bias.data(), gates_.data(), 4 * P, layer.input);
         }
-        gemv_accumulate(layer.w_hh.data(), state.h[l].data(), gates_.data(), 4 * P, P);
+        if (q8 != nullptr) q8->w_hh[l].gemv(state.h[l].data(), nullptr, gates_.data(), true, int8_inputs_);
+        else gemv_accumulate(layer.w_hh.data(), state.h[l].data(), gates_.data(), 4 * P, P);
         next.h[l].resize(size_t(P));
         next.c[l].resize(size_t(P));
         for (int i = 0; i < P; ++i) {
@@ -71,7 +75,8 @@ PredictionState Transducer::step(const PredictionState & state, int token) const
     }
     // NeMo RNNTJoint.project_prednet, cached until the next emitted label.
     next.pred_proj.resize(size_t(hp_.joint_hidden));
-    gemv(w_.pred_w.data(), x, w_.pred_b.data(), next.pred_proj.data(), hp_.joint_hidden, P);
+    if (q8 != nullptr) q8->pred_w.gemv(x, w_.pred_b.data(), next.pred_proj.data(), false, int8_inputs_);
+    else gemv(w_.pred_w.data(), x, w_.pred_b.data(), next.pred_proj.data(), hp_.joint_hidden, P);
     return next;
 }
 
@@ -95,7 +100,8 @@ void Transducer::joint_block(const float * f, int count, const PredictionState &
         }
     }
     logits.resize(size_t(count) * size_t(n_out_));
-    gemv_block(w_.out_w.data(), hidden_block_.data(), count, w_.out_b.data(), logits.data(), n_out_, J);
+    if (w_.int8 != nullptr) w_.int8->out_w.gemv_block(hidden_block_.data(), count, w_.out_b.data(), logits.data(), int8_inputs_);
+    else gemv_block(w_.out_w.data(), hidden_block_.data(), count, w_.out_b.data(), logits.data(), n_out_, J);
 }
 
 void Transducer::joint(const float * f, const PredictionState & state, std::vector<float> & logits) const {
@@ -106,7 +112,8 @@ void Transducer::joint(const float * f, const PredictionState & state, std::vect
                              : activation_ == Activation::Tanh ? std::tanh(z) : sigmoid(z);
     }
     logits.resize(size_t(n_out_));
-    gemv(w_.out_w.data(), hidden_.data(), w_.out_b.data(), logits.data(), n_out_, J);
+    if (w_.int8 != nullptr) w_.int8->out_w.gemv(hidden_.data(), w_.out_b.data(), logits.data(), false, int8_inputs_);
+    else gemv(w_.out_w.data(), hidden_.data(), w_.out_b.data(), logits.data(), n_out_, J);
 }
 
 }  // namespace parakeet

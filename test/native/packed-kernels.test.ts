@@ -89,7 +89,11 @@ describe('packed CPU kernels', () => {
       for (const r of [fromF32, fromQ8]) {
         assert.ok((r.kernels.int8_channel_vnni ?? 0) > 0 && r.kernels.q8_0_vnni === undefined && r.kernels.f32_avx512 === undefined,
           `every matmul on the int8 kernel: ${JSON.stringify(r.kernels)}`);
+        // The transducer's per-step products too: each LSTM layer's two matrices (layer 0's input
+        // weights stay F32, cached per token) and joint.pred and the joint output layer.
+        assert.ok((r.kernels.int8_decoder_vnni ?? 0) >= 3, `the decoder on int8: ${JSON.stringify(r.kernels)}`);
       }
+      for (const r of [reference, ggmlQ8]) assert.equal(r.kernels.int8_decoder_vnni, undefined, 'other weight types keep the F32 decoder');
       const q8Err = relL2(ggmlQ8.data, reference.data, ggmlQ8.n);
       const f32Err = relL2(fromF32.data, reference.data, fromF32.n);
       const q8FileErr = relL2(fromQ8.data, reference.data, fromQ8.n);
