@@ -50,8 +50,11 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
     const Hparams & hp = s.m->hp;
     ComputeBackend * backend = s.backend;
     const auto & adaptive = s.adaptive;
+    // The thread count for this window (adaptive: all threads, or one on a busy machine) serves the
+    // log-mel and the encoder alike.
+    const int threads = adaptive ? adaptive->choose() : backend->threads();
     Clock::time_point t0 = Clock::now();
-    const MelSpectrogram mel = compute_log_mel(pcm, n, hp, s.m->weights->preprocessor, params.abort, clip_stats);
+    const MelSpectrogram mel = compute_log_mel(pcm, n, hp, s.m->weights->preprocessor, params.abort, clip_stats, threads);
     result.timings.mel_ms += ms_since(t0);
     if (first && params.capture_mel) {
         result.mel = mel.data;
@@ -65,7 +68,6 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
     t0 = Clock::now();
     const EncoderHead head = decoder == DecoderKind::Ctc ? EncoderHead::Ctc : EncoderHead::JointEnc;
     const bool keep = params.capture_encoder;
-    const int threads = adaptive ? adaptive->choose() : backend->threads();
     backend->set_active_threads(threads);
     EncoderOutput enc = s.encoder->run(mel, head, keep, params.abort, params.profile ? &result.profile : nullptr);
     const double encoder_ms = ms_since(t0);
