@@ -59,6 +59,26 @@ public:
     virtual const char * layout_name() const = 0;
 };
 
+/**
+ * linear_pos split by the table's sin and cos columns (rel_pos_projection.h says why): the engine's
+ * F32 or per-channel int8 kernels on the two halves, then one pass that forms all 2T−1 rows.
+ */
+class RelPosProjection {
+public:
+    RelPosProjection(std::unique_ptr<PackedMatmul> sin_columns, std::unique_ptr<PackedMatmul> cos_columns)
+        : sin_(std::move(sin_columns)), cos_(std::move(cos_columns)) {}
+
+    /**
+     * W·pe as [D, 2T−1] (the full table's row order) from `halves` [D, T]: row p = sin(p·ω_i) for
+     * i < D/2, then cos(p·ω_i) (relative_position_halves).
+     */
+    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * halves, const char * weight_name) const;
+    size_t bytes() const { return sin_->bytes() + cos_->bytes(); }
+
+private:
+    std::unique_ptr<PackedMatmul> sin_, cos_;
+};
+
 class PackedWeights {
 public:
     /** One buffer for every packed matrix of the model (huge pages, no per-matrix rounding). */
@@ -72,14 +92,22 @@ public:
         return p;
     }
     void add(const ggml_tensor * weight, std::unique_ptr<PackedMatmul> packed) { table_[weight] = std::move(packed); }
+    /** linear_pos weights split by column (rel_pos_projection.h), kept apart from the table. */
+    void add_rel_pos(const ggml_tensor * weight, std::unique_ptr<RelPosProjection> halves) { rel_pos_[weight] = std::move(halves); }
+    const RelPosProjection * rel_pos(const ggml_tensor * weight) const {
+        auto it = rel_pos_.find(weight);
+        return it == rel_pos_.end() ? nullptr : it->second.get();
+    }
+    bool has_rel_pos() const { return !rel_pos_.empty(); }
     const PackedMatmul * find(const ggml_tensor * weight) const {
         auto it = table_.find(weight);
         return it == table_.end() ? nullptr : it->second.get();
     }
-    size_t count() const { return table_.size(); }
+    size_t count() const { return table_.size() + rel_pos_.size(); }
     size_t bytes() const {
         size_t n = 0;
         for (const auto & e : table_) n += e.second->bytes();
+        for (const auto & e : rel_pos_) n += e.second->bytes();
         return n;
     }
 
@@ -87,6 +115,7 @@ private:
     WeightBuffer<uint8_t> arena_;
     size_t used_ = 0;
     std::unordered_map<const ggml_tensor *, std::unique_ptr<PackedMatmul>> table_;
+    std::unordered_map<const ggml_tensor *, std::unique_ptr<RelPosProjection>> rel_pos_;
 };
 
 }  // namespace parakeet

@@ -60,6 +60,26 @@ describe('packed CPU kernels', () => {
       assert.deepEqual(ours.tokens, ggml.tokens);
     });
 
+    test(`linear_pos runs on its sin and cos column halves, one combining pass per layer (${preset})`, { skip: skipQ8 }, async () => {
+      // rel_pos_projection.h: the F32 and per-channel int8 kernels take the positional projection as
+      // two half products over positions ≥ 0 plus one combining pass; ggml's path (packedKernels
+      // false) multiplies the whole table. That the numbers agree is the F32 test above (packed vs
+      // ggml to 1e-5) and the int8 error bound below.
+      const path = join(dir, `${preset}-f32.gguf`);
+      generateModel(path, { preset, arch: 'hybrid_tdt_ctc', seed: 77 });
+      for (const weightType of ['auto', 'int8'] as const) {
+        const model = await Model.load(path, { ...ONE_THREAD, weightType });
+        try {
+          const layers = model.info().nLayers;
+          assert.ok(layers > 0);
+          const r = await model.transcribe(pcm, { profile: true });
+          assert.equal(r.profile?.byOp.rel_pos_combine?.count, layers, `${weightType}: one combine per layer: ${JSON.stringify(Object.keys(r.profile?.byOp ?? {}))}`);
+        } finally {
+          model.dispose();
+        }
+      }
+    });
+
     test(`Q8_0 on the VNNI kernel has ggml's Q8_0 error (${preset})`, { skip: skipQ8 }, async () => {
       const f32 = join(dir, `${preset}-twin-f32.gguf`);
       const q8 = join(dir, `${preset}-twin-q8_0.gguf`);
