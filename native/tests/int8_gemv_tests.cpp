@@ -11,6 +11,7 @@
 #include "int8_gemv.h"
 #include "model_weights.h"
 #include "transducer.h"
+#include "transducer_hparams.h"
 
 using namespace parakeet;
 
@@ -99,16 +100,8 @@ TEST(int8_transducer_follows_the_f32_transducer) {
     // per cent of F32's after every step (the LSTM state carries the error forward).
     if (skipped("int8_transducer_follows_the_f32_transducer")) return;
     std::mt19937 rng(3);
-    Hparams hp;
     const int P = 640, J = 640, V = 1024;
-    hp.vocab_size = V;
-    hp.blank_id = V;
-    hp.pred_hidden = P;
-    hp.pred_layers = 2;
-    hp.joint_hidden = J;
-    hp.joint_activation = "relu";
-    hp.durations = {0, 1, 2, 3, 4};
-    hp.has_transducer = true;
+    const Hparams hp = parakeet_tests::transducer_hparams(V, P, 2, J, {0, 1, 2, 3, 4});
     const int outputs = V + 1 + 5;
     const float bound = 1.0f / std::sqrt(float(P));
     DecoderWeights f32;
