@@ -15,7 +15,7 @@ bool uses_fused_attention(const Hparams & hp, bool cpu_graph) {
     return cpu_graph && unbounded && hp.head_dim() % 16 == 0 && fused_attention_available();
 }
 
-ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
+ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
                                       const EncoderInputs & in, int frames, ggml_tensor * residual) {
     const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), T = frames, P = 2 * int64_t(frames) - 1;
     if (uses_fused_attention(hp, in.cpu_fused_ops)) {

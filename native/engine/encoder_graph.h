@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ggml.h"
+#include "graph_helpers.h"
 #include "hparams.h"
 #include "model_weights.h"
 
@@ -41,11 +42,11 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
 bool uses_fused_attention(const Hparams & hp, bool cpu_graph);
 
 /** residual + NeMo RelPositionMultiHeadAttention of the normalized input xh [D, T']. */
-ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
+ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
                                       const EncoderInputs & in, int frames, ggml_tensor * residual);
 
 /** residual + NeMo ConformerConvolution of the normalized input xh [D, T']. */
-ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
+ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
                                 const EncoderInputs & in, int frames, ggml_tensor * residual);
 
 /** NeMo ConformerLayer: FFN/2, MHSA, conv, FFN/2, norm_out. */

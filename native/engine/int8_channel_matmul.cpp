@@ -107,11 +107,8 @@ namespace {
 
 // Per frame: s = (max − min)/255 over a range that includes 0, z = round(−min/s), q = round(x/s) + z
 // (nearest even) in [0, 255]: onnxruntime's DynamicQuantizeLinear, per frame instead of per tensor.
-PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
-    const int64_t k = x->ne[0];
-    for (int64_t t = first; t < last; ++t) {
-        const float * xr = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]);
-        uint8_t * qr = static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1];
+PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
+    {
         // Four independent min/max chains (one is bound by the instructions' latency); the result
         // does not depend on the order.
         __m512 lo0 = _mm512_setzero_ps(), hi0 = _mm512_setzero_ps(), lo1 = lo0, hi1 = hi0, lo2 = lo0, hi2 = hi0, lo3 = lo0, hi3 = hi0;
@@ -146,6 +143,13 @@ PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, in
         for (; i < k; ++i) qr[i] = uint8_t(std::max(0, std::min(255, int(std::nearbyint(xr[i] * inv)) + zero)));
         std::memcpy(qr + k, &scale, sizeof(float));
         std::memcpy(qr + k + sizeof(float), &zero, sizeof(int32_t));
+    }
+}
+
+PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
+    for (int64_t t = first; t < last; ++t) {
+        quantize_row(reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]), x->ne[0],
+                     static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1]);
     }
 }
 
@@ -319,10 +323,25 @@ ggml_tensor * PackedI8ChannelMatrix::apply(ggml_context * ctx, ggml_tensor * x, 
     ggml_tensor * xq = ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(quantized_row_bytes(cols_)), x->ne[1], 1, 1, args, 1, quantize_op,
                                       GGML_N_TASKS_MAX, nullptr);
     ggml_format_name(xq, "i8c_quantize:%s", weight_name);
+    return apply_quantized(ctx, xq, weight_name, e);
+}
+
+ggml_tensor * PackedI8ChannelMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
+    GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(quantized_row_bytes(cols_)));
     const auto * config = configs_.get(this, EpilogueMode::of(e));
-    ggml_tensor * y = packed_matmul_node(ctx, xq, rows_, x->ne[1], e, gemm_op, config);
+    ggml_tensor * y = packed_matmul_node(ctx, xq, rows_, xq->ne[1], e, gemm_op, config);
     ggml_format_name(y, "i8c_gemm:%s", weight_name);
     return y;
+}
+
+size_t channel_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); }
+
+void quantize_channel_activation_row(const float * x, int64_t k, uint8_t * out) {
+#ifdef PARAKEET_X86
+    quantize_row(x, k, out);
+#else
+    (void)x, (void)k, (void)out;
+#endif
 }
 
 }  // namespace parakeet

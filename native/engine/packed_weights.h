@@ -46,6 +46,13 @@ struct EpilogueMode {
     }
 };
 
+/** How a packed kernel holds its activations. */
+enum class ActivationFormat {
+    None,         // F32, read as they are
+    Q8Blocks,     // ggml Q8_0's: int8 per 32-block, fp16-rounded block scales (int8_matmul.h)
+    ChannelRows,  // one scale and zero point per frame, uint8 (int8_channel_matmul.h)
+};
+
 class PackedMatmul {
 public:
     virtual ~PackedMatmul() = default;
@@ -54,6 +61,17 @@ public:
      * applied; nodes named after `weight_name`.
      */
     virtual ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const = 0;
+    /**
+     * The activations this kernel quantizes its input into (ActivationFormat), so that whoever
+     * produces x can write that form directly (a fused layer norm, layer_norm_op.h) and several
+     * matmuls of one input share it; None: the kernel reads F32.
+     */
+    virtual ActivationFormat activation_format() const { return ActivationFormat::None; }
+    /** W·xq for xq already in activation_format() (rows: frames). Only for kernels that have one. */
+    virtual ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const {
+        (void)ctx, (void)weight_name, (void)epilogue;
+        return xq;  // unreachable: callers check activation_format() first
+    }
     virtual size_t bytes() const = 0;
     /** Name in ModelInfo.weightTypes, e.g. "q8_0_vnni". */
     virtual const char * layout_name() const = 0;

@@ -60,7 +60,7 @@ describe('packed CPU kernels', () => {
       assert.deepEqual(ours.tokens, ggml.tokens);
     });
 
-    test(`linear_pos runs on its sin and cos column halves, one combining pass per layer (${preset})`, { skip: skipQ8 }, async () => {
+    test(`linear_pos runs on its sin and cos column halves, one combining pass per layer; int8 norms write quantized rows (${preset})`, { skip: skipQ8 }, async () => {
       // rel_pos_projection.h: the F32 and per-channel int8 kernels take the positional projection as
       // two half products over positions ≥ 0 plus one combining pass; ggml's path (packedKernels
       // false) multiplies the whole table. That the numbers agree is the F32 test above (packed vs
@@ -74,6 +74,9 @@ describe('packed CPU kernels', () => {
           assert.ok(layers > 0);
           const r = await model.transcribe(pcm, { profile: true });
           assert.equal(r.profile?.byOp.rel_pos_combine?.count, layers, `${weightType}: one combine per layer: ${JSON.stringify(Object.keys(r.profile?.byOp ?? {}))}`);
+          // On the int8 kernel each block's input norm (FF1, attention, conv, FF2) is written already
+          // quantized, once for q, k and v (layer_norm_op.h); the F32 kernel reads the F32 norm.
+          assert.equal(r.profile?.byOp.layer_norm_quantized?.count, weightType === 'int8' ? 4 * layers : undefined, weightType);
         } finally {
           model.dispose();
         }
