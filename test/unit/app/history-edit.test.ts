@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { HistorySettings, TranscriptEvent, Word } from '../../../app/ipc/contract.js';
+import type { HistorySegment, HistorySettings, TranscriptEvent, Word } from '../../../app/ipc/contract.js';
 import { HistoryService } from '../../../app/main/history/history-service.js';
 import { alignEditedWords, editSegment } from '../../../app/main/history/segment-edit.js';
 import { nullLogger } from '../../../app/main/log.js';
@@ -42,7 +42,7 @@ test('alignment: unchanged words keep times and confidence; a replaced word take
 });
 
 test('editSegment: trimmed, one line, marked edited; the same text changes nothing', () => {
-  const segment = { segmentId: 3, start: 0.8, end: 3.2, text: 'seven three nine four', devicesRan: ['CPU'], words: WORDS };
+  const segment: HistorySegment = { segmentId: 3, start: 0.8, end: 3.2, text: 'seven three nine four', devicesRan: ['CPU'], words: WORDS };
   assert.equal(editSegment(segment, '  seven three nine four '), segment);
   const edited = editSegment(segment, 'seven\nthree nine for');
   assert.equal(edited.text, 'seven three nine for');
@@ -93,7 +93,7 @@ test('an edited dictation segment: saved atomically, there after a restart, sear
   assert.match(exportTranscript('vtt', again.text, again.words, again.durationSec), /fife/);
 
   await assert.rejects(history.editSegment(id, 9, 'x'), /no segment 9/);
-  await history.recordFile({ path: '/tmp/a.wav', text: 'hi', words: [], tokens: [], durationSec: 1, devicesRan: ['CPU'], elapsedMs: 1 });
+  await history.recordFile({ jobId: 'f1', path: '/tmp/a.wav', text: 'hi', words: [], tokens: [], durationSec: 1, devicesRan: ['CPU'], elapsedMs: 1 });
   const file = (await history.list({ kind: 'file' })).entries[0]!;
   await assert.rejects(history.editSegment(file.id, 0, 'x'), (e: Error & { code?: string }) => e.code === 'NOT_SUPPORTED');
   // A session still being recorded: refused until it stops.

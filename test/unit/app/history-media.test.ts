@@ -153,7 +153,7 @@ test('history:media lists the mix (meeting time) and each track with its offset 
     ['you', 'You', 0.5, 2, `/media/history/${id}/you.wav?key=k`],
     ['others', 'Others', 1, 1, `/media/history/${id}/others.wav?key=k`],
   ]);
-  await history.recordFile({ path: '/tmp/a.wav', text: 'hi', words: [], tokens: [], durationSec: 1, devicesRan: ['CPU'], elapsedMs: 1 });
+  await history.recordFile({ jobId: 'f1', path: '/tmp/a.wav', text: 'hi', words: [], tokens: [], durationSec: 1, devicesRan: ['CPU'], elapsedMs: 1 });
   const file = (await history.list({ kind: 'file' })).entries[0]!;
   assert.deepEqual(await historyMedia(history, file.id, () => 'x'), { sources: [] });
   await history.dispose();
