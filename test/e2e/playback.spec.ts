@@ -47,6 +47,21 @@ async function playhead(app: Page): Promise<number> {
   return app.getByTestId('history-audio').evaluate((el) => (el as HTMLAudioElement).currentTime + Number((el as HTMLAudioElement).dataset.offset));
 }
 
+type Probed = HTMLAudioElement & { seeks?: number[] };
+
+/** From now on, the meeting time of every seek the player makes is kept on the element. */
+async function recordSeeks(app: Page): Promise<void> {
+  await app.getByTestId('history-audio').evaluate((el) => {
+    const a = el as Probed;
+    if (!a.seeks) a.addEventListener('seeked', () => a.seeks!.push(a.currentTime + Number(a.dataset.offset)));
+    a.seeks = [];
+  });
+}
+
+async function lastSeek(app: Page): Promise<number | null> {
+  return app.getByTestId('history-audio').evaluate((el) => (el as Probed).seeks?.at(-1) ?? null);
+}
+
 test('a meeting in History: played with the word heard marked, a clicked word plays, a corrected line is kept, searched and exported', async ({ app, server }) => {
   const mic = JSON.parse(readFileSync(DIGITS_MIC_JSON, 'utf8')) as Concatenation;
   await server.services.settings.set({ dictation: { preRollMs: 0 } });
@@ -95,13 +110,17 @@ test('a meeting in History: played with the word heard marked, a clicked word pl
   await expect(current).toHaveAttribute('data-word', `${first.index}:1`);
   await expect(current).toHaveText(word.text);
 
-  // A click on a word of another line plays from its start.
+  // A click on a word of another line plays from its start: the player seeks exactly there and plays.
   const second = lines[1]!;
   const target = second.s.words[2]!;
+  await recordSeeks(app);
   await app.locator(`[data-word="${second.index}:2"]`).click();
-  await expect.poll(() => playhead(app)).toBeGreaterThanOrEqual(target.start - 0.05);
-  expect(await playhead(app)).toBeLessThan(target.start + 1.5);
-  expect(await audio.evaluate((el) => (el as HTMLAudioElement).paused)).toBe(false);
+  await expect.poll(() => lastSeek(app)).not.toBeNull();
+  // At 'seeked' it may already have played a few ms from there.
+  expect(await lastSeek(app)).toBeGreaterThanOrEqual(target.start - 0.005);
+  expect(await lastSeek(app)).toBeLessThan(target.start + 0.25);
+  await expect.poll(() => audio.evaluate((el) => (el as HTMLAudioElement).paused)).toBe(false);
+  await expect.poll(() => playhead(app)).toBeGreaterThan(target.start);
   await audio.evaluate((el) => (el as HTMLAudioElement).pause());
 
   // Keyboard: the clicked word is the transcript's one Tab stop; ArrowRight moves on, Enter plays from there.
@@ -110,9 +129,11 @@ test('a meeting in History: played with the word heard marked, a clicked word pl
   await app.locator(`[data-word="${second.index}:2"]`).focus();
   await app.keyboard.press('ArrowLeft');
   await expect(app.locator(`[data-word="${second.index}:1"]`)).toBeFocused();
+  await recordSeeks(app);
   await app.keyboard.press('Enter');
-  await expect.poll(() => playhead(app)).toBeGreaterThanOrEqual(second.s.words[1]!.start - 0.05);
-  expect(await playhead(app)).toBeLessThan(second.s.words[2]!.start + 1.5);
+  await expect.poll(() => lastSeek(app)).not.toBeNull();
+  expect(await lastSeek(app)).toBeGreaterThanOrEqual(second.s.words[1]!.start - 0.005);
+  expect(await lastSeek(app)).toBeLessThan(second.s.words[1]!.start + 0.25);
   await audio.evaluate((el) => (el as HTMLAudioElement).pause());
 
   // Correct the first line: its second word replaced, the rest kept.

@@ -5,10 +5,12 @@
 // segment's times are in — and each track alone (to hear one side clearly
 // where both spoke at once). A meeting still being recorded is not played:
 // its files grow under the player.
-import type { HistoryEntry, HistoryMediaSourceName, MeetingAudioTrack } from '../../ipc/contract.js';
+import type { HistoryEntry, HistoryMediaSourceName, MeetingAudioTrack, MeetingTrackName } from '../../ipc/contract.js';
 import { CodedError } from '../engine/protocol.js';
 import { resolveTrackFile } from './entry-audio.js';
 import type { WavPart } from './wav-source.js';
+
+const TRACK_ORDER: readonly MeetingTrackName[] = ['you', 'others'];
 
 export interface SourcePlan {
   source: HistoryMediaSourceName;
@@ -20,7 +22,9 @@ export interface SourcePlan {
 
 /** The sources of an entry, mix first (none when it kept no audio or is still recording). */
 export function sourcesOf(entry: HistoryEntry): SourcePlan[] {
-  const tracks = entry.kind === 'meeting' && !entry.live ? (entry.audio ?? []) : [];
+  // You first, then Others, whichever started first (the journal has them in the order their first audio came).
+  const tracks = (entry.kind === 'meeting' && !entry.live ? (entry.audio ?? []) : [])
+    .slice().sort((a, b) => TRACK_ORDER.indexOf(a.track) - TRACK_ORDER.indexOf(b.track));
   if (tracks.length === 0) return [];
   const single = tracks.map((t) => ({ source: t.track, label: t.speaker, offsetSec: t.offsetSec, tracks: [t] }));
   if (tracks.length === 1) return single;

@@ -54,7 +54,7 @@ export function SegmentList({ segments, entryId, onPlay, currentKey = null }: Pr
       {spoken.map(({ s, index }) => (
         <li key={`${s.speaker ?? ''}${s.segmentId}`} data-testid="history-segment" data-start={s.start} data-end={s.end} data-segment-id={s.segmentId}>
           {onPlay ? (
-            <button type="button" className="num muted segment-time link-button" onClick={() => onPlay(s.start)} aria-label={`Play from ${formatTimestamp(s.start)}`}>
+            <button type="button" className="num muted segment-time link-button" onClick={() => onPlay(s.start)} aria-label={`${formatTimestamp(s.start)}–${formatTimestamp(s.end)}, play from ${formatTimestamp(s.start)}`}>
               {formatTimestamp(s.start)}–{formatTimestamp(s.end)}
             </button>
           ) : (
@@ -75,7 +75,7 @@ export function SegmentList({ segments, entryId, onPlay, currentKey = null }: Pr
                 )}
                 {s.edited ? <span className="badge" title="Corrected by you; unchanged words keep their times">edited</span> : null}
                 {entryId ? (
-                  <Button variant="quiet" className="segment-edit" onClick={() => setEditing(s.segmentId)} aria-label={`Correct the line at ${formatTimestamp(s.start)}`} data-testid="history-segment-edit">
+                  <Button variant="quiet" className="segment-edit" onClick={() => setEditing(s.segmentId)} aria-label={`Edit the line at ${formatTimestamp(s.start)}`} data-testid="history-segment-edit">
                     Edit
                   </Button>
                 ) : null}

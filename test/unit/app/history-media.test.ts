@@ -134,8 +134,9 @@ async function meetingHistory(label: string): Promise<{ dir: string; history: Hi
   writeWav(join(audioDir, 'others.wav'), () => 5, RATE);
   const lines = [
     { type: 'entry', version: 1, id, kind: 'meeting', title: 'Meeting', createdAt: '2025-03-04T10:00:00.000Z', modelId: null, modelName: 'digits', sourcePath: null },
-    { type: 'track', track: 'you', speaker: 'You', file: 'you.wav', offsetSec: 0.5 },
+    // Others' audio came first: the journal has its track first; the sources still list You first.
     { type: 'track', track: 'others', speaker: 'Others', file: 'others.wav', offsetSec: 1 },
+    { type: 'track', track: 'you', speaker: 'You', file: 'you.wav', offsetSec: 0.5 },
     { type: 'segment', sessionId: 'm1', segmentId: 0, start: 0.6, end: 1.8, text: 'one two', devicesRan: ['CPU'], speaker: 'You',
       words: [{ text: 'one', start: 0.7, end: 0.9, confidence: 0.9 }, { text: 'two', start: 1.2, end: 1.4, confidence: 0.9 }] },
     { type: 'closed', at: '2025-03-04T10:00:03.000Z', durationSec: 2.5, recovered: false },
