@@ -16,7 +16,7 @@ import type { Concatenation } from '../support/audio/digits.js';
 import { DIGITS_MODEL } from '../support/audio/digits.js';
 import { pulseEnv, startPulseAudio, type TestPulseAudio } from '../support/audio/pulseaudio.js';
 import { expect, test } from './support/fixtures.js';
-import { CHROMIUM, chromiumArgs, DIGITS_MIC_JSON, DIGITS_MIC_WAV } from './support/paths.js';
+import { CHROMIUM, chromiumArgs, DIGITS_MIC_JSON, DIGITS_MIC_WAV, SCREENSHOT_DIR } from './support/paths.js';
 
 const PULSE_DIR = mkdtempSync(join(tmpdir(), 'parakeet-e2e-pulse-'));
 let pulse: TestPulseAudio | string = 'not started';
@@ -109,6 +109,8 @@ test('a meeting in History: played with the word heard marked, a clicked word pl
   await expect(current).toHaveCount(1);
   await expect(current).toHaveAttribute('data-word', `${first.index}:1`);
   await expect(current).toHaveText(word.text);
+  await app.getByTestId('history-audio').scrollIntoViewIfNeeded();
+  await app.screenshot({ path: join(SCREENSHOT_DIR, 'history-playback.png') });
 
   // A click on a word of another line plays from its start: the player seeks exactly there and plays.
   const second = lines[1]!;
