@@ -6,7 +6,8 @@
 // that word; clicking a word, or Enter on it after the arrow keys, plays
 // from its start; a corrected line is saved, keeps the unchanged words'
 // times, survives a reload, is found by search, is in the .txt export, and
-// "Transcribe again" then asks before replacing it. Real engine, real model.
+// "Transcribe again" then asks before replacing it; deleting the entry
+// deletes its audio. Real engine, real model.
 import type { Page } from '@playwright/test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,7 +63,7 @@ async function lastSeek(app: Page): Promise<number | null> {
   return app.getByTestId('history-audio').evaluate((el) => (el as Probed).seeks?.at(-1) ?? null);
 }
 
-test('a meeting in History: played with the word heard marked, a clicked word plays, a corrected line is kept, searched and exported', async ({ app, server }) => {
+test('a meeting in History: played with the word heard marked, a clicked word plays, a corrected line is kept, searched and exported; delete removes its audio', async ({ app, server }) => {
   const mic = JSON.parse(readFileSync(DIGITS_MIC_JSON, 'utf8')) as Concatenation;
   await server.services.settings.set({ dictation: { preRollMs: 0 } });
   await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
@@ -173,4 +174,15 @@ test('a meeting in History: played with the word heard marked, a clicked word pl
   await expect(app.getByTestId('history-retranscribe-confirm')).toContainText('corrections of 1 line');
   await app.getByTestId('history-retranscribe-confirm').getByRole('button', { name: 'Keep' }).click();
   await expect(app.getByTestId('history-segment').filter({ hasText: corrected })).toHaveCount(1);
+
+  // Deleting the entry deletes its audio: the folder is gone and its media URL answers 404.
+  const src = await audio.evaluate((el) => (el as HTMLAudioElement).src);
+  expect((await app.request.get(src, { headers: { range: 'bytes=0-99' } })).status()).toBe(206);
+  const audioDir = server.services.history.audioDirOf(saved.id);
+  expect(existsSync(audioDir)).toBe(true);
+  await app.getByRole('button', { name: `Delete ${saved.title} from the history` }).click();
+  await app.getByRole('button', { name: 'Delete entry' }).click();
+  await expect(app.getByTestId('history-detail')).toHaveCount(0);
+  expect(existsSync(audioDir)).toBe(false);
+  expect((await app.request.get(src)).status()).toBe(404);
 });
