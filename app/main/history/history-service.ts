@@ -487,6 +487,7 @@ export class HistoryService implements SessionObserver {
     for (const meeting of this.meetings.values()) await meeting.discard();
     this.meetings.clear();
     this.entries.clear();
+    await Promise.all([...this.edits.values()].map((rewrite) => rewrite.catch(() => undefined)));
     await fs.rm(path.join(this.opts.dir, 'audio'), { recursive: true, force: true });
     // Everything in the folder, unreadable files included: "clear" means nothing is left.
     for (const name of await fs.readdir(this.entriesDir).catch(() => [])) {
@@ -517,6 +518,8 @@ export class HistoryService implements SessionObserver {
         await meeting.discard();
       }
       this.entries.delete(id);
+      // A rewrite in flight (a correction, a new transcription) renames its file into place when it ends: after it.
+      await this.edits.get(id)?.catch(() => undefined);
       await fs.rm(this.fileOf(id), { force: true });
       // A meeting's audio goes with it (nothing there for other kinds).
       await fs.rm(this.audioDirOf(id), { recursive: true, force: true });

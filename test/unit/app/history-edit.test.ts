@@ -105,7 +105,7 @@ test('an edited dictation segment: saved atomically, there after a restart, sear
   await history.dispose();
 });
 
-test('an edited meeting line: in every meeting export with its speaker; concurrent edits both land; a new transcription replaces the edits', async () => {
+test('an edited meeting line: in every meeting export with its speaker; concurrent edits both land; a delete right after a correction wins', async () => {
   const dir = join(scratch('edit-meeting'), 'history');
   const id = '20250304-100000-abcdef';
   mkdirSync(join(dir, 'entries'), { recursive: true });
@@ -133,6 +133,29 @@ test('an edited meeting line: in every meeting export with its speaker; concurre
   const json = JSON.parse(meetingExport('json', t)) as { segments: Array<{ text: string; words: Word[] }> };
   assert.deepEqual(json.segments[0]!.words.map((x) => [x.text, x.start]), [['one', 1.2], ['to', 2]]);
 
+  // Deleted right after a correction was asked: the entry stays deleted (its file is not written back into place).
+  const racing = history.editSegment(id, 0, 'one too');
+  await history.delete(id);
+  await assert.rejects(racing, (x: Error & { code?: string }) => x.code === 'NOT_FOUND');
+  assert.deepEqual(readdirSync(join(dir, 'entries')), []);
+  await history.dispose();
+  const reopened = await open(dir);
+  assert.equal((await reopened.list()).total, 0, 'not back after a restart either');
+  await reopened.dispose();
+});
+
+test('a new transcription of a corrected meeting replaces the corrections', async () => {
+  const dir = join(scratch('edit-retranscribe'), 'history');
+  const id = '20250304-100000-abcdef';
+  mkdirSync(join(dir, 'entries'), { recursive: true });
+  const lines = [
+    { type: 'entry', version: 1, id, kind: 'meeting', title: 'Meeting', createdAt: '2025-03-04T10:00:00.000Z', modelId: null, modelName: null, sourcePath: null },
+    { type: 'segment', sessionId: 'm1', segmentId: 0, start: 1, end: 3, text: 'one two', devicesRan: ['CPU'], speaker: 'You', words: [] },
+    { type: 'closed', at: '2025-03-04T10:00:07.000Z', durationSec: 7, recovered: false },
+  ];
+  writeFileSync(join(dir, 'entries', `${id}.jsonl`), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const history = await open(dir);
+  assert.equal((await history.editSegment(id, 0, 'one to')).segments[0]!.edited, true);
   const redone = await history.replaceMeetingSegments(id, [{ segmentId: 0, start: 1, end: 3, text: 'one two', devicesRan: ['CPU'], words: [], speaker: 'You' }]);
   assert.deepEqual(redone.segments.map((s) => [s.text, s.edited]), [['one two', undefined]]);
   await history.dispose();
