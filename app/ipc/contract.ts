@@ -431,6 +431,11 @@ export interface HistorySegment {
   words: Word[];
   /** A meeting's track label ("You", "Others"); absent for a dictation. */
   speaker?: string;
+  /**
+   * The user corrected the text (history:editSegment). Unchanged words keep their decoded times; a changed or
+   * added word is timed within the span of the words it replaced (see app/main/history/segment-edit.ts).
+   */
+  edited?: boolean;
 }
 
 /** A whole entry (history:get). */
@@ -538,6 +543,25 @@ export interface MeetingSummary {
   tracks: MeetingTrackReport[];
 }
 
+/** What a player can play of an entry: the meeting mixed, or one track (history:media). */
+export type HistoryMediaSourceName = 'mix' | MeetingTrackName;
+
+export interface HistoryMediaSource {
+  source: HistoryMediaSourceName;
+  /** "You and Others", "You", "Others". */
+  label: string;
+  /** What the <audio> element loads (a read-only, Range-capable media URL of this app; see app/main/media). */
+  url: string;
+  /** Meeting time of the source's time 0 (the mix starts at the meeting's start: 0). */
+  offsetSec: number;
+  durationSec: number;
+}
+
+export interface HistoryMedia {
+  /** Empty when the entry kept no audio (dictations, files: only meetings keep theirs). */
+  sources: HistoryMediaSource[];
+}
+
 export interface HistoryListRequest {
   /** Case-insensitive text to find in the entries' titles and text. */
   query?: string;
@@ -623,6 +647,10 @@ export interface InvokeMap {
   'history:delete': { request: { id: string }; response: void };
   /** Deletes every entry. */
   'history:clear': { request: void; response: void };
+  /** The entry's playable audio (its sources' URLs). */
+  'history:media': { request: { id: string }; response: HistoryMedia };
+  /** Replaces one segment's text (a correction), saved atomically; the whole entry comes back. */
+  'history:editSegment': { request: { id: string; segmentId: number; text: string }; response: HistoryEntry };
   /**
    * Inserts `text` (default: a sample sentence) into the focused application with the insert settings
    * (mode 'off' is taken as 'paste'); fails with INSERT_FAILED and the reason, NOT_SUPPORTED where no
@@ -735,7 +763,7 @@ export const INVOKE_CHANNELS = [
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
   'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
-  'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe',
+  'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe', 'history:media', 'history:editSegment',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

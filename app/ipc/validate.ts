@@ -307,6 +307,9 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'history:get': object({ id: historyId }),
   'history:delete': object({ id: historyId }),
   'history:clear': noPayload,
+  'history:media': object({ id: historyId }),
+  // A segment's text: bounded like a record's (an edit is a line, not a document).
+  'history:editSegment': object({ id: historyId, segmentId: num(0, Number.MAX_SAFE_INTEGER, true), text: str({ max: 100_000, allowEmpty: true }) }),
   // Bounded: a test sample, not a document.
   'insert:test': object<{ text?: string; intoOwnWindow?: boolean }>({ text: str({ max: 2000 }), intoOwnWindow: bool }, ['text', 'intoOwnWindow']),
   'insert:check': noPayload,

@@ -2,6 +2,8 @@
 // request and the services. The `Handlers` type makes a missing channel a
 // compile error; the contract test checks the same at run time.
 import { retranscribeMeeting } from './meeting/retranscribe.js';
+import { historyMedia } from './media/history-media.js';
+import { mediaUrl } from './media/media-url.js';
 import type { DownloadSnapshot } from '../ipc/contract.js';
 import { toEngineStatus } from './contract-mapping.js';
 import { collectDiagnostics } from './diagnostics/collect.js';
@@ -98,6 +100,9 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
     'history:get': ({ id }) => s.history.get(id),
     'history:delete': ({ id }) => s.history.delete(id),
     'history:clear': () => s.history.clear(),
+    'history:media': ({ id }) =>
+      historyMedia(s.history, id, (target) => mediaUrl(s.options.mode === 'web' ? { mode: 'web', key: s.mediaKey } : { mode: 'electron' }, target)),
+    'history:editSegment': ({ id, segmentId, text }) => s.history.editSegment(id, segmentId, text),
 
     'insert:test': ({ text, intoOwnWindow }) => s.insert.test(text, intoOwnWindow),
     'insert:check': () => s.insert.check(),

@@ -11,6 +11,7 @@ import { bindGlobalHotkey } from './global-hotkey.js';
 import { isWaylandSession } from './hotkey/hook-availability.js';
 import { bindDesktopShell, type DesktopShell } from './tray/desktop-shell.js';
 import { bindIpc, type IpcBinding } from './ipc.js';
+import { bindMediaProtocol, registerMediaScheme } from './media-protocol.js';
 import { electronPlatform } from './platform.js';
 import { createServices, type Services } from './services.js';
 import { isTrustedUrl } from './renderer-guards.js';
@@ -59,6 +60,7 @@ async function ready(): Promise<void> {
   const log = services.log.child('window');
   const options = { ...windowOptions, log };
   hardenSession(options, session.defaultSession);
+  bindMediaProtocol(session.defaultSession, services.history);
   app.on('web-contents-created', (_event, contents: WebContents) => {
     lockDownContents(contents, options);
     ipc?.watch(contents);
@@ -92,6 +94,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
+  registerMediaScheme();
   app.on('second-instance', () => (services ? showMainWindow() : focusExisting()));
   app.whenReady().then(ready).catch((error: unknown) => {
     process.stderr.write(`parakeet: start-up failed: ${(error as Error).stack ?? String(error)}\n`);

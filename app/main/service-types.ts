@@ -94,6 +94,8 @@ export interface ServicesCore {
   readonly meetings: MeetingService;
   /** Finals into the focused application (settings.insert). */
   readonly insert: DictationInsert;
+  /** Web mode: the per-start secret a media URL carries (app/main/media/media-url.ts); handed out only in history:media replies. */
+  readonly mediaKey: string;
   /** Resolves once the start-up model (options.modelPath, else the active installed model) is loaded or failed. */
   readonly ready: Promise<void>;
   info(): AppInfo;

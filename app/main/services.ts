@@ -7,6 +7,7 @@
 // createServicesLocked is the composition root: it calls one small constructor
 // per service in dependency order and wires their events (service-wiring.ts).
 import { acquireInstanceLock, type InstanceLock } from './util/instance-lock.js';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -153,6 +154,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     history,
     meetings,
     insert,
+    mediaKey: randomBytes(32).toString('base64url'),
     ready: startupModel(),
     info,
     modelsState,

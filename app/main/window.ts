@@ -4,6 +4,7 @@
 // only, from our own page) is the only permission ever granted.
 import { BrowserWindow, session, shell, systemPreferences, type Session, type WebContents } from 'electron';
 import { rendererCsp } from './csp.js';
+import { MEDIA_SCHEME } from './media/media-url.js';
 import type { Logger } from './log.js';
 import { grantsPermission, isTrustedUrl, passesPermissionCheck, type RendererLocation } from './renderer-guards.js';
 
@@ -15,7 +16,7 @@ export interface WindowOptions extends RendererLocation {
 
 /** Session-wide rules: CSP on our responses, microphone-only permissions. Call once, before any window. */
 export function hardenSession(options: RendererLocation & { log: Logger }, ses: Session = session.defaultSession): void {
-  const csp = rendererCsp();
+  const csp = rendererCsp({ mediaSources: [`${MEDIA_SCHEME}:`] });
   ses.webRequest.onHeadersReceived((details, callback) => {
     // The page also carries the same policy in a <meta> tag (file:// responses may bypass this hook).
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });

@@ -15,10 +15,12 @@ import { parseArgs } from 'node:util';
 import { WebSocketServer } from 'ws';
 import { BRIDGE_PATH } from '../ipc/web-protocol.js';
 import { rendererCsp } from '../main/csp.js';
+import { WEB_MEDIA_PREFIX } from '../main/media/media-url.js';
 import { createServices, defaultUserDataDir, type Services, type ServicesOptions } from '../main/services.js';
 import { appRoot } from '../main/util/app-root.js';
 import { Bridge } from './bridge.js';
 import { hostAllowed, isLoopbackBind, newToken, originAllowed, parseTarget, tokenMatches } from './security.js';
+import { isMediaPath, serveMedia } from './media.js';
 import { serveStatic } from './static.js';
 
 export interface WebServerOptions {
@@ -92,7 +94,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       res.end('misdirected request: this server only answers to 127.0.0.1 / localhost');
       return;
     }
-    serveStatic(req, res, target.pathname, { root: rendererDir, headers }).catch((error: unknown) => {
+    const served = isMediaPath(target.pathname)
+      ? serveMedia(req, res, target, { history: services.history, key: services.mediaKey, headers })
+      : serveStatic(req, res, target.pathname, { root: rendererDir, headers });
+    served.catch((error: unknown) => {
       log.warn('static file error', error);
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -138,7 +143,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   }
   port = (server.address() as AddressInfo).port;
   headers = {
-    'content-security-policy': rendererCsp({ bridgeOrigins: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
+    'content-security-policy': rendererCsp({
+      bridgeOrigins: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`],
+      mediaSources: [`http://127.0.0.1:${port}${WEB_MEDIA_PREFIX}`, `http://localhost:${port}${WEB_MEDIA_PREFIX}`],
+    }),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',

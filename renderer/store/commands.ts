@@ -281,6 +281,13 @@ export async function deleteHistoryEntry(id: string): Promise<void> {
   if (await done('history:delete', 'Deleting the history entry', { id })) actions.historyEntryRemoved(id);
 }
 
+/** Saves a corrected line; the entry as saved is shown. false (and a banner) when it failed. */
+export async function editHistorySegment(id: string, segmentId: number, text: string): Promise<boolean> {
+  const entry = await call('history:editSegment', 'Saving the correction', { id, segmentId, text });
+  if (entry) actions.historyEntryLoaded(entry);
+  return entry !== null;
+}
+
 export async function clearHistory(): Promise<void> {
   if (await done('history:clear', 'Clearing the history')) actions.historyEntryClosed();
 }

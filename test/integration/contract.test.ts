@@ -71,6 +71,9 @@ const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
   // An id names a file: nothing that could be a path gets through.
   'history:get': [{}, { id: '' }, { id: '../index' }, { id: 'a/b' }, { id: 'A B' }, { id: 7 }],
   'history:delete': [{}, { id: '..' }, { id: '/etc/passwd' }, { id: 'x'.repeat(65) }],
+  'history:media': [{}, { id: '../audio' }, { id: 'a/b' }, { id: 'x', source: 'mix' }],
+  'history:editSegment': [{ id: 'x', segmentId: 0 }, { id: 'x', segmentId: -1, text: 'a' }, { id: 'x', segmentId: 1.5, text: 'a' },
+    { id: 'x', segmentId: 0, text: 7 }, { id: 'x', segmentId: 0, text: 'x'.repeat(100_001) }, { id: '..', segmentId: 0, text: 'a' }],
 };
 
 test('malformed payloads on every channel: INVALID_PAYLOAD naming the field, and the router keeps working', async () => {
@@ -141,6 +144,8 @@ const VALID: Record<InvokeChannel, unknown> = {
   'meeting:stop': { meetingId: 'm999' },
   'meeting:marker': { meetingId: 'm999', text: 'decision' },
   'meeting:retranscribe': { entryId: '20250101-120000-abcdef', decoder: 'ctc' },
+  'history:media': { id: '20250101-120000-abcdef' },
+  'history:editSegment': { id: '20250101-120000-abcdef', segmentId: 0, text: 'corrected words' },
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
@@ -169,6 +174,8 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'meeting:stop': 'NOT_FOUND',
   'meeting:marker': 'NOT_FOUND',
   'meeting:retranscribe': 'NOT_FOUND',
+  'history:media': 'NOT_FOUND',
+  'history:editSegment': 'NOT_FOUND',
 };
 
 test('a well-formed request on every channel gets a Result: a value or an error with a stable code', async () => {

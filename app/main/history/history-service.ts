@@ -29,6 +29,7 @@ import { writeFileEntry } from './file-entry.js';
 import { IndexWriter, loadIndex } from './index-file.js';
 import { closeLeftOpen } from './journal.js';
 import { repairMeetingAudio } from '../meeting/recovery.js';
+import { editSegment } from './segment-edit.js';
 import { FORMAT_VERSION, recordLine, type EntryRecord, type HistoryRecord, type SegmentRecord } from './records.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { entriesToPrune, newestFirst } from './retention.js';
@@ -86,6 +87,8 @@ export class HistoryService implements SessionObserver {
   private readonly now: () => number;
   /** Work started by events (retention after an entry, sessions being closed), awaited by settled(). */
   private readonly background = new Set<Promise<unknown>>();
+  /** The rewrite of an entry's file running per entry (the next one waits for it). */
+  private readonly edits = new Map<string, Promise<HistoryEntry>>();
   /** Meetings being recorded, by entry id. */
   private readonly meetings = new Map<string, MeetingEntryOwner>();
   /** Journals found open at start-up and closed as recovered. */
@@ -300,7 +303,11 @@ export class HistoryService implements SessionObserver {
    * A recorded meeting transcribed again (meeting/retranscribe.ts): its segments replaced, header, tracks and
    * markers kept, written atomically (the old file stays whole until the new one is in place).
    */
-  async replaceMeetingSegments(id: string, segments: HistorySegment[]): Promise<HistoryEntry> {
+  replaceMeetingSegments(id: string, segments: HistorySegment[]): Promise<HistoryEntry> {
+    return this.exclusive(id, () => this.writeMeetingSegments(id, segments));
+  }
+
+  private async writeMeetingSegments(id: string, segments: HistorySegment[]): Promise<HistoryEntry> {
     const summary = this.require(id);
     if (summary.kind !== 'meeting' || summary.live) throw new CodedError('BAD_ARGUMENT', `History entry ${id} is not a finished meeting.`);
     let header: EntryRecord | null = null;
@@ -322,6 +329,55 @@ export class HistoryService implements SessionObserver {
     await writeFileAtomic(this.fileOf(id), lines.map(recordLine).join(''));
     const next = summaryOf(header, tally, { recovered: summary.recovered, live: false });
     this.entries.set(id, next);
+    this.changed({ change: 'updated', id });
+    return this.get(id);
+  }
+
+  /**
+   * One segment's text corrected (segment-edit.ts keeps the unchanged words' times). The entry file is
+   * rewritten atomically with every other line as it was; search, the list's preview and every export read
+   * the corrected text from then on. Edits of one entry run one after another.
+   */
+  editSegment(id: string, segmentId: number, text: string): Promise<HistoryEntry> {
+    return this.exclusive(id, () => this.writeSegmentEdit(id, segmentId, text));
+  }
+
+  /** Rewrites of one entry's file (edits, a new transcription) one after another: none reads a file another is replacing. */
+  private exclusive(id: string, work: () => Promise<HistoryEntry>): Promise<HistoryEntry> {
+    const run = (this.edits.get(id) ?? Promise.resolve()).catch(() => undefined).then(work);
+    this.edits.set(id, run);
+    void run.finally(() => {
+      if (this.edits.get(id) === run) this.edits.delete(id);
+    }).catch(() => undefined);
+    return run;
+  }
+
+  private async writeSegmentEdit(id: string, segmentId: number, text: string): Promise<HistoryEntry> {
+    const summary = this.require(id);
+    if (summary.live) throw new CodedError('BUSY', 'This entry is still being recorded; correct it once it is stopped.');
+    if (summary.kind === 'file') throw new CodedError('NOT_SUPPORTED', "A file's transcript has no segments to correct; export it and edit the file.");
+    const records: HistoryRecord[] = [];
+    let found = false;
+    let changed = false;
+    for await (const record of readRecords(this.fileOf(id))) {
+      if (record.type === 'segment' && record.segmentId === segmentId && !found) {
+        found = true;
+        const edited = editSegment(record, text);
+        changed = edited !== record;
+        records.push(edited);
+      } else {
+        records.push(record);
+      }
+    }
+    if (!found) throw new CodedError('NOT_FOUND', `History entry ${id} has no segment ${segmentId}; it may have been transcribed again meanwhile.`);
+    if (!changed) return this.get(id);
+    const header = records[0];
+    if (header?.type !== 'entry') throw new CodedError('IO_ERROR', `The file of history entry ${id} has no header.`);
+    const tally = new Tally();
+    for (const record of records.slice(1)) tally.add(record);
+    await writeFileAtomic(this.fileOf(id), records.map(recordLine).join(''));
+    if (!this.entries.has(id)) return this.get(id); // deleted while writing: get() says so
+    this.entries.set(id, summaryOf(header, tally, { recovered: summary.recovered, live: false }));
     this.changed({ change: 'updated', id });
     return this.get(id);
   }
@@ -431,6 +487,7 @@ export class HistoryService implements SessionObserver {
     for (const meeting of this.meetings.values()) await meeting.discard();
     this.meetings.clear();
     this.entries.clear();
+    await Promise.all([...this.edits.values()].map((rewrite) => rewrite.catch(() => undefined)));
     await fs.rm(path.join(this.opts.dir, 'audio'), { recursive: true, force: true });
     // Everything in the folder, unreadable files included: "clear" means nothing is left.
     for (const name of await fs.readdir(this.entriesDir).catch(() => [])) {
@@ -461,6 +518,8 @@ export class HistoryService implements SessionObserver {
         await meeting.discard();
       }
       this.entries.delete(id);
+      // A rewrite in flight (a correction, a new transcription) renames its file into place when it ends: after it.
+      await this.edits.get(id)?.catch(() => undefined);
       await fs.rm(this.fileOf(id), { force: true });
       // A meeting's audio goes with it (nothing there for other kinds).
       await fs.rm(this.audioDirOf(id), { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // The opened entry in full: facts, the text (Copy), exports, Delete (asks
-// first), and its segments with times (dictation) or words (file).
+// first), and its segments with times (dictation, meeting: with the player
+// and corrections, EntryTranscript) or words (file).
 import type { HistoryEntry } from '../../../app/ipc/contract.js';
 import { Button } from '../../components/Button.js';
 import { ConfirmButton } from '../../components/ConfirmButton.js';
@@ -16,7 +17,7 @@ import { useApp } from '../../store/hooks.js';
 import { WordTable } from '../files/WordTable.js';
 import { EntryBadges } from './HistoryList.js';
 import { RetranscribeButton } from './RetranscribeButton.js';
-import { SegmentList } from './SegmentList.js';
+import { EntryTranscript } from './EntryTranscript.js';
 
 function Facts({ e }: { e: HistoryEntry }) {
   const rows: Fact[] = [
@@ -77,10 +78,7 @@ export function HistoryDetail() {
         {e.text ? e.text : <span className="transcript-empty">No speech was recognized.</span>}
       </div>
       {e.kind === 'dictation' || e.kind === 'meeting' ? (
-        <>
-          <h4>Segments</h4>
-          <SegmentList segments={e.segments} />
-        </>
+        <EntryTranscript key={e.id} e={e} />
       ) : (
         <>
           <h4>Words</h4>

@@ -76,3 +76,10 @@ test('the renderer CSP: own files only, no inline script or eval, the bridge soc
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
   assert.deepEqual(new Map(rendererCsp().split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)])).get('connect-src'), ["'self'"]);
 });
+
+test("the renderer CSP's media-src: only the host's media source (no 'self', no blob:), 'none' without one", () => {
+  const media = (csp: string): string[] | undefined => new Map(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)])).get('media-src');
+  assert.deepEqual(media(rendererCsp()), ["'none'"]);
+  assert.deepEqual(media(rendererCsp({ mediaSources: ['parakeet-media:'] })), ['parakeet-media:']);
+  assert.deepEqual(media(rendererCsp({ mediaSources: ['http://127.0.0.1:4000/media/history/'] })), ['http://127.0.0.1:4000/media/history/']);
+});

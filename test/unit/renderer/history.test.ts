@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import type { HistoryEntry, HistoryEntrySummary } from '../../../app/ipc/contract.js';
 import { historyExportContent, historyExportName } from '../../../renderer/export.js';
 import * as actions from '../../../renderer/store/actions.js';
-import { deleteHistoryEntry, historyChanged, loadHistory, openHistoryEntry } from '../../../renderer/store/commands.js';
+import { deleteHistoryEntry, editHistorySegment, historyChanged, loadHistory, openHistoryEntry } from '../../../renderer/store/commands.js';
 import {
   HISTORY_PAGE, historyListLoaded, historyListRequested, historyOpened, historyOpening, historyQuery, historyRemoved, initialHistory,
   listRequest,
@@ -128,6 +128,24 @@ describe('history commands', () => {
     assert.equal(state.history.openId, 'a');
     assert.equal(state.notices.items.length, 1);
     assert.match(state.notices.items[0]!.message, /^Deleting the history entry: permission denied/);
+  });
+
+  test('a correction: history:editSegment with the line and text; the saved entry is shown; a refusal is a banner and keeps the text', async () => {
+    const opening = openHistoryEntry('a');
+    fake.take('history:get').resolve({ ok: true, value: entry('a') });
+    await opening;
+    const saving = editHistorySegment('a', 1, 'big wide world');
+    const edit = fake.take('history:editSegment');
+    assert.deepEqual(edit.payload, { id: 'a', segmentId: 1, text: 'big wide world' });
+    edit.resolve({ ok: true, value: { ...entry('a'), text: 'hello big wide world' } });
+    assert.equal(await saving, true);
+    assert.equal(appStore.getState().history.open?.text, 'hello big wide world');
+
+    const refused = editHistorySegment('a', 1, 'x');
+    fake.take('history:editSegment').resolve({ ok: false, error: { code: 'BUSY', message: 'This entry is still being recorded' } });
+    assert.equal(await refused, false);
+    assert.equal(appStore.getState().history.open?.text, 'hello big wide world');
+    assert.match(appStore.getState().notices.items[0]!.message, /^Saving the correction: This entry is still being recorded/);
   });
 });
 
