@@ -61,6 +61,8 @@ const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
   'meeting:start': [{ micSampleRate: -1 }, { micSampleRate: 44100.5 }, { systemAudio: 'yes' }, { tracks: 2 }],
   'meeting:stop': [{}, { meetingId: 's1' }, { meetingId: 'm1', sentSamples: -5 }, { meetingId: '../m1' }],
   'meeting:retranscribe': [{}, { entryId: '../x' }, { entryId: '20250101-120000-abcdef', decoder: 'best' }],
+  'meeting:attach': [{}, { meetingId: 's1' }, { meetingId: 'm1', micStreamId: 's1' }],
+  'meeting:current': [{ meetingId: 'm1' }],
   'meeting:marker': [{ meetingId: 'm1' }, { meetingId: 'm1', text: '' }, { meetingId: 'm1', text: 'x'.repeat(2001) }, { meetingId: 'x', text: 'a' }],
   'dictation:start': [undefined, {}, { sampleRate: 'fast' }, { sampleRate: 100 }, { sampleRate: 16000, preRollMs: -1 }],
   'dictation:stop': [{ sessionId: 'x1' }, { sessionId: 1 }],
@@ -140,6 +142,8 @@ const VALID: Record<InvokeChannel, unknown> = {
   'meeting:start': { micSampleRate: 16000, systemAudio: false },
   'meeting:stop': { meetingId: 'm999' },
   'meeting:marker': { meetingId: 'm999', text: 'decision' },
+  'meeting:current': undefined,
+  'meeting:attach': { meetingId: 'm999' },
   'meeting:retranscribe': { entryId: '20250101-120000-abcdef', decoder: 'ctc' },
 };
 
@@ -168,6 +172,7 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'history:delete': 'NOT_FOUND',
   'meeting:stop': 'NOT_FOUND',
   'meeting:marker': 'NOT_FOUND',
+  'meeting:attach': 'NOT_FOUND',
   'meeting:retranscribe': 'NOT_FOUND',
 };
 
