@@ -5,7 +5,8 @@
 // main's display-media handler answering audio: 'loopback' (WASAPI loopback
 // on Windows; on macOS Chromium's ScreenCaptureKit capture from macOS 13, and
 // from macOS 14.2 with Electron ≥ 39 the CoreAudio process tap, which needs
-// NSAudioCaptureUsageDescription in the app's Info.plist), and sends the PCM
+// NSAudioCaptureUsageDescription in the app's Info.plist and the "System
+// Audio Recording" permission; denied, the track just ends), and sends the PCM
 // like the microphone's. Web mode outside Linux has no loopback (the browser
 // page is not ours to configure). Electron-free and DOM-free: main decides
 // the plan, the renderer turns capture errors into words, tests run both.

@@ -123,7 +123,8 @@ export class MeetingController {
           this.deps.api().sendAudio(this.othersStream, frame, this.othersSent);
           this.othersSent += frame.length;
         },
-        onEnded: () => lost('The system audio capture stopped.'),
+        // macOS ends the track without an error when the "System Audio Recording" permission is missing.
+        onEnded: () => lost('The system audio capture ended (on macOS: allow Parakeet in System Settings › Privacy & Security › Screen & System Audio Recording).'),
       });
     } catch (error) {
       lost(error instanceof Error ? error.message : String(error));
