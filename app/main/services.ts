@@ -97,6 +97,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     log: log.child('meeting'),
     settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder }),
     systemAudio: systemAudioStarter(options.soundServerEnv),
+    dictationLive: () => sessions.running > 0,
     systemAudioPlan: systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron }),
   });
   if (history.recoveredMeetingsAtStart) {

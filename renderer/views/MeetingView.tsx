@@ -48,7 +48,7 @@ export function MeetingView() {
   const [note, setNote] = useState('');
   // Gaps (a track's page was away) are lines of the transcript, at their time.
   const lines = useMemo(() => {
-    const gaps = markers.filter((m) => m.kind === 'gap' || m.text.startsWith('The microphone was interrupted'));
+    const gaps = markers.filter((m) => m.kind === 'gap' || /^The (microphone|system audio) was interrupted /.test(m.text));
     const out: (MeetingFinal | MeetingMarker)[] = [...finals];
     for (const gap of gaps) {
       let i = out.length;

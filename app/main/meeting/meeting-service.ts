@@ -70,6 +70,8 @@ export interface MeetingServiceOptions {
   syncIntervalMs?: number;
   /** REATTACH_GRACE_MS unless given (tests). */
   reattachGraceMs?: number;
+  /** Live dictation is running: meeting partials wait (a running meeting decode cannot be preempted). */
+  dictationLive?: () => boolean;
 }
 
 interface TrackState {
@@ -175,6 +177,7 @@ export class MeetingService {
           onFinal: (final) => this.onFinal(meeting, final),
           onPartial: (partial) => this.onPartial(meeting, partial),
           partialIntervalMs: dictation.partialIntervalMs,
+          partialsPaused: this.opts.dictationLive,
           onProblem: (code, message) => this.problem(meeting, name, code, message),
           log: this.opts.log.child(`${id}-${name}`),
         });
@@ -271,7 +274,8 @@ export class MeetingService {
       if (!state.fromClient) continue;
       state.streamId = null;
       if (state.source.state !== 'recording') continue;
-      if (state.offsetSec !== null) state.interruption ??= new MicInterruption(this.trackEnd(state), 'the page was reloaded or crashed');
+      const what = state.track.track === 'you' ? 'microphone' : 'system audio';
+      if (state.offsetSec !== null) state.interruption ??= new MicInterruption(this.trackEnd(state), 'the page was reloaded or crashed', what);
       Object.assign(state.source, { state: 'interrupted', reason: DETACHED_REASON, action: 'Open the app window again (reload it); the meeting is still recording.' });
     }
     const grace = this.opts.reattachGraceMs ?? REATTACH_GRACE_MS;

@@ -72,6 +72,8 @@ export interface MeetingTrackOptions {
    */
   onPartial?: (partial: TrackPartial) => void;
   partialIntervalMs?: number;
+  /** True while partials must not run (live dictation: a meeting decode in the lane cannot be preempted). */
+  partialsPaused?: () => boolean;
   /** A segment could not be transcribed (after retries) or was left undecoded; once per cause is enough for the UI. */
   onProblem: (code: string, message: string) => void;
   log: Logger;
@@ -273,7 +275,7 @@ export class MeetingTrack {
     const onPartial = this.opts.onPartial;
     const start = this.openStart;
     if (!onPartial || start === null || this.partialRunning || this.queue.length || this.finished) return;
-    if (now - this.lastPartialAt < (this.opts.partialIntervalMs ?? 300)) return;
+    if (now - this.lastPartialAt < (this.opts.partialIntervalMs ?? 300) || this.opts.partialsPaused?.()) return;
     const end = this.store.length;
     const length = end - start;
     if (length < (TRACK_RATE * MIN_PARTIAL_MS) / 1000 || length > MAX_PARTIAL_SEC * TRACK_RATE) return;

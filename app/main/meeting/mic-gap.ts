@@ -23,7 +23,8 @@ export class MicInterruption {
   private resumedAt: number | null = null;
 
   /** `fromSec`: meeting seconds where the track's last sample before the page went away ends. */
-  constructor(readonly fromSec: number, readonly why: string) {}
+  /** `what`: the track's source in words ("microphone", "system audio"). */
+  constructor(readonly fromSec: number, readonly why: string, readonly what = 'microphone') {}
 
   /** While the page is away: where the padding may bring the track now (meeting seconds). */
   padTarget(elapsedSec: number): number {
@@ -44,7 +45,7 @@ export class MicInterruption {
     const until = endSec === null ? 'the end of the meeting' : shortClock(endSec);
     return {
       at: this.fromSec,
-      text: `The microphone was interrupted from ${shortClock(this.fromSec)} to ${until} (${this.why}); the recording holds silence there.`,
+      text: `The ${this.what} was interrupted from ${shortClock(this.fromSec)} to ${until} (${this.why}); the recording holds silence there.`,
     };
   }
 }

@@ -32,6 +32,7 @@ test('an interruption: padding stays PAD_LAG_SEC behind the clock, the gap ends 
   assert.equal(marker.at, 62.5);
   assert.match(marker.text, /^The microphone was interrupted from 01:02 to 01:15 \(the page was reloaded or crashed\); the recording holds silence there\.$/);
   assert.match(new MicInterruption(5, 'x').marker(null).text, /from 00:05 to the end of the meeting/);
+  assert.match(new MicInterruption(5, 'x', 'system audio').marker(6).text, /^The system audio was interrupted from 00:05 to 00:06/);
 });
 
 class StandInDecoder {
@@ -111,4 +112,18 @@ test('partials: the open segment re-decoded at file priority with skipIfBusy, in
   }
   await t2.finish();
   assert.equal(none.length, 0, 'no partial while the engine answers busy');
+
+  // Live dictation running: no meeting partial decode is even asked for (it could not be preempted).
+  const idle = new StandInDecoder();
+  const t3 = new MeetingTrack({
+    track: 'you', inputRate: RATE, wav: null, engine: idle, segmenter: SEGMENTER, log: nullLogger, partialIntervalMs: 100,
+    partialsPaused: () => true, onFinal: () => undefined, onPartial: () => assert.fail('no partial while dictation is live'), onProblem: () => undefined,
+  });
+  for (let at = 0; at < audio.length; at += 640) {
+    t3.push(audio.slice(at, at + 640), at);
+    if (at % 6400 === 0) await new Promise((r) => setTimeout(r, 20));
+  }
+  await t3.finish();
+  assert.equal(idle.calls.filter((c) => c.skipIfBusy).length, 0);
+  assert.equal(idle.calls.length, 2, 'the finals still run');
 });
