@@ -70,6 +70,8 @@ export function installBridge(): boolean {
         // After a reconnect, events may have been missed: read the state again.
         if (everConnected) {
           void dictation.handleReconnect((sessionId) => client.takeDroppedAudio(sessionId));
+          // The dropped socket left the meeting without its page: take it over again.
+          void meeting.resume();
           void loadAll();
         }
         everConnected = true;
@@ -86,5 +88,7 @@ export function installBridge(): boolean {
   actions.modeKnown(parakeet.mode);
   subscribe(parakeet);
   void loadAll();
+  // A meeting recording while this page (re)loaded: shown again and its microphone resumed.
+  void meeting.resume();
   return true;
 }

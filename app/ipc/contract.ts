@@ -461,8 +461,9 @@ export interface MeetingSource {
   track: MeetingTrackName;
   /** The speaker label its finals carry ("You", "Others"). */
   speaker: string;
-  state: 'recording' | 'unavailable' | 'stopped';
-  /** Why it is unavailable or stopped, in words (null while recording). */
+  /** interrupted: the page that captures it is gone (a reload); the track is kept in time with silence until it is back. */
+  state: 'recording' | 'unavailable' | 'stopped' | 'interrupted';
+  /** Why it is unavailable, stopped or interrupted, in words (null while recording). */
   reason: string | null;
   action: string | null;
 }
@@ -472,6 +473,13 @@ export interface MeetingStartOptions {
   micSampleRate?: number;
   /** Record the system audio (default true). */
   systemAudio?: boolean;
+  /**
+   * The client captures the system audio itself (Windows/macOS loopback through getDisplayMedia) and sends it
+   * on othersStreamId like the microphone; otherwise main captures it (Linux: parec/pw-record).
+   */
+  systemAudioFromClient?: boolean;
+  /** Rate of those frames (default 16000). */
+  systemAudioSampleRate?: number;
 }
 
 export interface MeetingInfo {
@@ -480,6 +488,8 @@ export interface MeetingInfo {
   entryId: string;
   /** The stream id the client sends microphone frames on (sendAudio), or null without a microphone track. */
   micStreamId: string | null;
+  /** The stream id the client sends its loopback system audio on (systemAudioFromClient), else null. */
+  othersStreamId: string | null;
   startedAt: string;
   sources: MeetingSource[];
 }
@@ -495,6 +505,29 @@ export interface MeetingFinal {
   text: string;
   words: Word[];
   devicesRan: string[];
+  /** The track's own segment number (its partials carry it); absent in finals read back from History. */
+  trackSegment?: number;
+}
+
+/** The text of a track's open segment so far, re-decoded as it grows; replaced by the segment's final. */
+export interface MeetingPartial {
+  meetingId: string;
+  track: MeetingTrackName;
+  speaker: string;
+  /** The track segment the final will close (MeetingFinal.trackSegment). */
+  trackSegment: number;
+  /** Meeting seconds where the segment starts. */
+  start: number;
+  text: string;
+}
+
+/** The meeting being recorded, for a page that (re)loads while it runs (meeting:current). */
+export interface MeetingCurrent {
+  info: MeetingInfo;
+  state: MeetingStateEvent['state'];
+  elapsedSec: number;
+  /** The microphone's page is gone (a reload): meeting:attach takes the meeting over with a new microphone stream. */
+  micDetached: boolean;
 }
 
 export interface MeetingMarker {
@@ -530,6 +563,8 @@ export interface MeetingTrackReport {
   samplesRepeated: number;
   /** Samples the audio journal could not write (disk full or too slow). */
   journalDropped: number;
+  /** Samples of silence put in while the track's page was gone (a reload), so the tracks stay aligned in time. */
+  samplesInterrupted: number;
   segments: number;
   /** Wall ms from a segment's last sample arriving to its final: median, 95th percentile, largest (null: no finals). */
   finalLagMs: { p50: number; p95: number; max: number } | null;
@@ -671,9 +706,16 @@ export interface InvokeMap {
   /** Starts recording a meeting: the microphone (frames from this client on micStreamId) and the system audio. */
   'meeting:start': { request: MeetingStartOptions; response: MeetingInfo };
   /** Stops it: the open segments are transcribed, the audio closed; the History entry is complete. */
-  'meeting:stop': { request: { meetingId: string; sentSamples?: number }; response: MeetingSummary };
+  'meeting:stop': { request: { meetingId: string; sentSamples?: number; othersSentSamples?: number }; response: MeetingSummary };
   /** A marker (a note) at the current meeting time. */
   'meeting:marker': { request: { meetingId: string; text: string }; response: MeetingMarker };
+  /** The meeting being recorded (null: none), so a page that loads while one runs can show it again. */
+  'meeting:current': { request: void; response: MeetingCurrent | null };
+  /**
+   * A page that (re)loaded takes over the running meeting whose page is gone: a new microphone stream id
+   * (frames numbered from 0 again); the time the page was away is silence on the track and a marker.
+   */
+  'meeting:attach': { request: { meetingId: string }; response: MeetingInfo };
   /** A recorded meeting transcribed again from its audio with the loaded model (and this decoder); the entry's segments are replaced. */
   'meeting:retranscribe': { request: { entryId: string; decoder?: DecoderName | 'auto' }; response: HistoryEntry };
 }
@@ -763,7 +805,8 @@ export const INVOKE_CHANNELS = [
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
   'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
-  'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe', 'history:media', 'history:editSegment',
+  'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe', 'meeting:current', 'meeting:attach',
+  'history:media', 'history:editSegment',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */
@@ -792,6 +835,9 @@ export interface EventMap {
   'files:upload': UploadProgress;
   'meeting:state': MeetingStateEvent;
   'meeting:transcript': MeetingFinal;
+  'meeting:partial': MeetingPartial;
+  /** A marker main added itself (kind 'gap': a track's page was away from `at` on; the text says until when). */
+  'meeting:marker': MeetingMarker & { meetingId: string; kind: 'gap' };
 }
 
 export interface HotkeyEvent {
@@ -808,7 +854,7 @@ export const EVENT_NAMES = [
   'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
   'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice', 'dictation:toggle',
   'files:upload', 'dictation:hotkey', 'dictation:inserted',
-  'meeting:state', 'meeting:transcript',
+  'meeting:state', 'meeting:transcript', 'meeting:partial', 'meeting:marker',
 ] as const satisfies readonly EventName[];
 
 /** Electron: the single channel events travel on (payload: { event, data }). */

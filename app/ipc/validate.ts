@@ -263,8 +263,8 @@ const uploadId = num(1, 0x3fffffff, true);
 /** A meeting id: "m<number>". */
 const meetingId = str({ max: 40, pattern: /^m\d+$/, what: 'a meeting id (m<number>)' });
 const meetingStart: Check<MeetingStartOptions> = (v, at) => (v === undefined || v === null ? {} : object<MeetingStartOptions>(
-  { micSampleRate: num(0, 192000, true), systemAudio: bool },
-  ['micSampleRate', 'systemAudio'],
+  { micSampleRate: num(0, 192000, true), systemAudio: bool, systemAudioFromClient: bool, systemAudioSampleRate: num(8000, 192000, true) },
+  ['micSampleRate', 'systemAudio', 'systemAudioFromClient', 'systemAudioSampleRate'],
 )(v, at));
 
 const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES) }, ['decoder']);
@@ -318,8 +318,13 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'files:uploadCancel': object({ uploadId }),
   'files:transcribeUpload': object<{ uploadId: number; options?: FileTranscribeOptions }>({ uploadId, options: fileOptions }, ['options']),
   'meeting:start': meetingStart,
-  'meeting:stop': object<{ meetingId: string; sentSamples?: number }>({ meetingId, sentSamples: num(0, Number.MAX_SAFE_INTEGER, true) }, ['sentSamples']),
+  'meeting:stop': object<{ meetingId: string; sentSamples?: number; othersSentSamples?: number }>(
+    { meetingId, sentSamples: num(0, Number.MAX_SAFE_INTEGER, true), othersSentSamples: num(0, Number.MAX_SAFE_INTEGER, true) },
+    ['sentSamples', 'othersSentSamples'],
+  ),
   'meeting:marker': object({ meetingId, text: str({ max: 2000 }) }),
+  'meeting:current': noPayload,
+  'meeting:attach': object({ meetingId }),
   'meeting:retranscribe': object<{ entryId: string; decoder?: (typeof DECODER_CHOICES)[number] }>({ entryId: historyId, decoder: oneOf(DECODER_CHOICES) }, ['decoder']),
 };
 

@@ -113,8 +113,10 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
     'files:transcribeUpload': ({ uploadId, options }, context) =>
       s.uploads.transcribe(context.clientId, uploadId, (file, o) => s.files.transcribe(file, o), options),
     'meeting:start': (options, context) => s.meetings.start(context.clientId, options),
-    'meeting:stop': ({ meetingId, sentSamples }) => s.meetings.stop(meetingId, sentSamples),
+    'meeting:stop': ({ meetingId, sentSamples, othersSentSamples }) => s.meetings.stop(meetingId, sentSamples, othersSentSamples),
     'meeting:marker': ({ meetingId, text }) => s.meetings.marker(meetingId, text),
+    'meeting:current': () => s.meetings.current(),
+    'meeting:attach': ({ meetingId }, context) => s.meetings.attach(meetingId, context.clientId),
     'meeting:retranscribe': ({ entryId, decoder }) => retranscribeMeeting({ engine: s.engine, history: s.history }, entryId, decoder ?? s.settings.get().decoder),
   };
 }

@@ -4,6 +4,7 @@
 // resume, the engine process ended).
 import { BrowserWindow, app, dialog, session, utilityProcess, type WebContents } from 'electron';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { utilityTransport } from './engine/utility-transport.js';
@@ -16,6 +17,8 @@ import { electronPlatform } from './platform.js';
 import { createServices, type Services } from './services.js';
 import { isTrustedUrl } from './renderer-guards.js';
 import { askForMicrophone, createMainWindow, focusExisting, hardenSession, lockDownContents } from './window.js';
+import { installLoopbackCapture } from './loopback-capture.js';
+import { systemAudioPlan } from '../shared/system-audio-plan.js';
 
 // The folder holding dist/ (the repository, or app.asar when packaged), found from this file
 // (dist/app/main/index.js) rather than app.getAppPath(): started as `electron dist/app/main/index.js`
@@ -61,6 +64,8 @@ async function ready(): Promise<void> {
   const options = { ...windowOptions, log };
   hardenSession(options, session.defaultSession);
   bindMediaProtocol(session.defaultSession, services.history);
+  // Windows/macOS: the meeting's system audio through getDisplayMedia's loopback (nothing on Linux: main records it).
+  installLoopbackCapture(session.defaultSession, systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron }), (url) => isTrustedUrl(url, options), log.child('loopback'));
   app.on('web-contents-created', (_event, contents: WebContents) => {
     lockDownContents(contents, options);
     ipc?.watch(contents);

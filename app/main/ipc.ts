@@ -19,7 +19,7 @@ function clientId(contents: WebContents): string {
 }
 
 export interface IpcBinding {
-  /** Per window: finalize its sessions when it closes or reloads; send it the start-up notices once loaded. */
+  /** Per window: finalize its sessions when it closes or reloads (a meeting records on over a reload); send it the start-up notices once loaded. */
   watch(contents: WebContents): void;
   dispose(): void;
 }
@@ -53,8 +53,18 @@ export function bindIpc(services: Services, options: IpcOptions): IpcBinding {
       // The port is part of the start: posted before the reply, and the preload resolves the start only once
       // it has it, so no frame ever waits for a port.
       if (channel === 'dictation:start' && result.ok) openAudioPort(event.sender, (result.value as SessionInfo).sessionId);
-      const micStream = channel === 'meeting:start' && result.ok ? (result.value as MeetingInfo).micStreamId : null;
-      if (micStream) openAudioPort(event.sender, micStream);
+      // A meeting's client-fed tracks (microphone, loopback system audio) likewise, at its start and when a
+      // reloaded page takes it over (the old page's ports died with it).
+      if ((channel === 'meeting:start' || channel === 'meeting:attach') && result.ok) {
+        const info = result.value as MeetingInfo;
+        for (const [id, port] of ports) {
+          if (services.meetings.isMicStream(id)) {
+            port.close();
+            ports.delete(id);
+          }
+        }
+        for (const stream of [info.micStreamId, info.othersStreamId]) if (stream) openAudioPort(event.sender, stream);
+      }
       return result;
     });
   }
@@ -85,13 +95,20 @@ export function bindIpc(services: Services, options: IpcOptions): IpcBinding {
 
   const watch = (contents: WebContents): void => {
     const owner = clientId(contents);
-    const finish = (): void => {
+    const closed = (): void => {
       void services.sessions.stopOwnedBy(owner);
       void services.meetings.stopOwnedBy(owner);
     };
-    contents.on('destroyed', finish);
+    // A reload or a renderer crash ends the page's dictation, not its meeting: that records on until the
+    // page is back and takes it over (meeting:attach), or the grace time runs out.
+    const pageGone = (): void => {
+      void services.sessions.stopOwnedBy(owner);
+      services.meetings.detachOwner(owner);
+    };
+    contents.on('destroyed', closed);
+    contents.on('render-process-gone', pageGone);
     contents.on('did-start-navigation', (details) => {
-      if (details.isMainFrame && !details.isSameDocument) finish();
+      if (details.isMainFrame && !details.isSameDocument) pageGone();
     });
     contents.on('did-finish-load', () => {
       for (const notice of services.startupNotices()) contents.send(EVENT_CHANNEL, { event: 'notice', data: notice });

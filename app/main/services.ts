@@ -24,6 +24,7 @@ import { createTextInserter } from './insert/create.js';
 import { DictationInsert } from './insert/dictation-insert.js';
 import { checkInsertRequirements } from './insert/requirements.js';
 import { linuxSystemAudio, type SystemAudioStarter } from './meeting/system-audio.js';
+import { systemAudioPlan } from '../shared/system-audio-plan.js';
 import { MeetingService } from './meeting/meeting-service.js';
 import { LogSink, createLogger, isLogLevel, type Logger } from './log.js';
 import { engineValidator } from './model-validation.js';
@@ -97,6 +98,8 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     log: log.child('meeting'),
     settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder }),
     systemAudio: systemAudioStarter(options.soundServerEnv),
+    dictationLive: () => sessions.running > 0,
+    systemAudioPlan: systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron }),
   });
   if (history.recoveredMeetingsAtStart) {
     notices.push({

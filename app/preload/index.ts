@@ -4,7 +4,7 @@
 // cannot load ES modules; only `electron` stays external.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
-  AUDIO_PORT_CHANNEL, EVENT_CHANNEL, EVENT_NAMES, INVOKE_CHANNELS, type AudioPortFrame, type AudioPortMessage, type EventMap,
+  AUDIO_PORT_CHANNEL, EVENT_CHANNEL, EVENT_NAMES, INVOKE_CHANNELS, type AudioPortFrame, type AudioPortMessage, type EventMap, type MeetingInfo,
   type EventName, type InvokeChannel, type ParakeetApi, type Result, type SessionInfo,
 } from '../ipc/contract.js';
 
@@ -72,6 +72,11 @@ const invoke = async (channel: InvokeChannel, payload?: unknown): Promise<Result
   const result = (await ipcRenderer.invoke(channel, payload)) as Result<unknown>;
   // The session's port is part of starting it.
   if (channel === 'dictation:start' && result.ok) await audioPort((result.value as SessionInfo).sessionId);
+  // A meeting's streams likewise (at its start, and when a reloaded page takes it over).
+  if ((channel === 'meeting:start' || channel === 'meeting:attach') && result.ok) {
+    const info = result.value as MeetingInfo;
+    for (const stream of [info.micStreamId, info.othersStreamId]) if (stream) await audioPort(stream);
+  }
   return result;
 };
 

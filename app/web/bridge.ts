@@ -2,14 +2,15 @@
 // authenticated WebSocket per page, invokes routed through the same Router as
 // Electron's ipcMain, every bus event broadcast, binary frames fed to the
 // caller's own dictation sessions. A client that disconnects has its sessions
-// finalized, so what was spoken is not lost with the tab.
+// finalized, so what was spoken is not lost with the tab; its meeting records
+// on for the page that comes back (meeting:attach).
 import type { RawData, WebSocket } from 'ws';
 import type { EventMap, EventName } from '../ipc/contract.js';
 import { audioSessionNumber, decodeAudioFrame, decodeUploadChunk, isUploadChunk, type ServerMessage } from '../ipc/web-protocol.js';
 import type { Services } from '../main/services.js';
 
 /** Events the UI can live without when a client is far behind (the meter, partial text). */
-const DROPPABLE: ReadonlySet<EventName> = new Set(['dictation:state', 'models:progress', 'files:progress', 'meeting:state']);
+const DROPPABLE: ReadonlySet<EventName> = new Set(['dictation:state', 'models:progress', 'files:progress', 'meeting:state', 'meeting:partial']);
 const BACKLOG_LIMIT = 4 * 1024 * 1024;
 
 export class Bridge {
@@ -52,7 +53,9 @@ export class Bridge {
       log.info(`${clientId} disconnected`);
       void this.services.sessions.stopOwnedBy(clientId);
       void this.services.uploads.dropOwner(clientId);
-      void this.services.meetings.stopOwnedBy(clientId);
+      // A meeting outlives its page (a reload, a crash): it records on, and the next page takes it over
+      // (meeting:attach); one nobody takes over within the grace time is stopped and kept.
+      this.services.meetings.detachOwner(clientId);
     });
     ws.on('error', (error) => log.warn(`${clientId} socket error`, error));
     for (const notice of this.services.startupNotices()) this.send(ws, { t: 'event', event: 'notice', data: notice });

@@ -77,14 +77,22 @@ async function createContext(): Promise<AudioContext> {
   }
 }
 
-export async function openMic(opts: MicOptions): Promise<MicHandle> {
+export function openMic(opts: MicOptions): Promise<MicHandle> {
+  return openCapture(() => getStream(opts), opts);
+}
+
+/**
+ * Any audio MediaStream through the capture worklet as 16 kHz frames: the microphone, or the system audio a
+ * getDisplayMedia loopback gives (meeting/loopback.ts). `open` throws a MicError that says what happened.
+ */
+export async function openCapture(open: () => Promise<MediaStream>, opts: Omit<MicOptions, 'audio'>): Promise<MicHandle> {
   if (typeof AudioWorkletNode === 'undefined') {
     throw new MicError('MIC_UNSUPPORTED', 'AudioWorklet is not available in this page.');
   }
   // The device starts delivering as soon as getUserMedia resolves, but samples
   // only reach us once the worklet is connected: prepare the context and load
   // the worklet while the permission/device request is pending.
-  const [streamResult, contextResult] = await Promise.allSettled([getStream(opts), createContext()]);
+  const [streamResult, contextResult] = await Promise.allSettled([open(), createContext()]);
   if (streamResult.status === 'rejected') {
     if (contextResult.status === 'fulfilled') await contextResult.value.close().catch(() => undefined);
     throw streamResult.reason instanceof MicError ? streamResult.reason : micError(streamResult.reason);

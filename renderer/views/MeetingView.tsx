@@ -1,11 +1,14 @@
 // Meeting: one button records the microphone ("You") and the computer's own
 // audio ("Others") at once; two level meters, what each source is doing (or
 // why it cannot record, and what to do), markers, and the transcript so far
-// with each line's speaker and time. The whole meeting, with its audio, is in
-// History once it stops (and after a crash, marked recovered).
-import { useState } from 'react';
+// with each line's speaker and time; under each meter, what that track is
+// saying right now (its partial, replaced by the final). A reload does not
+// stop the meeting: the page shows it again, and a gap of the microphone is a
+// line in the transcript. The whole meeting, with its audio, is in History
+// once it stops (and after a crash, marked recovered).
+import { useMemo, useState } from 'react';
 import { useStore } from 'zustand';
-import type { MeetingTrackName } from '../../app/ipc/contract.js';
+import type { MeetingFinal, MeetingMarker, MeetingTrackName } from '../../app/ipc/contract.js';
 import { shortClock } from '../../app/shared/meeting-export.js';
 import { meeting } from '../meeting/meeting.js';
 import { meetingStore, type MeetingViewState } from '../meeting/meeting-store.js';
@@ -17,6 +20,7 @@ function useMeeting<T>(select: (s: MeetingViewState) => T): T {
 function TrackMeter({ track, label }: { track: MeetingTrackName; label: string }) {
   const level = useMeeting((s) => s.levels[track]);
   const source = useMeeting((s) => s.sources.find((x) => x.track === track) ?? null);
+  const partial = useMeeting((s) => s.partials[track]);
   const id = `meeting-level-${track}`;
   return (
     <div className="level" data-testid={`meeting-source-${track}`}>
@@ -29,6 +33,7 @@ function TrackMeter({ track, label }: { track: MeetingTrackName; label: string }
           {source.reason} {source.action}
         </p>
       ) : null}
+      <p className="muted partial" aria-live="off" data-testid={`meeting-partial-${track}`}>{partial ? partial.text : ''}</p>
     </div>
   );
 }
@@ -41,6 +46,17 @@ export function MeetingView() {
   const error = useMeeting((s) => s.error);
   const last = useMeeting((s) => s.last);
   const [note, setNote] = useState('');
+  // Gaps (a track's page was away) are lines of the transcript, at their time.
+  const lines = useMemo(() => {
+    const gaps = markers.filter((m) => m.kind === 'gap' || /^The (microphone|system audio) was interrupted /.test(m.text));
+    const out: (MeetingFinal | MeetingMarker)[] = [...finals];
+    for (const gap of gaps) {
+      let i = out.length;
+      while (i > 0 && ('speaker' in out[i - 1]! ? (out[i - 1] as MeetingFinal).start : (out[i - 1] as MeetingMarker).at) > gap.at) i -= 1;
+      out.splice(i, 0, gap);
+    }
+    return out;
+  }, [finals, markers]);
   const recording = phase === 'recording';
   return (
     <section className="view" aria-labelledby="meeting-title">
@@ -75,11 +91,15 @@ export function MeetingView() {
         </ul>
       ) : null}
       <ol className="transcript" aria-label="Meeting transcript" aria-live="polite" data-testid="meeting-transcript">
-        {finals.map((f) => (
-          <li key={`${f.track}-${f.segmentId}`}>
-            <span className="muted">{shortClock(f.start)}</span> <strong>{f.speaker}</strong>: {f.text}
+        {lines.map((line) => ('speaker' in line ? (
+          <li key={`${line.track}-${line.segmentId}`}>
+            <span className="muted">{shortClock(line.start)}</span> <strong>{line.speaker}</strong>: {line.text}
           </li>
-        ))}
+        ) : (
+          <li key={`gap-${line.at}`} className="muted" data-testid="meeting-gap">
+            <span>{shortClock(line.at)}</span> {line.text}
+          </li>
+        )))}
       </ol>
     </section>
   );

@@ -9,14 +9,17 @@
 // them by time with the audio of both tracks. Then a second meeting is
 // SIGKILLed mid-way with the server: at the next start the meeting is
 // recovered, with every final emitted before the kill and the microphone's
-// audio sample for sample up to ≤ 2 s before it.
+// audio sample for sample up to ≤ 2 s before it. A third meeting loses its
+// page mid-way (the socket closes, as on a reload): it records on, the new
+// page finds it, takes it over, gets the transcript so far and resumes the
+// microphone; both WAVs end aligned, the gap is silence and a marker.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, test } from 'node:test';
-import type { HistoryEntry, HistoryList, MeetingFinal, MeetingInfo, MeetingSummary, Notice } from '../../app/ipc/contract.js';
+import type { HistoryEntry, HistoryList, MeetingCurrent, MeetingFinal, MeetingInfo, MeetingPartial, MeetingSummary, Notice } from '../../app/ipc/contract.js';
 import { errorRates } from '../../app/shared/wer.js';
 import { decodeWav } from '../../app/shared/wav.js';
 import { DIGITS_MODEL, concatenate, ensureDigitsSet, readWav16, type Concatenation, type DigitsSetOptions } from '../support/audio/digits.js';
@@ -38,6 +41,8 @@ let pulse: TestPulseAudio | string = 'not started';
 interface Server {
   child: ChildProcess;
   client: BridgeClient;
+  port: number;
+  token: string;
 }
 
 async function startServer(userDataDir: string, env: NodeJS.ProcessEnv): Promise<Server> {
@@ -60,8 +65,10 @@ async function startServer(userDataDir: string, env: NodeJS.ProcessEnv): Promise
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
   });
   const parsed = new URL(url);
-  const client = await BridgeClient.connect(Number(parsed.port), new URLSearchParams(parsed.hash.slice(1)).get('token')!);
-  return { child, client };
+  const port = Number(parsed.port);
+  const token = new URLSearchParams(parsed.hash.slice(1)).get('token')!;
+  const client = await BridgeClient.connect(port, token);
+  return { child, client, port, token };
 }
 
 /** A child's exit, or a failure after `ms` (a server that does not stop must not hang the suite). */
@@ -157,6 +164,13 @@ describe('meeting mode: microphone and system audio through PulseAudio, transcri
       assert.equal(youReport.samples, sent, 'every microphone sample is on the track');
       assert.equal(youReport.samplesMissing + youReport.samplesRepeated, 0);
 
+      // Partial text: each track showed what was being said before its final came.
+      for (const track of ['you', 'others'] as const) {
+        const firstFinal = client.events.findIndex((e) => e.event === 'meeting:transcript' && (e.data as MeetingFinal).track === track && (e.data as MeetingFinal).text);
+        const partial = client.events.findIndex((e) => e.event === 'meeting:partial' && (e.data as MeetingPartial).track === track);
+        assert.ok(partial >= 0 && partial < firstFinal, `${track}: a partial (event ${partial}) before the first final (event ${firstFinal})`);
+      }
+      t.diagnostic(`partials: ${client.events.filter((e) => e.event === 'meeting:partial').map((e) => `${(e.data as MeetingPartial).track}#${(e.data as MeetingPartial).trackSegment} "${(e.data as MeetingPartial).text}"`).join(' | ')}`);
       t.diagnostic(`final lag at real time (ms): ${summary.tracks.map((r) => `${r.track} ${JSON.stringify(r.finalLagMs)}`).join(', ')}`);
       const finals = finalsOf(client).filter((f) => f.text);
       const byTrack = (track: string): MeetingFinal[] => finals.filter((f) => f.track === track).sort((a, b) => a.start - b.start);
@@ -276,6 +290,110 @@ describe('meeting mode: microphone and system audio through PulseAudio, transcri
       await Promise.race([again.client.close(), sleep(5000)]);
       again.child.kill('SIGTERM');
       await exited(again.child);
+    }
+  });
+
+  test('the page goes away mid-meeting (a reload): the meeting records on, the next page takes it over with the transcript so far, the microphone resumes; both WAVs stay aligned, the gap is silence and a marker', async (t) => {
+    if (typeof pulse === 'string') return t.skip(`PulseAudio cannot start here: ${pulse}`);
+    const userDataDir = join(dir, 'user-c');
+    mkdirSync(userDataDir);
+    writeTestSettings(userDataDir, { dictation: { preRollMs: 0 } });
+    const server = await startServer(userDataDir, pulse.env);
+    let client = server.client;
+    try {
+      const askedAt = performance.now();
+      const started = await client.invoke<MeetingInfo>('meeting:start', { micSampleRate: RATE });
+      assert.ok(started.ok, JSON.stringify(started));
+      const info = started.value;
+      const mic = readWav16(you.wav).samples;
+      // Before the reload: the first ~2 strings of the microphone, and one Others string.
+      const cut = Math.round(((you.parts[1]!.end + you.parts[2]!.start) / 2) * RATE);
+      const playing = (async () => {
+        await sleep(800);
+        await pulse.play(others[0]!.wav);
+      })();
+      const sentBefore = await feedMic(client, info, mic.subarray(0, cut), [], { now: false });
+      await playing;
+      const deadline = performance.now() + 30_000;
+      while (!(finalsOf(client).some((f) => f.track === 'you' && f.text) && finalsOf(client).some((f) => f.track === 'others' && f.text))) {
+        assert.ok(performance.now() < deadline, 'both tracks had a final within 30 s');
+        await sleep(50);
+      }
+      const shownBefore = finalsOf(client).filter((f) => f.text);
+      const { port, token } = server;
+      const goneAt = performance.now();
+      await client.close();
+      await sleep(2500); // the page is away: the microphone track is padded with silence meanwhile
+      client = await BridgeClient.connect(port, token);
+      const current = await client.invoke<MeetingCurrent | null>('meeting:current');
+      assert.ok(current.ok && current.value, JSON.stringify(current));
+      assert.equal(current.value.info.meetingId, info.meetingId);
+      assert.equal(current.value.state, 'recording', 'the meeting is still running');
+      assert.equal(current.value.micDetached, true);
+      assert.equal(current.value.info.sources.find((s) => s.track === 'you')!.state, 'interrupted');
+      assert.equal(current.value.info.sources.find((s) => s.track === 'others')!.state, 'recording', 'the system audio never stopped');
+      const attached = await client.invoke<MeetingInfo>('meeting:attach', { meetingId: info.meetingId });
+      assert.ok(attached.ok, JSON.stringify(attached));
+      assert.notEqual(attached.value.micStreamId, info.micStreamId, 'a new microphone stream');
+      // The transcript so far, as the reloaded page reads it: every final shown before the reload.
+      const entry = await client.invoke<HistoryEntry>('history:get', { id: info.entryId });
+      assert.ok(entry.ok && entry.value.live, JSON.stringify(entry));
+      const kept = entry.value.segments.map((s) => `${s.speaker}|${s.text}`);
+      for (const f of shownBefore) assert.ok(kept.includes(`${f.speaker}|${f.text}`), `"${f.text}" (${f.speaker}) is shown again`);
+      // After the reload: the rest of the microphone from sample 0 of the new stream, and another Others string.
+      const resumedAt = performance.now();
+      const playingAfter = (async () => {
+        await sleep(1000);
+        await pulse.play(others[1]!.wav);
+      })();
+      // The rest, then 1.5 s of silence (the last Others string's closing pause): the microphone is fed up to the stop.
+      const rest = new Float32Array(mic.length - cut + Math.round(1.5 * RATE));
+      rest.set(mic.subarray(cut));
+      const sentAfter = await feedMic(client, attached.value, rest, [], { now: false });
+      await playingAfter;
+      const stopped = await client.invoke<MeetingSummary>('meeting:stop', { meetingId: info.meetingId, sentSamples: sentAfter });
+      assert.ok(stopped.ok, JSON.stringify(stopped));
+      const after = finalsOf(client).filter((f) => f.text);
+      const afterYou = after.filter((f) => f.track === 'you');
+      const afterOthers = after.filter((f) => f.track === 'others');
+      t.diagnostic(`after the reload: ${after.map((f) => `${f.speaker} [${f.start.toFixed(2)}] ${f.text}`).join(' | ')}`);
+      assert.ok(afterYou.length > 0 && afterOthers.length > 0, 'finals of both tracks arrive after the reload');
+      const restText = you.parts.filter((p) => p.start * RATE >= cut).map((p) => p.text).join(' ');
+      assert.ok(errorRates(restText, afterYou.map((f) => f.text).join(' ')).wer <= 0.2, `You after: ${afterYou.map((f) => f.text).join(' | ')} vs ${restText}`);
+      const gapSec = (resumedAt - goneAt) / 1000;
+      // Finals after the reload sit later than the words before it by at least the gap: times kept, not spliced.
+      const lastBefore = Math.max(...shownBefore.filter((f) => f.track === 'you').map((f) => f.end));
+      assert.ok(afterYou[0]!.start > lastBefore + gapSec - 0.5, `first You final after the reload at ${afterYou[0]!.start.toFixed(2)} s; before it ended at ${lastBefore.toFixed(2)} s, gap ${gapSec.toFixed(2)} s`);
+      const summary = stopped.value;
+      const youReport = summary.tracks.find((r) => r.track === 'you')!;
+      assert.ok(youReport.samplesInterrupted / RATE > gapSec - 0.5 && youReport.samplesInterrupted / RATE < gapSec + 1, `interrupted ${youReport.samplesInterrupted / RATE} s for a gap of ${gapSec.toFixed(2)} s`);
+      // Both WAVs: aligned durations (offset + length), the gap silent in you.wav, the audio around it what was sent.
+      const final = await client.invoke<HistoryEntry>('history:get', { id: info.entryId });
+      assert.ok(final.ok);
+      const offsets = Object.fromEntries((final.value.audio ?? []).map((a) => [a.track, a.offsetSec]));
+      const audioDir = join(userDataDir, 'history', 'audio', info.entryId);
+      const youWav = decodeWav(readFileSync(join(audioDir, 'you.wav'))).samples;
+      const othersWav = decodeWav(readFileSync(join(audioDir, 'others.wav'))).samples;
+      const youEnd = offsets.you! + youWav.length / RATE;
+      const othersEnd = offsets.others! + othersWav.length / RATE;
+      t.diagnostic(`you.wav ends at ${youEnd.toFixed(3)} s, others.wav at ${othersEnd.toFixed(3)} s; gap ${gapSec.toFixed(2)} s, ${youReport.samplesInterrupted} samples of silence`);
+      assert.ok(Math.abs(youEnd - othersEnd) < 0.3, `the tracks end together: you ${youEnd.toFixed(3)} s, others ${othersEnd.toFixed(3)} s`);
+      // The resumed microphone's first sample sits at the meeting time it was sent (not spliced onto the gap's start).
+      const resumedSec = offsets.you! + (sentBefore + youReport.samplesInterrupted) / RATE;
+      const resumedWall = (resumedAt - askedAt) / 1000;
+      assert.ok(Math.abs(resumedSec - resumedWall) < 0.3, `resumed audio at ${resumedSec.toFixed(3)} s in the track, sent at ${resumedWall.toFixed(3)} s`);
+      assert.equal(youWav.length, sentBefore + youReport.samplesInterrupted + sentAfter, 'you.wav: before, the silence, after');
+      for (let i = sentBefore; i < sentBefore + youReport.samplesInterrupted; i += 101) assert.equal(youWav[i], 0);
+      const k = sentBefore + youReport.samplesInterrupted + 4321;
+      assert.ok(Math.abs(youWav[k]! - mic[cut + 4321]!) <= 1 / 32767 + 1e-6, 'the resumed audio follows the gap');
+      const gap = (final.value.markers ?? []).find((m) => m.text.startsWith('The microphone was interrupted'));
+      assert.ok(gap, JSON.stringify(final.value.markers));
+      assert.ok(Math.abs(gap.at - (offsets.you! + sentBefore / RATE)) < 0.05, `the gap marker at ${gap.at}`);
+      assert.ok(client.events.some((e) => e.event === 'meeting:marker'), 'the reloaded page was told of the gap');
+    } finally {
+      await Promise.race([client.close(), sleep(5000)]);
+      server.child.kill('SIGTERM');
+      await exited(server.child);
     }
   });
 });

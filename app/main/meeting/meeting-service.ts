@@ -5,12 +5,21 @@
 // their track's speaker label and meeting times, so the two tracks interleave
 // by time. One meeting at a time (there is one system audio). A source that
 // cannot be captured is named with what to do, and the other keeps recording.
-// Electron-free; the adapters route the microphone stream here (isMicStream).
+// Where the system audio is captured by the client (Windows/macOS loopback,
+// loopback-capture.ts) it arrives like the microphone, on a stream id of its own.
+//
+// A meeting outlives its page: when the client goes away (a reload, a renderer
+// crash, a web tab reloaded) the meeting records on; its client-fed tracks are
+// padded with silence at the meeting clock's pace (mic-gap.ts) so both WAVs
+// stay aligned, and the page that comes back finds it (meeting:current), takes
+// it over (meeting:attach: new stream ids) and resumes; the gap is a marker.
+// Nobody back within REATTACH_GRACE_MS: the meeting is stopped and kept.
+// Electron-free; the adapters route the streams here (isMicStream).
 import fs from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type {
-  DictationSettings, HistoryEntrySummary, MeetingFinal, MeetingInfo, MeetingMarker, MeetingSource, MeetingStartOptions, MeetingStateEvent,
+  DictationSettings, HistoryEntrySummary, MeetingCurrent, MeetingFinal, MeetingInfo, MeetingMarker, MeetingSource, MeetingStartOptions, MeetingStateEvent,
   MeetingSummary, MeetingTrackName, Notice,
 } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
@@ -22,9 +31,11 @@ import type { MeetingEntryOwner } from '../history/history-service.js';
 import type { Logger } from '../log.js';
 import type { Emit, SessionDecoder } from '../sessions/session.js';
 import { MeetingRecorder } from './meeting-recorder.js';
-import { MeetingTrack, TRACK_RATE, type TrackFinal } from './meeting-track.js';
+import { MeetingTrack, TRACK_RATE, type TrackFinal, type TrackPartial } from './meeting-track.js';
+import { MicInterruption, silenceToReach } from './mic-gap.js';
 import type { SourceProblem, SystemAudioCapture, SystemAudioStarter } from './system-audio.js';
 import { WavJournalWriter } from './wav-journal.js';
+import type { SystemAudioPlan } from '../../shared/system-audio-plan.js';
 
 /**
  * Microphone stream ids of meetings ("s<n>") sit far above the dictation sessions' numbers and below the web
@@ -34,6 +45,9 @@ export const MEETING_STREAM_BASE = 1_000_000_000;
 const SPEAKERS: Record<MeetingTrackName, string> = { you: 'You', others: 'Others' };
 const STATE_INTERVAL_MS = 100;
 const DRAIN_TIMEOUT_MS = 1000;
+/** How long a meeting whose page is gone waits for one to take it over before it is stopped and kept (ms). */
+export const REATTACH_GRACE_MS = 120_000;
+const DETACHED_REASON = 'The page that records this track is gone (reloaded or crashed); the meeting records on, and this track resumes when the page is back.';
 
 export interface MeetingHistory {
   newMeetingEntry(): { header: EntryRecord; file: string; audioDir: string } | null;
@@ -50,8 +64,14 @@ export interface MeetingServiceOptions {
   settings: () => { dictation: DictationSettings; decoder: DecoderName | 'auto' };
   /** How the system audio is captured in main; null where it is not (Windows/macOS: the renderer's loopback). */
   systemAudio: SystemAudioStarter | null;
+  /** Where main does not capture it: whether the client does (loopback) or why nobody can (system-audio-plan.ts). */
+  systemAudioPlan?: SystemAudioPlan;
   /** WAV sync interval (ms, default 1000). */
   syncIntervalMs?: number;
+  /** REATTACH_GRACE_MS unless given (tests). */
+  reattachGraceMs?: number;
+  /** Live dictation is running: meeting partials wait (a running meeting decode cannot be preempted). */
+  dictationLive?: () => boolean;
 }
 
 interface TrackState {
@@ -60,10 +80,19 @@ interface TrackState {
   /** Meeting seconds of the track's sample 0, known at its first frame. */
   offsetSec: number | null;
   file: string;
+  /** Frames come from the client (the microphone; the loopback system audio on Windows/macOS). */
+  fromClient: boolean;
+  /** The stream id they come on now (null: captured in main, none, or the client is gone). */
+  streamId: string | null;
+  /** The client is gone or has not resumed yet: the track is padded with silence until its next frame. */
+  interruption: MicInterruption | null;
 }
 
 class Meeting implements MeetingEntryOwner {
   readonly tracks = new Map<MeetingTrackName, TrackState>();
+  /** The client is gone (detachOwner) and nobody has taken the meeting over yet. */
+  ownerGone = false;
+  graceTimer: NodeJS.Timeout | null = null;
   readonly t0 = performance.now();
   readonly startedAt = new Date();
   state: MeetingStateEvent['state'] = 'recording';
@@ -77,14 +106,17 @@ class Meeting implements MeetingEntryOwner {
 
   constructor(
     readonly id: string,
-    readonly owner: string,
-    readonly micStreamId: string | null,
+    public owner: string,
     readonly recorder: MeetingRecorder,
     readonly onDiscard: (meeting: Meeting) => Promise<void>,
   ) {}
 
   elapsedSec(): number {
     return (performance.now() - this.t0) / 1000;
+  }
+
+  get micStreamId(): string | null {
+    return this.tracks.get('you')?.streamId ?? null;
   }
 
   discard(): Promise<void> {
@@ -95,6 +127,7 @@ class Meeting implements MeetingEntryOwner {
 export class MeetingService {
   private meeting: Meeting | null = null;
   private nextId = 1;
+  private nextStream = 1;
 
   constructor(private readonly opts: MeetingServiceOptions) {}
 
@@ -116,11 +149,12 @@ export class MeetingService {
     if (!entry) {
       throw new CodedError('NOT_SUPPORTED', 'Meetings are kept in History, and History is off.');
     }
-    const n = this.nextId++;
-    const id = `m${n}`;
+    const plan = this.opts.systemAudioPlan;
+    const othersFromClient = options.systemAudio !== false && !this.opts.systemAudio && (options.systemAudioFromClient ?? plan?.kind === 'client-loopback');
+    const id = `m${this.nextId++}`;
     await fs.mkdir(entry.audioDir, { recursive: true });
     const recorder = await MeetingRecorder.create(entry.file, entry.header, (error) => this.writeFailed(error));
-    const meeting = new Meeting(id, owner, micRate ? `s${MEETING_STREAM_BASE + n}` : null, recorder, (m) => this.discard(m));
+    const meeting = new Meeting(id, owner, recorder, (m) => this.discard(m));
     this.meeting = meeting;
     try {
       const { dictation, decoder } = this.opts.settings();
@@ -130,7 +164,7 @@ export class MeetingService {
         preRollMs: dictation.preRollMs,
         thresholdDb: dictation.vadThresholdDb,
       };
-      const addTrack = async (name: MeetingTrackName, rate: number, source: MeetingSource): Promise<void> => {
+      const addTrack = async (name: MeetingTrackName, rate: number, source: MeetingSource, fromClient: boolean): Promise<void> => {
         const file = `${name}.wav`;
         const wav = await WavJournalWriter.create(path.join(entry.audioDir, file), { sampleRate: TRACK_RATE, syncIntervalMs: this.opts.syncIntervalMs });
         const track = new MeetingTrack({
@@ -141,20 +175,27 @@ export class MeetingService {
           decoder: decoder === 'auto' ? undefined : decoder,
           segmenter,
           onFinal: (final) => this.onFinal(meeting, final),
+          onPartial: (partial) => this.onPartial(meeting, partial),
+          partialIntervalMs: dictation.partialIntervalMs,
+          partialsPaused: this.opts.dictationLive,
           onProblem: (code, message) => this.problem(meeting, name, code, message),
           log: this.opts.log.child(`${id}-${name}`),
         });
-        meeting.tracks.set(name, { track, source, offsetSec: null, file });
+        meeting.tracks.set(name, { track, source, offsetSec: null, file, fromClient, streamId: fromClient ? this.newStreamId() : null, interruption: null });
       };
       const mic: MeetingSource = micRate
         ? { track: 'you', speaker: SPEAKERS.you, state: 'recording', reason: null, action: null }
         : { track: 'you', speaker: SPEAKERS.you, state: 'unavailable', reason: 'The meeting was started without the microphone.', action: 'Start a new meeting with the microphone on.' };
-      await addTrack('you', micRate || TRACK_RATE, mic);
+      await addTrack('you', micRate || TRACK_RATE, mic, micRate > 0);
       const others: MeetingSource = { track: 'others', speaker: SPEAKERS.others, state: 'recording', reason: null, action: null };
-      await addTrack('others', TRACK_RATE, others);
+      await addTrack('others', othersFromClient ? (options.systemAudioSampleRate ?? TRACK_RATE) : TRACK_RATE, others, othersFromClient);
       await fsyncDir(entry.audioDir);
       if (options.systemAudio === false) {
         Object.assign(others, { state: 'unavailable', reason: 'The meeting was started without the system audio.', action: 'Start a new meeting with the system audio on.' });
+      } else if (othersFromClient) {
+        // The client's loopback capture (renderer/meeting/loopback.ts) sends it on othersStreamId; a failure there the page shows.
+      } else if (!this.opts.systemAudio && plan?.kind === 'unavailable') {
+        Object.assign(others, { state: 'unavailable', ...plan.problem });
       } else if (!this.opts.systemAudio) {
         Object.assign(others, {
           state: 'unavailable',
@@ -170,11 +211,14 @@ export class MeetingService {
         });
       }
       this.opts.history.meetingStarted(recorder.summary(true), meeting);
-      meeting.timer = setInterval(() => this.emitState(meeting), STATE_INTERVAL_MS);
+      meeting.timer = setInterval(() => {
+        this.padInterrupted(meeting);
+        this.emitState(meeting);
+      }, STATE_INTERVAL_MS);
       meeting.timer.unref();
       this.opts.log.info(`meeting ${id} started (entry ${entry.header.id}${meeting.capture ? `, system audio: ${meeting.capture.description}` : ''})`);
       this.emitState(meeting);
-      return { meetingId: id, entryId: entry.header.id, micStreamId: meeting.micStreamId, startedAt: meeting.startedAt.toISOString(), sources: this.sources(meeting) };
+      return this.info(meeting);
     } catch (error) {
       this.meeting = null;
       for (const t of meeting.tracks.values()) await t.track.abort();
@@ -183,12 +227,121 @@ export class MeetingService {
     }
   }
 
-  /** A microphone frame from the client that started the meeting. */
+  private newStreamId(): string {
+    return `s${MEETING_STREAM_BASE + this.nextStream++}`;
+  }
+
+  private info(meeting: Meeting): MeetingInfo {
+    return {
+      meetingId: meeting.id,
+      entryId: meeting.recorder.header.id,
+      micStreamId: meeting.micStreamId,
+      othersStreamId: meeting.tracks.get('others')?.streamId ?? null,
+      startedAt: meeting.startedAt.toISOString(),
+      sources: this.sources(meeting),
+    };
+  }
+
+  /** A frame of a client-fed track (the microphone, or the client's loopback system audio) from the meeting's client. */
   pushMic(streamId: string, frame: Float32Array, owner: string, startSample?: number): boolean {
     const meeting = this.meeting;
-    if (!meeting || meeting.micStreamId !== streamId || meeting.owner !== owner || meeting.state !== 'recording') return false;
-    this.push(meeting, 'you', frame, startSample);
+    if (!meeting || meeting.owner !== owner || meeting.state !== 'recording' || meeting.ownerGone) return false;
+    const state = [...meeting.tracks.values()].find((t) => t.streamId === streamId);
+    if (!state) return false;
+    if (state.interruption) this.resumeTrack(meeting, state, frame.length);
+    else if (state.source.state === 'interrupted') Object.assign(state.source, { state: 'recording', reason: null, action: null });
+    this.push(meeting, state.track.track, frame, startSample);
     return true;
+  }
+
+  /** The meeting being recorded, for a page that loads while it runs. */
+  current(): MeetingCurrent | null {
+    const meeting = this.meeting;
+    if (!meeting || meeting.state === 'stopped') return null;
+    return { info: this.info(meeting), state: meeting.state, elapsedSec: meeting.elapsedSec(), micDetached: meeting.ownerGone };
+  }
+
+  /**
+   * The client that started the meeting went away but the meeting must go on (a reload, a renderer crash, a
+   * dropped web socket): its client-fed tracks are padded with silence from where their audio ends, and the
+   * meeting waits (REATTACH_GRACE_MS) for a page to take it over.
+   */
+  detachOwner(owner: string): void {
+    const meeting = this.meeting;
+    if (!meeting || meeting.owner !== owner || meeting.state !== 'recording' || meeting.ownerGone) return;
+    meeting.ownerGone = true;
+    for (const state of meeting.tracks.values()) {
+      if (!state.fromClient) continue;
+      state.streamId = null;
+      if (state.source.state !== 'recording') continue;
+      const what = state.track.track === 'you' ? 'microphone' : 'system audio';
+      if (state.offsetSec !== null) state.interruption ??= new MicInterruption(this.trackEnd(state), 'the page was reloaded or crashed', what);
+      Object.assign(state.source, { state: 'interrupted', reason: DETACHED_REASON, action: 'Open the app window again (reload it); the meeting is still recording.' });
+    }
+    const grace = this.opts.reattachGraceMs ?? REATTACH_GRACE_MS;
+    meeting.graceTimer = setTimeout(() => {
+      this.opts.log.warn(`meeting ${meeting.id}: no page took it over within ${grace} ms; stopping it`);
+      void this.stop(meeting.id).catch(() => undefined);
+    }, grace);
+    meeting.graceTimer.unref();
+    this.opts.log.info(`meeting ${meeting.id}: its page is gone (${owner}); recording on`);
+    this.emitState(meeting);
+  }
+
+  /** A page takes over the meeting whose page is gone: new stream ids for its client-fed tracks (frames from 0). */
+  attach(meetingId: string, owner: string): MeetingInfo {
+    const meeting = this.require(meetingId);
+    if (meeting.state !== 'recording') throw new CodedError('BAD_ARGUMENT', 'The meeting is finishing; it can no longer be taken over.');
+    if (!meeting.ownerGone && meeting.owner !== owner) {
+      throw new CodedError('BUSY', 'This meeting is being recorded by another window or tab. Use that one, or close it: the meeting then waits to be taken over here.');
+    }
+    if (meeting.graceTimer) clearTimeout(meeting.graceTimer);
+    meeting.graceTimer = null;
+    meeting.ownerGone = false;
+    meeting.owner = owner;
+    for (const state of meeting.tracks.values()) {
+      if (!state.fromClient || state.source.state !== 'interrupted') continue;
+      state.streamId = this.newStreamId();
+      state.track.restartStream();
+      state.source.reason = 'The page is back; waiting for this track\'s audio to resume.';
+    }
+    this.opts.log.info(`meeting ${meeting.id}: taken over by ${owner}`);
+    this.emitState(meeting);
+    return this.info(meeting);
+  }
+
+  /** Meeting seconds where the track's timeline ends now. */
+  private trackEnd(state: TrackState): number {
+    return (state.offsetSec ?? 0) + state.track.samples / TRACK_RATE;
+  }
+
+  /** While a client-fed track's page is away: silence up to (a little behind) the meeting clock. */
+  private padInterrupted(meeting: Meeting): void {
+    if (meeting.state !== 'recording') return;
+    for (const state of meeting.tracks.values()) {
+      const gap = state.interruption;
+      if (!gap) continue;
+      state.track.padSilence(silenceToReach(this.trackEnd(state), gap.padTarget(meeting.elapsedSec()), state.track.inputRate));
+    }
+  }
+
+  /** The first frame after the page came back: the gap closed up to where that frame was captured, and named in a marker. */
+  private resumeTrack(meeting: Meeting, state: TrackState, frameSamples: number): void {
+    const gap = state.interruption!;
+    state.interruption = null;
+    const to = gap.resume(meeting.elapsedSec(), frameSamples, state.track.inputRate);
+    state.track.padSilence(silenceToReach(this.trackEnd(state), to, state.track.inputRate));
+    state.track.restartStream();
+    Object.assign(state.source, { state: 'recording', reason: null, action: null });
+    this.gapMarker(meeting, gap.marker());
+    this.emitState(meeting);
+  }
+
+  private gapMarker(meeting: Meeting, marker: MeetingMarker): void {
+    this.opts.log.info(`meeting ${meeting.id}: ${marker.text}`);
+    void meeting.recorder.add({ type: 'marker', ...marker }).then(() => {
+      if (!meeting.discarded) this.opts.emit('meeting:marker', { meetingId: meeting.id, kind: 'gap', ...marker });
+    });
   }
 
   private push(meeting: Meeting, name: MeetingTrackName, frame: Float32Array, startSample?: number): void {
@@ -215,6 +368,7 @@ export class MeetingService {
       text: final.text,
       words: final.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
       devicesRan: final.devicesRan,
+      trackSegment: final.segmentId,
     };
     if (meeting.discarded) return;
     // Shown once it is on disk (one fdatasync, milliseconds): what the UI showed survives a crash.
@@ -224,6 +378,19 @@ export class MeetingService {
     });
     meeting.emitting = meeting.emitting.then(() => written).then(() => {
       if (!meeting.discarded) this.opts.emit('meeting:transcript', event);
+    });
+  }
+
+  private onPartial(meeting: Meeting, partial: TrackPartial): void {
+    const state = meeting.tracks.get(partial.track)!;
+    if (meeting.discarded || meeting.state !== 'recording') return;
+    this.opts.emit('meeting:partial', {
+      meetingId: meeting.id,
+      track: partial.track,
+      speaker: state.source.speaker,
+      trackSegment: partial.segmentId,
+      start: (state.offsetSec ?? 0) + partial.startSample / TRACK_RATE,
+      text: partial.text,
     });
   }
 
@@ -243,22 +410,34 @@ export class MeetingService {
   }
 
   /** Stops the meeting: frames in flight (sentSamples) are awaited, every open segment transcribed, the files closed. */
-  stop(meetingId: string, sentSamples?: number): Promise<MeetingSummary> {
+  stop(meetingId: string, sentSamples?: number, othersSentSamples?: number): Promise<MeetingSummary> {
     const meeting = this.require(meetingId);
-    meeting.stopping ??= this.finish(meeting, sentSamples);
+    meeting.stopping ??= this.finish(meeting, sentSamples, othersSentSamples);
     return meeting.stopping;
   }
 
-  private async finish(meeting: Meeting, sentSamples?: number): Promise<MeetingSummary> {
+  private async finish(meeting: Meeting, sentSamples?: number, othersSentSamples?: number): Promise<MeetingSummary> {
     const you = meeting.tracks.get('you')!;
-    if (sentSamples !== undefined) {
+    const others = meeting.tracks.get('others')!;
+    if (sentSamples !== undefined || othersSentSamples !== undefined) {
       const deadline = performance.now() + DRAIN_TIMEOUT_MS;
-      while (you.track.receivedSamples < sentSamples && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const behind = (): boolean => you.track.receivedSamples < (sentSamples ?? 0) || (others.fromClient && others.track.receivedSamples < (othersSentSamples ?? 0));
+      while (behind() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    }
+    if (meeting.graceTimer) clearTimeout(meeting.graceTimer);
+    // A track still interrupted: silence to the end, so both tracks end together, and the gap named.
+    for (const state of meeting.tracks.values()) {
+      const gap = state.interruption;
+      if (!gap) continue;
+      state.interruption = null;
+      state.track.padSilence(silenceToReach(this.trackEnd(state), meeting.elapsedSec(), state.track.inputRate));
+      this.gapMarker(meeting, gap.marker(null));
     }
     meeting.state = 'finalizing';
     this.emitState(meeting);
     await meeting.capture?.stop();
     await Promise.all([...meeting.tracks.values()].map((t) => t.track.finish()));
+    await meeting.recorder.idle();
     await meeting.emitting;
     if (meeting.timer) clearInterval(meeting.timer);
     const durationSec = Math.max(0, ...[...meeting.tracks.values()].map((t) => (t.offsetSec ?? 0) + t.track.samples / TRACK_RATE));
@@ -276,7 +455,7 @@ export class MeetingService {
       });
       if (entry) this.opts.history.meetingEnded(entry);
     }
-    for (const t of meeting.tracks.values()) if (t.source.state === 'recording') t.source.state = 'stopped';
+    for (const t of meeting.tracks.values()) if (t.source.state === 'recording' || t.source.state === 'interrupted') t.source.state = 'stopped';
     meeting.state = 'stopped';
     this.emitState(meeting);
     if (this.meeting === meeting) this.meeting = null;
@@ -288,6 +467,7 @@ export class MeetingService {
   private async discard(meeting: Meeting): Promise<void> {
     meeting.discarded = true;
     if (meeting.timer) clearInterval(meeting.timer);
+    if (meeting.graceTimer) clearTimeout(meeting.graceTimer);
     await meeting.capture?.stop();
     for (const t of meeting.tracks.values()) await t.track.abort();
     await meeting.recorder.abandon();
@@ -296,7 +476,7 @@ export class MeetingService {
     if (this.meeting === meeting) this.meeting = null;
   }
 
-  /** The client that started the meeting went away (window closed, tab gone): the meeting is stopped and kept. */
+  /** The meeting's window was closed (not reloaded): the meeting is stopped and kept. */
   async stopOwnedBy(owner: string): Promise<void> {
     const meeting = this.meeting;
     if (meeting && meeting.owner === owner) await this.stop(meeting.id).catch(() => undefined);

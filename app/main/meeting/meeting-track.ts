@@ -27,6 +27,20 @@ export const MAX_QUEUED_SEC = 300;
 const MAX_GAP_FILL_SEC = 30;
 const RETRYABLE = new Set(['ENGINE_CRASHED', 'BUSY', 'NO_MODEL']);
 
+/** Open segments longer than this get no more partial text (a decode that long would hold dictation up); the final follows. */
+export const MAX_PARTIAL_SEC = 15;
+/** Shortest open audio worth a partial decode (ms), as dictation's. */
+const MIN_PARTIAL_MS = 240;
+
+/** The open segment's text so far (track samples). */
+export interface TrackPartial {
+  track: MeetingTrackName;
+  /** The segment the final will close (TrackFinal.segmentId). */
+  segmentId: number;
+  startSample: number;
+  text: string;
+}
+
 /** A final of one track, times in track samples/seconds (the meeting adds the track's offset). */
 export interface TrackFinal {
   track: MeetingTrackName;
@@ -51,6 +65,15 @@ export interface MeetingTrackOptions {
   decoder?: DecoderName;
   segmenter: Omit<SegmenterOptions, 'sampleRate'>;
   onFinal: (final: TrackFinal) => void;
+  /**
+   * Partial text of the open segment, re-decoded every `partialIntervalMs` while it grows: at file priority
+   * and only when the engine is idle (skipIfBusy), so live dictation and this track's own finals go first.
+   * Absent: no partial decodes.
+   */
+  onPartial?: (partial: TrackPartial) => void;
+  partialIntervalMs?: number;
+  /** True while partials must not run (live dictation: a meeting decode in the lane cannot be preempted). */
+  partialsPaused?: () => boolean;
   /** A segment could not be transcribed (after retries) or was left undecoded; once per cause is enough for the UI. */
   onProblem: (code: string, message: string) => void;
   log: Logger;
@@ -99,6 +122,12 @@ export class MeetingTrack {
   private arrivals: { end: number; at: number }[] = [];
   private lastLevel = 0;
   private readonly lags: number[] = [];
+  /** Input position where the current sender's numbering starts (a page that reloaded sends from 0 again). */
+  private streamOrigin = 0;
+  private samplesInterrupted = 0;
+  private partialRunning = false;
+  private lastPartialAt = Number.NEGATIVE_INFINITY;
+  private lastPartialText: string | null = null;
 
   constructor(private readonly opts: MeetingTrackOptions) {
     this.track = opts.track;
@@ -116,9 +145,25 @@ export class MeetingTrack {
     return this.opts.inputRate;
   }
 
-  /** Input-rate samples placed so far (the sender's next startSample when nothing was lost). */
+  /** Input-rate samples placed so far from the current sender (its next startSample when nothing was lost). */
   get receivedSamples(): number {
-    return this.inputPosition;
+    return this.inputPosition - this.streamOrigin;
+  }
+
+  /**
+   * Silence for the time the sender was gone (mic-gap.ts), counted apart from samples lost in transit; the
+   * sender that comes back numbers its frames from 0 (restartStream).
+   */
+  padSilence(inputSamples: number): void {
+    if (this.finished || inputSamples <= 0) return;
+    this.samplesInterrupted += inputSamples;
+    // In pieces of a second at most: the segmenter and the WAV see ordinary frames.
+    for (let left = inputSamples; left > 0; left -= this.opts.inputRate) this.ingest(new Float32Array(Math.min(left, this.opts.inputRate)));
+  }
+
+  /** A new sender (the page reloaded): its startSample 0 is the track's current input position. */
+  restartStream(): void {
+    this.streamOrigin = this.inputPosition;
   }
 
   /** RMS of the last frame, 0–1. */
@@ -143,6 +188,7 @@ export class MeetingTrack {
   push(frame: Float32Array, startSample?: number): void {
     if (this.finished) return;
     let samples = frame;
+    if (startSample !== undefined) startSample += this.streamOrigin;
     if (startSample !== undefined && startSample !== this.inputPosition) {
       if (startSample > this.inputPosition) {
         const missing = startSample - this.inputPosition;
@@ -181,6 +227,7 @@ export class MeetingTrack {
     for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
     this.lastLevel = Math.min(1, Math.sqrt(sum / pcm.length));
     for (const event of this.segmenter.push(pcm)) this.onSegment(event);
+    this.maybePartial(now);
     // What no segment can need any more: before the open one, or — between segments — all but the
     // pre-roll a next one may take, and a second for its onset to be confirmed.
     const preRoll = Math.round((TRACK_RATE * this.opts.segmenter.preRollMs) / 1000);
@@ -195,6 +242,8 @@ export class MeetingTrack {
   private onSegment(event: SegmentEvent): void {
     if (event.type === 'open') {
       this.openStart = event.start;
+      this.lastPartialText = null;
+      this.lastPartialAt = Number.NEGATIVE_INFINITY;
       return;
     }
     this.openStart = null;
@@ -216,6 +265,45 @@ export class MeetingTrack {
     this.decoding ??= this.drain().finally(() => {
       this.decoding = null;
     });
+  }
+
+  /**
+   * The open segment re-decoded for its text so far: one decode at a time, none while this track's finals
+   * wait (they come first), none past MAX_PARTIAL_SEC, and skipped (null) whenever the engine has other work.
+   */
+  private maybePartial(now: number): void {
+    const onPartial = this.opts.onPartial;
+    const start = this.openStart;
+    if (!onPartial || start === null || this.partialRunning || this.queue.length || this.finished) return;
+    if (now - this.lastPartialAt < (this.opts.partialIntervalMs ?? 300) || this.opts.partialsPaused?.()) return;
+    const end = this.store.length;
+    const length = end - start;
+    if (length < (TRACK_RATE * MIN_PARTIAL_MS) / 1000 || length > MAX_PARTIAL_SEC * TRACK_RATE) return;
+    const segmentId = this.nextSegment;
+    this.lastPartialAt = now;
+    this.partialRunning = true;
+    this.opts.engine
+      .transcribe(this.store.read(start, end), { sampleRate: TRACK_RATE, decoder: this.opts.decoder }, { priority: 'file', skipIfBusy: true, signal: this.cancel.signal })
+      .then(
+        (result) => {
+          if (result === null) {
+            this.lastPartialAt = now - (this.opts.partialIntervalMs ?? 300) + 50; // busy: try again soon
+            return;
+          }
+          // Closed meanwhile: its final decides (a partial never follows its own final).
+          if (this.openStart !== start || this.nextSegment !== segmentId || this.finished) return;
+          const text = result.text.trim();
+          if (text === this.lastPartialText || (this.lastPartialText === null && text === '')) return;
+          this.lastPartialText = text;
+          onPartial({ track: this.track, segmentId, startSample: start, text });
+        },
+        (error: unknown) => {
+          if (codeOf(error) !== 'ABORTED') this.opts.log.debug(`${this.track}: partial decode failed: ${(error as Error).message}`);
+        },
+      )
+      .finally(() => {
+        this.partialRunning = false;
+      });
   }
 
   private async drain(): Promise<void> {
@@ -294,6 +382,7 @@ export class MeetingTrack {
       samplesMissing: this.samplesMissing,
       samplesRepeated: this.samplesRepeated,
       journalDropped: this.opts.wav?.droppedSamples ?? 0,
+      samplesInterrupted: this.samplesInterrupted,
       segments: this.nextSegment - this.undecoded,
       finalLagMs: lagStats(this.lags),
     };

@@ -3,14 +3,14 @@
 // count sent; a microphone that cannot open is named while the meeting goes on; a refused start says why.
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
-import type { MeetingFinal, MeetingInfo, MeetingSummary, ParakeetApi, Result } from '../../../app/ipc/contract.js';
+import type { HistoryEntry, MeetingCurrent, MeetingFinal, MeetingInfo, MeetingPartial, MeetingSummary, ParakeetApi, Result } from '../../../app/ipc/contract.js';
 import { DEFAULT_SETTINGS } from '../../../app/ipc/settings.js';
 import { MicError, type MicHandle, type MicOptions } from '../../../renderer/audio/mic-types.js';
 import { MeetingController } from '../../../renderer/meeting/meeting-controller.js';
-import { applyFinal, initialMeeting, meetingStore, started } from '../../../renderer/meeting/meeting-store.js';
+import { applyFinal, applyPartial, initialMeeting, meetingStore, started } from '../../../renderer/meeting/meeting-store.js';
 
 const INFO: MeetingInfo = {
-  meetingId: 'm1', entryId: '20261201-140000-abcdef', micStreamId: 's1000000001', startedAt: '2026-12-01T14:00:00.000Z',
+  meetingId: 'm1', entryId: '20261201-140000-abcdef', micStreamId: 's1000000001', othersStreamId: null, startedAt: '2026-12-01T14:00:00.000Z',
   sources: [
     { track: 'you', speaker: 'You', state: 'recording', reason: null, action: null },
     { track: 'others', speaker: 'Others', state: 'recording', reason: null, action: null },
@@ -86,4 +86,71 @@ test('a refused start shows main\'s reason and leaves the view idle', async () =
   await controller.start();
   assert.equal(meetingStore.getState().phase, 'idle');
   assert.equal(meetingStore.getState().error, 'A meeting is already being recorded.');
+});
+
+const partial = (track: 'you' | 'others', trackSegment: number, text: string): MeetingPartial => ({
+  meetingId: 'm1', track, speaker: track === 'you' ? 'You' : 'Others', trackSegment, start: trackSegment * 3, text,
+});
+
+test('partials per track: each track shows its own text in progress, replaced by its final; a late partial of a finished segment is not shown', () => {
+  let s = started(INFO);
+  s = applyPartial(s, partial('you', 0, 'five'));
+  s = applyPartial(s, partial('others', 0, 'seven one'));
+  s = applyPartial(s, partial('you', 0, 'five five'));
+  assert.deepEqual([s.partials.you?.text, s.partials.others?.text], ['five five', 'seven one']);
+  s = applyFinal(s, { ...final('you', 0.5, 'five five eight'), trackSegment: 0 });
+  assert.equal(s.partials.you, null, 'the final replaced the You partial');
+  assert.equal(s.partials.others?.text, 'seven one', 'the Others partial stays until its own final');
+  s = applyPartial(s, partial('you', 0, 'five five eig'));
+  assert.equal(s.partials.you, null, 'a partial arriving after its final is dropped');
+  s = applyPartial(s, partial('you', 1, 'oh'));
+  s = applyFinal(s, { ...final('others', 0.2, 'seven one three'), trackSegment: 0 });
+  assert.deepEqual([s.partials.you?.text, s.partials.others], ['oh', null]);
+  s = applyPartial(s, partial('you', 1, 'oh oh'));
+  s = applyPartial({ ...s }, { ...partial('you', 2, 'x'), meetingId: 'm2' });
+  assert.equal(s.partials.you?.text, 'oh oh', 'other meetings\' partials are ignored');
+  s = applyFinal(s, { ...final('you', 4, ''), trackSegment: 1 });
+  assert.equal(s.partials.you, null, 'an empty final clears its partial too');
+});
+
+test('a page loaded while a meeting records takes it over: attach, the transcript so far from History (shown once), the microphone on the new stream from 0', async () => {
+  const attachedInfo: MeetingInfo = { ...INFO, micStreamId: 's1000000003', sources: INFO.sources.map((x) => (x.track === 'you' ? { ...x, state: 'interrupted' as const, reason: 'away' } : x)) };
+  const current: MeetingCurrent = { info: { ...INFO, micStreamId: null }, state: 'recording', elapsedSec: 42, micDetached: true };
+  const entry = {
+    id: INFO.entryId, kind: 'meeting', live: true,
+    segments: [
+      { segmentId: 0, start: 1, end: 2, text: 'five five', devicesRan: [], words: [], speaker: 'You' },
+      { segmentId: 1, start: 1.5, end: 3, text: 'zero four', devicesRan: [], words: [], speaker: 'Others' },
+    ],
+    markers: [{ at: 10, text: 'The microphone was interrupted from 00:10 to 00:14 (the page was reloaded or crashed); the recording holds silence there.' }],
+  } as unknown as HistoryEntry;
+  let onFrame: ((f: Float32Array) => void) | null = null;
+  const { controller, invokes, sent, replies } = fakes(async (opts) => {
+    onFrame = opts.onFrame;
+    return { sampleRate: 16000, label: 'test mic', flush: async () => undefined, close: async () => undefined };
+  });
+  replies['meeting:current'] = { ok: true, value: current };
+  replies['meeting:attach'] = { ok: true, value: attachedInfo };
+  replies['history:get'] = { ok: true, value: entry };
+  await controller.resume();
+  assert.deepEqual(invokes.map((i) => i.channel), ['meeting:current', 'meeting:attach', 'history:get']);
+  assert.deepEqual(invokes[1]!.payload, { meetingId: 'm1' });
+  const s = meetingStore.getState();
+  assert.equal(s.phase, 'recording');
+  assert.equal(s.elapsedSec, 42);
+  assert.deepEqual(s.finals.map((f) => [f.track, f.text]), [['you', 'five five'], ['others', 'zero four']]);
+  assert.equal(s.markers.length, 1);
+  // The same final arriving as an event after the read is not shown twice.
+  meetingStore.setState((x) => applyFinal(x, { ...final('you', 1, 'five five'), segmentId: 0 }));
+  assert.equal(meetingStore.getState().finals.length, 2);
+  onFrame!(new Float32Array(640));
+  assert.deepEqual(sent, [{ stream: 's1000000003', n: 640, start: 0 }]);
+
+  // Nothing to take over: a meeting still owned by another page, or none.
+  const other = fakes(async () => assert.fail('no microphone'));
+  meetingStore.setState(initialMeeting, true);
+  other.replies['meeting:current'] = { ok: true, value: { ...current, micDetached: false } };
+  await other.controller.resume();
+  assert.deepEqual(other.invokes.map((i) => i.channel), ['meeting:current']);
+  assert.equal(meetingStore.getState().phase, 'idle');
 });
