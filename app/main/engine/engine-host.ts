@@ -5,8 +5,9 @@
 //   device-check.ts    the device self-test after a load, and the move to the next device on a failure
 //   file-job.ts        file jobs in window steps that yield to live dictation
 //   engine-notices.ts  the notices' words
+//   restart-supervisor.ts when to restart after a death (backoff, giving up, one more try), whom to blame
 // The host decides the policy between them: priorities, what a partial is
-// skipped behind, the restart with backoff after a death (the device that was
+// skipped behind, what a restart does after a death (the device that was
 // in use is reported when the request that died ran on it, so the registry
 // marks it failed; the model is reloaded on the device the registry picks and
 // each request in flight runs once more, except a model validation or a file
@@ -23,6 +24,7 @@ import { aborted, EngineRpc, type EngineDeath, type RequestHow } from './engine-
 import { runFileJob } from './file-job.js';
 import { ModelResidency, type StatusCell } from './model-residency.js';
 import { PriorityLane, type LaneJobOptions } from './priority-lane.js';
+import { RestartSupervisor, blamedDevice } from './restart-supervisor.js';
 import {
   CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost,
   type EngineTranscribeOptions, type EngineTranscript,
@@ -91,9 +93,6 @@ export interface EngineHostEvents {
   selfTest: [DeviceSelfTest];
 }
 
-/** Requests that run on the model's device: only a death during one of these is blamed on the device. */
-const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile', 'fileWindow', 'selfTest']);
-
 export class EngineHost extends TypedEmitter<EngineHostEvents> {
   readonly mode: 'process' | 'inline';
   private readonly log: Logger;
@@ -101,14 +100,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private readonly lane: PriorityLane;
   private readonly residency: ModelResidency;
   private readonly deviceCheck: DeviceCheck;
+  private readonly supervisor: RestartSupervisor;
   private state: EngineState = 'starting';
   private available = false;
   private build: BuildInfo | null = null;
   private lastError: IpcError | null = null;
-  private restarts = 0;
-  private crashTimes: number[] = [];
-  private gaveUp = false;
-  private restartTimer: NodeJS.Timeout | null = null;
   private disposed = false;
   private started: Promise<void> | null = null;
   private fileJobs = 0;
@@ -139,6 +135,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         died: (death) => this.onDeath(death),
       },
     );
+    this.supervisor = new RestartSupervisor({
+      restart: () => void this.restart(),
+      restartDelaysMs: opts.restartDelaysMs,
+      maxCrashesPerMinute: opts.maxCrashesPerMinute,
+    });
     this.lane = new PriorityLane({
       onJobStart: (use) => use && this.touch(),
       onJobEnd: (use) => use && this.touch(),
@@ -179,7 +180,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.supervisor.dispose();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.rpc.close();
   }
@@ -193,7 +194,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       mode: this.mode,
       model: this.residency.model,
       modelId: this.residency.modelId,
-      restarts: this.restarts,
+      restarts: this.supervisor.restarts,
       lastError: this.lastError,
       pid: this.rpc.pid,
     };
@@ -458,7 +459,8 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     if (this.state === 'missing') {
       return Promise.reject(new CodedError('ENGINE_MISSING', this.lastError?.message ?? 'the engine is not available'));
     }
-    if (this.gaveUp) this.revive();
+    // After giving up, a new request (the user reloading a model, …) earns one more try.
+    if (this.supervisor.revive() && !this.rpc.hasTransport) void this.restart();
     return this.rpc.call(request, how);
   }
 
@@ -478,53 +480,17 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   // ------------------------------------------------------------ crash handling
 
   private onDeath({ reason, inFlight, unloadDied }: EngineDeath): void {
-    // Blame a device only when what died was running on it: a load (on the device it asked for) or a
-    // decode with the resident model. A validation runs on the CPU in a separate, short-lived model, and
-    // a death with nothing running says nothing about any device.
-    const onDevice = inFlight.filter((r) => DEVICE_OPS.has(r.op));
-    const device = onDevice.length === 0 ? null : this.blamedDevice(onDevice);
+    const device = blamedDevice(inFlight, this.residency.model?.device.device.name ?? null);
     this.lastError = { code: 'ENGINE_CRASHED', message: `the engine process stopped (${reason})` };
     this.log.error(`engine process stopped (${reason})${device ? ` while using ${device}` : ''}`, { inFlight: inFlight.map((r) => r.op) });
     if (unloadDied) this.residency.model = null;
 
-    const now = Date.now();
-    this.crashTimes = [...this.crashTimes.filter((t) => now - t < 60_000), now];
-    const restarting = this.crashTimes.length <= (this.opts.maxCrashesPerMinute ?? 5);
-    this.restarts += 1;
+    const { restarting } = this.supervisor.crashed();
     this.emit('crashed', { device, reason });
     this.emit('notice', engineNotices.crashed(reason, device, restarting));
     this.setState('crashed');
 
-    if (!restarting) {
-      this.gaveUp = true;
-      this.rpc.rejectAll(() => new CodedError('ENGINE_CRASHED', `the engine process keeps crashing (${reason})`));
-      return;
-    }
-    const delays = this.opts.restartDelaysMs ?? [0, 500, 2000, 5000];
-    const delay = delays[Math.min(this.crashTimes.length - 1, delays.length - 1)] ?? 0;
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = null;
-      void this.restart();
-    }, delay);
-  }
-
-  /** The device a death is blamed on: the one a load asked for, a self-test's device, else the model's. */
-  private blamedDevice(requests: EngineRequest[]): string | null {
-    const current = this.residency.model?.device.device.name;
-    for (const r of requests) {
-      if (r.op === 'load') return r.options.device ?? current ?? null;
-    }
-    for (const r of requests) {
-      if (r.op === 'selfTest') return r.device ?? current ?? null;
-    }
-    return current ?? null;
-  }
-
-  /** After giving up: a new request (the user reloading a model, …) earns one more try. */
-  private revive(): void {
-    this.gaveUp = false;
-    this.crashTimes = [];
-    if (!this.restartTimer && !this.rpc.hasTransport) void this.restart();
+    if (!restarting) this.rpc.rejectAll(() => new CodedError('ENGINE_CRASHED', `the engine process keeps crashing (${reason})`));
   }
 
   private async restart(): Promise<void> {
