@@ -137,6 +137,8 @@ export interface TranscribeOptions {
   captureLogits?: boolean;
   /** Time every encoder node (CPU graphs): TranscribeResult.profile. Slower than a normal run. */
   profile?: boolean;
+  /** At most this many CPU threads for this call (0/absent: the state's own count). */
+  maxThreads?: number;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }

@@ -129,6 +129,11 @@ Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr
         params.capture_encoder = optional_bool(o, "captureEncoder", false);
         params.capture_logits = optional_bool(o, "captureLogits", false);
         params.profile = optional_bool(o, "profile", false);
+        const double max_threads = optional_number(o, "maxThreads", 0);
+        if (!(max_threads >= 0 && max_threads <= 1024) || max_threads != double(int(max_threads))) {
+            throw_bad_argument(env, "maxThreads must be an integer 0..1024 (0 = the state's own count)");
+        }
+        params.max_threads = int(max_threads);
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
     }
     if (input.ElementLength() == 0) throw make_error(env, "BAD_AUDIO", "the audio is empty (0 samples); record or choose audio with sound in it");

@@ -65,7 +65,8 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
     t0 = Clock::now();
     const EncoderHead head = decoder == DecoderKind::Ctc ? EncoderHead::Ctc : EncoderHead::JointEnc;
     const bool keep = params.capture_encoder;
-    const int threads = adaptive ? adaptive->choose() : backend->threads();
+    const int chosen = adaptive ? adaptive->choose() : backend->threads();
+    const int threads = params.max_threads > 0 ? std::min(chosen, params.max_threads) : chosen;
     backend->set_active_threads(threads);
     EncoderOutput enc = s.encoder->run(mel, head, keep, params.abort, params.profile ? &result.profile : nullptr);
     const double encoder_ms = ms_since(t0);

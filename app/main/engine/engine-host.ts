@@ -1,9 +1,9 @@
 // EngineHost: main's handle on the engine, composed of parts with one job each:
 //   engine-rpc.ts      spawn, generations, pending requests, cancel, what a death leaves
-//   priority-lane.ts   one model call at a time in priority order (the engine answers BUSY to a second)
+//   priority-lane.ts   model calls in priority order, one at a time except a file window and live dictation
 //   model-residency.ts the resident model and its one load() (state, errors, log per reason)
 //   device-check.ts    the device self-test after a load, and the move to the next device on a failure
-//   file-job.ts        file jobs in window steps that yield to live dictation
+//   file-job.ts        file jobs in window steps that live dictation runs beside
 //   engine-notices.ts  the notices' words
 //   restart-supervisor.ts when to restart after a death (backoff, giving up, one more try), whom to blame
 // The host decides the policy between them: priorities, what a partial is
@@ -31,12 +31,13 @@ import {
 } from './protocol.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 
-export { FILE_WINDOW_SEC, MAX_FILE_PREEMPTIONS } from './file-job.js';
+export { FILE_WINDOW_SEC } from './file-job.js';
 
 /**
  * Lane priorities: lower runs first; equal priorities run in arrival order. Live dictation (finals, then
- * partials) goes before batch work: a file job runs one window per lane job, and a window that is running
- * when a final or a partial arrives is stopped (the engine's abort flag) and run again after it.
+ * partials) goes before batch work: a file job runs one window per lane step, and a final or a partial
+ * runs beside a running window (the engine decodes them on two states of the model), so it never waits
+ * for one. While dictation is in use the CPU threads are split between the two (liveThreads, below).
  */
 export const PRIORITY = { load: 0, final: 1, partial: 2, file: 3 } as const;
 export type DecodePriority = keyof typeof PRIORITY;
@@ -223,23 +224,34 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
 
   /**
    * A partial is skipped (never queued) when it would wait behind other live work or a long job (a load,
-   * a validation, a self-test); behind a file window it waits: the window yields to it.
+   * a validation, a self-test); beside a file window it runs at once.
    */
   private partialWouldWait(): boolean {
-    if (this.lane.waiting.some((j) => !j.step)) return true;
-    return this.lane.busy && !this.lane.running?.step;
+    return this.lane.waiting.some((j) => !j.step) || this.lane.running.some((j) => !j.step);
   }
 
   /**
    * What holds live dictation up now, in words ("loading the model"), or null: a job that a partial is
-   * skipped behind and a final waits for. A file window never does (it yields).
+   * skipped behind and a final waits for. A file window never does (dictation runs beside it).
    */
   liveHeldBy(): string | null {
-    const running = this.lane.running;
-    if (running && !running.step && running.priority !== PRIORITY.final && running.priority !== PRIORITY.partial) {
-      return running.what ?? 'busy';
-    }
-    return null;
+    const holder = this.lane.running.find((j) => !j.step && j.priority !== PRIORITY.final && j.priority !== PRIORITY.partial);
+    return holder ? holder.what ?? 'busy' : null;
+  }
+
+  /**
+   * The CPU threads of each side while a dictation session holds the model and a file job runs: a file
+   * window gets half the model's threads (at least one) and a dictation decode the rest, so the two never
+   * ask for more threads than the model was given (on 2 cores, one each: ggml's workers spin at every
+   * node's barrier, and a worker that loses its core to the other side stalls its whole graph).
+   * Undefined: no split (all threads).
+   */
+  private liveThreads(side: 'file' | 'live'): number | undefined {
+    if (this.fileJobs === 0 || !(this.opts.inUse?.() ?? false)) return undefined;
+    const threads = this.residency.model?.threads ?? 0;
+    if (threads < 2) return undefined;
+    const file = Math.max(1, Math.floor(threads / 2));
+    return side === 'file' ? file : threads - file;
   }
 
   /** True while a file job holds the lane or waits in it (the dictation view says live text goes first). */
@@ -292,15 +304,17 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.inLane(PRIORITY[how.priority], async () => {
       if (how.signal?.aborted) throw aborted();
       await this.reloadIfIdle();
-      const result = await this.request({ op: 'transcribe', pcm, options }, { signal: how.signal });
+      const live = how.priority === 'final' || how.priority === 'partial';
+      const maxThreads = live ? this.liveThreads('live') : undefined;
+      const result = await this.request({ op: 'transcribe', pcm, options: maxThreads ? { ...options, maxThreads } : options }, { signal: how.signal });
       this.emit('ran', { devicesRan: result.devicesRan });
       return result;
     });
   }
 
   /**
-   * Transcribes a WAV file the engine reads, one window per lane step (file-job.ts), so finals and partials
-   * of a live session run between windows; a running window yields to them (stopped, then run again). Each
+   * Transcribes a WAV file the engine reads, one window per lane step (file-job.ts); finals and partials
+   * of a live session run beside a running window, on the engine's dictation state. Each
    * window is normalized with its own mel statistics (the engine's one-call pass uses the whole clip's): the
    * cut points are the same, the features of a window can differ slightly.
    */
@@ -319,6 +333,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         request: (r, requestHow) => this.request(r, requestHow),
         inLane: (work, laneHow) => this.inLane(PRIORITY.file, work, laneHow),
         reloadIfIdle: () => this.reloadIfIdle(),
+        windowThreads: () => this.liveThreads('file'),
         ran: (devicesRan) => this.emit('ran', { devicesRan }),
       }, model, path, options, how);
     } finally {
@@ -443,12 +458,12 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
 
   /**
    * `use`: the job is a use of the model (every job but the idle unload itself), which restarts the idle timer.
-   * Only live dictation stops a running file window; a load or a check waits for the window to end.
+   * Only live dictation runs beside a file window; a load or a check waits for the window to end.
    */
   private inLane<T>(priority: number, work: () => Promise<T>, how: LaneJobOptions = {}): Promise<T> {
     return this.lane.run(priority, work, {
       ...how,
-      preempts: priority === PRIORITY.final || priority === PRIORITY.partial,
+      beside: priority === PRIORITY.final || priority === PRIORITY.partial,
       what: how.what ?? (priority === PRIORITY.load ? 'loading the model' : undefined),
     });
   }

@@ -230,6 +230,11 @@ struct TranscribeParams {
     bool capture_encoder = false;   // keep the encoder output in the result
     bool capture_logits = false;    // CTC: keep the log-probs
     bool profile = false;           // time every encoder node (TranscribeResult::profile)
+    /**
+     * At most this many CPU threads for this call (0 = the state's own count): the app gives a file job's
+     * windows fewer threads while live dictation decodes beside them on another state.
+     */
+    int max_threads = 0;
 };
 
 /** The defaults of every TranscribeParams field (the model's decoder, NeMo's greedy_batch TDT rule, 60 s windows). */
