@@ -6,16 +6,15 @@
 // over the idle figure; the idle figure is what one final's decode costs.
 //
 //   node --import tsx test/bench/final-wait.ts [--finals 12] [--file-sec 120] [--threads 0] [--model m.gguf]
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EngineHost } from '../../app/main/engine/engine-host.js';
 import { nullLogger } from '../../app/main/log.js';
-import { appRoot } from '../../app/main/util/app-root.js';
 import { encodeWav16 } from '../../app/shared/wav.js';
-import { RATE, quiet, speechLike } from '../support/audio/signals.js';
-import { generateModel } from '../support/model/generate.js';
+import { RATE, meetingLike, speechLike } from '../support/audio/signals.js';
+import { benchModel } from './bench-model.js';
 
 const { values } = parseArgs({
   options: {
@@ -33,13 +32,7 @@ function stats(xs: number[]): string {
 }
 
 async function main(): Promise<void> {
-  let modelPath = values.model;
-  if (!modelPath) {
-    const cache = join(appRoot(), '.cache', 'bench');
-    mkdirSync(cache, { recursive: true });
-    modelPath = join(cache, 'shape110m-hybrid_tdt_ctc-q8_0.gguf');
-    if (!existsSync(modelPath)) generateModel(modelPath, { preset: 'shape110m', arch: 'hybrid_tdt_ctc', weightType: 'q8_0', seed: 1 });
-  }
+  const modelPath = values.model ?? benchModel();
   const dir = mkdtempSync(join(tmpdir(), 'parakeet-final-wait-'));
   // A dictation session holds the model (as while the user dictates): the host splits the threads.
   const host = new EngineHost({ mode: 'process', log: nullLogger, inUse: () => true });
@@ -49,12 +42,7 @@ async function main(): Promise<void> {
     await host.loadModel(modelPath, threads > 0 ? { threads } : {});
     const segment = speechLike(3, 7);
     const fileSec = Number(values['file-sec']);
-    const meeting = new Float32Array(fileSec * RATE);
-    for (let at = 0, k = 0; at < meeting.length; k += 1) {
-      const p = k % 2 === 0 ? speechLike(2 + (k % 7) * 0.5, 500 + k) : quiet(0.5 + (k % 4) * 0.3, 700 + k);
-      meeting.set(p.subarray(0, Math.min(p.length, meeting.length - at)), at);
-      at += p.length;
-    }
+    const meeting = meetingLike(fileSec);
     const wav = join(dir, 'meeting.wav');
     writeFileSync(wav, encodeWav16(meeting, RATE));
 

@@ -12,35 +12,20 @@ import { parseArgs } from 'node:util';
 import { resample } from '../../app/shared/resample.js';
 import { readWavMono } from '../../app/main/engine/wav-file.js';
 import { prng } from '../support/audio/signals.js';
+import { SPARSE_WAV_HEADER_BYTES, writeSparseWav } from '../support/audio/sparse-wav.js';
 
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '60' }, rate: { type: 'string', default: '44100' } } });
 const minutes = Number(values.minutes);
 const rate = Number(values.rate);
 const frames = Math.round(minutes * 60 * rate);
 
-function header(dataBytes: number): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(2, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * 4, 28);
-  h.writeUInt16LE(4, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'parakeet-resample-bench-'));
   try {
     const file = join(dir, 'long.wav');
-    const fd = openSync(file, 'w');
-    writeSync(fd, header(frames * 4));
+    // The header (and the file's length), then the samples written over the hole.
+    writeSparseWav(file, { format: 1, bits: 16, channels: 2, rate, dataBytes: frames * 4 });
+    const fd = openSync(file, 'r+');
     const next = prng(1);
     const block = Buffer.alloc(rate * 4); // one second
     for (let done = 0; done < frames; done += rate) {
@@ -51,7 +36,7 @@ async function main(): Promise<void> {
         block.writeInt16LE(Math.round(v * 32767), 4 * i);
         block.writeInt16LE(Math.round(0.8 * v * 32767), 4 * i + 2);
       }
-      writeSync(fd, block, 0, n * 4);
+      writeSync(fd, block, 0, n * 4, SPARSE_WAV_HEADER_BYTES + done * 4);
     }
     closeSync(fd);
     const seconds = async (f: () => Promise<unknown> | unknown): Promise<number> => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { encodeWav16 } from '../../app/shared/wav.js';
 import { EngineHost, FILE_WINDOW_SEC } from '../../app/main/engine/engine-host.js';
-import { quiet, speechLike, RATE } from '../support/audio/signals.js';
+import { RATE, meetingLike, speechLike } from '../support/audio/signals.js';
 import { generateModel } from '../support/model/generate.js';
 import { tempDir, testLogger } from './helpers.js';
 
@@ -22,12 +22,7 @@ generateModel(modelPath, { preset: 'small', arch: 'tdt', seed: 3 });
 const FILE_SEC = 6 * 60;
 let host: EngineHost;
 
-const audio = new Float32Array(FILE_SEC * RATE);
-for (let at = 0, k = 0; at < audio.length; k += 1) {
-  const p = k % 2 === 0 ? speechLike(2 + (k % 5) * 0.7, 40 + k) : quiet(0.4 + (k % 3) * 0.3, 90 + k);
-  audio.set(p.subarray(0, Math.min(p.length, audio.length - at)), at);
-  at += p.length;
-}
+const audio = meetingLike(FILE_SEC);
 const wav = join(dir, 'long.wav');
 writeFileSync(wav, encodeWav16(audio, RATE));
 

@@ -107,14 +107,21 @@ async function started(s: Seen, inUse = false): Promise<EngineHost> {
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pcm = new Float32Array(1600);
+
+/** A started host with window 0 of a file job running. */
+async function windowRunning(s: Seen, inUse = false): Promise<{ host: EngineHost; file: Promise<{ text: string }> }> {
+  const host = await started(s, inUse);
+  const file = host.transcribeFile('/meeting.wav', {});
+  await pause(50);
+  return { host, file };
+}
 
 test('a final arriving mid-window runs beside it at once; the window is neither stopped nor run again', async () => {
   const s = seen();
-  const host = await started(s);
-  const file = host.transcribeFile('/meeting.wav', {});
-  await pause(50); // window 0 is running
+  const { host, file } = await windowRunning(s);
   const t0 = performance.now();
-  const final = await host.transcribe(new Float32Array(1600), {}, { priority: 'final' });
+  const final = await host.transcribe(pcm, {}, { priority: 'final' });
   const waited = performance.now() - t0;
   assert.equal(final?.text, 'live');
   assert.ok(waited < LIVE_MS + WINDOW_MS / 4, `the final took ${waited.toFixed(0)} ms: its own decode, not the rest of a window`);
@@ -129,14 +136,12 @@ test('a final arriving mid-window runs beside it at once; the window is neither 
 
 test('a partial mid-window is decoded at once (not skipped); a partial behind a running final is skipped', async () => {
   const s = seen();
-  const host = await started(s);
-  const file = host.transcribeFile('/meeting.wav', {});
-  await pause(50);
-  const partial = await host.transcribe(new Float32Array(1600), {}, { priority: 'partial', skipIfBusy: true });
+  const { host, file } = await windowRunning(s);
+  const partial = await host.transcribe(pcm, {}, { priority: 'partial', skipIfBusy: true });
   assert.equal(partial?.text, 'live');
-  const final = host.transcribe(new Float32Array(1600), {}, { priority: 'final' });
+  const final = host.transcribe(pcm, {}, { priority: 'final' });
   await pause(5);
-  assert.equal(await host.transcribe(new Float32Array(1600), {}, { priority: 'partial', skipIfBusy: true }), null);
+  assert.equal(await host.transcribe(pcm, {}, { priority: 'partial', skipIfBusy: true }), null);
   await final;
   assert.equal((await file).text, 'w0 w1 w2');
   await host.dispose();
@@ -144,10 +149,8 @@ test('a partial mid-window is decoded at once (not skipped); a partial behind a 
 
 test('finals never run two at a time (one dictation state), even beside a window; they keep their order', async () => {
   const s = seen();
-  const host = await started(s);
-  const file = host.transcribeFile('/meeting.wav', {});
-  await pause(50);
-  const texts = await Promise.all([0, 1, 2].map(() => host.transcribe(new Float32Array(1600), {}, { priority: 'final' })));
+  const { host, file } = await windowRunning(s);
+  const texts = await Promise.all([0, 1, 2].map(() => host.transcribe(pcm, {}, { priority: 'final' })));
   assert.deepEqual(texts.map((t) => t?.text), ['live', 'live', 'live']);
   assert.equal(s.maxLive, 1);
   assert.ok(s.maxCalls <= 2, `at most a window and a final at once (${s.maxCalls})`);
@@ -157,28 +160,24 @@ test('finals never run two at a time (one dictation state), even beside a window
 
 test('a load asked for mid-window waits for the window to end, and the next window waits for the load', async () => {
   const s = seen();
-  const host = await started(s);
-  const file = host.transcribeFile('/meeting.wav', {});
-  await pause(50);
+  const { host, file } = await windowRunning(s);
   await host.loadModel('/other.gguf');
-  assert.deepEqual(s.log.slice(1, 5), ['window 0 start', 'window 0 done', 'load', 'window 1 start']);
   assert.equal((await file).text, 'w0 w1 w2');
+  assert.deepEqual(s.log.slice(1, 5), ['window 0 start', 'window 0 done', 'load', 'window 1 start']);
   await host.dispose();
 });
 
 test('while a dictation session holds the model, a file window gets half the threads and a live decode the rest; otherwise all', async () => {
   for (const inUse of [false, true]) {
     const s = seen();
-    const host = await started(s, inUse);
-    const file = host.transcribeFile('/meeting.wav', {});
-    await pause(50);
-    await host.transcribe(new Float32Array(1600), {}, { priority: 'final' });
+    const { host, file } = await windowRunning(s, inUse);
+    await host.transcribe(pcm, {}, { priority: 'final' });
     await file;
     const expected = inUse ? 1 : undefined;
     assert.deepEqual(s.threads.filter((t) => t.op === 'window').map((t) => t.maxThreads), [expected, expected, expected], `inUse ${inUse}: windows`);
     assert.deepEqual(s.threads.filter((t) => t.op === 'live').map((t) => t.maxThreads), [expected], `inUse ${inUse}: the final`);
     // No file job: a final gets every thread.
-    await host.transcribe(new Float32Array(1600), {}, { priority: 'final' });
+    await host.transcribe(pcm, {}, { priority: 'final' });
     assert.equal(s.threads.at(-1)!.maxThreads, undefined);
     await host.dispose();
   }

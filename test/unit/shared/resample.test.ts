@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { StreamingResampler, resample } from '../../../app/shared/resample.js';
-import { prng } from '../../support/audio/signals.js';
+import { concat, prng } from '../../support/audio/signals.js';
 
 function tone(n: number, freqHz: number, rate: number, amp = 0.5): Float32Array {
   return Float32Array.from({ length: n }, (_, i) => amp * Math.sin((2 * Math.PI * freqHz * i) / rate));
@@ -48,13 +48,7 @@ function chunked(x: Float32Array, inRate: number, outRate: number, sizes: () => 
     at += n;
   }
   parts.push(r.flush());
-  const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat(...parts);
 }
 
 /** Level of a 2 s tone at `freqHz` after `inRate` → 16 kHz, in dB relative to the input (edges skipped). */
