@@ -6,6 +6,7 @@
 #include "attention_op.h"
 #include "encoder_graph.h"
 #include "graph_helpers.h"
+#include "packed_weights.h"
 
 namespace parakeet {
 
@@ -14,7 +15,7 @@ bool uses_fused_attention(const Hparams & hp, bool cpu_graph) {
     return cpu_graph && unbounded && hp.head_dim() % 16 == 0 && fused_attention_available();
 }
 
-ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
+ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
                                       const EncoderInputs & in, int frames, ggml_tensor * residual) {
     const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), T = frames, P = 2 * int64_t(frames) - 1;
     if (uses_fused_attention(hp, in.cpu_fused_ops)) {
@@ -22,7 +23,8 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
         ggml_tensor * q = linear(ctx, xh, w.q_w, w.q_b, in.packed);
         ggml_tensor * k = linear(ctx, xh, w.k_w, w.k_b, in.packed);
         ggml_tensor * v = linear(ctx, xh, w.v_w, w.v_b, in.packed);
-        ggml_tensor * p = mul_mat(ctx, w.pos_w, in.pos, in.packed);
+        const RelPosProjection * halves = in.packed != nullptr && in.pos_halves != nullptr ? in.packed->rel_pos(w.pos_w) : nullptr;
+        ggml_tensor * p = halves != nullptr ? halves->apply(ctx, in.pos_halves, ggml_get_name(w.pos_w)) : mul_mat(ctx, w.pos_w, in.pos, in.packed);
         ggml_tensor * context = fused_rel_pos_attention(ctx, q, k, v, p, w.pos_bias_u, w.pos_bias_v, in.frame_mask);
         return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
     }

@@ -7,6 +7,7 @@
 #include "encoder_graph.h"
 #include "graph_helpers.h"
 #include "parakeet/parakeet.h"
+#include "rel_pos_projection.h"
 
 namespace parakeet {
 namespace {
@@ -196,6 +197,7 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     in.cpu_fused_ops = backend_.is_cpu();
     ggml_tensor * x_in = new_input(ctx, "subsampled", D, frames);
     in.pos = new_input(ctx, "pos", D, 2 * frames - 1);
+    if (packed_.has_rel_pos()) in.pos_halves = new_input(ctx, "pos_halves", D, frames);
     in.att_mask = new_input(ctx, "att_mask", frames, frames);
     std::vector<float> frame_mask_data;
     if (valid < frames) {
@@ -220,10 +222,18 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
         ggml_set_output(head_out);
         ggml_build_forward_expand(graph, head_out);
     }
-    const std::vector<float> pos = relative_positions(frames, hp_.d_model);
     add_devices(backend_.compute(graph, [&] {
         ggml_backend_tensor_set(x_in, subsampled.data(), 0, subsampled.size() * sizeof(float));
-        ggml_backend_tensor_set(in.pos, pos.data(), 0, pos.size() * sizeof(float));
+        // Either table may be unused (so unallocated): linear_pos reads the halves where its weights
+        // were split at load (rel_pos_projection.h).
+        if (in.pos->buffer != nullptr) {
+            const std::vector<float> pos = relative_positions(frames, hp_.d_model);
+            ggml_backend_tensor_set(in.pos, pos.data(), 0, pos.size() * sizeof(float));
+        }
+        if (in.pos_halves != nullptr && in.pos_halves->buffer != nullptr) {
+            const std::vector<float> halves = relative_position_halves(frames, hp_.d_model);
+            ggml_backend_tensor_set(in.pos_halves, halves.data(), 0, halves.size() * sizeof(float));
+        }
         // Unused (so unallocated, and not built: T'² floats) when the fused attention op runs instead
         // of the masked softmax.
         if (in.att_mask->buffer != nullptr) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ggml.h"
+#include "graph_helpers.h"
 #include "hparams.h"
 #include "model_weights.h"
 
@@ -23,6 +24,7 @@ struct EncoderInputs {
     ggml_tensor * mel = nullptr;                 // [M, T] (frequency fastest)
     std::vector<ggml_tensor *> stage_masks;      // per subsampling stage k ≥ 1: [1, 1, H_k] (1 valid, 0 padded), or nullptr
     ggml_tensor * pos = nullptr;                 // [D, 2T'−1] relative positional table
+    ggml_tensor * pos_halves = nullptr;          // [D, T'] its sin and cos halves for p ≥ 0 (rel_pos_projection.h), or nullptr
     ggml_tensor * att_mask = nullptr;            // [T', T'] additive (0 / −inf), keys fastest
     ggml_tensor * frame_mask = nullptr;          // [1, T'] (1 valid, 0 padded)
     const PackedWeights * packed = nullptr;      // packed twins of matmul weights for the engine's CPU kernels, or nullptr
@@ -40,11 +42,11 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
 bool uses_fused_attention(const Hparams & hp, bool cpu_graph);
 
 /** residual + NeMo RelPositionMultiHeadAttention of the normalized input xh [D, T']. */
-ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
+ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
                                       const EncoderInputs & in, int frames, ggml_tensor * residual);
 
 /** residual + NeMo ConformerConvolution of the normalized input xh [D, T']. */
-ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * xh,
+ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
                                 const EncoderInputs & in, int frames, ggml_tensor * residual);
 
 /** NeMo ConformerLayer: FFN/2, MHSA, conv, FFN/2, norm_out. */

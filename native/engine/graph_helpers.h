@@ -1,6 +1,8 @@
 // Small ggml graph building blocks shared by the encoder parts.
 #pragma once
 
+#include <initializer_list>
+
 #include "ggml.h"
 #include "layer_norm_op.h"
 #include "packed_weights.h"
@@ -39,6 +41,45 @@ inline ggml_tensor * layer_norm(ggml_context * ctx, ggml_tensor * x, ggml_tensor
     ggml_tensor * y = ggml_norm(ctx, x, 1e-5f);
     y = ggml_mul(ctx, y, w);
     return ggml_add(ctx, y, b);
+}
+
+/**
+ * A layer norm's output as its matmuls read it: F32, or (CPU graphs whose readers all take one
+ * quantized activation format) written in that format by the norm itself, once for all readers.
+ */
+struct NormedInput {
+    ggml_tensor * f32 = nullptr;
+    ggml_tensor * quantized = nullptr;
+};
+
+/** LayerNorm(x) for the matmuls with these weights (see NormedInput). */
+inline NormedInput normed_for(ggml_context * ctx, ggml_tensor * x, ggml_tensor * gamma, ggml_tensor * beta, bool cpu_fused,
+                              const PackedWeights * packed, std::initializer_list<const ggml_tensor *> readers) {
+    ActivationFormat format = ActivationFormat::None;
+    bool shared = cpu_fused && packed != nullptr && x->ne[0] % 32 == 0;
+    for (const ggml_tensor * w : readers) {
+        const PackedMatmul * p = shared ? packed->find(w) : nullptr;
+        const ActivationFormat f = p != nullptr ? p->activation_format() : ActivationFormat::None;
+        shared = shared && f != ActivationFormat::None && (format == ActivationFormat::None || f == format);
+        format = f;
+    }
+    NormedInput in;
+    if (shared) in.quantized = fused_layer_norm_quantized(ctx, x, gamma, beta, format);
+    else in.f32 = layer_norm(ctx, x, gamma, beta, cpu_fused);
+    return in;
+}
+
+/** residual + scale · act(W·xh + b) on a NormedInput (linear_ex for the F32 form). */
+inline ggml_tensor * linear_ex(ggml_context * ctx, const NormedInput & xh, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed,
+                               bool silu, ggml_tensor * residual = nullptr, float scale = 1.0f) {
+    if (xh.quantized != nullptr) {
+        return packed->find(w)->apply_quantized(ctx, xh.quantized, ggml_get_name(w), Epilogue{b, silu, residual, scale});
+    }
+    return linear_ex(ctx, xh.f32, w, b, packed, silu, residual, scale);
+}
+
+inline ggml_tensor * linear(ggml_context * ctx, const NormedInput & xh, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed) {
+    return linear_ex(ctx, xh, w, b, packed, false);
 }
 
 }  // namespace parakeet

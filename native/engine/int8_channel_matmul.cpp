@@ -107,34 +107,49 @@ namespace {
 
 // Per frame: s = (max − min)/255 over a range that includes 0, z = round(−min/s), q = round(x/s) + z
 // (nearest even) in [0, 255]: onnxruntime's DynamicQuantizeLinear, per frame instead of per tensor.
-PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
-    const int64_t k = x->ne[0];
-    for (int64_t t = first; t < last; ++t) {
-        const float * xr = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]);
-        uint8_t * qr = static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1];
-        __m512 lo = _mm512_setzero_ps(), hi = _mm512_setzero_ps();
+PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
+    {
+        // Four independent min/max chains (one is bound by the instructions' latency); the result
+        // does not depend on the order.
+        __m512 lo0 = _mm512_setzero_ps(), hi0 = _mm512_setzero_ps(), lo1 = lo0, hi1 = hi0, lo2 = lo0, hi2 = hi0, lo3 = lo0, hi3 = hi0;
         int64_t i = 0;
+        for (; i + 64 <= k; i += 64) {
+            const __m512 v0 = _mm512_loadu_ps(xr + i), v1 = _mm512_loadu_ps(xr + i + 16);
+            const __m512 v2 = _mm512_loadu_ps(xr + i + 32), v3 = _mm512_loadu_ps(xr + i + 48);
+            lo0 = _mm512_min_ps(lo0, v0), hi0 = _mm512_max_ps(hi0, v0);
+            lo1 = _mm512_min_ps(lo1, v1), hi1 = _mm512_max_ps(hi1, v1);
+            lo2 = _mm512_min_ps(lo2, v2), hi2 = _mm512_max_ps(hi2, v2);
+            lo3 = _mm512_min_ps(lo3, v3), hi3 = _mm512_max_ps(hi3, v3);
+        }
         for (; i + 16 <= k; i += 16) {
             const __m512 v = _mm512_loadu_ps(xr + i);
-            lo = _mm512_min_ps(lo, v);
-            hi = _mm512_max_ps(hi, v);
+            lo0 = _mm512_min_ps(lo0, v), hi0 = _mm512_max_ps(hi0, v);
         }
+        const __m512 lo = _mm512_min_ps(_mm512_min_ps(lo0, lo1), _mm512_min_ps(lo2, lo3));
+        const __m512 hi = _mm512_max_ps(_mm512_max_ps(hi0, hi1), _mm512_max_ps(hi2, hi3));
         float mn = _mm512_reduce_min_ps(lo), mx = _mm512_reduce_max_ps(hi);
         for (; i < k; ++i) mn = std::min(mn, xr[i]), mx = std::max(mx, xr[i]);
         const float scale = (mx - mn) / 255.0f;
         const float inv = scale > 0.0f ? 1.0f / scale : 0.0f;
         const int32_t zero = scale > 0.0f ? int32_t(std::max(0.0f, std::min(255.0f, std::nearbyint(-mn * inv)))) : 0;
         const __m512 vinv = _mm512_set1_ps(inv);
-        const __m512i vz = _mm512_set1_epi32(zero), v0 = _mm512_setzero_si512(), v255 = _mm512_set1_epi32(255);
+        const __m512i vz = _mm512_set1_epi32(zero), v0 = _mm512_setzero_si512();
         i = 0;
         for (; i + 16 <= k; i += 16) {
-            __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xr + i), vinv)), vz);
-            q = _mm512_min_epi32(_mm512_max_epi32(q, v0), v255);
-            _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + i), _mm512_cvtepi32_epi8(q));
+            // Clamped below at 0, then narrowed with unsigned saturation (VPMOVUSDB) at 255.
+            const __m512i q = _mm512_max_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xr + i), vinv)), vz), v0);
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + i), _mm512_cvtusepi32_epi8(q));
         }
         for (; i < k; ++i) qr[i] = uint8_t(std::max(0, std::min(255, int(std::nearbyint(xr[i] * inv)) + zero)));
         std::memcpy(qr + k, &scale, sizeof(float));
         std::memcpy(qr + k + sizeof(float), &zero, sizeof(int32_t));
+    }
+}
+
+PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
+    for (int64_t t = first; t < last; ++t) {
+        quantize_row(reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]), x->ne[0],
+                     static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1]);
     }
 }
 
@@ -308,10 +323,25 @@ ggml_tensor * PackedI8ChannelMatrix::apply(ggml_context * ctx, ggml_tensor * x, 
     ggml_tensor * xq = ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(quantized_row_bytes(cols_)), x->ne[1], 1, 1, args, 1, quantize_op,
                                       GGML_N_TASKS_MAX, nullptr);
     ggml_format_name(xq, "i8c_quantize:%s", weight_name);
+    return apply_quantized(ctx, xq, weight_name, e);
+}
+
+ggml_tensor * PackedI8ChannelMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
+    GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(quantized_row_bytes(cols_)));
     const auto * config = configs_.get(this, EpilogueMode::of(e));
-    ggml_tensor * y = packed_matmul_node(ctx, xq, rows_, x->ne[1], e, gemm_op, config);
+    ggml_tensor * y = packed_matmul_node(ctx, xq, rows_, xq->ne[1], e, gemm_op, config);
     ggml_format_name(y, "i8c_gemm:%s", weight_name);
     return y;
+}
+
+size_t channel_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); }
+
+void quantize_channel_activation_row(const float * x, int64_t k, uint8_t * out) {
+#ifdef PARAKEET_X86
+    quantize_row(x, k, out);
+#else
+    (void)x, (void)k, (void)out;
+#endif
 }
 
 }  // namespace parakeet

@@ -35,6 +35,8 @@ public:
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    ActivationFormat activation_format() const override { return ActivationFormat::ChannelRows; }
+    ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "int8_channel_vnni"; }
 
     /** Per panel of 32 output rows: cols/4 groups × 32 rows × 4 int8 weights. */
@@ -50,5 +52,9 @@ private:
     int32_t * offsets_ = nullptr;
     PackedOpConfigs<PackedI8ChannelMatrix> configs_;
 };
+
+/** One frame's activation row of k inputs as this kernel reads it: bytes, and the row itself (AVX512-VNNI CPUs only). */
+size_t channel_activation_row_bytes(int64_t k);
+void quantize_channel_activation_row(const float * x, int64_t k, uint8_t * out);
 
 }  // namespace parakeet

@@ -75,11 +75,8 @@ namespace {
 
 // ggml quantize_row_q8_0 per 32-block: d = max|x|/127, q = round(x/d) (nearest even, as its SIMD
 // path rounds), stored + 128 as unsigned bytes; the scale kept as ggml keeps it (fp16).
-PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
-    const int64_t k = x->ne[0];
-    for (int64_t t = first; t < last; ++t) {
-        const float * xr = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]);
-        uint8_t * qr = static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1];
+PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
+    {
         float * sr = reinterpret_cast<float *>(qr + k);
         for (int64_t b = 0; b < k / 32; ++b) {
             const __m512 v0 = _mm512_loadu_ps(xr + b * 32), v1 = _mm512_loadu_ps(xr + b * 32 + 16);
@@ -95,6 +92,13 @@ PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, in
             _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32 + 16), _mm512_cvtepi32_epi8(q1));
             sr[b] = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));  // through fp16, as block_q8_0 keeps d
         }
+    }
+}
+
+PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
+    for (int64_t t = first; t < last; ++t) {
+        quantize_row(reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]), x->ne[0],
+                     static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1]);
     }
 }
 
@@ -210,10 +214,25 @@ ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const c
     ggml_tensor * xq = ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(quantized_row_bytes(w.cols())), x->ne[1], 1, 1, args, 1, quantize_op,
                                       GGML_N_TASKS_MAX, nullptr);
     ggml_format_name(xq, "vnni_quantize:%s", weight_name);
+    return apply_quantized(ctx, xq, weight_name, e);
+}
+
+ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
+    GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(quantized_row_bytes(cols())));
     const auto * config = configs_.get(this, EpilogueMode::of(e));
-    ggml_tensor * y = packed_matmul_node(ctx, xq, w.rows(), x->ne[1], e, gemm_op, config);
+    ggml_tensor * y = packed_matmul_node(ctx, xq, rows(), xq->ne[1], e, gemm_op, config);
     ggml_format_name(y, "vnni_gemm:%s", weight_name);
     return y;
+}
+
+size_t q8_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); }
+
+void quantize_q8_activation_row(const float * x, int64_t k, uint8_t * out) {
+#ifdef PARAKEET_X86
+    quantize_row(x, k, out);
+#else
+    (void)x, (void)k, (void)out;
+#endif
 }
 
 }  // namespace parakeet

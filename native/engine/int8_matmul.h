@@ -33,6 +33,8 @@ public:
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    ActivationFormat activation_format() const override { return ActivationFormat::Q8Blocks; }
+    ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "q8_0_vnni"; }
 
     // Per panel of 32 output rows, per block of 32 inputs: 8 groups × 32 rows × 4 int8 weights.
@@ -51,5 +53,9 @@ private:
 };
 
 
+
+/** ggml Q8_0's activation row of k inputs (k % 32 == 0): bytes, and the row itself (AVX512-VNNI CPUs only). */
+size_t q8_activation_row_bytes(int64_t k);
+void quantize_q8_activation_row(const float * x, int64_t k, uint8_t * out);
 
 }  // namespace parakeet

@@ -6,7 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
+#include "int8_channel_matmul.h"
+#include "int8_matmul.h"
 #include "simd_math.h"
 
 namespace parakeet {
@@ -64,7 +68,42 @@ void layer_norm_op(ggml_tensor * dst, int ith, int nth, void *) {
     }
 }
 
+// The norm of each frame into a per-thread row, then that row quantized as the format says.
+void layer_norm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+    const auto format = static_cast<ActivationFormat>(reinterpret_cast<intptr_t>(userdata));
+    const ggml_tensor * x = dst->src[0];
+    const float * g = static_cast<const float *>(dst->src[1]->data);
+    const float * b = static_cast<const float *>(dst->src[2]->data);
+    const int64_t d = x->ne[0], frames = x->ne[1];
+    thread_local std::vector<float> normed;
+    normed.resize(size_t(d));
+    const ThreadShare share = thread_share(frames, ith, nth);
+    for (int64_t t = share.begin; t < share.end; ++t) {
+        const float * row = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]);
+        uint8_t * out = static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1];
+#if defined(__x86_64__) || defined(_M_X64)
+        norm_row_avx512(row, g, b, normed.data(), d);
+#else
+        norm_row_scalar(row, g, b, normed.data(), d);
+#endif
+        if (format == ActivationFormat::Q8Blocks) quantize_q8_activation_row(normed.data(), d, out);
+        else quantize_channel_activation_row(normed.data(), d, out);
+    }
+}
+
 }  // namespace
+
+ggml_tensor * fused_layer_norm_quantized(ggml_context * ctx, ggml_tensor * x, ggml_tensor * gamma, ggml_tensor * beta, ActivationFormat format) {
+    GGML_ASSERT(x->type == GGML_TYPE_F32 && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1 && x->ne[0] % 32 == 0);
+    GGML_ASSERT(ggml_is_contiguous(gamma) && ggml_is_contiguous(beta) && ggml_nelements(gamma) == x->ne[0]);
+    GGML_ASSERT(format == ActivationFormat::Q8Blocks || format == ActivationFormat::ChannelRows);
+    const int64_t bytes = int64_t(format == ActivationFormat::Q8Blocks ? q8_activation_row_bytes(x->ne[0]) : channel_activation_row_bytes(x->ne[0]));
+    ggml_tensor * args[] = {x, gamma, beta};
+    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_I8, bytes, x->ne[1], 1, 1, args, 3, layer_norm_quantized_op, GGML_N_TASKS_MAX,
+                                     reinterpret_cast<void *>(intptr_t(format)));
+    ggml_set_name(y, "layer_norm_quantized");
+    return y;
+}
 
 ggml_tensor * fused_layer_norm(ggml_context * ctx, ggml_tensor * x, ggml_tensor * gamma, ggml_tensor * beta) {
     GGML_ASSERT(x->type == GGML_TYPE_F32 && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);

@@ -5,12 +5,15 @@
 #include <cstring>
 #include <functional>
 #include <thread>
+#include <unordered_set>
 
 #include "log.h"
 #include "cpu_ops.h"
 #include "f32_matmul.h"
 #include "int8_channel_matmul.h"
+#include "encoder_graph.h"
 #include "model_schema.h"
+#include "rel_pos_projection.h"
 #include "tensor_table.h"
 
 namespace parakeet {
@@ -263,6 +266,7 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     pack(pl, abort);
     if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
     read_host_weights(file, hp);
+    if (channel_int8 && hp.has_transducer && Int8Rows::supported()) quantize_decoder(hp);
     if (progress) progress(1.0f);
 }
 
@@ -418,30 +422,55 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     };
     // The mapped pages a packed twin replaces are dropped from the resident set afterwards, so
     // memory holds one copy of those weights (the CPU path never reads them again).
-    auto storage_of = [](const Placement::Pack & pack) {
+    // linear_pos weights the fused attention op reads go in as column halves (rel_pos_projection.h),
+    // on the F32 and per-channel int8 kernels.
+    std::unordered_set<const ggml_tensor *> rel_pos_weights;
+    if (uses_fused_attention(pl.hp, pl.backend.is_cpu())) {
+        for (const ConformerLayerWeights & layer : encoder.layers) rel_pos_weights.insert(layer.pos_w);
+    }
+    auto split = [&](const Placement::Pack & pack) {
         const ggml_tensor * t = pack.tensor;
-        const size_t b = pack.per_channel              ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], t->ne[0])
-                         : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], t->ne[0])
-                                                     : PackedF32Matrix::storage_bytes(t->ne[1], t->ne[0]);
+        return rel_pos_weights.count(t) != 0 && (pack.per_channel || t->type == GGML_TYPE_F32) && t->ne[0] % 8 == 0;
+    };
+    // Bytes of one packed matrix [rows][cols] (a half: cols / 2) in this pack's layout.
+    auto bytes_of = [](const Placement::Pack & pack, int64_t cols) {
+        const ggml_tensor * t = pack.tensor;
+        const size_t b = pack.per_channel              ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], cols)
+                         : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], cols)
+                                                     : PackedF32Matrix::storage_bytes(t->ne[1], cols);
         return (b + 63) / 64 * 64;
     };
     size_t arena = 0;
-    for (const auto & pack : pl.packs) arena += storage_of(pack);
+    for (const auto & pack : pl.packs) arena += split(pack) ? 2 * bytes_of(pack, pack.tensor->ne[0] / 2) : bytes_of(pack, pack.tensor->ne[0]);
     if (arena > 0) packed.reserve(arena);
-    std::vector<uint8_t *> storage(pl.packs.size());
+    std::vector<uint8_t *> storage(pl.packs.size()), second_half(pl.packs.size(), nullptr);
     for (size_t i = 0; i < pl.packs.size(); ++i) {
-        storage[i] = packed.take(storage_of(pl.packs[i]));
-        if (storage[i] == nullptr) throw Error(ErrorCode::Internal, "packed weight arena too small");
+        const Placement::Pack & pack = pl.packs[i];
+        const bool halves = split(pack);
+        storage[i] = packed.take(bytes_of(pack, halves ? pack.tensor->ne[0] / 2 : pack.tensor->ne[0]));
+        if (halves) second_half[i] = packed.take(bytes_of(pack, pack.tensor->ne[0] / 2));
+        if (storage[i] == nullptr || (halves && second_half[i] == nullptr)) throw Error(ErrorCode::Internal, "packed weight arena too small");
     }
     // Packing is a transpose into fresh memory, bound by first-touch page faults: the load's threads
     // share the matrices.
     std::vector<std::unique_ptr<PackedMatmul>> made(pl.packs.size());
+    std::vector<std::unique_ptr<RelPosProjection>> made_halves(pl.packs.size());
     std::atomic<size_t> next{0};
     auto worker = [&] {
         for (size_t i = next++; i < pl.packs.size(); i = next++) {
             if (abort != nullptr && abort->load()) return;
             const ggml_tensor * t = pl.packs[i].tensor;
-            if (pl.packs[i].per_channel) {
+            if (second_half[i] != nullptr) {
+                const std::vector<float> w = dequantize(t->data, t->type, ggml_nelements(t));
+                std::unique_ptr<PackedMatmul> columns[2];
+                for (int odd = 0; odd < 2; ++odd) {
+                    const std::vector<float> half = every_other_column(w.data(), t->ne[1], t->ne[0], odd != 0);
+                    uint8_t * room = odd != 0 ? second_half[i] : storage[i];
+                    if (pl.packs[i].per_channel) columns[odd] = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
+                    else columns[odd] = std::make_unique<PackedF32Matrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
+                }
+                made_halves[i] = std::make_unique<RelPosProjection>(std::move(columns[0]), std::move(columns[1]));
+            } else if (pl.packs[i].per_channel) {
                 const std::vector<float> w = dequantize(t->data, t->type, ggml_nelements(t));
                 made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q8_0) {
@@ -465,6 +494,11 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     check_abort();
     for (size_t i = 0; i < pl.packs.size(); ++i) {
         const Placement::Pack & pack = pl.packs[i];
+        if (made_halves[i] != nullptr) {
+            packed_kernels_[pack.per_channel ? "int8_channel_vnni" : "f32_avx512"] += 1;
+            packed.add_rel_pos(pack.tensor, std::move(made_halves[i]));
+            continue;
+        }
         packed_kernels_[made[i]->layout_name()] += 1;
         packed.add(pack.tensor, std::move(made[i]));
     }
@@ -505,6 +539,21 @@ void ModelWeights::read_host_weights(const GgufFile & file, const Hparams & hp) 
         decoder.out_w = read_as_f32(file, "joint.joint_net.2.weight");
         decoder.out_b = read_as_f32(file, "joint.joint_net.2.bias");
     }
+}
+
+/** weightType 'int8': the decoder's per-step products as int8 too (int8_gemv.h says why). */
+void ModelWeights::quantize_decoder(const Hparams & hp) {
+    const int P = hp.pred_hidden, J = hp.joint_hidden;
+    auto q = std::make_unique<DecoderWeights::Int8>();
+    for (size_t l = 0; l < decoder.lstm.size(); ++l) {
+        const LstmLayer & layer = decoder.lstm[l];
+        q->w_ih.push_back(l == 0 ? Int8Rows() : Int8Rows(layer.w_ih, 4 * layer.hidden, layer.input));
+        q->w_hh.emplace_back(layer.w_hh, 4 * layer.hidden, layer.hidden);
+    }
+    q->pred_w = Int8Rows(decoder.pred_w, J, P);
+    q->out_w = Int8Rows(decoder.out_w, int(decoder.out_b.size()), J);
+    packed_kernels_["int8_decoder_vnni"] = int(2 * decoder.lstm.size() + 1);
+    decoder.int8 = std::move(q);
 }
 
 ModelWeights::~ModelWeights() {

@@ -14,6 +14,7 @@
 #include "compute_backend.h"
 #include "gguf_file.h"
 #include "hparams.h"
+#include "int8_gemv.h"
 #include "int8_matmul.h"
 #include "packed_weights.h"
 
@@ -67,6 +68,13 @@ struct DecoderWeights {
     std::vector<float> pred_b;       // [J]
     std::vector<float> out_w;        // [O][J]  joint.joint_net.2
     std::vector<float> out_b;        // [O]
+    /** weightType 'int8' on an AVX512-VNNI CPU: int8 twins of the products run per step (int8_gemv.h);
+     *  layer 0's input weights stay F32 (their products are cached per token id). Empty otherwise. */
+    struct Int8 {
+        std::vector<Int8Rows> w_ih, w_hh;  // per layer; w_ih[0] empty
+        Int8Rows pred_w, out_w;
+    };
+    std::unique_ptr<Int8> int8;
 };
 
 struct PreprocessorWeights {
@@ -103,6 +111,7 @@ private:
     void allocate_and_fill(Placement & pl, const std::function<void(float)> & progress, const std::atomic<bool> * abort);
     void pack(Placement & pl, const std::atomic<bool> * abort);
     void read_host_weights(const GgufFile & file, const Hparams & hp);
+    void quantize_decoder(const Hparams & hp);
     // Owned through deleters, so a load that throws half-way (cancelled, out of
     // memory, a bad tensor) frees what it had allocated.
     struct ContextFree {

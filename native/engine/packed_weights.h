@@ -46,6 +46,13 @@ struct EpilogueMode {
     }
 };
 
+/** How a packed kernel holds its activations. */
+enum class ActivationFormat {
+    None,         // F32, read as they are
+    Q8Blocks,     // ggml Q8_0's: int8 per 32-block, fp16-rounded block scales (int8_matmul.h)
+    ChannelRows,  // one scale and zero point per frame, uint8 (int8_channel_matmul.h)
+};
+
 class PackedMatmul {
 public:
     virtual ~PackedMatmul() = default;
@@ -54,9 +61,40 @@ public:
      * applied; nodes named after `weight_name`.
      */
     virtual ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const = 0;
+    /**
+     * The activations this kernel quantizes its input into (ActivationFormat), so that whoever
+     * produces x can write that form directly (a fused layer norm, layer_norm_op.h) and several
+     * matmuls of one input share it; None: the kernel reads F32.
+     */
+    virtual ActivationFormat activation_format() const { return ActivationFormat::None; }
+    /** W·xq for xq already in activation_format() (rows: frames). Only for kernels that have one. */
+    virtual ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const {
+        (void)ctx, (void)weight_name, (void)epilogue;
+        return xq;  // unreachable: callers check activation_format() first
+    }
     virtual size_t bytes() const = 0;
     /** Name in ModelInfo.weightTypes, e.g. "q8_0_vnni". */
     virtual const char * layout_name() const = 0;
+};
+
+/**
+ * linear_pos split by the table's sin and cos columns (rel_pos_projection.h says why): the engine's
+ * F32 or per-channel int8 kernels on the two halves, then one pass that forms all 2T−1 rows.
+ */
+class RelPosProjection {
+public:
+    RelPosProjection(std::unique_ptr<PackedMatmul> sin_columns, std::unique_ptr<PackedMatmul> cos_columns)
+        : sin_(std::move(sin_columns)), cos_(std::move(cos_columns)) {}
+
+    /**
+     * W·pe as [D, 2T−1] (the full table's row order) from `halves` [D, T]: row p = sin(p·ω_i) for
+     * i < D/2, then cos(p·ω_i) (relative_position_halves).
+     */
+    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * halves, const char * weight_name) const;
+    size_t bytes() const { return sin_->bytes() + cos_->bytes(); }
+
+private:
+    std::unique_ptr<PackedMatmul> sin_, cos_;
 };
 
 class PackedWeights {
@@ -72,14 +110,22 @@ public:
         return p;
     }
     void add(const ggml_tensor * weight, std::unique_ptr<PackedMatmul> packed) { table_[weight] = std::move(packed); }
+    /** linear_pos weights split by column (rel_pos_projection.h), kept apart from the table. */
+    void add_rel_pos(const ggml_tensor * weight, std::unique_ptr<RelPosProjection> halves) { rel_pos_[weight] = std::move(halves); }
+    const RelPosProjection * rel_pos(const ggml_tensor * weight) const {
+        auto it = rel_pos_.find(weight);
+        return it == rel_pos_.end() ? nullptr : it->second.get();
+    }
+    bool has_rel_pos() const { return !rel_pos_.empty(); }
     const PackedMatmul * find(const ggml_tensor * weight) const {
         auto it = table_.find(weight);
         return it == table_.end() ? nullptr : it->second.get();
     }
-    size_t count() const { return table_.size(); }
+    size_t count() const { return table_.size() + rel_pos_.size(); }
     size_t bytes() const {
         size_t n = 0;
         for (const auto & e : table_) n += e.second->bytes();
+        for (const auto & e : rel_pos_) n += e.second->bytes();
         return n;
     }
 
@@ -87,6 +133,7 @@ private:
     WeightBuffer<uint8_t> arena_;
     size_t used_ = 0;
     std::unordered_map<const ggml_tensor *, std::unique_ptr<PackedMatmul>> table_;
+    std::unordered_map<const ggml_tensor *, std::unique_ptr<RelPosProjection>> rel_pos_;
 };
 
 }  // namespace parakeet

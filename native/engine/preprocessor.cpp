@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <thread>
+#include <vector>
 
 #include "fft.h"
 #include "parakeet/parakeet.h"
@@ -113,8 +115,11 @@ MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp,
     return stats;
 }
 
+// Below this many frames per thread, starting a thread costs more than it saves.
+constexpr int kFramesPerWorker = 128;
+
 MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
-                               const std::atomic<bool> * abort, const MelStats * clip_stats) {
+                               const std::atomic<bool> * abort, const MelStats * clip_stats, int threads) {
     LogMelFrames frames(pcm, n_samples, hp, w);
     const int M = hp.n_mels;
     MelSpectrogram mel;
@@ -124,10 +129,35 @@ MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparam
     const int T = mel.n_frames;
 
     std::vector<double> logmel(size_t(M) * T);
-    for (int t = 0; t < T; ++t) {
-        if ((t & 63) == 0) check_abort(abort);
-        frames.frame(t, &logmel[size_t(t)], size_t(T));
+    // Frames are independent: with several threads each takes a contiguous share on its own
+    // scratch (the numbers do not depend on the split). The work is small, so short clips stay on
+    // the calling thread.
+    const int workers = std::max(1, std::min(threads, T / kFramesPerWorker));
+    auto run = [&](LogMelFrames & f, int t0, int t1, std::atomic<bool> & cancelled) {
+        for (int t = t0; t < t1; ++t) {
+            if ((t & 63) == 0 && ((abort != nullptr && abort->load(std::memory_order_relaxed)) || cancelled.load())) {
+                cancelled = true;
+                return;
+            }
+            f.frame(t, &logmel[size_t(t)], size_t(T));
+        }
+    };
+    std::atomic<bool> cancelled{false};
+    if (workers == 1) {
+        run(frames, 0, T, cancelled);
+    } else {
+        std::vector<std::thread> pool;
+        const int per = (T + workers - 1) / workers;
+        for (int i = 1; i < workers; ++i) {
+            pool.emplace_back([&, i] {
+                LogMelFrames own(pcm, n_samples, hp, w);
+                run(own, std::min(T, i * per), std::min(T, (i + 1) * per), cancelled);
+            });
+        }
+        run(frames, 0, std::min(T, per), cancelled);
+        for (std::thread & t : pool) t.join();
     }
+    if (cancelled) check_abort(abort);
 
     // Per-feature normalization (NeMo normalize_batch "per_feature"): over this
     // clip's valid frames — or, for a window of a longer clip, with the whole

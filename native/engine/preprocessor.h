@@ -29,9 +29,10 @@ MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp,
 /**
  * The normalized log-mel of mono PCM at the model's rate, in double precision.
  * `clip_stats`: normalize with these (a window of a longer clip) instead of
- * this audio's own statistics.
+ * this audio's own statistics. `threads` > 1 splits the frames over that many
+ * threads (clips of at least 128 frames per thread); the result is the same.
  */
 MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
-                               const std::atomic<bool> * abort, const MelStats * clip_stats = nullptr);
+                               const std::atomic<bool> * abort, const MelStats * clip_stats = nullptr, int threads = 1);
 
 }  // namespace parakeet

@@ -10,6 +10,7 @@
 #include "hparams.h"
 #include "model_weights.h"
 #include "transducer.h"
+#include "transducer_hparams.h"
 
 using namespace parakeet;
 
@@ -35,14 +36,7 @@ struct IdentityTransducer {
     IdentityTransducer(int vocab, std::vector<int> durations) {
         const int P = 2;
         const int outputs = vocab + 1 + int(durations.size());
-        hp.vocab_size = vocab;
-        hp.blank_id = vocab;
-        hp.pred_hidden = P;
-        hp.pred_layers = 1;
-        hp.joint_hidden = outputs;
-        hp.joint_activation = "relu";
-        hp.durations = std::move(durations);
-        hp.has_transducer = true;
+        hp = parakeet_tests::transducer_hparams(vocab, P, 1, outputs, std::move(durations));
         w.embed.assign(size_t((vocab + 1) * P), 0.0f);
         LstmLayer layer;
         layer.input = P;

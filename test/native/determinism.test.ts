@@ -45,9 +45,12 @@ describe('determinism', () => {
       const two = await Model.load(path, { threads: 2 });
       assert.equal(two.info().threads, 2);
       for (const decoder of ['tdt', 'ctc'] as const) {
-        const r1 = await one.transcribe(pcm, { decoder, captureEncoder: true });
-        const r2 = await two.transcribe(pcm, { decoder, captureEncoder: true });
-        assert.ok(r1.encoder && r2.encoder);
+        const r1 = await one.transcribe(pcm, { decoder, captureEncoder: true, captureMel: true });
+        const r2 = await two.transcribe(pcm, { decoder, captureEncoder: true, captureMel: true });
+        assert.ok(r1.encoder && r2.encoder && r1.mel && r2.mel);
+        // 6 s is 600 frames: with two threads the log-mel is split between them, and must not change.
+        assert.equal(r2.threadsUsed, 2);
+        assert.deepEqual(Array.from(r2.mel.data), Array.from(r1.mel.data), `${label} ${decoder}: the log-mel on two threads`);
         const n = r1.encoder.validFrames * r1.encoder.dim;
         console.log(`${label} ${decoder}: threads 1 vs 2 encoder max |diff| ${fmt(maxAbsDiff(r1.encoder.data, r2.encoder.data, n))}, rel L2 ${fmt(relL2(r1.encoder.data, r2.encoder.data, n))}; ${r1.tokens.length} tokens`);
         assert.ok(r1.tokens.length > 5);

@@ -60,6 +60,29 @@ describe('packed CPU kernels', () => {
       assert.deepEqual(ours.tokens, ggml.tokens);
     });
 
+    test(`linear_pos runs on its sin and cos column halves, one combining pass per layer; int8 norms write quantized rows (${preset})`, { skip: skipQ8 }, async () => {
+      // rel_pos_projection.h: the F32 and per-channel int8 kernels take the positional projection as
+      // two half products over positions ≥ 0 plus one combining pass; ggml's path (packedKernels
+      // false) multiplies the whole table. That the numbers agree is the F32 test above (packed vs
+      // ggml to 1e-5) and the int8 error bound below.
+      const path = join(dir, `${preset}-f32.gguf`);
+      generateModel(path, { preset, arch: 'hybrid_tdt_ctc', seed: 77 });
+      for (const weightType of ['auto', 'int8'] as const) {
+        const model = await Model.load(path, { ...ONE_THREAD, weightType });
+        try {
+          const layers = model.info().nLayers;
+          assert.ok(layers > 0);
+          const r = await model.transcribe(pcm, { profile: true });
+          assert.equal(r.profile?.byOp.rel_pos_combine?.count, layers, `${weightType}: one combine per layer: ${JSON.stringify(Object.keys(r.profile?.byOp ?? {}))}`);
+          // On the int8 kernel each block's input norm (FF1, attention, conv, FF2) is written already
+          // quantized, once for q, k and v (layer_norm_op.h); the F32 kernel reads the F32 norm.
+          assert.equal(r.profile?.byOp.layer_norm_quantized?.count, weightType === 'int8' ? 4 * layers : undefined, weightType);
+        } finally {
+          model.dispose();
+        }
+      }
+    });
+
     test(`Q8_0 on the VNNI kernel has ggml's Q8_0 error (${preset})`, { skip: skipQ8 }, async () => {
       const f32 = join(dir, `${preset}-twin-f32.gguf`);
       const q8 = join(dir, `${preset}-twin-q8_0.gguf`);
@@ -89,7 +112,11 @@ describe('packed CPU kernels', () => {
       for (const r of [fromF32, fromQ8]) {
         assert.ok((r.kernels.int8_channel_vnni ?? 0) > 0 && r.kernels.q8_0_vnni === undefined && r.kernels.f32_avx512 === undefined,
           `every matmul on the int8 kernel: ${JSON.stringify(r.kernels)}`);
+        // The transducer's per-step products too: each LSTM layer's two matrices (layer 0's input
+        // weights stay F32, cached per token) and joint.pred and the joint output layer.
+        assert.ok((r.kernels.int8_decoder_vnni ?? 0) >= 3, `the decoder on int8: ${JSON.stringify(r.kernels)}`);
       }
+      for (const r of [reference, ggmlQ8]) assert.equal(r.kernels.int8_decoder_vnni, undefined, 'other weight types keep the F32 decoder');
       const q8Err = relL2(ggmlQ8.data, reference.data, ggmlQ8.n);
       const f32Err = relL2(fromF32.data, reference.data, fromF32.n);
       const q8FileErr = relL2(fromQ8.data, reference.data, fromQ8.n);

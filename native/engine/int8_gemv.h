@@ -1,0 +1,45 @@
+// Int8 matrix–vector products for the sequential decoders under weightType 'int8' (explicit,
+// lossy): the prediction LSTM, its projection and the joint's output layer, weights quantized per
+// row (symmetric, as the encoder's int8 kernel does per channel) and each input vector per call.
+// The decoder's F32 products read 8–21 MB of weights per emitted token, more than L2 holds, so
+// they run at L3 bandwidth; as int8 the same rows are a quarter of that and stay in L2.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace parakeet {
+
+/** A caller's room for the quantized input vectors (one per decoder state: the matrices are shared). */
+struct Int8Inputs {
+    std::vector<uint8_t> q;   // [k][stride]
+    std::vector<float> scale;  // [k]
+};
+
+/** A [rows][cols] matrix quantized per row to int8, rows padded to a multiple of 64 bytes; read-only once built. */
+class Int8Rows {
+public:
+    Int8Rows() = default;
+    /** `w` row-major F32 [rows][cols]. */
+    Int8Rows(const std::vector<float> & w, int rows, int cols);
+
+    bool empty() const { return rows_ == 0; }
+    int rows() const { return rows_; }
+    int cols() const { return cols_; }
+
+    /** y[o] = (b ? b[o] : 0) + W[o]·x, or y[o] += W[o]·x with `accumulate`. */
+    void gemv(const float * x, const float * b, float * y, bool accumulate, Int8Inputs & room) const;
+    /** Y[c][o] = b[o] + W[o]·X[c] for k vectors (row stride cols). */
+    void gemv_block(const float * X, int k, const float * b, float * Y, Int8Inputs & room) const;
+
+    /** True where the CPU runs these products (AVX512-VNNI); callers keep F32 elsewhere. */
+    static bool supported();
+
+private:
+    int rows_ = 0, cols_ = 0, stride_ = 0;
+    std::vector<int8_t> q_;         // [rows][stride], zero-padded
+    std::vector<float> scale_;      // [rows] max|w|/127
+    std::vector<int32_t> offset_;   // [rows] −128·Σq (the unsigned input's offset, VPDPBUSD)
+};
+
+}  // namespace parakeet
