@@ -120,10 +120,11 @@ export interface StateInfo {
 }
 
 export interface TranscribeOptions {
-  /** Sample rate of `pcm` (default: the model's, 16000). Other rates are resampled band-limited. */
+  /**
+   * The rate `pcm` is at, checked: it must be the model's (`ModelInfo.sampleRate`, 16000), else
+   * BAD_AUDIO. `pcm` is mono; the engine converts nothing (app/shared/resample.ts, app/shared/wav.ts do).
+   */
   sampleRate?: number;
-  /** Interleaved channels in `pcm` (default 1); they are averaged to mono. */
-  channels?: number;
   decoder?: DecoderName | 'auto';
   /** NeMo's TDT greedy rule: 'greedy_batch' (NeMo's default) or 'greedy'. */
   tdtRule?: 'greedy_batch' | 'greedy';
@@ -136,6 +137,8 @@ export interface TranscribeOptions {
   captureLogits?: boolean;
   /** Time every encoder node (CPU graphs): TranscribeResult.profile. Slower than a normal run. */
   profile?: boolean;
+  /** At most this many CPU threads for this call (0/absent: the state's own count). */
+  maxThreads?: number;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -211,7 +214,6 @@ interface NativeBinding {
   buildInfo(): BuildInfo;
   loadBackends(dir?: string): void;
   quantize(inPath: string, outPath: string, type: string): Promise<void>;
-  resample(pcm: Float32Array, channels: number, inRate: number, outRate: number): Promise<Float32Array>;
   setLogHandler(handler: ((level: string, message: string) => void) | null): void;
   benchMatmul(options: MatmulBenchOptions): Promise<MatmulBenchResult>;
 }
@@ -304,11 +306,6 @@ export async function quantizeModel(inPath: string, outPath: string, type: strin
 /** ggml's mul_mat rate on the CPU for one weight type and shape (benchmarks). */
 export async function benchMatmul(options: MatmulBenchOptions): Promise<MatmulBenchResult> {
   return native().benchMatmul(options);
-}
-
-/** Interleaved PCM at any rate/channels -> mono at `outRate`, band-limited (argument errors reject too). */
-export async function resample(pcm: Float32Array, channels: number, inRate: number, outRate: number): Promise<Float32Array> {
-  return native().resample(pcm, channels, inRate, outRate);
 }
 
 function abortError(): EngineError {

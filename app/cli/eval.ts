@@ -66,9 +66,9 @@ export async function evaluateFolder(folder: string, options: EvalOptions): Prom
     let device = '';
     for (const [index, pair] of pairs.entries()) {
       const reference = await readFile(pair.txt, 'utf8');
-      const audio = await readWavMono(pair.wav);
+      const audio = await readWavMono(pair.wav, { sampleRate: info.sampleRate });
       const result = await model.transcribe(audio.samples, {
-        sampleRate: audio.sampleRate, channels: 1, decoder: options.decoder, maxWindowSec: options.maxWindowSec,
+        sampleRate: audio.sampleRate, decoder: options.decoder, maxWindowSec: options.maxWindowSec,
       });
       decoder = result.decoder;
       device = result.devicesRan.join('+') || result.device;

@@ -110,16 +110,19 @@ async function emit(text: string, out: string | undefined): Promise<void> {
   else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
-/** A WAV as it is; anything else converted to a temporary 16 kHz WAV by ffmpeg or sox (the app's converter), then read. */
-async function readAudio(file: string): Promise<MonoWav> {
-  if (await isWavFile(file)) return readWavMono(file);
+/**
+ * Mono at `sampleRate` (the model's): a WAV resampled as it is read; anything else converted to a
+ * temporary 16 kHz WAV by ffmpeg or sox (the app's converter), then read the same way.
+ */
+async function readAudio(file: string, sampleRate: number): Promise<MonoWav> {
+  if (await isWavFile(file)) return readWavMono(file, { sampleRate });
   const converter = await findConverter();
   if (!converter) throw noConverterError(file);
   const dir = await mkdtemp(join(tmpdir(), 'parakeet-cli-'));
   try {
     const wav = join(dir, `${basename(file)}.wav`);
     await convertToWav(converter, file, wav);
-    return await readWavMono(wav);
+    return await readWavMono(wav, { sampleRate });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -172,14 +175,14 @@ async function transcribeCommand(args: string[]): Promise<void> {
   const threads = positiveNumber('threads', values.threads);
   const maxWindowSec = positiveNumber('max-window-sec', values['max-window-sec']);
 
-  // The app's streaming reader: a WAV of any size (one readFile stops at 2 GiB), mono with the engine's arithmetic.
-  const audio = await readAudio(positionals[0]);
-  if (audio.truncated) process.stderr.write(`warning: ${positionals[0]} is cut short; transcribing the ${audio.samples.length} frames present\n`);
   const model = await Model.load(values.model, { device: values.device, threads, weightType });
   try {
+    // The app's streaming reader: a WAV of any size (one readFile stops at 2 GiB), mono, resampled while read.
+    const audio = await readAudio(positionals[0], model.info().sampleRate);
+    if (audio.truncated) process.stderr.write(`warning: ${positionals[0]} is cut short; transcribing what is present (${(audio.samples.length / audio.sampleRate).toFixed(2)} s)\n`);
     const dump = values['dump-dir'];
     const result: TranscribeResult = await model.transcribe(audio.samples, {
-      sampleRate: audio.sampleRate, channels: 1, decoder, tdtRule, maxWindowSec,
+      sampleRate: audio.sampleRate, decoder, tdtRule, maxWindowSec,
       captureMel: Boolean(dump), captureEncoder: Boolean(dump),
     });
     if (dump) {

@@ -115,9 +115,9 @@ export function readSample(view: DataView, p: number, enc: WavEncoding): number 
 
 /**
  * Averages `frames` interleaved frames starting at byte `byteOffset` into mono samples `out[outOffset…]`,
- * with the engine's arithmetic (native/engine/audio.cpp): each sample as float32, summed in double,
- * divided by the channel count, rounded to float32 once. So downmixing here gives the very samples the
- * engine would have computed from the interleaved audio.
+ * as the engine's former C++ downmix did (so files give the samples they always gave): each sample as
+ * float32, summed in double, divided by the channel count, rounded to float32 once. The engine takes
+ * mono PCM at its model's rate only: this downmix and app/shared/resample.ts are the app's conversions.
  */
 export function downmixInto(view: DataView, byteOffset: number, frames: number, enc: WavEncoding, out: Float32Array, outOffset: number): void {
   const { channels, bytesPerSample } = enc;

@@ -29,7 +29,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     exports.Set("buildInfo", Napi::Function::New(env, BuildInfo, "buildInfo"));
     exports.Set("loadBackends", Napi::Function::New(env, LoadBackends, "loadBackends"));
     exports.Set("quantize", Napi::Function::New(env, Quantize, "quantize"));
-    exports.Set("resample", Napi::Function::New(env, Resample, "resample"));
     exports.Set("benchMatmul", Napi::Function::New(env, BenchMatmul, "benchMatmul"));
     exports.Set("setLogHandler", Napi::Function::New(env, SetLogHandler, "setLogHandler"));
     return exports;

@@ -1,5 +1,4 @@
-// Module-level functions: devices, build info, quantize, resample, logging.
-#include <cstring>
+// Module-level functions: devices, build info, quantize, logging.
 #include <mutex>
 #include <vector>
 
@@ -109,45 +108,6 @@ Napi::Value Quantize(const Napi::CallbackInfo & info) {
     const std::string type = info[2].As<Napi::String>().Utf8Value();
     auto * worker = new PromiseWorker(env, "parakeet:quantize", [in, out, type] { parakeet::quantize_model_file(in, out, type); },
                                       [](Napi::Env e) { return e.Undefined(); });
-    Napi::Promise promise = worker->promise();
-    worker->Queue();
-    return promise;
-}
-
-Napi::Value Resample(const Napi::CallbackInfo & info) {
-    Napi::Env env = info.Env();
-    if (info.Length() < 4 || !info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float32_array ||
-        !info[1].IsNumber() || !info[2].IsNumber() || !info[3].IsNumber()) {
-        throw_bad_argument(env, "resample(pcm: Float32Array, channels, inRate, outRate)");
-    }
-    Napi::Float32Array input = info[0].As<Napi::Float32Array>();
-    auto whole = [&](int index, const char * what, double lo, double hi) {
-        const double v = info[size_t(index)].As<Napi::Number>().DoubleValue();
-        if (!(v >= lo && v <= hi) || v != double(int(v))) {
-            throw make_error(env, index <= 2 ? "BAD_AUDIO" : "BAD_ARGUMENT",
-                             std::string(what) + " (sample rate or channel count) must be an integer in " + std::to_string(int(lo)) + ".." + std::to_string(int(hi)));
-        }
-        return int(v);
-    };
-    const int channels = whole(1, "channels", 1, 64);
-    const int in_rate = whole(2, "inRate", 1000, 768000);
-    const int out_rate = whole(3, "outRate", 1000, 768000);
-    if (channels < 1 || input.ElementLength() % size_t(channels) != 0) {
-        throw make_error(env, "BAD_AUDIO", "the sample count is not a multiple of the channel count");
-    }
-    auto pcm = std::make_shared<std::vector<float>>(input.ElementLength());
-    if (!pcm->empty()) std::memcpy(pcm->data(), input.Data(), pcm->size() * sizeof(float));
-    auto out = std::make_shared<std::vector<float>>();
-    auto * worker = new PromiseWorker(
-        env, "parakeet:resample",
-        [pcm, out, channels, in_rate, out_rate] {
-            *out = parakeet::to_mono_resampled(pcm->data(), pcm->size() / size_t(channels), channels, in_rate, out_rate);
-        },
-        [out](Napi::Env e) -> Napi::Value {
-            Napi::Float32Array result = Napi::Float32Array::New(e, out->size());
-            if (!out->empty()) std::memcpy(result.Data(), out->data(), out->size() * sizeof(float));
-            return result;
-        });
     Napi::Promise promise = worker->promise();
     worker->Queue();
     return promise;

@@ -22,7 +22,6 @@ namespace {
 class TranscribeWorker : public Napi::AsyncWorker {
 public:
     TranscribeWorker(Napi::Env env, std::shared_ptr<parakeet::Model> model, std::shared_ptr<parakeet::State> state, std::vector<float> pcm,
-                     int channels, int sample_rate,
                      parakeet::TranscribeParams params, std::shared_ptr<std::atomic<bool>> abort, Napi::Value on_progress,
                      std::function<void()> on_settled)
         : Napi::AsyncWorker(env, "parakeet:transcribe"),
@@ -30,8 +29,6 @@ public:
           model_(std::move(model)),
           state_(std::move(state)),
           pcm_(std::move(pcm)),
-          channels_(channels),
-          sample_rate_(sample_rate),
           params_(std::move(params)),
           abort_(std::move(abort)),
           progress_(env, on_progress, "parakeet:transcribe-progress"),
@@ -44,11 +41,6 @@ public:
 
     void Execute() override {
         try {
-            const int rate = model_->info().sample_rate;
-            if (channels_ != 1 || sample_rate_ != rate) {
-                const size_t frames = pcm_.size() / size_t(channels_);
-                pcm_ = parakeet::to_mono_resampled(pcm_.data(), frames, channels_, sample_rate_, rate, abort_.get());
-            }
             result_ = state_ ? state_->transcribe(pcm_.data(), pcm_.size(), params_) : model_->transcribe(pcm_.data(), pcm_.size(), params_);
         } catch (...) {
             error_.capture_current();
@@ -77,8 +69,6 @@ private:
     std::shared_ptr<parakeet::Model> model_;
     std::shared_ptr<parakeet::State> state_;
     std::vector<float> pcm_;
-    int channels_;
-    int sample_rate_;
     parakeet::TranscribeParams params_;
     std::shared_ptr<std::atomic<bool>> abort_;
     ProgressSink progress_;
@@ -105,20 +95,24 @@ Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr
     }
     Napi::Float32Array input = info[0].As<Napi::Float32Array>();
     parakeet::TranscribeParams params;
-    int sample_rate = model->info().sample_rate;
-    int channels = 1;
+    const int model_rate = model->info().sample_rate;
     std::shared_ptr<std::atomic<bool>> abort = std::make_shared<std::atomic<bool>>(false);
     if (info.Length() > 1 && !info[1].IsUndefined() && !info[1].IsNull()) {
         if (!info[1].IsObject()) throw_bad_argument(env, "transcribe: options must be an object");
         Napi::Object o = info[1].As<Napi::Object>();
-        const double rate = optional_number(o, "sampleRate", sample_rate);
+        // The rate the caller says the PCM is at: a check, not a conversion (the engine does not resample).
+        const double rate = optional_number(o, "sampleRate", model_rate);
         if (!(rate >= 1 && rate <= 1e7) || rate != double(int(rate))) {
             throw make_error(env, "BAD_AUDIO", "sampleRate must be a positive integer number of Hz");
         }
-        sample_rate = int(rate);
-        const double ch = optional_number(o, "channels", 1);
-        if (ch < 1 || ch > 64 || ch != double(int(ch))) throw make_error(env, "BAD_AUDIO", "channels must be an integer 1..64");
-        channels = int(ch);
+        if (int(rate) != model_rate) {
+            throw make_error(env, "BAD_AUDIO",
+                             "the audio is at " + std::to_string(int(rate)) + " Hz but the model takes mono PCM at " + std::to_string(model_rate) +
+                                 " Hz; resample it first (app/shared/resample.ts)");
+        }
+        if (o.Has("channels") && !(o.Get("channels").IsNumber() && o.Get("channels").As<Napi::Number>().DoubleValue() == 1.0)) {
+            throw make_error(env, "BAD_AUDIO", "the model takes mono PCM (channels: 1); average the channels first (app/shared/wav.ts does while decoding)");
+        }
         params.decoder = parse_decoder(env, optional_string(o, "decoder", "auto"));
         const std::string rule = optional_string(o, "tdtRule", "greedy_batch");
         if (rule == "greedy_batch") params.tdt_rule = parakeet::TdtRule::GreedyBatch;
@@ -135,10 +129,12 @@ Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr
         params.capture_encoder = optional_bool(o, "captureEncoder", false);
         params.capture_logits = optional_bool(o, "captureLogits", false);
         params.profile = optional_bool(o, "profile", false);
+        const double max_threads = optional_number(o, "maxThreads", 0);
+        if (!(max_threads >= 0 && max_threads <= 1024) || max_threads != double(int(max_threads))) {
+            throw_bad_argument(env, "maxThreads must be an integer 0..1024 (0 = the state's own count)");
+        }
+        params.max_threads = int(max_threads);
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
-    }
-    if (input.ElementLength() % size_t(channels) != 0) {
-        throw make_error(env, "BAD_AUDIO", "the sample count is not a multiple of the channel count");
     }
     if (input.ElementLength() == 0) throw make_error(env, "BAD_AUDIO", "the audio is empty (0 samples); record or choose audio with sound in it");
     // Copied before the worker runs: JS may reuse or detach its buffer meanwhile.
@@ -158,7 +154,7 @@ Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr
             jobs->flags.erase(std::remove(jobs->flags.begin(), jobs->flags.end(), abort), jobs->flags.end());
         }
     };
-    auto * worker = new TranscribeWorker(env, std::move(model), std::move(state), std::move(pcm), channels, sample_rate, std::move(params), abort,
+    auto * worker = new TranscribeWorker(env, std::move(model), std::move(state), std::move(pcm), std::move(params), abort,
                                          info.Length() > 2 ? info[2] : env.Undefined(), settled);
     Napi::Promise promise = worker->promise();
     worker->Queue();

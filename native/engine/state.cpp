@@ -50,9 +50,10 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
     const Hparams & hp = s.m->hp;
     ComputeBackend * backend = s.backend;
     const auto & adaptive = s.adaptive;
-    // The thread count for this window (adaptive: all threads, or one on a busy machine) serves the
-    // log-mel and the encoder alike.
-    const int threads = adaptive ? adaptive->choose() : backend->threads();
+    // The thread count for this window (adaptive: all threads, or one on a busy machine; at most the
+    // call's max_threads) serves the log-mel and the encoder alike.
+    const int chosen = adaptive ? adaptive->choose() : backend->threads();
+    const int threads = params.max_threads > 0 ? std::min(chosen, params.max_threads) : chosen;
     Clock::time_point t0 = Clock::now();
     const MelSpectrogram mel = compute_log_mel(pcm, n, hp, s.m->weights->preprocessor, params.abort, clip_stats, threads);
     result.timings.mel_ms += ms_since(t0);

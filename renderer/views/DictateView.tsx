@@ -64,7 +64,7 @@ function LiveNote() {
   if (fileRunning) {
     return (
       <p className="live-note muted" data-testid="live-note" data-kind="file" role="status">
-        A file is being transcribed. Live dictation goes first: the file waits while you speak.
+        A file is being transcribed. Your dictation runs beside it and goes first: the file goes slower while you dictate.
       </p>
     );
   }

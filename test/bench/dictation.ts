@@ -10,16 +10,15 @@
 //   --concurrent-file [--quick]: the same script twice, idle and then while a 5-minute file is transcribed
 //   (again and again) beside it; the output ends with one line
 //   `concurrent: first partial p95 X ms (idle Y ms), final p95 Z ms`. --quick: 30 s passes, a 2-minute file.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { encodeWav16 } from '../../app/shared/wav.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LatencyReport, TranscriptEvent } from '../../app/ipc/contract.js';
 import { createServices } from '../../app/main/services.js';
-import { appRoot } from '../../app/main/util/app-root.js';
-import { generateModel } from '../support/model/generate.js';
-import { RATE, quiet, speechLike } from '../support/audio/signals.js';
+import { benchModel } from './bench-model.js';
+import { RATE, meetingLike, quiet, speechLike } from '../support/audio/signals.js';
 
 const { values } = parseArgs({
   options: {
@@ -44,16 +43,7 @@ function stats(xs: number[]): { n: number; mean: number | null; p50: number | nu
 }
 
 async function main(): Promise<void> {
-  let modelPath = values.model;
-  if (!modelPath) {
-    const cache = join(appRoot(), '.cache', 'bench');
-    mkdirSync(cache, { recursive: true });
-    modelPath = join(cache, 'shape110m-hybrid_tdt_ctc-q8_0.gguf');
-    if (!existsSync(modelPath)) {
-      process.stderr.write(`generating ${modelPath} (110M shape, Q8_0, random weights)…\n`);
-      generateModel(modelPath, { preset: 'shape110m', arch: 'hybrid_tdt_ctc', weightType: 'q8_0', seed: 1 });
-    }
-  }
+  const modelPath = values.model ?? benchModel();
 
   // The script: phrases of 1.5–4 s, pauses of 0.8–1.4 s (pauses ≥ pauseMs close a segment).
   const pieces: { audio: Float32Array; speech: boolean }[] = [{ audio: quiet(1, 1), speech: false }];
@@ -91,12 +81,7 @@ async function main(): Promise<void> {
     }
     // The file: phrases and pauses like a meeting, 5 minutes (2 with --quick), 16-bit WAV.
     const fileSec = values.quick ? 120 : 300;
-    const meeting = new Float32Array(fileSec * RATE);
-    for (let at = 0, k = 0; at < meeting.length; k += 1) {
-      const p = k % 2 === 0 ? speechLike(2 + (k % 7) * 0.5, 500 + k) : quiet(0.5 + (k % 4) * 0.3, 700 + k);
-      meeting.set(p.subarray(0, Math.min(p.length, meeting.length - at)), at);
-      at += p.length;
-    }
+    const meeting = meetingLike(fileSec);
     const wav = join(userDataDir, 'meeting.wav');
     writeFileSync(wav, encodeWav16(meeting, RATE));
     const idle = await pass(services, modelPath, pieces, phrases, total);

@@ -45,6 +45,25 @@ test('two states of one model transcribe concurrently, and match the default sta
   assert.deepEqual((await model.transcribe(phrase)).tokens.map((t) => t.id), reference.tokens.map((t) => t.id));
 });
 
+test('maxThreads caps one call\'s threads (threadsUsed) without changing its result; a bad value is BAD_ARGUMENT', async () => {
+  const model = await load(small);
+  const state = model.createState({ threads: 2 });
+  const all = await state.transcribe(phrase, { captureEncoder: true });
+  const one = await state.transcribe(phrase, { captureEncoder: true, maxThreads: 1 });
+  assert.equal(all.threadsUsed, 2);
+  assert.equal(one.threadsUsed, 1);
+  assert.deepEqual(one.tokens.map((t) => t.id), all.tokens.map((t) => t.id));
+  const enc = (r: TranscribeResult) => Array.from(r.encoder?.data ?? []);
+  let maxDiff = 0;
+  const a = enc(all);
+  const b = enc(one);
+  for (let i = 0; i < a.length; i++) maxDiff = Math.max(maxDiff, Math.abs(a[i]! - b[i]!));
+  assert.ok(maxDiff <= 1e-5, `encoder output with 1 thread vs 2: max |diff| ${maxDiff}`);
+  assert.equal((await state.transcribe(phrase, { maxThreads: 8 })).threadsUsed, 2, 'never more than the state has');
+  for (const bad of [-1, 1.5, 5000]) await rejectsWithCode(() => state.transcribe(phrase, { maxThreads: bad }), 'BAD_ARGUMENT', /maxThreads/);
+  state.dispose();
+});
+
 test('a state scheduled through ggml_backend_sched agrees with the direct path of the same weights', async () => {
   const model = await load(tdt);
   const scheduled = model.createState({ alwaysSchedule: true });

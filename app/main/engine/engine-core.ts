@@ -3,7 +3,7 @@
 // The same core runs inside the engine process (engine-process.ts) and, in
 // inline mode, inside main (inline-transport.ts).
 import {
-  Model, benchMatmul, buildInfo, listDevices, native, resample, selectDevice, setLogHandler, type BuildInfo, type LoadOptions,
+  Model, benchMatmul, buildInfo, listDevices, native, selectDevice, setLogHandler, type BuildInfo, type LoadOptions,
   type ModelInfo, type ModelState, type TranscribeResult,
 } from '../../../native/index.js';
 import { readWavMono } from './wav-file.js';
@@ -160,14 +160,14 @@ export class EngineCore {
         });
       case 'transcribeFile':
         return this.trackFileJob(message.id, async (signal) => {
+          const rate = this.requireModel().model.info().sampleRate;
           const state = this.fileState();
-          // Read in blocks and averaged to mono while decoding: the only full-length copies are this mono
-          // array and the addon's own copy of it (plus its resampled output when the rate differs).
-          const audio = await readWavMono(message.path, signal);
+          // Read in blocks, averaged to mono and resampled to the model's rate while decoding: the only
+          // full-length copies are this array and the addon's own copy of it.
+          const audio = await readWavMono(message.path, { signal, sampleRate: rate });
           const pending = state.transcribe(audio.samples, {
             ...message.options,
-            sampleRate: audio.sampleRate,
-            channels: 1,
+            sampleRate: rate,
             signal,
             onProgress: (fraction) => this.post({ t: 'progress', id: message.id, fraction }),
           });
@@ -176,11 +176,8 @@ export class EngineCore {
         });
       case 'fileOpen':
         return this.track(message.id, async (signal) => {
-          const audio = await readWavMono(message.path, signal);
-          // Resampled once, with the engine's own band-limited resampler (what its one-call pass does).
-          const pcm = audio.sampleRate === message.sampleRate
-            ? audio.samples
-            : await resample(audio.samples, 1, audio.sampleRate, message.sampleRate);
+          // Resampled block by block as it is read (the same samples as one call over the file).
+          const { samples: pcm } = await readWavMono(message.path, { signal, sampleRate: message.sampleRate });
           if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
           const maxSamples = Math.trunc(message.maxWindowSec * message.sampleRate);
           const windows = planWindows(pcm, message.sampleRate, maxSamples, message.align);
@@ -198,7 +195,6 @@ export class EngineCore {
           const pending = state.transcribe(file.pcm.subarray(range.begin, range.end), {
             ...message.options,
             sampleRate: file.sampleRate,
-            channels: 1,
             // One window: never cut again.
             maxWindowSec: Math.max(1, (range.end - range.begin) / file.sampleRate + 1),
             signal,

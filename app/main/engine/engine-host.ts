@@ -1,12 +1,13 @@
 // EngineHost: main's handle on the engine, composed of parts with one job each:
 //   engine-rpc.ts      spawn, generations, pending requests, cancel, what a death leaves
-//   priority-lane.ts   one model call at a time in priority order (the engine answers BUSY to a second)
+//   priority-lane.ts   model calls in priority order, one at a time except a file window and live dictation
 //   model-residency.ts the resident model and its one load() (state, errors, log per reason)
 //   device-check.ts    the device self-test after a load, and the move to the next device on a failure
-//   file-job.ts        file jobs in window steps that yield to live dictation
+//   file-job.ts        file jobs in window steps that live dictation runs beside
 //   engine-notices.ts  the notices' words
+//   restart-supervisor.ts when to restart after a death (backoff, giving up, one more try), whom to blame
 // The host decides the policy between them: priorities, what a partial is
-// skipped behind, the restart with backoff after a death (the device that was
+// skipped behind, what a restart does after a death (the device that was
 // in use is reported when the request that died ran on it, so the registry
 // marks it failed; the model is reloaded on the device the registry picks and
 // each request in flight runs once more, except a model validation or a file
@@ -23,18 +24,20 @@ import { aborted, EngineRpc, type EngineDeath, type RequestHow } from './engine-
 import { runFileJob } from './file-job.js';
 import { ModelResidency, type StatusCell } from './model-residency.js';
 import { PriorityLane, type LaneJobOptions } from './priority-lane.js';
+import { RestartSupervisor, blamedDevice } from './restart-supervisor.js';
 import {
   CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost,
   type EngineTranscribeOptions, type EngineTranscript,
 } from './protocol.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 
-export { FILE_WINDOW_SEC, MAX_FILE_PREEMPTIONS } from './file-job.js';
+export { FILE_WINDOW_SEC } from './file-job.js';
 
 /**
  * Lane priorities: lower runs first; equal priorities run in arrival order. Live dictation (finals, then
- * partials) goes before batch work: a file job runs one window per lane job, and a window that is running
- * when a final or a partial arrives is stopped (the engine's abort flag) and run again after it.
+ * partials) goes before batch work: a file job runs one window per lane step, and a final or a partial
+ * runs beside a running window (the engine decodes them on two states of the model), so it never waits
+ * for one. While dictation is in use the CPU threads are split between the two (liveThreads, below).
  */
 export const PRIORITY = { load: 0, final: 1, partial: 2, file: 3 } as const;
 export type DecodePriority = keyof typeof PRIORITY;
@@ -91,9 +94,6 @@ export interface EngineHostEvents {
   selfTest: [DeviceSelfTest];
 }
 
-/** Requests that run on the model's device: only a death during one of these is blamed on the device. */
-const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile', 'fileWindow', 'selfTest']);
-
 export class EngineHost extends TypedEmitter<EngineHostEvents> {
   readonly mode: 'process' | 'inline';
   private readonly log: Logger;
@@ -101,14 +101,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private readonly lane: PriorityLane;
   private readonly residency: ModelResidency;
   private readonly deviceCheck: DeviceCheck;
+  private readonly supervisor: RestartSupervisor;
   private state: EngineState = 'starting';
   private available = false;
   private build: BuildInfo | null = null;
   private lastError: IpcError | null = null;
-  private restarts = 0;
-  private crashTimes: number[] = [];
-  private gaveUp = false;
-  private restartTimer: NodeJS.Timeout | null = null;
   private disposed = false;
   private started: Promise<void> | null = null;
   private fileJobs = 0;
@@ -139,6 +136,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         died: (death) => this.onDeath(death),
       },
     );
+    this.supervisor = new RestartSupervisor({
+      restart: () => void this.restart(),
+      restartDelaysMs: opts.restartDelaysMs,
+      maxCrashesPerMinute: opts.maxCrashesPerMinute,
+    });
     this.lane = new PriorityLane({
       onJobStart: (use) => use && this.touch(),
       onJobEnd: (use) => use && this.touch(),
@@ -179,7 +181,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.supervisor.dispose();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.rpc.close();
   }
@@ -193,7 +195,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       mode: this.mode,
       model: this.residency.model,
       modelId: this.residency.modelId,
-      restarts: this.restarts,
+      restarts: this.supervisor.restarts,
       lastError: this.lastError,
       pid: this.rpc.pid,
     };
@@ -222,23 +224,34 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
 
   /**
    * A partial is skipped (never queued) when it would wait behind other live work or a long job (a load,
-   * a validation, a self-test); behind a file window it waits: the window yields to it.
+   * a validation, a self-test); beside a file window it runs at once.
    */
   private partialWouldWait(): boolean {
-    if (this.lane.waiting.some((j) => !j.step)) return true;
-    return this.lane.busy && !this.lane.running?.step;
+    return this.lane.waiting.some((j) => !j.step) || this.lane.running.some((j) => !j.step);
   }
 
   /**
    * What holds live dictation up now, in words ("loading the model"), or null: a job that a partial is
-   * skipped behind and a final waits for. A file window never does (it yields).
+   * skipped behind and a final waits for. A file window never does (dictation runs beside it).
    */
   liveHeldBy(): string | null {
-    const running = this.lane.running;
-    if (running && !running.step && running.priority !== PRIORITY.final && running.priority !== PRIORITY.partial) {
-      return running.what ?? 'busy';
-    }
-    return null;
+    const holder = this.lane.running.find((j) => !j.step && j.priority !== PRIORITY.final && j.priority !== PRIORITY.partial);
+    return holder ? holder.what ?? 'busy' : null;
+  }
+
+  /**
+   * The CPU threads of each side while a dictation session holds the model and a file job runs: a file
+   * window gets half the model's threads (at least one) and a dictation decode the rest, so the two never
+   * ask for more threads than the model was given (on 2 cores, one each: ggml's workers spin at every
+   * node's barrier, and a worker that loses its core to the other side stalls its whole graph).
+   * Undefined: no split (all threads).
+   */
+  private liveThreads(side: 'file' | 'live'): number | undefined {
+    if (this.fileJobs === 0 || !(this.opts.inUse?.() ?? false)) return undefined;
+    const threads = this.residency.model?.threads ?? 0;
+    if (threads < 2) return undefined;
+    const file = Math.max(1, Math.floor(threads / 2));
+    return side === 'file' ? file : threads - file;
   }
 
   /** True while a file job holds the lane or waits in it (the dictation view says live text goes first). */
@@ -291,15 +304,17 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.inLane(PRIORITY[how.priority], async () => {
       if (how.signal?.aborted) throw aborted();
       await this.reloadIfIdle();
-      const result = await this.request({ op: 'transcribe', pcm, options }, { signal: how.signal });
+      const live = how.priority === 'final' || how.priority === 'partial';
+      const maxThreads = live ? this.liveThreads('live') : undefined;
+      const result = await this.request({ op: 'transcribe', pcm, options: maxThreads ? { ...options, maxThreads } : options }, { signal: how.signal });
       this.emit('ran', { devicesRan: result.devicesRan });
       return result;
     });
   }
 
   /**
-   * Transcribes a WAV file the engine reads, one window per lane step (file-job.ts), so finals and partials
-   * of a live session run between windows; a running window yields to them (stopped, then run again). Each
+   * Transcribes a WAV file the engine reads, one window per lane step (file-job.ts); finals and partials
+   * of a live session run beside a running window, on the engine's dictation state. Each
    * window is normalized with its own mel statistics (the engine's one-call pass uses the whole clip's): the
    * cut points are the same, the features of a window can differ slightly.
    */
@@ -318,6 +333,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         request: (r, requestHow) => this.request(r, requestHow),
         inLane: (work, laneHow) => this.inLane(PRIORITY.file, work, laneHow),
         reloadIfIdle: () => this.reloadIfIdle(),
+        windowThreads: () => this.liveThreads('file'),
         ran: (devicesRan) => this.emit('ran', { devicesRan }),
       }, model, path, options, how);
     } finally {
@@ -442,12 +458,12 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
 
   /**
    * `use`: the job is a use of the model (every job but the idle unload itself), which restarts the idle timer.
-   * Only live dictation stops a running file window; a load or a check waits for the window to end.
+   * Only live dictation runs beside a file window; a load or a check waits for the window to end.
    */
   private inLane<T>(priority: number, work: () => Promise<T>, how: LaneJobOptions = {}): Promise<T> {
     return this.lane.run(priority, work, {
       ...how,
-      preempts: priority === PRIORITY.final || priority === PRIORITY.partial,
+      beside: priority === PRIORITY.final || priority === PRIORITY.partial,
       what: how.what ?? (priority === PRIORITY.load ? 'loading the model' : undefined),
     });
   }
@@ -458,7 +474,8 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     if (this.state === 'missing') {
       return Promise.reject(new CodedError('ENGINE_MISSING', this.lastError?.message ?? 'the engine is not available'));
     }
-    if (this.gaveUp) this.revive();
+    // After giving up, a new request (the user reloading a model, …) earns one more try.
+    if (this.supervisor.revive() && !this.rpc.hasTransport) void this.restart();
     return this.rpc.call(request, how);
   }
 
@@ -478,53 +495,17 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   // ------------------------------------------------------------ crash handling
 
   private onDeath({ reason, inFlight, unloadDied }: EngineDeath): void {
-    // Blame a device only when what died was running on it: a load (on the device it asked for) or a
-    // decode with the resident model. A validation runs on the CPU in a separate, short-lived model, and
-    // a death with nothing running says nothing about any device.
-    const onDevice = inFlight.filter((r) => DEVICE_OPS.has(r.op));
-    const device = onDevice.length === 0 ? null : this.blamedDevice(onDevice);
+    const device = blamedDevice(inFlight, this.residency.model?.device.device.name ?? null);
     this.lastError = { code: 'ENGINE_CRASHED', message: `the engine process stopped (${reason})` };
     this.log.error(`engine process stopped (${reason})${device ? ` while using ${device}` : ''}`, { inFlight: inFlight.map((r) => r.op) });
     if (unloadDied) this.residency.model = null;
 
-    const now = Date.now();
-    this.crashTimes = [...this.crashTimes.filter((t) => now - t < 60_000), now];
-    const restarting = this.crashTimes.length <= (this.opts.maxCrashesPerMinute ?? 5);
-    this.restarts += 1;
+    const { restarting } = this.supervisor.crashed();
     this.emit('crashed', { device, reason });
     this.emit('notice', engineNotices.crashed(reason, device, restarting));
     this.setState('crashed');
 
-    if (!restarting) {
-      this.gaveUp = true;
-      this.rpc.rejectAll(() => new CodedError('ENGINE_CRASHED', `the engine process keeps crashing (${reason})`));
-      return;
-    }
-    const delays = this.opts.restartDelaysMs ?? [0, 500, 2000, 5000];
-    const delay = delays[Math.min(this.crashTimes.length - 1, delays.length - 1)] ?? 0;
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = null;
-      void this.restart();
-    }, delay);
-  }
-
-  /** The device a death is blamed on: the one a load asked for, a self-test's device, else the model's. */
-  private blamedDevice(requests: EngineRequest[]): string | null {
-    const current = this.residency.model?.device.device.name;
-    for (const r of requests) {
-      if (r.op === 'load') return r.options.device ?? current ?? null;
-    }
-    for (const r of requests) {
-      if (r.op === 'selfTest') return r.device ?? current ?? null;
-    }
-    return current ?? null;
-  }
-
-  /** After giving up: a new request (the user reloading a model, …) earns one more try. */
-  private revive(): void {
-    this.gaveUp = false;
-    this.crashTimes = [];
-    if (!this.restartTimer && !this.rpc.hasTransport) void this.restart();
+    if (!restarting) this.rpc.rejectAll(() => new CodedError('ENGINE_CRASHED', `the engine process keeps crashing (${reason})`));
   }
 
   private async restart(): Promise<void> {

@@ -1,24 +1,20 @@
 // A file job in window steps: the engine reads and plans the file (no model
-// needed, so outside the lane), then each window is one lane job at file
-// priority that live dictation preempts (stopped through the engine's abort
-// flag and run again after it, at most MAX_FILE_PREEMPTIONS times in a row).
+// needed, so outside the lane), then each window is one lane step at file
+// priority. Live dictation runs beside a window (the engine decodes it on the
+// dictation state while the window runs on the file state), so it never waits
+// for one; a load or a check waits for the window to end.
 import type { ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
 import { aborted, type RequestHow } from './engine-rpc.js';
 import type { LaneJobOptions } from './priority-lane.js';
-import type { CodedError, EngineRequest, EngineResponseMap, EngineTranscribeOptions, EngineTranscript } from './protocol.js';
+import type { EngineRequest, EngineResponseMap, EngineTranscribeOptions, EngineTranscript } from './protocol.js';
 
 /**
  * Longest window of a file job (s): one lane step. The engine plans the cut points (windows.ts, the same
  * planner as its one-call pass with this maxWindowSec), so the windows are where the engine would cut.
- * At ~25× real time on 2 cores a 20 s window is a ~0.8 s step, which a dictation decode preempts.
+ * At ~25× real time on 2 cores a 20 s window is a ~0.8 s step: what a load or a check waits at most.
  */
 export const FILE_WINDOW_SEC = 20;
-/**
- * A file window preempted this many times in a row runs to its end the next time: a file job always makes
- * progress, even under dictation that never pauses long enough for a whole window.
- */
-export const MAX_FILE_PREEMPTIONS = 3;
 
 type FileOp = 'fileOpen' | 'fileWindow' | 'fileClose';
 
@@ -29,6 +25,8 @@ export interface FileJobDeps {
   inLane: <T>(work: () => Promise<T>, how: LaneJobOptions) => Promise<T>;
   /** In the lane, before a window: the model back if it was unloaded for idleness. */
   reloadIfIdle: () => Promise<void>;
+  /** CPU threads for the window about to run (undefined: all of the state's); fewer while dictation may decode beside it. */
+  windowThreads: () => number | undefined;
   ran: (devicesRan: string[]) => void;
 }
 
@@ -61,39 +59,18 @@ export async function runFileJob(
   return joinWindows(parts, opened.samples / opened.sampleRate);
 }
 
-/** One window of a file job in the lane; stopped and queued again when live work arrives (bounded). */
+/** One window of a file job, one lane step. */
 async function fileStep(deps: FileJobDeps, handle: number, index: number, options: EngineTranscribeOptions, signal?: AbortSignal): Promise<EngineTranscript> {
-  for (let preempted = 0; ; preempted += 1) {
-    // Cancelled between two windows: the abort event has fired already, so look before listening.
+  // Cancelled between two windows: the abort event has fired already, so look before sending.
+  if (signal?.aborted) throw aborted();
+  return deps.inLane(async () => {
     if (signal?.aborted) throw aborted();
-    const step = new AbortController();
-    const onAbort = (): void => step.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let yielded = false;
-    try {
-      return await deps.inLane(async () => {
-        if (step.signal.aborted || signal?.aborted) throw aborted();
-        await deps.reloadIfIdle();
-        const result = await deps.request({ op: 'fileWindow', handle, index, options }, { signal: step.signal });
-        deps.ran(result.devicesRan);
-        return result;
-      }, {
-        step: true,
-        preempt: preempted < MAX_FILE_PREEMPTIONS ? () => {
-          yielded = true;
-          step.abort();
-        } : undefined,
-      });
-    } catch (error) {
-      if (yielded && !signal?.aborted && (error as CodedError).code === 'ABORTED') {
-        deps.log.debug(`file window ${index} yielded to live dictation (${preempted + 1})`);
-        continue;
-      }
-      throw error;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
+    await deps.reloadIfIdle();
+    const maxThreads = deps.windowThreads();
+    const result = await deps.request({ op: 'fileWindow', handle, index, options: maxThreads ? { ...options, maxThreads } : options }, { signal });
+    deps.ran(result.devicesRan);
+    return result;
+  }, { step: true });
 }
 
 /** A file job's windows as one transcript (text joined with a space as the engine joins its windows). */

@@ -1,16 +1,16 @@
-// One job at a time, lowest priority number first, equal priorities in
-// arrival order. A running job may be preemptible: a job that arrives with
-// `preempts` asks it (once) to stop early, and the lane runs the newcomer
-// next. Knows nothing of the engine: the host decides what runs here, what
-// preempts what, and what counts as use (onJobStart/onJobEnd).
+// Jobs in priority order: lowest priority number first, equal priorities in
+// arrival order, and the job at the head of the queue always goes next (a
+// job behind it never overtakes it). One job runs at a time, with one
+// exception: a `step` (a window of a file job) and a `beside` job (live
+// dictation) may run together, since the engine runs them on two states of
+// the model. Knows nothing of the engine: the host decides what runs here,
+// what may run beside what, and what counts as use (onJobStart/onJobEnd).
 
 export interface LaneJobOptions {
-  /** This job stops a preemptible job that is running when it arrives. */
-  preempts?: boolean;
-  /** Called (once) when a job that preempts arrives while this one runs; the job then ends early. */
-  preempt?: () => void;
-  /** A step of a longer job that yields (LaneJob.step). */
+  /** A step of a longer job (a file window): a `beside` job may run while it does. */
   step?: boolean;
+  /** May run while a step runs (live dictation, on its own engine state). */
+  beside?: boolean;
   /** What the job does, in words, when it holds other work up. */
   what?: string;
   /** Passed to onJobStart/onJobEnd (the host: whether the job is a use of the model). */
@@ -21,8 +21,8 @@ export interface LaneJob {
   readonly priority: number;
   readonly seq: number;
   readonly step: boolean;
+  readonly beside: boolean;
   readonly what: string | undefined;
-  preempt: (() => void) | undefined;
   run: () => void;
 }
 
@@ -31,24 +31,32 @@ export interface PriorityLaneHooks {
   onJobEnd?: (use: boolean) => void;
 }
 
+/** Whether `job` may start while `running` run: nothing runs, or a step and a beside job pair up. */
+function fits(job: LaneJob, running: readonly LaneJob[]): boolean {
+  if (running.length === 0) return true;
+  if (running.length > 1) return false;
+  const other = running[0]!;
+  return (job.beside && other.step) || (job.step && other.beside);
+}
+
 export class PriorityLane {
   private readonly queue: LaneJob[] = [];
-  private current: LaneJob | null = null;
+  private readonly active: LaneJob[] = [];
   private seq = 0;
 
   constructor(private readonly hooks: PriorityLaneHooks = {}) {}
 
   /** A job runs now. */
   get busy(): boolean {
-    return this.current !== null;
+    return this.active.length > 0;
   }
 
-  /** The job running now (null when idle). */
-  get running(): LaneJob | null {
-    return this.current;
+  /** The jobs running now (at most a step and a beside job). */
+  get running(): readonly LaneJob[] {
+    return this.active;
   }
 
-  /** Jobs waiting (not the running one). */
+  /** Jobs waiting (not the running ones). */
   get waiting(): readonly LaneJob[] {
     return this.queue;
   }
@@ -56,39 +64,34 @@ export class PriorityLane {
   run<T>(priority: number, work: () => Promise<T>, how: LaneJobOptions = {}): Promise<T> {
     const use = how.use ?? true;
     return new Promise<T>((resolve, reject) => {
-      const running = this.current;
-      if (running?.preempt && how.preempts) {
-        const preempt = running.preempt;
-        running.preempt = undefined;
-        preempt();
-      }
-      this.queue.push({
+      const job: LaneJob = {
         priority,
         seq: this.seq++,
         step: how.step ?? false,
-        preempt: how.preempt,
+        beside: how.beside ?? false,
         what: how.what,
         run: () => {
           this.hooks.onJobStart?.(use);
           work()
             .then(resolve, reject)
             .finally(() => {
-              this.current = null;
+              this.active.splice(this.active.indexOf(job), 1);
               this.hooks.onJobEnd?.(use);
               this.pump();
             });
         },
-      });
+      };
+      this.queue.push(job);
       this.queue.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
       this.pump();
     });
   }
 
   private pump(): void {
-    if (this.current) return;
-    const next = this.queue.shift();
-    if (!next) return;
-    this.current = next;
-    next.run();
+    for (let next = this.queue[0]; next && fits(next, this.active); next = this.queue[0]) {
+      this.queue.shift();
+      this.active.push(next);
+      next.run();
+    }
   }
 }

@@ -19,6 +19,8 @@ export interface EngineTranscribeOptions {
   sampleRate?: number;
   decoder?: DecoderName | 'auto';
   maxWindowSec?: number;
+  /** At most this many CPU threads for this call (the host splits them between dictation and a file window). */
+  maxThreads?: number;
 }
 
 /** A transcription as it crosses the process boundary (no debug captures). */

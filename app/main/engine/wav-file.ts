@@ -2,19 +2,24 @@
 // (any size: no single read of the file, so no 2 GiB limit); audio over 24 h is refused
 // from its header before anything is allocated:
 // the whole file is never in memory, and there is no interleaved float copy.
-// The channels are averaged while decoding with the engine's own arithmetic,
-// so the addon receives exactly the mono samples it would have computed
-// itself. Peak memory: this mono array plus the addon's copy of it (and its
-// resampled output when the file is not at the model's rate), instead of the
-// file, an interleaved float copy, the addon's copy of that and its mono mix.
+// The channels are averaged while decoding; with `sampleRate` each block is
+// resampled as it is read (app/shared/resample.ts, streaming: the same samples
+// as one call over the whole file), so the only full-length array is the
+// output at that rate, and the event loop runs between blocks (a block of a
+// 44.1 kHz stereo file is 6 s of audio, tens of milliseconds of resampling).
+// Peak memory: this array plus the addon's copy of it.
 import fs from 'node:fs/promises';
+import { StreamingResampler } from '../../shared/resample.js';
 import {
   AudioFormatError, NOT_WAV, checkDuration, chunkTag, dataExtent, downmixInto, parseFmtChunk, wavEncoding, type WavFormat,
 } from '../../shared/wav.js';
 import { CodedError } from './protocol.js';
 
 export interface MonoWav {
+  /** The rate of `samples`: the one asked for, else the file's. */
   sampleRate: number;
+  /** The file's own rate. */
+  fileSampleRate: number;
   /** Channels in the file (the samples are their average). */
   channels: number;
   samples: Float32Array;
@@ -24,7 +29,16 @@ export interface MonoWav {
 
 const BLOCK_BYTES = 1 << 20;
 
-export async function readWavMono(file: string, signal?: AbortSignal, blockBytes = BLOCK_BYTES): Promise<MonoWav> {
+export interface ReadWavOptions {
+  /** Resample to this rate while reading (absent: the file's rate). */
+  sampleRate?: number;
+  signal?: AbortSignal;
+  /** Bytes per read (tests use odd sizes). */
+  blockBytes?: number;
+}
+
+export async function readWavMono(file: string, options: ReadWavOptions = {}): Promise<MonoWav> {
+  const { signal, blockBytes = BLOCK_BYTES } = options;
   const handle = await fs.open(file, 'r');
   try {
     const size = (await handle.stat()).size;
@@ -67,19 +81,40 @@ export async function readWavMono(file: string, signal?: AbortSignal, blockBytes
     const frames = Math.floor(usable / enc.frameBytes);
     // Before anything is allocated: memory is never spent on a length that will be refused.
     checkDuration(frames, enc.sampleRate);
-    const samples = new Float32Array(frames);
+    const rate = options.sampleRate ?? enc.sampleRate;
+    const resampler = rate === enc.sampleRate ? null : new StreamingResampler(enc.sampleRate, rate);
+    // floor(frames · rate / file rate), exactly (the product can pass 2^53): what the resampler gives.
+    const samples = new Float32Array(Number((BigInt(frames) * BigInt(rate)) / BigInt(enc.sampleRate)));
     const framesPerBlock = Math.max(1, Math.floor(blockBytes / enc.frameBytes));
     const block = new Uint8Array(framesPerBlock * enc.frameBytes);
+    const mono = resampler ? new Float32Array(framesPerBlock) : samples;
+    let written = 0;
+    const result = (cut: boolean): MonoWav => {
+      if (resampler) {
+        const tail = resampler.flush();
+        samples.set(tail.subarray(0, samples.length - written), written);
+        written = Math.min(samples.length, written + tail.length);
+      }
+      return { sampleRate: rate, fileSampleRate: enc.sampleRate, channels: enc.channels, samples: written < samples.length ? samples.subarray(0, written) : samples, truncated: cut };
+    };
     for (let first = 0; first < frames; first += framesPerBlock) {
       if (signal?.aborted) throw new CodedError('ABORTED', 'cancelled');
       const count = Math.min(framesPerBlock, frames - first);
       const view = await readAt(block, dataOffset + first * enc.frameBytes, count * enc.frameBytes);
       // The file shrank while being read: keep what was there, like a cut file.
       const got = Math.floor(view.byteLength / enc.frameBytes);
-      downmixInto(view, 0, got, enc, samples, first);
-      if (got < count) return { sampleRate: enc.sampleRate, channels: enc.channels, samples: samples.subarray(0, first + got), truncated: true };
+      if (resampler) {
+        downmixInto(view, 0, got, enc, mono, 0);
+        const out = resampler.process(mono.subarray(0, got));
+        samples.set(out, written);
+        written += out.length;
+      } else {
+        downmixInto(view, 0, got, enc, samples, first);
+        written = first + got;
+      }
+      if (got < count) return result(true);
     }
-    return { sampleRate: enc.sampleRate, channels: enc.channels, samples, truncated };
+    return result(truncated);
   } finally {
     await handle.close();
   }

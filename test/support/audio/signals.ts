@@ -8,6 +8,20 @@ export const RATE = 16_000;
 /** The app's seeded xorshift32 generator, so tests and the self-test signal share one implementation. */
 export const prng = xorshift32;
 
+/**
+ * Phrases and pauses like a meeting, `seconds` long: phrases of 2–5 s (seeds `seed` + k), pauses of
+ * 0.5–1.4 s (seeds `seed` + 200 + k), so the window planner has quiet places to cut.
+ */
+export function meetingLike(seconds: number, seed = 500): Float32Array {
+  const out = new Float32Array(Math.round(seconds * RATE));
+  for (let at = 0, k = 0; at < out.length; k += 1) {
+    const p = k % 2 === 0 ? speechLike(2 + (k % 7) * 0.5, seed + k) : quiet(0.5 + (k % 4) * 0.3, seed + 200 + k);
+    out.set(p.subarray(0, Math.min(p.length, out.length - at)), at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** A "phrase": noise plus a few harmonics, loudness varying at ~4 Hz like syllables (never silent inside). */
 export function speechLike(seconds: number, seed: number, amplitude = 0.3): Float32Array {
   const rnd = prng(seed);

@@ -1,14 +1,13 @@
 // Voice-activity segmentation on synthetic signals (speech-like bursts
 // separated by quiet): cut points, pre-roll, pause, length cap at the
-// quietest point, stop mid-speech; plus the audio store and the resampler
-// the session builds on.
+// quietest point, stop mid-speech; plus the audio store the session builds on
+// (the resampler has its own tests: test/unit/shared/resample.test.ts).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { AudioStore } from '../../../app/main/sessions/audio-store.js';
 import { Segmenter, type SegmentEvent, type SegmenterOptions } from '../../../app/main/sessions/segmenter.js';
-import { StreamingResampler } from '../../../app/shared/resample.js';
 import { RATE, concat, frames, quiet, speechLike } from '../../support/audio/signals.js';
 import { scratch } from './tmp.js';
 
@@ -104,22 +103,3 @@ test('audio store: exact reads across chunks, memory = the audio, spill bounds m
   assert.equal(existsSync(join(dir, 'a.f32')), false);
 });
 
-test('resampler: 48 kHz → 16 kHz keeps a tone, removes what 16 kHz cannot carry, and the count is exact', () => {
-  const seconds = 1;
-  const make = (hz: number) => Float32Array.from({ length: 48_000 * seconds }, (_, i) => Math.sin((2 * Math.PI * hz * i) / 48_000));
-  const rms = (x: Float32Array, from: number) => Math.sqrt(x.slice(from).reduce((a, v) => a + v * v, 0) / (x.length - from));
-  for (const [hz, expectPass] of [[440, true], [12_000, false]] as const) {
-    const r = new StreamingResampler(48_000, 16_000);
-    const parts = frames(make(hz), 480).map((f) => r.process(f));
-    const out = concat(...parts, r.flush());
-    assert.equal(out.length, 16_000 * seconds);
-    const level = rms(out.subarray(200, out.length - 200), 0);
-    if (expectPass) assert.ok(Math.abs(level - Math.SQRT1_2) < 0.02, `440 Hz passes (${level})`);
-    else assert.ok(level < 0.01, `12 kHz is filtered out (${level})`);
-  }
-  // 44.1 kHz → 16 kHz (a non-integer ratio).
-  const r = new StreamingResampler(44_100, 16_000);
-  const out = concat(r.process(new Float32Array(44_100).fill(0.5)), r.flush());
-  assert.equal(out.length, 16_000);
-  assert.ok(Math.abs(out[8000]! - 0.5) < 1e-3);
-});

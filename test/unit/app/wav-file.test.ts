@@ -1,7 +1,7 @@
 // The engine process's WAV reader (files:transcribe): read block by block and
 // averaged to mono while decoding, it must give exactly the mono samples the
 // engine computes from decodeWav's interleaved floats (float32 samples summed
-// in double, divided, rounded once: native/engine/audio.cpp), for every
+// in double, divided, rounded once), for every
 // supported encoding, odd chunks, cut and streaming-style files, and refuse
 // what decodeWav refuses with the same message.
 import assert from 'node:assert/strict';
@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readWavMono } from '../../../app/main/engine/wav-file.js';
+import { resample } from '../../../app/shared/resample.js';
 import { MAX_AUDIO_SECONDS, checkDuration, decodeWav } from '../../../app/shared/wav.js';
 import { writeSparseWav } from '../../support/audio/sparse-wav.js';
 import { prng } from '../../support/audio/signals.js';
@@ -116,12 +117,30 @@ test('mono samples equal the engine\'s downmix of the interleaved decode, for ev
     const reference = decodeWav(bytes);
     const expected = engineMono(bytes);
     for (const blockBytes of [1, 7 * spec.channels * (spec.bits / 8), 1 << 20]) {
-      const got = await readWavMono(file, undefined, blockBytes);
+      const got = await readWavMono(file, { blockBytes });
       const what = `${JSON.stringify(spec)} in blocks of ${blockBytes} bytes`;
       assert.equal(got.sampleRate, spec.rate, what);
       assert.equal(got.channels, spec.channels, what);
       assert.equal(got.truncated, reference.truncated, what);
       assert.equal(got.samples.length, reference.frames, what);
+      assert.deepEqual(got.samples, expected, what);
+    }
+  }
+});
+
+test('with a sample rate the blocks are resampled as they are read: the same samples as resampling the whole mono decode at once', async () => {
+  for (const [i, spec] of SPECS.entries()) {
+    if (spec.rate === 16_000) continue;
+    const bytes = build(spec, 200 + i);
+    const file = join(dir, `resampled-${i}.wav`);
+    writeFileSync(file, bytes);
+    const expected = resample(engineMono(bytes), spec.rate, 16_000);
+    for (const blockBytes of [1, 7 * spec.channels * (spec.bits / 8), 1 << 20]) {
+      const got = await readWavMono(file, { blockBytes, sampleRate: 16_000 });
+      const what = `${JSON.stringify(spec)} in blocks of ${blockBytes} bytes`;
+      assert.equal(got.sampleRate, 16_000, what);
+      assert.equal(got.fileSampleRate, spec.rate, what);
+      assert.equal(got.samples.length, Math.floor((engineMono(bytes).length * 16_000) / spec.rate), what);
       assert.deepEqual(got.samples, expected, what);
     }
   }
@@ -164,7 +183,7 @@ test('what decodeWav refuses is refused with the same BAD_AUDIO message; a cance
   writeFileSync(file, build({ format: 1, bits: 16, channels: 2, rate: 16_000, frames: 10_000 }, 2));
   const controller = new AbortController();
   controller.abort();
-  await assert.rejects(readWavMono(file, controller.signal), (e: Error & { code?: string }) => e.code === 'ABORTED');
+  await assert.rejects(readWavMono(file, { signal: controller.signal }), (e: Error & { code?: string }) => e.code === 'ABORTED');
 });
 
 test('audio over 24 hours is refused from the header at once, before any sample is decoded or allocated', async () => {

@@ -230,6 +230,11 @@ struct TranscribeParams {
     bool capture_encoder = false;   // keep the encoder output in the result
     bool capture_logits = false;    // CTC: keep the log-probs
     bool profile = false;           // time every encoder node (TranscribeResult::profile)
+    /**
+     * At most this many CPU threads for this call (0 = the state's own count): the app gives a file job's
+     * windows fewer threads while live dictation decodes beside them on another state.
+     */
+    int max_threads = 0;
 };
 
 /** The defaults of every TranscribeParams field (the model's decoder, NeMo's greedy_batch TDT rule, 60 s windows). */
@@ -338,7 +343,9 @@ public:
     State & operator=(const State &) = delete;
 
     /**
-     * Transcribes mono float PCM at the model's sample rate (see to_mono_resampled()).
+     * Transcribes mono float PCM at the model's sample rate (ModelInfo::sample_rate). The engine
+     * does not convert audio: callers downmix and resample first (the app does both in
+     * TypeScript, app/shared/wav.ts and app/shared/resample.ts, where the audio arrives).
      * One call at a time per state: a concurrent call throws Error(Busy).
      */
     TranscribeResult transcribe(const float * pcm, size_t n_samples, const TranscribeParams & params);
@@ -355,14 +362,6 @@ private:
 };
 
 // ---------------------------------------------------------------- audio
-
-/**
- * Interleaved float PCM at any rate and channel count -> mono at `out_rate`,
- * downmixed by averaging and resampled with a band-limited (windowed-sinc)
- * filter. Throws Error(BadAudio) on empty, non-finite or absurd input.
- */
-std::vector<float> to_mono_resampled(const float * interleaved, size_t n_frames, int channels, int in_rate, int out_rate,
-                                     const std::atomic<bool> * abort = nullptr);
 
 /** Longest audio accepted in one call, in seconds (24 h). */
 constexpr double kMaxAudioSeconds = 24.0 * 3600.0;
