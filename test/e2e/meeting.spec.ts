@@ -8,44 +8,28 @@
 // page shows it again with the transcript so far, the microphone gap as a
 // line, and new finals. Skipped with the reason where the model or PulseAudio
 // is missing.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Concatenation } from '../support/audio/digits.js';
-import { DIGITS_MODEL, ensureDigitsSet } from '../support/audio/digits.js';
-import { pulseEnv, startPulseAudio, type TestPulseAudio } from '../support/audio/pulseaudio.js';
+import { ensureDigitsSet } from '../support/audio/digits.js';
+import type { TestPulseAudio } from '../support/audio/pulseaudio.js';
 import { expect, test } from './support/fixtures.js';
-import { CHROMIUM, chromiumArgs, DIGITS_MIC_JSON, DIGITS_MIC_WAV } from './support/paths.js';
+import { startMeeting, useMeetingSetup } from './support/meeting.js';
+import { DIGITS_MIC_JSON } from './support/paths.js';
 
-const PULSE_DIR = mkdtempSync(join(tmpdir(), 'parakeet-e2e-pulse-'));
-let pulse: TestPulseAudio | string = 'not started';
+const setup = useMeetingSetup();
 
-test.skip(!existsSync(DIGITS_MODEL), `the trained test model is not at ${DIGITS_MODEL} (set PARAKEET_DIGITS_MODEL)`);
-test.use({
-  serverSetup: { withModel: false, extra: { modelPath: DIGITS_MODEL, services: { soundServerEnv: pulseEnv(PULSE_DIR) } } },
-  launchOptions: { executablePath: CHROMIUM, args: chromiumArgs(DIGITS_MIC_WAV) },
-});
-test.beforeAll(async () => {
-  pulse = await startPulseAudio(PULSE_DIR);
-});
-test.afterAll(async () => {
-  if (typeof pulse !== 'string') await pulse.stop();
-  rmSync(PULSE_DIR, { recursive: true, force: true });
-});
-
-test('a meeting: microphone and system audio transcribed live with speaker labels, then a History entry with both', async ({ app, server }) => {
-  test.skip(typeof pulse === 'string', `PulseAudio cannot start here: ${String(pulse)}`);
-  const sound = pulse as TestPulseAudio;
+/** The sound server (the test skips without one), what the fake microphone says and the strings played as Others. */
+function meetingSpeech(): { sound: TestPulseAudio; mic: Concatenation; others: ReturnType<typeof ensureDigitsSet>['items'] } {
+  test.skip(typeof setup.pulse === 'string', `PulseAudio cannot start here: ${String(setup.pulse)}`);
   const mic = JSON.parse(readFileSync(DIGITS_MIC_JSON, 'utf8')) as Concatenation;
   const others = ensureDigitsSet('meeting-others', { seed: 0x0e71_0002, perVoice: 3, voices: ['en'], rates: [150, 165], minWords: 3, maxWords: 5 }).items;
-  await server.services.settings.set({ dictation: { preRollMs: 0 } });
-  await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
-  await app.keyboard.press('Alt+7');
-  await expect(app.getByRole('heading', { name: 'Meeting', level: 2 })).toBeVisible();
-  await app.getByTestId('meeting-start').click();
-  await expect(app.getByTestId('meeting-stop')).toBeVisible();
+  return { sound: setup.pulse as TestPulseAudio, mic, others };
+}
+
+test('a meeting: microphone and system audio transcribed live with speaker labels, then a History entry with both', async ({ app, server }) => {
+  const { sound, mic, others } = meetingSpeech();
+  const transcript = await startMeeting(app, server);
   await sound.play(others[0]!.wav);
-  const transcript = app.getByTestId('meeting-transcript');
   // The played string's words on an Others line (the model may hear a word more in the playback's onset).
   await expect(transcript.locator('li', { hasText: 'Others:' }).first()).toContainText(others[0]!.text, { timeout: 30_000 });
   await expect(transcript).toContainText(`You: ${mic.parts[0]!.text}`, { timeout: 30_000 });
@@ -71,16 +55,8 @@ test('a meeting: microphone and system audio transcribed live with speaker label
 });
 
 test('a reload mid-meeting: the meeting records on, the page shows it again with the transcript so far, the microphone gap as a line, and new finals', async ({ app, server }) => {
-  test.skip(typeof pulse === 'string', `PulseAudio cannot start here: ${String(pulse)}`);
-  const sound = pulse as TestPulseAudio;
-  const mic = JSON.parse(readFileSync(DIGITS_MIC_JSON, 'utf8')) as Concatenation;
-  const others = ensureDigitsSet('meeting-others', { seed: 0x0e71_0002, perVoice: 3, voices: ['en'], rates: [150, 165], minWords: 3, maxWords: 5 }).items;
-  await server.services.settings.set({ dictation: { preRollMs: 0 } });
-  await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
-  await app.keyboard.press('Alt+7');
-  await app.getByTestId('meeting-start').click();
-  await expect(app.getByTestId('meeting-stop')).toBeVisible();
-  const transcript = app.getByTestId('meeting-transcript');
+  const { sound, mic, others } = meetingSpeech();
+  const transcript = await startMeeting(app, server);
   await expect(transcript).toContainText(`You: ${mic.parts[0]!.text}`, { timeout: 30_000 });
   const before = await transcript.locator('li').allTextContents();
   await app.reload();

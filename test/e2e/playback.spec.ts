@@ -9,32 +9,15 @@
 // "Transcribe again" then asks before replacing it; deleting the entry
 // deletes its audio. Real engine, real model.
 import type { Page } from '@playwright/test';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HistoryEntry } from '../../app/ipc/contract.js';
 import type { Concatenation } from '../support/audio/digits.js';
-import { DIGITS_MODEL } from '../support/audio/digits.js';
-import { pulseEnv, startPulseAudio, type TestPulseAudio } from '../support/audio/pulseaudio.js';
 import { expect, test } from './support/fixtures.js';
-import { CHROMIUM, chromiumArgs, DIGITS_MIC_JSON, DIGITS_MIC_WAV, SCREENSHOT_DIR } from './support/paths.js';
+import { startMeeting, useMeetingSetup } from './support/meeting.js';
+import { DIGITS_MIC_JSON, SCREENSHOT_DIR } from './support/paths.js';
 
-const PULSE_DIR = mkdtempSync(join(tmpdir(), 'parakeet-e2e-pulse-'));
-let pulse: TestPulseAudio | string = 'not started';
-
-test.skip(!existsSync(DIGITS_MODEL), `the trained test model is not at ${DIGITS_MODEL} (set PARAKEET_DIGITS_MODEL)`);
-test.use({
-  serverSetup: { withModel: false, extra: { modelPath: DIGITS_MODEL, services: { soundServerEnv: pulseEnv(PULSE_DIR) } } },
-  launchOptions: { executablePath: CHROMIUM, args: chromiumArgs(DIGITS_MIC_WAV) },
-});
-test.beforeAll(async () => {
-  // Without PulseAudio the meeting has the microphone track only (no mix): the flow is the same.
-  pulse = await startPulseAudio(PULSE_DIR);
-});
-test.afterAll(async () => {
-  if (typeof pulse !== 'string') await pulse.stop();
-  rmSync(PULSE_DIR, { recursive: true, force: true });
-});
+const setup = useMeetingSetup();
 
 async function openEntry(app: Page): Promise<void> {
   await app.keyboard.press('Alt+3');
@@ -65,12 +48,7 @@ async function lastSeek(app: Page): Promise<number | null> {
 
 test('a meeting in History: played with the word heard marked, a clicked word plays, a corrected line is kept, searched and exported; delete removes its audio', async ({ app, server }) => {
   const mic = JSON.parse(readFileSync(DIGITS_MIC_JSON, 'utf8')) as Concatenation;
-  await server.services.settings.set({ dictation: { preRollMs: 0 } });
-  await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
-  await app.keyboard.press('Alt+7');
-  await app.getByTestId('meeting-start').click();
-  await expect(app.getByTestId('meeting-stop')).toBeVisible();
-  const transcript = app.getByTestId('meeting-transcript');
+  const transcript = await startMeeting(app, server);
   for (const part of mic.parts) await expect(transcript).toContainText(`You: ${part.text}`, { timeout: 40_000 });
   await app.getByTestId('meeting-stop').click();
   await expect(app.getByText(/Saved to History/)).toBeVisible({ timeout: 30_000 });
@@ -78,7 +56,7 @@ test('a meeting in History: played with the word heard marked, a clicked word pl
   const { entries } = await server.services.history.list();
   const saved: HistoryEntry = await server.services.history.get(entries[0]!.id);
   const twoTracks = (saved.audio ?? []).length === 2;
-  test.info().annotations.push({ type: 'tracks', description: twoTracks ? 'You and Others (mixed)' : `You only (${typeof pulse === 'string' ? pulse : 'Others sent nothing'})` });
+  test.info().annotations.push({ type: 'tracks', description: twoTracks ? 'You and Others (mixed)' : `You only (${typeof setup.pulse === 'string' ? setup.pulse : 'Others sent nothing'})` });
   // Lines of "You" with at least three words, in the renderer's order (history:get's).
   const lines = saved.segments.map((s, index) => ({ s, index })).filter(({ s }) => s.speaker === 'You' && s.words.length >= 3);
   expect(lines.length, JSON.stringify(saved.segments.map((s) => s.text))).toBeGreaterThanOrEqual(2);
