@@ -31,10 +31,10 @@ PARAKEET_CLONES float dot(const float * a, const float * x, int n) {
 #ifdef PARAKEET_X86
 // AVX-512: R weight rows × C input vectors per pass, one 16-lane accumulator each (R·C = 8
 // independent FMA chains, enough to cover the FMA latency), each row chunk loaded once for all C
-// vectors and each vector chunk once for all R rows. The decoder's products are small (640–2560
-// rows of 640) and L2/L3-resident, so they are bound by the core, not by memory: the old
-// one-row dot ran 2 FMA chains and then summed its 32 partial sums one by one, a 32-add
-// dependency chain per row that took longer than the row's 40 FMAs.
+// vectors and each vector chunk once for all R rows. The old one-row dot ran 2 FMA chains and
+// then summed its 32 partial sums one by one, a 32-add dependency chain per row that took longer
+// than the row's 40 FMAs. What is left is the weights streaming from L3 (8–21 MB per emitted
+// token, int8_gemv.h).
 template <int R, int C>
 PARAKEET_AVX512 inline void dot_tile(const float * W, long long w_stride, const float * X, long long x_stride, int n, float (&out)[R][C]) {
     __m512 acc[R][C];

@@ -1,6 +1,7 @@
 #include "int8_gemv.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 
@@ -21,6 +22,9 @@ Int8Rows::Int8Rows(const std::vector<float> & w, int rows, int cols)
         const float * wr = w.data() + size_t(r) * size_t(cols);
         float amax = 0.0f;
         for (int c = 0; c < cols; ++c) amax = std::max(amax, std::fabs(wr[c]));
+        // A row of zeros or subnormals (127/amax would overflow) is stored as zeros. The load has
+        // already refused non-finite weights (weight_check.h).
+        if (!(amax >= FLT_MIN)) amax = 0.0f;
         const float inv = amax > 0.0f ? 127.0f / amax : 0.0f;
         int8_t * qr = q_.data() + size_t(r) * size_t(stride_);
         int32_t sum = 0;
@@ -39,7 +43,13 @@ namespace {
 float quantize_vector(const float * x, int n, int stride, uint8_t * q) {
     float amax = 0.0f;
     for (int i = 0; i < n; ++i) amax = std::max(amax, std::fabs(x[i]));
-    const float inv = amax > 0.0f ? 127.0f / amax : 0.0f;
+    // Zeros, subnormals only, or a non-finite value (which finite weights and audio cannot make):
+    // all 128 (zero) with scale 0, never a conversion of NaN or infinity.
+    if (!(amax >= FLT_MIN && amax <= FLT_MAX)) {
+        std::memset(q, 128, size_t(stride));
+        return 0.0f;
+    }
+    const float inv = 127.0f / amax;
     for (int i = 0; i < n; ++i) q[i] = uint8_t(int(std::nearbyint(x[i] * inv)) + 128);
     std::memset(q + n, 128, size_t(stride - n));
     return amax / 127.0f;

@@ -2,7 +2,7 @@
 // lossy): the prediction LSTM, its projection and the joint's output layer, weights quantized per
 // row (symmetric, as the encoder's int8 kernel does per channel) and each input vector per call.
 // The decoder's F32 products read 8–21 MB of weights per emitted token, more than L2 holds, so
-// they run at L3 bandwidth; as int8 the same rows are a quarter of that and stay in L2.
+// they run at L3 bandwidth; as int8 they are a quarter of those bytes.
 #pragma once
 
 #include <cstdint>

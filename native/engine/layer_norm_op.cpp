@@ -68,7 +68,9 @@ void layer_norm_op(ggml_tensor * dst, int ith, int nth, void *) {
     }
 }
 
-// The norm of each frame into a per-thread row, then that row quantized as the format says.
+// The norm of each frame into a per-thread row, then that row quantized as the format says. Only
+// graphs whose readers run on a packed int8 kernel build this node (normed_for), and those exist
+// only where the CPU has AVX512-VNNI, so the AVX-512 norm needs no check of its own here.
 void layer_norm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     const auto format = static_cast<ActivationFormat>(reinterpret_cast<intptr_t>(userdata));
     const ggml_tensor * x = dst->src[0];

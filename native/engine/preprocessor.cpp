@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <exception>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -146,16 +148,35 @@ MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparam
     if (workers == 1) {
         run(frames, 0, T, cancelled);
     } else {
+        // Each helper's scratch is made here, so an allocation failure throws on this thread; a
+        // thread that cannot start, or a helper that throws, stops the others, and the error is
+        // rethrown once every started thread is joined (an exception leaving a std::thread, or a
+        // joinable one destroyed, would end the process).
+        std::vector<LogMelFrames> scratch;
+        scratch.reserve(size_t(workers - 1));
+        for (int i = 1; i < workers; ++i) scratch.emplace_back(pcm, n_samples, hp, w);
+        std::vector<std::exception_ptr> failures(static_cast<size_t>(workers));
         std::vector<std::thread> pool;
         const int per = (T + workers - 1) / workers;
-        for (int i = 1; i < workers; ++i) {
-            pool.emplace_back([&, i] {
-                LogMelFrames own(pcm, n_samples, hp, w);
-                run(own, std::min(T, i * per), std::min(T, (i + 1) * per), cancelled);
-            });
+        auto share = [&](LogMelFrames & f, int i) {
+            try {
+                run(f, std::min(T, i * per), std::min(T, (i + 1) * per), cancelled);
+            } catch (...) {
+                failures[size_t(i)] = std::current_exception();
+                cancelled = true;
+            }
+        };
+        try {
+            for (int i = 1; i < workers; ++i) pool.emplace_back(share, std::ref(scratch[size_t(i - 1)]), i);
+        } catch (...) {
+            failures[0] = std::current_exception();
+            cancelled = true;
         }
-        run(frames, 0, std::min(T, per), cancelled);
+        if (!cancelled) share(frames, 0);
         for (std::thread & t : pool) t.join();
+        for (const std::exception_ptr & e : failures) {
+            if (e) std::rethrow_exception(e);
+        }
     }
     if (cancelled) check_abort(abort);
 

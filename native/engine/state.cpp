@@ -74,7 +74,8 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
     const double encoder_ms = ms_since(t0);
     result.timings.encoder_ms += encoder_ms;
     result.threads_used = threads;
-    if (adaptive && enc.frames > 0) adaptive->report(threads, encoder_ms / enc.frames);
+    // A run capped below the choice (max_threads) measures neither of the arms adaptive compares.
+    if (adaptive && enc.frames > 0 && threads == chosen) adaptive->report(threads, encoder_ms / enc.frames);
     for (const std::string & d : enc.devices) {
         if (std::find(result.devices_ran.begin(), result.devices_ran.end(), d) == result.devices_ran.end()) result.devices_ran.push_back(d);
     }

@@ -39,8 +39,8 @@ private:
     int n_out_ = 0;
     enum class Activation { Relu, Tanh, Sigmoid } activation_ = Activation::Relu;
     mutable std::vector<float> gates_, input_, hidden_, hidden_block_;
-    mutable std::vector<std::vector<float>> input_cache_;
-    mutable Int8Inputs int8_inputs_;  // weightType int8: this state's quantized input vectors  // W_ih·embed[token] + b of layer 0, filled on first use
+    mutable std::vector<std::vector<float>> input_cache_;  // W_ih·embed[token] + b of layer 0, filled on first use
+    mutable Int8Inputs int8_inputs_;                       // weightType int8: this state's quantized input vectors
 };
 
 }  // namespace parakeet
