@@ -107,8 +107,12 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
 
     // Flatten per time step as NeMo does (channel-major: index c·F' + f), then Linear.
     const int64_t F = x->ne[1], T = x->ne[2];
-    x = ggml_cont(ctx, ggml_permute(ctx, x, 1, 0, 2, 3));  // [F, C, T]
-    x = ggml_reshape_2d(ctx, x, F * C, T);
+    if (in.cpu_fused_ops && ggml_is_contiguous(x)) {
+        x = flatten_channels_major(ctx, x);
+    } else {
+        x = ggml_cont(ctx, ggml_permute(ctx, x, 1, 0, 2, 3));  // [F, C, T]
+        x = ggml_reshape_2d(ctx, x, F * C, T);
+    }
     x = linear(ctx, x, w.sub_out_w, w.sub_out_b, in.packed);  // [D, T']
     if (hp.xscaling) x = ggml_scale(ctx, x, std::sqrt(float(hp.d_model)));  // NeMo xscale = √d_model
     return x;

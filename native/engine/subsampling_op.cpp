@@ -111,6 +111,31 @@ void front_op(ggml_tensor *, int, int, void *) {}
 
 }  // namespace
 
+namespace {
+
+void flatten_op(ggml_tensor * dst, int ith, int nth, void *) {
+    const ggml_tensor * x = dst->src[0];
+    const int64_t C = x->ne[0], F = x->ne[1], T = x->ne[2];
+    const ThreadShare share = thread_share(T, ith, nth);
+    for (int64_t t = share.begin; t < share.end; ++t) {
+        const float * in = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[2]);
+        float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(t) * dst->nb[1]);
+        for (int64_t c = 0; c < C; ++c) {
+            for (int64_t f = 0; f < F; ++f) out[c * F + f] = in[f * C + c];
+        }
+    }
+}
+
+}  // namespace
+
+ggml_tensor * flatten_channels_major(ggml_context * ctx, ggml_tensor * x) {
+    GGML_ASSERT(x->type == GGML_TYPE_F32 && ggml_is_contiguous(x) && x->ne[3] == 1);
+    ggml_tensor * args[] = {x};
+    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, x->ne[0] * x->ne[1], x->ne[2], 1, 1, args, 1, flatten_op, GGML_N_TASKS_MAX, nullptr);
+    ggml_set_name(y, "subsampling_flatten");
+    return y;
+}
+
 bool fused_subsampling_available() {
     static const bool ok = cpu_has_avx512f();
     return ok;

@@ -22,4 +22,11 @@ bool fused_subsampling_available();
 ggml_tensor * fused_subsampling_front(ggml_context * ctx, ggml_tensor * mel, ggml_tensor * conv0_w, ggml_tensor * conv0_b,
                                       ggml_tensor * stage1_mask, ggml_tensor * dw_w);
 
+/**
+ * x [C, F, T] (contiguous) → [F·C, T] in NeMo's flattening order (index c·F + f per frame): a
+ * per-frame transpose as one pass split over frames (CPU graphs), where ggml's copy of the permuted
+ * view walks every element through a 4-D index.
+ */
+ggml_tensor * flatten_channels_major(ggml_context * ctx, ggml_tensor * x);
+
 }  // namespace parakeet
