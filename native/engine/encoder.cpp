@@ -32,13 +32,13 @@ std::vector<float> relative_positions(int frames, int d_model) {
     // NeMo RelPositionalEncoding.extend_pe: positions T'−1 … −(T'−1);
     // pe[p, 2i] = sin(pos·div_i), pe[p, 2i+1] = cos(pos·div_i), div_i = exp(−2i·ln(10000)/D).
     const int rows = 2 * frames - 1;
+    const std::vector<double> div = position_frequencies(d_model);
     std::vector<float> pe(size_t(rows) * d_model);
     for (int p = 0; p < rows; ++p) {
         const double pos = double(frames - 1 - p);
         for (int i = 0; i < d_model / 2; ++i) {
-            const double div = std::exp(-(2.0 * i) * std::log(10000.0) / d_model);
-            pe[size_t(p) * d_model + 2 * i] = float(std::sin(pos * div));
-            pe[size_t(p) * d_model + 2 * i + 1] = float(std::cos(pos * div));
+            pe[size_t(p) * d_model + 2 * i] = float(std::sin(pos * div[size_t(i)]));
+            pe[size_t(p) * d_model + 2 * i + 1] = float(std::cos(pos * div[size_t(i)]));
         }
     }
     return pe;

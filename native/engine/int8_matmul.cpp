@@ -208,21 +208,11 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 // W·x in two custom ops: the activations quantized per 32-block, then the VNNI GEMM. CPU backend only;
 // the nodes are named "vnni_quantize:<weight>" and "vnni_gemm:<weight>" (profiles).
 ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    const PackedQ8Matrix & w = *this;
-    GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == w.cols() && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);
-    ggml_tensor * args[] = {x};
-    ggml_tensor * xq = ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(quantized_row_bytes(w.cols())), x->ne[1], 1, 1, args, 1, quantize_op,
-                                      GGML_N_TASKS_MAX, nullptr);
-    ggml_format_name(xq, "vnni_quantize:%s", weight_name);
-    return apply_quantized(ctx, xq, weight_name, e);
+    return apply_quantized(ctx, quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), quantize_op, "vnni", weight_name), weight_name, e);
 }
 
 ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
-    GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(quantized_row_bytes(cols())));
-    const auto * config = configs_.get(this, EpilogueMode::of(e));
-    ggml_tensor * y = packed_matmul_node(ctx, xq, rows(), xq->ne[1], e, gemm_op, config);
-    ggml_format_name(y, "vnni_gemm:%s", weight_name);
-    return y;
+    return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols()), e, gemm_op, "vnni", weight_name);
 }
 
 size_t q8_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); }

@@ -552,6 +552,13 @@ void ModelWeights::quantize_decoder(const Hparams & hp) {
     }
     q->pred_w = Int8Rows(decoder.pred_w, J, P);
     q->out_w = Int8Rows(decoder.out_w, int(decoder.out_b.size()), J);
+    // The F32 matrices the twins replace are never read again (the transducer takes the int8 ones).
+    for (size_t l = 0; l < decoder.lstm.size(); ++l) {
+        if (l > 0) std::vector<float>().swap(decoder.lstm[l].w_ih);
+        std::vector<float>().swap(decoder.lstm[l].w_hh);
+    }
+    std::vector<float>().swap(decoder.pred_w);
+    std::vector<float>().swap(decoder.out_w);
     packed_kernels_["int8_decoder_vnni"] = int(2 * decoder.lstm.size() + 1);
     decoder.int8 = std::move(q);
 }

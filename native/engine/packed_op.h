@@ -48,6 +48,29 @@ inline ggml_tensor * packed_matmul_node(ggml_context * ctx, ggml_tensor * input,
     return ggml_custom_4d(ctx, GGML_TYPE_F32, rows, frames, 1, 1, args, 4, fun, GGML_N_TASKS_MAX, const_cast<void *>(config));
 }
 
+/**
+ * The two nodes of a packed int8 matmul: x quantized into rows of `row_bytes` by `quantize`
+ * ("<kernel>_quantize:<weight>"), then the GEMM on them (quantized_gemm_node).
+ */
+inline ggml_tensor * quantize_node(ggml_context * ctx, ggml_tensor * x, int64_t cols, size_t row_bytes, ggml_custom_op_t quantize,
+                                   const char * kernel, const char * weight_name) {
+    GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == cols && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1);
+    ggml_tensor * args[] = {x};
+    ggml_tensor * xq = ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(row_bytes), x->ne[1], 1, 1, args, 1, quantize, GGML_N_TASKS_MAX, nullptr);
+    ggml_format_name(xq, "%s_quantize:%s", kernel, weight_name);
+    return xq;
+}
+
+/** The GEMM node on activations already quantized into rows of `row_bytes` ("<kernel>_gemm:<weight>"). */
+template <typename Matrix>
+ggml_tensor * quantized_gemm_node(ggml_context * ctx, ggml_tensor * xq, const Matrix & m, const PackedOpConfigs<Matrix> & configs,
+                                  size_t row_bytes, const Epilogue & e, ggml_custom_op_t gemm, const char * kernel, const char * weight_name) {
+    GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(row_bytes));
+    ggml_tensor * y = packed_matmul_node(ctx, xq, m.rows(), xq->ne[1], e, gemm, configs.get(&m, EpilogueMode::of(e)));
+    ggml_format_name(y, "%s_gemm:%s", kernel, weight_name);
+    return y;
+}
+
 /** Epilogue pointers for output rows [col, col + 16) of frame t. */
 struct EpilogueView {
     const float * bias = nullptr;

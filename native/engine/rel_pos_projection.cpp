@@ -44,15 +44,21 @@ ggml_tensor * RelPosProjection::apply(ggml_context * ctx, ggml_tensor * halves, 
 std::vector<float> relative_position_halves(int frames, int d_model) {
     // The same sines and cosines as relative_positions (encoder.cpp), for positions 0 … T−1 only.
     const int half = d_model / 2;
+    const std::vector<double> div = position_frequencies(d_model);
     std::vector<float> t(size_t(frames) * size_t(d_model));
     for (int p = 0; p < frames; ++p) {
         for (int i = 0; i < half; ++i) {
-            const double div = std::exp(-(2.0 * i) * std::log(10000.0) / d_model);
-            t[size_t(p) * size_t(d_model) + size_t(i)] = float(std::sin(double(p) * div));
-            t[size_t(p) * size_t(d_model) + size_t(half + i)] = float(std::cos(double(p) * div));
+            t[size_t(p) * size_t(d_model) + size_t(i)] = float(std::sin(double(p) * div[size_t(i)]));
+            t[size_t(p) * size_t(d_model) + size_t(half + i)] = float(std::cos(double(p) * div[size_t(i)]));
         }
     }
     return t;
+}
+
+std::vector<double> position_frequencies(int d_model) {
+    std::vector<double> div(size_t(d_model / 2));
+    for (int i = 0; i < d_model / 2; ++i) div[size_t(i)] = std::exp(-(2.0 * i) * std::log(10000.0) / d_model);
+    return div;
 }
 
 std::vector<float> every_other_column(const float * w, int64_t rows, int64_t cols, bool odd) {

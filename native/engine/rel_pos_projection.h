@@ -19,6 +19,9 @@ namespace parakeet {
 
 // RelPosProjection (declared in packed_weights.h, which owns the instances) is implemented in the .cpp.
 
+/** NeMo RelPositionalEncoding's frequencies ω_i = exp(−2i·ln(10000)/D), i < D/2 (both tables use them). */
+std::vector<double> position_frequencies(int d_model);
+
 /** The table `halves` reads: T rows of D, row p = [sin(p·ω_i)]_{i<D/2} then [cos(p·ω_i)]_{i<D/2}. */
 std::vector<float> relative_position_halves(int frames, int d_model);
 
