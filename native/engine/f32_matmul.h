@@ -4,8 +4,8 @@
 // core's FMA rate on the encoder's shapes: it reads the weight rows in place
 // and re-reads the activation tiles for every few outputs. With the weights
 // repacked at load into panels of 32 output columns, k-major, each step loads
-// two weight vectors and broadcasts one activation per frame, so a 12-frame
-// tile does 24 FMAs per two loads. Plain F32 arithmetic (one FMA chain per
+// two weight vectors and broadcasts one activation per frame, so a 14-frame
+// tile does 28 FMAs per two loads. Plain F32 arithmetic (one FMA chain per
 // output, over k in order): exact F32, only the summation order differs from
 // ggml's kernel.
 #pragma once

@@ -19,6 +19,7 @@
 
 #include "cpu_ops.h"
 #include "simd_math.h"
+#include "weight_prefetch.h"
 
 namespace parakeet {
 namespace {
@@ -192,9 +193,9 @@ PARAKEET_VNNI512 inline void finish_dots(const __m512i (&dot)[MR][2], const uint
 // arrays of vectors in memory or shuffles them between registers at every loop back edge (measured:
 // a third of the loop's vector uops, on the ports VPDPBUSD needs).
 #define PARAKEET_ROWS6(X) X(0) X(1) X(2) X(3) X(4) X(5)
-template <int MR, bool kPrefetch>
+template <int MR>
 PARAKEET_VNNI512 void gemm_tile_rows(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI8ChannelMatrix & w, int64_t panel, int64_t g0,
-                                 int64_t g1, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0) {
+                                 int64_t g1, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, PrefetchShare prefetch) {
     const int8_t * wp = w.panel_weights(panel);
 #define PARAKEET_DECLARE(r)                                             \
     const uint8_t * x##r = xq + size_t(std::min(r, MR - 1)) * x_stride; \
@@ -221,13 +222,7 @@ PARAKEET_VNNI512 void gemm_tile_rows(const uint8_t * xq, size_t x_stride, int64_
     for (int64_t g = g0; g < g1; ++g) {
         const __m512i w0 = _mm512_load_si512(wp + g * 128);
         const __m512i w1 = _mm512_load_si512(wp + g * 128 + 64);
-        // The first tile of a chunk pulls the next chunk (the next 16 KiB of panels) towards L2: the
-        // weights stream from memory once per call, and without it every chunk starts on misses
-        // (measured: 6 % of the GEMM time on the 0.6B shape).
-        if (kPrefetch) {
-            _mm_prefetch(reinterpret_cast<const char *>(wp + (g + (g1 - g0)) * 128), _MM_HINT_T1);
-            _mm_prefetch(reinterpret_cast<const char *>(wp + (g + (g1 - g0)) * 128 + 64), _MM_HINT_T1);
-        }
+        prefetch.tick();  // this tile's slice of the next chunk (weight_prefetch.h)
 #define PARAKEET_STEP(r)                                                 \
     if constexpr (r < MR) {                                              \
         const __m512i a = _mm512_set1_epi32(load_u32(x##r + g * 4));     \
@@ -268,22 +263,23 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
         float * ycol = ybase + size_t(p) * kPanel;
         for (int64_t g0 = 0; g0 < groups; g0 += kChunkGroups) {
             const int64_t g1 = std::min(groups, g0 + kChunkGroups);
-            int64_t t = 0;
-            if (t + kTileFrames <= frames) {
-                gemm_tile_rows<kTileFrames, true>(xbase, xs, k, w, p, g0, g1, ycol, ys, &view, t);
-                t += kTileFrames;
-            }
+            // The next chunk (the next panel's first after the last): 128 B per group, contiguous.
+            const int64_t next_groups = std::min(kChunkGroups, g1 < groups ? groups - g1 : groups);
+            const PrefetchBlock next{reinterpret_cast<const char *>(w.panel_weights(p) + g1 * 128), size_t(next_groups) * 128,
+                                     (frames + kTileFrames - 1) / kTileFrames, g1 - g0};
+            int64_t t = 0, tile = 0;
             for (; t + kTileFrames <= frames; t += kTileFrames) {
-                gemm_tile_rows<kTileFrames, false>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t);
+                gemm_tile_rows<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t, next.share(tile++));
             }
             const uint8_t * xt = xbase + size_t(t) * xs;
             float * yt = ycol + size_t(t) * ys;
+            const PrefetchShare last = next.share(tile);
             switch (frames - t) {  // the last 1–5 frames
-                case 5: gemm_tile_rows<5, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
-                case 4: gemm_tile_rows<4, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
-                case 3: gemm_tile_rows<3, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
-                case 2: gemm_tile_rows<2, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
-                case 1: gemm_tile_rows<1, false>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t); break;
+                case 5: gemm_tile_rows<5>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
+                case 4: gemm_tile_rows<4>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
+                case 3: gemm_tile_rows<3>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
+                case 2: gemm_tile_rows<2>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
+                case 1: gemm_tile_rows<1>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
                 default: break;
             }
         }

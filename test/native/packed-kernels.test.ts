@@ -33,11 +33,11 @@ const skipQ8 = vnni ? false : 'this CPU has no AVX512-VNNI: the engine keeps ggm
 const pcm = speechSamples(dir, seconds(10));
 
 async function encoderOf(
-  path: string, packedKernels: boolean, weightType: WeightType = 'auto',
+  path: string, packedKernels: boolean, weightType: WeightType = 'auto', audio: Float32Array = pcm,
 ): Promise<{ data: Float32Array; n: number; tokens: number[]; kernels: Record<string, number> }> {
   const model = await Model.load(path, { ...ONE_THREAD, packedKernels, weightType });
   try {
-    const r = await model.transcribe(pcm, { captureEncoder: true });
+    const r = await model.transcribe(audio, { captureEncoder: true });
     const enc = r.encoder!;
     return { data: enc.data, n: enc.validFrames * enc.dim, tokens: ids(r.tokens), kernels: model.info().kernels };
   } finally {
@@ -59,6 +59,24 @@ describe('packed CPU kernels', () => {
       assert.ok(rel <= 1e-5, `rel L2 ${fmt(rel)} > 1e-5`);
       assert.deepEqual(ours.tokens, ggml.tokens);
     });
+
+    if (preset === 'small') {
+      test('F32 kernel blocking: several frame blocks and input spans, with partial tails, equal ggml\'s F32 to rounding', { skip: skipF32 }, async () => {
+        // f32_matmul.cpp blocks frames by 126 and inputs by 1024: 22 s (275 frames: two whole blocks
+        // and 23 frames) and an FF of 2080 (two whole spans and 32 inputs) run every branch of the
+        // traversal, including the prefetch target at each block, span and panel boundary.
+        const path = join(dir, 'wide-ff-f32.gguf');
+        generateModel(path, { preset: 'small', arch: 'ctc', ffDim: 2080, nLayers: 2, seed: 79 });
+        const clip = speechSamples(dir, seconds(22));
+        const ggml = await encoderOf(path, false, 'auto', clip);
+        const ours = await encoderOf(path, true, 'auto', clip);
+        assert.ok((ours.kernels.f32_avx512 ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
+        assert.ok(ours.n / 128 > 2 * 126, `${ours.n / 128} frames`);
+        const rel = relL2(ours.data, ggml.data, ours.n);
+        console.log(`  wide FF F32, 22 s: packed vs ggml encoder rel L2 ${fmt(rel)}`);
+        assert.ok(rel <= 1e-5, `rel L2 ${fmt(rel)} > 1e-5`);
+      });
+    }
 
     test(`linear_pos runs on its sin and cos column halves, one combining pass per layer; int8 norms write quantized rows (${preset})`, { skip: skipQ8 }, async () => {
       // rel_pos_projection.h: the F32 and per-channel int8 kernels take the positional projection as
