@@ -65,9 +65,14 @@ PARAKEET_AVX512 static inline __m512 exp512(__m512 x) {
     return _mm512_scalef_ps(p, n);
 }
 
+// 1 / (1 + e^−x), with x floored at −80 (σ(−80) ≈ 1.8e−35): below ≈ −87.5 the quotient is
+// subnormal, and a subnormal operand costs a microcode assist in every later multiply (SiLU's x·σ,
+// the LSTM's gates). Measured: SiLU on inputs beyond −90 ran 10× slower. The floor changes the
+// result by less than 2e−35 in absolute terms.
 PARAKEET_AVX512 static inline __m512 sigmoid512(__m512 x) {
     const __m512 one = _mm512_set1_ps(1.0f);
-    return _mm512_div_ps(one, _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+    const __m512 minus_x = _mm512_min_ps(_mm512_sub_ps(_mm512_setzero_ps(), x), _mm512_set1_ps(80.0f));
+    return _mm512_div_ps(one, _mm512_add_ps(one, exp512(minus_x)));
 }
 
 /** A packed matmul's epilogue on 16 outputs (packed_weights.h): residual + scale · act(v + bias). */
