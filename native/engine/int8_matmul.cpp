@@ -15,6 +15,7 @@
 #include "cpu_ops.h"
 #include "packed_op.h"
 #include "simd_math.h"
+#include "weight_prefetch.h"
 
 #include <cmath>
 #include <cstring>
@@ -105,7 +106,8 @@ PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, in
 // MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
 template <int MR>
 PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0,
-                                int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0) {
+                                int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
+                                PrefetchShare next_weights, PrefetchShare next_scales) {
     const int8_t * wp = w.panel_weights(panel);
     const float * ws = w.panel_scales(panel);
     const int32_t * wo = w.panel_offsets(panel);
@@ -123,6 +125,8 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
             dot[r][1] = o1;
         }
         const int8_t * wb = wp + b * 1024;
+        next_weights.tick();  // this tile's slices of the next chunk (weight_prefetch.h)
+        next_scales.tick();
         for (int g = 0; g < 8; ++g) {
             const __m512i w0 = _mm512_loadu_si512(wb + g * 128);
             const __m512i w1 = _mm512_loadu_si512(wb + g * 128 + 64);
@@ -166,12 +170,24 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
             const bool acc = b0 > 0;
             const EpilogueView * ep = b1 == nb ? &view : nullptr;
             float * ycol = ybase + size_t(p) * kPanel;
-            int64_t t = 0;
-            for (; t + kTileFrames <= frames; t += kTileFrames) {
-                gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t);
+            // The next chunk (the next panel's first after the last): its weights (1 KiB per block)
+            // and its scales and offsets (128 B each per block, adjacent in their arrays), spread
+            // over this chunk's frame tiles.
+            const int64_t next_blocks = std::min(kChunkBlocks, b1 < nb ? nb - b1 : nb), tiles = (frames + kTileFrames - 1) / kTileFrames;
+            const PrefetchBlock weights{reinterpret_cast<const char *>(w.panel_weights(p) + b1 * 1024), size_t(next_blocks) * 1024, tiles, b1 - b0};
+            const PrefetchBlock scales{reinterpret_cast<const char *>(w.panel_scales(p) + b1 * 32), size_t(next_blocks) * 128, (tiles + 1) / 2, b1 - b0};
+            const PrefetchBlock offsets{reinterpret_cast<const char *>(w.panel_offsets(p) + b1 * 32), size_t(next_blocks) * 128, std::max<int64_t>(1, tiles / 2),
+                                        b1 - b0};
+            int64_t t = 0, tile = 0;
+            for (; t + kTileFrames <= frames; t += kTileFrames, ++tile) {
+                // Even tiles take the scales' slice, odd ones the offsets': one stream besides the weights.
+                const PrefetchShare side = (tile & 1) == 0 ? scales.share(tile / 2) : offsets.share(tile / 2);
+                gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, weights.share(tile), side);
             }
-            for (; t + 2 <= frames; t += 2) gemm_tile<2>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t);
-            for (; t < frames; ++t) gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t);
+            for (; t + 2 <= frames; t += 2, ++tile)
+                gemm_tile<2>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, weights.share(tile), PrefetchShare());
+            for (; t < frames; ++t)
+                gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, PrefetchShare(), PrefetchShare());
         }
     }
 }
