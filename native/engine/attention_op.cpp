@@ -1,8 +1,9 @@
 // Fused relative-position attention (see attention_op.h).
 //
-// Work items are (head, block of 4 queries), split evenly over the threads. For
-// each head a thread first transposes K and P into [dk][frames] scratch rows so
-// that 16 consecutive keys (or positions) are one vector: the score of query i
+// Work items are (head, block of kQueries queries), split evenly over the threads.
+// For each head a thread first transposes K (in chunks of 32 keys) and P into
+// [dk][frames] scratch rows so that 16 consecutive keys (or positions) are one
+// vector: the score of query i
 // and keys j..j+15 is Σ_d (q+u)[d]·Kᵀ[d][j..] + (q+v)[d]·Pᵀ[d][T−1−i+j..], the
 // second a contiguous (unaligned) run of positions, as rel_shift reads them.
 // Scores of a block sit in row buffers, the softmax is done in place (exp in
@@ -20,8 +21,8 @@
 namespace parakeet {
 namespace {
 
-constexpr int kTileQueries = 12;  // queries per register tile (12 × 32)
-constexpr int kQueries = 24;      // queries per work item: two tiles sharing each chunk of Kᵀ / Pᵀ
+constexpr int kTileQueries = 14;  // queries per register tile (14 × 32)
+constexpr int kQueries = 28;      // queries per work item: two tiles sharing each chunk of Kᵀ / Pᵀ
 
 #if defined(__x86_64__) || defined(_M_X64)
 
@@ -33,8 +34,20 @@ struct Scratch {
 inline int64_t round32(int64_t n) { return (n + 31) / 32 * 32; }
 
 struct Shapes {
-    int64_t d_model, dk, frames, valid, positions, key_stride, pos_stride, band;
+    int64_t d_model, dk, frames, valid, positions, key_cols, key_stride, pos_stride, band;
 };
+
+// A transposed [dk][columns] matrix as the GEMM reads it: column c, row d at
+// base[(c / 32)·chunk_step + d·row_stride + c % 32].
+struct ColumnLayout {
+    int64_t row_stride, chunk_step;
+    int64_t at(int64_t c, int64_t d) const { return (c / 32) * chunk_step + d * row_stride + c % 32; }
+};
+
+// Kᵀ in chunks of 32 keys, each [dk][32] contiguous (8 KB for dk 64): the GEMM reads one chunk
+// per tile pair as one sequential stream, where rows of all the keys at a stride scattered it over
+// L1's sets and its prefetchers.
+ColumnLayout key_layout(const Shapes & s) { return ColumnLayout{32, s.dk * 32}; }
 
 // Pᵀ rows start after this many slack columns: a block's first position can lie before
 // position 0 when the block runs past the last query.
@@ -67,20 +80,20 @@ PARAKEET_AVX512 void transpose16(const float * const (&src)[16], float * dst, in
     for (int c = 0; c < 16; ++c) _mm512_storeu_ps(dst + c * dst_stride, r[c]);
 }
 
-// dst[d][offset + j] = row_j[h·dk + d] for j < n rows of `t` (dk a multiple of 16).
-PARAKEET_AVX512 void transpose_rows(const ggml_tensor * t, int h, int64_t dk, int64_t n, float * dst, int64_t dst_stride, int64_t offset) {
+// dst[layout(offset + j, d)] = row_j[h·dk + d] for j < n rows of `t` (dk and offset multiples of 16).
+PARAKEET_AVX512 void transpose_rows(const ggml_tensor * t, int h, int64_t dk, int64_t n, float * dst, const ColumnLayout & layout, int64_t offset) {
     auto row = [&](int64_t j) { return reinterpret_cast<const float *>(static_cast<const char *>(t->data) + size_t(j) * t->nb[1]) + h * dk; };
     int64_t j = 0;
     for (; j + 16 <= n; j += 16) {
         for (int64_t d0 = 0; d0 < dk; d0 += 16) {
             const float * src[16];
             for (int i = 0; i < 16; ++i) src[i] = row(j + i) + d0;
-            transpose16(src, dst + d0 * dst_stride + offset + j, dst_stride);
+            transpose16(src, dst + layout.at(offset + j, d0), layout.row_stride);
         }
     }
     for (; j < n; ++j) {
         const float * r = row(j);
-        for (int64_t d = 0; d < dk; ++d) dst[d * dst_stride + offset + j] = r[d];
+        for (int64_t d = 0; d < dk; ++d) dst[layout.at(offset + j, d)] = r[d];
     }
 }
 
@@ -93,10 +106,10 @@ void transpose_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_ten
         const float * row = reinterpret_cast<const float *>(static_cast<const char *>(v->data) + size_t(j) * v->nb[1]) + h * s.dk;
         std::memcpy(w.vh.data() + size_t(j * s.dk), row, size_t(s.dk) * sizeof(float));
     }
-    w.kt.resize(size_t(s.dk * s.key_stride));
+    w.kt.resize(size_t(s.dk * s.key_cols));
     w.pt.resize(size_t(s.dk * s.pos_stride));
-    transpose_rows(k, h, s.dk, s.valid, w.kt.data(), s.key_stride, 0);
-    transpose_rows(p, h, s.dk, s.positions, w.pt.data(), s.pos_stride, kPosFront);
+    transpose_rows(k, h, s.dk, s.valid, w.kt.data(), key_layout(s), 0);
+    transpose_rows(p, h, s.dk, s.positions, w.pt.data(), ColumnLayout{s.pos_stride, 32}, kPosFront);
     w.head = h;
 }
 
@@ -104,9 +117,12 @@ void transpose_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_ten
 // register tiles of kTileQueries × 32 (two vector loads and kTileQueries broadcasts per d). The
 // tiles of one column chunk run back to back, so the chunk of bt (dk rows, strided) is read from
 // L2 once per chunk and from L1 for the other tiles.
-PARAKEET_AVX512 void rows_times_columns(const float * a, int64_t dk, const float * bt, int64_t bt_stride, int64_t cols, float * out,
+// Not inlined: inlined into attend_block, GCC 12 kept the accumulator tile in memory (half the speed).
+PARAKEET_AVX512 __attribute__((noinline)) void rows_times_columns(const float * a, int64_t dk, const float * bt_all, const ColumnLayout & layout, int64_t cols, float * out,
                                         int64_t out_stride, int live) {
+    const int64_t bt_stride = layout.row_stride;
     for (int64_t c0 = 0; c0 < cols; c0 += 32) {
+        const float * bt = bt_all + layout.at(c0, 0) - c0;  // bt + d·bt_stride + c0 is column c0 of row d
         for (int q0 = 0; q0 < live; q0 += kTileQueries) {  // tiles wholly past the live queries are skipped
             __m512 acc[kTileQueries][2];
             for (int q = 0; q < kTileQueries; ++q) acc[q][0] = acc[q][1] = _mm512_setzero_ps();
@@ -155,13 +171,9 @@ PARAKEET_AVX512 void weighted_values(const float * vh, ggml_tensor * dst, int h,
 template <int NQ>
 PARAKEET_AVX512 void weighted_values_all(const float * vh, ggml_tensor * dst, int h, int64_t i0, int q0, const Shapes & s,
                                          const float * e, const float * inv_sum) {
-    for (int64_t c0 = 0; c0 < s.dk; c0 += 64) {
-        switch (std::min<int64_t>(4, (s.dk - c0) / 16)) {
-            case 1: weighted_values<NQ, 1>(vh, dst, h, i0, q0, c0, s, e, inv_sum); break;
-            case 2: weighted_values<NQ, 2>(vh, dst, h, i0, q0, c0, s, e, inv_sum); break;
-            case 3: weighted_values<NQ, 3>(vh, dst, h, i0, q0, c0, s, e, inv_sum); break;
-            default: weighted_values<NQ, 4>(vh, dst, h, i0, q0, c0, s, e, inv_sum); break;
-        }
+    for (int64_t c0 = 0; c0 < s.dk; c0 += 32) {
+        if (s.dk - c0 >= 32) weighted_values<NQ, 2>(vh, dst, h, i0, q0, c0, s, e, inv_sum);
+        else weighted_values<NQ, 1>(vh, dst, h, i0, q0, c0, s, e, inv_sum);
     }
 }
 
@@ -170,12 +182,12 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
                                   float scale) {
     const int64_t dk = s.dk, stride = s.key_stride;
     // 1. AC = (q + u)·Kᵀ over all key columns.
-    rows_times_columns(w.qu.data(), dk, w.kt.data(), stride, stride, w.scores.data(), stride, live);
+    rows_times_columns(w.qu.data(), dk, w.kt.data(), key_layout(s), s.key_cols, w.scores.data(), stride, live);
     // 2. The block's band of (q + v)·Pᵀ: query q (i = i0 + q) and key j read position
     //    T−1−i+j = lo + (kQueries−1−q) + j with lo = T−1−(i0+kQueries−1), so one band of
     //    positions [lo, lo + band) serves every query of the block at its own offset.
     const int64_t lo = s.frames - 1 - (i0 + kQueries - 1);
-    rows_times_columns(w.qv.data(), dk, w.pt.data() + kPosFront + lo, s.pos_stride, s.band, w.bd.data(), s.band, live);
+    rows_times_columns(w.qv.data(), dk, w.pt.data() + kPosFront + lo, ColumnLayout{s.pos_stride, 32}, s.band, w.bd.data(), s.band, live);
     // 3. scores = (AC + shifted BD)/√dk, softmax over the valid keys, in place.
     float inv_sum[kQueries];
     const __m512 vscale = _mm512_set1_ps(scale);
@@ -209,15 +221,24 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
         }
         inv_sum[q] = 1.0f / _mm512_reduce_add_ps(sum);
     }
-    // 4. context = Σ_j e_j·v_j / Σ e, six queries at a time (24 accumulators).
-    for (int q0 = 0; q0 < live; q0 += 6) {
-        switch (std::min(6, live - q0)) {
+    // 4. context = Σ_j e_j·v_j / Σ e, twelve queries × 32 channels at a time (24 accumulators):
+    //    each value row loaded from L2 serves twelve queries.
+    for (int q0 = 0; q0 < live; q0 += 14) {
+        switch (std::min(14, live - q0)) {
             case 1: weighted_values_all<1>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
             case 2: weighted_values_all<2>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
             case 3: weighted_values_all<3>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
             case 4: weighted_values_all<4>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
             case 5: weighted_values_all<5>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            default: weighted_values_all<6>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 6: weighted_values_all<6>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 7: weighted_values_all<7>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 8: weighted_values_all<8>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 9: weighted_values_all<9>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 10: weighted_values_all<10>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 11: weighted_values_all<11>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 12: weighted_values_all<12>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            case 13: weighted_values_all<13>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
+            default: weighted_values_all<14>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
         }
     }
 }
@@ -246,8 +267,12 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
         while (s.valid < s.frames && m[s.valid] != 0.0f) ++s.valid;
     }
     s.positions = p->ne[1];
-    s.key_stride = round32(std::max<int64_t>(s.valid, 1));
-    s.band = s.key_stride + 32;  // ≥ key_stride + kQueries − 1, a multiple of 32
+    s.key_cols = round32(std::max<int64_t>(s.valid, 1));
+    // Score rows one half-chunk longer than the keys: a tile writes and the context loop reads
+    // 12–14 of them at once, and a stride of whole 128-byte pairs of lines (any multiple of 32
+    // floats) would put them on a few L1 sets (an odd number of lines spreads them).
+    s.key_stride = s.key_cols + 16;
+    s.band = s.key_cols + 32;  // ≥ key_cols + kQueries − 1, a multiple of 32
     s.pos_stride = kPosFront + s.positions + s.band;
     const float scale = 1.0f / std::sqrt(float(s.dk));
 
