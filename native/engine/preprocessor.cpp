@@ -48,6 +48,10 @@ public:
         frame_.resize(size_t(n_fft_));
         spectrum_.resize(size_t(bins_));
         power_.resize(size_t(bins_));
+        if (batched()) {
+            frame8_.resize(size_t(n_fft_) * 8);
+            power8_.resize(size_t(bins_) * 8);
+        }
     }
 
     /** Frames of the centred STFT (torch.stft center=True): 1 + floor(S / hop). */
@@ -55,6 +59,34 @@ public:
     /** NeMo 2.x FilterbankFeatures.get_seq_len: floor((S + 2·pad − n_fft) / hop), no +1. */
     int valid_frames() const { return int((S_ + 2 * (n_fft_ / 2) - n_fft_) / hp_.hop_length); }
 
+    /** Whether frames8 runs here (a power-of-two FFT on AVX-512, power spectrum). */
+    bool batched() const { return fft_.has_power8() && hp_.mag_power == 2.0f; }
+    /**
+     * frame() for frames t0 … t0 + count − 1 (count ≤ 8) at once, their transforms in the eight
+     * lanes of one vector (RealFft::power8). Every frame of a clip goes through this path when it
+     * runs, so a frame's numbers do not depend on how frames are grouped or split over threads.
+     */
+    void frames8(int t0, int count, double * out, size_t stride) {
+        const double preemph = hp_.preemph;
+        for (int l = 0; l < 8; ++l) {
+            const long long start = (long long)(t0 + std::min(l, count - 1)) * hp_.hop_length - n_fft_ / 2;
+            for (int i = 0; i < n_fft_; ++i) {
+                const long long s = start + i;
+                const double x = (s >= 0 && s < S_) ? double(pcm_[s]) - (s > 0 ? preemph * pcm_[s - 1] : 0.0) : 0.0;
+                frame8_[size_t(i) * 8 + size_t(l)] = x * window_[size_t(i)];
+            }
+        }
+        fft_.power8(frame8_.data(), power8_.data());
+        for (int m = 0; m < hp_.n_mels; ++m) {
+            double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            const double * f = &w_.filterbank[size_t(m) * bins_];
+            for (int b = first_[size_t(m)]; b <= last_[size_t(m)]; ++b) {
+                const double * p = &power8_[size_t(b) * 8];
+                for (int l = 0; l < 8; ++l) acc[l] += f[b] * p[l];
+            }
+            for (int l = 0; l < count; ++l) out[size_t(m) * stride + size_t(l)] = std::log(acc[l] + double(hp_.log_zero_guard));
+        }
+    }
     /** ln(mel + guard) of frame t into out[m * stride]. */
     void frame(int t, double * out, size_t stride) {
         const long long start = (long long)t * hp_.hop_length - n_fft_ / 2;  // zero padding outside the clip
@@ -86,7 +118,7 @@ private:
     const PreprocessorWeights & w_;
     int n_fft_, bins_;
     RealFft fft_;
-    std::vector<double> window_, frame_, power_;
+    std::vector<double> window_, frame_, power_, frame8_, power8_;
     std::vector<std::complex<double>> spectrum_;
     std::vector<int> first_, last_;
 };
@@ -96,13 +128,20 @@ MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp,
     LogMelFrames frames(pcm, n_samples, hp, w);
     const int M = hp.n_mels, n = frames.valid_frames();
     std::vector<double> sum(static_cast<size_t>(M), 0.0), sum_sq(static_cast<size_t>(M), 0.0), value(static_cast<size_t>(M));
-    for (int t = 0; t < n; ++t) {
+    std::vector<double> block(static_cast<size_t>(M) * 8);
+    for (int t = 0; t < n;) {
         if ((t & 63) == 0) check_abort(abort);
-        frames.frame(t, value.data(), 1);
-        for (int m = 0; m < M; ++m) {
-            sum[size_t(m)] += value[size_t(m)];
-            sum_sq[size_t(m)] += value[size_t(m)] * value[size_t(m)];
+        const int count = frames.batched() ? std::min(8, n - t) : 1;
+        if (frames.batched()) frames.frames8(t, count, block.data(), 8);
+        else frames.frame(t, block.data(), 8);
+        for (int l = 0; l < count; ++l) {
+            for (int m = 0; m < M; ++m) {
+                const double v = block[size_t(m) * 8 + size_t(l)];
+                sum[size_t(m)] += v;
+                sum_sq[size_t(m)] += v * v;
+            }
         }
+        t += count;
     }
     MelStats stats;
     stats.frames = n;
@@ -136,12 +175,19 @@ MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparam
     // the calling thread.
     const int workers = std::max(1, std::min(threads, T / kFramesPerWorker));
     auto run = [&](LogMelFrames & f, int t0, int t1, std::atomic<bool> & cancelled) {
-        for (int t = t0; t < t1; ++t) {
-            if ((t & 63) == 0 && ((abort != nullptr && abort->load(std::memory_order_relaxed)) || cancelled.load())) {
+        for (int t = t0; t < t1;) {
+            if (((t - t0) & 63) == 0 && ((abort != nullptr && abort->load(std::memory_order_relaxed)) || cancelled.load())) {
                 cancelled = true;
                 return;
             }
-            f.frame(t, &logmel[size_t(t)], size_t(T));
+            if (f.batched()) {
+                const int count = std::min(8, t1 - t);
+                f.frames8(t, count, &logmel[size_t(t)], size_t(T));
+                t += count;
+            } else {
+                f.frame(t, &logmel[size_t(t)], size_t(T));
+                ++t;
+            }
         }
     };
     std::atomic<bool> cancelled{false};
