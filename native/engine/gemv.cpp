@@ -1,4 +1,5 @@
 #include "gemv.h"
+#include "row_split.h"
 
 #include "cpu_ops.h"
 #include "simd_math.h"
@@ -87,7 +88,7 @@ PARAKEET_AVX512 void gemv_avx512(const float * W, const float * x, const float *
 }
 
 /** Y[c][o] = b[o] + W[o]·X[c] for k vectors: 2 rows × 4 vectors per pass. */
-PARAKEET_AVX512 void gemv_block_avx512(const float * W, const float * X, int k, const float * b, float * Y, int n_out, int n_in) {
+PARAKEET_AVX512 void gemv_block_avx512(const float * W, const float * X, int k, const float * b, float * Y, long long y_stride, int n_out, int n_in) {
     const long long xs = n_in;
     int o = 0;
     for (; o + 2 <= n_out; o += 2) {
@@ -97,20 +98,20 @@ PARAKEET_AVX512 void gemv_block_avx512(const float * W, const float * X, int k, 
             float d[2][4];
             dot_tile<2, 4>(rows, n_in, X + c * xs, xs, n_in, d);
             for (int r = 0; r < 2; ++r) {
-                for (int j = 0; j < 4; ++j) Y[(long long)(c + j) * n_out + o + r] = (b ? b[o + r] : 0.0f) + d[r][j];
+                for (int j = 0; j < 4; ++j) Y[(long long)(c + j) * y_stride + o + r] = (b ? b[o + r] : 0.0f) + d[r][j];
             }
         }
         for (; c < k; ++c) {
             float d[2][1];
             dot_tile<2, 1>(rows, n_in, X + c * xs, xs, n_in, d);
-            for (int r = 0; r < 2; ++r) Y[(long long)c * n_out + o + r] = (b ? b[o + r] : 0.0f) + d[r][0];
+            for (int r = 0; r < 2; ++r) Y[(long long)c * y_stride + o + r] = (b ? b[o + r] : 0.0f) + d[r][0];
         }
     }
     for (; o < n_out; ++o) {
         for (int c = 0; c < k; ++c) {
             float d[1][1];
             dot_tile<1, 1>(W + (long long)o * n_in, n_in, X + c * xs, xs, n_in, d);
-            Y[(long long)c * n_out + o] = (b ? b[o] : 0.0f) + d[0][0];
+            Y[(long long)c * y_stride + o] = (b ? b[o] : 0.0f) + d[0][0];
         }
     }
 }
@@ -121,31 +122,47 @@ bool use_avx512() {
     return ok;
 }
 
-}  // namespace
-
-void gemv(const float * W, const float * x, const float * b, float * y, int n_out, int n_in) {
+// One contiguous range of rows (a sub-matrix): the caller offsets W, b and y.
+void gemv_rows(const float * W, const float * x, const float * b, float * y, int n_out, int n_in, bool accumulate) {
 #ifdef PARAKEET_X86
-    if (use_avx512()) return gemv_avx512(W, x, b, y, n_out, n_in, false);
+    if (use_avx512()) return gemv_avx512(W, x, b, y, n_out, n_in, accumulate);
 #endif
-    for (int o = 0; o < n_out; ++o) y[o] = (b ? b[o] : 0.0f) + dot(W + (long long)o * n_in, x, n_in);
+    for (int o = 0; o < n_out; ++o) y[o] = (accumulate ? y[o] : 0.0f) + (b ? b[o] : 0.0f) + dot(W + (long long)o * n_in, x, n_in);
 }
 
-void gemv_block(const float * W, const float * X, int k, const float * b, float * Y, int n_out, int n_in) {
+void gemv_block_rows(const float * W, const float * X, int k, const float * b, float * Y, long long y_stride, int n_out, int n_in) {
 #ifdef PARAKEET_X86
-    if (use_avx512()) return gemv_block_avx512(W, X, k, b, Y, n_out, n_in);
+    if (use_avx512()) return gemv_block_avx512(W, X, k, b, Y, y_stride, n_out, n_in);
 #endif
     for (int o = 0; o < n_out; ++o) {
         const float * row = W + (long long)o * n_in;
         const float bias = b ? b[o] : 0.0f;
-        for (int c = 0; c < k; ++c) Y[(long long)c * n_out + o] = bias + dot(row, X + (long long)c * n_in, n_in);
+        for (int c = 0; c < k; ++c) Y[(long long)c * y_stride + o] = bias + dot(row, X + (long long)c * n_in, n_in);
     }
 }
 
-void gemv_accumulate(const float * W, const float * x, float * y, int n_out, int n_in) {
-#ifdef PARAKEET_X86
-    if (use_avx512()) return gemv_avx512(W, x, nullptr, y, n_out, n_in, true);
-#endif
-    for (int o = 0; o < n_out; ++o) y[o] += dot(W + (long long)o * n_in, x, n_in);
+void gemv_split(const float * W, const float * x, const float * b, float * y, int n_out, int n_in, bool accumulate, RowSplit * split) {
+    auto rows = [&](int r0, int r1) {
+        gemv_rows(W + (long long)r0 * n_in, x, b ? b + r0 : nullptr, y + r0, r1 - r0, n_in, accumulate);
+    };
+    if (split != nullptr) split->run(n_out, 8, rows);
+    else rows(0, n_out);
+}
+
+}  // namespace
+
+void gemv(const float * W, const float * x, const float * b, float * y, int n_out, int n_in, RowSplit * split) {
+    gemv_split(W, x, b, y, n_out, n_in, false, split);
+}
+
+void gemv_block(const float * W, const float * X, int k, const float * b, float * Y, int n_out, int n_in, RowSplit * split) {
+    auto rows = [&](int r0, int r1) { gemv_block_rows(W + (long long)r0 * n_in, X, k, b ? b + r0 : nullptr, Y + r0, n_out, r1 - r0, n_in); };
+    if (split != nullptr) split->run(n_out, 2, rows);
+    else rows(0, n_out);
+}
+
+void gemv_accumulate(const float * W, const float * x, float * y, int n_out, int n_in, RowSplit * split) {
+    gemv_split(W, x, nullptr, y, n_out, n_in, true, split);
 }
 
 }  // namespace parakeet

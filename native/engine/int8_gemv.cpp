@@ -1,4 +1,5 @@
 #include "int8_gemv.h"
+#include "row_split.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -107,34 +108,43 @@ PARAKEET_VNNI512 void rows_times_vectors(const int8_t * q, const float * scale, 
 
 }  // namespace
 
-void Int8Rows::gemv(const float * x, const float * b, float * y, bool accumulate, Int8Inputs & room) const {
+void Int8Rows::gemv(const float * x, const float * b, float * y, bool accumulate, Int8Inputs & room, RowSplit * split) const {
     room.q.resize(size_t(stride_));
     room.scale.resize(1);
     room.scale[0] = quantize_vector(x, cols_, stride_, room.q.data());
 #ifdef PARAKEET_X86
-    const int main_rows = rows_ / 8 * 8;
-    rows_times_vectors<8, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, 0, main_rows, 0, 1, b, y, 0, accumulate);
-    rows_times_vectors<1, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, main_rows, rows_, 0, 1, b, y, 0, accumulate);
+    auto rows = [&](int r0, int r1) {
+        const int main_end = r0 + (r1 - r0) / 8 * 8;
+        rows_times_vectors<8, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, r0, main_end, 0, 1, b, y, 0, accumulate);
+        rows_times_vectors<1, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, main_end, r1, 0, 1, b, y, 0, accumulate);
+    };
+    if (split != nullptr) split->run(rows_, 8, rows);
+    else rows(0, rows_);
 #else
-    (void)b, (void)y, (void)accumulate, (void)room;
+    (void)b, (void)y, (void)accumulate, (void)room, (void)split;
 #endif
 }
 
-void Int8Rows::gemv_block(const float * X, int k, const float * b, float * Y, Int8Inputs & room) const {
+void Int8Rows::gemv_block(const float * X, int k, const float * b, float * Y, Int8Inputs & room, RowSplit * split) const {
     room.q.resize(size_t(k) * size_t(stride_));
     room.scale.resize(size_t(k));
     for (int c = 0; c < k; ++c) {
         room.scale[size_t(c)] = quantize_vector(X + size_t(c) * size_t(cols_), cols_, stride_, room.q.data() + size_t(c) * size_t(stride_));
     }
 #ifdef PARAKEET_X86
-    const int main_rows = rows_ / 2 * 2, main_vecs = k / 4 * 4;
+    const int main_vecs = k / 4 * 4;
     const uint8_t * xq = room.q.data();
     const float * xs = room.scale.data();
-    rows_times_vectors<2, 4>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, 0, main_rows, 0, main_vecs, b, Y, rows_, false);
-    rows_times_vectors<2, 1>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, 0, main_rows, main_vecs, k, b, Y, rows_, false);
-    rows_times_vectors<1, 1>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, main_rows, rows_, 0, k, b, Y, rows_, false);
+    auto rows = [&](int r0, int r1) {
+        const int main_end = r0 + (r1 - r0) / 2 * 2;
+        rows_times_vectors<2, 4>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, r0, main_end, 0, main_vecs, b, Y, rows_, false);
+        rows_times_vectors<2, 1>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, r0, main_end, main_vecs, k, b, Y, rows_, false);
+        rows_times_vectors<1, 1>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, main_end, r1, 0, k, b, Y, rows_, false);
+    };
+    if (split != nullptr) split->run(rows_, 2, rows);
+    else rows(0, rows_);
 #else
-    (void)b, (void)Y, (void)room;
+    (void)b, (void)Y, (void)room, (void)split;
 #endif
 }
 

@@ -10,6 +10,8 @@
 
 namespace parakeet {
 
+class RowSplit;
+
 /** A caller's room for the quantized input vectors (one per decoder state: the matrices are shared). */
 struct Int8Inputs {
     std::vector<uint8_t> q;   // [k][stride]
@@ -27,10 +29,10 @@ public:
     int rows() const { return rows_; }
     int cols() const { return cols_; }
 
-    /** y[o] = (b ? b[o] : 0) + W[o]·x, or y[o] += W[o]·x with `accumulate`. */
-    void gemv(const float * x, const float * b, float * y, bool accumulate, Int8Inputs & room) const;
+    /** y[o] = (b ? b[o] : 0) + W[o]·x, or y[o] += W[o]·x with `accumulate`; rows shared with `split`'s helper (row_split.h). */
+    void gemv(const float * x, const float * b, float * y, bool accumulate, Int8Inputs & room, RowSplit * split = nullptr) const;
     /** Y[c][o] = b[o] + W[o]·X[c] for k vectors (row stride cols). */
-    void gemv_block(const float * X, int k, const float * b, float * Y, Int8Inputs & room) const;
+    void gemv_block(const float * X, int k, const float * b, float * Y, Int8Inputs & room, RowSplit * split = nullptr) const;
 
     /** True where the CPU runs these products (AVX512-VNNI); callers keep F32 elsewhere. */
     static bool supported();

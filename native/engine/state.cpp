@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 
 #include "greedy.h"
 #include "model_impl.h"
 #include "preprocessor.h"
+#include "row_split.h"
+#include "transducer.h"
 #include "windows.h"
 
 namespace parakeet {
@@ -105,6 +108,17 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
 
     t0 = Clock::now();
     const int max_symbols = params.max_symbols > 0 ? params.max_symbols : hp.max_symbols;
+    // A transducer pass given two or more threads shares each product's rows with a helper that
+    // lives for this pass only (row_split.h); CTC has no sequential products.
+    std::unique_ptr<RowSplit> split;
+    if (decoder != DecoderKind::Ctc && threads >= 2) split = std::make_unique<RowSplit>();
+    struct SplitScope {
+        const Transducer * t;
+        ~SplitScope() {
+            if (t != nullptr) t->set_split(nullptr);
+        }
+    } scope{split != nullptr ? s.transducer.get() : nullptr};
+    if (scope.t != nullptr) scope.t->set_split(split.get());
     switch (decoder) {
         case DecoderKind::Ctc: tokens = ctc_greedy(enc.head, enc.head_dim, enc.valid, hp.blank_id); break;
         case DecoderKind::Rnnt:

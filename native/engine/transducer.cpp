@@ -76,10 +76,10 @@ const std::vector<float> & Transducer::input_projection(int token) const {
         cached.resize(size_t(4 * hp_.pred_hidden));
         if (token < 0) {
             std::fill(input_.begin(), input_.end(), 0.0f);  // NeMo's start of sequence: a zero input
-            gemv(layer.w_ih.data(), input_.data(), layer.bias.data(), cached.data(), 4 * hp_.pred_hidden, layer.input);
+            gemv(layer.w_ih.data(), input_.data(), layer.bias.data(), cached.data(), 4 * hp_.pred_hidden, layer.input, split_);
         } else {
             const float * embedding = w_.embed.data() + size_t(token) * size_t(hp_.pred_hidden);
-            gemv(layer.w_ih.data(), embedding, layer.bias.data(), cached.data(), 4 * hp_.pred_hidden, layer.input);
+            gemv(layer.w_ih.data(), embedding, layer.bias.data(), cached.data(), 4 * hp_.pred_hidden, layer.input, split_);
         }
     }
     return cached;
@@ -99,12 +99,12 @@ PredictionState Transducer::step(const PredictionState & state, int token) const
             const std::vector<float> & projected = input_projection(token);
             std::copy(projected.begin(), projected.end(), gates_.begin());
         } else if (q8 != nullptr) {
-            q8->w_ih[l].gemv(x, layer.bias.data(), gates_.data(), false, int8_inputs_);
+            q8->w_ih[l].gemv(x, layer.bias.data(), gates_.data(), false, int8_inputs_, split_);
         } else {
-            gemv(layer.w_ih.data(), x, layer.bias.data(), gates_.data(), 4 * P, layer.input);
+            gemv(layer.w_ih.data(), x, layer.bias.data(), gates_.data(), 4 * P, layer.input, split_);
         }
-        if (q8 != nullptr) q8->w_hh[l].gemv(state.h[l].data(), nullptr, gates_.data(), true, int8_inputs_);
-        else gemv_accumulate(layer.w_hh.data(), state.h[l].data(), gates_.data(), 4 * P, P);
+        if (q8 != nullptr) q8->w_hh[l].gemv(state.h[l].data(), nullptr, gates_.data(), true, int8_inputs_, split_);
+        else gemv_accumulate(layer.w_hh.data(), state.h[l].data(), gates_.data(), 4 * P, P, split_);
         next.h[l].resize(size_t(P));
         next.c[l].resize(size_t(P));
         lstm_cell(gates_.data(), state.c[l].data(), next.c[l].data(), next.h[l].data(), P);
@@ -112,8 +112,8 @@ PredictionState Transducer::step(const PredictionState & state, int token) const
     }
     // NeMo RNNTJoint.project_prednet, cached until the next emitted label.
     next.pred_proj.resize(size_t(hp_.joint_hidden));
-    if (q8 != nullptr) q8->pred_w.gemv(x, w_.pred_b.data(), next.pred_proj.data(), false, int8_inputs_);
-    else gemv(w_.pred_w.data(), x, w_.pred_b.data(), next.pred_proj.data(), hp_.joint_hidden, P);
+    if (q8 != nullptr) q8->pred_w.gemv(x, w_.pred_b.data(), next.pred_proj.data(), false, int8_inputs_, split_);
+    else gemv(w_.pred_w.data(), x, w_.pred_b.data(), next.pred_proj.data(), hp_.joint_hidden, P, split_);
     return next;
 }
 
@@ -137,8 +137,8 @@ void Transducer::joint_block(const float * f, int count, const PredictionState &
         }
     }
     logits.resize(size_t(count) * size_t(n_out_));
-    if (w_.int8 != nullptr) w_.int8->out_w.gemv_block(hidden_block_.data(), count, w_.out_b.data(), logits.data(), int8_inputs_);
-    else gemv_block(w_.out_w.data(), hidden_block_.data(), count, w_.out_b.data(), logits.data(), n_out_, J);
+    if (w_.int8 != nullptr) w_.int8->out_w.gemv_block(hidden_block_.data(), count, w_.out_b.data(), logits.data(), int8_inputs_, split_);
+    else gemv_block(w_.out_w.data(), hidden_block_.data(), count, w_.out_b.data(), logits.data(), n_out_, J, split_);
 }
 
 void Transducer::joint(const float * f, const PredictionState & state, std::vector<float> & logits) const {
@@ -149,8 +149,8 @@ void Transducer::joint(const float * f, const PredictionState & state, std::vect
                              : activation_ == Activation::Tanh ? std::tanh(z) : sigmoid(z);
     }
     logits.resize(size_t(n_out_));
-    if (w_.int8 != nullptr) w_.int8->out_w.gemv(hidden_.data(), w_.out_b.data(), logits.data(), false, int8_inputs_);
-    else gemv(w_.out_w.data(), hidden_.data(), w_.out_b.data(), logits.data(), n_out_, J);
+    if (w_.int8 != nullptr) w_.int8->out_w.gemv(hidden_.data(), w_.out_b.data(), logits.data(), false, int8_inputs_, split_);
+    else gemv(w_.out_w.data(), hidden_.data(), w_.out_b.data(), logits.data(), n_out_, J, split_);
 }
 
 }  // namespace parakeet

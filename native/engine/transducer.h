@@ -9,6 +9,8 @@
 
 namespace parakeet {
 
+class RowSplit;
+
 /** LSTM state of the prediction network plus its cached output projection. */
 struct PredictionState {
     std::vector<std::vector<float>> h, c;  // per layer [P]
@@ -28,6 +30,8 @@ public:
     /** Joint logits of `count` consecutive frames (projections `f`, row stride J) under one state: [count][outputs]. */
     void joint_block(const float * f, int count, const PredictionState & state, std::vector<float> & logits) const;
     int outputs() const { return n_out_; }
+    /** Shares the products' rows with `split`'s helper until reset to nullptr (row_split.h). */
+    void set_split(RowSplit * split) const { split_ = split; }
 
 private:
     /** One LSTM step fed with `token`'s embedding (−1: the start-of-sequence zero input). */
@@ -41,6 +45,7 @@ private:
     mutable std::vector<float> gates_, input_, hidden_, hidden_block_;
     mutable std::vector<std::vector<float>> input_cache_;  // W_ih·embed[token] + b of layer 0, filled on first use
     mutable Int8Inputs int8_inputs_;                       // weightType int8: this state's quantized input vectors
+    mutable RowSplit * split_ = nullptr;                   // set for one decoding pass with two threads
 };
 
 }  // namespace parakeet
