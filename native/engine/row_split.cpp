@@ -25,16 +25,26 @@ RowSplit::~RowSplit() {
     helper_.join();
 }
 
-void RowSplit::post(Job fn, void * ctx, int begin, int end) {
+unsigned RowSplit::post(Job fn, void * ctx, int begin, int end) {
     fn_ = fn;
     ctx_ = ctx;
     begin_ = begin;
     end_ = end;
-    posted_.fetch_add(1, std::memory_order_release);  // publishes the job's fields
+    return posted_.fetch_add(1, std::memory_order_release) + 1;  // publishes the job's fields
 }
 
-void RowSplit::wait() {
-    const unsigned job = posted_.load(std::memory_order_relaxed);
+bool RowSplit::take_back(unsigned job) {
+    unsigned expected = job - 1;
+    return claimed_.compare_exchange_strong(expected, job, std::memory_order_acq_rel);
+}
+
+void RowSplit::note_busy() {
+    if (++busy_ < kBusyToGiveUp) return;
+    given_up_ = true;
+    stop_.store(true, std::memory_order_release);  // the helper leaves its loop; joined at destruction
+}
+
+void RowSplit::wait(unsigned job) {
     while (done_.load(std::memory_order_acquire) != job) PARAKEET_SPIN_PAUSE();
 }
 
@@ -47,6 +57,8 @@ void RowSplit::helper_loop() {
             PARAKEET_SPIN_PAUSE();
         }
         seen = job;
+        unsigned expected = job - 1;
+        if (!claimed_.compare_exchange_strong(expected, job, std::memory_order_acq_rel)) continue;  // taken back
         fn_(ctx_, begin_, end_);
         done_.store(job, std::memory_order_release);
     }
