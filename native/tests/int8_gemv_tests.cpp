@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check.h"
+#include "decoder_int8_twins.h"
 #include "hparams.h"
 #include "int8_gemv.h"
 #include "model_weights.h"
@@ -126,12 +127,7 @@ TEST(int8_transducer_follows_the_f32_transducer) {
     int8.pred_b = f32.pred_b;
     int8.out_w = f32.out_w;
     int8.out_b = f32.out_b;
-    int8.int8 = std::make_unique<DecoderWeights::Int8>();
-    int8.int8->w_ih.push_back(Int8Rows());
-    int8.int8->w_ih.emplace_back(f32.lstm[1].w_ih, 4 * P, P);
-    for (int l = 0; l < 2; ++l) int8.int8->w_hh.emplace_back(f32.lstm[size_t(l)].w_hh, 4 * P, P);
-    int8.int8->pred_w = Int8Rows(f32.pred_w, J, P);
-    int8.int8->out_w = Int8Rows(f32.out_w, outputs, J);
+    int8.int8 = parakeet_tests::int8_twins(f32, P, J, outputs);
 
     const Transducer a(hp, f32), b(hp, int8);
     PredictionState sa = a.initial_state(), sb = b.initial_state();

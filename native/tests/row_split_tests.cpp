@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check.h"
+#include "decoder_int8_twins.h"
 #include "hparams.h"
 #include "int8_gemv.h"
 #include "model_weights.h"
@@ -47,14 +48,7 @@ DecoderWeights make_weights(int P, int J, int V, int durations, bool int8, std::
     w.pred_b = uniform(size_t(J), 0.1f, rng);
     w.out_w = uniform(size_t(outputs) * size_t(J), 0.1f, rng);
     w.out_b = uniform(size_t(outputs), 0.1f, rng);
-    if (int8) {
-        w.int8 = std::make_unique<DecoderWeights::Int8>();
-        w.int8->w_ih.push_back(Int8Rows());
-        w.int8->w_ih.emplace_back(w.lstm[1].w_ih, 4 * P, P);
-        for (int l = 0; l < 2; ++l) w.int8->w_hh.emplace_back(w.lstm[size_t(l)].w_hh, 4 * P, P);
-        w.int8->pred_w = Int8Rows(w.pred_w, J, P);
-        w.int8->out_w = Int8Rows(w.out_w, outputs, J);
-    }
+    if (int8) w.int8 = parakeet_tests::int8_twins(w, P, J, outputs);
     return w;
 }
 
