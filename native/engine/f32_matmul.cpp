@@ -95,13 +95,16 @@ PARAKEET_AVX512 void panels(const PackedF32Matrix & w, const ggml_tensor * x, gg
                     // is pulled into L2 a few lines per step, shared out over every frame tile of this
                     // block: prefetching it all in the first tile filled the core's miss buffers and
                     // stalled that tile's own loads (≈ 10 % of the kernel's rate).
-                    int64_t next_p = p, next_k0 = k1, next_end = s1;  // where the traversal goes next
-                    if (k1 >= s1) {
-                        const bool last_span = s1 >= k;
-                        next_p = p + 1 < p1 ? p + 1 : p0;
-                        next_k0 = p + 1 < p1 ? s0 : last_span ? 0 : s1;
-                        next_end = p + 1 < p1 ? s1 : std::min(k, next_k0 + kSpan);
-                        if (p + 1 >= p1 && last_span && f1 >= frames) next_end = next_k0;  // the end of this call
+                    // That block: the rest of this span, else the next panel's part of it, else the first
+                    // panel's next span, else the next frame block's first span; none at the very end.
+                    int64_t next_p = p, next_k0 = k1, next_end = s1;
+                    if (k1 >= s1 && p + 1 < p1) {
+                        next_p = p + 1;
+                        next_k0 = s0;
+                    } else if (k1 >= s1) {
+                        next_p = p0;
+                        next_k0 = s1 < k ? s1 : 0;
+                        next_end = s1 < k || f1 < frames ? std::min(k, next_k0 + kSpan) : next_k0;
                     }
                     const PrefetchBlock prefetch{reinterpret_cast<const char *>(w.panel(next_p) + size_t(next_k0) * 32),
                                                  size_t(std::min(kBlock, next_end - next_k0)) * 32 * sizeof(float), tiles_per_block, k1 - k0};

@@ -77,22 +77,20 @@ namespace {
 // ggml quantize_row_q8_0 per 32-block: d = max|x|/127, q = round(x/d) (nearest even, as its SIMD
 // path rounds), stored + 128 as unsigned bytes; the scale kept as ggml keeps it (fp16).
 PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
-    {
-        float * sr = reinterpret_cast<float *>(qr + k);
-        for (int64_t b = 0; b < k / 32; ++b) {
-            const __m512 v0 = _mm512_loadu_ps(xr + b * 32), v1 = _mm512_loadu_ps(xr + b * 32 + 16);
-            const __m512 a = _mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1));
-            const float amax = _mm512_reduce_max_ps(a);
-            const float d = amax / 127.0f;
-            const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
-            const __m512 vid = _mm512_set1_ps(id);
-            const __m512i off = _mm512_set1_epi32(128);
-            const __m512i q0 = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v0, vid)), off);
-            const __m512i q1 = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v1, vid)), off);
-            _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32), _mm512_cvtepi32_epi8(q0));
-            _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32 + 16), _mm512_cvtepi32_epi8(q1));
-            sr[b] = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));  // through fp16, as block_q8_0 keeps d
-        }
+    float * sr = reinterpret_cast<float *>(qr + k);
+    for (int64_t b = 0; b < k / 32; ++b) {
+        const __m512 v0 = _mm512_loadu_ps(xr + b * 32), v1 = _mm512_loadu_ps(xr + b * 32 + 16);
+        const __m512 a = _mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1));
+        const float amax = _mm512_reduce_max_ps(a);
+        const float d = amax / 127.0f;
+        const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
+        const __m512 vid = _mm512_set1_ps(id);
+        const __m512i off = _mm512_set1_epi32(128);
+        const __m512i q0 = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v0, vid)), off);
+        const __m512i q1 = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v1, vid)), off);
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32), _mm512_cvtepi32_epi8(q0));
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32 + 16), _mm512_cvtepi32_epi8(q1));
+        sr[b] = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));  // through fp16, as block_q8_0 keeps d
     }
 }
 

@@ -59,59 +59,59 @@ public:
     /** NeMo 2.x FilterbankFeatures.get_seq_len: floor((S + 2·pad − n_fft) / hop), no +1. */
     int valid_frames() const { return int((S_ + 2 * (n_fft_ / 2) - n_fft_) / hp_.hop_length); }
 
-    /** Whether frames8 runs here (a power-of-two FFT on AVX-512, power spectrum). */
-    bool batched() const { return fft_.has_power8() && hp_.mag_power == 2.0f; }
     /**
-     * frame() for frames t0 … t0 + count − 1 (count ≤ 8) at once, their transforms in the eight
-     * lanes of one vector (RealFft::power8). Every frame of a clip goes through this path when it
-     * runs, so a frame's numbers do not depend on how frames are grouped or split over threads.
+     * ln(mel + guard) of frames t, t + 1, … (not past `limit`) into out[m · stride + j] for the
+     * j-th of them; returns how many: eight at once where the FFT can take them in the lanes of one
+     * vector (RealFft::power8), else one. Every frame of a clip takes the same path, so a frame's
+     * numbers do not depend on how frames are grouped or split over threads.
      */
-    void frames8(int t0, int count, double * out, size_t stride) {
-        const double preemph = hp_.preemph;
-        for (int l = 0; l < 8; ++l) {
-            const long long start = (long long)(t0 + std::min(l, count - 1)) * hp_.hop_length - n_fft_ / 2;
-            for (int i = 0; i < n_fft_; ++i) {
-                const long long s = start + i;
-                const double x = (s >= 0 && s < S_) ? double(pcm_[s]) - (s > 0 ? preemph * pcm_[s - 1] : 0.0) : 0.0;
-                frame8_[size_t(i) * 8 + size_t(l)] = x * window_[size_t(i)];
-            }
+    int frames_at(int t, int limit, double * out, size_t stride) {
+        if (!batched()) {
+            frame(t, out, stride);
+            return 1;
+        }
+        const int count = std::min(8, limit - t);
+        for (int l = 0; l < 8; ++l) {  // lanes past `count` repeat its last frame and are not stored
+            const long long start = frame_start(t + std::min(l, count - 1));
+            for (int i = 0; i < n_fft_; ++i) frame8_[size_t(i) * 8 + size_t(l)] = windowed_sample(start, i);
         }
         fft_.power8(frame8_.data(), power8_.data());
         for (int m = 0; m < hp_.n_mels; ++m) {
-            double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-            const double * f = &w_.filterbank[size_t(m) * bins_];
-            for (int b = first_[size_t(m)]; b <= last_[size_t(m)]; ++b) {
-                const double * p = &power8_[size_t(b) * 8];
-                for (int l = 0; l < 8; ++l) acc[l] += f[b] * p[l];
-            }
-            for (int l = 0; l < count; ++l) out[size_t(m) * stride + size_t(l)] = std::log(acc[l] + double(hp_.log_zero_guard));
+            for (int l = 0; l < count; ++l) out[size_t(m) * stride + size_t(l)] = log_mel(m, power8_.data() + l, 8);
         }
+        return count;
+    }
+
+private:
+    /** The eight-frame path: a power-of-two FFT on AVX-512, power spectrum. */
+    bool batched() const { return fft_.has_power8() && hp_.mag_power == 2.0f; }
+    long long frame_start(int t) const { return (long long)t * hp_.hop_length - n_fft_ / 2; }  // zero padding outside the clip
+    /** Sample i of the frame from `start`: NeMo pre-emphasis (x[t] − preemph·x[t−1], the first sample kept), windowed. */
+    double windowed_sample(long long start, int i) const {
+        const long long s = start + i;
+        const double x = (s >= 0 && s < S_) ? double(pcm_[s]) - (s > 0 ? double(hp_.preemph) * pcm_[s - 1] : 0.0) : 0.0;
+        return x * window_[size_t(i)];
+    }
+    /** ln(filter m · power + guard), with power bin b at power[b · step]. */
+    double log_mel(int m, const double * power, size_t step) const {
+        double acc = 0.0;
+        const double * f = &w_.filterbank[size_t(m) * bins_];
+        for (int b = first_[size_t(m)]; b <= last_[size_t(m)]; ++b) acc += f[b] * power[size_t(b) * step];
+        return std::log(acc + double(hp_.log_zero_guard));
     }
     /** ln(mel + guard) of frame t into out[m * stride]. */
     void frame(int t, double * out, size_t stride) {
-        const long long start = (long long)t * hp_.hop_length - n_fft_ / 2;  // zero padding outside the clip
-        const double preemph = hp_.preemph;
-        for (int i = 0; i < n_fft_; ++i) {
-            const long long s = start + i;
-            // NeMo pre-emphasis: x[t] − preemph·x[t−1], the first sample kept.
-            const double x = (s >= 0 && s < S_) ? double(pcm_[s]) - (s > 0 ? preemph * pcm_[s - 1] : 0.0) : 0.0;
-            frame_[size_t(i)] = x * window_[size_t(i)];
-        }
+        const long long start = frame_start(t);
+        for (int i = 0; i < n_fft_; ++i) frame_[size_t(i)] = windowed_sample(start, i);
         fft_.forward(frame_.data(), spectrum_.data());
         const bool square = hp_.mag_power == 2.0f;
         for (int b = 0; b < bins_; ++b) {
             const double p = std::norm(spectrum_[size_t(b)]);  // re² + im²
             power_[size_t(b)] = square ? p : std::pow(std::sqrt(p), double(hp_.mag_power));
         }
-        for (int m = 0; m < hp_.n_mels; ++m) {
-            double acc = 0.0;
-            const double * f = &w_.filterbank[size_t(m) * bins_];
-            for (int b = first_[size_t(m)]; b <= last_[size_t(m)]; ++b) acc += f[b] * power_[size_t(b)];
-            out[size_t(m) * stride] = std::log(acc + double(hp_.log_zero_guard));
-        }
+        for (int m = 0; m < hp_.n_mels; ++m) out[size_t(m) * stride] = log_mel(m, power_.data(), 1);
     }
 
-private:
     const float * pcm_;
     long long S_;
     const Hparams & hp_;
@@ -127,13 +127,11 @@ MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp,
                         const std::atomic<bool> * abort) {
     LogMelFrames frames(pcm, n_samples, hp, w);
     const int M = hp.n_mels, n = frames.valid_frames();
-    std::vector<double> sum(static_cast<size_t>(M), 0.0), sum_sq(static_cast<size_t>(M), 0.0), value(static_cast<size_t>(M));
+    std::vector<double> sum(static_cast<size_t>(M), 0.0), sum_sq(static_cast<size_t>(M), 0.0);
     std::vector<double> block(static_cast<size_t>(M) * 8);
     for (int t = 0; t < n;) {
         if ((t & 63) == 0) check_abort(abort);
-        const int count = frames.batched() ? std::min(8, n - t) : 1;
-        if (frames.batched()) frames.frames8(t, count, block.data(), 8);
-        else frames.frame(t, block.data(), 8);
+        const int count = frames.frames_at(t, n, block.data(), 8);
         for (int l = 0; l < count; ++l) {
             for (int m = 0; m < M; ++m) {
                 const double v = block[size_t(m) * 8 + size_t(l)];
@@ -180,14 +178,7 @@ MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparam
                 cancelled = true;
                 return;
             }
-            if (f.batched()) {
-                const int count = std::min(8, t1 - t);
-                f.frames8(t, count, &logmel[size_t(t)], size_t(T));
-                t += count;
-            } else {
-                f.frame(t, &logmel[size_t(t)], size_t(T));
-                ++t;
-            }
+            t += f.frames_at(t, t1, &logmel[size_t(t)], size_t(T));
         }
     };
     std::atomic<bool> cancelled{false};
