@@ -108,11 +108,11 @@ struct ModelWeights::Placement {
     };
     std::vector<Pack> packs;
 
-    /** Q8_0 on AVX512-VNNI, F32 on AVX-512; rows (ne1) in panels of 32, Q8_0 blocks never straddle rows. */
+    /** Q8_0 on AVX512-VNNI, F32 and F16 on AVX-512; rows (ne1) in panels of 32, Q8_0 blocks never straddle rows. */
     bool packable(ggml_type type, int64_t ne0, int64_t ne1) const {
         if (ne1 % 32 != 0) return false;
         if (type == GGML_TYPE_Q8_0) return packed_int8 && ne0 % 32 == 0;
-        return type == GGML_TYPE_F32 && packed_f32;
+        return (type == GGML_TYPE_F32 || type == GGML_TYPE_F16) && packed_f32;
     }
 
     Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, bool per_channel_int8,
@@ -430,13 +430,14 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     }
     auto split = [&](const Placement::Pack & pack) {
         const ggml_tensor * t = pack.tensor;
-        return rel_pos_weights.count(t) != 0 && (pack.per_channel || t->type == GGML_TYPE_F32) && t->ne[0] % 8 == 0;
+        return rel_pos_weights.count(t) != 0 && (pack.per_channel || t->type == GGML_TYPE_F32 || t->type == GGML_TYPE_F16) && t->ne[0] % 8 == 0;
     };
     // Bytes of one packed matrix [rows][cols] (a half: cols / 2) in this pack's layout.
     auto bytes_of = [](const Placement::Pack & pack, int64_t cols) {
         const ggml_tensor * t = pack.tensor;
         const size_t b = pack.per_channel              ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], cols)
                          : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], cols)
+                         : t->type == GGML_TYPE_F16  ? PackedF16Matrix::storage_bytes(t->ne[1], cols)
                                                      : PackedF32Matrix::storage_bytes(t->ne[1], cols);
         return (b + 63) / 64 * 64;
     };
@@ -466,8 +467,16 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                 for (int odd = 0; odd < 2; ++odd) {
                     const std::vector<float> half = every_other_column(w.data(), t->ne[1], t->ne[0], odd != 0);
                     uint8_t * room = odd != 0 ? second_half[i] : storage[i];
-                    if (pl.packs[i].per_channel) columns[odd] = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
-                    else columns[odd] = std::make_unique<PackedF32Matrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
+                    if (pl.packs[i].per_channel) {
+                        columns[odd] = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
+                    } else if (t->type == GGML_TYPE_F16) {
+                        // Back to F16 without loss: every value came from an F16.
+                        std::vector<ggml_fp16_t> halves(half.size());
+                        ggml_fp32_to_fp16_row(half.data(), halves.data(), int64_t(half.size()));
+                        columns[odd] = std::make_unique<PackedF16Matrix>(halves.data(), t->ne[1], t->ne[0] / 2, room);
+                    } else {
+                        columns[odd] = std::make_unique<PackedF32Matrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
+                    }
                 }
                 made_halves[i] = std::make_unique<RelPosProjection>(std::move(columns[0]), std::move(columns[1]));
             } else if (pl.packs[i].per_channel) {
@@ -475,6 +484,8 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                 made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q8_0) {
                 made[i] = std::make_unique<PackedQ8Matrix>(t->data, t->ne[1], t->ne[0], storage[i]);
+            } else if (t->type == GGML_TYPE_F16) {
+                made[i] = std::make_unique<PackedF16Matrix>(static_cast<const ggml_fp16_t *>(t->data), t->ne[1], t->ne[0], storage[i]);
             } else {
                 made[i] = std::make_unique<PackedF32Matrix>(static_cast<const float *>(t->data), t->ne[1], t->ne[0], storage[i]);
             }
@@ -495,7 +506,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     for (size_t i = 0; i < pl.packs.size(); ++i) {
         const Placement::Pack & pack = pl.packs[i];
         if (made_halves[i] != nullptr) {
-            packed_kernels_[pack.per_channel ? "int8_channel_vnni" : "f32_avx512"] += 1;
+            packed_kernels_[pack.per_channel ? "int8_channel_vnni" : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512" : "f32_avx512"] += 1;
             packed.add_rel_pos(pack.tensor, std::move(made_halves[i]));
             continue;
         }

@@ -12,6 +12,8 @@
 //   the precision class of ONNX Runtime's int8 graphs. Its error against the F32 twin is bounded
 //   by a small multiple of ggml's Q8_0 error (per-channel and per-frame scales are coarser than
 //   Q8_0's per-32 blocks); on CPUs without VNNI it loads as q8_0.
+// * F16 weights on the same kernel, widened to F32 a block at a time: the file's values in F32
+//   arithmetic, so the output agrees with ggml's F32 run on those values to float rounding.
 // * ModelInfo.kernels says how many matmul weights each kernel runs; packedKernels: false runs none.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -60,21 +62,41 @@ describe('packed CPU kernels', () => {
       assert.deepEqual(ours.tokens, ggml.tokens);
     });
 
+    test(`F16 weights on the AVX-512 kernel equal their F32 values run by ggml's F32, to rounding (${preset})`, { skip: skipF32 }, async () => {
+      // The F16 panels are widened to F32 per block: the same arithmetic as the F32 kernel on the
+      // file's own values (weightType 'f32' dequantizes them, losslessly). ggml's F16 path rounds
+      // the activations to F16 as well, so it is further from those values than ours.
+      const path = join(dir, `${preset}-f16.gguf`);
+      generateModel(path, { preset, arch: 'hybrid_tdt_ctc', seed: 83, weightType: 'f16' });
+      const exact = await encoderOf(path, false, 'f32');
+      const ggmlF16 = await encoderOf(path, false);
+      const ours = await encoderOf(path, true);
+      assert.ok((ours.kernels.f16_avx512 ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
+      const rel = relL2(ours.data, exact.data, ours.n);
+      const ggmlRel = relL2(ggmlF16.data, exact.data, ggmlF16.n);
+      console.log(`  ${preset} F16: packed vs the F32 values rel L2 ${fmt(rel)} (ggml's F16 path ${fmt(ggmlRel)})`);
+      assert.ok(rel <= 1e-5, `rel L2 ${fmt(rel)} > 1e-5`);
+      assert.deepEqual(ours.tokens, exact.tokens);
+    });
+
     if (preset === 'small') {
       test('F32 kernel blocking: several frame blocks and input spans, with partial tails, equal ggml\'s F32 to rounding', { skip: skipF32 }, async () => {
         // f32_matmul.cpp blocks frames by 126 and inputs by 1024: 22 s (275 frames: two whole blocks
         // and 23 frames) and an FF of 2080 (two whole spans and 32 inputs) run every branch of the
         // traversal, including the prefetch target at each block, span and panel boundary.
-        const path = join(dir, 'wide-ff-f32.gguf');
-        generateModel(path, { preset: 'small', arch: 'ctc', ffDim: 2080, nLayers: 2, seed: 79 });
+        // The F16 file takes the same traversal with each block widened (partial blocks included).
         const clip = speechSamples(dir, seconds(22));
-        const ggml = await encoderOf(path, false, 'auto', clip);
-        const ours = await encoderOf(path, true, 'auto', clip);
-        assert.ok((ours.kernels.f32_avx512 ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
-        assert.ok(ours.n / 128 > 2 * 126, `${ours.n / 128} frames`);
-        const rel = relL2(ours.data, ggml.data, ours.n);
-        console.log(`  wide FF F32, 22 s: packed vs ggml encoder rel L2 ${fmt(rel)}`);
-        assert.ok(rel <= 1e-5, `rel L2 ${fmt(rel)} > 1e-5`);
+        for (const weightType of ['f32', 'f16'] as const) {
+          const path = join(dir, `wide-ff-${weightType}.gguf`);
+          generateModel(path, { preset: 'small', arch: 'ctc', ffDim: 2080, nLayers: 2, seed: 79, weightType });
+          const ggml = await encoderOf(path, false, 'f32', clip);
+          const ours = await encoderOf(path, true, 'auto', clip);
+          assert.ok((ours.kernels[`${weightType}_avx512`] ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
+          assert.ok(ours.n / 128 > 2 * 126, `${ours.n / 128} frames`);
+          const rel = relL2(ours.data, ggml.data, ours.n);
+          console.log(`  wide FF ${weightType}, 22 s: packed vs ggml's F32 encoder rel L2 ${fmt(rel)}`);
+          assert.ok(rel <= 1e-5, `${weightType}: rel L2 ${fmt(rel)} > 1e-5`);
+        }
       });
     }
 
