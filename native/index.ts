@@ -69,7 +69,7 @@ export interface ModelInfo extends ModelDetails {
   durations: number[];
   /** Seconds per encoder frame (0.08 for the published models). */
   frameSec: number;
-  /** Engine CPU kernel ("f32_avx512", "q8_0_vnni") -> matmul weights it runs from a packed copy. */
+  /** Engine CPU kernel ("f32_avx512", "f16_avx512", "q8_0_vnni", …) -> matmul weights it runs from a packed copy. */
   kernels: Record<string, number>;
 }
 
@@ -88,8 +88,9 @@ export interface LoadOptions {
    */
   alwaysSchedule?: boolean;
   /**
-   * Let weightType 'auto' run Q8_0 weights on the engine's AVX512-VNNI kernel where the CPU has
-   * one (default true); false keeps ggml's own kernels (comparisons, diagnostics).
+   * Let the engine run matmul weights on its own CPU kernels where the CPU has the instructions
+   * (F32 and F16 on AVX-512, Q8_0 and 'int8' on AVX512-VNNI; default true); false keeps ggml's
+   * own kernels (comparisons, diagnostics).
    */
   packedKernels?: boolean;
   /**

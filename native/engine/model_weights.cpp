@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <unordered_set>
 
@@ -20,6 +22,18 @@ namespace parakeet {
 namespace {
 
 constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo's ConformerConvolution uses it
+
+// Under 'auto', a file's matmul weights in other block types (Q4_0 … Q6_K) are requantized to Q8_0
+// for the VNNI kernel where the CPU has it, when that adds at most this much memory: the Q8_0 grid
+// is finer than theirs, so the file's own error grows by a few per cent at most (1/127 of a block's
+// range against 1/15–1/63), while ggml's kernels for those types run at a third to a seventh of the
+// VNNI kernel's rate here. Beyond it (the 0.6B files: +160–380 MB) memory wins: a user picks a
+// 4–6 bit file to save it, and peak RSS stays within the file + 300 MB.
+constexpr uint64_t kRequantizeBudgetBytes = 64ull << 20;
+
+bool requantizable(ggml_type type) {
+    return ggml_is_quantized(type) && type != GGML_TYPE_Q8_0 && ggml_get_type_traits(type)->to_float != nullptr;
+}
 
 // 'int8' is not a ggml type: the file's types stay placed and the matmuls run per-channel int8
 // (int8_channel_matmul.h) where the CPU has AVX512-VNNI, else it loads as q8_0.
@@ -82,16 +96,23 @@ struct ModelWeights::Placement {
     ggml_context * ctx_mapped = nullptr;  // used in place from the file mapping
     ggml_context * ctx_device = nullptr;  // uploaded into the device's buffer
     ggml_context * ctx_repack = nullptr;  // uploaded into the CPU's repacking buffer
+    // Converted at load straight into the packed arena: metadata only, never allocated (the graph
+    // reaches these weights only through their packed kernel), so memory holds one converted copy.
+    ggml_context * ctx_unbacked = nullptr;
     ggml_backend_buffer_type_t repack_buft = nullptr;
     // On the CPU, Q8_0 matmul weights take the VNNI kernel and F32 ones the AVX-512 kernel where the
     // CPU has them, whatever layout placed them (the file's, or a load-time conversion).
     const bool packed_int8;
     const bool packed_f32;
     const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
+    bool requantize_blocks = false;  // 'auto': other block types to Q8_0 (kRequantizeBudgetBytes)
 
     struct Upload {
         ggml_tensor * tensor;
         std::function<std::vector<uint8_t>()> bytes;   // produced when the buffer exists
+        // The file tensor the bytes came from, whose mapped pages are dropped once copied (a repacked,
+        // converted or device copy stands in for them), or nullptr.
+        const ggml_tensor * read_from = nullptr;
     };
     struct MappedUse {
         ggml_tensor * tensor;
@@ -105,6 +126,8 @@ struct ModelWeights::Placement {
         ggml_tensor * tensor;          // packed from tensor->data (host memory on the CPU) once placed
         const ggml_tensor * mapped;    // the file's tensor when `tensor` is used from the mapping, else nullptr
         bool per_channel = false;      // PackedI8ChannelMatrix (weightType 'int8') rather than the type's own kernel
+        // For an unbacked tensor: its bytes in tensor->type, made at pack time; else packed from tensor->data.
+        std::function<std::vector<uint8_t>()> convert;
     };
     std::vector<Pack> packs;
 
@@ -116,8 +139,8 @@ struct ModelWeights::Placement {
     }
 
     Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, bool per_channel_int8,
-              ggml_context * mapped, ggml_context * device, ggml_context * repack)
-        : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack),
+              ggml_context * mapped, ggml_context * device, ggml_context * repack, ggml_context * unbacked)
+        : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
           packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
           channel_int8(per_channel_int8 && packed_int8) {
@@ -126,6 +149,42 @@ struct ModelWeights::Placement {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
             }
         }
+        if (convert_to == GGML_TYPE_COUNT && !channel_int8 && packed_int8) {
+            const uint64_t extra = requantized_extra_bytes();
+            requantize_blocks = extra <= kRequantizeBudgetBytes;
+            if (extra > 0) {
+                log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
+                                             (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "on ggml's kernels") + ": Q8_0 would add " +
+                                             std::to_string(extra >> 20) + " MiB (budget " + std::to_string(kRequantizeBudgetBytes >> 20) + " MiB)");
+            }
+        }
+    }
+
+    /** The memory requantizing every requantizable matmul weight to Q8_0 would add. */
+    uint64_t requantized_extra_bytes() const {
+        uint64_t extra = 0;
+        for (const TensorUse & use : tensors_for(hp)) {
+            if (!use.present || use.spec->role != TensorRole::Matmul) continue;
+            const ggml_tensor * src = file.tensor(use.name);
+            int64_t in = 0, out = 0;
+            matmul_dims(use.shape, in, out);
+            if (src == nullptr || !requantizable(src->type) || !packable(GGML_TYPE_Q8_0, in, out)) continue;
+            const uint64_t q8 = ggml_row_size(GGML_TYPE_Q8_0, in) * uint64_t(out), stored = ggml_nbytes(src);
+            extra += q8 > stored ? q8 - stored : 0;
+        }
+        return extra;
+    }
+
+    /** `src` as `target` (F32 through the file's dequantization). */
+    std::vector<uint8_t> converted(const ggml_tensor * src, ggml_type target, int64_t ne0, int64_t ne1) const {
+        std::vector<float> f = read_as_f32(file, ggml_get_name(src));
+        std::vector<uint8_t> out(ggml_row_size(target, ne0) * size_t(ne1));
+        if (target == GGML_TYPE_F32) {
+            std::memcpy(out.data(), f.data(), out.size());
+        } else {
+            ggml_quantize_chunk(target, f.data(), out.data(), 0, ne1, ne0, nullptr);
+        }
+        return out;
     }
 
     const ggml_tensor * source(const std::string & name) const {
@@ -167,41 +226,39 @@ struct ModelWeights::Placement {
         const ggml_tensor * src = source(name);
         if (channel_int8 && PackedI8ChannelMatrix::fits(ne1, ne0)) {
             ggml_tensor * t = as_stored(name, {ne0, ne1});
-            packs.push_back({t, file.mapping() != nullptr ? src : nullptr, true});
+            packs.push_back({t, file.mapping() != nullptr ? src : nullptr, true, nullptr});
             return t;
         }
         ggml_type target = src->type;
         if (convert_to != GGML_TYPE_COUNT) {
             target = convert_to;
             if (ne0 % ggml_blck_size(target) != 0) target = GGML_TYPE_F32;  // the block would straddle rows
+        } else if (requantize_blocks && requantizable(src->type) && packable(GGML_TYPE_Q8_0, ne0, ne1)) {
+            target = GGML_TYPE_Q8_0;
         }
         if (target == src->type) {
             if (packable(target, ne0, ne1)) {
                 ggml_tensor * t = as_stored(name, {ne0, ne1});
-                packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr});
+                packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr, false, nullptr});
                 return t;
             }
             if (repack_supported(target, ne0, ne1)) {
                 ggml_tensor * t = ggml_new_tensor_2d(ctx_repack, target, ne0, ne1);
                 ggml_set_name(t, name.c_str());
-                uploads.push_back({t, [this, src] { return raw_bytes(src); }});
+                uploads.push_back({t, [this, src] { return raw_bytes(src); }, src});
                 return t;
             }
             return as_stored(name, {ne0, ne1});
         }
+        if (packable(target, ne0, ne1)) {
+            ggml_tensor * t = ggml_new_tensor_2d(ctx_unbacked, target, ne0, ne1);
+            ggml_set_name(t, name.c_str());
+            packs.push_back({t, file.mapping() != nullptr ? src : nullptr, false, [this, src, target, ne0, ne1] { return converted(src, target, ne0, ne1); }});
+            return t;
+        }
         ggml_tensor * t = ggml_new_tensor_2d(ctx_device, target, ne0, ne1);
         ggml_set_name(t, name.c_str());
-        if (packable(target, ne0, ne1)) packs.push_back({t, nullptr});
-        uploads.push_back({t, [this, src, target, ne0, ne1] {
-            std::vector<float> f = read_as_f32(file, ggml_get_name(src));
-            std::vector<uint8_t> out(ggml_row_size(target, ne0) * size_t(ne1));
-            if (target == GGML_TYPE_F32) {
-                std::memcpy(out.data(), f.data(), out.size());
-            } else {
-                ggml_quantize_chunk(target, f.data(), out.data(), 0, ne1, ne0, nullptr);
-            }
-            return out;
-        }});
+        uploads.push_back({t, [this, src, target, ne0, ne1] { return converted(src, target, ne0, ne1); }, src});
         return t;
     }
 
@@ -222,7 +279,7 @@ struct ModelWeights::Placement {
         if (in_place) {
             mapped_uses.push_back({t, file.tensor_offset(src)});
         } else {
-            uploads.push_back({t, [this, src] { return raw_bytes(src); }});
+            uploads.push_back({t, [this, src] { return raw_bytes(src); }, src});
         }
         return t;
     }
@@ -242,7 +299,7 @@ struct ModelWeights::Placement {
             default: t = ggml_new_tensor_4d(ctx_device, GGML_TYPE_F32, ne[0], ne[1], ne[2], ne[3]); break;
         }
         ggml_set_name(t, (name + ".derived").c_str());
-        uploads.push_back({t, [make] { return bytes_of(make()); }});
+        uploads.push_back({t, [make] { return bytes_of(make()); }, nullptr});
         return t;
     }
 };
@@ -254,13 +311,13 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     {
         const size_t n_tensors = 16 + size_t(hp.n_layers) * 48 + 32;
         ggml_init_params params = {ggml_tensor_overhead() * n_tensors, nullptr, true};
-        for (int i = 0; i < 3; ++i) {
+        for (int i = 0; i < 4; ++i) {
             contexts_.emplace_back(ggml_init(params));
             if (!contexts_.back()) throw Error(ErrorCode::OutOfMemory, "cannot allocate tensor metadata");
         }
     }
     Placement pl(file, hp, backend, convert_to, packed_kernels, channel_int8, contexts_[0].get(), contexts_[1].get(),
-                 contexts_[2].get());
+                 contexts_[2].get(), contexts_[3].get());
     place_graph_tensors(pl);
     allocate_and_fill(pl, progress, abort);
     pack(pl, abort);
@@ -408,6 +465,7 @@ void ModelWeights::allocate_and_fill(Placement & pl, const std::function<void(fl
             throw Error(ErrorCode::Internal, std::string("size mismatch while placing '") + ggml_get_name(up.tensor) + "'");
         }
         ggml_backend_tensor_set(up.tensor, bytes.data(), 0, bytes.size());
+        if (up.read_from != nullptr && file.mapping() != nullptr) file.mapping()->release(file.tensor_offset(up.read_from), ggml_nbytes(up.read_from));
         placed_types_[ggml_type_name(up.tensor->type)] += 1;
         if (progress) progress(0.2f + 0.7f * float(++done) / float(pl.uploads.size()));
     }
@@ -457,12 +515,17 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     std::vector<std::unique_ptr<PackedMatmul>> made(pl.packs.size());
     std::vector<std::unique_ptr<RelPosProjection>> made_halves(pl.packs.size());
     std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t i = next++; i < pl.packs.size(); i = next++) {
-            if (abort != nullptr && abort->load()) return;
+    // A conversion reads the file and can fail: the first error stops the workers and is rethrown
+    // here, on the loading thread (an exception leaving a std::thread would end the process).
+    std::mutex error_lock;
+    std::exception_ptr first_error;
+    std::atomic<bool> failed{false};
+    auto pack_one = [&](size_t i) {
             const ggml_tensor * t = pl.packs[i].tensor;
+            const std::vector<uint8_t> made_bytes = pl.packs[i].convert ? pl.packs[i].convert() : std::vector<uint8_t>();
+            const void * data = pl.packs[i].convert ? static_cast<const void *>(made_bytes.data()) : t->data;
             if (second_half[i] != nullptr) {
-                const std::vector<float> w = dequantize(t->data, t->type, ggml_nelements(t));
+                const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
                 std::unique_ptr<PackedMatmul> columns[2];
                 for (int odd = 0; odd < 2; ++odd) {
                     const std::vector<float> half = every_other_column(w.data(), t->ne[1], t->ne[0], odd != 0);
@@ -480,18 +543,30 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                 }
                 made_halves[i] = std::make_unique<RelPosProjection>(std::move(columns[0]), std::move(columns[1]));
             } else if (pl.packs[i].per_channel) {
-                const std::vector<float> w = dequantize(t->data, t->type, ggml_nelements(t));
+                const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
                 made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q8_0) {
-                made[i] = std::make_unique<PackedQ8Matrix>(t->data, t->ne[1], t->ne[0], storage[i]);
+                made[i] = std::make_unique<PackedQ8Matrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_F16) {
-                made[i] = std::make_unique<PackedF16Matrix>(static_cast<const ggml_fp16_t *>(t->data), t->ne[1], t->ne[0], storage[i]);
+                made[i] = std::make_unique<PackedF16Matrix>(static_cast<const ggml_fp16_t *>(data), t->ne[1], t->ne[0], storage[i]);
             } else {
-                made[i] = std::make_unique<PackedF32Matrix>(static_cast<const float *>(t->data), t->ne[1], t->ne[0], storage[i]);
+                made[i] = std::make_unique<PackedF32Matrix>(static_cast<const float *>(data), t->ne[1], t->ne[0], storage[i]);
             }
             // Released as soon as its copy exists, so the peak stays near one copy of the weights.
             const ggml_tensor * mapped = pl.packs[i].mapped;
             if (mapped != nullptr) file.mapping()->release(file.tensor_offset(mapped), ggml_nbytes(mapped));
+    };
+    auto worker = [&] {
+        for (size_t i = next++; i < pl.packs.size(); i = next++) {
+            if ((abort != nullptr && abort->load()) || failed.load()) return;
+            try {
+                pack_one(i);
+            } catch (...) {
+                std::lock_guard<std::mutex> guard(error_lock);
+                if (!first_error) first_error = std::current_exception();
+                failed = true;
+                return;
+            }
         }
     };
     {
@@ -502,9 +577,11 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         worker();
         for (std::thread & h : helpers) h.join();
     }
+    if (first_error) std::rethrow_exception(first_error);
     check_abort();
     for (size_t i = 0; i < pl.packs.size(); ++i) {
         const Placement::Pack & pack = pl.packs[i];
+        if (pack.convert) placed_types_[ggml_type_name(pack.tensor->type)] += 1;  // placed only in the arena
         if (made_halves[i] != nullptr) {
             packed_kernels_[pack.per_channel ? "int8_channel_vnni" : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512" : "f32_avx512"] += 1;
             packed.add_rel_pos(pack.tensor, std::move(made_halves[i]));

@@ -167,6 +167,25 @@ describe('packed CPU kernels', () => {
     });
   }
 
+  for (const type of ['q4_0', 'q4_k', 'q5_k', 'q6_k'] as const) {
+    test(`a ${type} file under auto runs its block weights requantized to Q8_0 on the VNNI kernel, within a few per cent of the file's own error`, { skip: skipQ8 }, async () => {
+      // model_weights.cpp: the Q8_0 grid (1/127 of a block's range) is much finer than a 4–6 bit one,
+      // so requantizing adds a small fraction to the file's own quantization error.
+      const f32 = join(dir, `small-requant-${type}-f32.gguf`);
+      const file = join(dir, `small-requant-${type}.gguf`);
+      generateModel(f32, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 84 });
+      generateModel(file, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 84, weightType: type });
+      const reference = await encoderOf(f32, false);
+      const ggml = await encoderOf(file, false);
+      const ours = await encoderOf(file, true);
+      assert.ok((ours.kernels.q8_0_vnni ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
+      const fileErr = relL2(ggml.data, reference.data, ggml.n);
+      const oursErr = relL2(ours.data, reference.data, ours.n);
+      console.log(`  ${type} file vs its F32 twin: ggml's ${type} kernels ${fmt(fileErr)}, requantized to Q8_0 on VNNI ${fmt(oursErr)}`);
+      assert.ok(oursErr <= 1.1 * fileErr, `requantized error ${fmt(oursErr)} vs the file's ${fmt(fileErr)}`);
+    });
+  }
+
   test('weightType int8 handles every frame count of a tile (1–6 trailing frames) as its error bound says', { skip: skipQ8 }, async () => {
     const f32 = join(dir, 'tiny-i8c-tails-f32.gguf');
     generateModel(f32, { preset: 'tiny', arch: 'ctc', seed: 82 });
