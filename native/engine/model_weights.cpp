@@ -23,13 +23,28 @@ namespace {
 
 constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo's ConformerConvolution uses it
 
-// Under 'auto', a file's matmul weights in other block types (Q4_0 … Q6_K) are requantized to Q8_0
-// for the VNNI kernel where the CPU has it, when that adds at most this much memory: the Q8_0 grid
-// is finer than theirs, so the file's own error grows by a few per cent at most (1/127 of a block's
-// range against 1/15–1/63), while ggml's kernels for those types run at a third to a seventh of the
-// VNNI kernel's rate here. Beyond it (the 0.6B files: +160–380 MB) memory wins: a user picks a
-// 4–6 bit file to save it, and peak RSS stays within the file + 300 MB.
-constexpr uint64_t kRequantizeBudgetBytes = 64ull << 20;
+// Under 'auto' on AVX512-VNNI CPUs, a quantized file's matmul weights all run on the VNNI kernel as
+// Q8_0, which is at least as fine as the file's own type:
+// * the conformer's pointwise convolutions, which the converters leave F32 only because their
+//   tool quantizes what its own graph feeds to ggml_mul_mat (spec 1.7), not for accuracy: in Q8_0
+//   they take a quarter of the bytes and twice the rate of the F32 kernel (they were a quarter of
+//   a Q8_0 file's encoder time, and 300 MB of a 0.6B file);
+// * other block types (Q4_0 … Q6_K), requantized: the Q8_0 grid (1/127 of a block's range against
+//   1/15–1/63) adds a few per cent to the file's error at most, while ggml's kernels for those types
+//   run at a third to a seventh of the VNNI kernel's rate here. Only when the whole model then takes
+//   at most this much more memory than the file (what the pointwise convolutions give back pays for
+//   most of it), so peak RSS stays within the file + 300 MB: a user picks a 4–6 bit file to save
+//   memory. 110M q4_k: +14 MiB, requantized; 0.6B q5_k/q6_k give memory back; 0.6B q4_k would add
+//   41 MiB (peak 914 MiB for a 609 MiB file) and keeps ggml's kernels.
+constexpr int64_t kRequantizeBudgetBytes = 32ll << 20;
+
+bool is_conformer_pointwise(const std::string & name) {
+    auto ends_with = [&name](const char * suffix) {
+        const size_t n = std::strlen(suffix);
+        return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
+    };
+    return ends_with(".conv.pointwise_conv1.weight") || ends_with(".conv.pointwise_conv2.weight");
+}
 
 bool requantizable(ggml_type type) {
     return ggml_is_quantized(type) && type != GGML_TYPE_Q8_0 && ggml_get_type_traits(type)->to_float != nullptr;
@@ -105,7 +120,8 @@ struct ModelWeights::Placement {
     const bool packed_int8;
     const bool packed_f32;
     const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
-    bool requantize_blocks = false;  // 'auto': other block types to Q8_0 (kRequantizeBudgetBytes)
+    bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
+    bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
 
     struct Upload {
         ggml_tensor * tensor;
@@ -150,29 +166,35 @@ struct ModelWeights::Placement {
             }
         }
         if (convert_to == GGML_TYPE_COUNT && !channel_int8 && packed_int8) {
-            const uint64_t extra = requantized_extra_bytes();
-            requantize_blocks = extra <= kRequantizeBudgetBytes;
-            if (extra > 0) {
+            int64_t extra = 0;
+            bool other_blocks = false;
+            for_each_matmul([&](const std::string & name, const ggml_tensor * src, int64_t in, int64_t out) {
+                if (src->type == GGML_TYPE_Q8_0 || requantizable(src->type)) quantized_file = true;
+                if (!packable(GGML_TYPE_Q8_0, in, out)) return;
+                const int64_t q8 = int64_t(ggml_row_size(GGML_TYPE_Q8_0, in)) * out, stored = int64_t(ggml_nbytes(src));
+                if (requantizable(src->type)) other_blocks = true, extra += q8 - stored;
+                if (src->type == GGML_TYPE_F32 && is_conformer_pointwise(name)) extra += q8 - stored;
+            });
+            requantize_blocks = other_blocks && extra <= kRequantizeBudgetBytes;
+            if (other_blocks) {
                 log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
-                                             (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "on ggml's kernels") + ": Q8_0 would add " +
-                                             std::to_string(extra >> 20) + " MiB (budget " + std::to_string(kRequantizeBudgetBytes >> 20) + " MiB)");
+                                             (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "on ggml's kernels") + ": the model would take " +
+                                             std::to_string(extra / (1 << 20)) + " MiB more (budget " + std::to_string(kRequantizeBudgetBytes >> 20) +
+                                             " MiB)");
             }
         }
     }
 
-    /** The memory requantizing every requantizable matmul weight to Q8_0 would add. */
-    uint64_t requantized_extra_bytes() const {
-        uint64_t extra = 0;
+    /** f(name, file tensor, in, out) for each matmul weight the model uses. */
+    template <typename F>
+    void for_each_matmul(F && f) const {
         for (const TensorUse & use : tensors_for(hp)) {
             if (!use.present || use.spec->role != TensorRole::Matmul) continue;
             const ggml_tensor * src = file.tensor(use.name);
             int64_t in = 0, out = 0;
             matmul_dims(use.shape, in, out);
-            if (src == nullptr || !requantizable(src->type) || !packable(GGML_TYPE_Q8_0, in, out)) continue;
-            const uint64_t q8 = ggml_row_size(GGML_TYPE_Q8_0, in) * uint64_t(out), stored = ggml_nbytes(src);
-            extra += q8 > stored ? q8 - stored : 0;
+            if (src != nullptr) f(use.name, src, in, out);
         }
-        return extra;
     }
 
     /** `src` as `target` (F32 through the file's dequantization). */
@@ -233,7 +255,8 @@ struct ModelWeights::Placement {
         if (convert_to != GGML_TYPE_COUNT) {
             target = convert_to;
             if (ne0 % ggml_blck_size(target) != 0) target = GGML_TYPE_F32;  // the block would straddle rows
-        } else if (requantize_blocks && requantizable(src->type) && packable(GGML_TYPE_Q8_0, ne0, ne1)) {
+        } else if (quantized_file && packable(GGML_TYPE_Q8_0, ne0, ne1) &&
+                   ((requantize_blocks && requantizable(src->type)) || (src->type == GGML_TYPE_F32 && is_conformer_pointwise(name)))) {
             target = GGML_TYPE_Q8_0;
         }
         if (target == src->type) {
