@@ -4,13 +4,16 @@
 // (k0 = 32·block): for each group g of 4 inputs, the 32 rows' 4 consecutive
 // weights, i.e. bytes [g][row][j] = w[row][k0 + 4g + j] — two 64-byte vectors
 // per group, each holding 16 rows × 4 inputs, exactly what VPDPBUSD multiplies
-// with a broadcast of 4 activation bytes. Beside it the rows' block scales and
-// −128·Σ of the block's weights (activations are stored as int8 + 128, unsigned,
-// since VPDPBUSD multiplies unsigned by signed bytes; each block's dot products
-// start from that offset).
+// with a broadcast of 4 activation bytes. VPDPBUSD multiplies unsigned by
+// signed bytes, so the weights are stored + 128 (unsigned): Σ (w+128)·x =
+// Σ w·x + 128·Σ x, and each block's dot products start from the activations'
+// −128·Σ x, one number per frame and block. Beside the weights, the rows' block
+// scales: 9 bits per weight in all, against the file's 8.5 (an offset per row
+// and block, as the weights' −128·Σ w would need, made it 10).
 //
-// Quantized activations, one row per frame: K bytes (int8 + 128), then K/32
-// float scales (fp16-rounded, as ggml's block_q8_0 stores them).
+// Quantized activations, one row per frame: K bytes (int8), then K/32 float
+// scales (fp16-rounded, as ggml's block_q8_0 stores them), then K/32 int32
+// −128·Σ of the block's int8 values.
 #include "int8_matmul.h"
 #include "cpu_ops.h"
 #include "packed_op.h"
@@ -33,39 +36,33 @@ static_assert(sizeof(BlockQ8_0) == 34, "block_q8_0 layout");
 
 constexpr int kPanel = 32;  // output rows per packed panel (two 16-lane vectors)
 
-size_t quantized_row_bytes(int64_t k) { return size_t(k) + size_t(k / 32) * sizeof(float); }
+size_t quantized_row_bytes(int64_t k) { return size_t(k) + size_t(k / 32) * (sizeof(float) + sizeof(int32_t)); }
 
 }  // namespace
 
 size_t PackedQ8Matrix::storage_bytes(int64_t rows, int64_t cols) {
-    // weights, then the scales and the offsets: one byte, four and four per row and 32 inputs.
-    return size_t(rows) * size_t(cols) + 2 * size_t(rows) * size_t(cols / 32) * 4;
+    // weights, then the scales: one byte per weight, four per row and 32 inputs.
+    return size_t(rows) * size_t(cols) + size_t(rows) * size_t(cols / 32) * 4;
 }
 
 PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
     if (rows % kPanel != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
-    weights_ = reinterpret_cast<int8_t *>(storage);
+    weights_ = storage;
     scales_ = reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols));
-    offsets_ = reinterpret_cast<int32_t *>(storage + size_t(rows) * size_t(cols) + size_t(rows) * size_t(nb) * 4);
     const BlockQ8_0 * src = static_cast<const BlockQ8_0 *>(q8_0);
     for (int64_t p = 0; p < panels; ++p) {
         for (int64_t b = 0; b < nb; ++b) {
-            int8_t * wdst = weights_ + (size_t(p) * size_t(nb) + size_t(b)) * 1024;
+            uint8_t * wdst = weights_ + (size_t(p) * size_t(nb) + size_t(b)) * 1024;
             float * sdst = scales_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
-            int32_t * odst = offsets_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
             const BlockQ8_0 * rows = src + size_t(p * kPanel) * size_t(nb) + size_t(b);  // row r's block at rows[r * nb]
             // Groups of 4 weights move as one 32-bit word: a 32 × 8 word transpose, written in order.
             for (int g = 0; g < 8; ++g) {
-                for (int r = 0; r < kPanel; ++r) std::memcpy(wdst + g * 128 + r * 4, rows[size_t(r) * size_t(nb)].qs + 4 * g, 4);
+                for (int r = 0; r < kPanel; ++r) {
+                    for (int j = 0; j < 4; ++j) wdst[g * 128 + r * 4 + j] = uint8_t(int(rows[size_t(r) * size_t(nb)].qs[4 * g + j]) + 128);
+                }
             }
-            for (int r = 0; r < kPanel; ++r) {
-                const BlockQ8_0 & blk = rows[size_t(r) * size_t(nb)];
-                int32_t sum = 0;
-                for (int k = 0; k < 32; ++k) sum += blk.qs[k];
-                sdst[r] = ggml_fp16_to_fp32(blk.d);
-                odst[r] = -128 * sum;
-            }
+            for (int r = 0; r < kPanel; ++r) sdst[r] = ggml_fp16_to_fp32(rows[size_t(r) * size_t(nb)].d);
         }
     }
 }
@@ -75,9 +72,11 @@ namespace {
 #ifdef PARAKEET_X86
 
 // ggml quantize_row_q8_0 per 32-block: d = max|x|/127, q = round(x/d) (nearest even, as its SIMD
-// path rounds), stored + 128 as unsigned bytes; the scale kept as ggml keeps it (fp16).
+// path rounds); the scale kept as ggml keeps it (fp16); and −128·Σq, where the block's dot products
+// with the unsigned (+128) weights start.
 PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
     float * sr = reinterpret_cast<float *>(qr + k);
+    int32_t * cr = reinterpret_cast<int32_t *>(qr + k + size_t(k / 32) * sizeof(float));
     for (int64_t b = 0; b < k / 32; ++b) {
         const __m512 v0 = _mm512_loadu_ps(xr + b * 32), v1 = _mm512_loadu_ps(xr + b * 32 + 16);
         const __m512 a = _mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1));
@@ -85,12 +84,12 @@ PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
         const float d = amax / 127.0f;
         const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
         const __m512 vid = _mm512_set1_ps(id);
-        const __m512i off = _mm512_set1_epi32(128);
-        const __m512i q0 = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v0, vid)), off);
-        const __m512i q1 = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(v1, vid)), off);
+        const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(v0, vid));
+        const __m512i q1 = _mm512_cvtps_epi32(_mm512_mul_ps(v1, vid));
         _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32), _mm512_cvtepi32_epi8(q0));
         _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32 + 16), _mm512_cvtepi32_epi8(q1));
         sr[b] = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));  // through fp16, as block_q8_0 keeps d
+        cr[b] = -128 * _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
     }
 }
 
@@ -106,23 +105,24 @@ template <int MR>
 PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0,
                                 int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
                                 PrefetchShare next_weights, PrefetchShare next_scales) {
-    const int8_t * wp = w.panel_weights(panel);
+    const uint8_t * wp = w.panel_weights(panel);
     const float * ws = w.panel_scales(panel);
-    const int32_t * wo = w.panel_offsets(panel);
+    const size_t corrections_at = size_t(k) + size_t(k / 32) * sizeof(float);
     __m512 acc[MR][2];
     for (int r = 0; r < MR; ++r) {
         acc[r][0] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride) : _mm512_setzero_ps();
         acc[r][1] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride + 16) : _mm512_setzero_ps();
     }
     for (int64_t b = b0; b < b1; ++b) {
-        // The dot products start at −128·Σw (the unsigned-activation offset), so no subtraction is left.
-        const __m512i o0 = _mm512_loadu_si512(wo + b * 32), o1 = _mm512_loadu_si512(wo + b * 32 + 16);
+        // The dot products start at the frame's −128·Σx (the unsigned weights' offset), so no
+        // subtraction is left.
         __m512i dot[MR][2];
         for (int r = 0; r < MR; ++r) {
-            dot[r][0] = o0;
-            dot[r][1] = o1;
+            int32_t start;
+            std::memcpy(&start, xq + size_t(r) * x_stride + corrections_at + size_t(b) * 4, 4);
+            dot[r][0] = dot[r][1] = _mm512_set1_epi32(start);
         }
-        const int8_t * wb = wp + b * 1024;
+        const uint8_t * wb = wp + b * 1024;
         next_weights.tick();  // this tile's slices of the next chunk (weight_prefetch.h)
         next_scales.tick();
         for (int g = 0; g < 8; ++g) {
@@ -132,8 +132,8 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
                 int32_t four;
                 std::memcpy(&four, xq + size_t(r) * x_stride + size_t(b * 32 + g * 4), 4);
                 const __m512i a = _mm512_set1_epi32(four);
-                dot[r][0] = _mm512_dpbusd_epi32(dot[r][0], a, w0);
-                dot[r][1] = _mm512_dpbusd_epi32(dot[r][1], a, w1);
+                dot[r][0] = _mm512_dpbusd_epi32(dot[r][0], w0, a);  // unsigned weights × signed activations
+                dot[r][1] = _mm512_dpbusd_epi32(dot[r][1], w1, a);
             }
         }
         const __m512 s0 = _mm512_loadu_ps(ws + b * 32), s1 = _mm512_loadu_ps(ws + b * 32 + 16);
@@ -169,18 +169,15 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
             const EpilogueView * ep = b1 == nb ? &view : nullptr;
             float * ycol = ybase + size_t(p) * kPanel;
             // The next chunk (the next panel's first after the last): its weights (1 KiB per block)
-            // and its scales and offsets (128 B each per block, adjacent in their arrays), spread
-            // over this chunk's frame tiles.
+            // and its scales (128 B per block, adjacent in their array), spread over this chunk's
+            // frame tiles.
             const int64_t next_blocks = std::min(kChunkBlocks, b1 < nb ? nb - b1 : nb), tiles = (frames + kTileFrames - 1) / kTileFrames;
             const PrefetchBlock weights{reinterpret_cast<const char *>(w.panel_weights(p) + b1 * 1024), size_t(next_blocks) * 1024, tiles, b1 - b0};
-            const PrefetchBlock scales{reinterpret_cast<const char *>(w.panel_scales(p) + b1 * 32), size_t(next_blocks) * 128, (tiles + 1) / 2, b1 - b0};
-            const PrefetchBlock offsets{reinterpret_cast<const char *>(w.panel_offsets(p) + b1 * 32), size_t(next_blocks) * 128, std::max<int64_t>(1, tiles / 2),
-                                        b1 - b0};
+            const PrefetchBlock scales{reinterpret_cast<const char *>(w.panel_scales(p) + b1 * 32), size_t(next_blocks) * 128, tiles, b1 - b0};
             int64_t t = 0, tile = 0;
             for (; t + kTileFrames <= frames; t += kTileFrames, ++tile) {
-                // Even tiles take the scales' slice, odd ones the offsets': one stream besides the weights.
-                const PrefetchShare side = (tile & 1) == 0 ? scales.share(tile / 2) : offsets.share(tile / 2);
-                gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, weights.share(tile), side);
+                gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, weights.share(tile),
+                                       scales.share(tile));
             }
             for (; t + 2 <= frames; t += 2, ++tile)
                 gemm_tile<2>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, weights.share(tile), PrefetchShare());

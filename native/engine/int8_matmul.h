@@ -37,18 +37,16 @@ public:
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "q8_0_vnni"; }
 
-    // Per panel of 32 output rows, per block of 32 inputs: 8 groups × 32 rows × 4 int8 weights.
-    const int8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(blocks()) * 1024; }
-    // Per panel, per block: 32 float scales (the rows' block scales) and 32 int32 of −128·Σ weights.
+    // Per panel of 32 output rows, per block of 32 inputs: 8 groups × 32 rows × 4 weights + 128.
+    const uint8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(blocks()) * 1024; }
+    // Per panel, per block: 32 float scales (the rows' block scales).
     const float * panel_scales(int64_t panel) const { return scales_ + size_t(panel) * size_t(blocks()) * 32; }
-    const int32_t * panel_offsets(int64_t panel) const { return offsets_ + size_t(panel) * size_t(blocks()) * 32; }
     int64_t blocks() const { return cols_ / 32; }
 
 private:
     int64_t rows_ = 0, cols_ = 0;
-    int8_t * weights_ = nullptr;
+    uint8_t * weights_ = nullptr;
     float * scales_ = nullptr;
-    int32_t * offsets_ = nullptr;
     PackedOpConfigs<PackedQ8Matrix> configs_;
 };
 

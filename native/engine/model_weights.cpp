@@ -171,7 +171,7 @@ struct ModelWeights::Placement {
             for_each_matmul([&](const std::string & name, const ggml_tensor * src, int64_t in, int64_t out) {
                 if (src->type == GGML_TYPE_Q8_0 || requantizable(src->type)) quantized_file = true;
                 if (!packable(GGML_TYPE_Q8_0, in, out)) return;
-                const int64_t q8 = int64_t(ggml_row_size(GGML_TYPE_Q8_0, in)) * out, stored = int64_t(ggml_nbytes(src));
+                const int64_t q8 = int64_t(PackedQ8Matrix::storage_bytes(out, in)), stored = int64_t(ggml_nbytes(src));
                 if (requantizable(src->type)) other_blocks = true, extra += q8 - stored;
                 if (src->type == GGML_TYPE_F32 && is_conformer_pointwise(name)) extra += q8 - stored;
             });
