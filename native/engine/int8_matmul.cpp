@@ -13,7 +13,8 @@
 //
 // Quantized activations, one row per frame: K bytes (int8), then K/32 float
 // scales (fp16-rounded, as ggml's block_q8_0 stores them), then K/32 int32
-// −128·Σ of the block's int8 values.
+// −128·Σ of the block's int8 values, then K/32 floats scale·Σ (what the Q4_K
+// kernel's block minimums multiply, q4k_matmul.h).
 #include "int8_matmul.h"
 #include "cpu_ops.h"
 #include "packed_op.h"
@@ -36,7 +37,7 @@ static_assert(sizeof(BlockQ8_0) == 34, "block_q8_0 layout");
 
 constexpr int kPanel = 32;  // output rows per packed panel (two 16-lane vectors)
 
-size_t quantized_row_bytes(int64_t k) { return size_t(k) + size_t(k / 32) * (sizeof(float) + sizeof(int32_t)); }
+size_t quantized_row_bytes(int64_t k) { return size_t(k) + size_t(k / 32) * (2 * sizeof(float) + sizeof(int32_t)); }
 
 }  // namespace
 
@@ -77,6 +78,7 @@ namespace {
 PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
     float * sr = reinterpret_cast<float *>(qr + k);
     int32_t * cr = reinterpret_cast<int32_t *>(qr + k + size_t(k / 32) * sizeof(float));
+    float * zr = reinterpret_cast<float *>(qr + k + size_t(k / 32) * (sizeof(float) + sizeof(int32_t)));
     for (int64_t b = 0; b < k / 32; ++b) {
         const __m512 v0 = _mm512_loadu_ps(xr + b * 32), v1 = _mm512_loadu_ps(xr + b * 32 + 16);
         const __m512 a = _mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1));
@@ -89,7 +91,9 @@ PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
         _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32), _mm512_cvtepi32_epi8(q0));
         _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32 + 16), _mm512_cvtepi32_epi8(q1));
         sr[b] = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));  // through fp16, as block_q8_0 keeps d
-        cr[b] = -128 * _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
+        const int32_t sum = _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
+        cr[b] = -128 * sum;
+        zr[b] = sr[b] * float(sum);
     }
 }
 
@@ -189,7 +193,9 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
 
 #endif  // PARAKEET_X86
 
-void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
+}  // namespace
+
+void q8_activation_quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
 #ifdef PARAKEET_X86
     const ggml_tensor * x = dst->src[0];
     const int64_t rows = x->ne[1];
@@ -200,6 +206,8 @@ void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
     (void)dst, (void)ith, (void)nth;
 #endif
 }
+
+namespace {
 
 void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
@@ -219,7 +227,7 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 // W·x in two custom ops: the activations quantized per 32-block, then the VNNI GEMM. CPU backend only;
 // the nodes are named "vnni_quantize:<weight>" and "vnni_gemm:<weight>" (profiles).
 ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return apply_quantized(ctx, quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), quantize_op, "vnni", weight_name), weight_name, e);
+    return apply_quantized(ctx, quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), q8_activation_quantize_op, "vnni", weight_name), weight_name, e);
 }
 
 ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {

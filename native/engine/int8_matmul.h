@@ -55,5 +55,7 @@ private:
 /** ggml Q8_0's activation row of k inputs (k % 32 == 0): bytes, and the row itself (AVX512-VNNI CPUs only). */
 size_t q8_activation_row_bytes(int64_t k);
 void quantize_q8_activation_row(const float * x, int64_t k, uint8_t * out);
+/** The custom op that writes those rows from F32 rows (dst->src[0]), for the kernels that read them. */
+void q8_activation_quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata);
 
 }  // namespace parakeet

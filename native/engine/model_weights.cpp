@@ -13,6 +13,7 @@
 #include "cpu_ops.h"
 #include "f32_matmul.h"
 #include "int8_channel_matmul.h"
+#include "q4k_matmul.h"
 #include "encoder_graph.h"
 #include "model_schema.h"
 #include "rel_pos_projection.h"
@@ -62,7 +63,8 @@ ggml_type parse_weight_type(const std::string & name) {
     if (name == "bf16") return GGML_TYPE_BF16;
     if (name == "q8_0") return GGML_TYPE_Q8_0;
     if (name == "q4_0") return GGML_TYPE_Q4_0;
-    throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0, q4_0 or int8)");
+    if (name == "q4_k") return GGML_TYPE_Q4_K;
+    throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0, q4_0, q4_k or int8)");
 }
 
 std::vector<float> dequantize(const void * src, ggml_type type, int64_t n) {
@@ -147,10 +149,11 @@ struct ModelWeights::Placement {
     };
     std::vector<Pack> packs;
 
-    /** Q8_0 on AVX512-VNNI, F32 and F16 on AVX-512; rows (ne1) in panels of 32, Q8_0 blocks never straddle rows. */
+    /** Q8_0 and Q4_K on AVX512-VNNI, F32 and F16 on AVX-512; rows (ne1) in panels of 32, blocks never straddle rows. */
     bool packable(ggml_type type, int64_t ne0, int64_t ne1) const {
         if (ne1 % 32 != 0) return false;
         if (type == GGML_TYPE_Q8_0) return packed_int8 && ne0 % 32 == 0;
+        if (type == GGML_TYPE_Q4_K) return packed_int8 && PackedQ4KMatrix::fits(ne1, ne0);
         return (type == GGML_TYPE_F32 || type == GGML_TYPE_F16) && packed_f32;
     }
 
@@ -518,6 +521,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         const ggml_tensor * t = pack.tensor;
         const size_t b = pack.per_channel              ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], cols)
                          : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], cols)
+                         : t->type == GGML_TYPE_Q4_K ? PackedQ4KMatrix::storage_bytes(t->ne[1], cols)
                          : t->type == GGML_TYPE_F16  ? PackedF16Matrix::storage_bytes(t->ne[1], cols)
                                                      : PackedF32Matrix::storage_bytes(t->ne[1], cols);
         return (b + 63) / 64 * 64;
@@ -570,6 +574,8 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                 made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q8_0) {
                 made[i] = std::make_unique<PackedQ8Matrix>(data, t->ne[1], t->ne[0], storage[i]);
+            } else if (t->type == GGML_TYPE_Q4_K) {
+                made[i] = std::make_unique<PackedQ4KMatrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_F16) {
                 made[i] = std::make_unique<PackedF16Matrix>(static_cast<const ggml_fp16_t *>(data), t->ne[1], t->ne[0], storage[i]);
             } else {

@@ -238,7 +238,7 @@ describe('load options', () => {
 describe('loading runs off the JS thread', () => {
   // A model whose load takes long enough to matter: Q8_0 file dequantized to F32 and read without mmap.
   const slow = generateModel(join(dir, 'medium-q8_0.gguf'), {
-    preset: 'small', dModel: 384, nLayers: 12, ffDim: 1536, subsamplingChannels: 64, nHeads: 4, weightType: 'q8_0', seed: 2,
+    preset: 'small', dModel: 384, nLayers: 20, ffDim: 1536, subsamplingChannels: 64, nHeads: 4, weightType: 'q8_0', seed: 2,
   });
   const slowOptions = { weightType: 'f32', mmap: false } as const;
 

@@ -197,6 +197,47 @@ describe('packed CPU kernels', () => {
     });
   }
 
+  test('weightType q4_k runs a Q4_K file\'s own values on the Q4_K VNNI kernel, no worse than ggml\'s Q4_K, for every frame count of a tile', { skip: skipQ8 }, async () => {
+    // q4k_matmul.h: the file's 4-bit quants with their sub-block scales and minimums, against
+    // activations quantized per 32 inputs (ggml's Q4_K path: per 256). weightType q4_k keeps a Q4_K
+    // file as it is (auto requantizes the small test model to Q8_0, within its memory budget), and
+    // converts an F32 file to Q4_K at load. Clips of 7–12 frames leave 1–5 and 0 frames after the
+    // 6-frame tiles (the 2- and 1-frame tiles).
+    const f32 = join(dir, 'small-q4k-f32.gguf');
+    const file = join(dir, 'small-q4k.gguf');
+    generateModel(f32, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 85 });
+    generateModel(file, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 85, weightType: 'q4_k' });
+    const reference = await encoderOf(f32, false);
+    const ggml = await encoderOf(file, false);
+    const ours = await encoderOf(file, true, 'q4_k');
+    const converted = await encoderOf(f32, true, 'q4_k');
+    for (const r of [ours, converted]) assert.ok((r.kernels.q4_k_vnni ?? 0) > 0, `kernels ${JSON.stringify(r.kernels)}`);
+    const fileErr = relL2(ggml.data, reference.data, ggml.n);
+    const oursErr = relL2(ours.data, reference.data, ours.n);
+    const convertedErr = relL2(converted.data, reference.data, converted.n);
+    console.log(`  q4_k file vs its F32 twin: ggml's Q4_K ${fmt(fileErr)}, Q4_K VNNI ${fmt(oursErr)}, F32 file converted at load ${fmt(convertedErr)}`);
+    assert.ok(oursErr > 0 && oursErr <= 1.05 * fileErr, `Q4_K VNNI error ${fmt(oursErr)} vs ggml's ${fmt(fileErr)}`);
+    assert.ok(convertedErr <= 1.05 * fileErr, `converted at load ${fmt(convertedErr)} vs the file's ${fmt(fileErr)}`);
+    const ggmlModel = await Model.load(file, { ...ONE_THREAD, packedKernels: false });
+    const oursModel = await Model.load(file, { ...ONE_THREAD, weightType: 'q4_k' });
+    try {
+      const seen: number[] = [];
+      for (const frames of [7, 8, 9, 10, 11, 12]) {
+        const clip = speechSamples(dir, seconds(frames * 0.08 - 0.01));
+        const a = (await ggmlModel.transcribe(clip, { captureEncoder: true })).encoder!;
+        const b = (await oursModel.transcribe(clip, { captureEncoder: true })).encoder!;
+        assert.equal(b.validFrames, a.validFrames);
+        seen.push(a.validFrames);
+        const rel = relL2(b.data, a.data, a.validFrames * a.dim);
+        assert.ok(rel < 0.1, `${a.validFrames} frames: Q4_K VNNI vs ggml's Q4_K rel L2 ${fmt(rel)}`);
+      }
+      assert.deepEqual(new Set(seen.map((n) => n % 6)), new Set([0, 1, 2, 3, 4, 5]), `frame counts ${seen.join(', ')}`);
+    } finally {
+      ggmlModel.dispose();
+      oursModel.dispose();
+    }
+  });
+
   test('weightType int8 handles every frame count of a tile (1–6 trailing frames) as its error bound says', { skip: skipQ8 }, async () => {
     const f32 = join(dir, 'tiny-i8c-tails-f32.gguf');
     generateModel(f32, { preset: 'tiny', arch: 'ctc', seed: 82 });
