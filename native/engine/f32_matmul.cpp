@@ -58,10 +58,7 @@ template <int MR>
 PARAKEET_AVX512 void tile(const float * x, size_t x_stride, int64_t k0, int64_t k1, const float * panel, float * y, size_t y_stride,
                           bool accumulate, const EpilogueView * ep, int64_t t0, int64_t col0, PrefetchShare prefetch) {
     __m512 acc[MR][2];
-    for (int r = 0; r < MR; ++r) {
-        acc[r][0] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride) : _mm512_setzero_ps();
-        acc[r][1] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride + 16) : _mm512_setzero_ps();
-    }
+    start_tile<MR>(acc, y, y_stride, accumulate);
     for (int64_t i = k0; i < k1; ++i) {
         prefetch.tick();
         const __m512 w0 = _mm512_loadu_ps(panel + size_t(i) * 32);
@@ -72,11 +69,7 @@ PARAKEET_AVX512 void tile(const float * x, size_t x_stride, int64_t k0, int64_t 
             acc[r][1] = _mm512_fmadd_ps(a, w1, acc[r][1]);
         }
     }
-    if (ep != nullptr) finish_tile<MR>(acc, *ep, t0, col0);
-    for (int r = 0; r < MR; ++r) {
-        _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
-        _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
-    }
+    end_tile<MR>(acc, y, y_stride, ep, t0, col0);  // the epilogue on the last chunk
 }
 
 // 14 frames × 32 outputs: 28 accumulators, two weight vectors and one broadcast fill the 32 registers.

@@ -300,10 +300,7 @@ void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
 
 void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    const auto & config = *static_cast<const PackedOpConfig<PackedI8ChannelMatrix> *>(userdata);
-    const PackedI8ChannelMatrix & w = *config.matrix;
-    const ThreadShare share = thread_share(w.rows() / kPanel, ith, nth);
-    gemm_panels(dst->src[0], dst, w, share.begin, share.end, EpilogueView(dst, config.mode));
+    split_by_panels<PackedI8ChannelMatrix, gemm_panels>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif

@@ -19,6 +19,7 @@
 #include "cpu_ops.h"
 #include "packed_op.h"
 #include "simd_math.h"
+#include "block_chunks.h"
 #include "weight_prefetch.h"
 
 #include <cmath>
@@ -113,10 +114,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
     const float * ws = w.panel_scales(panel);
     const size_t corrections_at = size_t(k) + size_t(k / 32) * sizeof(float);
     __m512 acc[MR][2];
-    for (int r = 0; r < MR; ++r) {
-        acc[r][0] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride) : _mm512_setzero_ps();
-        acc[r][1] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride + 16) : _mm512_setzero_ps();
-    }
+    start_tile<MR>(acc, y, y_stride, accumulate);
     for (int64_t b = b0; b < b1; ++b) {
         // The dot products start at the frame's −128·Σx (the unsigned weights' offset), so no
         // subtraction is left.
@@ -148,47 +146,16 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
             acc[r][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][1]), _mm512_mul_ps(s1, sx), acc[r][1]);
         }
     }
-    if (ep != nullptr) finish_tile<MR>(acc, *ep, t0, panel * 32);  // the last chunk of blocks
-    for (int r = 0; r < MR; ++r) {
-        _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
-        _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
-    }
+    end_tile<MR>(acc, y, y_stride, ep, t0, panel * 32);  // the epilogue on the last chunk
 }
 
-constexpr int kTileFrames = 6;
 // Blocks per k chunk: a chunk of a panel (16 × 1 KiB of weights) stays in L1 while every frame tile passes.
 constexpr int64_t kChunkBlocks = 16;
 
 PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, int64_t p0, int64_t p1,
                                   const EpilogueView & view) {
-    const int64_t k = w.cols(), frames = xq->ne[1];
-    const size_t xs = xq->nb[1], ys = dst->nb[1] / sizeof(float);
-    const uint8_t * xbase = static_cast<const uint8_t *>(xq->data);
-    float * ybase = static_cast<float *>(dst->data);
-    const int64_t nb = k / 32;
-    for (int64_t p = p0; p < p1; ++p) {
-        for (int64_t b0 = 0; b0 < nb; b0 += kChunkBlocks) {
-            const int64_t b1 = std::min(nb, b0 + kChunkBlocks);
-            const bool acc = b0 > 0;
-            const EpilogueView * ep = b1 == nb ? &view : nullptr;
-            float * ycol = ybase + size_t(p) * kPanel;
-            // The next chunk (the next panel's first after the last): its weights (1 KiB per block)
-            // and its scales (128 B per block, adjacent in their array), spread over this chunk's
-            // frame tiles.
-            const int64_t next_blocks = std::min(kChunkBlocks, b1 < nb ? nb - b1 : nb), tiles = (frames + kTileFrames - 1) / kTileFrames;
-            const PrefetchBlock weights{reinterpret_cast<const char *>(w.panel_weights(p) + b1 * 1024), size_t(next_blocks) * 1024, tiles, b1 - b0};
-            const PrefetchBlock scales{reinterpret_cast<const char *>(w.panel_scales(p) + b1 * 32), size_t(next_blocks) * 128, tiles, b1 - b0};
-            int64_t t = 0, tile = 0;
-            for (; t + kTileFrames <= frames; t += kTileFrames, ++tile) {
-                gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, weights.share(tile),
-                                       scales.share(tile));
-            }
-            for (; t + 2 <= frames; t += 2, ++tile)
-                gemm_tile<2>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, weights.share(tile), PrefetchShare());
-            for (; t < frames; ++t)
-                gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, PrefetchShare(), PrefetchShare());
-        }
-    }
+    block_chunk_gemm<kChunkBlocks>(xq, dst, w, p0, p1, view, BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128},
+                                   [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 }
 
 #endif  // PARAKEET_X86
@@ -211,12 +178,7 @@ namespace {
 
 void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    const auto & config = *static_cast<const PackedOpConfig<PackedQ8Matrix> *>(userdata);
-    const PackedQ8Matrix & w = *config.matrix;
-    const int64_t panels = w.rows() / kPanel;
-    const ThreadShare share = thread_share(panels, ith, nth);
-    const int64_t p0 = share.begin, p1 = share.end;
-    gemm_panels(dst->src[0], dst, w, p0, p1, EpilogueView(dst, config.mode));
+    split_by_panels<PackedQ8Matrix, gemm_panels>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif

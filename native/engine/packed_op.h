@@ -6,6 +6,7 @@
 #include <deque>
 #include <mutex>
 
+#include "cpu_ops.h"
 #include "ggml.h"
 #include "packed_weights.h"
 #include "simd_math.h"
@@ -96,7 +97,40 @@ struct EpilogueView {
     }
 };
 
+/**
+ * The ggml op body of a packed GEMM: this thread's share of the matrix's panels of 32 output rows,
+ * run by `Panels` (the kernel's traversal: activations node->src[0], output node) with the node's epilogue.
+ */
+template <typename Matrix, void (*Panels)(const ggml_tensor *, ggml_tensor *, const Matrix &, int64_t, int64_t, const EpilogueView &)>
+void split_by_panels(ggml_tensor * dst, int ith, int nth, void * userdata) {
+    const auto & config = *static_cast<const PackedOpConfig<Matrix> *>(userdata);
+    const ThreadShare share = thread_share(config.matrix->rows() / 32, ith, nth);
+    Panels(dst->src[0], dst, *config.matrix, share.begin, share.end, EpilogueView(dst, config.mode));
+}
+
 #ifdef PARAKEET_X86
+/** An MR × 32 tile's accumulators: what y holds (a later chunk of inputs), else zero. */
+template <int MR>
+PARAKEET_AVX512 inline void start_tile(__m512 (&acc)[MR][2], const float * y, size_t y_stride, bool accumulate) {
+    for (int r = 0; r < MR; ++r) {
+        acc[r][0] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride) : _mm512_setzero_ps();
+        acc[r][1] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride + 16) : _mm512_setzero_ps();
+    }
+}
+
+template <int MR>
+PARAKEET_AVX512 inline void finish_tile(__m512 (&acc)[MR][2], const EpilogueView & ep, int64_t t0, int64_t col0);
+
+/** The tile into y, through the epilogue `ep` (frames from t0, outputs from col0) on the last chunk (else nullptr). */
+template <int MR>
+PARAKEET_AVX512 inline void end_tile(__m512 (&acc)[MR][2], float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0) {
+    if (ep != nullptr) finish_tile<MR>(acc, *ep, t0, col0);
+    for (int r = 0; r < MR; ++r) {
+        _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
+        _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
+    }
+}
+
 /** The epilogue on an MR × 32 register tile: frames t0 … t0+MR−1, outputs col0 … col0+31. */
 template <int MR>
 PARAKEET_AVX512 inline void finish_tile(__m512 (&acc)[MR][2], const EpilogueView & ep, int64_t t0, int64_t col0) {

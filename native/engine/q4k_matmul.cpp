@@ -10,6 +10,7 @@
 #include "cpu_ops.h"
 #include "int8_matmul.h"
 #include "simd_math.h"
+#include "block_chunks.h"
 #include "weight_prefetch.h"
 
 #include <algorithm>
@@ -93,10 +94,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
     const size_t scales_at = size_t(k), sums_at = size_t(k) + size_t(k / 32) * 8;
     const __m512i low = _mm512_set1_epi8(0x0F);
     __m512 acc[MR][2];
-    for (int r = 0; r < MR; ++r) {
-        acc[r][0] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride) : _mm512_setzero_ps();
-        acc[r][1] = accumulate ? _mm512_loadu_ps(y + size_t(r) * y_stride + 16) : _mm512_setzero_ps();
-    }
+    start_tile<MR>(acc, y, y_stride, accumulate);
     for (int64_t b = b0; b < b1; ++b) {
         __m512i dot[MR][2];
         for (int r = 0; r < MR; ++r) dot[r][0] = dot[r][1] = _mm512_setzero_si512();
@@ -127,56 +125,24 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
             acc[r][1] = _mm512_fnmadd_ps(m1, zx, _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][1]), _mm512_mul_ps(d1, sx), acc[r][1]));
         }
     }
-    if (ep != nullptr) finish_tile<MR>(acc, *ep, t0, panel * 32);  // the last chunk of blocks
-    for (int r = 0; r < MR; ++r) {
-        _mm512_storeu_ps(y + size_t(r) * y_stride, acc[r][0]);
-        _mm512_storeu_ps(y + size_t(r) * y_stride + 16, acc[r][1]);
-    }
+    end_tile<MR>(acc, y, y_stride, ep, t0, panel * 32);  // the epilogue on the last chunk
 }
 
-constexpr int kTileFrames = 6;
 // Blocks per k chunk: a chunk of a panel (32 × 512 B of quants, 32 × 256 B of scales) stays in L1
 // while every frame tile passes.
 constexpr int64_t kChunkBlocks = 32;
 
 PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ4KMatrix & w, int64_t p0, int64_t p1,
                                   const EpilogueView & view) {
-    const int64_t k = w.cols(), frames = xq->ne[1];
-    const size_t xs = xq->nb[1], ys = dst->nb[1] / sizeof(float);
-    const uint8_t * xbase = static_cast<const uint8_t *>(xq->data);
-    float * ybase = static_cast<float *>(dst->data);
-    const int64_t nb = k / 32;
-    for (int64_t p = p0; p < p1; ++p) {
-        for (int64_t b0 = 0; b0 < nb; b0 += kChunkBlocks) {
-            const int64_t b1 = std::min(nb, b0 + kChunkBlocks);
-            const bool acc = b0 > 0;
-            const EpilogueView * ep = b1 == nb ? &view : nullptr;
-            float * ycol = ybase + size_t(p) * kPanel;
-            // The next chunk (the next panel's first after the last), spread over this chunk's frame tiles.
-            const int64_t next_blocks = std::min(kChunkBlocks, b1 < nb ? nb - b1 : nb), tiles = (frames + kTileFrames - 1) / kTileFrames;
-            const PrefetchBlock quants{reinterpret_cast<const char *>(w.panel_quants(p) + b1 * 512), size_t(next_blocks) * 512, tiles, b1 - b0};
-            const PrefetchBlock scales{reinterpret_cast<const char *>(w.panel_scales(p) + b1 * 64), size_t(next_blocks) * 256, tiles, b1 - b0};
-            int64_t t = 0, tile = 0;
-            for (; t + kTileFrames <= frames; t += kTileFrames, ++tile) {
-                gemm_tile<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, quants.share(tile),
-                                       scales.share(tile));
-            }
-            for (; t + 2 <= frames; t += 2, ++tile)
-                gemm_tile<2>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, quants.share(tile), PrefetchShare());
-            for (; t < frames; ++t)
-                gemm_tile<1>(xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ycol + size_t(t) * ys, ys, acc, ep, t, PrefetchShare(), PrefetchShare());
-        }
-    }
+    block_chunk_gemm<kChunkBlocks>(xq, dst, w, p0, p1, view, BlockStream{w.panel_quants(0), 512}, BlockStream{w.panel_scales(0), 256},
+                                   [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 }
 
 #endif  // PARAKEET_X86
 
 void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    const auto & config = *static_cast<const PackedOpConfig<PackedQ4KMatrix> *>(userdata);
-    const PackedQ4KMatrix & w = *config.matrix;
-    const ThreadShare share = thread_share(w.rows() / kPanel, ith, nth);
-    gemm_panels(dst->src[0], dst, w, share.begin, share.end, EpilogueView(dst, config.mode));
+    split_by_panels<PackedQ4KMatrix, gemm_panels>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif

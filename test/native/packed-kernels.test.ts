@@ -49,6 +49,35 @@ async function encoderOf(
   }
 }
 
+/**
+ * Clips of 7–12 encoder frames (80 ms each) leave 1, 2, 3, 4, 5 and 0 frames after the 6-frame
+ * tiles: `path` loaded with `candidate` must stay within 0.1 rel. L2 of it loaded with `reference`
+ * at each (and differ from it, when `lossy`).
+ */
+async function compareOverTileTails(
+  path: string, reference: { packedKernels?: boolean; weightType?: WeightType }, candidate: { packedKernels?: boolean; weightType?: WeightType },
+  label: string, lossy: boolean,
+): Promise<void> {
+  const a = await Model.load(path, { ...ONE_THREAD, ...reference });
+  const b = await Model.load(path, { ...ONE_THREAD, ...candidate });
+  try {
+    const seen: number[] = [];
+    for (const frames of [7, 8, 9, 10, 11, 12]) {
+      const clip = speechSamples(dir, seconds(frames * 0.08 - 0.01));
+      const ea = (await a.transcribe(clip, { captureEncoder: true })).encoder!;
+      const eb = (await b.transcribe(clip, { captureEncoder: true })).encoder!;
+      assert.equal(eb.validFrames, ea.validFrames);
+      seen.push(ea.validFrames);
+      const rel = relL2(eb.data, ea.data, ea.validFrames * ea.dim);
+      assert.ok((!lossy || rel > 0) && rel < 0.1, `${ea.validFrames} frames: ${label} rel L2 ${fmt(rel)}`);
+    }
+    assert.deepEqual(new Set(seen.map((n) => n % 6)), new Set([0, 1, 2, 3, 4, 5]), `frame counts ${seen.join(', ')}`);
+  } finally {
+    a.dispose();
+    b.dispose();
+  }
+}
+
 describe('packed CPU kernels', () => {
   for (const preset of ['tiny', 'small'] as const) {
     test(`F32 on the AVX-512 kernel equals ggml's F32 to rounding (${preset})`, { skip: skipF32 }, async () => {
@@ -218,48 +247,13 @@ describe('packed CPU kernels', () => {
     console.log(`  q4_k file vs its F32 twin: ggml's Q4_K ${fmt(fileErr)}, Q4_K VNNI ${fmt(oursErr)}, F32 file converted at load ${fmt(convertedErr)}`);
     assert.ok(oursErr > 0 && oursErr <= 1.05 * fileErr, `Q4_K VNNI error ${fmt(oursErr)} vs ggml's ${fmt(fileErr)}`);
     assert.ok(convertedErr <= 1.05 * fileErr, `converted at load ${fmt(convertedErr)} vs the file's ${fmt(fileErr)}`);
-    const ggmlModel = await Model.load(file, { ...ONE_THREAD, packedKernels: false });
-    const oursModel = await Model.load(file, { ...ONE_THREAD, weightType: 'q4_k' });
-    try {
-      const seen: number[] = [];
-      for (const frames of [7, 8, 9, 10, 11, 12]) {
-        const clip = speechSamples(dir, seconds(frames * 0.08 - 0.01));
-        const a = (await ggmlModel.transcribe(clip, { captureEncoder: true })).encoder!;
-        const b = (await oursModel.transcribe(clip, { captureEncoder: true })).encoder!;
-        assert.equal(b.validFrames, a.validFrames);
-        seen.push(a.validFrames);
-        const rel = relL2(b.data, a.data, a.validFrames * a.dim);
-        assert.ok(rel < 0.1, `${a.validFrames} frames: Q4_K VNNI vs ggml's Q4_K rel L2 ${fmt(rel)}`);
-      }
-      assert.deepEqual(new Set(seen.map((n) => n % 6)), new Set([0, 1, 2, 3, 4, 5]), `frame counts ${seen.join(', ')}`);
-    } finally {
-      ggmlModel.dispose();
-      oursModel.dispose();
-    }
+    await compareOverTileTails(file, { packedKernels: false }, { weightType: 'q4_k' }, 'Q4_K VNNI vs ggml\'s Q4_K', false);
   });
 
   test('weightType int8 handles every frame count of a tile (1–6 trailing frames) as its error bound says', { skip: skipQ8 }, async () => {
     const f32 = join(dir, 'tiny-i8c-tails-f32.gguf');
     generateModel(f32, { preset: 'tiny', arch: 'ctc', seed: 82 });
-    const reference = await Model.load(f32, { ...ONE_THREAD, packedKernels: false });
-    const int8 = await Model.load(f32, { ...ONE_THREAD, weightType: 'int8' });
-    try {
-      // 80 ms encoder frames: these lengths leave 1, 2, 3, 4, 5 and 0 frames after the 6-frame tiles.
-      const seen: number[] = [];
-      for (const frames of [7, 8, 9, 10, 11, 12]) {
-        const clip = speechSamples(dir, seconds(frames * 0.08 - 0.01));
-        const a = (await reference.transcribe(clip, { captureEncoder: true })).encoder!;
-        const b = (await int8.transcribe(clip, { captureEncoder: true })).encoder!;
-        assert.equal(b.validFrames, a.validFrames);
-        seen.push(a.validFrames);
-        const rel = relL2(b.data, a.data, a.validFrames * a.dim);
-        assert.ok(rel > 0 && rel < 0.1, `${a.validFrames} frames: int8 vs F32 rel L2 ${fmt(rel)}`);
-      }
-      assert.deepEqual(new Set(seen.map((n) => n % 6)), new Set([0, 1, 2, 3, 4, 5]), `frame counts ${seen.join(', ')}`);
-    } finally {
-      reference.dispose();
-      int8.dispose();
-    }
+    await compareOverTileTails(f32, { packedKernels: false }, { weightType: 'int8' }, 'int8 vs F32', true);
   });
 
   test('a load-time Q8_0 conversion of an F32 file also runs on the VNNI kernel', { skip: skipQ8 }, async () => {

@@ -1,0 +1,80 @@
+// The traversal the block-scaled VNNI kernels share (Q8_0: int8_matmul, Q4_K: q4k_matmul).
+//
+// For each of this thread's panels of 32 output rows, the inputs go in chunks of blocks small
+// enough that a chunk's weights and scales stay in L1 while every frame tile passes over it; the
+// frames go in tiles of 6, then 2, then 1. Each tile also prefetches its share of the next chunk's
+// two streams (weights, scales) into L2 (weight_prefetch.h), the next panel's first chunk after a
+// panel's last.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "packed_op.h"
+#include "weight_prefetch.h"
+
+namespace parakeet {
+
+/** A stream of a packed matrix laid out per panel, then per block: its start and bytes per block. */
+struct BlockStream {
+    const void * base;
+    size_t block_bytes;
+
+    const char * at(int64_t panel, int64_t blocks, int64_t block) const {
+        return static_cast<const char *>(base) + (size_t(panel) * size_t(blocks) + size_t(block)) * block_bytes;
+    }
+};
+
+/**
+ * Calls tile(std::integral_constant<int, MR>{}, t0, panel, b0, b1, accumulate, epilogue, prefetch_weights,
+ * prefetch_scales) for every frame tile of every chunk of panels [p0, p1); `epilogue` is `view` on a
+ * panel's last chunk, else nullptr; `accumulate` is false on its first.
+ */
+template <int64_t ChunkBlocks, typename Tile>
+void for_each_block_chunk(int64_t p0, int64_t p1, int64_t blocks, int64_t frames, const BlockStream & weights, const BlockStream & scales,
+                          const EpilogueView & view, Tile && tile) {
+    constexpr int kTileFrames = 6;
+    const int64_t tiles = (frames + kTileFrames - 1) / kTileFrames;
+    for (int64_t p = p0; p < p1; ++p) {
+        for (int64_t b0 = 0; b0 < blocks; b0 += ChunkBlocks) {
+            const int64_t b1 = std::min(blocks, b0 + ChunkBlocks);
+            const bool accumulate = b0 > 0;
+            const EpilogueView * ep = b1 == blocks ? &view : nullptr;
+            const int64_t next_panel = b1 < blocks ? p : p + 1, next_b0 = b1 < blocks ? b1 : 0;
+            const int64_t next_blocks = std::min(ChunkBlocks, b1 < blocks ? blocks - b1 : blocks);
+            const PrefetchBlock next_weights{weights.at(next_panel, blocks, next_b0), size_t(next_blocks) * weights.block_bytes, tiles, b1 - b0};
+            const PrefetchBlock next_scales{scales.at(next_panel, blocks, next_b0), size_t(next_blocks) * scales.block_bytes, tiles, b1 - b0};
+            int64_t t = 0, index = 0;
+            for (; t + kTileFrames <= frames; t += kTileFrames, ++index) {
+                tile(std::integral_constant<int, kTileFrames>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index));
+            }
+            for (; t + 2 <= frames; t += 2, ++index)
+                tile(std::integral_constant<int, 2>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), PrefetchShare());
+            for (; t < frames; ++t) tile(std::integral_constant<int, 1>{}, t, p, b0, b1, accumulate, ep, PrefetchShare(), PrefetchShare());
+        }
+    }
+}
+
+/**
+ * A block-scaled GEMM over panels [p0, p1): activation rows xq (dst->src[0]) times `w` into dst,
+ * tile(rows, x, x_stride, k, w, panel, b0, b1, y, y_stride, accumulate, epilogue, t0, prefetch_weights,
+ * prefetch_scales) computing each tile (rows: std::integral_constant<int, MR>).
+ */
+template <int64_t ChunkBlocks, typename Matrix, typename Tile>
+void block_chunk_gemm(const ggml_tensor * xq, ggml_tensor * dst, const Matrix & w, int64_t p0, int64_t p1, const EpilogueView & view,
+                      const BlockStream & weights, const BlockStream & scales, Tile && tile) {
+    const int64_t k = w.cols();
+    const size_t xs = xq->nb[1], ys = dst->nb[1] / sizeof(float);
+    const uint8_t * xbase = static_cast<const uint8_t *>(xq->data);
+    float * ybase = static_cast<float *>(dst->data);
+    for_each_block_chunk<ChunkBlocks>(p0, p1, k / 32, xq->ne[1], weights, scales, view,
+                                      [&](auto rows, int64_t t, int64_t p, int64_t b0, int64_t b1, bool acc, const EpilogueView * ep,
+                                          PrefetchShare next_weights, PrefetchShare next_scales) {
+                                          tile(rows, xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ybase + size_t(t) * ys + size_t(p) * 32, ys, acc,
+                                               ep, t, next_weights, next_scales);
+                                      });
+}
+
+}  // namespace parakeet
