@@ -98,6 +98,22 @@ PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
     }
 }
 
+// Weights into ggml's block_q8_0 (a load-time conversion): as ggml's quantize_row_q8_0_ref, d =
+// max|x|/127 stored as fp16, q = x/d rounded, but with the rounding in SIMD (nearest even where
+// roundf goes away from zero, at exact halves only): half the load time of a 0.6B file
+// requantized from a 4–6 bit type went to the scalar loop.
+PARAKEET_VNNI512 void quantize_weights(const float * x, int64_t n, BlockQ8_0 * out) {
+    for (int64_t b = 0; b < n / 32; ++b) {
+        const __m512 v0 = _mm512_loadu_ps(x + b * 32), v1 = _mm512_loadu_ps(x + b * 32 + 16);
+        const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
+        const float d = amax / 127.0f;
+        const __m512 id = _mm512_set1_ps(d != 0.0f ? 1.0f / d : 0.0f);
+        out[b].d = ggml_fp32_to_fp16(d);
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(out[b].qs), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(_mm512_mul_ps(v0, id))));
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(out[b].qs + 16), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(_mm512_mul_ps(v1, id))));
+    }
+}
+
 PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
     for (int64_t t = first; t < last; ++t) {
         quantize_row(reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]), x->ne[0],
@@ -197,6 +213,16 @@ ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * 
 }
 
 size_t q8_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); }
+
+void quantize_q8_0_weights(const float * x, int64_t n, void * blocks) {
+#ifdef PARAKEET_X86
+    if (n % 32 == 0 && cpu_has_avx512_vnni()) {
+        quantize_weights(x, n, static_cast<BlockQ8_0 *>(blocks));
+        return;
+    }
+#endif
+    ggml_quantize_chunk(GGML_TYPE_Q8_0, x, blocks, 0, 1, n, nullptr);
+}
 
 void quantize_q8_activation_row(const float * x, int64_t k, uint8_t * out) {
 #ifdef PARAKEET_X86

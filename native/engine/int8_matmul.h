@@ -55,6 +55,8 @@ private:
 /** ggml Q8_0's activation row of k inputs (k % 32 == 0): bytes, and the row itself (AVX512-VNNI CPUs only). */
 size_t q8_activation_row_bytes(int64_t k);
 void quantize_q8_activation_row(const float * x, int64_t k, uint8_t * out);
+/** F32 weights (n % 32 == 0 for the SIMD path) into ggml's block_q8_0 at `blocks`: a load-time conversion. */
+void quantize_q8_0_weights(const float * x, int64_t n, void * blocks);
 /** The custom op that writes those rows from F32 rows (dst->src[0]), for the kernels that read them. */
 void q8_activation_quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata);
 

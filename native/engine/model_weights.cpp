@@ -206,6 +206,8 @@ struct ModelWeights::Placement {
         std::vector<uint8_t> out(ggml_row_size(target, ne0) * size_t(ne1));
         if (target == GGML_TYPE_F32) {
             std::memcpy(out.data(), f.data(), out.size());
+        } else if (target == GGML_TYPE_Q8_0) {
+            quantize_q8_0_weights(f.data(), ne0 * ne1, out.data());
         } else {
             ggml_quantize_chunk(target, f.data(), out.data(), 0, ne1, ne0, nullptr);
         }
