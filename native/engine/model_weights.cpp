@@ -36,7 +36,7 @@ constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo
 //   at most this much more memory than the file (what the pointwise convolutions give back pays for
 //   most of it), so peak RSS stays within the file + 300 MB: a user picks a 4–6 bit file to save
 //   memory. 110M q4_k: +14 MiB, requantized; 0.6B q5_k/q6_k give memory back; 0.6B q4_k would add
-//   41 MiB (peak 914 MiB for a 609 MiB file) and keeps ggml's kernels.
+//   76 MiB and keeps its Q4_K weights, on the engine's Q4_K kernel (q4k_matmul.h).
 constexpr int64_t kRequantizeBudgetBytes = 32ll << 20;
 
 bool is_conformer_pointwise(const std::string & name) {
@@ -181,7 +181,8 @@ struct ModelWeights::Placement {
             requantize_blocks = other_blocks && extra <= kRequantizeBudgetBytes;
             if (other_blocks) {
                 log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
-                                             (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "on ggml's kernels") + ": the model would take " +
+                                             (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +
+                                             ": as Q8_0 the model would take " +
                                              std::to_string(extra / (1 << 20)) + " MiB more (budget " + std::to_string(kRequantizeBudgetBytes >> 20) +
                                              " MiB)");
             }
