@@ -613,7 +613,10 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     check_abort();
     for (size_t i = 0; i < pl.packs.size(); ++i) {
         const Placement::Pack & pack = pl.packs[i];
-        if (pack.convert) placed_types_[ggml_type_name(pack.tensor->type)] += 1;  // placed only in the arena
+        if (pack.convert) {  // placed only in the arena: its packed bytes are what it holds
+            placed_types_[ggml_type_name(pack.tensor->type)] += 1;
+            device_bytes_ += made_halves[i] != nullptr ? made_halves[i]->bytes() : made[i]->bytes();
+        }
         if (made_halves[i] != nullptr) {
             packed_kernels_[pack.per_channel ? "int8_channel_vnni" : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512" : "f32_avx512"] += 1;
             packed.add_rel_pos(pack.tensor, std::move(made_halves[i]));
