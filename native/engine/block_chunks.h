@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "packed_op.h"
 #include "weight_prefetch.h"
@@ -58,23 +59,28 @@ void for_each_block_chunk(int64_t p0, int64_t p1, int64_t blocks, int64_t frames
 }
 
 /**
- * A block-scaled GEMM over panels [p0, p1): activation rows xq (dst->src[0]) times `w` into dst,
- * tile(rows, x, x_stride, k, w, panel, b0, b1, y, y_stride, accumulate, epilogue, t0, prefetch_weights,
- * prefetch_scales) computing each tile (rows: std::integral_constant<int, MR>).
+ * A block-scaled GEMM over panels [p0, p1): `frames` activation rows from xq (stride xs bytes) times
+ * `w` into y (stride ys floats), tile(rows, x, x_stride, k, w, panel, b0, b1, y, y_stride, accumulate,
+ * epilogue, t0, prefetch_weights, prefetch_scales) computing each tile (rows: std::integral_constant<int, MR>).
  */
+template <int64_t ChunkBlocks, typename Matrix, typename Tile>
+void block_chunk_rows(const uint8_t * xq, size_t xs, int64_t frames, float * y, size_t ys, const Matrix & w, int64_t p0, int64_t p1,
+                      const EpilogueView & view, const BlockStream & weights, const BlockStream & scales, Tile && tile) {
+    const int64_t k = w.cols();
+    for_each_block_chunk<ChunkBlocks>(p0, p1, k / 32, frames, weights, scales, view,
+                                      [&](auto rows, int64_t t, int64_t p, int64_t b0, int64_t b1, bool acc, const EpilogueView * ep,
+                                          PrefetchShare next_weights, PrefetchShare next_scales) {
+                                          tile(rows, xq + size_t(t) * xs, xs, k, w, p, b0, b1, y + size_t(t) * ys + size_t(p) * 32, ys, acc, ep, t,
+                                               next_weights, next_scales);
+                                      });
+}
+
+/** The same with the activations dst->src[0]-style tensor xq and the output tensor dst. */
 template <int64_t ChunkBlocks, typename Matrix, typename Tile>
 void block_chunk_gemm(const ggml_tensor * xq, ggml_tensor * dst, const Matrix & w, int64_t p0, int64_t p1, const EpilogueView & view,
                       const BlockStream & weights, const BlockStream & scales, Tile && tile) {
-    const int64_t k = w.cols();
-    const size_t xs = xq->nb[1], ys = dst->nb[1] / sizeof(float);
-    const uint8_t * xbase = static_cast<const uint8_t *>(xq->data);
-    float * ybase = static_cast<float *>(dst->data);
-    for_each_block_chunk<ChunkBlocks>(p0, p1, k / 32, xq->ne[1], weights, scales, view,
-                                      [&](auto rows, int64_t t, int64_t p, int64_t b0, int64_t b1, bool acc, const EpilogueView * ep,
-                                          PrefetchShare next_weights, PrefetchShare next_scales) {
-                                          tile(rows, xbase + size_t(t) * xs, xs, k, w, p, b0, b1, ybase + size_t(t) * ys + size_t(p) * 32, ys, acc,
-                                               ep, t, next_weights, next_scales);
-                                      });
+    block_chunk_rows<ChunkBlocks>(static_cast<const uint8_t *>(xq->data), xq->nb[1], xq->ne[1], static_cast<float *>(dst->data),
+                                  dst->nb[1] / sizeof(float), w, p0, p1, view, weights, scales, std::forward<Tile>(tile));
 }
 
 }  // namespace parakeet

@@ -260,6 +260,17 @@ ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * 
     return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols()), e, gemm_op, "vnni", weight_name);
 }
 
+void PackedQ8Matrix::multiply(const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin,
+                              int64_t panel_end) const {
+#ifdef PARAKEET_X86
+    block_chunk_rows<kChunkBlocks>(xq, x_stride, frames, y, y_stride, *this, panel_begin, panel_end, EpilogueView(),
+                                   BlockStream{panel_weights(0), 1024}, BlockStream{panel_scales(0), 128},
+                                   [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
+#else
+    (void)xq, (void)x_stride, (void)frames, (void)y, (void)y_stride, (void)panel_begin, (void)panel_end;
+#endif
+}
+
 size_t q8_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); }
 
 void quantize_q8_0_weights(const float * x, int64_t n, void * blocks) {

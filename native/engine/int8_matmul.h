@@ -36,6 +36,12 @@ public:
     ActivationFormat activation_format() const override { return ActivationFormat::Q8Blocks; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "q8_0_vnni"; }
+    /**
+     * y[t][o] = W[o]·x[t] for `frames` activation rows already in the Q8 row format (x_stride bytes
+     * apart; q8_activation_row_bytes), output rows of panels [panel_begin, panel_end) (32 each),
+     * y rows y_stride floats apart: the kernel outside a graph (the decoders' products).
+     */
+    void multiply(const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin, int64_t panel_end) const;
 
     // Per panel of 32 output rows, per block of 32 inputs: 8 groups × 32 rows × 4 weights + 128.
     const uint8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(blocks()) * 1024; }

@@ -352,7 +352,13 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     pack(pl, abort);
     if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
     read_host_weights(file, hp);
-    if (channel_int8 && hp.has_transducer && Int8Rows::supported()) quantize_decoder(hp);
+    // The transducer's per-step products: int8 per row with weightType 'int8'; for a quantized file
+    // under 'auto', Q8_0 per 32-block like its encoder (the LSTM and joint are F32 in published
+    // files for the same converter reason as the pointwise convs, and read 4× the bytes per step).
+    if (hp.has_transducer && Int8Rows::supported()) {
+        if (channel_int8) quantize_decoder(hp, Int8Grain::Row);
+        else if (pl.quantized_file && hp.pred_hidden % 32 == 0 && hp.joint_hidden % 32 == 0) quantize_decoder(hp, Int8Grain::Block32);
+    }
     if (progress) progress(1.0f);
 }
 
@@ -664,17 +670,17 @@ void ModelWeights::read_host_weights(const GgufFile & file, const Hparams & hp) 
     }
 }
 
-/** weightType 'int8': the decoder's per-step products as int8 too (int8_gemv.h says why). */
-void ModelWeights::quantize_decoder(const Hparams & hp) {
+/** The decoder's per-step products as int8 (int8_gemv.h says why), per row or per 32-block. */
+void ModelWeights::quantize_decoder(const Hparams & hp, Int8Grain grain) {
     const int P = hp.pred_hidden, J = hp.joint_hidden;
     auto q = std::make_unique<DecoderWeights::Int8>();
     for (size_t l = 0; l < decoder.lstm.size(); ++l) {
         const LstmLayer & layer = decoder.lstm[l];
-        q->w_ih.push_back(l == 0 ? Int8Rows() : Int8Rows(layer.w_ih, 4 * layer.hidden, layer.input));
-        q->w_hh.emplace_back(layer.w_hh, 4 * layer.hidden, layer.hidden);
+        q->w_ih.push_back(l == 0 ? Int8Rows() : Int8Rows(layer.w_ih, 4 * layer.hidden, layer.input, grain));
+        q->w_hh.emplace_back(layer.w_hh, 4 * layer.hidden, layer.hidden, grain);
     }
-    q->pred_w = Int8Rows(decoder.pred_w, J, P);
-    q->out_w = Int8Rows(decoder.out_w, int(decoder.out_b.size()), J);
+    q->pred_w = Int8Rows(decoder.pred_w, J, P, grain);
+    q->out_w = Int8Rows(decoder.out_w, int(decoder.out_b.size()), J, grain);
     // The F32 matrices the twins replace are never read again (the transducer takes the int8 ones).
     for (size_t l = 0; l < decoder.lstm.size(); ++l) {
         if (l > 0) std::vector<float>().swap(decoder.lstm[l].w_ih);
@@ -682,7 +688,7 @@ void ModelWeights::quantize_decoder(const Hparams & hp) {
     }
     std::vector<float>().swap(decoder.pred_w);
     std::vector<float>().swap(decoder.out_w);
-    packed_kernels_["int8_decoder_vnni"] = int(2 * decoder.lstm.size() + 1);
+    packed_kernels_[grain == Int8Grain::Row ? "int8_decoder_vnni" : "q8_0_decoder_vnni"] = int(2 * decoder.lstm.size() + 1);
     decoder.int8 = std::move(q);
 }
 

@@ -83,6 +83,7 @@ struct EpilogueView {
     const float * row_mask = nullptr;
     int64_t mask_group = 1;
 
+    EpilogueView() = default;  // W·x alone
     EpilogueView(const ggml_tensor * dst, const EpilogueMode & mode)
         : bias(dst->src[1] != nullptr ? static_cast<const float *>(dst->src[1]->data) : nullptr),
           residual(dst->src[2] != nullptr ? static_cast<const char *>(dst->src[2]->data) : nullptr),

@@ -166,8 +166,12 @@ describe('packed CPU kernels', () => {
       const oursAll = await encoderOf(q8, true, 'q8_0');
       const ggml = await encoderOf(q8, false);
       const ours = await encoderOf(q8, true);
-      // Only the subsampling's two pointwise convs stay F32: the conformer's join the VNNI kernel.
+      // Only the subsampling's two pointwise convs stay F32: the conformer's join the VNNI kernel,
+      // and so do the transducer's per-step products (each LSTM layer's two matrices but layer 0's
+      // input products, joint.pred and the joint's output layer: Q8_0 per 32-block, int8_gemv.h).
       assert.ok((ours.kernels.q8_0_vnni ?? 0) > 0 && (ours.kernels.f32_avx512 ?? 0) <= 2, `kernels ${JSON.stringify(ours.kernels)}`);
+      assert.ok((ours.kernels.q8_0_decoder_vnni ?? 0) >= 3 && ours.kernels.int8_decoder_vnni === undefined, `kernels ${JSON.stringify(ours.kernels)}`);
+      assert.equal(ggml.kernels.q8_0_decoder_vnni, undefined, 'packedKernels: false keeps the F32 decoder');
       const ggmlAllErr = relL2(ggmlAll.data, reference.data, ggmlAll.n);
       const oursAllErr = relL2(oursAll.data, reference.data, oursAll.n);
       const ggmlErr = relL2(ggml.data, reference.data, ggml.n);
