@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 #include "cpu_ops.h"
 #include "int8_matmul.h"
@@ -24,15 +25,13 @@ Int8Rows::~Int8Rows() = default;
 
 Int8Rows::Int8Rows(const std::vector<float> & w, int rows, int cols, Int8Grain grain) : rows_(rows), cols_(cols) {
     if (grain == Int8Grain::Block32) {
-        // ggml's Q8_0 of each row (the file's type for a quantized file), in the encoder kernel's
-        // panels; padding rows are zeros.
+        // ggml's Q8_0 of each row (a quantized file's own type) in the encoder kernel's panels. Rows
+        // are whole blocks, so the matrix quantizes as one run; the padding rows stay zero bytes,
+        // which is a zero block (scale 0, values 0).
+        if (cols % 32 != 0) throw std::invalid_argument("Int8Rows: per-block rows need a multiple of 32 columns");
         padded_rows_ = (rows + 31) / 32 * 32;
-        std::vector<float> padded(size_t(padded_rows_) * size_t(cols), 0.0f);
-        std::copy(w.begin(), w.begin() + std::ptrdiff_t(size_t(rows) * size_t(cols)), padded.begin());
-        std::vector<uint8_t> q8(size_t(padded_rows_) * size_t(cols / 32) * 34);
-        for (int r = 0; r < padded_rows_; ++r) {
-            quantize_q8_0_weights(padded.data() + size_t(r) * size_t(cols), cols, q8.data() + size_t(r) * size_t(cols / 32) * 34);
-        }
+        std::vector<uint8_t> q8(size_t(padded_rows_) * size_t(cols / 32) * 34, 0);
+        quantize_q8_0_weights(w.data(), int64_t(rows) * cols, q8.data());
         const size_t bytes = (PackedQ8Matrix::storage_bytes(padded_rows_, cols) + 63) / 64 * 64;
         block_storage_.reset(static_cast<uint8_t *>(std::aligned_alloc(64, bytes)));
         if (!block_storage_) throw std::bad_alloc();
@@ -43,7 +42,6 @@ Int8Rows::Int8Rows(const std::vector<float> & w, int rows, int cols, Int8Grain g
     q_.assign(size_t(rows) * size_t(stride_), 0);
     scale_.resize(size_t(rows));
     offset_.resize(size_t(rows));
-    {
     for (int r = 0; r < rows; ++r) {
         const float * wr = w.data() + size_t(r) * size_t(cols);
         float amax = 0.0f;
@@ -60,7 +58,6 @@ Int8Rows::Int8Rows(const std::vector<float> & w, int rows, int cols, Int8Grain g
         }
         scale_[size_t(r)] = amax / 127.0f;
         offset_[size_t(r)] = -128 * sum;
-    }
     }
 }
 

@@ -28,7 +28,10 @@ struct Int8Inputs {
  */
 enum class Int8Grain { Row, Block32 };
 
-/** A [rows][cols] matrix quantized per row to int8, rows padded to a multiple of 64 bytes; read-only once built. */
+/**
+ * A [rows][cols] matrix quantized to int8 for the decoders' products, read-only once built: per row
+ * (rows padded to a multiple of 64 bytes), or per 32-block in the Q8_0 kernel's panels (Block32).
+ */
 class Int8Rows {
 public:
     Int8Rows() = default;

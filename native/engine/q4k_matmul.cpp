@@ -42,8 +42,6 @@ void scale_and_min(const uint8_t * s, int j, int & scale, int & min) {
     }
 }
 
-size_t row_bytes(int64_t k) { return q8_activation_row_bytes(k); }
-
 }  // namespace
 
 size_t PackedQ4KMatrix::storage_bytes(int64_t rows, int64_t cols) {
@@ -153,11 +151,11 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 // W·x in two custom ops: the activations quantized per 32-block (the Q8_0 kernel's rows), then the
 // GEMM. CPU backend only; nodes "q4k_quantize:<weight>" and "q4k_gemm:<weight>" (profiles).
 ggml_tensor * PackedQ4KMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return apply_quantized(ctx, quantize_node(ctx, x, cols(), row_bytes(cols()), q8_activation_quantize_op, "q4k", weight_name), weight_name, e);
+    return apply_quantized(ctx, quantize_node(ctx, x, cols(), q8_activation_row_bytes(cols()), q8_activation_quantize_op, "q4k", weight_name), weight_name, e);
 }
 
 ggml_tensor * PackedQ4KMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
-    return quantized_gemm_node(ctx, xq, *this, configs_, row_bytes(cols()), e, gemm_op, "q4k", weight_name);
+    return quantized_gemm_node(ctx, xq, *this, configs_, q8_activation_row_bytes(cols()), e, gemm_op, "q4k", weight_name);
 }
 
 }  // namespace parakeet
