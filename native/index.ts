@@ -89,7 +89,7 @@ export interface LoadOptions {
   alwaysSchedule?: boolean;
   /**
    * Let the engine run matmul weights on its own CPU kernels where the CPU has the instructions
-   * (F32 and F16 on AVX-512, Q8_0 and 'int8' on AVX512-VNNI; default true); false keeps ggml's
+   * (F32 and F16 on AVX-512; Q8_0, Q4_K, 'int8' and 14-bit blocks on AVX512-VNNI; default true); false keeps ggml's
    * own kernels (comparisons, diagnostics).
    */
   packedKernels?: boolean;

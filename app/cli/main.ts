@@ -37,7 +37,7 @@ Commands:
       --threads N         CPU threads (default: all)
       --decoder D         tdt | rnnt | ctc (default: the model's)
       --tdt-rule R        greedy_batch (NeMo default) | greedy
-      --weight-type T     auto | f32 | f16 | bf16 | q8_0 | q4_0 | q4_k | int8 (load-time layout; see README)
+      --weight-type T     auto | f32 | f16 | bf16 | q8_0 | q4_0 | q4_k | int8 | i16 (load-time layout; see README)
       --format F          txt | srt | vtt | json (default txt)
       --json              same as --format json, with timings and devices
       --out FILE          write the result to FILE instead of stdout
@@ -145,7 +145,7 @@ async function evalCommand(args: string[]): Promise<void> {
     device: values.device,
     threads: positiveNumber('threads', values.threads),
     decoder: oneOf<DecoderName>('decoder', values.decoder, ['tdt', 'rnnt', 'ctc']),
-    weightType: oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8']),
+    weightType: oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8', 'i16']),
     maxWindowSec: positiveNumber('max-window-sec', values['max-window-sec']),
     onFile: (_f, i, n) => {
       if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${n}`);
@@ -171,7 +171,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
   const format: ExportFormat = values.json ? 'json' : (oneOf('format', values.format, EXPORT_FORMATS) ?? 'txt');
   const decoder = oneOf<DecoderName>('decoder', values.decoder, ['tdt', 'rnnt', 'ctc']);
   const tdtRule = oneOf('tdt-rule', values['tdt-rule'], ['greedy_batch', 'greedy'] as const);
-  const weightType = oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8']);
+  const weightType = oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8', 'i16']);
   const threads = positiveNumber('threads', values.threads);
   const maxWindowSec = positiveNumber('max-window-sec', values['max-window-sec']);
 
@@ -225,7 +225,7 @@ async function main(argv: string[]): Promise<number> {
         options: { json: { type: 'boolean' }, device: { type: 'string' }, 'weight-type': { type: 'string' }, threads: { type: 'string' } },
       });
       if (positionals.length !== 1) throw new UsageError('info needs exactly one model file');
-      const weightType = oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8']);
+      const weightType = oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8', 'i16']);
       const model = await Model.load(positionals[0], { device: values.device, weightType, threads: positiveNumber('threads', values.threads) });
       const info = model.info();
       model.dispose();

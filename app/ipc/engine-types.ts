@@ -5,7 +5,7 @@
 // sent: main maps it to ModelSummary / ModelDetails (app/main/contract-mapping.ts).
 
 export type DecoderName = 'tdt' | 'rnnt' | 'ctc';
-export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0' | 'q4_k' | 'int8';
+export type WeightType = 'auto' | 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0' | 'q4_k' | 'int8' | 'i16';
 export type DeviceType = 'cpu' | 'gpu' | 'igpu' | 'accel';
 
 export interface DeviceInfo {

@@ -107,7 +107,7 @@ export const SETTINGS_LIMITS = {
 
 export const INSERT_MODES: readonly InsertMode[] = ['off', 'paste', 'type', 'copy'];
 
-export const WEIGHT_TYPES = ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8'] as const;
+export const WEIGHT_TYPES = ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8', 'i16'] as const;
 export const DECODER_CHOICES = ['auto', 'tdt', 'rnnt', 'ctc'] as const;
 export const ENGINE_MODES = ['process', 'inline'] as const;
 

@@ -13,7 +13,7 @@ namespace parakeet {
 ggml_tensor * fused_layer_norm(ggml_context * ctx, ggml_tensor * x, ggml_tensor * gamma, ggml_tensor * beta);
 
 /**
- * The same norm written straight in a packed kernel's activation format (Q8Blocks or
+ * The same norm written straight in a packed kernel's activation format (Q8Blocks, I16Blocks or
  * ChannelRows): [row bytes, T] I8, for matmuls whose apply_quantized reads it. A norm whose only
  * readers are such matmuls (every conformer block's input norm) so never writes its F32 output,
  * and its readers do not quantize it again each (q, k and v share one). AVX512-VNNI CPUs only.

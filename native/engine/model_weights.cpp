@@ -13,6 +13,7 @@
 #include "cpu_ops.h"
 #include "f32_matmul.h"
 #include "int8_channel_matmul.h"
+#include "int16_matmul.h"
 #include "q4k_matmul.h"
 #include "encoder_graph.h"
 #include "model_schema.h"
@@ -51,6 +52,11 @@ bool requantizable(ggml_type type) {
     return ggml_is_quantized(type) && type != GGML_TYPE_Q8_0 && ggml_get_type_traits(type)->to_float != nullptr;
 }
 
+// 'i16' is not a ggml type either: the file's types stay placed and every F32 or F16 matmul weight
+// runs as 14-bit integers per 32-block (int16_matmul.h) where the CPU has AVX512-VNNI; elsewhere the
+// file's own types, as 'auto'.
+bool wants_int16(const std::string & name) { return name == "i16"; }
+
 // 'int8' is not a ggml type: the file's types stay placed and the matmuls run per-channel int8
 // (int8_channel_matmul.h) where the CPU has AVX512-VNNI, else it loads as q8_0.
 bool wants_channel_int8(const std::string & name) { return name == "int8"; }
@@ -58,13 +64,14 @@ bool wants_channel_int8(const std::string & name) { return name == "int8"; }
 ggml_type parse_weight_type(const std::string & name) {
     if (name == "auto") return GGML_TYPE_COUNT;
     if (wants_channel_int8(name)) return GGML_TYPE_Q8_0;  // where the int8 kernel cannot run (ModelWeights decides)
+    if (wants_int16(name)) return GGML_TYPE_COUNT;        // the file's types, and the 14-bit kernel where it runs
     if (name == "f32") return GGML_TYPE_F32;
     if (name == "f16") return GGML_TYPE_F16;
     if (name == "bf16") return GGML_TYPE_BF16;
     if (name == "q8_0") return GGML_TYPE_Q8_0;
     if (name == "q4_0") return GGML_TYPE_Q4_0;
     if (name == "q4_k") return GGML_TYPE_Q4_K;
-    throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0, q4_0, q4_k or int8)");
+    throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0, q4_0, q4_k, int8 or i16)");
 }
 
 std::vector<float> dequantize(const void * src, ggml_type type, int64_t n) {
@@ -124,6 +131,11 @@ struct ModelWeights::Placement {
     const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
     bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
     bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
+    // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
+    // (int16_matmul.h). Explicit, never picked by 'auto': on the generated models it puts an F32
+    // file a little nearer the F32 result than its F16 twin, but an F16 file up to 1.4× further
+    // from it than the file as stored, past the 1.25× that 'auto' allows itself.
+    bool int16_floats = false;
 
     struct Upload {
         ggml_tensor * tensor;
@@ -146,6 +158,7 @@ struct ModelWeights::Placement {
         bool per_channel = false;      // PackedI8ChannelMatrix (weightType 'int8') rather than the type's own kernel
         // For an unbacked tensor: its bytes in tensor->type, made at pack time; else packed from tensor->data.
         std::function<std::vector<uint8_t>()> convert;
+        bool int16 = false;            // PackedI16Matrix (14-bit blocks) from the F32 or F16 weights
     };
     std::vector<Pack> packs;
 
@@ -157,7 +170,7 @@ struct ModelWeights::Placement {
         return (type == GGML_TYPE_F32 || type == GGML_TYPE_F16) && packed_f32;
     }
 
-    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, bool per_channel_int8,
+    Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, bool per_channel_int8, bool all_floats_int16,
               ggml_context * mapped, ggml_context * device, ggml_context * repack, ggml_context * unbacked)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
@@ -179,6 +192,7 @@ struct ModelWeights::Placement {
                 if (src->type == GGML_TYPE_F32 && is_conformer_pointwise(name)) extra += q8 - stored;
             });
             requantize_blocks = other_blocks && extra <= kRequantizeBudgetBytes;
+            int16_floats = all_floats_int16;
             if (other_blocks) {
                 log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
                                              (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +
@@ -266,6 +280,11 @@ struct ModelWeights::Placement {
             target = GGML_TYPE_Q8_0;
         }
         if (target == src->type) {
+            if (int16_floats && (target == GGML_TYPE_F16 || target == GGML_TYPE_F32) && PackedI16Matrix::fits(ne1, ne0)) {
+                ggml_tensor * t = as_stored(name, {ne0, ne1});
+                packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr, false, nullptr, true});
+                return t;
+            }
             if (packable(target, ne0, ne1)) {
                 ggml_tensor * t = as_stored(name, {ne0, ne1});
                 packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr, false, nullptr});
@@ -336,6 +355,7 @@ struct ModelWeights::Placement {
 ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool packed_kernels,
                            const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
     const bool channel_int8 = wants_channel_int8(weight_type) && packed_kernels && backend.is_cpu() && cpu_has_avx512_vnni();
+    const bool all_floats_int16 = wants_int16(weight_type);
     const ggml_type convert_to = channel_int8 ? GGML_TYPE_COUNT : parse_weight_type(weight_type);
     {
         const size_t n_tensors = 16 + size_t(hp.n_layers) * 48 + 32;
@@ -345,7 +365,7 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
             if (!contexts_.back()) throw Error(ErrorCode::OutOfMemory, "cannot allocate tensor metadata");
         }
     }
-    Placement pl(file, hp, backend, convert_to, packed_kernels, channel_int8, contexts_[0].get(), contexts_[1].get(),
+    Placement pl(file, hp, backend, convert_to, packed_kernels, channel_int8, all_floats_int16, contexts_[0].get(), contexts_[1].get(),
                  contexts_[2].get(), contexts_[3].get());
     place_graph_tensors(pl);
     allocate_and_fill(pl, progress, abort);
@@ -523,12 +543,14 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     }
     auto split = [&](const Placement::Pack & pack) {
         const ggml_tensor * t = pack.tensor;
-        return rel_pos_weights.count(t) != 0 && (pack.per_channel || t->type == GGML_TYPE_F32 || t->type == GGML_TYPE_F16) && t->ne[0] % 8 == 0;
+        return rel_pos_weights.count(t) != 0 && (pack.per_channel || t->type == GGML_TYPE_F32 || t->type == GGML_TYPE_F16) && t->ne[0] % 8 == 0 &&
+               (!pack.int16 || (t->ne[0] / 2) % 32 == 0);
     };
     // Bytes of one packed matrix [rows][cols] (a half: cols / 2) in this pack's layout.
     auto bytes_of = [](const Placement::Pack & pack, int64_t cols) {
         const ggml_tensor * t = pack.tensor;
         const size_t b = pack.per_channel              ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], cols)
+                         : pack.int16                ? PackedI16Matrix::storage_bytes(t->ne[1], cols)
                          : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], cols)
                          : t->type == GGML_TYPE_Q4_K ? PackedQ4KMatrix::storage_bytes(t->ne[1], cols)
                          : t->type == GGML_TYPE_F16  ? PackedF16Matrix::storage_bytes(t->ne[1], cols)
@@ -568,6 +590,8 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                     uint8_t * room = odd != 0 ? second_half[i] : storage[i];
                     if (pl.packs[i].per_channel) {
                         columns[odd] = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
+                    } else if (pl.packs[i].int16) {
+                        columns[odd] = std::make_unique<PackedI16Matrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
                     } else if (t->type == GGML_TYPE_F16) {
                         // Back to F16 without loss: every value came from an F16.
                         std::vector<ggml_fp16_t> halves(half.size());
@@ -581,6 +605,9 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             } else if (pl.packs[i].per_channel) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
                 made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
+            } else if (pl.packs[i].int16) {
+                const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
+                made[i] = std::make_unique<PackedI16Matrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q8_0) {
                 made[i] = std::make_unique<PackedQ8Matrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q4_K) {
@@ -624,7 +651,10 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             device_bytes_ += made_halves[i] != nullptr ? made_halves[i]->bytes() : made[i]->bytes();
         }
         if (made_halves[i] != nullptr) {
-            packed_kernels_[pack.per_channel ? "int8_channel_vnni" : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512" : "f32_avx512"] += 1;
+            packed_kernels_[pack.per_channel ? "int8_channel_vnni"
+                            : pack.int16 ? "i16_vnni"
+                            : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512"
+                                                                 : "f32_avx512"] += 1;
             packed.add_rel_pos(pack.tensor, std::move(made_halves[i]));
             continue;
         }

@@ -51,6 +51,7 @@ enum class ActivationFormat {
     None,         // F32, read as they are
     Q8Blocks,     // ggml Q8_0's: int8 per 32-block, fp16-rounded block scales (int8_matmul.h)
     ChannelRows,  // one scale and zero point per frame, uint8 (int8_channel_matmul.h)
+    I16Blocks,    // 14-bit integers per 32-block, float block scales (int16_matmul.h)
 };
 
 class PackedMatmul {

@@ -135,7 +135,8 @@ for (const shape of shapes) {
         const audio = speechWithPauses(join(cache, 'audio'), seconds);
         for (const threads of threadCounts) {
           const r = runOne(model, audio, threads, weightType);
-          const effectiveType = weightType === 'auto' ? fileType : weightType;
+          // The engine's own layouts (i16, int8) compare with ggml's kernel for the file's type.
+          const effectiveType = weightType === 'auto' || weightType === 'i16' || weightType === 'int8' ? fileType : weightType;
           const ceiling = ceilings[shape]?.[`${effectiveType === 'q4_0' ? 'q4_0+repack' : effectiveType}@${threads}`] ?? NaN;
           const row = { ...r, shape, fileType, matmulCeiling: ceiling, efficiency: r.encoderGflops / ceiling };
           results.push(row);

@@ -16,6 +16,9 @@
 //   Q8_0's per-32 blocks); on CPUs without VNNI it loads as q8_0.
 // * F16 weights on the same kernel, widened to F32 a block at a time: the file's values in F32
 //   arithmetic, so the output agrees with ggml's F32 run on those values to float rounding.
+// * weightType 'i16' (explicit, never auto): 14-bit integers per 32-block on VNNI (int16_matmul.h).
+//   An F32 file so runs no further from F32 than its F16 twin; an F16 file within 1.5× of its own
+//   error against the F32 twin.
 // * ModelInfo.kernels says how many matmul weights each kernel runs; packedKernels: false runs none.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -51,12 +54,12 @@ async function encoderOf(
 
 /**
  * Clips of 7–12 encoder frames (80 ms each) leave 1, 2, 3, 4, 5 and 0 frames after the 6-frame
- * tiles: `path` loaded with `candidate` must stay within 0.1 rel. L2 of it loaded with `reference`
+ * tiles: `path` loaded with `candidate` must stay within `bound` rel. L2 of it loaded with `reference`
  * at each (and differ from it, when `lossy`).
  */
 async function compareOverTileTails(
   path: string, reference: { packedKernels?: boolean; weightType?: WeightType }, candidate: { packedKernels?: boolean; weightType?: WeightType },
-  label: string, lossy: boolean,
+  label: string, lossy: boolean, bound = 0.1,
 ): Promise<void> {
   const a = await Model.load(path, { ...ONE_THREAD, ...reference });
   const b = await Model.load(path, { ...ONE_THREAD, ...candidate });
@@ -69,7 +72,7 @@ async function compareOverTileTails(
       assert.equal(eb.validFrames, ea.validFrames);
       seen.push(ea.validFrames);
       const rel = relL2(eb.data, ea.data, ea.validFrames * ea.dim);
-      assert.ok((!lossy || rel > 0) && rel < 0.1, `${ea.validFrames} frames: ${label} rel L2 ${fmt(rel)}`);
+      assert.ok((!lossy || rel > 0) && rel < bound, `${ea.validFrames} frames: ${label} rel L2 ${fmt(rel)}`);
     }
     assert.deepEqual(new Set(seen.map((n) => n % 6)), new Set([0, 1, 2, 3, 4, 5]), `frame counts ${seen.join(', ')}`);
   } finally {
@@ -184,6 +187,28 @@ describe('packed CPU kernels', () => {
   }
 
   for (const preset of ['tiny', 'small'] as const) {
+    test(`weightType i16 takes an F32 file no further from F32 than its F16 twin, an F16 file within 1.5× its own error (${preset})`, { skip: skipQ8 }, async () => {
+      const f32 = join(dir, `${preset}-i16-f32.gguf`);
+      const f16 = join(dir, `${preset}-i16-f16.gguf`);
+      generateModel(f32, { preset, arch: 'hybrid_tdt_ctc', seed: 86 });
+      generateModel(f16, { preset, arch: 'hybrid_tdt_ctc', seed: 86, weightType: 'f16' });
+      const reference = await encoderOf(f32, false);
+      const f16Exact = await encoderOf(f16, true);  // auto: the file's own values on the F16 kernel
+      const f16I16 = await encoderOf(f16, true, 'i16');
+      const f32I16 = await encoderOf(f32, true, 'i16');
+      for (const [label, r] of [['F16 file', f16I16], ['F32 file', f32I16]] as const) {
+        assert.ok((r.kernels.i16_vnni ?? 0) > 0 && r.kernels.f32_avx512 === undefined && r.kernels.f16_avx512 === undefined,
+          `${label}: every packed matmul on the 14-bit kernel: ${JSON.stringify(r.kernels)}`);
+      }
+      assert.ok(f16Exact.kernels.i16_vnni === undefined, `auto never picks it: ${JSON.stringify(f16Exact.kernels)}`);
+      const fileErr = relL2(f16Exact.data, reference.data, f16Exact.n);
+      const f16I16Err = relL2(f16I16.data, reference.data, f16I16.n);
+      const f32I16Err = relL2(f32I16.data, reference.data, f32I16.n);
+      console.log(`  ${preset} vs the F32 twin: F16 file as stored ${fmt(fileErr)}, F16 file as i16 ${fmt(f16I16Err)}, F32 file as i16 ${fmt(f32I16Err)}`);
+      assert.ok(f32I16Err > 0 && f32I16Err <= fileErr, `i16 on the F32 file ${fmt(f32I16Err)} vs the F16 twin's ${fmt(fileErr)}`);
+      assert.ok(f16I16Err > 0 && f16I16Err <= 1.5 * fileErr, `i16 on the F16 file ${fmt(f16I16Err)} vs the file's own ${fmt(fileErr)}`);
+    });
+
     test(`weightType int8 runs per-channel int8 on the VNNI kernel within its error bound (${preset})`, { skip: skipQ8 }, async () => {
       const f32 = join(dir, `${preset}-i8c-f32.gguf`);
       const q8 = join(dir, `${preset}-i8c-q8_0.gguf`);
@@ -252,6 +277,12 @@ describe('packed CPU kernels', () => {
     assert.ok(oursErr > 0 && oursErr <= 1.05 * fileErr, `Q4_K VNNI error ${fmt(oursErr)} vs ggml's ${fmt(fileErr)}`);
     assert.ok(convertedErr <= 1.05 * fileErr, `converted at load ${fmt(convertedErr)} vs the file's ${fmt(fileErr)}`);
     await compareOverTileTails(file, { packedKernels: false }, { weightType: 'q4_k' }, 'Q4_K VNNI vs ggml\'s Q4_K', false);
+  });
+
+  test('weightType i16 handles every frame count of a tile (1–6 trailing frames)', { skip: skipQ8 }, async () => {
+    const f32 = join(dir, 'tiny-i16-tails-f32.gguf');
+    generateModel(f32, { preset: 'tiny', arch: 'ctc', seed: 87 });
+    await compareOverTileTails(f32, { packedKernels: false }, { weightType: 'i16' }, 'i16 vs F32', true, 1e-3);
   });
 
   test('weightType int8 handles every frame count of a tile (1–6 trailing frames) as its error bound says', { skip: skipQ8 }, async () => {

@@ -1,0 +1,204 @@
+// F32 weights × activations as 14-bit integers per 32-block with AVX512-VNNI (see int16_matmul.h for why).
+//
+// Packed weight layout, per panel of 32 output rows and per block of 32 inputs (k0 = 32·block):
+// for each pair g of inputs, the 32 rows' two weights, i.e. int16 [g][row][j] = q[row][k0 + 2g + j]
+// — two 64-byte vectors per pair, each 16 rows × 2 inputs, what VPDPWSSD multiplies with a
+// broadcast of two activations. Beside them, the rows' block scales (float).
+//
+// Activation rows, one per frame: K int16, then K/32 float scales.
+#include "int16_matmul.h"
+#include "cpu_ops.h"
+#include "packed_op.h"
+#include "simd_math.h"
+#include "block_chunks.h"
+#include "weight_prefetch.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace parakeet {
+namespace {
+
+constexpr int kPanel = 32;          // output rows per packed panel (two 16-lane vectors)
+constexpr float kLevels = 8191.0f;  // ±(2¹³ − 1): a block's 32 products of two such values stay below 2³¹
+
+size_t quantized_row_bytes(int64_t k) { return size_t(k) * sizeof(int16_t) + size_t(k / 32) * sizeof(float); }
+
+}  // namespace
+
+size_t PackedI16Matrix::storage_bytes(int64_t rows, int64_t cols) {
+    return size_t(rows) * size_t(cols) * sizeof(int16_t) + size_t(rows) * size_t(cols / 32) * sizeof(float);
+}
+
+namespace {
+
+// Row r's block of 32 weights: d = max|w| / 8191 into *scale, the rounded values as 16 pairs at
+// pairs[g·32 + r] (one 32-bit word per pair: the [pair][row] order VPDPWSSD reads). Nearest, ties
+// to even, as the activations' SIMD rounding.
+void quantize_weight_block_scalar(const float * src, int r, uint32_t * pairs, float * scale) {
+    float amax = 0.0f;
+    for (int j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(src[j]));
+    const float id = amax > 0.0f ? kLevels / amax : 0.0f;
+    *scale = amax / kLevels;
+    for (int g = 0; g < 16; ++g) {
+        const auto lo = uint16_t(int16_t(std::nearbyint(src[2 * g] * id))), hi = uint16_t(int16_t(std::nearbyint(src[2 * g + 1] * id)));
+        pairs[g * 32 + r] = uint32_t(lo) | (uint32_t(hi) << 16);
+    }
+}
+
+#ifdef PARAKEET_X86
+// The same with AVX-512 (the scalar loop was most of a load: 3 ns per weight).
+PARAKEET_VNNI512 void quantize_weight_block(const float * src, int r, uint32_t * pairs, float * scale) {
+    const __m512 v0 = _mm512_loadu_ps(src), v1 = _mm512_loadu_ps(src + 16);
+    const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
+    const __m512 id = _mm512_set1_ps(amax > 0.0f ? kLevels / amax : 0.0f);
+    *scale = amax / kLevels;
+    alignas(64) uint32_t words[16];
+    const __m256i q0 = _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v0, id)));
+    const __m256i q1 = _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v1, id)));
+    _mm256_store_si256(reinterpret_cast<__m256i *>(words), q0);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(words + 8), q1);
+    for (int g = 0; g < 16; ++g) pairs[g * 32 + r] = words[g];
+}
+#endif
+
+}  // namespace
+
+PackedI16Matrix::PackedI16Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
+    if (!fits(rows, cols)) throw std::invalid_argument("PackedI16Matrix: rows and cols must be multiples of 32");
+    const int64_t nb = cols / 32, panels = rows / kPanel;
+    weights_ = reinterpret_cast<int16_t *>(storage);
+    scales_ = reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols) * sizeof(int16_t));
+#ifdef PARAKEET_X86
+    const bool simd = cpu_has_avx512_vnni();
+#else
+    const bool simd = false;
+#endif
+    for (int64_t p = 0; p < panels; ++p) {
+        for (int64_t b = 0; b < nb; ++b) {
+            auto * pairs = reinterpret_cast<uint32_t *>(weights_ + (size_t(p) * size_t(nb) + size_t(b)) * 1024);
+            float * sdst = scales_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
+            for (int r = 0; r < kPanel; ++r) {
+                const float * src = w + size_t(p * kPanel + r) * size_t(cols) + size_t(b * 32);
+#ifdef PARAKEET_X86
+                if (simd) {
+                    quantize_weight_block(src, r, pairs, sdst + r);
+                    continue;
+                }
+#endif
+                quantize_weight_block_scalar(src, r, pairs, sdst + r);
+            }
+        }
+    }
+}
+
+namespace {
+
+#ifdef PARAKEET_X86
+
+// Per 32-block: d = max|x| / 8191, q = round(x / d) (nearest even).
+PARAKEET_VNNI512 void quantize_row(const float * x, int64_t k, uint8_t * out) {
+    int16_t * q = reinterpret_cast<int16_t *>(out);
+    float * scales = reinterpret_cast<float *>(out + size_t(k) * sizeof(int16_t));
+    for (int64_t b = 0; b < k / 32; ++b) {
+        const __m512 v0 = _mm512_loadu_ps(x + b * 32), v1 = _mm512_loadu_ps(x + b * 32 + 16);
+        const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
+        const __m512 id = _mm512_set1_ps(amax > 0.0f ? kLevels / amax : 0.0f);
+        scales[b] = amax / kLevels;
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(q + b * 32), _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v0, id))));
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(q + b * 32 + 16), _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v1, id))));
+    }
+}
+
+void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
+    const ggml_tensor * x = dst->src[0];
+    const ThreadShare share = thread_share(x->ne[1], ith, nth);
+    for (int64_t t = share.begin; t < share.end; ++t) {
+        quantize_row(reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]), x->ne[0],
+                     static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1]);
+    }
+}
+
+// MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
+template <int MR>
+PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI16Matrix & w, int64_t panel, int64_t b0,
+                                int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
+                                PrefetchShare next_weights, PrefetchShare next_scales) {
+    const int16_t * wp = w.panel_weights(panel);
+    const float * ws = w.panel_scales(panel);
+    const size_t scales_at = size_t(k) * sizeof(int16_t);
+    __m512 acc[MR][2];
+    start_tile<MR>(acc, y, y_stride, accumulate);
+    for (int64_t b = b0; b < b1; ++b) {
+        __m512i dot[MR][2];
+        for (int r = 0; r < MR; ++r) dot[r][0] = dot[r][1] = _mm512_setzero_si512();
+        const int16_t * wb = wp + b * 1024;
+        next_weights.tick();  // this tile's slices of the next chunk (weight_prefetch.h)
+        next_scales.tick();
+        // Unrolled: a rolled loop made GCC 12 copy the 12 accumulators in and out of other registers every pair.
+#pragma GCC unroll 16
+        for (int g = 0; g < 16; ++g) {
+            const __m512i w0 = _mm512_loadu_si512(wb + g * 64);
+            const __m512i w1 = _mm512_loadu_si512(wb + g * 64 + 32);
+            for (int r = 0; r < MR; ++r) {
+                int32_t two;
+                std::memcpy(&two, xq + size_t(r) * x_stride + size_t(b * 32 + g * 2) * sizeof(int16_t), 4);
+                const __m512i a = _mm512_set1_epi32(two);
+                dot[r][0] = _mm512_dpwssd_epi32(dot[r][0], w0, a);
+                dot[r][1] = _mm512_dpwssd_epi32(dot[r][1], w1, a);
+            }
+        }
+        const __m512 s0 = _mm512_loadu_ps(ws + b * 32), s1 = _mm512_loadu_ps(ws + b * 32 + 16);
+        for (int r = 0; r < MR; ++r) {
+            const float * xs = reinterpret_cast<const float *>(xq + size_t(r) * x_stride + scales_at);
+            const __m512 sx = _mm512_set1_ps(xs[b]);
+            acc[r][0] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][0]), _mm512_mul_ps(s0, sx), acc[r][0]);
+            acc[r][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][1]), _mm512_mul_ps(s1, sx), acc[r][1]);
+        }
+    }
+    end_tile<MR>(acc, y, y_stride, ep, t0, panel * 32);  // the epilogue on the last chunk
+}
+
+// Blocks per k chunk: 32 KiB of a panel's weights, which the frame tiles read from L1 or L2. Fewer,
+// longer tiles won over L1 residency: 4, 8 and 16 blocks ran 102, 113 and 119 GMAC/s here (1024 → 4096).
+constexpr int64_t kChunkBlocks = 16;
+
+PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedI16Matrix & w, int64_t p0, int64_t p1,
+                                  const EpilogueView & view) {
+    block_chunk_gemm<kChunkBlocks>(xq, dst, w, p0, p1, view, BlockStream{w.panel_weights(0), 2048}, BlockStream{w.panel_scales(0), 128},
+                                   [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
+}
+
+void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) { split_by_panels<PackedI16Matrix, gemm_panels>(dst, ith, nth, userdata); }
+
+#else
+
+void quantize_op(ggml_tensor *, int, int, void *) {}
+void gemm_op(ggml_tensor *, int, int, void *) {}
+
+#endif  // PARAKEET_X86
+
+}  // namespace
+
+// W·x in two custom ops: the activations into 14-bit blocks, then the GEMM. CPU backend only; the
+// nodes are named "i16_quantize:<weight>" and "i16_gemm:<weight>" (profiles).
+ggml_tensor * PackedI16Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
+    return apply_quantized(ctx, quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), quantize_op, "i16", weight_name), weight_name, e);
+}
+
+ggml_tensor * PackedI16Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
+    return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols()), e, gemm_op, "i16", weight_name);
+}
+
+size_t i16_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); }
+
+void quantize_i16_activation_row(const float * x, int64_t k, uint8_t * out) {
+#ifdef PARAKEET_X86
+    quantize_row(x, k, out);
+#else
+    (void)x, (void)k, (void)out;
+#endif
+}
+
+}  // namespace parakeet

@@ -1,0 +1,64 @@
+// F32 and F16 weights × activations as 14-bit integers per 32-block on AVX512-VNNI, as ggml
+// custom ops.
+//
+// An F32 matmul on AVX-512 is bound by the FMA ports: 32 multiply-adds per cycle (two 16-lane
+// FMAs). VPDPWSSD multiplies 16-bit integers in pairs on the same ports, 64 per cycle. With each
+// 32-input block of a weight row and of an activation row held as round(v / d) in ±8191
+// (d = max|v| / 8191, one float scale per block), a block's 32 products sum exactly in int32
+// (32 · 8191² < 2³¹), and the block sum times d_w·d_x is added in float, as the Q8_0 kernel does
+// (int8_matmul.h), with 16 VPDPWSSD per scale where it has 8 VPDPBUSD.
+//
+// Per matmul the rounding is finer than storing the weights in F16: on Gaussian weights and
+// activations one product is off by about 1.4e-4 (relative L2) against float64, where F16 weights
+// alone give 2.1e-4 and BF16 weights and activations 6e-3. Through a whole encoder it adds about
+// what F16 storage does: on the generated models an F32 file so runs 0.5–0.9× as far from its F32
+// result as its F16 twin, and an F16 file 1.1–1.4× as far as the file run exactly. That is past
+// the 1.25× of a file's own error that `auto` allows itself, so this layout is explicit
+// (weightType 'i16'); an F32 file under `auto` stays on the exact F32 kernel (f32_matmul.h).
+#pragma once
+
+#include <cstdint>
+
+#include "ggml.h"
+#include "packed_op.h"
+#include "packed_weights.h"
+
+namespace parakeet {
+
+/** F32 weights [rows out][cols in] as 14-bit integers per 32-block, repacked for VPDPWSSD (see int16_matmul.cpp). */
+class PackedI16Matrix final : public PackedMatmul {
+public:
+    /** `rows` % 32 == 0 and `cols` % 32 == 0. */
+    static bool fits(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % 32 == 0 && cols > 0; }
+    /** Bytes of storage the packed form of a [rows][cols] matrix takes: 2 per weight, 4 per row and block. */
+    static size_t storage_bytes(int64_t rows, int64_t cols);
+    /** `w` row-major [rows][cols] F32, finite; `storage` (64-byte aligned, storage_bytes long) holds the packed form and outlives this. */
+    PackedI16Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage);
+
+    int64_t rows() const { return rows_; }
+    int64_t cols() const { return cols_; }
+    int64_t blocks() const { return cols_ / 32; }
+    size_t bytes() const override { return storage_bytes(rows_, cols_); }
+    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    ActivationFormat activation_format() const override { return ActivationFormat::I16Blocks; }
+    ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
+    const char * layout_name() const override { return "i16_vnni"; }
+
+    // Per panel of 32 output rows, per block of 32 inputs: 16 pairs × 32 rows × 2 int16 (2 KiB).
+    const int16_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(blocks()) * 1024; }
+    // Per panel, per block: the 32 rows' scales.
+    const float * panel_scales(int64_t panel) const { return scales_ + size_t(panel) * size_t(blocks()) * 32; }
+
+private:
+    int64_t rows_ = 0, cols_ = 0;
+    int16_t * weights_ = nullptr;
+    float * scales_ = nullptr;
+    PackedOpConfigs<PackedI16Matrix> configs_;
+};
+
+/** The activation row of k inputs (k % 32 == 0) in the I16Blocks format: k int16, then k/32 float scales. */
+size_t i16_activation_row_bytes(int64_t k);
+/** One such row from F32 (AVX512-VNNI CPUs only). */
+void quantize_i16_activation_row(const float * x, int64_t k, uint8_t * out);
+
+}  // namespace parakeet
