@@ -58,6 +58,25 @@ void for_each_block_chunk(int64_t p0, int64_t p1, int64_t blocks, int64_t frames
     }
 }
 
+#ifdef PARAKEET_X86
+/**
+ * After one block's integer dot products of a tile's MR frames × 32 rows: acc += float(dot) ·
+ * (the rows' block scales · the frame's), the frame's at float index `block` from `x_scales_at`
+ * bytes into its activation row (the Q8_0 and 14-bit kernels' rows keep them there).
+ */
+template <int MR>
+PARAKEET_VNNI512 inline __attribute__((always_inline)) void add_scaled_block(__m512 (&acc)[MR][2], const __m512i (&dot)[MR][2], const float * row_scales,
+                                                                            const uint8_t * xq, size_t x_stride, size_t x_scales_at, int64_t block) {
+    const __m512 s0 = _mm512_loadu_ps(row_scales), s1 = _mm512_loadu_ps(row_scales + 16);
+    for (int r = 0; r < MR; ++r) {
+        const float * xs = reinterpret_cast<const float *>(xq + size_t(r) * x_stride + x_scales_at);
+        const __m512 sx = _mm512_set1_ps(xs[block]);
+        acc[r][0] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][0]), _mm512_mul_ps(s0, sx), acc[r][0]);
+        acc[r][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][1]), _mm512_mul_ps(s1, sx), acc[r][1]);
+    }
+}
+#endif
+
 /**
  * A block-scaled GEMM over panels [p0, p1): `frames` activation rows from xq (stride xs bytes) times
  * `w` into y (stride ys floats), tile(rows, x, x_stride, k, w, panel, b0, b1, y, y_stride, accumulate,

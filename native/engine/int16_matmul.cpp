@@ -149,13 +149,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
                 dot[r][1] = _mm512_dpwssd_epi32(dot[r][1], w1, a);
             }
         }
-        const __m512 s0 = _mm512_loadu_ps(ws + b * 32), s1 = _mm512_loadu_ps(ws + b * 32 + 16);
-        for (int r = 0; r < MR; ++r) {
-            const float * xs = reinterpret_cast<const float *>(xq + size_t(r) * x_stride + scales_at);
-            const __m512 sx = _mm512_set1_ps(xs[b]);
-            acc[r][0] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][0]), _mm512_mul_ps(s0, sx), acc[r][0]);
-            acc[r][1] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot[r][1]), _mm512_mul_ps(s1, sx), acc[r][1]);
-        }
+        add_scaled_block<MR>(acc, dot, ws + b * 32, xq, x_stride, scales_at, b);
     }
     end_tile<MR>(acc, y, y_stride, ep, t0, panel * 32);  // the epilogue on the last chunk
 }
