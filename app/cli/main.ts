@@ -17,6 +17,7 @@ import {
   buildInfo, isEngineError, listDevices, Model, quantizeModel, type DecoderName, type DeviceInfo, type ModelInfo,
   type TranscribeResult, type WeightType,
 } from '../../native/index.js';
+import { WEIGHT_TYPES } from '../ipc/settings.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
 import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
 import { readWavMono, type MonoWav } from '../main/engine/wav-file.js';
@@ -145,7 +146,7 @@ async function evalCommand(args: string[]): Promise<void> {
     device: values.device,
     threads: positiveNumber('threads', values.threads),
     decoder: oneOf<DecoderName>('decoder', values.decoder, ['tdt', 'rnnt', 'ctc']),
-    weightType: oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8', 'i16']),
+    weightType: oneOf<WeightType>('weight-type', values['weight-type'], WEIGHT_TYPES),
     maxWindowSec: positiveNumber('max-window-sec', values['max-window-sec']),
     onFile: (_f, i, n) => {
       if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${n}`);
@@ -171,7 +172,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
   const format: ExportFormat = values.json ? 'json' : (oneOf('format', values.format, EXPORT_FORMATS) ?? 'txt');
   const decoder = oneOf<DecoderName>('decoder', values.decoder, ['tdt', 'rnnt', 'ctc']);
   const tdtRule = oneOf('tdt-rule', values['tdt-rule'], ['greedy_batch', 'greedy'] as const);
-  const weightType = oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8', 'i16']);
+  const weightType = oneOf<WeightType>('weight-type', values['weight-type'], WEIGHT_TYPES);
   const threads = positiveNumber('threads', values.threads);
   const maxWindowSec = positiveNumber('max-window-sec', values['max-window-sec']);
 
@@ -225,7 +226,7 @@ async function main(argv: string[]): Promise<number> {
         options: { json: { type: 'boolean' }, device: { type: 'string' }, 'weight-type': { type: 'string' }, threads: { type: 'string' } },
       });
       if (positionals.length !== 1) throw new UsageError('info needs exactly one model file');
-      const weightType = oneOf<WeightType>('weight-type', values['weight-type'], ['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8', 'i16']);
+      const weightType = oneOf<WeightType>('weight-type', values['weight-type'], WEIGHT_TYPES);
       const model = await Model.load(positionals[0], { device: values.device, weightType, threads: positiveNumber('threads', values.threads) });
       const info = model.info();
       model.dispose();

@@ -13,7 +13,6 @@
 #include "block_chunks.h"
 #include "weight_prefetch.h"
 
-#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -33,82 +32,57 @@ size_t PackedI16Matrix::storage_bytes(int64_t rows, int64_t cols) {
 
 namespace {
 
-// Row r's block of 32 weights: d = max|w| / 8191 into *scale, the rounded values as 16 pairs at
-// pairs[g·32 + r] (one 32-bit word per pair: the [pair][row] order VPDPWSSD reads). Nearest, ties
-// to even, as the activations' SIMD rounding.
-void quantize_weight_block_scalar(const float * src, int r, uint32_t * pairs, float * scale) {
-    float amax = 0.0f;
-    for (int j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(src[j]));
-    const float id = amax > 0.0f ? kLevels / amax : 0.0f;
-    *scale = amax / kLevels;
-    for (int g = 0; g < 16; ++g) {
-        const auto lo = uint16_t(int16_t(std::nearbyint(src[2 * g] * id))), hi = uint16_t(int16_t(std::nearbyint(src[2 * g + 1] * id)));
-        pairs[g * 32 + r] = uint32_t(lo) | (uint32_t(hi) << 16);
-    }
-}
-
 #ifdef PARAKEET_X86
-// The same with AVX-512 (the scalar loop was most of a load: 3 ns per weight).
-PARAKEET_VNNI512 void quantize_weight_block(const float * src, int r, uint32_t * pairs, float * scale) {
-    const __m512 v0 = _mm512_loadu_ps(src), v1 = _mm512_loadu_ps(src + 16);
+// One block of 32 values: d = max|v| / 8191, returned; q = round(v / d) into q[0…31] (nearest, ties
+// to even). The activation rows and the weights at load are rounded by this one function.
+PARAKEET_VNNI512 inline float quantize_block(const float * v, int16_t * q) {
+    const __m512 v0 = _mm512_loadu_ps(v), v1 = _mm512_loadu_ps(v + 16);
     const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
     const __m512 id = _mm512_set1_ps(amax > 0.0f ? kLevels / amax : 0.0f);
-    *scale = amax / kLevels;
-    alignas(64) uint32_t words[16];
-    const __m256i q0 = _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v0, id)));
-    const __m256i q1 = _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v1, id)));
-    _mm256_store_si256(reinterpret_cast<__m256i *>(words), q0);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(words + 8), q1);
-    for (int g = 0; g < 16; ++g) pairs[g * 32 + r] = words[g];
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(q), _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v0, id))));
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(q + 16), _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v1, id))));
+    return amax / kLevels;
 }
 #endif
 
 }  // namespace
 
+// Only built where the CPU has AVX512-VNNI (model_weights.cpp asks for it nowhere else).
 PackedI16Matrix::PackedI16Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
     if (!fits(rows, cols)) throw std::invalid_argument("PackedI16Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
     weights_ = reinterpret_cast<int16_t *>(storage);
     scales_ = reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols) * sizeof(int16_t));
 #ifdef PARAKEET_X86
-    const bool simd = cpu_has_avx512_vnni();
-#else
-    const bool simd = false;
-#endif
     for (int64_t p = 0; p < panels; ++p) {
         for (int64_t b = 0; b < nb; ++b) {
+            // Each row's pair g (two int16, one 32-bit word) goes to word g·32 + r: the [pair][row] order VPDPWSSD reads.
             auto * pairs = reinterpret_cast<uint32_t *>(weights_ + (size_t(p) * size_t(nb) + size_t(b)) * 1024);
             float * sdst = scales_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
             for (int r = 0; r < kPanel; ++r) {
-                const float * src = w + size_t(p * kPanel + r) * size_t(cols) + size_t(b * 32);
-#ifdef PARAKEET_X86
-                if (simd) {
-                    quantize_weight_block(src, r, pairs, sdst + r);
-                    continue;
-                }
-#endif
-                quantize_weight_block_scalar(src, r, pairs, sdst + r);
+                alignas(64) int16_t q[32];
+                sdst[r] = quantize_block(w + size_t(p * kPanel + r) * size_t(cols) + size_t(b * 32), q);
+                uint32_t words[16];
+                std::memcpy(words, q, sizeof words);
+                for (int g = 0; g < 16; ++g) pairs[g * 32 + r] = words[g];
             }
         }
     }
+#else
+    (void)w, (void)nb, (void)panels;
+    throw std::logic_error("PackedI16Matrix needs AVX512-VNNI");
+#endif
 }
 
 namespace {
 
 #ifdef PARAKEET_X86
 
-// Per 32-block: d = max|x| / 8191, q = round(x / d) (nearest even).
+// An activation row: its blocks' values, then their scales.
 PARAKEET_VNNI512 void quantize_row(const float * x, int64_t k, uint8_t * out) {
     int16_t * q = reinterpret_cast<int16_t *>(out);
     float * scales = reinterpret_cast<float *>(out + size_t(k) * sizeof(int16_t));
-    for (int64_t b = 0; b < k / 32; ++b) {
-        const __m512 v0 = _mm512_loadu_ps(x + b * 32), v1 = _mm512_loadu_ps(x + b * 32 + 16);
-        const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
-        const __m512 id = _mm512_set1_ps(amax > 0.0f ? kLevels / amax : 0.0f);
-        scales[b] = amax / kLevels;
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(q + b * 32), _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v0, id))));
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(q + b * 32 + 16), _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(v1, id))));
-    }
+    for (int64_t b = 0; b < k / 32; ++b) scales[b] = quantize_block(x + b * 32, q + b * 32);
 }
 
 void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {

@@ -129,13 +129,13 @@ struct ModelWeights::Placement {
     const bool packed_int8;
     const bool packed_f32;
     const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
-    bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
-    bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
     // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
     // (int16_matmul.h). Explicit, never picked by 'auto': on the generated models it puts an F32
     // file a little nearer the F32 result than its F16 twin, but an F16 file up to 1.4× further
     // from it than the file as stored, past the 1.25× that 'auto' allows itself.
-    bool int16_floats = false;
+    const bool int16_floats;
+    bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
+    bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
 
     struct Upload {
         ggml_tensor * tensor;
@@ -175,7 +175,7 @@ struct ModelWeights::Placement {
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
           packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
-          channel_int8(per_channel_int8 && packed_int8) {
+          channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -192,7 +192,6 @@ struct ModelWeights::Placement {
                 if (src->type == GGML_TYPE_F32 && is_conformer_pointwise(name)) extra += q8 - stored;
             });
             requantize_blocks = other_blocks && extra <= kRequantizeBudgetBytes;
-            int16_floats = all_floats_int16;
             if (other_blocks) {
                 log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
                                              (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +

@@ -1,6 +1,6 @@
 // Settings › Engine: device, threads, decoder, weight layout, idle unload, engine mode.
 import type { Settings } from '../../../app/ipc/contract.js';
-import { SETTINGS_LIMITS } from '../../../app/ipc/settings.js';
+import { SETTINGS_LIMITS, WEIGHT_TYPES } from '../../../app/ipc/settings.js';
 import { useApp } from '../../store/hooks.js';
 import { Field, NumberInput, type SectionProps } from './fields.js';
 
@@ -32,7 +32,7 @@ export function EngineSection({ draft, update }: SectionProps) {
       </Field>
       <Field id="set-weights" label="Weight layout" hint="Auto keeps the file's types; others convert at load time.">
         <select id="set-weights" value={draft.weightType} onChange={(e) => update({ weightType: e.target.value as Settings['weightType'] })}>
-          {['auto', 'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'int8', 'i16'].map((w) => (
+          {WEIGHT_TYPES.map((w) => (
             <option key={w} value={w}>
               {w === 'auto' ? 'Auto' : w === 'int8' ? 'INT8 per channel (fastest with AVX512-VNNI, lossy)' : w === 'i16' ? 'I16 blocks (F32/F16 weights as 14-bit integers, AVX512-VNNI)' : w.toUpperCase()}
             </option>
