@@ -1,10 +1,11 @@
-// The traversal the block-scaled VNNI kernels share (Q8_0: int8_matmul, Q4_K: q4k_matmul).
+// The traversal the block-scaled VNNI kernels share (Q8_0: int8_matmul, Q4_K: q4k_matmul, 14-bit:
+// int16_matmul).
 //
-// For each of this thread's panels of 32 output rows, the inputs go in chunks of blocks small
-// enough that a chunk's weights and scales stay in L1 while every frame tile passes over it; the
-// frames go in tiles of 6, then 2, then 1. Each tile also prefetches its share of the next chunk's
-// two streams (weights, scales) into L2 (weight_prefetch.h), the next panel's first chunk after a
-// panel's last.
+// The frames go in spans of about kFrameSpan; for each span and each of this thread's panels of 32
+// output rows, the inputs go in chunks of blocks small enough that a chunk's weights and scales stay
+// in L1 while every frame tile passes over it; the span's frames go in tiles of 6, then 2, then 1. Each tile also prefetches its share of the next
+// chunk's two streams (weights, scales) into L2 (weight_prefetch.h): the next panel's first chunk
+// after a panel's last, the first panel's after the last panel's (the next span starts there).
 #pragma once
 
 #include <algorithm>
@@ -18,6 +19,14 @@
 
 namespace parakeet {
 
+// Frames per span (at least; fewer than two spans' worth stay one span). Within a span every panel
+// passes over the span's activations, so they must stay in L2 between panels: over all of a 60 s
+// call's frames (a few MB of activation rows, and the output rows written beside them) each panel
+// fetched them from L3 again: in a chain of FF matmuls at 750 frames the Q8_0 kernel ran 15–25 %
+// and the 14-bit one ≈ 20 % slower than at 125 (the 0.6B Q8_0 encoder on 60 s: ≈ 5 % in all).
+// Each span streams the weights once more; at 96 frames and up that is a small share of the time.
+constexpr int64_t kFrameSpan = 96;
+
 /** A stream of a packed matrix laid out per panel, then per block: its start and bytes per block. */
 struct BlockStream {
     const void * base;
@@ -30,30 +39,37 @@ struct BlockStream {
 
 /**
  * Calls tile(std::integral_constant<int, MR>{}, t0, panel, b0, b1, accumulate, epilogue, prefetch_weights,
- * prefetch_scales) for every frame tile of every chunk of panels [p0, p1); `epilogue` is `view` on a
- * panel's last chunk, else nullptr; `accumulate` is false on its first.
+ * prefetch_scales) for every frame tile of every chunk of panels [p0, p1), span of frames by span;
+ * `epilogue` is `view` on a panel's last chunk, else nullptr; `accumulate` is false on its first.
  */
 template <int64_t ChunkBlocks, typename Tile>
 void for_each_block_chunk(int64_t p0, int64_t p1, int64_t blocks, int64_t frames, const BlockStream & weights, const BlockStream & scales,
                           const EpilogueView & view, Tile && tile) {
     constexpr int kTileFrames = 6;
-    const int64_t tiles = (frames + kTileFrames - 1) / kTileFrames;
-    for (int64_t p = p0; p < p1; ++p) {
-        for (int64_t b0 = 0; b0 < blocks; b0 += ChunkBlocks) {
-            const int64_t b1 = std::min(blocks, b0 + ChunkBlocks);
-            const bool accumulate = b0 > 0;
-            const EpilogueView * ep = b1 == blocks ? &view : nullptr;
-            const int64_t next_panel = b1 < blocks ? p : p + 1, next_b0 = b1 < blocks ? b1 : 0;
-            const int64_t next_blocks = std::min(ChunkBlocks, b1 < blocks ? blocks - b1 : blocks);
-            const PrefetchBlock next_weights{weights.at(next_panel, blocks, next_b0), size_t(next_blocks) * weights.block_bytes, tiles, b1 - b0};
-            const PrefetchBlock next_scales{scales.at(next_panel, blocks, next_b0), size_t(next_blocks) * scales.block_bytes, tiles, b1 - b0};
-            int64_t t = 0, index = 0;
-            for (; t + kTileFrames <= frames; t += kTileFrames, ++index) {
-                tile(std::integral_constant<int, kTileFrames>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index));
+    const int64_t spans = std::max<int64_t>(1, frames / kFrameSpan);
+    const int64_t span_frames = (frames + spans - 1) / spans;
+    const int64_t span = (span_frames + kTileFrames - 1) / kTileFrames * kTileFrames;
+    for (int64_t f0 = 0; f0 < frames; f0 += span) {
+        const int64_t f1 = std::min(frames, f0 + span);
+        const int64_t tiles = (f1 - f0 + kTileFrames - 1) / kTileFrames;
+        for (int64_t p = p0; p < p1; ++p) {
+            for (int64_t b0 = 0; b0 < blocks; b0 += ChunkBlocks) {
+                const int64_t b1 = std::min(blocks, b0 + ChunkBlocks);
+                const bool accumulate = b0 > 0;
+                const EpilogueView * ep = b1 == blocks ? &view : nullptr;
+                const bool last_chunk = b1 == blocks;
+                const int64_t next_panel = !last_chunk ? p : p + 1 < p1 ? p + 1 : p0, next_b0 = !last_chunk ? b1 : 0;
+                const int64_t next_blocks = std::min(ChunkBlocks, !last_chunk ? blocks - b1 : blocks);
+                const PrefetchBlock next_weights{weights.at(next_panel, blocks, next_b0), size_t(next_blocks) * weights.block_bytes, tiles, b1 - b0};
+                const PrefetchBlock next_scales{scales.at(next_panel, blocks, next_b0), size_t(next_blocks) * scales.block_bytes, tiles, b1 - b0};
+                int64_t t = f0, index = 0;
+                for (; t + kTileFrames <= f1; t += kTileFrames, ++index) {
+                    tile(std::integral_constant<int, kTileFrames>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index));
+                }
+                for (; t + 2 <= f1; t += 2, ++index)
+                    tile(std::integral_constant<int, 2>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), PrefetchShare());
+                for (; t < f1; ++t) tile(std::integral_constant<int, 1>{}, t, p, b0, b1, accumulate, ep, PrefetchShare(), PrefetchShare());
             }
-            for (; t + 2 <= frames; t += 2, ++index)
-                tile(std::integral_constant<int, 2>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), PrefetchShare());
-            for (; t < frames; ++t) tile(std::integral_constant<int, 1>{}, t, p, b0, b1, accumulate, ep, PrefetchShare(), PrefetchShare());
         }
     }
 }

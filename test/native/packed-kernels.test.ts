@@ -114,6 +114,30 @@ describe('packed CPU kernels', () => {
     });
 
     if (preset === 'small') {
+      test('Q8_0 and 14-bit kernels over several frame spans (22 s) keep the error they have on one', { skip: skipQ8 }, async () => {
+        // block_chunks.h takes frames in spans of ≥ 96 (fewer than 192 stay one span): 275 frames run
+        // as two spans (138 and 137, the second ending in tiles of 2 and 1), each a full pass over the
+        // panels with the prefetch wrapping to the first panel between them. A frame left out or
+        // computed twice would put the output far from the reference.
+        const clip = speechSamples(dir, seconds(22));
+        const f32 = join(dir, 'spans-f32.gguf');
+        const q8 = join(dir, 'spans-q8_0.gguf');
+        generateModel(f32, { preset: 'small', arch: 'ctc', nLayers: 2, seed: 91 });
+        generateModel(q8, { preset: 'small', arch: 'ctc', nLayers: 2, seed: 91, weightType: 'q8_0' });
+        const reference = await encoderOf(f32, false, 'f32', clip);
+        assert.ok(reference.n / 128 >= 2 * 96 + 80, `${reference.n / 128} frames`);
+        const ggmlQ8 = await encoderOf(q8, false, 'q8_0', clip);
+        const oursQ8 = await encoderOf(q8, true, 'q8_0', clip);
+        const i16 = await encoderOf(f32, true, 'i16', clip);
+        assert.ok((oursQ8.kernels.q8_0_vnni ?? 0) > 0 && (i16.kernels.i16_vnni ?? 0) > 0, `kernels ${JSON.stringify([oursQ8.kernels, i16.kernels])}`);
+        const ggmlErr = relL2(ggmlQ8.data, reference.data, reference.n);
+        const q8Err = relL2(oursQ8.data, reference.data, reference.n);
+        const i16Err = relL2(i16.data, reference.data, reference.n);
+        console.log(`  22 s vs F32: Q8_0 ggml ${fmt(ggmlErr)}, VNNI ${fmt(q8Err)}; F32 file as i16 ${fmt(i16Err)}`);
+        assert.ok(q8Err <= 1.1 * ggmlErr + 1e-4, `Q8_0 VNNI ${fmt(q8Err)} vs ggml's ${fmt(ggmlErr)}`);
+        assert.ok(i16Err > 0 && i16Err < 1e-3, `i16 ${fmt(i16Err)}`);
+      });
+
       test('F32 kernel blocking: several frame blocks and input spans, with partial tails, equal ggml\'s F32 to rounding', { skip: skipF32 }, async () => {
         // f32_matmul.cpp blocks frames by 126 and inputs by 1024: 22 s (275 frames: two whole blocks
         // and 23 frames) and an FF of 2080 (two whole spans and 32 inputs) run every branch of the
