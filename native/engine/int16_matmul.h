@@ -12,9 +12,10 @@
 // activations one product is off by about 1.4e-4 (relative L2) against float64, where F16 weights
 // alone give 2.1e-4 and BF16 weights and activations 6e-3. Through a whole encoder it adds about
 // what F16 storage does: on the generated models an F32 file so runs 0.5–0.9× as far from its F32
-// result as its F16 twin, and an F16 file 1.1–1.4× as far as the file run exactly. That is past
-// the 1.25× of a file's own error that `auto` allows itself, so this layout is explicit
-// (weightType 'i16'); an F32 file under `auto` stays on the exact F32 kernel (f32_matmul.h).
+// result as its F16 twin, and an F16 file 1.1–1.4× as far as the file run exactly. So `auto` runs
+// an F32 file's matmul weights here (its tolerance for F32 is the F16 twin's distance), but keeps
+// an F16 file on its exact F16 kernel (past the 1.25× of a file's own error that `auto` allows
+// itself); weightType 'i16' takes F16 weights too, 'f32' keeps the exact F32 kernel (f32_matmul.h).
 #pragma once
 
 #include <cstdint>

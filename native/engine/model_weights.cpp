@@ -130,10 +130,16 @@ struct ModelWeights::Placement {
     const bool packed_f32;
     const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
     // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
-    // (int16_matmul.h). Explicit, never picked by 'auto': on the generated models it puts an F32
-    // file a little nearer the F32 result than its F16 twin, but an F16 file up to 1.4× further
-    // from it than the file as stored, past the 1.25× that 'auto' allows itself.
+    // (int16_matmul.h).
     const bool int16_floats;
+    // 'auto' on VNNI with a file whose matmul weights are all F32 (and 'i16' with any file): the F32
+    // matmul weights as 14-bit blocks. The tolerance 'auto' keeps for an F32 file is its F16 twin's
+    // distance from it; on the generated models the 14-bit kernel stays a little nearer than that
+    // (packed-kernels tests) at ≈ 1.5–2× the F32 kernel's speed. An F16 file keeps its exact F16
+    // kernel (as 14-bit blocks it lands up to 1.4× further from F32 than as stored, past the 1.25×
+    // that 'auto' allows itself), and so do a mixed file's F32 weights; 'f32' keeps every F32
+    // weight on the exact F32 kernel.
+    bool int16_f32 = false;
     bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
     bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
 
@@ -176,6 +182,11 @@ struct ModelWeights::Placement {
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
           packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
           channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT) {
+        if (packed_int8 && convert_to == GGML_TYPE_COUNT && !channel_int8) {
+            bool f32_file = true;
+            for_each_matmul([&](const std::string &, const ggml_tensor * src, int64_t, int64_t) { f32_file = f32_file && src->type == GGML_TYPE_F32; });
+            int16_f32 = f32_file || int16_floats;
+        }
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -279,7 +290,8 @@ struct ModelWeights::Placement {
             target = GGML_TYPE_Q8_0;
         }
         if (target == src->type) {
-            if (int16_floats && (target == GGML_TYPE_F16 || target == GGML_TYPE_F32) && PackedI16Matrix::fits(ne1, ne0)) {
+            const bool as_int16 = (int16_floats && target == GGML_TYPE_F16) || (int16_f32 && target == GGML_TYPE_F32);
+            if (as_int16 && PackedI16Matrix::fits(ne1, ne0)) {
                 ggml_tensor * t = as_stored(name, {ne0, ne1});
                 packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr, false, nullptr, true});
                 return t;

@@ -22,7 +22,7 @@ test('ONNX Runtime on the exported encoder agrees with the engine (fp32 ≤ 1e-5
   const gguf = join(dir, 'one-layer.gguf');
   generateModel(gguf, { preset: 'small', nLayers: 1, arch: 'ctc', seed: 91 });
   const pcm = speechSamples(dir, seconds(4));
-  const model = await Model.load(gguf, ONE_THREAD);
+  const model = await Model.load(gguf, { ...ONE_THREAD, weightType: 'f32' });
   const r = await model.transcribe(pcm, { captureMel: true, captureEncoder: true });
   model.dispose();
   const mel = r.mel!;

@@ -87,7 +87,7 @@ describe('packed CPU kernels', () => {
       const path = join(dir, `${preset}-f32.gguf`);
       generateModel(path, { preset, arch: 'hybrid_tdt_ctc', seed: 77 });
       const ggml = await encoderOf(path, false);
-      const ours = await encoderOf(path, true);
+      const ours = await encoderOf(path, true, 'f32');  // auto takes the 14-bit kernel on VNNI CPUs (below)
       assert.deepEqual(ggml.kernels, {}, 'packedKernels: false runs no engine kernel');
       assert.ok((ours.kernels.f32_avx512 ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
       const rel = relL2(ours.data, ggml.data, ours.n);
@@ -148,7 +148,7 @@ describe('packed CPU kernels', () => {
           const path = join(dir, `wide-ff-${weightType}.gguf`);
           generateModel(path, { preset: 'small', arch: 'ctc', ffDim: 2080, nLayers: 2, seed: 79, weightType });
           const ggml = await encoderOf(path, false, 'f32', clip);
-          const ours = await encoderOf(path, true, 'auto', clip);
+          const ours = await encoderOf(path, true, weightType === 'f32' ? 'f32' : 'auto', clip);
           assert.ok((ours.kernels[`${weightType}_avx512`] ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
           assert.ok(ours.n / 128 > 2 * 126, `${ours.n / 128} frames`);
           const rel = relL2(ours.data, ggml.data, ours.n);
@@ -165,7 +165,7 @@ describe('packed CPU kernels', () => {
       // ggml to 1e-5) and the int8 error bound below.
       const path = join(dir, `${preset}-f32.gguf`);
       generateModel(path, { preset, arch: 'hybrid_tdt_ctc', seed: 77 });
-      for (const weightType of ['auto', 'int8'] as const) {
+      for (const weightType of ['f32', 'int8'] as const) {
         const model = await Model.load(path, { ...ONE_THREAD, weightType });
         try {
           const layers = model.info().nLayers;
@@ -211,7 +211,7 @@ describe('packed CPU kernels', () => {
   }
 
   for (const preset of ['tiny', 'small'] as const) {
-    test(`weightType i16 takes an F32 file no further from F32 than its F16 twin, an F16 file within 1.5× its own error (${preset})`, { skip: skipQ8 }, async () => {
+    test(`weightType i16 (auto for an F32 file) takes an F32 file no further from F32 than its F16 twin, an F16 file within 1.5× its own error (${preset})`, { skip: skipQ8 }, async () => {
       const f32 = join(dir, `${preset}-i16-f32.gguf`);
       const f16 = join(dir, `${preset}-i16-f16.gguf`);
       generateModel(f32, { preset, arch: 'hybrid_tdt_ctc', seed: 86 });
@@ -224,7 +224,12 @@ describe('packed CPU kernels', () => {
         assert.ok((r.kernels.i16_vnni ?? 0) > 0 && r.kernels.f32_avx512 === undefined && r.kernels.f16_avx512 === undefined,
           `${label}: every packed matmul on the 14-bit kernel: ${JSON.stringify(r.kernels)}`);
       }
-      assert.ok(f16Exact.kernels.i16_vnni === undefined, `auto never picks it: ${JSON.stringify(f16Exact.kernels)}`);
+      assert.ok(f16Exact.kernels.i16_vnni === undefined, `auto keeps an F16 file on its F16 kernel: ${JSON.stringify(f16Exact.kernels)}`);
+      // An F32 file under auto: the same 14-bit layout as weightType i16, so the same numbers.
+      const f32Auto = await encoderOf(f32, true);
+      assert.ok((f32Auto.kernels.i16_vnni ?? 0) > 0 && f32Auto.kernels.f32_avx512 === undefined, `auto on the F32 file: ${JSON.stringify(f32Auto.kernels)}`);
+      assert.deepEqual(f32Auto.data, f32I16.data);
+      assert.deepEqual(f32Auto.tokens, f32I16.tokens);
       const fileErr = relL2(f16Exact.data, reference.data, f16Exact.n);
       const f16I16Err = relL2(f16I16.data, reference.data, f16I16.n);
       const f32I16Err = relL2(f32I16.data, reference.data, f32I16.n);

@@ -33,7 +33,7 @@ generateModel(path, {
     { key: 'parakeet.streaming.chunk_size', value: gv.arr(GgufValueType.INT32, [9, 16]) },
   ],
 });
-const modelPromise = Model.load(path, ONE_THREAD);
+const modelPromise = Model.load(path, { ...ONE_THREAD, weightType: 'f32' });  // the exact F32 path, at the reference's 1e-4
 after(async () => (await modelPromise).dispose());
 
 for (const secs of [1.3, 6]) {

@@ -4,8 +4,10 @@
 // ours all-int8, repeated). "All-int8" is the Q8_0 file with weightType q8_0: every matmul weight
 // in Q8_0, as ORT's int8 graph quantizes every MatMul (the file keeps its pointwise convolutions F32);
 // "channel-int8" is the Q8_0 file with weightType int8 (per-channel int8 weights, per-frame int8
-// activations: ORT's precision class, int8_channel_matmul.h); "i16" is the F32 file with weightType
-// i16 (14-bit integers per 32-block, int16_matmul.h: no further from F32 than an F16 copy).
+// activations: ORT's precision class, int8_channel_matmul.h); "F32 exact" is the F32 file with
+// weightType f32 (the exact F32 kernel, where auto runs an F32 file as 14-bit blocks on
+// AVX512-VNNI CPUs, int16_matmul.h: no further from F32 than an F16 copy). Every error is against
+// the exact F32 output, which ONNX Runtime fp32 must match.
 // Prints one JSON line. Driven by test/bench/peers.ts.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -50,17 +52,17 @@ const oursF32 = await Model.load(values.f32!, { threads, weightType });
 const oursQ8 = await Model.load(values.q8!, { threads, weightType });
 const oursAllInt8 = await Model.load(values.q8!, { threads, weightType: 'q8_0' });
 const oursChannelInt8 = await Model.load(values.q8!, { threads, weightType: 'int8' });
-const oursI16 = await Model.load(values.f32!, { threads, weightType: 'i16' });
+const oursF32Exact = await Model.load(values.f32!, { threads, weightType: 'f32' });
 const ortFp32 = await ortSession(values['onnx-fp32']!);
 const ortInt8 = await ortSession(values['onnx-int8']!);
 
 // The engine's own log-mel of the clip feeds ONNX Runtime, every frame valid: the engine masks
 // its padding frames exactly as NeMo does, so its valid output rows equal an unpadded run.
-const check = await oursF32.transcribe(pcm, { captureMel: true, captureEncoder: true });
+const check = await oursF32Exact.transcribe(pcm, { captureMel: true, captureEncoder: true });
+const checkF32 = await oursF32.transcribe(pcm, { captureEncoder: true });
 const checkQ8 = await oursQ8.transcribe(pcm, { captureEncoder: true });
 const checkAllInt8 = await oursAllInt8.transcribe(pcm, { captureEncoder: true });
 const checkChannelInt8 = await oursChannelInt8.transcribe(pcm, { captureEncoder: true });
-const checkI16 = await oursI16.transcribe(pcm, { captureEncoder: true });
 const mel = check.mel!;
 const enc = check.encoder!;
 if (check.windows.length !== 1) throw new Error('peer-run: the clip must fit one window (≤ 60 s)');
@@ -85,7 +87,7 @@ const checks = {
   oursQ8VsOursF32: relL2(checkQ8.encoder!.data, enc.data, n),
   oursAllInt8VsOursF32: relL2(checkAllInt8.encoder!.data, enc.data, n),
   oursChannelInt8VsOursF32: relL2(checkChannelInt8.encoder!.data, enc.data, n),
-  oursI16VsOursF32: relL2(checkI16.encoder!.data, enc.data, n),
+  oursF32VsExact: relL2(checkF32.encoder!.data, enc.data, n),
 };
 
 // Warm-ups: ONNX Runtime needs two calls before its times settle; ours one.
@@ -97,10 +99,10 @@ await oursF32.transcribe(pcm);
 await oursQ8.transcribe(pcm);
 await oursAllInt8.transcribe(pcm);
 await oursChannelInt8.transcribe(pcm);
-await oursI16.transcribe(pcm);
+await oursF32Exact.transcribe(pcm);
 
 type Sample = { encoderMs: number; totalMs: number };
-const samples = { oursF32: [] as Sample[], oursQ8: [] as Sample[], oursAllInt8: [] as Sample[], oursChannelInt8: [] as Sample[], oursI16: [] as Sample[], ortFp32: [] as number[], ortInt8: [] as number[] };
+const samples = { oursF32: [] as Sample[], oursQ8: [] as Sample[], oursAllInt8: [] as Sample[], oursChannelInt8: [] as Sample[], oursF32Exact: [] as Sample[], ortFp32: [] as number[], ortInt8: [] as number[] };
 for (let r = 0; r < runs; r++) {
   for (const [key, model] of [['oursF32', oursF32], ['oursQ8', oursQ8]] as const) {
     await sleep(SETTLE_MS);
@@ -117,8 +119,8 @@ for (let r = 0; r < runs; r++) {
   const channel = await oursChannelInt8.transcribe(pcm);
   samples.oursChannelInt8.push({ encoderMs: channel.timings.encoderMs, totalMs: channel.timings.totalMs });
   await sleep(SETTLE_MS);
-  const i16 = await oursI16.transcribe(pcm);
-  samples.oursI16.push({ encoderMs: i16.timings.encoderMs, totalMs: i16.timings.totalMs });
+  const exact = await oursF32Exact.transcribe(pcm);
+  samples.oursF32Exact.push({ encoderMs: exact.timings.encoderMs, totalMs: exact.timings.totalMs });
 }
 
 const stats = (v: number[]) => {
@@ -130,7 +132,7 @@ console.log(JSON.stringify({
   threads,
   encoderFrames: enc.validFrames,
   placed: { f32: oursF32.info().weightTypes, q8: oursQ8.info().weightTypes },
-  kernels: { f32: oursF32.info().kernels, q8: oursQ8.info().kernels, channelInt8: oursChannelInt8.info().kernels, i16: oursI16.info().kernels },
+  kernels: { f32: oursF32.info().kernels, q8: oursQ8.info().kernels, channelInt8: oursChannelInt8.info().kernels, f32Exact: oursF32Exact.info().kernels },
   checks,
   oursF32: { encoder: stats(samples.oursF32.map((s) => s.encoderMs)), total: stats(samples.oursF32.map((s) => s.totalMs)) },
   oursQ8: { encoder: stats(samples.oursQ8.map((s) => s.encoderMs)), total: stats(samples.oursQ8.map((s) => s.totalMs)) },
@@ -138,7 +140,7 @@ console.log(JSON.stringify({
   oursChannelInt8: {
     encoder: stats(samples.oursChannelInt8.map((s) => s.encoderMs)), total: stats(samples.oursChannelInt8.map((s) => s.totalMs)),
   },
-  oursI16: { encoder: stats(samples.oursI16.map((s) => s.encoderMs)), total: stats(samples.oursI16.map((s) => s.totalMs)) },
+  oursF32Exact: { encoder: stats(samples.oursF32Exact.map((s) => s.encoderMs)), total: stats(samples.oursF32Exact.map((s) => s.totalMs)) },
   ortFp32: stats(samples.ortFp32),
   ortInt8: stats(samples.ortInt8),
 }));
@@ -146,6 +148,6 @@ oursF32.dispose();
 oursQ8.dispose();
 oursAllInt8.dispose();
 oursChannelInt8.dispose();
-oursI16.dispose();
+oursF32Exact.dispose();
 await ortFp32.release();
 await ortInt8.release();
