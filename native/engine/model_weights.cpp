@@ -132,12 +132,14 @@ struct ModelWeights::Placement {
     // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
     // (int16_matmul.h).
     const bool int16_floats;
-    // 'auto' on VNNI with a file whose matmul weights are all F32 (and 'i16' with any file): the F32
-    // matmul weights as 14-bit blocks. The tolerance 'auto' keeps for an F32 file is its F16 twin's
-    // distance from it; on the generated models the 14-bit kernel stays a little nearer than that
-    // (packed-kernels tests) at ≈ 1.5–2× the F32 kernel's speed. An F16 file keeps its exact F16
-    // kernel (as 14-bit blocks it lands up to 1.4× further from F32 than as stored, past the 1.25×
-    // that 'auto' allows itself), and so do a mixed file's F32 weights; 'f32' keeps every F32
+    // 'auto' on VNNI with a file whose matmul weights are all F32, or are block-quantized but for a
+    // few F32 ones (and 'i16' with any file): the F32 matmul weights as 14-bit blocks. The tolerance
+    // 'auto' keeps for an F32 file is its F16 twin's distance from it; on the generated models the
+    // 14-bit kernel stays a little nearer than that (packed-kernels tests) at ≈ 1.5–2× the F32
+    // kernel's speed. In a quantized file (the subsampling's pointwise convs, which stay F32 there:
+    // 8–10 % of the 110M Q8_0 encoder) it adds ≈ 1e-4 to an error of 2e-2. An F16 file keeps its
+    // exact F16 kernel (as 14-bit blocks it lands up to 1.4× further from F32 than as stored, past
+    // the 1.25× that 'auto' allows itself), and so do its F32 weights; 'f32' keeps every F32
     // weight on the exact F32 kernel.
     bool int16_f32 = false;
     bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
@@ -182,11 +184,6 @@ struct ModelWeights::Placement {
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
           packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
           channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT) {
-        if (packed_int8 && convert_to == GGML_TYPE_COUNT && !channel_int8) {
-            bool f32_file = true;
-            for_each_matmul([&](const std::string &, const ggml_tensor * src, int64_t, int64_t) { f32_file = f32_file && src->type == GGML_TYPE_F32; });
-            int16_f32 = f32_file || int16_floats;
-        }
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -203,6 +200,9 @@ struct ModelWeights::Placement {
                 if (src->type == GGML_TYPE_F32 && is_conformer_pointwise(name)) extra += q8 - stored;
             });
             requantize_blocks = other_blocks && extra <= kRequantizeBudgetBytes;
+            bool f32_file = true;
+            for_each_matmul([&](const std::string &, const ggml_tensor * src, int64_t, int64_t) { f32_file = f32_file && src->type == GGML_TYPE_F32; });
+            int16_f32 = f32_file || quantized_file || int16_floats;
             if (other_blocks) {
                 log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
                                              (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +

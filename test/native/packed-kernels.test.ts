@@ -181,7 +181,7 @@ describe('packed CPU kernels', () => {
       }
     });
 
-    test(`Q8_0 on the VNNI kernel has ggml's Q8_0 error; under auto the pointwise convs join it (${preset})`, { skip: skipQ8 }, async () => {
+    test(`Q8_0 on the VNNI kernel has ggml's Q8_0 error; under auto the pointwise convs join it, the subsampling's run as 14-bit blocks (${preset})`, { skip: skipQ8 }, async () => {
       const f32 = join(dir, `${preset}-twin-f32.gguf`);
       const q8 = join(dir, `${preset}-twin-q8_0.gguf`);
       generateModel(f32, { preset, arch: 'hybrid_tdt_ctc', seed: 78 });
@@ -193,10 +193,12 @@ describe('packed CPU kernels', () => {
       const oursAll = await encoderOf(q8, true, 'q8_0');
       const ggml = await encoderOf(q8, false);
       const ours = await encoderOf(q8, true);
-      // Only the subsampling's two pointwise convs stay F32: the conformer's join the VNNI kernel,
-      // and so do the transducer's per-step products (each LSTM layer's two matrices but layer 0's
-      // input products, joint.pred and the joint's output layer: Q8_0 per 32-block, int8_gemv.h).
-      assert.ok((ours.kernels.q8_0_vnni ?? 0) > 0 && (ours.kernels.f32_avx512 ?? 0) <= 2, `kernels ${JSON.stringify(ours.kernels)}`);
+      // Only the subsampling's two pointwise convs stay F32 weights, run as 14-bit blocks: the
+      // conformer's join the VNNI kernel, and so do the transducer's per-step products (each LSTM
+      // layer's two matrices but layer 0's input products, joint.pred and the joint's output layer:
+      // Q8_0 per 32-block, int8_gemv.h).
+      assert.ok((ours.kernels.q8_0_vnni ?? 0) > 0 && ours.kernels.f32_avx512 === undefined && (ours.kernels.i16_vnni ?? 0) <= 2,
+        `kernels ${JSON.stringify(ours.kernels)}`);
       assert.ok((ours.kernels.q8_0_decoder_vnni ?? 0) >= 3 && ours.kernels.int8_decoder_vnni === undefined, `kernels ${JSON.stringify(ours.kernels)}`);
       assert.equal(ggml.kernels.q8_0_decoder_vnni, undefined, 'packedKernels: false keeps the F32 decoder');
       const ggmlAllErr = relL2(ggmlAll.data, reference.data, ggmlAll.n);
@@ -204,7 +206,7 @@ describe('packed CPU kernels', () => {
       const ggmlErr = relL2(ggml.data, reference.data, ggml.n);
       const oursErr = relL2(ours.data, reference.data, ours.n);
       console.log(`  ${preset} Q8_0 vs its F32 twin: all Q8_0 ggml ${fmt(ggmlAllErr)}, VNNI ${fmt(oursAllErr)}; ` +
-        `as stored (ggml) ${fmt(ggmlErr)}, auto (VNNI, pointwise convs in Q8_0) ${fmt(oursErr)}`);
+        `as stored (ggml) ${fmt(ggmlErr)}, auto (VNNI, pointwise convs in Q8_0, subsampling 14-bit) ${fmt(oursErr)}`);
       assert.ok(oursAllErr <= 1.1 * ggmlAllErr + 1e-4, `VNNI error ${fmt(oursAllErr)} vs ggml's ${fmt(ggmlAllErr)}`);
       assert.ok(oursErr <= 1.25 * ggmlErr + 1e-4, `auto's error ${fmt(oursErr)} vs the file as stored ${fmt(ggmlErr)}`);
     });
