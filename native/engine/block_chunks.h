@@ -3,9 +3,10 @@
 //
 // The frames go in spans of about kFrameSpan; for each span and each of this thread's panels of 32
 // output rows, the inputs go in chunks of blocks small enough that a chunk's weights and scales stay
-// in L1 while every frame tile passes over it; the span's frames go in tiles of 6, then 2, then 1. Each tile also prefetches its share of the next
-// chunk's two streams (weights, scales) into L2 (weight_prefetch.h): the next panel's first chunk
-// after a panel's last, the first panel's after the last panel's (the next span starts there).
+// in L1 while every frame tile passes over it; the span's frames go in tiles of 6, then one tile of
+// the 1–5 left. Each tile also prefetches its share of the next chunk's two streams (weights,
+// scales) into L2 (weight_prefetch.h): the next panel's first chunk after a panel's last, the first
+// panel's after the last panel's (the next span starts there).
 #pragma once
 
 #include <algorithm>
@@ -66,9 +67,18 @@ void for_each_block_chunk(int64_t p0, int64_t p1, int64_t blocks, int64_t frames
                 for (; t + kTileFrames <= f1; t += kTileFrames, ++index) {
                     tile(std::integral_constant<int, kTileFrames>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index));
                 }
-                for (; t + 2 <= f1; t += 2, ++index)
-                    tile(std::integral_constant<int, 2>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), PrefetchShare());
-                for (; t < f1; ++t) tile(std::integral_constant<int, 1>{}, t, p, b0, b1, accumulate, ep, PrefetchShare(), PrefetchShare());
+                // The last 1–5 frames as one tile of their own count: as tiles of 2 and 1 (4 and 2
+                // chains of VPDPBUSD, each waiting out the instruction's latency) the 5 left of a
+                // 10 s call (125 frames) took as long as 15 frames in full tiles.
+                const auto rest = [&](auto rows) { tile(rows, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index)); };
+                switch (f1 - t) {
+                    case 5: rest(std::integral_constant<int, 5>{}); break;
+                    case 4: rest(std::integral_constant<int, 4>{}); break;
+                    case 3: rest(std::integral_constant<int, 3>{}); break;
+                    case 2: rest(std::integral_constant<int, 2>{}); break;
+                    case 1: rest(std::integral_constant<int, 1>{}); break;
+                    default: break;
+                }
             }
         }
     }

@@ -66,9 +66,9 @@ TEST(i16_matmul_is_closer_to_float64_than_f16_weights) {
     if (!cpu_has_avx512_vnni()) return;
     std::mt19937 rng(11);
     std::normal_distribution<float> normal(0.0f, 1.0f);
-    // Frame counts cover the 6-, 2- and 1-frame tiles and their tails; 320 inputs are two chunks of
-    // blocks (one partial), so later chunks add to what earlier ones stored.
-    const Case cases[] = {{64, 160, 1, 1}, {64, 160, 7, 1}, {32, 320, 13, 1}, {96, 320, 20, 2}, {64, 1024, 9, 1}};
+    // Frame counts cover the 6-frame tiles and a last tile of each of 1–5 frames; 320 inputs are two
+    // chunks of blocks (one partial), so later chunks add to what earlier ones stored.
+    const Case cases[] = {{64, 160, 1, 1}, {64, 160, 7, 1}, {32, 320, 13, 1}, {96, 320, 20, 2}, {64, 1024, 9, 1}, {32, 160, 10, 1}, {32, 320, 11, 1}};
     for (const Case & c : cases) {
         std::vector<float> w(size_t(c.rows * c.cols)), x(size_t(c.cols * c.frames));
         for (float & v : w) v = normal(rng) / std::sqrt(float(c.cols));

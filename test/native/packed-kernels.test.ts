@@ -116,7 +116,7 @@ describe('packed CPU kernels', () => {
     if (preset === 'small') {
       test('Q8_0 and 14-bit kernels over several frame spans (22 s) keep the error they have on one', { skip: skipQ8 }, async () => {
         // block_chunks.h takes frames in spans of ≥ 96 (fewer than 192 stay one span): 275 frames run
-        // as two spans (138 and 137, the second ending in tiles of 2 and 1), each a full pass over the
+        // as two spans (138 and 137, the second ending in a tile of 5), each a full pass over the
         // panels with the prefetch wrapping to the first panel between them. A frame left out or
         // computed twice would put the output far from the reference.
         const clip = speechSamples(dir, seconds(22));
@@ -291,7 +291,7 @@ describe('packed CPU kernels', () => {
     // activations quantized per 32 inputs (ggml's Q4_K path: per 256). weightType q4_k keeps a Q4_K
     // file as it is (auto requantizes the small test model to Q8_0, within its memory budget), and
     // converts an F32 file to Q4_K at load. Clips of 7–12 frames leave 1–5 and 0 frames after the
-    // 6-frame tiles (the 2- and 1-frame tiles).
+    // 6-frame tiles (one tile of 1–5 frames, block_chunks.h).
     const f32 = join(dir, 'small-q4k-f32.gguf');
     const file = join(dir, 'small-q4k.gguf');
     generateModel(f32, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 85 });
@@ -308,6 +308,14 @@ describe('packed CPU kernels', () => {
     assert.ok(oursErr > 0 && oursErr <= 1.05 * fileErr, `Q4_K VNNI error ${fmt(oursErr)} vs ggml's ${fmt(fileErr)}`);
     assert.ok(convertedErr <= 1.05 * fileErr, `converted at load ${fmt(convertedErr)} vs the file's ${fmt(fileErr)}`);
     await compareOverTileTails(file, { packedKernels: false }, { weightType: 'q4_k' }, 'Q4_K VNNI vs ggml\'s Q4_K', false);
+  });
+
+  test('Q8_0 on the VNNI kernel follows ggml\'s Q8_0 for every frame count of a tile (1–6 trailing frames)', { skip: skipQ8 }, async () => {
+    // Every matmul in Q8_0 on both sides (weightType q8_0): the same arithmetic but the summation
+    // order and the fp16 rounding of the activations' scales, so the two stay close at every tail.
+    const q8 = join(dir, 'small-tails-q8_0.gguf');
+    generateModel(q8, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 87, weightType: 'q8_0' });
+    await compareOverTileTails(q8, { packedKernels: false, weightType: 'q8_0' }, { weightType: 'q8_0' }, 'Q8_0 VNNI vs ggml\'s Q8_0', false, 2e-2);
   });
 
   test('weightType i16 handles every frame count of a tile (1–6 trailing frames)', { skip: skipQ8 }, async () => {
