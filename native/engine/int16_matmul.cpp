@@ -85,14 +85,7 @@ PARAKEET_VNNI512 void quantize_row(const float * x, int64_t k, uint8_t * out) {
     for (int64_t b = 0; b < k / 32; ++b) scales[b] = quantize_block(x + b * 32, q + b * 32);
 }
 
-void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
-    const ggml_tensor * x = dst->src[0];
-    const ThreadShare share = thread_share(x->ne[1], ith, nth);
-    for (int64_t t = share.begin; t < share.end; ++t) {
-        quantize_row(reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]), x->ne[0],
-                     static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1]);
-    }
-}
+void quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) { quantize_rows_op<quantize_row>(dst, ith, nth, userdata); }
 
 // MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
 template <int MR>

@@ -147,13 +147,6 @@ PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
     }
 }
 
-PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
-    for (int64_t t = first; t < last; ++t) {
-        quantize_row(reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]), x->ne[0],
-                     static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1]);
-    }
-}
-
 /** The zero point stored after a quantized activation row of k bytes and its scale. */
 inline int32_t zero_point(const uint8_t * row, int64_t k) {
     int32_t z;
@@ -288,13 +281,11 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
 
 #endif  // PARAKEET_X86
 
-void quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
+void quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    const ggml_tensor * x = dst->src[0];
-    const ThreadShare share = thread_share(x->ne[1], ith, nth);
-    quantize_rows(x, dst, share.begin, share.end);
+    quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
 #else
-    (void)dst, (void)ith, (void)nth;
+    (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
 }
 

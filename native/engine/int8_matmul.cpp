@@ -162,13 +162,6 @@ PARAKEET_VNNI512 void quantize_weights(const float * x, int64_t n, BlockQ8_0 * o
     }
 }
 
-PARAKEET_VNNI512 void quantize_rows(const ggml_tensor * x, ggml_tensor * dst, int64_t first, int64_t last) {
-    for (int64_t t = first; t < last; ++t) {
-        quantize_row(reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]), x->ne[0],
-                     static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1]);
-    }
-}
-
 // MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
 template <int MR>
 PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0,
@@ -220,15 +213,11 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
 
 }  // namespace
 
-void q8_activation_quantize_op(ggml_tensor * dst, int ith, int nth, void *) {
+void q8_activation_quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    const ggml_tensor * x = dst->src[0];
-    const int64_t rows = x->ne[1];
-    const ThreadShare share = thread_share(rows, ith, nth);
-    const int64_t first = share.begin, last = share.end;
-    quantize_rows(x, dst, first, last);
+    quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
 #else
-    (void)dst, (void)ith, (void)nth;
+    (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
 }
 

@@ -192,17 +192,16 @@ struct ModelWeights::Placement {
         }
         if (convert_to == GGML_TYPE_COUNT && !channel_int8 && packed_int8) {
             int64_t extra = 0;
-            bool other_blocks = false;
+            bool other_blocks = false, f32_file = true;
             for_each_matmul([&](const std::string & name, const ggml_tensor * src, int64_t in, int64_t out) {
                 if (src->type == GGML_TYPE_Q8_0 || requantizable(src->type)) quantized_file = true;
+                f32_file = f32_file && src->type == GGML_TYPE_F32;
                 if (!packable(GGML_TYPE_Q8_0, in, out)) return;
                 const int64_t q8 = int64_t(PackedQ8Matrix::storage_bytes(out, in)), stored = int64_t(ggml_nbytes(src));
                 if (requantizable(src->type)) other_blocks = true, extra += q8 - stored;
                 if (src->type == GGML_TYPE_F32 && is_conformer_pointwise(name)) extra += q8 - stored;
             });
             requantize_blocks = other_blocks && extra <= kRequantizeBudgetBytes;
-            bool f32_file = true;
-            for_each_matmul([&](const std::string &, const ggml_tensor * src, int64_t, int64_t) { f32_file = f32_file && src->type == GGML_TYPE_F32; });
             int16_f32 = f32_file || quantized_file || int16_floats;
             if (other_blocks) {
                 log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +

@@ -62,6 +62,20 @@ inline ggml_tensor * quantize_node(ggml_context * ctx, ggml_tensor * x, int64_t 
     return xq;
 }
 
+/**
+ * A quantize_node body: this thread's share of the rows of x = dst->src[0], each through
+ * QuantizeRow(x row, its length, dst row) — the kernel's own activation format.
+ */
+template <void (*QuantizeRow)(const float *, int64_t, uint8_t *)>
+void quantize_rows_op(ggml_tensor * dst, int ith, int nth, void *) {
+    const ggml_tensor * x = dst->src[0];
+    const ThreadShare share = thread_share(x->ne[1], ith, nth);
+    for (int64_t t = share.begin; t < share.end; ++t) {
+        QuantizeRow(reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]), x->ne[0],
+                    static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1]);
+    }
+}
+
 /** The GEMM node on activations already quantized into rows of `row_bytes` ("<kernel>_gemm:<weight>"). */
 template <typename Matrix>
 ggml_tensor * quantized_gemm_node(ggml_context * ctx, ggml_tensor * xq, const Matrix & m, const PackedOpConfigs<Matrix> & configs,
