@@ -9,6 +9,7 @@
 // Scores of a block sit in row buffers, the softmax is done in place (exp in
 // vector form), then the context accumulates Σ_j e_j·v_j over the valid keys.
 #include "attention_op.h"
+#include "attention_blocks.h"
 #include "cpu_ops.h"
 
 #include <algorithm>
@@ -21,8 +22,7 @@
 namespace parakeet {
 namespace {
 
-constexpr int kTileQueries = 14;  // queries per register tile (14 × 32)
-constexpr int kQueries = 28;      // queries per work item: two tiles sharing each chunk of Kᵀ / Pᵀ
+using namespace attention_blocks;
 
 #if defined(__x86_64__) || defined(_M_X64)
 
@@ -31,54 +31,10 @@ struct Scratch {
     int head = -1;
 };
 
-inline int64_t round32(int64_t n) { return (n + 31) / 32 * 32; }
-
-struct Shapes {
-    int64_t d_model, dk, frames, valid, positions, key_cols, key_stride, pos_stride, band;
-};
-
-// A transposed [dk][columns] matrix as the GEMM reads it: column c, row d at
-// base[(c / 32)·chunk_step + d·row_stride + c % 32].
-struct ColumnLayout {
-    int64_t row_stride, chunk_step;
-    int64_t at(int64_t c, int64_t d) const { return (c / 32) * chunk_step + d * row_stride + c % 32; }
-};
-
 // Kᵀ in chunks of 32 keys, each [dk][32] contiguous (8 KB for dk 64): the GEMM reads one chunk
 // per tile pair as one sequential stream, where rows of all the keys at a stride scattered it over
 // L1's sets and its prefetchers.
 ColumnLayout key_layout(const Shapes & s) { return ColumnLayout{32, s.dk * 32}; }
-
-// Pᵀ rows start after this many slack columns: a block's first position can lie before
-// position 0 when the block runs past the last query.
-constexpr int64_t kPosFront = 32;
-
-// dst[c][r] = src_r[c] for 16 rows r and 16 columns c (an in-register 16 × 16 transpose).
-PARAKEET_AVX512 void transpose16(const float * const (&src)[16], float * dst, int64_t dst_stride) {
-    __m512 r[16], t[16];
-    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src[i]);
-    for (int i = 0; i < 16; i += 2) {  // 2 × 2 blocks of singles
-        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
-        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
-    }
-    for (int i = 0; i < 16; i += 4) {  // of pairs
-        r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
-        r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
-        r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-        r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
-    }
-    for (int base = 0; base < 16; base += 8) {  // of 128-bit lanes: rows 0–3 with 4–7, 8–11 with 12–15
-        for (int i = base; i < base + 4; ++i) {
-            t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
-            t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xDD);
-        }
-    }
-    for (int i = 0; i < 8; ++i) {  // of 256-bit halves: rows 0–7 with 8–15
-        r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
-        r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
-    }
-    for (int c = 0; c < 16; ++c) _mm512_storeu_ps(dst + c * dst_stride, r[c]);
-}
 
 // dst[layout(offset + j, d)] = row_j[h·dk + d] for j < n rows of `t` (dk and offset multiples of 16).
 PARAKEET_AVX512 void transpose_rows(const ggml_tensor * t, int h, int64_t dk, int64_t n, float * dst, const ColumnLayout & layout, int64_t offset) {
@@ -254,33 +210,9 @@ PARAKEET_AVX512 void add_rows(const float * q, const float * u, const float * v,
 
 void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
     const ggml_tensor * q = dst->src[0], * k = dst->src[1], * v = dst->src[2], * p = dst->src[3];
-    const ggml_tensor * bu = dst->src[4], * bv = dst->src[5], * mask = dst->src[6];
-    const int heads = int(bu->ne[1]);
-    Shapes s{};
-    s.d_model = dst->ne[0];
-    s.dk = bu->ne[0];
-    s.frames = dst->ne[1];
-    s.valid = s.frames;
-    if (mask != nullptr) {  // the frame mask is 1 on [0, valid) and 0 after
-        const float * m = static_cast<const float *>(mask->data);
-        s.valid = 0;
-        while (s.valid < s.frames && m[s.valid] != 0.0f) ++s.valid;
-    }
-    s.positions = p->ne[1];
-    s.key_cols = round32(std::max<int64_t>(s.valid, 1));
-    // Score rows one half-chunk longer than the keys: a tile writes and the context loop reads
-    // 12–14 of them at once, and a stride of whole 128-byte pairs of lines (any multiple of 32
-    // floats) would put them on a few L1 sets (an odd number of lines spreads them).
-    s.key_stride = s.key_cols + 16;
-    s.band = s.key_cols + 32;  // ≥ key_cols + kQueries − 1, a multiple of 32
-    s.pos_stride = kPosFront + s.positions + s.band;
+    const ggml_tensor * bu = dst->src[4], * bv = dst->src[5];
+    const Shapes s = shapes_of(dst);
     const float scale = 1.0f / std::sqrt(float(s.dk));
-
-    const int64_t blocks = (s.frames + kQueries - 1) / kQueries;
-    const int64_t items = int64_t(heads) * blocks;
-    const ThreadShare share = thread_share(items, ith, nth);
-    const int64_t first = share.begin, last = share.end;
-
     thread_local Scratch w;
     w.head = -1;
     w.scores.resize(size_t(kQueries) * size_t(s.key_stride));
@@ -289,26 +221,15 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
     w.qv.assign(size_t(kQueries) * size_t(s.dk), 0.0f);
     const float * u_all = static_cast<const float *>(bu->data);
     const float * v_all = static_cast<const float *>(bv->data);
-    for (int64_t item = first; item < last; ++item) {
-        const int h = int(item / blocks);
-        const int64_t i0 = (item % blocks) * kQueries;
-        const int nq = int(std::min<int64_t>(kQueries, s.frames - i0));
-        // Padded query rows (i ≥ valid) get zero context (NeMo masks the whole row).
-        const int live = int(std::clamp<int64_t>(s.valid - i0, 0, nq));
-        for (int r = live; r < nq; ++r) {
-            float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i0 + r) * dst->nb[1]) + h * s.dk;
-            std::memset(out, 0, size_t(s.dk) * sizeof(float));
-        }
-        if (live == 0) continue;
+    for_each_block(dst, s, int(bu->ne[1]), ith, nth, [&](int h, int64_t i0, int live) {
         if (w.head != h) transpose_head(k, p, v, h, s, w);
         std::fill(w.qu.begin(), w.qu.end(), 0.0f);
         std::fill(w.qv.begin(), w.qv.end(), 0.0f);
         for (int r = 0; r < live; ++r) {
-            const float * qi = reinterpret_cast<const float *>(static_cast<const char *>(q->data) + size_t(i0 + r) * q->nb[1]) + h * s.dk;
-            add_rows(qi, u_all + h * s.dk, v_all + h * s.dk, w.qu.data() + r * s.dk, w.qv.data() + r * s.dk, s.dk);
+            add_rows(row_of(q, i0 + r) + h * s.dk, u_all + h * s.dk, v_all + h * s.dk, w.qu.data() + r * s.dk, w.qv.data() + r * s.dk, s.dk);
         }
         attend_block(v, dst, h, i0, live, s, w, scale);
-    }
+    });
 }
 
 #else
@@ -325,14 +246,16 @@ bool fused_attention_available() {
 }
 
 ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
-                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask) {
+                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, bool int16) {
     for (const ggml_tensor * t : {q, k, v, p}) GGML_ASSERT(t->type == GGML_TYPE_F32 && t->nb[0] == sizeof(float) && t->ne[2] == 1);
     GGML_ASSERT(bias_u->ne[0] % 16 == 0 && ggml_is_contiguous(bias_u) && ggml_is_contiguous(bias_v));
     GGML_ASSERT(p->ne[1] == 2 * q->ne[1] - 1);
     ggml_tensor * args[] = {q, k, v, p, bias_u, bias_v, frame_mask};
-    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, q->ne[0], q->ne[1], 1, 1, args, frame_mask != nullptr ? 7 : 6, attention_op,
-                                     GGML_N_TASKS_MAX, nullptr);
-    ggml_set_name(y, "attention_fused");
+    GGML_ASSERT(!int16 || int16_attention_available(bias_u->ne[0]));
+    int16 = int16 && q->ne[1] <= kMaxInt16AttentionKeys;
+    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, q->ne[0], q->ne[1], 1, 1, args, frame_mask != nullptr ? 7 : 6,
+                                     int16 ? attention_i16_op : attention_op, GGML_N_TASKS_MAX, nullptr);
+    ggml_set_name(y, int16 ? "attention_i16" : "attention_fused");
     return y;
 }
 

@@ -16,13 +16,22 @@ namespace parakeet {
 bool fused_attention_available();
 
 /**
+ * The 14-bit variant (attention_i16_op.cpp) runs on this CPU (AVX512-VNNI) for heads of dk channels:
+ * a multiple of 16 up to 512.
+ */
+bool int16_attention_available(int64_t dk);
+/** Frames the 14-bit op takes at most (its context sums stay exact in int32); longer calls run in F32. */
+constexpr int64_t kMaxInt16AttentionKeys = 262144;
+
+/**
  * q, k, v: [D, T] (projections with their biases, head h in channels [h·dk, (h+1)·dk));
  * p: [D, 2T−1] linear_pos of the positional table (row r = relative position T−1−r);
  * bias_u, bias_v: [dk, H] (dk a multiple of 16); frame_mask: [1, T], 1 on the valid
  * frames [0, Tv) and 0 after, or nullptr when all are valid (keys past Tv are masked,
- * query rows past it are zero). Returns the context [D, T] (heads merged).
+ * query rows past it are zero). Returns the context [D, T] (heads merged). `int16`: the products
+ * on 14-bit integers (int16_attention_available), for files whose matmuls are quantized anyway.
  */
 ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
-                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask);
+                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, bool int16);
 
 }  // namespace parakeet

@@ -9,6 +9,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "attention_op.h"
 #include "log.h"
 #include "cpu_ops.h"
 #include "f32_matmul.h"
@@ -671,6 +672,12 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         }
         packed_kernels_[made[i]->layout_name()] += 1;
         packed.add(pack.tensor, std::move(made[i]));
+    }
+    // The attention products of a file whose matmuls run quantized (Q8_0, or per-channel int8 for
+    // 'int8') on 14-bit integers too: 12–14 bits per value against the matmuls' 8 (attention_op.h).
+    if ((pl.quantized_file || pl.channel_int8) && uses_fused_attention(pl.hp, pl.backend.is_cpu()) && int16_attention_available(pl.hp.head_dim())) {
+        packed.set_int16_attention(true);
+        packed_kernels_["attention_i16_vnni"] = int(encoder.layers.size());
     }
 }
 

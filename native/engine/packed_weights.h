@@ -118,6 +118,9 @@ public:
         return it == rel_pos_.end() ? nullptr : it->second.get();
     }
     bool has_rel_pos() const { return !rel_pos_.empty(); }
+    /** The fused attention op runs on 14-bit integers (the file's matmuls are quantized; attention_op.h). */
+    void set_int16_attention(bool on) { int16_attention_ = on; }
+    bool int16_attention() const { return int16_attention_; }
     const PackedMatmul * find(const ggml_tensor * weight) const {
         auto it = table_.find(weight);
         return it == table_.end() ? nullptr : it->second.get();
@@ -133,6 +136,7 @@ public:
 private:
     WeightBuffer<uint8_t> arena_;
     size_t used_ = 0;
+    bool int16_attention_ = false;
     std::unordered_map<const ggml_tensor *, std::unique_ptr<PackedMatmul>> table_;
     std::unordered_map<const ggml_tensor *, std::unique_ptr<RelPosProjection>> rel_pos_;
 };

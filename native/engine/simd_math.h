@@ -28,7 +28,7 @@ namespace parakeet {
 #define PARAKEET_VNNI512
 #endif
 
-// acc += a·b (F32) and acc += Σ4 a·w (u8 × s8 → int32) in place. Through the intrinsics, GCC 12
+// acc += a·b (F32), acc += Σ4 a·w (u8 × s8 → int32) and acc += Σ2 a·b (s16 × s16 → int32) in place. Through the intrinsics, GCC 12
 // copies loop-carried accumulators to fresh registers and back at every step of some kernels'
 // runtime-length loops (measured: one register move per FMA, on the same ports); the asm forms
 // pin each accumulator to its register.
@@ -45,6 +45,14 @@ PARAKEET_VNNI512 static inline __attribute__((always_inline)) void dpbusd_into(_
     __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(w));
 #else
     acc = _mm512_dpbusd_epi32(acc, a, w);
+#endif
+}
+
+PARAKEET_VNNI512 static inline __attribute__((always_inline)) void dpwssd_into(__m512i & acc, __m512i a, __m512i b) {
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+#else
+    acc = _mm512_dpwssd_epi32(acc, a, b);
 #endif
 }
 

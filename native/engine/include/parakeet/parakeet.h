@@ -204,7 +204,7 @@ struct ModelInfo {
     int tensor_count = 0;
     std::map<std::string, int> tensor_types;   // type in the file -> count
     std::map<std::string, int> weight_types;   // type as placed (after weight_type / repack) -> count
-    std::map<std::string, int> kernels;        // engine CPU kernel ("f32_avx512", "q8_0_vnni") -> matmul weights it runs
+    std::map<std::string, int> kernels;        // engine CPU kernel ("f32_avx512", "q8_0_vnni") -> matmul weights it runs ("attention_i16_vnni": layers)
     std::string weight_type;                   // the LoadParams.weight_type used
     bool mmap = false;                         // weights read straight from the mapped file
 

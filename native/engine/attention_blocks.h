@@ -1,0 +1,119 @@
+// What the two fused attention ops (attention_op.cpp in F32, attention_i16_op.cpp in 14-bit
+// integers) share: the shapes they derive from the op's sources, the transposed-column layout their
+// score products read, and the split of the work into (head, block of queries) items.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "cpu_ops.h"
+#include "ggml.h"
+#include "simd_math.h"
+
+namespace parakeet::attention_blocks {
+
+constexpr int kTileQueries = 14;  // queries per score register tile (14 × 32)
+constexpr int kQueries = 28;      // queries per work item: two tiles sharing each chunk of Kᵀ / Pᵀ
+
+// Pᵀ rows start after this many slack columns: a block's first position can lie before
+// position 0 when the block runs past the last query.
+constexpr int64_t kPosFront = 32;
+
+inline int64_t round32(int64_t n) { return (n + 31) / 32 * 32; }
+
+struct Shapes {
+    int64_t d_model, dk, frames, valid, positions, key_cols, key_stride, pos_stride, band;
+};
+
+// A transposed [dk][columns] matrix (or [dk/2][columns] of pairs) as the score products read it:
+// column c, row d at base[(c / 32)·chunk_step + d·row_stride + c % 32].
+struct ColumnLayout {
+    int64_t row_stride, chunk_step;
+    int64_t at(int64_t c, int64_t d) const { return (c / 32) * chunk_step + d * row_stride + c % 32; }
+};
+
+// Sources: q, k, v, p, bias_u, bias_v[, frame mask] (attention_op.h).
+inline Shapes shapes_of(const ggml_tensor * dst) {
+    const ggml_tensor * bu = dst->src[4], * mask = dst->src[6], * p = dst->src[3];
+    Shapes s{};
+    s.d_model = dst->ne[0];
+    s.dk = bu->ne[0];
+    s.frames = dst->ne[1];
+    s.valid = s.frames;
+    if (mask != nullptr) {  // the frame mask is 1 on [0, valid) and 0 after
+        const float * m = static_cast<const float *>(mask->data);
+        s.valid = 0;
+        while (s.valid < s.frames && m[s.valid] != 0.0f) ++s.valid;
+    }
+    s.positions = p->ne[1];
+    s.key_cols = round32(std::max<int64_t>(s.valid, 1));
+    // Score rows one half-chunk longer than the keys: a tile writes and the context loop reads
+    // 12–14 of them at once, and a stride of whole 128-byte pairs of lines (any multiple of 32
+    // floats) would put them on a few L1 sets (an odd number of lines spreads them).
+    s.key_stride = s.key_cols + 16;
+    s.band = s.key_cols + 32;  // ≥ key_cols + kQueries − 1, a multiple of 32
+    s.pos_stride = kPosFront + s.positions + s.band;
+    return s;
+}
+
+inline const float * row_of(const ggml_tensor * t, int64_t row) {
+    return reinterpret_cast<const float *>(static_cast<const char *>(t->data) + size_t(row) * t->nb[1]);
+}
+
+#if defined(__x86_64__) || defined(_M_X64)
+// dst[c][r] = src_r[c] for 16 rows r and 16 columns c (an in-register 16 × 16 transpose; the
+// shuffles only move 32-bit lanes, so pairs of int16 travel through it as floats' bits).
+PARAKEET_AVX512 inline void transpose16(const float * const (&src)[16], float * dst, int64_t dst_stride) {
+    __m512 r[16], t[16];
+    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src[i]);
+    for (int i = 0; i < 16; i += 2) {  // 2 × 2 blocks of singles
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {  // of pairs
+        r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+        r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
+        r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+    }
+    for (int base = 0; base < 16; base += 8) {  // of 128-bit lanes: rows 0–3 with 4–7, 8–11 with 12–15
+        for (int i = base; i < base + 4; ++i) {
+            t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
+            t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xDD);
+        }
+    }
+    for (int i = 0; i < 8; ++i) {  // of 256-bit halves: rows 0–7 with 8–15
+        r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
+        r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
+    }
+    for (int c = 0; c < 16; ++c) _mm512_storeu_ps(dst + c * dst_stride, r[c]);
+}
+
+#endif
+
+// Calls block(h, i0, live) for this thread's share of the (head, block of kQueries queries) items
+// in order, after zeroing the context of padded query rows (i ≥ valid; NeMo masks the whole row).
+template <typename Block>
+void for_each_block(ggml_tensor * dst, const Shapes & s, int heads, int ith, int nth, Block && block) {
+    const int64_t blocks = (s.frames + kQueries - 1) / kQueries;
+    const ThreadShare share = thread_share(int64_t(heads) * blocks, ith, nth);
+    for (int64_t item = share.begin; item < share.end; ++item) {
+        const int h = int(item / blocks);
+        const int64_t i0 = (item % blocks) * kQueries;
+        const int nq = int(std::min<int64_t>(kQueries, s.frames - i0));
+        const int live = int(std::clamp<int64_t>(s.valid - i0, 0, nq));
+        for (int r = live; r < nq; ++r) {
+            float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i0 + r) * dst->nb[1]) + h * s.dk;
+            std::memset(out, 0, size_t(s.dk) * sizeof(float));
+        }
+        if (live > 0) block(h, i0, live);
+    }
+}
+
+}  // namespace parakeet::attention_blocks
+
+namespace parakeet {
+/** The 14-bit op's body (attention_i16_op.cpp), a ggml custom op like attention_op.cpp's. */
+void attention_i16_op(ggml_tensor * dst, int ith, int nth, void * userdata);
+}  // namespace parakeet

@@ -1,0 +1,165 @@
+// The fused relative-position attention ops (attention_op.h), F32 and 14-bit, against NeMo's
+// RelPositionMultiHeadAttention written out in float64: padded frames, an odd number of valid keys,
+// heads of 48 (a 16-channel slice), 64 and 128 channels, one and two threads.
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "attention_op.h"
+#include "check.h"
+#include "cpu_ops.h"
+#include "ggml-cpu.h"
+#include "ggml.h"
+
+using namespace parakeet;
+
+namespace {
+
+struct Case {
+    int64_t dk, heads, frames, valid;
+    int threads;
+};
+
+struct Inputs {
+    std::vector<float> q, k, v, p, u, bv;
+};
+
+Inputs random_inputs(const Case & c, std::mt19937 & rng) {
+    const int64_t D = c.dk * c.heads, T = c.frames;
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    Inputs in;
+    auto fill = [&](std::vector<float> & x, size_t n, float scale) {
+        x.resize(n);
+        for (float & e : x) e = normal(rng) * scale;
+    };
+    fill(in.q, size_t(D * T), 1.0f);
+    fill(in.k, size_t(D * T), 1.0f);
+    fill(in.v, size_t(D * T), 1.0f);
+    fill(in.p, size_t(D * (2 * T - 1)), 0.5f);
+    fill(in.u, size_t(D), 0.3f);
+    fill(in.bv, size_t(D), 0.3f);
+    in.v[size_t(D * (T / 2) + 3)] = 25.0f;  // outliers: a value channel and a key row get a large entry
+    in.k[size_t(D * (T / 3) + 1)] = -12.0f;
+    return in;
+}
+
+// context [T][D] in float64 (rows past `valid` zero).
+std::vector<double> reference(const Case & c, const Inputs & in) {
+    const int64_t D = c.dk * c.heads, T = c.frames, dk = c.dk;
+    std::vector<double> out(size_t(D * T), 0.0);
+    std::vector<double> s(size_t(c.valid));
+    for (int64_t h = 0; h < c.heads; ++h) {
+        for (int64_t i = 0; i < c.valid; ++i) {
+            double m = -INFINITY;
+            for (int64_t j = 0; j < c.valid; ++j) {
+                double ac = 0.0, bd = 0.0;
+                const int64_t r = T - 1 - i + j;  // row of relative position i − j
+                for (int64_t d = 0; d < dk; ++d) {
+                    const double qd = in.q[size_t(i * D + h * dk + d)];
+                    ac += (qd + in.u[size_t(h * dk + d)]) * in.k[size_t(j * D + h * dk + d)];
+                    bd += (qd + in.bv[size_t(h * dk + d)]) * in.p[size_t(r * D + h * dk + d)];
+                }
+                s[size_t(j)] = (ac + bd) / std::sqrt(double(dk));
+                m = std::fmax(m, s[size_t(j)]);
+            }
+            double sum = 0.0;
+            for (double & e : s) sum += (e = std::exp(e - m));
+            for (int64_t d = 0; d < dk; ++d) {
+                double acc = 0.0;
+                for (int64_t j = 0; j < c.valid; ++j) acc += s[size_t(j)] * in.v[size_t(j * D + h * dk + d)];
+                out[size_t(i * D + h * dk + d)] = acc / sum;
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<float> run_op(const Case & c, const Inputs & in, bool int16) {
+    const int64_t D = c.dk * c.heads, T = c.frames;
+    ggml_init_params params = {size_t(64) << 20, nullptr, false};
+    ggml_context * ctx = ggml_init(params);
+    auto tensor = [&](const std::vector<float> & x, int64_t ne0, int64_t ne1) {
+        ggml_tensor * t = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, ne0, ne1);
+        std::memcpy(t->data, x.data(), x.size() * sizeof(float));
+        return t;
+    };
+    ggml_tensor * mask = nullptr;
+    if (c.valid < T) {
+        std::vector<float> m(size_t(T), 0.0f);
+        for (int64_t t = 0; t < c.valid; ++t) m[size_t(t)] = 1.0f;
+        mask = tensor(m, 1, T);
+    }
+    ggml_tensor * y = fused_rel_pos_attention(ctx, tensor(in.q, D, T), tensor(in.k, D, T), tensor(in.v, D, T), tensor(in.p, D, 2 * T - 1),
+                                              tensor(in.u, c.dk, c.heads), tensor(in.bv, c.dk, c.heads), mask, int16);
+    ggml_cgraph * graph = ggml_new_graph(ctx);
+    ggml_build_forward_expand(graph, y);
+    CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, c.threads)), int(GGML_STATUS_SUCCESS));
+    std::vector<float> out(size_t(D * T));
+    for (int64_t t = 0; t < T; ++t) std::memcpy(out.data() + t * D, static_cast<const char *>(y->data) + size_t(t) * y->nb[1], size_t(D) * sizeof(float));
+    ggml_free(ctx);
+    return out;
+}
+
+double relative_l2(const std::vector<float> & got, const std::vector<double> & want) {
+    double num = 0.0, den = 0.0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        num += (got[i] - want[i]) * (got[i] - want[i]);
+        den += want[i] * want[i];
+    }
+    return std::sqrt(num / den);
+}
+
+const Case kCases[] = {{64, 2, 1, 1, 1}, {64, 3, 45, 40, 2}, {128, 2, 100, 100, 1}, {48, 2, 70, 33, 2}, {128, 1, 30, 29, 1}};
+
+void check_op(bool int16, double bound) {
+    std::mt19937 rng(int16 ? 21 : 5);
+    for (const Case & c : kCases) {
+        const Inputs in = random_inputs(c, rng);
+        const std::vector<double> want = reference(c, in);
+        const std::vector<float> got = run_op(c, in, int16);
+        const double err = relative_l2(got, want);
+        int nonzero_padding = 0;
+        for (int64_t i = c.valid * c.dk * c.heads; i < int64_t(got.size()); ++i) nonzero_padding += got[size_t(i)] != 0.0f;
+        if (std::getenv("SHOW") != nullptr || !(err <= bound)) std::cerr << "  dk " << c.dk << " heads " << c.heads << " frames " << c.frames << " valid " << c.valid << ": " << err << "\n";
+        CHECK(err <= bound);
+        CHECK_EQ(nonzero_padding, 0);
+    }
+}
+
+}  // namespace
+
+TEST(f32_attention_matches_float64) {
+    if (!fused_attention_available()) return;  // AVX-512 only
+    check_op(false, 1e-5);
+}
+
+// 12–14 bits per value: an order of magnitude inside one 8-bit (Q8_0) product's error.
+TEST(i16_attention_stays_near_float64) {
+    if (!int16_attention_available(64)) return;  // AVX512-VNNI only
+    check_op(true, 1e-3);
+}
+
+// The worst case for the 14-bit context sums: every key equally likely (zero queries and biases)
+// and every key's values at their channel's largest magnitude (all keys alike). The context is
+// the values themselves; numerators of 32767 each would overflow int32 past 16 keys.
+TEST(i16_attention_uniform_weights_over_many_keys) {
+    if (!int16_attention_available(64)) return;
+    const Case c{64, 2, 700, 700, 2};
+    std::mt19937 rng(9);
+    Inputs in = random_inputs(c, rng);
+    const int64_t D = c.dk * c.heads;
+    std::fill(in.q.begin(), in.q.end(), 0.0f);
+    std::fill(in.u.begin(), in.u.end(), 0.0f);
+    std::fill(in.bv.begin(), in.bv.end(), 0.0f);
+    for (int64_t j = 1; j < c.frames; ++j) std::copy(in.v.begin(), in.v.begin() + D, in.v.begin() + j * D);
+    const std::vector<float> got = run_op(c, in, true);
+    std::vector<double> want(got.size());
+    for (int64_t t = 0; t < c.frames; ++t)
+        for (int64_t i = 0; i < D; ++i) want[size_t(t * D + i)] = in.v[size_t(i)];
+    const double err = relative_l2(got, want);
+    if (!(err <= 1e-3)) std::cerr << "  uniform weights: " << err << "\n";
+    CHECK(err <= 1e-3);
+}
