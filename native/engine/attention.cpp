@@ -24,7 +24,9 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
         ggml_tensor * k = linear(ctx, xh, w.k_w, w.k_b, in.packed);
         ggml_tensor * v = linear(ctx, xh, w.v_w, w.v_b, in.packed);
         const RelPosProjection * halves = in.packed != nullptr && in.pos_halves != nullptr ? in.packed->rel_pos(w.pos_w) : nullptr;
-        ggml_tensor * p = halves != nullptr ? halves->apply(ctx, in.pos_halves, ggml_get_name(w.pos_w)) : mul_mat(ctx, w.pos_w, in.pos, in.packed);
+        ggml_tensor * p = halves != nullptr              ? halves->apply(ctx, in.pos_halves, ggml_get_name(w.pos_w))
+                          : in.pos_quantized != nullptr ? in.packed->find(w.pos_w)->apply_quantized(ctx, in.pos_quantized, ggml_get_name(w.pos_w), Epilogue{})
+                                                        : mul_mat(ctx, w.pos_w, in.pos, in.packed);
         ggml_tensor * context = fused_rel_pos_attention(ctx, q, k, v, p, w.pos_bias_u, w.pos_bias_v, in.frame_mask,
                                                          in.packed != nullptr && in.packed->int16_attention());
         return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);

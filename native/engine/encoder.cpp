@@ -197,7 +197,14 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     in.cpu_fused_ops = backend_.is_cpu();
     ggml_tensor * x_in = new_input(ctx, "subsampled", D, frames);
     in.pos = new_input(ctx, "pos", D, 2 * frames - 1);
-    if (packed_.has_rel_pos()) in.pos_halves = new_input(ctx, "pos_halves", D, frames);
+    if (packed_.has_rel_pos()) {
+        in.pos_halves = new_input(ctx, "pos_halves", D, frames);
+    } else if (in.packed != nullptr && uses_fused_attention(hp_, in.cpu_fused_ops)) {
+        // Every layer's linear_pos reads the same table: quantized once, not once per layer.
+        std::vector<const ggml_tensor *> readers;
+        for (const ConformerLayerWeights & layer : w_.layers) readers.push_back(layer.pos_w);
+        in.pos_quantized = quantized_for(ctx, in.pos, in.packed, readers);
+    }
     in.att_mask = new_input(ctx, "att_mask", frames, frames);
     std::vector<float> frame_mask_data;
     if (valid < frames) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <vector>
 
 #include "ggml.h"
 #include "layer_norm_op.h"
@@ -67,6 +68,22 @@ inline NormedInput normed_for(ggml_context * ctx, ggml_tensor * x, ggml_tensor *
     if (shared) in.quantized = fused_layer_norm_quantized(ctx, x, gamma, beta, format);
     else in.f32 = layer_norm(ctx, x, gamma, beta, cpu_fused);
     return in;
+}
+
+/**
+ * x quantized once in the activation format that every one of `readers` (packed matmul weights)
+ * reads, for their apply_quantized; nullptr when one has no packed twin or they differ.
+ */
+inline ggml_tensor * quantized_for(ggml_context * ctx, ggml_tensor * x, const PackedWeights * packed, const std::vector<const ggml_tensor *> & readers) {
+    if (packed == nullptr || readers.empty()) return nullptr;
+    const PackedMatmul * first = packed->find(readers.front());
+    for (const ggml_tensor * w : readers) {
+        const PackedMatmul * p = packed->find(w);
+        if (p == nullptr || p->activation_format() == ActivationFormat::None || p->activation_format() != first->activation_format()) {
+            return nullptr;
+        }
+    }
+    return first->quantize(ctx, x, "shared");
 }
 
 /** residual + scale · act(W·xh + b) on a NormedInput (linear_ex for the F32 form). */

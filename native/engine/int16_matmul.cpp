@@ -145,7 +145,11 @@ void gemm_op(ggml_tensor *, int, int, void *) {}
 // W·x in two custom ops: the activations into 14-bit blocks, then the GEMM. CPU backend only; the
 // nodes are named "i16_quantize:<weight>" and "i16_gemm:<weight>" (profiles).
 ggml_tensor * PackedI16Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return apply_quantized(ctx, quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), quantize_op, "i16", weight_name), weight_name, e);
+    return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
+}
+
+ggml_tensor * PackedI16Matrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+    return quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), quantize_op, "i16", weight_name);
 }
 
 ggml_tensor * PackedI16Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {

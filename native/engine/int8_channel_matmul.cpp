@@ -302,7 +302,11 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 // W·x in two custom ops: the activations quantized per frame, then the VNNI GEMM. CPU backend only;
 // the nodes are named "i8c_quantize:<weight>" and "i8c_gemm:<weight>" (profiles).
 ggml_tensor * PackedI8ChannelMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return apply_quantized(ctx, quantize_node(ctx, x, cols_, quantized_row_bytes(cols_), quantize_op, "i8c", weight_name), weight_name, e);
+    return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
+}
+
+ggml_tensor * PackedI8ChannelMatrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+    return quantize_node(ctx, x, cols_, quantized_row_bytes(cols_), quantize_op, "i8c", weight_name);
 }
 
 ggml_tensor * PackedI8ChannelMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {

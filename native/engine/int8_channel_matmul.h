@@ -35,6 +35,7 @@ public:
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
     ActivationFormat activation_format() const override { return ActivationFormat::ChannelRows; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "int8_channel_vnni"; }

@@ -236,7 +236,11 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 // W·x in two custom ops: the activations quantized per 32-block, then the VNNI GEMM. CPU backend only;
 // the nodes are named "vnni_quantize:<weight>" and "vnni_gemm:<weight>" (profiles).
 ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return apply_quantized(ctx, quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), q8_activation_quantize_op, "vnni", weight_name), weight_name, e);
+    return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
+}
+
+ggml_tensor * PackedQ8Matrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+    return quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), q8_activation_quantize_op, "vnni", weight_name);
 }
 
 ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {

@@ -68,6 +68,11 @@ public:
      * matmuls of one input share it; None: the kernel reads F32.
      */
     virtual ActivationFormat activation_format() const { return ActivationFormat::None; }
+    /** x [cols, T] F32 in activation_format() (rows: frames), for apply_quantized; nullptr for None. */
+    virtual ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+        (void)ctx, (void)x, (void)weight_name;
+        return nullptr;
+    }
     /** W·xq for xq already in activation_format() (rows: frames). Only for kernels that have one. */
     virtual ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const {
         (void)ctx, (void)weight_name, (void)epilogue;

@@ -151,7 +151,11 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 // W·x in two custom ops: the activations quantized per 32-block (the Q8_0 kernel's rows), then the
 // GEMM. CPU backend only; nodes "q4k_quantize:<weight>" and "q4k_gemm:<weight>" (profiles).
 ggml_tensor * PackedQ4KMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return apply_quantized(ctx, quantize_node(ctx, x, cols(), q8_activation_row_bytes(cols()), q8_activation_quantize_op, "q4k", weight_name), weight_name, e);
+    return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
+}
+
+ggml_tensor * PackedQ4KMatrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+    return quantize_node(ctx, x, cols(), q8_activation_row_bytes(cols()), q8_activation_quantize_op, "q4k", weight_name);
 }
 
 ggml_tensor * PackedQ4KMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {

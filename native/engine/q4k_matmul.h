@@ -37,6 +37,7 @@ public:
     int64_t blocks() const { return cols_ / 32; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
     ActivationFormat activation_format() const override { return ActivationFormat::Q8Blocks; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "q4_k_vnni"; }
