@@ -7,6 +7,7 @@
 #include "encoder_graph.h"
 #include "graph_helpers.h"
 #include "packed_weights.h"
+#include "q8_rel_pos.h"
 
 namespace parakeet {
 
@@ -24,7 +25,9 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
         ggml_tensor * k = linear(ctx, xh, w.k_w, w.k_b, in.packed);
         ggml_tensor * v = linear(ctx, xh, w.v_w, w.v_b, in.packed);
         const RelPosProjection * halves = in.packed != nullptr && in.pos_halves != nullptr ? in.packed->rel_pos(w.pos_w) : nullptr;
+        const Q8RelPosProjection * q8_halves = in.packed != nullptr && in.pos_halves_q8 != nullptr ? in.packed->q8_rel_pos(w.pos_w) : nullptr;
         ggml_tensor * p = halves != nullptr              ? halves->apply(ctx, in.pos_halves, ggml_get_name(w.pos_w))
+                          : q8_halves != nullptr        ? q8_halves->apply(ctx, in.pos_halves_q8, ggml_get_name(w.pos_w))
                           : in.pos_quantized != nullptr ? in.packed->find(w.pos_w)->apply_quantized(ctx, in.pos_quantized, ggml_get_name(w.pos_w), Epilogue{})
                                                         : mul_mat(ctx, w.pos_w, in.pos, in.packed);
         ggml_tensor * context = fused_rel_pos_attention(ctx, q, k, v, p, w.pos_bias_u, w.pos_bias_v, in.frame_mask,

@@ -7,6 +7,7 @@
 #include "encoder_graph.h"
 #include "graph_helpers.h"
 #include "parakeet/parakeet.h"
+#include "q8_rel_pos.h"
 #include "rel_pos_projection.h"
 
 namespace parakeet {
@@ -197,8 +198,10 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     in.cpu_fused_ops = backend_.is_cpu();
     ggml_tensor * x_in = new_input(ctx, "subsampled", D, frames);
     in.pos = new_input(ctx, "pos", D, 2 * frames - 1);
-    if (packed_.has_rel_pos()) {
+    if (packed_.has_rel_pos() || packed_.has_q8_rel_pos()) {
         in.pos_halves = new_input(ctx, "pos_halves", D, frames);
+        // One quantization of the table for every layer's Q8_0 halves kernel.
+        if (packed_.has_q8_rel_pos()) in.pos_halves_q8 = Q8RelPosProjection::quantize_table(ctx, in.pos_halves);
     } else if (in.packed != nullptr && uses_fused_attention(hp_, in.cpu_fused_ops)) {
         // Every layer's linear_pos reads the same table: quantized once, not once per layer.
         std::vector<const ggml_tensor *> readers;

@@ -18,6 +18,7 @@
 #include "q4k_matmul.h"
 #include "encoder_graph.h"
 #include "model_schema.h"
+#include "q8_rel_pos.h"
 #include "rel_pos_projection.h"
 #include "tensor_table.h"
 
@@ -548,7 +549,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     // The mapped pages a packed twin replaces are dropped from the resident set afterwards, so
     // memory holds one copy of those weights (the CPU path never reads them again).
     // linear_pos weights the fused attention op reads go in as column halves (rel_pos_projection.h),
-    // on the F32 and per-channel int8 kernels.
+    // on the F32 and per-channel int8 kernels (Q8_0 ones: halves inside each block, below).
     std::unordered_set<const ggml_tensor *> rel_pos_weights;
     if (uses_fused_attention(pl.hp, pl.backend.is_cpu())) {
         for (const ConformerLayerWeights & layer : encoder.layers) rel_pos_weights.insert(layer.pos_w);
@@ -557,6 +558,12 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         const ggml_tensor * t = pack.tensor;
         return rel_pos_weights.count(t) != 0 && (pack.per_channel || t->type == GGML_TYPE_F32 || t->type == GGML_TYPE_F16) && t->ne[0] % 8 == 0 &&
                (!pack.int16 || (t->ne[0] / 2) % 32 == 0);
+    };
+    // Q8_0 linear_pos weights the fused attention op reads go in for the halves kernel (q8_rel_pos.h).
+    auto q8_halves = [&](const Placement::Pack & pack) {
+        const ggml_tensor * t = pack.tensor;
+        return rel_pos_weights.count(t) != 0 && !pack.per_channel && !pack.int16 && t->type == GGML_TYPE_Q8_0 &&
+               Q8RelPosProjection::fits(t->ne[1], t->ne[0]);
     };
     // Bytes of one packed matrix [rows][cols] (a half: cols / 2) in this pack's layout.
     auto bytes_of = [](const Placement::Pack & pack, int64_t cols) {
@@ -584,6 +591,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     // share the matrices.
     std::vector<std::unique_ptr<PackedMatmul>> made(pl.packs.size());
     std::vector<std::unique_ptr<RelPosProjection>> made_halves(pl.packs.size());
+    std::vector<std::shared_ptr<const Q8RelPosProjection>> made_q8_halves(pl.packs.size());
     std::atomic<size_t> next{0};
     // A conversion reads the file and can fail: the first error stops the workers and is rethrown
     // here, on the loading thread (an exception leaving a std::thread would end the process).
@@ -620,6 +628,8 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             } else if (pl.packs[i].int16) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
                 made[i] = std::make_unique<PackedI16Matrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
+            } else if (q8_halves(pl.packs[i])) {
+                made_q8_halves[i] = std::make_shared<const Q8RelPosProjection>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q8_0) {
                 made[i] = std::make_unique<PackedQ8Matrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q4_K) {
@@ -660,7 +670,12 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         const Placement::Pack & pack = pl.packs[i];
         if (pack.convert) {  // placed only in the arena: its packed bytes are what it holds
             placed_types_[ggml_type_name(pack.tensor->type)] += 1;
-            device_bytes_ += made_halves[i] != nullptr ? made_halves[i]->bytes() : made[i]->bytes();
+            device_bytes_ += made_halves[i] != nullptr ? made_halves[i]->bytes() : made_q8_halves[i] != nullptr ? made_q8_halves[i]->bytes() : made[i]->bytes();
+        }
+        if (made_q8_halves[i] != nullptr) {
+            packed_kernels_["q8_0_vnni"] += 1;
+            packed.add_q8_rel_pos(pack.tensor, std::move(made_q8_halves[i]), bytes_of(pack, pack.tensor->ne[0]));
+            continue;
         }
         if (made_halves[i] != nullptr) {
             packed_kernels_[pack.per_channel ? "int8_channel_vnni"

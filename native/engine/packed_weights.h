@@ -103,6 +103,8 @@ private:
     std::unique_ptr<PackedMatmul> sin_, cos_;
 };
 
+class Q8RelPosProjection;  // q8_rel_pos.h
+
 class PackedWeights {
 public:
     /** One buffer for every packed matrix of the model (huge pages, no per-matrix rounding). */
@@ -123,6 +125,15 @@ public:
         return it == rel_pos_.end() ? nullptr : it->second.get();
     }
     bool has_rel_pos() const { return !rel_pos_.empty(); }
+    /** Q8_0 linear_pos weights packed for their halves kernel (q8_rel_pos.h), kept apart from the table. */
+    void add_q8_rel_pos(const ggml_tensor * weight, std::shared_ptr<const Q8RelPosProjection> halves, size_t bytes) {
+        q8_rel_pos_[weight] = {std::move(halves), bytes};
+    }
+    const Q8RelPosProjection * q8_rel_pos(const ggml_tensor * weight) const {
+        auto it = q8_rel_pos_.find(weight);
+        return it == q8_rel_pos_.end() ? nullptr : it->second.matrix.get();
+    }
+    bool has_q8_rel_pos() const { return !q8_rel_pos_.empty(); }
     /** The fused attention op runs on 14-bit integers (the file's matmuls are quantized; attention_op.h). */
     void set_int16_attention(bool on) { int16_attention_ = on; }
     bool int16_attention() const { return int16_attention_; }
@@ -130,11 +141,12 @@ public:
         auto it = table_.find(weight);
         return it == table_.end() ? nullptr : it->second.get();
     }
-    size_t count() const { return table_.size() + rel_pos_.size(); }
+    size_t count() const { return table_.size() + rel_pos_.size() + q8_rel_pos_.size(); }
     size_t bytes() const {
         size_t n = 0;
         for (const auto & e : table_) n += e.second->bytes();
         for (const auto & e : rel_pos_) n += e.second->bytes();
+        for (const auto & e : q8_rel_pos_) n += e.second.bytes;
         return n;
     }
 
@@ -144,6 +156,11 @@ private:
     bool int16_attention_ = false;
     std::unordered_map<const ggml_tensor *, std::unique_ptr<PackedMatmul>> table_;
     std::unordered_map<const ggml_tensor *, std::unique_ptr<RelPosProjection>> rel_pos_;
+    struct Q8Halves {
+        std::shared_ptr<const Q8RelPosProjection> matrix;  // shared_ptr: the type is only declared here
+        size_t bytes;
+    };
+    std::unordered_map<const ggml_tensor *, Q8Halves> q8_rel_pos_;
 };
 
 }  // namespace parakeet

@@ -5,8 +5,8 @@
 // and the two products over p = 0 … T−1 (T·D²/2 multiply–adds each) give all 2T−1 rows that the
 // full product (2T−1)·D² computes. Exact algebra; the sums are split in two, so the rounding
 // differs from the full product's. Used with the engine's F32 kernel (the same weights, split) and
-// the per-channel int8 one (each half with its own row scales, so no coarser); not with Q8_0,
-// whose 32-column blocks hold both kinds of column.
+// the per-channel int8 one (each half with its own row scales, so no coarser). Q8_0's 32-column
+// blocks hold both kinds of column: q8_rel_pos.h splits inside each block instead.
 #pragma once
 
 #include <memory>
