@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "cpu_ops.h"
 #include "ggml.h"
@@ -91,6 +93,16 @@ PARAKEET_AVX512 inline void transpose16(const float * const (&src)[16], float * 
 }
 
 #endif
+
+// f(std::integral_constant<int, n>{}) for 1 ≤ n ≤ N: a context tile's query count as a
+// compile-time constant, so its accumulators stay in registers.
+template <int N, typename F>
+void with_query_count(int n, F && f) {
+    if constexpr (N > 1) {
+        if (n < N) return with_query_count<N - 1>(n, std::forward<F>(f));
+    }
+    f(std::integral_constant<int, N>{});
+}
 
 // Calls block(h, i0, live) for this thread's share of the (head, block of kQueries queries) items
 // in order, after zeroing the context of padded query rows (i ≥ valid; NeMo masks the whole row).

@@ -147,18 +147,18 @@ PARAKEET_VNNI512 __attribute__((noinline)) void rows_times_columns(const int32_t
         const __m512 s0 = _mm512_loadu_ps(col_scale + c0), s1 = _mm512_loadu_ps(col_scale + c0 + 16);
         for (int q0 = 0; q0 < live; q0 += kTileQueries) {
             __m512i acc[kTileQueries][2];
-                        for (int q = 0; q < kTileQueries; ++q) acc[q][0] = acc[q][1] = _mm512_setzero_si512();
+            for (int q = 0; q < kTileQueries; ++q) acc[q][0] = acc[q][1] = _mm512_setzero_si512();
             const int32_t * aq = a + q0 * pairs;
             for (int64_t d = 0; d < pairs; ++d) {
                 const __m512i b0 = _mm512_loadu_si512(bt + d * bt_stride + c0);
                 const __m512i b1 = _mm512_loadu_si512(bt + d * bt_stride + c0 + 16);
-                                for (int q = 0; q < kTileQueries; ++q) {
+                for (int q = 0; q < kTileQueries; ++q) {
                     const __m512i x = _mm512_set1_epi32(aq[q * pairs + d]);
                     dpwssd_into(acc[q][0], x, b0);
                     dpwssd_into(acc[q][1], x, b1);
                 }
             }
-                        for (int q = 0; q < kTileQueries; ++q) {
+            for (int q = 0; q < kTileQueries; ++q) {
                 _mm512_storeu_ps(out + (q0 + q) * out_stride + c0, _mm512_mul_ps(_mm512_cvtepi32_ps(acc[q][0]), s0));
                 _mm512_storeu_ps(out + (q0 + q) * out_stride + c0 + 16, _mm512_mul_ps(_mm512_cvtepi32_ps(acc[q][1]), s1));
             }
@@ -255,22 +255,8 @@ PARAKEET_VNNI512 void attend_block(ggml_tensor * dst, int h, int64_t i0, int liv
     }
     // 4. context, kContextQueries queries × 32 channels at a time: each slice of V loaded serves them all.
     for (int q0 = 0; q0 < live; q0 += kContextQueries) {
-        switch (std::min(kContextQueries, live - q0)) {
-            case 1: weighted_values_all<1>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 2: weighted_values_all<2>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 3: weighted_values_all<3>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 4: weighted_values_all<4>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 5: weighted_values_all<5>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 6: weighted_values_all<6>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 7: weighted_values_all<7>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 8: weighted_values_all<8>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 9: weighted_values_all<9>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 10: weighted_values_all<10>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 11: weighted_values_all<11>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 12: weighted_values_all<12>(w, dst, h, i0, q0, s, inv_sum); break;
-            case 13: weighted_values_all<13>(w, dst, h, i0, q0, s, inv_sum); break;
-            default: weighted_values_all<14>(w, dst, h, i0, q0, s, inv_sum); break;
-        }
+        with_query_count<kContextQueries>(std::min(kContextQueries, live - q0),
+                                          [&](auto nq) { weighted_values_all<decltype(nq)::value>(w, dst, h, i0, q0, s, inv_sum); });
     }
 }
 

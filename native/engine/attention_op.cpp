@@ -177,25 +177,11 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
         }
         inv_sum[q] = 1.0f / _mm512_reduce_add_ps(sum);
     }
-    // 4. context = Σ_j e_j·v_j / Σ e, twelve queries × 32 channels at a time (24 accumulators):
-    //    each value row loaded from L2 serves twelve queries.
-    for (int q0 = 0; q0 < live; q0 += 14) {
-        switch (std::min(14, live - q0)) {
-            case 1: weighted_values_all<1>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 2: weighted_values_all<2>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 3: weighted_values_all<3>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 4: weighted_values_all<4>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 5: weighted_values_all<5>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 6: weighted_values_all<6>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 7: weighted_values_all<7>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 8: weighted_values_all<8>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 9: weighted_values_all<9>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 10: weighted_values_all<10>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 11: weighted_values_all<11>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 12: weighted_values_all<12>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            case 13: weighted_values_all<13>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-            default: weighted_values_all<14>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); break;
-        }
+    // 4. context = Σ_j e_j·v_j / Σ e, fourteen queries × 32 channels at a time (28 accumulators):
+    //    each value row loaded from L2 serves fourteen queries.
+    for (int q0 = 0; q0 < live; q0 += kTileQueries) {
+        with_query_count<kTileQueries>(std::min(kTileQueries, live - q0),
+                                       [&](auto nq) { weighted_values_all<decltype(nq)::value>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); });
     }
 }
 
