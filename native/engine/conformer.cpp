@@ -8,9 +8,16 @@ namespace {
 
 // NeMo ConformerFeedForward: Linear → Swish → Linear (dropout is a no-op at inference).
 // Returns residual + ½·FFN(xh) (the half-step of NeMo's ConformerLayer), in the epilogues where the
-// weights are packed.
+// weights are packed. Where linear1 can write its Swish outputs straight in linear2's activation
+// format (the Q8_0 kernel, apply_quantized_to), the F32 hidden rows (4·d_model wide) and their
+// quantize pass never exist: the same bytes reach linear2 either way.
 ggml_tensor * feed_forward(ggml_context * ctx, const NormedInput & xh, ggml_tensor * w1, ggml_tensor * b1, ggml_tensor * w2, ggml_tensor * b2,
                            const PackedWeights * packed, ggml_tensor * residual) {
+    const PackedMatmul * second = packed != nullptr ? packed->find(w2) : nullptr;
+    if (xh.quantized != nullptr && second != nullptr) {
+        ggml_tensor * hq = packed->find(w1)->apply_quantized_to(ctx, xh.quantized, ggml_get_name(w1), Epilogue{b1, true}, second->activation_format());
+        if (hq != nullptr) return second->apply_quantized(ctx, hq, ggml_get_name(w2), Epilogue{b2, false, residual, 0.5f});
+    }
     ggml_tensor * h = linear_ex(ctx, xh, w1, b1, packed, true);
     return linear_ex(ctx, h, w2, b2, packed, false, residual, 0.5f);
 }

@@ -71,6 +71,20 @@ PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, ui
 
 namespace {
 
+// Blocks per k chunk: 64 KiB of a panel's weights (the whole row up to 2048 inputs), which the frame
+// tiles read from L2. Fewer, longer tiles won over keeping a chunk in L1, as in the 14-bit kernel:
+// min of interleaved runs on cold weights, 126 frames, 1024 outputs × 4096 inputs, chunks of 16,
+// 32, 64 and 128 blocks: 2.92, 2.68, 2.57, 2.57 ms (750 frames: 17.8, 16.8, 16.1, 15.8); 4096 × 1024
+// the same within noise. 64 keeps a chunk and the next one's prefetch well inside a 1 MiB L2.
+constexpr int64_t kChunkBlocks = 64;
+
+/** Output rows in the Q8 row format above, of k values each (apply_quantized_to). */
+struct QuantizedRows {
+    uint8_t * data;
+    size_t stride;
+    int64_t k;
+};
+
 #ifdef PARAKEET_X86
 
 template <bool Sum>
@@ -92,6 +106,24 @@ PARAKEET_VNNI512 inline __m512 reduce16(__m512 (&v)[16]) {
         v[i] = combine<Sum>(_mm512_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
     const __m512 r = combine<Sum>(_mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(3, 1, 3, 1)));
     return _mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), r);
+}
+
+// Block b of a row in the format above from its 32 values v0, v1: the same arithmetic, operation for
+// operation, as the sixteen-block path of quantize_row below (max, then d = max/127 and 127/max as
+// IEEE divisions, rounded the same way), so either writes the same bytes.
+PARAKEET_VNNI512 inline __attribute__((always_inline)) void quantize_block(__m512 v0, __m512 v1, uint8_t * qr, float * sr, int32_t * cr, float * zr,
+                                                                          int64_t b) {
+    const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
+    const float d = amax / 127.0f;
+    const __m512 vid = _mm512_set1_ps(amax != 0.0f ? 127.0f / amax : 0.0f);
+    const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(v0, vid));
+    const __m512i q1 = _mm512_cvtps_epi32(_mm512_mul_ps(v1, vid));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32), _mm512_cvtepi32_epi8(q0));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32 + 16), _mm512_cvtepi32_epi8(q1));
+    sr[b] = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));  // through fp16, as block_q8_0 keeps d
+    const int32_t sum = _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
+    cr[b] = -128 * sum;
+    zr[b] = sr[b] * float(sum);
 }
 
 // ggml quantize_row_q8_0 per 32-block: d = max|x|/127, q = round(x/d) (nearest even, as its SIMD
@@ -128,22 +160,7 @@ PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
         _mm512_storeu_si512(cr + b, _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(sum, 7)));
         _mm512_storeu_ps(zr + b, _mm512_mul_ps(d16, _mm512_cvtepi32_ps(sum)));
     }
-    for (; b < nb; ++b) {  // the last blocks of a row that is not a multiple of 512
-        const __m512 v0 = _mm512_loadu_ps(xr + b * 32), v1 = _mm512_loadu_ps(xr + b * 32 + 16);
-        const __m512 a = _mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1));
-        const float amax = _mm512_reduce_max_ps(a);
-        const float d = amax / 127.0f;
-        const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
-        const __m512 vid = _mm512_set1_ps(id);
-        const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(v0, vid));
-        const __m512i q1 = _mm512_cvtps_epi32(_mm512_mul_ps(v1, vid));
-        _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32), _mm512_cvtepi32_epi8(q0));
-        _mm_storeu_si128(reinterpret_cast<__m128i *>(qr + b * 32 + 16), _mm512_cvtepi32_epi8(q1));
-        sr[b] = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));  // through fp16, as block_q8_0 keeps d
-        const int32_t sum = _mm512_reduce_add_epi32(_mm512_add_epi32(q0, q1));
-        cr[b] = -128 * sum;
-        zr[b] = sr[b] * float(sum);
-    }
+    for (; b < nb; ++b) quantize_block(_mm512_loadu_ps(xr + b * 32), _mm512_loadu_ps(xr + b * 32 + 16), qr, sr, cr, zr, b);  // past 512s
 }
 
 // Weights into ggml's block_q8_0 (a load-time conversion): as ggml's quantize_row_q8_0_ref, d =
@@ -163,15 +180,20 @@ PARAKEET_VNNI512 void quantize_weights(const float * x, int64_t n, BlockQ8_0 * o
 }
 
 // MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
-template <int MR>
+// QuantizedOut (one chunk, no y): the outputs into *quantized_out's rows instead (apply_quantized_to).
+template <int MR, bool QuantizedOut = false>
 PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0,
                                 int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
-                                PrefetchShare next_weights, PrefetchShare next_scales) {
+                                PrefetchShare next_weights, PrefetchShare next_scales, const QuantizedRows * quantized_out = nullptr) {
     const uint8_t * wp = w.panel_weights(panel);
     const float * ws = w.panel_scales(panel);
     const size_t corrections_at = size_t(k) + size_t(k / 32) * sizeof(float);
     __m512 acc[MR][2];
-    start_tile<MR>(acc, y, y_stride, accumulate);
+    if constexpr (QuantizedOut) {
+        for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+    } else {
+        start_tile<MR>(acc, y, y_stride, accumulate);
+    }
     for (int64_t b = b0; b < b1; ++b) {
         // The dot products start at the frame's −128·Σx (the unsigned weights' offset), so no
         // subtraction is left.
@@ -197,16 +219,40 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
         }
         add_scaled_block<MR>(acc, dot, ws + b * 32, xq, x_stride, size_t(k), b);
     }
-    end_tile<MR>(acc, y, y_stride, ep, t0, panel * 32);  // the epilogue on the last chunk
+    if constexpr (QuantizedOut) {  // the panel's 32 outputs are block `panel` of each row
+        finish_tile<MR>(acc, *ep, t0, panel * 32);
+        const QuantizedRows & out = *quantized_out;
+        const int64_t nb = out.k / 32;
+        for (int r = 0; r < MR; ++r) {
+            uint8_t * qr = out.data + size_t(t0 + r) * out.stride;
+            quantize_block(acc[r][0], acc[r][1], qr, reinterpret_cast<float *>(qr + out.k), reinterpret_cast<int32_t *>(qr + out.k + size_t(nb) * 4),
+                           reinterpret_cast<float *>(qr + out.k + size_t(nb) * 8), panel);
+        }
+    } else {
+        end_tile<MR>(acc, y, y_stride, ep, t0, panel * 32);  // the epilogue on the last chunk
+    }
 }
 
-// Blocks per k chunk: a chunk of a panel (16 × 1 KiB of weights) stays in L1 while every frame tile passes.
-constexpr int64_t kChunkBlocks = 16;
 
 PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, int64_t p0, int64_t p1,
                                   const EpilogueView & view) {
     block_chunk_gemm<kChunkBlocks>(xq, dst, w, p0, p1, view, BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128},
                                    [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
+}
+
+// The same into dst's rows in the Q8 row format (apply_quantized_to): every row in one chunk.
+PARAKEET_VNNI512 void gemm_panels_quantized(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, int64_t p0, int64_t p1,
+                                            const EpilogueView & view) {
+    const QuantizedRows out{static_cast<uint8_t *>(dst->data), dst->nb[1], w.rows()};
+    const uint8_t * x = static_cast<const uint8_t *>(xq->data);
+    const size_t xs = xq->nb[1];
+    const int64_t k = w.cols();
+    for_each_block_chunk<kChunkBlocks>(p0, p1, w.blocks(), xq->ne[1], BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128}, view,
+                                       [&](auto rows, int64_t t, int64_t p, int64_t b0, int64_t b1, bool accumulate, const EpilogueView * ep,
+                                           PrefetchShare next_weights, PrefetchShare next_scales) {
+                                           gemm_tile<decltype(rows)::value, true>(x + size_t(t) * xs, xs, k, w, p, b0, b1, nullptr, 0, accumulate, ep, t,
+                                                                                  next_weights, next_scales, &out);
+                                       });
 }
 
 #endif  // PARAKEET_X86
@@ -231,6 +277,14 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #endif
 }
 
+void gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+#ifdef PARAKEET_X86
+    split_by_panels<PackedQ8Matrix, gemm_panels_quantized>(dst, ith, nth, userdata);
+#else
+    (void)dst, (void)ith, (void)nth, (void)userdata;
+#endif
+}
+
 }  // namespace
 
 // W·x in two custom ops: the activations quantized per 32-block, then the VNNI GEMM. CPU backend only;
@@ -245,6 +299,16 @@ ggml_tensor * PackedQ8Matrix::quantize(ggml_context * ctx, ggml_tensor * x, cons
 
 ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
     return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols()), e, gemm_op, "vnni", weight_name);
+}
+
+ggml_tensor * PackedQ8Matrix::apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e,
+                                                 ActivationFormat out) const {
+    if (out != ActivationFormat::Q8Blocks || blocks() > kChunkBlocks) return nullptr;
+    GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(quantized_row_bytes(cols())));
+    ggml_tensor * y = packed_matmul_node(ctx, xq, rows(), xq->ne[1], e, gemm_quantized_op, configs_.get(this, EpilogueMode::of(e)),
+                                         quantized_row_bytes(rows()));
+    ggml_format_name(y, "vnni_gemm:%s", weight_name);
+    return y;
 }
 
 void PackedQ8Matrix::multiply(const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin,

@@ -36,6 +36,9 @@ public:
     ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
     ActivationFormat activation_format() const override { return ActivationFormat::Q8Blocks; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
+    /** Q8Blocks out: each panel's 32 outputs are one block of the next matmul's row, quantized in registers (up to 2048 inputs). */
+    ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue,
+                                     ActivationFormat out) const override;
     const char * layout_name() const override { return "q8_0_vnni"; }
     /**
      * y[t][o] = W[o]·x[t] for `frames` activation rows already in the Q8 row format (x_stride bytes

@@ -37,16 +37,21 @@ private:
     mutable std::deque<PackedOpConfig<Matrix>> configs_;
 };
 
-/** Node sources: [input, bias or null, residual or null, row mask or null]. */
+/**
+ * Node sources: [input, bias or null, residual or null, row mask or null]. The output is [rows, frames]
+ * F32, or [out_row_bytes, frames] I8 where the kernel writes its outputs quantized (apply_quantized_to).
+ */
 inline ggml_tensor * packed_matmul_node(ggml_context * ctx, ggml_tensor * input, int64_t rows, int64_t frames, const Epilogue & e,
-                                        ggml_custom_op_t fun, const void * config) {
+                                        ggml_custom_op_t fun, const void * config, size_t out_row_bytes = 0) {
     GGML_ASSERT(e.bias == nullptr || (e.bias->type == GGML_TYPE_F32 && ggml_is_contiguous(e.bias) && ggml_nelements(e.bias) == rows));
     GGML_ASSERT(e.residual == nullptr || (e.residual->type == GGML_TYPE_F32 && e.residual->ne[0] == rows && e.residual->ne[1] == frames &&
                                           e.residual->nb[0] == sizeof(float)));
     GGML_ASSERT(e.row_mask == nullptr || (e.row_mask->type == GGML_TYPE_F32 && ggml_is_contiguous(e.row_mask) && e.residual == nullptr &&
                                           e.mask_group > 0 && ggml_nelements(e.row_mask) * e.mask_group >= frames));
     ggml_tensor * args[] = {input, e.bias, e.residual, e.row_mask};
-    return ggml_custom_4d(ctx, GGML_TYPE_F32, rows, frames, 1, 1, args, 4, fun, GGML_N_TASKS_MAX, const_cast<void *>(config));
+    return out_row_bytes == 0 ? ggml_custom_4d(ctx, GGML_TYPE_F32, rows, frames, 1, 1, args, 4, fun, GGML_N_TASKS_MAX, const_cast<void *>(config))
+                              : ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(out_row_bytes), frames, 1, 1, args, 4, fun, GGML_N_TASKS_MAX,
+                                               const_cast<void *>(config));
 }
 
 /**

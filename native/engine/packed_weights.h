@@ -78,6 +78,17 @@ public:
         (void)ctx, (void)weight_name, (void)epilogue;
         return xq;  // unreachable: callers check activation_format() first
     }
+    /**
+     * apply_quantized with the outputs written straight in activation format `out` (rows: frames, as
+     * quantize() of the F32 outputs would write them, bit for bit) for the next matmul to read: the
+     * F32 rows and their separate quantize pass never exist. nullptr where this kernel cannot (then
+     * apply_quantized and the next matmul's quantize()).
+     */
+    virtual ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue,
+                                             ActivationFormat out) const {
+        (void)ctx, (void)xq, (void)weight_name, (void)epilogue, (void)out;
+        return nullptr;
+    }
     virtual size_t bytes() const = 0;
     /** Name in ModelInfo.weightTypes, e.g. "q8_0_vnni". */
     virtual const char * layout_name() const = 0;
