@@ -39,50 +39,104 @@ struct BlockStream {
 };
 
 /**
+ * The (span, panel) items of a GEMM a thread computes: a fixed range of panels, span by span
+ * (range), or all of a graph node's panels handed to its threads one item at a time as each asks
+ * (shared): on a busy machine a thread that loses its core for a while then holds up only the item
+ * it has, not a fixed half of the node, while the others take the rest. (Each of ggml's nodes ends in
+ * a barrier: with a fixed split, two threads ran the Q8_0 GEMMs only ≈ 1.5× as fast as one on a
+ * shared host where two single-threaded copies each ran at full speed.) The shared count lives in
+ * the node's op_params beside ggml's custom-op parameters; the last of the node's threads to finish
+ * sets it back to zero for the graph's next run (every thread of a node runs it once).
+ */
+class PanelItems {
+public:
+    static PanelItems range(int64_t p0, int64_t p1) { return PanelItems(p0, p1, nullptr, 0); }
+    static PanelItems shared(ggml_tensor * node, int64_t panels, int nth) { return PanelItems(0, panels, node->op_params + kCountAt, nth); }
+
+    void start(int64_t spans) { items_ = spans * (p1_ - p0_); }
+    /** The next item, false when none is left. */
+    bool next(int64_t & span, int64_t & panel) {
+        taken_ = shared_ != nullptr ? int64_t(__atomic_fetch_add(shared_, 1, __ATOMIC_RELAXED)) : taken_ + 1;
+        return at(taken_, span, panel);
+    }
+    /** The item this thread most likely takes next (its weights are worth prefetching). */
+    bool upcoming(int64_t & span, int64_t & panel) const { return at(taken_ + (shared_ != nullptr ? nth_ : 1), span, panel); }
+    /** Once per thread, after its last next(). */
+    void finish() {
+        if (shared_ != nullptr && __atomic_add_fetch(shared_ + 1, 1, __ATOMIC_ACQ_REL) == nth_) {
+            __atomic_store_n(shared_, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(shared_ + 1, 0, __ATOMIC_RELEASE);
+        }
+    }
+
+private:
+    // op_params: ggml's custom-op parameters (a function, a count, a pointer) come first.
+    static constexpr int kCountAt = 12;
+    static_assert(3 * sizeof(void *) <= kCountAt * sizeof(int32_t) && kCountAt + 2 <= GGML_MAX_OP_PARAMS / int(sizeof(int32_t)), "op_params room");
+
+    PanelItems(int64_t p0, int64_t p1, int32_t * shared, int nth) : p0_(p0), p1_(p1), shared_(shared), nth_(nth) {}
+    bool at(int64_t k, int64_t & span, int64_t & panel) const {
+        if (k < 0 || k >= items_) return false;
+        span = k / (p1_ - p0_);
+        panel = p0_ + k % (p1_ - p0_);
+        return true;
+    }
+
+    int64_t p0_, p1_;
+    int32_t * shared_;  // [items taken, threads finished], or nullptr for a fixed range
+    int nth_;
+    int64_t items_ = 0, taken_ = -1;
+};
+
+/**
  * Calls tile(std::integral_constant<int, MR>{}, t0, panel, b0, b1, accumulate, epilogue, prefetch_weights,
- * prefetch_scales) for every frame tile of every chunk of panels [p0, p1), span of frames by span;
- * `epilogue` is `view` on a panel's last chunk, else nullptr; `accumulate` is false on its first.
+ * prefetch_scales) for every frame tile of every chunk of the (span, panel) items this thread takes
+ * from `items`; `epilogue` is `view` on a panel's last chunk, else nullptr; `accumulate` is false
+ * on its first.
  */
 template <int64_t ChunkBlocks, typename Tile>
-void for_each_block_chunk(int64_t p0, int64_t p1, int64_t blocks, int64_t frames, const BlockStream & weights, const BlockStream & scales,
+void for_each_block_chunk(PanelItems & items, int64_t blocks, int64_t frames, const BlockStream & weights, const BlockStream & scales,
                           const EpilogueView & view, Tile && tile) {
     constexpr int kTileFrames = 6;
     const int64_t spans = std::max<int64_t>(1, frames / kFrameSpan);
     const int64_t span_frames = (frames + spans - 1) / spans;
     const int64_t span = (span_frames + kTileFrames - 1) / kTileFrames * kTileFrames;
-    for (int64_t f0 = 0; f0 < frames; f0 += span) {
-        const int64_t f1 = std::min(frames, f0 + span);
+    items.start(spans);
+    for (int64_t s = 0, p = 0; items.next(s, p);) {
+        const int64_t f0 = s * span, f1 = std::min(frames, f0 + span);
+        if (f0 >= f1) continue;
         const int64_t tiles = (f1 - f0 + kTileFrames - 1) / kTileFrames;
-        for (int64_t p = p0; p < p1; ++p) {
-            for (int64_t b0 = 0; b0 < blocks; b0 += ChunkBlocks) {
-                const int64_t b1 = std::min(blocks, b0 + ChunkBlocks);
-                const bool accumulate = b0 > 0;
-                const bool last_chunk = b1 == blocks;
-                const EpilogueView * ep = last_chunk ? &view : nullptr;
-                const int64_t next_panel = !last_chunk ? p : p + 1 < p1 ? p + 1 : p0, next_b0 = !last_chunk ? b1 : 0;
-                const int64_t next_blocks = std::min(ChunkBlocks, !last_chunk ? blocks - b1 : blocks);
-                const PrefetchBlock next_weights{weights.at(next_panel, blocks, next_b0), size_t(next_blocks) * weights.block_bytes, tiles, b1 - b0};
-                const PrefetchBlock next_scales{scales.at(next_panel, blocks, next_b0), size_t(next_blocks) * scales.block_bytes, tiles, b1 - b0};
-                int64_t t = f0, index = 0;
-                for (; t + kTileFrames <= f1; t += kTileFrames, ++index) {
-                    tile(std::integral_constant<int, kTileFrames>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index));
-                }
-                // The last 1–5 frames as one tile of their own count: tiles of 2 and 1 (4 and 2
-                // chains of VPDPBUSD, each waiting out the instruction's latency) took 1.7× and 2×
-                // a full tile's time per frame in an L1 loop, a 5-frame tile 1.1×; the 5 left of a
-                // 10 s call (125 frames) cost ≈ 2.5 % of the GEMM as 2 + 2 + 1.
-                const auto rest = [&](auto rows) { tile(rows, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index)); };
-                switch (f1 - t) {
-                    case 5: rest(std::integral_constant<int, 5>{}); break;
-                    case 4: rest(std::integral_constant<int, 4>{}); break;
-                    case 3: rest(std::integral_constant<int, 3>{}); break;
-                    case 2: rest(std::integral_constant<int, 2>{}); break;
-                    case 1: rest(std::integral_constant<int, 1>{}); break;
-                    default: break;
-                }
+        int64_t upcoming_span = 0, upcoming_panel = p;  // the next item's first chunk is prefetched during the last chunk
+        const bool has_upcoming = items.upcoming(upcoming_span, upcoming_panel);
+        for (int64_t b0 = 0; b0 < blocks; b0 += ChunkBlocks) {
+            const int64_t b1 = std::min(blocks, b0 + ChunkBlocks);
+            const bool accumulate = b0 > 0;
+            const bool last_chunk = b1 == blocks;
+            const EpilogueView * ep = last_chunk ? &view : nullptr;
+            const int64_t next_panel = !last_chunk ? p : upcoming_panel, next_b0 = !last_chunk ? b1 : 0;
+            const int64_t next_blocks = !last_chunk || has_upcoming ? std::min(ChunkBlocks, !last_chunk ? blocks - b1 : blocks) : 0;
+            const PrefetchBlock next_weights{weights.at(next_panel, blocks, next_b0), size_t(next_blocks) * weights.block_bytes, tiles, b1 - b0};
+            const PrefetchBlock next_scales{scales.at(next_panel, blocks, next_b0), size_t(next_blocks) * scales.block_bytes, tiles, b1 - b0};
+            int64_t t = f0, index = 0;
+            for (; t + kTileFrames <= f1; t += kTileFrames, ++index) {
+                tile(std::integral_constant<int, kTileFrames>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index));
+            }
+            // The last 1–5 frames as one tile of their own count: tiles of 2 and 1 (4 and 2
+            // chains of VPDPBUSD, each waiting out the instruction's latency) took 1.7× and 2×
+            // a full tile's time per frame in an L1 loop, a 5-frame tile 1.1×; the 5 left of a
+            // 10 s call (125 frames) cost ≈ 2.5 % of the GEMM as 2 + 2 + 1.
+            const auto rest = [&](auto rows) { tile(rows, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index)); };
+            switch (f1 - t) {
+                case 5: rest(std::integral_constant<int, 5>{}); break;
+                case 4: rest(std::integral_constant<int, 4>{}); break;
+                case 3: rest(std::integral_constant<int, 3>{}); break;
+                case 2: rest(std::integral_constant<int, 2>{}); break;
+                case 1: rest(std::integral_constant<int, 1>{}); break;
+                default: break;
             }
         }
     }
+    items.finish();
 }
 
 #ifdef PARAKEET_X86
@@ -110,10 +164,10 @@ PARAKEET_VNNI512 inline __attribute__((always_inline)) void add_scaled_block(__m
  * epilogue, t0, prefetch_weights, prefetch_scales) computing each tile (rows: std::integral_constant<int, MR>).
  */
 template <int64_t ChunkBlocks, typename Matrix, typename Tile>
-void block_chunk_rows(const uint8_t * xq, size_t xs, int64_t frames, float * y, size_t ys, const Matrix & w, int64_t p0, int64_t p1,
+void block_chunk_rows(const uint8_t * xq, size_t xs, int64_t frames, float * y, size_t ys, const Matrix & w, PanelItems & items,
                       const EpilogueView & view, const BlockStream & weights, const BlockStream & scales, Tile && tile) {
     const int64_t k = w.cols();
-    for_each_block_chunk<ChunkBlocks>(p0, p1, k / 32, frames, weights, scales, view,
+    for_each_block_chunk<ChunkBlocks>(items, k / 32, frames, weights, scales, view,
                                       [&](auto rows, int64_t t, int64_t p, int64_t b0, int64_t b1, bool acc, const EpilogueView * ep,
                                           PrefetchShare next_weights, PrefetchShare next_scales) {
                                           tile(rows, xq + size_t(t) * xs, xs, k, w, p, b0, b1, y + size_t(t) * ys + size_t(p) * 32, ys, acc, ep, t,
@@ -123,10 +177,21 @@ void block_chunk_rows(const uint8_t * xq, size_t xs, int64_t frames, float * y, 
 
 /** The same with the activations dst->src[0]-style tensor xq and the output tensor dst. */
 template <int64_t ChunkBlocks, typename Matrix, typename Tile>
-void block_chunk_gemm(const ggml_tensor * xq, ggml_tensor * dst, const Matrix & w, int64_t p0, int64_t p1, const EpilogueView & view,
+void block_chunk_gemm(const ggml_tensor * xq, ggml_tensor * dst, const Matrix & w, PanelItems & items, const EpilogueView & view,
                       const BlockStream & weights, const BlockStream & scales, Tile && tile) {
     block_chunk_rows<ChunkBlocks>(static_cast<const uint8_t *>(xq->data), xq->nb[1], xq->ne[1], static_cast<float *>(dst->data),
-                                  dst->nb[1] / sizeof(float), w, p0, p1, view, weights, scales, std::forward<Tile>(tile));
+                                  dst->nb[1] / sizeof(float), w, items, view, weights, scales, std::forward<Tile>(tile));
+}
+
+/**
+ * The ggml op body of a block-scaled GEMM: the node's (span, panel) items shared among its threads
+ * (PanelItems::shared), run by `Panels` (the kernel's traversal) with the node's epilogue.
+ */
+template <typename Matrix, void (*Panels)(const ggml_tensor *, ggml_tensor *, const Matrix &, PanelItems &, const EpilogueView &)>
+void share_panels(ggml_tensor * dst, int, int nth, void * userdata) {
+    const auto & config = *static_cast<const PackedOpConfig<Matrix> *>(userdata);
+    PanelItems items = PanelItems::shared(dst, config.matrix->rows() / 32, nth);
+    Panels(dst->src[0], dst, *config.matrix, items, EpilogueView(dst, config.mode));
 }
 
 }  // namespace parakeet

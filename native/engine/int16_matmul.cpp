@@ -125,13 +125,13 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
 // longer tiles won over L1 residency: 4, 8 and 16 blocks ran 102, 113 and 119 GMAC/s here (1024 → 4096).
 constexpr int64_t kChunkBlocks = 16;
 
-PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedI16Matrix & w, int64_t p0, int64_t p1,
+PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedI16Matrix & w, PanelItems & items,
                                   const EpilogueView & view) {
-    block_chunk_gemm<kChunkBlocks>(xq, dst, w, p0, p1, view, BlockStream{w.panel_weights(0), 2048}, BlockStream{w.panel_scales(0), 128},
+    block_chunk_gemm<kChunkBlocks>(xq, dst, w, items, view, BlockStream{w.panel_weights(0), 2048}, BlockStream{w.panel_scales(0), 128},
                                    [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 }
 
-void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) { split_by_panels<PackedI16Matrix, gemm_panels>(dst, ith, nth, userdata); }
+void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) { share_panels<PackedI16Matrix, gemm_panels>(dst, ith, nth, userdata); }
 
 #else
 

@@ -234,20 +234,20 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
 }
 
 
-PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, int64_t p0, int64_t p1,
+PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, PanelItems & items,
                                   const EpilogueView & view) {
-    block_chunk_gemm<kChunkBlocks>(xq, dst, w, p0, p1, view, BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128},
+    block_chunk_gemm<kChunkBlocks>(xq, dst, w, items, view, BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128},
                                    [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 }
 
 // The same into dst's rows in the Q8 row format (apply_quantized_to): every row in one chunk.
-PARAKEET_VNNI512 void gemm_panels_quantized(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, int64_t p0, int64_t p1,
+PARAKEET_VNNI512 void gemm_panels_quantized(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, PanelItems & items,
                                             const EpilogueView & view) {
     const QuantizedRows out{static_cast<uint8_t *>(dst->data), dst->nb[1], w.rows()};
     const uint8_t * x = static_cast<const uint8_t *>(xq->data);
     const size_t xs = xq->nb[1];
     const int64_t k = w.cols();
-    for_each_block_chunk<kChunkBlocks>(p0, p1, w.blocks(), xq->ne[1], BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128}, view,
+    for_each_block_chunk<kChunkBlocks>(items, w.blocks(), xq->ne[1], BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128}, view,
                                        [&](auto rows, int64_t t, int64_t p, int64_t b0, int64_t b1, bool accumulate, const EpilogueView * ep,
                                            PrefetchShare next_weights, PrefetchShare next_scales) {
                                            gemm_tile<decltype(rows)::value, true>(x + size_t(t) * xs, xs, k, w, p, b0, b1, nullptr, 0, accumulate, ep, t,
@@ -271,7 +271,7 @@ namespace {
 
 void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    split_by_panels<PackedQ8Matrix, gemm_panels>(dst, ith, nth, userdata);
+    share_panels<PackedQ8Matrix, gemm_panels>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
@@ -279,7 +279,7 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 
 void gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    split_by_panels<PackedQ8Matrix, gemm_panels_quantized>(dst, ith, nth, userdata);
+    share_panels<PackedQ8Matrix, gemm_panels_quantized>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
@@ -314,7 +314,8 @@ ggml_tensor * PackedQ8Matrix::apply_quantized_to(ggml_context * ctx, ggml_tensor
 void PackedQ8Matrix::multiply(const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin,
                               int64_t panel_end) const {
 #ifdef PARAKEET_X86
-    block_chunk_rows<kChunkBlocks>(xq, x_stride, frames, y, y_stride, *this, panel_begin, panel_end, EpilogueView(),
+    PanelItems items = PanelItems::range(panel_begin, panel_end);
+    block_chunk_rows<kChunkBlocks>(xq, x_stride, frames, y, y_stride, *this, items, EpilogueView(),
                                    BlockStream{panel_weights(0), 1024}, BlockStream{panel_scales(0), 128},
                                    [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 #else

@@ -130,9 +130,9 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
 // while every frame tile passes.
 constexpr int64_t kChunkBlocks = 32;
 
-PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ4KMatrix & w, int64_t p0, int64_t p1,
+PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ4KMatrix & w, PanelItems & items,
                                   const EpilogueView & view) {
-    block_chunk_gemm<kChunkBlocks>(xq, dst, w, p0, p1, view, BlockStream{w.panel_quants(0), 512}, BlockStream{w.panel_scales(0), 256},
+    block_chunk_gemm<kChunkBlocks>(xq, dst, w, items, view, BlockStream{w.panel_quants(0), 512}, BlockStream{w.panel_scales(0), 256},
                                    [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 }
 
@@ -140,7 +140,7 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
 
 void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    split_by_panels<PackedQ4KMatrix, gemm_panels>(dst, ith, nth, userdata);
+    share_panels<PackedQ4KMatrix, gemm_panels>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif

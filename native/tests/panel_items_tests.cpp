@@ -1,0 +1,49 @@
+// PanelItems (block_chunks.h): a GEMM node's (span, panel) items shared among its threads through
+// the node's op_params. Every item is taken exactly once per run, whatever the thread count, and
+// the count is back at zero for the next run of the same node.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "block_chunks.h"
+#include "check.h"
+
+using namespace parakeet;
+
+TEST(shared_panel_items_are_each_taken_once_per_run) {
+    ggml_tensor node;
+    std::memset(&node, 0, sizeof(node));
+    const int32_t ggml_params[6] = {11, 22, 33, 44, 55, 66};  // ggml's custom-op parameters stay untouched
+    std::memcpy(node.op_params, ggml_params, sizeof(ggml_params));
+    for (int run = 0; run < 200; ++run) {
+        const int nth = 1 + run % 4;
+        const int64_t panels = 1 + run % 37, spans = 1 + run % 3;
+        std::vector<std::atomic<int>> taken(size_t(panels * spans));
+        std::vector<std::thread> threads;
+        for (int ith = 0; ith < nth; ++ith) {
+            threads.emplace_back([&] {
+                PanelItems items = PanelItems::shared(&node, panels, nth);
+                items.start(spans);
+                for (int64_t s = 0, p = 0; items.next(s, p);) {
+                    CHECK(s >= 0 && s < spans && p >= 0 && p < panels);
+                    taken[size_t(s * panels + p)]++;
+                    std::this_thread::yield();
+                }
+                items.finish();
+            });
+        }
+        for (std::thread & t : threads) t.join();
+        CHECK(std::all_of(taken.begin(), taken.end(), [](const std::atomic<int> & n) { return n.load() == 1; }));
+    }
+    CHECK(std::memcmp(node.op_params, ggml_params, sizeof(ggml_params)) == 0);
+    for (size_t i = sizeof(ggml_params) / sizeof(int32_t); i < sizeof(node.op_params) / sizeof(int32_t); ++i) CHECK_EQ(node.op_params[i], 0);
+    // A fixed range: its own panels, span by span, in order.
+    PanelItems range = PanelItems::range(3, 6);
+    range.start(2);
+    std::vector<int64_t> order;
+    for (int64_t s = 0, p = 0; range.next(s, p);) order.push_back(s * 10 + p);
+    range.finish();
+    CHECK(order == std::vector<int64_t>({3, 4, 5, 13, 14, 15}));
+}
