@@ -233,7 +233,6 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
     }
 }
 
-
 PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, PanelItems & items,
                                   const EpilogueView & view) {
     block_chunk_gemm<kChunkBlocks>(xq, dst, w, items, view, BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128},
