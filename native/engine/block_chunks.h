@@ -59,8 +59,11 @@ public:
         taken_ = shared_ != nullptr ? int64_t(__atomic_fetch_add(shared_, 1, __ATOMIC_RELAXED)) : taken_ + 1;
         return at(taken_, span, panel);
     }
-    /** The item this thread most likely takes next (its weights are worth prefetching). */
-    bool upcoming(int64_t & span, int64_t & panel) const { return at(taken_ + (shared_ != nullptr ? nth_ : 1), span, panel); }
+    /** The panel of the item this thread most likely takes next (its weights are worth prefetching); false if none. */
+    bool upcoming_panel(int64_t & panel) const {
+        int64_t span = 0;
+        return at(taken_ + (shared_ != nullptr ? nth_ : 1), span, panel);
+    }
     /** Once per thread, after its last next(). */
     void finish() {
         if (shared_ != nullptr && __atomic_add_fetch(shared_ + 1, 1, __ATOMIC_ACQ_REL) == nth_) {
@@ -106,8 +109,8 @@ void for_each_block_chunk(PanelItems & items, int64_t blocks, int64_t frames, co
         const int64_t f0 = s * span, f1 = std::min(frames, f0 + span);
         if (f0 >= f1) continue;
         const int64_t tiles = (f1 - f0 + kTileFrames - 1) / kTileFrames;
-        int64_t upcoming_span = 0, upcoming_panel = p;  // the next item's first chunk is prefetched during the last chunk
-        const bool has_upcoming = items.upcoming(upcoming_span, upcoming_panel);
+        int64_t upcoming_panel = p;  // the next item's first chunk is prefetched during the last chunk
+        const bool has_upcoming = items.upcoming_panel(upcoming_panel);
         for (int64_t b0 = 0; b0 < blocks; b0 += ChunkBlocks) {
             const int64_t b1 = std::min(blocks, b0 + ChunkBlocks);
             const bool accumulate = b0 > 0;
