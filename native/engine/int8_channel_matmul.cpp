@@ -19,6 +19,7 @@
 
 #include "cpu_ops.h"
 #include "simd_math.h"
+#include "block_chunks.h"
 #include "weight_prefetch.h"
 
 namespace parakeet {
@@ -241,42 +242,184 @@ PARAKEET_VNNI512 void gemm_tile_rows(const uint8_t * xq, size_t x_stride, int64_
 }
 #undef PARAKEET_ROWS6
 
+// A tile of MR ≤ 3 frames × two panels (64 rows): 12 int32 accumulators, four weight vectors and
+// one broadcast per frame and group, so each broadcast feeds four VPDPBUSD instead of two. A
+// broadcast from memory costs the VNNI ports about a seventh of a VPDPBUSD: an L1 loop of 6 frames ×
+// 32 rows ran 4.75 G VPDPBUSD/s against 5.55 for the instruction alone, one of 3 frames × 64 rows
+// 5.3–5.4 (this CPU, Ice Lake-SP). Accumulators as named variables, as in gemm_tile_rows.
+#define PARAKEET_ROWS3(X) X(0) X(1) X(2)
+template <int MR>
+PARAKEET_VNNI512 void gemm_tile_pair(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI8ChannelMatrix & w, int64_t panel, int64_t g0,
+                                     int64_t g1, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, PrefetchShare prefetch0,
+                                     PrefetchShare prefetch1) {
+    const int8_t * wp = w.panel_weights(panel);
+    const int8_t * wq = w.panel_weights(panel + 1);
+#define PARAKEET_DECLARE(r)                                                                               \
+    const uint8_t * x##r = xq + size_t(std::min(r, MR - 1)) * x_stride;                                   \
+    float * y##r = y + size_t(std::min(r, MR - 1)) * y_stride;                                            \
+    __m512i d##r##0 = _mm512_setzero_si512(), d##r##1 = _mm512_setzero_si512(), d##r##2 = _mm512_setzero_si512(), \
+            d##r##3 = _mm512_setzero_si512();
+    PARAKEET_ROWS3(PARAKEET_DECLARE)
+#undef PARAKEET_DECLARE
+    if (g0 == 0) {
+        const int32_t * offsets = w.row_offsets() + panel * kPanel;
+        const __m512i o0 = _mm512_loadu_si512(offsets), o1 = _mm512_loadu_si512(offsets + 16), o2 = _mm512_loadu_si512(offsets + 32),
+                      o3 = _mm512_loadu_si512(offsets + 48);
+#define PARAKEET_INIT(r)                                                                                  \
+    if constexpr (r < MR) {                                                                               \
+        const __m512i z = _mm512_set1_epi32(zero_point(x##r, k));                                         \
+        d##r##0 = _mm512_mullo_epi32(z, o0), d##r##1 = _mm512_mullo_epi32(z, o1);                          \
+        d##r##2 = _mm512_mullo_epi32(z, o2), d##r##3 = _mm512_mullo_epi32(z, o3);                          \
+    }
+        PARAKEET_ROWS3(PARAKEET_INIT)
+#undef PARAKEET_INIT
+    } else {
+#define PARAKEET_RELOAD(r)                                                                                \
+    if constexpr (r < MR) {                                                                               \
+        d##r##0 = _mm512_loadu_si512(y##r), d##r##1 = _mm512_loadu_si512(y##r + 16);                      \
+        d##r##2 = _mm512_loadu_si512(y##r + 32), d##r##3 = _mm512_loadu_si512(y##r + 48);                  \
+    }
+        PARAKEET_ROWS3(PARAKEET_RELOAD)
+#undef PARAKEET_RELOAD
+    }
+    prefetch0.burst();
+    prefetch1.burst();
+    for (int64_t g = g0; g < g1; ++g) {
+        __m512i w0 = _mm512_load_si512(wp + g * 128), w1 = _mm512_load_si512(wp + g * 128 + 64);
+        __m512i w2 = _mm512_load_si512(wq + g * 128), w3 = _mm512_load_si512(wq + g * 128 + 64);
+        // In registers: built with the target attributes alone, GCC 12 folds each load into every
+        // VPDPBUSD that reads it (three loads where one does, indexed: 2× slower).
+        pin_register(w0), pin_register(w1), pin_register(w2), pin_register(w3);
+#define PARAKEET_STEP(r)                                                                                  \
+    if constexpr (r < MR) {                                                                               \
+        const __m512i a = _mm512_set1_epi32(load_u32(x##r + g * 4));                                      \
+        d##r##0 = _mm512_dpbusd_epi32(d##r##0, a, w0), d##r##1 = _mm512_dpbusd_epi32(d##r##1, a, w1);      \
+        d##r##2 = _mm512_dpbusd_epi32(d##r##2, a, w2), d##r##3 = _mm512_dpbusd_epi32(d##r##3, a, w3);      \
+    }
+        PARAKEET_ROWS3(PARAKEET_STEP)
+#undef PARAKEET_STEP
+    }
+    if (g1 * 4 < k) {
+#define PARAKEET_PARK(r)                                                                                  \
+    if constexpr (r < MR) {                                                                               \
+        _mm512_storeu_si512(y##r, d##r##0), _mm512_storeu_si512(y##r + 16, d##r##1);                       \
+        _mm512_storeu_si512(y##r + 32, d##r##2), _mm512_storeu_si512(y##r + 48, d##r##3);                  \
+    }
+        PARAKEET_ROWS3(PARAKEET_PARK)
+#undef PARAKEET_PARK
+        return;
+    }
+    __m512i first[MR][2], second[MR][2];
+#define PARAKEET_GATHER(r) \
+    if constexpr (r < MR) first[r][0] = d##r##0, first[r][1] = d##r##1, second[r][0] = d##r##2, second[r][1] = d##r##3;
+    PARAKEET_ROWS3(PARAKEET_GATHER)
+#undef PARAKEET_GATHER
+    finish_dots<MR>(first, xq, x_stride, k, w, panel, y, y_stride, ep, t0);
+    finish_dots<MR>(second, xq, x_stride, k, w, panel + 1, y + kPanel, y_stride, ep, t0);
+}
+#undef PARAKEET_ROWS3
+
 // Frames per main tile: 12 int32 accumulators, two weight vectors, a broadcast.
 constexpr int kTileFrames = 6;
+// Frames per tile of a panel pair: 12 int32 accumulators, four weight vectors, a broadcast.
+constexpr int kPairFrames = 3;
 // Groups per k chunk: 128 × 128 B = 16 KiB of a panel stays in L1 while every frame tile passes.
 constexpr int64_t kChunkGroups = 128;
 
-PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedI8ChannelMatrix & w, int64_t p0, int64_t p1,
-                                  const EpilogueView & view) {
-    const int64_t k = w.cols(), frames = xq->ne[1], groups = k / 4;
-    const size_t xs = xq->nb[1], ys = dst->nb[1] / sizeof(float);
-    const uint8_t * xbase = static_cast<const uint8_t *>(xq->data);
-    float * ybase = static_cast<float *>(dst->data);
-    for (int64_t p = p0; p < p1; ++p) {
-        float * ycol = ybase + size_t(p) * kPanel;
-        for (int64_t g0 = 0; g0 < groups; g0 += kChunkGroups) {
-            const int64_t g1 = std::min(groups, g0 + kChunkGroups);
-            // The next chunk (the next panel's first after the last): 128 B per group, contiguous.
-            const int64_t next_groups = std::min(kChunkGroups, g1 < groups ? groups - g1 : groups);
-            const PrefetchBlock next{reinterpret_cast<const char *>(w.panel_weights(p) + g1 * 128), size_t(next_groups) * 128,
-                                     (frames + kTileFrames - 1) / kTileFrames, g1 - g0};
-            int64_t t = 0, tile = 0;
-            for (; t + kTileFrames <= frames; t += kTileFrames) {
-                gemm_tile_rows<kTileFrames>(xbase + size_t(t) * xs, xs, k, w, p, g0, g1, ycol + size_t(t) * ys, ys, &view, t, next.share(tile++));
-            }
-            const uint8_t * xt = xbase + size_t(t) * xs;
-            float * yt = ycol + size_t(t) * ys;
-            const PrefetchShare last = next.share(tile);
-            switch (frames - t) {  // the last 1–5 frames
-                case 5: gemm_tile_rows<5>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
-                case 4: gemm_tile_rows<4>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
-                case 3: gemm_tile_rows<3>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
-                case 2: gemm_tile_rows<2>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
-                case 1: gemm_tile_rows<1>(xt, xs, k, w, p, g0, g1, yt, ys, &view, t, last); break;
-                default: break;
-            }
+/** One GEMM node's operands, as its items read them. */
+struct ChannelGemm {
+    const PackedI8ChannelMatrix & w;
+    const uint8_t * x;
+    size_t x_stride;
+    float * y;
+    size_t y_stride;
+    const EpilogueView & view;
+};
+
+// The item of panels p, p + 1 over frames [f0, f1), in tiles of 3 frames (gemm_tile_pair). During the
+// last chunk the first chunk of the panel pair at `upcoming` (−1: none) is prefetched.
+PARAKEET_VNNI512 void pair_item(const ChannelGemm & m, int64_t p, int64_t f0, int64_t f1, int64_t upcoming) {
+    const PackedI8ChannelMatrix & w = m.w;
+    const int64_t k = w.cols(), groups = k / 4, panels = w.rows() / kPanel;
+    float * ycol = m.y + size_t(p) * kPanel;
+    const int64_t tiles = (f1 - f0 + kPairFrames - 1) / kPairFrames;
+    for (int64_t g0 = 0; g0 < groups; g0 += kChunkGroups) {
+        const int64_t g1 = std::min(groups, g0 + kChunkGroups);
+        // Each panel's next chunk: 128 B per group.
+        const bool last = g1 == groups;
+        const int64_t q = last ? upcoming : p, qg = last ? 0 : g1;
+        const int64_t next_groups = q < 0 ? 0 : std::min(kChunkGroups, groups - qg);
+        const auto next = [&](int64_t panel) {
+            const bool real = q >= 0 && panel < panels;
+            return PrefetchBlock{reinterpret_cast<const char *>(w.panel_weights(real ? panel : 0) + qg * 128), size_t(real ? next_groups : 0) * 128,
+                                 tiles, g1 - g0};
+        };
+        const PrefetchBlock next0 = next(q), next1 = next(q + 1);
+        int64_t t = f0, tile = 0;
+        for (; t + kPairFrames <= f1; t += kPairFrames, ++tile) {
+            gemm_tile_pair<kPairFrames>(m.x + size_t(t) * m.x_stride, m.x_stride, k, w, p, g0, g1, ycol + size_t(t) * m.y_stride, m.y_stride, &m.view,
+                                        t, next0.share(tile), next1.share(tile));
+        }
+        const uint8_t * xt = m.x + size_t(t) * m.x_stride;
+        float * yt = ycol + size_t(t) * m.y_stride;
+        switch (f1 - t) {  // the last 1–2 frames
+            case 2: gemm_tile_pair<2>(xt, m.x_stride, k, w, p, g0, g1, yt, m.y_stride, &m.view, t, next0.share(tile), next1.share(tile)); break;
+            case 1: gemm_tile_pair<1>(xt, m.x_stride, k, w, p, g0, g1, yt, m.y_stride, &m.view, t, next0.share(tile), next1.share(tile)); break;
+            default: break;
         }
     }
+}
+
+// A lone last panel p (an odd panel count) over frames [f0, f1), in tiles of 6 frames.
+PARAKEET_VNNI512 void lone_item(const ChannelGemm & m, int64_t p, int64_t f0, int64_t f1, int64_t upcoming) {
+    const PackedI8ChannelMatrix & w = m.w;
+    const int64_t k = w.cols(), groups = k / 4;
+    float * ycol = m.y + size_t(p) * kPanel;
+    for (int64_t g0 = 0; g0 < groups; g0 += kChunkGroups) {
+        const int64_t g1 = std::min(groups, g0 + kChunkGroups);
+        const bool last = g1 == groups;
+        const int64_t q = last ? upcoming : p, qg = last ? 0 : g1;
+        const int64_t next_groups = q < 0 ? 0 : std::min(kChunkGroups, groups - qg);
+        const PrefetchBlock next{reinterpret_cast<const char *>(w.panel_weights(std::max<int64_t>(q, 0)) + qg * 128), size_t(next_groups) * 128,
+                                 (f1 - f0 + kTileFrames - 1) / kTileFrames, g1 - g0};
+        int64_t t = f0, tile = 0;
+        for (; t + kTileFrames <= f1; t += kTileFrames) {
+            gemm_tile_rows<kTileFrames>(m.x + size_t(t) * m.x_stride, m.x_stride, k, w, p, g0, g1, ycol + size_t(t) * m.y_stride, m.y_stride, &m.view, t,
+                                        next.share(tile++));
+        }
+        const uint8_t * xt = m.x + size_t(t) * m.x_stride;
+        float * yt = ycol + size_t(t) * m.y_stride;
+        const PrefetchShare rest = next.share(tile);
+        switch (f1 - t) {  // the last 1–5 frames
+            case 5: gemm_tile_rows<5>(xt, m.x_stride, k, w, p, g0, g1, yt, m.y_stride, &m.view, t, rest); break;
+            case 4: gemm_tile_rows<4>(xt, m.x_stride, k, w, p, g0, g1, yt, m.y_stride, &m.view, t, rest); break;
+            case 3: gemm_tile_rows<3>(xt, m.x_stride, k, w, p, g0, g1, yt, m.y_stride, &m.view, t, rest); break;
+            case 2: gemm_tile_rows<2>(xt, m.x_stride, k, w, p, g0, g1, yt, m.y_stride, &m.view, t, rest); break;
+            case 1: gemm_tile_rows<1>(xt, m.x_stride, k, w, p, g0, g1, yt, m.y_stride, &m.view, t, rest); break;
+            default: break;
+        }
+    }
+}
+
+// The (span, panel pair) items this thread takes: spans of frames as the block-scaled kernels go
+// (block_chunks.h, kFrameSpan: a span's activation rows stay in L2 while every panel passes over
+// them), the pairs handed out one at a time among the node's threads (PanelItems: on a busy machine
+// a thread that loses its core holds up one item, not half the node).
+PARAKEET_VNNI512 void gemm_items(const ChannelGemm & m, int64_t frames, PanelItems & items) {
+    const int64_t panels = m.w.rows() / kPanel;
+    const int64_t spans = std::max<int64_t>(1, frames / kFrameSpan);
+    const int64_t span = ((frames + spans - 1) / spans + kTileFrames - 1) / kTileFrames * kTileFrames;
+    items.start(spans);
+    for (int64_t s = 0, pair = 0; items.next(s, pair);) {
+        const int64_t f0 = s * span, f1 = std::min(frames, f0 + span);
+        if (f0 >= f1) continue;
+        int64_t upcoming = -1;
+        if (!items.upcoming_panel(upcoming)) upcoming = -1;
+        const int64_t p = 2 * pair, next_panel = upcoming >= 0 ? 2 * upcoming : -1;
+        if (p + 1 < panels) pair_item(m, p, f0, f1, next_panel);
+        else lone_item(m, p, f0, f1, next_panel);
+    }
+    items.finish();
 }
 
 #endif  // PARAKEET_X86
@@ -291,7 +434,14 @@ void quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 
 void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    split_by_panels<PackedI8ChannelMatrix, gemm_panels>(dst, ith, nth, userdata);
+    (void)ith;
+    const auto & config = *static_cast<const PackedOpConfig<PackedI8ChannelMatrix> *>(userdata);
+    const PackedI8ChannelMatrix & w = *config.matrix;
+    const ggml_tensor * xq = dst->src[0];
+    const EpilogueView view(dst, config.mode);
+    const ChannelGemm m{w, static_cast<const uint8_t *>(xq->data), xq->nb[1], static_cast<float *>(dst->data), dst->nb[1] / sizeof(float), view};
+    PanelItems items = PanelItems::shared(dst, (w.rows() / kPanel + 1) / 2, nth);
+    gemm_items(m, xq->ne[1], items);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif

@@ -48,6 +48,17 @@ PARAKEET_VNNI512 static inline __attribute__((always_inline)) void dpbusd_into(_
 #endif
 }
 
+// Makes a vector an opaque value in a register: GCC may otherwise rematerialize a loaded vector
+// (load it again at every use) instead of keeping it, which multiplies a kernel's loads.
+template <typename V>
+PARAKEET_AVX512 static inline __attribute__((always_inline)) void pin_register(V & v) {
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+v"(v));
+#else
+    (void)v;
+#endif
+}
+
 PARAKEET_VNNI512 static inline __attribute__((always_inline)) void dpwssd_into(__m512i & acc, __m512i a, __m512i b) {
 #if defined(__GNUC__) || defined(__clang__)
     __asm__("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));

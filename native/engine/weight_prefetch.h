@@ -28,6 +28,9 @@ public:
         countdown_ = step_;
         for (int64_t b = 0; b < burst_ && next_ < end_; ++b, next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
     }
+    PARAKEET_AVX512 inline __attribute__((always_inline)) void burst() {
+        for (; next_ < end_; next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
+    }
 #else
     void tick() {}
 #endif
