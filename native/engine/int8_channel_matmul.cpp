@@ -198,6 +198,7 @@ PARAKEET_VNNI512 void gemm_tile_rows(const uint8_t * xq, size_t x_stride, int64_
     PARAKEET_ROWS6(PARAKEET_DECLARE)
 #undef PARAKEET_DECLARE
     if (g0 == 0) {
+        prefetch_tile_outputs<MR>(y, y_stride);
         const __m512i o0 = _mm512_loadu_si512(w.row_offsets() + panel * kPanel), o1 = _mm512_loadu_si512(w.row_offsets() + panel * kPanel + 16);
 #define PARAKEET_INIT(r)                                                   \
     if constexpr (r < MR) {                                                \
@@ -262,6 +263,7 @@ PARAKEET_VNNI512 void gemm_tile_pair(const uint8_t * xq, size_t x_stride, int64_
     PARAKEET_ROWS3(PARAKEET_DECLARE)
 #undef PARAKEET_DECLARE
     if (g0 == 0) {
+        prefetch_tile_outputs<MR, 4>(y, y_stride);
         const int32_t * offsets = w.row_offsets() + panel * kPanel;
         const __m512i o0 = _mm512_loadu_si512(offsets), o1 = _mm512_loadu_si512(offsets + 16), o2 = _mm512_loadu_si512(offsets + 32),
                       o3 = _mm512_loadu_si512(offsets + 48);

@@ -189,8 +189,15 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
     const float * ws = w.panel_scales(panel);
     const size_t corrections_at = size_t(k) + size_t(k / 32) * sizeof(float);
     __m512 acc[MR][2];
-    if constexpr (QuantizedOut) {
-        for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+    if constexpr (QuantizedOut) {  // the lines this tile writes: its block of each row and the block's three numbers
+        const QuantizedRows & out = *quantized_out;
+        const size_t nb = size_t(out.k / 32);
+        for (int r = 0; r < MR; ++r) {
+            const uint8_t * qr = out.data + size_t(t0 + r) * out.stride;
+            prefetch_for_write(qr + panel * 32);
+            for (size_t at = size_t(out.k); at < size_t(out.k) + 12 * nb; at += 4 * nb) prefetch_for_write(qr + at + size_t(panel) * 4);
+            acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+        }
     } else {
         start_tile<MR>(acc, y, y_stride, accumulate);
     }
