@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "aligned_bytes.h"
 #include "check.h"
 #include "cpu_ops.h"
 #include "ggml-cpu.h"
@@ -74,8 +75,8 @@ TEST(i16_matmul_is_closer_to_float64_than_f16_weights) {
         for (float & v : w) v = normal(rng) / std::sqrt(float(c.cols));
         for (float & v : x) v = normal(rng);
         for (int64_t t = 0; t < c.frames; ++t) x[size_t(t * c.cols + (t * 37) % c.cols)] *= 20.0f;  // an outlier per frame
-        std::vector<uint8_t> storage(PackedI16Matrix::storage_bytes(c.rows, c.cols) + 64);
-        uint8_t * aligned = storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+        std::vector<uint8_t> storage;
+        uint8_t * aligned = aligned64(storage, PackedI16Matrix::storage_bytes(c.rows, c.cols));
         const PackedI16Matrix m(w.data(), c.rows, c.cols, aligned);
 
         ggml_init_params params = {size_t(16) << 20, nullptr, false};

@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "aligned_bytes.h"
 #include "check.h"
 #include "cpu_ops.h"
 #include "ggml-cpu.h"
@@ -41,8 +42,8 @@ TEST(i8_channel_matmul_equals_its_integer_formula) {
     for (const Case & c : cases) {
         std::vector<float> w(size_t(c.rows * c.cols));
         for (float & v : w) v = normal(rng) / std::sqrt(float(c.cols));
-        std::vector<uint8_t> storage(PackedI8ChannelMatrix::storage_bytes(c.rows, c.cols) + 64);
-        uint8_t * aligned = storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+        std::vector<uint8_t> storage;
+        uint8_t * aligned = aligned64(storage, PackedI8ChannelMatrix::storage_bytes(c.rows, c.cols));
         const PackedI8ChannelMatrix m(w.data(), c.rows, c.cols, aligned);
 
         ggml_init_params params = {size_t(64) << 20, nullptr, false};

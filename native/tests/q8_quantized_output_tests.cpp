@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "aligned_bytes.h"
 #include "check.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
@@ -46,8 +47,7 @@ Packed pack(int64_t rows, int64_t cols, std::mt19937 & rng) {
     std::vector<uint8_t> q8(size_t(rows * cols / 32) * 34);
     quantize_q8_0_weights(w.data(), int64_t(w.size()), q8.data());
     Packed p;
-    p.storage.resize(PackedQ8Matrix::storage_bytes(rows, cols) + 64);
-    uint8_t * aligned = p.storage.data() + (64 - reinterpret_cast<uintptr_t>(p.storage.data()) % 64) % 64;
+    uint8_t * aligned = aligned64(p.storage, PackedQ8Matrix::storage_bytes(rows, cols));
     p.matrix = std::make_unique<PackedQ8Matrix>(q8.data(), rows, cols, aligned);
     return p;
 }

@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "aligned_bytes.h"
 #include "check.h"
 #include "encoder_graph.h"
 #include "ggml-cpu.h"
@@ -46,10 +47,10 @@ TEST(q8_rel_pos_halves_equal_the_full_product) {
         for (float & v : w) v = normal(rng) / std::sqrt(float(c.d_model));
         std::vector<uint8_t> q8(size_t(c.rows * c.d_model / 32) * 34);
         quantize_q8_0_weights(w.data(), int64_t(w.size()), q8.data());
-        std::vector<uint8_t> full_storage(PackedQ8Matrix::storage_bytes(c.rows, c.d_model) + 64), half_storage(full_storage.size());
-        auto aligned = [](std::vector<uint8_t> & v) { return v.data() + (64 - reinterpret_cast<uintptr_t>(v.data()) % 64) % 64; };
-        const PackedQ8Matrix full(q8.data(), c.rows, c.d_model, aligned(full_storage));
-        const Q8RelPosProjection halves(q8.data(), c.rows, c.d_model, aligned(half_storage));
+        const size_t bytes = PackedQ8Matrix::storage_bytes(c.rows, c.d_model);
+        std::vector<uint8_t> full_storage, half_storage;
+        const PackedQ8Matrix full(q8.data(), c.rows, c.d_model, aligned64(full_storage, bytes));
+        const Q8RelPosProjection halves(q8.data(), c.rows, c.d_model, aligned64(half_storage, bytes));
 
         ggml_init_params params = {size_t(64) << 20, nullptr, false};
         ggml_context * ctx = ggml_init(params);

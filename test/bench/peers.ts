@@ -87,11 +87,26 @@ function cpuFlags(): string[] {
   }
 }
 
+// "AMD EPYC" names Zen 2 to Zen 5 alike: the family and model numbers tell them
+// apart (25/17 Zen 4 Genoa, 26/2 Zen 5 Turin; 6/106 Ice Lake-SP, 6/143 Sapphire Rapids).
+function cpuFamilyModel(): { family: number; model: number } | undefined {
+  try {
+    const lines = readFileSync('/proc/cpuinfo', 'utf8').split('\n');
+    const field = (name: string) => Number(lines.find((l) => new RegExp(`^${name}\\s*:`).test(l))?.split(':')[1]);
+    const family = field('cpu family');
+    const model = field('model');
+    return Number.isInteger(family) && Number.isInteger(model) ? { family, model } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const ortVersion = (JSON.parse(readFileSync(join(benchRoot, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8')) as { version: string }).version;
 const build = buildInfo();
 const cpu = cpus()[0]?.model ?? '?';
 const flags = cpuFlags();
-console.log(`CPU: ${cpu} × ${cpus().length}; flags: ${flags.join(' ')}`);
+const familyModel = cpuFamilyModel();
+console.log(`CPU: ${cpu} × ${cpus().length}${familyModel ? ` (family ${familyModel.family}, model ${familyModel.model})` : ''}; flags: ${flags.join(' ')}`);
 console.log(`ours: ggml ${build.ggmlVersion} (${build.ggmlCommit.slice(0, 12)}), weightType auto; peer: onnxruntime-node ${ortVersion} (CPU EP, graph optimizations all)`);
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
@@ -156,9 +171,9 @@ if (first) {
     `run by the engine's kernels: F32 file ${JSON.stringify(first.kernels.f32)}, Q8_0 file ${JSON.stringify(first.kernels.q8)}`);
 }
 
-const jsonPath = values.json ?? join(benchRoot, 'bench-results', `peers-${values.quick ? 'quick-' : ''}${cpu.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}.json`);
+const jsonPath = values.json ?? join(benchRoot, 'bench-results', `peers-${values.quick ? 'quick-' : ''}${cpu.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}${familyModel ? `-f${familyModel.family}-m${familyModel.model}` : ''}.json`);
 mkdirSync(join(jsonPath, '..'), { recursive: true });
-writeFileSync(`${jsonPath}.partial`, `${JSON.stringify({ date: new Date().toISOString(), cpu, flags, cores: cpus().length, ggml: build, onnxruntime: ortVersion, rows }, null, 2)}\n`);
+writeFileSync(`${jsonPath}.partial`, `${JSON.stringify({ date: new Date().toISOString(), cpu, cpuFamily: familyModel?.family, cpuModel: familyModel?.model, flags, cores: cpus().length, ggml: build, onnxruntime: ortVersion, rows }, null, 2)}\n`);
 renameSync(`${jsonPath}.partial`, jsonPath);
 console.log(`wrote ${jsonPath}`);
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { Word } from '../../app/ipc/contract.js';
 import { expect, test } from './support/fixtures.js';
-import { LONG_SPEECH_WAV, MODEL_PATH, REPO_ROOT, SCREENSHOT_DIR, SPEECH_WAV } from './support/paths.js';
+import { CANCEL_SPEECH_WAV, MODEL_PATH, REPO_ROOT, SCREENSHOT_DIR, SPEECH_WAV } from './support/paths.js';
 
 interface OfflineTranscript {
   text: string;
@@ -149,13 +149,13 @@ test('a path that does not exist: said once, at the job, naming it; a relative p
 
 test('a long file can be cancelled; the view and the engine stay usable', async ({ app }) => {
   await openFiles(app);
-  await pathField(app).fill(LONG_SPEECH_WAV);
+  await pathField(app).fill(CANCEL_SPEECH_WAV);
   await transcribeButton(app).click();
-  const bar = app.getByRole('progressbar', { name: 'Transcription progress of speech-x10.wav' });
+  const bar = app.getByRole('progressbar', { name: 'Transcription progress of speech-x200.wav' });
   await expect(bar).toBeVisible();
   await expect(bar).toHaveAttribute('aria-valuemax', '100');
   await expect(transcribeButton(app)).toHaveCount(0); // it reads "Transcribing…" while the job runs
-  await app.getByRole('button', { name: 'Cancel transcribing speech-x10.wav' }).click();
+  await app.getByRole('button', { name: 'Cancel transcribing speech-x200.wav' }).click();
 
   const job = app.getByTestId('file-job');
   await expect(job).toHaveAttribute('data-phase', 'cancelled', { timeout: 20_000 });

@@ -3,7 +3,7 @@
 // long copy of it for file transcription, and the spoken digit strings the
 // trained digits model hears (digits.spec.ts).
 import { existsSync, mkdirSync } from 'node:fs';
-import { checkTools, ensureDigitsSpeech, ensureLongSpeech, ensureModel, ensureRendererBuilt, ensureSpeech } from './support/assets.js';
+import { checkTools, ensureCancelSpeech, ensureDigitsSpeech, ensureLongSpeech, ensureModel, ensureRendererBuilt, ensureSpeech } from './support/assets.js';
 import { CHROMIUM, SCREENSHOT_DIR } from './support/paths.js';
 
 export default function globalSetup(): void {
@@ -14,6 +14,7 @@ export default function globalSetup(): void {
   ensureModel();
   ensureSpeech();
   ensureLongSpeech();
+  ensureCancelSpeech();
   ensureDigitsSpeech();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
 }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, write
 import { join } from 'node:path';
 import { concatenate, ensureDigitsSet } from '../../support/audio/digits.js';
 import {
-  ASSET_DIR, DIGITS_FILE_JSON, DIGITS_FILE_WAV, DIGITS_MIC_JSON, DIGITS_MIC_WAV, LEAD_SILENCE_SEC, LONG_SPEECH_WAV, MODEL_PATH, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV,
+  ASSET_DIR, CANCEL_SPEECH_WAV, DIGITS_FILE_JSON, DIGITS_FILE_WAV, DIGITS_MIC_JSON, DIGITS_MIC_WAV, LEAD_SILENCE_SEC, LONG_SPEECH_WAV, MODEL_PATH, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV,
   TAIL_SILENCE_SEC,
 } from './paths.js';
 
@@ -66,13 +66,23 @@ export function ensureSpeech(): void {
   rmSync(work, { recursive: true, force: true });
 }
 
-/** The speech file played ten times in a row (sox `repeat 9`), for file jobs long enough to cancel. */
-export function ensureLongSpeech(): void {
+/** The speech file `times` times in a row (sox `repeat`), written to `target` once. */
+function ensureRepeatedSpeech(target: string, times: number): void {
   ensureSpeech();
-  if (existsSync(LONG_SPEECH_WAV)) return;
-  const tmp = `${LONG_SPEECH_WAV}.tmp.wav`;
-  run('sox', [SPEECH_WAV, tmp, 'repeat', '9']);
-  renameSync(tmp, LONG_SPEECH_WAV);
+  if (existsSync(target)) return;
+  const tmp = `${target}.tmp.wav`;
+  run('sox', [SPEECH_WAV, tmp, 'repeat', String(times - 1)]);
+  renameSync(tmp, target);
+}
+
+/** The speech file ten times in a row, an upload long enough to cancel mid-way. */
+export function ensureLongSpeech(): void {
+  ensureRepeatedSpeech(LONG_SPEECH_WAV, 10);
+}
+
+/** The speech file 200 times in a row (≈ 42 min), a file job that lasts seconds even on the fastest CPU here. */
+export function ensureCancelSpeech(): void {
+  ensureRepeatedSpeech(CANCEL_SPEECH_WAV, 200);
 }
 
 /**

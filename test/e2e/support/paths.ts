@@ -12,6 +12,11 @@ export const MODEL_PATH = join(ASSET_DIR, 'tiny-hybrid-q8_0.gguf');
 export const SPEECH_WAV = join(ASSET_DIR, 'speech.wav');
 /** SPEECH_WAV ten times over (≈ 126 s): a file transcription that runs long enough to cancel. */
 export const LONG_SPEECH_WAV = join(ASSET_DIR, 'speech-x10.wav');
+/**
+ * SPEECH_WAV 200 times over (≈ 42 min, 81 MB), for cancelling a file job: the tiny model runs
+ * speech-x10 at ≈ 800× real time on a Zen 5 core (157 ms), over before a click lands.
+ */
+export const CANCEL_SPEECH_WAV = join(ASSET_DIR, 'speech-x200.wav');
 /** Spoken digit strings for the trained digits model (test/support/audio/digits.ts), with their parts and espeak-ng's word times. */
 export const DIGITS_MIC_WAV = join(ASSET_DIR, 'digits-dictation.wav');
 export const DIGITS_MIC_JSON = join(ASSET_DIR, 'digits-dictation.json');

@@ -1,0 +1,173 @@
+// Kernel rates on this CPU, one thread (npm run bench:kernels): what the VNNI units can do and how
+// close the engine's int8 GEMMs come, measured in one process so the figures compare.
+//
+//   peak       VPDPBUSD alone, 12 independent chains in registers (the instruction's throughput);
+//   q8 step    the Q8_0 kernel's instruction mix per block in registers: 96 VPDPBUSD, then per
+//              accumulator a convert, a multiply (row scales × the frame's) and an FMA: the cap
+//              that exact per-32 block scaling puts on the Q8_0 kernel;
+//   fma        VFMADD231PS alone (the F32 kernels' instruction);
+//   kernels    the Q8_0 (file-exact) and per-channel int8 GEMMs as ggml nodes: 24 independent
+//              products of one quantized activation tensor per graph run, at the encoder's
+//              shapes, in G VPDPBUSD/s (frames · rows · inputs / 64 per product).
+//
+// Not a test: ctest never runs it. AVX512-VNNI CPUs only.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../aligned_bytes.h"
+#include "cpu_ops.h"
+#include "ggml-cpu.h"
+#include "ggml.h"
+#include "int8_channel_matmul.h"
+#include "int8_matmul.h"
+#include "simd_math.h"
+
+using namespace parakeet;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/** The best of `reps` timings of fn(), in seconds; each rep runs fn() until 0.1 s have passed, per call. */
+double best_seconds_per_call(const std::function<void()> & fn, int reps = 5) {
+    fn();  // warm-up
+    double best = 1e30;
+    for (int r = 0; r < reps; ++r) {
+        int calls = 0;
+        const auto start = Clock::now();
+        double elapsed = 0;
+        do {
+            fn();
+            ++calls;
+            elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        } while (elapsed < 0.1);
+        best = std::min(best, elapsed / calls);
+    }
+    return best;
+}
+
+constexpr int64_t kLoop = 1 << 16;
+
+// The register loops are whole asm blocks on fixed registers: through intrinsics GCC kept an
+// array of accumulators in memory (a store and a load around every instruction), and it may hoist
+// a loop-invariant asm statement out of the loop. Register contents are whatever they hold: only
+// the instructions' throughput is measured.
+PARAKEET_VNNI512 void vpdpbusd_peak() {
+    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vpdpbusd %%zmm30, %%zmm31, %%zmm0\nvpdpbusd %%zmm30, %%zmm31, %%zmm1\nvpdpbusd %%zmm30, %%zmm31, %%zmm2\nvpdpbusd %%zmm30, %%zmm31, %%zmm3\nvpdpbusd %%zmm30, %%zmm31, %%zmm4\nvpdpbusd %%zmm30, %%zmm31, %%zmm5\nvpdpbusd %%zmm30, %%zmm31, %%zmm6\nvpdpbusd %%zmm30, %%zmm31, %%zmm7\nvpdpbusd %%zmm30, %%zmm31, %%zmm8\nvpdpbusd %%zmm30, %%zmm31, %%zmm9\nvpdpbusd %%zmm30, %%zmm31, %%zmm10\nvpdpbusd %%zmm30, %%zmm31, %%zmm11" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+}
+
+// One Q8_0 block of a 6-frame × 32-row tile (int8_matmul.cpp gemm_tile, add_scaled_block), every
+// operand in a register: the 12 dot products reset to the block's start, 8 groups × 12 VPDPBUSD,
+// then per accumulator a convert, the multiply of the rows' scales by the frame's and an FMA.
+PARAKEET_VNNI512 void q8_block_step() {
+    for (int64_t n = 0; n < kLoop / 8; ++n) __asm__ volatile("vmovdqa64 %%zmm27, %%zmm0\nvmovdqa64 %%zmm27, %%zmm1\nvmovdqa64 %%zmm27, %%zmm2\nvmovdqa64 %%zmm27, %%zmm3\nvmovdqa64 %%zmm27, %%zmm4\nvmovdqa64 %%zmm27, %%zmm5\nvmovdqa64 %%zmm27, %%zmm6\nvmovdqa64 %%zmm27, %%zmm7\nvmovdqa64 %%zmm27, %%zmm8\nvmovdqa64 %%zmm27, %%zmm9\nvmovdqa64 %%zmm27, %%zmm10\nvmovdqa64 %%zmm27, %%zmm11\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\nvcvtdq2ps %%zmm0, %%zmm0\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm0, %%zmm12\nvcvtdq2ps %%zmm1, %%zmm1\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm1, %%zmm13\nvcvtdq2ps %%zmm2, %%zmm2\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm2, %%zmm14\nvcvtdq2ps %%zmm3, %%zmm3\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm3, %%zmm15\nvcvtdq2ps %%zmm4, %%zmm4\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm4, %%zmm16\nvcvtdq2ps %%zmm5, %%zmm5\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm5, %%zmm17\nvcvtdq2ps %%zmm6, %%zmm6\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm6, %%zmm18\nvcvtdq2ps %%zmm7, %%zmm7\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm7, %%zmm19\nvcvtdq2ps %%zmm8, %%zmm8\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm8, %%zmm20\nvcvtdq2ps %%zmm9, %%zmm9\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm9, %%zmm21\nvcvtdq2ps %%zmm10, %%zmm10\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm10, %%zmm22\nvcvtdq2ps %%zmm11, %%zmm11\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm11, %%zmm23" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+}
+
+PARAKEET_AVX512 void fma_peak() {
+    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vfmadd231ps %%zmm30, %%zmm31, %%zmm0\nvfmadd231ps %%zmm30, %%zmm31, %%zmm1\nvfmadd231ps %%zmm30, %%zmm31, %%zmm2\nvfmadd231ps %%zmm30, %%zmm31, %%zmm3\nvfmadd231ps %%zmm30, %%zmm31, %%zmm4\nvfmadd231ps %%zmm30, %%zmm31, %%zmm5\nvfmadd231ps %%zmm30, %%zmm31, %%zmm6\nvfmadd231ps %%zmm30, %%zmm31, %%zmm7\nvfmadd231ps %%zmm30, %%zmm31, %%zmm8\nvfmadd231ps %%zmm30, %%zmm31, %%zmm9\nvfmadd231ps %%zmm30, %%zmm31, %%zmm10\nvfmadd231ps %%zmm30, %%zmm31, %%zmm11" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+}
+
+struct BlockQ8_0 {  // ggml's block_q8_0
+    ggml_fp16_t d;
+    int8_t qs[32];
+};
+
+struct Shape {
+    const char * what;
+    int64_t rows, cols;
+};
+
+/** G VPDPBUSD/s of `products` independent W·x nodes of one matrix over `frames` frames, one thread. */
+template <typename Matrix>
+double gemm_rate(const Matrix & m, int64_t frames, int products, std::mt19937 & rng) {
+    const int64_t rows = m.rows(), cols = m.cols();
+    ggml_init_params params = {size_t(64) << 20, nullptr, false};
+    ggml_context * qctx = ggml_init(params);
+    ggml_tensor * x = ggml_new_tensor_2d(qctx, GGML_TYPE_F32, cols, frames);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (int64_t i = 0; i < cols * frames; ++i) static_cast<float *>(x->data)[i] = normal(rng);
+    ggml_tensor * xq = m.quantize(qctx, x, "x");
+    ggml_cgraph * qgraph = ggml_new_graph(qctx);
+    ggml_build_forward_expand(qgraph, xq);
+    ggml_graph_compute_with_ctx(qctx, qgraph, 1);
+
+    const size_t out_bytes = size_t(rows) * size_t(frames) * sizeof(float) * size_t(products);
+    ggml_init_params gparams = {out_bytes + ggml_nbytes(xq) + (size_t(16) << 20), nullptr, false};
+    ggml_context * ctx = ggml_init(gparams);
+    ggml_tensor * leaf = ggml_new_tensor_2d(ctx, xq->type, xq->ne[0], xq->ne[1]);  // the quantized rows as a leaf
+    std::memcpy(leaf->data, xq->data, ggml_nbytes(xq));
+    ggml_cgraph * graph = ggml_new_graph(ctx);
+    for (int p = 0; p < products; ++p) ggml_build_forward_expand(graph, m.apply_quantized(ctx, leaf, "w", Epilogue{}));
+    const double seconds = best_seconds_per_call([&] { ggml_graph_compute_with_ctx(ctx, graph, 1); });
+    ggml_free(ctx);
+    ggml_free(qctx);
+    return double(products) * double(frames) * double(rows) * double(cols) / 64.0 / seconds / 1e9;
+}
+
+std::string cpu_model() {
+    std::ifstream info("/proc/cpuinfo");
+    std::string line, name = "?", family, model;
+    while (std::getline(info, line)) {
+        const auto value = [&] { return line.substr(line.find(':') + 2); };
+        if (line.rfind("model name", 0) == 0 && name == "?") name = value();
+        else if (line.rfind("cpu family", 0) == 0 && family.empty()) family = value();
+        else if (line.rfind("model", 0) == 0 && line.rfind("model name", 0) != 0 && model.empty()) model = value();
+    }
+    return name + " (family " + family + ", model " + model + ")";
+}
+
+}  // namespace
+
+int main() {
+    if (!cpu_has_avx512_vnni()) {
+        std::printf("kernel rates: this CPU has no AVX512-VNNI; the int8 kernels do not run here\n");
+        return 0;
+    }
+    std::printf("CPU: %s, one thread\n", cpu_model().c_str());
+    const double peak = 12.0 * kLoop / best_seconds_per_call(vpdpbusd_peak) / 1e9;
+    const double step = 96.0 * (kLoop / 8) / best_seconds_per_call(q8_block_step) / 1e9;
+    const double fma = 12.0 * kLoop / best_seconds_per_call(fma_peak) / 1e9;
+    std::printf("VPDPBUSD alone:           %5.2f G/s\n", peak);
+    std::printf("Q8_0 block step (regs):   %5.2f G VPDPBUSD/s (%.0f %% of VPDPBUSD alone: the cap of exact per-32 block scales)\n", step,
+                100.0 * step / peak);
+    std::printf("VFMADD231PS alone:        %5.2f G/s (%.0f GFLOP/s F32)\n", fma, fma * 32.0);
+
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> byte(-127, 127);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    // The encoder's matmuls: 110M (d 512) and 0.6B (d 1024) q/k/v/out and feed-forward.
+    const Shape shapes[] = {{"110M q/k/v/out", 512, 512}, {"110M FF linear1", 2048, 512}, {"110M FF linear2", 512, 2048},
+                            {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
+    constexpr int64_t kFrames[] = {125, 750};  // 10 s and 60 s of audio
+    constexpr int kProducts = 12;
+    std::printf("\nGEMMs as ggml nodes, %d products of one activation tensor per graph run, G VPDPBUSD/s (%% of VPDPBUSD alone):\n", kProducts);
+    std::printf("%-17s %6s %6s | %-18s %-18s\n", "shape", "frames", "", "Q8_0 (file-exact)", "per-channel int8");
+    for (const Shape & s : shapes) {
+        std::vector<BlockQ8_0> blocks(size_t(s.rows * s.cols / 32));
+        for (BlockQ8_0 & b : blocks) {
+            b.d = ggml_fp32_to_fp16(1e-3f * (1.0f + std::fabs(normal(rng))));
+            for (int8_t & q : b.qs) q = int8_t(byte(rng));
+        }
+        std::vector<uint8_t> q8_storage, ch_storage;
+        const PackedQ8Matrix q8(blocks.data(), s.rows, s.cols, aligned64(q8_storage, PackedQ8Matrix::storage_bytes(s.rows, s.cols)));
+        std::vector<float> dense(size_t(s.rows * s.cols));
+        ggml_get_type_traits(GGML_TYPE_Q8_0)->to_float(blocks.data(), dense.data(), int64_t(dense.size()));
+        const PackedI8ChannelMatrix ch(dense.data(), s.rows, s.cols, aligned64(ch_storage, PackedI8ChannelMatrix::storage_bytes(s.rows, s.cols)));
+        for (int64_t frames : kFrames) {
+            const double q8_rate = gemm_rate(q8, frames, kProducts, rng);
+            const double ch_rate = gemm_rate(ch, frames, kProducts, rng);
+            std::printf("%-17s %6lld %6s | %5.2f (%3.0f %%)       %5.2f (%3.0f %%)\n", s.what, static_cast<long long>(frames), "", q8_rate,
+                        100.0 * q8_rate / peak, ch_rate, 100.0 * ch_rate / peak);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,9 @@
+// Builds and runs the kernel-rate benchmark (native/tests/bench/kernel_rates.cpp):
+//   npm run bench:kernels
+// It builds in the addon's build folder beside the C++ tests (native-test-build.mjs), then prints
+// VPDPBUSD's throughput, the Q8_0 block step's cap and the engine's int8 GEMM rates on this CPU.
+import { join } from 'node:path';
+import { buildDir, buildTestTarget, run } from './native-test-build.mjs';
+
+buildTestTarget('bench-kernels', 'parakeet_kernel_rates');
+run('bench-kernels', join(buildDir, 'tests', process.platform === 'win32' ? 'parakeet_kernel_rates.exe' : 'parakeet_kernel_rates'), []);
