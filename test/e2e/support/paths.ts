@@ -10,7 +10,7 @@ export const ASSET_DIR = join(REPO_ROOT, '.cache', 'e2e');
 export const MODEL_PATH = join(ASSET_DIR, 'tiny-hybrid-q8_0.gguf');
 /** espeak-ng sentences with pauses, 16 kHz mono 16-bit: what the fake microphone plays. */
 export const SPEECH_WAV = join(ASSET_DIR, 'speech.wav');
-/** SPEECH_WAV ten times over (≈ 126 s): a file transcription that runs long enough to cancel. */
+/** SPEECH_WAV ten times over (≈ 126 s, 4 MB): an upload long enough to cancel mid-way (upload.spec.ts). */
 export const LONG_SPEECH_WAV = join(ASSET_DIR, 'speech-x10.wav');
 /**
  * SPEECH_WAV 200 times over (≈ 42 min, 81 MB), for cancelling a file job: the tiny model runs
