@@ -93,12 +93,19 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
 
     for (size_t s = fused ? 1 : 0; s < w.stages.size(); ++s) {
         const SubsamplingStageWeights & st = w.stages[s];
-        if (causal) x = ggml_pad_ext(ctx, x, 0, 0, 2, 1, 2, 1, 0, 0);
-        ggml_tensor * cwhn = ggml_permute(ctx, x, 2, 0, 1, 3);  // view [W, H, C], channels contiguous
-        // The CWHN kernel path wants the kernel channels-fastest too: view [1, C, 3, 3] as [3, 3, 1, C].
-        ggml_tensor * kernel_cwhn = ggml_permute(ctx, st.dw_w, 2, 3, 0, 1);
-        ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
-        const int64_t W = dw->ne[0], H = dw->ne[1];
+        ggml_tensor * dw = nullptr;
+        int64_t W = 0, H = 0;
+        if (fused && ggml_is_contiguous(x)) {
+            dw = depthwise_stride2(ctx, x, st.dw_w);  // [C, W, H]
+            W = dw->ne[1], H = dw->ne[2];
+        } else {
+            if (causal) x = ggml_pad_ext(ctx, x, 0, 0, 2, 1, 2, 1, 0, 0);
+            ggml_tensor * cwhn = ggml_permute(ctx, x, 2, 0, 1, 3);  // view [W, H, C], channels contiguous
+            // The CWHN kernel path wants the kernel channels-fastest too: view [1, C, 3, 3] as [3, 3, 1, C].
+            ggml_tensor * kernel_cwhn = ggml_permute(ctx, st.dw_w, 2, 3, 0, 1);
+            dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
+            W = dw->ne[0], H = dw->ne[1];
+        }
         ggml_tensor * flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
         const size_t k = s + 2;
         ggml_tensor * mask = k < in.stage_masks.size() ? in.stage_masks[k] : nullptr;

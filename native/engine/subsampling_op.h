@@ -23,6 +23,13 @@ ggml_tensor * fused_subsampling_front(ggml_context * ctx, ggml_tensor * mel, ggm
                                       ggml_tensor * stage1_mask, ggml_tensor * dw_w);
 
 /**
+ * A later stage's depthwise 3×3 stride-2 conv, padding 1 (symmetric), bias folded away as above:
+ * x [C, W, H] (contiguous, channels fastest), dw_w as for fused_subsampling_front. Returns
+ * [C, W', H'], channels fastest. The same op's availability as fused_subsampling_available().
+ */
+ggml_tensor * depthwise_stride2(ggml_context * ctx, ggml_tensor * x, ggml_tensor * dw_w);
+
+/**
  * x [C, F, T] (contiguous) → [F·C, T] in NeMo's flattening order (index c·F + f per frame): a
  * per-frame transpose as one pass split over frames (CPU graphs), where ggml's copy of the permuted
  * view walks every element through a 4-D index.
