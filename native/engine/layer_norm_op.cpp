@@ -9,9 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "int8_channel_matmul.h"
-#include "int8_matmul.h"
-#include "int16_matmul.h"
+#include "activation_rows.h"
 #include "simd_math.h"
 
 namespace parakeet {
@@ -89,9 +87,7 @@ void layer_norm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdat
 #else
         norm_row_scalar(row, g, b, normed.data(), d);
 #endif
-        if (format == ActivationFormat::Q8Blocks) quantize_q8_activation_row(normed.data(), d, out);
-        else if (format == ActivationFormat::I16Blocks) quantize_i16_activation_row(normed.data(), d, out);
-        else quantize_channel_activation_row(normed.data(), d, out);
+        quantize_activation_row(format, normed.data(), d, out);
     }
 }
 
@@ -101,9 +97,7 @@ ggml_tensor * fused_layer_norm_quantized(ggml_context * ctx, ggml_tensor * x, gg
     GGML_ASSERT(x->type == GGML_TYPE_F32 && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1 && x->ne[0] % 32 == 0);
     GGML_ASSERT(ggml_is_contiguous(gamma) && ggml_is_contiguous(beta) && ggml_nelements(gamma) == x->ne[0]);
     GGML_ASSERT(format == ActivationFormat::Q8Blocks || format == ActivationFormat::ChannelRows || format == ActivationFormat::I16Blocks);
-    const int64_t bytes = int64_t(format == ActivationFormat::Q8Blocks    ? q8_activation_row_bytes(x->ne[0])
-                                  : format == ActivationFormat::I16Blocks ? i16_activation_row_bytes(x->ne[0])
-                                                                          : channel_activation_row_bytes(x->ne[0]));
+    const int64_t bytes = int64_t(activation_row_bytes(format, x->ne[0]));
     ggml_tensor * args[] = {x, gamma, beta};
     ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_I8, bytes, x->ne[1], 1, 1, args, 3, layer_norm_quantized_op, GGML_N_TASKS_MAX,
                                      reinterpret_cast<void *>(intptr_t(format)));

@@ -31,11 +31,13 @@ SubsamplingLengths subsampling_lengths(const Hparams & hp, int mel_frames, int m
 namespace {
 
 /**
- * A stage's pointwise conv + ReLU + MaskedConvSequential's time mask on [C, W·H] (H time rows of
- * W frequency columns): one node through a packed kernel's epilogue, else ggml's ops.
+ * A stage's pointwise conv + ReLU + MaskedConvSequential's time mask on W·H positions (H time rows
+ * of W frequency columns): x is [C, W·H] F32, or (quantized) already in the packed kernel's
+ * activation format (pointwise_input_format); one node through a packed kernel's epilogue, else
+ * ggml's ops.
  */
-ggml_tensor * pointwise_relu_masked(ggml_context * ctx, ggml_tensor * flat, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed,
-                                    ggml_tensor * mask, int64_t W, int64_t H) {
+ggml_tensor * pointwise_relu_masked(ggml_context * ctx, ggml_tensor * x, bool quantized, ggml_tensor * w, ggml_tensor * b,
+                                    const PackedWeights * packed, ggml_tensor * mask, int64_t W, int64_t H) {
     const PackedMatmul * p = packed != nullptr ? packed->find(w) : nullptr;
     if (p != nullptr) {
         Epilogue e;
@@ -43,10 +45,19 @@ ggml_tensor * pointwise_relu_masked(ggml_context * ctx, ggml_tensor * flat, ggml
         e.relu = true;
         e.row_mask = mask;
         e.mask_group = W;
-        return ggml_reshape_3d(ctx, p->apply(ctx, flat, ggml_get_name(w), e), w->ne[1], W, H);
+        ggml_tensor * y = quantized ? p->apply_quantized(ctx, x, ggml_get_name(w), e) : p->apply(ctx, x, ggml_get_name(w), e);
+        return ggml_reshape_3d(ctx, y, w->ne[1], W, H);
     }
-    ggml_tensor * x = ggml_reshape_3d(ctx, ggml_relu(ctx, linear(ctx, flat, w, b)), w->ne[1], W, H);
-    return mask != nullptr ? ggml_mul(ctx, x, mask) : x;
+    GGML_ASSERT(!quantized);
+    ggml_tensor * y = ggml_reshape_3d(ctx, ggml_relu(ctx, linear(ctx, x, w, b)), w->ne[1], W, H);
+    return mask != nullptr ? ggml_mul(ctx, y, mask) : y;
+}
+
+// The activation format a stage's pointwise conv reads (None: F32), which the fused depthwise ops
+// write directly (subsampling_op.h), as the fused layer norm does for the conformer's matmuls.
+ActivationFormat pointwise_input_format(const PackedWeights * packed, ggml_tensor * pw_w) {
+    const PackedMatmul * p = packed != nullptr ? packed->find(pw_w) : nullptr;
+    return p != nullptr && pw_w->ne[0] % 32 == 0 ? p->activation_format() : ActivationFormat::None;
 }
 
 // conv.0: full 3×3 conv over the 1-channel [M, T] image, as im2col + matmul
@@ -83,33 +94,40 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
     if (fused) {
         // conv.0 + ReLU + mask + the first depthwise conv in one op (subsampling_op.h).
         ggml_tensor * mask1 = in.stage_masks.size() > 1 ? in.stage_masks[1] : nullptr;
-        ggml_tensor * dw = fused_subsampling_front(ctx, in.mel, w.conv0_w, w.conv0_b, mask1, w.stages[0].dw_w);
-        const int64_t W = dw->ne[1], H = dw->ne[2];
+        const ActivationFormat format = pointwise_input_format(in.packed, w.stages[0].pw_w);
+        const DepthwiseOutput dw = fused_subsampling_front(ctx, in.mel, w.conv0_w, w.conv0_b, mask1, w.stages[0].dw_w, format);
+        const int64_t W = dw.width, H = dw.height;
         ggml_tensor * mask2 = in.stage_masks.size() > 2 ? in.stage_masks[2] : nullptr;
-        x = pointwise_relu_masked(ctx, ggml_reshape_2d(ctx, dw, C, W * H), w.stages[0].pw_w, w.stages[0].pw_b, in.packed, mask2, W, H);
+        const bool quantized = format != ActivationFormat::None;
+        ggml_tensor * flat = quantized ? dw.tensor : ggml_reshape_2d(ctx, dw.tensor, C, W * H);
+        x = pointwise_relu_masked(ctx, flat, quantized, w.stages[0].pw_w, w.stages[0].pw_b, in.packed, mask2, W, H);
     } else {
         x = conv0_stage(ctx, hp, w, in);
     }
 
     for (size_t s = fused ? 1 : 0; s < w.stages.size(); ++s) {
         const SubsamplingStageWeights & st = w.stages[s];
-        ggml_tensor * dw = nullptr;
+        ggml_tensor * flat = nullptr;
+        bool quantized = false;
         int64_t W = 0, H = 0;
         if (fused && ggml_is_contiguous(x)) {
-            dw = depthwise_stride2(ctx, x, st.dw_w);  // [C, W, H]
-            W = dw->ne[1], H = dw->ne[2];
+            const ActivationFormat format = pointwise_input_format(in.packed, st.pw_w);
+            const DepthwiseOutput dw = depthwise_stride2(ctx, x, st.dw_w, format);
+            W = dw.width, H = dw.height;
+            quantized = format != ActivationFormat::None;
+            flat = quantized ? dw.tensor : ggml_reshape_2d(ctx, dw.tensor, C, W * H);
         } else {
             if (causal) x = ggml_pad_ext(ctx, x, 0, 0, 2, 1, 2, 1, 0, 0);
             ggml_tensor * cwhn = ggml_permute(ctx, x, 2, 0, 1, 3);  // view [W, H, C], channels contiguous
             // The CWHN kernel path wants the kernel channels-fastest too: view [1, C, 3, 3] as [3, 3, 1, C].
             ggml_tensor * kernel_cwhn = ggml_permute(ctx, st.dw_w, 2, 3, 0, 1);
-            dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
+            ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
             W = dw->ne[0], H = dw->ne[1];
+            flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
         }
-        ggml_tensor * flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
         const size_t k = s + 2;
         ggml_tensor * mask = k < in.stage_masks.size() ? in.stage_masks[k] : nullptr;
-        x = pointwise_relu_masked(ctx, flat, st.pw_w, st.pw_b, in.packed, mask, W, H);  // depthwise bias is folded into pw_b
+        x = pointwise_relu_masked(ctx, flat, quantized, st.pw_w, st.pw_b, in.packed, mask, W, H);  // depthwise bias is folded into pw_b
     }
 
     // Flatten per time step as NeMo does (channel-major: index c·F' + f), then Linear.

@@ -7,6 +7,7 @@
 // (kernel 3, stride 2, padding 1): output o reads inputs 2o−1 … 2o+1, zero
 // outside the image.
 #include "subsampling_op.h"
+#include "activation_rows.h"
 #include "cpu_ops.h"
 
 #include <algorithm>
@@ -73,11 +74,37 @@ PARAKEET_AVX512 void depthwise_row(const float * const (&in_rows)[3], int64_t w_
     }
 }
 
+// Where the ops put output row h2 (W' positions × C channels): into an F32 dst [C, W', H'] as it
+// is, or, where the next matmul reads a packed activation format, through a per-thread row into
+// dst's rows in that format (one per position, h2·W' + w2), so no F32 tensor of the whole stage
+// (8 MB for 10 s after the first depthwise conv) is written and read back by a quantize node.
+struct OutputRows {
+    ggml_tensor * dst;
+    ActivationFormat format;
+    int64_t channels, width;
+
+    int64_t height() const { return format == ActivationFormat::None ? dst->ne[2] : dst->ne[1] / width; }
+    float * begin(int64_t h2, std::vector<float> & scratch) const {
+        if (format == ActivationFormat::None) return reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(h2) * dst->nb[2]);
+        scratch.resize(size_t(channels * width));
+        return scratch.data();
+    }
+    void end(int64_t h2, const float * row) const {
+        if (format == ActivationFormat::None) return;
+        for (int64_t w = 0; w < width; ++w) {
+            quantize_activation_row(format, row + w * channels, channels, static_cast<uint8_t *>(dst->data) + size_t(h2 * width + w) * dst->nb[1]);
+        }
+    }
+};
+
+ActivationFormat format_of(const void * userdata) { return static_cast<ActivationFormat>(reinterpret_cast<intptr_t>(userdata)); }
+
 PARAKEET_AVX512 void front_rows(const ggml_tensor * mel_t, const float * taps, const float * bias, const float * mask1,
-                                const float * dw, ggml_tensor * dst, int64_t first, int64_t last, std::vector<float> & buf) {
+                                const float * dw, const OutputRows & out_rows, int64_t first, int64_t last, std::vector<float> & buf,
+                                std::vector<float> & row_scratch) {
     const int64_t m_bins = mel_t->ne[0], rows = mel_t->ne[1];
     const int64_t h1_count = out_len(rows), w1_count = out_len(m_bins);
-    const int64_t w2_count = dst->ne[1], c_count = dst->ne[0];
+    const int64_t w2_count = out_rows.width, c_count = out_rows.channels;
     const float * mel = static_cast<const float *>(mel_t->data);
     const size_t row_floats = size_t(w1_count * c_count);
     for (int64_t h2a = first; h2a < last; h2a += kRowsPerChunk) {
@@ -91,18 +118,21 @@ PARAKEET_AVX512 void front_rows(const ggml_tensor * mel_t, const float * taps, c
             conv0_row(mel, m_bins, rows, r, w1_count, c_count, taps, bias, keep, out);
         }
         for (int64_t h2 = h2a; h2 < h2b; ++h2) {
-            float * out_row = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(h2) * dst->nb[2]);
+            float * out_row = out_rows.begin(h2, row_scratch);
             const float * in_rows[3];
             for (int ky = 0; ky < 3; ++ky) in_rows[ky] = buf.data() + size_t(2 * h2 - 1 + ky - r0) * row_floats;
             depthwise_row(in_rows, w1_count, c_count, dw, out_row, w2_count);
+            out_rows.end(h2, out_row);
         }
     }
 }
 
-void front_op(ggml_tensor * dst, int ith, int nth, void *) {
+void front_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     const ggml_tensor * mel = dst->src[0], * w0 = dst->src[1], * b0 = dst->src[2], * dw = dst->src[3], * mask = dst->src[4];
-    const int64_t c_count = dst->ne[0], h2_count = dst->ne[2];
-    thread_local std::vector<float> taps, buf;
+    const int64_t c_count = w0->ne[1];
+    const OutputRows out_rows{dst, format_of(userdata), c_count, out_len(out_len(mel->ne[0]))};
+    const int64_t h2_count = out_rows.height();
+    thread_local std::vector<float> taps, buf, row_scratch;
     taps.resize(size_t(9 * c_count));
     const float * w = static_cast<const float *>(w0->data);
     for (int64_t c = 0; c < c_count; ++c)
@@ -110,24 +140,27 @@ void front_op(ggml_tensor * dst, int ith, int nth, void *) {
     const ThreadShare share = thread_share(h2_count, ith, nth);
     const int64_t first = share.begin, last = share.end;
     front_rows(mel, taps.data(), static_cast<const float *>(b0->data), mask != nullptr ? static_cast<const float *>(mask->data) : nullptr,
-               static_cast<const float *>(dw->data), dst, first, last, buf);
+               static_cast<const float *>(dw->data), out_rows, first, last, buf, row_scratch);
 }
 
 // The later stages' depthwise conv on [C, W, H] (contiguous) → [C, W', H']: threads split the
 // output rows. ggml's CONV_2D_DW took 1.3 ms of a 110M encoder's 58 on 10 s (one thread) for
 // 4.6 M multiply-adds.
-void depthwise_op(ggml_tensor * dst, int ith, int nth, void *) {
+void depthwise_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     const ggml_tensor * x = dst->src[0], * dw = dst->src[1];
     const int64_t c_count = x->ne[0], w_in = x->ne[1], h_in = x->ne[2];
-    const ThreadShare share = thread_share(dst->ne[2], ith, nth);
+    const OutputRows out_rows{dst, format_of(userdata), c_count, out_len(w_in)};
+    thread_local std::vector<float> row_scratch;
+    const ThreadShare share = thread_share(out_rows.height(), ith, nth);
     for (int64_t h2 = share.begin; h2 < share.end; ++h2) {
         const float * in_rows[3];
         for (int ky = 0; ky < 3; ++ky) {
             const int64_t r = 2 * h2 - 1 + ky;
             in_rows[ky] = r >= 0 && r < h_in ? reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(r) * x->nb[2]) : nullptr;
         }
-        depthwise_row(in_rows, w_in, c_count, static_cast<const float *>(dw->data),
-                      reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(h2) * dst->nb[2]), dst->ne[1]);
+        float * out_row = out_rows.begin(h2, row_scratch);
+        depthwise_row(in_rows, w_in, c_count, static_cast<const float *>(dw->data), out_row, out_rows.width);
+        out_rows.end(h2, out_row);
     }
 }
 
@@ -170,27 +203,39 @@ bool fused_subsampling_available() {
     return ok;
 }
 
-ggml_tensor * fused_subsampling_front(ggml_context * ctx, ggml_tensor * mel, ggml_tensor * conv0_w, ggml_tensor * conv0_b,
-                                      ggml_tensor * stage1_mask, ggml_tensor * dw_w) {
+namespace {
+
+// The op's output: [C, W, H] F32, or one row per position (h·W + w) in `format`.
+DepthwiseOutput depthwise_output(ggml_context * ctx, int64_t C, int64_t W, int64_t H, ActivationFormat format, ggml_tensor ** args, int n_args,
+                                 ggml_custom_op_t op, const char * name) {
+    GGML_ASSERT(format == ActivationFormat::None || C % 32 == 0);
+    void * userdata = reinterpret_cast<void *>(intptr_t(format));
+    ggml_tensor * y = format == ActivationFormat::None
+                          ? ggml_custom_4d(ctx, GGML_TYPE_F32, C, W, H, 1, args, n_args, op, GGML_N_TASKS_MAX, userdata)
+                          : ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(activation_row_bytes(format, C)), W * H, 1, 1, args, n_args, op, GGML_N_TASKS_MAX,
+                                           userdata);
+    ggml_set_name(y, name);
+    return DepthwiseOutput{y, W, H};
+}
+
+}  // namespace
+
+DepthwiseOutput fused_subsampling_front(ggml_context * ctx, ggml_tensor * mel, ggml_tensor * conv0_w, ggml_tensor * conv0_b,
+                                        ggml_tensor * stage1_mask, ggml_tensor * dw_w, ActivationFormat format) {
     GGML_ASSERT(mel->type == GGML_TYPE_F32 && ggml_is_contiguous(mel) && conv0_w->ne[0] == 16);
     const int64_t C = conv0_w->ne[1];
     GGML_ASSERT(C % 16 == 0 && ggml_is_contiguous(conv0_w) && ggml_is_contiguous(dw_w) && ggml_nelements(dw_w) == 9 * C);
-    const int64_t W2 = out_len(out_len(mel->ne[0])), H2 = out_len(out_len(mel->ne[1]));
     ggml_tensor * args[] = {mel, conv0_w, conv0_b, dw_w, stage1_mask};
-    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, C, W2, H2, 1, args, stage1_mask != nullptr ? 5 : 4, front_op, GGML_N_TASKS_MAX,
-                                     nullptr);
-    ggml_set_name(y, "subsampling_front_fused");
-    return y;
+    return depthwise_output(ctx, C, out_len(out_len(mel->ne[0])), out_len(out_len(mel->ne[1])), format, args, stage1_mask != nullptr ? 5 : 4,
+                            front_op, "subsampling_front_fused");
 }
 
-ggml_tensor * depthwise_stride2(ggml_context * ctx, ggml_tensor * x, ggml_tensor * dw_w) {
+DepthwiseOutput depthwise_stride2(ggml_context * ctx, ggml_tensor * x, ggml_tensor * dw_w, ActivationFormat format) {
     const int64_t C = x->ne[0];
     GGML_ASSERT(x->type == GGML_TYPE_F32 && ggml_is_contiguous(x) && x->ne[3] == 1 && C % 16 == 0);
     GGML_ASSERT(ggml_is_contiguous(dw_w) && ggml_nelements(dw_w) == 9 * C);
     ggml_tensor * args[] = {x, dw_w};
-    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, C, out_len(x->ne[1]), out_len(x->ne[2]), 1, args, 2, depthwise_op, GGML_N_TASKS_MAX, nullptr);
-    ggml_set_name(y, "subsampling_depthwise");
-    return y;
+    return depthwise_output(ctx, C, out_len(x->ne[1]), out_len(x->ne[2]), format, args, 2, depthwise_op, "subsampling_depthwise");
 }
 
 }  // namespace parakeet

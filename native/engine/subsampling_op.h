@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ggml.h"
+#include "packed_weights.h"
 
 namespace parakeet {
 
@@ -14,20 +15,31 @@ namespace parakeet {
 bool fused_subsampling_available();
 
 /**
+ * A depthwise op's output, width × height positions of C channels: with ActivationFormat::None
+ * the F32 tensor [C, width, height], channels fastest; otherwise one row per position
+ * (h·width + w) of C values in that format ([row bytes, width·height], GGML_TYPE_I8), what the
+ * pointwise conv's packed kernel reads (PackedMatmul::apply_quantized; C a multiple of 32).
+ */
+struct DepthwiseOutput {
+    ggml_tensor * tensor;
+    int64_t width, height;
+};
+
+/**
  * mel: [M, rows] (frequency fastest); conv0_w: [16, C] (9 taps, zero-padded to 16,
  * per channel); conv0_b: [C]; stage1_mask: [1, 1, H1] (1 keeps a conv.0 output row,
  * 0 zeroes it) or nullptr; dw_w: [(ky·3 + kx)·C + c] channels fastest. Returns the
- * depthwise output [C, W2, H2], channels fastest.
+ * depthwise output, W2 × H2 positions, in `format`.
  */
-ggml_tensor * fused_subsampling_front(ggml_context * ctx, ggml_tensor * mel, ggml_tensor * conv0_w, ggml_tensor * conv0_b,
-                                      ggml_tensor * stage1_mask, ggml_tensor * dw_w);
+DepthwiseOutput fused_subsampling_front(ggml_context * ctx, ggml_tensor * mel, ggml_tensor * conv0_w, ggml_tensor * conv0_b,
+                                        ggml_tensor * stage1_mask, ggml_tensor * dw_w, ActivationFormat format);
 
 /**
  * A later stage's depthwise 3×3 stride-2 conv, padding 1 (symmetric), bias folded away as above:
- * x [C, W, H] (contiguous, channels fastest), dw_w as for fused_subsampling_front. Returns
- * [C, W', H'], channels fastest. The same op's availability as fused_subsampling_available().
+ * x [C, W, H] (contiguous, channels fastest), dw_w as for fused_subsampling_front. Returns the
+ * W' × H' positions in `format`. The same op's availability as fused_subsampling_available().
  */
-ggml_tensor * depthwise_stride2(ggml_context * ctx, ggml_tensor * x, ggml_tensor * dw_w);
+DepthwiseOutput depthwise_stride2(ggml_context * ctx, ggml_tensor * x, ggml_tensor * dw_w, ActivationFormat format);
 
 /**
  * x [C, F, T] (contiguous) → [F·C, T] in NeMo's flattening order (index c·F + f per frame): a
