@@ -10,6 +10,7 @@
 
 #include "fft.h"
 #include "parakeet/parakeet.h"
+#include "simd_math.h"
 
 namespace parakeet {
 namespace {
@@ -17,6 +18,30 @@ namespace {
 void check_abort(const std::atomic<bool> * abort) {
     if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "transcription cancelled");
 }
+
+#if defined(__x86_64__) || defined(_M_X64)
+// ln x of 8 positive normal doubles (a mel filter's output plus the guard): x = 2^e·m with m in
+// [√½, √2), ln m = 2·atanh(s), s = (m − 1)/(m + 1), |s| ≤ 0.1716, summed as 2·s·Σ s^2k/(2k+1) for
+// k ≤ 10 (the first term left out is below 1e-17 of the sum), ln 2 in two parts: within a few
+// ulp of std::log, far below the float the features are kept in (the features of the bench's 10 s
+// clip came out bit for bit the same). One call per filter and eight frames instead of std::log
+// per value: the log-mel of 10 s 1.5 → 1.2 ms (one thread, Zen 5).
+PARAKEET_AVX512 __m512d log8(__m512d x) {
+    const __m512d one = _mm512_set1_pd(1.0);
+    __m512d m = _mm512_getmant_pd(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);  // [1, 2)
+    __m512d e = _mm512_getexp_pd(x);                                          // ⌊log2 x⌋
+    const __mmask8 high = _mm512_cmp_pd_mask(m, _mm512_set1_pd(1.4142135623730951), _CMP_GT_OQ);
+    m = _mm512_mask_mul_pd(m, high, m, _mm512_set1_pd(0.5));
+    e = _mm512_mask_add_pd(e, high, e, one);
+    const __m512d s = _mm512_div_pd(_mm512_sub_pd(m, one), _mm512_add_pd(m, one));
+    const __m512d s2 = _mm512_mul_pd(s, s);
+    __m512d series = _mm512_set1_pd(1.0 / 21.0);
+    for (int k = 9; k >= 0; --k) series = _mm512_fmadd_pd(series, s2, _mm512_set1_pd(1.0 / double(2 * k + 1)));
+    const __m512d ln_m = _mm512_mul_pd(_mm512_add_pd(s, s), series);
+    // ln 2 = 0.693147180369123816490 (hi, 32 bits) + 1.90821492927058770002e-10 (lo)
+    return _mm512_fmadd_pd(e, _mm512_set1_pd(6.93147180369123816490e-01), _mm512_fmadd_pd(e, _mm512_set1_pd(1.90821492927058770002e-10), ln_m));
+}
+#endif
 
 }  // namespace
 
@@ -71,14 +96,9 @@ public:
             return 1;
         }
         const int count = std::min(8, limit - t);
-        for (int l = 0; l < 8; ++l) {  // lanes past `count` repeat its last frame and are not stored
-            const long long start = frame_start(t + std::min(l, count - 1));
-            for (int i = 0; i < n_fft_; ++i) frame8_[size_t(i) * 8 + size_t(l)] = windowed_sample(start, i);
-        }
+        gather_frames8(t, count);
         fft_.power8(frame8_.data(), power8_.data());
-        for (int m = 0; m < hp_.n_mels; ++m) {
-            for (int l = 0; l < count; ++l) out[size_t(m) * stride + size_t(l)] = log_mel(m, power8_.data() + l, 8);
-        }
+        log_mel8(count, out, stride);
         return count;
     }
 
@@ -99,6 +119,62 @@ private:
         for (int b = first_[size_t(m)]; b <= last_[size_t(m)]; ++b) acc += f[b] * power[size_t(b) * step];
         return std::log(acc + double(hp_.log_zero_guard));
     }
+#if defined(__x86_64__) || defined(_M_X64)
+    /**
+     * frame8_[i · 8 + l] = windowed_sample(frame_start(t + l), i), lanes past `count` repeating its
+     * last frame: the samples frames t … t + 7 span pre-emphasized once into span_ (each sample of
+     * the span feeds up to four frames), then each of the n_fft rows of frame8_ one gather of its 8
+     * lanes (hop apart) times the window. Sample by sample per lane, with the emphasis and bounds
+     * checked for each: 1.2 → 1.0 ms for 10 s (one thread, Zen 5).
+     */
+    PARAKEET_AVX512 void gather_frames8(int t, int count) {
+        const int hop = hp_.hop_length;
+        const long long first = frame_start(t);
+        const int span = (count - 1) * hop + n_fft_;
+        span_.resize(size_t(span));
+        const double pre = double(hp_.preemph);
+        int j = 0;
+        // Inside the clip and past its first sample, eight at a time: x[s] − preemph·x[s−1], the
+        // same two double operations as windowed_sample.
+        for (; j < span; ++j) {
+            const long long s = first + j;
+            if (s >= 1 && s + 8 <= S_ && j + 8 <= span) {
+                const __m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(pcm_ + s)), x1 = _mm512_cvtps_pd(_mm256_loadu_ps(pcm_ + s - 1));
+                _mm512_storeu_pd(span_.data() + j, _mm512_sub_pd(x, _mm512_mul_pd(_mm512_set1_pd(pre), x1)));
+                j += 7;
+                continue;
+            }
+            span_[size_t(j)] = (s >= 0 && s < S_) ? double(pcm_[s]) - (s > 0 ? pre * pcm_[s - 1] : 0.0) : 0.0;
+        }
+        alignas(32) int32_t offsets[8];
+        for (int l = 0; l < 8; ++l) offsets[l] = std::min(l, count - 1) * hop;
+        const __m256i base = _mm256_load_si256(reinterpret_cast<const __m256i *>(offsets));
+        for (int i = 0; i < n_fft_; ++i) {
+            const __m512d x = _mm512_i32gather_pd(_mm256_add_epi32(base, _mm256_set1_epi32(i)), span_.data(), 8);
+            _mm512_storeu_pd(frame8_.data() + size_t(i) * 8, _mm512_mul_pd(x, _mm512_set1_pd(window_[size_t(i)])));
+        }
+    }
+    /**
+     * ln(filter m · power + guard) of power8_'s first `count` lanes into out[m · stride + lane]: the
+     * filter sums as log_mel adds them (one product, then one addition, bin by bin), eight lanes at
+     * a time, then log8.
+     */
+    PARAKEET_AVX512 void log_mel8(int count, double * out, size_t stride) const {
+        const __mmask8 lanes = __mmask8((1u << count) - 1u);
+        const __m512d guard = _mm512_set1_pd(double(hp_.log_zero_guard));
+        for (int m = 0; m < hp_.n_mels; ++m) {
+            const double * f = &w_.filterbank[size_t(m) * bins_];
+            __m512d acc = _mm512_setzero_pd();
+            for (int b = first_[size_t(m)]; b <= last_[size_t(m)]; ++b) {
+                acc = _mm512_add_pd(acc, _mm512_mul_pd(_mm512_set1_pd(f[b]), _mm512_loadu_pd(power8_.data() + size_t(b) * 8)));
+            }
+            _mm512_mask_storeu_pd(out + size_t(m) * stride, lanes, log8(_mm512_add_pd(acc, guard)));
+        }
+    }
+#else
+    void gather_frames8(int, int) {}                // batched() is false without AVX-512
+    void log_mel8(int, double *, size_t) const {}
+#endif
     /** ln(mel + guard) of frame t into out[m * stride]. */
     void frame(int t, double * out, size_t stride) {
         const long long start = frame_start(t);
@@ -118,7 +194,7 @@ private:
     const PreprocessorWeights & w_;
     int n_fft_, bins_;
     RealFft fft_;
-    std::vector<double> window_, frame_, power_, frame8_, power8_;
+    std::vector<double> window_, frame_, power_, frame8_, power8_, span_;
     std::vector<std::complex<double>> spectrum_;
     std::vector<int> first_, last_;
 };
