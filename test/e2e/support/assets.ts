@@ -31,6 +31,18 @@ export function ensureRendererBuilt(): void {
   run(process.execPath, [join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
 }
 
+/**
+ * The compiled command-line tool (dist/app/cli, what bin/parakeet.js runs), which files.spec.ts
+ * asks for the offline transcript: built when missing or older than the TypeScript it comes from,
+ * so `npm test` needs no `npm run build` first.
+ */
+export function ensureCliBuilt(): void {
+  const main = join(REPO_ROOT, 'dist', 'app', 'cli', 'main.js');
+  const sources = Math.max(newestMtime(join(REPO_ROOT, 'app')), statSync(join(REPO_ROOT, 'native', 'index.ts')).mtimeMs);
+  if (existsSync(main) && statSync(main).mtimeMs >= sources) return;
+  run(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+}
+
 export function ensureModel(): void {
   if (existsSync(MODEL_PATH)) return;
   mkdirSync(ASSET_DIR, { recursive: true });
