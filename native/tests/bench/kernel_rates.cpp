@@ -4,7 +4,8 @@
 //   peak       VPDPBUSD alone, 12 independent chains in registers (the instruction's throughput);
 //   q8 step    the Q8_0 kernel's instruction mix per block in registers: 96 VPDPBUSD, then per
 //              accumulator a convert, a multiply (row scales × the frame's) and an FMA: the cap
-//              that exact per-32 block scaling puts on the Q8_0 kernel;
+//              that exact per-32 block scaling puts on the Q8_0 kernel; and the same without
+//              the multiply (what one scale constant along K would allow);
 //   fma        VFMADD231PS alone (the F32 kernels' instruction);
 //   kernels    the Q8_0 (file-exact) and per-channel int8 GEMMs as ggml nodes: 12 independent
 //              products of one quantized activation tensor per graph run, at the encoder's
@@ -72,6 +73,13 @@ PARAKEET_VNNI512 void q8_block_step() {
     for (int64_t n = 0; n < kLoop / 8; ++n) __asm__ volatile("vmovdqa64 %%zmm27, %%zmm0\nvmovdqa64 %%zmm27, %%zmm1\nvmovdqa64 %%zmm27, %%zmm2\nvmovdqa64 %%zmm27, %%zmm3\nvmovdqa64 %%zmm27, %%zmm4\nvmovdqa64 %%zmm27, %%zmm5\nvmovdqa64 %%zmm27, %%zmm6\nvmovdqa64 %%zmm27, %%zmm7\nvmovdqa64 %%zmm27, %%zmm8\nvmovdqa64 %%zmm27, %%zmm9\nvmovdqa64 %%zmm27, %%zmm10\nvmovdqa64 %%zmm27, %%zmm11\n.rept 8\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\n.endr\nvcvtdq2ps %%zmm0, %%zmm0\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm0, %%zmm12\nvcvtdq2ps %%zmm1, %%zmm1\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm1, %%zmm13\nvcvtdq2ps %%zmm2, %%zmm2\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm2, %%zmm14\nvcvtdq2ps %%zmm3, %%zmm3\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm3, %%zmm15\nvcvtdq2ps %%zmm4, %%zmm4\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm4, %%zmm16\nvcvtdq2ps %%zmm5, %%zmm5\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm5, %%zmm17\nvcvtdq2ps %%zmm6, %%zmm6\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm6, %%zmm18\nvcvtdq2ps %%zmm7, %%zmm7\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm7, %%zmm19\nvcvtdq2ps %%zmm8, %%zmm8\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm8, %%zmm20\nvcvtdq2ps %%zmm9, %%zmm9\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm9, %%zmm21\nvcvtdq2ps %%zmm10, %%zmm10\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm10, %%zmm22\nvcvtdq2ps %%zmm11, %%zmm11\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm11, %%zmm23" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
 }
 
+// The same block step without the multiply of the rows' scales by the frame's: what the kernel
+// could run at if one of the two scales were constant along K (per-row activations, say, which
+// ggml's Q8_0 numerics do not have). Measures what that one multiply per accumulator costs.
+PARAKEET_VNNI512 void q8_block_step_one_scale() {
+    for (int64_t n = 0; n < kLoop / 8; ++n) __asm__ volatile("vmovdqa64 %%zmm27, %%zmm0\nvmovdqa64 %%zmm27, %%zmm1\nvmovdqa64 %%zmm27, %%zmm2\nvmovdqa64 %%zmm27, %%zmm3\nvmovdqa64 %%zmm27, %%zmm4\nvmovdqa64 %%zmm27, %%zmm5\nvmovdqa64 %%zmm27, %%zmm6\nvmovdqa64 %%zmm27, %%zmm7\nvmovdqa64 %%zmm27, %%zmm8\nvmovdqa64 %%zmm27, %%zmm9\nvmovdqa64 %%zmm27, %%zmm10\nvmovdqa64 %%zmm27, %%zmm11\n.rept 8\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\n.endr\nvcvtdq2ps %%zmm0, %%zmm0\nvfmadd231ps %%zmm28, %%zmm0, %%zmm12\nvcvtdq2ps %%zmm1, %%zmm1\nvfmadd231ps %%zmm29, %%zmm1, %%zmm13\nvcvtdq2ps %%zmm2, %%zmm2\nvfmadd231ps %%zmm28, %%zmm2, %%zmm14\nvcvtdq2ps %%zmm3, %%zmm3\nvfmadd231ps %%zmm29, %%zmm3, %%zmm15\nvcvtdq2ps %%zmm4, %%zmm4\nvfmadd231ps %%zmm28, %%zmm4, %%zmm16\nvcvtdq2ps %%zmm5, %%zmm5\nvfmadd231ps %%zmm29, %%zmm5, %%zmm17\nvcvtdq2ps %%zmm6, %%zmm6\nvfmadd231ps %%zmm28, %%zmm6, %%zmm18\nvcvtdq2ps %%zmm7, %%zmm7\nvfmadd231ps %%zmm29, %%zmm7, %%zmm19\nvcvtdq2ps %%zmm8, %%zmm8\nvfmadd231ps %%zmm28, %%zmm8, %%zmm20\nvcvtdq2ps %%zmm9, %%zmm9\nvfmadd231ps %%zmm29, %%zmm9, %%zmm21\nvcvtdq2ps %%zmm10, %%zmm10\nvfmadd231ps %%zmm28, %%zmm10, %%zmm22\nvcvtdq2ps %%zmm11, %%zmm11\nvfmadd231ps %%zmm29, %%zmm11, %%zmm23" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+}
+
 PARAKEET_AVX512 void fma_peak() {
     for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vfmadd231ps %%zmm30, %%zmm31, %%zmm0\nvfmadd231ps %%zmm30, %%zmm31, %%zmm1\nvfmadd231ps %%zmm30, %%zmm31, %%zmm2\nvfmadd231ps %%zmm30, %%zmm31, %%zmm3\nvfmadd231ps %%zmm30, %%zmm31, %%zmm4\nvfmadd231ps %%zmm30, %%zmm31, %%zmm5\nvfmadd231ps %%zmm30, %%zmm31, %%zmm6\nvfmadd231ps %%zmm30, %%zmm31, %%zmm7\nvfmadd231ps %%zmm30, %%zmm31, %%zmm8\nvfmadd231ps %%zmm30, %%zmm31, %%zmm9\nvfmadd231ps %%zmm30, %%zmm31, %%zmm10\nvfmadd231ps %%zmm30, %%zmm31, %%zmm11" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
 }
@@ -135,10 +143,13 @@ int main() {
     std::printf("CPU: %s, one thread\n", cpu_model().c_str());
     const double peak = 12.0 * kLoop / best_seconds_per_call(vpdpbusd_peak) / 1e9;
     const double step = 96.0 * (kLoop / 8) / best_seconds_per_call(q8_block_step) / 1e9;
+    const double one_scale = 96.0 * (kLoop / 8) / best_seconds_per_call(q8_block_step_one_scale) / 1e9;
     const double fma = 12.0 * kLoop / best_seconds_per_call(fma_peak) / 1e9;
     std::printf("VPDPBUSD alone:           %5.2f G/s\n", peak);
     std::printf("Q8_0 block step (regs):   %5.2f G VPDPBUSD/s (%.0f %% of VPDPBUSD alone: the cap of exact per-32 block scales)\n", step,
                 100.0 * step / peak);
+    std::printf("  without the scale multiply: %5.2f G VPDPBUSD/s (%.0f %%: one scale constant along K, not Q8_0's numerics)\n", one_scale,
+                100.0 * one_scale / peak);
     std::printf("VFMADD231PS alone:        %5.2f G/s (%.0f GFLOP/s F32)\n", fma, fma * 32.0);
 
     std::mt19937 rng(7);
