@@ -141,7 +141,7 @@ void quantize_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_tens
         std::fill(row, row + kPosFront, 0);
         std::fill(row + kPosFront + s.positions, row + s.pos_stride, 0);
     }
-    transpose_rows(k, h, s.dk, s.valid, levels, w.kt.data(), key_layout(s), 0, w.k_scale.data());
+    transpose_rows(k, h, s.dk, s.valid, levels, w.kt.data(), keys, 0, w.k_scale.data());
     transpose_rows(p, h, s.dk, s.positions, levels, w.pt.data(), position_layout(s), kPosFront, w.p_scale.data());
     quantize_values(v, h, s, w);
     w.head = h;

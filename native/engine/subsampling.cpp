@@ -60,6 +60,14 @@ ActivationFormat pointwise_input_format(const PackedWeights * packed, ggml_tenso
     return p != nullptr && pw_w->ne[0] % 32 == 0 ? p->activation_format() : ActivationFormat::None;
 }
 
+/** A fused depthwise op's output (in `format`) through the stage's pointwise conv (pointwise_relu_masked). */
+ggml_tensor * stage_output(ggml_context * ctx, const DepthwiseOutput & dw, ActivationFormat format, ggml_tensor * pw_w, ggml_tensor * pw_b,
+                           const PackedWeights * packed, ggml_tensor * mask) {
+    const bool quantized = format != ActivationFormat::None;
+    ggml_tensor * x = quantized ? dw.tensor : ggml_reshape_2d(ctx, dw.tensor, dw.tensor->ne[0], dw.width * dw.height);
+    return pointwise_relu_masked(ctx, x, quantized, pw_w, pw_b, packed, mask, dw.width, dw.height);
+}
+
 // conv.0: full 3×3 conv over the 1-channel [M, T] image, as im2col + matmul
 // so the result comes out channels-fastest: [C, W1, H1]; ReLU; stage-1 mask.
 ggml_tensor * conv0_stage(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in) {
@@ -94,40 +102,32 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
     if (fused) {
         // conv.0 + ReLU + mask + the first depthwise conv in one op (subsampling_op.h).
         ggml_tensor * mask1 = in.stage_masks.size() > 1 ? in.stage_masks[1] : nullptr;
-        const ActivationFormat format = pointwise_input_format(in.packed, w.stages[0].pw_w);
-        const DepthwiseOutput dw = fused_subsampling_front(ctx, in.mel, w.conv0_w, w.conv0_b, mask1, w.stages[0].dw_w, format);
-        const int64_t W = dw.width, H = dw.height;
+        const SubsamplingStageWeights & st = w.stages[0];
+        const ActivationFormat format = pointwise_input_format(in.packed, st.pw_w);
+        const DepthwiseOutput dw = fused_subsampling_front(ctx, in.mel, w.conv0_w, w.conv0_b, mask1, st.dw_w, format);
         ggml_tensor * mask2 = in.stage_masks.size() > 2 ? in.stage_masks[2] : nullptr;
-        const bool quantized = format != ActivationFormat::None;
-        ggml_tensor * flat = quantized ? dw.tensor : ggml_reshape_2d(ctx, dw.tensor, C, W * H);
-        x = pointwise_relu_masked(ctx, flat, quantized, w.stages[0].pw_w, w.stages[0].pw_b, in.packed, mask2, W, H);
+        x = stage_output(ctx, dw, format, st.pw_w, st.pw_b, in.packed, mask2);
     } else {
         x = conv0_stage(ctx, hp, w, in);
     }
 
     for (size_t s = fused ? 1 : 0; s < w.stages.size(); ++s) {
         const SubsamplingStageWeights & st = w.stages[s];
-        ggml_tensor * flat = nullptr;
-        bool quantized = false;
-        int64_t W = 0, H = 0;
-        if (fused && ggml_is_contiguous(x)) {
-            const ActivationFormat format = pointwise_input_format(in.packed, st.pw_w);
-            const DepthwiseOutput dw = depthwise_stride2(ctx, x, st.dw_w, format);
-            W = dw.width, H = dw.height;
-            quantized = format != ActivationFormat::None;
-            flat = quantized ? dw.tensor : ggml_reshape_2d(ctx, dw.tensor, C, W * H);
-        } else {
-            if (causal) x = ggml_pad_ext(ctx, x, 0, 0, 2, 1, 2, 1, 0, 0);
-            ggml_tensor * cwhn = ggml_permute(ctx, x, 2, 0, 1, 3);  // view [W, H, C], channels contiguous
-            // The CWHN kernel path wants the kernel channels-fastest too: view [1, C, 3, 3] as [3, 3, 1, C].
-            ggml_tensor * kernel_cwhn = ggml_permute(ctx, st.dw_w, 2, 3, 0, 1);
-            ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
-            W = dw->ne[0], H = dw->ne[1];
-            flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
-        }
         const size_t k = s + 2;
         ggml_tensor * mask = k < in.stage_masks.size() ? in.stage_masks[k] : nullptr;
-        x = pointwise_relu_masked(ctx, flat, quantized, st.pw_w, st.pw_b, in.packed, mask, W, H);  // depthwise bias is folded into pw_b
+        if (fused && ggml_is_contiguous(x)) {
+            const ActivationFormat format = pointwise_input_format(in.packed, st.pw_w);
+            x = stage_output(ctx, depthwise_stride2(ctx, x, st.dw_w, format), format, st.pw_w, st.pw_b, in.packed, mask);
+            continue;
+        }
+        if (causal) x = ggml_pad_ext(ctx, x, 0, 0, 2, 1, 2, 1, 0, 0);
+        ggml_tensor * cwhn = ggml_permute(ctx, x, 2, 0, 1, 3);  // view [W, H, C], channels contiguous
+        // The CWHN kernel path wants the kernel channels-fastest too: view [1, C, 3, 3] as [3, 3, 1, C].
+        ggml_tensor * kernel_cwhn = ggml_permute(ctx, st.dw_w, 2, 3, 0, 1);
+        ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
+        const int64_t W = dw->ne[0], H = dw->ne[1];
+        ggml_tensor * flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
+        x = pointwise_relu_masked(ctx, flat, false, st.pw_w, st.pw_b, in.packed, mask, W, H);  // depthwise bias is folded into pw_b
     }
 
     // Flatten per time step as NeMo does (channel-major: index c·F' + f), then Linear.

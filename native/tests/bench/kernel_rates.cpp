@@ -62,26 +62,52 @@ constexpr int64_t kLoop = 1 << 16;
 // array of accumulators in memory (a store and a load around every instruction), and it may hoist
 // a loop-invariant asm statement out of the loop. Register contents are whatever they hold: only
 // the instructions' throughput is measured.
+// Every vector register: each loop's clobber list.
+#define PARAKEET_ALL_ZMM                                                                                                     \
+    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", \
+        "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",       \
+        "xmm28", "xmm29", "xmm30", "xmm31"
+
 PARAKEET_VNNI512 void vpdpbusd_peak() {
-    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vpdpbusd %%zmm30, %%zmm31, %%zmm0\nvpdpbusd %%zmm30, %%zmm31, %%zmm1\nvpdpbusd %%zmm30, %%zmm31, %%zmm2\nvpdpbusd %%zmm30, %%zmm31, %%zmm3\nvpdpbusd %%zmm30, %%zmm31, %%zmm4\nvpdpbusd %%zmm30, %%zmm31, %%zmm5\nvpdpbusd %%zmm30, %%zmm31, %%zmm6\nvpdpbusd %%zmm30, %%zmm31, %%zmm7\nvpdpbusd %%zmm30, %%zmm31, %%zmm8\nvpdpbusd %%zmm30, %%zmm31, %%zmm9\nvpdpbusd %%zmm30, %%zmm31, %%zmm10\nvpdpbusd %%zmm30, %%zmm31, %%zmm11" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vpdpbusd %%zmm30, %%zmm31, %%zmm0\nvpdpbusd %%zmm30, %%zmm31, %%zmm1\nvpdpbusd %%zmm30, %%zmm31, %%zmm2\nvpdpbusd %%zmm30, %%zmm31, %%zmm3\nvpdpbusd %%zmm30, %%zmm31, %%zmm4\nvpdpbusd %%zmm30, %%zmm31, %%zmm5\nvpdpbusd %%zmm30, %%zmm31, %%zmm6\nvpdpbusd %%zmm30, %%zmm31, %%zmm7\nvpdpbusd %%zmm30, %%zmm31, %%zmm8\nvpdpbusd %%zmm30, %%zmm31, %%zmm9\nvpdpbusd %%zmm30, %%zmm31, %%zmm10\nvpdpbusd %%zmm30, %%zmm31, %%zmm11" ::: PARAKEET_ALL_ZMM);
 }
 
+// The Q8_0 block step's pieces, as asm text: the 12 dot products reset to the block's start, then
+// 8 groups × 12 VPDPBUSD (rows' weights in zmm24/25, the frame's broadcast in zmm26).
+#define PARAKEET_Q8_RESET(i) "vmovdqa64 %%zmm27, %%zmm" #i "\n"
+#define PARAKEET_Q8_DOTS                                                                                                     \
+    PARAKEET_Q8_RESET(0) PARAKEET_Q8_RESET(1) PARAKEET_Q8_RESET(2) PARAKEET_Q8_RESET(3) PARAKEET_Q8_RESET(4)                  \
+    PARAKEET_Q8_RESET(5) PARAKEET_Q8_RESET(6) PARAKEET_Q8_RESET(7) PARAKEET_Q8_RESET(8) PARAKEET_Q8_RESET(9)                  \
+    PARAKEET_Q8_RESET(10) PARAKEET_Q8_RESET(11)                                                                              \
+    ".rept 8\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\n"     \
+    "vpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\n"               \
+    "vpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\n"               \
+    "vpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\n.endr\n"
+// Accumulator `acc` += float(dot i) · (rows' scales zmm`s` · the frame's zmm30), as add_scaled_block.
+#define PARAKEET_Q8_SCALE(i, acc, s) \
+    "vcvtdq2ps %%zmm" #i ", %%zmm" #i "\nvmulps %%zmm30, %%zmm" #s ", %%zmm31\nvfmadd231ps %%zmm31, %%zmm" #i ", %%zmm" #acc "\n"
+// The same with one scale only: accumulator += float(dot i) · zmm`s`.
+#define PARAKEET_Q8_ONE_SCALE(i, acc, s) "vcvtdq2ps %%zmm" #i ", %%zmm" #i "\nvfmadd231ps %%zmm" #s ", %%zmm" #i ", %%zmm" #acc "\n"
+#define PARAKEET_Q8_TAIL(STEP)                                                                                        \
+    STEP(0, 12, 28) STEP(1, 13, 29) STEP(2, 14, 28) STEP(3, 15, 29) STEP(4, 16, 28) STEP(5, 17, 29) STEP(6, 18, 28) \
+    STEP(7, 19, 29) STEP(8, 20, 28) STEP(9, 21, 29) STEP(10, 22, 28) STEP(11, 23, 29)
+
 // One Q8_0 block of a 6-frame × 32-row tile (int8_matmul.cpp gemm_tile, add_scaled_block), every
-// operand in a register: the 12 dot products reset to the block's start, 8 groups × 12 VPDPBUSD,
-// then per accumulator a convert, the multiply of the rows' scales by the frame's and an FMA.
+// operand in a register: the dot products, then per accumulator a convert, the multiply of the
+// rows' scales by the frame's and an FMA.
 PARAKEET_VNNI512 void q8_block_step() {
-    for (int64_t n = 0; n < kLoop / 8; ++n) __asm__ volatile("vmovdqa64 %%zmm27, %%zmm0\nvmovdqa64 %%zmm27, %%zmm1\nvmovdqa64 %%zmm27, %%zmm2\nvmovdqa64 %%zmm27, %%zmm3\nvmovdqa64 %%zmm27, %%zmm4\nvmovdqa64 %%zmm27, %%zmm5\nvmovdqa64 %%zmm27, %%zmm6\nvmovdqa64 %%zmm27, %%zmm7\nvmovdqa64 %%zmm27, %%zmm8\nvmovdqa64 %%zmm27, %%zmm9\nvmovdqa64 %%zmm27, %%zmm10\nvmovdqa64 %%zmm27, %%zmm11\n.rept 8\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\n.endr\nvcvtdq2ps %%zmm0, %%zmm0\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm0, %%zmm12\nvcvtdq2ps %%zmm1, %%zmm1\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm1, %%zmm13\nvcvtdq2ps %%zmm2, %%zmm2\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm2, %%zmm14\nvcvtdq2ps %%zmm3, %%zmm3\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm3, %%zmm15\nvcvtdq2ps %%zmm4, %%zmm4\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm4, %%zmm16\nvcvtdq2ps %%zmm5, %%zmm5\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm5, %%zmm17\nvcvtdq2ps %%zmm6, %%zmm6\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm6, %%zmm18\nvcvtdq2ps %%zmm7, %%zmm7\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm7, %%zmm19\nvcvtdq2ps %%zmm8, %%zmm8\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm8, %%zmm20\nvcvtdq2ps %%zmm9, %%zmm9\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm9, %%zmm21\nvcvtdq2ps %%zmm10, %%zmm10\nvmulps %%zmm30, %%zmm28, %%zmm31\nvfmadd231ps %%zmm31, %%zmm10, %%zmm22\nvcvtdq2ps %%zmm11, %%zmm11\nvmulps %%zmm30, %%zmm29, %%zmm31\nvfmadd231ps %%zmm31, %%zmm11, %%zmm23" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+    for (int64_t n = 0; n < kLoop / 8; ++n) __asm__ volatile(PARAKEET_Q8_DOTS PARAKEET_Q8_TAIL(PARAKEET_Q8_SCALE)::: PARAKEET_ALL_ZMM);
 }
 
 // The same block step without the multiply of the rows' scales by the frame's: what the kernel
 // could run at if one of the two scales were constant along K (per-row activations, say, which
 // ggml's Q8_0 numerics do not have). Measures what that one multiply per accumulator costs.
 PARAKEET_VNNI512 void q8_block_step_one_scale() {
-    for (int64_t n = 0; n < kLoop / 8; ++n) __asm__ volatile("vmovdqa64 %%zmm27, %%zmm0\nvmovdqa64 %%zmm27, %%zmm1\nvmovdqa64 %%zmm27, %%zmm2\nvmovdqa64 %%zmm27, %%zmm3\nvmovdqa64 %%zmm27, %%zmm4\nvmovdqa64 %%zmm27, %%zmm5\nvmovdqa64 %%zmm27, %%zmm6\nvmovdqa64 %%zmm27, %%zmm7\nvmovdqa64 %%zmm27, %%zmm8\nvmovdqa64 %%zmm27, %%zmm9\nvmovdqa64 %%zmm27, %%zmm10\nvmovdqa64 %%zmm27, %%zmm11\n.rept 8\nvpdpbusd %%zmm24, %%zmm26, %%zmm0\nvpdpbusd %%zmm25, %%zmm26, %%zmm1\nvpdpbusd %%zmm24, %%zmm26, %%zmm2\nvpdpbusd %%zmm25, %%zmm26, %%zmm3\nvpdpbusd %%zmm24, %%zmm26, %%zmm4\nvpdpbusd %%zmm25, %%zmm26, %%zmm5\nvpdpbusd %%zmm24, %%zmm26, %%zmm6\nvpdpbusd %%zmm25, %%zmm26, %%zmm7\nvpdpbusd %%zmm24, %%zmm26, %%zmm8\nvpdpbusd %%zmm25, %%zmm26, %%zmm9\nvpdpbusd %%zmm24, %%zmm26, %%zmm10\nvpdpbusd %%zmm25, %%zmm26, %%zmm11\n.endr\nvcvtdq2ps %%zmm0, %%zmm0\nvfmadd231ps %%zmm28, %%zmm0, %%zmm12\nvcvtdq2ps %%zmm1, %%zmm1\nvfmadd231ps %%zmm29, %%zmm1, %%zmm13\nvcvtdq2ps %%zmm2, %%zmm2\nvfmadd231ps %%zmm28, %%zmm2, %%zmm14\nvcvtdq2ps %%zmm3, %%zmm3\nvfmadd231ps %%zmm29, %%zmm3, %%zmm15\nvcvtdq2ps %%zmm4, %%zmm4\nvfmadd231ps %%zmm28, %%zmm4, %%zmm16\nvcvtdq2ps %%zmm5, %%zmm5\nvfmadd231ps %%zmm29, %%zmm5, %%zmm17\nvcvtdq2ps %%zmm6, %%zmm6\nvfmadd231ps %%zmm28, %%zmm6, %%zmm18\nvcvtdq2ps %%zmm7, %%zmm7\nvfmadd231ps %%zmm29, %%zmm7, %%zmm19\nvcvtdq2ps %%zmm8, %%zmm8\nvfmadd231ps %%zmm28, %%zmm8, %%zmm20\nvcvtdq2ps %%zmm9, %%zmm9\nvfmadd231ps %%zmm29, %%zmm9, %%zmm21\nvcvtdq2ps %%zmm10, %%zmm10\nvfmadd231ps %%zmm28, %%zmm10, %%zmm22\nvcvtdq2ps %%zmm11, %%zmm11\nvfmadd231ps %%zmm29, %%zmm11, %%zmm23" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+    for (int64_t n = 0; n < kLoop / 8; ++n) __asm__ volatile(PARAKEET_Q8_DOTS PARAKEET_Q8_TAIL(PARAKEET_Q8_ONE_SCALE)::: PARAKEET_ALL_ZMM);
 }
 
 PARAKEET_AVX512 void fma_peak() {
-    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vfmadd231ps %%zmm30, %%zmm31, %%zmm0\nvfmadd231ps %%zmm30, %%zmm31, %%zmm1\nvfmadd231ps %%zmm30, %%zmm31, %%zmm2\nvfmadd231ps %%zmm30, %%zmm31, %%zmm3\nvfmadd231ps %%zmm30, %%zmm31, %%zmm4\nvfmadd231ps %%zmm30, %%zmm31, %%zmm5\nvfmadd231ps %%zmm30, %%zmm31, %%zmm6\nvfmadd231ps %%zmm30, %%zmm31, %%zmm7\nvfmadd231ps %%zmm30, %%zmm31, %%zmm8\nvfmadd231ps %%zmm30, %%zmm31, %%zmm9\nvfmadd231ps %%zmm30, %%zmm31, %%zmm10\nvfmadd231ps %%zmm30, %%zmm31, %%zmm11" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vfmadd231ps %%zmm30, %%zmm31, %%zmm0\nvfmadd231ps %%zmm30, %%zmm31, %%zmm1\nvfmadd231ps %%zmm30, %%zmm31, %%zmm2\nvfmadd231ps %%zmm30, %%zmm31, %%zmm3\nvfmadd231ps %%zmm30, %%zmm31, %%zmm4\nvfmadd231ps %%zmm30, %%zmm31, %%zmm5\nvfmadd231ps %%zmm30, %%zmm31, %%zmm6\nvfmadd231ps %%zmm30, %%zmm31, %%zmm7\nvfmadd231ps %%zmm30, %%zmm31, %%zmm8\nvfmadd231ps %%zmm30, %%zmm31, %%zmm9\nvfmadd231ps %%zmm30, %%zmm31, %%zmm10\nvfmadd231ps %%zmm30, %%zmm31, %%zmm11" ::: PARAKEET_ALL_ZMM);
 }
 
 struct BlockQ8_0 {  // ggml's block_q8_0
