@@ -5,7 +5,8 @@
 //   q8 step    the Q8_0 kernel's instruction mix per block in registers: 96 VPDPBUSD, then per
 //              accumulator a convert, a multiply (row scales × the frame's) and an FMA: the cap
 //              that exact per-32 block scaling puts on the Q8_0 kernel; and the same without
-//              the multiply (what one scale constant along K would allow);
+//              the multiply (what one scale constant along K would allow), and the whole step
+//              with its loads from L1 (what the kernel's broadcasts and loads cost);
 //   fma        VFMADD231PS alone (the F32 kernels' instruction);
 //   kernels    the Q8_0 (file-exact) and per-channel int8 GEMMs as ggml nodes: 12 independent
 //              products of one quantized activation tensor per graph run, at the encoder's
@@ -106,6 +107,36 @@ PARAKEET_VNNI512 void q8_block_step_one_scale() {
     for (int64_t n = 0; n < kLoop / 8; ++n) __asm__ volatile(PARAKEET_Q8_DOTS PARAKEET_Q8_TAIL(PARAKEET_Q8_ONE_SCALE)::: PARAKEET_ALL_ZMM);
 }
 
+// The same block step with every operand loaded as gemm_tile loads it, from L1 (zeroed buffers,
+// so no subnormal ever forms): the 12 dot starts and the 48 activation groups broadcast from
+// memory, 16 weight vectors, the rows' 2 scale vectors and the frames' 6 scales. Against the
+// register step, this is what the kernel's loads cost on this CPU; what the graph rate loses
+// beyond it lies outside the block loop (L2/L3 misses, the epilogue, tile edges).
+#define PARAKEET_Q8_L1_RESET(i, f) "vpbroadcastd " #f "*4(%%rdx), %%zmm" #i "\n"
+#define PARAKEET_Q8_L1_GROUP(f, d0, d1) \
+    "vpbroadcastd (" #f "*256+\\g*4)(%%rcx), %%zmm26\nvpdpbusd %%zmm24, %%zmm26, %%zmm" #d0 "\nvpdpbusd %%zmm25, %%zmm26, %%zmm" #d1 "\n"
+#define PARAKEET_Q8_L1_SCALE(f, d0, d1, a0, a1) \
+    "vbroadcastss (" #f "*256+200)(%%rcx), %%zmm30\n" PARAKEET_Q8_SCALE(d0, a0, 28) PARAKEET_Q8_SCALE(d1, a1, 29)
+#define PARAKEET_Q8_L1_STEP                                                                                              \
+    PARAKEET_Q8_L1_RESET(0, 0) PARAKEET_Q8_L1_RESET(1, 0) PARAKEET_Q8_L1_RESET(2, 1) PARAKEET_Q8_L1_RESET(3, 1)          \
+    PARAKEET_Q8_L1_RESET(4, 2) PARAKEET_Q8_L1_RESET(5, 2) PARAKEET_Q8_L1_RESET(6, 3) PARAKEET_Q8_L1_RESET(7, 3)          \
+    PARAKEET_Q8_L1_RESET(8, 4) PARAKEET_Q8_L1_RESET(9, 4) PARAKEET_Q8_L1_RESET(10, 5) PARAKEET_Q8_L1_RESET(11, 5)        \
+    ".irp g,0,1,2,3,4,5,6,7\nvmovdqu64 (\\g*128)(%%rax), %%zmm24\nvmovdqu64 (\\g*128+64)(%%rax), %%zmm25\n"              \
+    PARAKEET_Q8_L1_GROUP(0, 0, 1) PARAKEET_Q8_L1_GROUP(1, 2, 3) PARAKEET_Q8_L1_GROUP(2, 4, 5)                           \
+    PARAKEET_Q8_L1_GROUP(3, 6, 7) PARAKEET_Q8_L1_GROUP(4, 8, 9) PARAKEET_Q8_L1_GROUP(5, 10, 11) ".endr\n"                \
+    "vmovups 1024(%%rax), %%zmm28\nvmovups 1088(%%rax), %%zmm29\n"                                                       \
+    PARAKEET_Q8_L1_SCALE(0, 0, 1, 12, 13) PARAKEET_Q8_L1_SCALE(1, 2, 3, 14, 15) PARAKEET_Q8_L1_SCALE(2, 4, 5, 16, 17)    \
+    PARAKEET_Q8_L1_SCALE(3, 6, 7, 18, 19) PARAKEET_Q8_L1_SCALE(4, 8, 9, 20, 21) PARAKEET_Q8_L1_SCALE(5, 10, 11, 22, 23)
+
+alignas(64) uint8_t l1_block[1024 + 128];  // one block of a panel: weights, then the rows' scales
+alignas(64) uint8_t l1_frames[6 * 256];    // the tile's 6 activation rows (bytes 0–31), scales at 200
+alignas(64) uint8_t l1_starts[64];         // the frames' −128·Σx
+
+PARAKEET_VNNI512 void q8_block_step_l1() {
+    for (int64_t n = 0; n < kLoop / 8; ++n)
+        __asm__ volatile(PARAKEET_Q8_L1_STEP::"a"(l1_block), "c"(l1_frames), "d"(l1_starts) : PARAKEET_ALL_ZMM, "memory");
+}
+
 PARAKEET_AVX512 void fma_peak() {
     for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vfmadd231ps %%zmm30, %%zmm31, %%zmm0\nvfmadd231ps %%zmm30, %%zmm31, %%zmm1\nvfmadd231ps %%zmm30, %%zmm31, %%zmm2\nvfmadd231ps %%zmm30, %%zmm31, %%zmm3\nvfmadd231ps %%zmm30, %%zmm31, %%zmm4\nvfmadd231ps %%zmm30, %%zmm31, %%zmm5\nvfmadd231ps %%zmm30, %%zmm31, %%zmm6\nvfmadd231ps %%zmm30, %%zmm31, %%zmm7\nvfmadd231ps %%zmm30, %%zmm31, %%zmm8\nvfmadd231ps %%zmm30, %%zmm31, %%zmm9\nvfmadd231ps %%zmm30, %%zmm31, %%zmm10\nvfmadd231ps %%zmm30, %%zmm31, %%zmm11" ::: PARAKEET_ALL_ZMM);
 }
@@ -170,12 +201,15 @@ int main() {
     const double peak = 12.0 * kLoop / best_seconds_per_call(vpdpbusd_peak) / 1e9;
     const double step = 96.0 * (kLoop / 8) / best_seconds_per_call(q8_block_step) / 1e9;
     const double one_scale = 96.0 * (kLoop / 8) / best_seconds_per_call(q8_block_step_one_scale) / 1e9;
+    const double from_l1 = 96.0 * (kLoop / 8) / best_seconds_per_call(q8_block_step_l1) / 1e9;
     const double fma = 12.0 * kLoop / best_seconds_per_call(fma_peak) / 1e9;
     std::printf("VPDPBUSD alone:           %5.2f G/s\n", peak);
     std::printf("Q8_0 block step (regs):   %5.2f G VPDPBUSD/s (%.0f %% of VPDPBUSD alone: the cap of exact per-32 block scales)\n", step,
                 100.0 * step / peak);
     std::printf("  without the scale multiply: %5.2f G VPDPBUSD/s (%.0f %%: one scale constant along K, not Q8_0's numerics)\n", one_scale,
                 100.0 * one_scale / peak);
+    std::printf("  with its loads from L1:     %5.2f G VPDPBUSD/s (%.0f %%: what gemm_tile's broadcasts and loads cost)\n", from_l1,
+                100.0 * from_l1 / peak);
     std::printf("VFMADD231PS alone:        %5.2f G/s (%.0f GFLOP/s F32)\n", fma, fma * 32.0);
 
     std::mt19937 rng(7);
