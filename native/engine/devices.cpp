@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "amx.h"
 #include "ggml-backend.h"
 #include "ggml.h"
 #include "log.h"
@@ -54,6 +55,8 @@ DeviceInfo describe(ggml_backend_dev_t dev) {
     info.backend = reg ? ggml_backend_reg_name(reg) : "";
     if (info.type == DeviceType::Cpu) {
         info.cpu_features = cpu_features(reg);
+        // The engine's own use of the CPU beyond ggml's list: its Q8_0 kernel on AMX-BF16 tiles (amx.h).
+        if (amx_bf16_usable()) info.cpu_features.push_back("PARAKEET_AMX_BF16");
         info.cpu_threads = int(std::max(1u, std::thread::hardware_concurrency()));
     }
     return info;

@@ -9,6 +9,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "amx.h"
 #include "attention_op.h"
 #include "log.h"
 #include "cpu_ops.h"
@@ -18,6 +19,7 @@
 #include "q4k_matmul.h"
 #include "encoder_graph.h"
 #include "model_schema.h"
+#include "q8_amx_matmul.h"
 #include "q8_rel_pos.h"
 #include "rel_pos_projection.h"
 #include "tensor_table.h"
@@ -41,6 +43,12 @@ constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo
 //   memory. 110M q4_k: +14 MiB, requantized; 0.6B q5_k/q6_k give memory back; 0.6B q4_k would add
 //   76 MiB and keeps its Q4_K weights, on the engine's Q4_K kernel (q4k_matmul.h).
 constexpr int64_t kRequantizeBudgetBytes = 32ll << 20;
+
+// Q8_0 weights on AMX-BF16 tiles are widened to BF16 at load (2 bytes a weight against the packed
+// Q8_0's 9 bits) when the model then takes at most this much more, else per call into each thread's
+// scratch (q8_amx_matmul.h), which costs ≈ 15 % of the 110M encoder at 10 s. 110M: +84 MiB,
+// widened (peak RSS stays within the file + 300 MB); 0.6B would take ≈ 500 MiB more: per call.
+constexpr int64_t kAmxWidenBudgetBytes = 160ll << 20;
 
 bool is_conformer_pointwise(const std::string & name) {
     auto ends_with = [&name](const char * suffix) {
@@ -147,6 +155,10 @@ struct ModelWeights::Placement {
     bool int16_f32 = false;
     bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
     bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
+    // 'auto' with such a file where AMX-BF16 passed its probe (amx.h): the Q8_0 matrices run on the
+    // BF16 tiles (q8_amx_matmul.h), nearer the file's values than Q8_0's own arithmetic and ≈ 2×
+    // the VNNI kernel's rate; the decoders' Q8_0 twins and linear_pos's halves stay on VNNI.
+    bool amx_q8 = false;
 
     struct Upload {
         ggml_tensor * tensor;
@@ -205,6 +217,11 @@ struct ModelWeights::Placement {
             });
             requantize_blocks = other_blocks && extra <= kRequantizeBudgetBytes;
             int16_f32 = f32_file || quantized_file || int16_floats;
+            if (quantized_file && !int16_floats) {
+                const AmxStatus & amx = amx_bf16_status();
+                amx_q8 = amx.usable;
+                log_line(LogLevel::Info, std::string("Q8_0 matmuls on ") + (amx.usable ? "AMX-BF16 tiles" : "the VNNI kernel") + " (AMX: " + amx.reason + ")");
+            }
             if (other_blocks) {
                 log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
                                              (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +
@@ -565,10 +582,28 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         return rel_pos_weights.count(t) != 0 && !pack.per_channel && !pack.int16 && t->type == GGML_TYPE_Q8_0 &&
                Q8RelPosProjection::fits(t->ne[1], t->ne[0]);
     };
+    // Q8_0 matrices on AMX-BF16 (pl.amx_q8) widened to BF16 tiles at load when the whole model's extra
+    // bytes (2 a weight instead of 9 bits) stay within kAmxWidenBudgetBytes, else widened per item.
+    auto amx_candidate = [&](const Placement::Pack & pack) {
+        return pl.amx_q8 && pack.tensor->type == GGML_TYPE_Q8_0 && !pack.per_channel && !pack.int16 && !q8_halves(pack) && !split(pack);
+    };
+    int64_t widen_extra = 0;
+    for (const auto & pack : pl.packs) {
+        if (amx_candidate(pack))
+            widen_extra += int64_t(PackedQ8Bf16Matrix::storage_bytes(pack.tensor->ne[1], pack.tensor->ne[0])) -
+                           int64_t(PackedQ8Matrix::storage_bytes(pack.tensor->ne[1], pack.tensor->ne[0]));
+    }
+    const bool widen_at_load = pl.amx_q8 && widen_extra <= kAmxWidenBudgetBytes;
+    if (pl.amx_q8) {
+        log_line(LogLevel::Info, std::string("AMX-BF16: Q8_0 weights widened ") + (widen_at_load ? "at load" : "per call") + " (at load they would take " +
+                                     std::to_string(widen_extra >> 20) + " MiB more; budget " + std::to_string(kAmxWidenBudgetBytes >> 20) + " MiB)");
+    }
+    auto widened = [&](const Placement::Pack & pack) { return widen_at_load && amx_candidate(pack); };
     // Bytes of one packed matrix [rows][cols] (a half: cols / 2) in this pack's layout.
-    auto bytes_of = [](const Placement::Pack & pack, int64_t cols) {
+    auto bytes_of = [&](const Placement::Pack & pack, int64_t cols) {
         const ggml_tensor * t = pack.tensor;
-        const size_t b = pack.per_channel              ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], cols)
+        const size_t b = widened(pack)                 ? PackedQ8Bf16Matrix::storage_bytes(t->ne[1], cols)
+                         : pack.per_channel            ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], cols)
                          : pack.int16                ? PackedI16Matrix::storage_bytes(t->ne[1], cols)
                          : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], cols)
                          : t->type == GGML_TYPE_Q4_K ? PackedQ4KMatrix::storage_bytes(t->ne[1], cols)
@@ -630,8 +665,12 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                 made[i] = std::make_unique<PackedI16Matrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (q8_halves(pl.packs[i])) {
                 made_q8_halves[i] = std::make_shared<const Q8RelPosProjection>(data, t->ne[1], t->ne[0], storage[i]);
+            } else if (widened(pl.packs[i])) {
+                made[i] = std::make_unique<PackedQ8Bf16Matrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q8_0) {
-                made[i] = std::make_unique<PackedQ8Matrix>(data, t->ne[1], t->ne[0], storage[i]);
+                auto q8 = std::make_unique<PackedQ8Matrix>(data, t->ne[1], t->ne[0], storage[i]);
+                if (pl.amx_q8) q8->run_on_amx_bf16();
+                made[i] = std::move(q8);
             } else if (t->type == GGML_TYPE_Q4_K) {
                 made[i] = std::make_unique<PackedQ4KMatrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_F16) {

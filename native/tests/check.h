@@ -35,6 +35,13 @@ std::string text_of(const T & value) {
 }
 inline std::string text_of(const std::string & value) { return "'" + value + "'"; }
 
+/** Set by skip(): the case could not run here (ctest shows it as skipped: exit code 77). */
+inline std::string & skipped_because() {
+    static std::string why;
+    return why;
+}
+inline void skip(const std::string & why) { skipped_because() = why; }
+
 inline void fail(const char * file, int line, const std::string & what) {
     std::cerr << file << ":" << line << ": " << what << "\n";
     ++failures();

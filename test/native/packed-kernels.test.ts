@@ -19,8 +19,14 @@
 // * weightType 'i16' (explicit, never auto): 14-bit integers per 32-block on VNNI (int16_matmul.h).
 //   An F32 file so runs no further from F32 than its F16 twin; an F16 file within 1.5× of its own
 //   error against the F32 twin.
+// * On CPUs with AMX-BF16 (Sapphire Rapids and later; the device's cpuFeatures carry
+//   PARAKEET_AMX_BF16 once the engine's probe passed) a Q8_0 file under auto runs its Q8_0 matmuls
+//   on BF16 tiles (q8_amx_matmul.h): weights d·q and activations rounded to BF16, F32 sums, so its
+//   error against the F32 twin stays at or below ggml's Q8_0 error; weightType q8_0 keeps the VNNI
+//   kernel's exact Q8_0 arithmetic.
 // * ModelInfo.kernels says how many matmul weights each kernel runs; packedKernels: false runs none.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Model, type WeightType, listDevices } from '../../native/index.js';
@@ -37,6 +43,10 @@ const avx512 = features.has('AVX512');
 const vnni = avx512 && features.has('AVX512_VNNI');
 const skipF32 = avx512 ? false : 'this CPU has no AVX-512: the engine keeps ggml\'s kernels';
 const skipQ8 = vnni ? false : 'this CPU has no AVX512-VNNI: the engine keeps ggml\'s kernels';
+const amx = features.has('PARAKEET_AMX_BF16');
+const skipAmx = amx ? false : 'this process may not use AMX-BF16 (no such CPU, or the engine\'s probe failed): Q8_0 stays on the VNNI kernel';
+/** The engine kernel that runs a Q8_0 file's Q8_0 matmuls under auto on this CPU. */
+const q8AutoKernel = amx ? 'q8_0_amx_bf16' : 'q8_0_vnni';
 const pcm = speechSamples(dir, seconds(10));
 
 async function encoderOf(
@@ -197,8 +207,9 @@ describe('packed CPU kernels', () => {
       // conformer's join the VNNI kernel, and so do the transducer's per-step products (each LSTM
       // layer's two matrices but layer 0's input products, joint.pred and the joint's output layer:
       // Q8_0 per 32-block, int8_gemv.h).
-      assert.ok((ours.kernels.q8_0_vnni ?? 0) > 0 && ours.kernels.f32_avx512 === undefined && (ours.kernels.i16_vnni ?? 0) <= 2,
+      assert.ok((ours.kernels[q8AutoKernel] ?? 0) > 0 && ours.kernels.f32_avx512 === undefined && (ours.kernels.i16_vnni ?? 0) <= 2,
         `kernels ${JSON.stringify(ours.kernels)}`);
+      assert.ok((oursAll.kernels.q8_0_vnni ?? 0) > 0 && oursAll.kernels.q8_0_amx_bf16 === undefined, `weightType q8_0 keeps the VNNI kernel: ${JSON.stringify(oursAll.kernels)}`);
       assert.ok((ours.kernels.q8_0_decoder_vnni ?? 0) >= 3 && ours.kernels.int8_decoder_vnni === undefined, `kernels ${JSON.stringify(ours.kernels)}`);
       assert.equal(ggml.kernels.q8_0_decoder_vnni, undefined, 'packedKernels: false keeps the F32 decoder');
       const ggmlAllErr = relL2(ggmlAll.data, reference.data, ggmlAll.n);
@@ -268,7 +279,7 @@ describe('packed CPU kernels', () => {
   }
 
   for (const type of ['q4_0', 'q4_k', 'q5_k', 'q6_k'] as const) {
-    test(`a ${type} file under auto runs its block weights requantized to Q8_0 on the VNNI kernel, within a few per cent of the file's own error`, { skip: skipQ8 }, async () => {
+    test(`a ${type} file under auto runs its block weights requantized to Q8_0 on this CPU's Q8_0 kernel, within a few per cent of the file's own error`, { skip: skipQ8 }, async () => {
       // model_weights.cpp: the Q8_0 grid (1/127 of a block's range) is much finer than a 4–6 bit one,
       // so requantizing adds a small fraction to the file's own quantization error.
       const f32 = join(dir, `small-requant-${type}-f32.gguf`);
@@ -278,13 +289,65 @@ describe('packed CPU kernels', () => {
       const reference = await encoderOf(f32, false);
       const ggml = await encoderOf(file, false);
       const ours = await encoderOf(file, true);
-      assert.ok((ours.kernels.q8_0_vnni ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
+      assert.ok((ours.kernels[q8AutoKernel] ?? 0) > 0, `kernels ${JSON.stringify(ours.kernels)}`);
       const fileErr = relL2(ggml.data, reference.data, ggml.n);
       const oursErr = relL2(ours.data, reference.data, ours.n);
-      console.log(`  ${type} file vs its F32 twin: ggml's ${type} kernels ${fmt(fileErr)}, requantized to Q8_0 on VNNI ${fmt(oursErr)}`);
+      console.log(`  ${type} file vs its F32 twin: ggml's ${type} kernels ${fmt(fileErr)}, requantized to Q8_0 on ${q8AutoKernel} ${fmt(oursErr)}`);
       assert.ok(oursErr <= 1.1 * fileErr, `requantized error ${fmt(oursErr)} vs the file's ${fmt(fileErr)}`);
     });
   }
+
+  test('a Q8_0 file under auto on AMX-BF16 tiles: no further from its F32 twin than ggml\'s Q8_0, at every frame count of a tile', { skip: skipAmx }, async () => {
+    // q8_amx_matmul.h: weights d·q and activations rounded to BF16 (2⁻⁹ each), F32 sums over the
+    // whole row, where Q8_0's own arithmetic quantizes the activations to 8 bits per 32 inputs.
+    const f32 = join(dir, 'small-amx-f32.gguf');
+    const q8 = join(dir, 'small-amx-q8_0.gguf');
+    generateModel(f32, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 88 });
+    generateModel(q8, { preset: 'small', arch: 'hybrid_tdt_ctc', seed: 88, weightType: 'q8_0' });
+    const reference = await encoderOf(f32, false);
+    const ggml = await encoderOf(q8, false);
+    const vnniAll = await encoderOf(q8, true, 'q8_0');
+    const ours = await encoderOf(q8, true);
+    assert.ok((ours.kernels.q8_0_amx_bf16 ?? 0) > 0 && ours.kernels.f32_avx512 === undefined, `kernels ${JSON.stringify(ours.kernels)}`);
+    const ggmlErr = relL2(ggml.data, reference.data, ggml.n);
+    const vnniErr = relL2(vnniAll.data, reference.data, vnniAll.n);
+    const oursErr = relL2(ours.data, reference.data, ours.n);
+    console.log(`  Q8_0 file vs its F32 twin: ggml as stored ${fmt(ggmlErr)}, every matmul Q8_0 on VNNI ${fmt(vnniErr)}, auto on AMX-BF16 ${fmt(oursErr)}`);
+    assert.ok(oursErr > 0 && oursErr <= ggmlErr, `AMX-BF16 error ${fmt(oursErr)} vs ggml's Q8_0 ${fmt(ggmlErr)}`);
+    // The kernel's tiles are 16 frames, taken in pairs: clips ending on each side of both, against
+    // the VNNI kernel on the same file (every matmul Q8_0): the two approximations stay close.
+    const a = await Model.load(q8, { ...ONE_THREAD, weightType: 'q8_0' });
+    const b = await Model.load(q8, { ...ONE_THREAD });
+    try {
+      for (const frames of [1, 2, 15, 16, 17, 31, 32, 33, 47, 49]) {
+        const clip = speechSamples(dir, seconds(frames * 0.08 - 0.01));
+        const ea = (await a.transcribe(clip, { captureEncoder: true })).encoder!;
+        const eb = (await b.transcribe(clip, { captureEncoder: true })).encoder!;
+        assert.equal(eb.validFrames, ea.validFrames);
+        const rel = relL2(eb.data, ea.data, ea.validFrames * ea.dim);
+        assert.ok(rel > 0 && rel < 0.05, `${ea.validFrames} frames: AMX-BF16 vs VNNI Q8_0 rel L2 ${fmt(rel)}`);
+      }
+    } finally {
+      a.dispose();
+      b.dispose();
+    }
+  });
+
+  test('where /proc/cpuinfo lists AMX-BF16 and AVX512-BF16, the engine uses its AMX kernel (unless PARAKEET_AMX=0)', async (t) => {
+    let flags = '';
+    try {
+      flags = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags')) ?? '';
+    } catch {
+      t.skip('no /proc/cpuinfo (not Linux)');
+      return;
+    }
+    const listed = / amx_bf16( |$)/.test(flags) && / avx512_bf16( |$)/.test(flags) && / amx_tile( |$)/.test(flags);
+    if (!listed || process.env.PARAKEET_AMX === '0') {
+      t.skip(listed ? 'PARAKEET_AMX=0' : 'this CPU does not list AMX-BF16');
+      return;
+    }
+    assert.ok(amx, `cpuinfo lists AMX-BF16 but the engine does not use it: features ${[...features].join(' ')}`);
+  });
 
   test('weightType q4_k runs a Q4_K file\'s own values on the Q4_K VNNI kernel, no worse than ggml\'s Q4_K, for every frame count of a tile', { skip: skipQ8 }, async () => {
     // q4k_matmul.h: the file's 4-bit quants with their sub-block scales and minimums, against

@@ -21,16 +21,19 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "../aligned_bytes.h"
+#include "amx.h"
 #include "cpu_ops.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
 #include "int8_channel_matmul.h"
 #include "int8_matmul.h"
+#include "q8_amx_matmul.h"
 #include "simd_math.h"
 
 using namespace parakeet;
@@ -178,6 +181,23 @@ double gemm_rate(const Matrix & m, int64_t frames, int products, std::mt19937 & 
     return double(products) * double(frames) * double(rows) * double(cols) / 64.0 / seconds / 1e9;
 }
 
+/** The same for a matrix whose node reads F32 activations itself (the Q8_0 matrix on AMX-BF16). */
+template <typename Matrix>
+double f32_gemm_rate(const Matrix & m, int64_t frames, int products, std::mt19937 & rng) {
+    const int64_t rows = m.rows(), cols = m.cols();
+    const size_t out_bytes = size_t(rows) * size_t(frames) * sizeof(float) * size_t(products);
+    ggml_init_params params = {out_bytes + size_t(cols) * size_t(frames) * sizeof(float) + (size_t(16) << 20), nullptr, false};
+    ggml_context * ctx = ggml_init(params);
+    ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (int64_t i = 0; i < cols * frames; ++i) static_cast<float *>(x->data)[i] = normal(rng);
+    ggml_cgraph * graph = ggml_new_graph(ctx);
+    for (int p = 0; p < products; ++p) ggml_build_forward_expand(graph, m.apply(ctx, x, "w", Epilogue{}));
+    const double seconds = best_seconds_per_call([&] { ggml_graph_compute_with_ctx(ctx, graph, 1); });
+    ggml_free(ctx);
+    return double(products) * double(frames) * double(rows) * double(cols) / 64.0 / seconds / 1e9;
+}
+
 std::string cpu_model() {
     std::ifstream info("/proc/cpuinfo");
     std::string line, name = "?", family, model;
@@ -221,7 +241,9 @@ int main() {
     constexpr int64_t kFrames[] = {125, 750};  // 10 s and 60 s of audio
     constexpr int kProducts = 12;
     std::printf("\nGEMMs as ggml nodes, %d products of one activation tensor per graph run, G VPDPBUSD/s (%% of VPDPBUSD alone):\n", kProducts);
-    std::printf("%-17s %6s %6s | %-18s %-18s\n", "shape", "frames", "", "Q8_0 (file-exact)", "per-channel int8");
+    const bool amx = amx_bf16_usable();
+    std::printf("%-17s %6s %6s | %-18s %-18s %s\n", "shape", "frames", "", "Q8_0 (file-exact)", "per-channel int8",
+                amx ? "Q8_0 on AMX-BF16: per call, at load" : ("(no AMX-BF16: " + amx_bf16_status().reason + ")").c_str());
     for (const Shape & s : shapes) {
         std::vector<BlockQ8_0> blocks(size_t(s.rows * s.cols / 32));
         for (BlockQ8_0 & b : blocks) {
@@ -230,14 +252,26 @@ int main() {
         }
         std::vector<uint8_t> q8_storage, ch_storage;
         const PackedQ8Matrix q8(blocks.data(), s.rows, s.cols, aligned64(q8_storage, PackedQ8Matrix::storage_bytes(s.rows, s.cols)));
+        std::vector<uint8_t> amx_storage;
+        PackedQ8Matrix q8_amx(blocks.data(), s.rows, s.cols, aligned64(amx_storage, PackedQ8Matrix::storage_bytes(s.rows, s.cols)));
+        if (amx) q8_amx.run_on_amx_bf16();
+        std::vector<uint8_t> wide_storage;
+        std::unique_ptr<PackedQ8Bf16Matrix> q8_wide;
+        if (amx) q8_wide = std::make_unique<PackedQ8Bf16Matrix>(blocks.data(), s.rows, s.cols, aligned64(wide_storage, PackedQ8Bf16Matrix::storage_bytes(s.rows, s.cols)));
         std::vector<float> dense(size_t(s.rows * s.cols));
         ggml_get_type_traits(GGML_TYPE_Q8_0)->to_float(blocks.data(), dense.data(), int64_t(dense.size()));
         const PackedI8ChannelMatrix ch(dense.data(), s.rows, s.cols, aligned64(ch_storage, PackedI8ChannelMatrix::storage_bytes(s.rows, s.cols)));
         for (int64_t frames : kFrames) {
             const double q8_rate = gemm_rate(q8, frames, kProducts, rng);
             const double ch_rate = gemm_rate(ch, frames, kProducts, rng);
-            std::printf("%-17s %6lld %6s | %5.2f (%3.0f %%)       %5.2f (%3.0f %%)\n", s.what, static_cast<long long>(frames), "", q8_rate,
+            std::printf("%-17s %6lld %6s | %5.2f (%3.0f %%)       %5.2f (%3.0f %%)", s.what, static_cast<long long>(frames), "", q8_rate,
                         100.0 * q8_rate / peak, ch_rate, 100.0 * ch_rate / peak);
+            if (amx) {
+                const double amx_rate = f32_gemm_rate(q8_amx, frames, kProducts, rng);
+                const double wide_rate = f32_gemm_rate(*q8_wide, frames, kProducts, rng);
+                std::printf("      %5.2f (%3.0f %%)     %5.2f (%3.0f %%)", amx_rate, 100.0 * amx_rate / peak, wide_rate, 100.0 * wide_rate / peak);
+            }
+            std::printf("\n");
         }
     }
     return 0;

@@ -102,7 +102,7 @@ struct DeviceInfo {
     uint64_t memory_free = 0;
     uint64_t memory_total = 0;
     std::string device_id;                 // PCI bus id where known
-    std::vector<std::string> cpu_features; // CPU device only: "AVX2", "AVX512_BF16", …
+    std::vector<std::string> cpu_features; // CPU device only: "AVX2", "AVX512_BF16", …; "PARAKEET_AMX_BF16" where the engine's kernels use AMX tiles
     int cpu_threads = 0;                   // CPU device only: hardware threads
 };
 

@@ -1,0 +1,376 @@
+// Q8_0 × F32 activations on AMX-BF16 tiles (see q8_amx_matmul.h for why and for the numerics).
+//
+// Tiles (all 16 rows × 64 bytes): tmm0/tmm1 two A tiles (16 frames × 32 inputs as BF16 each),
+// tmm2/tmm3 the panel's two B tiles (32 inputs × 16 outputs, as TDPBF16PS takes them: row k2 holds
+// each output's inputs 2·k2 and 2·k2 + 1), tmm4–7 the 32 frames × 32 outputs of F32 sums. Every
+// 32-input step loads 4 tiles and runs 4 products; the sums stay in the tiles over the whole row.
+#include "q8_amx_matmul.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+#include "amx.h"
+#include "block_chunks.h"
+#include "int8_matmul.h"
+#include "simd_math.h"
+
+namespace parakeet {
+namespace {
+
+/** f to BF16 bits, rounded to nearest even as VCVTNE2PS2BF16 rounds (f finite). */
+uint16_t bf16_nearest_even(float f) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    bits += 0x7fffu + ((bits >> 16) & 1u);
+    return uint16_t(bits >> 16);
+}
+
+}  // namespace
+
+#ifdef PARAKEET_AMX
+#define PARAKEET_AMX_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")))
+
+namespace {
+
+constexpr int64_t kTileFrames = 16;
+constexpr size_t kTileBytes = 1024;  // 16 rows × 64 bytes
+// A span's activations in tile order stay within this (L2 holds them while every panel passes):
+// 512 frames at 512 inputs, 128 at 2048 (whole 10 s calls are one span).
+constexpr size_t kSpanActivationBytes = 768u << 10;
+
+/** A thread's conversion buffers, kept for the thread's life (ggml's workers persist) and grown on demand. */
+class Scratch {
+public:
+    uint16_t * get(size_t bytes) {
+        if (bytes > size_) {
+            data_.reset(static_cast<uint8_t *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+            size_ = data_ != nullptr ? bytes : 0;
+        }
+        return reinterpret_cast<uint16_t *>(data_.get());
+    }
+
+private:
+    struct Free {
+        void operator()(uint8_t * p) const { std::free(p); }
+    };
+    std::unique_ptr<uint8_t[], Free> data_;
+    size_t size_ = 0;
+};
+
+/**
+ * Frames [0, frames) of x (x_stride floats apart) as BF16 tiles: per frame tile, per 32-input step,
+ * 16 rows of 32 values (1 KiB), rows past `frames` zero. Rounded to nearest even (VCVTNE2PS2BF16).
+ */
+PARAKEET_AMX_AVX512 void activation_tiles(const float * x, size_t x_stride, int64_t frames, int64_t k, uint16_t * a) {
+    const int64_t steps = k / 32, tiles = (frames + kTileFrames - 1) / kTileFrames;
+    for (int64_t ft = 0; ft < tiles; ++ft) {
+        for (int64_t r = 0; r < kTileFrames; ++r) {
+            const int64_t t = ft * kTileFrames + r;
+            uint16_t * row = a + size_t(ft * steps) * 512 + size_t(r) * 32;
+            if (t >= frames) {
+                for (int64_t s = 0; s < steps; ++s) _mm512_store_si512(row + size_t(s) * 512, _mm512_setzero_si512());
+                continue;
+            }
+            const float * xr = x + size_t(t) * x_stride;
+            for (int64_t s = 0; s < steps; ++s) {
+                const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(xr + s * 32 + 16), _mm512_loadu_ps(xr + s * 32));
+                _mm512_store_si512(row + size_t(s) * 512, reinterpret_cast<const __m512i &>(v));
+            }
+        }
+    }
+}
+
+/**
+ * The panel's 32 rows as BF16 B tiles: per 32-input step, the tile of rows 0–15 then of rows 16–31,
+ * each 16 lines of (w[n][2·k2], w[n][2·k2 + 1]) for n = 0…15, w = d·q rounded to nearest even.
+ * The Q8_0 kernel's packed block holds per group g of 4 inputs the 32 rows' 4 bytes (+128): the low
+ * halves of a row's 4 bytes are line 2g, the high halves line 2g + 1.
+ */
+PARAKEET_AMX_AVX512 void panel_tiles(const PackedQ8Matrix & w, int64_t panel, uint16_t * b) {
+    const uint8_t * weights = w.panel_weights(panel);
+    const float * scales = w.panel_scales(panel);
+    const __m512i pairs_low = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+    const __m512i pairs_high = _mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
+    const __m512i offset = _mm512_set1_epi8(char(0x80));
+    for (int64_t blk = 0; blk < w.blocks(); ++blk) {
+        const uint8_t * wb = weights + size_t(blk) * 1024;
+        for (int h = 0; h < 2; ++h) {
+            const __m512 d = _mm512_loadu_ps(scales + blk * 32 + h * 16);
+            const __m512 d_low = _mm512_permutexvar_ps(pairs_low, d), d_high = _mm512_permutexvar_ps(pairs_high, d);
+            uint16_t * tile = b + size_t(blk * 2 + h) * 512;
+            for (int g = 0; g < 8; ++g) {
+                const __m512i q = _mm512_xor_si512(_mm512_loadu_si512(wb + g * 128 + h * 64), offset);  // back to signed
+                const __m256i halves[2] = {_mm512_cvtepi32_epi16(q), _mm512_cvtepi32_epi16(_mm512_srli_epi32(q, 16))};
+                for (int j = 0; j < 2; ++j) {
+                    const __m512 lo = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_castsi256_si128(halves[j]))), d_low);
+                    const __m512 hi = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_extracti128_si256(halves[j], 1))), d_high);
+                    const __m512bh line = _mm512_cvtne2ps_pbh(hi, lo);
+                    _mm512_store_si512(tile + size_t(2 * g + j) * 32, reinterpret_cast<const __m512i &>(line));
+                }
+            }
+        }
+    }
+}
+
+/** Rows [0, rows) of a 32-frame × 32-output block of sums (c, 32 floats a row) into y through the epilogue. */
+PARAKEET_AMX_AVX512 void store_outputs(const float * c, int64_t rows, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0) {
+    for (int64_t r = 0; r < rows; ++r) {
+        __m512 v[2] = {_mm512_load_ps(c + r * 32), _mm512_load_ps(c + r * 32 + 16)};
+        if (ep != nullptr) {
+            for (int h = 0; h < 2; ++h) {
+                v[h] = finish_outputs(v[h], ep->bias_at(col0 + 16 * h), ep->silu, ep->residual_at(t0 + r, col0 + 16 * h), ep->scale);
+                if (ep->relu) v[h] = _mm512_max_ps(v[h], _mm512_setzero_ps());
+            }
+            if (ep->row_mask != nullptr && ep->frame_keep(t0 + r) == 0.0f) v[0] = v[1] = _mm512_setzero_ps();
+        }
+        _mm512_storeu_ps(y + size_t(r) * y_stride, v[0]);
+        _mm512_storeu_ps(y + size_t(r) * y_stride + 16, v[1]);
+    }
+}
+
+/**
+ * The next panel's packed weights and scales (they stream from DRAM: each GEMM reads its matrix
+ * once per call) asked into L2 a few lines per 32-input step of this panel's products, so they
+ * arrive while it computes: all at once, the requests queue behind each other and the widening
+ * of the next panel waits for DRAM anyway.
+ */
+class PanelPrefetch {
+public:
+    /** Two byte ranges (the second may be empty), spread over `steps_total` calls of step(). */
+    PanelPrefetch() = default;
+    PanelPrefetch(const void * first, size_t first_bytes, const void * second, size_t second_bytes, int64_t steps_total)
+        : first_(static_cast<const char *>(first)), second_(static_cast<const char *>(second)), first_end_(first_bytes), second_end_(second_bytes) {
+        const size_t lines = (first_bytes + second_bytes) / 64;
+        per_step_ = int64_t((lines + size_t(std::max<int64_t>(1, steps_total)) - 1) / size_t(std::max<int64_t>(1, steps_total)));
+    }
+    PARAKEET_AMX_AVX512 inline __attribute__((always_inline)) void step() {
+        for (int64_t i = 0; i < per_step_; ++i) {
+            if (at_ < first_end_) {
+                _mm_prefetch(first_ + at_, _MM_HINT_T1);
+            } else if (at_ - first_end_ < second_end_) {
+                _mm_prefetch(second_ + (at_ - first_end_), _MM_HINT_T1);
+            } else {
+                return;
+            }
+            at_ += 64;
+        }
+    }
+
+private:
+    const char * first_ = nullptr;
+    const char * second_ = nullptr;
+    size_t first_end_ = 0, second_end_ = 0, at_ = 0;
+    int64_t per_step_ = 0;
+};
+
+/**
+ * One panel of 32 outputs for the span's `frames` frames (tiles `a`, panel `b`): y's first row is
+ * the span's first frame t0; outputs col0 … col0 + 31.
+ */
+PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, int64_t steps, const uint16_t * b, float * y, size_t y_stride,
+                                   const EpilogueView * ep, int64_t t0, int64_t col0, PanelPrefetch next) {
+    alignas(64) float c[32 * 32];
+    const size_t line = 64, c_line = 128;
+    const size_t tile_stride = size_t(steps) * kTileBytes;  // bytes from one frame tile to the next
+    for (int64_t f = 0; f < frames; f += 2 * kTileFrames) {
+        const uint8_t * a0 = reinterpret_cast<const uint8_t *>(a) + size_t(f / kTileFrames) * tile_stride;
+        const uint8_t * bp = reinterpret_cast<const uint8_t *>(b);
+        if (frames - f > kTileFrames) {
+            const uint8_t * a1 = a0 + tile_stride;
+            asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5\n\ttilezero %%tmm6\n\ttilezero %%tmm7" ::: "memory");
+            for (int64_t s = 0; s < steps; ++s) {
+                next.step();
+                asm volatile(
+                    "tileloadd (%0,%4,1), %%tmm0\n\t"
+                    "tileloadd (%1,%4,1), %%tmm1\n\t"
+                    "tileloadd (%2,%4,1), %%tmm2\n\t"
+                    "tileloadd (%3,%4,1), %%tmm3\n\t"
+                    "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
+                    "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t"
+                    "tdpbf16ps %%tmm2, %%tmm1, %%tmm6\n\t"
+                    "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kTileBytes),
+                    "r"(a1 + s * kTileBytes), "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
+                    : "memory");
+            }
+            asm volatile(
+                "tilestored %%tmm4, (%0,%4,1)\n\t"
+                "tilestored %%tmm5, (%1,%4,1)\n\t"
+                "tilestored %%tmm6, (%2,%4,1)\n\t"
+                "tilestored %%tmm7, (%3,%4,1)\n\t" ::"r"(c),
+                "r"(c + 16), "r"(c + 16 * 32), "r"(c + 16 * 32 + 16), "r"(c_line)
+                : "memory");
+        } else {  // the span's last 1–16 frames: one A tile
+            asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5" ::: "memory");
+            for (int64_t s = 0; s < steps; ++s) {
+                next.step();
+                asm volatile(
+                    "tileloadd (%0,%3,1), %%tmm0\n\t"
+                    "tileloadd (%1,%3,1), %%tmm2\n\t"
+                    "tileloadd (%2,%3,1), %%tmm3\n\t"
+                    "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
+                    "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kTileBytes),
+                    "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
+                    : "memory");
+            }
+            asm volatile("tilestored %%tmm4, (%0,%2,1)\n\ttilestored %%tmm5, (%1,%2,1)" ::"r"(c), "r"(c + 16), "r"(c_line) : "memory");
+        }
+        store_outputs(c, std::min<int64_t>(2 * kTileFrames, frames - f), y + size_t(f) * y_stride, y_stride, ep, t0 + f, col0);
+    }
+}
+
+
+/** Panels widened per item from the Q8_0 kernel's packed form (PackedQ8Matrix::run_on_amx_bf16). */
+struct WidenedPerItem {
+    const PackedQ8Matrix & w;
+    int64_t rows() const { return w.rows(); }
+    int64_t cols() const { return w.cols(); }
+    PARAKEET_AMX_AVX512 const uint16_t * panel(int64_t p, uint16_t * scratch) const {
+        panel_tiles(w, p, scratch);
+        return scratch;
+    }
+    PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
+        return PanelPrefetch(w.panel_weights(p), size_t(w.blocks()) * 1024, w.panel_scales(p), size_t(w.blocks()) * 128, steps_total);
+    }
+};
+
+/** Panels widened at load (PackedQ8Bf16Matrix). */
+struct WidenedAtLoad {
+    const PackedQ8Bf16Matrix & w;
+    int64_t rows() const { return w.rows(); }
+    int64_t cols() const { return w.cols(); }
+    const uint16_t * panel(int64_t p, uint16_t *) const { return w.panel_tiles(p); }
+    PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
+        return PanelPrefetch(w.panel_tiles(p), size_t(w.cols()) * 64, nullptr, 0, steps_total);
+    }
+};
+
+/** Frames per span: a multiple of 16 whose tiles fit kSpanActivationBytes, the call's frames split evenly. */
+int64_t span_frames(int64_t k, int64_t frames) {
+    const int64_t most = std::max<int64_t>(2 * kTileFrames, int64_t(kSpanActivationBytes / (size_t(k) * 2)) / (2 * kTileFrames) * (2 * kTileFrames));
+    const int64_t spans = (frames + most - 1) / most;
+    const int64_t even = (frames + spans - 1) / spans;
+    return (even + kTileFrames - 1) / kTileFrames * kTileFrames;
+}
+
+/**
+ * The (span, panel) items this thread takes from `items` (PanelItems, block_chunks.h): activations of
+ * a span converted once per thread, each item's panel widened, then its frame tiles.
+ */
+template <typename Panels>
+PARAKEET_AMX_AVX512 void run_items(const Panels & w, const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride,
+                                  PanelItems & items, const EpilogueView * ep) {
+    thread_local Scratch activations, panel;
+    const int64_t k = w.cols(), steps = k / 32;
+    const int64_t span = span_frames(k, frames);
+    const int64_t spans = (frames + span - 1) / span;
+    uint16_t * a = activations.get(size_t((span + kTileFrames - 1) / kTileFrames) * size_t(steps) * kTileBytes);
+    uint16_t * b = panel.get(size_t(2 * steps) * kTileBytes);  // used by WidenedPerItem only
+    if (a == nullptr || b == nullptr) GGML_ABORT("q8_amx: out of memory for %lld inputs", (long long)k);
+    const TileConfig config = full_tiles();
+    load_tile_config(config);
+    items.start(spans);
+    int64_t converted = -1;
+    for (int64_t s = 0, p = 0; items.next(s, p);) {
+        const int64_t f0 = s * span, f1 = std::min(frames, f0 + span);
+        if (s != converted) {
+            activation_tiles(x + size_t(f0) * x_stride, x_stride, f1 - f0, k, a);
+            converted = s;
+        }
+        const uint16_t * tiles = w.panel(p, b);
+        int64_t upcoming = 0;  // the panel this thread most likely takes next
+        const int64_t pairs = (f1 - f0 + 2 * kTileFrames - 1) / (2 * kTileFrames);
+        const PanelPrefetch next = items.upcoming_panel(upcoming) ? w.prefetch(upcoming, pairs * steps) : PanelPrefetch();
+        panel_gemm(a, f1 - f0, steps, tiles, y + size_t(f0) * y_stride + size_t(p) * 32, y_stride, ep, f0, p * 32, next);
+    }
+    items.finish();
+    release_tiles();
+}
+
+template <typename Matrix, typename Panels>
+void amx_gemm_op(ggml_tensor * dst, int, int nth, void * userdata) {
+    const auto & config = *static_cast<const PackedOpConfig<Matrix> *>(userdata);
+    const Panels panels{*config.matrix};
+    const ggml_tensor * x = dst->src[0];
+    PanelItems items = PanelItems::shared(dst, panels.rows() / 32, nth);
+    const EpilogueView view(dst, config.mode);
+    run_items(panels, static_cast<const float *>(x->data), x->nb[1] / sizeof(float), x->ne[1], static_cast<float *>(dst->data),
+              dst->nb[1] / sizeof(float), items, &view);
+}
+
+template <typename Matrix, typename Panels>
+ggml_tensor * amx_node(ggml_context * ctx, ggml_tensor * x, const Matrix & w, const PackedOpConfigs<Matrix> & configs, const char * weight_name,
+                       const Epilogue & e) {
+    GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == w.cols() && x->nb[0] == sizeof(float) && x->nb[1] % sizeof(float) == 0 && x->ne[2] == 1 &&
+                x->ne[3] == 1);
+    ggml_tensor * y = packed_matmul_node(ctx, x, w.rows(), x->ne[1], e, amx_gemm_op<Matrix, Panels>, configs.get(&w, EpilogueMode::of(e)));
+    ggml_format_name(y, "amx_gemm:%s", weight_name);
+    return y;
+}
+
+struct BlockQ8_0 {  // ggml's block_q8_0
+    ggml_fp16_t d;
+    int8_t qs[32];
+};
+
+}  // namespace
+
+ggml_tensor * q8_amx_apply(ggml_context * ctx, ggml_tensor * x, const PackedQ8Matrix & w, const PackedOpConfigs<PackedQ8Matrix> & configs,
+                           const char * weight_name, const Epilogue & e) {
+    return amx_node<PackedQ8Matrix, WidenedPerItem>(ctx, x, w, configs, weight_name, e);
+}
+
+void q8_amx_multiply(const PackedQ8Matrix & w, const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) {
+    PanelItems items = PanelItems::range(0, w.rows() / 32);
+    run_items(WidenedPerItem{w}, x, x_stride, frames, y, y_stride, items, nullptr);
+}
+
+PackedQ8Bf16Matrix::PackedQ8Bf16Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
+    if (rows % 32 != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Bf16Matrix: rows and cols must be multiples of 32");
+    tiles_ = reinterpret_cast<uint16_t *>(storage);
+    const int64_t blocks = cols / 32;
+    const BlockQ8_0 * src = static_cast<const BlockQ8_0 *>(q8_0);
+    for (int64_t p = 0; p < rows / 32; ++p) {
+        uint16_t * panel = tiles_ + size_t(p) * size_t(cols) * 32;
+        for (int64_t b = 0; b < blocks; ++b) {
+            for (int h = 0; h < 2; ++h) {
+                uint16_t * tile = panel + size_t(b * 2 + h) * 512;
+                for (int n = 0; n < 16; ++n) {
+                    const BlockQ8_0 & block = src[size_t(p * 32 + h * 16 + n) * size_t(blocks) + size_t(b)];
+                    const float d = ggml_fp16_to_fp32(block.d);
+                    for (int k = 0; k < 32; ++k) tile[(k / 2) * 32 + n * 2 + (k % 2)] = bf16_nearest_even(d * float(block.qs[k]));
+                }
+            }
+        }
+    }
+}
+
+ggml_tensor * PackedQ8Bf16Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
+    return amx_node<PackedQ8Bf16Matrix, WidenedAtLoad>(ctx, x, *this, configs_, weight_name, e);
+}
+
+void PackedQ8Bf16Matrix::multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const {
+    PanelItems items = PanelItems::range(0, rows_ / 32);
+    run_items(WidenedAtLoad{*this}, x, x_stride, frames, y, y_stride, items, nullptr);
+}
+
+#else
+
+ggml_tensor * q8_amx_apply(ggml_context *, ggml_tensor * x, const PackedQ8Matrix &, const PackedOpConfigs<PackedQ8Matrix> &, const char *, const Epilogue &) {
+    GGML_ABORT("q8_amx_apply: no AMX in this build");
+    return x;
+}
+
+void q8_amx_multiply(const PackedQ8Matrix &, const float *, size_t, int64_t, float *, size_t) { GGML_ABORT("q8_amx_multiply: no AMX in this build"); }
+
+PackedQ8Bf16Matrix::PackedQ8Bf16Matrix(const void *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
+    throw std::invalid_argument("PackedQ8Bf16Matrix: no AMX in this build");
+}
+ggml_tensor * PackedQ8Bf16Matrix::apply(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
+void PackedQ8Bf16Matrix::multiply(const float *, size_t, int64_t, float *, size_t) const {}
+
+#endif
+
+}  // namespace parakeet
