@@ -17,7 +17,6 @@
 // kernel's block minimums multiply, q4k_matmul.h).
 #include "int8_matmul.h"
 #include "cpu_ops.h"
-#include "q8_amx_matmul.h"
 #include "packed_op.h"
 #include "simd_math.h"
 #include "block_chunks.h"
@@ -295,10 +294,8 @@ void gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 }  // namespace
 
 // W·x in two custom ops: the activations quantized per 32-block, then the VNNI GEMM. CPU backend only;
-// the nodes are named "vnni_quantize:<weight>" and "vnni_gemm:<weight>" (profiles). A matrix set to run
-// on AMX-BF16 is one node on the F32 activations instead ("amx_gemm:<weight>", q8_amx_matmul.h).
+// the nodes are named "vnni_quantize:<weight>" and "vnni_gemm:<weight>" (profiles).
 ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    if (amx_bf16_) return q8_amx_apply(ctx, x, *this, configs_, weight_name, e);
     return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
 }
 
@@ -312,7 +309,7 @@ ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * 
 
 ggml_tensor * PackedQ8Matrix::apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e,
                                                  ActivationFormat out) const {
-    if (amx_bf16_ || out != ActivationFormat::Q8Blocks || blocks() > kChunkBlocks) return nullptr;
+    if (out != ActivationFormat::Q8Blocks || blocks() > kChunkBlocks) return nullptr;
     GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(quantized_row_bytes(cols())));
     ggml_tensor * y = packed_matmul_node(ctx, xq, rows(), xq->ne[1], e, gemm_quantized_op, configs_.get(this, EpilogueMode::of(e)),
                                          quantized_row_bytes(rows()));

@@ -34,20 +34,12 @@ public:
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
     ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
-    /** Q8Blocks on the VNNI kernel; None (F32 in, converted to BF16 by the GEMM) on AMX-BF16. */
-    ActivationFormat activation_format() const override { return amx_bf16_ ? ActivationFormat::None : ActivationFormat::Q8Blocks; }
+    ActivationFormat activation_format() const override { return ActivationFormat::Q8Blocks; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     /** Q8Blocks out: each panel's 32 outputs are one block of the next matmul's row, quantized in registers (up to 2048 inputs). */
     ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue,
                                      ActivationFormat out) const override;
-    const char * layout_name() const override { return amx_bf16_ ? "q8_0_amx_bf16" : "q8_0_vnni"; }
-    /**
-     * Graphs built from now on run this matrix on AMX-BF16 tiles (q8_amx_matmul.h: the weights d·q and
-     * the activations rounded to BF16, F32 sums) instead of the VNNI kernel. Only where
-     * amx_bf16_usable(); set at load, before any graph. multiply() stays on VNNI.
-     */
-    void run_on_amx_bf16() { amx_bf16_ = true; }
-    bool on_amx_bf16() const { return amx_bf16_; }
+    const char * layout_name() const override { return "q8_0_vnni"; }
     /**
      * y[t][o] = W[o]·x[t] for `frames` activation rows already in the Q8 row format (x_stride bytes
      * apart; q8_activation_row_bytes), output rows of panels [panel_begin, panel_end) (32 each),
@@ -65,7 +57,6 @@ private:
     int64_t rows_ = 0, cols_ = 0;
     uint8_t * weights_ = nullptr;
     float * scales_ = nullptr;
-    bool amx_bf16_ = false;
     PackedOpConfigs<PackedQ8Matrix> configs_;
 };
 

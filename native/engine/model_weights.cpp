@@ -19,7 +19,7 @@
 #include "q4k_matmul.h"
 #include "encoder_graph.h"
 #include "model_schema.h"
-#include "q8_amx_matmul.h"
+#include "amx_matmul.h"
 #include "q8_rel_pos.h"
 #include "rel_pos_projection.h"
 #include "tensor_table.h"
@@ -46,7 +46,7 @@ constexpr int64_t kRequantizeBudgetBytes = 32ll << 20;
 
 // Q8_0 weights on AMX-BF16 tiles are widened to BF16 at load (2 bytes a weight against the packed
 // Q8_0's 9 bits) when the model then takes at most this much more, else per call into each thread's
-// scratch (q8_amx_matmul.h), which costs ≈ 15 % of the 110M encoder at 10 s. 110M: +84 MiB,
+// scratch (amx_matmul.h). 110M: +84 MiB,
 // widened (peak RSS stays within the file + 300 MB); 0.6B would take ≈ 500 MiB more: per call.
 constexpr int64_t kAmxWidenBudgetBytes = 160ll << 20;
 
@@ -156,7 +156,7 @@ struct ModelWeights::Placement {
     bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
     bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
     // 'auto' with such a file where AMX-BF16 passed its probe (amx.h): the Q8_0 matrices run on the
-    // BF16 tiles (q8_amx_matmul.h), nearer the file's values than Q8_0's own arithmetic and ≈ 2×
+    // BF16 tiles (amx_matmul.h), nearer the file's values than Q8_0's own arithmetic and ≈ 2×
     // the VNNI kernel's rate; the decoders' Q8_0 twins and linear_pos's halves stay on VNNI.
     bool amx_q8 = false;
 
@@ -571,17 +571,29 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     if (uses_fused_attention(pl.hp, pl.backend.is_cpu())) {
         for (const ConformerLayerWeights & layer : encoder.layers) rel_pos_weights.insert(layer.pos_w);
     }
+    // On AMX-BF16 (pl.amx_q8), linear_pos (Q8_0, or F32 run as 14-bit blocks) goes in as BF16 column
+    // halves for the generic halves path (their values d·q or F32, rounded to BF16 as the tiles hold them).
+    auto amx_halves = [&](const Placement::Pack & pack) {
+        const ggml_tensor * t = pack.tensor;
+        return pl.amx_q8 && rel_pos_weights.count(t) != 0 && !pack.per_channel && (t->type == GGML_TYPE_Q8_0 || pack.int16) && t->ne[1] % 32 == 0 &&
+               t->ne[0] % 64 == 0;
+    };
     auto split = [&](const Placement::Pack & pack) {
         const ggml_tensor * t = pack.tensor;
-        return rel_pos_weights.count(t) != 0 && (pack.per_channel || t->type == GGML_TYPE_F32 || t->type == GGML_TYPE_F16) && t->ne[0] % 8 == 0 &&
-               (!pack.int16 || (t->ne[0] / 2) % 32 == 0);
+        return amx_halves(pack) ||
+               (rel_pos_weights.count(t) != 0 && (pack.per_channel || t->type == GGML_TYPE_F32 || t->type == GGML_TYPE_F16) && t->ne[0] % 8 == 0 &&
+                (!pack.int16 || (t->ne[0] / 2) % 32 == 0));
     };
     // Q8_0 linear_pos weights the fused attention op reads go in for the halves kernel (q8_rel_pos.h).
     auto q8_halves = [&](const Placement::Pack & pack) {
         const ggml_tensor * t = pack.tensor;
-        return rel_pos_weights.count(t) != 0 && !pack.per_channel && !pack.int16 && t->type == GGML_TYPE_Q8_0 &&
+        return rel_pos_weights.count(t) != 0 && !pack.per_channel && !pack.int16 && t->type == GGML_TYPE_Q8_0 && !amx_halves(pack) &&
                Q8RelPosProjection::fits(t->ne[1], t->ne[0]);
     };
+    // The other F32 matmul weights of such a file (the subsampling's pointwise convs), as BF16 tiles
+    // instead of 14-bit blocks: the same 2 bytes a weight, 8 significant bits instead of 14, still
+    // far finer than the file's Q8_0 (the parity tests bound the whole encoder's error).
+    auto amx_f32 = [&](const Placement::Pack & pack) { return pl.amx_q8 && pack.int16 && !split(pack) && pack.tensor->ne[1] % 32 == 0 && pack.tensor->ne[0] % 32 == 0; };
     // Q8_0 matrices on AMX-BF16 (pl.amx_q8) widened to BF16 tiles at load when the whole model's extra
     // bytes (2 a weight instead of 9 bits) stay within kAmxWidenBudgetBytes, else widened per item.
     auto amx_candidate = [&](const Placement::Pack & pack) {
@@ -590,7 +602,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     int64_t widen_extra = 0;
     for (const auto & pack : pl.packs) {
         if (amx_candidate(pack))
-            widen_extra += int64_t(PackedQ8Bf16Matrix::storage_bytes(pack.tensor->ne[1], pack.tensor->ne[0])) -
+            widen_extra += int64_t(PackedBf16TileMatrix::storage_bytes(pack.tensor->ne[1], pack.tensor->ne[0])) -
                            int64_t(PackedQ8Matrix::storage_bytes(pack.tensor->ne[1], pack.tensor->ne[0]));
     }
     const bool widen_at_load = pl.amx_q8 && widen_extra <= kAmxWidenBudgetBytes;
@@ -599,10 +611,12 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                                      std::to_string(widen_extra >> 20) + " MiB more; budget " + std::to_string(kAmxWidenBudgetBytes >> 20) + " MiB)");
     }
     auto widened = [&](const Placement::Pack & pack) { return widen_at_load && amx_candidate(pack); };
+    auto q8_tiles = [&](const Placement::Pack & pack) { return !widen_at_load && amx_candidate(pack); };
     // Bytes of one packed matrix [rows][cols] (a half: cols / 2) in this pack's layout.
     auto bytes_of = [&](const Placement::Pack & pack, int64_t cols) {
         const ggml_tensor * t = pack.tensor;
-        const size_t b = widened(pack)                 ? PackedQ8Bf16Matrix::storage_bytes(t->ne[1], cols)
+        const size_t b = widened(pack) || amx_halves(pack) || amx_f32(pack) ? PackedBf16TileMatrix::storage_bytes(t->ne[1], cols)
+                         : q8_tiles(pack)              ? PackedQ8TileMatrix::storage_bytes(t->ne[1], cols)
                          : pack.per_channel            ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], cols)
                          : pack.int16                ? PackedI16Matrix::storage_bytes(t->ne[1], cols)
                          : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], cols)
@@ -643,7 +657,9 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                 for (int odd = 0; odd < 2; ++odd) {
                     const std::vector<float> half = every_other_column(w.data(), t->ne[1], t->ne[0], odd != 0);
                     uint8_t * room = odd != 0 ? second_half[i] : storage[i];
-                    if (pl.packs[i].per_channel) {
+                    if (amx_halves(pl.packs[i])) {
+                        columns[odd] = std::make_unique<PackedBf16TileMatrix>(PackedBf16TileMatrix::FromF32{}, half.data(), t->ne[1], t->ne[0] / 2, room);
+                    } else if (pl.packs[i].per_channel) {
                         columns[odd] = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
                     } else if (pl.packs[i].int16) {
                         columns[odd] = std::make_unique<PackedI16Matrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
@@ -660,17 +676,20 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             } else if (pl.packs[i].per_channel) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
                 made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
+            } else if (amx_f32(pl.packs[i])) {
+                const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
+                made[i] = std::make_unique<PackedBf16TileMatrix>(PackedBf16TileMatrix::FromF32{}, w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (pl.packs[i].int16) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
                 made[i] = std::make_unique<PackedI16Matrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (q8_halves(pl.packs[i])) {
                 made_q8_halves[i] = std::make_shared<const Q8RelPosProjection>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (widened(pl.packs[i])) {
-                made[i] = std::make_unique<PackedQ8Bf16Matrix>(data, t->ne[1], t->ne[0], storage[i]);
+                made[i] = std::make_unique<PackedBf16TileMatrix>(PackedBf16TileMatrix::FromQ8_0{}, data, t->ne[1], t->ne[0], storage[i]);
+            } else if (q8_tiles(pl.packs[i])) {
+                made[i] = std::make_unique<PackedQ8TileMatrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q8_0) {
-                auto q8 = std::make_unique<PackedQ8Matrix>(data, t->ne[1], t->ne[0], storage[i]);
-                if (pl.amx_q8) q8->run_on_amx_bf16();
-                made[i] = std::move(q8);
+                made[i] = std::make_unique<PackedQ8Matrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q4_K) {
                 made[i] = std::make_unique<PackedQ4KMatrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_F16) {
@@ -717,7 +736,8 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             continue;
         }
         if (made_halves[i] != nullptr) {
-            packed_kernels_[pack.per_channel ? "int8_channel_vnni"
+            packed_kernels_[amx_halves(pack) ? (pack.tensor->type == GGML_TYPE_Q8_0 ? "q8_0_amx_bf16" : "f32_amx_bf16")
+                            : pack.per_channel ? "int8_channel_vnni"
                             : pack.int16 ? "i16_vnni"
                             : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512"
                                                                  : "f32_avx512"] += 1;

@@ -1,7 +1,8 @@
-// The Q8_0 GEMM on AMX-BF16 tiles (q8_amx_matmul.h) against float64 sums of the same BF16 values:
-// each weight d·q and each activation rounded to BF16 (nearest even), so the kernel may differ from
-// the reference only by its F32 accumulation. Both ways of getting the BF16 tiles (widened at load,
-// PackedQ8Bf16Matrix; widened per item from the Q8_0 kernel's packed form) must give the same bits,
+// The GEMM on AMX-BF16 tiles (amx_matmul.h) against float64 sums of the same BF16 values: each
+// weight (d·q of Q8_0, or an F32 value) and each activation rounded to BF16 (nearest even), so the
+// kernel may differ from the reference only by its F32 accumulation. Both layouts of a Q8_0 matrix
+// (BF16 tiles made at load, PackedBf16TileMatrix; int8 tiles widened per item, PackedQ8TileMatrix)
+// must give the same bits,
 // at every frame count of a 16-frame tile and pair, over several spans, and as a graph node with each
 // epilogue on two threads. Where this process may not use AMX-BF16 (amx.h) the cases say why and
 // are skipped.
@@ -17,8 +18,7 @@
 #include "check.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
-#include "int8_matmul.h"
-#include "q8_amx_matmul.h"
+#include "amx_matmul.h"
 
 using namespace parakeet;
 
@@ -42,8 +42,8 @@ struct Weights {
     int64_t rows, cols;
     std::vector<BlockQ8_0> blocks;
     std::vector<uint8_t> q8_storage, wide_storage;
-    std::unique_ptr<PackedQ8Matrix> per_item;
-    std::unique_ptr<PackedQ8Bf16Matrix> at_load;
+    std::unique_ptr<PackedQ8TileMatrix> per_item;
+    std::unique_ptr<PackedBf16TileMatrix> at_load;
 
     Weights(int64_t r, int64_t c, std::mt19937 & rng) : rows(r), cols(c), blocks(size_t(r * c / 32)) {
         std::uniform_int_distribution<int> byte(-127, 127);
@@ -52,9 +52,9 @@ struct Weights {
             b.d = ggml_fp32_to_fp16(scale(rng));
             for (int8_t & q : b.qs) q = int8_t(byte(rng));
         }
-        per_item = std::make_unique<PackedQ8Matrix>(blocks.data(), r, c, aligned64(q8_storage, PackedQ8Matrix::storage_bytes(r, c)));
-        per_item->run_on_amx_bf16();
-        at_load = std::make_unique<PackedQ8Bf16Matrix>(blocks.data(), r, c, aligned64(wide_storage, PackedQ8Bf16Matrix::storage_bytes(r, c)));
+        per_item = std::make_unique<PackedQ8TileMatrix>(blocks.data(), r, c, aligned64(q8_storage, PackedQ8TileMatrix::storage_bytes(r, c)));
+        at_load = std::make_unique<PackedBf16TileMatrix>(PackedBf16TileMatrix::FromQ8_0{}, blocks.data(), r, c,
+                                                         aligned64(wide_storage, PackedBf16TileMatrix::storage_bytes(r, c)));
     }
     float weight(int64_t row, int64_t col) const {
         const BlockQ8_0 & b = blocks[size_t(row * (cols / 32) + col / 32)];
@@ -99,7 +99,7 @@ TEST(amx_q8_gemm_matches_float64_of_its_bf16_values) {
     if (skip_without_amx()) return;
     std::mt19937 rng(21);
     // Frame counts around the 16-frame tile and the 32-frame pair; 2048 inputs make spans of 192
-    // frames (q8_amx_matmul.cpp), so 500 frames run as three.
+    // frames (amx_matmul.cpp), so 500 frames run as three.
     const struct {
         int64_t rows, cols;
         std::vector<int64_t> frames;
@@ -110,7 +110,7 @@ TEST(amx_q8_gemm_matches_float64_of_its_bf16_values) {
             const std::vector<float> x = activations(frames, c.cols, rng);
             std::vector<float> wide(size_t(frames * c.rows), -1.0f), per_item(size_t(frames * c.rows), -2.0f);
             w.at_load->multiply(x.data(), size_t(c.cols), frames, wide.data(), size_t(c.rows));
-            q8_amx_multiply(*w.per_item, x.data(), size_t(c.cols), frames, per_item.data(), size_t(c.rows));
+            w.per_item->multiply(x.data(), size_t(c.cols), frames, per_item.data(), size_t(c.rows));
             double worst = 0.0;
             const bool near = near_reference(w, x, frames, wide.data(), size_t(c.rows), worst);
             if (!near) std::cerr << c.rows << "x" << c.cols << ", " << frames << " frames: worst relative error " << worst << "\n";

@@ -33,7 +33,7 @@
 #include "ggml.h"
 #include "int8_channel_matmul.h"
 #include "int8_matmul.h"
-#include "q8_amx_matmul.h"
+#include "amx_matmul.h"
 #include "simd_math.h"
 
 using namespace parakeet;
@@ -252,12 +252,14 @@ int main() {
         }
         std::vector<uint8_t> q8_storage, ch_storage;
         const PackedQ8Matrix q8(blocks.data(), s.rows, s.cols, aligned64(q8_storage, PackedQ8Matrix::storage_bytes(s.rows, s.cols)));
-        std::vector<uint8_t> amx_storage;
-        PackedQ8Matrix q8_amx(blocks.data(), s.rows, s.cols, aligned64(amx_storage, PackedQ8Matrix::storage_bytes(s.rows, s.cols)));
-        if (amx) q8_amx.run_on_amx_bf16();
-        std::vector<uint8_t> wide_storage;
-        std::unique_ptr<PackedQ8Bf16Matrix> q8_wide;
-        if (amx) q8_wide = std::make_unique<PackedQ8Bf16Matrix>(blocks.data(), s.rows, s.cols, aligned64(wide_storage, PackedQ8Bf16Matrix::storage_bytes(s.rows, s.cols)));
+        std::vector<uint8_t> amx_storage, wide_storage;
+        std::unique_ptr<PackedQ8TileMatrix> q8_amx;
+        std::unique_ptr<PackedBf16TileMatrix> q8_wide;
+        if (amx) {
+            q8_amx = std::make_unique<PackedQ8TileMatrix>(blocks.data(), s.rows, s.cols, aligned64(amx_storage, PackedQ8TileMatrix::storage_bytes(s.rows, s.cols)));
+            q8_wide = std::make_unique<PackedBf16TileMatrix>(PackedBf16TileMatrix::FromQ8_0{}, blocks.data(), s.rows, s.cols,
+                                                             aligned64(wide_storage, PackedBf16TileMatrix::storage_bytes(s.rows, s.cols)));
+        }
         std::vector<float> dense(size_t(s.rows * s.cols));
         ggml_get_type_traits(GGML_TYPE_Q8_0)->to_float(blocks.data(), dense.data(), int64_t(dense.size()));
         const PackedI8ChannelMatrix ch(dense.data(), s.rows, s.cols, aligned64(ch_storage, PackedI8ChannelMatrix::storage_bytes(s.rows, s.cols)));
@@ -267,7 +269,7 @@ int main() {
             std::printf("%-17s %6lld %6s | %5.2f (%3.0f %%)       %5.2f (%3.0f %%)", s.what, static_cast<long long>(frames), "", q8_rate,
                         100.0 * q8_rate / peak, ch_rate, 100.0 * ch_rate / peak);
             if (amx) {
-                const double amx_rate = f32_gemm_rate(q8_amx, frames, kProducts, rng);
+                const double amx_rate = f32_gemm_rate(*q8_amx, frames, kProducts, rng);
                 const double wide_rate = f32_gemm_rate(*q8_wide, frames, kProducts, rng);
                 std::printf("      %5.2f (%3.0f %%)     %5.2f (%3.0f %%)", amx_rate, 100.0 * amx_rate / peak, wide_rate, 100.0 * wide_rate / peak);
             }

@@ -1,10 +1,10 @@
-// Q8_0 × F32 activations on AMX-BF16 tiles (see q8_amx_matmul.h for why and for the numerics).
+// Matmuls on AMX-BF16 tiles (see amx_matmul.h for why and for the numerics).
 //
 // Tiles (all 16 rows × 64 bytes): tmm0/tmm1 two A tiles (16 frames × 32 inputs as BF16 each),
 // tmm2/tmm3 the panel's two B tiles (32 inputs × 16 outputs, as TDPBF16PS takes them: row k2 holds
 // each output's inputs 2·k2 and 2·k2 + 1), tmm4–7 the 32 frames × 32 outputs of F32 sums. Every
 // 32-input step loads 4 tiles and runs 4 products; the sums stay in the tiles over the whole row.
-#include "q8_amx_matmul.h"
+#include "amx_matmul.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,19 +13,20 @@
 #include <stdexcept>
 
 #include "amx.h"
+#include "attention_blocks.h"
 #include "block_chunks.h"
-#include "int8_matmul.h"
 #include "simd_math.h"
 
 namespace parakeet {
 namespace {
 
-/** f to BF16 bits, rounded to nearest even as VCVTNE2PS2BF16 rounds (f finite). */
-uint16_t bf16_nearest_even(float f) {
-    uint32_t bits;
-    std::memcpy(&bits, &f, sizeof bits);
-    bits += 0x7fffu + ((bits >> 16) & 1u);
-    return uint16_t(bits >> 16);
+struct BlockQ8_0 {  // ggml's block_q8_0
+    ggml_fp16_t d;
+    int8_t qs[32];
+};
+
+void check_shape(int64_t rows, int64_t cols) {
+    if (rows <= 0 || cols <= 0 || rows % 32 != 0 || cols % 32 != 0) throw std::invalid_argument("AMX matrices: rows and cols must be multiples of 32");
 }
 
 }  // namespace
@@ -84,38 +85,23 @@ PARAKEET_AMX_AVX512 void activation_tiles(const float * x, size_t x_stride, int6
 }
 
 /**
- * The panel's 32 rows as BF16 B tiles: per 32-input step, the tile of rows 0–15 then of rows 16–31,
- * each 16 lines of (w[n][2·k2], w[n][2·k2 + 1]) for n = 0…15, w = d·q rounded to nearest even.
- * The Q8_0 kernel's packed block holds per group g of 4 inputs the 32 rows' 4 bytes (+128): the low
- * halves of a row's 4 bytes are line 2g, the high halves line 2g + 1.
+ * One 16-row half of a panel's 32 inputs from PackedQ8TileMatrix's int8 lines (16 lines of 16 × 2)
+ * and the half's 16 row scales: BF16 lines of d·q, rounded to nearest even.
  */
-PARAKEET_AMX_AVX512 void panel_tiles(const PackedQ8Matrix & w, int64_t panel, uint16_t * b) {
-    const uint8_t * weights = w.panel_weights(panel);
-    const float * scales = w.panel_scales(panel);
-    const __m512i pairs_low = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
-    const __m512i pairs_high = _mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
-    const __m512i offset = _mm512_set1_epi8(char(0x80));
-    for (int64_t blk = 0; blk < w.blocks(); ++blk) {
-        const uint8_t * wb = weights + size_t(blk) * 1024;
-        for (int h = 0; h < 2; ++h) {
-            const __m512 d = _mm512_loadu_ps(scales + blk * 32 + h * 16);
-            const __m512 d_low = _mm512_permutexvar_ps(pairs_low, d), d_high = _mm512_permutexvar_ps(pairs_high, d);
-            uint16_t * tile = b + size_t(blk * 2 + h) * 512;
-            for (int g = 0; g < 8; ++g) {
-                const __m512i q = _mm512_xor_si512(_mm512_loadu_si512(wb + g * 128 + h * 64), offset);  // back to signed
-                const __m256i halves[2] = {_mm512_cvtepi32_epi16(q), _mm512_cvtepi32_epi16(_mm512_srli_epi32(q, 16))};
-                for (int j = 0; j < 2; ++j) {
-                    const __m512 lo = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_castsi256_si128(halves[j]))), d_low);
-                    const __m512 hi = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_extracti128_si256(halves[j], 1))), d_high);
-                    const __m512bh line = _mm512_cvtne2ps_pbh(hi, lo);
-                    _mm512_store_si512(tile + size_t(2 * g + j) * 32, reinterpret_cast<const __m512i &>(line));
-                }
-            }
-        }
+PARAKEET_AMX_AVX512 inline void widen_q8_tile(const int8_t * q, const float * scales, uint16_t * tile) {
+    const __m512 d = _mm512_loadu_ps(scales);
+    const __m512 d_low = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7), d);
+    const __m512 d_high = _mm512_permutexvar_ps(_mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15), d);
+    for (int line = 0; line < 16; ++line) {
+        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + line * 32));
+        const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + line * 32 + 16));
+        const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(hi)), d_high),
+                                               _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(lo)), d_low));
+        _mm512_store_si512(tile + line * 32, reinterpret_cast<const __m512i &>(v));
     }
 }
 
-/** Rows [0, rows) of a 32-frame × 32-output block of sums (c, 32 floats a row) into y through the epilogue. */
+/** Rows [0, rows) of 32 sums each (c, 32 floats a row) into y through the epilogue. */
 PARAKEET_AMX_AVX512 void store_outputs(const float * c, int64_t rows, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0) {
     for (int64_t r = 0; r < rows; ++r) {
         __m512 v[2] = {_mm512_load_ps(c + r * 32), _mm512_load_ps(c + r * 32 + 16)};
@@ -169,13 +155,19 @@ private:
 /**
  * One panel of 32 outputs for the span's `frames` frames (tiles `a`, panel `b`): y's first row is
  * the span's first frame t0; outputs col0 … col0 + 31.
+ *
+ * The tiles' sums go to `stage` (the span's frames × 32 floats, this thread's, 128 bytes a frame)
+ * and reach y, through the epilogue, after the panel's last tile: y's rows are a matmul's width
+ * apart, so each frame's 32 outputs are two lines no cache holds yet, and storing them between
+ * tiles held up the next tile's loads behind those misses (the 2048 × 512 product at 125 frames,
+ * one thread: 480 → 550 G multiply–adds/s staged).
  */
-PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, int64_t steps, const uint16_t * b, float * y, size_t y_stride,
-                                   const EpilogueView * ep, int64_t t0, int64_t col0, PanelPrefetch next) {
-    alignas(64) float c[32 * 32];
+PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, int64_t steps, const uint16_t * b, float * stage, float * y,
+                                   size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0, PanelPrefetch next) {
     const size_t line = 64, c_line = 128;
     const size_t tile_stride = size_t(steps) * kTileBytes;  // bytes from one frame tile to the next
     for (int64_t f = 0; f < frames; f += 2 * kTileFrames) {
+        float * c = stage + size_t(f) * 32;
         const uint8_t * a0 = reinterpret_cast<const uint8_t *>(a) + size_t(f / kTileFrames) * tile_stride;
         const uint8_t * bp = reinterpret_cast<const uint8_t *>(b);
         if (frames - f > kTileFrames) {
@@ -217,33 +209,35 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, int64_t 
             }
             asm volatile("tilestored %%tmm4, (%0,%2,1)\n\ttilestored %%tmm5, (%1,%2,1)" ::"r"(c), "r"(c + 16), "r"(c_line) : "memory");
         }
-        store_outputs(c, std::min<int64_t>(2 * kTileFrames, frames - f), y + size_t(f) * y_stride, y_stride, ep, t0 + f, col0);
     }
+    store_outputs(stage, frames, y, y_stride, ep, t0, col0);
 }
 
 
-/** Panels widened per item from the Q8_0 kernel's packed form (PackedQ8Matrix::run_on_amx_bf16). */
-struct WidenedPerItem {
-    const PackedQ8Matrix & w;
-    int64_t rows() const { return w.rows(); }
-    int64_t cols() const { return w.cols(); }
-    PARAKEET_AMX_AVX512 const uint16_t * panel(int64_t p, uint16_t * scratch) const {
-        panel_tiles(w, p, scratch);
-        return scratch;
-    }
-    PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
-        return PanelPrefetch(w.panel_weights(p), size_t(w.blocks()) * 1024, w.panel_scales(p), size_t(w.blocks()) * 128, steps_total);
-    }
-};
-
-/** Panels widened at load (PackedQ8Bf16Matrix). */
-struct WidenedAtLoad {
-    const PackedQ8Bf16Matrix & w;
+/** Panels made at load (PackedBf16TileMatrix). */
+struct TilesAtLoad {
+    const PackedBf16TileMatrix & w;
     int64_t rows() const { return w.rows(); }
     int64_t cols() const { return w.cols(); }
     const uint16_t * panel(int64_t p, uint16_t *) const { return w.panel_tiles(p); }
     PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
         return PanelPrefetch(w.panel_tiles(p), size_t(w.cols()) * 64, nullptr, 0, steps_total);
+    }
+};
+
+/** Panels widened per item into the thread's scratch (PackedQ8TileMatrix). */
+struct TilesPerItem {
+    const PackedQ8TileMatrix & w;
+    int64_t rows() const { return w.rows(); }
+    int64_t cols() const { return w.cols(); }
+    PARAKEET_AMX_AVX512 const uint16_t * panel(int64_t p, uint16_t * scratch) const {
+        const int8_t * q = w.panel_weights(p);
+        const float * scales = w.panel_scales(p);
+        for (int64_t half = 0; half < 2 * (w.cols() / 32); ++half) widen_q8_tile(q + half * 512, scales + half * 16, scratch + half * 512);
+        return scratch;
+    }
+    PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
+        return PanelPrefetch(w.panel_weights(p), size_t(w.cols()) * 32, w.panel_scales(p), size_t(w.cols() / 32) * 128, steps_total);
     }
 };
 
@@ -262,13 +256,14 @@ int64_t span_frames(int64_t k, int64_t frames) {
 template <typename Panels>
 PARAKEET_AMX_AVX512 void run_items(const Panels & w, const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride,
                                   PanelItems & items, const EpilogueView * ep) {
-    thread_local Scratch activations, panel;
+    thread_local Scratch activations, panel, sums;
     const int64_t k = w.cols(), steps = k / 32;
     const int64_t span = span_frames(k, frames);
     const int64_t spans = (frames + span - 1) / span;
     uint16_t * a = activations.get(size_t((span + kTileFrames - 1) / kTileFrames) * size_t(steps) * kTileBytes);
-    uint16_t * b = panel.get(size_t(2 * steps) * kTileBytes);  // used by WidenedPerItem only
-    if (a == nullptr || b == nullptr) GGML_ABORT("q8_amx: out of memory for %lld inputs", (long long)k);
+    uint16_t * b = panel.get(size_t(2 * steps) * kTileBytes);  // used by TilesPerItem only
+    float * stage = reinterpret_cast<float *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(float)));
+    if (a == nullptr || b == nullptr || stage == nullptr) GGML_ABORT("amx_matmul: out of memory for %lld inputs", (long long)k);
     const TileConfig config = full_tiles();
     load_tile_config(config);
     items.start(spans);
@@ -283,7 +278,7 @@ PARAKEET_AMX_AVX512 void run_items(const Panels & w, const float * x, size_t x_s
         int64_t upcoming = 0;  // the panel this thread most likely takes next
         const int64_t pairs = (f1 - f0 + 2 * kTileFrames - 1) / (2 * kTileFrames);
         const PanelPrefetch next = items.upcoming_panel(upcoming) ? w.prefetch(upcoming, pairs * steps) : PanelPrefetch();
-        panel_gemm(a, f1 - f0, steps, tiles, y + size_t(f0) * y_stride + size_t(p) * 32, y_stride, ep, f0, p * 32, next);
+        panel_gemm(a, f1 - f0, steps, tiles, stage, y + size_t(f0) * y_stride + size_t(p) * 32, y_stride, ep, f0, p * 32, next);
     }
     items.finish();
     release_tiles();
@@ -310,66 +305,121 @@ ggml_tensor * amx_node(ggml_context * ctx, ggml_tensor * x, const Matrix & w, co
     return y;
 }
 
-struct BlockQ8_0 {  // ggml's block_q8_0
-    ggml_fp16_t d;
-    int8_t qs[32];
-};
+/**
+ * 16 rows' 32 values (rows[n], already BF16 pairs: 16 × 32 bits each) as a tile: row n is the
+ * tile's column n, so the rows are transposed as 32-bit pairs (transpose16 moves lanes only).
+ */
+PARAKEET_AMX_AVX512 void pairs_to_tile(const uint32_t (&rows)[16][16], uint16_t * tile) {
+    const float * row_ptrs[16];
+    for (int n = 0; n < 16; ++n) row_ptrs[n] = reinterpret_cast<const float *>(rows[n]);
+    attention_blocks::transpose16(row_ptrs, reinterpret_cast<float *>(tile), 16);
+}
+
+PARAKEET_AMX_AVX512 void q8_0_to_tiles(const BlockQ8_0 * src, int64_t rows, int64_t cols, uint16_t * tiles) {
+    const int64_t blocks = cols / 32;
+    alignas(64) uint32_t pairs[16][16];
+    for (int64_t p = 0; p < rows / 32; ++p) {
+        for (int64_t b = 0; b < blocks; ++b) {
+            for (int h = 0; h < 2; ++h) {
+                for (int n = 0; n < 16; ++n) {
+                    const BlockQ8_0 & block = src[size_t(p * 32 + h * 16 + n) * size_t(blocks) + size_t(b)];
+                    const __m512 d = _mm512_set1_ps(ggml_fp16_to_fp32(block.d));
+                    const __m128i q0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(block.qs));
+                    const __m128i q1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(block.qs + 16));
+                    const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(q1)), d),
+                                                           _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(q0)), d));
+                    _mm512_store_si512(pairs[n], reinterpret_cast<const __m512i &>(v));
+                }
+                pairs_to_tile(pairs, tiles + (size_t(p) * size_t(blocks) * 2 + size_t(b * 2 + h)) * 512);
+            }
+        }
+    }
+}
+
+PARAKEET_AMX_AVX512 void f32_to_tiles(const float * w, int64_t rows, int64_t cols, uint16_t * tiles) {
+    const int64_t blocks = cols / 32;
+    alignas(64) uint32_t pairs[16][16];
+    for (int64_t p = 0; p < rows / 32; ++p) {
+        for (int64_t b = 0; b < blocks; ++b) {
+            for (int h = 0; h < 2; ++h) {
+                for (int n = 0; n < 16; ++n) {
+                    const float * row = w + size_t(p * 32 + h * 16 + n) * size_t(cols) + size_t(b) * 32;
+                    const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(row + 16), _mm512_loadu_ps(row));
+                    _mm512_store_si512(pairs[n], reinterpret_cast<const __m512i &>(v));
+                }
+                pairs_to_tile(pairs, tiles + (size_t(p) * size_t(blocks) * 2 + size_t(b * 2 + h)) * 512);
+            }
+        }
+    }
+}
 
 }  // namespace
 
-ggml_tensor * q8_amx_apply(ggml_context * ctx, ggml_tensor * x, const PackedQ8Matrix & w, const PackedOpConfigs<PackedQ8Matrix> & configs,
-                           const char * weight_name, const Epilogue & e) {
-    return amx_node<PackedQ8Matrix, WidenedPerItem>(ctx, x, w, configs, weight_name, e);
+PackedBf16TileMatrix::PackedBf16TileMatrix(FromQ8_0, const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage)
+    : rows_(rows), cols_(cols), tiles_(reinterpret_cast<uint16_t *>(storage)), from_q8_0_(true) {
+    check_shape(rows, cols);
+    q8_0_to_tiles(static_cast<const BlockQ8_0 *>(q8_0), rows, cols, tiles_);
 }
 
-void q8_amx_multiply(const PackedQ8Matrix & w, const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) {
-    PanelItems items = PanelItems::range(0, w.rows() / 32);
-    run_items(WidenedPerItem{w}, x, x_stride, frames, y, y_stride, items, nullptr);
+PackedBf16TileMatrix::PackedBf16TileMatrix(FromF32, const float * w, int64_t rows, int64_t cols, uint8_t * storage)
+    : rows_(rows), cols_(cols), tiles_(reinterpret_cast<uint16_t *>(storage)), from_q8_0_(false) {
+    check_shape(rows, cols);
+    f32_to_tiles(w, rows, cols, tiles_);
 }
 
-PackedQ8Bf16Matrix::PackedQ8Bf16Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
-    if (rows % 32 != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Bf16Matrix: rows and cols must be multiples of 32");
-    tiles_ = reinterpret_cast<uint16_t *>(storage);
-    const int64_t blocks = cols / 32;
+ggml_tensor * PackedBf16TileMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
+    return amx_node<PackedBf16TileMatrix, TilesAtLoad>(ctx, x, *this, configs_, weight_name, e);
+}
+
+void PackedBf16TileMatrix::multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const {
+    PanelItems items = PanelItems::range(0, rows_ / 32);
+    run_items(TilesAtLoad{*this}, x, x_stride, frames, y, y_stride, items, nullptr);
+}
+
+PackedQ8TileMatrix::PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage)
+    : rows_(rows), cols_(cols), weights_(reinterpret_cast<int8_t *>(storage)), scales_(reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols))) {
+    check_shape(rows, cols);
     const BlockQ8_0 * src = static_cast<const BlockQ8_0 *>(q8_0);
+    const int64_t blocks = cols / 32;
     for (int64_t p = 0; p < rows / 32; ++p) {
-        uint16_t * panel = tiles_ + size_t(p) * size_t(cols) * 32;
         for (int64_t b = 0; b < blocks; ++b) {
             for (int h = 0; h < 2; ++h) {
-                uint16_t * tile = panel + size_t(b * 2 + h) * 512;
+                uint16_t * lines = reinterpret_cast<uint16_t *>(weights_ + (size_t(p) * size_t(blocks) * 2 + size_t(b * 2 + h)) * 512);
+                float * scales = scales_ + (size_t(p) * size_t(blocks) + size_t(b)) * 32 + size_t(h) * 16;
                 for (int n = 0; n < 16; ++n) {
                     const BlockQ8_0 & block = src[size_t(p * 32 + h * 16 + n) * size_t(blocks) + size_t(b)];
-                    const float d = ggml_fp16_to_fp32(block.d);
-                    for (int k = 0; k < 32; ++k) tile[(k / 2) * 32 + n * 2 + (k % 2)] = bf16_nearest_even(d * float(block.qs[k]));
+                    scales[n] = ggml_fp16_to_fp32(block.d);
+                    for (int k2 = 0; k2 < 16; ++k2) std::memcpy(lines + k2 * 16 + n, block.qs + 2 * k2, 2);  // line k2: (q[2·k2], q[2·k2 + 1]) of each row
                 }
             }
         }
     }
 }
 
-ggml_tensor * PackedQ8Bf16Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return amx_node<PackedQ8Bf16Matrix, WidenedAtLoad>(ctx, x, *this, configs_, weight_name, e);
+ggml_tensor * PackedQ8TileMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
+    return amx_node<PackedQ8TileMatrix, TilesPerItem>(ctx, x, *this, configs_, weight_name, e);
 }
 
-void PackedQ8Bf16Matrix::multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const {
+void PackedQ8TileMatrix::multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const {
     PanelItems items = PanelItems::range(0, rows_ / 32);
-    run_items(WidenedAtLoad{*this}, x, x_stride, frames, y, y_stride, items, nullptr);
+    run_items(TilesPerItem{*this}, x, x_stride, frames, y, y_stride, items, nullptr);
 }
 
 #else
 
-ggml_tensor * q8_amx_apply(ggml_context *, ggml_tensor * x, const PackedQ8Matrix &, const PackedOpConfigs<PackedQ8Matrix> &, const char *, const Epilogue &) {
-    GGML_ABORT("q8_amx_apply: no AMX in this build");
-    return x;
+PackedBf16TileMatrix::PackedBf16TileMatrix(FromQ8_0, const void *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
+    throw std::invalid_argument("AMX matrices: not in this build");
 }
-
-void q8_amx_multiply(const PackedQ8Matrix &, const float *, size_t, int64_t, float *, size_t) { GGML_ABORT("q8_amx_multiply: no AMX in this build"); }
-
-PackedQ8Bf16Matrix::PackedQ8Bf16Matrix(const void *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
-    throw std::invalid_argument("PackedQ8Bf16Matrix: no AMX in this build");
+PackedBf16TileMatrix::PackedBf16TileMatrix(FromF32, const float *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
+    throw std::invalid_argument("AMX matrices: not in this build");
 }
-ggml_tensor * PackedQ8Bf16Matrix::apply(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
-void PackedQ8Bf16Matrix::multiply(const float *, size_t, int64_t, float *, size_t) const {}
+ggml_tensor * PackedBf16TileMatrix::apply(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
+void PackedBf16TileMatrix::multiply(const float *, size_t, int64_t, float *, size_t) const {}
+PackedQ8TileMatrix::PackedQ8TileMatrix(const void *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
+    throw std::invalid_argument("AMX matrices: not in this build");
+}
+ggml_tensor * PackedQ8TileMatrix::apply(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
+void PackedQ8TileMatrix::multiply(const float *, size_t, int64_t, float *, size_t) const {}
 
 #endif
 

@@ -1,0 +1,95 @@
+// Matmul weights × F32 activations on AMX-BF16 tiles (Sapphire Rapids and later), for a quantized
+// file under weightType 'auto' where the engine's probe passed (amx.h).
+//
+// Why BF16 and not AMX-INT8: Q8_0 keeps a scale per 32 inputs for every weight row and (in ggml's
+// arithmetic) for every activation row, so an int8 tile product must be stored and rescaled after
+// every 32 inputs. Measured on a Sapphire Rapids-class core, one 16 × 16 × 32 step: TDPBSSD 16
+// cycles + TILESTORED 16 + the rescale (a convert, a multiply and an FMA per 16 outputs) ≈ 24, and
+// the tile instructions do not overlap the AVX-512 ones: ≈ 390 G multiply–adds/s at best, 1.4×
+// the VNNI kernel. In BF16 the block scales go into the weights (w = d·q rounded to BF16, 8
+// significant bits) and the products sum in the tiles' F32 accumulators over the whole row: one
+// TDPBF16PS per 16 × 16 × 32 and no rescale (≈ 450–650 G/s in a graph here, against 250–290 for
+// the VNNI kernel).
+//
+// Numerics: each weight rounded to BF16 (relative 2⁻⁹; Q8_0 weights as d·q), each activation rounded
+// to BF16 (relative 2⁻⁹), F32 sums. Against the file's own values in F32 that is ≈ 2.3e-3 relative
+// per product on random rows, where ggml's Q8_0 arithmetic (activations quantized to 8 bits per 32)
+// is ≈ 5.3e-3: nearer the file than Q8_0's own path (the parity tests hold it to that).
+//
+// Two layouts of the same numbers:
+// * PackedBf16TileMatrix: BF16 tiles made at load (2 bytes a weight), from Q8_0 blocks or F32 values;
+// * PackedQ8TileMatrix: the Q8_0 values as int8 in tile order with their block scales (1.125 bytes a
+//   weight, as the VNNI kernel's copy); each (span, panel) item widens its panel into the thread's
+//   scratch (64·K bytes, L2), which every frame tile of the span reads. Taken where widening the
+//   whole model at load would cost more memory than model_weights.cpp allows.
+// The span's activations are converted once per thread into tile order ([16 frames][32 inputs] per
+// 1 KiB, contiguous: strided rows from L2 ran 30 % slower).
+#pragma once
+
+#include <cstdint>
+
+#include "ggml.h"
+#include "packed_op.h"
+#include "packed_weights.h"
+
+namespace parakeet {
+
+/**
+ * A matrix [rows out][cols in] as BF16 tiles: per panel of 32 rows, per 32 inputs, the tile of rows
+ * 0–15 then 16–31, each 16 lines of (w[n][2·k2], w[n][2·k2 + 1]) for n = 0…15 (what TDPBF16PS
+ * takes as its B operand). Only where amx_bf16_usable().
+ */
+class PackedBf16TileMatrix final : public PackedMatmul {
+public:
+    static size_t storage_bytes(int64_t rows, int64_t cols) { return size_t(rows) * size_t(cols) * 2; }
+    struct FromQ8_0 {};
+    struct FromF32 {};
+    /** From ggml block_q8_0 rows: each weight d·q rounded to BF16. rows, cols % 32 == 0; `storage` 64-byte aligned, outlives this. */
+    PackedBf16TileMatrix(FromQ8_0, const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage);
+    /** From F32 rows, rounded to BF16 (layout name "f32_amx_bf16"). */
+    PackedBf16TileMatrix(FromF32, const float * w, int64_t rows, int64_t cols, uint8_t * storage);
+
+    int64_t rows() const { return rows_; }
+    int64_t cols() const { return cols_; }
+    size_t bytes() const override { return storage_bytes(rows_, cols_); }
+    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    const char * layout_name() const override { return from_q8_0_ ? "q8_0_amx_bf16" : "f32_amx_bf16"; }
+    const uint16_t * panel_tiles(int64_t panel) const { return tiles_ + size_t(panel) * size_t(cols_) * 32; }
+    /** y = W·x outside a graph (y rows y_stride floats apart), every panel, on the calling thread (tests). */
+    void multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const;
+
+private:
+    int64_t rows_ = 0, cols_ = 0;
+    uint16_t * tiles_ = nullptr;
+    bool from_q8_0_ = true;
+    PackedOpConfigs<PackedBf16TileMatrix> configs_;
+};
+
+/**
+ * A Q8_0 matrix [rows out][cols in] kept at one byte a weight, in tile order: per panel of 32 rows,
+ * per 32 inputs, per half of 16 rows, 16 lines of (q[n][2·k2], q[n][2·k2 + 1]); then per panel and
+ * block the 32 rows' scales. Widened to BF16 tiles per (span, panel) item. Only where amx_bf16_usable().
+ */
+class PackedQ8TileMatrix final : public PackedMatmul {
+public:
+    static size_t storage_bytes(int64_t rows, int64_t cols) { return size_t(rows) * size_t(cols) + size_t(rows) * size_t(cols / 32) * 4; }
+    PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage);
+
+    int64_t rows() const { return rows_; }
+    int64_t cols() const { return cols_; }
+    size_t bytes() const override { return storage_bytes(rows_, cols_); }
+    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    const char * layout_name() const override { return "q8_0_amx_bf16"; }
+    const int8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(cols_) * 32; }
+    const float * panel_scales(int64_t panel) const { return scales_ + size_t(panel) * size_t(cols_ / 32) * 32; }
+    /** y = W·x outside a graph, every panel, on the calling thread (tests). */
+    void multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const;
+
+private:
+    int64_t rows_ = 0, cols_ = 0;
+    int8_t * weights_ = nullptr;
+    float * scales_ = nullptr;
+    PackedOpConfigs<PackedQ8TileMatrix> configs_;
+};
+
+}  // namespace parakeet
