@@ -315,27 +315,6 @@ PARAKEET_AMX_AVX512 void pairs_to_tile(const uint32_t (&rows)[16][16], uint16_t 
     attention_blocks::transpose16(row_ptrs, reinterpret_cast<float *>(tile), 16);
 }
 
-PARAKEET_AMX_AVX512 void q8_0_to_tiles(const BlockQ8_0 * src, int64_t rows, int64_t cols, uint16_t * tiles) {
-    const int64_t blocks = cols / 32;
-    alignas(64) uint32_t pairs[16][16];
-    for (int64_t p = 0; p < rows / 32; ++p) {
-        for (int64_t b = 0; b < blocks; ++b) {
-            for (int h = 0; h < 2; ++h) {
-                for (int n = 0; n < 16; ++n) {
-                    const BlockQ8_0 & block = src[size_t(p * 32 + h * 16 + n) * size_t(blocks) + size_t(b)];
-                    const __m512 d = _mm512_set1_ps(ggml_fp16_to_fp32(block.d));
-                    const __m128i q0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(block.qs));
-                    const __m128i q1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(block.qs + 16));
-                    const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(q1)), d),
-                                                           _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(q0)), d));
-                    _mm512_store_si512(pairs[n], reinterpret_cast<const __m512i &>(v));
-                }
-                pairs_to_tile(pairs, tiles + (size_t(p) * size_t(blocks) * 2 + size_t(b * 2 + h)) * 512);
-            }
-        }
-    }
-}
-
 PARAKEET_AMX_AVX512 void f32_to_tiles(const float * w, int64_t rows, int64_t cols, uint16_t * tiles) {
     const int64_t blocks = cols / 32;
     alignas(64) uint32_t pairs[16][16];
@@ -355,14 +334,8 @@ PARAKEET_AMX_AVX512 void f32_to_tiles(const float * w, int64_t rows, int64_t col
 
 }  // namespace
 
-PackedBf16TileMatrix::PackedBf16TileMatrix(FromQ8_0, const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage)
-    : rows_(rows), cols_(cols), tiles_(reinterpret_cast<uint16_t *>(storage)), from_q8_0_(true) {
-    check_shape(rows, cols);
-    q8_0_to_tiles(static_cast<const BlockQ8_0 *>(q8_0), rows, cols, tiles_);
-}
-
-PackedBf16TileMatrix::PackedBf16TileMatrix(FromF32, const float * w, int64_t rows, int64_t cols, uint8_t * storage)
-    : rows_(rows), cols_(cols), tiles_(reinterpret_cast<uint16_t *>(storage)), from_q8_0_(false) {
+PackedBf16TileMatrix::PackedBf16TileMatrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage)
+    : rows_(rows), cols_(cols), tiles_(reinterpret_cast<uint16_t *>(storage)) {
     check_shape(rows, cols);
     f32_to_tiles(w, rows, cols, tiles_);
 }
@@ -407,10 +380,7 @@ void PackedQ8TileMatrix::multiply(const float * x, size_t x_stride, int64_t fram
 
 #else
 
-PackedBf16TileMatrix::PackedBf16TileMatrix(FromQ8_0, const void *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
-    throw std::invalid_argument("AMX matrices: not in this build");
-}
-PackedBf16TileMatrix::PackedBf16TileMatrix(FromF32, const float *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
+PackedBf16TileMatrix::PackedBf16TileMatrix(const float *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
     throw std::invalid_argument("AMX matrices: not in this build");
 }
 ggml_tensor * PackedBf16TileMatrix::apply(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }

@@ -16,12 +16,14 @@
 // per product on random rows, where ggml's Q8_0 arithmetic (activations quantized to 8 bits per 32)
 // is ≈ 5.3e-3: nearer the file than Q8_0's own path (the parity tests hold it to that).
 //
-// Two layouts of the same numbers:
-// * PackedBf16TileMatrix: BF16 tiles made at load (2 bytes a weight), from Q8_0 blocks or F32 values;
-// * PackedQ8TileMatrix: the Q8_0 values as int8 in tile order with their block scales (1.125 bytes a
-//   weight, as the VNNI kernel's copy); each (span, panel) item widens its panel into the thread's
-//   scratch (64·K bytes, L2), which every frame tile of the span reads. Taken where widening the
-//   whole model at load would cost more memory than model_weights.cpp allows.
+// Two layouts:
+// * PackedQ8TileMatrix (Q8_0 weights): the Q8_0 values as int8 in tile order with their block scales
+//   (1.125 bytes a weight, as the VNNI kernel's copy); each (span, panel) item widens its panel into
+//   the thread's scratch (64·K bytes, L2), which every frame tile of the span reads. Widening the
+//   whole model at load instead (2 bytes a weight) was no faster: each call streams its weights
+//   from DRAM, twice the bytes in BF16 (110M at 10 s, one thread: 37–38 ms in these GEMMs per item,
+//   39–40 at load; two threads: encoder 33 vs 35.5 ms, and 85 MB more resident at load);
+// * PackedBf16TileMatrix (F32 weights, and linear_pos's column halves): BF16 tiles made at load.
 // The span's activations are converted once per thread into tile order ([16 frames][32 inputs] per
 // 1 KiB, contiguous: strided rows from L2 ran 30 % slower).
 #pragma once
@@ -42,18 +44,14 @@ namespace parakeet {
 class PackedBf16TileMatrix final : public PackedMatmul {
 public:
     static size_t storage_bytes(int64_t rows, int64_t cols) { return size_t(rows) * size_t(cols) * 2; }
-    struct FromQ8_0 {};
-    struct FromF32 {};
-    /** From ggml block_q8_0 rows: each weight d·q rounded to BF16. rows, cols % 32 == 0; `storage` 64-byte aligned, outlives this. */
-    PackedBf16TileMatrix(FromQ8_0, const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage);
-    /** From F32 rows, rounded to BF16 (layout name "f32_amx_bf16"). */
-    PackedBf16TileMatrix(FromF32, const float * w, int64_t rows, int64_t cols, uint8_t * storage);
+    /** F32 rows rounded to BF16 (nearest even). rows, cols % 32 == 0; `storage` 64-byte aligned, outlives this. */
+    PackedBf16TileMatrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage);
 
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
-    const char * layout_name() const override { return from_q8_0_ ? "q8_0_amx_bf16" : "f32_amx_bf16"; }
+    const char * layout_name() const override { return "f32_amx_bf16"; }
     const uint16_t * panel_tiles(int64_t panel) const { return tiles_ + size_t(panel) * size_t(cols_) * 32; }
     /** y = W·x outside a graph (y rows y_stride floats apart), every panel, on the calling thread (tests). */
     void multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const;
@@ -61,7 +59,6 @@ public:
 private:
     int64_t rows_ = 0, cols_ = 0;
     uint16_t * tiles_ = nullptr;
-    bool from_q8_0_ = true;
     PackedOpConfigs<PackedBf16TileMatrix> configs_;
 };
 

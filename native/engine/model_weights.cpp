@@ -44,12 +44,6 @@ constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo
 //   76 MiB and keeps its Q4_K weights, on the engine's Q4_K kernel (q4k_matmul.h).
 constexpr int64_t kRequantizeBudgetBytes = 32ll << 20;
 
-// Q8_0 weights on AMX-BF16 tiles are widened to BF16 at load (2 bytes a weight against the packed
-// Q8_0's 9 bits) when the model then takes at most this much more, else per call into each thread's
-// scratch (amx_matmul.h). 110M: +84 MiB,
-// widened (peak RSS stays within the file + 300 MB); 0.6B would take ≈ 500 MiB more: per call.
-constexpr int64_t kAmxWidenBudgetBytes = 160ll << 20;
-
 bool is_conformer_pointwise(const std::string & name) {
     auto ends_with = [&name](const char * suffix) {
         const size_t n = std::strlen(suffix);
@@ -155,9 +149,10 @@ struct ModelWeights::Placement {
     bool int16_f32 = false;
     bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
     bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
-    // 'auto' with such a file where AMX-BF16 passed its probe (amx.h): the Q8_0 matrices run on the
-    // BF16 tiles (amx_matmul.h), nearer the file's values than Q8_0's own arithmetic and ≈ 2×
-    // the VNNI kernel's rate; the decoders' Q8_0 twins and linear_pos's halves stay on VNNI.
+    // 'auto' with such a file where AMX-BF16 passed its probe (amx.h): its Q8_0 matrices, linear_pos's
+    // column halves and its F32 matmul weights run on BF16 tiles (amx_matmul.h), nearer the file's
+    // values than Q8_0's own arithmetic and ≈ 1.5–2× the VNNI kernel's rate; the decoders' Q8_0
+    // twins (one frame at a time) stay on VNNI.
     bool amx_q8 = false;
 
     struct Upload {
@@ -594,28 +589,14 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     // instead of 14-bit blocks: the same 2 bytes a weight, 8 significant bits instead of 14, still
     // far finer than the file's Q8_0 (the parity tests bound the whole encoder's error).
     auto amx_f32 = [&](const Placement::Pack & pack) { return pl.amx_q8 && pack.int16 && !split(pack) && pack.tensor->ne[1] % 32 == 0 && pack.tensor->ne[0] % 32 == 0; };
-    // Q8_0 matrices on AMX-BF16 (pl.amx_q8) widened to BF16 tiles at load when the whole model's extra
-    // bytes (2 a weight instead of 9 bits) stay within kAmxWidenBudgetBytes, else widened per item.
-    auto amx_candidate = [&](const Placement::Pack & pack) {
+    // Q8_0 matrices on AMX-BF16 (pl.amx_q8): int8 tiles, widened to BF16 per call (amx_matmul.h).
+    auto q8_tiles = [&](const Placement::Pack & pack) {
         return pl.amx_q8 && pack.tensor->type == GGML_TYPE_Q8_0 && !pack.per_channel && !pack.int16 && !q8_halves(pack) && !split(pack);
     };
-    int64_t widen_extra = 0;
-    for (const auto & pack : pl.packs) {
-        if (amx_candidate(pack))
-            widen_extra += int64_t(PackedBf16TileMatrix::storage_bytes(pack.tensor->ne[1], pack.tensor->ne[0])) -
-                           int64_t(PackedQ8Matrix::storage_bytes(pack.tensor->ne[1], pack.tensor->ne[0]));
-    }
-    const bool widen_at_load = pl.amx_q8 && widen_extra <= kAmxWidenBudgetBytes;
-    if (pl.amx_q8) {
-        log_line(LogLevel::Info, std::string("AMX-BF16: Q8_0 weights widened ") + (widen_at_load ? "at load" : "per call") + " (at load they would take " +
-                                     std::to_string(widen_extra >> 20) + " MiB more; budget " + std::to_string(kAmxWidenBudgetBytes >> 20) + " MiB)");
-    }
-    auto widened = [&](const Placement::Pack & pack) { return widen_at_load && amx_candidate(pack); };
-    auto q8_tiles = [&](const Placement::Pack & pack) { return !widen_at_load && amx_candidate(pack); };
     // Bytes of one packed matrix [rows][cols] (a half: cols / 2) in this pack's layout.
     auto bytes_of = [&](const Placement::Pack & pack, int64_t cols) {
         const ggml_tensor * t = pack.tensor;
-        const size_t b = widened(pack) || amx_halves(pack) || amx_f32(pack) ? PackedBf16TileMatrix::storage_bytes(t->ne[1], cols)
+        const size_t b = amx_halves(pack) || amx_f32(pack) ? PackedBf16TileMatrix::storage_bytes(t->ne[1], cols)
                          : q8_tiles(pack)              ? PackedQ8TileMatrix::storage_bytes(t->ne[1], cols)
                          : pack.per_channel            ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], cols)
                          : pack.int16                ? PackedI16Matrix::storage_bytes(t->ne[1], cols)
@@ -658,7 +639,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                     const std::vector<float> half = every_other_column(w.data(), t->ne[1], t->ne[0], odd != 0);
                     uint8_t * room = odd != 0 ? second_half[i] : storage[i];
                     if (amx_halves(pl.packs[i])) {
-                        columns[odd] = std::make_unique<PackedBf16TileMatrix>(PackedBf16TileMatrix::FromF32{}, half.data(), t->ne[1], t->ne[0] / 2, room);
+                        columns[odd] = std::make_unique<PackedBf16TileMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
                     } else if (pl.packs[i].per_channel) {
                         columns[odd] = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
                     } else if (pl.packs[i].int16) {
@@ -678,14 +659,12 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                 made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (amx_f32(pl.packs[i])) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
-                made[i] = std::make_unique<PackedBf16TileMatrix>(PackedBf16TileMatrix::FromF32{}, w.data(), t->ne[1], t->ne[0], storage[i]);
+                made[i] = std::make_unique<PackedBf16TileMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (pl.packs[i].int16) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
                 made[i] = std::make_unique<PackedI16Matrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
             } else if (q8_halves(pl.packs[i])) {
                 made_q8_halves[i] = std::make_shared<const Q8RelPosProjection>(data, t->ne[1], t->ne[0], storage[i]);
-            } else if (widened(pl.packs[i])) {
-                made[i] = std::make_unique<PackedBf16TileMatrix>(PackedBf16TileMatrix::FromQ8_0{}, data, t->ne[1], t->ne[0], storage[i]);
             } else if (q8_tiles(pl.packs[i])) {
                 made[i] = std::make_unique<PackedQ8TileMatrix>(data, t->ne[1], t->ne[0], storage[i]);
             } else if (t->type == GGML_TYPE_Q8_0) {

@@ -1,8 +1,8 @@
 // The GEMM on AMX-BF16 tiles (amx_matmul.h) against float64 sums of the same BF16 values: each
 // weight (d·q of Q8_0, or an F32 value) and each activation rounded to BF16 (nearest even), so the
-// kernel may differ from the reference only by its F32 accumulation. Both layouts of a Q8_0 matrix
-// (BF16 tiles made at load, PackedBf16TileMatrix; int8 tiles widened per item, PackedQ8TileMatrix)
-// must give the same bits,
+// kernel may differ from the reference only by its F32 accumulation. Both layouts (int8 tiles
+// widened per item, PackedQ8TileMatrix; BF16 tiles made at load from F32 values, here the same
+// d·q, PackedBf16TileMatrix) must give the same bits,
 // at every frame count of a 16-frame tile and pair, over several spans, and as a graph node with each
 // epilogue on two threads. Where this process may not use AMX-BF16 (amx.h) the cases say why and
 // are skipped.
@@ -53,8 +53,14 @@ struct Weights {
             for (int8_t & q : b.qs) q = int8_t(byte(rng));
         }
         per_item = std::make_unique<PackedQ8TileMatrix>(blocks.data(), r, c, aligned64(q8_storage, PackedQ8TileMatrix::storage_bytes(r, c)));
-        at_load = std::make_unique<PackedBf16TileMatrix>(PackedBf16TileMatrix::FromQ8_0{}, blocks.data(), r, c,
-                                                         aligned64(wide_storage, PackedBf16TileMatrix::storage_bytes(r, c)));
+        std::vector<float> dequantized(size_t(r * c));
+        for (int64_t row = 0; row < r; ++row) {
+            for (int64_t col = 0; col < c; ++col) {
+                const BlockQ8_0 & b = blocks[size_t(row * (c / 32) + col / 32)];
+                dequantized[size_t(row * c + col)] = ggml_fp16_to_fp32(b.d) * float(b.qs[col % 32]);
+            }
+        }
+        at_load = std::make_unique<PackedBf16TileMatrix>(dequantized.data(), r, c, aligned64(wide_storage, PackedBf16TileMatrix::storage_bytes(r, c)));
     }
     float weight(int64_t row, int64_t col) const {
         const BlockQ8_0 & b = blocks[size_t(row * (cols / 32) + col / 32)];
