@@ -23,7 +23,8 @@
 //   whole model at load instead (2 bytes a weight) was no faster: each call streams its weights
 //   from DRAM, twice the bytes in BF16 (110M at 10 s, one thread: 37–38 ms in these GEMMs per item,
 //   39–40 at load; two threads: encoder 33 vs 35.5 ms, and 85 MB more resident at load);
-// * PackedBf16TileMatrix (F32 weights, and linear_pos's column halves): BF16 tiles made at load.
+// * PackedBf16TileMatrix (linear_pos's column halves, whose 32-input blocks mix two Q8_0 blocks):
+//   BF16 tiles made at load from the dequantized values.
 // The span's activations are converted once per thread into tile order ([16 frames][32 inputs] per
 // 1 KiB, contiguous: strided rows from L2 ran 30 % slower).
 #pragma once
