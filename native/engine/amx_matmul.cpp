@@ -38,6 +38,11 @@ namespace {
 
 constexpr int64_t kTileFrames = 16;
 constexpr size_t kTileBytes = 1024;  // 16 rows × 64 bytes
+// 32-input steps per chunk of a panel: the panel's B tiles for a chunk (16 KiB) stay in L1 while
+// each frame pair of the span passes, whose sums go back to `stage` and return between chunks (a
+// tile store and load each, per chunk and pair). Unchunked, a pair's pass over a row of 1024 inputs
+// read 64 KiB of B tiles from L2 for every pair (0.6B at 10 s, one thread: these GEMMs 211 → 200–203 ms).
+constexpr int64_t kChunkSteps = 8;
 // A span's activations in tile order stay within this (L2 holds them while every panel passes):
 // 512 frames at 512 inputs, 128 at 2048 (whole 10 s calls are one span).
 constexpr size_t kSpanActivationBytes = 768u << 10;
@@ -156,8 +161,9 @@ private:
  * One panel of 32 outputs for the span's `frames` frames (tiles `a`, panel `b`): y's first row is
  * the span's first frame t0; outputs col0 … col0 + 31.
  *
- * The tiles' sums go to `stage` (the span's frames × 32 floats, this thread's, 128 bytes a frame)
- * and reach y, through the epilogue, after the panel's last tile: y's rows are a matmul's width
+ * The inputs go in chunks of kChunkSteps steps, each over every frame pair. The tiles' sums go to
+ * `stage` (the span's frames × 32 floats, this thread's, 128 bytes a frame) between chunks, and reach
+ * y, through the epilogue, after the panel's last chunk: y's rows are a matmul's width
  * apart, so each frame's 32 outputs are two lines no cache holds yet, and storing them between
  * tiles held up the next tile's loads behind those misses (the 2048 × 512 product at 125 frames,
  * one thread: 480 → 550 G multiply–adds/s staged).
@@ -166,53 +172,69 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, int64_t 
                                    size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0, PanelPrefetch next) {
     const size_t line = 64, c_line = 128;
     const size_t tile_stride = size_t(steps) * kTileBytes;  // bytes from one frame tile to the next
-    for (int64_t f = 0; f < frames; f += 2 * kTileFrames) {
-        float * c = stage + size_t(f) * 32;
-        const uint8_t * a0 = reinterpret_cast<const uint8_t *>(a) + size_t(f / kTileFrames) * tile_stride;
-        const uint8_t * bp = reinterpret_cast<const uint8_t *>(b);
-        if (frames - f > kTileFrames) {
-            const uint8_t * a1 = a0 + tile_stride;
-            asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5\n\ttilezero %%tmm6\n\ttilezero %%tmm7" ::: "memory");
-            for (int64_t s = 0; s < steps; ++s) {
-                next.step();
+    const uint8_t * bp = reinterpret_cast<const uint8_t *>(b);
+    for (int64_t s0 = 0; s0 < steps; s0 += kChunkSteps) {
+        const int64_t s1 = std::min(steps, s0 + kChunkSteps);
+        for (int64_t f = 0; f < frames; f += 2 * kTileFrames) {
+            float * c = stage + size_t(f) * 32;
+            const uint8_t * a0 = reinterpret_cast<const uint8_t *>(a) + size_t(f / kTileFrames) * tile_stride;
+            if (frames - f > kTileFrames) {
+                const uint8_t * a1 = a0 + tile_stride;
+                if (s0 == 0) {
+                    asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5\n\ttilezero %%tmm6\n\ttilezero %%tmm7" ::: "memory");
+                } else {
+                    asm volatile(
+                        "tileloadd (%0,%4,1), %%tmm4\n\t"
+                        "tileloadd (%1,%4,1), %%tmm5\n\t"
+                        "tileloadd (%2,%4,1), %%tmm6\n\t"
+                        "tileloadd (%3,%4,1), %%tmm7\n\t" ::"r"(c),
+                        "r"(c + 16), "r"(c + 16 * 32), "r"(c + 16 * 32 + 16), "r"(c_line)
+                        : "memory");
+                }
+                for (int64_t s = s0; s < s1; ++s) {
+                    next.step();
+                    asm volatile(
+                        "tileloadd (%0,%4,1), %%tmm0\n\t"
+                        "tileloadd (%1,%4,1), %%tmm1\n\t"
+                        "tileloadd (%2,%4,1), %%tmm2\n\t"
+                        "tileloadd (%3,%4,1), %%tmm3\n\t"
+                        "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
+                        "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t"
+                        "tdpbf16ps %%tmm2, %%tmm1, %%tmm6\n\t"
+                        "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kTileBytes),
+                        "r"(a1 + s * kTileBytes), "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
+                        : "memory");
+                }
                 asm volatile(
-                    "tileloadd (%0,%4,1), %%tmm0\n\t"
-                    "tileloadd (%1,%4,1), %%tmm1\n\t"
-                    "tileloadd (%2,%4,1), %%tmm2\n\t"
-                    "tileloadd (%3,%4,1), %%tmm3\n\t"
-                    "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
-                    "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t"
-                    "tdpbf16ps %%tmm2, %%tmm1, %%tmm6\n\t"
-                    "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kTileBytes),
-                    "r"(a1 + s * kTileBytes), "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
+                    "tilestored %%tmm4, (%0,%4,1)\n\t"
+                    "tilestored %%tmm5, (%1,%4,1)\n\t"
+                    "tilestored %%tmm6, (%2,%4,1)\n\t"
+                    "tilestored %%tmm7, (%3,%4,1)\n\t" ::"r"(c),
+                    "r"(c + 16), "r"(c + 16 * 32), "r"(c + 16 * 32 + 16), "r"(c_line)
                     : "memory");
+            } else {  // the span's last 1–16 frames: one A tile
+                if (s0 == 0) {
+                    asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5" ::: "memory");
+                } else {
+                    asm volatile("tileloadd (%0,%2,1), %%tmm4\n\ttileloadd (%1,%2,1), %%tmm5" ::"r"(c), "r"(c + 16), "r"(c_line) : "memory");
+                }
+                for (int64_t s = s0; s < s1; ++s) {
+                    next.step();
+                    asm volatile(
+                        "tileloadd (%0,%3,1), %%tmm0\n\t"
+                        "tileloadd (%1,%3,1), %%tmm2\n\t"
+                        "tileloadd (%2,%3,1), %%tmm3\n\t"
+                        "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
+                        "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kTileBytes),
+                        "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
+                        : "memory");
+                }
+                asm volatile("tilestored %%tmm4, (%0,%2,1)\n\ttilestored %%tmm5, (%1,%2,1)" ::"r"(c), "r"(c + 16), "r"(c_line) : "memory");
             }
-            asm volatile(
-                "tilestored %%tmm4, (%0,%4,1)\n\t"
-                "tilestored %%tmm5, (%1,%4,1)\n\t"
-                "tilestored %%tmm6, (%2,%4,1)\n\t"
-                "tilestored %%tmm7, (%3,%4,1)\n\t" ::"r"(c),
-                "r"(c + 16), "r"(c + 16 * 32), "r"(c + 16 * 32 + 16), "r"(c_line)
-                : "memory");
-        } else {  // the span's last 1–16 frames: one A tile
-            asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5" ::: "memory");
-            for (int64_t s = 0; s < steps; ++s) {
-                next.step();
-                asm volatile(
-                    "tileloadd (%0,%3,1), %%tmm0\n\t"
-                    "tileloadd (%1,%3,1), %%tmm2\n\t"
-                    "tileloadd (%2,%3,1), %%tmm3\n\t"
-                    "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
-                    "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kTileBytes),
-                    "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
-                    : "memory");
-            }
-            asm volatile("tilestored %%tmm4, (%0,%2,1)\n\ttilestored %%tmm5, (%1,%2,1)" ::"r"(c), "r"(c + 16), "r"(c_line) : "memory");
         }
     }
     store_outputs(stage, frames, y, y_stride, ep, t0, col0);
 }
-
 
 /** Panels made at load (PackedBf16TileMatrix). */
 struct TilesAtLoad {
