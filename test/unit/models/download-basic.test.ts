@@ -28,7 +28,9 @@ after(async () => {
 test('full download: HF redirect, server size + sha256, verified, validated, renamed, listed', async () => {
   const data = modelBytes(300_000);
   server.route(`${RESOLVE}/full-q8_0.gguf`, hfRedirect(`${server.origin}/cdn/full`, data));
-  server.route('/cdn/full', (req, res) => serveBytes(req, res, data, { chunkSize: 8192, delayMs: 1 }));
+  // ≥ 4 ms a chunk: the transfer then lasts well over the meter's 50 ms minimum for a speed (37 chunks
+  // at 1 ms finished inside it on a fast machine, and no event carried a speed or an ETA).
+  server.route('/cdn/full', (req, res) => serveBytes(req, res, data, { chunkSize: 8192, delayMs: 4 }));
   const h = await makeManager(server, testCatalog([{ slug: 'full', approxBytes: 123 }]));
   try {
     const rec = recordEvents(h.manager);
