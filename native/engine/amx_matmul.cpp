@@ -43,9 +43,10 @@ constexpr size_t kTileBytes = 1024;  // 16 rows × 64 bytes
 // tile store and load each, per chunk and pair). Unchunked, a pair's pass over a row of 1024 inputs
 // read 64 KiB of B tiles from L2 for every pair (0.6B at 10 s, one thread: these GEMMs 211 → 200–203 ms).
 constexpr int64_t kChunkSteps = 8;
-// A span's activations in tile order stay within this (L2 holds them while every panel passes):
-// 512 frames at 512 inputs, 128 at 2048 (whole 10 s calls are one span).
-constexpr size_t kSpanActivationBytes = 768u << 10;
+// A span's activations in tile order stay within this (L2 holds them while every panel passes; a
+// panel's B tiles take only a chunk, 16 KiB): 1280 frames at 512 inputs, 160 at 4096 (whole 10 s
+// calls are one span).
+constexpr size_t kSpanActivationBytes = 1280u << 10;
 
 /** A thread's conversion buffers, kept for the thread's life (ggml's workers persist) and grown on demand. */
 class Scratch {
@@ -168,13 +169,16 @@ private:
  * tiles held up the next tile's loads behind those misses (the 2048 × 512 product at 125 frames,
  * one thread: 480 → 550 G multiply–adds/s staged).
  */
-PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, int64_t steps, const uint16_t * b, float * stage, float * y,
-                                   size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0, PanelPrefetch next) {
+template <typename Panels>
+PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Panels & w, int64_t panel, uint16_t * scratch, float * stage, float * y,
+                                   size_t y_stride, const EpilogueView * ep, int64_t t0, PanelPrefetch next) {
     const size_t line = 64, c_line = 128;
+    const int64_t steps = w.cols() / 32;
     const size_t tile_stride = size_t(steps) * kTileBytes;  // bytes from one frame tile to the next
-    const uint8_t * bp = reinterpret_cast<const uint8_t *>(b);
     for (int64_t s0 = 0; s0 < steps; s0 += kChunkSteps) {
         const int64_t s1 = std::min(steps, s0 + kChunkSteps);
+        // The chunk's B tiles, step s0 first (widened now, for the per-call layout: they stay in L1).
+        const uint8_t * bp = reinterpret_cast<const uint8_t *>(w.chunk(panel, s0, s1, scratch)) - size_t(2 * s0) * kTileBytes;
         for (int64_t f = 0; f < frames; f += 2 * kTileFrames) {
             float * c = stage + size_t(f) * 32;
             const uint8_t * a0 = reinterpret_cast<const uint8_t *>(a) + size_t(f / kTileFrames) * tile_stride;
@@ -233,7 +237,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, int64_t 
             }
         }
     }
-    store_outputs(stage, frames, y, y_stride, ep, t0, col0);
+    store_outputs(stage, frames, y, y_stride, ep, t0, panel * 32);
 }
 
 /** Panels made at load (PackedBf16TileMatrix). */
@@ -241,7 +245,8 @@ struct TilesAtLoad {
     const PackedBf16TileMatrix & w;
     int64_t rows() const { return w.rows(); }
     int64_t cols() const { return w.cols(); }
-    const uint16_t * panel(int64_t p, uint16_t *) const { return w.panel_tiles(p); }
+    /** Panel p's tiles from 32-input step s0 on (to s1). */
+    const uint16_t * chunk(int64_t p, int64_t s0, int64_t, uint16_t *) const { return w.panel_tiles(p) + size_t(2 * s0) * 512; }
     PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
         return PanelPrefetch(w.panel_tiles(p), size_t(w.cols()) * 64, nullptr, 0, steps_total);
     }
@@ -252,10 +257,11 @@ struct TilesPerItem {
     const PackedQ8TileMatrix & w;
     int64_t rows() const { return w.rows(); }
     int64_t cols() const { return w.cols(); }
-    PARAKEET_AMX_AVX512 const uint16_t * panel(int64_t p, uint16_t * scratch) const {
+    /** Panel p's steps [s0, s1) widened into `scratch`, step s0 first. */
+    PARAKEET_AMX_AVX512 const uint16_t * chunk(int64_t p, int64_t s0, int64_t s1, uint16_t * scratch) const {
         const int8_t * q = w.panel_weights(p);
         const float * scales = w.panel_scales(p);
-        for (int64_t half = 0; half < 2 * (w.cols() / 32); ++half) widen_q8_tile(q + half * 512, scales + half * 16, scratch + half * 512);
+        for (int64_t half = 2 * s0; half < 2 * s1; ++half) widen_q8_tile(q + half * 512, scales + half * 16, scratch + (half - 2 * s0) * 512);
         return scratch;
     }
     PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
@@ -283,7 +289,7 @@ PARAKEET_AMX_AVX512 void run_items(const Panels & w, const float * x, size_t x_s
     const int64_t span = span_frames(k, frames);
     const int64_t spans = (frames + span - 1) / span;
     uint16_t * a = activations.get(size_t((span + kTileFrames - 1) / kTileFrames) * size_t(steps) * kTileBytes);
-    uint16_t * b = panel.get(size_t(2 * steps) * kTileBytes);  // used by TilesPerItem only
+    uint16_t * b = panel.get(size_t(2 * kChunkSteps) * kTileBytes);  // a chunk of widened B tiles (TilesPerItem)
     float * stage = reinterpret_cast<float *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(float)));
     if (a == nullptr || b == nullptr || stage == nullptr) GGML_ABORT("amx_matmul: out of memory for %lld inputs", (long long)k);
     const TileConfig config = full_tiles();
@@ -296,11 +302,10 @@ PARAKEET_AMX_AVX512 void run_items(const Panels & w, const float * x, size_t x_s
             activation_tiles(x + size_t(f0) * x_stride, x_stride, f1 - f0, k, a);
             converted = s;
         }
-        const uint16_t * tiles = w.panel(p, b);
         int64_t upcoming = 0;  // the panel this thread most likely takes next
         const int64_t pairs = (f1 - f0 + 2 * kTileFrames - 1) / (2 * kTileFrames);
         const PanelPrefetch next = items.upcoming_panel(upcoming) ? w.prefetch(upcoming, pairs * steps) : PanelPrefetch();
-        panel_gemm(a, f1 - f0, steps, tiles, stage, y + size_t(f0) * y_stride + size_t(p) * 32, y_stride, ep, f0, p * 32, next);
+        panel_gemm(a, f1 - f0, w, p, b, stage, y + size_t(f0) * y_stride + size_t(p) * 32, y_stride, ep, f0, next);
     }
     items.finish();
     release_tiles();

@@ -104,8 +104,8 @@ bool skip_without_amx() {
 TEST(amx_q8_gemm_matches_float64_of_its_bf16_values) {
     if (skip_without_amx()) return;
     std::mt19937 rng(21);
-    // Frame counts around the 16-frame tile and the 32-frame pair; 2048 inputs make spans of 192
-    // frames (amx_matmul.cpp), so 500 frames run as three.
+    // Frame counts around the 16-frame tile and the 32-frame pair; 2048 inputs make spans of 320
+    // frames (amx_matmul.cpp), so 500 frames run as two of 256 (and the 2048 inputs as 8 chunks).
     const struct {
         int64_t rows, cols;
         std::vector<int64_t> frames;
