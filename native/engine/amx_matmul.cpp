@@ -68,23 +68,26 @@ private:
 };
 
 /**
- * Frames [0, frames) of x (x_stride floats apart) as BF16 tiles: per frame tile, per 32-input step,
- * 16 rows of 32 values (1 KiB), rows past `frames` zero. Rounded to nearest even (VCVTNE2PS2BF16).
+ * Frame tiles [tile_begin, tile_end) of x's `frames` frames (x_stride floats apart) as BF16 tiles at
+ * `a` (the whole tensor's): per frame tile, per 32-input step, 16 rows of 32 values (1 KiB), rows
+ * past `frames` zero. Rounded to nearest even (VCVTNE2PS2BF16). `a` need not be 64-byte aligned (a
+ * ggml tensor).
  */
-PARAKEET_AMX_AVX512 void activation_tiles(const float * x, size_t x_stride, int64_t frames, int64_t k, uint16_t * a) {
-    const int64_t steps = k / 32, tiles = (frames + kTileFrames - 1) / kTileFrames;
-    for (int64_t ft = 0; ft < tiles; ++ft) {
+PARAKEET_AMX_AVX512 void activation_tiles(const float * x, size_t x_stride, int64_t frames, int64_t k, int64_t tile_begin, int64_t tile_end,
+                                         uint16_t * a) {
+    const int64_t steps = k / 32;
+    for (int64_t ft = tile_begin; ft < tile_end; ++ft) {
         for (int64_t r = 0; r < kTileFrames; ++r) {
             const int64_t t = ft * kTileFrames + r;
             uint16_t * row = a + size_t(ft * steps) * 512 + size_t(r) * 32;
             if (t >= frames) {
-                for (int64_t s = 0; s < steps; ++s) _mm512_store_si512(row + size_t(s) * 512, _mm512_setzero_si512());
+                for (int64_t s = 0; s < steps; ++s) _mm512_storeu_si512(row + size_t(s) * 512, _mm512_setzero_si512());
                 continue;
             }
             const float * xr = x + size_t(t) * x_stride;
             for (int64_t s = 0; s < steps; ++s) {
                 const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(xr + s * 32 + 16), _mm512_loadu_ps(xr + s * 32));
-                _mm512_store_si512(row + size_t(s) * 512, reinterpret_cast<const __m512i &>(v));
+                _mm512_storeu_si512(row + size_t(s) * 512, reinterpret_cast<const __m512i &>(v));
             }
         }
     }
@@ -107,19 +110,38 @@ PARAKEET_AMX_AVX512 inline void widen_q8_tile(const int8_t * q, const float * sc
     }
 }
 
-/** Rows [0, rows) of 32 sums each (c, 32 floats a row) into y through the epilogue. */
-PARAKEET_AMX_AVX512 void store_outputs(const float * c, int64_t rows, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0) {
-    for (int64_t r = 0; r < rows; ++r) {
+/** Where a GEMM's outputs go: F32 rows, or BF16 tiles for the next matmul (PackedMatmul::apply_quantized_to). */
+struct Outputs {
+    float * rows = nullptr;       // F32 [frames][stride]
+    size_t stride = 0;
+    uint16_t * tiles = nullptr;   // else BF16 tiles of `tile_steps` 32-input steps per frame tile
+    int64_t tile_steps = 0;
+};
+
+/**
+ * Frames [t0, t0 + count) of 32 sums each (c, 32 floats a frame) into `out` through the epilogue:
+ * outputs col0 … col0 + 31, i.e. 32-input step col0 / 32 of the next matmul's tiles.
+ */
+PARAKEET_AMX_AVX512 void store_outputs(const float * c, int64_t count, const Outputs & out, const EpilogueView * ep, int64_t t0, int64_t col0) {
+    for (int64_t r = 0; r < count; ++r) {
+        const int64_t t = t0 + r;
         __m512 v[2] = {_mm512_load_ps(c + r * 32), _mm512_load_ps(c + r * 32 + 16)};
         if (ep != nullptr) {
             for (int h = 0; h < 2; ++h) {
-                v[h] = finish_outputs(v[h], ep->bias_at(col0 + 16 * h), ep->silu, ep->residual_at(t0 + r, col0 + 16 * h), ep->scale);
+                v[h] = finish_outputs(v[h], ep->bias_at(col0 + 16 * h), ep->silu, ep->residual_at(t, col0 + 16 * h), ep->scale);
                 if (ep->relu) v[h] = _mm512_max_ps(v[h], _mm512_setzero_ps());
             }
-            if (ep->row_mask != nullptr && ep->frame_keep(t0 + r) == 0.0f) v[0] = v[1] = _mm512_setzero_ps();
+            if (ep->row_mask != nullptr && ep->frame_keep(t) == 0.0f) v[0] = v[1] = _mm512_setzero_ps();
         }
-        _mm512_storeu_ps(y + size_t(r) * y_stride, v[0]);
-        _mm512_storeu_ps(y + size_t(r) * y_stride + 16, v[1]);
+        if (out.tiles != nullptr) {
+            const __m512bh b = _mm512_cvtne2ps_pbh(v[1], v[0]);
+            uint16_t * line = out.tiles + (size_t(t / kTileFrames) * size_t(out.tile_steps) + size_t(col0 / 32)) * 512 + size_t(t % kTileFrames) * 32;
+            _mm512_storeu_si512(line, reinterpret_cast<const __m512i &>(b));  // ggml aligns tensors to less than 64
+        } else {
+            float * y = out.rows + size_t(t) * out.stride + size_t(col0);
+            _mm512_storeu_ps(y, v[0]);
+            _mm512_storeu_ps(y + 16, v[1]);
+        }
     }
 }
 
@@ -170,8 +192,8 @@ private:
  * one thread: 480 → 550 G multiply–adds/s staged).
  */
 template <typename Panels>
-PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Panels & w, int64_t panel, uint16_t * scratch, float * stage, float * y,
-                                   size_t y_stride, const EpilogueView * ep, int64_t t0, PanelPrefetch next) {
+PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Panels & w, int64_t panel, uint16_t * scratch, float * stage,
+                                   const Outputs & out, const EpilogueView * ep, int64_t t0, PanelPrefetch next) {
     const size_t line = 64, c_line = 128;
     const int64_t steps = w.cols() / 32;
     const size_t tile_stride = size_t(steps) * kTileBytes;  // bytes from one frame tile to the next
@@ -237,7 +259,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
             }
         }
     }
-    store_outputs(stage, frames, y, y_stride, ep, t0, panel * 32);
+    store_outputs(stage, frames, out, ep, t0, panel * 32);
 }
 
 /** Panels made at load (PackedBf16TileMatrix). */
@@ -278,58 +300,111 @@ int64_t span_frames(int64_t k, int64_t frames) {
 }
 
 /**
- * The (span, panel) items this thread takes from `items` (PanelItems, block_chunks.h): activations of
- * a span converted once per thread, each item's panel widened, then its frame tiles.
+ * The (span, panel) items this thread takes from `items` (PanelItems, block_chunks.h) over the
+ * activation tiles `a` of `frames` frames: each item's panel in chunks (widened per chunk for
+ * PackedQ8TileMatrix), then its frame tiles.
  */
 template <typename Panels>
-PARAKEET_AMX_AVX512 void run_items(const Panels & w, const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride,
-                                  PanelItems & items, const EpilogueView * ep) {
-    thread_local Scratch activations, panel, sums;
+PARAKEET_AMX_AVX512 void run_items(const Panels & w, const uint16_t * a, int64_t frames, const Outputs & out, PanelItems & items, const EpilogueView * ep) {
+    thread_local Scratch panel, sums;
     const int64_t k = w.cols(), steps = k / 32;
     const int64_t span = span_frames(k, frames);
     const int64_t spans = (frames + span - 1) / span;
-    uint16_t * a = activations.get(size_t((span + kTileFrames - 1) / kTileFrames) * size_t(steps) * kTileBytes);
     uint16_t * b = panel.get(size_t(2 * kChunkSteps) * kTileBytes);  // a chunk of widened B tiles (TilesPerItem)
     float * stage = reinterpret_cast<float *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(float)));
-    if (a == nullptr || b == nullptr || stage == nullptr) GGML_ABORT("amx_matmul: out of memory for %lld inputs", (long long)k);
+    if (b == nullptr || stage == nullptr) GGML_ABORT("amx_matmul: out of memory for %lld inputs", (long long)k);
     const TileConfig config = full_tiles();
     load_tile_config(config);
     items.start(spans);
-    int64_t converted = -1;
     for (int64_t s = 0, p = 0; items.next(s, p);) {
         const int64_t f0 = s * span, f1 = std::min(frames, f0 + span);
-        if (s != converted) {
-            activation_tiles(x + size_t(f0) * x_stride, x_stride, f1 - f0, k, a);
-            converted = s;
-        }
         int64_t upcoming = 0;  // the panel this thread most likely takes next
         const int64_t pairs = (f1 - f0 + 2 * kTileFrames - 1) / (2 * kTileFrames);
         const PanelPrefetch next = items.upcoming_panel(upcoming) ? w.prefetch(upcoming, pairs * steps) : PanelPrefetch();
-        panel_gemm(a, f1 - f0, w, p, b, stage, y + size_t(f0) * y_stride + size_t(p) * 32, y_stride, ep, f0, next);
+        panel_gemm(a + size_t(f0 / kTileFrames) * size_t(steps) * 512, f1 - f0, w, p, b, stage, out, ep, f0, next);
     }
     items.finish();
     release_tiles();
 }
 
+/** The activation tiles of a node's first source (activation_tiles_node's output, or a view of it). */
+const uint16_t * tiles_of(const ggml_tensor * xt) { return static_cast<const uint16_t *>(xt->data); }
+
 template <typename Matrix, typename Panels>
 void amx_gemm_op(ggml_tensor * dst, int, int nth, void * userdata) {
     const auto & config = *static_cast<const PackedOpConfig<Matrix> *>(userdata);
     const Panels panels{*config.matrix};
-    const ggml_tensor * x = dst->src[0];
+    const ggml_tensor * xt = dst->src[0];
     PanelItems items = PanelItems::shared(dst, panels.rows() / 32, nth);
     const EpilogueView view(dst, config.mode);
-    run_items(panels, static_cast<const float *>(x->data), x->nb[1] / sizeof(float), x->ne[1], static_cast<float *>(dst->data),
-              dst->nb[1] / sizeof(float), items, &view);
+    Outputs out;
+    if (dst->type == GGML_TYPE_F32) {
+        out.rows = static_cast<float *>(dst->data);
+        out.stride = dst->nb[1] / sizeof(float);
+    } else {  // BF16 tiles for the next matmul (dst: a view of [2·rows bytes, frames rounded up to 16])
+        out.tiles = static_cast<uint16_t *>(dst->data);
+        out.tile_steps = panels.rows() / 32;
+    }
+    run_items(panels, tiles_of(xt), xt->ne[1], out, items, &view);
+}
+
+/** The ggml op that writes x's frames as BF16 tiles: this thread's share of the frame tiles. */
+void activation_tiles_op(ggml_tensor * dst, int ith, int nth, void *) {
+    const ggml_tensor * x = dst->src[0];
+    const int64_t frames = x->ne[1], k = x->ne[0];
+    const ThreadShare share = thread_share((frames + kTileFrames - 1) / kTileFrames, ith, nth);
+    activation_tiles(static_cast<const float *>(x->data), x->nb[1] / sizeof(float), frames, k, share.begin, share.end, static_cast<uint16_t *>(dst->data));
+}
+
+/**
+ * A tensor of `frames` frames in BF16 tiles as a graph sees it: [2·k bytes, frames] I8, a view of the
+ * tiles' [2·k, frames rounded up to 16] (the last tile's rows past `frames` are part of it).
+ */
+ggml_tensor * tiles_view(ggml_context * ctx, ggml_tensor * padded, int64_t frames) {
+    return ggml_view_2d(ctx, padded, padded->ne[0], frames, padded->nb[1], 0);
+}
+
+ggml_tensor * activation_tiles_node(ggml_context * ctx, ggml_tensor * x, const char * weight_name) {
+    GGML_ASSERT(x->type == GGML_TYPE_F32 && x->nb[0] == sizeof(float) && x->nb[1] % sizeof(float) == 0 && x->ne[0] % 32 == 0 && x->ne[2] == 1 &&
+                x->ne[3] == 1);
+    const int64_t padded = (x->ne[1] + kTileFrames - 1) / kTileFrames * kTileFrames;
+    ggml_tensor * args[] = {x};
+    ggml_tensor * tiles = ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * x->ne[0], padded, 1, 1, args, 1, activation_tiles_op, GGML_N_TASKS_MAX, nullptr);
+    ggml_format_name(tiles, "amx_tiles:%s", weight_name);
+    return tiles_view(ctx, tiles, x->ne[1]);
 }
 
 template <typename Matrix, typename Panels>
-ggml_tensor * amx_node(ggml_context * ctx, ggml_tensor * x, const Matrix & w, const PackedOpConfigs<Matrix> & configs, const char * weight_name,
-                       const Epilogue & e) {
-    GGML_ASSERT(x->type == GGML_TYPE_F32 && x->ne[0] == w.cols() && x->nb[0] == sizeof(float) && x->nb[1] % sizeof(float) == 0 && x->ne[2] == 1 &&
-                x->ne[3] == 1);
-    ggml_tensor * y = packed_matmul_node(ctx, x, w.rows(), x->ne[1], e, amx_gemm_op<Matrix, Panels>, configs.get(&w, EpilogueMode::of(e)));
-    ggml_format_name(y, "amx_gemm:%s", weight_name);
-    return y;
+ggml_tensor * amx_node(ggml_context * ctx, ggml_tensor * xt, const Matrix & w, const PackedOpConfigs<Matrix> & configs, const char * weight_name,
+                       const Epilogue & e, bool tiles_out) {
+    GGML_ASSERT(xt->type == GGML_TYPE_I8 && xt->ne[0] == 2 * w.cols() && xt->ne[2] == 1 && xt->ne[3] == 1);
+    const int64_t frames = xt->ne[1];
+    const PackedOpConfig<Matrix> * config = configs.get(&w, EpilogueMode::of(e));
+    if (!tiles_out) {
+        ggml_tensor * y = packed_matmul_node(ctx, xt, w.rows(), frames, e, amx_gemm_op<Matrix, Panels>, config);
+        ggml_format_name(y, "amx_gemm:%s", weight_name);
+        return y;
+    }
+    // The op writes frames [0, frames) of the padded tiles; the last tile's rows past them are never read as outputs.
+    const int64_t padded = (frames + kTileFrames - 1) / kTileFrames * kTileFrames;
+    ggml_tensor * tiles = packed_matmul_node(ctx, xt, w.rows(), padded, e, amx_gemm_op<Matrix, Panels>, config, size_t(2 * w.rows()));
+    ggml_format_name(tiles, "amx_gemm:%s", weight_name);
+    return tiles_view(ctx, tiles, frames);
+}
+
+/** W·x for x F32 rows outside a graph (tests): x as tiles, then every panel on the calling thread. */
+template <typename Panels>
+void multiply_rows(const Panels & w, const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) {
+    thread_local Scratch converted;
+    const int64_t tiles = (frames + kTileFrames - 1) / kTileFrames;
+    uint16_t * a = converted.get(size_t(tiles) * size_t(w.cols() / 32) * kTileBytes);
+    if (a == nullptr) GGML_ABORT("amx_matmul: out of memory");
+    activation_tiles(x, x_stride, frames, w.cols(), 0, tiles, a);
+    PanelItems items = PanelItems::range(0, w.rows() / 32);
+    Outputs out;
+    out.rows = y;
+    out.stride = y_stride;
+    run_items(w, a, frames, out, items, nullptr);
 }
 
 /**
@@ -368,12 +443,23 @@ PackedBf16TileMatrix::PackedBf16TileMatrix(const float * w, int64_t rows, int64_
 }
 
 ggml_tensor * PackedBf16TileMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return amx_node<PackedBf16TileMatrix, TilesAtLoad>(ctx, x, *this, configs_, weight_name, e);
+    return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
+}
+ggml_tensor * PackedBf16TileMatrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+    GGML_ASSERT(x->ne[0] == cols_);
+    return activation_tiles_node(ctx, x, weight_name);
+}
+ggml_tensor * PackedBf16TileMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e) const {
+    return amx_node<PackedBf16TileMatrix, TilesAtLoad>(ctx, xt, *this, configs_, weight_name, e, false);
+}
+ggml_tensor * PackedBf16TileMatrix::apply_quantized_to(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e,
+                                                       ActivationFormat out) const {
+    if (out != ActivationFormat::Bf16Tiles) return nullptr;
+    return amx_node<PackedBf16TileMatrix, TilesAtLoad>(ctx, xt, *this, configs_, weight_name, e, true);
 }
 
 void PackedBf16TileMatrix::multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const {
-    PanelItems items = PanelItems::range(0, rows_ / 32);
-    run_items(TilesAtLoad{*this}, x, x_stride, frames, y, y_stride, items, nullptr);
+    multiply_rows(TilesAtLoad{*this}, x, x_stride, frames, y, y_stride);
 }
 
 PackedQ8TileMatrix::PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage)
@@ -397,12 +483,23 @@ PackedQ8TileMatrix::PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t 
 }
 
 ggml_tensor * PackedQ8TileMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return amx_node<PackedQ8TileMatrix, TilesPerItem>(ctx, x, *this, configs_, weight_name, e);
+    return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
+}
+ggml_tensor * PackedQ8TileMatrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
+    GGML_ASSERT(x->ne[0] == cols_);
+    return activation_tiles_node(ctx, x, weight_name);
+}
+ggml_tensor * PackedQ8TileMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e) const {
+    return amx_node<PackedQ8TileMatrix, TilesPerItem>(ctx, xt, *this, configs_, weight_name, e, false);
+}
+ggml_tensor * PackedQ8TileMatrix::apply_quantized_to(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e,
+                                                     ActivationFormat out) const {
+    if (out != ActivationFormat::Bf16Tiles) return nullptr;
+    return amx_node<PackedQ8TileMatrix, TilesPerItem>(ctx, xt, *this, configs_, weight_name, e, true);
 }
 
 void PackedQ8TileMatrix::multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const {
-    PanelItems items = PanelItems::range(0, rows_ / 32);
-    run_items(TilesPerItem{*this}, x, x_stride, frames, y, y_stride, items, nullptr);
+    multiply_rows(TilesPerItem{*this}, x, x_stride, frames, y, y_stride);
 }
 
 #else
@@ -411,11 +508,21 @@ PackedBf16TileMatrix::PackedBf16TileMatrix(const float *, int64_t rows, int64_t 
     throw std::invalid_argument("AMX matrices: not in this build");
 }
 ggml_tensor * PackedBf16TileMatrix::apply(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
+ggml_tensor * PackedBf16TileMatrix::quantize(ggml_context *, ggml_tensor * x, const char *) const { return x; }
+ggml_tensor * PackedBf16TileMatrix::apply_quantized(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
+ggml_tensor * PackedBf16TileMatrix::apply_quantized_to(ggml_context *, ggml_tensor *, const char *, const Epilogue &, ActivationFormat) const {
+    return nullptr;
+}
 void PackedBf16TileMatrix::multiply(const float *, size_t, int64_t, float *, size_t) const {}
 PackedQ8TileMatrix::PackedQ8TileMatrix(const void *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
     throw std::invalid_argument("AMX matrices: not in this build");
 }
 ggml_tensor * PackedQ8TileMatrix::apply(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
+ggml_tensor * PackedQ8TileMatrix::quantize(ggml_context *, ggml_tensor * x, const char *) const { return x; }
+ggml_tensor * PackedQ8TileMatrix::apply_quantized(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
+ggml_tensor * PackedQ8TileMatrix::apply_quantized_to(ggml_context *, ggml_tensor *, const char *, const Epilogue &, ActivationFormat) const {
+    return nullptr;
+}
 void PackedQ8TileMatrix::multiply(const float *, size_t, int64_t, float *, size_t) const {}
 
 #endif

@@ -25,8 +25,10 @@
 //   39–40 at load; two threads: encoder 33 vs 35.5 ms, and 85 MB more resident at load);
 // * PackedBf16TileMatrix (linear_pos's column halves, whose 32-input blocks mix two Q8_0 blocks):
 //   BF16 tiles made at load from the dequantized values.
-// The span's activations are converted once per thread into tile order ([16 frames][32 inputs] per
-// 1 KiB, contiguous: strided rows from L2 ran 30 % slower).
+// Activations go in as BF16 tiles (ActivationFormat::Bf16Tiles: per 16 frames, per 32 inputs, 1 KiB
+// contiguous; strided rows from L2 ran 5–30 % slower), made once per tensor by a node whose threads
+// share its frame tiles (q, k and v read one), or written so by the matmul before (the feed-forward's
+// linear1 for linear2).
 #pragma once
 
 #include <cstdint>
@@ -52,6 +54,13 @@ public:
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    /** Bf16Tiles: x as BF16 tiles (one node, its frame tiles shared by the node's threads), for every matmul that reads x. */
+    ActivationFormat activation_format() const override { return ActivationFormat::Bf16Tiles; }
+    ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
+    ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue) const override;
+    /** Bf16Tiles out: the outputs (after the epilogue) written as the next AMX matmul's activation tiles. */
+    ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue,
+                                     ActivationFormat out) const override;
     const char * layout_name() const override { return "f32_amx_bf16"; }
     const uint16_t * panel_tiles(int64_t panel) const { return tiles_ + size_t(panel) * size_t(cols_) * 32; }
     /** y = W·x outside a graph (y rows y_stride floats apart), every panel, on the calling thread (tests). */
@@ -77,6 +86,13 @@ public:
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    /** Bf16Tiles: x as BF16 tiles (one node, its frame tiles shared by the node's threads), for every matmul that reads x. */
+    ActivationFormat activation_format() const override { return ActivationFormat::Bf16Tiles; }
+    ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
+    ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue) const override;
+    /** Bf16Tiles out: the outputs (after the epilogue) written as the next AMX matmul's activation tiles. */
+    ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue,
+                                     ActivationFormat out) const override;
     const char * layout_name() const override { return "q8_0_amx_bf16"; }
     const int8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(cols_) * 32; }
     const float * panel_scales(int64_t panel) const { return scales_ + size_t(panel) * size_t(cols_ / 32) * 32; }
