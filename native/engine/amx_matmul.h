@@ -106,4 +106,17 @@ private:
     PackedOpConfigs<PackedQ8TileMatrix> configs_;
 };
 
+class PackedI8ChannelMatrix;  // int8_channel_matmul.h
+
+/**
+ * weightType 'int8' on AMX-INT8: the per-channel int8 matrix (its VNNI panels are TDPBUSD's B tiles)
+ * times ChannelRows activations, the same numbers as the VNNI kernel. Where amx_bf16_usable() (the
+ * probe covers the tile unit) and channel_amx_fits(rows, cols).
+ */
+bool channel_amx_fits(int64_t rows, int64_t cols);
+ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const PackedI8ChannelMatrix & w, const PackedOpConfigs<PackedI8ChannelMatrix> & configs,
+                                const char * weight_name, const Epilogue & epilogue);
+/** The same outside a graph (tests): y rows = W·x for `frames` activation rows (x_stride bytes apart), on the calling thread. */
+void channel_amx_multiply(const PackedI8ChannelMatrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride);
+
 }  // namespace parakeet

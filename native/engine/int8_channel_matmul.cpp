@@ -10,6 +10,7 @@
 // x ≈ s·(q − z), s = (max − min)/255, z the zero point. Then Σ x·w ≈ s·s_w·(Σ q·w − z·Σ w), so each
 // dot product starts from z·(−Σ w). One row per frame: K bytes, the float s, the int32 z.
 #include "int8_channel_matmul.h"
+#include "amx_matmul.h"
 
 #include <algorithm>
 #include <cmath>
@@ -462,6 +463,7 @@ ggml_tensor * PackedI8ChannelMatrix::quantize(ggml_context * ctx, ggml_tensor * 
 }
 
 ggml_tensor * PackedI8ChannelMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
+    if (amx_) return channel_amx_apply(ctx, xq, *this, configs_, weight_name, e);
     return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols_), e, gemm_op, "i8c", weight_name);
 }
 

@@ -38,7 +38,9 @@ public:
     ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
     ActivationFormat activation_format() const override { return ActivationFormat::ChannelRows; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
-    const char * layout_name() const override { return "int8_channel_vnni"; }
+    const char * layout_name() const override { return amx_ ? "int8_channel_amx" : "int8_channel_vnni"; }
+    /** Graphs built from now on run it on AMX-INT8 tiles (amx_matmul.h: the same numbers). Set at load, where usable. */
+    void run_on_amx() { amx_ = true; }
 
     /** Per panel of 32 output rows: cols/4 groups × 32 rows × 4 int8 weights. */
     const int8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(cols_) * 32; }
@@ -51,6 +53,7 @@ private:
     int8_t * weights_ = nullptr;
     float * scales_ = nullptr;
     int32_t * offsets_ = nullptr;
+    bool amx_ = false;
     PackedOpConfigs<PackedI8ChannelMatrix> configs_;
 };
 

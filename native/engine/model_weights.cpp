@@ -156,6 +156,9 @@ struct ModelWeights::Placement {
     // they took the small test model's encoder from 1.30e-2 to 1.95e-2 from its F32 twin (ggml's
     // Q8_0 as stored: 1.71e-2).
     bool amx_q8 = false;
+    // weightType 'int8' where the same probe passed: the per-channel int8 matrices on AMX-INT8 tiles
+    // (amx_matmul.h: the VNNI kernel's numbers, bit for bit).
+    bool amx_int8 = false;
 
     struct Upload {
         ggml_tensor * tensor;
@@ -196,6 +199,7 @@ struct ModelWeights::Placement {
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
           packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
           channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT) {
+        amx_int8 = channel_int8 && amx_bf16_usable();
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -639,7 +643,9 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                     if (amx_halves(pl.packs[i])) {
                         columns[odd] = std::make_unique<PackedBf16TileMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
                     } else if (pl.packs[i].per_channel) {
-                        columns[odd] = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
+                        auto channel = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
+                        if (pl.amx_int8 && channel_amx_fits(t->ne[1], t->ne[0] / 2)) channel->run_on_amx();
+                        columns[odd] = std::move(channel);
                     } else if (pl.packs[i].int16) {
                         columns[odd] = std::make_unique<PackedI16Matrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
                     } else if (t->type == GGML_TYPE_F16) {
@@ -654,7 +660,9 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                 made_halves[i] = std::make_unique<RelPosProjection>(std::move(columns[0]), std::move(columns[1]));
             } else if (pl.packs[i].per_channel) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
-                made[i] = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
+                auto channel = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
+                if (pl.amx_int8 && channel_amx_fits(t->ne[1], t->ne[0])) channel->run_on_amx();
+                made[i] = std::move(channel);
             } else if (pl.packs[i].int16) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
                 made[i] = std::make_unique<PackedI16Matrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
@@ -711,7 +719,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         }
         if (made_halves[i] != nullptr) {
             packed_kernels_[amx_halves(pack) ? (pack.tensor->type == GGML_TYPE_Q8_0 ? "q8_0_amx_bf16" : "f32_amx_bf16")
-                            : pack.per_channel ? "int8_channel_vnni"
+                            : pack.per_channel ? (pl.amx_int8 && channel_amx_fits(pack.tensor->ne[1], pack.tensor->ne[0] / 2) ? "int8_channel_amx" : "int8_channel_vnni")
                             : pack.int16 ? "i16_vnni"
                             : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512"
                                                                  : "f32_avx512"] += 1;

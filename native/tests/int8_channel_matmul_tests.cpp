@@ -2,7 +2,9 @@
 // y[t][r] = float(Σ q_x[t]·q_w[r] − z[t]·Σ q_w[r]) · (s_w[r] · s_x[t]) from the packed weights and the
 // quantized activation rows, bit for bit. The shapes reach every traversal the kernel has: panel
 // pairs in tiles of 3 frames with their 1–2 frame tails, a thread's lone panel in tiles of 6, k chunks
-// parked between passes and an odd last group.
+// parked between passes and an odd last group. Where AMX is usable the same cases (those of a width
+// the AMX-INT8 path takes, a multiple of 64) run on it too, to the same bits: around its 16-frame
+// tiles and 32-frame pairs, its 512-input chunks, and two spans.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +14,8 @@
 #include <vector>
 
 #include "aligned_bytes.h"
+#include "amx.h"
+#include "amx_matmul.h"
 #include "check.h"
 #include "cpu_ops.h"
 #include "ggml-cpu.h"
@@ -38,15 +42,19 @@ TEST(i8_channel_matmul_equals_its_integer_formula) {
     std::normal_distribution<float> normal(0.0f, 1.0f);
     // 96 rows: a pair and a lone panel (2 threads: the pair on one, the lone panel on the other);
     // 1028 inputs: 257 groups, two full chunks of 128 and one group; 64 × 512 one pair, one chunk.
-    const Case cases[] = {{1028, 96, 7, 1}, {1028, 96, 7, 2}, {512, 64, 1, 1}, {512, 64, 2, 1}, {512, 64, 3, 2}, {256, 128, 13, 1}, {2048, 32, 11, 1}};
-    for (const Case & c : cases) {
+    const Case cases[] = {{1028, 96, 7, 1},  {1028, 96, 7, 2},  {512, 64, 1, 1},  {512, 64, 2, 1},   {512, 64, 3, 2},
+                          {256, 128, 13, 1}, {2048, 32, 11, 1}, {512, 96, 33, 2}, {1024, 64, 47, 1}, {2048, 64, 700, 2}};
+    for (const Case & c : cases) for (const bool amx : {false, true}) {
+        if (amx && !(amx_bf16_usable() && channel_amx_fits(c.rows, c.cols))) continue;
+        if (!amx && c.frames > 100) continue;  // the VNNI kernel's traversal is covered by the small cases
         std::vector<float> w(size_t(c.rows * c.cols));
         for (float & v : w) v = normal(rng) / std::sqrt(float(c.cols));
         std::vector<uint8_t> storage;
         uint8_t * aligned = aligned64(storage, PackedI8ChannelMatrix::storage_bytes(c.rows, c.cols));
-        const PackedI8ChannelMatrix m(w.data(), c.rows, c.cols, aligned);
+        PackedI8ChannelMatrix m(w.data(), c.rows, c.cols, aligned);
+        if (amx) m.run_on_amx();
 
-        ggml_init_params params = {size_t(64) << 20, nullptr, false};
+        ggml_init_params params = {size_t(128) << 20, nullptr, false};
         ggml_context * ctx = ggml_init(params);
         ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, c.cols, c.frames);
         float * xd = static_cast<float *>(x->data);
@@ -72,7 +80,9 @@ TEST(i8_channel_matmul_equals_its_integer_formula) {
                 differing += yt[r] != want;
             }
         }
-        if (differing != 0) std::cerr << "  cols " << c.cols << " rows " << c.rows << " frames " << c.frames << " threads " << c.threads << ": " << differing << " outputs differ\n";
+        if (differing != 0)
+            std::cerr << "  " << (amx ? "AMX" : "VNNI") << " cols " << c.cols << " rows " << c.rows << " frames " << c.frames << " threads " << c.threads << ": "
+                      << differing << " outputs differ\n";
         CHECK_EQ(differing, size_t(0));
         ggml_free(ctx);
     }

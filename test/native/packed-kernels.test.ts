@@ -47,6 +47,8 @@ const amx = features.has('PARAKEET_AMX_BF16');
 const skipAmx = amx ? false : 'this process may not use AMX-BF16 (no such CPU, or the engine\'s probe failed): Q8_0 stays on the VNNI kernel';
 /** The engine kernel that runs a Q8_0 file's Q8_0 matmuls under auto on this CPU. */
 const q8AutoKernel = amx ? 'q8_0_amx_bf16' : 'q8_0_vnni';
+/** Matmul weights on the per-channel int8 kernel (weightType int8): VNNI, or AMX-INT8 where usable (the same numbers). */
+const channelInt8 = (kernels: Record<string, number>) => (kernels.int8_channel_vnni ?? 0) + (kernels.int8_channel_amx ?? 0);
 const pcm = speechSamples(dir, seconds(10));
 
 async function encoderOf(
@@ -251,7 +253,7 @@ describe('packed CPU kernels', () => {
       assert.ok(f16I16Err > 0 && f16I16Err <= 1.5 * fileErr, `i16 on the F16 file ${fmt(f16I16Err)} vs the file's own ${fmt(fileErr)}`);
     });
 
-    test(`weightType int8 runs per-channel int8 on the VNNI kernel within its error bound (${preset})`, { skip: skipQ8 }, async () => {
+    test(`weightType int8 runs per-channel int8 (VNNI, or AMX-INT8 where usable) within its error bound (${preset})`, { skip: skipQ8 }, async () => {
       const f32 = join(dir, `${preset}-i8c-f32.gguf`);
       const q8 = join(dir, `${preset}-i8c-q8_0.gguf`);
       generateModel(f32, { preset, arch: 'hybrid_tdt_ctc', seed: 81 });
@@ -261,7 +263,7 @@ describe('packed CPU kernels', () => {
       const fromF32 = await encoderOf(f32, true, 'int8');
       const fromQ8 = await encoderOf(q8, true, 'int8');
       for (const r of [fromF32, fromQ8]) {
-        assert.ok((r.kernels.int8_channel_vnni ?? 0) > 0 && r.kernels.q8_0_vnni === undefined && r.kernels.f32_avx512 === undefined,
+        assert.ok(channelInt8(r.kernels) > 0 && r.kernels.q8_0_vnni === undefined && r.kernels.f32_avx512 === undefined,
           `every matmul on the int8 kernel: ${JSON.stringify(r.kernels)}`);
         // The transducer's per-step products too: each LSTM layer's two matrices (layer 0's input
         // weights stay F32, cached per token) and joint.pred and the joint output layer.
