@@ -182,6 +182,49 @@ private:
 };
 
 /**
+ * The sums of a frame pair × 32 outputs (tmm4–7; c: 32 frames of 32, 128 bytes a frame) at a chunk's
+ * start: zero for the first chunk, else what the previous chunk left in `c`.
+ */
+inline void start_pair_sums(const void * c, bool first) {
+    const size_t line = 128;
+    const char * p = static_cast<const char *>(c);
+    if (first) {
+        asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5\n\ttilezero %%tmm6\n\ttilezero %%tmm7" ::: "memory");
+    } else {
+        asm volatile(
+            "tileloadd (%0,%4,1), %%tmm4\n\t"
+            "tileloadd (%1,%4,1), %%tmm5\n\t"
+            "tileloadd (%2,%4,1), %%tmm6\n\t"
+            "tileloadd (%3,%4,1), %%tmm7\n\t" ::"r"(p),
+            "r"(p + 64), "r"(p + 16 * line), "r"(p + 16 * line + 64), "r"(line)
+            : "memory");
+    }
+}
+inline void end_pair_sums(void * c) {
+    const size_t line = 128;
+    char * p = static_cast<char *>(c);
+    asm volatile(
+        "tilestored %%tmm4, (%0,%4,1)\n\t"
+        "tilestored %%tmm5, (%1,%4,1)\n\t"
+        "tilestored %%tmm6, (%2,%4,1)\n\t"
+        "tilestored %%tmm7, (%3,%4,1)\n\t" ::"r"(p),
+        "r"(p + 64), "r"(p + 16 * line), "r"(p + 16 * line + 64), "r"(line)
+        : "memory");
+}
+/** The same for a lone last frame tile (tmm4–5: 16 frames × 32 outputs). */
+inline void start_tile_sums(const void * c, bool first) {
+    const size_t line = 128;
+    const char * p = static_cast<const char *>(c);
+    if (first) asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5" ::: "memory");
+    else asm volatile("tileloadd (%0,%2,1), %%tmm4\n\ttileloadd (%1,%2,1), %%tmm5" ::"r"(p), "r"(p + 64), "r"(line) : "memory");
+}
+inline void end_tile_sums(void * c) {
+    const size_t line = 128;
+    char * p = static_cast<char *>(c);
+    asm volatile("tilestored %%tmm4, (%0,%2,1)\n\ttilestored %%tmm5, (%1,%2,1)" ::"r"(p), "r"(p + 64), "r"(line) : "memory");
+}
+
+/**
  * One panel of 32 outputs for the span's `frames` frames (tiles `a`, panel `b`): y's first row is
  * the span's first frame t0; outputs col0 … col0 + 31.
  *
@@ -195,7 +238,7 @@ private:
 template <typename Panels>
 PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Panels & w, int64_t panel, uint16_t * scratch, float * stage,
                                    const Outputs & out, const EpilogueView * ep, int64_t t0, PanelPrefetch next) {
-    const size_t line = 64, c_line = 128;
+    const size_t line = 64;
     const int64_t steps = w.cols() / 32;
     const size_t tile_stride = size_t(steps) * kTileBytes;  // bytes from one frame tile to the next
     for (int64_t s0 = 0; s0 < steps; s0 += kChunkSteps) {
@@ -207,17 +250,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
             const uint8_t * a0 = reinterpret_cast<const uint8_t *>(a) + size_t(f / kTileFrames) * tile_stride;
             if (frames - f > kTileFrames) {
                 const uint8_t * a1 = a0 + tile_stride;
-                if (s0 == 0) {
-                    asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5\n\ttilezero %%tmm6\n\ttilezero %%tmm7" ::: "memory");
-                } else {
-                    asm volatile(
-                        "tileloadd (%0,%4,1), %%tmm4\n\t"
-                        "tileloadd (%1,%4,1), %%tmm5\n\t"
-                        "tileloadd (%2,%4,1), %%tmm6\n\t"
-                        "tileloadd (%3,%4,1), %%tmm7\n\t" ::"r"(c),
-                        "r"(c + 16), "r"(c + 16 * 32), "r"(c + 16 * 32 + 16), "r"(c_line)
-                        : "memory");
-                }
+                start_pair_sums(c, s0 == 0);
                 for (int64_t s = s0; s < s1; ++s) {
                     next.step();
                     asm volatile(
@@ -232,19 +265,9 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                         "r"(a1 + s * kTileBytes), "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
                         : "memory");
                 }
-                asm volatile(
-                    "tilestored %%tmm4, (%0,%4,1)\n\t"
-                    "tilestored %%tmm5, (%1,%4,1)\n\t"
-                    "tilestored %%tmm6, (%2,%4,1)\n\t"
-                    "tilestored %%tmm7, (%3,%4,1)\n\t" ::"r"(c),
-                    "r"(c + 16), "r"(c + 16 * 32), "r"(c + 16 * 32 + 16), "r"(c_line)
-                    : "memory");
+                end_pair_sums(c);
             } else {  // the span's last 1–16 frames: one A tile
-                if (s0 == 0) {
-                    asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5" ::: "memory");
-                } else {
-                    asm volatile("tileloadd (%0,%2,1), %%tmm4\n\ttileloadd (%1,%2,1), %%tmm5" ::"r"(c), "r"(c + 16), "r"(c_line) : "memory");
-                }
+                start_tile_sums(c, s0 == 0);
                 for (int64_t s = s0; s < s1; ++s) {
                     next.step();
                     asm volatile(
@@ -256,7 +279,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                         "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
                         : "memory");
                 }
-                asm volatile("tilestored %%tmm4, (%0,%2,1)\n\ttilestored %%tmm5, (%1,%2,1)" ::"r"(c), "r"(c + 16), "r"(c_line) : "memory");
+                end_tile_sums(c);
             }
         }
     }
@@ -468,7 +491,7 @@ PARAKEET_AMX_AVX512 void store_channel_outputs(const int32_t * c, int64_t count,
  */
 PARAKEET_AMX_AVX512 void channel_panel(const ChannelRowsView & x, const uint8_t * tail, int64_t f0, int64_t f1, const PackedI8ChannelMatrix & w,
                                       int64_t panel, int32_t * stage, float * y, size_t y_stride, const EpilogueView * ep, PanelPrefetch next) {
-    const size_t c_line = 128, b_line = 128, a_line = x.stride;
+    const size_t b_line = 128, a_line = x.stride;
     const int64_t steps = w.cols() / kI8StepInputs, frames = f1 - f0;
     const int64_t full_tiles = frames / kTileFrames;
     auto tile_rows = [&](int64_t ft) { return ft < full_tiles ? x.data + size_t(f0 + ft * kTileFrames) * x.stride : tail; };
@@ -480,17 +503,7 @@ PARAKEET_AMX_AVX512 void channel_panel(const ChannelRowsView & x, const uint8_t 
             const uint8_t * a0 = tile_rows(f / kTileFrames);
             if (frames - f > kTileFrames) {
                 const uint8_t * a1 = tile_rows(f / kTileFrames + 1);
-                if (s0 == 0) {
-                    asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5\n\ttilezero %%tmm6\n\ttilezero %%tmm7" ::: "memory");
-                } else {
-                    asm volatile(
-                        "tileloadd (%0,%4,1), %%tmm4\n\t"
-                        "tileloadd (%1,%4,1), %%tmm5\n\t"
-                        "tileloadd (%2,%4,1), %%tmm6\n\t"
-                        "tileloadd (%3,%4,1), %%tmm7\n\t" ::"r"(c),
-                        "r"(c + 16), "r"(c + 16 * 32), "r"(c + 16 * 32 + 16), "r"(c_line)
-                        : "memory");
-                }
+                start_pair_sums(c, s0 == 0);
                 for (int64_t s = s0; s < s1; ++s) {
                     next.step();
                     const int8_t * b = wp + size_t(s) * 16 * 128;
@@ -506,19 +519,9 @@ PARAKEET_AMX_AVX512 void channel_panel(const ChannelRowsView & x, const uint8_t 
                         "r"(a1 + s * kI8StepInputs), "r"(b), "r"(b + 64), "r"(a_line), "r"(b_line)
                         : "memory");
                 }
-                asm volatile(
-                    "tilestored %%tmm4, (%0,%4,1)\n\t"
-                    "tilestored %%tmm5, (%1,%4,1)\n\t"
-                    "tilestored %%tmm6, (%2,%4,1)\n\t"
-                    "tilestored %%tmm7, (%3,%4,1)\n\t" ::"r"(c),
-                    "r"(c + 16), "r"(c + 16 * 32), "r"(c + 16 * 32 + 16), "r"(c_line)
-                    : "memory");
+                end_pair_sums(c);
             } else {
-                if (s0 == 0) {
-                    asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5" ::: "memory");
-                } else {
-                    asm volatile("tileloadd (%0,%2,1), %%tmm4\n\ttileloadd (%1,%2,1), %%tmm5" ::"r"(c), "r"(c + 16), "r"(c_line) : "memory");
-                }
+                start_tile_sums(c, s0 == 0);
                 for (int64_t s = s0; s < s1; ++s) {
                     next.step();
                     const int8_t * b = wp + size_t(s) * 16 * 128;
@@ -531,7 +534,7 @@ PARAKEET_AMX_AVX512 void channel_panel(const ChannelRowsView & x, const uint8_t 
                         "r"(b), "r"(b + 64), "r"(a_line), "r"(b_line)
                         : "memory");
                 }
-                asm volatile("tilestored %%tmm4, (%0,%2,1)\n\ttilestored %%tmm5, (%1,%2,1)" ::"r"(c), "r"(c + 16), "r"(c_line) : "memory");
+                end_tile_sums(c);
             }
         }
     }
@@ -615,20 +618,8 @@ PackedBf16TileMatrix::PackedBf16TileMatrix(const float * w, int64_t rows, int64_
     f32_to_tiles(w, rows, cols, tiles_);
 }
 
-ggml_tensor * PackedBf16TileMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
-}
-ggml_tensor * PackedBf16TileMatrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
-    GGML_ASSERT(x->ne[0] == cols_);
-    return activation_tiles_node(ctx, x, weight_name);
-}
-ggml_tensor * PackedBf16TileMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e) const {
-    return amx_node<PackedBf16TileMatrix, TilesAtLoad>(ctx, xt, *this, configs_, weight_name, e, false);
-}
-ggml_tensor * PackedBf16TileMatrix::apply_quantized_to(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e,
-                                                       ActivationFormat out) const {
-    if (out != ActivationFormat::Bf16Tiles) return nullptr;
-    return amx_node<PackedBf16TileMatrix, TilesAtLoad>(ctx, xt, *this, configs_, weight_name, e, true);
+ggml_tensor * PackedBf16TileMatrix::gemm(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e, bool tiles_out) const {
+    return amx_node<PackedBf16TileMatrix, TilesAtLoad>(ctx, xt, *this, configs_, weight_name, e, tiles_out);
 }
 
 void PackedBf16TileMatrix::multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const {
@@ -655,20 +646,8 @@ PackedQ8TileMatrix::PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t 
     }
 }
 
-ggml_tensor * PackedQ8TileMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
-    return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
-}
-ggml_tensor * PackedQ8TileMatrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
-    GGML_ASSERT(x->ne[0] == cols_);
-    return activation_tiles_node(ctx, x, weight_name);
-}
-ggml_tensor * PackedQ8TileMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e) const {
-    return amx_node<PackedQ8TileMatrix, TilesPerItem>(ctx, xt, *this, configs_, weight_name, e, false);
-}
-ggml_tensor * PackedQ8TileMatrix::apply_quantized_to(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e,
-                                                     ActivationFormat out) const {
-    if (out != ActivationFormat::Bf16Tiles) return nullptr;
-    return amx_node<PackedQ8TileMatrix, TilesPerItem>(ctx, xt, *this, configs_, weight_name, e, true);
+ggml_tensor * PackedQ8TileMatrix::gemm(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & e, bool tiles_out) const {
+    return amx_node<PackedQ8TileMatrix, TilesPerItem>(ctx, xt, *this, configs_, weight_name, e, tiles_out);
 }
 
 void PackedQ8TileMatrix::multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const {
@@ -676,6 +655,8 @@ void PackedQ8TileMatrix::multiply(const float * x, size_t x_stride, int64_t fram
 }
 
 bool channel_amx_fits(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % kI8StepInputs == 0 && cols > 0; }
+
+ggml_tensor * amx_activation_tiles(ggml_context * ctx, ggml_tensor * x, const char * weight_name) { return activation_tiles_node(ctx, x, weight_name); }
 
 ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const PackedI8ChannelMatrix & w, const PackedOpConfigs<PackedI8ChannelMatrix> & configs,
                                 const char * weight_name, const Epilogue & e) {
@@ -698,26 +679,17 @@ ggml_tensor * channel_amx_apply(ggml_context *, ggml_tensor * xq, const PackedI8
     return xq;
 }
 void channel_amx_multiply(const PackedI8ChannelMatrix &, const uint8_t *, size_t, int64_t, float *, size_t) {}
+ggml_tensor * amx_activation_tiles(ggml_context *, ggml_tensor * x, const char *) { return x; }
 
 PackedBf16TileMatrix::PackedBf16TileMatrix(const float *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
     throw std::invalid_argument("AMX matrices: not in this build");
 }
-ggml_tensor * PackedBf16TileMatrix::apply(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
-ggml_tensor * PackedBf16TileMatrix::quantize(ggml_context *, ggml_tensor * x, const char *) const { return x; }
-ggml_tensor * PackedBf16TileMatrix::apply_quantized(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
-ggml_tensor * PackedBf16TileMatrix::apply_quantized_to(ggml_context *, ggml_tensor *, const char *, const Epilogue &, ActivationFormat) const {
-    return nullptr;
-}
+ggml_tensor * PackedBf16TileMatrix::gemm(ggml_context *, ggml_tensor * xt, const char *, const Epilogue &, bool) const { return xt; }
 void PackedBf16TileMatrix::multiply(const float *, size_t, int64_t, float *, size_t) const {}
 PackedQ8TileMatrix::PackedQ8TileMatrix(const void *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
     throw std::invalid_argument("AMX matrices: not in this build");
 }
-ggml_tensor * PackedQ8TileMatrix::apply(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
-ggml_tensor * PackedQ8TileMatrix::quantize(ggml_context *, ggml_tensor * x, const char *) const { return x; }
-ggml_tensor * PackedQ8TileMatrix::apply_quantized(ggml_context *, ggml_tensor * x, const char *, const Epilogue &) const { return x; }
-ggml_tensor * PackedQ8TileMatrix::apply_quantized_to(ggml_context *, ggml_tensor *, const char *, const Epilogue &, ActivationFormat) const {
-    return nullptr;
-}
+ggml_tensor * PackedQ8TileMatrix::gemm(ggml_context *, ggml_tensor * xt, const char *, const Epilogue &, bool) const { return xt; }
 void PackedQ8TileMatrix::multiply(const float *, size_t, int64_t, float *, size_t) const {}
 
 #endif

@@ -39,12 +39,44 @@
 
 namespace parakeet {
 
+/** x [cols, T] F32 as BF16 activation tiles (ActivationFormat::Bf16Tiles): the node "amx_tiles:<weight>". */
+ggml_tensor * amx_activation_tiles(ggml_context * ctx, ggml_tensor * x, const char * weight_name);
+
+/**
+ * What both tile layouts share: the activations as a tile tensor made once per input (Bf16Tiles:
+ * one node, its frame tiles shared by the node's threads, read by every matmul of that input), one
+ * GEMM node per product (Derived::gemm), whose outputs can also be the next AMX matmul's tiles.
+ */
+template <typename Derived>
+class AmxTileMatmul : public PackedMatmul {
+public:
+    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override {
+        return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, epilogue);
+    }
+    ActivationFormat activation_format() const override { return ActivationFormat::Bf16Tiles; }
+    ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override {
+        GGML_ASSERT(x->ne[0] == self().cols());
+        return amx_activation_tiles(ctx, x, weight_name);
+    }
+    ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue) const override {
+        return self().gemm(ctx, xt, weight_name, epilogue, false);
+    }
+    /** Bf16Tiles out: the outputs (after the epilogue) written as the next AMX matmul's activation tiles. */
+    ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue,
+                                     ActivationFormat out) const override {
+        return out == ActivationFormat::Bf16Tiles ? self().gemm(ctx, xt, weight_name, epilogue, true) : nullptr;
+    }
+
+private:
+    const Derived & self() const { return static_cast<const Derived &>(*this); }
+};
+
 /**
  * A matrix [rows out][cols in] as BF16 tiles: per panel of 32 rows, per 32 inputs, the tile of rows
  * 0–15 then 16–31, each 16 lines of (w[n][2·k2], w[n][2·k2 + 1]) for n = 0…15 (what TDPBF16PS
  * takes as its B operand). Only where amx_bf16_usable().
  */
-class PackedBf16TileMatrix final : public PackedMatmul {
+class PackedBf16TileMatrix final : public AmxTileMatmul<PackedBf16TileMatrix> {
 public:
     static size_t storage_bytes(int64_t rows, int64_t cols) { return size_t(rows) * size_t(cols) * 2; }
     /** F32 rows rounded to BF16 (nearest even). rows, cols % 32 == 0; `storage` 64-byte aligned, outlives this. */
@@ -53,16 +85,10 @@ public:
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
-    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
-    /** Bf16Tiles: x as BF16 tiles (one node, its frame tiles shared by the node's threads), for every matmul that reads x. */
-    ActivationFormat activation_format() const override { return ActivationFormat::Bf16Tiles; }
-    ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
-    ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue) const override;
-    /** Bf16Tiles out: the outputs (after the epilogue) written as the next AMX matmul's activation tiles. */
-    ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue,
-                                     ActivationFormat out) const override;
     const char * layout_name() const override { return "f32_amx_bf16"; }
     const uint16_t * panel_tiles(int64_t panel) const { return tiles_ + size_t(panel) * size_t(cols_) * 32; }
+    /** The GEMM node on activation tiles xt; its outputs F32 rows, or BF16 tiles (tiles_out). */
+    ggml_tensor * gemm(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue, bool tiles_out) const;
     /** y = W·x outside a graph (y rows y_stride floats apart), every panel, on the calling thread (tests). */
     void multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const;
 
@@ -75,9 +101,9 @@ private:
 /**
  * A Q8_0 matrix [rows out][cols in] kept at one byte a weight, in tile order: per panel of 32 rows,
  * per 32 inputs, per half of 16 rows, 16 lines of (q[n][2·k2], q[n][2·k2 + 1]); then per panel and
- * block the 32 rows' scales. Widened to BF16 tiles per (span, panel) item. Only where amx_bf16_usable().
+ * block the 32 rows' scales. Widened to BF16 tiles a chunk at a time per call. Only where amx_bf16_usable().
  */
-class PackedQ8TileMatrix final : public PackedMatmul {
+class PackedQ8TileMatrix final : public AmxTileMatmul<PackedQ8TileMatrix> {
 public:
     static size_t storage_bytes(int64_t rows, int64_t cols) { return size_t(rows) * size_t(cols) + size_t(rows) * size_t(cols / 32) * 4; }
     PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage);
@@ -85,17 +111,10 @@ public:
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
-    ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
-    /** Bf16Tiles: x as BF16 tiles (one node, its frame tiles shared by the node's threads), for every matmul that reads x. */
-    ActivationFormat activation_format() const override { return ActivationFormat::Bf16Tiles; }
-    ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
-    ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue) const override;
-    /** Bf16Tiles out: the outputs (after the epilogue) written as the next AMX matmul's activation tiles. */
-    ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue,
-                                     ActivationFormat out) const override;
     const char * layout_name() const override { return "q8_0_amx_bf16"; }
     const int8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(cols_) * 32; }
     const float * panel_scales(int64_t panel) const { return scales_ + size_t(panel) * size_t(cols_ / 32) * 32; }
+    ggml_tensor * gemm(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue, bool tiles_out) const;
     /** y = W·x outside a graph, every panel, on the calling thread (tests). */
     void multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const;
 
