@@ -658,6 +658,15 @@ bool channel_amx_fits(int64_t rows, int64_t cols) { return rows % 32 == 0 && col
 
 ggml_tensor * amx_activation_tiles(ggml_context * ctx, ggml_tensor * x, const char * weight_name) { return activation_tiles_node(ctx, x, weight_name); }
 
+PARAKEET_AMX_AVX512 void amx_tile_row(const float * x, int64_t k, uint8_t * tiles, int64_t t) {
+    const int64_t steps = k / 32;
+    uint16_t * row = reinterpret_cast<uint16_t *>(tiles) + size_t(t / kTileFrames) * size_t(steps) * 512 + size_t(t % kTileFrames) * 32;
+    for (int64_t s = 0; s < steps; ++s) {
+        const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(x + s * 32 + 16), _mm512_loadu_ps(x + s * 32));
+        _mm512_storeu_si512(row + size_t(s) * 512, reinterpret_cast<const __m512i &>(v));
+    }
+}
+
 ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const PackedI8ChannelMatrix & w, const PackedOpConfigs<PackedI8ChannelMatrix> & configs,
                                 const char * weight_name, const Epilogue & e) {
     GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(channel_activation_row_bytes(w.cols())) && xq->ne[2] == 1 && xq->ne[3] == 1);
@@ -680,6 +689,7 @@ ggml_tensor * channel_amx_apply(ggml_context *, ggml_tensor * xq, const PackedI8
 }
 void channel_amx_multiply(const PackedI8ChannelMatrix &, const uint8_t *, size_t, int64_t, float *, size_t) {}
 ggml_tensor * amx_activation_tiles(ggml_context *, ggml_tensor * x, const char *) { return x; }
+void amx_tile_row(const float *, int64_t, uint8_t *, int64_t) {}
 
 PackedBf16TileMatrix::PackedBf16TileMatrix(const float *, int64_t rows, int64_t cols, uint8_t *) : rows_(rows), cols_(cols) {
     throw std::invalid_argument("AMX matrices: not in this build");

@@ -26,9 +26,9 @@
 // * PackedBf16TileMatrix (linear_pos's column halves, whose 32-input blocks mix two Q8_0 blocks):
 //   BF16 tiles made at load from the dequantized values.
 // Activations go in as BF16 tiles (ActivationFormat::Bf16Tiles: per 16 frames, per 32 inputs, 1 KiB
-// contiguous; strided rows from L2 ran 5–30 % slower), made once per tensor by a node whose threads
-// share its frame tiles (q, k and v read one), or written so by the matmul before (the feed-forward's
-// linear1 for linear2).
+// contiguous; strided rows from L2 ran 5–30 % slower), made once per tensor: by the fused layer norm
+// (q, k and v read one), by the matmul before (the feed-forward's linear1 for linear2), else by a
+// conversion node whose threads share its frame tiles.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +41,10 @@ namespace parakeet {
 
 /** x [cols, T] F32 as BF16 activation tiles (ActivationFormat::Bf16Tiles): the node "amx_tiles:<weight>". */
 ggml_tensor * amx_activation_tiles(ggml_context * ctx, ggml_tensor * x, const char * weight_name);
+/** Frames a tile tensor of `frames` frames holds (whole tiles of 16). */
+inline int64_t amx_tile_frames(int64_t frames) { return (frames + 15) / 16 * 16; }
+/** One frame t's k values written into the tile tensor at `tiles` (a producer's row writer: the fused layer norm). */
+void amx_tile_row(const float * x, int64_t k, uint8_t * tiles, int64_t t);
 
 /**
  * What both tile layouts share: the activations as a tile tensor made once per input (Bf16Tiles:

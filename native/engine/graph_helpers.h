@@ -67,9 +67,6 @@ inline NormedInput normed_for(ggml_context * ctx, ggml_tensor * x, ggml_tensor *
     NormedInput in;
     if (!shared) {
         in.f32 = layer_norm(ctx, x, gamma, beta, cpu_fused);
-    } else if (format == ActivationFormat::Bf16Tiles) {
-        // AMX tiles have no per-row writer: the norm in F32, then one conversion node for every reader.
-        in.quantized = packed->find(*readers.begin())->quantize(ctx, layer_norm(ctx, x, gamma, beta, cpu_fused), "shared");
     } else {
         in.quantized = fused_layer_norm_quantized(ctx, x, gamma, beta, format);
     }

@@ -2,6 +2,7 @@
 // variance of the centred values (the numerically safe form, as ggml_norm computes it), then one
 // pass writing (x − mean)·rstd·γ + β. Frames are split evenly over the threads.
 #include "layer_norm_op.h"
+#include "amx_matmul.h"
 #include "cpu_ops.h"
 
 #include <algorithm>
@@ -87,7 +88,8 @@ void layer_norm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdat
 #else
         norm_row_scalar(row, g, b, normed.data(), d);
 #endif
-        quantize_activation_row(format, normed.data(), d, out);
+        if (format == ActivationFormat::Bf16Tiles) amx_tile_row(normed.data(), d, static_cast<uint8_t *>(dst->data), t);
+        else quantize_activation_row(format, normed.data(), d, out);
     }
 }
 
@@ -96,9 +98,16 @@ void layer_norm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdat
 ggml_tensor * fused_layer_norm_quantized(ggml_context * ctx, ggml_tensor * x, ggml_tensor * gamma, ggml_tensor * beta, ActivationFormat format) {
     GGML_ASSERT(x->type == GGML_TYPE_F32 && x->nb[0] == sizeof(float) && x->ne[2] == 1 && x->ne[3] == 1 && x->ne[0] % 32 == 0);
     GGML_ASSERT(ggml_is_contiguous(gamma) && ggml_is_contiguous(beta) && ggml_nelements(gamma) == x->ne[0]);
-    GGML_ASSERT(format == ActivationFormat::Q8Blocks || format == ActivationFormat::ChannelRows || format == ActivationFormat::I16Blocks);
-    const int64_t bytes = int64_t(activation_row_bytes(format, x->ne[0]));
+    GGML_ASSERT(format == ActivationFormat::Q8Blocks || format == ActivationFormat::ChannelRows || format == ActivationFormat::I16Blocks ||
+                format == ActivationFormat::Bf16Tiles);
     ggml_tensor * args[] = {x, gamma, beta};
+    if (format == ActivationFormat::Bf16Tiles) {  // AMX tiles: frames padded to whole tiles, a view of the frames (amx_matmul.h)
+        ggml_tensor * tiles = ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * x->ne[0], amx_tile_frames(x->ne[1]), 1, 1, args, 3, layer_norm_quantized_op,
+                                             GGML_N_TASKS_MAX, reinterpret_cast<void *>(intptr_t(format)));
+        ggml_set_name(tiles, "layer_norm_quantized");
+        return ggml_view_2d(ctx, tiles, tiles->ne[0], x->ne[1], tiles->nb[1], 0);
+    }
+    const int64_t bytes = int64_t(activation_row_bytes(format, x->ne[0]));
     ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_I8, bytes, x->ne[1], 1, 1, args, 3, layer_norm_quantized_op, GGML_N_TASKS_MAX,
                                      reinterpret_cast<void *>(intptr_t(format)));
     ggml_set_name(y, "layer_norm_quantized");

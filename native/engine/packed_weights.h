@@ -52,7 +52,7 @@ enum class ActivationFormat {
     Q8Blocks,     // ggml Q8_0's: int8 per 32-block, fp16-rounded block scales (int8_matmul.h)
     ChannelRows,  // one scale and zero point per frame, uint8 (int8_channel_matmul.h)
     I16Blocks,    // 14-bit integers per 32-block, float block scales (int16_matmul.h)
-    Bf16Tiles,    // BF16 in AMX tile order, 16 frames × 32 inputs per KiB, frames padded to 16 (amx_matmul.h); no per-row writer
+    Bf16Tiles,    // BF16 in AMX tile order, 16 frames × 32 inputs per KiB, frames padded to 16 (amx_matmul.h; rows written by amx_tile_row)
 };
 
 class PackedMatmul {
