@@ -32,6 +32,10 @@ void check_shape(int64_t rows, int64_t cols) {
 
 }  // namespace
 
+ggml_tensor * amx_tiles_view(ggml_context * ctx, ggml_tensor * padded, int64_t frames) {
+    return ggml_view_2d(ctx, padded, padded->ne[0], frames, padded->nb[1], 0);
+}
+
 #ifdef PARAKEET_AMX
 #define PARAKEET_AMX_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")))
 
@@ -126,22 +130,16 @@ struct Outputs {
 PARAKEET_AMX_AVX512 void store_outputs(const float * c, int64_t count, const Outputs & out, const EpilogueView * ep, int64_t t0, int64_t col0) {
     for (int64_t r = 0; r < count; ++r) {
         const int64_t t = t0 + r;
-        __m512 v[2] = {_mm512_load_ps(c + r * 32), _mm512_load_ps(c + r * 32 + 16)};
-        if (ep != nullptr) {
-            for (int h = 0; h < 2; ++h) {
-                v[h] = finish_outputs(v[h], ep->bias_at(col0 + 16 * h), ep->silu, ep->residual_at(t, col0 + 16 * h), ep->scale);
-                if (ep->relu) v[h] = _mm512_max_ps(v[h], _mm512_setzero_ps());
-            }
-            if (ep->row_mask != nullptr && ep->frame_keep(t) == 0.0f) v[0] = v[1] = _mm512_setzero_ps();
-        }
+        __m512 v[1][2] = {{_mm512_load_ps(c + r * 32), _mm512_load_ps(c + r * 32 + 16)}};
+        if (ep != nullptr) finish_tile<1>(v, *ep, t, col0);  // packed_op.h: bias, SiLU, residual, ReLU, mask
         if (out.tiles != nullptr) {
-            const __m512bh b = _mm512_cvtne2ps_pbh(v[1], v[0]);
+            const __m512bh b = _mm512_cvtne2ps_pbh(v[0][1], v[0][0]);
             uint16_t * line = out.tiles + (size_t(t / kTileFrames) * size_t(out.tile_steps) + size_t(col0 / 32)) * 512 + size_t(t % kTileFrames) * 32;
             _mm512_storeu_si512(line, reinterpret_cast<const __m512i &>(b));  // ggml aligns tensors to less than 64
         } else {
             float * y = out.rows + size_t(t) * out.stride + size_t(col0);
-            _mm512_storeu_ps(y, v[0]);
-            _mm512_storeu_ps(y + 16, v[1]);
+            _mm512_storeu_ps(y, v[0][0]);
+            _mm512_storeu_ps(y + 16, v[0][1]);
         }
     }
 }
@@ -225,8 +223,8 @@ inline void end_tile_sums(void * c) {
 }
 
 /**
- * One panel of 32 outputs for the span's `frames` frames (tiles `a`, panel `b`): y's first row is
- * the span's first frame t0; outputs col0 … col0 + 31.
+ * Panel `panel` (32 outputs) of `w` for the span's `frames` frames (activation tiles `a`, the span's
+ * first frame t0), through `scratch` (a chunk of widened B tiles) and `stage`, into `out`.
  *
  * The inputs go in chunks of kChunkSteps steps, each over every frame pair. The tiles' sums go to
  * `stage` (the span's frames × 32 floats, this thread's, 128 bytes a frame) between chunks, and reach
@@ -315,9 +313,9 @@ struct TilesPerItem {
     }
 };
 
-/** Frames per span: a multiple of 16 whose tiles fit kSpanActivationBytes, the call's frames split evenly. */
-int64_t span_frames(int64_t k, int64_t frames) {
-    const int64_t most = std::max<int64_t>(2 * kTileFrames, int64_t(kSpanActivationBytes / (size_t(k) * 2)) / (2 * kTileFrames) * (2 * kTileFrames));
+/** Frames per span: a multiple of 16 whose activations (frame_bytes each) fit kSpanActivationBytes, the call's frames split evenly. */
+int64_t span_frames(size_t frame_bytes, int64_t frames) {
+    const int64_t most = std::max<int64_t>(2 * kTileFrames, int64_t(kSpanActivationBytes / frame_bytes) / (2 * kTileFrames) * (2 * kTileFrames));
     const int64_t spans = (frames + most - 1) / most;
     const int64_t even = (frames + spans - 1) / spans;
     return (even + kTileFrames - 1) / kTileFrames * kTileFrames;
@@ -332,7 +330,7 @@ template <typename Panels>
 PARAKEET_AMX_AVX512 void run_items(const Panels & w, const uint16_t * a, int64_t frames, const Outputs & out, PanelItems & items, const EpilogueView * ep) {
     thread_local Scratch panel, sums;
     const int64_t k = w.cols(), steps = k / 32;
-    const int64_t span = span_frames(k, frames);
+    const int64_t span = span_frames(size_t(k) * 2, frames);
     const int64_t spans = (frames + span - 1) / span;
     uint16_t * b = panel.get(size_t(2 * kChunkSteps) * kTileBytes);  // a chunk of widened B tiles (TilesPerItem)
     float * stage = reinterpret_cast<float *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(float)));
@@ -351,9 +349,6 @@ PARAKEET_AMX_AVX512 void run_items(const Panels & w, const uint16_t * a, int64_t
     release_tiles();
 }
 
-/** The activation tiles of a node's first source (activation_tiles_node's output, or a view of it). */
-const uint16_t * tiles_of(const ggml_tensor * xt) { return static_cast<const uint16_t *>(xt->data); }
-
 template <typename Matrix, typename Panels>
 void amx_gemm_op(ggml_tensor * dst, int, int nth, void * userdata) {
     const auto & config = *static_cast<const PackedOpConfig<Matrix> *>(userdata);
@@ -369,7 +364,7 @@ void amx_gemm_op(ggml_tensor * dst, int, int nth, void * userdata) {
         out.tiles = static_cast<uint16_t *>(dst->data);
         out.tile_steps = panels.rows() / 32;
     }
-    run_items(panels, tiles_of(xt), xt->ne[1], out, items, &view);
+    run_items(panels, static_cast<const uint16_t *>(xt->data), xt->ne[1], out, items, &view);
 }
 
 /** The ggml op that writes x's frames as BF16 tiles: this thread's share of the frame tiles. */
@@ -380,22 +375,14 @@ void activation_tiles_op(ggml_tensor * dst, int ith, int nth, void *) {
     activation_tiles(static_cast<const float *>(x->data), x->nb[1] / sizeof(float), frames, k, share.begin, share.end, static_cast<uint16_t *>(dst->data));
 }
 
-/**
- * A tensor of `frames` frames in BF16 tiles as a graph sees it: [2·k bytes, frames] I8, a view of the
- * tiles' [2·k, frames rounded up to 16] (the last tile's rows past `frames` are part of it).
- */
-ggml_tensor * tiles_view(ggml_context * ctx, ggml_tensor * padded, int64_t frames) {
-    return ggml_view_2d(ctx, padded, padded->ne[0], frames, padded->nb[1], 0);
-}
-
 ggml_tensor * activation_tiles_node(ggml_context * ctx, ggml_tensor * x, const char * weight_name) {
     GGML_ASSERT(x->type == GGML_TYPE_F32 && x->nb[0] == sizeof(float) && x->nb[1] % sizeof(float) == 0 && x->ne[0] % 32 == 0 && x->ne[2] == 1 &&
                 x->ne[3] == 1);
-    const int64_t padded = (x->ne[1] + kTileFrames - 1) / kTileFrames * kTileFrames;
     ggml_tensor * args[] = {x};
-    ggml_tensor * tiles = ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * x->ne[0], padded, 1, 1, args, 1, activation_tiles_op, GGML_N_TASKS_MAX, nullptr);
+    ggml_tensor * tiles =
+        ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * x->ne[0], amx_tile_frames(x->ne[1]), 1, 1, args, 1, activation_tiles_op, GGML_N_TASKS_MAX, nullptr);
     ggml_format_name(tiles, "amx_tiles:%s", weight_name);
-    return tiles_view(ctx, tiles, x->ne[1]);
+    return amx_tiles_view(ctx, tiles, x->ne[1]);
 }
 
 template <typename Matrix, typename Panels>
@@ -410,10 +397,9 @@ ggml_tensor * amx_node(ggml_context * ctx, ggml_tensor * xt, const Matrix & w, c
         return y;
     }
     // The op writes frames [0, frames) of the padded tiles; the last tile's rows past them are never read as outputs.
-    const int64_t padded = (frames + kTileFrames - 1) / kTileFrames * kTileFrames;
-    ggml_tensor * tiles = packed_matmul_node(ctx, xt, w.rows(), padded, e, amx_gemm_op<Matrix, Panels>, config, size_t(2 * w.rows()));
+    ggml_tensor * tiles = packed_matmul_node(ctx, xt, w.rows(), amx_tile_frames(frames), e, amx_gemm_op<Matrix, Panels>, config, size_t(2 * w.rows()));
     ggml_format_name(tiles, "amx_gemm:%s", weight_name);
-    return tiles_view(ctx, tiles, frames);
+    return amx_tiles_view(ctx, tiles, frames);
 }
 
 /** W·x for x F32 rows outside a graph (tests): x as tiles, then every panel on the calling thread. */
@@ -438,7 +424,7 @@ void multiply_rows(const Panels & w, const float * x, size_t x_stride, int64_t f
 // K unsigned bytes, the frame's scale and zero point) are A's rows; the int32 sums run over the whole
 // row, one TDPBUSD per 16 × 16 × 64, twice BF16's inputs per instruction and no widening. The sums
 // are then finished as the VNNI kernel finishes them (z·(−Σ w) added in int32, one float multiply by
-// the two scales): the same numbers, bit for bit (amx_matmul_tests.cpp).
+// the two scales): the same numbers, bit for bit (int8_channel_matmul_tests.cpp).
 
 constexpr int64_t kI8StepInputs = 64;
 constexpr int64_t kI8ChunkSteps = 8;  // 512 inputs: the chunk's B lines (16 KiB) stay in L1 over the span's frame pairs
@@ -470,17 +456,11 @@ PARAKEET_AMX_AVX512 void store_channel_outputs(const int32_t * c, int64_t count,
         const __m512 sx = _mm512_set1_ps(x.scale(t));
         const __m512i d0 = _mm512_add_epi32(_mm512_load_si512(c + r * 32), _mm512_mullo_epi32(z, o0));
         const __m512i d1 = _mm512_add_epi32(_mm512_load_si512(c + r * 32 + 16), _mm512_mullo_epi32(z, o1));
-        __m512 v[2] = {_mm512_mul_ps(_mm512_cvtepi32_ps(d0), _mm512_mul_ps(s0, sx)), _mm512_mul_ps(_mm512_cvtepi32_ps(d1), _mm512_mul_ps(s1, sx))};
-        if (ep != nullptr) {
-            for (int h = 0; h < 2; ++h) {
-                v[h] = finish_outputs(v[h], ep->bias_at(col0 + 16 * h), ep->silu, ep->residual_at(t, col0 + 16 * h), ep->scale);
-                if (ep->relu) v[h] = _mm512_max_ps(v[h], _mm512_setzero_ps());
-            }
-            if (ep->row_mask != nullptr && ep->frame_keep(t) == 0.0f) v[0] = v[1] = _mm512_setzero_ps();
-        }
+        __m512 v[1][2] = {{_mm512_mul_ps(_mm512_cvtepi32_ps(d0), _mm512_mul_ps(s0, sx)), _mm512_mul_ps(_mm512_cvtepi32_ps(d1), _mm512_mul_ps(s1, sx))}};
+        if (ep != nullptr) finish_tile<1>(v, *ep, t, col0);  // packed_op.h: bias, SiLU, residual, ReLU, mask
         float * yr = y + size_t(t) * y_stride + size_t(col0);
-        _mm512_storeu_ps(yr, v[0]);
-        _mm512_storeu_ps(yr + 16, v[1]);
+        _mm512_storeu_ps(yr, v[0][0]);
+        _mm512_storeu_ps(yr + 16, v[0][1]);
     }
 }
 
@@ -545,9 +525,8 @@ PARAKEET_AMX_AVX512 void channel_items(const PackedI8ChannelMatrix & w, const Ch
                                       PanelItems & items, const EpilogueView * ep) {
     thread_local Scratch sums, tail_rows;
     const int64_t steps = w.cols() / kI8StepInputs;
-    const int64_t most = std::max<int64_t>(2 * kTileFrames, int64_t(kSpanActivationBytes / x.stride) / (2 * kTileFrames) * (2 * kTileFrames));
-    const int64_t spans = (frames + most - 1) / most;
-    const int64_t span = ((frames + spans - 1) / spans + kTileFrames - 1) / kTileFrames * kTileFrames;
+    const int64_t span = span_frames(x.stride, frames);
+    const int64_t spans = (frames + span - 1) / span;
     int32_t * stage = reinterpret_cast<int32_t *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(int32_t)));
     uint8_t * tail = reinterpret_cast<uint8_t *>(tail_rows.get(size_t(kTileFrames) * x.stride));
     if (stage == nullptr || tail == nullptr) GGML_ABORT("amx_matmul: out of memory for %lld inputs", (long long)w.cols());
@@ -675,11 +654,6 @@ ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const Pack
     return y;
 }
 
-void channel_amx_multiply(const PackedI8ChannelMatrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride) {
-    PanelItems items = PanelItems::range(0, w.rows() / 32);
-    channel_items(w, ChannelRowsView{xq, x_stride, w.cols()}, frames, y, y_stride, items, nullptr);
-}
-
 #else
 
 bool channel_amx_fits(int64_t, int64_t) { return false; }
@@ -687,7 +661,6 @@ ggml_tensor * channel_amx_apply(ggml_context *, ggml_tensor * xq, const PackedI8
                                 const Epilogue &) {
     return xq;
 }
-void channel_amx_multiply(const PackedI8ChannelMatrix &, const uint8_t *, size_t, int64_t, float *, size_t) {}
 ggml_tensor * amx_activation_tiles(ggml_context *, ggml_tensor * x, const char *) { return x; }
 void amx_tile_row(const float *, int64_t, uint8_t *, int64_t) {}
 

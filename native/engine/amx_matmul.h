@@ -43,6 +43,11 @@ namespace parakeet {
 ggml_tensor * amx_activation_tiles(ggml_context * ctx, ggml_tensor * x, const char * weight_name);
 /** Frames a tile tensor of `frames` frames holds (whole tiles of 16). */
 inline int64_t amx_tile_frames(int64_t frames) { return (frames + 15) / 16 * 16; }
+/**
+ * A tile tensor as a graph sees it: [2·k bytes, frames] I8, a view of the tiles' [2·k, amx_tile_frames]
+ * (the last tile's rows past `frames` are part of it; every reader takes the frame count from the view).
+ */
+ggml_tensor * amx_tiles_view(ggml_context * ctx, ggml_tensor * padded, int64_t frames);
 /** One frame t's k values written into the tile tensor at `tiles` (a producer's row writer: the fused layer norm). */
 void amx_tile_row(const float * x, int64_t k, uint8_t * tiles, int64_t t);
 
@@ -139,7 +144,5 @@ class PackedI8ChannelMatrix;  // int8_channel_matmul.h
 bool channel_amx_fits(int64_t rows, int64_t cols);
 ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const PackedI8ChannelMatrix & w, const PackedOpConfigs<PackedI8ChannelMatrix> & configs,
                                 const char * weight_name, const Epilogue & epilogue);
-/** The same outside a graph (tests): y rows = W·x for `frames` activation rows (x_stride bytes apart), on the calling thread. */
-void channel_amx_multiply(const PackedI8ChannelMatrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride);
 
 }  // namespace parakeet

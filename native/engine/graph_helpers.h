@@ -65,11 +65,8 @@ inline NormedInput normed_for(ggml_context * ctx, ggml_tensor * x, ggml_tensor *
         format = f;
     }
     NormedInput in;
-    if (!shared) {
-        in.f32 = layer_norm(ctx, x, gamma, beta, cpu_fused);
-    } else {
-        in.quantized = fused_layer_norm_quantized(ctx, x, gamma, beta, format);
-    }
+    if (shared) in.quantized = fused_layer_norm_quantized(ctx, x, gamma, beta, format);
+    else in.f32 = layer_norm(ctx, x, gamma, beta, cpu_fused);
     return in;
 }
 

@@ -105,7 +105,7 @@ ggml_tensor * fused_layer_norm_quantized(ggml_context * ctx, ggml_tensor * x, gg
         ggml_tensor * tiles = ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * x->ne[0], amx_tile_frames(x->ne[1]), 1, 1, args, 3, layer_norm_quantized_op,
                                              GGML_N_TASKS_MAX, reinterpret_cast<void *>(intptr_t(format)));
         ggml_set_name(tiles, "layer_norm_quantized");
-        return ggml_view_2d(ctx, tiles, tiles->ne[0], x->ne[1], tiles->nb[1], 0);
+        return amx_tiles_view(ctx, tiles, x->ne[1]);
     }
     const int64_t bytes = int64_t(activation_row_bytes(format, x->ne[0]));
     ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_I8, bytes, x->ne[1], 1, 1, args, 3, layer_norm_quantized_op, GGML_N_TASKS_MAX,

@@ -136,6 +136,9 @@ struct ModelWeights::Placement {
     // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
     // (int16_matmul.h).
     const bool int16_floats;
+    // weightType 'int8' where the AMX probe passed: the per-channel int8 matrices on AMX-INT8 tiles
+    // (amx_matmul.h: the VNNI kernel's numbers, bit for bit).
+    const bool amx_int8;
     // 'auto' on VNNI with a file whose matmul weights are all F32, or are block-quantized but for a
     // few F32 ones (and 'i16' with any file): the F32 matmul weights as 14-bit blocks. The tolerance
     // 'auto' keeps for an F32 file is its F16 twin's distance from it; on the generated models the
@@ -156,9 +159,6 @@ struct ModelWeights::Placement {
     // they took the small test model's encoder from 1.30e-2 to 1.95e-2 from its F32 twin (ggml's
     // Q8_0 as stored: 1.71e-2).
     bool amx_q8 = false;
-    // weightType 'int8' where the same probe passed: the per-channel int8 matrices on AMX-INT8 tiles
-    // (amx_matmul.h: the VNNI kernel's numbers, bit for bit).
-    bool amx_int8 = false;
 
     struct Upload {
         ggml_tensor * tensor;
@@ -198,8 +198,8 @@ struct ModelWeights::Placement {
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
           packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
-          channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT) {
-        amx_int8 = channel_int8 && amx_bf16_usable();
+          channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT),
+          amx_int8(channel_int8 && amx_bf16_usable()) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -591,6 +591,8 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         return rel_pos_weights.count(t) != 0 && !pack.per_channel && !pack.int16 && t->type == GGML_TYPE_Q8_0 && !amx_halves(pack) &&
                Q8RelPosProjection::fits(t->ne[1], t->ne[0]);
     };
+    // weightType 'int8' matrices ([rows][cols]) on AMX-INT8 where their width fits it (amx_matmul.h).
+    auto channel_on_amx = [&](int64_t rows, int64_t cols) { return pl.amx_int8 && channel_amx_fits(rows, cols); };
     // Q8_0 matrices on AMX-BF16 (pl.amx_q8): int8 tiles, widened to BF16 per call (amx_matmul.h).
     auto q8_tiles = [&](const Placement::Pack & pack) {
         return pl.amx_q8 && pack.tensor->type == GGML_TYPE_Q8_0 && !pack.per_channel && !pack.int16 && !q8_halves(pack) && !split(pack);
@@ -644,7 +646,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
                         columns[odd] = std::make_unique<PackedBf16TileMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
                     } else if (pl.packs[i].per_channel) {
                         auto channel = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
-                        if (pl.amx_int8 && channel_amx_fits(t->ne[1], t->ne[0] / 2)) channel->run_on_amx();
+                        if (channel_on_amx(t->ne[1], t->ne[0] / 2)) channel->run_on_amx();
                         columns[odd] = std::move(channel);
                     } else if (pl.packs[i].int16) {
                         columns[odd] = std::make_unique<PackedI16Matrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
@@ -661,7 +663,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             } else if (pl.packs[i].per_channel) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
                 auto channel = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
-                if (pl.amx_int8 && channel_amx_fits(t->ne[1], t->ne[0])) channel->run_on_amx();
+                if (channel_on_amx(t->ne[1], t->ne[0])) channel->run_on_amx();
                 made[i] = std::move(channel);
             } else if (pl.packs[i].int16) {
                 const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
@@ -719,7 +721,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         }
         if (made_halves[i] != nullptr) {
             packed_kernels_[amx_halves(pack) ? (pack.tensor->type == GGML_TYPE_Q8_0 ? "q8_0_amx_bf16" : "f32_amx_bf16")
-                            : pack.per_channel ? (pl.amx_int8 && channel_amx_fits(pack.tensor->ne[1], pack.tensor->ne[0] / 2) ? "int8_channel_amx" : "int8_channel_vnni")
+                            : pack.per_channel ? (channel_on_amx(pack.tensor->ne[1], pack.tensor->ne[0] / 2) ? "int8_channel_amx" : "int8_channel_vnni")
                             : pack.int16 ? "i16_vnni"
                             : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512"
                                                                  : "f32_avx512"] += 1;
