@@ -16,6 +16,15 @@ bool uses_fused_attention(const Hparams & hp, bool cpu_graph) {
     return cpu_graph && unbounded && hp.head_dim() % 16 == 0 && fused_attention_available();
 }
 
+ggml_tensor * build_position_projection(ggml_context * ctx, const ConformerLayerWeights & w, const EncoderInputs & in) {
+    const RelPosProjection * halves = in.packed != nullptr && in.pos_halves != nullptr ? in.packed->rel_pos(w.pos_w) : nullptr;
+    const Q8RelPosProjection * q8_halves = in.packed != nullptr && in.pos_halves_q8 != nullptr ? in.packed->q8_rel_pos(w.pos_w) : nullptr;
+    return halves != nullptr                ? halves->apply(ctx, in.pos_halves, ggml_get_name(w.pos_w))
+           : q8_halves != nullptr          ? q8_halves->apply(ctx, in.pos_halves_q8, ggml_get_name(w.pos_w))
+           : in.pos_quantized != nullptr   ? in.packed->find(w.pos_w)->apply_quantized(ctx, in.pos_quantized, ggml_get_name(w.pos_w), Epilogue{})
+                                           : mul_mat(ctx, w.pos_w, in.pos, in.packed);
+}
+
 ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
                                       const EncoderInputs & in, int frames, ggml_tensor * residual) {
     const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), T = frames, P = 2 * int64_t(frames) - 1;
@@ -24,12 +33,11 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
         ggml_tensor * q = linear(ctx, xh, w.q_w, w.q_b, in.packed);
         ggml_tensor * k = linear(ctx, xh, w.k_w, w.k_b, in.packed);
         ggml_tensor * v = linear(ctx, xh, w.v_w, w.v_b, in.packed);
-        const RelPosProjection * halves = in.packed != nullptr && in.pos_halves != nullptr ? in.packed->rel_pos(w.pos_w) : nullptr;
-        const Q8RelPosProjection * q8_halves = in.packed != nullptr && in.pos_halves_q8 != nullptr ? in.packed->q8_rel_pos(w.pos_w) : nullptr;
-        ggml_tensor * p = halves != nullptr              ? halves->apply(ctx, in.pos_halves, ggml_get_name(w.pos_w))
-                          : q8_halves != nullptr        ? q8_halves->apply(ctx, in.pos_halves_q8, ggml_get_name(w.pos_w))
-                          : in.pos_quantized != nullptr ? in.packed->find(w.pos_w)->apply_quantized(ctx, in.pos_quantized, ggml_get_name(w.pos_w), Epilogue{})
-                                                        : mul_mat(ctx, w.pos_w, in.pos, in.packed);
+        ggml_tensor * p = nullptr;
+        for (const auto & kept : in.kept_positions) {
+            if (kept.first == w.pos_w) p = kept.second;
+        }
+        if (p == nullptr) p = build_position_projection(ctx, w, in);
         ggml_tensor * context = fused_rel_pos_attention(ctx, q, k, v, p, w.pos_bias_u, w.pos_bias_v, in.frame_mask,
                                                          in.packed != nullptr && in.packed->int16_attention());
         return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);

@@ -92,10 +92,71 @@ ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int6
     return t;
 }
 
+// The positional projections kept between runs (position_table.h) take at most this much memory:
+// 0.6B (24 layers × 1024) up to 341 frames (27 s windows), 110M (17 × 512) up to 964 (77 s).
+constexpr size_t kPositionTableBytes = size_t(64) << 20;
+// The table grows in steps of this many frames, so that windows growing a little at a time do not
+// recompute it for each.
+constexpr int kPositionTableStep = 32;
+
+/**
+ * The positional encoding's inputs of a graph of `frames` frames (in.pos, and the halves where
+ * linear_pos was split at load): nodes only, unallocated until a reader is in the graph.
+ */
+void add_position_inputs(ggml_context * ctx, EncoderInputs & in, const Hparams & hp, const EncoderWeights & w, int frames) {
+    const PackedWeights * packed = in.packed;
+    in.pos = new_input(ctx, "pos", hp.d_model, 2 * frames - 1);
+    if (packed != nullptr && (packed->has_rel_pos() || packed->has_q8_rel_pos())) {
+        in.pos_halves = new_input(ctx, "pos_halves", hp.d_model, frames);
+        // One quantization of the table for every layer's Q8_0 halves kernel.
+        if (packed->has_q8_rel_pos()) in.pos_halves_q8 = Q8RelPosProjection::quantize_table(ctx, in.pos_halves);
+    } else if (packed != nullptr && uses_fused_attention(hp, in.cpu_fused_ops)) {
+        // Every layer's linear_pos reads the same table: quantized once, not once per layer.
+        std::vector<const ggml_tensor *> readers;
+        for (const ConformerLayerWeights & layer : w.layers) readers.push_back(layer.pos_w);
+        in.pos_quantized = quantized_for(ctx, in.pos, packed, readers);
+    }
+}
+
+/** Fills the inputs add_position_inputs made that the graph reads (either table may be unused, so unallocated). */
+void set_position_inputs(const EncoderInputs & in, int frames, int d_model) {
+    if (in.pos != nullptr && in.pos->buffer != nullptr) {
+        const std::vector<float> pos = relative_positions(frames, d_model);
+        ggml_backend_tensor_set(in.pos, pos.data(), 0, pos.size() * sizeof(float));
+    }
+    if (in.pos_halves != nullptr && in.pos_halves->buffer != nullptr) {
+        const std::vector<float> halves = relative_position_halves(frames, d_model);
+        ggml_backend_tensor_set(in.pos_halves, halves.data(), 0, halves.size() * sizeof(float));
+    }
+}
+
 }  // namespace
 
+void Encoder::fill_position_table(int frames, const std::atomic<bool> * abort, EncoderProfile * profile) {
+    const size_t layers = w_.layers.size();
+    int target = (frames + kPositionTableStep - 1) / kPositionTableStep * kPositionTableStep;
+    if (!position_table_.fits(target, hp_.d_model, layers)) target = frames;
+    position_table_.allocate(target, hp_.d_model, layers);
+    GraphArena arena(graph_meta_);
+    ggml_context * ctx = arena.ctx;
+    EncoderInputs in;
+    in.packed = packed_.count() != 0 ? &packed_ : nullptr;
+    in.cpu_fused_ops = backend_.is_cpu();
+    add_position_inputs(ctx, in, hp_, w_, target);
+    ggml_cgraph * graph = ggml_new_graph_custom(ctx, encoder_graph_nodes(hp_), false);
+    for (size_t i = 0; i < layers; ++i) {
+        ggml_build_forward_expand(graph, ggml_cpy(ctx, build_position_projection(ctx, w_.layers[i], in), position_table_.layer(i)));
+    }
+    try {
+        backend_.compute(graph, [&] { set_position_inputs(in, target, hp_.d_model); }, abort, profile, "positions");
+    } catch (...) {
+        position_table_.clear();  // half filled: the next run starts it again
+        throw;
+    }
+}
+
 Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend)
-    : hp_(hp), w_(w), packed_(packed), backend_(backend) {
+    : hp_(hp), w_(w), packed_(packed), backend_(backend), position_table_(kPositionTableBytes) {
     backend_.reserve_graph_nodes(encoder_graph_nodes(hp_));
 }
 
@@ -191,22 +252,18 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     }
 
     // --- 2. conformer layers and the head
+    const bool keep_positions = uses_fused_attention(hp_, backend_.is_cpu()) && position_table_.fits(frames, D, w_.layers.size());
+    if (keep_positions && position_table_.frames() < frames) fill_position_table(frames, abort, profile);  // its own graph, in graph_meta_ too
     GraphArena arena(graph_meta_);
     ggml_context * ctx = arena.ctx;
     EncoderInputs in;
     in.packed = packed_.count() != 0 ? &packed_ : nullptr;
     in.cpu_fused_ops = backend_.is_cpu();
     ggml_tensor * x_in = new_input(ctx, "subsampled", D, frames);
-    in.pos = new_input(ctx, "pos", D, 2 * frames - 1);
-    if (packed_.has_rel_pos() || packed_.has_q8_rel_pos()) {
-        in.pos_halves = new_input(ctx, "pos_halves", D, frames);
-        // One quantization of the table for every layer's Q8_0 halves kernel.
-        if (packed_.has_q8_rel_pos()) in.pos_halves_q8 = Q8RelPosProjection::quantize_table(ctx, in.pos_halves);
-    } else if (in.packed != nullptr && uses_fused_attention(hp_, in.cpu_fused_ops)) {
-        // Every layer's linear_pos reads the same table: quantized once, not once per layer.
-        std::vector<const ggml_tensor *> readers;
-        for (const ConformerLayerWeights & layer : w_.layers) readers.push_back(layer.pos_w);
-        in.pos_quantized = quantized_for(ctx, in.pos, in.packed, readers);
+    if (keep_positions) {
+        for (size_t i = 0; i < w_.layers.size(); ++i) in.kept_positions.emplace_back(w_.layers[i].pos_w, position_table_.view(ctx, i, frames));
+    } else {
+        add_position_inputs(ctx, in, hp_, w_, frames);
     }
     in.att_mask = new_input(ctx, "att_mask", frames, frames);
     std::vector<float> frame_mask_data;
@@ -234,16 +291,7 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     }
     add_devices(backend_.compute(graph, [&] {
         ggml_backend_tensor_set(x_in, subsampled.data(), 0, subsampled.size() * sizeof(float));
-        // Either table may be unused (so unallocated): linear_pos reads the halves where its weights
-        // were split at load (rel_pos_projection.h).
-        if (in.pos->buffer != nullptr) {
-            const std::vector<float> pos = relative_positions(frames, hp_.d_model);
-            ggml_backend_tensor_set(in.pos, pos.data(), 0, pos.size() * sizeof(float));
-        }
-        if (in.pos_halves != nullptr && in.pos_halves->buffer != nullptr) {
-            const std::vector<float> halves = relative_position_halves(frames, hp_.d_model);
-            ggml_backend_tensor_set(in.pos_halves, halves.data(), 0, halves.size() * sizeof(float));
-        }
+        set_position_inputs(in, frames, hp_.d_model);
         // Unused (so unallocated, and not built: T'² floats) when the fused attention op runs instead
         // of the masked softmax.
         if (in.att_mask->buffer != nullptr) {

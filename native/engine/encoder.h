@@ -8,6 +8,7 @@
 #include "compute_backend.h"
 #include "hparams.h"
 #include "model_weights.h"
+#include "position_table.h"
 #include "preprocessor.h"
 
 namespace parakeet {
@@ -31,11 +32,15 @@ public:
                       EncoderProfile * profile = nullptr);
 
 private:
+    /** Makes position_table_ hold `frames` frames (or more), computing every layer's projection once (in the run's profile). */
+    void fill_position_table(int frames, const std::atomic<bool> * abort, EncoderProfile * profile);
+
     const Hparams & hp_;
     const EncoderWeights & w_;
     const PackedWeights & packed_;
     ComputeBackend & backend_;
     std::vector<uint8_t> graph_meta_;  // reused metadata arena for graph building
+    PositionTable position_table_;     // linear_pos of the positional encoding, kept between runs
 };
 
 }  // namespace parakeet

@@ -2,6 +2,7 @@
 // function per model part. Activations are [D, T] (D fastest).
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "ggml.h"
@@ -29,6 +30,9 @@ struct EncoderInputs {
     ggml_tensor * pos_quantized = nullptr;       // `pos` in the activation format of every layer's packed linear_pos, quantized once, or nullptr
     ggml_tensor * att_mask = nullptr;            // [T', T'] additive (0 / −inf), keys fastest
     ggml_tensor * frame_mask = nullptr;          // [1, T'] (1 valid, 0 padded)
+    // Per layer: its linear_pos weight and that projection's rows for this run, kept between runs
+    // (position_table.h); empty where the projection runs in the graph.
+    std::vector<std::pair<const ggml_tensor *, ggml_tensor *>> kept_positions;
     const PackedWeights * packed = nullptr;      // packed twins of matmul weights for the engine's CPU kernels, or nullptr
     bool cpu_fused_ops = false;                  // the graph runs on the CPU: fused custom ops may be used
 };
@@ -42,6 +46,13 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
 
 /** The graph for this model takes the fused attention op (CPU graph, unbounded context, dk a multiple of 16). */
 bool uses_fused_attention(const Hparams & hp, bool cpu_graph);
+
+/**
+ * linear_pos of the relative positional table for the fused attention [D, 2T'−1] (NeMo
+ * RelPositionMultiHeadAttention.linear_pos(pos_emb), no bias): from `in.pos_halves` where the
+ * weights were split at load, else from `in.pos`.
+ */
+ggml_tensor * build_position_projection(ggml_context * ctx, const ConformerLayerWeights & w, const EncoderInputs & in);
 
 /** residual + NeMo RelPositionMultiHeadAttention of the normalized input xh [D, T']. */
 ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,

@@ -39,7 +39,26 @@ describe('determinism', () => {
     a.dispose();
   });
 
+  // linear_pos of the positional encoding is kept between runs and grows to the longest window
+  // (native/engine/position_table.h): a window must come out the same whether the table was made
+  // for it, for a longer window before it (its middle rows), or grown since.
   for (const [label, path] of [['F32', f32Path], ['Q8_0', q8Path]] as const) {
+    test(`${label}: a window's encoder output does not depend on the windows before it`, async () => {
+      const windows = [2, 6, 3, 9, 2].map((s) => pcm.subarray(0, seconds(s)));
+      const kept = await Model.load(path, { threads: 1 });
+      for (const [i, window] of windows.entries()) {
+        const afterOthers = await kept.transcribe(window, { captureEncoder: true });
+        const fresh = await Model.load(path, { threads: 1 });
+        const alone = await fresh.transcribe(window, { captureEncoder: true });
+        fresh.dispose();
+        assert.ok(afterOthers.encoder && alone.encoder);
+        assert.equal(afterOthers.encoder.frames, alone.encoder.frames);
+        assert.deepEqual(Array.from(afterOthers.encoder.data), Array.from(alone.encoder.data), `${label}: window ${i} (${window.length} samples)`);
+        assert.deepEqual(afterOthers.tokens, alone.tokens);
+      }
+      kept.dispose();
+    });
+
     test(`${label}: threads 1 vs 2 give identical tokens`, async () => {
       const one = await Model.load(path, { threads: 1 });
       const two = await Model.load(path, { threads: 2 });

@@ -170,7 +170,7 @@ describe('packed CPU kernels', () => {
       });
     }
 
-    test(`linear_pos runs on its sin and cos column halves, one combining pass per layer; int8 norms write quantized rows (${preset})`, { skip: skipQ8 }, async () => {
+    test(`linear_pos runs on its sin and cos column halves, one combining pass per layer, once for runs of that length; int8 norms write quantized rows (${preset})`, { skip: skipQ8 }, async () => {
       // rel_pos_projection.h: the F32 and per-channel int8 kernels take the positional projection as
       // two half products over positions ≥ 0 plus one combining pass; ggml's path (packedKernels
       // false) multiplies the whole table. That the numbers agree is the F32 test above (packed vs
@@ -182,8 +182,13 @@ describe('packed CPU kernels', () => {
         try {
           const layers = model.info().nLayers;
           assert.ok(layers > 0);
+          // The first run makes the projections kept between runs (position_table.h), in its profile;
+          // the next run of the same length reads them.
           const r = await model.transcribe(pcm, { profile: true });
           assert.equal(r.profile?.byOp.rel_pos_combine?.count, layers, `${weightType}: one combine per layer: ${JSON.stringify(Object.keys(r.profile?.byOp ?? {}))}`);
+          const again = await model.transcribe(pcm, { profile: true });
+          assert.equal(again.profile?.byOp.rel_pos_combine, undefined, `${weightType}: the kept projections: ${JSON.stringify(Object.keys(again.profile?.byOp ?? {}))}`);
+          assert.deepEqual(again.tokens, r.tokens);
           // On the int8 kernel each block's input norm (FF1, attention, conv, FF2) is written already
           // quantized, once for q, k and v (layer_norm_op.h); the F32 kernel reads the F32 norm.
           assert.equal(r.profile?.byOp.layer_norm_quantized?.count, weightType === 'int8' ? 4 * layers : undefined, weightType);

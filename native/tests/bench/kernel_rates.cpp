@@ -34,6 +34,7 @@
 #include "int8_channel_matmul.h"
 #include "int8_matmul.h"
 #include "amx_matmul.h"
+#include "weight_buffer.h"
 #include "simd_math.h"
 
 using namespace parakeet;
@@ -203,6 +204,42 @@ double tile_gemm_rate(const Matrix & m, int64_t frames, int products, std::mt199
     return double(products) * double(frames) * double(rows) * double(cols) / 64.0 / seconds / 1e9;
 }
 
+/**
+ * G multiply–adds/s of the AMX Q8_0 GEMMs as the encoder meets them: `layers` feed-forward pairs
+ * (linear1 d → 4d writing linear2's tiles, linear2 4d → d), each layer its own weights, so every
+ * matrix streams from DRAM once per graph run as in the model (the products above reuse one
+ * matrix, which the caches keep). One thread.
+ */
+double streamed_ff_rate(int64_t d, int64_t frames, int layers, std::mt19937 & rng) {
+    std::uniform_int_distribution<int> byte(-127, 127);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<WeightBuffer<uint8_t>> storage;  // huge pages, as the engine keeps its weights
+    std::vector<std::unique_ptr<PackedQ8TileMatrix>> matrices;
+    for (int m = 0; m < 2 * layers; ++m) {
+        const int64_t rows = m % 2 == 0 ? 4 * d : d, cols = m % 2 == 0 ? d : 4 * d;
+        std::vector<BlockQ8_0> blocks(size_t(rows * cols / 32));
+        for (BlockQ8_0 & b : blocks) {
+            b.d = ggml_fp32_to_fp16(1e-3f * (1.0f + std::fabs(normal(rng))));
+            for (int8_t & q : b.qs) q = int8_t(byte(rng));
+        }
+        storage.emplace_back(PackedQ8TileMatrix::storage_bytes(rows, cols));
+        matrices.push_back(std::make_unique<PackedQ8TileMatrix>(blocks.data(), rows, cols, storage.back().data()));
+    }
+    ggml_init_params params = {size_t(layers) * size_t(frames + 16) * size_t(d) * 24 + (size_t(16) << 20), nullptr, false};
+    ggml_context * ctx = ggml_init(params);
+    ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, d, frames);
+    for (int64_t i = 0; i < d * frames; ++i) static_cast<float *>(x->data)[i] = normal(rng);
+    ggml_tensor * xt = matrices[0]->quantize(ctx, x, "x");
+    ggml_cgraph * graph = ggml_new_graph(ctx);
+    for (int l = 0; l < layers; ++l) {
+        ggml_tensor * hidden = matrices[size_t(2 * l)]->apply_quantized_to(ctx, xt, "linear1", Epilogue{}, ActivationFormat::Bf16Tiles);
+        ggml_build_forward_expand(graph, matrices[size_t(2 * l + 1)]->apply_quantized(ctx, hidden, "linear2", Epilogue{}));
+    }
+    const double seconds = best_seconds_per_call([&] { ggml_graph_compute_with_ctx(ctx, graph, 1); }, 15);
+    ggml_free(ctx);
+    return double(layers) * 8.0 * double(d) * double(d) * double(frames) / seconds / 1e9;
+}
+
 std::string cpu_model() {
     std::ifstream info("/proc/cpuinfo");
     std::string line, name = "?", family, model;
@@ -217,7 +254,16 @@ std::string cpu_model() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char ** argv) {
+    const bool stream_only = argc > 1 && std::strcmp(argv[1], "--streamed") == 0;
+    if (stream_only) {
+        if (!amx_bf16_usable()) return 0;
+        std::mt19937 rng(7);
+        for (int64_t frames : {int64_t(125), int64_t(750)})
+            std::printf("AMX Q8_0, 0.6B feed-forward pairs from DRAM, %lld frames: %.0f G multiply-adds/s\n", static_cast<long long>(frames),
+                        streamed_ff_rate(1024, frames, 12, rng));
+        return 0;
+    }
     if (!cpu_has_avx512_vnni()) {
         std::printf("kernel rates: this CPU has no AVX512-VNNI; the int8 kernels do not run here\n");
         return 0;

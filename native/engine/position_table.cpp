@@ -1,0 +1,45 @@
+#include "position_table.h"
+
+#include <new>
+
+#include "ggml-alloc.h"
+#include "ggml-cpu.h"
+
+namespace parakeet {
+
+PositionTable::~PositionTable() { clear(); }
+
+void PositionTable::clear() {
+    if (buffer_ != nullptr) ggml_backend_buffer_free(buffer_);
+    if (ctx_ != nullptr) ggml_free(ctx_);
+    buffer_ = nullptr;
+    ctx_ = nullptr;
+    layers_.clear();
+    frames_ = 0;
+}
+
+void PositionTable::allocate(int frames, int64_t d, size_t layers) {
+    clear();
+    ggml_init_params params = {ggml_tensor_overhead() * (layers + 1), nullptr, true};
+    ctx_ = ggml_init(params);
+    if (ctx_ == nullptr) throw std::bad_alloc();
+    for (size_t i = 0; i < layers; ++i) {
+        ggml_tensor * t = ggml_new_tensor_2d(ctx_, GGML_TYPE_F32, d, 2 * int64_t(frames) - 1);
+        ggml_format_name(t, "position_table.%zu", i);
+        layers_.push_back(t);
+    }
+    buffer_ = ggml_backend_alloc_ctx_tensors_from_buft(ctx_, ggml_backend_cpu_buffer_type());
+    if (buffer_ == nullptr) {
+        clear();
+        throw std::bad_alloc();
+    }
+    frames_ = frames;
+    d_ = d;
+}
+
+ggml_tensor * PositionTable::view(ggml_context * ctx, size_t i, int frames) const {
+    ggml_tensor * t = layers_[i];
+    return ggml_view_2d(ctx, t, t->ne[0], 2 * int64_t(frames) - 1, t->nb[1], size_t(frames_ - frames) * t->nb[1]);
+}
+
+}  // namespace parakeet
