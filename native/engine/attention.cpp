@@ -39,7 +39,7 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
         }
         if (p == nullptr) p = build_position_projection(ctx, w, in);
         ggml_tensor * context = fused_rel_pos_attention(ctx, q, k, v, p, w.pos_bias_u, w.pos_bias_v, in.frame_mask,
-                                                         in.packed != nullptr && in.packed->int16_attention());
+                                                         in.packed != nullptr ? in.packed->attention_products() : AttentionProducts::F32);
         return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
     }
 

@@ -1,6 +1,7 @@
-// What the two fused attention ops (attention_op.cpp in F32, attention_i16_op.cpp in 14-bit
-// integers) share: the shapes they derive from the op's sources, the transposed-column layout their
-// score products read, and the split of the work into (head, block of queries) items.
+// What the fused attention ops (attention_op.cpp in F32, attention_i16_op.cpp in 14-bit integers,
+// attention_amx_op.cpp in BF16 on AMX tiles) share: the shapes they derive from the op's sources,
+// the transposed-column layout their score products read, and the split of the work into (head,
+// block of queries) items.
 #pragma once
 
 #include <algorithm>
@@ -54,7 +55,7 @@ inline Shapes shapes_of(const ggml_tensor * dst) {
     // 12–14 of them at once, and a stride of whole 128-byte pairs of lines (any multiple of 32
     // floats) would put them on a few L1 sets (an odd number of lines spreads them).
     s.key_stride = s.key_cols + 16;
-    s.band = s.key_cols + 32;  // ≥ key_cols + kQueries − 1, a multiple of 32
+    s.band = s.key_cols + 32;  // ≥ key_cols + queries per block − 1 (28 or 32), a multiple of 32
     s.pos_stride = kPosFront + s.positions + s.band;
     return s;
 }
@@ -104,16 +105,16 @@ void with_query_count(int n, F && f) {
     f(std::integral_constant<int, N>{});
 }
 
-// Calls block(h, i0, live) for this thread's share of the (head, block of kQueries queries) items
+// Calls block(h, i0, live) for this thread's share of the (head, block of Queries queries) items
 // in order, after zeroing the context of padded query rows (i ≥ valid; NeMo masks the whole row).
-template <typename Block>
+template <int Queries = kQueries, typename Block>
 void for_each_block(ggml_tensor * dst, const Shapes & s, int heads, int ith, int nth, Block && block) {
-    const int64_t blocks = (s.frames + kQueries - 1) / kQueries;
+    const int64_t blocks = (s.frames + Queries - 1) / Queries;
     const ThreadShare share = thread_share(int64_t(heads) * blocks, ith, nth);
     for (int64_t item = share.begin; item < share.end; ++item) {
         const int h = int(item / blocks);
-        const int64_t i0 = (item % blocks) * kQueries;
-        const int nq = int(std::min<int64_t>(kQueries, s.frames - i0));
+        const int64_t i0 = (item % blocks) * Queries;
+        const int nq = int(std::min<int64_t>(Queries, s.frames - i0));
         const int live = int(std::clamp<int64_t>(s.valid - i0, 0, nq));
         for (int r = live; r < nq; ++r) {
             float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i0 + r) * dst->nb[1]) + h * s.dk;
@@ -128,4 +129,6 @@ void for_each_block(ggml_tensor * dst, const Shapes & s, int heads, int ith, int
 namespace parakeet {
 /** The 14-bit op's body (attention_i16_op.cpp), a ggml custom op like attention_op.cpp's. */
 void attention_i16_op(ggml_tensor * dst, int ith, int nth, void * userdata);
+/** The AMX-BF16 op's body (attention_amx_op.cpp). */
+void attention_amx_op(ggml_tensor * dst, int ith, int nth, void * userdata);
 }  // namespace parakeet

@@ -232,16 +232,17 @@ bool fused_attention_available() {
 }
 
 ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
-                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, bool int16) {
+                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products) {
     for (const ggml_tensor * t : {q, k, v, p}) GGML_ASSERT(t->type == GGML_TYPE_F32 && t->nb[0] == sizeof(float) && t->ne[2] == 1);
     GGML_ASSERT(bias_u->ne[0] % 16 == 0 && ggml_is_contiguous(bias_u) && ggml_is_contiguous(bias_v));
     GGML_ASSERT(p->ne[1] == 2 * q->ne[1] - 1);
     ggml_tensor * args[] = {q, k, v, p, bias_u, bias_v, frame_mask};
-    GGML_ASSERT(!int16 || int16_attention_available(bias_u->ne[0]));
-    int16 = int16 && q->ne[1] <= kMaxInt16AttentionKeys;
-    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, q->ne[0], q->ne[1], 1, 1, args, frame_mask != nullptr ? 7 : 6,
-                                     int16 ? attention_i16_op : attention_op, GGML_N_TASKS_MAX, nullptr);
-    ggml_set_name(y, int16 ? "attention_i16" : "attention_fused");
+    GGML_ASSERT(products != AttentionProducts::Int16 || int16_attention_available(bias_u->ne[0]));
+    GGML_ASSERT(products != AttentionProducts::AmxBf16 || amx_attention_available(bias_u->ne[0]));
+    if (products == AttentionProducts::Int16 && q->ne[1] > kMaxInt16AttentionKeys) products = AttentionProducts::F32;
+    ggml_custom_op_t op = products == AttentionProducts::AmxBf16 ? attention_amx_op : products == AttentionProducts::Int16 ? attention_i16_op : attention_op;
+    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, q->ne[0], q->ne[1], 1, 1, args, frame_mask != nullptr ? 7 : 6, op, GGML_N_TASKS_MAX, nullptr);
+    ggml_set_name(y, products == AttentionProducts::AmxBf16 ? "attention_amx" : products == AttentionProducts::Int16 ? "attention_i16" : "attention_fused");
     return y;
 }
 

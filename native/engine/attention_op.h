@@ -22,16 +22,28 @@ bool fused_attention_available();
 bool int16_attention_available(int64_t dk);
 /** Frames the 14-bit op takes at most (its context sums stay exact in int32); longer calls run in F32. */
 constexpr int64_t kMaxInt16AttentionKeys = 262144;
+/**
+ * The AMX-BF16 variant (attention_amx_op.cpp) may run here for heads of dk channels: AMX-BF16
+ * passed its probe (amx.h) and dk is a multiple of 32 up to 512.
+ */
+bool amx_attention_available(int64_t dk);
+
+/** What the op's products run on. */
+enum class AttentionProducts {
+    F32,      // exact F32 (attention_op.cpp)
+    Int16,    // 14-bit integers on VPDPWSSD (attention_i16_op.cpp): int16_attention_available
+    AmxBf16,  // BF16 on AMX tiles (attention_amx_op.cpp): amx_attention_available
+};
 
 /**
  * q, k, v: [D, T] (projections with their biases, head h in channels [h·dk, (h+1)·dk));
  * p: [D, 2T−1] linear_pos of the positional table (row r = relative position T−1−r);
  * bias_u, bias_v: [dk, H] (dk a multiple of 16); frame_mask: [1, T], 1 on the valid
  * frames [0, Tv) and 0 after, or nullptr when all are valid (keys past Tv are masked,
- * query rows past it are zero). Returns the context [D, T] (heads merged). `int16`: the products
- * on 14-bit integers (int16_attention_available), for files whose matmuls are quantized anyway.
+ * query rows past it are zero). Returns the context [D, T] (heads merged). `products`: F32, or for files whose matmuls are
+ * quantized anyway 14-bit integers or BF16 tiles (where available for the head width).
  */
 ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
-                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, bool int16);
+                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products);
 
 }  // namespace parakeet

@@ -733,9 +733,16 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     }
     // The attention products of a file whose matmuls run quantized (Q8_0, or per-channel int8 for
     // 'int8') on 14-bit integers too: 12–14 bits per value against the matmuls' 8 (attention_op.h).
-    if ((pl.quantized_file || pl.channel_int8) && uses_fused_attention(pl.hp, pl.backend.is_cpu()) && int16_attention_available(pl.hp.head_dim())) {
-        packed.set_int16_attention(true);
-        packed_kernels_["attention_i16_vnni"] = int(encoder.layers.size());
+    // Where the matmuls run on AMX-BF16 tiles (pl.amx_q8), the attention products do too: BF16 values,
+    // as the matmuls' inputs there (attention_amx_op.cpp).
+    if ((pl.quantized_file || pl.channel_int8) && uses_fused_attention(pl.hp, pl.backend.is_cpu())) {
+        if (pl.amx_q8 && amx_attention_available(pl.hp.head_dim())) {
+            packed.set_attention_products(AttentionProducts::AmxBf16);
+            packed_kernels_["attention_amx_bf16"] = int(encoder.layers.size());
+        } else if (int16_attention_available(pl.hp.head_dim())) {
+            packed.set_attention_products(AttentionProducts::Int16);
+            packed_kernels_["attention_i16_vnni"] = int(encoder.layers.size());
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "attention_op.h"
 #include "ggml.h"
 #include "weight_buffer.h"
 
@@ -147,8 +148,8 @@ public:
     }
     bool has_q8_rel_pos() const { return !q8_rel_pos_.empty(); }
     /** The fused attention op runs on 14-bit integers (the file's matmuls are quantized; attention_op.h). */
-    void set_int16_attention(bool on) { int16_attention_ = on; }
-    bool int16_attention() const { return int16_attention_; }
+    void set_attention_products(AttentionProducts products) { attention_products_ = products; }
+    AttentionProducts attention_products() const { return attention_products_; }
     const PackedMatmul * find(const ggml_tensor * weight) const {
         auto it = table_.find(weight);
         return it == table_.end() ? nullptr : it->second.get();
@@ -165,7 +166,7 @@ public:
 private:
     WeightBuffer<uint8_t> arena_;
     size_t used_ = 0;
-    bool int16_attention_ = false;
+    AttentionProducts attention_products_ = AttentionProducts::F32;
     std::unordered_map<const ggml_tensor *, std::unique_ptr<PackedMatmul>> table_;
     std::unordered_map<const ggml_tensor *, std::unique_ptr<RelPosProjection>> rel_pos_;
     struct Q8Halves {

@@ -1,4 +1,4 @@
-// The fused relative-position attention ops (attention_op.h), F32 and 14-bit, against NeMo's
+// The fused relative-position attention ops (attention_op.h), F32, 14-bit and AMX-BF16, against NeMo's
 // RelPositionMultiHeadAttention written out in float64: padded frames, an odd number of valid keys,
 // heads of 48 (a 16-channel slice), 64 and 128 channels, one and two threads.
 #include <cmath>
@@ -77,7 +77,7 @@ std::vector<double> reference(const Case & c, const Inputs & in) {
     return out;
 }
 
-std::vector<float> run_op(const Case & c, const Inputs & in, bool int16) {
+std::vector<float> run_op(const Case & c, const Inputs & in, AttentionProducts products) {
     const int64_t D = c.dk * c.heads, T = c.frames;
     ggml_init_params params = {size_t(64) << 20, nullptr, false};
     ggml_context * ctx = ggml_init(params);
@@ -93,7 +93,7 @@ std::vector<float> run_op(const Case & c, const Inputs & in, bool int16) {
         mask = tensor(m, 1, T);
     }
     ggml_tensor * y = fused_rel_pos_attention(ctx, tensor(in.q, D, T), tensor(in.k, D, T), tensor(in.v, D, T), tensor(in.p, D, 2 * T - 1),
-                                              tensor(in.u, c.dk, c.heads), tensor(in.bv, c.dk, c.heads), mask, int16);
+                                              tensor(in.u, c.dk, c.heads), tensor(in.bv, c.dk, c.heads), mask, products);
     ggml_cgraph * graph = ggml_new_graph(ctx);
     ggml_build_forward_expand(graph, y);
     CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, c.threads)), int(GGML_STATUS_SUCCESS));
@@ -114,12 +114,13 @@ double relative_l2(const std::vector<float> & got, const std::vector<double> & w
 
 const Case kCases[] = {{64, 2, 1, 1, 1}, {64, 3, 45, 40, 2}, {128, 2, 100, 100, 1}, {48, 2, 70, 33, 2}, {128, 1, 30, 29, 1}};
 
-void check_op(bool int16, double bound) {
-    std::mt19937 rng(int16 ? 21 : 5);
+void check_op(AttentionProducts products, double bound) {
+    std::mt19937 rng(products == AttentionProducts::F32 ? 5 : 21);
     for (const Case & c : kCases) {
+        if (products == AttentionProducts::AmxBf16 && !amx_attention_available(c.dk)) continue;  // heads of 48: dk a multiple of 32 only
         const Inputs in = random_inputs(c, rng);
         const std::vector<double> want = reference(c, in);
-        const std::vector<float> got = run_op(c, in, int16);
+        const std::vector<float> got = run_op(c, in, products);
         const double err = relative_l2(got, want);
         int nonzero_padding = 0;
         for (int64_t i = c.valid * c.dk * c.heads; i < int64_t(got.size()); ++i) nonzero_padding += got[size_t(i)] != 0.0f;
@@ -133,18 +134,29 @@ void check_op(bool int16, double bound) {
 
 TEST(f32_attention_matches_float64) {
     if (!fused_attention_available()) return;  // AVX-512 only
-    check_op(false, 1e-5);
+    check_op(AttentionProducts::F32, 1e-5);
 }
 
 // 12–14 bits per value: an order of magnitude inside one 8-bit (Q8_0) product's error.
 TEST(i16_attention_stays_near_float64) {
     if (!int16_attention_available(64)) return;  // AVX512-VNNI only
-    check_op(true, 1e-3);
+    check_op(AttentionProducts::Int16, 1e-3);
+}
+
+// 8 significant bits per value (BF16), as the matmuls' inputs on the same tiles: within one 8-bit
+// (Q8_0) product's error of float64.
+TEST(amx_attention_stays_near_float64) {
+    if (!amx_attention_available(64)) {
+        parakeet_tests::skip("no AMX-BF16 here (or its probe failed)");
+        return;
+    }
+    check_op(AttentionProducts::AmxBf16, 8e-3);
 }
 
 // The worst case for the 14-bit context sums: every key equally likely (zero queries and biases)
 // and every key's values at their channel's largest magnitude (all keys alike). The context is
-// the values themselves; numerators of 32767 each would overflow int32 past 16 keys.
+// the values themselves; numerators of 32767 each would overflow int32 past 16 keys. The BF16 op
+// rounds each value to 8 significant bits (relative 2⁻⁹), and its weights must still add up to 1.
 TEST(i16_attention_uniform_weights_over_many_keys) {
     if (!int16_attention_available(64)) return;
     const Case c{64, 2, 700, 700, 2};
@@ -155,11 +167,14 @@ TEST(i16_attention_uniform_weights_over_many_keys) {
     std::fill(in.u.begin(), in.u.end(), 0.0f);
     std::fill(in.bv.begin(), in.bv.end(), 0.0f);
     for (int64_t j = 1; j < c.frames; ++j) std::copy(in.v.begin(), in.v.begin() + D, in.v.begin() + j * D);
-    const std::vector<float> got = run_op(c, in, true);
-    std::vector<double> want(got.size());
+    std::vector<double> want(size_t(D * c.frames));
     for (int64_t t = 0; t < c.frames; ++t)
         for (int64_t i = 0; i < D; ++i) want[size_t(t * D + i)] = in.v[size_t(i)];
-    const double err = relative_l2(got, want);
-    if (!(err <= 1e-3)) std::cerr << "  uniform weights: " << err << "\n";
-    CHECK(err <= 1e-3);
+    for (const AttentionProducts products : {AttentionProducts::Int16, AttentionProducts::AmxBf16}) {
+        if (products == AttentionProducts::AmxBf16 && !amx_attention_available(c.dk)) continue;
+        const double bound = products == AttentionProducts::Int16 ? 1e-3 : 3e-3;
+        const double err = relative_l2(run_op(c, in, products), want);
+        if (!(err <= bound)) std::cerr << "  uniform weights (" << (products == AttentionProducts::Int16 ? "int16" : "AMX") << "): " << err << "\n";
+        CHECK(err <= bound);
+    }
 }
