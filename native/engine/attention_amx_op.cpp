@@ -35,6 +35,8 @@ struct Scratch {
     // BF16 pairs as 32-bit words: (x[2i], x[2i + 1]) in one word, as TDPBF16PS takes its B rows.
     std::vector<uint32_t> kt;   // [dk/2][key_cols]: Kᵀ, keys past the valid ones zero
     std::vector<uint32_t> pt;   // [dk/2][pos_stride]: Pᵀ after kPosFront zero columns, zero after the positions
+    const uint32_t * pt_head = nullptr;  // the head's Pᵀ rows: pt, or the kept table's (amx_position_words)
+    int64_t pt_stride = 0;               // words from one of its rows to the next
     std::vector<uint32_t> vt;   // [key_cols/2][dk]: (v[2j][c], v[2j + 1][c]), keys past the valid ones zero
     std::vector<uint16_t> qu, qv;  // [32][dk] BF16: the block's queries plus u, plus v (rows past the live ones zero)
     std::vector<uint16_t> numerators;  // [32][key_cols] BF16
@@ -73,18 +75,30 @@ PARAKEET_AMX_ATTN void transposed_words(const ggml_tensor * t, int h, int64_t dk
     }
 }
 
+/** Head h of p [D, positions] as Pᵀ words: `stride` words a row, kPosFront zero columns, the positions, zeros to the row's end. */
+PARAKEET_AMX_ATTN void position_words(const ggml_tensor * p, int h, int64_t dk, int64_t positions, uint32_t * dst, int64_t stride) {
+    for (int64_t d = 0; d < dk / 2; ++d) {
+        uint32_t * row = dst + d * stride;
+        std::fill(row, row + kPosFront, 0u);
+        std::fill(row + kPosFront + positions, row + stride, 0u);
+    }
+    transposed_words(p, h, dk, positions, dst, stride, kPosFront);
+}
+
 /** K, P and V of head h as the tiles read them (zero where past the valid keys and the positions). */
 PARAKEET_AMX_ATTN void convert_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_tensor * v, int h, const Shapes & s, Scratch & w) {
     const int64_t words = s.dk / 2;
     w.kt.assign(size_t(words * s.key_cols), 0u);
     transposed_words(k, h, s.dk, s.valid, w.kt.data(), s.key_cols, 0);
-    w.pt.resize(size_t(words * s.pos_stride));
-    for (int64_t d = 0; d < words; ++d) {
-        uint32_t * row = w.pt.data() + d * s.pos_stride;
-        std::fill(row, row + kPosFront, 0u);
-        std::fill(row + kPosFront + s.positions, row + s.pos_stride, 0u);
+    if (p->type == GGML_TYPE_I32) {  // kept between runs already as these words (position_table.h)
+        w.pt_head = reinterpret_cast<const uint32_t *>(static_cast<const char *>(p->data) + size_t(h * words) * p->nb[1]);
+        w.pt_stride = int64_t(p->nb[1] / sizeof(uint32_t));
+    } else {
+        w.pt.resize(size_t(words * s.pos_stride));
+        position_words(p, h, s.dk, s.positions, w.pt.data(), s.pos_stride);
+        w.pt_head = w.pt.data();
+        w.pt_stride = s.pos_stride;
     }
-    transposed_words(p, h, s.dk, s.positions, w.pt.data(), s.pos_stride, kPosFront);
     w.vt.assign(size_t(s.key_cols / 2 * s.dk), 0u);
     for (int64_t jp = 0; 2 * jp < s.valid; ++jp) {
         const float * lo = row_of(v, 2 * jp) + h * s.dk;
@@ -158,7 +172,7 @@ PARAKEET_AMX_ATTN void attend_block(ggml_tensor * dst, int h, int64_t i0, int li
     }
     const int64_t lo = s.frames - 1 - (i0 + kBlockQueries - 1);
     for (int64_t c0 = 0; c0 < s.band; c0 += 32) {
-        tile_pass(w.qv.data(), q_row, 64, w.pt.data() + kPosFront + lo + c0, size_t(s.pos_stride) * 4, size_t(s.pos_stride) * 64, steps,
+        tile_pass(w.qv.data(), q_row, 64, w.pt_head + kPosFront + lo + c0, size_t(w.pt_stride) * 4, size_t(w.pt_stride) * 64, steps,
                   w.bd.data() + c0, size_t(s.band) * 4, two);
     }
     // 3. scores = (AC + shifted BD)/√dk over the valid keys; softmax numerators as BF16, and their sum.
@@ -250,11 +264,39 @@ void attention_amx_op(ggml_tensor * dst, int ith, int nth, void *) {
 
 bool amx_attention_available(int64_t dk) { return amx_bf16_usable() && dk % 32 == 0 && dk <= kMaxHeadDim; }
 
+namespace {
+void position_words_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+    const ggml_tensor * p = dst->src[0];
+    ggml_tensor * words = dst->src[1];
+    const int64_t dk = *static_cast<const int64_t *>(userdata);
+    const int heads = int(p->ne[0] / dk);
+    for (int h = ith; h < heads; h += nth) {
+        uint32_t * head = reinterpret_cast<uint32_t *>(static_cast<char *>(words->data) + size_t(h * dk / 2) * words->nb[1]);
+        position_words(p, h, dk, p->ne[1], head, int64_t(words->nb[1] / sizeof(uint32_t)));
+    }
+}
+}  // namespace
+
+ggml_tensor * amx_position_words(ggml_context * ctx, ggml_tensor * p, ggml_tensor * words, int64_t dk) {
+    GGML_ASSERT(p->type == GGML_TYPE_F32 && words->type == GGML_TYPE_I32 && p->ne[0] % dk == 0 && words->ne[1] == p->ne[0] / 2 &&
+                words->ne[0] == amx_position_columns((p->ne[1] + 1) / 2) && dk % 32 == 0 && dk <= kMaxHeadDim);
+    // The op's userdata is a pointer that must outlive the graph: one constant per head width.
+    static const int64_t kHeadWidths[kMaxHeadDim / 32] = {32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480, 512};
+    ggml_tensor * args[] = {p, words};
+    ggml_tensor * done = ggml_custom_4d(ctx, GGML_TYPE_I32, 1, 1, 1, 1, args, 2, position_words_op, GGML_N_TASKS_MAX,
+                                        const_cast<int64_t *>(&kHeadWidths[dk / 32 - 1]));
+    ggml_format_name(done, "amx_position_words");
+    return done;
+}
+
 #else
 
 void attention_amx_op(ggml_tensor *, int, int, void *) {}
 bool amx_attention_available(int64_t) { return false; }
+ggml_tensor * amx_position_words(ggml_context *, ggml_tensor * p, ggml_tensor *, int64_t) { return p; }
 
 #endif
+
+int64_t amx_position_columns(int64_t frames) { return kPosFront + (2 * frames - 1) + round32(frames) + 32; }
 
 }  // namespace parakeet

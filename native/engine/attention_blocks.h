@@ -49,7 +49,7 @@ inline Shapes shapes_of(const ggml_tensor * dst) {
         s.valid = 0;
         while (s.valid < s.frames && m[s.valid] != 0.0f) ++s.valid;
     }
-    s.positions = p->ne[1];
+    s.positions = p->type == GGML_TYPE_I32 ? p->ne[0] : p->ne[1];  // I32: the AMX op's Pᵀ words (attention_op.h)
     s.key_cols = round32(std::max<int64_t>(s.valid, 1));
     // Score rows one half-chunk longer than the keys: a tile writes and the context loop reads
     // 12–14 of them at once, and a stride of whole 128-byte pairs of lines (any multiple of 32

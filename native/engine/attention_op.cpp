@@ -233,9 +233,14 @@ bool fused_attention_available() {
 
 ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
                                       ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products) {
-    for (const ggml_tensor * t : {q, k, v, p}) GGML_ASSERT(t->type == GGML_TYPE_F32 && t->nb[0] == sizeof(float) && t->ne[2] == 1);
+    for (const ggml_tensor * t : {q, k, v}) GGML_ASSERT(t->type == GGML_TYPE_F32 && t->nb[0] == sizeof(float) && t->ne[2] == 1);
+    GGML_ASSERT((p->type == GGML_TYPE_F32 || p->type == GGML_TYPE_I32) && p->nb[0] == 4 && p->ne[2] == 1);
     GGML_ASSERT(bias_u->ne[0] % 16 == 0 && ggml_is_contiguous(bias_u) && ggml_is_contiguous(bias_v));
-    GGML_ASSERT(p->ne[1] == 2 * q->ne[1] - 1);
+    if (p->type == GGML_TYPE_I32) {  // already the AMX op's Pᵀ words
+        GGML_ASSERT(products == AttentionProducts::AmxBf16 && p->ne[0] == 2 * q->ne[1] - 1 && p->ne[1] == q->ne[0] / 2);
+    } else {
+        GGML_ASSERT(p->ne[1] == 2 * q->ne[1] - 1);
+    }
     ggml_tensor * args[] = {q, k, v, p, bias_u, bias_v, frame_mask};
     GGML_ASSERT(products != AttentionProducts::Int16 || int16_attention_available(bias_u->ne[0]));
     GGML_ASSERT(products != AttentionProducts::AmxBf16 || amx_attention_available(bias_u->ne[0]));

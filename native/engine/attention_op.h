@@ -28,6 +28,18 @@ constexpr int64_t kMaxInt16AttentionKeys = 262144;
  */
 bool amx_attention_available(int64_t dk);
 
+/**
+ * Columns of the AMX op's Pᵀ for `frames` frames: its zero front, the 2·frames − 1 positions, and
+ * the zero tail a block's band reads past them. A table kept for T_table frames serves any run of
+ * T ≤ T_table frames from column T_table − T on (position_table.h).
+ */
+int64_t amx_position_columns(int64_t frames);
+/**
+ * p [D, 2T−1] F32 (fused_rel_pos_attention's) written into `words` [amx_position_columns(T), D/2] I32
+ * as the AMX op's Pᵀ for heads of dk channels; returns the node to expand (its result is not used).
+ */
+ggml_tensor * amx_position_words(ggml_context * ctx, ggml_tensor * p, ggml_tensor * words, int64_t dk);
+
 /** What the op's products run on. */
 enum class AttentionProducts {
     F32,      // exact F32 (attention_op.cpp)
@@ -37,7 +49,8 @@ enum class AttentionProducts {
 
 /**
  * q, k, v: [D, T] (projections with their biases, head h in channels [h·dk, (h+1)·dk));
- * p: [D, 2T−1] linear_pos of the positional table (row r = relative position T−1−r);
+ * p: [D, 2T−1] linear_pos of the positional table (row r = relative position T−1−r), or for AmxBf16
+ * a view [2T−1, D/2] I32 of that already as the op's Pᵀ words (amx_position_words, column 0 = row 0);
  * bias_u, bias_v: [dk, H] (dk a multiple of 16); frame_mask: [1, T], 1 on the valid
  * frames [0, Tv) and 0 after, or nullptr when all are valid (keys past Tv are masked,
  * query rows past it are zero). Returns the context [D, T] (heads merged). `products`: F32, or for files whose matmuls are

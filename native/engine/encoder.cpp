@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "attention_op.h"
 #include "encoder_graph.h"
 #include "graph_helpers.h"
 #include "parakeet/parakeet.h"
@@ -132,11 +133,18 @@ void set_position_inputs(const EncoderInputs & in, int frames, int d_model) {
 
 }  // namespace
 
+PositionTable::Layout Encoder::position_layout() const {
+    // The AMX attention op reads P as its own BF16 words, made once here rather than per run.
+    return packed_.count() != 0 && packed_.attention_products() == AttentionProducts::AmxBf16 ? PositionTable::Layout::AmxWords
+                                                                                              : PositionTable::Layout::F32Rows;
+}
+
 void Encoder::fill_position_table(int frames, const std::atomic<bool> * abort, EncoderProfile * profile) {
     const size_t layers = w_.layers.size();
+    const PositionTable::Layout layout = position_layout();
     int target = (frames + kPositionTableStep - 1) / kPositionTableStep * kPositionTableStep;
-    if (!position_table_.fits(target, hp_.d_model, layers)) target = frames;
-    position_table_.allocate(target, hp_.d_model, layers);
+    if (!position_table_.fits(layout, target, hp_.d_model, layers)) target = frames;
+    position_table_.allocate(layout, target, hp_.d_model, layers);
     GraphArena arena(graph_meta_);
     ggml_context * ctx = arena.ctx;
     EncoderInputs in;
@@ -145,7 +153,9 @@ void Encoder::fill_position_table(int frames, const std::atomic<bool> * abort, E
     add_position_inputs(ctx, in, hp_, w_, target);
     ggml_cgraph * graph = ggml_new_graph_custom(ctx, encoder_graph_nodes(hp_), false);
     for (size_t i = 0; i < layers; ++i) {
-        ggml_build_forward_expand(graph, ggml_cpy(ctx, build_position_projection(ctx, w_.layers[i], in), position_table_.layer(i)));
+        ggml_tensor * p = build_position_projection(ctx, w_.layers[i], in);
+        ggml_build_forward_expand(graph, layout == PositionTable::Layout::AmxWords ? amx_position_words(ctx, p, position_table_.layer(i), hp_.head_dim())
+                                                                                    : ggml_cpy(ctx, p, position_table_.layer(i)));
     }
     try {
         backend_.compute(graph, [&] { set_position_inputs(in, target, hp_.d_model); }, abort, profile, "positions");
@@ -252,7 +262,7 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     }
 
     // --- 2. conformer layers and the head
-    const bool keep_positions = uses_fused_attention(hp_, backend_.is_cpu()) && position_table_.fits(frames, D, w_.layers.size());
+    const bool keep_positions = uses_fused_attention(hp_, backend_.is_cpu()) && position_table_.fits(position_layout(), frames, D, w_.layers.size());
     if (keep_positions && position_table_.frames() < frames) fill_position_table(frames, abort, profile);  // its own graph, in graph_meta_ too
     GraphArena arena(graph_meta_);
     ggml_context * ctx = arena.ctx;

@@ -32,6 +32,8 @@ public:
                       EncoderProfile * profile = nullptr);
 
 private:
+    /** How this model's attention reads the kept projections. */
+    PositionTable::Layout position_layout() const;
     /** Makes position_table_ hold `frames` frames (or more), computing every layer's projection once (in the run's profile). */
     void fill_position_table(int frames, const std::atomic<bool> * abort, EncoderProfile * profile);
 

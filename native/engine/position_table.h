@@ -23,6 +23,10 @@ namespace parakeet {
 
 class PositionTable {
 public:
+    enum class Layout {
+        F32Rows,   // [d, 2·frames − 1] F32, row r = relative position frames − 1 − r (fused_rel_pos_attention's p)
+        AmxWords,  // [amx_position_columns(frames), d/2] I32: Pᵀ as the AMX attention op's BF16 pair words (attention_op.h)
+    };
     explicit PositionTable(size_t max_bytes) : max_bytes_(max_bytes) {}
     ~PositionTable();
     PositionTable(const PositionTable &) = delete;
@@ -30,22 +34,27 @@ public:
 
     /** Frames the table holds (0: none yet). */
     int frames() const { return frames_; }
+    Layout layout() const { return layout_; }
     /** Whether a table for `frames` frames of `layers` layers of width d fits the budget. */
-    bool fits(int frames, int64_t d, size_t layers) const { return bytes_for(frames, d, layers) <= max_bytes_; }
-    /** Replaces the table with an unfilled one for `frames` frames: [d, 2·frames − 1] F32 per layer, in host memory. */
-    void allocate(int frames, int64_t d, size_t layers);
-    /** Layer i's whole table (the tensor a filling graph copies into). */
+    bool fits(Layout layout, int frames, int64_t d, size_t layers) const { return bytes_for(layout, frames, d, layers) <= max_bytes_; }
+    /** Replaces the table with an unfilled one for `frames` frames, one tensor per layer, in host memory. */
+    void allocate(Layout layout, int frames, int64_t d, size_t layers);
+    /** Layer i's whole table (the tensor a filling graph writes). */
     ggml_tensor * layer(size_t i) const { return layers_[i]; }
-    /** Layer i's rows for a run of `frames` ≤ frames() frames: [d, 2·frames − 1], a view in ctx. */
+    /**
+     * Layer i's part for a run of `frames` ≤ frames() frames, a view in ctx: F32Rows [d, 2·frames − 1];
+     * AmxWords [2·frames − 1, d/2] I32 whose column 0 is the run's position row 0, rows as far apart as the table's.
+     */
     ggml_tensor * view(ggml_context * ctx, size_t i, int frames) const;
-    size_t bytes() const { return frames_ == 0 ? 0 : bytes_for(frames_, d_, layers_.size()); }
+    size_t bytes() const { return frames_ == 0 ? 0 : bytes_for(layout_, frames_, d_, layers_.size()); }
     /** Frees the table (frames() 0). */
     void clear();
 
 private:
-    static size_t bytes_for(int frames, int64_t d, size_t layers) { return size_t(2 * int64_t(frames) - 1) * size_t(d) * sizeof(float) * layers; }
+    static size_t bytes_for(Layout layout, int frames, int64_t d, size_t layers);
 
     size_t max_bytes_;
+    Layout layout_ = Layout::F32Rows;
     int frames_ = 0;
     int64_t d_ = 0;
     ggml_context * ctx_ = nullptr;
