@@ -88,10 +88,16 @@ PARAKEET_AVX512 static inline __m512 exp512(__m512 x) {
 // subnormal, and a subnormal operand costs a microcode assist in every later multiply (SiLU's x·σ,
 // the LSTM's gates). Measured: SiLU on inputs beyond −90 ran 10× slower. The floor changes the
 // result by less than 2e−35 in absolute terms.
+//
+// The quotient is RCP14 (relative error < 2⁻¹⁴) and one Newton step y·(2 − a·y) (error ≈ 2⁻²⁸,
+// within an ulp or two of the division): VDIVPS on zmm is one per 10–16 cycles, and the SiLU of
+// every feed-forward's linear1 output made it ≈ 4 % of a 0.6B encoder at 10 s on one thread.
 PARAKEET_AVX512 static inline __m512 sigmoid512(__m512 x) {
     const __m512 one = _mm512_set1_ps(1.0f);
     const __m512 minus_x = _mm512_min_ps(_mm512_sub_ps(_mm512_setzero_ps(), x), _mm512_set1_ps(80.0f));
-    return _mm512_div_ps(one, _mm512_add_ps(one, exp512(minus_x)));
+    const __m512 a = _mm512_add_ps(one, exp512(minus_x));  // in [1, 1 + e⁸⁰]: its reciprocal stays a normal float
+    const __m512 y = _mm512_rcp14_ps(a);
+    return _mm512_mul_ps(y, _mm512_fnmadd_ps(a, y, _mm512_set1_ps(2.0f)));
 }
 
 /** A packed matmul's epilogue on 16 outputs (packed_weights.h): residual + scale · act(v + bias). */
