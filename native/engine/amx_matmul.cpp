@@ -250,6 +250,18 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
         const int64_t s1 = std::min(steps, s0 + chunk);
         // The chunk's B tiles, step s0 first (widened now, for the per-call layout: they stay in L1).
         const uint8_t * bp = reinterpret_cast<const uint8_t *>(w.chunk(panel, s0, s1, scratch)) - size_t(2 * s0) * kTileBytes;
+        // In the last chunk each pair's outputs go through the epilogue a few frames per step of
+        // the next pair's products, whose tile instructions run meanwhile (AVX-512 work between
+        // tile instructions overlaps them; after the panel, it waited for them).
+        const bool last_chunk = s1 == steps;
+        const int64_t per_step = (2 * kTileFrames + (s1 - s0) - 1) / (s1 - s0);
+        int64_t pending = 0, pending_end = 0;  // the previous pair's frames still to store
+        auto store_some = [&](int64_t n) {
+            n = std::min(n, pending_end - pending);
+            if (n <= 0) return;
+            store_outputs(stage + size_t(pending) * 32, n, out, ep, t0 + pending, panel * 32);
+            pending += n;
+        };
         for (int64_t f = 0; f < frames; f += 2 * kTileFrames) {
             float * c = stage + size_t(f) * 32;
             const uint8_t * a0 = reinterpret_cast<const uint8_t *>(a) + size_t(f / kTileFrames) * tile_stride;
@@ -269,6 +281,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                         "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kTileBytes),
                         "r"(a1 + s * kTileBytes), "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
                         : "memory");
+                    if (last_chunk) store_some(per_step);
                 }
                 end_pair_sums(c);
             } else {  // the span's last 1–16 frames: one A tile
@@ -283,12 +296,18 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                         "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kTileBytes),
                         "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
                         : "memory");
+                    if (last_chunk) store_some(per_step);
                 }
                 end_tile_sums(c);
             }
+            if (last_chunk) {
+                store_some(pending_end - pending);
+                pending = f;
+                pending_end = std::min(frames, f + 2 * kTileFrames);
+            }
         }
+        if (last_chunk) store_some(pending_end - pending);
     }
-    store_outputs(stage, frames, out, ep, t0, panel * 32);
 }
 
 /** Panels made at load (PackedBf16TileMatrix). */

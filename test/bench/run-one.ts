@@ -48,7 +48,8 @@ const flop = encoderFlops(info, windowSamples).gflop * windows;
 const encoderMs = median('encoder');
 console.log(JSON.stringify({
   model: info.name, file: values.model, fileBytes: info.fileBytes, weightType, placedTypes: info.weightTypes, threads, seconds,
-  firstLoadMs, warmLoadMs, totalMs: median('total'), melMs: median('mel'), encoderMs, decoderMs: median('decoder'),
+  firstLoadMs, warmLoadMs, totalMs: median('total'), melMs: median('mel'), encoderMs, encoderMinMs: Math.min(...samples.map((s) => s.encoder)),
+  decoderMs: median('decoder'),
   rtfx: seconds / (median('total') / 1000), encoderGflop: flop, encoderGflops: flop / (encoderMs / 1000),
   tokens: median('tokens'), maxRssBytes: process.resourceUsage().maxRSS * 1024, text: text.slice(0, 80),
 }));
