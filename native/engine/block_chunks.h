@@ -47,22 +47,44 @@ struct BlockStream {
  * shared host where two single-threaded copies each ran at full speed.) The shared count lives in
  * the node's op_params beside ggml's custom-op parameters; the last of the node's threads to finish
  * sets it back to zero for the graph's next run (every thread of a node runs it once).
+ *
+ * A thread takes a group of up to 8 neighbouring panels at a time (at least 4 groups per thread
+ * remain for the balance): handed out one by one, neighbouring panels went to alternate threads,
+ * whose 128-byte stretches of every output row then sat side by side and the cores' prefetchers
+ * pulled each other's lines away (two threads ran a 1024 × 1024 Q8_0 product at 125 frames only
+ * 1.4× as fast as one; the outputs' stores took twice the share of the time).
  */
 class PanelItems {
 public:
-    static PanelItems range(int64_t p0, int64_t p1) { return PanelItems(p0, p1, nullptr, 0); }
-    static PanelItems shared(ggml_tensor * node, int64_t panels, int nth) { return PanelItems(0, panels, node->op_params + kCountAt, nth); }
+    static PanelItems range(int64_t p0, int64_t p1) { return PanelItems(p0, p1, nullptr, 0, 1); }
+    static PanelItems shared(ggml_tensor * node, int64_t panels, int nth) {
+        const int64_t group = std::clamp<int64_t>(panels / (4 * int64_t(std::max(1, nth))), 1, kMaxGroup);
+        return PanelItems(0, panels, node->op_params + kCountAt, nth, group);
+    }
 
-    void start(int64_t spans) { items_ = spans * (p1_ - p0_); }
+    void start(int64_t spans) { groups_ = spans * groups_per_span(); }
     /** The next item, false when none is left. */
     bool next(int64_t & span, int64_t & panel) {
+        if (left_in_group_ > 0) {
+            --left_in_group_;
+            span = span_;
+            panel = ++panel_;
+            return true;
+        }
         taken_ = shared_ != nullptr ? int64_t(__atomic_fetch_add(shared_, 1, __ATOMIC_RELAXED)) : taken_ + 1;
-        return at(taken_, span, panel);
+        if (!group_at(taken_, span_, panel_, left_in_group_)) return false;
+        span = span_;
+        panel = panel_;
+        return true;
     }
     /** The panel of the item this thread most likely takes next (its weights are worth prefetching); false if none. */
     bool upcoming_panel(int64_t & panel) const {
-        int64_t span = 0;
-        return at(taken_ + (shared_ != nullptr ? nth_ : 1), span, panel);
+        if (left_in_group_ > 0) {
+            panel = panel_ + 1;
+            return true;
+        }
+        int64_t span = 0, left = 0;
+        return group_at(taken_ + (shared_ != nullptr ? nth_ : 1), span, panel, left);
     }
     /** Once per thread, after its last next(). */
     void finish() {
@@ -77,18 +99,25 @@ private:
     static constexpr int kCountAt = 12;
     static_assert(3 * sizeof(void *) <= kCountAt * sizeof(int32_t) && kCountAt + 2 <= GGML_MAX_OP_PARAMS / int(sizeof(int32_t)), "op_params room");
 
-    PanelItems(int64_t p0, int64_t p1, int32_t * shared, int nth) : p0_(p0), p1_(p1), shared_(shared), nth_(nth) {}
-    bool at(int64_t k, int64_t & span, int64_t & panel) const {
-        if (k < 0 || k >= items_) return false;
-        span = k / (p1_ - p0_);
-        panel = p0_ + k % (p1_ - p0_);
+    static constexpr int64_t kMaxGroup = 8;
+    PanelItems(int64_t p0, int64_t p1, int32_t * shared, int nth, int64_t group) : p0_(p0), p1_(p1), shared_(shared), nth_(nth), group_(group) {}
+    int64_t groups_per_span() const { return (p1_ - p0_ + group_ - 1) / group_; }
+    /** Group k: its span, first panel and the panels after that one. */
+    bool group_at(int64_t k, int64_t & span, int64_t & panel, int64_t & left) const {
+        if (k < 0 || k >= groups_) return false;
+        const int64_t per_span = groups_per_span();
+        span = k / per_span;
+        panel = p0_ + (k % per_span) * group_;
+        left = std::min(group_, p1_ - panel) - 1;
         return true;
     }
 
     int64_t p0_, p1_;
-    int32_t * shared_;  // [items taken, threads finished], or nullptr for a fixed range
+    int32_t * shared_;  // [groups taken, threads finished], or nullptr for a fixed range
     int nth_;
-    int64_t items_ = 0, taken_ = -1;
+    int64_t group_;
+    int64_t groups_ = 0, taken_ = -1;
+    int64_t span_ = 0, panel_ = 0, left_in_group_ = 0;  // the group in hand
 };
 
 /**

@@ -1,6 +1,6 @@
 // PanelItems (block_chunks.h): a GEMM node's (span, panel) items shared among its threads through
-// the node's op_params. Every item is taken exactly once per run, whatever the thread count, and
-// the count is back at zero for the next run of the same node.
+// the node's op_params. Every item is taken exactly once per run, whatever the thread count, the
+// count is back at zero for the next run of the same node, and neighbouring panels go out in groups.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -39,6 +39,33 @@ TEST(shared_panel_items_are_each_taken_once_per_run) {
     }
     CHECK(std::memcmp(node.op_params, ggml_params, sizeof(ggml_params)) == 0);
     for (size_t i = sizeof(ggml_params) / sizeof(int32_t); i < sizeof(node.op_params) / sizeof(int32_t); ++i) CHECK_EQ(node.op_params[i], 0);
+    // Neighbouring panels go to one thread together (groups of 4 here: 32 panels, 2 threads), so the
+    // threads' stretches of each output row are not interleaved 128 bytes at a time.
+    {
+        const int nth = 2;
+        const int64_t panels = 32;
+        std::vector<std::vector<int64_t>> order(nth);
+        std::vector<std::thread> threads;
+        for (int ith = 0; ith < nth; ++ith) {
+            threads.emplace_back([&, ith] {
+                PanelItems items = PanelItems::shared(&node, panels, nth);
+                items.start(1);
+                for (int64_t s = 0, p = 0; items.next(s, p);) {
+                    int64_t predicted = -1;
+                    if (p % 4 != 3) CHECK(items.upcoming_panel(predicted) && predicted == p + 1);  // the group's next panel
+                    order[size_t(ith)].push_back(p);
+                    std::this_thread::yield();
+                }
+                items.finish();
+            });
+        }
+        for (std::thread & t : threads) t.join();
+        CHECK_EQ(int(order[0].size() + order[1].size()), int(panels));
+        for (const std::vector<int64_t> & mine : order) {
+            CHECK(mine.size() % 4 == 0);
+            for (size_t i = 0; i < mine.size(); ++i) CHECK(i % 4 == 0 ? mine[i] % 4 == 0 : mine[i] == mine[i - 1] + 1);
+        }
+    }
     // A fixed range: its own panels, span by span, in order.
     PanelItems range = PanelItems::range(3, 6);
     range.start(2);
