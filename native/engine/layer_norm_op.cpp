@@ -29,17 +29,24 @@ void norm_row_scalar(const float * x, const float * g, const float * b, float * 
 }
 
 #if defined(__x86_64__) || defined(_M_X64)
+// The sums run in four accumulators where d allows (d % 64 == 0): one chain of d/16 dependent adds
+// waited out each add's latency, and the norms took ≈ 2 % of a 0.6B encoder at 10 s (one thread).
 PARAKEET_AVX512 void norm_row_avx512(const float * x, const float * g, const float * b, float * y, int64_t d) {
-    __m512 s = _mm512_setzero_ps();
-    for (int64_t i = 0; i < d; i += 16) s = _mm512_add_ps(s, _mm512_loadu_ps(x + i));
-    const float mean = _mm512_reduce_add_ps(s) / float(d);
+    const int lanes = d % 64 == 0 ? 4 : 1;
+    __m512 s[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+    for (int64_t i = 0; i < d; i += 16 * lanes)
+        for (int k = 0; k < lanes; ++k) s[k] = _mm512_add_ps(s[k], _mm512_loadu_ps(x + i + 16 * k));
+    const float mean = _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(s[0], s[1]), _mm512_add_ps(s[2], s[3]))) / float(d);
     const __m512 m = _mm512_set1_ps(mean);
-    __m512 v = _mm512_setzero_ps();
-    for (int64_t i = 0; i < d; i += 16) {
-        const __m512 c = _mm512_sub_ps(_mm512_loadu_ps(x + i), m);
-        v = _mm512_fmadd_ps(c, c, v);
+    __m512 v[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+    for (int64_t i = 0; i < d; i += 16 * lanes) {
+        for (int k = 0; k < lanes; ++k) {
+            const __m512 c = _mm512_sub_ps(_mm512_loadu_ps(x + i + 16 * k), m);
+            v[k] = _mm512_fmadd_ps(c, c, v[k]);
+        }
     }
-    const __m512 rstd = _mm512_set1_ps(1.0f / std::sqrt(_mm512_reduce_add_ps(v) / float(d) + kEps));
+    const float var = _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(v[0], v[1]), _mm512_add_ps(v[2], v[3]))) / float(d);
+    const __m512 rstd = _mm512_set1_ps(1.0f / std::sqrt(var + kEps));
     for (int64_t i = 0; i < d; i += 16) {
         const __m512 c = _mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), m), rstd);
         _mm512_storeu_ps(y + i, _mm512_fmadd_ps(c, _mm512_loadu_ps(g + i), _mm512_loadu_ps(b + i)));
