@@ -6,4 +6,5 @@ import { join } from 'node:path';
 import { buildDir, buildTestTarget, run } from './native-test-build.mjs';
 
 buildTestTarget('bench-kernels', 'parakeet_kernel_rates');
-run('bench-kernels', join(buildDir, 'tests', process.platform === 'win32' ? 'parakeet_kernel_rates.exe' : 'parakeet_kernel_rates'), []);
+// `-- --streamed`: only the AMX feed-forward pairs with their weights from DRAM (kernel_rates.cpp).
+run('bench-kernels', join(buildDir, 'tests', process.platform === 'win32' ? 'parakeet_kernel_rates.exe' : 'parakeet_kernel_rates'), process.argv.slice(2));

@@ -257,7 +257,10 @@ std::string cpu_model() {
 int main(int argc, char ** argv) {
     const bool stream_only = argc > 1 && std::strcmp(argv[1], "--streamed") == 0;
     if (stream_only) {
-        if (!amx_bf16_usable()) return 0;
+        if (!amx_bf16_usable()) {
+            std::printf("streamed AMX rates: AMX-BF16 not usable here (%s)\n", amx_bf16_status().reason.c_str());
+            return 0;
+        }
         std::mt19937 rng(7);
         for (int64_t frames : {int64_t(125), int64_t(750)})
             std::printf("AMX Q8_0, 0.6B feed-forward pairs from DRAM, %lld frames: %.0f G multiply-adds/s\n", static_cast<long long>(frames),
