@@ -183,18 +183,7 @@ PARAKEET_AMX_ATTN void attend_block(ggml_tensor * dst, int h, int64_t i0, int li
     for (int q = 0; q < live; ++q) {
         float * row = w.scores.data() + q * s.key_stride;
         const float * bd = w.bd.data() + q * s.band + (kBlockQueries - 1 - q);
-        __m512 mx = _mm512_set1_ps(-INFINITY);
-        for (int64_t j = 0; j < full; j += 16) {
-            const __m512 x = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(row + j), _mm512_loadu_ps(bd + j)), k);
-            _mm512_storeu_ps(row + j, x);
-            mx = _mm512_max_ps(mx, x);
-        }
-        if (tail) {
-            const __m512 x = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(row + full), _mm512_loadu_ps(bd + full)), k);
-            _mm512_storeu_ps(row + full, x);
-            mx = _mm512_mask_max_ps(mx, tail, mx, x);
-        }
-        const __m512 m = _mm512_set1_ps(_mm512_reduce_max_ps(mx));
+        const __m512 m = _mm512_set1_ps(scaled_scores(row, bd, k, full, tail));
         __m512 total = _mm512_setzero_ps();
         uint16_t * n = w.numerators.data() + q * s.key_cols;
         for (int64_t j = 0; j < s.key_cols; j += 32) {
@@ -228,8 +217,8 @@ PARAKEET_AMX_ATTN void attend_block(ggml_tensor * dst, int h, int64_t i0, int li
 }  // namespace
 
 void attention_amx_op(ggml_tensor * dst, int ith, int nth, void *) {
-    const ggml_tensor * q = dst->src[0], * k = dst->src[1], * v = dst->src[2], * p = dst->src[3];
-    const ggml_tensor * bu = dst->src[4], * bv = dst->src[5];
+    const OpSources in(dst);
+    const ggml_tensor * q = in.q, * k = in.k, * v = in.v, * p = in.p, * bu = in.bias_u;
     const Shapes s = shapes_of(dst);
     const float scale = 1.0f / std::sqrt(float(s.dk));
     thread_local Scratch w;
@@ -240,8 +229,6 @@ void attention_amx_op(ggml_tensor * dst, int ith, int nth, void *) {
     w.numerators.assign(size_t(kBlockQueries) * size_t(s.key_cols), 0);
     w.qu.assign(size_t(kBlockQueries) * size_t(s.dk), 0);
     w.qv.assign(size_t(kBlockQueries) * size_t(s.dk), 0);
-    const float * u_all = static_cast<const float *>(bu->data);
-    const float * v_all = static_cast<const float *>(bv->data);
     const TileConfig config = full_tiles();
     load_tile_config(config);
     for_each_block<kBlockQueries>(dst, s, int(bu->ne[1]), ith, nth, [&](int h, int64_t i0, int live) {
@@ -250,8 +237,8 @@ void attention_amx_op(ggml_tensor * dst, int ith, int nth, void *) {
             uint16_t * qu = w.qu.data() + r * s.dk, * qv = w.qv.data() + r * s.dk;
             if (r < live) {
                 const float * qi = row_of(q, i0 + r) + h * s.dk;
-                biased_query(qi, u_all + h * s.dk, s.dk, qu);
-                biased_query(qi, v_all + h * s.dk, s.dk, qv);
+                biased_query(qi, in.u_of(h, s.dk), s.dk, qu);
+                biased_query(qi, in.v_of(h, s.dk), s.dk, qv);
             } else {
                 std::fill(qu, qu + s.dk, uint16_t(0));
                 std::fill(qv, qv + s.dk, uint16_t(0));

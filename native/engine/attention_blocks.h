@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -60,6 +61,15 @@ inline Shapes shapes_of(const ggml_tensor * dst) {
     return s;
 }
 
+// The op's tensors, by name (sources: q, k, v, p, bias_u, bias_v[, frame mask]).
+struct OpSources {
+    const ggml_tensor * q, * k, * v, * p, * bias_u, * bias_v;
+    explicit OpSources(const ggml_tensor * dst)
+        : q(dst->src[0]), k(dst->src[1]), v(dst->src[2]), p(dst->src[3]), bias_u(dst->src[4]), bias_v(dst->src[5]) {}
+    const float * u_of(int h, int64_t dk) const { return static_cast<const float *>(bias_u->data) + h * dk; }
+    const float * v_of(int h, int64_t dk) const { return static_cast<const float *>(bias_v->data) + h * dk; }
+};
+
 inline const float * row_of(const ggml_tensor * t, int64_t row) {
     return reinterpret_cast<const float *>(static_cast<const char *>(t->data) + size_t(row) * t->nb[1]);
 }
@@ -91,6 +101,24 @@ PARAKEET_AVX512 inline void transpose16(const float * const (&src)[16], float * 
         r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
     }
     for (int c = 0; c < 16; ++c) _mm512_storeu_ps(dst + c * dst_stride, r[c]);
+}
+
+// One query's scores over the valid keys, (AC + shifted BD)·scale, written back into its AC row
+// (`full` keys in whole vectors, then the `tail` mask's); returns their largest. (The F32 and
+// AMX ops; the 14-bit op scales AC and BD by the query's own factors.)
+PARAKEET_AVX512 inline float scaled_scores(float * row, const float * bd, __m512 scale, int64_t full, __mmask16 tail) {
+    __m512 mx = _mm512_set1_ps(-INFINITY);
+    for (int64_t j = 0; j < full; j += 16) {
+        const __m512 x = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(row + j), _mm512_loadu_ps(bd + j)), scale);
+        _mm512_storeu_ps(row + j, x);
+        mx = _mm512_max_ps(mx, x);
+    }
+    if (tail) {
+        const __m512 x = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(row + full), _mm512_loadu_ps(bd + full)), scale);
+        _mm512_storeu_ps(row + full, x);
+        mx = _mm512_mask_max_ps(mx, tail, mx, x);
+    }
+    return _mm512_reduce_max_ps(mx);
 }
 
 #endif

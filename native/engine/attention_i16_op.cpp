@@ -289,8 +289,8 @@ PARAKEET_VNNI512 float biased_query(const float * q, const float * bias, int64_t
 }  // namespace
 
 void attention_i16_op(ggml_tensor * dst, int ith, int nth, void *) {
-    const ggml_tensor * q = dst->src[0], * k = dst->src[1], * v = dst->src[2], * p = dst->src[3];
-    const ggml_tensor * bu = dst->src[4], * bv = dst->src[5];
+    const OpSources in(dst);
+    const ggml_tensor * q = in.q, * k = in.k, * v = in.v, * p = in.p, * bu = in.bias_u;
     const Shapes s = shapes_of(dst);
     const float scale = 1.0f / std::sqrt(float(s.dk));
     const int levels = score_levels(s.dk);
@@ -302,16 +302,14 @@ void attention_i16_op(ggml_tensor * dst, int ith, int nth, void *) {
     w.numerators.resize(size_t(kQueries) * size_t(s.key_cols));
     w.qu.assign(size_t(kQueries * pairs), 0);
     w.qv.assign(size_t(kQueries * pairs), 0);
-    const float * u_all = static_cast<const float *>(bu->data);
-    const float * v_all = static_cast<const float *>(bv->data);
     for_each_block(dst, s, int(bu->ne[1]), ith, nth, [&](int h, int64_t i0, int live) {
         if (w.head != h) quantize_head(k, p, v, h, s, w);
         std::fill(w.qu.begin(), w.qu.end(), 0);
         std::fill(w.qv.begin(), w.qv.end(), 0);
         for (int r = 0; r < live; ++r) {
             const float * qi = row_of(q, i0 + r) + h * s.dk;
-            w.qu_scale[r] = biased_query(qi, u_all + h * s.dk, s.dk, levels, w.qu.data() + r * pairs);
-            w.qv_scale[r] = biased_query(qi, v_all + h * s.dk, s.dk, levels, w.qv.data() + r * pairs);
+            w.qu_scale[r] = biased_query(qi, in.u_of(h, s.dk), s.dk, levels, w.qu.data() + r * pairs);
+            w.qv_scale[r] = biased_query(qi, in.v_of(h, s.dk), s.dk, levels, w.qv.data() + r * pairs);
         }
         attend_block(dst, h, i0, live, s, w, scale);
     });

@@ -152,18 +152,7 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
     for (int q = 0; q < live; ++q) {
         float * row = w.scores.data() + q * stride;
         const float * bd = w.bd.data() + q * s.band + (kQueries - 1 - q);
-        __m512 mx = _mm512_set1_ps(-INFINITY);
-        for (int64_t j = 0; j < full; j += 16) {
-            const __m512 x = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(row + j), _mm512_loadu_ps(bd + j)), vscale);
-            _mm512_storeu_ps(row + j, x);
-            mx = _mm512_max_ps(mx, x);
-        }
-        if (tail) {
-            const __m512 x = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(row + full), _mm512_loadu_ps(bd + full)), vscale);
-            _mm512_storeu_ps(row + full, x);
-            mx = _mm512_mask_max_ps(mx, tail, mx, x);
-        }
-        const __m512 m = _mm512_set1_ps(_mm512_reduce_max_ps(mx));
+        const __m512 m = _mm512_set1_ps(scaled_scores(row, bd, vscale, full, tail));
         __m512 sum = _mm512_setzero_ps();
         for (int64_t j = 0; j < full; j += 16) {
             const __m512 e = exp512(_mm512_sub_ps(_mm512_loadu_ps(row + j), m));
@@ -195,8 +184,8 @@ PARAKEET_AVX512 void add_rows(const float * q, const float * u, const float * v,
 }
 
 void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
-    const ggml_tensor * q = dst->src[0], * k = dst->src[1], * v = dst->src[2], * p = dst->src[3];
-    const ggml_tensor * bu = dst->src[4], * bv = dst->src[5];
+    const OpSources in(dst);
+    const ggml_tensor * q = in.q, * k = in.k, * v = in.v, * p = in.p, * bu = in.bias_u;
     const Shapes s = shapes_of(dst);
     const float scale = 1.0f / std::sqrt(float(s.dk));
     thread_local Scratch w;
@@ -205,14 +194,12 @@ void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
     w.bd.resize(size_t(kQueries) * size_t(s.band));
     w.qu.assign(size_t(kQueries) * size_t(s.dk), 0.0f);
     w.qv.assign(size_t(kQueries) * size_t(s.dk), 0.0f);
-    const float * u_all = static_cast<const float *>(bu->data);
-    const float * v_all = static_cast<const float *>(bv->data);
     for_each_block(dst, s, int(bu->ne[1]), ith, nth, [&](int h, int64_t i0, int live) {
         if (w.head != h) transpose_head(k, p, v, h, s, w);
         std::fill(w.qu.begin(), w.qu.end(), 0.0f);
         std::fill(w.qv.begin(), w.qv.end(), 0.0f);
         for (int r = 0; r < live; ++r) {
-            add_rows(row_of(q, i0 + r) + h * s.dk, u_all + h * s.dk, v_all + h * s.dk, w.qu.data() + r * s.dk, w.qv.data() + r * s.dk, s.dk);
+            add_rows(row_of(q, i0 + r) + h * s.dk, in.u_of(h, s.dk), in.v_of(h, s.dk), w.qu.data() + r * s.dk, w.qv.data() + r * s.dk, s.dk);
         }
         attend_block(v, dst, h, i0, live, s, w, scale);
     });
