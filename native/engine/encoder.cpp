@@ -144,7 +144,7 @@ void Encoder::fill_position_table(int frames, const std::atomic<bool> * abort, E
     const PositionTable::Layout layout = position_layout();
     int target = (frames + kPositionTableStep - 1) / kPositionTableStep * kPositionTableStep;
     if (!position_table_.fits(layout, target, hp_.d_model, layers)) target = frames;
-    position_table_.allocate(layout, target, hp_.d_model, layers);
+    position_table_.allocate(layout, target, hp_.d_model, layers, backend_.buffer_type());  // a CPU graph's (keep_positions)
     GraphArena arena(graph_meta_);
     ggml_context * ctx = arena.ctx;
     EncoderInputs in;

@@ -4,7 +4,6 @@
 
 #include "attention_op.h"
 #include "ggml-alloc.h"
-#include "ggml-cpu.h"
 
 namespace parakeet {
 
@@ -25,7 +24,7 @@ size_t PositionTable::bytes_for(Layout layout, int frames, int64_t d, size_t lay
     return per_layer * layers;
 }
 
-void PositionTable::allocate(Layout layout, int frames, int64_t d, size_t layers) {
+void PositionTable::allocate(Layout layout, int frames, int64_t d, size_t layers, ggml_backend_buffer_type_t host) {
     clear();
     ggml_init_params params = {ggml_tensor_overhead() * (layers + 1), nullptr, true};
     ctx_ = ggml_init(params);
@@ -36,7 +35,7 @@ void PositionTable::allocate(Layout layout, int frames, int64_t d, size_t layers
         ggml_format_name(t, "position_table.%zu", i);
         layers_.push_back(t);
     }
-    buffer_ = ggml_backend_alloc_ctx_tensors_from_buft(ctx_, ggml_backend_cpu_buffer_type());
+    buffer_ = ggml_backend_alloc_ctx_tensors_from_buft(ctx_, host);
     if (buffer_ == nullptr) {
         clear();
         throw std::bad_alloc();

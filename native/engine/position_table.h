@@ -37,8 +37,11 @@ public:
     Layout layout() const { return layout_; }
     /** Whether a table for `frames` frames of `layers` layers of width d fits the budget. */
     bool fits(Layout layout, int frames, int64_t d, size_t layers) const { return bytes_for(layout, frames, d, layers) <= max_bytes_; }
-    /** Replaces the table with an unfilled one for `frames` frames, one tensor per layer, in host memory. */
-    void allocate(Layout layout, int frames, int64_t d, size_t layers);
+    /**
+     * Replaces the table with an unfilled one for `frames` frames, one tensor per layer, in a buffer of
+     * `host` (the CPU backend's buffer type: the table is only kept for CPU graphs).
+     */
+    void allocate(Layout layout, int frames, int64_t d, size_t layers, ggml_backend_buffer_type_t host);
     /** Layer i's whole table (the tensor a filling graph writes). */
     ggml_tensor * layer(size_t i) const { return layers_[i]; }
     /**
