@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <new>
 
 #include "attention_op.h"
 #include "encoder_graph.h"
@@ -139,12 +140,16 @@ PositionTable::Layout Encoder::position_layout() const {
                                                                                               : PositionTable::Layout::F32Rows;
 }
 
-void Encoder::fill_position_table(int frames, const std::atomic<bool> * abort, EncoderProfile * profile) {
+bool Encoder::fill_position_table(int frames, const std::atomic<bool> * abort, EncoderProfile * profile) {
     const size_t layers = w_.layers.size();
     const PositionTable::Layout layout = position_layout();
     int target = (frames + kPositionTableStep - 1) / kPositionTableStep * kPositionTableStep;
     if (!position_table_.fits(layout, target, hp_.d_model, layers)) target = frames;
-    position_table_.allocate(layout, target, hp_.d_model, layers, backend_.buffer_type());  // a CPU graph's (keep_positions)
+    try {
+        position_table_.allocate(layout, target, hp_.d_model, layers, backend_.buffer_type());  // a CPU graph's (keep_positions)
+    } catch (const std::bad_alloc &) {
+        return false;  // no room for it: this run projects the positions itself
+    }
     GraphArena arena(graph_meta_);
     ggml_context * ctx = arena.ctx;
     EncoderInputs in;
@@ -159,10 +164,15 @@ void Encoder::fill_position_table(int frames, const std::atomic<bool> * abort, E
     }
     try {
         backend_.compute(graph, [&] { set_position_inputs(in, target, hp_.d_model); }, abort, profile, "positions");
-    } catch (...) {
+    } catch (const Error & e) {
         position_table_.clear();  // half filled: the next run starts it again
+        if (e.code() != ErrorCode::OutOfMemory) throw;  // cancelled, or the device failed: as any run would say
+        return false;  // the table's compute buffers did not fit: this run projects the positions itself
+    } catch (...) {
+        position_table_.clear();
         throw;
     }
+    return true;
 }
 
 Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend)
@@ -262,8 +272,9 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     }
 
     // --- 2. conformer layers and the head
-    const bool keep_positions = uses_fused_attention(hp_, backend_.is_cpu()) && position_table_.fits(position_layout(), frames, D, w_.layers.size());
-    if (keep_positions && position_table_.frames() < frames) fill_position_table(frames, abort, profile);  // its own graph, in graph_meta_ too
+    // The kept projections (its own graph, in graph_meta_ too, so before this run's arena).
+    const bool keep_positions = uses_fused_attention(hp_, backend_.is_cpu()) && position_table_.fits(position_layout(), frames, D, w_.layers.size()) &&
+                                (position_table_.frames() >= frames || fill_position_table(frames, abort, profile));
     GraphArena arena(graph_meta_);
     ggml_context * ctx = arena.ctx;
     EncoderInputs in;

@@ -34,8 +34,11 @@ public:
 private:
     /** How this model's attention reads the kept projections. */
     PositionTable::Layout position_layout() const;
-    /** Makes position_table_ hold `frames` frames (or more), computing every layer's projection once (in the run's profile). */
-    void fill_position_table(int frames, const std::atomic<bool> * abort, EncoderProfile * profile);
+    /**
+     * Makes position_table_ hold `frames` frames (or more), computing every layer's projection once (in
+     * the run's profile); false, the table empty, where there was no memory for it.
+     */
+    bool fill_position_table(int frames, const std::atomic<bool> * abort, EncoderProfile * profile);
 
     const Hparams & hp_;
     const EncoderWeights & w_;
