@@ -88,6 +88,7 @@ ComputeBackend::~ComputeBackend() {
     if (backend_ != nullptr) ggml_backend_free(backend_);
 #ifndef PARAKEET_BACKEND_DL
     if (threadpool_ != nullptr) ggml_threadpool_free(threadpool_);
+    if (profile_pool_ != nullptr) ggml_threadpool_free(profile_pool_);
 #endif
 }
 
@@ -181,6 +182,29 @@ ggml_status ComputeBackend::compute_profiled(ggml_cgraph * graph, EncoderProfile
         ggml_context * c;
         ~Free() { ggml_free(c); }
     } free_ctx{ctx};
+#ifndef PARAKEET_BACKEND_DL
+    // Each node is a graph of its own here, and between graphs the pool's workers sleep (polling
+    // off): waking them for every node added 20–50 µs to each on two threads, so small ops looked
+    // several times slower than they run. A pool that polls runs the profiled graphs instead.
+    struct PoolSwap {
+        ggml_backend_t cpu;
+        struct ggml_threadpool * restore;
+        ~PoolSwap() {
+            if (restore != nullptr) ggml_backend_cpu_set_threadpool(cpu, restore);
+        }
+    } swap{cpu_backend_, nullptr};
+    if (threadpool_ != nullptr && backend_ == cpu_backend_) {
+        if (profile_pool_ == nullptr) {
+            ggml_threadpool_params tp = ggml_threadpool_params_default(n_threads_);
+            tp.poll = 50;
+            profile_pool_ = ggml_threadpool_new(&tp);
+        }
+        if (profile_pool_ != nullptr) {
+            ggml_backend_cpu_set_threadpool(cpu_backend_, profile_pool_);
+            swap.restore = threadpool_;
+        }
+    }
+#endif
     const int n = ggml_graph_n_nodes(graph);
     for (int i = 0; i < n; ++i) {
         ggml_tensor * node = ggml_graph_node(graph, i);
