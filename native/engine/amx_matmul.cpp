@@ -234,10 +234,10 @@ inline void end_tile_sums(void * c) {
  *
  * The inputs go in chunks of chunk_steps(frames) steps, each over every frame pair. The tiles' sums go to
  * `stage` (the span's frames × 32 floats, this thread's, 128 bytes a frame) between chunks, and reach
- * y, through the epilogue, after the panel's last chunk: y's rows are a matmul's width
- * apart, so each frame's 32 outputs are two lines no cache holds yet, and storing them between
- * tiles held up the next tile's loads behind those misses (the 2048 × 512 product at 125 frames,
- * one thread: 480 → 550 G multiply–adds/s staged).
+ * y through the epilogue during the last chunk, a pair's while the next pair's tiles run: y's rows
+ * are a matmul's width apart, so each frame's 32 outputs are two lines no cache holds yet, and
+ * storing them straight from the tiles held up the next tile's loads behind those misses (the
+ * 2048 × 512 product at 125 frames, one thread: 480 → 550 G multiply–adds/s staged).
  */
 template <typename Panels>
 PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Panels & w, int64_t panel, uint16_t * scratch, float * stage,
