@@ -38,8 +38,12 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
             if (kept.first == w.pos_w) p = kept.second;
         }
         if (p == nullptr) p = build_position_projection(ctx, w, in);
-        ggml_tensor * context = fused_rel_pos_attention(ctx, q, k, v, p, w.pos_bias_u, w.pos_bias_v, in.frame_mask,
-                                                         in.packed != nullptr ? in.packed->attention_products() : AttentionProducts::F32);
+        const AttentionProducts products = in.packed != nullptr ? in.packed->attention_products() : AttentionProducts::F32;
+        // On AMX tiles the op writes linear_out's activation tiles itself (no F32 context, no conversion node).
+        const PackedMatmul * out = in.packed != nullptr ? in.packed->find(w.out_w) : nullptr;
+        const bool tiles = products == AttentionProducts::AmxBf16 && out != nullptr && out->activation_format() == ActivationFormat::Bf16Tiles;
+        ggml_tensor * context = fused_rel_pos_attention(ctx, q, k, v, p, w.pos_bias_u, w.pos_bias_v, in.frame_mask, products, tiles);
+        if (tiles) return out->apply_quantized(ctx, context, ggml_get_name(w.out_w), Epilogue{w.out_b, false, residual, 1.0f});
         return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
     }
 

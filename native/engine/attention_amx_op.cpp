@@ -151,6 +151,17 @@ inline void tile_pass(const void * a, size_t a_stride, size_t a_step, const void
     if (two) asm volatile("tilestored %%tmm6, (%0,%2,1)\n\ttilestored %%tmm7, (%1,%2,1)" ::"r"(o + 16 * out_stride), "r"(o + 16 * out_stride + 64), "r"(out_stride) : "memory");
 }
 
+/** In a tile output (dst I8: the context as linear_out's BF16 tiles), frame i's 32 channels from c. */
+inline uint16_t * tile_line(ggml_tensor * dst, const Shapes & s, int64_t i, int64_t c) {
+    const int64_t steps = s.d_model / 32;
+    return static_cast<uint16_t *>(dst->data) + (size_t(i / 16) * size_t(steps) + size_t(c / 32)) * 512 + size_t(i % 16) * 32;
+}
+
+/** Channels [c0, c1) of frame i in a tile output set to zero. */
+PARAKEET_AMX_ATTN void zero_tile_row(ggml_tensor * dst, const Shapes & s, int64_t i, int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; c += 32) _mm512_storeu_si512(tile_line(dst, s, i, c), _mm512_setzero_si512());
+}
+
 /** (q + bias) of one query row as dk BF16 values. */
 PARAKEET_AMX_ATTN void biased_query(const float * q, const float * bias, int64_t dk, uint16_t * out) {
     for (int64_t d = 0; d < dk; d += 32) {
@@ -208,9 +219,17 @@ PARAKEET_AMX_ATTN void attend_block(ggml_tensor * dst, int h, int64_t i0, int li
                   w.context.data() + c0, size_t(s.dk) * 4, two);
     }
     for (int q = 0; q < live; ++q) {
-        float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i0 + q) * dst->nb[1]) + h * s.dk;
+        const float * context = w.context.data() + q * s.dk;
         const __m512 r = _mm512_set1_ps(inv_sum[q]);
-        for (int64_t c = 0; c < s.dk; c += 16) _mm512_storeu_ps(out + c, _mm512_mul_ps(_mm512_loadu_ps(w.context.data() + q * s.dk + c), r));
+        if (dst->type == GGML_TYPE_I8) {  // linear_out's BF16 tiles (amx_matmul.h), as amx_tile_row writes a row
+            for (int64_t c = 0; c < s.dk; c += 32) {
+                const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_mul_ps(_mm512_loadu_ps(context + c + 16), r), _mm512_mul_ps(_mm512_loadu_ps(context + c), r));
+                _mm512_storeu_si512(tile_line(dst, s, i0 + q, h * s.dk + c), reinterpret_cast<const __m512i &>(v));
+            }
+            continue;
+        }
+        float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i0 + q) * dst->nb[1]) + h * s.dk;
+        for (int64_t c = 0; c < s.dk; c += 16) _mm512_storeu_ps(out + c, _mm512_mul_ps(_mm512_loadu_ps(context + c), r));
     }
 }
 
@@ -231,7 +250,15 @@ void attention_amx_op(ggml_tensor * dst, int ith, int nth, void *) {
     w.qv.assign(size_t(kBlockQueries) * size_t(s.dk), 0);
     const TileConfig config = full_tiles();
     load_tile_config(config);
-    for_each_block<kBlockQueries>(dst, s, int(bu->ne[1]), ith, nth, [&](int h, int64_t i0, int live) {
+    const bool tiles_out = dst->type == GGML_TYPE_I8;
+    if (tiles_out && ith == 0) {  // the last tile's rows past the frames: zero, as the GEMM reads them
+        for (int64_t i = s.frames; i < dst->ne[1]; ++i) zero_tile_row(dst, s, i, 0, s.d_model);
+    }
+    auto zero = [&](int64_t i, int h) {
+        if (tiles_out) zero_tile_row(dst, s, i, h * s.dk, (h + 1) * s.dk);
+        else ZeroF32Row{dst, s.dk}(i, h);
+    };
+    for_each_block<kBlockQueries>(s, int(bu->ne[1]), ith, nth, [&](int h, int64_t i0, int live) {
         if (w.head != h) convert_head(k, p, v, h, s, w);
         for (int r = 0; r < kBlockQueries; ++r) {
             uint16_t * qu = w.qu.data() + r * s.dk, * qv = w.qv.data() + r * s.dk;
@@ -245,7 +272,7 @@ void attention_amx_op(ggml_tensor * dst, int ith, int nth, void *) {
             }
         }
         attend_block(dst, h, i0, live, s, w, scale);
-    });
+    }, zero);
     release_tiles();
 }
 

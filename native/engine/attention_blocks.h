@@ -39,11 +39,11 @@ struct ColumnLayout {
 
 // Sources: q, k, v, p, bias_u, bias_v[, frame mask] (attention_op.h).
 inline Shapes shapes_of(const ggml_tensor * dst) {
-    const ggml_tensor * bu = dst->src[4], * mask = dst->src[6], * p = dst->src[3];
+    const ggml_tensor * q = dst->src[0], * bu = dst->src[4], * mask = dst->src[6], * p = dst->src[3];
     Shapes s{};
-    s.d_model = dst->ne[0];
+    s.d_model = q->ne[0];  // from q: the AMX op's output may be tiles (attention_op.h)
     s.dk = bu->ne[0];
-    s.frames = dst->ne[1];
+    s.frames = q->ne[1];
     s.valid = s.frames;
     if (mask != nullptr) {  // the frame mask is 1 on [0, valid) and 0 after
         const float * m = static_cast<const float *>(mask->data);
@@ -133,10 +133,20 @@ void with_query_count(int n, F && f) {
     f(std::integral_constant<int, N>{});
 }
 
+// Head h of query row i in an F32 context dst set to zero.
+struct ZeroF32Row {
+    ggml_tensor * dst;
+    int64_t dk;
+    void operator()(int64_t i, int h) const {
+        float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i) * dst->nb[1]) + h * dk;
+        std::memset(out, 0, size_t(dk) * sizeof(float));
+    }
+};
+
 // Calls block(h, i0, live) for this thread's share of the (head, block of Queries queries) items
-// in order, after zeroing the context of padded query rows (i ≥ valid; NeMo masks the whole row).
-template <int Queries = kQueries, typename Block>
-void for_each_block(ggml_tensor * dst, const Shapes & s, int heads, int ith, int nth, Block && block) {
+// in order, after zero(i, h) for the padded query rows (i ≥ valid; NeMo masks the whole row).
+template <int Queries = kQueries, typename Block, typename Zero>
+void for_each_block(const Shapes & s, int heads, int ith, int nth, Block && block, Zero && zero) {
     const int64_t blocks = (s.frames + Queries - 1) / Queries;
     const ThreadShare share = thread_share(int64_t(heads) * blocks, ith, nth);
     for (int64_t item = share.begin; item < share.end; ++item) {
@@ -144,12 +154,13 @@ void for_each_block(ggml_tensor * dst, const Shapes & s, int heads, int ith, int
         const int64_t i0 = (item % blocks) * Queries;
         const int nq = int(std::min<int64_t>(Queries, s.frames - i0));
         const int live = int(std::clamp<int64_t>(s.valid - i0, 0, nq));
-        for (int r = live; r < nq; ++r) {
-            float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i0 + r) * dst->nb[1]) + h * s.dk;
-            std::memset(out, 0, size_t(s.dk) * sizeof(float));
-        }
+        for (int r = live; r < nq; ++r) zero(i0 + r, h);
         if (live > 0) block(h, i0, live);
     }
+}
+template <int Queries = kQueries, typename Block>
+void for_each_block(ggml_tensor * dst, const Shapes & s, int heads, int ith, int nth, Block && block) {
+    for_each_block<Queries>(s, heads, ith, nth, std::forward<Block>(block), ZeroF32Row{dst, s.dk});
 }
 
 }  // namespace parakeet::attention_blocks

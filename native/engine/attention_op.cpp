@@ -9,6 +9,7 @@
 // Scores of a block sit in row buffers, the softmax is done in place (exp in
 // vector form), then the context accumulates Σ_j e_j·v_j over the valid keys.
 #include "attention_op.h"
+#include "amx_matmul.h"
 #include "attention_blocks.h"
 #include "cpu_ops.h"
 
@@ -219,7 +220,8 @@ bool fused_attention_available() {
 }
 
 ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
-                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products) {
+                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products,
+                                      bool tiles_out) {
     for (const ggml_tensor * t : {q, k, v}) GGML_ASSERT(t->type == GGML_TYPE_F32 && t->nb[0] == sizeof(float) && t->ne[2] == 1);
     GGML_ASSERT((p->type == GGML_TYPE_F32 || p->type == GGML_TYPE_I32) && p->nb[0] == 4 && p->ne[2] == 1);
     GGML_ASSERT(bias_u->ne[0] % 16 == 0 && ggml_is_contiguous(bias_u) && ggml_is_contiguous(bias_v));
@@ -233,9 +235,12 @@ ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_
     GGML_ASSERT(products != AttentionProducts::AmxBf16 || amx_attention_available(bias_u->ne[0]));
     if (products == AttentionProducts::Int16 && q->ne[1] > kMaxInt16AttentionKeys) products = AttentionProducts::F32;
     ggml_custom_op_t op = products == AttentionProducts::AmxBf16 ? attention_amx_op : products == AttentionProducts::Int16 ? attention_i16_op : attention_op;
-    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, q->ne[0], q->ne[1], 1, 1, args, frame_mask != nullptr ? 7 : 6, op, GGML_N_TASKS_MAX, nullptr);
+    GGML_ASSERT(!tiles_out || products == AttentionProducts::AmxBf16);
+    ggml_tensor * y = tiles_out ? ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * q->ne[0], amx_tile_frames(q->ne[1]), 1, 1, args, frame_mask != nullptr ? 7 : 6, op,
+                                                 GGML_N_TASKS_MAX, nullptr)
+                                : ggml_custom_4d(ctx, GGML_TYPE_F32, q->ne[0], q->ne[1], 1, 1, args, frame_mask != nullptr ? 7 : 6, op, GGML_N_TASKS_MAX, nullptr);
     ggml_set_name(y, products == AttentionProducts::AmxBf16 ? "attention_amx" : products == AttentionProducts::Int16 ? "attention_i16" : "attention_fused");
-    return y;
+    return tiles_out ? amx_tiles_view(ctx, y, q->ne[1]) : y;
 }
 
 }  // namespace parakeet

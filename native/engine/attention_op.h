@@ -54,9 +54,12 @@ enum class AttentionProducts {
  * bias_u, bias_v: [dk, H] (dk a multiple of 16); frame_mask: [1, T], 1 on the valid
  * frames [0, Tv) and 0 after, or nullptr when all are valid (keys past Tv are masked,
  * query rows past it are zero). Returns the context [D, T] (heads merged). `products`: F32, or for files whose matmuls are
- * quantized anyway 14-bit integers or BF16 tiles (where available for the head width).
+ * quantized anyway 14-bit integers or BF16 tiles (where available for the head width). `tiles_out`
+ * (AmxBf16 only): the context written as the next matmul's BF16 activation tiles
+ * (ActivationFormat::Bf16Tiles, amx_matmul.h) instead of F32 rows, for linear_out on AMX tiles.
  */
 ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
-                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products);
+                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products,
+                                      bool tiles_out = false);
 
 }  // namespace parakeet

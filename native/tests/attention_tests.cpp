@@ -77,7 +77,9 @@ std::vector<double> reference(const Case & c, const Inputs & in) {
     return out;
 }
 
-std::vector<float> run_op(const Case & c, const Inputs & in, AttentionProducts products) {
+/** The op's output: F32 rows [T][D], or (tiles_out) its BF16 activation tiles as raw 16-bit words. */
+template <typename Value = float>
+std::vector<Value> run_op(const Case & c, const Inputs & in, AttentionProducts products, bool tiles_out = false) {
     const int64_t D = c.dk * c.heads, T = c.frames;
     ggml_init_params params = {size_t(64) << 20, nullptr, false};
     ggml_context * ctx = ggml_init(params);
@@ -93,12 +95,21 @@ std::vector<float> run_op(const Case & c, const Inputs & in, AttentionProducts p
         mask = tensor(m, 1, T);
     }
     ggml_tensor * y = fused_rel_pos_attention(ctx, tensor(in.q, D, T), tensor(in.k, D, T), tensor(in.v, D, T), tensor(in.p, D, 2 * T - 1),
-                                              tensor(in.u, c.dk, c.heads), tensor(in.bv, c.dk, c.heads), mask, products);
+                                              tensor(in.u, c.dk, c.heads), tensor(in.bv, c.dk, c.heads), mask, products, tiles_out);
     ggml_cgraph * graph = ggml_new_graph(ctx);
     ggml_build_forward_expand(graph, y);
+    // Tiles start as garbage: every value the GEMM reads must be written by the op.
+    if (tiles_out) std::memset(y->data, 0x7F, size_t(D) * 2 * size_t((T + 15) / 16 * 16));
     CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, c.threads)), int(GGML_STATUS_SUCCESS));
-    std::vector<float> out(size_t(D * T));
-    for (int64_t t = 0; t < T; ++t) std::memcpy(out.data() + t * D, static_cast<const char *>(y->data) + size_t(t) * y->nb[1], size_t(D) * sizeof(float));
+    std::vector<Value> out;
+    if (tiles_out) {  // the whole padded tile tensor
+        const size_t bytes = size_t(D) * 2 * size_t((T + 15) / 16 * 16);
+        out.resize(bytes / sizeof(Value));
+        std::memcpy(out.data(), y->data, bytes);
+    } else {
+        out.resize(size_t(D * T));
+        for (int64_t t = 0; t < T; ++t) std::memcpy(out.data() + t * D, static_cast<const char *>(y->data) + size_t(t) * y->nb[1], size_t(D) * sizeof(float));
+    }
     ggml_free(ctx);
     return out;
 }
@@ -151,6 +162,33 @@ TEST(amx_attention_stays_near_float64) {
         return;
     }
     check_op(AttentionProducts::AmxBf16, 8e-3);
+}
+
+// For linear_out on AMX tiles the op writes the context as BF16 activation tiles: the same numbers
+// as its F32 rows rounded to BF16 (nearest even), zero for padded queries and the last tile's rows
+// past the frames, in the tile order (per 16 frames and 32 channels, 16 rows of 32 values).
+TEST(amx_attention_tiles_are_its_f32_output_in_bf16) {
+    if (!amx_attention_available(64)) {
+        parakeet_tests::skip("no AMX-BF16 here (or its probe failed)");
+        return;
+    }
+    std::mt19937 rng(33);
+    for (const Case & c : {Case{64, 3, 45, 40, 2}, Case{128, 2, 100, 100, 1}, Case{64, 2, 17, 17, 2}}) {
+        const Inputs in = random_inputs(c, rng);
+        const std::vector<float> rows = run_op(c, in, AttentionProducts::AmxBf16);
+        const std::vector<uint16_t> tiles = run_op<uint16_t>(c, in, AttentionProducts::AmxBf16, true);
+        const int64_t D = c.dk * c.heads, steps = D / 32;
+        int mismatches = 0;
+        for (int64_t t = 0; t < (c.frames + 15) / 16 * 16; ++t) {
+            for (int64_t ch = 0; ch < D; ++ch) {
+                const uint16_t got = tiles[size_t((t / 16 * steps + ch / 32) * 512 + (t % 16) * 32 + ch % 32)];
+                const uint16_t want = t < c.frames ? ggml_fp32_to_bf16(rows[size_t(t * D + ch)]).bits : uint16_t(0);
+                mismatches += got != want;
+            }
+        }
+        if (mismatches != 0) std::cerr << "  frames " << c.frames << ": " << mismatches << " values differ\n";
+        CHECK_EQ(mismatches, 0);
+    }
 }
 
 // The worst case for the 14-bit context sums: every key equally likely (zero queries and biases)
