@@ -32,7 +32,11 @@ ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const Co
     if (in.cpu_fused_ops) {
         // GLU, pad mask, depthwise conv, bias and (batch-norm models) SiLU in one pass.
         const bool silu_now = w.conv_ln_w == nullptr;
-        ggml_tensor * x = fused_conv_module(ctx, a, w.dw_w, w.dw_b, in.frame_mask, int(K), left, silu_now);
+        // Where pointwise_conv2 runs on AMX tiles, the op writes its activation tiles itself.
+        const PackedMatmul * pw2 = in.packed != nullptr ? in.packed->find(w.pw2_w) : nullptr;
+        const bool tiles = silu_now && pw2 != nullptr && pw2->activation_format() == ActivationFormat::Bf16Tiles;
+        ggml_tensor * x = fused_conv_module(ctx, a, w.dw_w, w.dw_b, in.frame_mask, int(K), left, silu_now, tiles);
+        if (tiles) return pw2->apply_quantized(ctx, x, ggml_get_name(w.pw2_w), Epilogue{w.pw2_b, false, residual, 1.0f});
         if (!silu_now) x = ggml_silu(ctx, layer_norm(ctx, x, w.conv_ln_w, w.conv_ln_b, in.cpu_fused_ops));
         return linear_ex(ctx, x, w.pw2_w, w.pw2_b, in.packed, false, residual);
     }

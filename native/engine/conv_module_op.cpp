@@ -6,6 +6,7 @@
 // use expf as ggml's scalar sigmoid does (the AVX-512 path a polynomial expf
 // within 2 ulp), so results match the unfused graph to float rounding.
 #include "conv_module_op.h"
+#include "amx_matmul.h"
 #include "cpu_ops.h"
 #include "simd_math.h"
 
@@ -80,7 +81,8 @@ void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     const float * w = static_cast<const float *>(dst->src[1]->data);
     const float * b = static_cast<const float *>(dst->src[2]->data);
     const ggml_tensor * mask_t = dst->src[3];
-    const int64_t d = dst->ne[0], frames = dst->ne[1];
+    const bool tiles = dst->type == GGML_TYPE_I8;  // the next matmul's BF16 tiles (fused_conv_module's tiles_out)
+    const int64_t d = a->ne[0] / 2, frames = a->ne[1];
     const int kernel = p.kernel, left = p.left;
     const ThreadShare share = thread_share(frames, ith, nth);
     const int64_t t_begin = share.begin, t_end = share.end;
@@ -88,6 +90,12 @@ void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     thread_local std::vector<float> g;  // GLU values of a chunk plus its halo, [frames][D]
     const size_t need = size_t(kChunk + kernel - 1) * size_t(d);
     if (g.size() < need) g.resize(need);
+    thread_local std::vector<float> row;  // an output row on its way into the tiles
+    if (tiles) {
+        row.assign(size_t(d), 0.0f);
+        // The last tile's rows past the frames are read by the matmul: zero (this thread's share of them).
+        for (int64_t t = frames + ith; t < dst->ne[1]; t += nth) amx_tile_row(row.data(), d, static_cast<uint8_t *>(dst->data), t);
+    }
 
     for (int64_t t0 = t_begin; t0 < t_end; t0 += kChunk) {
         const int64_t t1 = std::min<int64_t>(t_end, t0 + kChunk);
@@ -110,15 +118,15 @@ void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
             glu_scalar(row, row + d, mask, out, d);
         }
         for (int64_t t = t0; t < t1; ++t) {
-            float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(t) * dst->nb[1]);
+            float * out = tiles ? row.data() : reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(t) * dst->nb[1]);
             const float * window = g.data() + size_t(t - t0) * size_t(d);
 #ifdef PARAKEET_X86
-            if (avx512) {
-                conv_avx512(window, d, kernel, w, b, p.silu, out);
-                continue;
-            }
-#endif
+            if (avx512) conv_avx512(window, d, kernel, w, b, p.silu, out);
+            else conv_scalar(window, d, kernel, w, b, p.silu, out);
+#else
             conv_scalar(window, d, kernel, w, b, p.silu, out);
+#endif
+            if (tiles) amx_tile_row(out, d, static_cast<uint8_t *>(dst->data), t);
         }
     }
 }
@@ -139,15 +147,19 @@ const ConvParams * params_for(int kernel, int left, bool silu) {
 }  // namespace
 
 ggml_tensor * fused_conv_module(ggml_context * ctx, ggml_tensor * a, ggml_tensor * dw_w, ggml_tensor * dw_b, ggml_tensor * frame_mask,
-                                int kernel, int left, bool apply_silu) {
+                                int kernel, int left, bool apply_silu, bool tiles_out) {
     GGML_ASSERT(a->type == GGML_TYPE_F32 && a->nb[0] == sizeof(float) && a->ne[0] % 2 == 0 && a->ne[2] == 1);
     GGML_ASSERT(dw_w->type == GGML_TYPE_F32 && ggml_is_contiguous(dw_w) && dw_b->type == GGML_TYPE_F32);
     const int64_t d = a->ne[0] / 2;
+    GGML_ASSERT(!tiles_out || d % 32 == 0);
     ggml_tensor * args[] = {a, dw_w, dw_b, frame_mask};
-    ggml_tensor * y = ggml_custom_4d(ctx, GGML_TYPE_F32, d, a->ne[1], 1, 1, args, frame_mask != nullptr ? 4 : 3, conv_module_op,
-                                     GGML_N_TASKS_MAX, const_cast<ConvParams *>(params_for(kernel, left, apply_silu)));
+    void * params = const_cast<ConvParams *>(params_for(kernel, left, apply_silu));
+    ggml_tensor * y = tiles_out ? ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * d, amx_tile_frames(a->ne[1]), 1, 1, args, frame_mask != nullptr ? 4 : 3,
+                                                 conv_module_op, GGML_N_TASKS_MAX, params)
+                                : ggml_custom_4d(ctx, GGML_TYPE_F32, d, a->ne[1], 1, 1, args, frame_mask != nullptr ? 4 : 3, conv_module_op,
+                                                 GGML_N_TASKS_MAX, params);
     ggml_set_name(y, "conv_module_fused");
-    return y;
+    return tiles_out ? amx_tiles_view(ctx, y, a->ne[1]) : y;
 }
 
 }  // namespace parakeet
