@@ -155,16 +155,33 @@ struct Shape {
     int64_t rows, cols;
 };
 
+/** x [cols, frames] F32 in ctx, normal(0, 1) values. */
+ggml_tensor * random_activations(ggml_context * ctx, int64_t cols, int64_t frames, std::mt19937 & rng) {
+    ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (int64_t i = 0; i < cols * frames; ++i) static_cast<float *>(x->data)[i] = normal(rng);
+    return x;
+}
+
+/** A random Q8_0 matrix [rows][cols]: int8 values over the whole range, block scales near 1e-3. */
+std::vector<BlockQ8_0> random_q8_blocks(int64_t rows, int64_t cols, std::mt19937 & rng) {
+    std::uniform_int_distribution<int> byte(-127, 127);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<BlockQ8_0> blocks(size_t(rows * cols / 32));
+    for (BlockQ8_0 & b : blocks) {
+        b.d = ggml_fp32_to_fp16(1e-3f * (1.0f + std::fabs(normal(rng))));
+        for (int8_t & q : b.qs) q = int8_t(byte(rng));
+    }
+    return blocks;
+}
+
 /** G VPDPBUSD/s of `products` independent W·x nodes of one matrix over `frames` frames, one thread. */
 template <typename Matrix>
 double gemm_rate(const Matrix & m, int64_t frames, int products, std::mt19937 & rng) {
     const int64_t rows = m.rows(), cols = m.cols();
     ggml_init_params params = {size_t(64) << 20, nullptr, false};
     ggml_context * qctx = ggml_init(params);
-    ggml_tensor * x = ggml_new_tensor_2d(qctx, GGML_TYPE_F32, cols, frames);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    for (int64_t i = 0; i < cols * frames; ++i) static_cast<float *>(x->data)[i] = normal(rng);
-    ggml_tensor * xq = m.quantize(qctx, x, "x");
+    ggml_tensor * xq = m.quantize(qctx, random_activations(qctx, cols, frames, rng), "x");
     ggml_cgraph * qgraph = ggml_new_graph(qctx);
     ggml_build_forward_expand(qgraph, xq);
     ggml_graph_compute_with_ctx(qctx, qgraph, 1);
@@ -193,10 +210,7 @@ double tile_gemm_rate(const Matrix & m, int64_t frames, int products, std::mt199
     const size_t out_bytes = size_t(rows) * size_t(frames) * sizeof(float) * size_t(products);
     ggml_init_params params = {out_bytes + size_t(cols) * size_t(frames + 16) * 8 + (size_t(16) << 20), nullptr, false};
     ggml_context * ctx = ggml_init(params);
-    ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    for (int64_t i = 0; i < cols * frames; ++i) static_cast<float *>(x->data)[i] = normal(rng);
-    ggml_tensor * xt = m.quantize(ctx, x, "x");
+    ggml_tensor * xt = m.quantize(ctx, random_activations(ctx, cols, frames, rng), "x");
     ggml_cgraph * graph = ggml_new_graph(ctx);
     for (int p = 0; p < products; ++p) ggml_build_forward_expand(graph, m.apply_quantized(ctx, xt, "w", Epilogue{}));
     const double seconds = best_seconds_per_call([&] { ggml_graph_compute_with_ctx(ctx, graph, 1); });
@@ -211,25 +225,17 @@ double tile_gemm_rate(const Matrix & m, int64_t frames, int products, std::mt199
  * matrix, which the caches keep). One thread.
  */
 double streamed_ff_rate(int64_t d, int64_t frames, int layers, std::mt19937 & rng) {
-    std::uniform_int_distribution<int> byte(-127, 127);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
     std::vector<WeightBuffer<uint8_t>> storage;  // huge pages, as the engine keeps its weights
     std::vector<std::unique_ptr<PackedQ8TileMatrix>> matrices;
     for (int m = 0; m < 2 * layers; ++m) {
         const int64_t rows = m % 2 == 0 ? 4 * d : d, cols = m % 2 == 0 ? d : 4 * d;
-        std::vector<BlockQ8_0> blocks(size_t(rows * cols / 32));
-        for (BlockQ8_0 & b : blocks) {
-            b.d = ggml_fp32_to_fp16(1e-3f * (1.0f + std::fabs(normal(rng))));
-            for (int8_t & q : b.qs) q = int8_t(byte(rng));
-        }
+        const std::vector<BlockQ8_0> blocks = random_q8_blocks(rows, cols, rng);
         storage.emplace_back(PackedQ8TileMatrix::storage_bytes(rows, cols));
         matrices.push_back(std::make_unique<PackedQ8TileMatrix>(blocks.data(), rows, cols, storage.back().data()));
     }
     ggml_init_params params = {size_t(layers) * size_t(frames + 16) * size_t(d) * 24 + (size_t(16) << 20), nullptr, false};
     ggml_context * ctx = ggml_init(params);
-    ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, d, frames);
-    for (int64_t i = 0; i < d * frames; ++i) static_cast<float *>(x->data)[i] = normal(rng);
-    ggml_tensor * xt = matrices[0]->quantize(ctx, x, "x");
+    ggml_tensor * xt = matrices[0]->quantize(ctx, random_activations(ctx, d, frames, rng), "x");
     ggml_cgraph * graph = ggml_new_graph(ctx);
     for (int l = 0; l < layers; ++l) {
         ggml_tensor * hidden = matrices[size_t(2 * l)]->apply_quantized_to(ctx, xt, "linear1", Epilogue{}, ActivationFormat::Bf16Tiles);
@@ -287,8 +293,6 @@ int main(int argc, char ** argv) {
     std::printf("VFMADD231PS alone:        %5.2f G/s (%.0f GFLOP/s F32)\n", fma, fma * 32.0);
 
     std::mt19937 rng(7);
-    std::uniform_int_distribution<int> byte(-127, 127);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
     // The encoder's matmuls: 110M (d 512) and 0.6B (d 1024) q/k/v/out and feed-forward.
     const Shape shapes[] = {{"110M q/k/v/out", 512, 512}, {"110M FF linear1", 2048, 512}, {"110M FF linear2", 512, 2048},
                             {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
@@ -299,11 +303,7 @@ int main(int argc, char ** argv) {
     std::printf("%-17s %6s %6s | %-18s %-18s %s\n", "shape", "frames", "", "Q8_0 (file-exact)", "per-channel int8",
                 amx ? "AMX-BF16: Q8_0 int8 tiles, the same as BF16 tiles" : ("(no AMX-BF16: " + amx_bf16_status().reason + ")").c_str());
     for (const Shape & s : shapes) {
-        std::vector<BlockQ8_0> blocks(size_t(s.rows * s.cols / 32));
-        for (BlockQ8_0 & b : blocks) {
-            b.d = ggml_fp32_to_fp16(1e-3f * (1.0f + std::fabs(normal(rng))));
-            for (int8_t & q : b.qs) q = int8_t(byte(rng));
-        }
+        const std::vector<BlockQ8_0> blocks = random_q8_blocks(s.rows, s.cols, rng);
         std::vector<uint8_t> q8_storage, ch_storage;
         const PackedQ8Matrix q8(blocks.data(), s.rows, s.cols, aligned64(q8_storage, PackedQ8Matrix::storage_bytes(s.rows, s.cols)));
         std::vector<float> dense(size_t(s.rows * s.cols));
