@@ -6,5 +6,6 @@ import { join } from 'node:path';
 import { buildDir, buildTestTarget, run } from './native-test-build.mjs';
 
 buildTestTarget('bench-kernels', 'parakeet_kernel_rates');
-// `-- --streamed`: only the AMX feed-forward pairs with their weights from DRAM (kernel_rates.cpp).
+// `-- --streamed`: only the Q8_0 feed-forward pairs (VNNI, then AMX) with their weights from DRAM;
+// `-- --tile`: only the VNNI Q8_0 kernel on cache-resident operands (kernel_rates.cpp).
 run('bench-kernels', join(buildDir, 'tests', process.platform === 'win32' ? 'parakeet_kernel_rates.exe' : 'parakeet_kernel_rates'), process.argv.slice(2));

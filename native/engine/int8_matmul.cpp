@@ -7,9 +7,11 @@
 // with a broadcast of 4 activation bytes. VPDPBUSD multiplies unsigned by
 // signed bytes, so the weights are stored + 128 (unsigned): Σ (w+128)·x =
 // Σ w·x + 128·Σ x, and each block's dot products start from the activations'
-// −128·Σ x, one number per frame and block. Beside the weights, the rows' block
-// scales: 9 bits per weight in all, against the file's 8.5 (an offset per row
-// and block, as the weights' −128·Σ w would need, made it 10).
+// −128·Σ x, one number per frame and block. After each block's weights, its
+// 32 rows' scales (float): 9 bits per weight in all, against the file's 8.5 (an
+// offset per row and block, as the weights' −128·Σ w would need, made it 10).
+// Weights and scales in one stream: one prefetch stream and one pointer per
+// block (as two streams, the scales' prefetch ticks cost ≈ 2–3 % of the GEMM).
 //
 // Quantized activations, one row per frame: K bytes (int8), then K/32 float
 // scales (fp16-rounded, as ggml's block_q8_0 stores them), then K/32 int32
@@ -43,20 +45,19 @@ size_t quantized_row_bytes(int64_t k) { return size_t(k) + size_t(k / 32) * (2 *
 }  // namespace
 
 size_t PackedQ8Matrix::storage_bytes(int64_t rows, int64_t cols) {
-    // weights, then the scales: one byte per weight, four per row and 32 inputs.
+    // one byte per weight, and four per row and 32 inputs for the scales.
     return size_t(rows) * size_t(cols) + size_t(rows) * size_t(cols / 32) * 4;
 }
 
 PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
     if (rows % kPanel != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
-    weights_ = storage;
-    scales_ = reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols));
+    packed_ = storage;
     const BlockQ8_0 * src = static_cast<const BlockQ8_0 *>(q8_0);
     for (int64_t p = 0; p < panels; ++p) {
         for (int64_t b = 0; b < nb; ++b) {
-            uint8_t * wdst = weights_ + (size_t(p) * size_t(nb) + size_t(b)) * 1024;
-            float * sdst = scales_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
+            uint8_t * wdst = packed_ + (size_t(p) * size_t(nb) + size_t(b)) * kBlockBytes;
+            float * sdst = reinterpret_cast<float *>(wdst + 1024);
             const BlockQ8_0 * rows = src + size_t(p * kPanel) * size_t(nb) + size_t(b);  // row r's block at rows[r * nb]
             // Groups of 4 weights move as one 32-bit word: a 32 × 8 word transpose, written in order.
             for (int g = 0; g < 8; ++g) {
@@ -77,6 +78,10 @@ namespace {
 // 32, 64 and 128 blocks: 2.92, 2.68, 2.57, 2.57 ms (750 frames: 17.8, 16.8, 16.1, 15.8); 4096 × 1024
 // the same within noise. 64 keeps a chunk and the next one's prefetch well inside a 1 MiB L2.
 constexpr int64_t kChunkBlocks = 64;
+
+/** The weights and scales as one prefetch stream; the scales' own stream is empty. */
+BlockStream weight_stream(const PackedQ8Matrix & w) { return BlockStream{w.block_weights(0, 0), PackedQ8Matrix::kBlockBytes}; }
+BlockStream scale_stream(const PackedQ8Matrix & w) { return BlockStream{w.block_weights(0, 0), 0}; }
 
 /** Output rows in the Q8 row format above, of k values each (apply_quantized_to). */
 struct QuantizedRows {
@@ -185,8 +190,8 @@ template <int MR, bool QuantizedOut = false>
 PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0,
                                 int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
                                 PrefetchShare next_weights, PrefetchShare next_scales, const QuantizedRows * quantized_out = nullptr) {
-    const uint8_t * wp = w.panel_weights(panel);
-    const float * ws = w.panel_scales(panel);
+    (void)next_scales;  // the scales travel in the weights' stream (the layout above)
+    const uint8_t * wp = w.block_weights(panel, 0);
     const size_t corrections_at = size_t(k) + size_t(k / 32) * sizeof(float);
     __m512 acc[MR][2];
     if constexpr (QuantizedOut) {  // the lines this tile writes: its block of each row and the block's three numbers
@@ -210,9 +215,8 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
             std::memcpy(&start, xq + size_t(r) * x_stride + corrections_at + size_t(b) * 4, 4);
             dot[r][0] = dot[r][1] = _mm512_set1_epi32(start);
         }
-        const uint8_t * wb = wp + b * 1024;
-        next_weights.tick();  // this tile's slices of the next chunk (weight_prefetch.h)
-        next_scales.tick();
+        const uint8_t * wb = wp + size_t(b) * PackedQ8Matrix::kBlockBytes;
+        next_weights.tick();  // this tile's slice of the next chunk (weight_prefetch.h)
         for (int g = 0; g < 8; ++g) {
             const __m512i w0 = _mm512_loadu_si512(wb + g * 128);
             const __m512i w1 = _mm512_loadu_si512(wb + g * 128 + 64);
@@ -224,7 +228,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
                 dot[r][1] = _mm512_dpbusd_epi32(dot[r][1], w1, a);
             }
         }
-        add_scaled_block<MR>(acc, dot, ws + b * 32, xq, x_stride, size_t(k), b);
+        add_scaled_block<MR>(acc, dot, reinterpret_cast<const float *>(wb + 1024), xq, x_stride, size_t(k), b);
     }
     if constexpr (QuantizedOut) {  // the panel's 32 outputs are block `panel` of each row
         finish_tile<MR>(acc, *ep, t0, panel * 32);
@@ -242,7 +246,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
 
 PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedQ8Matrix & w, PanelItems & items,
                                   const EpilogueView & view) {
-    block_chunk_gemm<kChunkBlocks>(xq, dst, w, items, view, BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128},
+    block_chunk_gemm<kChunkBlocks>(xq, dst, w, items, view, weight_stream(w), scale_stream(w),
                                    [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 }
 
@@ -253,7 +257,7 @@ PARAKEET_VNNI512 void gemm_panels_quantized(const ggml_tensor * xq, ggml_tensor 
     const uint8_t * x = static_cast<const uint8_t *>(xq->data);
     const size_t xs = xq->nb[1];
     const int64_t k = w.cols();
-    for_each_block_chunk<kChunkBlocks>(items, w.blocks(), xq->ne[1], BlockStream{w.panel_weights(0), 1024}, BlockStream{w.panel_scales(0), 128}, view,
+    for_each_block_chunk<kChunkBlocks>(items, w.blocks(), xq->ne[1], weight_stream(w), scale_stream(w), view,
                                        [&](auto rows, int64_t t, int64_t p, int64_t b0, int64_t b1, bool accumulate, const EpilogueView * ep,
                                            PrefetchShare next_weights, PrefetchShare next_scales) {
                                            gemm_tile<decltype(rows)::value, true>(x + size_t(t) * xs, xs, k, w, p, b0, b1, nullptr, 0, accumulate, ep, t,
@@ -322,7 +326,7 @@ void PackedQ8Matrix::multiply(const uint8_t * xq, size_t x_stride, int64_t frame
 #ifdef PARAKEET_X86
     PanelItems items = PanelItems::range(panel_begin, panel_end);
     block_chunk_rows<kChunkBlocks>(xq, x_stride, frames, y, y_stride, *this, items, EpilogueView(),
-                                   BlockStream{panel_weights(0), 1024}, BlockStream{panel_scales(0), 128},
+                                   weight_stream(*this), scale_stream(*this),
                                    [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 #else
     (void)xq, (void)x_stride, (void)frames, (void)y, (void)y_stride, (void)panel_begin, (void)panel_end;

@@ -47,16 +47,18 @@ public:
      */
     void multiply(const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin, int64_t panel_end) const;
 
-    // Per panel of 32 output rows, per block of 32 inputs: 8 groups × 32 rows × 4 weights + 128.
-    const uint8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(blocks()) * 1024; }
-    // Per panel, per block: 32 float scales (the rows' block scales).
-    const float * panel_scales(int64_t panel) const { return scales_ + size_t(panel) * size_t(blocks()) * 32; }
+    /** Bytes of one block of a panel: the weights (8 groups × 32 rows × 4, + 128), then the 32 rows' float scales. */
+    static constexpr size_t kBlockBytes = 1024 + 32 * sizeof(float);
+    /** Block b of panel p: its weights; its rows' scales follow them (block_scales). Blocks are kBlockBytes apart. */
+    const uint8_t * block_weights(int64_t panel, int64_t block) const {
+        return packed_ + (size_t(panel) * size_t(blocks()) + size_t(block)) * kBlockBytes;
+    }
+    const float * block_scales(int64_t panel, int64_t block) const { return reinterpret_cast<const float *>(block_weights(panel, block) + 1024); }
     int64_t blocks() const { return cols_ / 32; }
 
 private:
     int64_t rows_ = 0, cols_ = 0;
-    uint8_t * weights_ = nullptr;
-    float * scales_ = nullptr;
+    uint8_t * packed_ = nullptr;
     PackedOpConfigs<PackedQ8Matrix> configs_;
 };
 

@@ -76,8 +76,7 @@ template <int MR>
 PARAKEET_VNNI512 void halves_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0, int64_t b1,
                                   ggml_tensor * dst, int64_t p0, bool accumulate, bool last) {
     const int64_t T = (dst->ne[1] + 1) / 2;
-    const uint8_t * wp = w.panel_weights(panel);
-    const float * ws = w.panel_scales(panel);
+    const uint8_t * wp = w.block_weights(panel, 0);
     float * plus[MR];
     float * minus[MR];
     __m512 o[MR][2], e[MR][2];
@@ -100,7 +99,7 @@ PARAKEET_VNNI512 void halves_tile(const uint8_t * xq, size_t x_stride, int64_t k
             de[r][0] = de[r][1] = _mm512_set1_epi32(s);
             dO[r][0] = dO[r][1] = _mm512_set1_epi32(c);
         }
-        const uint8_t * wb = wp + b * 1024;
+        const uint8_t * wb = wp + size_t(b) * PackedQ8Matrix::kBlockBytes;
         for (int g = 0; g < 4; ++g) {  // group g of the sin half with group g of the cos half: 4·MR chains of VPDPBUSD
             const __m512i ws0 = _mm512_loadu_si512(wb + g * 128), ws1 = _mm512_loadu_si512(wb + g * 128 + 64);
             const __m512i wc0 = _mm512_loadu_si512(wb + (g + 4) * 128), wc1 = _mm512_loadu_si512(wb + (g + 4) * 128 + 64);
@@ -115,7 +114,7 @@ PARAKEET_VNNI512 void halves_tile(const uint8_t * xq, size_t x_stride, int64_t k
                 dpbusd_into(dO[r][1], wc1, ac);
             }
         }
-        const __m512 s0 = _mm512_loadu_ps(ws + b * 32), s1 = _mm512_loadu_ps(ws + b * 32 + 16);
+        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + 1024)), s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + 1024) + 16);
         for (int r = 0; r < MR; ++r) {
             const float * xs = reinterpret_cast<const float *>(xq + size_t(r) * x_stride + size_t(k));
             const __m512 sx = _mm512_set1_ps(xs[b]);
@@ -140,8 +139,7 @@ PARAKEET_VNNI512 void halves_tile(const uint8_t * xq, size_t x_stride, int64_t k
 PARAKEET_VNNI512 void halves_tile3(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0, int64_t b1,
                                    ggml_tensor * dst, int64_t p0, bool accumulate, bool last) {
     const int64_t T = (dst->ne[1] + 1) / 2;
-    const uint8_t * wp = w.panel_weights(panel);
-    const float * ws = w.panel_scales(panel);
+    const uint8_t * wp = w.block_weights(panel, 0);
 #define PARAKEET_POSITIONS(X) X(0) X(1) X(2)
 #define PARAKEET_DECLARE(r)                                                                                               \
     const uint8_t * x##r = xq + size_t(r) * x_stride;                                                                     \
@@ -162,7 +160,7 @@ PARAKEET_VNNI512 void halves_tile3(const uint8_t * xq, size_t x_stride, int64_t 
     __m512i do##r##0 = _mm512_set1_epi32(cos_start##r), do##r##1 = do##r##0;
         PARAKEET_POSITIONS(PARAKEET_START)
 #undef PARAKEET_START
-        const uint8_t * wb = wp + b * 1024;
+        const uint8_t * wb = wp + size_t(b) * PackedQ8Matrix::kBlockBytes;
         for (int g = 0; g < 4; ++g) {
             __m512i ws0 = _mm512_loadu_si512(wb + g * 128), ws1 = _mm512_loadu_si512(wb + g * 128 + 64);
             __m512i wc0 = _mm512_loadu_si512(wb + (g + 4) * 128), wc1 = _mm512_loadu_si512(wb + (g + 4) * 128 + 64);
@@ -180,7 +178,7 @@ PARAKEET_VNNI512 void halves_tile3(const uint8_t * xq, size_t x_stride, int64_t 
             PARAKEET_POSITIONS(PARAKEET_STEP)
 #undef PARAKEET_STEP
         }
-        const __m512 s0 = _mm512_loadu_ps(ws + b * 32), s1 = _mm512_loadu_ps(ws + b * 32 + 16);
+        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + 1024)), s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + 1024) + 16);
 #define PARAKEET_SCALE(r)                                                                                                 \
     {                                                                                                                     \
         const __m512 sx = _mm512_set1_ps(reinterpret_cast<const float *>(x##r + size_t(k))[b]);                           \

@@ -7,6 +7,8 @@
 //   npm run bench:peers                    110M + 0.6B shapes, 10 s and 60 s, 1 and 2 threads
 //   npm run bench:peers -- --quick         110M shape, 10 s, 1 thread (a few minutes)
 //   npm run bench:peers -- --shapes 600m --seconds 60 --threads 2 --runs 7
+//   npm run bench:peers -- --no-amx        AMX refused to both sides (peers/deny-amx.c; Linux x86-64):
+//                                          an AMX CPU measured as the AVX512-VNNI class it contains
 //
 // Ratios are ours/peer speed (ORT ms ÷ our ms: above 1 we are faster). Matching precision:
 // our F32 file vs ORT fp32, our Q8_0 file vs ORT int8, each as weightType auto runs it (an F32 file
@@ -31,7 +33,7 @@ import { type OnnxPrecision, exportEncoderOnnx } from './peers/encoder-onnx.js';
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean' }, shapes: { type: 'string' }, seconds: { type: 'string' }, threads: { type: 'string' },
-    runs: { type: 'string' }, json: { type: 'string' },
+    runs: { type: 'string' }, json: { type: 'string' }, 'no-amx': { type: 'boolean' },
   },
 });
 const list = (v: string | undefined, fallback: string[]) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : fallback);
@@ -101,6 +103,22 @@ function cpuFamilyModel(): { family: number; model: number } | undefined {
   }
 }
 
+/**
+ * --no-amx: the LD_PRELOAD library that refuses the AMX tile permission (peers/deny-amx.c), built
+ * into the bench cache with the system C compiler. Both ONNX Runtime and our engine then take their
+ * AVX512-VNNI paths, so an AMX machine also measures the VNNI class, in the same run.
+ */
+function denyAmxLibrary(): string {
+  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('--no-amx works on Linux x86-64 only');
+  const out = join(benchCache, 'deny-amx.so');
+  const source = join(benchRoot, 'test', 'bench', 'peers', 'deny-amx.c');
+  execFileSync('cc', ['-O2', '-shared', '-fPIC', '-o', `${out}.partial`, source, '-ldl'], { stdio: 'inherit' });
+  renameSync(`${out}.partial`, out);
+  return out;
+}
+const denyAmx = values['no-amx'] ? denyAmxLibrary() : undefined;
+const childEnv = denyAmx ? { ...process.env, LD_PRELOAD: denyAmx } : process.env;
+
 const ortVersion = (JSON.parse(readFileSync(join(benchRoot, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8')) as { version: string }).version;
 const build = buildInfo();
 const cpu = cpus()[0]?.model ?? '?';
@@ -108,6 +126,7 @@ const flags = cpuFlags();
 const familyModel = cpuFamilyModel();
 console.log(`CPU: ${cpu} × ${cpus().length}${familyModel ? ` (family ${familyModel.family}, model ${familyModel.model})` : ''}; flags: ${flags.join(' ')}`);
 console.log(`ours: ggml ${build.ggmlVersion} (${build.ggmlCommit.slice(0, 12)}), weightType auto; peer: onnxruntime-node ${ortVersion} (CPU EP, graph optimizations all)`);
+if (denyAmx) console.log('--no-amx: the AMX tile permission is refused to both sides (test/bench/peers/deny-amx.c): each runs its AVX512-VNNI kernels');
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 const ms = (s: Stats) => s.median.toFixed(0);
@@ -133,8 +152,10 @@ for (const shape of shapes) {
       const out = execFileSync(process.execPath, [
         '--import', 'tsx', join(benchRoot, 'test', 'bench', 'peers', 'peer-run.ts'), '--f32', f32File, '--q8', q8File,
         '--onnx-fp32', fp32Onnx, '--onnx-int8', int8Onnx, '--audio', audio, '--threads', String(threads), '--runs', runs,
-      ], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
+      ], { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'], env: childEnv });
       const r = JSON.parse(out.trim().split('\n').at(-1)!) as PeerRun;
+      const onTiles = Object.keys({ ...r.kernels.f32, ...r.kernels.q8, ...r.kernels.channelInt8 }).filter((k) => k.includes('amx'));
+      if (denyAmx && onTiles.length > 0) throw new Error(`--no-amx: our engine still ran AMX kernels (${onTiles.join(', ')}); the comparison would not be the VNNI class`);
       const bestOurs = Math.min(r.oursF32.encoder.median, r.oursQ8.encoder.median, r.oursAllInt8.encoder.median, r.oursChannelInt8.encoder.median,
         r.oursF32Exact.encoder.median);
       const bestOursTotal = Math.min(r.oursF32.total.median, r.oursQ8.total.median, r.oursAllInt8.total.median, r.oursChannelInt8.total.median,
@@ -171,9 +192,9 @@ if (first) {
     `run by the engine's kernels: F32 file ${JSON.stringify(first.kernels.f32)}, Q8_0 file ${JSON.stringify(first.kernels.q8)}`);
 }
 
-const jsonPath = values.json ?? join(benchRoot, 'bench-results', `peers-${values.quick ? 'quick-' : ''}${cpu.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}${familyModel ? `-f${familyModel.family}-m${familyModel.model}` : ''}.json`);
+const jsonPath = values.json ?? join(benchRoot, 'bench-results', `peers-${values.quick ? 'quick-' : ''}${denyAmx ? 'no-amx-' : ''}${cpu.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}${familyModel ? `-f${familyModel.family}-m${familyModel.model}` : ''}.json`);
 mkdirSync(join(jsonPath, '..'), { recursive: true });
-writeFileSync(`${jsonPath}.partial`, `${JSON.stringify({ date: new Date().toISOString(), cpu, cpuFamily: familyModel?.family, cpuModel: familyModel?.model, flags, cores: cpus().length, ggml: build, onnxruntime: ortVersion, rows }, null, 2)}\n`);
+writeFileSync(`${jsonPath}.partial`, `${JSON.stringify({ date: new Date().toISOString(), amxDenied: Boolean(denyAmx), cpu, cpuFamily: familyModel?.family, cpuModel: familyModel?.model, flags, cores: cpus().length, ggml: build, onnxruntime: ortVersion, rows }, null, 2)}\n`);
 renameSync(`${jsonPath}.partial`, jsonPath);
 console.log(`wrote ${jsonPath}`);
 

@@ -219,26 +219,28 @@ double tile_gemm_rate(const Matrix & m, int64_t frames, int products, std::mt199
 }
 
 /**
- * G multiply–adds/s of the AMX Q8_0 GEMMs as the encoder meets them: `layers` feed-forward pairs
- * (linear1 d → 4d writing linear2's tiles, linear2 4d → d), each layer its own weights, so every
- * matrix streams from DRAM once per graph run as in the model (the products above reuse one
- * matrix, which the caches keep). One thread.
+ * G multiply–adds/s of the Q8_0 GEMMs as the encoder meets them: `layers` feed-forward pairs
+ * (linear1 d → 4d writing linear2's activations in its format, linear2 4d → d), each layer its own
+ * weights, so every matrix streams from DRAM once per graph run as in the model (the products above
+ * reuse one matrix, which the caches keep). One thread. Matrix: the AMX kernel (its tiles out) or
+ * the VNNI kernel (its Q8 blocks out).
  */
-double streamed_ff_rate(int64_t d, int64_t frames, int layers, std::mt19937 & rng) {
+template <typename Matrix>
+double streamed_ff_rate(int64_t d, int64_t frames, int layers, ActivationFormat between, std::mt19937 & rng) {
     std::vector<WeightBuffer<uint8_t>> storage;  // huge pages, as the engine keeps its weights
-    std::vector<std::unique_ptr<PackedQ8TileMatrix>> matrices;
+    std::vector<std::unique_ptr<Matrix>> matrices;
     for (int m = 0; m < 2 * layers; ++m) {
         const int64_t rows = m % 2 == 0 ? 4 * d : d, cols = m % 2 == 0 ? d : 4 * d;
         const std::vector<BlockQ8_0> blocks = random_q8_blocks(rows, cols, rng);
-        storage.emplace_back(PackedQ8TileMatrix::storage_bytes(rows, cols));
-        matrices.push_back(std::make_unique<PackedQ8TileMatrix>(blocks.data(), rows, cols, storage.back().data()));
+        storage.emplace_back(Matrix::storage_bytes(rows, cols));
+        matrices.push_back(std::make_unique<Matrix>(blocks.data(), rows, cols, storage.back().data()));
     }
     ggml_init_params params = {size_t(layers) * size_t(frames + 16) * size_t(d) * 24 + (size_t(16) << 20), nullptr, false};
     ggml_context * ctx = ggml_init(params);
     ggml_tensor * xt = matrices[0]->quantize(ctx, random_activations(ctx, d, frames, rng), "x");
     ggml_cgraph * graph = ggml_new_graph(ctx);
     for (int l = 0; l < layers; ++l) {
-        ggml_tensor * hidden = matrices[size_t(2 * l)]->apply_quantized_to(ctx, xt, "linear1", Epilogue{}, ActivationFormat::Bf16Tiles);
+        ggml_tensor * hidden = matrices[size_t(2 * l)]->apply_quantized_to(ctx, xt, "linear1", Epilogue{}, between);
         ggml_build_forward_expand(graph, matrices[size_t(2 * l + 1)]->apply_quantized(ctx, hidden, "linear2", Epilogue{}));
     }
     const double seconds = best_seconds_per_call([&] { ggml_graph_compute_with_ctx(ctx, graph, 1); }, 15);
@@ -263,14 +265,46 @@ std::string cpu_model() {
 int main(int argc, char ** argv) {
     const bool stream_only = argc > 1 && std::strcmp(argv[1], "--streamed") == 0;
     if (stream_only) {
+        std::mt19937 rng(7);
+        if (!cpu_has_avx512_vnni()) std::printf("streamed VNNI rates: this CPU has no AVX512-VNNI\n");
+        for (int64_t frames : {int64_t(125), int64_t(750)})
+            if (cpu_has_avx512_vnni())
+                std::printf("VNNI Q8_0, 0.6B feed-forward pairs from DRAM, %lld frames: %.0f G multiply-adds/s\n", static_cast<long long>(frames),
+                            streamed_ff_rate<PackedQ8Matrix>(1024, frames, 12, ActivationFormat::Q8Blocks, rng));
         if (!amx_bf16_usable()) {
             std::printf("streamed AMX rates: AMX-BF16 not usable here (%s)\n", amx_bf16_status().reason.c_str());
             return 0;
         }
-        std::mt19937 rng(7);
         for (int64_t frames : {int64_t(125), int64_t(750)})
             std::printf("AMX Q8_0, 0.6B feed-forward pairs from DRAM, %lld frames: %.0f G multiply-adds/s\n", static_cast<long long>(frames),
-                        streamed_ff_rate(1024, frames, 12, rng));
+                        streamed_ff_rate<PackedQ8TileMatrix>(1024, frames, 12, ActivationFormat::Bf16Tiles, rng));
+        return 0;
+    }
+    // `--tile`: the VNNI Q8_0 kernel outside a graph on operands the caches hold (one or eight panels,
+    // 1024 or 4096 inputs): its loop's own rate, against the L1 block step above and the streamed rate.
+    if (argc > 1 && std::strcmp(argv[1], "--tile") == 0) {
+        std::mt19937 rng(7);
+        const double peak = 12.0 * kLoop / best_seconds_per_call(vpdpbusd_peak) / 1e9;
+        for (int64_t panels : {int64_t(1), int64_t(8)})
+        for (int64_t cols : {int64_t(1024), int64_t(4096)}) {
+            const int64_t rows = 32 * panels, frames = 126;
+            const std::vector<BlockQ8_0> blocks = random_q8_blocks(rows, cols, rng);
+            std::vector<uint8_t> storage;
+            const PackedQ8Matrix q8(blocks.data(), rows, cols, aligned64(storage, PackedQ8Matrix::storage_bytes(rows, cols)));
+            const size_t xs = q8_activation_row_bytes(cols);
+            std::vector<uint8_t> xq(xs * size_t(frames));
+            std::vector<float> x(static_cast<size_t>(cols));
+            std::normal_distribution<float> normal(0.0f, 1.0f);
+            for (int64_t f = 0; f < frames; ++f) {
+                for (float & v : x) v = normal(rng);
+                quantize_q8_activation_row(x.data(), cols, xq.data() + size_t(f) * xs);
+            }
+            std::vector<float> y(static_cast<size_t>(rows * frames));
+            const double sec = best_seconds_per_call([&] { q8.multiply(xq.data(), xs, frames, y.data(), size_t(rows), 0, panels); });
+            const double rate = double(frames * rows * cols) / 64.0 / sec / 1e9;
+            std::printf("VNNI Q8_0 tile loop, %lld rows × %lld inputs, %lld frames, cache-resident: %.2f G VPDPBUSD/s (%.0f %% of VPDPBUSD alone)\n",
+                        static_cast<long long>(rows), static_cast<long long>(cols), static_cast<long long>(frames), rate, 100 * rate / peak);
+        }
         return 0;
     }
     if (!cpu_has_avx512_vnni()) {
