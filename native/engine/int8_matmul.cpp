@@ -191,6 +191,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
                                 int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
                                 PrefetchShare next_weights, PrefetchShare next_scales, const QuantizedRows * quantized_out = nullptr) {
     (void)next_scales;  // the scales travel in the weights' stream (the layout above)
+    next_weights.front();
     const uint8_t * wp = w.block_weights(panel, 0);
     const size_t corrections_at = size_t(k) + size_t(k / 32) * sizeof(float);
     __m512 acc[MR][2];
@@ -216,7 +217,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
             dot[r][0] = dot[r][1] = _mm512_set1_epi32(start);
         }
         const uint8_t * wb = wp + size_t(b) * PackedQ8Matrix::kBlockBytes;
-        next_weights.tick();  // this tile's slice of the next chunk (weight_prefetch.h)
+        next_weights.tick_line();  // this tile's slice of the next chunk (weight_prefetch.h)
         for (int g = 0; g < 8; ++g) {
             const __m512i w0 = _mm512_loadu_si512(wb + g * 128);
             const __m512i w1 = _mm512_loadu_si512(wb + g * 128 + 64);
