@@ -3,7 +3,8 @@
 // Packed weight layout, per panel of 32 output rows and per block of 32 inputs (k0 = 32·block):
 // for each pair g of inputs, the 32 rows' two weights, i.e. int16 [g][row][j] = q[row][k0 + 2g + j]
 // — two 64-byte vectors per pair, each 16 rows × 2 inputs, what VPDPWSSD multiplies with a
-// broadcast of two activations. Beside them, the rows' block scales (float).
+// broadcast of two activations. After each block's weights, its rows' scales (float): one prefetch
+// stream, one pointer per block (as in int8_matmul.cpp).
 //
 // Activation rows, one per frame: K int16, then K/32 float scales.
 #include "int16_matmul.h"
@@ -51,14 +52,14 @@ PARAKEET_VNNI512 inline float quantize_block(const float * v, int16_t * q) {
 PackedI16Matrix::PackedI16Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
     if (!fits(rows, cols)) throw std::invalid_argument("PackedI16Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
-    weights_ = reinterpret_cast<int16_t *>(storage);
-    scales_ = reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols) * sizeof(int16_t));
+    packed_ = storage;
 #ifdef PARAKEET_X86
     for (int64_t p = 0; p < panels; ++p) {
         for (int64_t b = 0; b < nb; ++b) {
             // Each row's pair g (two int16, one 32-bit word) goes to word g·32 + r: the [pair][row] order VPDPWSSD reads.
-            auto * pairs = reinterpret_cast<uint32_t *>(weights_ + (size_t(p) * size_t(nb) + size_t(b)) * 1024);
-            float * sdst = scales_ + (size_t(p) * size_t(nb) + size_t(b)) * 32;
+            uint8_t * block = packed_ + (size_t(p) * size_t(nb) + size_t(b)) * kBlockBytes;
+            auto * pairs = reinterpret_cast<uint32_t *>(block);
+            float * sdst = reinterpret_cast<float *>(block + 2048);
             for (int r = 0; r < kPanel; ++r) {
                 alignas(64) int16_t q[32];
                 sdst[r] = quantize_block(w + size_t(p * kPanel + r) * size_t(cols) + size_t(b * 32), q);
@@ -92,22 +93,22 @@ template <int MR>
 PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI16Matrix & w, int64_t panel, int64_t b0,
                                 int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
                                 PrefetchShare next_weights, PrefetchShare next_scales) {
-    const int16_t * wp = w.panel_weights(panel);
-    const float * ws = w.panel_scales(panel);
+    (void)next_scales;  // the scales travel in the weights' stream (the layout above)
+    next_weights.front();
+    const uint8_t * wp = reinterpret_cast<const uint8_t *>(w.block_weights(panel, 0));
     const size_t scales_at = size_t(k) * sizeof(int16_t);
     __m512 acc[MR][2];
     start_tile<MR>(acc, y, y_stride, accumulate);
     for (int64_t b = b0; b < b1; ++b) {
         __m512i dot[MR][2];
         for (int r = 0; r < MR; ++r) dot[r][0] = dot[r][1] = _mm512_setzero_si512();
-        const int16_t * wb = wp + b * 1024;
-        next_weights.tick();  // this tile's slices of the next chunk (weight_prefetch.h)
-        next_scales.tick();
+        const uint8_t * wb = wp + size_t(b) * PackedI16Matrix::kBlockBytes;
+        next_weights.tick_line();  // this tile's slice of the next chunk (weight_prefetch.h)
         // Unrolled: a rolled loop made GCC 12 copy the 12 accumulators in and out of other registers every pair.
 #pragma GCC unroll 16
         for (int g = 0; g < 16; ++g) {
-            const __m512i w0 = _mm512_loadu_si512(wb + g * 64);
-            const __m512i w1 = _mm512_loadu_si512(wb + g * 64 + 32);
+            const __m512i w0 = _mm512_loadu_si512(wb + g * 128);
+            const __m512i w1 = _mm512_loadu_si512(wb + g * 128 + 64);
             for (int r = 0; r < MR; ++r) {
                 int32_t two;
                 std::memcpy(&two, xq + size_t(r) * x_stride + size_t(b * 32 + g * 2) * sizeof(int16_t), 4);
@@ -116,7 +117,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
                 dot[r][1] = _mm512_dpwssd_epi32(dot[r][1], w1, a);
             }
         }
-        add_scaled_block<MR>(acc, dot, ws + b * 32, xq, x_stride, scales_at, b);
+        add_scaled_block<MR>(acc, dot, reinterpret_cast<const float *>(wb + 2048), xq, x_stride, scales_at, b);
     }
     end_tile<MR>(acc, y, y_stride, ep, t0, panel * 32);  // the epilogue on the last chunk
 }
@@ -127,7 +128,8 @@ constexpr int64_t kChunkBlocks = 16;
 
 PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, const PackedI16Matrix & w, PanelItems & items,
                                   const EpilogueView & view) {
-    block_chunk_gemm<kChunkBlocks>(xq, dst, w, items, view, BlockStream{w.panel_weights(0), 2048}, BlockStream{w.panel_scales(0), 128},
+    block_chunk_gemm<kChunkBlocks>(xq, dst, w, items, view, BlockStream{w.block_weights(0, 0), PackedI16Matrix::kBlockBytes},
+                                   BlockStream{w.block_weights(0, 0), 0},
                                    [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 }
 

@@ -46,15 +46,19 @@ public:
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "i16_vnni"; }
 
-    // Per panel of 32 output rows, per block of 32 inputs: 16 pairs × 32 rows × 2 int16 (2 KiB).
-    const int16_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(blocks()) * 1024; }
-    // Per panel, per block: the 32 rows' scales.
-    const float * panel_scales(int64_t panel) const { return scales_ + size_t(panel) * size_t(blocks()) * 32; }
+    /** Bytes of one block of a panel: 16 pairs × 32 rows × 2 int16 (2 KiB), then the 32 rows' float scales. */
+    static constexpr size_t kBlockBytes = 2048 + 32 * sizeof(float);
+    /** Block b of panel p: its weights; its rows' scales follow them (block_scales). Blocks are kBlockBytes apart. */
+    const int16_t * block_weights(int64_t panel, int64_t block) const {
+        return reinterpret_cast<const int16_t *>(packed_ + (size_t(panel) * size_t(blocks()) + size_t(block)) * kBlockBytes);
+    }
+    const float * block_scales(int64_t panel, int64_t block) const {
+        return reinterpret_cast<const float *>(reinterpret_cast<const uint8_t *>(block_weights(panel, block)) + 2048);
+    }
 
 private:
     int64_t rows_ = 0, cols_ = 0;
-    int16_t * weights_ = nullptr;
-    float * scales_ = nullptr;
+    uint8_t * packed_ = nullptr;
     PackedOpConfigs<PackedI16Matrix> configs_;
 };
 
