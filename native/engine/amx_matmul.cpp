@@ -329,13 +329,15 @@ struct TilesPerItem {
     int64_t cols() const { return w.cols(); }
     /** Panel p's steps [s0, s1) widened into `scratch`, step s0 first. */
     PARAKEET_AMX_AVX512 const uint16_t * chunk(int64_t p, int64_t s0, int64_t s1, uint16_t * scratch) const {
-        const int8_t * q = w.panel_weights(p);
-        const float * scales = w.panel_scales(p);
-        for (int64_t half = 2 * s0; half < 2 * s1; ++half) widen_q8_tile(q + half * 512, scales + half * 16, scratch + (half - 2 * s0) * 512);
+        const uint8_t * halves = w.panel_halves(p);
+        for (int64_t half = 2 * s0; half < 2 * s1; ++half) {
+            const uint8_t * h = halves + size_t(half) * PackedQ8TileMatrix::kHalfBytes;
+            widen_q8_tile(reinterpret_cast<const int8_t *>(h), reinterpret_cast<const float *>(h + 512), scratch + (half - 2 * s0) * 512);
+        }
         return scratch;
     }
     PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
-        return PanelPrefetch(w.panel_weights(p), size_t(w.cols()) * 32, w.panel_scales(p), size_t(w.cols() / 32) * 128, steps_total);
+        return PanelPrefetch(w.panel_halves(p), size_t(w.cols() / 32) * 2 * PackedQ8TileMatrix::kHalfBytes, nullptr, 0, steps_total);
     }
 };
 
@@ -632,15 +634,16 @@ void PackedBf16TileMatrix::multiply(const float * x, size_t x_stride, int64_t fr
 }
 
 PackedQ8TileMatrix::PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage)
-    : rows_(rows), cols_(cols), weights_(reinterpret_cast<int8_t *>(storage)), scales_(reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols))) {
+    : rows_(rows), cols_(cols), packed_(storage) {
     check_shape(rows, cols);
     const BlockQ8_0 * src = static_cast<const BlockQ8_0 *>(q8_0);
     const int64_t blocks = cols / 32;
     for (int64_t p = 0; p < rows / 32; ++p) {
         for (int64_t b = 0; b < blocks; ++b) {
             for (int h = 0; h < 2; ++h) {
-                uint16_t * lines = reinterpret_cast<uint16_t *>(weights_ + (size_t(p) * size_t(blocks) * 2 + size_t(b * 2 + h)) * 512);
-                float * scales = scales_ + (size_t(p) * size_t(blocks) + size_t(b)) * 32 + size_t(h) * 16;
+                uint8_t * half = packed_ + (size_t(p) * size_t(blocks) * 2 + size_t(b * 2 + h)) * kHalfBytes;
+                uint16_t * lines = reinterpret_cast<uint16_t *>(half);
+                float * scales = reinterpret_cast<float *>(half + 512);
                 for (int n = 0; n < 16; ++n) {
                     const BlockQ8_0 & block = src[size_t(p * 32 + h * 16 + n) * size_t(blocks) + size_t(b)];
                     scales[n] = ggml_fp16_to_fp32(block.d);

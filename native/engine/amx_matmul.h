@@ -109,8 +109,9 @@ private:
 
 /**
  * A Q8_0 matrix [rows out][cols in] kept at one byte a weight, in tile order: per panel of 32 rows,
- * per 32 inputs, per half of 16 rows, 16 lines of (q[n][2·k2], q[n][2·k2 + 1]); then per panel and
- * block the 32 rows' scales. Widened to BF16 tiles a chunk at a time per call. Only where amx_bf16_usable().
+ * per 32 inputs, per half of 16 rows, 16 lines of (q[n][2·k2], q[n][2·k2 + 1]), then the half's 16
+ * row scales (kHalfBytes in all: the widening reads, and the prefetch streams, one range).
+ * Widened to BF16 tiles a chunk at a time per call. Only where amx_bf16_usable().
  */
 class PackedQ8TileMatrix final : public AmxTileMatmul<PackedQ8TileMatrix> {
 public:
@@ -121,16 +122,17 @@ public:
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     const char * layout_name() const override { return "q8_0_amx_bf16"; }
-    const int8_t * panel_weights(int64_t panel) const { return weights_ + size_t(panel) * size_t(cols_) * 32; }
-    const float * panel_scales(int64_t panel) const { return scales_ + size_t(panel) * size_t(cols_ / 32) * 32; }
+    /** One half-tile: 16 lines of 16 rows × 2 int8, then the 16 rows' float scales. */
+    static constexpr size_t kHalfBytes = 512 + 16 * sizeof(float);
+    /** Panel p's halves, 2 per 32 inputs, kHalfBytes apart. */
+    const uint8_t * panel_halves(int64_t panel) const { return packed_ + size_t(panel) * size_t(cols_ / 32) * 2 * kHalfBytes; }
     ggml_tensor * gemm(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue, bool tiles_out) const;
     /** y = W·x outside a graph, every panel, on the calling thread (tests). */
     void multiply(const float * x, size_t x_stride, int64_t frames, float * y, size_t y_stride) const;
 
 private:
     int64_t rows_ = 0, cols_ = 0;
-    int8_t * weights_ = nullptr;
-    float * scales_ = nullptr;
+    uint8_t * packed_ = nullptr;
     PackedOpConfigs<PackedQ8TileMatrix> configs_;
 };
 
