@@ -332,7 +332,7 @@ struct TilesPerItem {
         const uint8_t * halves = w.panel_halves(p);
         for (int64_t half = 2 * s0; half < 2 * s1; ++half) {
             const uint8_t * h = halves + size_t(half) * PackedQ8TileMatrix::kHalfBytes;
-            widen_q8_tile(reinterpret_cast<const int8_t *>(h), reinterpret_cast<const float *>(h + 512), scratch + (half - 2 * s0) * 512);
+            widen_q8_tile(reinterpret_cast<const int8_t *>(h), reinterpret_cast<const float *>(h + PackedQ8TileMatrix::kScalesAt), scratch + (half - 2 * s0) * 512);
         }
         return scratch;
     }
@@ -643,7 +643,7 @@ PackedQ8TileMatrix::PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t 
             for (int h = 0; h < 2; ++h) {
                 uint8_t * half = packed_ + (size_t(p) * size_t(blocks) * 2 + size_t(b * 2 + h)) * kHalfBytes;
                 uint16_t * lines = reinterpret_cast<uint16_t *>(half);
-                float * scales = reinterpret_cast<float *>(half + 512);
+                float * scales = reinterpret_cast<float *>(half + kScalesAt);
                 for (int n = 0; n < 16; ++n) {
                     const BlockQ8_0 & block = src[size_t(p * 32 + h * 16 + n) * size_t(blocks) + size_t(b)];
                     scales[n] = ggml_fp16_to_fp32(block.d);

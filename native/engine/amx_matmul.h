@@ -122,8 +122,9 @@ public:
     int64_t cols() const { return cols_; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     const char * layout_name() const override { return "q8_0_amx_bf16"; }
-    /** One half-tile: 16 lines of 16 rows × 2 int8, then the 16 rows' float scales. */
-    static constexpr size_t kHalfBytes = 512 + 16 * sizeof(float);
+    /** One half-tile: 16 lines of 16 rows × 2 int8, then at kScalesAt the 16 rows' float scales. */
+    static constexpr size_t kScalesAt = 512;
+    static constexpr size_t kHalfBytes = kScalesAt + 16 * sizeof(float);
     /** Panel p's halves, 2 per 32 inputs, kHalfBytes apart. */
     const uint8_t * panel_halves(int64_t panel) const { return packed_ + size_t(panel) * size_t(cols_ / 32) * 2 * kHalfBytes; }
     ggml_tensor * gemm(ggml_context * ctx, ggml_tensor * xt, const char * weight_name, const Epilogue & epilogue, bool tiles_out) const;

@@ -59,7 +59,7 @@ PackedI16Matrix::PackedI16Matrix(const float * w, int64_t rows, int64_t cols, ui
             // Each row's pair g (two int16, one 32-bit word) goes to word g·32 + r: the [pair][row] order VPDPWSSD reads.
             uint8_t * block = packed_ + (size_t(p) * size_t(nb) + size_t(b)) * kBlockBytes;
             auto * pairs = reinterpret_cast<uint32_t *>(block);
-            float * sdst = reinterpret_cast<float *>(block + 2048);
+            float * sdst = reinterpret_cast<float *>(block + kScalesAt);
             for (int r = 0; r < kPanel; ++r) {
                 alignas(64) int16_t q[32];
                 sdst[r] = quantize_block(w + size_t(p * kPanel + r) * size_t(cols) + size_t(b * 32), q);
@@ -95,7 +95,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
                                 PrefetchShare next_weights, PrefetchShare next_scales) {
     (void)next_scales;  // the scales travel in the weights' stream (the layout above)
     next_weights.front();
-    const uint8_t * wp = reinterpret_cast<const uint8_t *>(w.block_weights(panel, 0));
+    const uint8_t * wp = w.block_weights(panel, 0);
     const size_t scales_at = size_t(k) * sizeof(int16_t);
     __m512 acc[MR][2];
     start_tile<MR>(acc, y, y_stride, accumulate);
@@ -117,7 +117,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
                 dot[r][1] = _mm512_dpwssd_epi32(dot[r][1], w1, a);
             }
         }
-        add_scaled_block<MR>(acc, dot, reinterpret_cast<const float *>(wb + 2048), xq, x_stride, scales_at, b);
+        add_scaled_block<MR>(acc, dot, reinterpret_cast<const float *>(wb + PackedI16Matrix::kScalesAt), xq, x_stride, scales_at, b);
     }
     end_tile<MR>(acc, y, y_stride, ep, t0, panel * 32);  // the epilogue on the last chunk
 }

@@ -46,14 +46,12 @@ public:
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return "i16_vnni"; }
 
-    /** Bytes of one block of a panel: 16 pairs × 32 rows × 2 int16 (2 KiB), then the 32 rows' float scales. */
-    static constexpr size_t kBlockBytes = 2048 + 32 * sizeof(float);
-    /** Block b of panel p: its weights; its rows' scales follow them (block_scales). Blocks are kBlockBytes apart. */
-    const int16_t * block_weights(int64_t panel, int64_t block) const {
-        return reinterpret_cast<const int16_t *>(packed_ + (size_t(panel) * size_t(blocks()) + size_t(block)) * kBlockBytes);
-    }
-    const float * block_scales(int64_t panel, int64_t block) const {
-        return reinterpret_cast<const float *>(reinterpret_cast<const uint8_t *>(block_weights(panel, block)) + 2048);
+    /** Bytes of one block of a panel: 16 pairs × 32 rows × 2 int16 (2 KiB), then at kScalesAt the 32 rows' float scales. */
+    static constexpr size_t kScalesAt = 2048;
+    static constexpr size_t kBlockBytes = kScalesAt + 32 * sizeof(float);
+    /** Block b of panel p (its weights, then its scales); blocks are kBlockBytes apart. */
+    const uint8_t * block_weights(int64_t panel, int64_t block) const {
+        return packed_ + (size_t(panel) * size_t(blocks()) + size_t(block)) * kBlockBytes;
     }
 
 private:

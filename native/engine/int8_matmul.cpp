@@ -57,7 +57,7 @@ PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, ui
     for (int64_t p = 0; p < panels; ++p) {
         for (int64_t b = 0; b < nb; ++b) {
             uint8_t * wdst = packed_ + (size_t(p) * size_t(nb) + size_t(b)) * kBlockBytes;
-            float * sdst = reinterpret_cast<float *>(wdst + 1024);
+            float * sdst = reinterpret_cast<float *>(wdst + kScalesAt);
             const BlockQ8_0 * rows = src + size_t(p * kPanel) * size_t(nb) + size_t(b);  // row r's block at rows[r * nb]
             // Groups of 4 weights move as one 32-bit word: a 32 × 8 word transpose, written in order.
             for (int g = 0; g < 8; ++g) {
@@ -72,7 +72,7 @@ PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, ui
 
 namespace {
 
-// Blocks per k chunk: 64 KiB of a panel's weights (the whole row up to 2048 inputs), which the frame
+// Blocks per k chunk: 64 KiB of a panel's weights (72 with their scales) (the whole row up to 2048 inputs), which the frame
 // tiles read from L2. Fewer, longer tiles won over keeping a chunk in L1, as in the 14-bit kernel:
 // min of interleaved runs on cold weights, 126 frames, 1024 outputs × 4096 inputs, chunks of 16,
 // 32, 64 and 128 blocks: 2.92, 2.68, 2.57, 2.57 ms (750 frames: 17.8, 16.8, 16.1, 15.8); 4096 × 1024
@@ -229,7 +229,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
                 dot[r][1] = _mm512_dpbusd_epi32(dot[r][1], w1, a);
             }
         }
-        add_scaled_block<MR>(acc, dot, reinterpret_cast<const float *>(wb + 1024), xq, x_stride, size_t(k), b);
+        add_scaled_block<MR>(acc, dot, reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt), xq, x_stride, size_t(k), b);
     }
     if constexpr (QuantizedOut) {  // the panel's 32 outputs are block `panel` of each row
         finish_tile<MR>(acc, *ep, t0, panel * 32);

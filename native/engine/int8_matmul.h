@@ -47,13 +47,13 @@ public:
      */
     void multiply(const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin, int64_t panel_end) const;
 
-    /** Bytes of one block of a panel: the weights (8 groups × 32 rows × 4, + 128), then the 32 rows' float scales. */
-    static constexpr size_t kBlockBytes = 1024 + 32 * sizeof(float);
-    /** Block b of panel p: its weights; its rows' scales follow them (block_scales). Blocks are kBlockBytes apart. */
+    /** Bytes of one block of a panel: the weights (8 groups × 32 rows × 4), then at kScalesAt the 32 rows' float scales. */
+    static constexpr size_t kScalesAt = 1024;
+    static constexpr size_t kBlockBytes = kScalesAt + 32 * sizeof(float);
+    /** Block b of panel p (its weights, then its scales); blocks are kBlockBytes apart. */
     const uint8_t * block_weights(int64_t panel, int64_t block) const {
         return packed_ + (size_t(panel) * size_t(blocks()) + size_t(block)) * kBlockBytes;
     }
-    const float * block_scales(int64_t panel, int64_t block) const { return reinterpret_cast<const float *>(block_weights(panel, block) + 1024); }
     int64_t blocks() const { return cols_ / 32; }
 
 private:

@@ -114,7 +114,7 @@ PARAKEET_VNNI512 void halves_tile(const uint8_t * xq, size_t x_stride, int64_t k
                 dpbusd_into(dO[r][1], wc1, ac);
             }
         }
-        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + 1024)), s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + 1024) + 16);
+        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt)), s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt) + 16);
         for (int r = 0; r < MR; ++r) {
             const float * xs = reinterpret_cast<const float *>(xq + size_t(r) * x_stride + size_t(k));
             const __m512 sx = _mm512_set1_ps(xs[b]);
@@ -178,7 +178,7 @@ PARAKEET_VNNI512 void halves_tile3(const uint8_t * xq, size_t x_stride, int64_t 
             PARAKEET_POSITIONS(PARAKEET_STEP)
 #undef PARAKEET_STEP
         }
-        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + 1024)), s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + 1024) + 16);
+        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt)), s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt) + 16);
 #define PARAKEET_SCALE(r)                                                                                                 \
     {                                                                                                                     \
         const __m512 sx = _mm512_set1_ps(reinterpret_cast<const float *>(x##r + size_t(k))[b]);                           \
