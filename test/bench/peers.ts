@@ -112,7 +112,11 @@ function denyAmxLibrary(): string {
   if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('--no-amx works on Linux x86-64 only');
   const out = join(benchCache, 'deny-amx.so');
   const source = join(benchRoot, 'test', 'bench', 'peers', 'deny-amx.c');
-  execFileSync('cc', ['-O2', '-shared', '-fPIC', '-o', `${out}.partial`, source, '-ldl'], { stdio: 'inherit' });
+  try {
+    execFileSync('cc', ['-O2', '-shared', '-fPIC', '-o', `${out}.partial`, source, '-ldl'], { stdio: 'inherit' });
+  } catch (error) {
+    throw new Error(`--no-amx builds ${source} with the system C compiler (cc), which failed: ${(error as Error).message}`);
+  }
   renameSync(`${out}.partial`, out);
   return out;
 }
