@@ -53,12 +53,15 @@ struct BlockStream {
  * whose 128-byte stretches of every output row then sat side by side and the cores' prefetchers
  * pulled each other's lines away (two threads ran a 1024 × 1024 Q8_0 product at 125 frames only
  * 1.4× as fast as one; the outputs' stores took twice the share of the time).
+ * `group_multiple` rounds the group up to a multiple of that many panels, for outputs where a panel
+ * writes less than a line (the Q8 rows' per-block numbers: 4 bytes a panel, 16 panels to a line).
  */
 class PanelItems {
 public:
     static PanelItems range(int64_t p0, int64_t p1) { return PanelItems(p0, p1, nullptr, 0, 1); }
-    static PanelItems shared(ggml_tensor * node, int64_t panels, int nth) {
-        const int64_t group = std::clamp<int64_t>(panels / (4 * int64_t(std::max(1, nth))), 1, kMaxGroup);
+    static PanelItems shared(ggml_tensor * node, int64_t panels, int nth, int64_t group_multiple = 1) {
+        int64_t group = std::clamp<int64_t>(panels / (4 * int64_t(std::max(1, nth))), 1, kMaxGroup);
+        group = std::min(panels, (group + group_multiple - 1) / group_multiple * group_multiple);
         return PanelItems(0, panels, node->op_params + kCountAt, nth, group);
     }
 
@@ -217,12 +220,14 @@ void block_chunk_gemm(const ggml_tensor * xq, ggml_tensor * dst, const Matrix & 
 
 /**
  * The ggml op body of a block-scaled GEMM: the node's (span, panel) items shared among its threads
- * (PanelItems::shared), run by `Panels` (the kernel's traversal) with the node's epilogue.
+ * (PanelItems::shared, groups a multiple of GroupMultiple panels), run by `Panels` (the kernel's
+ * traversal) with the node's epilogue.
  */
-template <typename Matrix, void (*Panels)(const ggml_tensor *, ggml_tensor *, const Matrix &, PanelItems &, const EpilogueView &)>
+template <typename Matrix, void (*Panels)(const ggml_tensor *, ggml_tensor *, const Matrix &, PanelItems &, const EpilogueView &),
+          int64_t GroupMultiple = 1>
 void share_panels(ggml_tensor * dst, int, int nth, void * userdata) {
     const auto & config = *static_cast<const PackedOpConfig<Matrix> *>(userdata);
-    PanelItems items = PanelItems::shared(dst, config.matrix->rows() / 32, nth);
+    PanelItems items = PanelItems::shared(dst, config.matrix->rows() / 32, nth, GroupMultiple);
     Panels(dst->src[0], dst, *config.matrix, items, EpilogueView(dst, config.mode));
 }
 

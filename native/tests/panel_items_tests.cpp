@@ -2,6 +2,7 @@
 // the node's op_params. Every item is taken exactly once per run, whatever the thread count, the
 // count is back at zero for the next run of the same node, and neighbouring panels go out in groups.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <thread>
@@ -65,6 +66,24 @@ TEST(shared_panel_items_are_each_taken_once_per_run) {
             CHECK(mine.size() % 4 == 0);
             for (size_t i = 0; i < mine.size(); ++i) CHECK(i % 4 == 0 ? mine[i] % 4 == 0 : mine[i] == mine[i - 1] + 1);
         }
+    }
+    // Groups rounded up to a multiple (the Q8 rows' per-block numbers, 16 panels to a line): 128
+    // panels on 2 threads go out in aligned groups of 16, not 8; fewer panels than the multiple, one
+    // group. One thread takes every item here; a group ends where the next panel is not predicted.
+    for (const auto & [panels, nth, multiple, group] : {std::array<int64_t, 4>{128, 2, 16, 16}, std::array<int64_t, 4>{8, 2, 16, 8},
+                                                        std::array<int64_t, 4>{40, 3, 16, 16}, std::array<int64_t, 4>{128, 2, 1, 8}}) {
+        ggml_tensor fresh;
+        std::memset(&fresh, 0, sizeof(fresh));
+        PanelItems items = PanelItems::shared(&fresh, panels, int(nth), multiple);
+        items.start(1);
+        int64_t expected = 0;
+        for (int64_t s = 0, p = 0; items.next(s, p); ++expected) {
+            CHECK_EQ(p, expected);
+            int64_t predicted = -1;
+            const bool group_goes_on = items.upcoming_panel(predicted) && predicted == p + 1;
+            CHECK_EQ(group_goes_on, (p + 1) % group != 0 && p + 1 < panels);
+        }
+        CHECK_EQ(expected, panels);
     }
     // A fixed range: its own panels, span by span, in order.
     PanelItems range = PanelItems::range(3, 6);

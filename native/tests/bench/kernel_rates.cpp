@@ -286,7 +286,7 @@ int main(int argc, char ** argv) {
         std::mt19937 rng(7);
         const double peak = 12.0 * kLoop / best_seconds_per_call(vpdpbusd_peak) / 1e9;
         for (int64_t panels : {int64_t(1), int64_t(8)})
-        for (int64_t cols : {int64_t(1024), int64_t(4096)}) {
+        for (int64_t cols : {int64_t(512), int64_t(1024), int64_t(4096)}) {
             const int64_t rows = 32 * panels, frames = 126;
             const std::vector<BlockQ8_0> blocks = random_q8_blocks(rows, cols, rng);
             std::vector<uint8_t> storage;
