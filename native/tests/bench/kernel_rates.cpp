@@ -281,7 +281,7 @@ int main(int argc, char ** argv) {
         return 0;
     }
     // `--tile`: the VNNI Q8_0 kernel outside a graph on operands the caches hold (one or eight panels,
-    // 1024 or 4096 inputs): its loop's own rate, against the L1 block step above and the streamed rate.
+    // 512, 1024 or 4096 inputs): its loop's own rate, against the L1 block step above and the streamed rate.
     if (argc > 1 && std::strcmp(argv[1], "--tile") == 0) {
         std::mt19937 rng(7);
         const double peak = 12.0 * kLoop / best_seconds_per_call(vpdpbusd_peak) / 1e9;
