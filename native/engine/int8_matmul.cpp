@@ -97,20 +97,38 @@ PARAKEET_VNNI512 inline __m512 combine(__m512 p, __m512 q) {
     return Sum ? _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(p), _mm512_castps_si512(q))) : _mm512_max_ps(p, q);
 }
 
+// The first two steps of a reduction of N (8 or 16) vectors' lanes: vectors paired across 256-bit
+// halves, then across 128-bit quarters, leaving in v[i] (i < N/4) the 4-lane partials of vectors
+// 4i … 4i+3, one per quarter.
+template <bool Sum, int N>
+PARAKEET_VNNI512 inline void fold_quarters(__m512 (&v)[N]) {
+    for (int i = 0; i < N / 2; ++i)
+        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+    for (int i = 0; i < N / 4; ++i)
+        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
 // Lane j of the result: the reduction (max, or int32 sum) of vector j's 16 lanes, for 16 vectors in
 // 15 two-vector steps (a horizontal reduction per vector takes 4 steps of its own). The steps leave
 // vector j in lane (j % 4)·4 + j / 4; the last permutation puts it back in lane j. Int32 sums travel
 // as floats' bits (Sum): the shuffles only move lanes.
 template <bool Sum>
 PARAKEET_VNNI512 inline __m512 reduce16(__m512 (&v)[16]) {
-    for (int i = 0; i < 8; ++i)
-        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
-    for (int i = 0; i < 4; ++i)
-        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+    fold_quarters<Sum>(v);
     for (int i = 0; i < 2; ++i)
         v[i] = combine<Sum>(_mm512_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
     const __m512 r = combine<Sum>(_mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(3, 1, 3, 1)));
     return _mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), r);
+}
+
+/** Sixteen blocks' scales from their max|x|: d = max/127 kept as block_q8_0 keeps it (fp16), and 127/max (0 for an all-zero block). */
+struct BlockScales {
+    __m512 d16, id;
+};
+PARAKEET_VNNI512 inline BlockScales block_scales(__m512 amax) {
+    const __m512 d = _mm512_div_ps(amax, _mm512_set1_ps(127.0f));
+    const __m512 id = _mm512_maskz_div_ps(_mm512_cmpneq_ps_mask(amax, _mm512_setzero_ps()), _mm512_set1_ps(127.0f), amax);
+    return {_mm512_cvtph_ps(_mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)), id};
 }
 
 // The same for 8 vectors (reduce16's first three steps, then one within the vector): vector j < 4
@@ -118,10 +136,7 @@ PARAKEET_VNNI512 inline __m512 reduce16(__m512 (&v)[16]) {
 constexpr int kLaneOfVector8[8] = {0, 4, 8, 12, 1, 5, 9, 13};
 template <bool Sum>
 PARAKEET_VNNI512 inline __m512 reduce8(__m512 (&v)[8]) {
-    for (int i = 0; i < 4; ++i)
-        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
-    for (int i = 0; i < 2; ++i)
-        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+    fold_quarters<Sum>(v);
     const __m512 r = combine<Sum>(_mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(3, 2, 3, 2)));
     return combine<Sum>(_mm512_shuffle_ps(r, r, _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(r, r, _MM_SHUFFLE(3, 1, 3, 1)));
 }
@@ -136,12 +151,10 @@ PARAKEET_VNNI512 inline __attribute__((always_inline)) void quantize_tile_block(
     static_assert(MR >= 1 && MR <= 8, "one reduction of 8 vectors");
     __m512 lanes[8];
     for (int r = 0; r < 8; ++r) lanes[r] = r < MR ? _mm512_max_ps(_mm512_abs_ps(acc[r][0]), _mm512_abs_ps(acc[r][1])) : _mm512_setzero_ps();
-    const __m512 amax = reduce8<false>(lanes);
-    const __m512 d = _mm512_div_ps(amax, _mm512_set1_ps(127.0f));
-    const __m512 id = _mm512_maskz_div_ps(_mm512_cmpneq_ps_mask(amax, _mm512_setzero_ps()), _mm512_set1_ps(127.0f), amax);
-    const __m512 d16 = _mm512_cvtph_ps(_mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));  // as block_q8_0 keeps d
+    const BlockScales scales16 = block_scales(reduce8<false>(lanes));
+    const __m512 d16 = scales16.d16;
     alignas(64) float ids[16];
-    _mm512_store_ps(ids, id);
+    _mm512_store_ps(ids, scales16.id);
     // 16 int32 of each half → 32 bytes in order: two saturating packs leave each 128-bit lane's
     // first 4 bytes from q0 and next 4 from q1; the permutation gathers them.
     const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -207,12 +220,10 @@ PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
         const float * x = xr + b * 32;
         __m512 lanes[16];
         for (int j = 0; j < 16; ++j) lanes[j] = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(x + j * 32)), _mm512_abs_ps(_mm512_loadu_ps(x + j * 32 + 16)));
-        const __m512 amax = reduce16<false>(lanes);
-        const __m512 d = _mm512_div_ps(amax, _mm512_set1_ps(127.0f));
-        const __m512 id = _mm512_maskz_div_ps(_mm512_cmpneq_ps_mask(amax, _mm512_setzero_ps()), _mm512_set1_ps(127.0f), amax);
-        const __m512 d16 = _mm512_cvtph_ps(_mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));  // as block_q8_0 keeps d
+        const BlockScales scales16 = block_scales(reduce16<false>(lanes));
+        const __m512 d16 = scales16.d16;
         alignas(64) float ids[16];
-        _mm512_store_ps(ids, id);
+        _mm512_store_ps(ids, scales16.id);
         for (int j = 0; j < 16; ++j) {
             const __m512 vid = _mm512_set1_ps(ids[j]);
             const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(x + j * 32), vid));
