@@ -90,16 +90,12 @@ PARAKEET_AMX_AVX512 void activation_tiles(const float * x, size_t x_stride, int6
     for (int64_t ft = tile_begin; ft < tile_end; ++ft) {
         for (int64_t r = 0; r < kTileFrames; ++r) {
             const int64_t t = ft * kTileFrames + r;
-            uint16_t * row = a + size_t(ft * steps) * 512 + size_t(r) * 32;
-            if (t >= frames) {
-                for (int64_t s = 0; s < steps; ++s) _mm512_storeu_si512(row + size_t(s) * 512, _mm512_setzero_si512());
+            if (t < frames) {
+                amx_tile_row(x + size_t(t) * x_stride, k, reinterpret_cast<uint8_t *>(a), t);
                 continue;
             }
-            const float * xr = x + size_t(t) * x_stride;
-            for (int64_t s = 0; s < steps; ++s) {
-                const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(xr + s * 32 + 16), _mm512_loadu_ps(xr + s * 32));
-                _mm512_storeu_si512(row + size_t(s) * 512, reinterpret_cast<const __m512i &>(v));
-            }
+            uint16_t * row = a + amx_tile_line(t, k, 0);
+            for (int64_t s = 0; s < steps; ++s) _mm512_storeu_si512(row + size_t(s) * 512, _mm512_setzero_si512());
         }
     }
 }
@@ -140,7 +136,7 @@ PARAKEET_AMX_AVX512 void store_outputs(const float * c, int64_t count, const Out
         if (ep != nullptr) finish_tile<1>(v, *ep, t, col0);  // packed_op.h: bias, SiLU, residual, ReLU, mask
         if (out.tiles != nullptr) {
             const __m512bh b = _mm512_cvtne2ps_pbh(v[0][1], v[0][0]);
-            uint16_t * line = out.tiles + (size_t(t / kTileFrames) * size_t(out.tile_steps) + size_t(col0 / 32)) * 512 + size_t(t % kTileFrames) * 32;
+            uint16_t * line = out.tiles + amx_tile_line(t, out.tile_steps * 32, col0);
             _mm512_storeu_si512(line, reinterpret_cast<const __m512i &>(b));  // ggml aligns tensors to less than 64
         } else {
             float * y = out.rows + size_t(t) * out.stride + size_t(col0);
@@ -668,7 +664,7 @@ ggml_tensor * amx_activation_tiles(ggml_context * ctx, ggml_tensor * x, const ch
 
 PARAKEET_AMX_AVX512 void amx_tile_row(const float * x, int64_t k, uint8_t * tiles, int64_t t) {
     const int64_t steps = k / 32;
-    uint16_t * row = reinterpret_cast<uint16_t *>(tiles) + size_t(t / kTileFrames) * size_t(steps) * 512 + size_t(t % kTileFrames) * 32;
+    uint16_t * row = reinterpret_cast<uint16_t *>(tiles) + amx_tile_line(t, k, 0);
     for (int64_t s = 0; s < steps; ++s) {
         const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(x + s * 32 + 16), _mm512_loadu_ps(x + s * 32));
         _mm512_storeu_si512(row + size_t(s) * 512, reinterpret_cast<const __m512i &>(v));

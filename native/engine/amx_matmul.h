@@ -44,6 +44,13 @@ ggml_tensor * amx_activation_tiles(ggml_context * ctx, ggml_tensor * x, const ch
 /** Frames a tile tensor of `frames` frames holds (whole tiles of 16). */
 inline int64_t amx_tile_frames(int64_t frames) { return (frames + 15) / 16 * 16; }
 /**
+ * Where frame t's 32 values from input `col` (a multiple of 32) sit in a tile tensor of k inputs, in
+ * BF16 values: per 16 frames, per 32-input step, 16 rows of 32.
+ */
+inline size_t amx_tile_line(int64_t t, int64_t k, int64_t col) {
+    return (size_t(t / 16) * size_t(k / 32) + size_t(col / 32)) * 512 + size_t(t % 16) * 32;
+}
+/**
  * A tile tensor as a graph sees it: [2·k bytes, frames] I8, a view of the tiles' [2·k, amx_tile_frames]
  * (the last tile's rows past `frames` are part of it; every reader takes the frame count from the view).
  */

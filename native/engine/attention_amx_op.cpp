@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "amx.h"
+#include "amx_matmul.h"
 #include "simd_math.h"
 
 namespace parakeet {
@@ -153,8 +154,7 @@ inline void tile_pass(const void * a, size_t a_stride, size_t a_step, const void
 
 /** In a tile output (dst I8: the context as linear_out's BF16 tiles), frame i's 32 channels from c. */
 inline uint16_t * tile_line(ggml_tensor * dst, const Shapes & s, int64_t i, int64_t c) {
-    const int64_t steps = s.d_model / 32;
-    return static_cast<uint16_t *>(dst->data) + (size_t(i / 16) * size_t(steps) + size_t(c / 32)) * 512 + size_t(i % 16) * 32;
+    return static_cast<uint16_t *>(dst->data) + amx_tile_line(i, s.d_model, c);
 }
 
 /** Channels [c0, c1) of frame i in a tile output set to zero. */

@@ -151,18 +151,14 @@ PARAKEET_VNNI512 inline __attribute__((always_inline)) void quantize_tile_block(
     static_assert(MR >= 1 && MR <= 8, "one reduction of 8 vectors");
     __m512 lanes[8];
     for (int r = 0; r < 8; ++r) lanes[r] = r < MR ? _mm512_max_ps(_mm512_abs_ps(acc[r][0]), _mm512_abs_ps(acc[r][1])) : _mm512_setzero_ps();
-    const BlockScales scales16 = block_scales(reduce8<false>(lanes));
-    const __m512 d16 = scales16.d16;
+    const BlockScales rows_scales = block_scales(reduce8<false>(lanes));
     alignas(64) float ids[16];
-    _mm512_store_ps(ids, scales16.id);
+    _mm512_store_ps(ids, rows_scales.id);
     // 16 int32 of each half → 32 bytes in order: two saturating packs leave each 128-bit lane's
     // first 4 bytes from q0 and next 4 from q1; the permutation gathers them.
     const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0);
-    for (int r = 0; r < 8; ++r) {
-        if (r >= MR) {
-            lanes[r] = _mm512_setzero_ps();
-            continue;
-        }
+    for (int r = MR; r < 8; ++r) lanes[r] = _mm512_setzero_ps();  // the reduction overwrote them
+    for (int r = 0; r < MR; ++r) {
         const __m512 vid = _mm512_set1_ps(ids[kLaneOfVector8[r]]);
         const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(acc[r][0], vid));
         const __m512i q1 = _mm512_cvtps_epi32(_mm512_mul_ps(acc[r][1], vid));
@@ -174,9 +170,9 @@ PARAKEET_VNNI512 inline __attribute__((always_inline)) void quantize_tile_block(
     const __m512i sum = _mm512_castps_si512(reduce8<true>(lanes));
     alignas(64) float scales[16], zs[16];
     alignas(64) int32_t corrections[16];
-    _mm512_store_ps(scales, d16);
+    _mm512_store_ps(scales, rows_scales.d16);
     _mm512_store_si512(corrections, _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(sum, 7)));
-    _mm512_store_ps(zs, _mm512_mul_ps(d16, _mm512_cvtepi32_ps(sum)));
+    _mm512_store_ps(zs, _mm512_mul_ps(rows_scales.d16, _mm512_cvtepi32_ps(sum)));
     const int64_t nb = k / 32;
     for (int r = 0; r < MR; ++r) {
         uint8_t * qr = row0 + size_t(r) * stride;
@@ -220,10 +216,9 @@ PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
         const float * x = xr + b * 32;
         __m512 lanes[16];
         for (int j = 0; j < 16; ++j) lanes[j] = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(x + j * 32)), _mm512_abs_ps(_mm512_loadu_ps(x + j * 32 + 16)));
-        const BlockScales scales16 = block_scales(reduce16<false>(lanes));
-        const __m512 d16 = scales16.d16;
+        const BlockScales blocks = block_scales(reduce16<false>(lanes));
         alignas(64) float ids[16];
-        _mm512_store_ps(ids, scales16.id);
+        _mm512_store_ps(ids, blocks.id);
         for (int j = 0; j < 16; ++j) {
             const __m512 vid = _mm512_set1_ps(ids[j]);
             const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(x + j * 32), vid));
@@ -233,9 +228,9 @@ PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
             lanes[j] = _mm512_castsi512_ps(_mm512_add_epi32(q0, q1));
         }
         const __m512i sum = _mm512_castps_si512(reduce16<true>(lanes));
-        _mm512_storeu_ps(sr + b, d16);
+        _mm512_storeu_ps(sr + b, blocks.d16);
         _mm512_storeu_si512(cr + b, _mm512_sub_epi32(_mm512_setzero_si512(), _mm512_slli_epi32(sum, 7)));
-        _mm512_storeu_ps(zr + b, _mm512_mul_ps(d16, _mm512_cvtepi32_ps(sum)));
+        _mm512_storeu_ps(zr + b, _mm512_mul_ps(blocks.d16, _mm512_cvtepi32_ps(sum)));
     }
     for (; b < nb; ++b) quantize_block(_mm512_loadu_ps(xr + b * 32), _mm512_loadu_ps(xr + b * 32 + 16), qr, sr, cr, zr, b);  // past 512s
 }
