@@ -4,6 +4,9 @@
 // tmm2/tmm3 the panel's two B tiles (32 inputs × 16 outputs, as TDPBF16PS takes them: row k2 holds
 // each output's inputs 2·k2 and 2·k2 + 1), tmm4–7 the 32 frames × 32 outputs of F32 sums. Every
 // 32-input step loads 4 tiles and runs 4 products; the sums stay in the tiles over the whole row.
+// The A tiles come from L2 (a span's activations) and are loaded with TILELOADDT1: read once per
+// pass, they would otherwise push the chunk's B tiles, the sums and the chunk being widened out of L1
+// (in an L1 loop with 256 weights widened per step: 811 → 974 G multiply–adds/s).
 #include "amx_matmul.h"
 
 #include <algorithm>
@@ -101,21 +104,48 @@ PARAKEET_AMX_AVX512 void activation_tiles(const float * x, size_t x_stride, int6
 }
 
 /**
- * One 16-row half of a panel's 32 inputs from PackedQ8TileMatrix's int8 lines (16 lines of 16 × 2)
- * and the half's 16 row scales: BF16 lines of d·q, rounded to nearest even.
+ * A panel chunk's halves (PackedQ8TileMatrix: 16 int8 lines of 16 rows × 2, then the half's 16 row
+ * scales) widened to BF16 tiles of d·q (rounded to nearest even) a few lines at a time, so that
+ * the widening of the next chunk runs between the tile instructions of the current one: the tile
+ * unit works through its products meanwhile (in an L1 loop, 256 weights widened per pair step cost
+ * ≈ 5 ns beside the step's 4 products instead of the ≈ 16 ns they take alone).
  */
-PARAKEET_AMX_AVX512 inline void widen_q8_tile(const int8_t * q, const float * scales, uint16_t * tile) {
-    const __m512 d = _mm512_loadu_ps(scales);
-    const __m512 d_low = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7), d);
-    const __m512 d_high = _mm512_permutexvar_ps(_mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15), d);
-    for (int line = 0; line < 16; ++line) {
-        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + line * 32));
-        const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i *>(q + line * 32 + 16));
-        const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(hi)), d_high),
-                                               _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(lo)), d_low));
-        _mm512_store_si512(tile + line * 32, reinterpret_cast<const __m512i &>(v));
+class ChunkWidening {
+public:
+    ChunkWidening() = default;
+    /** `halves` consecutive halves from `q` (kHalfBytes apart) into `tiles` (512 BF16 values a half). */
+    ChunkWidening(const uint8_t * q, int64_t halves, uint16_t * tiles) : q_(q), tiles_(tiles), lines_(halves * 16) {}
+    int64_t lines() const { return lines_; }
+    /** The next `n` lines (fewer at the end). */
+    PARAKEET_AMX_AVX512 inline __attribute__((always_inline)) void step(int64_t n) {
+        const int64_t end = std::min(lines_, at_ + n);
+        while (at_ < end) {
+            const int64_t half = at_ >> 4, first = at_ & 15, stop = std::min<int64_t>(16, first + (end - at_));
+            const uint8_t * h = q_ + size_t(half) * PackedQ8TileMatrix::kHalfBytes;
+            if (first == 0) {  // the half's 16 row scales, each for the two inputs of its row in a line
+                const __m512 d = _mm512_loadu_ps(reinterpret_cast<const float *>(h + PackedQ8TileMatrix::kScalesAt));
+                d_low_ = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7), d);
+                d_high_ = _mm512_permutexvar_ps(_mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15), d);
+            }
+            uint16_t * tile = tiles_ + half * 512;
+            for (int64_t line = first; line < stop; ++line) {
+                const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i *>(h + line * 32));
+                const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i *>(h + line * 32 + 16));
+                const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(hi)), d_high_),
+                                                       _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(lo)), d_low_));
+                _mm512_store_si512(tile + line * 32, reinterpret_cast<const __m512i &>(v));
+            }
+            at_ += stop - first;
+        }
     }
-}
+    PARAKEET_AMX_AVX512 void finish() { step(lines_); }
+
+private:
+    const uint8_t * q_ = nullptr;
+    uint16_t * tiles_ = nullptr;
+    int64_t lines_ = 0, at_ = 0;
+    __m512 d_low_{}, d_high_{};
+};
 
 /** Where a GEMM's outputs go: F32 rows, or BF16 tiles for the next matmul (PackedMatmul::apply_quantized_to). */
 struct Outputs {
@@ -225,8 +255,21 @@ inline void end_tile_sums(void * c) {
 }
 
 /**
+ * A thread's two chunk buffers of widened B tiles: the chunk the tiles read and the one widened
+ * meanwhile (ChunkWidening), and which (panel, steps) the second holds once widened.
+ */
+struct ChunkBuffers {
+    uint16_t * buffer[2] = {nullptr, nullptr};
+    int current = 0;
+    int64_t ahead_panel = -1, ahead_s0 = 0, ahead_s1 = 0;  // what buffer[1 − current] holds, panel −1: nothing
+    bool ahead_holds(int64_t panel, int64_t s0, int64_t s1) const { return ahead_panel == panel && ahead_s0 == s0 && ahead_s1 == s1; }
+};
+
+/**
  * Panel `panel` (32 outputs) of `w` for the span's `frames` frames (activation tiles `a`, the span's
- * first frame t0), through `scratch` (a chunk of widened B tiles) and `stage`, into `out`.
+ * first frame t0), through `chunks` (widened B tiles) and `stage`, into `out`. `next_panel` is the
+ * panel this thread most likely takes next (−1: none), whose first chunk is widened during this
+ * panel's last one.
  *
  * The inputs go in chunks of chunk_steps(frames) steps, each over every frame pair. The tiles' sums go to
  * `stage` (the span's frames × 32 floats, this thread's, 128 bytes a frame) between chunks, and reach
@@ -236,20 +279,37 @@ inline void end_tile_sums(void * c) {
  * 2048 × 512 product at 125 frames, one thread: 480 → 550 G multiply–adds/s staged).
  */
 template <typename Panels>
-PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Panels & w, int64_t panel, uint16_t * scratch, float * stage,
-                                   const Outputs & out, const EpilogueView * ep, int64_t t0, PanelPrefetch next) {
+PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Panels & w, int64_t panel, ChunkBuffers & chunks, float * stage,
+                                   const Outputs & out, const EpilogueView * ep, int64_t t0, PanelPrefetch next, int64_t next_panel) {
     const size_t line = 64;
     const int64_t steps = w.cols() / 32;
     const size_t tile_stride = size_t(steps) * kTileBytes;  // bytes from one frame tile to the next
     const int64_t chunk = chunk_steps(frames);
+    const int64_t pairs = (frames + 2 * kTileFrames - 1) / (2 * kTileFrames);
     for (int64_t s0 = 0; s0 < steps; s0 += chunk) {
         const int64_t s1 = std::min(steps, s0 + chunk);
-        // The chunk's B tiles, step s0 first (widened now, for the per-call layout: they stay in L1).
-        const uint8_t * bp = reinterpret_cast<const uint8_t *>(w.chunk(panel, s0, s1, scratch)) - size_t(2 * s0) * kTileBytes;
+        // The chunk's B tiles, step s0 first: widened during the chunk before (or the panel
+        // before), else now; tiles made at load are read in place.
+        const uint16_t * tiles = nullptr;
+        if (chunks.ahead_holds(panel, s0, s1)) {
+            chunks.current = 1 - chunks.current;
+            tiles = chunks.buffer[chunks.current];
+        } else {
+            tiles = w.chunk(panel, s0, s1, chunks.buffer[chunks.current]);
+        }
+        chunks.ahead_panel = -1;
+        const uint8_t * bp = reinterpret_cast<const uint8_t *>(tiles) - size_t(2 * s0) * kTileBytes;
+        const bool last_chunk = s1 == steps;
+        // The chunk after this one (the next panel's first after the last), widened a few lines per
+        // step between the tile instructions (0.6B Q8_0 encoder, one thread: 10 s ≈ 2–3 % faster,
+        // 60 s 3–4 %; widened all at once after the pairs, as before, it was no faster with TILELOADDT1).
+        const int64_t ahead_panel = last_chunk ? next_panel : panel, ahead_s0 = last_chunk ? 0 : s1;
+        const int64_t ahead_s1 = std::min(steps, ahead_s0 + chunk);
+        ChunkWidening ahead = ahead_panel >= 0 ? w.widening(ahead_panel, ahead_s0, ahead_s1, chunks.buffer[1 - chunks.current]) : ChunkWidening();
+        const int64_t ahead_per_step = (ahead.lines() + pairs * (s1 - s0) - 1) / (pairs * (s1 - s0));
         // In the last chunk each pair's outputs go through the epilogue a few frames per step of
         // the next pair's products, whose tile instructions run meanwhile (AVX-512 work between
         // tile instructions overlaps them; after the panel, it waited for them).
-        const bool last_chunk = s1 == steps;
         const int64_t per_step = (2 * kTileFrames + (s1 - s0) - 1) / (s1 - s0);
         int64_t pending = 0, pending_end = 0;  // the previous pair's frames still to store
         auto store_some = [&](int64_t n) {
@@ -267,8 +327,8 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                 for (int64_t s = s0; s < s1; ++s) {
                     next.step();
                     asm volatile(
-                        "tileloadd (%0,%4,1), %%tmm0\n\t"
-                        "tileloadd (%1,%4,1), %%tmm1\n\t"
+                        "tileloaddt1 (%0,%4,1), %%tmm0\n\t"
+                        "tileloaddt1 (%1,%4,1), %%tmm1\n\t"
                         "tileloadd (%2,%4,1), %%tmm2\n\t"
                         "tileloadd (%3,%4,1), %%tmm3\n\t"
                         "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
@@ -277,6 +337,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                         "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kTileBytes),
                         "r"(a1 + s * kTileBytes), "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
                         : "memory");
+                    ahead.step(ahead_per_step);
                     if (last_chunk) store_some(per_step);
                 }
                 end_pair_sums(c);
@@ -285,13 +346,14 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                 for (int64_t s = s0; s < s1; ++s) {
                     next.step();
                     asm volatile(
-                        "tileloadd (%0,%3,1), %%tmm0\n\t"
+                        "tileloaddt1 (%0,%3,1), %%tmm0\n\t"
                         "tileloadd (%1,%3,1), %%tmm2\n\t"
                         "tileloadd (%2,%3,1), %%tmm3\n\t"
                         "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
                         "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kTileBytes),
                         "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
                         : "memory");
+                    ahead.step(ahead_per_step);
                     if (last_chunk) store_some(per_step);
                 }
                 end_tile_sums(c);
@@ -303,6 +365,12 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
             }
         }
         if (last_chunk) store_some(pending_end - pending);
+        if (ahead.lines() > 0) {
+            ahead.finish();
+            chunks.ahead_panel = ahead_panel;
+            chunks.ahead_s0 = ahead_s0;
+            chunks.ahead_s1 = ahead_s1;
+        }
     }
 }
 
@@ -313,24 +381,26 @@ struct TilesAtLoad {
     int64_t cols() const { return w.cols(); }
     /** Panel p's tiles from 32-input step s0 on (to s1). */
     const uint16_t * chunk(int64_t p, int64_t s0, int64_t, uint16_t *) const { return w.panel_tiles(p) + size_t(2 * s0) * 512; }
+    /** Nothing to widen. */
+    ChunkWidening widening(int64_t, int64_t, int64_t, uint16_t *) const { return ChunkWidening(); }
     PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
         return PanelPrefetch(w.panel_tiles(p), size_t(w.cols()) * 64, nullptr, 0, steps_total);
     }
 };
 
-/** Panels widened per item into the thread's scratch (PackedQ8TileMatrix). */
+/** Panels widened per chunk into the thread's chunk buffers (PackedQ8TileMatrix). */
 struct TilesPerItem {
     const PackedQ8TileMatrix & w;
     int64_t rows() const { return w.rows(); }
     int64_t cols() const { return w.cols(); }
-    /** Panel p's steps [s0, s1) widened into `scratch`, step s0 first. */
-    PARAKEET_AMX_AVX512 const uint16_t * chunk(int64_t p, int64_t s0, int64_t s1, uint16_t * scratch) const {
-        const uint8_t * halves = w.panel_halves(p);
-        for (int64_t half = 2 * s0; half < 2 * s1; ++half) {
-            const uint8_t * h = halves + size_t(half) * PackedQ8TileMatrix::kHalfBytes;
-            widen_q8_tile(reinterpret_cast<const int8_t *>(h), reinterpret_cast<const float *>(h + PackedQ8TileMatrix::kScalesAt), scratch + (half - 2 * s0) * 512);
-        }
-        return scratch;
+    /** Panel p's steps [s0, s1) widened to BF16 tiles at `tiles`, step s0 first. */
+    ChunkWidening widening(int64_t p, int64_t s0, int64_t s1, uint16_t * tiles) const {
+        return ChunkWidening(w.panel_halves(p) + size_t(2 * s0) * PackedQ8TileMatrix::kHalfBytes, 2 * (s1 - s0), tiles);
+    }
+    /** The same, widened now. */
+    PARAKEET_AMX_AVX512 const uint16_t * chunk(int64_t p, int64_t s0, int64_t s1, uint16_t * tiles) const {
+        widening(p, s0, s1, tiles).finish();
+        return tiles;
     }
     PanelPrefetch prefetch(int64_t p, int64_t steps_total) const {
         return PanelPrefetch(w.panel_halves(p), size_t(w.cols() / 32) * 2 * PackedQ8TileMatrix::kHalfBytes, nullptr, 0, steps_total);
@@ -356,9 +426,12 @@ PARAKEET_AMX_AVX512 void run_items(const Panels & w, const uint16_t * a, int64_t
     const int64_t k = w.cols(), steps = k / 32;
     const int64_t span = span_frames(size_t(k) * 2, frames);
     const int64_t spans = (frames + span - 1) / span;
-    uint16_t * b = panel.get(size_t(2 * kChunkSteps) * kTileBytes);  // a chunk of widened B tiles (TilesPerItem)
+    const size_t chunk_bytes = size_t(2 * kChunkSteps) * kTileBytes;  // a chunk of widened B tiles (TilesPerItem)
+    ChunkBuffers chunks;
+    chunks.buffer[0] = panel.get(2 * chunk_bytes);
+    chunks.buffer[1] = chunks.buffer[0] + chunk_bytes / sizeof(uint16_t);
     float * stage = reinterpret_cast<float *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(float)));
-    if (b == nullptr || stage == nullptr) GGML_ABORT("amx_matmul: out of memory for %lld inputs", (long long)k);
+    if (chunks.buffer[0] == nullptr || stage == nullptr) GGML_ABORT("amx_matmul: out of memory for %lld inputs", (long long)k);
     const TileConfig config = full_tiles();
     load_tile_config(config);
     items.start(spans);
@@ -366,8 +439,9 @@ PARAKEET_AMX_AVX512 void run_items(const Panels & w, const uint16_t * a, int64_t
         const int64_t f0 = s * span, f1 = std::min(frames, f0 + span);
         int64_t upcoming = 0;  // the panel this thread most likely takes next
         const int64_t pairs = (f1 - f0 + 2 * kTileFrames - 1) / (2 * kTileFrames);
-        const PanelPrefetch next = items.upcoming_panel(upcoming) ? w.prefetch(upcoming, pairs * steps) : PanelPrefetch();
-        panel_gemm(a + size_t(f0 / kTileFrames) * size_t(steps) * 512, f1 - f0, w, p, b, stage, out, ep, f0, next);
+        const bool has_upcoming = items.upcoming_panel(upcoming);
+        const PanelPrefetch next = has_upcoming ? w.prefetch(upcoming, pairs * steps) : PanelPrefetch();
+        panel_gemm(a + size_t(f0 / kTileFrames) * size_t(steps) * 512, f1 - f0, w, p, chunks, stage, out, ep, f0, next, has_upcoming ? upcoming : -1);
     }
     items.finish();
     release_tiles();

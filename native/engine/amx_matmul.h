@@ -18,8 +18,9 @@
 //
 // Two layouts:
 // * PackedQ8TileMatrix (Q8_0 weights): the Q8_0 values as int8 in tile order with their block scales
-//   (1.125 bytes a weight, as the VNNI kernel's copy); each (span, panel) item widens its panel into
-//   the thread's scratch (64·K bytes, L2), which every frame tile of the span reads. Widening the
+//   (1.125 bytes a weight, as the VNNI kernel's copy); each (span, panel) item widens its panel a
+//   chunk at a time into the thread's two chunk buffers (L1), the next chunk while the tiles
+//   read the current one, and every frame tile of the span reads each chunk. Widening the
 //   whole model at load instead (2 bytes a weight) was no faster: each call streams its weights
 //   from DRAM, twice the bytes in BF16 (110M at 10 s, one thread: 37–38 ms in these GEMMs per item,
 //   39–40 at load; two threads: encoder 33 vs 35.5 ms, and 85 MB more resident at load);
