@@ -51,12 +51,11 @@ constexpr size_t kTileBytes = 1024;  // 16 rows × 64 bytes
 // tile store and load each, per chunk and pair). Unchunked, a pair's pass over a row of 1024 inputs
 // read 64 KiB of B tiles from L2 for every pair (0.6B at 10 s, one thread: these GEMMs 211 → 200–203 ms).
 constexpr int64_t kChunkSteps = 8;
-// Spans of up to kShortSpanFrames frames (a 10 s window's 125) take chunks of half that: their
-// sums (`stage`, 16 KiB) stay in L1 beside the chunk's B tiles and the frame pairs' A tiles, and
-// the chunk's tile stores and loads cost less than L1 misses did (0.6B at 10 s: one thread 185 →
-// 181 ms, two 116 → 112; at 60 s, whose spans are longer, 8 steps stay ≈ 3 % faster).
-constexpr int64_t kShortSpanFrames = 128;
-inline int64_t chunk_steps(int64_t span) { return span <= kShortSpanFrames ? kChunkSteps / 2 : kChunkSteps; }
+// Short spans (a 10 s window's 125 frames) took chunks of half that while the chunk was widened
+// between pairs and A's tiles were plain TILELOADDs (their sums then stayed in L1); with the next
+// chunk widened during the steps and A through TILELOADDT1, 8 steps are faster for them too (0.6B
+// at 10 s, interleaved runs: one thread 155–163 ms against 162–170 for 4 steps and 164–174 for 16;
+// two threads 91–94 against 96–99; 110M 37–38 against 37.5–39).
 // A span's activations in tile order stay within this (L2 holds them while every panel passes; a
 // panel's B tiles take only a chunk, 16 KiB): 1280 frames at 512 inputs, 160 at 4096 (whole 10 s
 // calls are one span).
@@ -271,7 +270,7 @@ struct ChunkBuffers {
  * panel this thread most likely takes next (−1: none), whose first chunk is widened during this
  * panel's last one.
  *
- * The inputs go in chunks of chunk_steps(frames) steps, each over every frame pair. The tiles' sums go to
+ * The inputs go in chunks of kChunkSteps steps, each over every frame pair. The tiles' sums go to
  * `stage` (the span's frames × 32 floats, this thread's, 128 bytes a frame) between chunks, and reach
  * y through the epilogue during the last chunk, a pair's while the next pair's tiles run: y's rows
  * are a matmul's width apart, so each frame's 32 outputs are two lines no cache holds yet, and
@@ -284,7 +283,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
     const size_t line = 64;
     const int64_t steps = w.cols() / 32;
     const size_t tile_stride = size_t(steps) * kTileBytes;  // bytes from one frame tile to the next
-    const int64_t chunk = chunk_steps(frames);
+    const int64_t chunk = kChunkSteps;
     const int64_t pairs = (frames + 2 * kTileFrames - 1) / (2 * kTileFrames);
     for (int64_t s0 = 0; s0 < steps; s0 += chunk) {
         const int64_t s1 = std::min(steps, s0 + chunk);
