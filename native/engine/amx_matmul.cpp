@@ -6,7 +6,11 @@
 // 32-input step loads 4 tiles and runs 4 products; the sums stay in the tiles over the whole row.
 // The A tiles come from L2 (a span's activations) and are loaded with TILELOADDT1: read once per
 // pass, they would otherwise push the chunk's B tiles, the sums and the chunk being widened out of L1
-// (in an L1 loop with 256 weights widened per step: 811 → 974 G multiply–adds/s).
+// (in an L1 loop with 256 weights widened per step: 811 → 974 G multiply–adds/s). That holds where
+// the outputs go to memory the caches still hold, as ggml's allocator reuses the encoder's
+// buffers (`bench:kernels -- --streamed`, 0.6B feed-forward pairs, one thread: 561–601 → 611–641
+// G multiply–adds/s at 125 frames); with every output in memory untouched since the run before
+// (each tensor its own), the same kernel ran 20 % slower than with plain TILELOADD.
 #include "amx_matmul.h"
 
 #include <algorithm>
