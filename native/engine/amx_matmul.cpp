@@ -305,7 +305,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
         const bool last_chunk = s1 == steps;
         // The chunk after this one (the next panel's first after the last), widened a few lines per
         // step between the tile instructions (0.6B Q8_0 encoder, one thread: 10 s ≈ 2–3 % faster,
-        // 60 s 3–4 %; widened all at once after the pairs, as before, it was no faster with TILELOADDT1).
+        // 60 s 3–4 %; widened all at once before the pairs, as before, TILELOADDT1 alone was no faster).
         const int64_t ahead_panel = last_chunk ? next_panel : panel, ahead_s0 = last_chunk ? 0 : s1;
         const int64_t ahead_s1 = std::min(steps, ahead_s0 + chunk);
         ChunkWidening ahead = ahead_panel >= 0 ? w.widening(ahead_panel, ahead_s0, ahead_s1, chunks.buffer[1 - chunks.current]) : ChunkWidening();
