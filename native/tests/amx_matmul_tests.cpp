@@ -99,6 +99,21 @@ bool skip_without_amx() {
     return true;
 }
 
+/** W·x on the calling thread (y: frames rows of W's rows). */
+template <typename Matrix>
+std::vector<float> single_thread_product(const Matrix & w, const std::vector<float> & x, int64_t frames) {
+    std::vector<float> y(size_t(frames * w.rows()));
+    w.multiply(x.data(), size_t(w.cols()), frames, y.data(), size_t(w.rows()));
+    return y;
+}
+
+/** x (frames rows of cols) as an F32 tensor of `ctx`. */
+ggml_tensor * input_tensor(ggml_context * ctx, const std::vector<float> & x, int64_t cols, int64_t frames) {
+    ggml_tensor * t = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
+    std::memcpy(t->data, x.data(), x.size() * sizeof(float));
+    return t;
+}
+
 }  // namespace
 
 TEST(amx_q8_gemm_matches_float64_of_its_bf16_values) {
@@ -133,13 +148,11 @@ TEST(amx_q8_gemm_node_applies_each_epilogue_on_two_threads) {
     const int64_t rows = 96, cols = 256, frames = 45;
     const Weights w(rows, cols, rng);
     const std::vector<float> xv = activations(frames, cols, rng);
-    std::vector<float> plain(size_t(frames * rows));
-    w.at_load->multiply(xv.data(), size_t(cols), frames, plain.data(), size_t(rows));
+    const std::vector<float> plain = single_thread_product(*w.at_load, xv, frames);
 
     ggml_init_params params = {size_t(64) << 20, nullptr, false};
     ggml_context * ctx = ggml_init(params);
-    ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
-    std::memcpy(x->data, xv.data(), xv.size() * sizeof(float));
+    ggml_tensor * x = input_tensor(ctx, xv, cols, frames);
     ggml_tensor * bias = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, rows);
     ggml_tensor * residual = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, rows, frames);
     ggml_tensor * mask = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, (frames + 3) / 4);
@@ -192,14 +205,11 @@ TEST(amx_q8_gemm_node_is_exact_when_threads_take_other_panels_than_expected) {
     const int64_t rows = 320, cols = 512, frames = 70;  // 10 panels of 2 chunks each
     const Weights w(rows, cols, rng);
     const std::vector<float> xv = activations(frames, cols, rng);
-    std::vector<float> expected(size_t(frames * rows));
-    w.per_item->multiply(xv.data(), size_t(cols), frames, expected.data(), size_t(rows));
+    const std::vector<float> expected = single_thread_product(*w.per_item, xv, frames);
 
     ggml_init_params params = {size_t(16) << 20, nullptr, false};
     ggml_context * ctx = ggml_init(params);
-    ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
-    std::memcpy(x->data, xv.data(), xv.size() * sizeof(float));
-    ggml_tensor * y = w.per_item->apply(ctx, x, "w", Epilogue{});
+    ggml_tensor * y = w.per_item->apply(ctx, input_tensor(ctx, xv, cols, frames), "w", Epilogue{});
     ggml_cgraph * graph = ggml_new_graph(ctx);
     ggml_build_forward_expand(graph, y);
     int mismatched_runs = 0;
