@@ -76,6 +76,20 @@ test('a missing tool names its package; osascript refusals explain Accessibility
   assert.equal(await processRunner()({ cmd: 'cat', args: [], input: TRICKY }), TRICKY, 'stdin carries the text byte for byte');
 });
 
+test('the real runner keeps all of a tool\'s output, and does not wait on pipes a forked child holds', async () => {
+  // Output still in the pipe when the tool exits (more than one read's worth, written right before exit).
+  const big = await processRunner()({ cmd: 'sh', args: ['-c', 'head -c 300000 /dev/zero | tr "\\0" x'] });
+  assert.equal(big.length, 300000);
+  assert.match(big, /^x+$/);
+  for (let i = 0; i < 20; i += 1) {
+    await assert.rejects(processRunner()({ cmd: 'sh', args: ['-c', 'echo boom >&2; exit 3'] }), /"sh" failed \(exit 3\): boom/);
+  }
+  // As xclip and wl-copy do: a child that outlives the tool keeps its pipes open.
+  const started = Date.now();
+  assert.equal(await processRunner()({ cmd: 'sh', args: ['-c', 'sleep 5 & echo served'] }), 'served\n');
+  assert.ok(Date.now() - started < 2000, `answered in ${Date.now() - started} ms, not after the forked child's 5 s`);
+});
+
 /** A fake OS: a log of what ran and when (fake clock), and a clipboard. */
 function fakeOs(windowClass: string | null = null) {
   let now = 0;
