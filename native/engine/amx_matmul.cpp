@@ -306,6 +306,11 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
         // The chunk after this one (the next panel's first after the last), widened a few lines per
         // step between the tile instructions (0.6B Q8_0 encoder, one thread: 10 s ≈ 2–3 % faster,
         // 60 s 3–4 %; widened all at once before the pairs, as before, TILELOADDT1 alone was no faster).
+        // Each step's lines come before its tile loads in program order: the tile loads take the
+        // vector ports the widening needs, and after them the widening waited (interleaved runs,
+        // 0.6B at 10 s, one thread: 156–167 → 150–154 ms; 110M 38–39 → 36–37; two threads and
+        // 60 s the same; tile loads, widening, then the products was slower, as was the prefetch
+        // of the next panel after the products).
         const int64_t ahead_panel = last_chunk ? next_panel : panel, ahead_s0 = last_chunk ? 0 : s1;
         const int64_t ahead_s1 = std::min(steps, ahead_s0 + chunk);
         ChunkWidening ahead = ahead_panel >= 0 ? w.widening(ahead_panel, ahead_s0, ahead_s1, chunks.buffer[1 - chunks.current]) : ChunkWidening();
@@ -329,6 +334,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                 start_pair_sums(c, s0 == 0);
                 for (int64_t s = s0; s < s1; ++s) {
                     next.step();
+                    ahead.step(ahead_per_step);
                     asm volatile(
                         "tileloaddt1 (%0,%4,1), %%tmm0\n\t"
                         "tileloaddt1 (%1,%4,1), %%tmm1\n\t"
@@ -340,7 +346,6 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                         "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kTileBytes),
                         "r"(a1 + s * kTileBytes), "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
                         : "memory");
-                    ahead.step(ahead_per_step);
                     if (last_chunk) store_some(per_step);
                 }
                 end_pair_sums(c);
@@ -348,6 +353,7 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                 start_tile_sums(c, s0 == 0);
                 for (int64_t s = s0; s < s1; ++s) {
                     next.step();
+                    ahead.step(ahead_per_step);
                     asm volatile(
                         "tileloaddt1 (%0,%3,1), %%tmm0\n\t"
                         "tileloadd (%1,%3,1), %%tmm2\n\t"
@@ -356,7 +362,6 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                         "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kTileBytes),
                         "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
                         : "memory");
-                    ahead.step(ahead_per_step);
                     if (last_chunk) store_some(per_step);
                 }
                 end_tile_sums(c);
