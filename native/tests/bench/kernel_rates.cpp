@@ -237,10 +237,11 @@ double streamed_ff_rate(int64_t d, int64_t frames, int layers, ActivationFormat 
         storage.emplace_back(Matrix::storage_bytes(rows, cols));
         matrices.push_back(std::make_unique<Matrix>(blocks.data(), rows, cols, storage.back().data()));
     }
-    // The graph's tensors placed by ggml's allocator, as the encoder's are: each layer's hidden and
-    // output tensors reuse memory the layers before freed, so the products write into lines the
-    // caches still hold (each tensor of its own, 18 MB written per run, they wrote into memory last
-    // touched a whole run before).
+    // The graph's tensors placed by ggml's allocator, as the encoder's are: each layer's hidden
+    // tensor reuses memory a layer before freed, so linear1 writes into lines the caches still hold
+    // (each tensor of its own, 18 MB written per run, it wrote into memory last touched a whole run
+    // before). The layers' linear2 outputs are graph outputs and keep their own memory, so those
+    // writes still go to lines no cache holds, unlike the encoder's, whose buffers are reused.
     ggml_init_params params = {ggml_tensor_overhead() * size_t(8 * layers + 16) + ggml_graph_overhead(), nullptr, true};
     ggml_context * ctx = ggml_init(params);
     ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, d, frames);
