@@ -100,6 +100,18 @@ Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & m) {
     for (size_t i = 0; i < m.durations.size(); ++i) durations.Set(uint32_t(i), m.durations[i]);
     o.Set("durations", durations);
     o.Set("frameSec", m.frame_sec);
+    o.Set("streaming", m.streaming);
+    Napi::Array presets = Napi::Array::New(env, m.att_context_presets.size());
+    for (size_t i = 0; i < m.att_context_presets.size(); ++i) {
+        Napi::Array pair = Napi::Array::New(env, 2);
+        pair.Set(uint32_t(0), m.att_context_presets[i].first);
+        pair.Set(uint32_t(1), m.att_context_presets[i].second);
+        presets.Set(uint32_t(i), pair);
+    }
+    o.Set("attContextPresets", presets);
+    o.Set("hasPrompt", m.has_prompt);
+    o.Set("languages", strings(env, m.languages));
+    o.Set("defaultLanguage", m.default_language);
     o.Set("fileBytes", double(m.file_bytes));
     o.Set("weightBytes", double(m.weight_bytes));
     o.Set("tensorCount", m.tensor_count);
