@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cpu_ops.h"
 #include "simd_math.h"
 #endif
 
@@ -127,6 +128,10 @@ AmxStatus check() {
     const char * env = std::getenv("PARAKEET_AMX");
     if (env != nullptr && std::strcmp(env, "0") == 0) {
         s.reason = "off (PARAKEET_AMX=0)";
+        return s;
+    }
+    if (cpu_class_cap() < CpuClass::Amx) {
+        s.reason = std::string("off (PARAKEET_CPU_CLASS=") + cpu_class_name(cpu_class_cap()) + ")";
         return s;
     }
     const std::string missing = missing_features();

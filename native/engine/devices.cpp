@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "amx.h"
+#include "cpu_ops.h"
 #include "ggml-backend.h"
 #include "ggml.h"
 #include "log.h"
@@ -55,8 +56,13 @@ DeviceInfo describe(ggml_backend_dev_t dev) {
     info.backend = reg ? ggml_backend_reg_name(reg) : "";
     if (info.type == DeviceType::Cpu) {
         info.cpu_features = cpu_features(reg);
-        // The engine's own use of the CPU beyond ggml's list: its Q8_0 kernel on AMX-BF16 tiles (amx.h).
+        // The engine's own kernel classes beyond ggml's list (cpu_ops.h, amx.h), after any
+        // PARAKEET_CPU_CLASS cap: what its kernels may use in this process.
+        if (cpu_has_avx512f()) info.cpu_features.push_back("PARAKEET_AVX512");
+        if (cpu_has_avx512_vnni()) info.cpu_features.push_back("PARAKEET_AVX512_VNNI");
         if (amx_bf16_usable()) info.cpu_features.push_back("PARAKEET_AMX_BF16");
+        const std::string cap_problem = cpu_class_cap_problem();
+        if (!cap_problem.empty()) log_line(LogLevel::Warn, cap_problem);
         info.cpu_threads = int(std::max(1u, std::thread::hardware_concurrency()));
     }
     return info;

@@ -5,11 +5,8 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
-#include <new>
-#include <stdexcept>
 
 #include "cpu_ops.h"
-#include "int8_matmul.h"
 #include "simd_math.h"
 
 namespace parakeet {
@@ -23,21 +20,7 @@ Int8Rows::Int8Rows(Int8Rows &&) noexcept = default;
 Int8Rows & Int8Rows::operator=(Int8Rows &&) noexcept = default;
 Int8Rows::~Int8Rows() = default;
 
-Int8Rows::Int8Rows(const std::vector<float> & w, int rows, int cols, Int8Grain grain) : rows_(rows), cols_(cols) {
-    if (grain == Int8Grain::Block32) {
-        // ggml's Q8_0 of each row (a quantized file's own type) in the encoder kernel's panels. Rows
-        // are whole blocks, so the matrix quantizes as one run; the padding rows stay zero bytes,
-        // which is a zero block (scale 0, values 0).
-        if (cols % 32 != 0) throw std::invalid_argument("Int8Rows: per-block rows need a multiple of 32 columns");
-        padded_rows_ = (rows + 31) / 32 * 32;
-        std::vector<uint8_t> q8(size_t(padded_rows_) * size_t(cols / 32) * 34, 0);
-        quantize_q8_0_weights(w.data(), int64_t(rows) * cols, q8.data());
-        const size_t bytes = (PackedQ8Matrix::storage_bytes(padded_rows_, cols) + 63) / 64 * 64;
-        block_storage_.reset(static_cast<uint8_t *>(std::aligned_alloc(64, bytes)));
-        if (!block_storage_) throw std::bad_alloc();
-        blocks_ = std::make_unique<PackedQ8Matrix>(q8.data(), padded_rows_, cols, block_storage_.get());
-        return;
-    }
+Int8Rows::Int8Rows(const std::vector<float> & w, int rows, int cols) : rows_(rows), cols_(cols) {
     stride_ = (cols + 63) / 64 * 64;
     q_.assign(size_t(rows) * size_t(stride_), 0);
     scale_.resize(size_t(rows));
@@ -131,32 +114,7 @@ PARAKEET_VNNI512 void rows_times_vectors(const int8_t * q, const float * scale, 
 
 }  // namespace
 
-void Int8Rows::gemv_blocks(const float * X, int k, const float * b, float * Y, int y_stride, bool accumulate, Int8Inputs & room,
-                           RowSplit * split) const {
-    const size_t row_bytes = q8_activation_row_bytes(cols_);
-    room.q.resize(size_t(k) * row_bytes);
-    room.out.resize(size_t(k) * size_t(padded_rows_));
-    for (int c = 0; c < k; ++c) quantize_q8_activation_row(X + size_t(c) * size_t(cols_), cols_, room.q.data() + size_t(c) * row_bytes);
-    const uint8_t * xq = room.q.data();
-    float * out = room.out.data();
-    auto rows = [&](int r0, int r1) {
-        blocks_->multiply(xq, row_bytes, k, out, size_t(padded_rows_), r0 / 32, (r1 + 31) / 32);
-        const int end = std::min(r1, rows_);
-        for (int c = 0; c < k; ++c) {
-            float * y = Y + size_t(c) * size_t(y_stride);
-            const float * o = out + size_t(c) * size_t(padded_rows_);
-            for (int r = r0; r < end; ++r) y[r] = (accumulate ? y[r] : (b ? b[r] : 0.0f)) + o[r];
-        }
-    };
-    if (split != nullptr) split->run(padded_rows_, 32, rows);
-    else rows(0, padded_rows_);
-}
-
 void Int8Rows::gemv(const float * x, const float * b, float * y, bool accumulate, Int8Inputs & room, RowSplit * split) const {
-    if (blocks_ != nullptr) {
-        gemv_blocks(x, 1, b, y, rows_, accumulate, room, split);
-        return;
-    }
     room.q.resize(size_t(stride_));
     room.scale.resize(1);
     room.scale[0] = quantize_vector(x, cols_, stride_, room.q.data());
@@ -174,10 +132,6 @@ void Int8Rows::gemv(const float * x, const float * b, float * y, bool accumulate
 }
 
 void Int8Rows::gemv_block(const float * X, int k, const float * b, float * Y, Int8Inputs & room, RowSplit * split) const {
-    if (blocks_ != nullptr) {
-        gemv_blocks(X, k, b, Y, rows_, false, room, split);
-        return;
-    }
     room.q.resize(size_t(k) * size_t(stride_));
     room.scale.resize(size_t(k));
     for (int c = 0; c < k; ++c) {

@@ -6,37 +6,28 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <vector>
 
 namespace parakeet {
 
-class PackedQ8Matrix;
 class RowSplit;
 
 /** A caller's room for the quantized input vectors (one per decoder state: the matrices are shared). */
 struct Int8Inputs {
     std::vector<uint8_t> q;   // [k][stride]
     std::vector<float> scale;  // [k]
-    std::vector<float> out;    // [k][rows rounded up to 32]: the per-block kernel's raw products
 };
 
 /**
- * How a matrix is quantized: per row (weightType 'int8', ONNX Runtime's precision class), or per
- * 32-input block as ggml's Q8_0 (a quantized file's decoder under 'auto'; inputs per 32-block too).
- */
-enum class Int8Grain { Row, Block32 };
-
-/**
- * A [rows][cols] matrix quantized to int8 for the decoders' products, read-only once built: per row
- * (rows padded to a multiple of 64 bytes), or per 32-block in the Q8_0 kernel's panels (Block32).
+ * A [rows][cols] matrix quantized to int8 per row for the decoders' products (rows padded to a
+ * multiple of 64 bytes), read-only once built. Only weightType 'int8' uses it: 'auto' keeps the
+ * decoder's F32 products, whose decisions the float64 parity checks hold to (README "Weight types").
  */
 class Int8Rows {
 public:
     Int8Rows() = default;
-    /** `w` row-major F32 [rows][cols]; Block32 needs cols % 32 == 0. */
-    Int8Rows(const std::vector<float> & w, int rows, int cols, Int8Grain grain = Int8Grain::Row);
+    /** `w` row-major F32 [rows][cols]. */
+    Int8Rows(const std::vector<float> & w, int rows, int cols);
     Int8Rows(Int8Rows &&) noexcept;
     Int8Rows & operator=(Int8Rows &&) noexcept;
     ~Int8Rows();
@@ -58,15 +49,6 @@ private:
     std::vector<int8_t> q_;         // [rows][stride], zero-padded
     std::vector<float> scale_;      // [rows] max|w|/127
     std::vector<int32_t> offset_;   // [rows] −128·Σq (the unsigned input's offset, VPDPBUSD)
-    // Block32: the encoder's Q8_0 kernel (int8_matmul.h) on rows padded to panels of 32.
-    struct FreeStorage {
-        void operator()(uint8_t * p) const { std::free(p); }
-    };
-    std::unique_ptr<uint8_t, FreeStorage> block_storage_;
-    std::unique_ptr<PackedQ8Matrix> blocks_;
-    int padded_rows_ = 0;
-
-    void gemv_blocks(const float * X, int k, const float * b, float * Y, int y_stride, bool accumulate, Int8Inputs & room, RowSplit * split) const;
 };
 
 }  // namespace parakeet

@@ -52,6 +52,8 @@ bool is_conformer_pointwise(const std::string & name) {
     return ends_with(".conv.pointwise_conv1.weight") || ends_with(".conv.pointwise_conv2.weight");
 }
 
+bool is_transducer_encoder_projection(const std::string & name) { return name == "joint.enc.weight"; }
+
 bool requantizable(ggml_type type) {
     return ggml_is_quantized(type) && type != GGML_TYPE_Q8_0 && ggml_get_type_traits(type)->to_float != nullptr;
 }
@@ -302,7 +304,14 @@ struct ModelWeights::Placement {
             return t;
         }
         ggml_type target = src->type;
-        if (convert_to != GGML_TYPE_COUNT) {
+        // The transducer's encoder projection feeds the greedy decisions directly (as do the
+        // prediction network and the joint, host-side F32): under auto and i16 it runs on the file's
+        // values in exact F32 arithmetic (1 % of the encoder's multiply–adds), not on 8- or 14-bit
+        // activations, so its rounding cannot flip a decision the float64 reference takes clearly.
+        const bool decision_head = convert_to == GGML_TYPE_COUNT && is_transducer_encoder_projection(name);
+        if (decision_head) {
+            target = GGML_TYPE_F32;
+        } else if (convert_to != GGML_TYPE_COUNT) {
             target = convert_to;
             if (ne0 % ggml_blck_size(target) != 0) target = GGML_TYPE_F32;  // the block would straddle rows
         } else if (quantized_file && packable(GGML_TYPE_Q8_0, ne0, ne1) &&
@@ -310,7 +319,7 @@ struct ModelWeights::Placement {
             target = GGML_TYPE_Q8_0;
         }
         if (target == src->type) {
-            const bool as_int16 = (int16_floats && target == GGML_TYPE_F16) || (int16_f32 && target == GGML_TYPE_F32);
+            const bool as_int16 = !decision_head && ((int16_floats && target == GGML_TYPE_F16) || (int16_f32 && target == GGML_TYPE_F32));
             if (as_int16 && PackedI16Matrix::fits(ne1, ne0)) {
                 ggml_tensor * t = as_stored(name, {ne0, ne1});
                 packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr, false, nullptr, true});
@@ -403,13 +412,12 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     pack(pl, abort);
     if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "model loading cancelled");
     read_host_weights(file, hp);
-    // The transducer's per-step products: int8 per row with weightType 'int8'; for a quantized file
-    // under 'auto', Q8_0 per 32-block like its encoder (the LSTM and joint are F32 in published
-    // files for the same converter reason as the pointwise convs, and read 4× the bytes per step).
-    if (hp.has_transducer && Int8Rows::supported()) {
-        if (channel_int8) quantize_decoder(hp, Int8Grain::Row);
-        else if (pl.quantized_file && hp.pred_hidden % 32 == 0 && hp.joint_hidden % 32 == 0) quantize_decoder(hp, Int8Grain::Block32);
-    }
+    // The transducer's per-step products run on int8 twins only when asked for (weightType 'int8',
+    // lossy by choice). Every other layout keeps them F32 on the file's values: the greedy decisions
+    // are taken straight from these logits, and Q8_0-grained twins (auto's choice for quantized
+    // files until 2026-12-06) moved them by ≈ 0.5 %, enough to flip decisions the float64 reference
+    // takes with a clear margin (issue "The kernel wing", item 0; test/native/decoder-parity.test.ts).
+    if (hp.has_transducer && channel_int8 && Int8Rows::supported()) quantize_decoder(hp);
     if (progress) progress(1.0f);
 }
 
@@ -783,17 +791,17 @@ void ModelWeights::read_host_weights(const GgufFile & file, const Hparams & hp) 
     }
 }
 
-/** The decoder's per-step products as int8 (int8_gemv.h says why), per row or per 32-block. */
-void ModelWeights::quantize_decoder(const Hparams & hp, Int8Grain grain) {
+/** The decoder's per-step products as int8 per row (weightType 'int8'; int8_gemv.h says why). */
+void ModelWeights::quantize_decoder(const Hparams & hp) {
     const int P = hp.pred_hidden, J = hp.joint_hidden;
     auto q = std::make_unique<DecoderWeights::Int8>();
     for (size_t l = 0; l < decoder.lstm.size(); ++l) {
         const LstmLayer & layer = decoder.lstm[l];
-        q->w_ih.push_back(l == 0 ? Int8Rows() : Int8Rows(layer.w_ih, 4 * layer.hidden, layer.input, grain));
-        q->w_hh.emplace_back(layer.w_hh, 4 * layer.hidden, layer.hidden, grain);
+        q->w_ih.push_back(l == 0 ? Int8Rows() : Int8Rows(layer.w_ih, 4 * layer.hidden, layer.input));
+        q->w_hh.emplace_back(layer.w_hh, 4 * layer.hidden, layer.hidden);
     }
-    q->pred_w = Int8Rows(decoder.pred_w, J, P, grain);
-    q->out_w = Int8Rows(decoder.out_w, int(decoder.out_b.size()), J, grain);
+    q->pred_w = Int8Rows(decoder.pred_w, J, P);
+    q->out_w = Int8Rows(decoder.out_w, int(decoder.out_b.size()), J);
     // The F32 matrices the twins replace are never read again (the transducer takes the int8 ones).
     for (size_t l = 0; l < decoder.lstm.size(); ++l) {
         if (l > 0) std::vector<float>().swap(decoder.lstm[l].w_ih);
@@ -801,7 +809,7 @@ void ModelWeights::quantize_decoder(const Hparams & hp, Int8Grain grain) {
     }
     std::vector<float>().swap(decoder.pred_w);
     std::vector<float>().swap(decoder.out_w);
-    packed_kernels_[grain == Int8Grain::Row ? "int8_decoder_vnni" : "q8_0_decoder_vnni"] = int(2 * decoder.lstm.size() + 1);
+    packed_kernels_["int8_decoder_vnni"] = int(2 * decoder.lstm.size() + 1);
     decoder.int8 = std::move(q);
 }
 

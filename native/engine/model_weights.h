@@ -114,7 +114,7 @@ private:
     void allocate_and_fill(Placement & pl, const std::function<void(float)> & progress, const std::atomic<bool> * abort);
     void pack(Placement & pl, const std::atomic<bool> * abort);
     void read_host_weights(const GgufFile & file, const Hparams & hp);
-    void quantize_decoder(const Hparams & hp, Int8Grain grain);
+    void quantize_decoder(const Hparams & hp);
     // Owned through deleters, so a load that throws half-way (cancelled, out of
     // memory, a bad tensor) frees what it had allocated.
     struct ContextFree {

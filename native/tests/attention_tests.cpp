@@ -144,13 +144,13 @@ void check_op(AttentionProducts products, double bound) {
 }  // namespace
 
 TEST(f32_attention_matches_float64) {
-    if (!fused_attention_available()) return;  // AVX-512 only
+    if (parakeet_tests::skip_unless(fused_attention_available(), "no AVX-512 on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
     check_op(AttentionProducts::F32, 1e-5);
 }
 
 // 12–14 bits per value: an order of magnitude inside one 8-bit (Q8_0) product's error.
 TEST(i16_attention_stays_near_float64) {
-    if (!int16_attention_available(64)) return;  // AVX512-VNNI only
+    if (parakeet_tests::skip_unless(int16_attention_available(64), "no AVX512-VNNI on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
     check_op(AttentionProducts::Int16, 1e-3);
 }
 
@@ -196,7 +196,7 @@ TEST(amx_attention_tiles_are_its_f32_output_in_bf16) {
 // the values themselves; numerators of 32767 each would overflow int32 past 16 keys. The BF16 op
 // rounds each value to 8 significant bits (relative 2⁻⁹), and its weights must still add up to 1.
 TEST(i16_attention_uniform_weights_over_many_keys) {
-    if (!int16_attention_available(64)) return;
+    if (parakeet_tests::skip_unless(int16_attention_available(64), "no AVX512-VNNI on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
     const Case c{64, 2, 700, 700, 2};
     std::mt19937 rng(9);
     Inputs in = random_inputs(c, rng);

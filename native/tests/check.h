@@ -41,6 +41,11 @@ inline std::string & skipped_because() {
     return why;
 }
 inline void skip(const std::string & why) { skipped_because() = why; }
+/** True (and the case marked skipped, with `why`) when `available` is false: `if (skip_unless(x, "…")) return;`. */
+inline bool skip_unless(bool available, const std::string & why) {
+    if (!available) skip(why);
+    return !available;
+}
 
 inline void fail(const char * file, int line, const std::string & what) {
     std::cerr << file << ":" << line << ": " << what << "\n";

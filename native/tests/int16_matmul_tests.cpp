@@ -36,7 +36,7 @@ struct Case {
 }  // namespace
 
 TEST(i16_activation_rows_match_the_block_formula) {
-    if (!cpu_has_avx512_vnni()) return;  // the kernel exists only where the CPU has AVX512-VNNI
+    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni(), "the kernel exists only where the CPU has AVX512-VNNI")) return;
     const int64_t k = 32 * 7;
     std::mt19937 rng(3);
     std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -64,7 +64,7 @@ TEST(i16_activation_rows_match_the_block_formula) {
 }
 
 TEST(i16_matmul_is_closer_to_float64_than_f16_weights) {
-    if (!cpu_has_avx512_vnni()) return;
+    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni(), "the kernel exists only where the CPU has AVX512-VNNI")) return;
     std::mt19937 rng(11);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     // Frame counts cover the 6-frame tiles and a last tile of each of 1–5 frames; 320 inputs are two

@@ -37,7 +37,7 @@ int8_t packed_weight(const PackedI8ChannelMatrix & m, int64_t r, int64_t i) { re
 }  // namespace
 
 TEST(i8_channel_matmul_equals_its_integer_formula) {
-    if (!cpu_has_avx512_vnni()) return;  // AVX512-VNNI only
+    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni(), "no AVX512-VNNI on this CPU")) return;
     std::mt19937 rng(5);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     // 96 rows: a pair and a lone panel (2 threads: the pair on one, the lone panel on the other);

@@ -20,9 +20,10 @@ using namespace parakeet;
 
 namespace {
 
-bool skipped(const char * name) {
+/** The int8 products run only on AVX512-VNNI; elsewhere the case is reported as skipped (ctest). */
+bool skipped() {
     if (Int8Rows::supported()) return false;
-    std::cout << name << ": skipped (this CPU has no AVX512-VNNI, so the decoder stays F32)\n";
+    parakeet_tests::skip("this CPU has no AVX512-VNNI, so the decoder stays F32");
     return true;
 }
 
@@ -46,12 +47,10 @@ double rel_l2(const std::vector<double> & ref, const float * got) {
 
 namespace {
 
-// Per row: row counts off the 8-row tile, column counts off the 64-byte chunk. Per 32-block: row
-// counts off the 32-row panel, column counts off the 512-input quantizer group. Both: the decoder's shapes.
-void gemv_matches_float64(Int8Grain grain, double bound) {
+// Row counts off the 8-row tile, column counts off the 64-byte chunk, and the decoder's shapes.
+void gemv_matches_float64(double bound) {
     std::mt19937 rng(7);
-    const std::vector<std::pair<int, int>> shapes = grain == Int8Grain::Row ? std::vector<std::pair<int, int>>{{2560, 640}, {1030, 640}, {13, 17}, {9, 130}, {1, 64}}
-                                                                             : std::vector<std::pair<int, int>>{{2560, 640}, {1030, 640}, {13, 32}, {9, 160}, {1, 64}};
+    const std::vector<std::pair<int, int>> shapes{{2560, 640}, {1030, 640}, {13, 17}, {9, 130}, {1, 64}};
     for (const auto & s : shapes) {
         const int rows = s.first, cols = s.second;
         const std::vector<float> w = uniform(size_t(rows) * size_t(cols), 1.0f / std::sqrt(float(cols)), rng);
@@ -63,7 +62,7 @@ void gemv_matches_float64(Int8Grain grain, double bound) {
             ref[size_t(o)] = b[size_t(o)] + d;
             ref_acc[size_t(o)] = 1.0 + d;
         }
-        const Int8Rows q(w, rows, cols, grain);
+        const Int8Rows q(w, rows, cols);
         Int8Inputs room;
         std::vector<float> y(static_cast<size_t>(rows), -99.0f), acc(static_cast<size_t>(rows), 1.0f);
         q.gemv(x.data(), b.data(), y.data(), false, room);
@@ -80,25 +79,20 @@ void gemv_matches_float64(Int8Grain grain, double bound) {
 }  // namespace
 
 TEST(int8_gemv_matches_float64_within_int8_error) {
-    if (skipped("int8_gemv_matches_float64_within_int8_error")) return;
-    gemv_matches_float64(Int8Grain::Row, 2e-2);
+    if (skipped()) return;
+    gemv_matches_float64(2e-2);
 }
 
-TEST(q8_gemv_matches_float64_within_q8_0_error) {
-    // Per 32-block scales (a quantized file's decoder): finer than per row.
-    if (skipped("q8_gemv_matches_float64_within_q8_0_error")) return;
-    gemv_matches_float64(Int8Grain::Block32, 1e-2);
-}
 
 namespace {
 
 // The joint evaluates blocks of frames (greedy.cpp, JointCache) and must give the numbers a
 // frame-by-frame evaluation gives.
-void block_equals_one_at_a_time(Int8Grain grain) {
+void block_equals_one_at_a_time() {
     std::mt19937 rng(11);
-    const int rows = 1031, cols = grain == Int8Grain::Row ? 200 : 224;
+    const int rows = 1031, cols = 200;
     const std::vector<float> w = uniform(size_t(rows) * size_t(cols), 0.1f, rng), b = uniform(size_t(rows), 0.5f, rng);
-    const Int8Rows q(w, rows, cols, grain);
+    const Int8Rows q(w, rows, cols);
     Int8Inputs room;
     for (int k = 1; k <= 9; ++k) {
         const std::vector<float> X = uniform(size_t(k) * size_t(cols), 2.0f, rng);
@@ -117,21 +111,17 @@ void block_equals_one_at_a_time(Int8Grain grain) {
 }  // namespace
 
 TEST(int8_gemv_block_equals_one_vector_at_a_time) {
-    if (skipped("int8_gemv_block_equals_one_vector_at_a_time")) return;
-    block_equals_one_at_a_time(Int8Grain::Row);
+    if (skipped()) return;
+    block_equals_one_at_a_time();
 }
 
-TEST(q8_gemv_block_equals_one_vector_at_a_time) {
-    if (skipped("q8_gemv_block_equals_one_vector_at_a_time")) return;
-    block_equals_one_at_a_time(Int8Grain::Block32);
-}
 
 namespace {
 
 // A 2-layer prediction LSTM and joint at Parakeet's sizes (P = J = 640), PyTorch's default
 // initialisation scale, fed the same 40 tokens: the joint's logits on int8 stay within a few
 // per cent of F32's after every step (the LSTM state carries the error forward).
-void transducer_follows_f32(Int8Grain grain, double max_rel) {
+void transducer_follows_f32(double max_rel) {
     std::mt19937 rng(3);
     const int P = 640, J = 640, V = 1024;
     const Hparams hp = parakeet_tests::transducer_hparams(V, P, 2, J, {0, 1, 2, 3, 4});
@@ -159,7 +149,7 @@ void transducer_follows_f32(Int8Grain grain, double max_rel) {
     int8.pred_b = f32.pred_b;
     int8.out_w = f32.out_w;
     int8.out_b = f32.out_b;
-    int8.int8 = parakeet_tests::int8_twins(f32, P, J, outputs, grain);
+    int8.int8 = parakeet_tests::int8_twins(f32, P, J, outputs);
 
     const Transducer a(hp, f32), b(hp, int8);
     PredictionState sa = a.initial_state(), sb = b.initial_state();
@@ -183,7 +173,7 @@ void transducer_follows_f32(Int8Grain grain, double max_rel) {
         sa = a.advance(sa, token);
         sb = b.advance(sb, token);
     }
-    std::cout << (grain == Int8Grain::Row ? "int8" : "q8_0") << " transducer vs F32: worst joint rel L2 " << worst << ", same label argmax "
+    std::cout << "int8 transducer vs F32: worst joint rel L2 " << worst << ", same label argmax "
               << same_argmax << "/" << steps << "\n";
     CHECK(worst > 0.0 && worst < max_rel);
     CHECK(same_argmax >= steps * 9 / 10);
@@ -192,11 +182,7 @@ void transducer_follows_f32(Int8Grain grain, double max_rel) {
 }  // namespace
 
 TEST(int8_transducer_follows_the_f32_transducer) {
-    if (skipped("int8_transducer_follows_the_f32_transducer")) return;
-    transducer_follows_f32(Int8Grain::Row, 3e-2);
+    if (skipped()) return;
+    transducer_follows_f32(3e-2);
 }
 
-TEST(q8_transducer_follows_the_f32_transducer) {
-    if (skipped("q8_transducer_follows_the_f32_transducer")) return;
-    transducer_follows_f32(Int8Grain::Block32, 1.5e-2);
-}

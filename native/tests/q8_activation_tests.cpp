@@ -15,7 +15,7 @@
 using namespace parakeet;
 
 TEST(q8_activation_rows_match_the_per_block_formula) {
-    if (!cpu_has_avx512_vnni()) return;  // the rows exist only where the VNNI kernels run
+    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni(), "the rows exist only where the VNNI kernels run")) return;
     const int64_t k = 512 * 2 + 32 * 5;  // two sixteen-block groups, then five tail blocks
     std::mt19937 rng(7);
     std::normal_distribution<float> normal(0.0f, 1.0f);

@@ -55,7 +55,7 @@ Packed pack(int64_t rows, int64_t cols, std::mt19937 & rng) {
 }  // namespace
 
 TEST(q8_quantized_outputs_equal_quantized_f32_outputs) {
-    if (!cpu_has_avx512_vnni()) return;  // AVX512-VNNI only
+    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni(), "no AVX512-VNNI on this CPU")) return;
     std::mt19937 rng(9);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     // 4096 and 512 outputs: rows of whole sixteen-block groups; 96 and 544: the per-block tail of

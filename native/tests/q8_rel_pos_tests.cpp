@@ -37,7 +37,7 @@ std::vector<float> run(ggml_context * ctx, ggml_tensor * y, int threads) {
 }  // namespace
 
 TEST(q8_rel_pos_halves_equal_the_full_product) {
-    if (!Q8RelPosProjection::fits(32, 32)) return;  // AVX512-VNNI only
+    if (parakeet_tests::skip_unless(Q8RelPosProjection::fits(32, 32), "no AVX512-VNNI on this CPU")) return;
     std::mt19937 rng(4);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     // d_model 1024 spans two chunks of blocks; frame counts end on every tile tail (3, 1, 2 left).

@@ -52,7 +52,7 @@ size_t differing_bytes(const ggml_tensor * f32, const DepthwiseOutput & quantize
 }  // namespace
 
 TEST(subsampling_depthwise_rows_equal_quantized_f32_rows) {
-    if (!cpu_has_avx512_vnni() || !fused_subsampling_available()) return;  // the packed kernels' CPUs only
+    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni() && fused_subsampling_available(), "the packed kernels run only with AVX512-VNNI")) return;
     std::mt19937 rng(31);
     const ActivationFormat formats[] = {ActivationFormat::Q8Blocks, ActivationFormat::I16Blocks, ActivationFormat::ChannelRows};
     struct Case {
