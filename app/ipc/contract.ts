@@ -193,6 +193,17 @@ export interface DictationSettings {
   vadThresholdDb: number;
 }
 
+/**
+ * Live text on a cache-aware streaming model (EOU-120M, Nemotron): which attention preset (latency) and, for
+ * prompt models (Nemotron-3.5), which language. Offline models ignore it.
+ */
+export interface StreamingSettings {
+  /** 'default' (the model's first preset) or "left,right" in encoder frames, e.g. "70,6"; one of the model's presets. */
+  preset: string;
+  /** 'auto' or one of the model's locales (e.g. "de-DE"). */
+  language: string;
+}
+
 /** What is kept on disk under <userData>/history (see app/main/history). */
 export interface HistorySettings {
   /** Record every dictation session and file transcription. Off: nothing new is recorded; what exists stays until deleted. */
@@ -262,6 +273,7 @@ export interface Settings {
   engineMode: 'process' | 'inline';
   audio: AudioCaptureSettings;
   dictation: DictationSettings;
+  streaming: StreamingSettings;
   history: HistorySettings;
   insert: InsertSettings;
   hotkey: HotkeySettings;
@@ -320,6 +332,8 @@ export interface TranscriptEvent {
   endSample?: number;
   /** The engine's own text, present only when the text options changed it (text is what is shown and inserted). */
   spokenText?: string;
+  /** The language a prompt-conditioned streaming model (Nemotron-3.5) detected or was told, e.g. "en-US". */
+  language?: string;
 }
 
 export type SessionState = 'listening' | 'speech' | 'finalizing' | 'stopped' | 'failed';

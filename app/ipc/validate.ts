@@ -6,7 +6,7 @@
 // may use the same checks for its forms.
 import type {
   AudioCaptureSettings, DesktopSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
-  HistorySettings, HotkeySettings, InsertSettings, InvokeChannel, MeetingStartOptions, Replacement, RequestOf, Result, Settings, SettingsPatch,
+  HistorySettings, HotkeySettings, StreamingSettings, InsertSettings, InvokeChannel, MeetingStartOptions, Replacement, RequestOf, Result, Settings, SettingsPatch,
   TextSettings,
 } from './contract.js';
 import { REPLACEMENT_LIMITS, replacementProblem } from '../shared/text-transform.js';
@@ -153,6 +153,22 @@ export const DICTATION_CHECKS: Shape<DictationSettings> = {
   vadThresholdDb: num(L.vadThresholdDb.min, L.vadThresholdDb.max, false),
 };
 
+/** 'default' or "left,right" (encoder frames, left ≤ 10000, right ≤ 100); whether the model has it is checked at use. */
+const streamingPreset: Check<string> = (v, at) => {
+  const text = str({ max: 16 })(v, at);
+  if (text !== 'default' && !/^\d{1,5},\d{1,3}$/.test(text)) throw new PayloadError(at, `"${text}" is not 'default' or "left,right" (e.g. "70,1")`);
+  return text;
+};
+
+/** 'auto' or a locale tag such as "en-US" (letters, digits, '-' and '_'). */
+const streamingLanguage: Check<string> = (v, at) => {
+  const text = str({ max: 35 })(v, at);
+  if (!/^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$/.test(text)) throw new PayloadError(at, `"${text}" is not 'auto' or a locale such as "en-US"`);
+  return text;
+};
+
+export const STREAMING_CHECKS: Shape<StreamingSettings> = { preset: streamingPreset, language: streamingLanguage };
+
 export const HISTORY_CHECKS: Shape<HistorySettings> = {
   enabled: bool,
   keepDays: num(L.keepDays.min, L.keepDays.max, true),
@@ -211,6 +227,7 @@ export const TEXT_CHECKS: Shape<TextSettings> = {
 export const SETTINGS_GROUPS = {
   audio: AUDIO_CHECKS,
   dictation: DICTATION_CHECKS,
+  streaming: STREAMING_CHECKS,
   history: HISTORY_CHECKS,
   insert: INSERT_CHECKS,
   hotkey: HOTKEY_CHECKS,
@@ -235,13 +252,14 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     ...SETTINGS_CHECKS,
     audio: partial(AUDIO_CHECKS),
     dictation: partial(DICTATION_CHECKS),
+    streaming: partial(STREAMING_CHECKS),
     history: partial(HISTORY_CHECKS),
     insert: partial(INSERT_CHECKS),
     hotkey: partial(HOTKEY_CHECKS),
     text: partial(TEXT_CHECKS),
     desktop: partial(DESKTOP_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'history', 'insert', 'hotkey', 'text', 'desktop'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'streaming', 'history', 'insert', 'hotkey', 'text', 'desktop'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(

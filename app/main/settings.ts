@@ -90,12 +90,13 @@ export function settingsFromFile(raw: unknown): { settings: Settings; rejected: 
 }
 
 export function applyPatch(current: Settings, patch: SettingsPatch): Settings {
-  const { audio, dictation, history, insert, hotkey, text, desktop, ...flat } = patch;
+  const { audio, dictation, streaming, history, insert, hotkey, text, desktop, ...flat } = patch;
   return {
     ...current,
     ...flat,
     audio: { ...current.audio, ...audio },
     dictation: { ...current.dictation, ...dictation },
+    streaming: { ...current.streaming, ...streaming },
     history: { ...current.history, ...history },
     insert: { ...current.insert, ...insert },
     hotkey: { ...current.hotkey, ...hotkey },

@@ -4,12 +4,13 @@
 // inline mode, inside main (inline-transport.ts).
 import {
   Model, benchMatmul, buildInfo, listDevices, native, selectDevice, setLogHandler, type BuildInfo, type LoadOptions,
-  type ModelInfo, type ModelState, type TranscribeResult,
+  type ModelInfo, type ModelState, type ModelStream, type StreamChunk, type TranscribeResult,
 } from '../../../native/index.js';
 import { readWavMono } from './wav-file.js';
 import { planWindows } from './windows.js';
 import {
-  CodedError, toIpcError, type EngineLogLevel, type EngineToHost, type EngineTranscript, type HostToEngine, type SelfTestCorruption,
+  CodedError, toIpcError, type EngineLogLevel, type EngineStreamChunk, type EngineToHost, type EngineTranscript, type HostToEngine,
+  type SelfTestCorruption,
 } from './protocol.js';
 import { runSelfTest } from './self-test-run.js';
 import { StagedModel, fileIdentity, type PlacementOptions, type Staged } from './staged-model.js';
@@ -53,6 +54,10 @@ function placementFits(had: Staged, want: PlacementOptions): boolean {
   const info = had.model.info();
   return sameName(selectDevice(want.device).device.name, info.device.device.name) &&
     (want.weightType ?? 'auto') === (had.options.weightType ?? 'auto');
+}
+
+function plainChunks(chunks: StreamChunk[]): EngineStreamChunk[] {
+  return chunks.map(({ encoded: _encoded, ...rest }) => rest);
 }
 
 function plain(result: TranscribeResult): EngineTranscript {
@@ -99,6 +104,9 @@ export class EngineCore {
   /** Opened file jobs (fileOpen): mono audio at the model's rate. */
   private readonly files = new Map<number, { pcm: Float32Array; sampleRate: number; windows: { begin: number; end: number }[] }>();
   private nextFile = 1;
+  /** Open cache-aware streams (streamBegin) on the resident model; a load or unload ends them. */
+  private readonly streams = new Map<number, ModelStream>();
+  private nextStream = 1;
 
   constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {
     this.loadModel = opts.loadModel ?? ((path, options) => Model.load(path, options));
@@ -142,11 +150,13 @@ export class EngineCore {
             throw error;
           }
           // The old model is freed only once the new one loaded: a failed load keeps the app usable.
+          this.closeStreams();
           this.resident?.model.dispose();
           this.resident = { model: next, state, fileState: null, threads: message.options.threads ?? 0, path: message.path, identity };
           return this.residentInfo(this.resident);
         });
       case 'unload':
+        this.closeStreams();
         this.resident?.model.dispose();
         this.resident = null;
         this.staged.clear();
@@ -207,6 +217,34 @@ export class EngineCore {
       case 'fileClose':
         this.files.delete(message.handle);
         this.releaseFileState();
+        return null;
+      case 'streamBegin': {
+        const { model } = this.requireModel();
+        const info = model.info();
+        if (!info.streaming) {
+          throw new CodedError('BAD_ARGUMENT', `${info.name || 'this model'} is an offline model: live text re-decodes its segments instead of streaming`);
+        }
+        // One thread: a chunk is 2–14 encoder frames, too few to share, and dictation runs beside a file job.
+        const stream = model.createStream({ ...message.options, threads: 1 });
+        const handle = this.nextStream++;
+        this.streams.set(handle, stream);
+        return { handle, info: stream.info() };
+      }
+      case 'streamFeed':
+        return this.track(message.id, async () => plainChunks(await this.stream(message.handle).feed(message.pcm)));
+      case 'streamEnd':
+        return this.track(message.id, async () => {
+          const stream = this.stream(message.handle);
+          try {
+            return plainChunks(await stream.end());
+          } finally {
+            this.streams.delete(message.handle);
+            stream.dispose();
+          }
+        });
+      case 'streamClose':
+        this.streams.get(message.handle)?.dispose();
+        this.streams.delete(message.handle);
         return null;
       case 'validate':
         return this.track(message.id, async (signal) => {
@@ -284,6 +322,17 @@ export class EngineCore {
     return this.resident;
   }
 
+  private stream(handle: number): ModelStream {
+    const stream = this.streams.get(handle);
+    if (!stream) throw new CodedError('NOT_FOUND', `no open stream ${handle} (the model changed or the stream ended)`);
+    return stream;
+  }
+
+  private closeStreams(): void {
+    for (const stream of this.streams.values()) stream.dispose();
+    this.streams.clear();
+  }
+
   /** The resident model's file-job state (made on first use). */
   private fileState(): ModelState {
     const resident = this.requireModel();
@@ -327,6 +376,7 @@ export class EngineCore {
 
   dispose(): void {
     for (const controller of this.running.values()) controller.abort();
+    this.closeStreams();
     this.resident?.model.dispose();
     this.resident = null;
     this.staged.clear();

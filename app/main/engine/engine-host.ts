@@ -26,8 +26,8 @@ import { ModelResidency, type StatusCell } from './model-residency.js';
 import { PriorityLane, type LaneJobOptions } from './priority-lane.js';
 import { RestartSupervisor, blamedDevice } from './restart-supervisor.js';
 import {
-  CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost,
-  type EngineTranscribeOptions, type EngineTranscript,
+  CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineStreamChunk,
+  type EngineStreamHandle, type EngineStreamOptions, type EngineToHost, type EngineTranscribeOptions, type EngineTranscript,
 } from './protocol.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 
@@ -310,6 +310,31 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       this.emit('ran', { devicesRan: result.devicesRan });
       return result;
     });
+  }
+
+  /**
+   * Cache-aware streaming (a streaming model's live text): each step runs at final priority, beside a file
+   * window (the stream computes on a state of its own), so dictation never waits for batch work. A dead
+   * engine loses its streams: their calls then fail (NOT_FOUND, ENGINE_CRASHED) and the session decodes the
+   * segment offline instead.
+   */
+  streamBegin(options: EngineStreamOptions): Promise<EngineStreamHandle> {
+    return this.inLane(PRIORITY.final, async () => {
+      await this.reloadIfIdle();
+      return this.request({ op: 'streamBegin', options });
+    });
+  }
+
+  streamFeed(handle: number, pcm: Float32Array): Promise<EngineStreamChunk[]> {
+    return this.inLane(PRIORITY.final, () => this.request({ op: 'streamFeed', handle, pcm }));
+  }
+
+  streamEnd(handle: number): Promise<EngineStreamChunk[]> {
+    return this.inLane(PRIORITY.final, () => this.request({ op: 'streamEnd', handle }));
+  }
+
+  async streamClose(handle: number): Promise<void> {
+    await this.request({ op: 'streamClose', handle });
   }
 
   /**

@@ -5,7 +5,7 @@
 // exactly once with a result, and may send progress for it before that.
 import type { DeviceSelfTest, IpcError } from '../../ipc/contract.js';
 import type {
-  BuildInfo, DecoderName, DeviceInfo, ModelInfo, TranscribeResult, WeightType,
+  BuildInfo, DecoderName, DeviceInfo, ModelInfo, StreamChunk, StreamInfo, TokenTiming, TranscribeResult, WeightType,
 } from '../../../native/index.js';
 
 export interface EngineLoadOptions {
@@ -34,6 +34,26 @@ export interface EngineFileHandle {
   windows: { begin: number; end: number }[];
 }
 
+/** streamBegin: a cache-aware stream on the resident streaming model (ModelInfo.streaming). */
+export interface EngineStreamOptions {
+  /** One of ModelInfo.attContextPresets; absent = the model's default (the first). */
+  attContext?: [number, number];
+  /** Prompt models (Nemotron-3.5): one of ModelInfo.languages, or 'auto' (absent = 'auto'). */
+  language?: string;
+}
+
+/** An opened stream: its handle in the engine process and its schedule (chunk sizes, preset, language). */
+export interface EngineStreamHandle {
+  handle: number;
+  info: StreamInfo;
+}
+
+/**
+ * A streaming step as it crosses the process boundary (no debug captures); `tokens` times the chunk's text
+ * tokens (seconds from the stream's start) where the engine reports them.
+ */
+export type EngineStreamChunk = Omit<StreamChunk, 'encoded'> & { tokens?: TokenTiming[] };
+
 export interface EngineProcessStatus {
   model: ModelInfo | null;
   /** Requests running in the engine process now. */
@@ -60,6 +80,17 @@ export type EngineRequest =
    * two minutes: a `load` of the same file (same identity, though renamed) that resolves to the CPU with the
    * same weight type adopts it instead of loading again, and a GPU load's self-test takes it as its reference.
    */
+  /**
+   * Cache-aware streaming (streaming models only): `streamBegin` opens a stream on a state of its own (it
+   * computes beside file jobs and other streams), `streamFeed` appends PCM at the model's rate and returns
+   * the chunks it completed (committed tokens never change), `streamEnd` processes the tail (the final
+   * partial chunk included) and frees the stream, `streamClose` frees it without the tail. A model load or
+   * unload, or a dead engine, ends every stream (their handles answer NOT_FOUND).
+   */
+  | { op: 'streamBegin'; options: EngineStreamOptions }
+  | { op: 'streamFeed'; handle: number; pcm: Float32Array }
+  | { op: 'streamEnd'; handle: number }
+  | { op: 'streamClose'; handle: number }
   | { op: 'validate'; path: string }
   | { op: 'listDevices' }
   /** A quick CPU probe: one Q8_0 matmul shape (first-run speed class); no model needed. */
@@ -105,6 +136,10 @@ export interface EngineResponseMap {
   fileOpen: EngineFileHandle;
   fileWindow: EngineTranscript;
   fileClose: null;
+  streamBegin: EngineStreamHandle;
+  streamFeed: EngineStreamChunk[];
+  streamEnd: EngineStreamChunk[];
+  streamClose: null;
   validate: ModelInfo;
   listDevices: DeviceInfo[];
   probeSpeed: { gflops: number; threads: number };

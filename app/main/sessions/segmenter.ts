@@ -30,7 +30,8 @@ export interface SegmenterOptions {
   hysteresisDb?: number;
 }
 
-export type CloseReason = 'pause' | 'cap' | 'stop';
+/** Why a segment closed: a pause, the length cap, the end of the session, or the model's end of utterance (<EOU>). */
+export type CloseReason = 'pause' | 'cap' | 'stop' | 'eou';
 
 export type SegmentEvent =
   /** `onset`: first sample of the speech that opened it (after a cap cut: the cut itself). */
@@ -129,6 +130,16 @@ export class Segmenter {
         this.pendingFill = 0;
       }
     }
+    return events;
+  }
+
+  /**
+   * A streaming model ended the utterance (<EOU>) with the audio up to `at` heard: the open segment closes
+   * there (clamped to what was pushed) without waiting for a pause; speech after it opens a new segment.
+   */
+  endUtterance(at: number): SegmentEvent[] {
+    const events: SegmentEvent[] = [];
+    if (this.state === 'speech' && at > this.segStart) this.close(at, 'eou', events);
     return events;
   }
 

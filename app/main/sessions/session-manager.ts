@@ -6,14 +6,18 @@
 // readable by any client: a reconnecting web page has a new client id.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { DictationStartOptions, EventMap, EventName, SessionInfo, SessionSummary, TranscriptEvent } from '../../ipc/contract.js';
+import type {
+  DictationStartOptions, EventMap, EventName, SessionInfo, SessionSummary, StreamingSettings, TranscriptEvent,
+} from '../../ipc/contract.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import { CodedError } from '../engine/protocol.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
 import { compileTransform } from '../../shared/text-transform.js';
-import { DictationSession, type SessionDecoder } from './session.js';
+import type { StreamDecoder } from './segment-stream.js';
+import { DictationSession, type SessionDecoder, type SessionOptions as DictationSessionOptions } from './session.js';
+import { streamOptionsFor } from './stream-options.js';
 
 /**
  * Follows sessions from start to end (the history records them). Called synchronously, right after the
@@ -41,6 +45,8 @@ export interface SessionManagerOptions {
   retainAudio?: boolean;
   /** The decoder sessions use (default: the engine host). Tests may wrap it. */
   decoder?: SessionDecoder;
+  /** The engine's streams, used when the resident model is a streaming model (the engine host). */
+  streamDecoder?: StreamDecoder;
   observer?: SessionObserver;
 }
 
@@ -87,6 +93,7 @@ export class SessionManager {
       spillDir: this.opts.spillDir ?? path.join(tmpdir(), 'parakeet-sessions'),
       retainAudio: this.opts.retainAudio,
       transform: compileTransform(settings.text),
+      stream: this.streamFor(settings.streaming),
     });
     this.sessions.set(id, session);
     // A model unloaded for idleness starts reloading now, while the user starts speaking; the session keeps
@@ -95,6 +102,17 @@ export class SessionManager {
     this.observe((o) => o.sessionStarted(id));
     this.opts.log.info(`session ${id} started for ${owner} (${options.sampleRate} Hz)`);
     return { sessionId: id, sampleRate: options.sampleRate };
+  }
+
+  /**
+   * A streaming model's live path: its stream options from the settings (a preset or language the model lacks
+   * falls back to the model's default, and says so in the log). Offline models: none (segments re-decode).
+   */
+  private streamFor(streaming: StreamingSettings): DictationSessionOptions['stream'] {
+    const model = this.opts.engine.loadedModel;
+    const decoder = this.opts.streamDecoder;
+    if (!model?.streaming || !decoder) return undefined;
+    return { decoder, options: streamOptionsFor(model, streaming, (m) => this.opts.log.warn(m)) };
   }
 
   /** The observer is a bystander: whatever it does wrong, the session goes on. */

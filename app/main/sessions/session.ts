@@ -16,9 +16,10 @@ import type { DecoderName } from '../../../native/index.js';
 import { StreamingResampler } from '../../shared/resample.js';
 import { joinSegments, type CompiledTransform } from '../../shared/text-transform.js';
 import type { DecodePriority } from '../engine/engine-host.js';
-import type { EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
+import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
 import { AudioStore } from './audio-store.js';
+import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
 
 
@@ -63,6 +64,12 @@ export interface SessionOptions {
   maxGapFillSec?: number;
   /** The text options (settings.text) compiled at the session's start; applied to every partial and final. */
   transform?: CompiledTransform;
+  /**
+   * The resident model is a cache-aware streaming model: each segment is fed to an engine stream as its audio
+   * arrives (partials are its committed tokens, an <EOU> ends the utterance, the end flushes the tail), instead
+   * of being re-decoded on a cadence. A stream that fails (a dead engine) leaves its segment to an offline decode.
+   */
+  stream?: { decoder: StreamDecoder; options: EngineStreamOptions };
 }
 
 interface Segment {
@@ -78,7 +85,13 @@ interface Segment {
   final: TranscriptEvent | null;
   /** A decode of [start, end) finished early (the tentative end during the closing pause). */
   early: { end: number; result: EngineTranscript } | null;
+  /** Streaming models: the segment's engine stream, and the store position fed to it so far. */
+  stream: SegmentStream | null;
+  fedTo: number;
 }
+
+/** What a transcript event is made of: an offline decode's result, or a stream's committed text. */
+type Decoded = Pick<EngineTranscript, 'text' | 'words'> & { devicesRan?: string[]; language?: string | null };
 
 /** The decode running for an open segment: partial text, or the early final of its tentative end. */
 interface OpenDecode {
@@ -296,8 +309,44 @@ export class DictationSession {
     this.arrivals.push({ end: this.store.length, at: now });
     if (this.arrivals.length > 256) this.arrivals = this.arrivals.slice(-128);
     for (const event of this.segmenter.push(pcm)) this.onSegmentEvent(event, now);
+    this.feedStream();
     this.updateLevel(pcm, now);
     this.maybePartial(now);
+  }
+
+  /** Streaming models: the open segment's audio not yet fed goes to its stream, in order. */
+  private feedStream(): void {
+    const segment = this.open;
+    if (!segment?.stream || segment.fedTo >= this.store.length) return;
+    segment.stream.feed(this.store.read(segment.fedTo, this.store.length));
+    segment.fedTo = this.store.length;
+  }
+
+  private startStream(segment: Segment): void {
+    const stream = this.opts.stream;
+    if (!stream) return;
+    segment.stream = new SegmentStream(stream.decoder, stream.options, {
+      onText: (text) => this.onStreamText(segment, text),
+      onUtteranceEnd: () => this.onUtteranceEnd(segment),
+    });
+  }
+
+  /** Committed tokens only: the partial grows and never rewrites itself. */
+  private onStreamText(segment: Segment, text: StreamText): void {
+    if (segment.end !== null || this.state === 'stopped') return;
+    const shown = text.text.trim();
+    if (shown === segment.lastPartial || shown === '') return;
+    segment.lastPartial = shown;
+    this.partialDecodes += 1;
+    if (this.firstPartialMs === null) this.firstPartialMs = performance.now() - segment.onsetAt;
+    this.opts.emit('dictation:transcript', this.event(segment, 'partial', segment.fedTo, text));
+  }
+
+  /** The model said the utterance ended: the segment closes where its fed audio ends, without waiting for a pause. */
+  private onUtteranceEnd(segment: Segment): void {
+    if (this.open !== segment) return;
+    const now = performance.now();
+    for (const event of this.segmenter.endUtterance(segment.fedTo)) this.onSegmentEvent(event, now);
   }
 
   private updateLevel(pcm: Float32Array, now: number): void {
@@ -328,9 +377,12 @@ export class DictationSession {
         lastPartial: null,
         final: null,
         early: null,
+        stream: null,
+        fedTo: event.start,
       };
       this.segments.push(segment);
       this.open = segment;
+      this.startStream(segment);
       this.lastPartialAt = Number.NEGATIVE_INFINITY; // first partial as soon as there is enough audio
       this.setState('speech');
       return;
@@ -350,7 +402,7 @@ export class DictationSession {
     return { sampleRate: SESSION_RATE, decoder: this.opts.decoder === 'auto' ? undefined : this.opts.decoder };
   }
 
-  private event(segment: Segment, kind: 'partial' | 'final', end: number, result: EngineTranscript | null): TranscriptEvent {
+  private event(segment: Segment, kind: 'partial' | 'final', end: number, result: Decoded | null): TranscriptEvent {
     const offset = segment.start / SESSION_RATE;
     const spoken = { text: result?.text.trim() ?? '', words: result?.words ?? [] };
     // The text options rewrite text and words together (a removed command word takes no time with it); the
@@ -368,6 +420,7 @@ export class DictationSession {
       devicesRan: result?.devicesRan ?? [],
       startSample: segment.start,
       endSample: end,
+      ...(result?.language ? { language: result.language } : {}),
     };
   }
 
@@ -378,7 +431,7 @@ export class DictationSession {
    */
   private maybePartial(now: number): void {
     const segment = this.open;
-    if (!segment) return;
+    if (!segment || segment.stream) return;  // a stream's chunks give the partials
     const tentative = this.segmenter.tentativeEnd;
     // One decode per session at a time. A partial still running when the pause starts would delay the
     // early final: it is cancelled. (An early final whose pause turns out too short still gives partial text.)
@@ -458,8 +511,22 @@ export class DictationSession {
   private async decodeFinal(segment: Segment, pcm: Float32Array, running: Promise<EngineTranscript | null> | null): Promise<void> {
     const end = segment.end!;
     if (pcm.length === 0) {
+      segment.stream?.close();
       segment.final = this.event(segment, 'final', end, null);
       return;
+    }
+    if (segment.stream) {
+      // The stream's committed text, its tail flushed: the final. (It may have heard a little past `end`,
+      // the pause's tail; the store keeps [start, end) as for any final.)
+      try {
+        const text = await segment.stream.end();
+        this.finalDecodes += 1;
+        segment.final = this.event(segment, 'final', end, text);
+        return;
+      } catch (error) {
+        if (this.cancelController.signal.aborted) return;
+        this.opts.log.warn(`session ${this.id}: segment ${segment.id}'s stream failed (${(error as Error).message}); decoding it offline`);
+      }
     }
     // The same samples were decoded (or are being decoded) during the pause: that is the final.
     const early = segment.early?.end === end ? segment.early.result : await running?.catch(() => null);
@@ -654,6 +721,7 @@ export class DictationSession {
     if (this.state === 'stopped' || this.cancelController.signal.aborted) return;
     this.cancelController.abort();
     this.partial?.controller.abort();
+    for (const segment of this.segments) if (segment.final === null) segment.stream?.close();
     this.drained?.resolve(); // a stop waiting for audio in flight goes on (to finish(), which bails out)
     this.histogram?.disable();
     this.setState('stopped');

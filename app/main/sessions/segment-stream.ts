@@ -1,0 +1,138 @@
+// One dictation segment decoded by a cache-aware streaming model (EOU-120M, Nemotron): the segment's
+// audio is fed to an engine stream in order as it arrives, each chunk's tokens are committed (they never
+// change, so partial text only grows), an <EOU>/<EOB> ends the utterance, and the end of the segment
+// flushes the stream's tail (its final partial chunk). Offline models keep the session's re-decode path.
+import type { Word } from '../../ipc/contract.js';
+import type { EngineStreamChunk, EngineStreamHandle, EngineStreamOptions } from '../engine/protocol.js';
+
+/** What a segment stream needs from the engine (EngineHost provides it). */
+export interface StreamDecoder {
+  streamBegin(options: EngineStreamOptions): Promise<EngineStreamHandle>;
+  streamFeed(handle: number, pcm: Float32Array): Promise<EngineStreamChunk[]>;
+  streamEnd(handle: number): Promise<EngineStreamChunk[]>;
+  streamClose(handle: number): Promise<void>;
+}
+
+/** The committed text of a stream so far, with word timings (seconds from the segment's start). */
+export interface StreamText {
+  text: string;
+  words: Word[];
+  /** The last language tag seen (Nemotron-3.5), e.g. "en-US"; null when the model emits none. */
+  language: string | null;
+}
+
+export interface SegmentStreamHooks {
+  /** Chunks committed new text (partials only grow). */
+  onText(text: StreamText): void;
+  /** The model ended the utterance (<EOU>, or <EOB> where it applies). */
+  onUtteranceEnd(kind: 'eou' | 'eob'): void;
+}
+
+const WORD_START = '\u2581';
+
+export class SegmentStream {
+  private readonly opened: Promise<EngineStreamHandle>;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly pieces: { piece: string; start: number; end: number; confidence: number }[] = [];
+  private text = '';
+  private language: string | null = null;
+  private failure: Error | null = null;
+  private ended = false;
+
+  constructor(private readonly decoder: StreamDecoder, options: EngineStreamOptions, private readonly hooks: SegmentStreamHooks) {
+    this.opened = decoder.streamBegin(options);
+    this.opened.catch((error: unknown) => this.fail(error));
+  }
+
+  /** Why the stream stopped working (a dead engine, a model change), or null. The session then decodes the segment offline. */
+  get error(): Error | null {
+    return this.failure;
+  }
+
+  /** Appends the segment's next samples (16 kHz, in order); the chunks they complete arrive through the hooks. */
+  feed(pcm: Float32Array): void {
+    if (this.ended || this.failure || pcm.length === 0) return;
+    this.queue = this.queue.then(async () => {
+      if (this.failure) return;
+      try {
+        const { handle } = await this.opened;
+        this.take(await this.decoder.streamFeed(handle, pcm));
+      } catch (error) {
+        this.fail(error);
+      }
+    });
+  }
+
+  /** Flushes the tail and ends the stream: the segment's whole committed text. Rejects when the stream failed. */
+  async end(): Promise<StreamText> {
+    this.ended = true;
+    await this.queue;
+    if (this.failure) throw this.failure;
+    try {
+      const { handle } = await this.opened;
+      this.take(await this.decoder.streamEnd(handle));
+    } catch (error) {
+      this.fail(error);
+      throw this.failure ?? error;
+    }
+    return this.current();
+  }
+
+  /** Frees the engine's stream without its tail (a cancelled session). */
+  close(): void {
+    this.ended = true;
+    void this.queue.then(async () => {
+      const opened = await this.opened.catch(() => null);
+      if (opened) await this.decoder.streamClose(opened.handle).catch(() => undefined);
+    });
+  }
+
+  current(): StreamText {
+    return { text: this.text, words: groupWords(this.pieces), language: this.language };
+  }
+
+  private take(chunks: EngineStreamChunk[]): void {
+    let grew = false;
+    let end: 'eou' | 'eob' | null = null;
+    for (const chunk of chunks) {
+      if (chunk.text) {
+        this.text += chunk.text;
+        grew = true;
+      }
+      for (const token of chunk.tokens ?? []) {
+        this.pieces.push({ piece: token.piece, start: token.start, end: token.end, confidence: token.confidence });
+      }
+      for (const event of chunk.events) {
+        if (event.type === 'lang' && event.language) this.language = event.language;
+        if (event.type === 'eou' || event.type === 'eob') end ??= event.type;
+      }
+    }
+    if (grew) this.hooks.onText(this.current());
+    if (end && !this.ended) this.hooks.onUtteranceEnd(end);
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * Words from SentencePiece pieces (NeMo get_words_offsets): a piece starting with ▁ starts a word; a word
+ * spans its first piece's start to its last piece's end, and its confidence is its pieces' minimum.
+ */
+export function groupWords(pieces: readonly { piece: string; start: number; end: number; confidence: number }[]): Word[] {
+  const words: Word[] = [];
+  for (const p of pieces) {
+    const starts = p.piece.startsWith(WORD_START) || words.length === 0;
+    const text = p.piece.replaceAll(WORD_START, ' ');
+    if (starts) {
+      words.push({ text: text.trim(), start: p.start, end: p.end, confidence: p.confidence });
+    } else {
+      const w = words[words.length - 1]!;
+      w.text += text;
+      w.end = p.end;
+      w.confidence = Math.min(w.confidence, p.confidence);
+    }
+  }
+  return words.filter((w) => w.text.length > 0);
+}
