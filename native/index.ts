@@ -192,10 +192,31 @@ export interface StreamChunk {
   events: StreamEvent[];
   /** These tokens' text (special pieces removed); chunk texts concatenate into the stream's text. */
   text: string;
+  /** The text tokens with times (special pieces removed), as TranscribeResult.tokens. */
+  tokens: TokenTiming[];
+  /** Their words; the first continues the previous chunk's last word when `continuesWord` (joinStreamWords merges). */
+  words: Word[];
+  continuesWord: boolean;
   /** An <EOU>/<EOB> was emitted: the decoder restarted from SOS after this chunk (encoder caches kept). */
   decoderReset: boolean;
   /** With StreamOptions.captureEncoder: the chunk's encoder frames [frames][dModel]. */
   encoded?: Float32Array;
+}
+
+/** The words of a stream's chunks in order, a word cut by a chunk boundary joined again. */
+export function joinStreamWords(chunks: readonly StreamChunk[]): Word[] {
+  const words: Word[] = [];
+  for (const chunk of chunks) {
+    chunk.words.forEach((word, i) => {
+      const last = words[words.length - 1];
+      if (i === 0 && chunk.continuesWord && last !== undefined) {
+        words[words.length - 1] = { text: last.text + word.text, start: last.start, end: word.end, confidence: Math.min(last.confidence, word.confidence) };
+      } else {
+        words.push({ ...word });
+      }
+    });
+  }
+  return words;
 }
 
 /** The schedule of a stream's preset (NeMo setup_streaming_params). */

@@ -34,6 +34,9 @@ Napi::Object chunk_to_js(Napi::Env env, const parakeet::StreamChunk & c) {
     o.Set("events", events);
     o.Set("text", c.text);
     o.Set("decoderReset", c.decoder_reset);
+    o.Set("tokens", to_js(env, c.tokens));
+    o.Set("words", to_js(env, c.words));
+    o.Set("continuesWord", c.continues_word);
     if (!c.encoded.empty()) {
         Napi::Float32Array enc = Napi::Float32Array::New(env, c.encoded.size());
         std::memcpy(enc.Data(), c.encoded.data(), c.encoded.size() * sizeof(float));

@@ -39,7 +39,7 @@ ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int6
 
 StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend,
                              const StreamInfo & schedule, int prompt_index)
-    : hp_(hp), w_(w), packed_(packed), backend_(backend), left_(schedule.att_left), prompt_index_(prompt_index) {
+    : hp_(hp), w_(w), packed_(packed), backend_(backend), left_(schedule.att_left), chunk_(schedule.chunk_frames), prompt_index_(prompt_index) {
     // The caches: three tensors per layer in one buffer on the device, zero at the start (NeMo
     // get_initial_cache_state; zero conv cache = the causal left padding).
     const size_t n = w_.layers.size();
@@ -123,8 +123,9 @@ int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<
     const int frames = g.frames, keys = left_ + frames;
     // NeMo _create_masks over [cache | chunk] (positions 0 … L + frames − 1, queries the chunk's): a key is
     // visible when it is a filled cache slot (offset = L − filled) and chunked_limited allows it.
-    const int chunk = hp_.att_context_right + 1;
-    const int per_chunk = left_ >= 0 ? left_ / chunk : std::numeric_limits<int>::max();
+    // The preset's chunk, not the file's default (att_context_right): presets differ in it.
+    const int chunk = chunk_;
+    const int per_chunk = left_ / chunk;
     mask_.assign(size_t(frames) * size_t(keys), 0.0f);
     for (int i = 0; i < frames; ++i) {
         const int query = left_ + i;

@@ -40,6 +40,7 @@ private:
     const PackedWeights & packed_;
     ComputeBackend & backend_;
     const int left_;          // attention cache length L
+    const int chunk_;         // encoder frames per chunk of the preset (right + 1)
     const int prompt_index_;
     ggml_context * cache_ctx_ = nullptr;
     ggml_backend_buffer_t cache_buffer_ = nullptr;

@@ -123,9 +123,11 @@ StreamChunk Stream::Impl::decode(int frames) {
         const auto first = std::find_if(tokens.begin(), tokens.end(), [&](const DecodedToken & t) { return !m->detokenizer->rendered(t.id).empty(); });
         const bool starts_word = first != tokens.end() && m->hp.pieces[size_t(first->id)].rfind(kWordStart, 0) == 0;
         if (any_text && starts_word) text = " " + text;
+        chunk.continues_word = any_text && !starts_word;
         any_text = true;
     }
     chunk.text = std::move(text);
+    m->detokenizer->timestamps(tokens, hp.frame_sec(), 0.0, chunk.tokens, chunk.words);
     if (capture) chunk.encoded = encoded;
     // spec Corrections 4: the decoder (LSTM state, last token) restarts from SOS after the chunk in which
     // <EOU>/<EOB> was emitted; the encoder caches are kept.

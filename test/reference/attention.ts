@@ -76,8 +76,94 @@ export function contextAllows(ctx: AttentionContext, i: number, j: number): bool
 }
 
 /**
- * x̂ [T][D] (already norm_self_att'ed), valid length Tv, positional table pe [2T−1][D].
- * Returns [T][D].
+ * Queries attending over a key window, as NeMo's RelPositionMultiHeadAttention sees it in both of
+ * its uses: offline (queries = keys = the clip) and cache-aware streaming (keys = [cache | chunk],
+ * the chunk's queries sitting after the cache; NeMo MultiHeadAttention.update_cache).
+ */
+export interface AttentionWindow {
+  /** Query input x̂ [nQueries][D]. */
+  queries: Float64Array;
+  nQueries: number;
+  /** Key/value input x̂ [nKeys][D]. */
+  keys: Float64Array;
+  nKeys: number;
+  /** Key position of query 0 (query i sits at key position queryOffset + i). */
+  queryOffset: number;
+  /** Queries i ≥ this are padding: zero context, output linear_out.bias (NeMo masks the whole row). */
+  activeQueries: number;
+  /** Positional table [2·nKeys−1][D] (relPositionalEncoding(nKeys, D)). */
+  pe: Float64Array;
+  /** Whether query i may see key j (context and padding masks together). */
+  visible(i: number, j: number): boolean;
+}
+
+/**
+ * Relative-position attention over a window. The positional term of query i and key j uses the
+ * table row of relative position (queryOffset + i) − j, i.e. row nKeys − 1 − (queryOffset + i − j);
+ * for the square offline case that is NeMo's rel_shift (see relShift). Returns [nQueries][D].
+ */
+export function relPositionAttentionWindow(win: AttentionWindow, aw: AttentionWeights, D: number, H: number): Float64Array {
+  const dk = D / H;
+  const { nQueries: Tq, nKeys: Tk } = win;
+  const P = 2 * Tk - 1;
+  // 1. projections.
+  const q = linear(win.queries, Tq, D, aw.wq, D, aw.bq);
+  const k = linear(win.keys, Tk, D, aw.wk, D, aw.bk);
+  const v = linear(win.keys, Tk, D, aw.wv, D, aw.bv);
+  const p = linear(win.pe, P, D, aw.wpos, D, null);
+  const context = new Float64Array(Tq * D); // padded query rows stay zero (NeMo)
+  const invSqrtDk = 1 / Math.sqrt(dk);
+  const qu = new Float64Array(dk);
+  const qv = new Float64Array(dk);
+  const scores = new Float64Array(Tk);
+  const allowed = new Uint8Array(Tk);
+  const active = Math.min(Tq, win.activeQueries);
+  for (let h = 0; h < H; h++) {
+    const ho = h * dk;
+    for (let i = 0; i < active; i++) {
+      // 2–4. AC = (q + pos_bias_u)·kᵀ, BD = (q + pos_bias_v)·p[row of i − j]ᵀ.
+      for (let d = 0; d < dk; d++) {
+        qu[d] = q[i * D + ho + d] + aw.posBiasU[ho + d];
+        qv[d] = q[i * D + ho + d] + aw.posBiasV[ho + d];
+      }
+      const rowOfKey0 = Tk - 1 - (win.queryOffset + i);
+      let max = -Infinity;
+      for (let j = 0; j < Tk; j++) {
+        allowed[j] = win.visible(i, j) ? 1 : 0;
+        if (!allowed[j]) continue;
+        let ac = 0;
+        const ko = j * D + ho;
+        for (let d = 0; d < dk; d++) ac += qu[d] * k[ko + d];
+        let bd = 0;
+        const po = (rowOfKey0 + j) * D + ho;
+        for (let d = 0; d < dk; d++) bd += qv[d] * p[po + d];
+        const s = (ac + bd) * invSqrtDk;
+        scores[j] = s;
+        if (s > max) max = s;
+      }
+      // 5. softmax over visible keys (masked keys contribute exactly 0, as after NeMo's masked_fill).
+      let sum = 0;
+      for (let j = 0; j < Tk; j++) {
+        if (!allowed[j]) continue;
+        scores[j] = Math.exp(scores[j] - max);
+        sum += scores[j];
+      }
+      const co = i * D + ho;
+      for (let j = 0; j < Tk; j++) {
+        if (!allowed[j]) continue;
+        const a = scores[j] / sum;
+        const vo = j * D + ho;
+        for (let d = 0; d < dk; d++) context[co + d] += a * v[vo + d];
+      }
+    }
+  }
+  // merge heads (already channel h*dk + d) and linear_out.
+  return linear(context, Tq, D, aw.wo, D, aw.bo);
+}
+
+/**
+ * Offline attention: x̂ [T][D] (already norm_self_att'ed), valid length Tv, positional table
+ * pe [2T−1][D]. Keys j ≥ Tv are masked; query rows i ≥ Tv are padding. Returns [T][D].
  */
 export function relPositionAttention(
   xh: Float64Array,
@@ -89,64 +175,11 @@ export function relPositionAttention(
   H: number,
   ctx: AttentionContext = { left: -1, right: -1, style: 'regular' },
 ): Float64Array {
-  const dk = D / H;
-  const P = 2 * T - 1;
-  // 1. projections.
-  const q = linear(xh, T, D, aw.wq, D, aw.bq);
-  const k = linear(xh, T, D, aw.wk, D, aw.bk);
-  const v = linear(xh, T, D, aw.wv, D, aw.bv);
-  const p = linear(pe, P, D, aw.wpos, D, null);
-  const context = new Float64Array(T * D); // rows i ≥ Tv stay zero (NeMo)
-  const invSqrtDk = 1 / Math.sqrt(dk);
-  const qu = new Float64Array(dk);
-  const qv = new Float64Array(dk);
-  const bdRaw = new Float64Array(T * P);
-  const scores = new Float64Array(T);
-  const allowed = new Uint8Array(T);
-  for (let h = 0; h < H; h++) {
-    const ho = h * dk;
-    // 4. BD_raw = (q + pos_bias_v)·pᵀ, [T][2T−1], then rel_shift.
-    // (rows i ≥ Tv are never used: their context is zero.)
-    for (let i = 0; i < Tv; i++) {
-      for (let d = 0; d < dk; d++) qv[d] = q[i * D + ho + d] + aw.posBiasV[ho + d];
-      for (let r = 0; r < P; r++) {
-        let s = 0;
-        const po = r * D + ho;
-        for (let d = 0; d < dk; d++) s += qv[d] * p[po + d];
-        bdRaw[i * P + r] = s;
-      }
-    }
-    const bd = relShift(bdRaw, T);
-    for (let i = 0; i < Tv; i++) {
-      // 2–3. AC = (q + pos_bias_u)·kᵀ.
-      for (let d = 0; d < dk; d++) qu[d] = q[i * D + ho + d] + aw.posBiasU[ho + d];
-      let max = -Infinity;
-      for (let j = 0; j < T; j++) {
-        allowed[j] = j < Tv && contextAllows(ctx, i, j) ? 1 : 0;
-        if (!allowed[j]) continue;
-        let ac = 0;
-        const ko = j * D + ho;
-        for (let d = 0; d < dk; d++) ac += qu[d] * k[ko + d];
-        const s = (ac + bd[i * T + j]) * invSqrtDk;
-        scores[j] = s;
-        if (s > max) max = s;
-      }
-      // 5. softmax over visible keys (masked keys contribute exactly 0, as after NeMo's masked_fill).
-      let sum = 0;
-      for (let j = 0; j < T; j++) {
-        if (!allowed[j]) continue;
-        scores[j] = Math.exp(scores[j] - max);
-        sum += scores[j];
-      }
-      const co = i * D + ho;
-      for (let j = 0; j < T; j++) {
-        if (!allowed[j]) continue;
-        const a = scores[j] / sum;
-        const vo = j * D + ho;
-        for (let d = 0; d < dk; d++) context[co + d] += a * v[vo + d];
-      }
-    }
-  }
-  // merge heads (already channel h*dk + d) and linear_out.
-  return linear(context, T, D, aw.wo, D, aw.bo);
+  return relPositionAttentionWindow(
+    {
+      queries: xh, nQueries: T, keys: xh, nKeys: T, queryOffset: 0, activeQueries: Tv, pe,
+      visible: (i, j) => j < Tv && contextAllows(ctx, i, j),
+    },
+    aw, D, H,
+  );
 }

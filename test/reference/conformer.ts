@@ -93,32 +93,41 @@ export function feedForward(x: Float64Array, T: number, D: number, FF: number, f
   return linear(h, T, FF, fw.w2, D, fw.b2);
 }
 
-/**
- * ConformerConvolution: pointwise_conv1 (D→2D) → GLU (a·σ(b), a = channels [0,D)) → zero frames t ≥ Tv
- * → depthwise conv K (symmetric pad (K−1)/2, or causal left pad K−1) → batch/layer norm (eps 1e-5)
- * → SiLU → pointwise_conv2. x [T][D] → [T][D].
- */
-export function convModule(x: Float64Array, T: number, Tv: number, D: number, cw: ConvModuleWeights): Float64Array {
+/** ConformerConvolution up to the depthwise conv: pointwise_conv1 (D→2D), GLU (a·σ(b), a = channels [0,D)), rows t ≥ Tv zeroed. */
+export function convGlu(x: Float64Array, T: number, Tv: number, D: number, cw: ConvModuleWeights): Float64Array {
   const h2 = linear(x, T, D, cw.pw1W, 2 * D, cw.pw1B);
   const g = new Float64Array(T * D);
   for (let t = 0; t < Tv && t < T; t++) {
     for (let c = 0; c < D; c++) g[t * D + c] = h2[t * 2 * D + c] * sigmoid(h2[t * 2 * D + D + c]);
   }
   // (rows t ≥ Tv of g stay zero: pad_mask fill.)
+  return g;
+}
+
+/**
+ * Depthwise Conv1d (kernel K, groups D): out[t] = b + Σ_k w[k]·g[t + k − padLeft] over `outRows`
+ * outputs, input rows outside [0, inRows) read as zero. Offline: padLeft (K−1)/2 or K−1 (causal);
+ * streaming: g = [conv cache | chunk] with padLeft 0 (NeMo CausalConv1D.update_cache).
+ */
+export function depthwiseConv(g: Float64Array, inRows: number, outRows: number, D: number, cw: ConvModuleWeights, padLeft: number): Float64Array {
   const K = cw.kernel;
-  const padLeft = cw.causal ? K - 1 : Math.floor((K - 1) / 2);
-  const dw = new Float64Array(T * D);
-  for (let t = 0; t < T; t++) {
+  const dw = new Float64Array(outRows * D);
+  for (let t = 0; t < outRows; t++) {
     for (let c = 0; c < D; c++) {
       let s = cw.dwB === null ? 0 : cw.dwB[c];
       for (let k = 0; k < K; k++) {
         const ti = t + k - padLeft;
-        if (ti < 0 || ti >= T) continue;
+        if (ti < 0 || ti >= inRows) continue;
         s += cw.dwW[c * K + k] * g[ti * D + c];
       }
       dw[t * D + c] = s;
     }
   }
+  return dw;
+}
+
+/** ConformerConvolution after the depthwise conv: batch/layer norm (eps 1e-5) → SiLU → pointwise_conv2. */
+export function convTail(dw: Float64Array, T: number, D: number, cw: ConvModuleWeights): Float64Array {
   let n: Float64Array;
   if (cw.normType === 'batch_norm') {
     n = new Float64Array(T * D);
@@ -136,6 +145,16 @@ export function convModule(x: Float64Array, T: number, Tv: number, D: number, cw
   return linear(n, T, D, cw.pw2W, D, cw.pw2B);
 }
 
+/**
+ * ConformerConvolution offline: GLU → zero frames t ≥ Tv → depthwise conv K (symmetric pad
+ * (K−1)/2, or causal left pad K−1) → norm → SiLU → pointwise_conv2. x [T][D] → [T][D].
+ */
+export function convModule(x: Float64Array, T: number, Tv: number, D: number, cw: ConvModuleWeights): Float64Array {
+  const g = convGlu(x, T, Tv, D, cw);
+  const padLeft = cw.causal ? cw.kernel - 1 : Math.floor((cw.kernel - 1) / 2);
+  return convTail(depthwiseConv(g, T, T, D, cw, padLeft), T, D, cw);
+}
+
 export interface ConformerLayerCapture {
   ff1?: Float64Array;
   att?: Float64Array;
@@ -144,10 +163,48 @@ export interface ConformerLayerCapture {
 }
 
 /**
- * One ConformerLayer:
+ * The two sequence-mixing modules of a layer, given their normalised input [T][D]. Offline they see
+ * the whole clip; streaming they also read and update the layer's attention and conv caches.
+ */
+export interface LayerMixers {
+  attend(xh: Float64Array): Float64Array;
+  convolve(xh: Float64Array): Float64Array;
+}
+
+/**
+ * One ConformerLayer (NeMo ConformerLayer.forward):
  *   r = x + ½·FFN1(LN(x)); r += MHSA(LN(r)); r += Conv(LN(r)); r += ½·FFN2(LN(r)); y = LN_out(r).
  * If `capture` is given, the raw sub-module outputs (before the residual add) are stored in it.
  */
+export function conformerBlock(
+  x: Float64Array,
+  T: number,
+  lw: ConformerLayerWeights,
+  enc: EncoderParams,
+  mixers: LayerMixers,
+  capture?: ConformerLayerCapture,
+): Float64Array {
+  const D = enc.dModel;
+  const FF = enc.ffDim;
+  const r = Float64Array.from(x);
+  const f1 = feedForward(layerNorm(r, T, D, lw.normFF1.gamma, lw.normFF1.beta), T, D, FF, lw.ff1);
+  for (let i = 0; i < r.length; i++) r[i] += 0.5 * f1[i];
+  const a = mixers.attend(layerNorm(r, T, D, lw.normAtt.gamma, lw.normAtt.beta));
+  for (let i = 0; i < r.length; i++) r[i] += a[i];
+  const c = mixers.convolve(layerNorm(r, T, D, lw.normConv.gamma, lw.normConv.beta));
+  for (let i = 0; i < r.length; i++) r[i] += c[i];
+  const f2 = feedForward(layerNorm(r, T, D, lw.normFF2.gamma, lw.normFF2.beta), T, D, FF, lw.ff2);
+  for (let i = 0; i < r.length; i++) r[i] += 0.5 * f2[i];
+  if (capture) {
+    capture.ff1 = f1;
+    capture.att = a;
+    capture.conv = c;
+    capture.ff2 = f2;
+  }
+  return layerNorm(r, T, D, lw.normOut.gamma, lw.normOut.beta);
+}
+
+/** One ConformerLayer offline over a clip of T frames (Tv valid), positional table pe [2T−1][D]. */
 export function conformerLayer(
   x: Float64Array,
   T: number,
@@ -159,21 +216,8 @@ export function conformerLayer(
   capture?: ConformerLayerCapture,
 ): Float64Array {
   const D = enc.dModel;
-  const FF = enc.ffDim;
-  const r = Float64Array.from(x);
-  const f1 = feedForward(layerNorm(r, T, D, lw.normFF1.gamma, lw.normFF1.beta), T, D, FF, lw.ff1);
-  for (let i = 0; i < r.length; i++) r[i] += 0.5 * f1[i];
-  const a = relPositionAttention(layerNorm(r, T, D, lw.normAtt.gamma, lw.normAtt.beta), T, Tv, pe, lw.att, D, enc.nHeads, ctx);
-  for (let i = 0; i < r.length; i++) r[i] += a[i];
-  const c = convModule(layerNorm(r, T, D, lw.normConv.gamma, lw.normConv.beta), T, Tv, D, lw.conv);
-  for (let i = 0; i < r.length; i++) r[i] += c[i];
-  const f2 = feedForward(layerNorm(r, T, D, lw.normFF2.gamma, lw.normFF2.beta), T, D, FF, lw.ff2);
-  for (let i = 0; i < r.length; i++) r[i] += 0.5 * f2[i];
-  if (capture) {
-    capture.ff1 = f1;
-    capture.att = a;
-    capture.conv = c;
-    capture.ff2 = f2;
-  }
-  return layerNorm(r, T, D, lw.normOut.gamma, lw.normOut.beta);
+  return conformerBlock(x, T, lw, enc, {
+    attend: (xh) => relPositionAttention(xh, T, Tv, pe, lw.att, D, enc.nHeads, ctx),
+    convolve: (xh) => convModule(xh, T, Tv, D, lw.conv),
+  }, capture);
 }

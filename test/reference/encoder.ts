@@ -1,6 +1,6 @@
 // Whole FastConformer encoder, spec §3 — NeMo ConformerEncoder.forward_internal (offline, one clip):
 // pre_encode (dw_striding + masking) → optional xscale → rel-pos table → layers → output [T'][D].
-import { attentionContextOf } from './attention.js';
+import { type AttentionContext, attentionContextOf } from './attention.js';
 import { type ConformerLayerCapture, type ConformerLayerWeights, conformerLayer, loadConformerLayer } from './conformer.js';
 import type { EncoderParams, ParakeetHParams } from './hparams.js';
 import type { MelResult } from './mel.js';
@@ -40,14 +40,21 @@ export function loadEncoder(w: WeightSource, hp: ParakeetHParams): EncoderWeight
   return { params: hp.enc, subsampling: loadSubsampling(w, hp), layers };
 }
 
-export function runEncoder(mel: MelResult, ew: EncoderWeights, opts: { capture?: boolean } = {}): EncoderResult {
+export interface EncoderOptions {
+  /** Keep per-stage tensors (EncoderResult.stages). */
+  capture?: boolean;
+  /** Attention context instead of the file's (e.g. another streaming preset). */
+  context?: AttentionContext;
+}
+
+export function runEncoder(mel: MelResult, ew: EncoderWeights, opts: EncoderOptions = {}): EncoderResult {
   const enc = ew.params;
   if (mel.nMels !== enc.featIn) throw new Error('encoder: mel bins != feat_in');
   const sub = runSubsampling(mel.mel, mel.nMels, mel.nFrames, mel.validFrames, ew.subsampling);
   const T = sub.frames;
   const Tv = sub.validFrames;
   const pe = relPositionalEncoding(T, enc.dModel); // over the full spatial length T'
-  const ctx = attentionContextOf(enc);
+  const ctx = opts.context ?? attentionContextOf(enc);
   const stages: EncoderStages | undefined = opts.capture
     ? { subsampling: Float64Array.from(sub.out), layers: [], posEnc: pe, layerParts: [] }
     : undefined;

@@ -67,9 +67,9 @@ export interface ParakeetHParams {
   transducer: TransducerParams | null;
 }
 
-// ---- KV access -------------------------------------------------------------------------------
+// ---- KV access (shared with the streaming and prompt readers) ---------------------------------
 
-function kvNumber(w: WeightSource, key: string): number | undefined {
+export function kvNumber(w: WeightSource, key: string): number | undefined {
   const v = w.kv.get(key);
   if (v === undefined) return undefined;
   if (typeof v === 'number') return v;
@@ -78,14 +78,14 @@ function kvNumber(w: WeightSource, key: string): number | undefined {
   throw new Error(`reference: KV ${key} is not numeric (${typeof v})`);
 }
 
-function kvString(w: WeightSource, key: string): string | undefined {
+export function kvString(w: WeightSource, key: string): string | undefined {
   const v = w.kv.get(key);
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw new Error(`reference: KV ${key} is not a string`);
   return v;
 }
 
-function kvBool(w: WeightSource, key: string): boolean | undefined {
+export function kvBool(w: WeightSource, key: string): boolean | undefined {
   const v = w.kv.get(key);
   if (v === undefined) return undefined;
   if (typeof v === 'boolean') return v;
@@ -94,7 +94,7 @@ function kvBool(w: WeightSource, key: string): boolean | undefined {
   throw new Error(`reference: KV ${key} is not a boolean`);
 }
 
-function kvNumberArray(w: WeightSource, key: string): number[] | undefined {
+export function kvNumberArray(w: WeightSource, key: string): number[] | undefined {
   const v = w.kv.get(key);
   if (v === undefined) return undefined;
   let arr: unknown[];
@@ -108,7 +108,7 @@ function kvNumberArray(w: WeightSource, key: string): number[] | undefined {
   });
 }
 
-function kvStringArray(w: WeightSource, key: string): string[] | undefined {
+export function kvStringArray(w: WeightSource, key: string): string[] | undefined {
   const v = w.kv.get(key);
   if (v === undefined) return undefined;
   if (!Array.isArray(v)) throw new Error(`reference: KV ${key} is not an array`);

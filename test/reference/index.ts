@@ -9,6 +9,8 @@
 // * TDT: 'greedy_batch' (NeMo default, label looping) and 'greedy' (GreedyTDTInfer), see tdt.ts.
 // * Every greedy decision is recorded with its top-2 margin(s); reliableTokenCount(steps, 1e-3) gives
 //   the number of leading tokens that are decided before the first ambiguous decision.
+// * Cache-aware streaming (stream.ts): chunk by chunk with per-layer attention/conv caches, the
+//   prompt kernel, RNNT state carried and reset after <EOU>/<EOB>; result fields = the CLI contract.
 // * Text follows SentencePiece decode_ids: <unk> → " ⁇ " (a leading <unk> keeps its leading space).
 export type { WeightSource } from './weights.js';
 export * from './hparams.js';
@@ -28,5 +30,10 @@ export * from './tdt.js';
 export * from './detokenize.js';
 export * from './words.js';
 export * from './transcribe.js';
+export * from './stream-params.js';
+export * from './prompt.js';
+export { MelStream } from './stream-mel.js';
+export { type EncoderCaches, initialCaches, streamEncoderStep } from './stream-encoder.js';
+export * from './stream.js';
 export { layerNorm, linear, sigmoid, silu, top2, trimShape } from './linalg.js';
 export type { Top2 } from './linalg.js';

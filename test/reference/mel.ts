@@ -84,25 +84,21 @@ export function maskFrames(mel: Float64Array, nMels: number, nFrames: number, va
   for (let m = 0; m < nMels; m++) mel.fill(0, m * nFrames + Math.max(0, valid), (m + 1) * nFrames);
 }
 
-/** The full preprocessor of spec §2 on mono PCM at the model's sample rate. */
-export function computeMel(pcm: Float32Array | Float64Array, pre: PreprocessorParams, mw: MelWeights): MelResult {
-  const { nFft, hopLength: hop, nMels, magPower, logZeroGuard } = pre;
+/**
+ * Steps 3–6 for one frame: the log-mel of the n_fft samples at `signal[start..start+n_fft)` of the
+ * pre-emphasised, centre-padded signal (frame t starts at t·hop), written to out[m·stride + at].
+ */
+export type MelFrameFn = (signal: Float64Array, start: number, out: Float64Array, at: number, stride: number) => void;
+
+export function melFrameComputer(pre: PreprocessorParams, mw: MelWeights): MelFrameFn {
+  const { nFft, nMels, magPower, logZeroGuard } = pre;
   const nBins = Math.floor(nFft / 2) + 1;
   if (mw.nBins !== nBins) throw new Error('mel: filterbank bins do not match n_fft');
-  const x = Float64Array.from(pcm);
-  // 1. no dither at inference. 2. pre-emphasis.
-  const y = pre.preemph !== 0 ? preEmphasis(x, pre.preemph) : x;
-  // 3. centred STFT with constant (zero) padding of n_fft/2 on each side.
-  const pad = Math.floor(nFft / 2);
-  const padded = new Float64Array(y.length + 2 * pad);
-  padded.set(y, pad);
-  const { nFrames, validFrames } = melLengths(y.length, nFft, hop);
   const win = centredWindow(mw.window, nFft);
   const plan = fftPlan(nFft);
   const re = new Float64Array(nFft);
   const im = new Float64Array(nFft);
   const power = new Float64Array(nBins);
-  const mel = new Float64Array(nMels * nFrames);
   // Non-zero extent of each filter (slaney filterbanks are ~98% zeros); exact: zeros contribute nothing.
   const lo = new Int32Array(nMels);
   const hi = new Int32Array(nMels);
@@ -118,10 +114,9 @@ export function computeMel(pcm: Float32Array | Float64Array, pre: PreprocessorPa
     lo[m] = a;
     hi[m] = b;
   }
-  for (let t = 0; t < nFrames; t++) {
-    const o = t * hop;
+  return (signal, start, out, at, stride) => {
     for (let i = 0; i < nFft; i++) {
-      re[i] = padded[o + i] * win[i];
+      re[i] = signal[start + i] * win[i];
       im[i] = 0;
     }
     plan.transform(re, im);
@@ -135,9 +130,25 @@ export function computeMel(pcm: Float32Array | Float64Array, pre: PreprocessorPa
       let s = 0;
       const fo = m * nBins;
       for (let k = lo[m]; k <= hi[m]; k++) s += mw.fb[fo + k] * power[k];
-      mel[m * nFrames + t] = Math.log(s + logZeroGuard);
+      out[m * stride + at] = Math.log(s + logZeroGuard);
     }
-  }
+  };
+}
+
+/** The full preprocessor of spec §2 on mono PCM at the model's sample rate. */
+export function computeMel(pcm: Float32Array | Float64Array, pre: PreprocessorParams, mw: MelWeights): MelResult {
+  const { nFft, hopLength: hop, nMels } = pre;
+  const x = Float64Array.from(pcm);
+  // 1. no dither at inference. 2. pre-emphasis.
+  const y = pre.preemph !== 0 ? preEmphasis(x, pre.preemph) : x;
+  // 3. centred STFT with constant (zero) padding of n_fft/2 on each side.
+  const pad = Math.floor(nFft / 2);
+  const padded = new Float64Array(y.length + 2 * pad);
+  padded.set(y, pad);
+  const { nFrames, validFrames } = melLengths(y.length, nFft, hop);
+  const frame = melFrameComputer(pre, mw);
+  const mel = new Float64Array(nMels * nFrames);
+  for (let t = 0; t < nFrames; t++) frame(padded, t * hop, mel, t, nFrames);
   // 7–9.
   if (pre.normalize === 'per_feature') normalizePerFeature(mel, nMels, nFrames, validFrames);
   maskFrames(mel, nMels, nFrames, validFrames);

@@ -37,7 +37,7 @@ export interface ModelDescription {
 /** Everything that goes into the file, without generating any weights yet. */
 export function buildModelSpec(input: ModelOptionsInput = {}): ModelSpec {
   const options = resolveModelOptions(input);
-  const pieces = makeVocabulary(options.vocabSize);
+  const pieces = makeVocabulary(options.vocabSize, options.specialPieces);
   const tensors = tensorPlan(options).map((t) => ({ ...t, type: storageType(t.name, t.ne, options.weightType) }));
   return { options, pieces, kv: modelKv(options, pieces), tensors };
 }

@@ -10,3 +10,4 @@ export { tensorValues } from './init.js';
 export { Rng } from './rng.js';
 export * from './malformed.js';
 export { openWeightSource, weightSourceFromFile } from './weights-source.js';
+export * from './streaming.js';

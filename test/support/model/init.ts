@@ -22,6 +22,15 @@ export function tensorValues(plan: TensorPlan, seed: number): Float32Array {
       rng.fillUniform(out, -init.bound, init.bound);
       for (const r of init.rows) out.fill(0, r * init.rowLen, (r + 1) * init.rowLen);
       break;
+    case 'zeroMeanRows':
+      rng.fillUniform(out, -init.bound, init.bound);
+      for (let r = 0; r + init.rowLen <= n; r += init.rowLen) {
+        let mean = 0;
+        for (let i = r; i < r + init.rowLen; i++) mean += out[i];
+        mean /= init.rowLen;
+        for (let i = r; i < r + init.rowLen; i++) out[i] -= mean;
+      }
+      break;
     case 'offsets':
       rng.fillUniform(out, -init.bound, init.bound);
       for (const [i, v] of init.offsets) out[i] += v;

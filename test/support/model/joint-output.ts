@@ -25,6 +25,11 @@ export interface JointOutputParams {
   readonly bound: number;
   /** Norm of the anti-repeat term relative to a random row's norm. */
   readonly antiRepeat: number;
+  /**
+   * Rows that vote against the start state (<EOU>, <EOB>): the decoder restarts from SOS after
+   * emitting one, and without this the same piece would win again on the next frames.
+   */
+  readonly antiStartRows: readonly number[];
 }
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
@@ -86,6 +91,22 @@ export function jointOutputWeight(p: JointOutputParams, plans: ReadonlyMap<strin
   if (elementCount([P, J]) !== wp.length) throw new Error('joint output: joint.pred.weight shape mismatch');
   const hSos = lstmFirstStep(new Float64Array(P), layers, P);
   const rowNorm = p.bound * Math.sqrt(J / 3);
+  const subtractDirection = (row: number, d: Float64Array): void => {
+    centerInPlace(d, 0, J);
+    const norm = Math.hypot(...d);
+    if (norm === 0) return;
+    const scale = (p.antiRepeat * rowNorm) / norm;
+    for (let j = 0; j < J; j++) out[row * J + j] -= scale * d[j];
+  };
+  for (const row of p.antiStartRows) {
+    const d = new Float64Array(J);
+    for (let j = 0; j < J; j++) {
+      let s = 0;
+      for (let c = 0; c < P; c++) s += wp[j * P + c] * hSos[c];
+      d[j] = s;
+    }
+    subtractDirection(row, d);
+  }
   for (let k = 0; k < V; k++) {
     const h = lstmFirstStep(Float64Array.from(emb.subarray(k * P, (k + 1) * P)), layers, P);
     const d = new Float64Array(J);
@@ -94,11 +115,7 @@ export function jointOutputWeight(p: JointOutputParams, plans: ReadonlyMap<strin
       for (let c = 0; c < P; c++) s += wp[j * P + c] * (h[c] - hSos[c]);
       d[j] = s;
     }
-    centerInPlace(d, 0, J);
-    const norm = Math.hypot(...d);
-    if (norm === 0) continue;
-    const scale = (p.antiRepeat * rowNorm) / norm;
-    for (let j = 0; j < J; j++) out[k * J + j] -= scale * d[j];
+    subtractDirection(k, d);
   }
   return out;
 }

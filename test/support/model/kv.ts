@@ -3,6 +3,7 @@ import { GgufValueType } from '../gguf/types.js';
 import { gv } from '../gguf/values.js';
 import type { GgufKv } from '../gguf/writer.js';
 import { type ModelOptions, isTdt, isTransducer } from './options.js';
+import { streamingKeyValues } from './streaming.js';
 
 export const LOG_ZERO_GUARD = 2 ** -24;
 
@@ -48,6 +49,7 @@ export function modelKv(o: ModelOptions, pieces: readonly string[]): GgufKv[] {
     add('decoding.max_symbols', gv.u32(o.maxSymbols));
   }
   if (isTdt(o.arch)) add('tdt.durations', gv.arr(GgufValueType.INT32, o.durations));
+  kv.push(...streamingKv(o), ...promptKv(o));
 
   const omitted = new Set(o.omitKeys);
   const result = kv.filter((e) => !omitted.has(e.key));
@@ -57,4 +59,53 @@ export function modelKv(o: ModelOptions, pieces: readonly string[]): GgufKv[] {
     else result.push(extra);
   }
   return result;
+}
+
+const i32s = (v: readonly number[]): GgufKv['value'] => gv.arr(GgufValueType.INT32, v);
+
+/**
+ * Spec §1.2 "keys only for cache-aware streaming models", as parakeet.cpp's converter writes them: the
+ * attention context and `parakeet.streaming.*` of the default (first) preset, the presets list
+ * when there are several.
+ */
+function streamingKv(o: ModelOptions): GgufKv[] {
+  const causal: GgufKv[] = [];
+  if (o.causalDownsampling) causal.push({ key: 'parakeet.encoder.causal_downsampling', value: gv.bool(true) });
+  if (o.convCausal) causal.push({ key: 'parakeet.encoder.conv_causal', value: gv.bool(true) });
+  if (o.attContextStyle === 'regular') return causal;
+  const [left, right] = o.attContextPresets[0];
+  const s = streamingKeyValues([left, right]);
+  const kv: GgufKv[] = [
+    { key: 'parakeet.encoder.att_context_left', value: gv.i32(left) },
+    { key: 'parakeet.encoder.att_context_right', value: gv.i32(right) },
+    { key: 'parakeet.encoder.att_context_style', value: gv.str(o.attContextStyle) },
+    { key: 'parakeet.encoder.causal_downsampling', value: gv.bool(o.causalDownsampling) },
+    { key: 'parakeet.encoder.conv_causal', value: gv.bool(o.convCausal) },
+  ];
+  if (o.attContextPresets.length > 1) {
+    kv.push({ key: 'parakeet.encoder.att_context_presets', value: i32s(o.attContextPresets.flat()) });
+  }
+  kv.push(
+    { key: 'parakeet.streaming.chunk_size', value: i32s(s.chunkSize) },
+    { key: 'parakeet.streaming.shift_size', value: i32s(s.shiftSize) },
+    { key: 'parakeet.streaming.cache_drop_size', value: gv.i32(s.cacheDropSize) },
+    { key: 'parakeet.streaming.last_channel_cache_size', value: gv.i32(s.lastChannelCacheSize) },
+    { key: 'parakeet.streaming.valid_out_len', value: gv.i32(s.validOutLen) },
+    { key: 'parakeet.streaming.pre_encode_cache_size', value: i32s(s.preEncodeCacheSize) },
+    { key: 'parakeet.streaming.drop_extra_pre_encoded', value: gv.i32(s.dropExtraPreEncoded) },
+  );
+  return kv;
+}
+
+/** Prompt-conditioned model keys (spec §1.2, Corrections 6). */
+function promptKv(o: ModelOptions): GgufKv[] {
+  const p = o.prompt;
+  if (p === null) return [];
+  return [
+    { key: 'parakeet.prompt.present', value: gv.bool(true) },
+    { key: 'parakeet.prompt.num_prompts', value: gv.u32(p.numPrompts) },
+    { key: 'parakeet.prompt.default_lang', value: gv.str(p.defaultLang) },
+    { key: 'parakeet.prompt.dictionary.keys', value: gv.arrStr(p.dictionary.map(([k]) => k)) },
+    { key: 'parakeet.prompt.dictionary.values', value: i32s(p.dictionary.map(([, i]) => i)) },
+  ];
 }

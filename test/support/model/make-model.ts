@@ -4,12 +4,14 @@
 // --d-model/--n-layers/--n-heads/--ff-dim/--conv-kernel/--channels/--n-mels/--vocab/
 // --pred-hidden/--pred-layers/--joint-hidden/--max-symbols N, --no-bias, --bias,
 // --xscaling, --conv-norm layer_norm, --normalize NA, --preemph X, --ctc-head none|decoder|ctc_decoder,
-// --arch-label S, --durations 0,1,2,3,4, --list (print the tensor table instead of only a summary).
+// --arch-label S, --durations 0,1,2,3,4, --list (print the tensor table instead of only a summary),
+// --family eou|nemotron-en|nemotron-3.5 (a cache-aware streaming family, streaming.ts; size from --preset).
 import { parseArgs } from 'node:util';
 import { generateModel } from './generate.js';
 import {
   ARCHS, type Arch, type CtcHeadLocation, type ModelOptionsInput, PRESET_NAMES, type PresetName, WEIGHT_TYPES, type WeightType,
 } from './options.js';
+import { STREAMING_FAMILIES, type StreamingFamily } from './streaming.js';
 
 function oneOf<T extends string>(what: string, v: string | undefined, allowed: readonly T[]): T | undefined {
   if (v === undefined) return undefined;
@@ -37,12 +39,12 @@ function main(): void {
       'no-bias': { type: 'boolean' }, bias: { type: 'boolean' }, xscaling: { type: 'boolean' },
       'conv-norm': { type: 'string' }, normalize: { type: 'string' }, preemph: { type: 'string' },
       'ctc-head': { type: 'string' }, 'arch-label': { type: 'string' }, durations: { type: 'string' },
-      list: { type: 'boolean' }, help: { type: 'boolean' },
+      family: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help || !values.out) {
-    console.log('usage: make-model.ts --out FILE [--preset tiny|small|shape110m|shape600m] [--arch A] [--type T] [--seed N] ...');
-    console.log(`  archs: ${ARCHS.join(' ')}\n  types: ${WEIGHT_TYPES.join(' ')}`);
+    console.log(`usage: make-model.ts --out FILE [--preset ${PRESET_NAMES.join('|')}] [--family F] [--arch A] [--type T] [--seed N] ...`);
+    console.log(`  archs: ${ARCHS.join(' ')}\n  types: ${WEIGHT_TYPES.join(' ')}\n  families: ${STREAMING_FAMILIES.join(' ')}`);
     process.exitCode = values.help ? 0 : 2;
     return;
   }
@@ -51,6 +53,7 @@ function main(): void {
     if (v !== undefined) input[k] = v;
   };
   set('preset', oneOf<PresetName>('preset', values.preset, PRESET_NAMES));
+  set('family', oneOf<StreamingFamily>('family', values.family, STREAMING_FAMILIES));
   set('arch', oneOf<Arch>('arch', values.arch, ARCHS));
   set('weightType', oneOf<WeightType>('type', values.type, WEIGHT_TYPES));
   set('seed', int(values.seed));

@@ -1,6 +1,7 @@
 // Options for random Parakeet models, the named size presets, and resolution of
 // user input into a complete, validated option set.
 import type { GgufKv } from '../gguf/writer.js';
+import { FAMILY_OPTIONS, STREAMING_FAMILIES, type StreamingFamily } from './streaming.js';
 
 export type Arch = 'ctc' | 'rnnt' | 'tdt' | 'hybrid_tdt_ctc' | 'hybrid_rnnt_ctc';
 export const ARCHS: readonly Arch[] = ['ctc', 'rnnt', 'tdt', 'hybrid_tdt_ctc', 'hybrid_rnnt_ctc'];
@@ -15,8 +16,22 @@ export const WEIGHT_TYPES: readonly WeightType[] = ['f32', 'f16', 'bf16', 'q8_0'
 /** Where the CTC head lives: hybrids use `ctc_decoder.*`, standalone CTC `decoder.*`. */
 export type CtcHeadLocation = 'ctc_decoder' | 'decoder' | 'none';
 
-export type PresetName = 'tiny' | 'small' | 'shape110m' | 'shape600m';
-export const PRESET_NAMES: readonly PresetName[] = ['tiny', 'small', 'shape110m', 'shape600m'];
+export type PresetName = 'tiny' | 'small' | 'shape110m' | 'shape600m' | 'shapeEou120m';
+export const PRESET_NAMES: readonly PresetName[] = ['tiny', 'small', 'shape110m', 'shape600m', 'shapeEou120m'];
+
+/** Attention context presets (left, right) in encoder frames; the first is the model's default. */
+export type AttContext = readonly [left: number, right: number];
+
+/**
+ * Language prompt of a prompt-conditioned model (Nemotron-3.5): `parakeet.prompt.*` keys, the
+ * `prompt_kernel.*` tensors and a `<locale>` tag piece for every locale key except `auto`.
+ */
+export interface PromptOptions {
+  readonly numPrompts: number;
+  readonly defaultLang: string;
+  /** Dictionary key → prompt index (parakeet.prompt.dictionary.keys/values, in this order). */
+  readonly dictionary: readonly (readonly [key: string, index: number])[];
+}
 
 export interface ModelOptions {
   readonly arch: Arch;
@@ -44,6 +59,22 @@ export interface ModelOptions {
   readonly ctcHeadLocation: CtcHeadLocation;
   readonly preemph: number;
   readonly normalize: 'per_feature' | 'NA';
+  /** 'regular' = offline model; 'chunked_limited' = cache-aware streaming model (writes the streaming keys). */
+  readonly attContextStyle: 'regular' | 'chunked_limited';
+  /** Streaming models: the attention presets, first = default (empty for offline models). */
+  readonly attContextPresets: readonly AttContext[];
+  /** Causal subsampling (pads 2 + 1 on time and frequency, 128 mels → 17 bins). */
+  readonly causalDownsampling: boolean;
+  /** Causal (left-only) depthwise conv. */
+  readonly convCausal: boolean;
+  /** Special pieces that take the last vocabulary ids, in order (e.g. `<EOU>`, `<EOB>`). */
+  readonly specialPieces: readonly string[];
+  /** Joint output bias added to each special piece's logit (so random models emit them now and then). */
+  readonly specialBias: number;
+  /** Prompt-conditioned models only. */
+  readonly prompt: PromptOptions | null;
+  /** Blank bias of the transducer joint in units of the expected top token logit (undefined: the arch's default, schema.ts). */
+  readonly blankBiasK: number | undefined;
   /** KV keys to leave out (to exercise loader defaults). */
   readonly omitKeys: readonly string[];
   /** KVs appended, or replacing a key of the same name in place. */
@@ -54,7 +85,8 @@ export interface ModelOptions {
   readonly label: string;
 }
 
-export type ModelOptionsInput = Partial<ModelOptions> & { readonly preset?: PresetName };
+/** `preset` gives the size, `family` a streaming family's options (see streaming.ts); explicit fields win. */
+export type ModelOptionsInput = Partial<ModelOptions> & { readonly preset?: PresetName; readonly family?: StreamingFamily };
 
 type Dims = Pick<
   ModelOptions,
@@ -80,6 +112,12 @@ export const PRESETS: Readonly<Record<PresetName, Dims & Partial<ModelOptions>>>
   shape110m: {
     arch: 'hybrid_tdt_ctc', dModel: 512, nLayers: 17, nHeads: 8, ffDim: 2048, convKernel: 9,
     subsamplingChannels: 256, nMels: 80, vocabSize: 1024, useBias: true, xscaling: false,
+    predHidden: 640, predLayers: 1, jointHidden: 640,
+  },
+  // parakeet_realtime_eou_120m-v1 (spec 5.2, 6.1): 128 mels, V 1026 incl. <EOU> <EOB>; P/J/Lp unconfirmed.
+  shapeEou120m: {
+    arch: 'rnnt', dModel: 512, nLayers: 17, nHeads: 8, ffDim: 2048, convKernel: 9,
+    subsamplingChannels: 256, nMels: 128, vocabSize: 1026, useBias: true, xscaling: false,
     predHidden: 640, predLayers: 1, jointHidden: 640,
   },
   // parakeet-tdt-0.6b-v2: no encoder biases, two LSTM layers, no CTC tensors.
@@ -113,10 +151,12 @@ function positiveInt(name: string, v: number): void {
 
 /** Fill defaults from the preset (tiny unless named) and validate. */
 export function resolveModelOptions(input: ModelOptionsInput = {}): ModelOptions {
-  const { preset = 'tiny', ...rest } = input;
+  const { preset = 'tiny', family, ...rest } = input;
   const base = PRESETS[preset];
   if (!base) fail(`unknown preset ${String(preset)}`);
-  const arch = rest.arch ?? base.arch;
+  if (family !== undefined && !STREAMING_FAMILIES.includes(family)) fail(`unknown streaming family ${String(family)}`);
+  const familyOptions = family === undefined ? {} : FAMILY_OPTIONS[family];
+  const arch = rest.arch ?? familyOptions.arch ?? base.arch;
   const weightType = rest.weightType ?? 'f32';
   const o: ModelOptions = {
     archLabel: rest.archLabel ?? arch,
@@ -128,11 +168,20 @@ export function resolveModelOptions(input: ModelOptionsInput = {}): ModelOptions
     ctcHeadLocation: defaultCtcHead(arch),
     preemph: 0.97,
     normalize: 'per_feature',
+    attContextStyle: 'regular',
+    attContextPresets: [],
+    causalDownsampling: false,
+    convCausal: false,
+    specialPieces: [],
+    specialBias: 0,
+    prompt: null,
+    blankBiasK: undefined,
     omitKeys: [],
     extraKv: [],
     alignment: undefined,
-    label: `parakeet-random-${preset}-${arch}-${weightType}`,
+    label: `parakeet-random-${preset}-${family === undefined ? '' : `${family}-`}${arch}-${weightType}`,
     ...base,
+    ...familyOptions,
     ...rest,
     arch,
   };
@@ -144,10 +193,29 @@ export function resolveModelOptions(input: ModelOptionsInput = {}): ModelOptions
   if (o.convKernel % 2 !== 1) fail(`convKernel must be odd, got ${o.convKernel}`);
   if (o.arch === 'ctc' && o.ctcHeadLocation === 'none') fail('a ctc model needs a CTC head');
   if (isTdt(o.arch) && o.durations.length === 0) fail('TDT needs at least one duration');
+  validateStreaming(o);
   if (o.alignment !== undefined && (o.alignment <= 0 || (o.alignment & (o.alignment - 1)) !== 0)) {
     fail(`alignment must be a power of two, got ${o.alignment}`);
   }
   return o;
+}
+
+function validateStreaming(o: ModelOptions): void {
+  const streaming = o.attContextStyle !== 'regular';
+  if (streaming !== o.attContextPresets.length > 0) fail('a chunked_limited model needs attention presets, a regular one none');
+  for (const [l, r] of o.attContextPresets) {
+    if (!Number.isInteger(l) || !Number.isInteger(r) || l < 0 || r < 0) fail(`attention preset [${l},${r}] must be two integers >= 0`);
+    // The cache holds whole chunks (NeMo's chunked_limited mask counts left context in chunks).
+    if (l % (r + 1) !== 0) fail(`attention preset [${l},${r}]: left ${l} is not a multiple of the chunk ${r + 1}`);
+  }
+  if (o.specialPieces.length >= o.vocabSize) fail('special pieces leave no room for the vocabulary');
+  const p = o.prompt;
+  if (p === null) return;
+  positiveInt('prompt.numPrompts', p.numPrompts);
+  if (!p.dictionary.some(([k]) => k === p.defaultLang)) fail(`prompt default_lang ${p.defaultLang} is not a dictionary key`);
+  for (const [k, i] of p.dictionary) {
+    if (!Number.isInteger(i) || i < 0 || i >= p.numPrompts) fail(`prompt index ${i} of ${k} is outside [0, ${p.numPrompts})`);
+  }
 }
 
 /**
@@ -160,7 +228,7 @@ export function subsampledFeatures(nMels: number, causal = false): number {
   return f;
 }
 
-/** Whether extra KVs turn on causal subsampling (the streaming checkpoints). */
-export function hasCausalDownsampling(o: Pick<ModelOptions, 'extraKv'>): boolean {
-  return o.extraKv.some((kv) => kv.key === 'parakeet.encoder.causal_downsampling' && kv.value.value === true);
+/** Whether the option or an extra KV turns on causal subsampling (the streaming checkpoints). */
+export function hasCausalDownsampling(o: Pick<ModelOptions, 'extraKv' | 'causalDownsampling'>): boolean {
+  return o.causalDownsampling || o.extraKv.some((kv) => kv.key === 'parakeet.encoder.causal_downsampling' && kv.value.value === true);
 }

@@ -4,6 +4,7 @@
 import { type ModelOptions, hasCausalDownsampling, isTdt, isTransducer, subsampledFeatures } from './options.js';
 import { type JointOutputParams, jointOutputWeight } from './joint-output.js';
 import { slaneyMelFilterbank, symmetricHann } from './mel.js';
+import { Rng } from './rng.js';
 
 /** How a tensor's values are drawn; see init.ts. */
 export type Init =
@@ -11,6 +12,8 @@ export type Init =
   | { readonly kind: 'fixed'; readonly values: () => Float64Array }
   /** Uniform, with whole rows (of length rowLen) set to zero: the blank embedding. */
   | { readonly kind: 'zeroRows'; readonly bound: number; readonly rowLen: number; readonly rows: readonly number[] }
+  /** Uniform(±bound), then each row (of length rowLen) shifted to zero mean: kernels blind to a constant input. */
+  | { readonly kind: 'zeroMeanRows'; readonly bound: number; readonly rowLen: number }
   /** Uniform(±bound) plus fixed offsets at some indices: output biases favouring blank etc. */
   | { readonly kind: 'offsets'; readonly bound: number; readonly offsets: ReadonlyMap<number, number> };
 
@@ -51,6 +54,10 @@ const QK_GAIN = 2.5;
 const OUT_GAIN = 0.35;
 /** Bias −1 before each subsampling ReLU (sparse ReLU, small constant part). */
 const SUB_RELU_SHIFT = 1;
+/** Pieces after which streaming decoders restart from SOS. */
+const END_PIECES = ['<EOU>', '<EOB>'];
+/** Gain of the zero-sum first subsampling kernels of NA models (log-mel contrasts are a few units). */
+const NA_KERNEL_GAIN = 0.5;
 /** joint.pred gain, so the prediction net moves the joint as much as the encoder. */
 const PRED_GAIN = 3;
 /** See joint-output.ts. */
@@ -97,8 +104,16 @@ function subsampling(o: ModelOptions): TensorPlan[] {
   // E[relu(z − 1)²] ≈ 0.075 for z ~ N(0, 1), so the layer after each ReLU gets a
   // gain of sqrt(1/0.075) to bring its output back to unit variance.
   const afterRelu = Math.sqrt(1 / 0.075);
+  // Without normalization (NA, the streaming models) the log-mel keeps its level (about −5, silence
+  // −16.6), which a random kernel would turn into a large offset shared by every frame, different for
+  // every seed. Zero-sum first kernels see only local contrast, as after per-feature normalization.
+  const firstKernel: Init = o.normalize === 'NA' ? { kind: 'zeroMeanRows', bound: NA_KERNEL_GAIN * Math.sqrt(3 / 9), rowLen: 9 } : vp(9);
+  // Streaming models: some first-stage channels respond to a zero input (bias > 0), as trained ones
+  // do, so a chunk whose pre-encode cache is zero-padded (right context 0) differs from the offline
+  // pass, where the conv padding is applied after each stage.
+  const firstBias = o.attContextStyle === 'regular' ? around(-SUB_RELU_SHIFT, 0.05) : around(-0.5, 0.8);
   return [
-    ...conv(0, [3, 3, 1, C], vp(9), around(-SUB_RELU_SHIFT, 0.05)),
+    ...conv(0, [3, 3, 1, C], firstKernel, firstBias),
     ...conv(2, [3, 3, 1, C], vp(9, afterRelu), sym(0.02)),
     ...conv(3, [1, 1, C, C], vp(C), around(-SUB_RELU_SHIFT, 0.05)),
     ...conv(5, [3, 3, 1, C], vp(9, afterRelu), sym(0.02)),
@@ -196,21 +211,53 @@ function joint(o: ModelOptions, plans: ReadonlyMap<string, TensorPlan>): TensorP
   const J = o.jointHidden;
   const nd = isTdt(o.arch) ? o.durations.length : 0;
   const sigma = HEAD_GAIN * JOINT_HIDDEN_RMS;
-  const offsets = new Map<number, number>([[V, blankBias(sigma, V, nd > 0 ? TDT_BLANK_K : RNNT_BLANK_K)]]);
+  const offsets = new Map<number, number>([[V, blankBias(sigma, V, o.blankBiasK ?? (nd > 0 ? TDT_BLANK_K : RNNT_BLANK_K))]]);
   // Nudge durations 1 and 2 so frames advance at a speech-like pace; the random
   // weights still make the argmax duration vary from frame to frame.
   o.durations.forEach((d, k) => {
     if (nd > 0 && (d === 1 || d === 2)) offsets.set(V + 1 + k, 0.5 * sigma);
   });
+  // Special pieces (<EOU>, <EOB>, language tags) hold the last ids; see SPECIAL_PIECE_BIAS.
+  for (let id = V - o.specialPieces.length; id < V; id++) offsets.set(id, o.specialBias);
   const params: JointOutputParams = {
     predHidden: o.predHidden, predLayers: o.predLayers, jointHidden: J, vocabSize: V, outputs: V + 1 + nd,
     seed: o.seed, bound: HEAD_GAIN * Math.sqrt(3 / J), antiRepeat: ANTI_REPEAT,
+    antiStartRows: o.specialPieces.flatMap((piece, i) => (END_PIECES.includes(piece) ? [V - o.specialPieces.length + i] : [])),
   };
   return [
     ...linear('joint.pred', o.predHidden, J, true, true, PRED_GAIN),
     ...linear('joint.enc', o.dModel, J, true, true),
     { name: 'joint.joint_net.2.weight', ne: [J, V + 1 + nd], allowlisted: false, init: { kind: 'fixed', values: () => jointOutputWeight(params, plans, 'joint.joint_net.2.weight') } },
     { name: 'joint.joint_net.2.bias', ne: [V + 1 + nd], allowlisted: false, init: { kind: 'offsets', bound: 0.1, offsets } },
+  ];
+}
+
+/**
+ * Nemotron-3.5's prompt kernel: Linear(D + P → 2D) → ReLU → Linear(2D → D) on [encoder frame |
+ * one-hot prompt]. The one-hot columns of the first weight are drawn as large as a whole frame's
+ * contribution (±√3 instead of ±√(3/(D+P))), so the language visibly changes the decoder's input.
+ */
+function promptKernel(o: ModelOptions): TensorPlan[] {
+  if (o.prompt === null) return [];
+  const D = o.dModel;
+  const inDim = D + o.prompt.numPrompts;
+  const name = 'prompt_kernel.0.weight';
+  const firstWeight = (): Float64Array => {
+    const rng = new Rng(o.seed, name);
+    const w = new Float64Array(inDim * 2 * D);
+    const frameBound = Math.sqrt(3 / D);
+    for (let r = 0; r < 2 * D; r++) {
+      for (let c = 0; c < inDim; c++) w[r * inDim + c] = c < D ? rng.uniform(-frameBound, frameBound) : rng.uniform(-Math.sqrt(3), Math.sqrt(3));
+    }
+    return w;
+  };
+  return [
+    { name, ne: [inDim, 2 * D], allowlisted: false, init: { kind: 'fixed', values: firstWeight } },
+    { name: 'prompt_kernel.0.bias', ne: [2 * D], allowlisted: false, init: smallBias() },
+    // The first layer's pre-activations have variance 2 (frame 1 + prompt 1), E[ReLU²] = 1, so a
+    // plain variance-preserving second layer gives the joint unit-variance input like the encoder's.
+    { name: 'prompt_kernel.2.weight', ne: [2 * D, D], allowlisted: false, init: vp(2 * D) },
+    { name: 'prompt_kernel.2.bias', ne: [D], allowlisted: false, init: smallBias() },
   ];
 }
 
@@ -227,5 +274,5 @@ export function tensorPlan(o: ModelOptions): TensorPlan[] {
     for (const t of [...pred, ...jointPlans]) plans.set(t.name, t);
     transducer.push(...pred, ...jointPlans);
   }
-  return [...preprocessor(o), ...subsampling(o), ...layers, ...transducer, ...ctcHead(o)];
+  return [...preprocessor(o), ...subsampling(o), ...layers, ...transducer, ...ctcHead(o), ...promptKernel(o)];
 }

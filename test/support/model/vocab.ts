@@ -46,16 +46,22 @@ function* candidates(): Generator<string> {
   for (let i = 0; ; i++) yield `${WORD_START}w${i}`;
 }
 
-/** Exactly `vocabSize` unique pieces; id 0 is `<unk>`. */
-export function makeVocabulary(vocabSize: number): string[] {
+/**
+ * Exactly `vocabSize` unique pieces; id 0 is `<unk>`; `special` pieces (e.g. `<EOU>`, `<EOB>`,
+ * language tags) take the last ids in order, as in the streaming checkpoints.
+ */
+export function makeVocabulary(vocabSize: number, special: readonly string[] = []): string[] {
   if (!Number.isInteger(vocabSize) || vocabSize < 8) throw new Error(`vocabSize must be an integer >= 8, got ${vocabSize}`);
+  if (special.length > vocabSize - 8) throw new Error(`${special.length} special pieces leave too few of ${vocabSize} ids`);
   const pieces = ['<unk>'];
-  const seen = new Set(pieces);
+  const seen = new Set([...pieces, ...special]);
+  if (seen.size !== special.length + 1) throw new Error('special pieces must be unique and not <unk>');
+  const regular = vocabSize - special.length;
   for (const p of candidates()) {
-    if (pieces.length >= vocabSize) break;
+    if (pieces.length >= regular) break;
     if (seen.has(p)) continue;
     seen.add(p);
     pieces.push(p);
   }
-  return pieces;
+  return [...pieces, ...special];
 }

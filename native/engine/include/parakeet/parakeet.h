@@ -335,6 +335,9 @@ struct StreamChunk {
     std::vector<int> token_frames;    // global encoder frame of each
     std::vector<StreamEvent> events;
     std::string text;                 // the text of these tokens (special pieces removed; leading space kept between words)
+    std::vector<Token> tokens;        // the text tokens with times (special pieces removed), as TranscribeResult::tokens
+    std::vector<Word> words;          // their words; the first continues the previous chunk's last word when `continues_word`
+    bool continues_word = false;
     bool decoder_reset = false;       // an <EOU>/<EOB> was emitted: the decoder starts again from SOS after this chunk
     std::vector<float> encoded;       // StreamOptions capture: the chunk's encoder frames [frames][D] (before the prompt kernel)
 };
