@@ -35,6 +35,16 @@ export interface DeviceSelection {
 }
 
 /** The loaded model as the UI shows it (EngineStatus.model): what the views read, nothing more. */
+/** A cache-aware streaming model's live-text choices (absent for offline models). */
+export interface ModelStreaming {
+  /** [left, right] attention presets in encoder frames; the first is the model's default. */
+  presets: [number, number][];
+  /** Seconds of audio per encoder frame (0.08): a preset's chunk is right + 1 frames. */
+  frameSec: number;
+  /** Prompt models (Nemotron-3.5): their locales ('auto' is always offered besides); empty otherwise. */
+  languages: string[];
+}
+
 export interface ModelSummary {
   path: string;
   /** `general.name` ('' when the file has none). */
@@ -45,6 +55,8 @@ export interface ModelSummary {
   device: DeviceSelection;
   weightType: WeightType;
   threads: number;
+  /** Streaming models only: presets and locales (the addon's ModelInfo carries them under other names). */
+  live?: ModelStreaming;
 }
 
 /** The loaded model as the diagnostics report describes it. */

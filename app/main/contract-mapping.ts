@@ -17,6 +17,9 @@ export function toModelSummary(m: ModelInfo): ModelSummary {
     device: m.device,
     weightType: m.weightType,
     threads: m.threads,
+    ...(m.streaming
+      ? { live: { presets: m.attContextPresets.map(([l, r]): [number, number] => [l, r]), frameSec: m.frameSec, languages: m.hasPrompt ? [...m.languages] : [] } }
+      : {}),
   };
 }
 

@@ -37,6 +37,7 @@ import { wireServiceEvents } from './service-wiring.js';
 import { SessionManager } from './sessions/session-manager.js';
 import { SettingsStore } from './settings.js';
 import { appVersion } from './util/app-root.js';
+import { streamOptionsFor } from './sessions/stream-options.js';
 
 export type { PlatformHooks, Services, ServicesCore, ServicesOptions } from './service-types.js';
 
@@ -99,6 +100,11 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder }),
     systemAudio: systemAudioStarter(options.soundServerEnv),
     dictationLive: () => sessions.running > 0,
+    stream: () => {
+      const model = engine.loadedModel;
+      if (!model?.streaming) return undefined;
+      return { decoder: engine, options: streamOptionsFor(model, settings.get().streaming, (m) => log.warn(m)) };
+    },
     systemAudioPlan: systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron }),
   });
   if (history.recoveredMeetingsAtStart) {

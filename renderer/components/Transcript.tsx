@@ -44,7 +44,8 @@ export function Transcript() {
             data-segment={f.segmentId}
           >
             {/* Spaces only: a dictated line break ("new line") is part of the text (shown by pre-wrap). */}
-            {f.text.replace(/^ +| +$/g, '')}{' '}
+            {f.text.replace(/^ +| +$/g, '')}
+            {f.language ? <span className="final-language" data-testid="final-language" title={`Language: ${f.language}`}> [{f.language}]</span> : null}{' '}
           </span>
         ))}
       </div>

@@ -12,7 +12,10 @@ function hasFinal(s: TranscriptSlice, sessionId: string, segmentId: number): boo
 }
 
 function toFinal(ev: TranscriptEvent): FinalSegment {
-  return { sessionId: ev.sessionId, segmentId: ev.segmentId, text: ev.text, start: ev.start, end: ev.end, devicesRan: ev.devicesRan };
+  return {
+    sessionId: ev.sessionId, segmentId: ev.segmentId, text: ev.text, start: ev.start, end: ev.end, devicesRan: ev.devicesRan,
+    ...(ev.language ? { language: ev.language } : {}),
+  };
 }
 
 /** Insert keeping (session order of first appearance, segmentId) order. */

@@ -43,6 +43,8 @@ export interface FinalSegment {
   start: number;
   end: number;
   devicesRan: string[];
+  /** The language a multilingual streaming model detected or was told (shown with the sentence). */
+  language?: string;
 }
 
 export interface TranscriptSlice {

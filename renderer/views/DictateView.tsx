@@ -15,6 +15,7 @@ import { finalText } from '../store/transcript.js';
 import type { SessionPhase } from '../store/types.js';
 import type { EngineState } from '../../app/ipc/contract.js';
 import { appStore } from '../store/store.js';
+import { LanguagePicker } from './dictate/LanguagePicker.js';
 
 export const SHORTCUT_LABEL = 'Ctrl+Shift+Space';
 /** Stable empty list: a selector returning a fresh [] would re-render forever. */
@@ -137,6 +138,7 @@ function Controls() {
           Cancel
         </Button>
       ) : null}
+      <LanguagePicker />
       {blocker ? (
         <span className="hint warn-text" id="record-why" data-testid="record-why">
           {blocker}

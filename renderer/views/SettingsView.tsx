@@ -15,6 +15,7 @@ import { TextOptionsCard } from '../components/TextOptions.js';
 import { saveSettings } from '../store/commands.js';
 import { useApp } from '../store/hooks.js';
 import { DictationSection } from './settings/DictationSection.js';
+import { StreamingSection } from './settings/StreamingSection.js';
 import { DownloadsSection } from './settings/DownloadsSection.js';
 import { EngineSection } from './settings/EngineSection.js';
 import { Messages } from './settings/fields.js';
@@ -77,6 +78,7 @@ export function SettingsView() {
         <EngineSection {...section} />
         <MicrophoneSection {...section} />
         <DictationSection {...section} />
+        <StreamingSection {...section} />
         <HistorySection {...section} />
         <InsertSettingsCard
           insert={draft.insert}

@@ -5,7 +5,7 @@
 // exactly once with a result, and may send progress for it before that.
 import type { DeviceSelfTest, IpcError } from '../../ipc/contract.js';
 import type {
-  BuildInfo, DecoderName, DeviceInfo, ModelInfo, StreamChunk, StreamInfo, TokenTiming, TranscribeResult, WeightType,
+  BuildInfo, DecoderName, DeviceInfo, ModelInfo, StreamChunk, StreamInfo, TranscribeResult, WeightType,
 } from '../../../native/index.js';
 
 export interface EngineLoadOptions {
@@ -48,11 +48,8 @@ export interface EngineStreamHandle {
   info: StreamInfo;
 }
 
-/**
- * A streaming step as it crosses the process boundary (no debug captures); `tokens` times the chunk's text
- * tokens (seconds from the stream's start) where the engine reports them.
- */
-export type EngineStreamChunk = Omit<StreamChunk, 'encoded'> & { tokens?: TokenTiming[] };
+/** A streaming step as it crosses the process boundary (no debug captures). */
+export type EngineStreamChunk = Omit<StreamChunk, 'encoded'>;
 
 export interface EngineProcessStatus {
   model: ModelInfo | null;

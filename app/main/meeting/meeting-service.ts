@@ -31,7 +31,7 @@ import type { MeetingEntryOwner } from '../history/history-service.js';
 import type { Logger } from '../log.js';
 import type { Emit, SessionDecoder } from '../sessions/session.js';
 import { MeetingRecorder } from './meeting-recorder.js';
-import { MeetingTrack, TRACK_RATE, type TrackFinal, type TrackPartial } from './meeting-track.js';
+import { MeetingTrack, TRACK_RATE, type MeetingTrackOptions, type TrackFinal, type TrackPartial } from './meeting-track.js';
 import { MicInterruption, silenceToReach } from './mic-gap.js';
 import type { SourceProblem, SystemAudioCapture, SystemAudioStarter } from './system-audio.js';
 import { WavJournalWriter } from './wav-journal.js';
@@ -72,6 +72,8 @@ export interface MeetingServiceOptions {
   reattachGraceMs?: number;
   /** Live dictation is running: meeting partials wait (a running meeting decode cannot be preempted). */
   dictationLive?: () => boolean;
+  /** At a meeting's start: the engine's streams and their options when a streaming model is resident, else undefined. */
+  stream?: () => MeetingTrackOptions['stream'];
 }
 
 interface TrackState {
@@ -180,6 +182,7 @@ export class MeetingService {
           partialsPaused: this.opts.dictationLive,
           onProblem: (code, message) => this.problem(meeting, name, code, message),
           log: this.opts.log.child(`${id}-${name}`),
+          stream: this.opts.stream?.(),
         });
         meeting.tracks.set(name, { track, source, offsetSec: null, file, fromClient, streamId: fromClient ? this.newStreamId() : null, interruption: null });
       };

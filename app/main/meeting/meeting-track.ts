@@ -14,8 +14,10 @@ import { performance } from 'node:perf_hooks';
 import type { MeetingTrackName, MeetingTrackReport, Word } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
 import { StreamingResampler } from '../../shared/resample.js';
+import type { EngineStreamOptions } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
 import { RecentAudio } from './recent-audio.js';
+import { SegmentStream, type StreamDecoder } from '../sessions/segment-stream.js';
 import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
 import type { SessionDecoder } from '../sessions/session.js';
 import type { WavJournalWriter } from './wav-journal.js';
@@ -77,6 +79,11 @@ export interface MeetingTrackOptions {
   /** A segment could not be transcribed (after retries) or was left undecoded; once per cause is enough for the UI. */
   onProblem: (code: string, message: string) => void;
   log: Logger;
+  /**
+   * A streaming model is resident: each segment is fed to an engine stream as it arrives (partials are its
+   * committed tokens, an <EOU> closes the segment), and its final is the stream's text; offline decode if it fails.
+   */
+  stream?: { decoder: StreamDecoder; options: EngineStreamOptions };
 }
 
 interface QueuedSegment {
@@ -86,6 +93,8 @@ interface QueuedSegment {
   pcm: Float32Array;
   /** Wall time its last sample arrived. */
   arrivedAt: number;
+  /** Streaming models: the segment's stream, fed up to its end. */
+  stream: SegmentStream | null;
 }
 
 function lagStats(lags: readonly number[]): MeetingTrackReport['finalLagMs'] {
@@ -128,6 +137,9 @@ export class MeetingTrack {
   private partialRunning = false;
   private lastPartialAt = Number.NEGATIVE_INFINITY;
   private lastPartialText: string | null = null;
+  /** Streaming models: the open segment's stream and the store position fed to it. */
+  private openStream: SegmentStream | null = null;
+  private fedTo = 0;
 
   constructor(private readonly opts: MeetingTrackOptions) {
     this.track = opts.track;
@@ -227,6 +239,7 @@ export class MeetingTrack {
     for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
     this.lastLevel = Math.min(1, Math.sqrt(sum / pcm.length));
     for (const event of this.segmenter.push(pcm)) this.onSegment(event);
+    this.feedStream(this.store.length);
     this.maybePartial(now);
     // What no segment can need any more: before the open one, or — between segments — all but the
     // pre-roll a next one may take, and a second for its onset to be confirmed.
@@ -239,24 +252,59 @@ export class MeetingTrack {
     return performance.now();
   }
 
+  /** The open segment's stream hears the audio up to `end` (in order, each sample once). */
+  private feedStream(end: number): void {
+    if (!this.openStream || end <= this.fedTo) return;
+    this.openStream.feed(this.store.read(this.fedTo, end));
+    this.fedTo = end;
+  }
+
+  private startStream(start: number): void {
+    const stream = this.opts.stream;
+    if (!stream) return;
+    const segmentId = this.nextSegment;
+    this.fedTo = start;
+    const segmentStream = new SegmentStream(stream.decoder, stream.options, {
+      onText: ({ text }) => {
+        if (this.openStream !== segmentStream || this.finished) return;
+        const shown = text.trim();
+        if (shown === '' || shown === this.lastPartialText) return;
+        this.lastPartialText = shown;
+        this.opts.onPartial?.({ track: this.track, segmentId, startSample: start, text: shown });
+      },
+      // The model ended the utterance: close the segment where its fed audio ends.
+      onUtteranceEnd: () => {
+        if (this.openStream !== segmentStream || this.finished) return;
+        for (const event of this.segmenter.endUtterance(this.fedTo)) this.onSegment(event);
+      },
+    });
+    this.openStream = segmentStream;
+  }
+
   private onSegment(event: SegmentEvent): void {
     if (event.type === 'open') {
       this.openStart = event.start;
       this.lastPartialText = null;
       this.lastPartialAt = Number.NEGATIVE_INFINITY;
+      this.startStream(event.start);
       return;
     }
     this.openStart = null;
+    this.feedStream(event.end);
+    const stream = this.openStream;
+    this.openStream = null;
     const segment: QueuedSegment = {
       id: this.nextSegment++,
       start: event.start,
       end: event.end,
       pcm: this.store.read(event.start, event.end),
       arrivedAt: this.arrivalOf(event.end),
+      stream,
     };
     if ((this.queuedSamples + segment.pcm.length) / TRACK_RATE > MAX_QUEUED_SEC) {
       this.undecoded += 1;
       this.opts.log.warn(`${this.track}: segment ${segment.id} left undecoded (the engine is ${MAX_QUEUED_SEC} s of audio behind)`);
+      segment.stream?.close();
       this.opts.onProblem('MEETING_BEHIND', 'The engine cannot keep up with this meeting: some segments are not transcribed live. Their audio is kept.');
       return;
     }
@@ -274,7 +322,7 @@ export class MeetingTrack {
   private maybePartial(now: number): void {
     const onPartial = this.opts.onPartial;
     const start = this.openStart;
-    if (!onPartial || start === null || this.partialRunning || this.queue.length || this.finished) return;
+    if (!onPartial || start === null || this.openStream || this.partialRunning || this.queue.length || this.finished) return;
     if (now - this.lastPartialAt < (this.opts.partialIntervalMs ?? 300) || this.opts.partialsPaused?.()) return;
     const end = this.store.length;
     const length = end - start;
@@ -331,6 +379,15 @@ export class MeetingTrack {
   }
 
   private async decode(segment: QueuedSegment): Promise<{ text: string; words: Word[]; devicesRan: string[] } | null> {
+    if (segment.stream) {
+      try {
+        const { text, words } = await segment.stream.end();
+        return { text, words, devicesRan: [] };
+      } catch (error) {
+        if (this.cancel.signal.aborted) return null;
+        this.opts.log.warn(`${this.track}: segment ${segment.id}'s stream failed (${(error as Error).message}); decoding it offline`);
+      }
+    }
     for (let attempt = 1; ; attempt += 1) {
       if (this.cancel.signal.aborted) return null;
       try {
@@ -368,6 +425,8 @@ export class MeetingTrack {
   async abort(): Promise<void> {
     this.finished = true;
     this.cancel.abort();
+    this.openStream?.close();
+    for (const segment of this.queue) segment.stream?.close();
     this.queue.length = 0;
     this.queuedSamples = 0;
     await this.decoding?.catch(() => undefined);

@@ -28,12 +28,10 @@ export interface SegmentStreamHooks {
   onUtteranceEnd(kind: 'eou' | 'eob'): void;
 }
 
-const WORD_START = '\u2581';
-
 export class SegmentStream {
   private readonly opened: Promise<EngineStreamHandle>;
   private queue: Promise<void> = Promise.resolve();
-  private readonly pieces: { piece: string; start: number; end: number; confidence: number }[] = [];
+  private readonly words: Word[] = [];
   private text = '';
   private language: string | null = null;
   private failure: Error | null = null;
@@ -88,7 +86,7 @@ export class SegmentStream {
   }
 
   current(): StreamText {
-    return { text: this.text, words: groupWords(this.pieces), language: this.language };
+    return { text: this.text, words: this.words.map((w) => ({ ...w })), language: this.language };
   }
 
   private take(chunks: EngineStreamChunk[]): void {
@@ -99,9 +97,7 @@ export class SegmentStream {
         this.text += chunk.text;
         grew = true;
       }
-      for (const token of chunk.tokens ?? []) {
-        this.pieces.push({ piece: token.piece, start: token.start, end: token.end, confidence: token.confidence });
-      }
+      this.appendWords(chunk);
       for (const event of chunk.events) {
         if (event.type === 'lang' && event.language) this.language = event.language;
         if (event.type === 'eou' || event.type === 'eob') end ??= event.type;
@@ -111,28 +107,21 @@ export class SegmentStream {
     if (end && !this.ended) this.hooks.onUtteranceEnd(end);
   }
 
+  /** A chunk's words; its first one continues the last word when a chunk boundary cut the word. */
+  private appendWords(chunk: EngineStreamChunk): void {
+    chunk.words.forEach((word, i) => {
+      const last = this.words[this.words.length - 1];
+      if (i > 0 || !chunk.continuesWord || last === undefined) {
+        this.words.push({ ...word });
+        return;
+      }
+      last.text += word.text;
+      last.end = word.end;
+      last.confidence = Math.min(last.confidence, word.confidence);
+    });
+  }
+
   private fail(error: unknown): void {
     this.failure ??= error instanceof Error ? error : new Error(String(error));
   }
-}
-
-/**
- * Words from SentencePiece pieces (NeMo get_words_offsets): a piece starting with ▁ starts a word; a word
- * spans its first piece's start to its last piece's end, and its confidence is its pieces' minimum.
- */
-export function groupWords(pieces: readonly { piece: string; start: number; end: number; confidence: number }[]): Word[] {
-  const words: Word[] = [];
-  for (const p of pieces) {
-    const starts = p.piece.startsWith(WORD_START) || words.length === 0;
-    const text = p.piece.replaceAll(WORD_START, ' ');
-    if (starts) {
-      words.push({ text: text.trim(), start: p.start, end: p.end, confidence: p.confidence });
-    } else {
-      const w = words[words.length - 1]!;
-      w.text += text;
-      w.end = p.end;
-      w.confidence = Math.min(w.confidence, p.confidence);
-    }
-  }
-  return words.filter((w) => w.text.length > 0);
 }

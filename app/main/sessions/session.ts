@@ -395,6 +395,11 @@ export class DictationSession {
     // A decode of other samples than the final's would only delay it.
     if (this.partial?.segment === segment && this.partial.end !== segment.end) this.partial.controller.abort();
     if (this.state === 'speech') this.setState('listening');
+    // A stream hears its segment up to the cut (it may already have heard a little of the pause after it).
+    if (segment.stream && event.end > segment.fedTo) {
+      segment.stream.feed(this.store.read(segment.fedTo, event.end));
+      segment.fedTo = event.end;
+    }
     this.startFinal(segment);
   }
 

@@ -1,0 +1,47 @@
+// Settings › Live text on streaming models: the latency preset (how much audio each streaming step waits
+// for) and, for prompt models (Nemotron-3.5), the language. Offline models re-decode segments instead.
+import type { ModelStreaming } from '../../../app/ipc/contract.js';
+import { useApp } from '../../store/hooks.js';
+import { Field, type SectionProps } from './fields.js';
+
+/** A preset in words: the audio a chunk waits for before its text can commit (NeMo's chunk = right + 1 frames). */
+export function describePreset([left, right]: readonly [number, number], frameSec: number): string {
+  const chunkMs = Math.round((right + 1) * frameSec * 1000);
+  return `${chunkMs} ms chunks (${left} frames of left context, ${right} of look-ahead)`;
+}
+
+export function StreamingSection({ draft, update }: SectionProps) {
+  const live: ModelStreaming | undefined = useApp((s) => s.engine.status?.model?.live);
+  const set = (next: Partial<typeof draft.streaming>) => update({ streaming: { ...draft.streaming, ...next } });
+  const presetKeys = live?.presets.map(([l, r]) => `${l},${r}`) ?? [];
+  const savedPresetMissing = draft.streaming.preset !== 'default' && !presetKeys.includes(draft.streaming.preset);
+  const languages = live?.languages ?? [];
+  const savedLanguageMissing = draft.streaming.language !== 'auto' && !languages.includes(draft.streaming.language);
+  return (
+    <fieldset className="card">
+      <legend>Live text on streaming models</legend>
+      {live ? null : (
+        <p className="field-hint" data-testid="streaming-offline-note">
+          The loaded model is an offline model: live text re-decodes each segment. These choices apply when a streaming
+          model (EOU-120M, Nemotron) is loaded.
+        </p>
+      )}
+      <Field id="set-stream-preset" label="Latency preset" hint="Shorter chunks show text sooner; longer look-ahead is usually more accurate.">
+        <select id="set-stream-preset" value={draft.streaming.preset} onChange={(e) => set({ preset: e.target.value })} aria-describedby="set-stream-preset-hint">
+          <option value="default">Model default{live?.presets[0] ? `: ${describePreset(live.presets[0], live.frameSec)}` : ''}</option>
+          {live?.presets.map((p, i) => (
+            <option key={presetKeys[i]} value={presetKeys[i]}>{describePreset(p, live.frameSec)}</option>
+          ))}
+          {savedPresetMissing ? <option value={draft.streaming.preset}>{draft.streaming.preset} (not a preset of the loaded model)</option> : null}
+        </select>
+      </Field>
+      <Field id="set-stream-language" label="Language" hint={languages.length ? 'Auto detects it; the detected language is shown with each final.' : 'Only multilingual prompt models (Nemotron-3.5) take a language.'}>
+        <select id="set-stream-language" value={draft.streaming.language} onChange={(e) => set({ language: e.target.value })} aria-describedby="set-stream-language-hint">
+          <option value="auto">Auto</option>
+          {languages.map((l) => <option key={l} value={l}>{l}</option>)}
+          {savedLanguageMissing ? <option value={draft.streaming.language}>{draft.streaming.language} (not offered by the loaded model)</option> : null}
+        </select>
+      </Field>
+    </fieldset>
+  );
+}
