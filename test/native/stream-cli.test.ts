@@ -14,7 +14,7 @@ import { openWeightSource } from '../support/model/weights-source.js';
 import { writeWav16 } from './helpers/audio.js';
 import { describeExit } from './helpers/child.js';
 import { parakeet, parakeetMany } from './helpers/cli.js';
-import { familyModel, STREAMING_FAMILIES, type StreamingFamily } from './helpers/stream.js';
+import { familyModel, STREAMING_FAMILIES } from './helpers/stream.js';
 import { scratchDir } from './helpers/tmp.js';
 
 const dir = scratchDir('stream-cli');
