@@ -97,7 +97,7 @@ function describeModel(m: ModelInfo): string {
     ...(m.streaming
       ? [`streaming:    attention presets ${m.attContextPresets.map(([l, r], i) => `${l},${r}${i === 0 ? ' (default)' : ''}`).join(', ')}`]
       : []),
-    ...(m.hasPrompt ? [`languages:    auto (default: ${m.defaultLanguage}), ${m.languages.join(' ')}`] : []),
+    ...(m.hasPrompt ? [`languages:    ${m.languages.filter((l) => l !== 'auto').join(' ')}, or auto (the default; the model's default_lang is ${m.defaultLanguage})`] : []),
     `device:       ${m.device.device.name} — ${m.device.reason}`,
     `threads:      ${m.threads}; loaded in ${m.loadMs.toFixed(0)} ms`,
   ].join('\n');

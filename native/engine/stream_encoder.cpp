@@ -15,10 +15,10 @@ struct StreamEncoder::ChunkGraph {
     ggml_context * ctx = nullptr;
     ggml_cgraph * graph = nullptr;
     ggml_gallocr_t alloc = nullptr;
-    ggml_tensor * mel = nullptr, * pos = nullptr, * mask = nullptr, * onehot = nullptr;
+    ggml_tensor * mel = nullptr, * mask = nullptr, * onehot = nullptr;
     ggml_tensor * encoded = nullptr, * joint = nullptr;
     int frames = 0;
-    std::vector<float> pos_rows, onehot_rows;
+    std::vector<float> onehot_rows;
 
     ~ChunkGraph() {
         if (alloc != nullptr) ggml_gallocr_free(alloc);
@@ -43,7 +43,7 @@ StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const
     // The caches: three tensors per layer in one buffer on the device, zero at the start (NeMo
     // get_initial_cache_state; zero conv cache = the causal left padding).
     const size_t n = w_.layers.size();
-    ggml_init_params params = {ggml_tensor_overhead() * 3 * n + 1024, nullptr, true};
+    ggml_init_params params = {ggml_tensor_overhead() * 4 * n + 1024, nullptr, true};
     cache_ctx_ = ggml_init(params);
     if (cache_ctx_ == nullptr) throw Error(ErrorCode::OutOfMemory, "no memory for a stream's cache descriptors");
     for (size_t i = 0; i < n; ++i) {
@@ -52,6 +52,7 @@ StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const
         c.value = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_);
         c.conv = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, hp_.conv_kernel - 1);
         caches_.push_back(c);
+        positions_.push_back(ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, 2 * (left_ + chunk_) - 1));
     }
     cache_buffer_ = ggml_backend_alloc_ctx_tensors_from_buft(cache_ctx_, backend_.buffer_type());
     if (cache_buffer_ == nullptr) {
@@ -59,6 +60,44 @@ StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const
         throw Error(ErrorCode::OutOfMemory, "not enough memory on " + backend_.device_name() + " for a stream's attention and convolution caches");
     }
     ggml_backend_buffer_clear(cache_buffer_, 0);
+    try {
+        fill_positions();
+    } catch (...) {
+        ggml_backend_buffer_free(cache_buffer_);
+        ggml_free(cache_ctx_);
+        throw;
+    }
+}
+
+void StreamEncoder::fill_positions() {
+    const size_t nodes = 8 + 4 * w_.layers.size();
+    std::vector<uint8_t> meta(ggml_tensor_overhead() * nodes + ggml_graph_overhead_custom(nodes, false));
+    ggml_init_params params = {meta.size(), meta.data(), true};
+    ggml_context * ctx = ggml_init(params);
+    struct Free {
+        ggml_context * ctx;
+        ggml_gallocr_t alloc = nullptr;
+        ~Free() {
+            if (alloc != nullptr) ggml_gallocr_free(alloc);
+            ggml_free(ctx);
+        }
+    } scope{ctx};
+    const int keys = left_ + chunk_;
+    ggml_tensor * pos = new_input(ctx, "pos", hp_.d_model, 2 * keys - 1);
+    const PackedWeights * packed = packed_.count() != 0 ? &packed_ : nullptr;
+    ggml_cgraph * graph = ggml_new_graph_custom(ctx, nodes, false);
+    for (size_t i = 0; i < w_.layers.size(); ++i) {
+        ggml_build_forward_expand(graph, ggml_cpy(ctx, mul_mat(ctx, w_.layers[i].pos_w, pos, packed), positions_[i]));
+    }
+    scope.alloc = ggml_gallocr_new(backend_.buffer_type());
+    if (scope.alloc == nullptr || !ggml_gallocr_alloc_graph(scope.alloc, graph)) {
+        throw Error(ErrorCode::OutOfMemory, "not enough memory on " + backend_.device_name() + " for a stream's positional projections");
+    }
+    const std::vector<float> rows = relative_positions(keys, hp_.d_model);
+    ggml_backend_tensor_set(pos, rows.data(), 0, rows.size() * sizeof(float));
+    if (ggml_backend_graph_compute(backend_.backend(), graph) != GGML_STATUS_SUCCESS) {
+        throw Error(ErrorCode::DeviceUnavailable, "the compute device " + backend_.device_name() + " failed while preparing a stream");
+    }
 }
 
 StreamEncoder::~StreamEncoder() {
@@ -88,7 +127,13 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     // NeMo drop_extra_pre_encoded: the frames the pre-encode cache produced again.
     ggml_tensor * x = ggml_view_2d(ctx, sub, sub->ne[0], g->frames, sub->nb[1], size_t(drop) * sub->nb[1]);
     const int keys = left_ + g->frames;
-    g->pos = in.pos = new_input(ctx, "pos", hp_.d_model, 2 * keys - 1);
+    if (g->frames > chunk_) throw Error(ErrorCode::Internal, "a streaming chunk of " + std::to_string(g->frames) + " frames exceeds the preset's chunk");
+    // This shape's table is the centre 2·keys − 1 rows of the full chunk's (positions keys − 1 … −(keys − 1)).
+    for (size_t i = 0; i < w_.layers.size(); ++i) {
+        ggml_tensor * full = positions_[i];
+        const size_t skip = size_t(left_ + chunk_ - keys) * full->nb[1];
+        in.kept_positions.emplace_back(w_.layers[i].pos_w, ggml_view_2d(ctx, full, full->ne[0], 2 * keys - 1, full->nb[1], skip));
+    }
     g->mask = in.att_mask = new_input(ctx, "att_mask", keys, g->frames);
     std::vector<ggml_tensor *> writes;
     for (size_t i = 0; i < w_.layers.size(); ++i) x = build_stream_layer(ctx, hp_, w_.layers[i], x, in, caches_[i], g->frames, writes);
@@ -112,7 +157,6 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     if (g->alloc == nullptr || !ggml_gallocr_alloc_graph(g->alloc, g->graph)) {
         throw Error(ErrorCode::OutOfMemory, "not enough memory on " + backend_.device_name() + " for a streaming chunk's compute buffers");
     }
-    g->pos_rows = relative_positions(keys, hp_.d_model);
     ChunkGraph & out = *g;
     graphs_.emplace(std::make_pair(rows, drop), std::move(g));
     return out;
@@ -136,7 +180,6 @@ int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<
         }
     }
     ggml_backend_tensor_set(g.mel, mel_rows, 0, size_t(rows) * size_t(hp_.n_mels) * sizeof(float));
-    ggml_backend_tensor_set(g.pos, g.pos_rows.data(), 0, g.pos_rows.size() * sizeof(float));
     ggml_backend_tensor_set(g.mask, mask_.data(), 0, mask_.size() * sizeof(float));
     if (g.onehot != nullptr) ggml_backend_tensor_set(g.onehot, g.onehot_rows.data(), 0, g.onehot_rows.size() * sizeof(float));
     const ggml_status status = ggml_backend_graph_compute(backend_.backend(), g.graph);

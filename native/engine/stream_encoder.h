@@ -34,6 +34,11 @@ public:
 private:
     struct ChunkGraph;
     ChunkGraph & graph_for(int rows, int drop);
+    /**
+     * Every layer's linear_pos of the relative table for a full chunk (L + chunk keys), computed once:
+     * the table depends only on the key count, and a shorter chunk's table is its centre rows.
+     */
+    void fill_positions();
 
     const Hparams & hp_;
     const EncoderWeights & w_;
@@ -45,6 +50,7 @@ private:
     ggml_context * cache_ctx_ = nullptr;
     ggml_backend_buffer_t cache_buffer_ = nullptr;
     std::vector<StreamLayerCache> caches_;
+    std::vector<ggml_tensor *> positions_;  // per layer [D, 2(L + chunk)−1], in cache_buffer_'s context
     int filled_ = 0;          // cache frames holding real frames (the rest are masked)
     std::map<std::pair<int, int>, std::unique_ptr<ChunkGraph>> graphs_;  // by (mel rows, dropped frames)
     std::vector<float> mask_;  // the attention mask upload [frames][L + frames]

@@ -33,7 +33,13 @@ ggml_tensor * stream_attention(ggml_context * ctx, const Hparams & hp, const Con
     writes.push_back(write_tail(ctx, v_all, cache.value));
     ggml_tensor * k = ggml_reshape_3d(ctx, k_all, dk, H, Tk);
     ggml_tensor * v = ggml_reshape_3d(ctx, v_all, dk, H, Tk);
-    ggml_tensor * p = ggml_reshape_3d(ctx, mul_mat(ctx, w.pos_w, in.pos, in.packed), dk, H, P);  // linear_pos has no bias
+    // linear_pos of the table (no bias): the stream's kept projection where it has one (stream_encoder.h).
+    ggml_tensor * projected = nullptr;
+    for (const auto & kept : in.kept_positions) {
+        if (kept.first == w.pos_w) projected = kept.second;
+    }
+    if (projected == nullptr) projected = mul_mat(ctx, w.pos_w, in.pos, in.packed);
+    ggml_tensor * p = ggml_reshape_3d(ctx, projected, dk, H, P);
 
     ggml_tensor * bias_u = ggml_reshape_3d(ctx, w.pos_bias_u, dk, H, 1);
     ggml_tensor * bias_v = ggml_reshape_3d(ctx, w.pos_bias_v, dk, H, 1);

@@ -17,9 +17,9 @@ struct StreamLayerCache {
 };
 
 /**
- * NeMo ConformerLayer.forward with caches over x [D, frames]. `in.pos` is the relative table of
- * L + frames keys ([D, 2(L+frames)−1]) and `in.att_mask` [L + frames, frames] hides unfilled cache
- * slots. The nodes that write the updated caches are appended to `cache_writes` (the graph must run them).
+ * NeMo ConformerLayer.forward with caches over x [D, frames]. `in.kept_positions` holds each layer's
+ * linear_pos of the relative table of L + frames keys ([D, 2(L+frames)−1]), else `in.pos` is that
+ * table; `in.att_mask` [L + frames, frames] hides unfilled cache slots. The nodes that write the updated caches are appended to `cache_writes` (the graph must run them).
  */
 ggml_tensor * build_stream_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x, const EncoderInputs & in,
                                  const StreamLayerCache & cache, int frames, std::vector<ggml_tensor *> & cache_writes);

@@ -28,8 +28,8 @@ function compareChunks(label: string, ref: StreamReferenceResult, got: EngineStr
 }
 
 for (const family of STREAMING_FAMILIES) {
-  const f32Path = familyModel(dir, family, 'f32');
-  const q8Path = familyModel(dir, family, 'q8_0');
+  const f32Path = familyModel(dir, family, 'f32').path;
+  const q8Path = familyModel(dir, family, 'q8_0').path;
   const exact = Model.load(f32Path, { ...ONE_THREAD, weightType: 'f32' });
   const quantized = Model.load(q8Path, { ...ONE_THREAD, weightType: 'auto' });
   after(async () => {

@@ -3,17 +3,15 @@
 import { join } from 'node:path';
 import type { Model, StreamChunk, StreamOptions } from '../../../native/index.js';
 import type { StreamTranscript } from '../../reference/stream.js';
-import { generateModel } from '../../support/model/generate.js';
+import { generateModel, type ModelDescription } from '../../support/model/generate.js';
 import type { WeightType } from '../../support/model/options.js';
 import { FAMILY_TEST_SEEDS, STREAMING_FAMILIES, type StreamingFamily } from '../../support/model/streaming.js';
 
 export { STREAMING_FAMILIES, type StreamingFamily };
 
 /** A tiny model (D 64, 2 layers) of `family` with the seed its decodes are varied for, stored as `weightType`. */
-export function familyModel(dir: string, family: StreamingFamily, weightType: WeightType = 'f32'): string {
-  const path = join(dir, `${family}-${weightType}.gguf`);
-  generateModel(path, { preset: 'tiny', family, weightType, seed: FAMILY_TEST_SEEDS[family] });
-  return path;
+export function familyModel(dir: string, family: StreamingFamily, weightType: WeightType = 'f32'): ModelDescription {
+  return generateModel(join(dir, `${family}-${weightType}.gguf`), { preset: 'tiny', family, weightType, seed: FAMILY_TEST_SEEDS[family] });
 }
 
 export interface EngineStreamRun extends StreamTranscript {

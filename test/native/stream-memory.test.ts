@@ -1,0 +1,27 @@
+// Memory stays flat over a long stream (issue 39: parakeet.cpp's streaming leaks 19–35 MB per second of
+// audio): ten minutes of audio through one stream of a tiny EOU-family model (3750 chunks), the RSS
+// after minute 2 and after minute 10 within a few MB. Graphs and buffers are made for the first chunk
+// of each shape only; a leak of even one chunk's activations or a graph per chunk would show here.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { cleanEnv, describeExit, runTsx } from './helpers/child.js';
+import { familyModel } from './helpers/stream.js';
+import { scratchDir } from './helpers/tmp.js';
+
+const dir = scratchDir('stream-memory');
+
+test('ten minutes through one stream: RSS grows by less than 4 MB after minute 2', () => {
+  const path = familyModel(dir, 'eou', 'q8_0').path;
+  const r = runTsx(join('test', 'native', 'helpers', 'stream-memory-child.ts'), [path, '10'], {
+    env: cleanEnv({ NODE_OPTIONS: '--expose-gc' }), timeoutMs: 600_000,
+  });
+  assert.equal(r.status, 0, describeExit(r));
+  const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as { rssMb: number[]; chunks: number; tokens: number; gc: boolean };
+  assert.ok(out.gc, 'the child could collect garbage before measuring');
+  assert.equal(out.rssMb.length, 10);
+  assert.ok(out.chunks >= 3700, `every chunk ran (${out.chunks})`);
+  const growth = out.rssMb[9] - out.rssMb[1];
+  console.log(`RSS by minute (MB): ${out.rssMb.map((v) => v.toFixed(1)).join(' ')}; ${out.chunks} chunks, ${out.tokens} tokens`);
+  assert.ok(growth < 4, `RSS grew ${growth.toFixed(1)} MB from minute 2 to minute 10`);
+});
