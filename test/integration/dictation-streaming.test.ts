@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { setImmediate as tick } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as tick } from 'node:timers/promises';
 import type { EventMap, EventName, SessionSummary } from '../../app/ipc/contract.js';
 import { createServices, type Services } from '../../app/main/services.js';
 import { Model } from '../../native/index.js';
@@ -41,14 +41,16 @@ function record(): { of<E extends EventName>(event: E): EventMap[E][]; stop(): v
   return { of: <E extends EventName>(event: E) => events.filter((e) => e.event === event).map((e) => e.data as EventMap[E]), stop };
 }
 
-async function dictate(audio: Float32Array): Promise<{ summary: SessionSummary; partials: EventMap['dictation:transcript'][] }> {
+/** Sends audio like the renderer, 40 ms frames; `realTime` paces them as a microphone would (the stream keeps up). */
+async function dictate(audio: Float32Array, realTime = false): Promise<{ summary: SessionSummary; partials: EventMap['dictation:transcript'][] }> {
   const rec = record();
   const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
   let position = 0;
   for (const frame of frames(audio, Math.round(0.04 * RATE))) {
     assert.equal(services.sessions.pushAudio(sessionId, frame, 'test', position), true);
     position += frame.length;
-    await tick();
+    if (realTime) await sleep(40);
+    else await tick();
   }
   const summary = await services.sessions.stop(sessionId, 'test');
   rec.stop();
@@ -84,11 +86,14 @@ test('a segment the stop closes: partials only grow, and the final is an indepen
   assert.ok(partials.length >= 1, 'partial text appeared while speaking (the stream\'s committed tokens)');
 });
 
-test('<EOU> ends an utterance without a pause: continuous speech becomes several finals', async () => {
-  const speech = speechLike(9, 41);
+test('<EOU> ends an utterance without a pause: continuous speech at real time becomes several finals', async () => {
+  const speech = speechLike(3.2, 41);
   const whole = await streamed(speech);
-  assert.ok(whole.eou >= 1, `the model emits <EOU> on this audio (${whole.eou}); the test needs one`);
-  const { summary } = await dictate(concat(quiet(0.4, 2), speech));
-  assert.ok(summary.segments.length >= 2, `an <EOU> closed a segment before the end (${summary.segments.length} finals for 9 s without a pause)`);
+  assert.ok(whole.eou >= 2, `the model emits <EOU> on this audio (${whole.eou}); the test needs some`);
+  const { summary } = await dictate(concat(quiet(0.4, 2), speech), true);
+  assert.ok(summary.segments.length >= 2, `an <EOU> closed a segment before the end (${summary.segments.length} finals for 3.2 s without a pause)`);
+  for (let i = 1; i < summary.segments.length; i++) {
+    assert.ok(summary.segments[i]!.startSample! >= summary.segments[i - 1]!.endSample!, 'the utterances never overlap');
+  }
   for (const f of summary.segments) assert.ok(!/<EOU>|<EOB>/.test(f.text), 'special pieces never reach the text');
 });
