@@ -1,13 +1,19 @@
 // Live dictation on a cache-aware streaming model (a generated EOU-120M-like model, the real engine
 // process): each segment is fed to an engine stream as its audio arrives, partials are the committed
 // tokens (they only grow), the model's <EOU> ends an utterance without waiting for a pause, and a
-// segment's final equals an independent stream over exactly its audio.
+// segment's final equals an independent stream over exactly its audio. A meeting track does the same.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep, setImmediate as tick } from 'node:timers/promises';
 import type { EventMap, EventName, SessionSummary } from '../../app/ipc/contract.js';
+import { readFileSync } from 'node:fs';
+import { nullLogger } from '../../app/main/log.js';
+import { MeetingTrack, type TrackFinal, type TrackPartial } from '../../app/main/meeting/meeting-track.js';
+import { WavJournalWriter } from '../../app/main/meeting/wav-journal.js';
 import { createServices, type Services } from '../../app/main/services.js';
+import { streamOptionsFor } from '../../app/main/sessions/stream-options.js';
+import { decodeWav } from '../../app/shared/wav.js';
 import { Model } from '../../native/index.js';
 import { RATE, concat, frames, quiet, speechLike } from '../support/audio/signals.js';
 import { generateModel } from '../support/model/generate.js';
@@ -72,7 +78,7 @@ async function streamed(pcm: Float32Array): Promise<{ text: string; eou: number 
 test('a segment the stop closes: partials only grow, and the final is an independent stream over exactly its audio', async () => {
   // One burst, stopped before its pause completes: the segment ends at the last sample the stream heard.
   const audio = concat(quiet(0.5, 1), speechLike(2.4, 31));
-  const { summary, partials } = await dictate(audio);
+  const { summary, partials } = await dictate(audio, true);
   assert.ok(summary.segments.length >= 1, 'the speech opened a segment');
   const audioKept = await services.sessions.get(summary.sessionId)!.audio();
   for (const final of summary.segments) {
@@ -96,4 +102,37 @@ test('<EOU> ends an utterance without a pause: continuous speech at real time be
     assert.ok(summary.segments[i]!.startSample! >= summary.segments[i - 1]!.endSample!, 'the utterances never overlap');
   }
   for (const f of summary.segments) assert.ok(!/<EOU>|<EOB>/.test(f.text), 'special pieces never reach the text');
+});
+
+test('a meeting track on a streaming model: its finals are the streams of its segments, its partials their committed text', async () => {
+  const finals: TrackFinal[] = [];
+  const partials: TrackPartial[] = [];
+  const problems: string[] = [];
+  const wavPath = join(dir, 'others.wav');
+  const wav = await WavJournalWriter.create(wavPath, { sampleRate: RATE, autoSync: false });
+  const model = services.engine.loadedModel!;
+  const track = new MeetingTrack({
+    track: 'others', inputRate: RATE, wav, engine: services.engine, log: nullLogger,
+    segmenter: { pauseMs: 600, maxSegmentSec: 20, preRollMs: 200, thresholdDb: 10 },
+    onFinal: (f) => finals.push(f), onPartial: (p) => partials.push(p), onProblem: (code) => problems.push(code),
+    stream: { decoder: services.engine, options: streamOptionsFor(model, { preset: 'default', language: 'auto' }, () => undefined) },
+  });
+  const audio = concat(quiet(0.4, 5), speechLike(1.6, 51), quiet(1.2, 6), speechLike(1.4, 52), quiet(0.3, 7));
+  let position = 0;
+  for (const frame of frames(audio, 640)) {
+    track.push(frame, position);
+    position += frame.length;
+    await tick();
+  }
+  await track.finish();
+  assert.deepEqual(problems, []);
+  assert.ok(finals.length >= 2, `two phrases at least (${finals.length})`);
+  // The track's timeline is the input's (16 kHz in, no gaps): its journal holds it, 16-bit.
+  assert.equal(decodeWav(readFileSync(wavPath)).frames, audio.length);
+  for (const f of finals) {
+    const expected = await streamed(audio.subarray(f.startSample, f.endSample));
+    assert.equal(f.text, expected.text, `segment ${f.segmentId}: the final equals a stream over its audio`);
+    const mine = partials.filter((p) => p.segmentId === f.segmentId).map((p) => p.text);
+    for (let i = 1; i < mine.length; i++) assert.ok(mine[i]!.startsWith(mine[i - 1]!), 'partials only grow');
+  }
 });

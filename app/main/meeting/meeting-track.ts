@@ -239,7 +239,8 @@ export class MeetingTrack {
     for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
     this.lastLevel = Math.min(1, Math.sqrt(sum / pcm.length));
     for (const event of this.segmenter.push(pcm)) this.onSegment(event);
-    this.feedStream(this.store.length);
+    // During a pause only up to where a pause-close would cut: a stream never hears past its segment's end.
+    this.feedStream(this.segmenter.tentativeEnd ?? this.store.length);
     this.maybePartial(now);
     // What no segment can need any more: before the open one, or — between segments — all but the
     // pre-roll a next one may take, and a second for its onset to be confirmed.

@@ -314,12 +314,17 @@ export class DictationSession {
     this.maybePartial(now);
   }
 
-  /** Streaming models: the open segment's audio not yet fed goes to its stream, in order. */
+  /**
+   * Streaming models: the open segment's audio not yet fed goes to its stream, in order — but during a pause
+   * only up to where a pause-close would cut (Segmenter.tentativeEnd), so a stream never hears audio past its
+   * segment's end (a stream cannot take back what it heard). Speech that resumes releases the rest.
+   */
   private feedStream(): void {
     const segment = this.open;
-    if (!segment?.stream || segment.fedTo >= this.store.length) return;
-    segment.stream.feed(this.store.read(segment.fedTo, this.store.length));
-    segment.fedTo = this.store.length;
+    const limit = this.segmenter.tentativeEnd ?? this.store.length;
+    if (!segment?.stream || segment.fedTo >= limit) return;
+    segment.stream.feed(this.store.read(segment.fedTo, limit));
+    segment.fedTo = limit;
   }
 
   private startStream(segment: Segment): void {
