@@ -18,7 +18,7 @@ export function toModelSummary(m: ModelInfo): ModelSummary {
     weightType: m.weightType,
     threads: m.threads,
     ...(m.streaming
-      ? { live: { presets: m.attContextPresets.map(([l, r]): [number, number] => [l, r]), frameSec: m.frameSec, languages: m.hasPrompt ? [...m.languages] : [] } }
+      ? { live: { presets: m.attContextPresets.map(([l, r]): [number, number] => [l, r]), frameSec: m.frameSec, languages: m.hasPrompt ? m.languages.filter((l) => l !== 'auto') : [] } }
       : {}),
   };
 }

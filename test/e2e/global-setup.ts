@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import {
   checkTools, ensureCancelSpeech, ensureCliBuilt, ensureDigitsSpeech, ensureLongSpeech, ensureModel, ensureRendererBuilt, ensureSpeech,
+  ensureStreamingModels,
 } from './support/assets.js';
 import { CHROMIUM, SCREENSHOT_DIR } from './support/paths.js';
 
@@ -15,6 +16,7 @@ export default function globalSetup(): void {
   ensureRendererBuilt();
   ensureCliBuilt();
   ensureModel();
+  ensureStreamingModels();
   ensureSpeech();
   ensureLongSpeech();
   ensureCancelSpeech();

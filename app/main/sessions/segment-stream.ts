@@ -38,6 +38,8 @@ export class SegmentStream {
   private ended = false;
 
   constructor(private readonly decoder: StreamDecoder, options: EngineStreamOptions, private readonly hooks: SegmentStreamHooks) {
+    // A locale the user chose is the text's language (a tag the model emits still wins); auto waits for a tag.
+    if (options.language && options.language !== 'auto') this.language = options.language;
     this.opened = decoder.streamBegin(options);
     this.opened.catch((error: unknown) => this.fail(error));
   }

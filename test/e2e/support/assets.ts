@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { concatenate, ensureDigitsSet } from '../../support/audio/digits.js';
 import {
   ASSET_DIR, CANCEL_SPEECH_WAV, DIGITS_FILE_JSON, DIGITS_FILE_WAV, DIGITS_MIC_JSON, DIGITS_MIC_WAV, LEAD_SILENCE_SEC, LONG_SPEECH_WAV, MODEL_PATH, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV,
-  TAIL_SILENCE_SEC,
+  STREAM_EOU_MODEL_PATH, STREAM_PROMPT_MODEL_PATH, TAIL_SILENCE_SEC,
 } from './paths.js';
 
 function newestMtime(dir: string): number {
@@ -49,6 +49,17 @@ export function ensureModel(): void {
   const tmp = `${MODEL_PATH}.tmp`;
   run(process.execPath, ['--import', 'tsx', 'test/support/model/make-model.ts', '--preset', 'tiny', '--type', 'q8_0', '--out', tmp]);
   renameSync(tmp, MODEL_PATH);
+}
+
+/** The streaming models of streaming.spec.ts, with the seeds whose decodes are varied (streaming.ts). */
+export function ensureStreamingModels(): void {
+  mkdirSync(ASSET_DIR, { recursive: true });
+  for (const [path, family, seed] of [[STREAM_EOU_MODEL_PATH, 'eou', '1'], [STREAM_PROMPT_MODEL_PATH, 'nemotron-3.5', '10']] as const) {
+    if (existsSync(path)) continue;
+    const tmp = `${path}.tmp`;
+    run(process.execPath, ['--import', 'tsx', 'test/support/model/make-model.ts', '--preset', 'tiny', '--family', family, '--seed', seed, '--type', 'f32', '--out', tmp]);
+    renameSync(tmp, path);
+  }
 }
 
 /** Sentences from espeak-ng (22.05 kHz) → 16 kHz mono 16-bit, joined with silences by sox. */

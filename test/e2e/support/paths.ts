@@ -8,6 +8,9 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const ASSET_DIR = join(REPO_ROOT, '.cache', 'e2e');
 /** Tiny random-weight hybrid TDT/CTC model (Q8_0), the one every spec loads. */
 export const MODEL_PATH = join(ASSET_DIR, 'tiny-hybrid-q8_0.gguf');
+/** Tiny cache-aware streaming models (F32): an EOU-120M-like one and a Nemotron-3.5-like one with a language prompt. */
+export const STREAM_EOU_MODEL_PATH = join(ASSET_DIR, 'tiny-stream-eou.gguf');
+export const STREAM_PROMPT_MODEL_PATH = join(ASSET_DIR, 'tiny-stream-nemotron-3.5.gguf');
 /** espeak-ng sentences with pauses, 16 kHz mono 16-bit: what the fake microphone plays. */
 export const SPEECH_WAV = join(ASSET_DIR, 'speech.wav');
 /** SPEECH_WAV ten times over (≈ 126 s, 4 MB): an upload long enough to cancel mid-way (upload.spec.ts). */

@@ -14,6 +14,8 @@ export interface FinalRecord {
   startSample: number;
   endSample: number;
   devicesRan: string[];
+  /** Streaming prompt models: the final's language. */
+  language?: string;
 }
 
 /** Records every transcript event the services emit (before they reach the page). */
@@ -31,8 +33,16 @@ export class TranscriptRecorder {
       .sort((a, b) => a.segmentId - b.segmentId)
       .map((e) => {
         if (e.startSample === undefined || e.endSample === undefined) throw new Error(`final ${e.segmentId} lacks its sample cut points`);
-        return { segmentId: e.segmentId, text: e.text, startSample: e.startSample, endSample: e.endSample, devicesRan: e.devicesRan };
+        return {
+          segmentId: e.segmentId, text: e.text, startSample: e.startSample, endSample: e.endSample, devicesRan: e.devicesRan,
+          ...(e.language ? { language: e.language } : {}),
+        };
       });
+  }
+
+  /** The partial texts of one segment, in order. */
+  partials(sessionId: string, segmentId: number): string[] {
+    return this.events.filter((e) => e.sessionId === sessionId && e.segmentId === segmentId && e.kind === 'partial').map((e) => e.text);
   }
 
   partialsBefore(sessionId: string, segmentId: number): number {
