@@ -160,19 +160,10 @@ std::unique_ptr<Stream> State::begin_stream(const StreamParams & params) {
     }
     auto impl = std::make_unique<Stream::Impl>();
     impl->info = schedule_for(hp, left, right);
-    int prompt_index = -1;
+    const int prompt_index = resolve_prompt(hp, params.language);
     if (hp.has_prompt) {
-        const std::string language = params.language.empty() ? "auto" : params.language;
-        prompt_index = prompt_index_for(hp, language);
-        if (prompt_index < 0) {
-            std::string locales;
-            for (const std::string & l : hp.prompt_locales) locales += (locales.empty() ? "" : ", ") + l;
-            throw Error(ErrorCode::BadArgument, "language '" + language + "' is not one of this model's locales (auto, " + locales + ")");
-        }
-        impl->info.language = language;
+        impl->info.language = params.language.empty() ? "auto" : params.language;
         impl->info.prompt_index = prompt_index;
-    } else if (!params.language.empty() && params.language != "auto") {
-        throw Error(ErrorCode::BadArgument, "this model has no language prompt; leave the language out (or 'auto')");
     }
     impl->state = &s;
     impl->m = &m;

@@ -107,6 +107,26 @@ test('several streams on one model at once (and a transcription beside them) giv
   }
 });
 
+test('offline transcription of a prompt model takes the language too, and decodes what the stream decodes (R ≥ 1, no resets)', async () => {
+  const model = await Model.load(familyModel(dir, 'nemotron-3.5', 'f32').path, { ...ONE_THREAD, weightType: 'f32' });
+  try {
+    const texts = new Set<string>();
+    for (const language of ['auto', 'fr-FR', 'es-ES']) {
+      const offline = await model.transcribe(pcm, { language, captureEncoder: true });
+      const run = await engineStream(model, pcm, { language });
+      const valid = offline.encoder!.validFrames;
+      const streamed = run.raw.flatMap((c) => c.tokens).filter((t) => t.frame < valid);
+      assert.deepEqual(offline.tokens.map((t) => [t.id, t.frame]), streamed.map((t) => [t.id, t.frame]), `${language}: offline vs streamed tokens`);
+      texts.add(offline.tokens.map((t) => t.id).join(','));
+    }
+    assert.ok(texts.size >= 2, 'the language changes the decode');
+    await assert.rejects(model.transcribe(pcm, { language: 'xx-XX' }), (e: Error & { code?: string }) =>
+      e.code === 'BAD_ARGUMENT' && /language 'xx-XX' is not one of this model's locales/.test(e.message));
+  } finally {
+    model.dispose();
+  }
+});
+
 test('stream errors: an offline model, an unknown preset or locale, feeding after end, non-finite audio', async () => {
   const model = await Model.load(familyModel(dir, 'eou', 'f32').path, ONE_THREAD);
   const prompt = await Model.load(familyModel(dir, 'nemotron-3.5', 'f32').path, ONE_THREAD);
