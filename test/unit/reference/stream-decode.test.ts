@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
   type StreamReferenceResult, type WeightSource, applyPromptKernel, loadPromptKernel, loadReferenceModel, projectEncoder,
-  readPromptParams, referenceOfflineAllFrames, referenceStream, rnntGreedy, transducerModel,
+  readPromptParams, referenceOfflineAllFrames, referenceStream, resolvePromptIndex, rnntGreedy, transducerModel,
 } from '../../reference/index.js';
 import { gv } from '../../support/gguf/values.js';
 import { GgufValueType } from '../../support/gguf/types.js';
@@ -68,6 +68,11 @@ for (const family of STREAMING_FAMILIES) {
         assert.deepEqual(r.steps, whole.steps);
         r.chunkDetails.forEach((c, i) => assert.deepEqual(c.encoder, whole.chunkDetails[i].encoder));
       }
+    });
+
+    test('an empty stream has no chunks', () => {
+      const r = referenceStream(w, new Float32Array(0));
+      assert.deepEqual(contractOf(r), { tokenIds: [], tokenFrames: [], chunks: [], events: [] });
     });
 
     test('the final partial chunk is processed: every mel frame is consumed', () => {
@@ -146,6 +151,13 @@ describe('prompt kernel and language', () => {
       assert.deepEqual(r.tokenIds, once.ids, language);
       assert.deepEqual(r.tokenFrames, once.frames, language);
     }
+  });
+
+  test('auto: the dictionary\'s own auto entry, else default_lang\'s', () => {
+    const dictionary = new Map([['en-US', 5], ['de-DE', 2]]);
+    assert.equal(resolvePromptIndex({ numPrompts: 8, defaultLang: 'de-DE', dictionary }, 'auto'), 2);
+    assert.equal(resolvePromptIndex({ numPrompts: 8, defaultLang: 'de-DE', dictionary: new Map([...dictionary, ['auto', 0]]) }, 'auto'), 0);
+    assert.equal(resolvePromptIndex({ numPrompts: 8, defaultLang: 'de-DE', dictionary }, 'en-US'), 5);
   });
 
   test('unknown locales and languages on models without a prompt are clear errors', () => {

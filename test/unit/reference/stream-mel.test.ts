@@ -30,7 +30,8 @@ test('MelStream: short and empty clips, push after end and per-feature models ar
     const pcm = CLIP.subarray(0, n);
     const stream = new MelStream(model.hparams.pre, model.melWeights);
     stream.push(pcm);
-    assert.equal(stream.end(), computeMel(pcm, model.hparams.pre, model.melWeights).nFrames, `${n} samples`);
+    const expected = n === 0 ? 0 : computeMel(pcm, model.hparams.pre, model.melWeights).nFrames;
+    assert.equal(stream.end(), expected, `${n} samples (none: no frames)`);
     assert.throws(() => stream.push(pcm), /push after end/);
   }
   assert.throws(() => new MelStream({ ...model.hparams.pre, normalize: 'per_feature' }, model.melWeights), /not frame-local/);
