@@ -71,6 +71,14 @@ export interface ModelInfo extends ModelDetails {
   frameSec: number;
   /** Engine CPU kernel ("f32_avx512", "f16_avx512", "q8_0_vnni", …) -> matmul weights it runs from a packed copy. */
   kernels: Record<string, number>;
+  /** A cache-aware streaming model (Model.createStream works): chunked_limited, causal convs, normalize NA, RNNT. */
+  streaming: boolean;
+  /** Streaming attention presets [left, right] in encoder frames; the first is the default. Empty for offline models. */
+  attContextPresets: [number, number][];
+  /** A language-prompt model (Nemotron-3.5): `languages` are its locales, `defaultLanguage` its parakeet.prompt.default_lang. */
+  hasPrompt: boolean;
+  languages: string[];
+  defaultLanguage: string;
 }
 
 export interface LoadOptions {
@@ -144,6 +152,89 @@ export interface TranscribeOptions {
   onProgress?: (fraction: number) => void;
 }
 
+/** Model.createStream / ModelState.createStream. */
+export interface StreamOptions {
+  /** An attention preset of ModelInfo.attContextPresets ([left, right]); absent = the default (the first). */
+  attContext?: [number, number];
+  /** Prompt models: a locale of ModelInfo.languages, or 'auto' (absent = 'auto'). */
+  language?: string;
+  /** Greedy symbols per frame (0/absent = the model's value). */
+  maxSymbols?: number;
+  /** Keep each chunk's encoder frames (StreamChunk.encoded; tests). */
+  captureEncoder?: boolean;
+}
+
+/** Model.createStream: the stream's options and its own state's. */
+export interface ModelStreamOptions extends StreamOptions {
+  /** CPU threads of the stream's own state (0/absent = the model's load option). */
+  threads?: number;
+}
+
+/** A stream's timed event: end of utterance / backchannel, or a language tag (Nemotron-3.5). */
+export interface StreamEvent {
+  type: 'eou' | 'eob' | 'lang';
+  /** Global encoder frame of the token (× ModelInfo.frameSec = seconds from the stream's start). */
+  frame: number;
+  tokenId: number;
+  /** 'lang': the locale of the tag ("en-US" for <en-US>). */
+  language?: string;
+}
+
+/** What one streaming step (one encoder chunk) committed; committed tokens never change. */
+export interface StreamChunk {
+  /** Global encoder frame of the chunk's first frame, and how many it produced. */
+  firstFrame: number;
+  frames: number;
+  /** Every emitted token id in order, <EOU>/<EOB>/language tags included. */
+  tokenIds: number[];
+  /** Global encoder frame of each. */
+  tokenFrames: number[];
+  events: StreamEvent[];
+  /** These tokens' text (special pieces removed); chunk texts concatenate into the stream's text. */
+  text: string;
+  /** The text tokens with times (special pieces removed), as TranscribeResult.tokens. */
+  tokens: TokenTiming[];
+  /** Their words; the first continues the previous chunk's last word when `continuesWord` (joinStreamWords merges). */
+  words: Word[];
+  continuesWord: boolean;
+  /** An <EOU>/<EOB> was emitted: the decoder restarted from SOS after this chunk (encoder caches kept). */
+  decoderReset: boolean;
+  /** With StreamOptions.captureEncoder: the chunk's encoder frames [frames][dModel]. */
+  encoded?: Float32Array;
+}
+
+/** The words of a stream's chunks in order, a word cut by a chunk boundary joined again. */
+export function joinStreamWords(chunks: readonly StreamChunk[]): Word[] {
+  const words: Word[] = [];
+  for (const chunk of chunks) {
+    chunk.words.forEach((word, i) => {
+      const last = words[words.length - 1];
+      if (i === 0 && chunk.continuesWord && last !== undefined) {
+        words[words.length - 1] = { text: last.text + word.text, start: last.start, end: word.end, confidence: Math.min(last.confidence, word.confidence) };
+      } else {
+        words.push({ ...word });
+      }
+    });
+  }
+  return words;
+}
+
+/** The schedule of a stream's preset (NeMo setup_streaming_params). */
+export interface StreamInfo {
+  attLeft: number;
+  attRight: number;
+  /** Encoder frames per chunk (attRight + 1). */
+  chunkFrames: number;
+  /** New mel frames of the first chunk and of each later one. */
+  melFirst: number;
+  melChunk: number;
+  preEncodeCache: number;
+  dropExtra: number;
+  /** The prompt's locale ('auto' or one of ModelInfo.languages); '' without a prompt. */
+  language: string;
+  promptIndex: number;
+}
+
 export interface Timings {
   melMs: number;
   encoderMs: number;
@@ -192,9 +283,17 @@ interface NativeAbortFlag {
   readonly aborted: boolean;
 }
 
+interface NativeStream {
+  info(): StreamInfo;
+  feed(pcm: Float32Array): Promise<StreamChunk[]>;
+  end(): Promise<StreamChunk[]>;
+  dispose(): void;
+}
+
 interface NativeModelState {
   info(): StateInfo;
   transcribe(pcm: Float32Array, options: Record<string, unknown>, onProgress?: (f: number) => void): Promise<TranscribeResult>;
+  createStream(options: Record<string, unknown>): NativeStream;
   dispose(): void;
   readonly disposed: boolean;
 }
@@ -365,10 +464,70 @@ export class ModelState {
     return transcribeOn(this.handle, pcm, options);
   }
 
+  /**
+   * Begins a cache-aware stream computing on this state (ModelInfo.streaming models; BAD_ARGUMENT names
+   * the presets or locales when the options ask for one the model lacks). This state computes one thing
+   * at a time: a transcription or a chunk of any of its streams (BUSY otherwise).
+   */
+  createStream(options: StreamOptions = {}, /** @internal run when the stream is disposed */ onDispose: () => void = () => undefined): ModelStream {
+    return new ModelStream(this.handle.createStream(nativeStreamOptions(options)), onDispose);
+  }
+
   /** Frees this state's buffers (its transcription in flight is aborted first); the model stays. */
   dispose(): void {
     this.handle.dispose();
     this.onDispose(this);
+  }
+}
+
+function nativeStreamOptions(options: StreamOptions): Record<string, unknown> {
+  const [attLeft, attRight] = options.attContext ?? [-1, -1];
+  return { attLeft, attRight, language: options.language ?? '', maxSymbols: options.maxSymbols ?? 0, captureEncoder: options.captureEncoder ?? false };
+}
+
+/**
+ * One cache-aware stream (Model.createStream): feed PCM blocks of any size, get the chunks each block
+ * completed; end() processes the tail (the final partial chunk included). Calls are queued, so a caller
+ * may feed without awaiting; compute runs on a native thread, never on the JS thread.
+ */
+export class ModelStream {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  /** @internal made by Model.createStream / ModelState.createStream */
+  constructor(private readonly handle: NativeStream, private readonly onDispose: () => void) {}
+
+  info(): StreamInfo {
+    return this.handle.info();
+  }
+
+  /** Appends mono float PCM at the model's rate; resolves to the chunks it completed (often none). */
+  feed(pcm: Float32Array): Promise<StreamChunk[]> {
+    if (this.closed) return Promise.reject(Object.assign(new Error('this stream has ended or was disposed'), { code: 'BAD_ARGUMENT' }));
+    const copy = pcm.slice();  // the caller may reuse its buffer before the queued call runs
+    return this.enqueue(() => this.handle.feed(copy));
+  }
+
+  /** Ends the stream: the final mel frames and the final partial chunk. */
+  end(): Promise<StreamChunk[]> {
+    if (this.closed) return Promise.reject(Object.assign(new Error('this stream has ended or was disposed'), { code: 'BAD_ARGUMENT' }));
+    this.closed = true;
+    return this.enqueue(() => this.handle.end());
+  }
+
+  /** Frees the stream (and its own state, for streams made by Model.createStream) once its queued calls are done. */
+  dispose(): void {
+    this.closed = true;
+    void this.queue.then(() => {
+      this.handle.dispose();
+      this.onDispose();
+    });
+  }
+
+  private enqueue<T>(call: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(call, call);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 }
 
@@ -419,6 +578,22 @@ export class Model {
     const state = new ModelState(this.handle.createState({ ...options }), (s) => this.states.delete(s));
     this.states.add(state);
     return state;
+  }
+
+  /**
+   * Begins a cache-aware stream on a state of its own (so streams run in parallel with each other and
+   * with transcriptions): `attContext` picks a preset of ModelInfo.attContextPresets, `language` a locale
+   * of a prompt model (or 'auto'). Disposing the stream frees its state.
+   */
+  createStream(options: ModelStreamOptions = {}): ModelStream {
+    const { threads, ...streamOptions } = options;
+    const state = this.createState(threads !== undefined ? { threads } : {});
+    try {
+      return state.createStream(streamOptions, () => state.dispose());
+    } catch (error) {
+      state.dispose();
+      throw error;
+    }
   }
 
   /** Frees the weights and every state made from them (transcriptions in flight are aborted first). */

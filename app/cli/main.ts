@@ -5,6 +5,7 @@
 //   parakeet transcribe <audio.wav> --model <m.gguf> [--device NAME] [--threads N]
 //            [--decoder tdt|rnnt|ctc] [--tdt-rule greedy_batch|greedy] [--weight-type T]
 //            [--format txt|srt|vtt|json] [--json] [--out FILE] [--dump-dir DIR] [--max-window-sec S]
+//            [--stream [--att-context L,R] [--language LOCALE]]
 //   parakeet eval <folder> --model <m.gguf> [--device NAME] [--threads N] [--decoder D] [--weight-type T]
 //            [--max-window-sec S] [--json] [--out FILE]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
@@ -23,6 +24,7 @@ import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/s
 import { readWavMono, type MonoWav } from '../main/engine/wav-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from '../main/files/audio-converter.js';
 import { evaluateFolder, formatEvalReport } from './eval.js';
+import { streamJson, streamRequest, StreamUsageError, transcribeStreamed, type StreamJson } from './stream.js';
 import { writeFileAtomic } from '../main/util/atomic-file.js';
 
 class UsageError extends Error {}
@@ -44,6 +46,10 @@ Commands:
       --out FILE          write the result to FILE instead of stdout
       --dump-dir DIR      write mel.npy and encoder.npy of the first window (parity debugging)
       --max-window-sec S  long audio is cut at pauses into windows of at most S seconds (default 60)
+      --stream            run a cache-aware streaming model chunk by chunk, as live audio; --json adds "stream"
+                          (token_ids, token_frames, chunks, events) to the result
+      --att-context L,R   with --stream: an attention preset of the model (parakeet info lists them; default the first)
+      --language LOCALE   with --stream on a language-prompt model: one of its locales, or auto (default)
   eval <folder> --model <m>              transcribe every *.wav that has a *.txt reference beside it and print
                                          WER and CER per file and in total (text lowercased, punctuation removed)
       --device, --threads, --decoder, --weight-type, --max-window-sec   as for transcribe
@@ -88,6 +94,10 @@ function describeModel(m: ModelInfo): string {
     `file:         ${formatBytes(m.fileBytes)}, ${m.tensorCount} tensors (${types})`,
     `weights:      ${formatBytes(m.weightBytes)} on ${m.device.device.name} as ${placed}${m.mmap ? ' (mapped from the file)' : ''}`,
     `kernels:      ${Object.keys(m.kernels).length ? Object.entries(m.kernels).map(([k, n]) => `${k}×${n}`).join(' ') : "ggml's only"}`,
+    ...(m.streaming
+      ? [`streaming:    attention presets ${m.attContextPresets.map(([l, r], i) => `${l},${r}${i === 0 ? ' (default)' : ''}`).join(', ')}`]
+      : []),
+    ...(m.hasPrompt ? [`languages:    ${m.languages.filter((l) => l !== 'auto').join(' ')}, or auto (the default; the model's default_lang is ${m.defaultLanguage})`] : []),
     `device:       ${m.device.device.name} — ${m.device.reason}`,
     `threads:      ${m.threads}; loaded in ${m.loadMs.toFixed(0)} ms`,
   ].join('\n');
@@ -165,9 +175,17 @@ async function transcribeCommand(args: string[]): Promise<void> {
       decoder: { type: 'string' }, 'tdt-rule': { type: 'string' }, 'weight-type': { type: 'string' },
       format: { type: 'string' }, json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
       'dump-dir': { type: 'string' }, 'max-window-sec': { type: 'string' },
+      stream: { type: 'boolean' }, 'att-context': { type: 'string' }, language: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError('transcribe needs exactly one audio file');
+  if (!values.stream && (values['att-context'] !== undefined || values.language !== undefined)) {
+    throw new UsageError('--att-context and --language choose how --stream runs; add --stream');
+  }
+  if (values.stream && (values['dump-dir'] !== undefined || values['max-window-sec'] !== undefined || values['tdt-rule'] !== undefined)) {
+    throw new UsageError('--dump-dir, --max-window-sec and --tdt-rule apply to offline transcription, not --stream');
+  }
+  if (values.stream && values.decoder !== undefined && values.decoder !== 'rnnt') throw new UsageError('--stream decodes with the model\'s RNNT head (--decoder rnnt)');
   if (!values.model) throw new UsageError('transcribe needs --model <model.gguf>');
   const format: ExportFormat = values.json ? 'json' : (oneOf('format', values.format, EXPORT_FORMATS) ?? 'txt');
   const decoder = oneOf<DecoderName>('decoder', values.decoder, ['tdt', 'rnnt', 'ctc']);
@@ -181,34 +199,56 @@ async function transcribeCommand(args: string[]): Promise<void> {
     // The app's streaming reader: a WAV of any size (one readFile stops at 2 GiB), mono, resampled while read.
     const audio = await readAudio(positionals[0], model.info().sampleRate);
     if (audio.truncated) process.stderr.write(`warning: ${positionals[0]} is cut short; transcribing what is present (${(audio.samples.length / audio.sampleRate).toFixed(2)} s)\n`);
-    const dump = values['dump-dir'];
-    const result: TranscribeResult = await model.transcribe(audio.samples, {
-      sampleRate: audio.sampleRate, decoder, tdtRule, maxWindowSec,
-      captureMel: Boolean(dump), captureEncoder: Boolean(dump),
-    });
-    if (dump) {
-      if (result.mel) {
-        await writeFileAtomic(join(dump, 'mel.npy'), encodeNpyFloat32(result.mel.data, [result.mel.bins, result.mel.frames]));
+    let stream: StreamJson | undefined;
+    let result: TranscribeResult;
+    if (values.stream) {
+      let request;
+      try {
+        request = streamRequest(model.info(), { attContext: values['att-context'], language: values.language });
+      } catch (error) {
+        throw error instanceof StreamUsageError ? new UsageError(error.message) : error;
       }
-      if (result.encoder) {
-        await writeFileAtomic(join(dump, 'encoder.npy'), encodeNpyFloat32(result.encoder.data, [result.encoder.frames, result.encoder.dim]));
-      }
-      process.stderr.write(`wrote mel.npy and encoder.npy to ${dump}\n`);
+      const streamed = await transcribeStreamed(model, audio.samples, request);
+      result = streamed.result;
+      stream = streamJson(streamed.chunks);
+    } else {
+      result = await transcribeOffline(model, audio, values['dump-dir'], { decoder, tdtRule, maxWindowSec });
     }
     if (values.json) {
       const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...plain } = result;
-      await emit(`${JSON.stringify({ ...plain, model: model.info().path }, null, 2)}\n`, values.out);
+      await emit(`${JSON.stringify({ ...plain, model: model.info().path, ...(stream ? { stream } : {}) }, null, 2)}\n`, values.out);
     } else {
       await emit(exportTranscript(format, result.text, result.words, result.durationSec), values.out);
     }
     const rtf = result.durationSec / (result.timings.totalMs / 1000);
     process.stderr.write(
       `${result.durationSec.toFixed(1)} s of audio in ${(result.timings.totalMs / 1000).toFixed(2)} s (${rtf.toFixed(1)}× real time) on ` +
-        `${result.devicesRan.join('+') || result.device}, decoder ${result.decoder}\n`,
+        `${result.devicesRan.join('+') || result.device}, decoder ${result.decoder}${values.stream ? ', streamed' : ''}\n`,
     );
   } finally {
     model.dispose();
   }
+}
+
+/** The offline transcription (windows, every decoder), with --dump-dir's captures written. */
+async function transcribeOffline(
+  model: Model, audio: MonoWav, dump: string | undefined,
+  options: { decoder: DecoderName | undefined; tdtRule: 'greedy_batch' | 'greedy' | undefined; maxWindowSec: number | undefined },
+): Promise<TranscribeResult> {
+  const result: TranscribeResult = await model.transcribe(audio.samples, {
+    sampleRate: audio.sampleRate, ...options,
+    captureMel: Boolean(dump), captureEncoder: Boolean(dump),
+  });
+  if (dump) {
+    if (result.mel) {
+      await writeFileAtomic(join(dump, 'mel.npy'), encodeNpyFloat32(result.mel.data, [result.mel.bins, result.mel.frames]));
+    }
+    if (result.encoder) {
+      await writeFileAtomic(join(dump, 'encoder.npy'), encodeNpyFloat32(result.encoder.data, [result.encoder.frames, result.encoder.dim]));
+    }
+    process.stderr.write(`wrote mel.npy and encoder.npy to ${dump}\n`);
+  }
+  return result;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -6,6 +6,7 @@
 #include "addon_model.h"
 #include "addon_model_state.h"
 #include "addon_state.h"
+#include "addon_stream.h"
 
 namespace addon {
 
@@ -19,6 +20,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     state->abort_flag_ctor = Napi::Persistent(abort_flag);
     state->model_ctor = Napi::Persistent(model);
     state->model_state_ctor = Napi::Persistent(AddonModelState::Define(env));
+    state->stream_ctor = Napi::Persistent(AddonStream::Define(env));
     env.AddCleanupHook([] { CleanupLogHandler(); });
 
     exports.Set("AbortFlag", abort_flag);

@@ -100,6 +100,18 @@ Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & m) {
     for (size_t i = 0; i < m.durations.size(); ++i) durations.Set(uint32_t(i), m.durations[i]);
     o.Set("durations", durations);
     o.Set("frameSec", m.frame_sec);
+    o.Set("streaming", m.streaming);
+    Napi::Array presets = Napi::Array::New(env, m.att_context_presets.size());
+    for (size_t i = 0; i < m.att_context_presets.size(); ++i) {
+        Napi::Array pair = Napi::Array::New(env, 2);
+        pair.Set(uint32_t(0), m.att_context_presets[i].first);
+        pair.Set(uint32_t(1), m.att_context_presets[i].second);
+        presets.Set(uint32_t(i), pair);
+    }
+    o.Set("attContextPresets", presets);
+    o.Set("hasPrompt", m.has_prompt);
+    o.Set("languages", strings(env, m.languages));
+    o.Set("defaultLanguage", m.default_language);
     o.Set("fileBytes", double(m.file_bytes));
     o.Set("weightBytes", double(m.weight_bytes));
     o.Set("tensorCount", m.tensor_count);
@@ -115,22 +127,23 @@ Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & m) {
     return o;
 }
 
-Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("text", r.text);
-    Napi::Array words = Napi::Array::New(env, r.words.size());
-    for (size_t i = 0; i < r.words.size(); ++i) {
+Napi::Array to_js(Napi::Env env, const std::vector<parakeet::Word> & words) {
+    Napi::Array out = Napi::Array::New(env, words.size());
+    for (size_t i = 0; i < words.size(); ++i) {
         Napi::Object w = Napi::Object::New(env);
-        w.Set("text", r.words[i].text);
-        w.Set("start", r.words[i].start);
-        w.Set("end", r.words[i].end);
-        w.Set("confidence", r.words[i].confidence);
-        words.Set(uint32_t(i), w);
+        w.Set("text", words[i].text);
+        w.Set("start", words[i].start);
+        w.Set("end", words[i].end);
+        w.Set("confidence", words[i].confidence);
+        out.Set(uint32_t(i), w);
     }
-    o.Set("words", words);
-    Napi::Array tokens = Napi::Array::New(env, r.tokens.size());
-    for (size_t i = 0; i < r.tokens.size(); ++i) {
-        const parakeet::Token & t = r.tokens[i];
+    return out;
+}
+
+Napi::Array to_js(Napi::Env env, const std::vector<parakeet::Token> & tokens) {
+    Napi::Array out = Napi::Array::New(env, tokens.size());
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const parakeet::Token & t = tokens[i];
         Napi::Object j = Napi::Object::New(env);
         j.Set("id", t.id);
         j.Set("piece", t.piece);
@@ -139,9 +152,16 @@ Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
         j.Set("start", t.start);
         j.Set("end", t.end);
         j.Set("confidence", t.confidence);
-        tokens.Set(uint32_t(i), j);
+        out.Set(uint32_t(i), j);
     }
-    o.Set("tokens", tokens);
+    return out;
+}
+
+Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("text", r.text);
+    o.Set("words", to_js(env, r.words));
+    o.Set("tokens", to_js(env, r.tokens));
     o.Set("durationSec", r.duration_sec);
     o.Set("decoder", r.decoder);
     o.Set("device", r.device);

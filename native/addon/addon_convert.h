@@ -3,6 +3,8 @@
 
 #include <napi.h>
 
+#include <vector>
+
 #include "parakeet/parakeet.h"
 
 namespace addon {
@@ -11,6 +13,8 @@ Napi::Object to_js(Napi::Env env, const parakeet::DeviceInfo & device);
 Napi::Object to_js(Napi::Env env, const parakeet::DeviceSelection & selection);
 Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & info);
 Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & result);
+Napi::Array to_js(Napi::Env env, const std::vector<parakeet::Word> & words);
+Napi::Array to_js(Napi::Env env, const std::vector<parakeet::Token> & tokens);
 Napi::Object to_js(Napi::Env env, const parakeet::BuildInfo & info);
 
 /** Reads an optional string/number/bool property, validating its type (BAD_ARGUMENT on mismatch). */

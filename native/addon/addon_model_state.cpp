@@ -1,6 +1,7 @@
 #include "addon_model_state.h"
 
 #include "addon_errors.h"
+#include "addon_stream.h"
 
 namespace addon {
 
@@ -8,6 +9,7 @@ Napi::Function AddonModelState::Define(Napi::Env env) {
     return DefineClass(env, "ModelState", {
         InstanceMethod<&AddonModelState::Info>("info"),
         InstanceMethod<&AddonModelState::Transcribe>("transcribe"),
+        InstanceMethod<&AddonModelState::CreateStream>("createStream"),
         InstanceMethod<&AddonModelState::Dispose>("dispose"),
         InstanceAccessor<&AddonModelState::Disposed>("disposed"),
     });
@@ -38,6 +40,12 @@ Napi::Value AddonModelState::Transcribe(const Napi::CallbackInfo & info) {
     if (!state_) throw make_error(env, "BAD_ARGUMENT", "this model state was disposed");
     // Registered with the model's jobs too, so disposing the model aborts this call as well.
     return start_transcription(info, model_, state_, {jobs_, model_jobs_});
+}
+
+Napi::Value AddonModelState::CreateStream(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (!state_) throw make_error(env, "BAD_ARGUMENT", "this model state was disposed");
+    return AddonStream::Create(env, model_, state_, info.Length() > 0 ? info[0] : env.Undefined());
 }
 
 Napi::Value AddonModelState::Dispose(const Napi::CallbackInfo & info) {

@@ -23,6 +23,8 @@ public:
 private:
     Napi::Value Info(const Napi::CallbackInfo & info);
     Napi::Value Transcribe(const Napi::CallbackInfo & info);
+    /** createStream(options?) -> Stream on this state (addon_stream.h). */
+    Napi::Value CreateStream(const Napi::CallbackInfo & info);
     Napi::Value Dispose(const Napi::CallbackInfo & info);
     Napi::Value Disposed(const Napi::CallbackInfo & info);
 

@@ -10,6 +10,7 @@ struct AddonState {
     Napi::FunctionReference abort_flag_ctor;
     Napi::FunctionReference model_ctor;
     Napi::FunctionReference model_state_ctor;
+    Napi::FunctionReference stream_ctor;
 };
 
 AddonState & addon_state(Napi::Env env);

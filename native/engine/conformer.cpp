@@ -4,15 +4,14 @@
 #include "graph_helpers.h"
 
 namespace parakeet {
-namespace {
 
 // NeMo ConformerFeedForward: Linear → Swish → Linear (dropout is a no-op at inference).
 // Returns residual + ½·FFN(xh) (the half-step of NeMo's ConformerLayer), in the epilogues where the
 // weights are packed. Where linear1 can write its Swish outputs straight in linear2's activation
 // format (the Q8_0 kernel, apply_quantized_to), the F32 hidden rows (4·d_model wide) and their
 // quantize pass never exist: the same bytes reach linear2 either way.
-ggml_tensor * feed_forward(ggml_context * ctx, const NormedInput & xh, ggml_tensor * w1, ggml_tensor * b1, ggml_tensor * w2, ggml_tensor * b2,
-                           const PackedWeights * packed, ggml_tensor * residual) {
+ggml_tensor * build_feed_forward(ggml_context * ctx, const NormedInput & xh, ggml_tensor * w1, ggml_tensor * b1, ggml_tensor * w2, ggml_tensor * b2,
+                                 const PackedWeights * packed, ggml_tensor * residual) {
     const PackedMatmul * second = packed != nullptr ? packed->find(w2) : nullptr;
     if (xh.quantized != nullptr && second != nullptr) {
         ggml_tensor * hq = packed->find(w1)->apply_quantized_to(ctx, xh.quantized, ggml_get_name(w1), Epilogue{b1, true}, second->activation_format());
@@ -21,8 +20,6 @@ ggml_tensor * feed_forward(ggml_context * ctx, const NormedInput & xh, ggml_tens
     ggml_tensor * h = linear_ex(ctx, xh, w1, b1, packed, true);
     return linear_ex(ctx, h, w2, b2, packed, false, residual, 0.5f);
 }
-
-}  // namespace
 
 ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
                                 const EncoderInputs & in, int frames, ggml_tensor * residual) {
@@ -71,11 +68,11 @@ ggml_tensor * build_conformer_layer(ggml_context * ctx, const Hparams & hp, cons
     // Each block's input norm is read only by its first matmuls: on the packed int8 kernels it is
     // written already quantized (NormedInput), once for q, k and v.
     const bool fused = in.cpu_fused_ops;
-    ggml_tensor * r = feed_forward(ctx, normed_for(ctx, x, w.ff1_norm_w, w.ff1_norm_b, fused, in.packed, {w.ff1_w1}), w.ff1_w1, w.ff1_b1, w.ff1_w2,
+    ggml_tensor * r = build_feed_forward(ctx, normed_for(ctx, x, w.ff1_norm_w, w.ff1_norm_b, fused, in.packed, {w.ff1_w1}), w.ff1_w1, w.ff1_b1, w.ff1_w2,
                                    w.ff1_b2, in.packed, x);
     r = build_rel_pos_attention(ctx, hp, w, normed_for(ctx, r, w.att_norm_w, w.att_norm_b, fused, in.packed, {w.q_w, w.k_w, w.v_w}), in, frames, r);
     r = build_conv_module(ctx, hp, w, normed_for(ctx, r, w.conv_norm_w, w.conv_norm_b, fused, in.packed, {w.pw1_w}), in, frames, r);
-    r = feed_forward(ctx, normed_for(ctx, r, w.ff2_norm_w, w.ff2_norm_b, fused, in.packed, {w.ff2_w1}), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2,
+    r = build_feed_forward(ctx, normed_for(ctx, r, w.ff2_norm_w, w.ff2_norm_b, fused, in.packed, {w.ff2_w1}), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2,
                      in.packed, r);
     return layer_norm(ctx, r, w.out_norm_w, w.out_norm_b, in.cpu_fused_ops);
 }

@@ -8,7 +8,9 @@
 #include "attention_op.h"
 #include "encoder_graph.h"
 #include "graph_helpers.h"
+#include "model_schema.h"
 #include "parakeet/parakeet.h"
+#include "prompt_kernel.h"
 #include "q8_rel_pos.h"
 #include "rel_pos_projection.h"
 
@@ -181,7 +183,7 @@ Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, const PackedWeigh
 }
 
 EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort,
-                           EncoderProfile * profile) {
+                           EncoderProfile * profile, int prompt_index) {
     const int factor = hp_.subsampling_factor;
     const int out_frames = subsampling_lengths(hp_, mel.n_frames, mel.valid_frames).spatial.back();
     // Zero mel frames are appended until T' is a multiple of 8. Valid outputs are
@@ -298,10 +300,16 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     ggml_set_output(x);
 
     ggml_tensor * head_out = nullptr;
+    ggml_tensor * in_prompt = nullptr;
     if (head == EncoderHead::Ctc) {
         head_out = linear(ctx, x, w_.ctc_w, w_.ctc_b, in.packed);  // NeMo ConvASRDecoder (Conv1d k=1)
     } else if (head == EncoderHead::JointEnc) {
-        head_out = linear(ctx, x, w_.joint_enc_w, w_.joint_enc_b, in.packed);  // NeMo RNNTJoint.project_encoder
+        ggml_tensor * joint_in = x;
+        if (hp_.has_prompt) {
+            in_prompt = new_input(ctx, "prompt_onehot", hp_.num_prompts, frames);
+            joint_in = build_prompt_kernel(ctx, w_, x, in_prompt);
+        }
+        head_out = linear(ctx, joint_in, w_.joint_enc_w, w_.joint_enc_b, in.packed);  // NeMo RNNTJoint.project_encoder
     }
     ggml_cgraph * graph = ggml_new_graph_custom(ctx, graph_nodes, false);
     ggml_build_forward_expand(graph, x);
@@ -320,6 +328,10 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
             ggml_backend_tensor_set(in.att_mask, att.data(), 0, att.size() * sizeof(float));
         }
         if (in.frame_mask) ggml_backend_tensor_set(in.frame_mask, frame_mask_data.data(), 0, frame_mask_data.size() * sizeof(float));
+        if (in_prompt != nullptr) {
+            const std::vector<float> onehot = prompt_onehot(hp_, prompt_index >= 0 ? prompt_index : prompt_index_for(hp_, "auto"), frames);
+            ggml_backend_tensor_set(in_prompt, onehot.data(), 0, onehot.size() * sizeof(float));
+        }
     }, abort, profile, "conformer layers"));
 
     // Only the unpadded frames leave the device.

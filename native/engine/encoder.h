@@ -28,8 +28,9 @@ struct EncoderOutput {
 class Encoder {
 public:
     Encoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend);
+    /** prompt_index: prompt models' one-hot position for the joint head (−1 = the dictionary's "auto"). */
     EncoderOutput run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort,
-                      EncoderProfile * profile = nullptr);
+                      EncoderProfile * profile = nullptr, int prompt_index = -1);
 
 private:
     /** How this model's attention reads the kept projections. */

@@ -62,6 +62,10 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
 ggml_tensor * build_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
                                 const EncoderInputs & in, int frames, ggml_tensor * residual);
 
+/** residual + ½·NeMo ConformerFeedForward(xh) (Linear → Swish → Linear), in the packed kernels' epilogues where they apply. */
+ggml_tensor * build_feed_forward(ggml_context * ctx, const NormedInput & xh, ggml_tensor * w1, ggml_tensor * b1, ggml_tensor * w2, ggml_tensor * b2,
+                                 const PackedWeights * packed, ggml_tensor * residual);
+
 /** NeMo ConformerLayer: FFN/2, MHSA, conv, FFN/2, norm_out. */
 ggml_tensor * build_conformer_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
                                     const EncoderInputs & in, int frames);

@@ -95,8 +95,13 @@ std::vector<DecodedToken> ctc_greedy(const std::vector<float> & logits, int clas
 
 std::vector<DecodedToken> rnnt_greedy(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid, int blank,
                                       int max_symbols, const std::atomic<bool> * abort) {
-    std::vector<DecodedToken> out;
     PredictionState state = model.initial_state();
+    return rnnt_greedy_continue(model, enc_proj, joint_dim, valid, blank, max_symbols, state, abort);
+}
+
+std::vector<DecodedToken> rnnt_greedy_continue(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid, int blank,
+                                               int max_symbols, PredictionState & state, const std::atomic<bool> * abort) {
+    std::vector<DecodedToken> out;
     unsigned version = 0;
     JointCache joint(model, enc_proj, joint_dim, valid);
     const int classes = blank + 1;

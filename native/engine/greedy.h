@@ -27,6 +27,14 @@ std::vector<DecodedToken> ctc_greedy(const std::vector<float> & logits, int clas
 std::vector<DecodedToken> rnnt_greedy(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid, int blank,
                                       int max_symbols, const std::atomic<bool> * abort);
 
+/**
+ * rnnt_greedy continued from `state` (NeMo GreedyRNNTInfer with partial hypotheses, as cache-aware
+ * streaming decodes chunk after chunk); `state` is left after the last emitted token. Frames are the
+ * chunk's own (0 … valid − 1).
+ */
+std::vector<DecodedToken> rnnt_greedy_continue(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid, int blank,
+                                               int max_symbols, PredictionState & state, const std::atomic<bool> * abort);
+
 std::vector<DecodedToken> tdt_greedy(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid, int blank,
                                      const std::vector<int> & durations, int max_symbols, TdtRule rule, const std::atomic<bool> * abort);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace parakeet {
@@ -38,6 +39,18 @@ struct Hparams {
     int att_context_right = -1;
     bool causal_downsampling = false;
     bool conv_causal = false;
+    /**
+     * Cache-aware streaming presets (left, right) in encoder frames: parakeet.encoder.att_context_presets
+     * (first = default), else the one (att_context_left, att_context_right); empty for offline models.
+     */
+    std::vector<std::pair<int, int>> att_presets;
+
+    // language prompt (Nemotron-3.5: parakeet.prompt.*; NeMo's prompt-conditioned RNNT)
+    bool has_prompt = false;
+    int num_prompts = 0;
+    std::string prompt_default_lang;            // parakeet.prompt.default_lang ("auto")
+    std::vector<std::string> prompt_locales;    // parakeet.prompt.dictionary.keys
+    std::vector<int> prompt_indices;            // parakeet.prompt.dictionary.values (parallel)
 
     // vocabulary
     int vocab_size = 0;
@@ -60,6 +73,8 @@ struct Hparams {
     int subsampling_stages() const;   // log2(subsampling_factor)
     int freq_after_subsampling() const;
     int head_dim() const { return n_heads > 0 ? d_model / n_heads : 0; }
+    /** A cache-aware streaming model (spec §1.2: att_context_style != regular, causal convs). */
+    bool is_streaming() const { return att_context_style == "chunked_limited" && causal_downsampling && conv_causal; }
     bool is_tdt() const { return has_transducer && !durations.empty(); }
     double frame_sec() const { return double(hop_length) * subsampling_factor / sample_rate; }
 };

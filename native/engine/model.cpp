@@ -60,6 +60,11 @@ ModelInfo describe(const std::string & path, const Model::Impl & m, const LoadPa
     info.max_symbols = hp.has_transducer ? hp.max_symbols : 0;
     info.durations = hp.durations;
     info.frame_sec = hp.frame_sec();
+    info.streaming = hp.is_streaming() && hp.has_transducer && !hp.is_tdt() && hp.normalize == "NA" && !hp.att_presets.empty();
+    info.att_context_presets = hp.att_presets;
+    info.has_prompt = hp.has_prompt;
+    for (const std::string & locale : hp.prompt_locales) info.languages.push_back(sanitize_text(locale));
+    info.default_language = hp.has_prompt ? sanitize_text(hp.prompt_default_lang) : "";
     info.file_bytes = m.file->file_size();
     info.weight_bytes = m.weights->device_bytes();
     info.tensor_count = int(gguf_get_n_tensors(m.file->gguf()));

@@ -67,7 +67,42 @@ int count_indexed(const GgufFile & f, const std::string & prefix, const std::str
 
 bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+/**
+ * The streaming presets: parakeet.encoder.att_context_presets ([l, r, l, r, …], first = default; NeMo's
+ * att_context_size list of a multi-lookahead model), else the single att_context_left/right of a
+ * chunked_limited model. The keys att_context_left/right, where absent, take the default preset.
+ */
+void read_att_presets(const GgufFile & f, Hparams & hp) {
+    const std::vector<int64_t> flat = f.get_int_array("parakeet.encoder.att_context_presets");
+    if (flat.size() % 2 != 0) f.fail("parakeet.encoder.att_context_presets holds " + std::to_string(flat.size()) + " numbers (expected pairs [left, right, …])");
+    for (size_t i = 0; i + 1 < flat.size(); i += 2) {
+        if (flat[i] < 1 || flat[i] > 10000 || flat[i + 1] < 0 || flat[i + 1] > 1000) {
+            f.fail("parakeet.encoder.att_context_presets holds [" + std::to_string(flat[i]) + ", " + std::to_string(flat[i + 1]) +
+                   "] (expected left 1..10000, right 0..1000)");
+        }
+        hp.att_presets.emplace_back(int(flat[i]), int(flat[i + 1]));
+    }
+    if (!hp.att_presets.empty()) {
+        if (!f.has_key("parakeet.encoder.att_context_left")) hp.att_context_left = hp.att_presets[0].first;
+        if (!f.has_key("parakeet.encoder.att_context_right")) hp.att_context_right = hp.att_presets[0].second;
+    } else if (hp.att_context_style == "chunked_limited" && hp.att_context_left > 0 && hp.att_context_right >= 0) {
+        hp.att_presets.emplace_back(hp.att_context_left, hp.att_context_right);
+    }
+}
+
 }  // namespace
+
+int prompt_index_for(const Hparams & hp, const std::string & language) {
+    // "auto" is the dictionary's own entry for it where there is one (NeMo's prompt dictionary maps
+    // "auto" to the language-agnostic prompt), else the entry of default_lang.
+    const std::string & key = language == "auto" && std::find(hp.prompt_locales.begin(), hp.prompt_locales.end(), "auto") == hp.prompt_locales.end()
+                                  ? hp.prompt_default_lang
+                                  : language;
+    for (size_t i = 0; i < hp.prompt_locales.size(); ++i) {
+        if (hp.prompt_locales[i] == key) return hp.prompt_indices[i];
+    }
+    return -1;
+}
 
 std::string subsampling_conv_name(int index) { return "encoder.pre_encode.conv." + std::to_string(index); }
 
@@ -124,9 +159,6 @@ void read_identity(const GgufFile & f, Hparams & hp) {
                "(expected ctc, rnnt, tdt, hybrid_rnnt_ctc or hybrid_tdt_ctc)");
     }
     if (f.get_bool("parakeet.ternary.present", false)) f.fail("packed ternary weights (parakeet.ternary.present) are not supported");
-    if (f.get_bool("parakeet.prompt.present", false)) {
-        f.fail("prompt-conditioned models (parakeet.prompt.present, e.g. nemotron streaming) are not supported yet");
-    }
 }
 
 /** parakeet.preprocessor.* (NeMo AudioToMelSpectrogramPreprocessor). */
@@ -185,8 +217,9 @@ void read_encoder(const GgufFile & f, Hparams & hp) {
     {
         // Each depthwise stage needs at least two frequency columns (ggml's channels-fastest kernel).
         int freq = hp.n_mels;
+        const bool causal = f.get_bool("parakeet.encoder.causal_downsampling", false);
         for (int stage = 0; stage + 1 < hp.subsampling_stages(); ++stage) {
-            freq = (freq - 1) / 2 + 1;
+            freq = causal ? freq / 2 + 1 : (freq - 1) / 2 + 1;
             if (freq < 2) f.fail("parakeet.preprocessor.n_mels = " + std::to_string(hp.n_mels) + " is too small for ×" +
                                  std::to_string(hp.subsampling_factor) + " subsampling");
         }
@@ -206,8 +239,34 @@ void read_encoder(const GgufFile & f, Hparams & hp) {
     if (hp.att_context_style != "regular" && hp.att_context_style != "chunked_limited") {
         f.fail("parakeet.encoder.att_context_style = " + quoted_value(hp.att_context_style) + " is not supported (expected 'regular' or 'chunked_limited')");
     }
+    read_att_presets(f, hp);
     if (hp.att_context_style == "chunked_limited" && (hp.att_context_left < 0 || hp.att_context_right < 0 || hp.att_context_right > 1000)) {
         f.fail("chunked_limited attention needs att_context_left ≥ 0 and att_context_right ≥ 0");
+    }
+}
+
+/** parakeet.prompt.* (Nemotron-3.5's language prompt): the one-hot width and the locale → prompt index dictionary. */
+void read_prompt(const GgufFile & f, Hparams & hp) {
+    hp.has_prompt = f.get_bool("parakeet.prompt.present", false);
+    if (!hp.has_prompt) return;
+    hp.num_prompts = int(checked_dim(f, "parakeet.prompt.num_prompts", f.get_int("parakeet.prompt.num_prompts", 0), 1, 65536));
+    hp.prompt_default_lang = f.get_string("parakeet.prompt.default_lang", "auto");
+    hp.prompt_locales = f.get_string_array("parakeet.prompt.dictionary.keys");
+    const std::vector<int64_t> values = f.get_int_array("parakeet.prompt.dictionary.values");
+    if (hp.prompt_locales.empty()) f.fail("parakeet.prompt.present is true but 'parakeet.prompt.dictionary.keys' is missing or empty");
+    if (values.size() != hp.prompt_locales.size()) {
+        f.fail("parakeet.prompt.dictionary.values holds " + std::to_string(values.size()) + " entries for " +
+               std::to_string(hp.prompt_locales.size()) + " keys (they must be parallel)");
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (values[i] < 0 || values[i] >= hp.num_prompts) {
+            f.fail("parakeet.prompt.dictionary.values[" + std::to_string(i) + "] = " + std::to_string(values[i]) + " is outside 0.." +
+                   std::to_string(hp.num_prompts - 1) + " (parakeet.prompt.num_prompts)");
+        }
+        hp.prompt_indices.push_back(int(values[i]));
+    }
+    if (prompt_index_for(hp, "auto") < 0) {
+        f.fail("parakeet.prompt.default_lang = " + quoted_value(hp.prompt_default_lang) + " names no entry of parakeet.prompt.dictionary.keys");
     }
 }
 
@@ -279,6 +338,8 @@ Hparams read_hparams(const GgufFile & f) {
     read_vocabulary(f, hp);
     read_heads(f, hp);
     if (hp.has_transducer) read_transducer(f, hp);
+    read_prompt(f, hp);
+    if (hp.has_prompt && !hp.has_transducer) f.fail("parakeet.prompt.present is true but the model has no transducer head for the prompt to feed");
     return hp;
 }
 

@@ -51,6 +51,8 @@ struct EncoderWeights {
     std::vector<ConformerLayerWeights> layers;
     ggml_tensor * ctc_w = nullptr, * ctc_b = nullptr;             // [D, V+1]
     ggml_tensor * joint_enc_w = nullptr, * joint_enc_b = nullptr; // [D, J]
+    ggml_tensor * prompt1_w = nullptr, * prompt1_b = nullptr;     // [D + P, 2D] (prompt models)
+    ggml_tensor * prompt2_w = nullptr, * prompt2_b = nullptr;     // [2D, D]
 };
 
 struct LstmLayer {

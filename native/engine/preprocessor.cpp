@@ -79,6 +79,17 @@ public:
         }
     }
 
+    /**
+     * Reads the clip from `pcm`, which holds its samples from `base` on (a stream's window of it), with
+     * `n_samples` the clip's length so far: frames are then asked only where every sample they read,
+     * and the one before it (pre-emphasis), lies in [base, n_samples) or outside the clip.
+     */
+    void rebind(const float * pcm, long long base, long long n_samples) {
+        pcm_ = pcm;
+        base_ = base;
+        S_ = n_samples;
+    }
+
     /** Frames of the centred STFT (torch.stft center=True): 1 + floor(S / hop). */
     int frames() const { return int(1 + (S_ + 2 * (n_fft_ / 2) - n_fft_) / hp_.hop_length); }
     /** NeMo 2.x FilterbankFeatures.get_seq_len: floor((S + 2·pad − n_fft) / hop), no +1. */
@@ -107,7 +118,9 @@ private:
     bool batched() const { return fft_.has_power8() && hp_.mag_power == 2.0f; }
     long long frame_start(int t) const { return (long long)t * hp_.hop_length - n_fft_ / 2; }  // zero padding outside the clip
     /** Clip sample s after NeMo pre-emphasis (x[s] − preemph·x[s−1], the first sample kept), 0 outside the clip. */
-    double emphasized(long long s) const { return (s >= 0 && s < S_) ? double(pcm_[s]) - (s > 0 ? double(hp_.preemph) * pcm_[s - 1] : 0.0) : 0.0; }
+    double emphasized(long long s) const {
+        return (s >= 0 && s < S_) ? double(pcm_[s - base_]) - (s > 0 ? double(hp_.preemph) * pcm_[s - 1 - base_] : 0.0) : 0.0;
+    }
     /** Sample i of the frame from `start`, pre-emphasized and windowed. */
     double windowed_sample(long long start, int i) const { return emphasized(start + i) * window_[size_t(i)]; }
     /** ln(filter m · power + guard), with power bin b at power[b · step]. */
@@ -136,7 +149,7 @@ private:
         int j = 0;
         for (; j < span && first + j < 1; ++j) span_[size_t(j)] = emphasized(first + j);
         for (; j + 8 <= span && first + j + 8 <= S_; j += 8) {
-            const float * x = pcm_ + (first + j);
+            const float * x = pcm_ + (first + j - base_);
             _mm512_storeu_pd(span_.data() + j, _mm512_sub_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x)), _mm512_mul_pd(pre, _mm512_cvtps_pd(_mm256_loadu_ps(x - 1)))));
         }
         for (; j < span; ++j) span_[size_t(j)] = emphasized(first + j);
@@ -184,6 +197,7 @@ private:
 
     const float * pcm_;
     long long S_;
+    long long base_ = 0;  // the clip sample pcm_[0] holds
     const Hparams & hp_;
     const PreprocessorWeights & w_;
     int n_fft_, bins_;
@@ -316,6 +330,66 @@ MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparam
         for (int t = 0; t < n && t < T; ++t) mel.data[size_t(m) * T + t] = float(logmel[size_t(m) * T + t]);
     }
     return mel;
+}
+
+struct StreamingLogMel::Impl {
+    Impl(const Hparams & h, const PreprocessorWeights & w) : hp(h), frames(nullptr, 0, h, w), block(size_t(h.n_mels) * 8) {}
+    const Hparams & hp;
+    LogMelFrames frames;
+    std::vector<float> samples;   // the clip from sample `base` on
+    long long base = 0;           // clip sample of samples[0]
+    long long total = 0;          // samples received
+    int next = 0;                 // next frame to emit
+    bool ended = false;
+    std::vector<double> block;    // [M][8] one frames_at call's output
+};
+
+StreamingLogMel::StreamingLogMel(const Hparams & hp, const PreprocessorWeights & w) : impl_(std::make_unique<Impl>(hp, w)) {}
+StreamingLogMel::~StreamingLogMel() = default;
+
+void StreamingLogMel::push(const float * pcm, size_t n) {
+    Impl & s = *impl_;
+    // Samples no later frame reads (its window and the pre-emphasis sample before it) are dropped
+    // once they are most of the buffer: the memmove keeps the capacity, so memory stays flat.
+    const long long keep_from = std::max(0LL, (long long)s.next * s.hp.hop_length - s.hp.n_fft / 2 - 1);
+    const size_t drop = size_t(std::max(0LL, keep_from - s.base));
+    if (drop > 0 && drop >= s.samples.size() / 2) {
+        s.samples.erase(s.samples.begin(), s.samples.begin() + ptrdiff_t(drop));
+        s.base += (long long)drop;
+    }
+    s.samples.insert(s.samples.end(), pcm, pcm + n);
+    s.total += (long long)n;
+}
+
+int StreamingLogMel::take(bool end_of_clip, std::vector<float> & rows) {
+    Impl & s = *impl_;
+    const int M = s.hp.n_mels;
+    const long long hop = s.hp.hop_length, half = s.hp.n_fft / 2;
+    // Before the end, frame t is final once its window [t·hop − n_fft/2, t·hop + n_fft/2) is received.
+    // At the end the clip's length is known: frames up to NeMo's valid length read zero past it, and
+    // the last centred frame (which NeMo's feature mask zeroes) follows as zeros.
+    int limit = 0;
+    if (end_of_clip) {
+        limit = int(s.total / hop);  // get_seq_len: floor(S / hop)
+    } else {
+        limit = s.total >= half ? int((s.total - half) / hop) + 1 : 0;
+        limit = std::min(limit, int(s.total / hop));
+    }
+    s.frames.rebind(s.samples.data(), s.base, s.total);
+    const size_t before = rows.size();
+    while (s.next < limit) {
+        const int count = s.frames.frames_at(s.next, limit, s.block.data(), 8);
+        for (int l = 0; l < count; ++l) {
+            for (int m = 0; m < M; ++m) rows.push_back(float(s.block[size_t(m) * 8 + size_t(l)]));
+        }
+        s.next += count;
+    }
+    if (end_of_clip && !s.ended && s.total > 0) {
+        rows.insert(rows.end(), size_t(M), 0.0f);  // frame floor(S / hop): past NeMo's valid length, zero
+        s.next += 1;
+        s.ended = true;
+    }
+    return int((rows.size() - before) / size_t(M));
 }
 
 }  // namespace parakeet

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <vector>
 
 #include "hparams.h"
@@ -34,5 +35,23 @@ MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp,
  */
 MelSpectrogram compute_log_mel(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
                                const std::atomic<bool> * abort, const MelStats * clip_stats = nullptr, int threads = 1);
+
+/**
+ * The un-normalized log-mel of a clip that arrives block by block (cache-aware streaming; only exact for
+ * normalize NA, where features are frame-local): each frame once every sample it reads has arrived, and
+ * at the end the frames NeMo computes from the whole clip, its final zeroed frame included.
+ */
+class StreamingLogMel {
+public:
+    StreamingLogMel(const Hparams & hp, const PreprocessorWeights & w);
+    ~StreamingLogMel();
+    void push(const float * pcm, size_t n);
+    /** Appends the frames now final to `rows` ([t][M], frequency fastest); returns how many. */
+    int take(bool end_of_clip, std::vector<float> & rows);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace parakeet

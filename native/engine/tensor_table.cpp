@@ -98,6 +98,12 @@ std::vector<TensorSpec> build_table() {
         lstm("decoder.prediction.dec_rnn.lstm.weight_hh_l{i}", [](H h) -> TensorShape { return {h.pred_hidden, 4 * int64_t(h.pred_hidden)}; }),
         lstm("decoder.prediction.dec_rnn.lstm.bias_ih_l{i}", [](H h) -> TensorShape { return {4 * int64_t(h.pred_hidden)}; }),
         lstm("decoder.prediction.dec_rnn.lstm.bias_hh_l{i}", [](H h) -> TensorShape { return {4 * int64_t(h.pred_hidden)}; }),
+        // language prompt (Nemotron-3.5): Linear(D + P → 2D) → ReLU → Linear(2D → D) over [encoder frame | one-hot prompt]
+        model("prompt_kernel.0.weight", N::Prompt, R::Vector, [](H h) -> TensorShape { return {int64_t(h.d_model) + h.num_prompts, 2 * int64_t(h.d_model)}; },
+              &E::prompt1_w),
+        model("prompt_kernel.0.bias", N::Prompt, R::Vector, [](H h) -> TensorShape { return {2 * int64_t(h.d_model)}; }, &E::prompt1_b),
+        model("prompt_kernel.2.weight", N::Prompt, R::Vector, [](H h) -> TensorShape { return {2 * int64_t(h.d_model), h.d_model}; }, &E::prompt2_w),
+        model("prompt_kernel.2.bias", N::Prompt, R::Vector, d, &E::prompt2_b),
         model("joint.enc.weight", N::Transducer, R::Matmul, [](H h) -> TensorShape { return {h.d_model, h.joint_hidden}; }, &E::joint_enc_w),
         model("joint.enc.bias", N::Transducer, R::Vector, [](H h) -> TensorShape { return {h.joint_hidden}; }, &E::joint_enc_b),
         model("joint.pred.weight", N::Transducer, R::Host, [](H h) -> TensorShape { return {h.pred_hidden, h.joint_hidden}; }),
@@ -116,6 +122,7 @@ bool holds(TensorNeed need, H hp) {
         case N::LayerNormConv: return hp.conv_norm_type != "batch_norm";
         case N::Ctc: return hp.has_ctc;
         case N::Transducer: return hp.has_transducer;
+        case N::Prompt: return hp.has_prompt;
     }
     return false;
 }

@@ -33,6 +33,7 @@ enum class TensorNeed {
     LayerNormConv,  // conv_norm_type layer_norm
     Ctc,            // the model has a CTC head
     Transducer,     // the model has a transducer head
+    Prompt,         // a prompt-conditioned model (parakeet.prompt.present)
 };
 
 using TensorShape = std::vector<int64_t>;

@@ -39,6 +39,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace parakeet {
@@ -199,6 +200,15 @@ struct ModelInfo {
     std::vector<int> durations;
     double frame_sec = 0.08;  // seconds per encoder frame
 
+    // Cache-aware streaming (State::begin_stream): a chunked_limited model with causal convolutions and
+    // frame-local features (normalize NA) and an RNNT head.
+    bool streaming = false;
+    std::vector<std::pair<int, int>> att_context_presets;  // (left, right) encoder frames; the first is the default
+    // Language prompt (Nemotron-3.5): the locales of parakeet.prompt.dictionary.keys, and default_lang ("auto").
+    bool has_prompt = false;
+    std::vector<std::string> languages;
+    std::string default_language;
+
     uint64_t file_bytes = 0;
     uint64_t weight_bytes = 0;            // bytes of weights as placed on the device
     int tensor_count = 0;
@@ -300,7 +310,51 @@ struct TranscribeResult {
     std::vector<float> logits; int logit_classes = 0;                            // [T'][V+1]
 };
 
+// ---------------------------------------------------------------- streaming
+
+/** How a stream runs (State::begin_stream). */
+struct StreamParams {
+    int att_left = -1, att_right = -1;  // an attention preset of ModelInfo::att_context_presets; −1, −1 = the default (the first)
+    std::string language;               // prompt models: a locale of ModelInfo::languages or "auto"; "" = "auto"
+    int max_symbols = 0;                // 0 = the model's value
+};
+
+/** A timed event of a stream: "eou" / "eob" (end of utterance / backchannel) or "lang" (a language tag). */
+struct StreamEvent {
+    std::string type;
+    int frame = 0;          // global encoder frame of the token
+    int token_id = 0;
+    std::string value;      // "lang": the tag's locale ("en-US" of <en-US>); else ""
+};
+
+/** What one streaming step (one encoder chunk) committed. Committed tokens never change. */
+struct StreamChunk {
+    int first_frame = 0;              // global encoder frame of the chunk's first frame
+    int frames = 0;                   // encoder frames the chunk produced
+    std::vector<int> token_ids;       // every token emitted, special pieces (<EOU>, <EOB>, language tags) included
+    std::vector<int> token_frames;    // global encoder frame of each
+    std::vector<StreamEvent> events;
+    std::string text;                 // the text of these tokens (special pieces removed; leading space kept between words)
+    std::vector<Token> tokens;        // the text tokens with times (special pieces removed), as TranscribeResult::tokens
+    std::vector<Word> words;          // their words; the first continues the previous chunk's last word when `continues_word`
+    bool continues_word = false;
+    bool decoder_reset = false;       // an <EOU>/<EOB> was emitted: the decoder starts again from SOS after this chunk
+    std::vector<float> encoded;       // StreamOptions capture: the chunk's encoder frames [frames][D] (before the prompt kernel)
+};
+
+/** The schedule of one preset (NeMo ConformerEncoder.setup_streaming_params, with the corrections of the spec). */
+struct StreamInfo {
+    int att_left = 0, att_right = 0;
+    int chunk_frames = 0;             // encoder frames per chunk (right + 1)
+    int mel_first = 0, mel_chunk = 0; // new mel frames of the first chunk and of each later one
+    int pre_encode_cache = 0;         // mel frames re-fed before each later chunk
+    int drop_extra = 0;               // encoder frames dropped after subsampling from the second chunk on
+    std::string language;             // the locale the prompt uses ("auto" or one of ModelInfo::languages); "" without a prompt
+    int prompt_index = -1;
+};
+
 class State;
+class Stream;
 
 /** A loaded model: weights, hyper-parameters, tokenizer. Immutable after load; see the threading notes at the top. */
 class Model : public std::enable_shared_from_this<Model> {
@@ -350,6 +404,14 @@ public:
      */
     TranscribeResult transcribe(const float * pcm, size_t n_samples, const TranscribeParams & params);
 
+    /**
+     * Begins a cache-aware stream on this state (ModelInfo::streaming models; Error(BadArgument) names
+     * the presets or locales when `params` asks for one the model lacks). The stream computes on this
+     * state's backend: a state runs one compute at a time (its transcribe or any of its streams' feed/end),
+     * so give each concurrent stream its own state. The state must outlive the stream.
+     */
+    std::unique_ptr<Stream> begin_stream(const StreamParams & params);
+
     const Model & model() const;
     const StateInfo & info() const;
 
@@ -358,6 +420,34 @@ public:
 private:
     friend class Model;
     explicit State(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+/**
+ * One cache-aware stream (NeMo cache_aware_stream_step): PCM in any block size → log-mel frame by frame
+ * (normalize NA) → encoder chunks with per-layer attention and convolution caches → RNNT greedy with the
+ * prediction state carried across chunks. Graphs and buffers are made for the first chunk of each shape
+ * and reused after, so memory stays flat over any length.
+ */
+class Stream {
+public:
+    ~Stream();
+    Stream(const Stream &) = delete;
+    Stream & operator=(const Stream &) = delete;
+
+    /** Appends mono PCM at the model's rate and runs every chunk it completes (Error(Busy) while the state computes elsewhere). */
+    std::vector<StreamChunk> feed(const float * pcm, size_t n_samples);
+    /** Ends the stream: the mel tail (the final frame zeroed, as NeMo's whole-clip features) and the final partial chunk are processed. */
+    std::vector<StreamChunk> end();
+    const StreamInfo & info() const;
+    /** Keep each chunk's encoder frames in StreamChunk::encoded (tests: streamed vs offline encoder). */
+    void capture_encoder(bool on);
+
+    struct Impl;
+
+private:
+    friend class State;
+    explicit Stream(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };
 

@@ -1,0 +1,157 @@
+#include "stream_encoder.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "ggml-alloc.h"
+#include "graph_helpers.h"
+#include "prompt_kernel.h"
+
+namespace parakeet {
+
+/** One chunk shape's graph: metadata, nodes, its allocator (sized at build), and the constant uploads. */
+struct StreamEncoder::ChunkGraph {
+    std::vector<uint8_t> meta;
+    ggml_context * ctx = nullptr;
+    ggml_cgraph * graph = nullptr;
+    ggml_gallocr_t alloc = nullptr;
+    ggml_tensor * mel = nullptr, * pos = nullptr, * mask = nullptr, * onehot = nullptr;
+    ggml_tensor * encoded = nullptr, * joint = nullptr;
+    int frames = 0;
+    std::vector<float> pos_rows, onehot_rows;
+
+    ~ChunkGraph() {
+        if (alloc != nullptr) ggml_gallocr_free(alloc);
+        if (ctx != nullptr) ggml_free(ctx);
+    }
+};
+
+namespace {
+
+ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int64_t ne1) {
+    ggml_tensor * t = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, ne0, ne1);
+    ggml_set_name(t, name);
+    ggml_set_input(t);
+    return t;
+}
+
+}  // namespace
+
+StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend,
+                             const StreamInfo & schedule, int prompt_index)
+    : hp_(hp), w_(w), packed_(packed), backend_(backend), left_(schedule.att_left), chunk_(schedule.chunk_frames), prompt_index_(prompt_index) {
+    // The caches: three tensors per layer in one buffer on the device, zero at the start (NeMo
+    // get_initial_cache_state; zero conv cache = the causal left padding).
+    const size_t n = w_.layers.size();
+    ggml_init_params params = {ggml_tensor_overhead() * 3 * n + 1024, nullptr, true};
+    cache_ctx_ = ggml_init(params);
+    if (cache_ctx_ == nullptr) throw Error(ErrorCode::OutOfMemory, "no memory for a stream's cache descriptors");
+    for (size_t i = 0; i < n; ++i) {
+        StreamLayerCache c;
+        c.key = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_);
+        c.value = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_);
+        c.conv = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, hp_.conv_kernel - 1);
+        caches_.push_back(c);
+    }
+    cache_buffer_ = ggml_backend_alloc_ctx_tensors_from_buft(cache_ctx_, backend_.buffer_type());
+    if (cache_buffer_ == nullptr) {
+        ggml_free(cache_ctx_);
+        throw Error(ErrorCode::OutOfMemory, "not enough memory on " + backend_.device_name() + " for a stream's attention and convolution caches");
+    }
+    ggml_backend_buffer_clear(cache_buffer_, 0);
+}
+
+StreamEncoder::~StreamEncoder() {
+    graphs_.clear();
+    if (cache_buffer_ != nullptr) ggml_backend_buffer_free(cache_buffer_);
+    if (cache_ctx_ != nullptr) ggml_free(cache_ctx_);
+}
+
+StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
+    auto found = graphs_.find({rows, drop});
+    if (found != graphs_.end()) return *found->second;
+    auto g = std::make_unique<ChunkGraph>();
+    const size_t nodes = encoder_graph_nodes(hp_);
+    g->meta.resize(ggml_tensor_overhead() * nodes + ggml_graph_overhead_custom(nodes, false));
+    ggml_init_params params = {g->meta.size(), g->meta.data(), true};
+    g->ctx = ggml_init(params);
+    ggml_context * ctx = g->ctx;
+
+    EncoderInputs in;
+    in.packed = packed_.count() != 0 ? &packed_ : nullptr;
+    in.cpu_fused_ops = backend_.is_cpu();
+    g->mel = in.mel = new_input(ctx, "mel", hp_.n_mels, rows);
+    in.stage_masks.assign(size_t(hp_.subsampling_stages()) + 1, nullptr);  // a chunk is all valid frames
+    ggml_tensor * sub = build_subsampling(ctx, hp_, w_, in);              // [D, rows']
+    g->frames = int(sub->ne[1]) - drop;
+    if (g->frames <= 0) throw Error(ErrorCode::Internal, "a streaming chunk of " + std::to_string(rows) + " mel frames gave no encoder frame");
+    // NeMo drop_extra_pre_encoded: the frames the pre-encode cache produced again.
+    ggml_tensor * x = ggml_view_2d(ctx, sub, sub->ne[0], g->frames, sub->nb[1], size_t(drop) * sub->nb[1]);
+    const int keys = left_ + g->frames;
+    g->pos = in.pos = new_input(ctx, "pos", hp_.d_model, 2 * keys - 1);
+    g->mask = in.att_mask = new_input(ctx, "att_mask", keys, g->frames);
+    std::vector<ggml_tensor *> writes;
+    for (size_t i = 0; i < w_.layers.size(); ++i) x = build_stream_layer(ctx, hp_, w_.layers[i], x, in, caches_[i], g->frames, writes);
+    g->encoded = x;
+    ggml_set_name(x, "encoded");
+    ggml_set_output(x);
+    ggml_tensor * joint_in = x;
+    if (prompt_index_ >= 0) {
+        g->onehot = new_input(ctx, "prompt_onehot", hp_.num_prompts, g->frames);
+        joint_in = build_prompt_kernel(ctx, w_, x, g->onehot);
+        g->onehot_rows = prompt_onehot(hp_, prompt_index_, g->frames);
+    }
+    g->joint = linear(ctx, joint_in, w_.joint_enc_w, w_.joint_enc_b, in.packed);  // NeMo RNNTJoint.project_encoder
+    ggml_set_name(g->joint, "joint_enc");
+    ggml_set_output(g->joint);
+    g->graph = ggml_new_graph_custom(ctx, nodes, false);
+    ggml_build_forward_expand(g->graph, g->joint);
+    for (ggml_tensor * write : writes) ggml_build_forward_expand(g->graph, write);
+
+    g->alloc = ggml_gallocr_new(backend_.buffer_type());
+    if (g->alloc == nullptr || !ggml_gallocr_alloc_graph(g->alloc, g->graph)) {
+        throw Error(ErrorCode::OutOfMemory, "not enough memory on " + backend_.device_name() + " for a streaming chunk's compute buffers");
+    }
+    g->pos_rows = relative_positions(keys, hp_.d_model);
+    ChunkGraph & out = *g;
+    graphs_.emplace(std::make_pair(rows, drop), std::move(g));
+    return out;
+}
+
+int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded) {
+    ChunkGraph & g = graph_for(rows, drop);
+    const int frames = g.frames, keys = left_ + frames;
+    // NeMo _create_masks over [cache | chunk] (positions 0 … L + frames − 1, queries the chunk's): a key is
+    // visible when it is a filled cache slot (offset = L − filled) and chunked_limited allows it.
+    // The preset's chunk, not the file's default (att_context_right): presets differ in it.
+    const int chunk = chunk_;
+    const int per_chunk = left_ / chunk;
+    mask_.assign(size_t(frames) * size_t(keys), 0.0f);
+    for (int i = 0; i < frames; ++i) {
+        const int query = left_ + i;
+        for (int j = 0; j < keys; ++j) {
+            const int diff = query / chunk - j / chunk;
+            const bool visible = j >= left_ - filled_ && diff >= 0 && diff <= per_chunk;
+            if (!visible) mask_[size_t(i) * size_t(keys) + size_t(j)] = -std::numeric_limits<float>::infinity();
+        }
+    }
+    ggml_backend_tensor_set(g.mel, mel_rows, 0, size_t(rows) * size_t(hp_.n_mels) * sizeof(float));
+    ggml_backend_tensor_set(g.pos, g.pos_rows.data(), 0, g.pos_rows.size() * sizeof(float));
+    ggml_backend_tensor_set(g.mask, mask_.data(), 0, mask_.size() * sizeof(float));
+    if (g.onehot != nullptr) ggml_backend_tensor_set(g.onehot, g.onehot_rows.data(), 0, g.onehot_rows.size() * sizeof(float));
+    const ggml_status status = ggml_backend_graph_compute(backend_.backend(), g.graph);
+    if (status != GGML_STATUS_SUCCESS) {
+        throw Error(status == GGML_STATUS_ALLOC_FAILED ? ErrorCode::OutOfMemory : ErrorCode::DeviceUnavailable,
+                    "the compute device " + backend_.device_name() + " failed while running a streaming chunk");
+    }
+    filled_ = std::min(left_, filled_ + frames);
+    joint.resize(size_t(frames) * size_t(g.joint->ne[0]));
+    ggml_backend_tensor_get(g.joint, joint.data(), 0, joint.size() * sizeof(float));
+    if (encoded != nullptr) {
+        encoded->resize(size_t(frames) * size_t(hp_.d_model));
+        ggml_backend_tensor_get(g.encoded, encoded->data(), 0, encoded->size() * sizeof(float));
+    }
+    return frames;
+}
+
+}  // namespace parakeet

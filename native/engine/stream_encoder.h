@@ -1,0 +1,53 @@
+// The encoder of one cache-aware stream: its per-layer caches and, per chunk shape, a graph built and
+// allocated once (its own ggml_gallocr), then only fed and run for every later chunk of that shape.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "compute_backend.h"
+#include "hparams.h"
+#include "model_weights.h"
+#include "parakeet/parakeet.h"
+#include "stream_encoder_graph.h"
+
+namespace parakeet {
+
+class StreamEncoder {
+public:
+    /** `schedule`: the preset's chunking (StreamInfo); `prompt_index` ≥ 0 applies the prompt kernel before joint.enc. */
+    StreamEncoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend, const StreamInfo & schedule,
+                  int prompt_index);
+    ~StreamEncoder();
+    StreamEncoder(const StreamEncoder &) = delete;
+    StreamEncoder & operator=(const StreamEncoder &) = delete;
+
+    /**
+     * One streaming step over mel rows [rows][M] (the pre-encode cache, then the chunk's new frames):
+     * subsampling, the first `drop` encoder frames dropped, the conformer layers with the caches
+     * (updated), then joint.enc. Writes [frames][J] to `joint` and, when `encoded` is given, the encoder
+     * frames [frames][D] to it; returns the frame count.
+     */
+    int step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded);
+
+private:
+    struct ChunkGraph;
+    ChunkGraph & graph_for(int rows, int drop);
+
+    const Hparams & hp_;
+    const EncoderWeights & w_;
+    const PackedWeights & packed_;
+    ComputeBackend & backend_;
+    const int left_;          // attention cache length L
+    const int chunk_;         // encoder frames per chunk of the preset (right + 1)
+    const int prompt_index_;
+    ggml_context * cache_ctx_ = nullptr;
+    ggml_backend_buffer_t cache_buffer_ = nullptr;
+    std::vector<StreamLayerCache> caches_;
+    int filled_ = 0;          // cache frames holding real frames (the rest are masked)
+    std::map<std::pair<int, int>, std::unique_ptr<ChunkGraph>> graphs_;  // by (mel rows, dropped frames)
+    std::vector<float> mask_;  // the attention mask upload [frames][L + frames]
+};
+
+}  // namespace parakeet

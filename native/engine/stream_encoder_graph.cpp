@@ -1,0 +1,101 @@
+// The conformer layer of a streaming step. Why K and V are cached instead of NeMo's raw attention
+// input: linear_k and linear_v act on each frame alone (and the packed kernels quantize activations
+// per frame), so linear_k([cache | chunk]) = [linear_k(cache) | linear_k(chunk)] with the same numbers,
+// and each chunk then projects only its own frames instead of L + chunk.
+#include <cmath>
+
+#include "graph_helpers.h"
+#include "stream_encoder_graph.h"
+
+namespace parakeet {
+namespace {
+
+/** The last `keep` columns of `all` [D, n] copied into `cache` [D, keep]: the cache of the next chunk. */
+ggml_tensor * write_tail(ggml_context * ctx, ggml_tensor * all, ggml_tensor * cache) {
+    const int64_t keep = cache->ne[1];
+    ggml_tensor * tail = ggml_view_2d(ctx, all, all->ne[0], keep, all->nb[1], size_t(all->ne[1] - keep) * all->nb[1]);
+    return ggml_cpy(ctx, tail, cache);
+}
+
+/**
+ * residual + NeMo RelPositionMultiHeadAttention over [cache | chunk] keys (update_cache with
+ * cache_drop_size 0): queries are the chunk's frames, keys and values the cached frames then the
+ * chunk's, positions span L + frames keys (RelPositionalEncoding with cache_len).
+ */
+ggml_tensor * stream_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh, const EncoderInputs & in,
+                               const StreamLayerCache & cache, int frames, std::vector<ggml_tensor *> & writes, ggml_tensor * residual) {
+    const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), Tq = frames;
+    const int64_t Tk = cache.key->ne[1] + Tq, P = 2 * Tk - 1;
+    ggml_tensor * q = ggml_reshape_3d(ctx, linear(ctx, xh, w.q_w, w.q_b, in.packed), dk, H, Tq);
+    ggml_tensor * k_all = ggml_concat(ctx, cache.key, linear(ctx, xh, w.k_w, w.k_b, in.packed), 1);    // [D, Tk]
+    ggml_tensor * v_all = ggml_concat(ctx, cache.value, linear(ctx, xh, w.v_w, w.v_b, in.packed), 1);  // [D, Tk]
+    writes.push_back(write_tail(ctx, k_all, cache.key));
+    writes.push_back(write_tail(ctx, v_all, cache.value));
+    ggml_tensor * k = ggml_reshape_3d(ctx, k_all, dk, H, Tk);
+    ggml_tensor * v = ggml_reshape_3d(ctx, v_all, dk, H, Tk);
+    ggml_tensor * p = ggml_reshape_3d(ctx, mul_mat(ctx, w.pos_w, in.pos, in.packed), dk, H, P);  // linear_pos has no bias
+
+    ggml_tensor * bias_u = ggml_reshape_3d(ctx, w.pos_bias_u, dk, H, 1);
+    ggml_tensor * bias_v = ggml_reshape_3d(ctx, w.pos_bias_v, dk, H, 1);
+    ggml_tensor * q_u = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_u), 0, 2, 1, 3));  // [dk, Tq, H]
+    ggml_tensor * q_v = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_v), 0, 2, 1, 3));  // [dk, Tq, H]
+    ggml_tensor * k_h = ggml_cont(ctx, ggml_permute(ctx, k, 0, 2, 1, 3));                          // [dk, Tk, H]
+    ggml_tensor * p_h = ggml_cont(ctx, ggml_permute(ctx, p, 0, 2, 1, 3));                          // [dk, P, H]
+
+    ggml_tensor * ac = ggml_mul_mat(ctx, k_h, q_u);      // [Tk keys, Tq queries, H]
+    ggml_tensor * bd_raw = ggml_mul_mat(ctx, p_h, q_v);  // [P positions, Tq queries, H]
+    // NeMo rel_shift with Tq queries over P = 2·Tk − 1 positions: BD[i, j] = BD_raw[i, (Tq − 1) − i + j]
+    // (query i at absolute L + i, key j: relative position L + i − j), a strided view.
+    ggml_tensor * bd = ggml_view_3d(ctx, bd_raw, Tk, Tq, H, bd_raw->nb[1] - sizeof(float), bd_raw->nb[2], size_t(Tq - 1) * sizeof(float));
+    ggml_tensor * attn = ggml_soft_max_ext(ctx, ggml_add(ctx, ac, bd), in.att_mask, 1.0f / std::sqrt(float(dk)), 0.0f);
+
+    ggml_tensor * v_t = ggml_cont(ctx, ggml_permute(ctx, v, 1, 2, 0, 3));  // [Tk keys, dk, H]
+    ggml_tensor * context = ggml_mul_mat(ctx, v_t, attn);                   // [dk, Tq, H]
+    context = ggml_reshape_2d(ctx, ggml_cont(ctx, ggml_permute(ctx, context, 0, 2, 1, 3)), D, Tq);
+    return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
+}
+
+/**
+ * residual + NeMo ConformerConvolution with its causal depthwise conv fed from the cache
+ * (CausalConv1D.update_cache): pointwise_conv1, GLU, [cache | GLU] through the K taps, norm, Swish,
+ * pointwise_conv2.
+ */
+ggml_tensor * stream_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh, const EncoderInputs & in,
+                                 const StreamLayerCache & cache, int frames, std::vector<ggml_tensor *> & writes, ggml_tensor * residual) {
+    const int64_t D = hp.d_model, K = hp.conv_kernel, T = frames;
+    ggml_tensor * a = linear(ctx, xh, w.pw1_w, w.pw1_b, in.packed);  // [2D, T]
+    ggml_tensor * first = ggml_view_2d(ctx, a, D, T, a->nb[1], 0);
+    ggml_tensor * second = ggml_view_2d(ctx, a, D, T, a->nb[1], size_t(D) * ggml_element_size(a));
+    ggml_tensor * glu = ggml_mul(ctx, first, ggml_sigmoid(ctx, second));
+    ggml_tensor * all = ggml_concat(ctx, cache.conv, glu, 1);  // [D, K−1+T]
+    writes.push_back(write_tail(ctx, all, cache.conv));
+    // out[:, t] = Σ_k w[:, k] · all[:, t + k]: no padding, the cache is the causal left context.
+    ggml_tensor * conv = nullptr;
+    for (int64_t k = 0; k < K; ++k) {
+        ggml_tensor * shifted = ggml_view_2d(ctx, all, D, T, all->nb[1], size_t(k) * all->nb[1]);
+        ggml_tensor * tap = ggml_view_1d(ctx, w.dw_w, D, size_t(k * D) * sizeof(float));
+        ggml_tensor * term = ggml_mul(ctx, shifted, tap);
+        conv = conv == nullptr ? term : ggml_add(ctx, conv, term);
+    }
+    ggml_tensor * x = ggml_add(ctx, conv, w.dw_b);  // depthwise bias (batch norm folded in)
+    if (w.conv_ln_w != nullptr) x = layer_norm(ctx, x, w.conv_ln_w, w.conv_ln_b, in.cpu_fused_ops);
+    x = ggml_silu(ctx, x);
+    return linear_ex(ctx, x, w.pw2_w, w.pw2_b, in.packed, false, residual);
+}
+
+}  // namespace
+
+ggml_tensor * build_stream_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x, const EncoderInputs & in,
+                                 const StreamLayerCache & cache, int frames, std::vector<ggml_tensor *> & cache_writes) {
+    const bool fused = in.cpu_fused_ops;
+    ggml_tensor * r = build_feed_forward(ctx, normed_for(ctx, x, w.ff1_norm_w, w.ff1_norm_b, fused, in.packed, {w.ff1_w1}), w.ff1_w1, w.ff1_b1, w.ff1_w2,
+                                         w.ff1_b2, in.packed, x);
+    r = stream_attention(ctx, hp, w, normed_for(ctx, r, w.att_norm_w, w.att_norm_b, fused, in.packed, {w.q_w, w.k_w, w.v_w}), in, cache, frames,
+                         cache_writes, r);
+    r = stream_conv_module(ctx, hp, w, normed_for(ctx, r, w.conv_norm_w, w.conv_norm_b, fused, in.packed, {w.pw1_w}), in, cache, frames, cache_writes, r);
+    r = build_feed_forward(ctx, normed_for(ctx, r, w.ff2_norm_w, w.ff2_norm_b, fused, in.packed, {w.ff2_w1}), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2,
+                           in.packed, r);
+    return layer_norm(ctx, r, w.out_norm_w, w.out_norm_b, fused);
+}
+
+}  // namespace parakeet
