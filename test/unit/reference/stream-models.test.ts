@@ -15,24 +15,22 @@ import { scratchDir } from '../gguf/tmp.js';
 const dir = scratchDir('stream-models');
 const I32 = GgufValueType.INT32;
 
+/** The default preset [70, 1] of EOU-120M and Nemotron-EN: 9 then 16 mel frames, 2 encoder frames per chunk. */
+const PRESET_70_1: Record<string, GgufValue> = {
+  'parakeet.encoder.att_context_left': { type: I32, value: 70 },
+  'parakeet.encoder.att_context_right': { type: I32, value: 1 },
+  'parakeet.streaming.chunk_size': { type: GgufValueType.ARRAY, itemType: I32, value: [9, 16] },
+  'parakeet.streaming.shift_size': { type: GgufValueType.ARRAY, itemType: I32, value: [9, 16] },
+  'parakeet.streaming.last_channel_cache_size': { type: I32, value: 70 },
+  'parakeet.streaming.valid_out_len': { type: I32, value: 2 },
+};
+
 /** Expected value (with its GGUF type) of every streaming key, per family: what parakeet.cpp's converter writes. */
 const STREAMING_KEYS: Record<StreamingFamily, Record<string, GgufValue>> = {
-  eou: {
-    'parakeet.encoder.att_context_left': { type: I32, value: 70 },
-    'parakeet.encoder.att_context_right': { type: I32, value: 1 },
-    'parakeet.streaming.chunk_size': { type: GgufValueType.ARRAY, itemType: I32, value: [9, 16] },
-    'parakeet.streaming.shift_size': { type: GgufValueType.ARRAY, itemType: I32, value: [9, 16] },
-    'parakeet.streaming.last_channel_cache_size': { type: I32, value: 70 },
-    'parakeet.streaming.valid_out_len': { type: I32, value: 2 },
-  },
+  eou: PRESET_70_1,
   'nemotron-en': {
-    'parakeet.encoder.att_context_left': { type: I32, value: 70 },
-    'parakeet.encoder.att_context_right': { type: I32, value: 1 },
+    ...PRESET_70_1,
     'parakeet.encoder.att_context_presets': { type: GgufValueType.ARRAY, itemType: I32, value: [70, 1, 70, 0, 70, 6, 70, 13] },
-    'parakeet.streaming.chunk_size': { type: GgufValueType.ARRAY, itemType: I32, value: [9, 16] },
-    'parakeet.streaming.shift_size': { type: GgufValueType.ARRAY, itemType: I32, value: [9, 16] },
-    'parakeet.streaming.last_channel_cache_size': { type: I32, value: 70 },
-    'parakeet.streaming.valid_out_len': { type: I32, value: 2 },
   },
   'nemotron-3.5': {
     'parakeet.encoder.att_context_left': { type: I32, value: 56 },
