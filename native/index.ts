@@ -148,6 +148,8 @@ export interface TranscribeOptions {
   profile?: boolean;
   /** At most this many CPU threads for this call (0/absent: the state's own count). */
   maxThreads?: number;
+  /** Language-prompt models (ModelInfo.hasPrompt): a locale of ModelInfo.languages or 'auto' (absent = 'auto'). */
+  language?: string;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }

@@ -134,6 +134,7 @@ Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr
             throw_bad_argument(env, "maxThreads must be an integer 0..1024 (0 = the state's own count)");
         }
         params.max_threads = int(max_threads);
+        params.language = optional_string(o, "language", "");
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
     }
     if (input.ElementLength() == 0) throw make_error(env, "BAD_AUDIO", "the audio is empty (0 samples); record or choose audio with sound in it");

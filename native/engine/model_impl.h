@@ -49,6 +49,9 @@ struct State::Impl {
     std::atomic<bool> busy{false};
 };
 
+/** The prompt index of `language` ("" = "auto") for a prompt model, −1 without a prompt; Error(BadArgument) names the locales. */
+int resolve_prompt(const Hparams & hp, const std::string & language);
+
 /** Builds a state's parts on `backend` (the model's, or one made for the state). */
 std::unique_ptr<State::Impl> make_state_impl(const Model & model, const Model::Impl & m, ComputeBackend & backend, const StateParams & params);
 

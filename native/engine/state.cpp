@@ -8,6 +8,7 @@
 
 #include "greedy.h"
 #include "model_impl.h"
+#include "model_schema.h"
 #include "preprocessor.h"
 #include "row_split.h"
 #include "transducer.h"
@@ -48,7 +49,7 @@ DecoderKind resolve_decoder(const Model::Impl & m, DecoderKind requested) {
     return info.default_decoder;
 }
 
-void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offset_sec, DecoderKind decoder, const TranscribeParams & params,
+void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offset_sec, DecoderKind decoder, int prompt_index, const TranscribeParams & params,
                        bool first, bool multi_window, const MelStats * clip_stats, TranscribeResult & result, std::vector<DecodedToken> & tokens) {
     const Hparams & hp = s.m->hp;
     ComputeBackend * backend = s.backend;
@@ -73,7 +74,7 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
     const EncoderHead head = decoder == DecoderKind::Ctc ? EncoderHead::Ctc : EncoderHead::JointEnc;
     const bool keep = params.capture_encoder;
     backend->set_active_threads(threads);
-    EncoderOutput enc = s.encoder->run(mel, head, keep, params.abort, params.profile ? &result.profile : nullptr);
+    EncoderOutput enc = s.encoder->run(mel, head, keep, params.abort, params.profile ? &result.profile : nullptr, prompt_index);
     const double encoder_ms = ms_since(t0);
     result.timings.encoder_ms += encoder_ms;
     result.threads_used = threads;
@@ -134,6 +135,21 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
 
 }  // namespace
 
+int resolve_prompt(const Hparams & hp, const std::string & requested) {
+    const std::string language = requested.empty() ? "auto" : requested;
+    if (!hp.has_prompt) {
+        if (language != "auto") throw Error(ErrorCode::BadArgument, "this model has no language prompt; leave the language out (or 'auto')");
+        return -1;
+    }
+    const int index = prompt_index_for(hp, language);
+    if (index < 0) {
+        std::string locales;
+        for (const std::string & l : hp.prompt_locales) locales += (locales.empty() ? "" : ", ") + l;
+        throw Error(ErrorCode::BadArgument, "language '" + language + "' is not one of this model's locales (auto, " + locales + ")");
+    }
+    return index;
+}
+
 std::unique_ptr<State::Impl> make_state_impl(const Model & model, const Model::Impl & m, ComputeBackend & backend, const StateParams & params) {
     auto s = std::make_unique<State::Impl>();
     s->model = &model;
@@ -188,6 +204,7 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
     if (!(params.max_window_sec >= 1.0)) throw Error(ErrorCode::BadArgument, "max_window_sec must be at least 1 second");
 
     const DecoderKind decoder = resolve_decoder(m, params.decoder);
+    const int prompt_index = resolve_prompt(m.hp, params.language);
     TranscribeResult result;
     result.decoder = decoder_kind_name(decoder);
     result.device = s.backend->device_name();
@@ -213,7 +230,7 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
         const double offset = double(r.begin) / m.hp.sample_rate;
         result.windows.push_back({offset, double(r.end) / m.hp.sample_rate});
         std::vector<DecodedToken> tokens;
-        transcribe_window(s, pcm + r.begin, r.end - r.begin, offset, decoder, params, w == 0, windows.size() > 1,
+        transcribe_window(s, pcm + r.begin, r.end - r.begin, offset, decoder, prompt_index, params, w == 0, windows.size() > 1,
                             global_stats ? &clip_stats : nullptr, result, tokens);
         const std::string piece = m.detokenizer->text(tokens);
         if (!piece.empty()) text += (text.empty() ? "" : " ") + piece;

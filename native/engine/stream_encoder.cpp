@@ -48,11 +48,12 @@ StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const
     if (cache_ctx_ == nullptr) throw Error(ErrorCode::OutOfMemory, "no memory for a stream's cache descriptors");
     for (size_t i = 0; i < n; ++i) {
         StreamLayerCache c;
-        c.key = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_);
-        c.value = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_);
-        c.conv = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, hp_.conv_kernel - 1);
+        c.key = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_ + chunk_);
+        c.value = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, left_ + chunk_, hp_.d_model);
+        c.conv = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, hp_.conv_kernel - 1 + chunk_);
+        c.left = left_;
         caches_.push_back(c);
-        positions_.push_back(ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, 2 * (left_ + chunk_) - 1));
+        positions_.push_back(ggml_new_tensor_3d(cache_ctx_, GGML_TYPE_F32, hp_.head_dim(), 2 * (left_ + chunk_) - 1, hp_.n_heads));
     }
     cache_buffer_ = ggml_backend_alloc_ctx_tensors_from_buft(cache_ctx_, backend_.buffer_type());
     if (cache_buffer_ == nullptr) {
@@ -70,7 +71,8 @@ StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const
 }
 
 void StreamEncoder::fill_positions() {
-    const size_t nodes = 8 + 4 * w_.layers.size();
+    // Per layer: the product (a packed kernel may add a quantize node), its reshape, permute and copy.
+    const size_t nodes = 64 + 16 * w_.layers.size();
     std::vector<uint8_t> meta(ggml_tensor_overhead() * nodes + ggml_graph_overhead_custom(nodes, false));
     ggml_init_params params = {meta.size(), meta.data(), true};
     ggml_context * ctx = ggml_init(params);
@@ -87,7 +89,9 @@ void StreamEncoder::fill_positions() {
     const PackedWeights * packed = packed_.count() != 0 ? &packed_ : nullptr;
     ggml_cgraph * graph = ggml_new_graph_custom(ctx, nodes, false);
     for (size_t i = 0; i < w_.layers.size(); ++i) {
-        ggml_build_forward_expand(graph, ggml_cpy(ctx, mul_mat(ctx, w_.layers[i].pos_w, pos, packed), positions_[i]));
+        // Head-major [dk, P, H], as the attention's position products read it (no copy per chunk).
+        ggml_tensor * p = ggml_reshape_3d(ctx, mul_mat(ctx, w_.layers[i].pos_w, pos, packed), hp_.head_dim(), hp_.n_heads, 2 * keys - 1);
+        ggml_build_forward_expand(graph, ggml_cpy(ctx, ggml_permute(ctx, p, 0, 2, 1, 3), positions_[i]));
     }
     scope.alloc = ggml_gallocr_new(backend_.buffer_type());
     if (scope.alloc == nullptr || !ggml_gallocr_alloc_graph(scope.alloc, graph)) {
@@ -129,14 +133,15 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     const int keys = left_ + g->frames;
     if (g->frames > chunk_) throw Error(ErrorCode::Internal, "a streaming chunk of " + std::to_string(g->frames) + " frames exceeds the preset's chunk");
     // This shape's table is the centre 2·keys − 1 rows of the full chunk's (positions keys − 1 … −(keys − 1)).
-    for (size_t i = 0; i < w_.layers.size(); ++i) {
-        ggml_tensor * full = positions_[i];
+    std::vector<ggml_tensor *> positions;
+    for (ggml_tensor * full : positions_) {
         const size_t skip = size_t(left_ + chunk_ - keys) * full->nb[1];
-        in.kept_positions.emplace_back(w_.layers[i].pos_w, ggml_view_2d(ctx, full, full->ne[0], 2 * keys - 1, full->nb[1], skip));
+        positions.push_back(ggml_view_3d(ctx, full, full->ne[0], 2 * keys - 1, full->ne[2], full->nb[1], full->nb[2], skip));
     }
     g->mask = in.att_mask = new_input(ctx, "att_mask", keys, g->frames);
-    std::vector<ggml_tensor *> writes;
-    for (size_t i = 0; i < w_.layers.size(); ++i) x = build_stream_layer(ctx, hp_, w_.layers[i], x, in, caches_[i], g->frames, writes);
+    g->graph = ggml_new_graph_custom(ctx, nodes, false);
+    std::vector<ggml_tensor *> shifts;
+    for (size_t i = 0; i < w_.layers.size(); ++i) x = build_stream_layer(ctx, g->graph, hp_, w_.layers[i], x, in, positions[i], caches_[i], g->frames, shifts);
     g->encoded = x;
     ggml_set_name(x, "encoded");
     ggml_set_output(x);
@@ -149,9 +154,8 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     g->joint = linear(ctx, joint_in, w_.joint_enc_w, w_.joint_enc_b, in.packed);  // NeMo RNNTJoint.project_encoder
     ggml_set_name(g->joint, "joint_enc");
     ggml_set_output(g->joint);
-    g->graph = ggml_new_graph_custom(ctx, nodes, false);
     ggml_build_forward_expand(g->graph, g->joint);
-    for (ggml_tensor * write : writes) ggml_build_forward_expand(g->graph, write);
+    for (ggml_tensor * shift : shifts) ggml_build_forward_expand(g->graph, shift);  // after every read of the windows
 
     g->alloc = ggml_gallocr_new(backend_.buffer_type());
     if (g->alloc == nullptr || !ggml_gallocr_alloc_graph(g->alloc, g->graph)) {

@@ -10,11 +10,26 @@
 namespace parakeet {
 namespace {
 
-/** The last `keep` columns of `all` [D, n] copied into `cache` [D, keep]: the cache of the next chunk. */
-ggml_tensor * write_tail(ggml_context * ctx, ggml_tensor * all, ggml_tensor * cache) {
-    const int64_t keep = cache->ne[1];
-    ggml_tensor * tail = ggml_view_2d(ctx, all, all->ne[0], keep, all->nb[1], size_t(all->ne[1] - keep) * all->nb[1]);
-    return ggml_cpy(ctx, tail, cache);
+/** Columns [first, first + count) of a window [D, n]: contiguous. */
+ggml_tensor * columns(ggml_context * ctx, ggml_tensor * window, int64_t first, int64_t count) {
+    return ggml_view_2d(ctx, window, window->ne[0], count, window->nb[1], size_t(first) * window->nb[1]);
+}
+
+/**
+ * Writes a chunk's frames [D, frames] into the window after its `kept` cached columns; expanded into the
+ * graph now, so the reads of the window built after it run after it (ggml runs a graph's nodes in order).
+ */
+void write_chunk(ggml_context * ctx, ggml_cgraph * graph, ggml_tensor * chunk, ggml_tensor * window, int64_t kept) {
+    ggml_build_forward_expand(graph, ggml_cpy(ctx, chunk, columns(ctx, window, kept, chunk->ne[1])));
+}
+
+/**
+ * The next chunk's cache: the window's last `kept` frames of [cache | chunk] moved to its front
+ * (through a copy, since the two ranges overlap and the copy's threads split the columns).
+ */
+ggml_tensor * shift_window(ggml_context * ctx, ggml_tensor * window, int64_t kept, int64_t frames) {
+    ggml_tensor * tail = ggml_cont(ctx, columns(ctx, window, frames, kept));
+    return ggml_cpy(ctx, tail, columns(ctx, window, 0, kept));
 }
 
 /**
@@ -22,31 +37,28 @@ ggml_tensor * write_tail(ggml_context * ctx, ggml_tensor * all, ggml_tensor * ca
  * cache_drop_size 0): queries are the chunk's frames, keys and values the cached frames then the
  * chunk's, positions span L + frames keys (RelPositionalEncoding with cache_len).
  */
-ggml_tensor * stream_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh, const EncoderInputs & in,
-                               const StreamLayerCache & cache, int frames, std::vector<ggml_tensor *> & writes, ggml_tensor * residual) {
-    const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), Tq = frames;
-    const int64_t Tk = cache.key->ne[1] + Tq, P = 2 * Tk - 1;
+ggml_tensor * stream_attention(ggml_context * ctx, ggml_cgraph * graph, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
+                               const EncoderInputs & in, ggml_tensor * p_h, const StreamLayerCache & cache, int frames,
+                               std::vector<ggml_tensor *> & shifts, ggml_tensor * residual) {
+    const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), Tq = frames, L = cache.left;
+    const int64_t Tk = L + Tq;
     ggml_tensor * q = ggml_reshape_3d(ctx, linear(ctx, xh, w.q_w, w.q_b, in.packed), dk, H, Tq);
-    ggml_tensor * k_all = ggml_concat(ctx, cache.key, linear(ctx, xh, w.k_w, w.k_b, in.packed), 1);    // [D, Tk]
-    ggml_tensor * v_all = ggml_concat(ctx, cache.value, linear(ctx, xh, w.v_w, w.v_b, in.packed), 1);  // [D, Tk]
-    writes.push_back(write_tail(ctx, k_all, cache.key));
-    writes.push_back(write_tail(ctx, v_all, cache.value));
-    ggml_tensor * k = ggml_reshape_3d(ctx, k_all, dk, H, Tk);
-    ggml_tensor * v = ggml_reshape_3d(ctx, v_all, dk, H, Tk);
-    // linear_pos of the table (no bias): the stream's kept projection where it has one (stream_encoder.h).
-    ggml_tensor * projected = nullptr;
-    for (const auto & kept : in.kept_positions) {
-        if (kept.first == w.pos_w) projected = kept.second;
-    }
-    if (projected == nullptr) projected = mul_mat(ctx, w.pos_w, in.pos, in.packed);
-    ggml_tensor * p = ggml_reshape_3d(ctx, projected, dk, H, P);
+    write_chunk(ctx, graph, linear(ctx, xh, w.k_w, w.k_b, in.packed), cache.key, L);
+    shifts.push_back(shift_window(ctx, cache.key, L, Tq));
+    // V's window holds keys fastest: the chunk is written transposed (frames × D values), and
+    // attention·V reads [Tk keys, dk, H] as a view where [D, Tk] would need a transposed copy of every key.
+    ggml_tensor * value = cache.value;
+    ggml_tensor * v_chunk = ggml_transpose(ctx, linear(ctx, xh, w.v_w, w.v_b, in.packed));  // [Tq, D]
+    ggml_build_forward_expand(graph, ggml_cpy(ctx, v_chunk, ggml_view_2d(ctx, value, Tq, D, value->nb[1], size_t(L) * sizeof(float))));
+    ggml_tensor * v_tail = ggml_cont(ctx, ggml_view_2d(ctx, value, L, D, value->nb[1], size_t(Tq) * sizeof(float)));
+    shifts.push_back(ggml_cpy(ctx, v_tail, ggml_view_2d(ctx, value, L, D, value->nb[1], 0)));
+    ggml_tensor * k = ggml_reshape_3d(ctx, columns(ctx, cache.key, 0, Tk), dk, H, Tk);  // [cache | chunk]
 
     ggml_tensor * bias_u = ggml_reshape_3d(ctx, w.pos_bias_u, dk, H, 1);
     ggml_tensor * bias_v = ggml_reshape_3d(ctx, w.pos_bias_v, dk, H, 1);
     ggml_tensor * q_u = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_u), 0, 2, 1, 3));  // [dk, Tq, H]
     ggml_tensor * q_v = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_v), 0, 2, 1, 3));  // [dk, Tq, H]
     ggml_tensor * k_h = ggml_cont(ctx, ggml_permute(ctx, k, 0, 2, 1, 3));                          // [dk, Tk, H]
-    ggml_tensor * p_h = ggml_cont(ctx, ggml_permute(ctx, p, 0, 2, 1, 3));                          // [dk, P, H]
 
     ggml_tensor * ac = ggml_mul_mat(ctx, k_h, q_u);      // [Tk keys, Tq queries, H]
     ggml_tensor * bd_raw = ggml_mul_mat(ctx, p_h, q_v);  // [P positions, Tq queries, H]
@@ -55,8 +67,8 @@ ggml_tensor * stream_attention(ggml_context * ctx, const Hparams & hp, const Con
     ggml_tensor * bd = ggml_view_3d(ctx, bd_raw, Tk, Tq, H, bd_raw->nb[1] - sizeof(float), bd_raw->nb[2], size_t(Tq - 1) * sizeof(float));
     ggml_tensor * attn = ggml_soft_max_ext(ctx, ggml_add(ctx, ac, bd), in.att_mask, 1.0f / std::sqrt(float(dk)), 0.0f);
 
-    ggml_tensor * v_t = ggml_cont(ctx, ggml_permute(ctx, v, 1, 2, 0, 3));  // [Tk keys, dk, H]
-    ggml_tensor * context = ggml_mul_mat(ctx, v_t, attn);                   // [dk, Tq, H]
+    ggml_tensor * v_t = ggml_view_3d(ctx, value, Tk, dk, H, value->nb[1], size_t(dk) * value->nb[1], 0);  // [Tk keys, dk, H]
+    ggml_tensor * context = ggml_mul_mat(ctx, v_t, attn);                                                     // [dk, Tq, H]
     context = ggml_reshape_2d(ctx, ggml_cont(ctx, ggml_permute(ctx, context, 0, 2, 1, 3)), D, Tq);
     return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
 }
@@ -66,15 +78,17 @@ ggml_tensor * stream_attention(ggml_context * ctx, const Hparams & hp, const Con
  * (CausalConv1D.update_cache): pointwise_conv1, GLU, [cache | GLU] through the K taps, norm, Swish,
  * pointwise_conv2.
  */
-ggml_tensor * stream_conv_module(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh, const EncoderInputs & in,
-                                 const StreamLayerCache & cache, int frames, std::vector<ggml_tensor *> & writes, ggml_tensor * residual) {
+ggml_tensor * stream_conv_module(ggml_context * ctx, ggml_cgraph * graph, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
+                                 const EncoderInputs & in, const StreamLayerCache & cache, int frames, std::vector<ggml_tensor *> & shifts,
+                                 ggml_tensor * residual) {
     const int64_t D = hp.d_model, K = hp.conv_kernel, T = frames;
     ggml_tensor * a = linear(ctx, xh, w.pw1_w, w.pw1_b, in.packed);  // [2D, T]
     ggml_tensor * first = ggml_view_2d(ctx, a, D, T, a->nb[1], 0);
     ggml_tensor * second = ggml_view_2d(ctx, a, D, T, a->nb[1], size_t(D) * ggml_element_size(a));
     ggml_tensor * glu = ggml_mul(ctx, first, ggml_sigmoid(ctx, second));
-    ggml_tensor * all = ggml_concat(ctx, cache.conv, glu, 1);  // [D, K−1+T]
-    writes.push_back(write_tail(ctx, all, cache.conv));
+    write_chunk(ctx, graph, glu, cache.conv, K - 1);
+    shifts.push_back(shift_window(ctx, cache.conv, K - 1, T));
+    ggml_tensor * all = columns(ctx, cache.conv, 0, K - 1 + T);  // [D, K−1+T]
     // out[:, t] = Σ_k w[:, k] · all[:, t + k]: no padding, the cache is the causal left context.
     ggml_tensor * conv = nullptr;
     for (int64_t k = 0; k < K; ++k) {
@@ -91,14 +105,16 @@ ggml_tensor * stream_conv_module(ggml_context * ctx, const Hparams & hp, const C
 
 }  // namespace
 
-ggml_tensor * build_stream_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x, const EncoderInputs & in,
-                                 const StreamLayerCache & cache, int frames, std::vector<ggml_tensor *> & cache_writes) {
+ggml_tensor * build_stream_layer(ggml_context * ctx, ggml_cgraph * graph, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
+                                 const EncoderInputs & in, ggml_tensor * positions, const StreamLayerCache & cache, int frames,
+                                 std::vector<ggml_tensor *> & cache_shifts) {
     const bool fused = in.cpu_fused_ops;
     ggml_tensor * r = build_feed_forward(ctx, normed_for(ctx, x, w.ff1_norm_w, w.ff1_norm_b, fused, in.packed, {w.ff1_w1}), w.ff1_w1, w.ff1_b1, w.ff1_w2,
                                          w.ff1_b2, in.packed, x);
-    r = stream_attention(ctx, hp, w, normed_for(ctx, r, w.att_norm_w, w.att_norm_b, fused, in.packed, {w.q_w, w.k_w, w.v_w}), in, cache, frames,
-                         cache_writes, r);
-    r = stream_conv_module(ctx, hp, w, normed_for(ctx, r, w.conv_norm_w, w.conv_norm_b, fused, in.packed, {w.pw1_w}), in, cache, frames, cache_writes, r);
+    r = stream_attention(ctx, graph, hp, w, normed_for(ctx, r, w.att_norm_w, w.att_norm_b, fused, in.packed, {w.q_w, w.k_w, w.v_w}), in, positions,
+                         cache, frames, cache_shifts, r);
+    r = stream_conv_module(ctx, graph, hp, w, normed_for(ctx, r, w.conv_norm_w, w.conv_norm_b, fused, in.packed, {w.pw1_w}), in, cache, frames,
+                           cache_shifts, r);
     r = build_feed_forward(ctx, normed_for(ctx, r, w.ff2_norm_w, w.ff2_norm_b, fused, in.packed, {w.ff2_w1}), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2,
                            in.packed, r);
     return layer_norm(ctx, r, w.out_norm_w, w.out_norm_b, fused);

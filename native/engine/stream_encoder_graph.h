@@ -9,19 +9,28 @@
 
 namespace parakeet {
 
-/** One layer's caches, persistent tensors of a stream (never in a graph's allocator). */
+/**
+ * One layer's caches, persistent tensors of a stream (never in a graph's allocator). Each is a window:
+ * the cached frames in its first columns, room for a chunk after them, so a step writes the chunk's
+ * frames in place and reads [cache | chunk] as one tensor (no concat).
+ */
 struct StreamLayerCache {
-    ggml_tensor * key = nullptr;    // [D, L]: linear_k of the last L attention inputs (NeMo cache_last_channel, projected)
-    ggml_tensor * value = nullptr;  // [D, L]: linear_v of the same frames
-    ggml_tensor * conv = nullptr;   // [D, K−1]: the last K−1 GLU outputs (NeMo cache_last_time)
+    ggml_tensor * key = nullptr;    // [D, L + chunk]: linear_k of the last L attention inputs (NeMo cache_last_channel, projected)
+    ggml_tensor * value = nullptr;  // [L + chunk, D]: linear_v of the same frames, keys fastest (attention·V reads it as is)
+    ggml_tensor * conv = nullptr;   // [D, K−1 + chunk]: the last K−1 GLU outputs (NeMo cache_last_time)
+    int left = 0;                   // L
 };
 
 /**
- * NeMo ConformerLayer.forward with caches over x [D, frames]. `in.kept_positions` holds each layer's
- * linear_pos of the relative table of L + frames keys ([D, 2(L+frames)−1]), else `in.pos` is that
- * table; `in.att_mask` [L + frames, frames] hides unfilled cache slots. The nodes that write the updated caches are appended to `cache_writes` (the graph must run them).
+ * NeMo ConformerLayer.forward with caches over x [D, frames]. `positions` is this layer's linear_pos of
+ * the relative table of L + frames keys, head-major [dk, 2(L+frames)−1, H]; `in.att_mask`
+ * [L + frames, frames] hides unfilled cache slots. The chunk's writes into the
+ * windows are expanded into `graph` at once (they must run before the reads that follow them); the
+ * nodes that move each window's last frames to its front for the next chunk go to `cache_shifts`,
+ * which the graph must run after everything else.
  */
-ggml_tensor * build_stream_layer(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x, const EncoderInputs & in,
-                                 const StreamLayerCache & cache, int frames, std::vector<ggml_tensor *> & cache_writes);
+ggml_tensor * build_stream_layer(ggml_context * ctx, ggml_cgraph * graph, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
+                                 const EncoderInputs & in, ggml_tensor * positions, const StreamLayerCache & cache, int frames,
+                                 std::vector<ggml_tensor *> & cache_shifts);
 
 }  // namespace parakeet

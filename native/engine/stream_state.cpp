@@ -33,22 +33,15 @@ StreamInfo schedule_for(const Hparams & hp, int left, int right) {
     return s;
 }
 
-/** "<en-US>" → "en-US" for a language tag piece of a prompt model's vocabulary; "" otherwise. */
+/**
+ * "<en-US>" → "en-US" for a language tag of a prompt model: a piece <K> whose K is a key of the prompt
+ * dictionary; "" otherwise (<unk>, <pad> and other control pieces are no language).
+ */
 std::string language_of_tag(const Hparams & hp, const std::string & piece) {
     if (piece.size() < 3 || piece.front() != '<' || piece.back() != '>') return "";
     const std::string inner = piece.substr(1, piece.size() - 2);
-    if (std::find(hp.prompt_locales.begin(), hp.prompt_locales.end(), inner) != hp.prompt_locales.end()) return inner;
-    // Tags of locales the dictionary does not list still look like one: letters, then -Region parts.
-    if (inner.size() < 2 || inner.size() > 16) return "";
-    size_t letters = 0;
-    while (letters < inner.size() && inner[letters] >= 'a' && inner[letters] <= 'z') ++letters;
-    if (letters < 2 || letters > 3) return "";
-    for (size_t i = letters; i < inner.size(); ++i) {
-        const char c = inner[i];
-        const bool ok = c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        if (!ok) return "";
-    }
-    return letters == inner.size() || inner[letters] == '-' || inner[letters] == '_' ? inner : "";
+    const bool known = std::find(hp.prompt_locales.begin(), hp.prompt_locales.end(), inner) != hp.prompt_locales.end();
+    return known ? inner : "";
 }
 
 const std::string kWordStart = "\xE2\x96\x81";  // ▁
@@ -160,19 +153,10 @@ std::unique_ptr<Stream> State::begin_stream(const StreamParams & params) {
     }
     auto impl = std::make_unique<Stream::Impl>();
     impl->info = schedule_for(hp, left, right);
-    int prompt_index = -1;
+    const int prompt_index = resolve_prompt(hp, params.language);
     if (hp.has_prompt) {
-        const std::string language = params.language.empty() ? "auto" : params.language;
-        prompt_index = prompt_index_for(hp, language);
-        if (prompt_index < 0) {
-            std::string locales;
-            for (const std::string & l : hp.prompt_locales) locales += (locales.empty() ? "" : ", ") + l;
-            throw Error(ErrorCode::BadArgument, "language '" + language + "' is not one of this model's locales (auto, " + locales + ")");
-        }
-        impl->info.language = language;
+        impl->info.language = params.language.empty() ? "auto" : params.language;
         impl->info.prompt_index = prompt_index;
-    } else if (!params.language.empty() && params.language != "auto") {
-        throw Error(ErrorCode::BadArgument, "this model has no language prompt; leave the language out (or 'auto')");
     }
     impl->state = &s;
     impl->m = &m;

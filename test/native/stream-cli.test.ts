@@ -54,7 +54,8 @@ function checkShape(label: string, stdout: string, pieces: readonly string[]): S
   // Events are exactly the special tokens, at their frames.
   const expected = s.token_ids.flatMap((id, i) => {
     const piece = pieces[id];
-    const type = piece === '<EOU>' ? 'eou' : piece === '<EOB>' ? 'eob' : /^<[a-z]{2,3}-[A-Z]{2}>$/.test(piece) ? 'lang' : null;
+    // Language tags: <K> for a key K of the generated prompt dictionary (never <unk>, which the vocabulary has too).
+    const type = piece === '<EOU>' ? 'eou' : piece === '<EOB>' ? 'eob' : /^<[a-z]{2}-[A-Z]{2}>$/.test(piece) ? 'lang' : null;
     return type === null ? [] : [{ type, frame: s.token_frames[i] }];
   });
   for (const e of s.events) assert.deepEqual(Object.keys(e).sort(), ['frame', 'type'], `${label}: event keys`);

@@ -63,6 +63,33 @@ for (const family of STREAMING_FAMILIES) {
   });
 }
 
+test('a 24-layer model (the 0.6B depth, tiny width) streams what its offline pass computes: graph sizes scale with depth', async () => {
+  const deep = generateModel(join(dir, 'deep.gguf'), { preset: 'tiny', family: 'nemotron-en', nLayers: 24, weightType: 'q8_0', seed: 7 });
+  for (const weightType of ['f32', 'auto'] as const) {
+    const model = await Model.load(deep.path, { ...ONE_THREAD, weightType });
+    try {
+      const run = await engineStream(model, pcm, { captureEncoder: true });
+      const offline = await model.transcribe(pcm, { captureEncoder: true });
+      const enc = offline.encoder!;
+      const streamed = streamedFrames(run);
+      if (weightType === 'f32') {
+        const rel = relL2(enc.data, streamed, enc.validFrames * enc.dim);
+        assert.ok(rel <= 1e-4, `f32: stream vs offline encoder relative L2 ${fmt(rel)}`);
+      } else {
+        // Q8_0 activations turn the last-bit differences of summing over [cache | chunk] instead of the whole
+        // clip into whole quantization steps, which 24 random layers amplify frame after frame; the first
+        // chunk (empty caches) is the same computation.
+        const first = run.raw[0].frames * enc.dim;
+        const rel = relL2(enc.data.subarray(0, first), streamed.subarray(0, first));
+        assert.ok(rel <= 1e-5, `auto: first chunk relative L2 ${fmt(rel)}`);
+        assert.equal(run.raw.reduce((n, c) => n + c.frames, 0), enc.frames, 'auto: every frame streamed');
+      }
+    } finally {
+      model.dispose();
+    }
+  }
+});
+
 test('blocks of any size give the same chunks, tokens and encoder frames, bit for bit', async () => {
   const model = await Model.load(familyModel(dir, 'nemotron-3.5', 'f32').path, ONE_THREAD);
   try {
@@ -102,6 +129,26 @@ test('several streams on one model at once (and a transcription beside them) giv
     });
     assert.equal(offlineBeside.text, offlineAlone.text, 'the offline transcription beside the streams');
     assert.ok(alone.some((r) => r.tokenIds.length > 0), 'the streams decode tokens');
+  } finally {
+    model.dispose();
+  }
+});
+
+test('offline transcription of a prompt model takes the language too, and decodes what the stream decodes (R ≥ 1, no resets)', async () => {
+  const model = await Model.load(familyModel(dir, 'nemotron-3.5', 'f32').path, { ...ONE_THREAD, weightType: 'f32' });
+  try {
+    const texts = new Set<string>();
+    for (const language of ['auto', 'fr-FR', 'es-ES']) {
+      const offline = await model.transcribe(pcm, { language, captureEncoder: true });
+      const run = await engineStream(model, pcm, { language });
+      const valid = offline.encoder!.validFrames;
+      const streamed = run.raw.flatMap((c) => c.tokens).filter((t) => t.frame < valid);
+      assert.deepEqual(offline.tokens.map((t) => [t.id, t.frame]), streamed.map((t) => [t.id, t.frame]), `${language}: offline vs streamed tokens`);
+      texts.add(offline.tokens.map((t) => t.id).join(','));
+    }
+    assert.ok(texts.size >= 2, 'the language changes the decode');
+    await assert.rejects(model.transcribe(pcm, { language: 'xx-XX' }), (e: Error & { code?: string }) =>
+      e.code === 'BAD_ARGUMENT' && /language 'xx-XX' is not one of this model's locales/.test(e.message));
   } finally {
     model.dispose();
   }

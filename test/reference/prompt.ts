@@ -56,11 +56,12 @@ export function loadPromptKernel(w: WeightSource, dModel: number, p: PromptParam
 }
 
 /**
- * Prompt index of a language: a dictionary key, or `auto`, which stands for `default_lang` (itself a
- * dictionary key; `auto` in the published model). Anything else is an error naming the locales.
+ * Prompt index of a language: a dictionary key, or `auto`, which is the dictionary's own `auto`
+ * entry where there is one (the language-agnostic prompt) and else the entry of `default_lang`.
+ * Anything else is an error naming the locales.
  */
 export function resolvePromptIndex(p: PromptParams, language = 'auto'): number {
-  const key = language === 'auto' ? p.defaultLang : language;
+  const key = language === 'auto' && !p.dictionary.has('auto') ? p.defaultLang : language;
   const index = p.dictionary.get(key);
   if (index === undefined) {
     const locales = [...p.dictionary.keys()].filter((k) => k !== 'auto');

@@ -67,10 +67,14 @@ export class MelStream {
     return this.frameCount;
   }
 
-  /** End of audio: right padding, every remaining frame, the last one zeroed (its valid length is T − 1). */
+  /**
+   * End of audio: right padding, every remaining frame, the last one zeroed (its valid length is
+   * T − 1). A stream without samples has no frames (the whole-clip STFT of nothing is undefined).
+   */
   end(): number {
     if (this.ended) return this.frameCount;
     this.ended = true;
+    if (this.samples === 0) return 0;
     const { nFrames, validFrames } = melLengths(this.samples, this.pre.nFft, this.pre.hopLength);
     this.reserveSignal(this.pad);
     this.signal.fill(0, this.signalLength, this.signalLength + this.pad);

@@ -245,6 +245,8 @@ struct TranscribeParams {
      * windows fewer threads while live dictation decodes beside them on another state.
      */
     int max_threads = 0;
+    /** Language-prompt models (ModelInfo::has_prompt): a locale of ModelInfo::languages or "auto"; "" = "auto". */
+    std::string language;
 };
 
 /** The defaults of every TranscribeParams field (the model's decoder, NeMo's greedy_batch TDT rule, 60 s windows). */
