@@ -8,7 +8,10 @@
 // 110M-shape Q8_0 random model (test/bench/models.ts; real compute, random
 // text) or --model (the digits model for words).
 //
-//   npm run bench:meeting -- [--minutes 60] [--speed 8] [--model m.gguf] [--threads 1] [--out file.json]
+//   npm run bench:meeting -- [--minutes 60] [--speed 8] [--model m.gguf | --streaming eou|nemotron-en|nemotron-3.5]
+//                            [--threads 1] [--out file.json]
+// --streaming: a random model of that cache-aware family at its real size (Q8_0): both tracks then stream
+// their segments (the app's path for streaming models) instead of decoding them whole.
 //
 // Prints one JSON object: RSS of this process (acting as main) and of the
 // engine process, growth after the first meeting minute; per track samples
@@ -30,13 +33,15 @@ import type { SystemAudioHandlers, SystemAudioStarter } from '../../app/main/mee
 import { WAV_HEADER_BYTES } from '../../app/main/meeting/wav-journal.js';
 import { DEFAULT_SETTINGS } from '../../app/ipc/settings.js';
 import { RATE, quiet, speechLike } from '../support/audio/signals.js';
-import { benchModelFile } from './models.js';
+import { benchModelFile, cachedBenchModel } from './models.js';
+import { STREAMING_FAMILIES, type StreamingFamily } from '../support/model/streaming.js';
 
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '60' },
     speed: { type: 'string', default: '8' },
     model: { type: 'string' },
+    streaming: { type: 'string' },
     threads: { type: 'string', default: '1' },
     out: { type: 'string' },
   },
@@ -69,7 +74,10 @@ function rssOf(pid: number | null): number | null {
 }
 
 async function main(): Promise<void> {
-  const modelPath = values.model ?? benchModelFile('110m', 'q8_0');
+  const family = values.streaming as StreamingFamily | undefined;
+  if (family !== undefined && !STREAMING_FAMILIES.includes(family)) throw new Error(`--streaming must be one of ${STREAMING_FAMILIES.join(', ')}`);
+  const modelPath = values.model ??
+    (family ? cachedBenchModel(`random-stream-${family}-q8_0`, { preset: family === 'eou' ? 'shapeEou120m' : 'shape600m', family, weightType: 'q8_0' }) : benchModelFile('110m', 'q8_0'));
   const dir = mkdtempSync(join(tmpdir(), 'parakeet-bench-meeting-'));
   const engine = new EngineHost({ mode: 'process', log: nullLogger });
   await engine.start();
@@ -85,6 +93,7 @@ async function main(): Promise<void> {
   };
   const finals: MeetingFinal[] = [];
   const meetings = new MeetingService({
+    stream: () => (engine.loadedModel?.streaming ? { decoder: engine, options: {} } : undefined),
     history, engine, log: nullLogger, notify: (n) => process.stderr.write(`notice: ${n.message}\n`),
     emit: (event, data) => {
       if (event === 'meeting:transcript') finals.push(data as MeetingFinal);
