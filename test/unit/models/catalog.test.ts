@@ -69,12 +69,11 @@ test('first-run defaults: 110M hybrid Q8_0 for English dictation, 0.6B v3 Q8_0 m
   assert.equal(c.entries.filter((e) => e.recommended).length, 2);
 });
 
-test('only the prompt-conditioned Nemotron checkpoint is not yet supported (the EOU model is decoded offline); licences are honest', () => {
+test('every entry is supported now that streaming and prompt models run (both streaming checkpoints stream); licences are honest', () => {
   const c = bundledCatalog();
-  for (const e of c.entries) {
-    assert.equal(e.engineSupport === 'not-yet', e.id.startsWith('nemotron-'), e.id);
-  }
+  for (const e of c.entries) assert.equal(e.engineSupport, 'supported', e.id);
   assert.equal(findEntry(c, 'realtime_eou_120m-v1-q8_0')?.streaming, true);
+  assert.equal(findEntry(c, 'nemotron-3.5-asr-streaming-0.6b-q8_0')?.streaming, true);
   assert.equal(findEntry(c, 'tdt_ctc-110m-q8_0')?.license.spdx, 'CC-BY-4.0');
   assert.equal(findEntry(c, 'tdt_ctc-110m-q8_0')?.license.confirmed, true);
   assert.equal(findEntry(c, 'tdt-0.6b-v3-q8_0')?.license.spdx, 'CC-BY-4.0');
