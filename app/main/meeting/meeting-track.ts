@@ -17,7 +17,7 @@ import { StreamingResampler } from '../../shared/resample.js';
 import type { EngineStreamOptions } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
 import { RecentAudio } from './recent-audio.js';
-import { SegmentStream, type StreamDecoder } from '../sessions/segment-stream.js';
+import { SegmentStream, type StreamDecoder, type StreamText } from '../sessions/segment-stream.js';
 import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
 import type { SessionDecoder } from '../sessions/session.js';
 import type { WavJournalWriter } from './wav-journal.js';
@@ -93,8 +93,11 @@ interface QueuedSegment {
   pcm: Float32Array;
   /** Wall time its last sample arrived. */
   arrivedAt: number;
-  /** Streaming models: the segment's stream, fed up to its end. */
-  stream: SegmentStream | null;
+  /**
+   * Streaming models: the segment's stream, ended (its tail flushed) as soon as the segment closed, so a
+   * backlog of segments holds finished texts, not open streams (each keeps its compute state until it ends).
+   */
+  ending: Promise<StreamText> | null;
 }
 
 function lagStats(lags: readonly number[]): MeetingTrackReport['finalLagMs'] {
@@ -300,12 +303,13 @@ export class MeetingTrack {
       end: event.end,
       pcm: this.store.read(event.start, event.end),
       arrivedAt: this.arrivalOf(event.end),
-      stream,
+      ending: stream ? stream.end() : null,
     };
+    segment.ending?.catch(() => undefined);  // handled in decode(); never an unhandled rejection meanwhile
     if ((this.queuedSamples + segment.pcm.length) / TRACK_RATE > MAX_QUEUED_SEC) {
       this.undecoded += 1;
       this.opts.log.warn(`${this.track}: segment ${segment.id} left undecoded (the engine is ${MAX_QUEUED_SEC} s of audio behind)`);
-      segment.stream?.close();
+      // Its stream is ending anyway; the text is dropped with the segment.
       this.opts.onProblem('MEETING_BEHIND', 'The engine cannot keep up with this meeting: some segments are not transcribed live. Their audio is kept.');
       return;
     }
@@ -380,9 +384,9 @@ export class MeetingTrack {
   }
 
   private async decode(segment: QueuedSegment): Promise<{ text: string; words: Word[]; devicesRan: string[] } | null> {
-    if (segment.stream) {
+    if (segment.ending) {
       try {
-        const { text, words } = await segment.stream.end();
+        const { text, words } = await segment.ending;
         return { text, words, devicesRan: [] };
       } catch (error) {
         if (this.cancel.signal.aborted) return null;
@@ -427,7 +431,6 @@ export class MeetingTrack {
     this.finished = true;
     this.cancel.abort();
     this.openStream?.close();
-    for (const segment of this.queue) segment.stream?.close();
     this.queue.length = 0;
     this.queuedSamples = 0;
     await this.decoding?.catch(() => undefined);
