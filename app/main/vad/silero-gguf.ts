@@ -36,14 +36,21 @@ export interface ConvertedSilero {
 export function convertSileroOnnx(onnx: Uint8Array, weightType: SileroWeightType = 'f32'): ConvertedSilero {
   const sourceSha256 = createHash('sha256').update(onnx).digest('hex');
   const sourceVersion = KNOWN_SILERO_ONNX.get(sourceSha256) ?? 'unknown';
-  const rates = readSileroOnnx(onnx);
+  const gguf = encodeSileroGguf(readSileroOnnx(onnx), { version: sourceVersion, sha256: sourceSha256 }, weightType);
+  return { gguf, sourceSha256, sourceVersion };
+}
+
+/** The §8 GGUF of both rates' weights (16 kHz and 8 kHz, as readSileroOnnx returns them). */
+export function encodeSileroGguf(
+  rates: readonly SileroRateWeights[], source: { version: string; sha256: string }, weightType: SileroWeightType,
+): Uint8Array {
   const kv = new Map<string, GgufKvValue>([
     ['general.architecture', { type: 'string', value: 'silero_vad' }],
     ['general.name', { type: 'string', value: 'silero-vad' }],
     ['general.license', { type: 'string', value: 'MIT' }],
     ['general.url', { type: 'string', value: 'https://github.com/snakers4/silero-vad' }],
-    ['silero_vad.source.version', { type: 'string', value: sourceVersion }],
-    ['silero_vad.source.sha256', { type: 'string', value: sourceSha256 }],
+    ['silero_vad.source.version', { type: 'string', value: source.version }],
+    ['silero_vad.source.sha256', { type: 'string', value: source.sha256 }],
     ['silero_vad.sample_rates', { type: 'int32[]', value: [8000, 16000] }],
     ['silero_vad.encoder.n_layers', { type: 'uint32', value: SILERO_ENCODER_CHANNELS.length }],
     ['silero_vad.encoder.strides', { type: 'int32[]', value: [...SILERO_ENCODER_STRIDES] }],
@@ -70,5 +77,5 @@ export function convertSileroOnnx(onnx: Uint8Array, weightType: SileroWeightType
       });
     }
   }
-  return { gguf: encodeGguf(kv, tensors), sourceSha256, sourceVersion };
+  return encodeGguf(kv, tensors);
 }
