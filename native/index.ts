@@ -481,12 +481,12 @@ export class VadStream {
   }
 
   /** Appends samples; resolves with one speech probability per chunk they complete (the rest waits). */
-  process(pcm: Float32Array): Promise<Float32Array> {
-    return this.handle.process(pcm);
+  async process(pcm: Float32Array): Promise<Float32Array> {
+    return this.handle.process(pcm);  // async: a BUSY or BAD_ARGUMENT thrown at the call becomes a rejection
   }
 
   /** The waiting remainder zero-padded to a chunk: one probability, or none when nothing waits. */
-  flush(): Promise<Float32Array> {
+  async flush(): Promise<Float32Array> {
     return this.handle.flush();
   }
 

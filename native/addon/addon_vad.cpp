@@ -48,10 +48,12 @@ private:
 /** Runs push (or flush, with no samples) on a worker thread and resolves with the probabilities. */
 class VadChunkWorker : public Napi::AsyncWorker {
 public:
-    VadChunkWorker(Napi::Env env, std::shared_ptr<parakeet::VadStream> stream, std::vector<float> samples, bool flush)
+    VadChunkWorker(Napi::Env env, std::shared_ptr<parakeet::VadStream> stream, std::shared_ptr<bool> in_flight, std::vector<float> samples,
+                   bool flush)
         : Napi::AsyncWorker(env, "parakeet:vad"),
           deferred_(Napi::Promise::Deferred::New(env)),
           stream_(std::move(stream)),
+          in_flight_(std::move(in_flight)),
           samples_(std::move(samples)),
           flush_(flush) {}
 
@@ -67,6 +69,7 @@ public:
 
     void OnOK() override {
         Napi::Env env = Env();
+        *in_flight_ = false;
         if (error_.set) {
             deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
             return;
@@ -76,11 +79,15 @@ public:
         deferred_.Resolve(out);
     }
 
-    void OnError(const Napi::Error & e) override { deferred_.Reject(e.Value()); }
+    void OnError(const Napi::Error & e) override {
+        *in_flight_ = false;
+        deferred_.Reject(e.Value());
+    }
 
 private:
     Napi::Promise::Deferred deferred_;
     std::shared_ptr<parakeet::VadStream> stream_;
+    std::shared_ptr<bool> in_flight_;  // touched on the JS thread only
     std::vector<float> samples_;
     bool flush_;
     std::vector<float> probs_;
@@ -164,6 +171,13 @@ std::shared_ptr<parakeet::VadStream> AddonVadStream::live(Napi::Env env) const {
     return stream_;
 }
 
+std::shared_ptr<bool> AddonVadStream::claim(Napi::Env env) {
+    // Refused when queued, not only when running: a second call never waits behind the first.
+    if (*in_flight_) throw make_error(env, "BUSY", "this VAD stream is already processing audio; await the previous call (one stream per source)");
+    *in_flight_ = true;
+    return in_flight_;
+}
+
 Napi::Value AddonVadStream::Process(const Napi::CallbackInfo & info) {
     Napi::Env env = info.Env();
     std::shared_ptr<parakeet::VadStream> stream = live(env);
@@ -172,20 +186,21 @@ Napi::Value AddonVadStream::Process(const Napi::CallbackInfo & info) {
     }
     Napi::Float32Array pcm = info[0].As<Napi::Float32Array>();
     std::vector<float> samples(pcm.Data(), pcm.Data() + pcm.ElementLength());
-    auto * worker = new VadChunkWorker(env, std::move(stream), std::move(samples), false);
+    auto * worker = new VadChunkWorker(env, std::move(stream), claim(env), std::move(samples), false);
     Napi::Promise promise = worker->promise();
     worker->Queue();
     return promise;
 }
 
 Napi::Value AddonVadStream::Flush(const Napi::CallbackInfo & info) {
-    auto * worker = new VadChunkWorker(info.Env(), live(info.Env()), {}, true);
+    auto * worker = new VadChunkWorker(info.Env(), live(info.Env()), claim(info.Env()), {}, true);
     Napi::Promise promise = worker->promise();
     worker->Queue();
     return promise;
 }
 
 Napi::Value AddonVadStream::Reset(const Napi::CallbackInfo & info) {
+    if (*in_flight_) throw make_error(info.Env(), "BUSY", "this VAD stream is processing audio; reset it after the call ends");
     try {
         live(info.Env())->reset();
     } catch (const parakeet::Error & e) {

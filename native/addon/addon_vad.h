@@ -45,8 +45,11 @@ private:
     Napi::Value SampleRate(const Napi::CallbackInfo & info);
     Napi::Value ChunkSamples(const Napi::CallbackInfo & info);
     std::shared_ptr<parakeet::VadStream> live(Napi::Env env) const;
+    /** Marks a call in flight (BUSY when one is); the worker clears it on the JS thread. */
+    std::shared_ptr<bool> claim(Napi::Env env);
 
     std::shared_ptr<parakeet::VadStream> stream_;
+    std::shared_ptr<bool> in_flight_ = std::make_shared<bool>(false);
 };
 
 }  // namespace addon
