@@ -9,7 +9,7 @@ export async function ortSileroProbs(onnxPath: string, pcm: Float32Array, sample
   const context = sampleRate === 16000 ? 64 : 32;
   const chunks = Math.ceil(pcm.length / chunk);
   const probs = new Float32Array(chunks);
-  let state = new ort.Tensor('float32', new Float32Array(2 * 128), [2, 1, 128]);
+  let state: ort.Tensor = new ort.Tensor('float32', new Float32Array(2 * 128), [2, 1, 128]);
   const sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(sampleRate)]), []);
   const window = new Float32Array(context + chunk);
   for (let i = 0; i < chunks; i++) {
