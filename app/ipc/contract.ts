@@ -189,9 +189,22 @@ export interface DictationSettings {
   partialIntervalMs: number;
   /** Audio kept from before speech onset (ms), so the first word is never cut. */
   preRollMs: number;
-  /** Speech threshold above the adaptive noise floor (dB). */
+  /** Speech threshold above the adaptive noise floor (dB), for the energy VAD. */
   vadThresholdDb: number;
+  /**
+   * Which voice-activity detector cuts speech (dictation, meetings, files): the bundled Silero VAD (a trained
+   * model on the engine), or the energy VAD (also the fallback whenever Silero is unavailable).
+   */
+  vadModel: VadModelChoice;
+  /** Silero: a 32 ms chunk is speech at this probability and above (0.5). */
+  vadSpeechThreshold: number;
+  /** Silero, files: speech shorter than this is dropped (ms). */
+  vadMinSpeechMs: number;
+  /** Silero, files: a pause at least this long ends a segment (ms); dictation ends at pauseMs. */
+  vadMinSilenceMs: number;
 }
+
+export type VadModelChoice = 'silero' | 'energy';
 
 /** What is kept on disk under <userData>/history (see app/main/history). */
 export interface HistorySettings {

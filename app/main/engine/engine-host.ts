@@ -21,14 +21,15 @@ import { TypedEmitter } from '../models/typed-emitter.js';
 import { DeviceCheck } from './device-check.js';
 import { engineNotices } from './engine-notices.js';
 import { aborted, EngineRpc, type EngineDeath, type RequestHow } from './engine-rpc.js';
-import { runFileJob } from './file-job.js';
+import { runFileJob, type FileJobHow } from './file-job.js';
 import { ModelResidency, type StatusCell } from './model-residency.js';
 import { PriorityLane, type LaneJobOptions } from './priority-lane.js';
 import { RestartSupervisor, blamedDevice } from './restart-supervisor.js';
 import {
   CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost,
-  type EngineTranscribeOptions, type EngineTranscript,
+  type EngineTranscribeOptions, type EngineTranscript, type EngineVadStatus,
 } from './protocol.js';
+import type { SessionVad } from '../sessions/session.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 
 export { FILE_WINDOW_SEC } from './file-job.js';
@@ -109,6 +110,9 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private disposed = false;
   private started: Promise<void> | null = null;
   private fileJobs = 0;
+  /** The Silero VAD file the engine should hold (null: none), and what it holds. */
+  private vadPath: string | null = null;
+  private vad: EngineVadStatus = { kind: 'energy', reason: 'no VAD model was loaded' };
   private idleMs: number;
   private idleTimer: NodeJS.Timeout | null = null;
   private lastUse: number;
@@ -321,7 +325,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   async transcribeFile(
     path: string,
     options: EngineTranscribeOptions,
-    how: { signal?: AbortSignal; onProgress?: (fraction: number, audio?: { doneSec: number; totalSec: number }) => void } = {},
+    how: FileJobHow = {},
   ): Promise<EngineTranscript> {
     if (how.signal?.aborted) throw aborted();
     const model = this.residency.model;
@@ -339,6 +343,47 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     } finally {
       this.fileJobs -= 1;
     }
+  }
+
+  // ------------------------------------------------------------ voice activity
+
+  /**
+   * Loads the Silero VAD GGUF in the engine (null: none; sessions, meetings and files use the energy VAD).
+   * A failure is logged and reported in the status, never thrown: the energy VAD is the fallback. The path
+   * is kept, and loaded again after an engine restart. VAD requests go straight to the engine, not
+   * through the decode lane: they never wait for a transcription, nor hold one up.
+   */
+  async setVad(path: string | null, reasonIfNone?: string): Promise<EngineVadStatus> {
+    this.vadPath = path;
+    try {
+      const status = await this.request({ op: 'vadLoad', path });
+      this.vad = status.kind === 'energy' && reasonIfNone ? { kind: 'energy', reason: reasonIfNone } : status;
+    } catch (error) {
+      const reason = `the Silero VAD could not be loaded (${(error as Error).message}); using the energy VAD`;
+      this.log.warn(reason);
+      this.vad = { kind: 'energy', reason };
+    }
+    return this.vad;
+  }
+
+  get vadStatus(): EngineVadStatus {
+    return this.vad;
+  }
+
+  /** A live stream on the engine's Silero VAD (one per audio source), or null when it runs none. */
+  vadStream(): SessionVad | null {
+    if (this.vad.kind !== 'silero') return null;
+    const opened = this.request({ op: 'vadOpen' });
+    opened.catch(() => undefined);  // a push reports it
+    let closed = false;
+    return {
+      push: async (pcm) => this.request({ op: 'vadPush', stream: (await opened).stream, pcm }),
+      close: () => {
+        if (closed) return;
+        closed = true;
+        opened.then(({ stream }) => this.request({ op: 'vadClose', stream })).catch(() => undefined);
+      },
+    };
   }
 
   /**
@@ -528,6 +573,10 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       } catch (error) {
         if ((error as CodedError).code === 'ENGINE_CRASHED') return; // the next restart reloads again
       }
+    }
+    if (this.vadPath !== null) {
+      this.vad = await this.request({ op: 'vadLoad', path: this.vadPath }, { internal: true })
+        .catch((error: unknown) => ({ kind: 'energy' as const, reason: `the Silero VAD could not be loaded again (${(error as Error).message})` }));
     }
     this.setState(residency.model ? 'ready' : 'no-model');
     this.emit('restarted', { model: residency.model });

@@ -17,7 +17,8 @@ import { StreamingResampler } from '../../shared/resample.js';
 import type { Logger } from '../log.js';
 import { RecentAudio } from './recent-audio.js';
 import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
-import type { SessionDecoder } from '../sessions/session.js';
+import type { SessionDecoder, SessionVad } from '../sessions/session.js';
+import { VadFeed } from '../sessions/vad-feed.js';
 import type { WavJournalWriter } from './wav-journal.js';
 
 export const TRACK_RATE = 16_000;
@@ -64,6 +65,8 @@ export interface MeetingTrackOptions {
   engine: SessionDecoder;
   decoder?: DecoderName;
   segmenter: Omit<SegmenterOptions, 'sampleRate'>;
+  /** The trained VAD that decides speech (Silero; segmenter.detector 'external'); absent: the energy VAD. */
+  vad?: SessionVad | null;
   onFinal: (final: TrackFinal) => void;
   /**
    * Partial text of the open segment, re-decoded every `partialIntervalMs` while it grows: at file priority
@@ -104,6 +107,7 @@ export class MeetingTrack {
   readonly track: MeetingTrackName;
   private readonly store = new RecentAudio();
   private readonly segmenter: Segmenter;
+  private readonly vadFeed: VadFeed;
   private readonly resampler: StreamingResampler | null;
   private readonly queue: QueuedSegment[] = [];
   private queuedSamples = 0;
@@ -132,6 +136,12 @@ export class MeetingTrack {
   constructor(private readonly opts: MeetingTrackOptions) {
     this.track = opts.track;
     this.segmenter = new Segmenter({ sampleRate: TRACK_RATE, ...opts.segmenter });
+    this.vadFeed = new VadFeed(this.segmenter, opts.vad ?? null, (events) => {
+      for (const event of events) this.onSegment(event);
+      if (this.finished) return;
+      this.maybePartial(performance.now());
+      this.releaseOld();
+    }, (reason) => this.opts.log.warn(`track ${this.track}: ${reason}`));
     this.resampler = opts.inputRate === TRACK_RATE ? null : new StreamingResampler(opts.inputRate, TRACK_RATE);
   }
 
@@ -227,11 +237,18 @@ export class MeetingTrack {
     for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
     this.lastLevel = Math.min(1, Math.sqrt(sum / pcm.length));
     for (const event of this.segmenter.push(pcm)) this.onSegment(event);
+    this.vadFeed.push(pcm);
     this.maybePartial(now);
-    // What no segment can need any more: before the open one, or — between segments — all but the
-    // pre-roll a next one may take, and a second for its onset to be confirmed.
+    this.releaseOld();
+  }
+
+  /**
+   * What no segment can need any more: before the open one, or — between segments — all but the pre-roll a
+   * next one may take and a second for its onset to be confirmed, counted from the last decided sample.
+   */
+  private releaseOld(): void {
     const preRoll = Math.round((TRACK_RATE * this.opts.segmenter.preRollMs) / 1000);
-    this.store.release(Math.max(0, this.openStart ?? this.store.length - preRoll - TRACK_RATE));
+    this.store.release(Math.max(0, this.openStart ?? this.segmenter.decidedSamples - preRoll - TRACK_RATE));
   }
 
   private arrivalOf(sample: number): number {
@@ -358,6 +375,8 @@ export class MeetingTrack {
     if (this.finished) return;
     if (this.resampler) this.append(this.resampler.flush());
     this.finished = true;
+    await this.vadFeed.drained();
+    this.vadFeed.close();
     for (const event of this.segmenter.finish()) this.onSegment(event);
     while (this.decoding) await this.decoding;
     await this.opts.wav?.close();
@@ -367,6 +386,7 @@ export class MeetingTrack {
   /** Ends now (the entry was deleted, shutdown): decodes are abandoned, the WAV closed. */
   async abort(): Promise<void> {
     this.finished = true;
+    this.vadFeed.close();
     this.cancel.abort();
     this.queue.length = 0;
     this.queuedSamples = 0;

@@ -28,7 +28,7 @@ export interface SessionObserver {
 }
 
 /** What the manager needs from the engine (the EngineHost; unit tests pass a stand-in). */
-export type SessionEngine = SessionDecoder & Pick<EngineHost, 'on' | 'loadedModel'> & Partial<Pick<EngineHost, 'wake'>>;
+export type SessionEngine = SessionDecoder & Pick<EngineHost, 'on' | 'loadedModel'> & Partial<Pick<EngineHost, 'wake' | 'vadStream'>>;
 
 export interface SessionManagerOptions {
   engine: SessionEngine;
@@ -87,6 +87,8 @@ export class SessionManager {
       spillDir: this.opts.spillDir ?? path.join(tmpdir(), 'parakeet-sessions'),
       retainAudio: this.opts.retainAudio,
       transform: compileTransform(settings.text),
+      // The trained VAD when the engine runs one and the settings want it; else the energy VAD.
+      vad: settings.dictation.vadModel === 'silero' ? this.opts.engine.vadStream?.() ?? null : null,
     });
     this.sessions.set(id, session);
     // A model unloaded for idleness starts reloading now, while the user starts speaking; the session keeps
