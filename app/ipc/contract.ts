@@ -170,6 +170,14 @@ export interface EngineStatus {
   lastError: IpcError | null;
   /** OS process id of the engine process (null inline or while none runs); for diagnostics and crash tests. */
   pid?: number | null;
+  /** The voice-activity detector that cuts speech now (Devices shows it). */
+  vad?: VadSummary;
+}
+
+export interface VadSummary {
+  detector: VadModelChoice;
+  /** In words: "Silero VAD v6.2 (F32), on the CPU beside the model", or why the energy VAD is used. */
+  text: string;
 }
 
 export interface AudioCaptureSettings {

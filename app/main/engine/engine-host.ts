@@ -202,6 +202,9 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       restarts: this.supervisor.restarts,
       lastError: this.lastError,
       pid: this.rpc.pid,
+      vad: this.vad.kind === 'silero'
+        ? { detector: 'silero', text: `Silero VAD ${this.vad.sourceVersion} (${this.vad.weightType.toUpperCase()}), on the CPU beside the model: one thread per live source, outside the decode queue` }
+        : { detector: 'energy', text: `Energy threshold (${this.vad.reason})` },
     };
   }
 
@@ -363,6 +366,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       this.log.warn(reason);
       this.vad = { kind: 'energy', reason };
     }
+    this.emit('status', this.status());
     return this.vad;
   }
 
