@@ -2,6 +2,8 @@
 // tensors, 32-byte alignment, the layout of ggml's gguf_write_to_file (header, KVs, tensor infos with offsets
 // relative to the data section, zero padding to the alignment before the data and after every tensor).
 
+import { f32ToF16Bits } from '../../shared/half.js';
+
 export type GgufKvValue =
   | { type: 'string'; value: string }
   | { type: 'uint32'; value: number }
@@ -72,40 +74,11 @@ class Bytes {
   }
 }
 
-const scratch = new Float32Array(1);
-const scratchBits = new Uint32Array(scratch.buffer);
-
-/** binary16 bits of a float32, round to nearest even (as ggml_compute_fp32_to_fp16 / F16C). */
-export function float32ToHalfBits(x: number): number {
-  scratch[0] = x;
-  const b = scratchBits[0]!;
-  const sign = (b >>> 16) & 0x8000;
-  const exp = (b >>> 23) & 0xff;
-  const mant = b & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 : 0);
-  const e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    const m = mant | 0x800000;
-    const shift = 14 - e;
-    const rem = m & ((1 << shift) - 1);
-    const halfway = 1 << (shift - 1);
-    let r = m >>> shift;
-    if (rem > halfway || (rem === halfway && (r & 1) !== 0)) r += 1;
-    return sign | r;
-  }
-  let r = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && (r & 1) !== 0)) r += 1;
-  return sign | r;
-}
-
 function tensorBytes(t: GgufTensorInput): Uint8Array {
   if (t.type === 'f32') return new Uint8Array(t.values.buffer, t.values.byteOffset, t.values.byteLength).slice();
   const out = new Uint8Array(t.values.length * 2);
   const view = new DataView(out.buffer);
-  for (let i = 0; i < t.values.length; i++) view.setUint16(i * 2, float32ToHalfBits(t.values[i]!), true);
+  for (let i = 0; i < t.values.length; i++) view.setUint16(i * 2, f32ToF16Bits(t.values[i]!), true);
   return out;
 }
 
