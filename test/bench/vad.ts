@@ -21,6 +21,7 @@ import { Segmenter } from '../../app/main/sessions/segmenter.js';
 import { DEFAULT_VAD_SEGMENT_OPTIONS, speechSegments, type SampleSegment } from '../../app/shared/vad-segments.js';
 import { DIGITS_MODEL, REPO_ROOT, ensureDigitsSet, prng, readWav16, type WordTiming } from '../support/audio/digits.js';
 import { nonSpeech, nonSpeechSet } from '../support/audio/non-speech.js';
+import { concat } from '../support/audio/signals.js';
 
 const RATE = 16000;
 const FRAME = 512;
@@ -61,12 +62,7 @@ function cleanStream(): Stream {
     parts.push(pcm, pause);
     at += pcm.length + pause.length;
   }
-  const pcm = new Float32Array(at);
-  let o = 0;
-  for (const p of parts) {
-    pcm.set(p, o);
-    o += p.length;
-  }
+  const pcm = concat(...parts);
   const speech = new Uint8Array(Math.ceil(pcm.length / FRAME));
   for (const w of words) {
     for (let f = Math.floor((w.start * RATE) / FRAME); f < Math.ceil((w.end * RATE) / FRAME) && f < speech.length; f++) speech[f] = 1;

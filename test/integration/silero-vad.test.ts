@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import type { TranscriptEvent } from '../../app/ipc/contract.js';
 import { DIGITS_MODEL, ensureDigitsSet, readWav16, writeWav16, type WordTiming } from '../support/audio/digits.js';
 import { nonSpeech, nonSpeechSet } from '../support/audio/non-speech.js';
-import { RATE } from '../support/audio/signals.js';
+import { RATE, concat } from '../support/audio/signals.js';
 import { dictate, startTestServices, tempDir, writeTestSettings, type TestServices } from './helpers.js';
 
 const haveModel = existsSync(DIGITS_MODEL);
@@ -34,13 +34,7 @@ function noisyDictation(): { pcm: Float32Array; texts: string[]; words: WordTimi
     parts.push(speech, gaps[i + 1]!);
     at += speech.length + gaps[i + 1]!.length;
   });
-  const pcm = new Float32Array(at);
-  let o = 0;
-  for (const p of parts) {
-    pcm.set(p, o);
-    o += p.length;
-  }
-  return { pcm, texts: set.items.map((it) => it.text), words };
+  return { pcm: concat(...parts), texts: set.items.map((it) => it.text), words };
 }
 
 before(async () => {

@@ -65,20 +65,27 @@ interface Field {
 
 class ProtoError extends Error {}
 
+/** The varint at `pos`: its value and the position after it. */
+function varintAt(buf: Uint8Array, pos: number): [bigint, number] {
+  let result = 0n;
+  let shift = 0n;
+  for (;;) {
+    if (pos >= buf.length) throw new ProtoError('truncated varint');
+    const byte = buf[pos++]!;
+    result |= BigInt(byte & 0x7f) << shift;
+    if ((byte & 0x80) === 0) return [result, pos];
+    shift += 7n;
+    if (shift > 70n) throw new ProtoError('varint longer than 10 bytes');
+  }
+}
+
 /** Walks the fields of one message. */
 function* fields(buf: Uint8Array): Generator<Field> {
   let pos = 0;
   const readVarint = (): bigint => {
-    let result = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (pos >= buf.length) throw new ProtoError('truncated varint');
-      const byte = buf[pos++]!;
-      result |= BigInt(byte & 0x7f) << shift;
-      if ((byte & 0x80) === 0) return result;
-      shift += 7n;
-      if (shift > 70n) throw new ProtoError('varint longer than 10 bytes');
-    }
+    const [value, next] = varintAt(buf, pos);
+    pos = next;
+    return value;
   };
   const take = (n: number): Uint8Array => {
     if (n < 0 || pos + n > buf.length) throw new ProtoError(`field of ${n} bytes runs past the end`);
@@ -116,16 +123,9 @@ function pushInts(f: Field, out: number[]): void {
 function* packedVarints(buf: Uint8Array): Generator<bigint> {
   let pos = 0;
   while (pos < buf.length) {
-    let result = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (pos >= buf.length) throw new ProtoError('truncated packed varint');
-      const byte = buf[pos++]!;
-      result |= BigInt(byte & 0x7f) << shift;
-      if ((byte & 0x80) === 0) break;
-      shift += 7n;
-    }
-    yield result;
+    const [value, next] = varintAt(buf, pos);
+    pos = next;
+    yield value;
   }
 }
 

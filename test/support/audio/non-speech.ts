@@ -2,7 +2,7 @@
 // nothing may be transcribed): digital silence, white / pink / brown noise at a given RMS, mains hum with
 // harmonics, keyboard-like clicks (short decaying noise bursts at irregular intervals) and music-like
 // tones (held notes of a few partials). Seeded: the same samples every run.
-import { RATE, prng } from './signals.js';
+import { RATE, concat, prng } from './signals.js';
 
 export type NonSpeechKind = 'silence' | 'white' | 'pink' | 'brown' | 'hum' | 'clicks' | 'tones';
 
@@ -87,11 +87,5 @@ export function nonSpeechSet(secondsEach: number, levels: readonly number[]): Fl
   for (const kind of NON_SPEECH_KINDS) {
     for (const rms of kind === 'silence' ? [0] : levels) parts.push(nonSpeech(kind, secondsEach, rms, seed++));
   }
-  const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concat(...parts);
 }
