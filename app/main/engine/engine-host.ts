@@ -14,7 +14,7 @@
 // transcription: their input may be what killed it), and the idle unload
 // (after `idleUnloadMs` without a model call and with nothing in use, the model
 // goes; the engine stays alive and the next call reloads the same file first).
-import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice } from '../../ipc/contract.js';
+import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice, VadSummary } from '../../ipc/contract.js';
 import type { BuildInfo, DeviceInfo, ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
 import { TypedEmitter } from '../models/typed-emitter.js';
@@ -113,6 +113,8 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   /** The Silero VAD file the engine should hold (null: none), and what it holds. */
   private vadPath: string | null = null;
   private vad: EngineVadStatus = { kind: 'energy', reason: 'no VAD model was loaded' };
+  /** What the closed VAD streams cost, summed (Devices shows it as % of real time). */
+  private readonly vadCost = { computeMs: 0, audioSec: 0 };
   private idleMs: number;
   private idleTimer: NodeJS.Timeout | null = null;
   private lastUse: number;
@@ -202,9 +204,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       restarts: this.supervisor.restarts,
       lastError: this.lastError,
       pid: this.rpc.pid,
-      vad: this.vad.kind === 'silero'
-        ? { detector: 'silero', text: `Silero VAD ${this.vad.sourceVersion} (${this.vad.weightType.toUpperCase()}), on the CPU beside the model: one thread per live source, outside the decode queue` }
-        : { detector: 'energy', text: `Energy threshold (${this.vad.reason})` },
+      vad: this.vadSummary(),
     };
   }
 
@@ -370,6 +370,18 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.vad;
   }
 
+  private vadSummary(): VadSummary {
+    if (this.vad.kind === 'energy') return { detector: 'energy', text: `Energy threshold (${this.vad.reason})` };
+    const { computeMs, audioSec } = this.vadCost;
+    const cost = audioSec > 0
+      ? `; it cost ${((computeMs / 10) / audioSec).toFixed(2)} % of real time over ${(audioSec / 60).toFixed(1)} min of live audio`
+      : '';
+    return {
+      detector: 'silero',
+      text: `Silero VAD ${this.vad.sourceVersion} (${this.vad.weightType.toUpperCase()}), on the CPU beside the model: one thread per live source, outside the decode queue${cost}`,
+    };
+  }
+
   get vadStatus(): EngineVadStatus {
     return this.vad;
   }
@@ -385,7 +397,14 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       close: () => {
         if (closed) return;
         closed = true;
-        opened.then(({ stream }) => this.request({ op: 'vadClose', stream })).catch(() => undefined);
+        opened
+          .then(({ stream }) => this.request({ op: 'vadClose', stream }))
+          .then((cost) => {
+            this.vadCost.computeMs += cost.computeMs;
+            this.vadCost.audioSec += cost.audioSec;
+            this.emit('status', this.status());
+          })
+          .catch(() => undefined);
       },
     };
   }

@@ -2,6 +2,7 @@
 // (one per live audio source: a dictation, each meeting track), and whole-file speech segments for file
 // jobs. Each stream's pushes run one after another (a queue), each on the stream's own one-thread CPU
 // graph (native VadStream): they never wait for the ASR model's states, nor delay them.
+import { performance } from 'node:perf_hooks';
 import { VadModel, type VadStream } from '../../../native/index.js';
 import { speechSegments, type SampleSegment, type VadSegmentOptions } from '../../shared/vad-segments.js';
 import { CodedError, type EngineVadStatus } from './protocol.js';
@@ -13,6 +14,15 @@ interface OpenStream {
   stream: VadStream;
   /** The last push queued: the next one starts after it. */
   tail: Promise<unknown>;
+  /** Wall time inside the native calls and samples pushed: what the VAD cost this stream. */
+  computeMs: number;
+  samples: number;
+}
+
+/** What a closed stream cost: compute time against its audio (VAD cost in % of real time). */
+export interface VadStreamCost {
+  computeMs: number;
+  audioSec: number;
 }
 
 export class EngineVad {
@@ -42,7 +52,7 @@ export class EngineVad {
     if (!this.model) throw new CodedError('NO_VAD', 'no Silero VAD model is loaded; the energy VAD is used');
     const stream = this.model.createStream(VAD_RATE);
     const id = this.nextStream++;
-    this.streams.set(id, { stream, tail: Promise.resolve() });
+    this.streams.set(id, { stream, tail: Promise.resolve(), computeMs: 0, samples: 0 });
     return { stream: id, chunkSamples: stream.chunkSamples };
   }
 
@@ -50,16 +60,26 @@ export class EngineVad {
   push(id: number, pcm: Float32Array): Promise<Float32Array> {
     const open = this.streams.get(id);
     if (!open) return Promise.reject(new CodedError('NOT_FOUND', `no open VAD stream ${id}`));
-    const run = open.tail.then(() => open.stream.process(pcm), () => open.stream.process(pcm));
+    const process = async (): Promise<Float32Array> => {
+      const started = performance.now();
+      const probs = await open.stream.process(pcm);
+      open.computeMs += performance.now() - started;
+      open.samples += pcm.length;
+      return probs;
+    };
+    const run = open.tail.then(process, process);
     open.tail = run;
     return run;
   }
 
-  close(id: number): void {
+  /** Ends a stream after its queued pushes; resolves with what it cost. */
+  async close(id: number): Promise<VadStreamCost> {
     const open = this.streams.get(id);
     this.streams.delete(id);
-    // After its queued pushes: disposing frees the native stream once the last one returned.
-    open?.tail.finally(() => open.stream.dispose()).catch(() => undefined);
+    if (!open) return { computeMs: 0, audioSec: 0 };
+    await open.tail.catch(() => undefined);
+    open.stream.dispose();
+    return { computeMs: open.computeMs, audioSec: open.samples / VAD_RATE };
   }
 
   /** Speech segments of a whole clip at VAD_RATE on a stream of its own; null when no model is loaded. */
@@ -75,7 +95,7 @@ export class EngineVad {
   }
 
   private closeAll(): void {
-    for (const id of [...this.streams.keys()]) this.close(id);
+    for (const id of [...this.streams.keys()]) void this.close(id);
   }
 
   dispose(): void {

@@ -87,7 +87,7 @@ export type EngineRequest =
   /**
    * Voice activity (engine-vad.ts): `vadLoad` loads a Silero VAD GGUF (null: none); `vadOpen` makes a stream
    * for one live source at 16 kHz; `vadPush` returns one speech probability per 512-sample chunk its samples
-   * complete (in order, queued per stream); `vadClose` ends it. With a VAD loaded, `fileOpen` with `vad`
+   * complete (in order, queued per stream); `vadClose` ends it and tells its cost. With a VAD loaded, `fileOpen` with `vad`
    * plans its windows over the speech segments only (silence skipped, cuts at pauses).
    */
   | { op: 'vadLoad'; path: string | null }
@@ -136,7 +136,8 @@ export interface EngineResponseMap {
   vadLoad: EngineVadStatus;
   vadOpen: { stream: number; chunkSamples: number };
   vadPush: Float32Array;
-  vadClose: null;
+  /** What the stream cost: native compute time against its audio. */
+  vadClose: { computeMs: number; audioSec: number };
   cancel: null;
 }
 
