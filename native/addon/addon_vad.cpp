@@ -10,58 +10,25 @@
 namespace addon {
 namespace {
 
-class VadLoadWorker : public Napi::AsyncWorker {
+/**
+ * A promise settled by work on a libuv thread: `compute` runs there (engine errors captured), `resolve`
+ * makes the value on the JS thread; `settled` runs on the JS thread either way.
+ */
+class VadWorker : public Napi::AsyncWorker {
 public:
-    VadLoadWorker(Napi::Env env, std::string path)
-        : Napi::AsyncWorker(env, "parakeet:vad-load"), deferred_(Napi::Promise::Deferred::New(env)), path_(std::move(path)) {}
+    VadWorker(Napi::Env env, const char * name) : Napi::AsyncWorker(env, name), deferred_(Napi::Promise::Deferred::New(env)) {}
 
     Napi::Promise promise() { return deferred_.Promise(); }
 
-    void Execute() override {
-        try {
-            model_ = parakeet::VadModel::load(path_);
-        } catch (...) {
-            error_.capture_current();
-        }
-    }
-
-    void OnOK() override {
-        Napi::Env env = Env();
-        if (error_.set) {
-            deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
-            return;
-        }
-        Napi::Object js = addon_state(env).vad_model_ctor.New({});
-        AddonVadModel::Unwrap(js)->attach(std::move(model_));
-        deferred_.Resolve(js);
-    }
-
-    void OnError(const Napi::Error & e) override { deferred_.Reject(e.Value()); }
+protected:
+    virtual void compute() = 0;
+    virtual Napi::Value resolve(Napi::Env env) = 0;
+    virtual void settled() {}
 
 private:
-    Napi::Promise::Deferred deferred_;
-    std::string path_;
-    std::shared_ptr<const parakeet::VadModel> model_;
-    PendingError error_;
-};
-
-/** Runs push (or flush, with no samples) on a worker thread and resolves with the probabilities. */
-class VadChunkWorker : public Napi::AsyncWorker {
-public:
-    VadChunkWorker(Napi::Env env, std::shared_ptr<parakeet::VadStream> stream, std::shared_ptr<bool> in_flight, std::vector<float> samples,
-                   bool flush)
-        : Napi::AsyncWorker(env, "parakeet:vad"),
-          deferred_(Napi::Promise::Deferred::New(env)),
-          stream_(std::move(stream)),
-          in_flight_(std::move(in_flight)),
-          samples_(std::move(samples)),
-          flush_(flush) {}
-
-    Napi::Promise promise() { return deferred_.Promise(); }
-
     void Execute() override {
         try {
-            probs_ = flush_ ? stream_->flush() : stream_->push(samples_.data(), samples_.size());
+            compute();
         } catch (...) {
             error_.capture_current();
         }
@@ -69,29 +36,60 @@ public:
 
     void OnOK() override {
         Napi::Env env = Env();
-        *in_flight_ = false;
-        if (error_.set) {
-            deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
-            return;
-        }
-        Napi::Float32Array out = Napi::Float32Array::New(env, probs_.size());
-        if (!probs_.empty()) std::memcpy(out.Data(), probs_.data(), probs_.size() * sizeof(float));
-        deferred_.Resolve(out);
+        settled();
+        if (error_.set) deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
+        else deferred_.Resolve(resolve(env));
     }
 
     void OnError(const Napi::Error & e) override {
-        *in_flight_ = false;
+        settled();
         deferred_.Reject(e.Value());
     }
 
-private:
     Napi::Promise::Deferred deferred_;
+    PendingError error_;
+};
+
+class VadLoadWorker : public VadWorker {
+public:
+    VadLoadWorker(Napi::Env env, std::string path) : VadWorker(env, "parakeet:vad-load"), path_(std::move(path)) {}
+
+private:
+    void compute() override { model_ = parakeet::VadModel::load(path_); }
+
+    Napi::Value resolve(Napi::Env env) override {
+        Napi::Object js = addon_state(env).vad_model_ctor.New({});
+        AddonVadModel::Unwrap(js)->attach(std::move(model_));
+        return js;
+    }
+
+    std::string path_;
+    std::shared_ptr<const parakeet::VadModel> model_;
+};
+
+/** Runs push (or flush, with no samples) on a worker thread and resolves with the probabilities. */
+class VadChunkWorker : public VadWorker {
+public:
+    VadChunkWorker(Napi::Env env, std::shared_ptr<parakeet::VadStream> stream, std::shared_ptr<bool> in_flight, std::vector<float> samples,
+                   bool flush)
+        : VadWorker(env, "parakeet:vad"), stream_(std::move(stream)), in_flight_(std::move(in_flight)), samples_(std::move(samples)), flush_(flush) {}
+
+private:
+    void compute() override { probs_ = flush_ ? stream_->flush() : stream_->push(samples_.data(), samples_.size()); }
+
+    Napi::Value resolve(Napi::Env env) override {
+        Napi::Float32Array out = Napi::Float32Array::New(env, probs_.size());
+        if (!probs_.empty()) std::memcpy(out.Data(), probs_.data(), probs_.size() * sizeof(float));
+        return out;
+    }
+
+    void settled() override { *in_flight_ = false; }
+
     std::shared_ptr<parakeet::VadStream> stream_;
     std::shared_ptr<bool> in_flight_;  // touched on the JS thread only
     std::vector<float> samples_;
     bool flush_;
     std::vector<float> probs_;
-    PendingError error_;
 };
 
 }  // namespace
