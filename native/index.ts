@@ -308,8 +308,24 @@ interface NativeModel {
   readonly disposed: boolean;
 }
 
+interface NativeVadStream {
+  process(pcm: Float32Array): Promise<Float32Array>;
+  flush(): Promise<Float32Array>;
+  reset(): void;
+  dispose(): void;
+  readonly sampleRate: VadSampleRate;
+  readonly chunkSamples: number;
+}
+
+interface NativeVadModel {
+  info(): VadModelInfo;
+  createStream(sampleRate: number): NativeVadStream;
+  dispose(): void;
+}
+
 interface NativeBinding {
   AbortFlag: new () => NativeAbortFlag;
+  loadVadModel(path: string): Promise<NativeVadModel>;
   loadModel(path: string, options: Record<string, unknown>, onProgress?: (f: number) => void): Promise<NativeModel>;
   listDevices(): DeviceInfo[];
   selectDevice(name?: string): DeviceSelection;
@@ -601,6 +617,86 @@ export class Model {
   /** Frees the weights and every state made from them (transcriptions in flight are aborted first). */
   dispose(): void {
     for (const state of [...this.states]) state.dispose();
+    this.handle.dispose();
+  }
+}
+
+// ---------------------------------------------------------------- Silero VAD
+
+/** The rates Silero VAD has weights for; other audio is resampled to 16 kHz first. */
+export type VadSampleRate = 16000 | 8000;
+
+export interface VadModelInfo {
+  path: string;
+  name: string;
+  /** The converted ONNX's Silero version ("v6.2", "v5.1.2", "unknown"). */
+  sourceVersion: string;
+  sourceSha256: string;
+  /** Type of the conv and LSTM weights. */
+  weightType: 'f32' | 'f16';
+  sampleRates: number[];
+  fileSize: number;
+}
+
+/**
+ * One audio source's Silero state (the previous chunk's context samples and the LSTM h/c). Calls run on a
+ * native worker thread, one at a time per stream (a concurrent call rejects with BUSY); different streams
+ * run at the same time. Each stream computes on its own one-thread CPU backend and graph: it shares no
+ * thread pool or buffer with the ASR model, so it never waits for a transcription nor delays one.
+ */
+export class VadStream {
+  /** @internal made by VadModel.createStream */
+  constructor(private readonly handle: NativeVadStream) {}
+
+  get sampleRate(): VadSampleRate {
+    return this.handle.sampleRate;
+  }
+
+  /** Samples per chunk: 512 at 16 kHz, 256 at 8 kHz (32 ms). */
+  get chunkSamples(): number {
+    return this.handle.chunkSamples;
+  }
+
+  /** Appends samples; resolves with one speech probability per chunk they complete (the rest waits). */
+  async process(pcm: Float32Array): Promise<Float32Array> {
+    return this.handle.process(pcm);  // async: a BUSY or BAD_ARGUMENT thrown at the call becomes a rejection
+  }
+
+  /** The waiting remainder zero-padded to a chunk: one probability, or none when nothing waits. */
+  async flush(): Promise<Float32Array> {
+    return this.handle.flush();
+  }
+
+  /** Forgets context, LSTM state and waiting samples (a new recording on the same stream). */
+  reset(): void {
+    this.handle.reset();
+  }
+
+  dispose(): void {
+    this.handle.dispose();
+  }
+}
+
+/** Silero VAD weights (the GGUF of spec §8, both rates), read-only and shared by its streams. */
+export class VadModel {
+  private constructor(private readonly handle: NativeVadModel) {}
+
+  /** Loads a Silero VAD GGUF on a worker thread; rejects MODEL_INVALID naming what the file is otherwise. */
+  static async load(path: string): Promise<VadModel> {
+    return new VadModel(await native().loadVadModel(path));
+  }
+
+  info(): VadModelInfo {
+    return this.handle.info();
+  }
+
+  /** A new stream at 16000 or 8000 Hz (synchronous: a small graph, no weights). */
+  createStream(sampleRate: VadSampleRate): VadStream {
+    return new VadStream(this.handle.createStream(sampleRate));
+  }
+
+  /** Drops this handle's hold on the weights; streams made from it keep working until disposed. */
+  dispose(): void {
     this.handle.dispose();
   }
 }

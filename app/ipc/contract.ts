@@ -170,6 +170,14 @@ export interface EngineStatus {
   lastError: IpcError | null;
   /** OS process id of the engine process (null inline or while none runs); for diagnostics and crash tests. */
   pid?: number | null;
+  /** The voice-activity detector that cuts speech now (Devices shows it). */
+  vad?: VadSummary;
+}
+
+export interface VadSummary {
+  detector: VadModelChoice;
+  /** In words: "Silero VAD v6.2 (F32), on the CPU beside the model", or why the energy VAD is used. */
+  text: string;
 }
 
 export interface AudioCaptureSettings {
@@ -189,8 +197,19 @@ export interface DictationSettings {
   partialIntervalMs: number;
   /** Audio kept from before speech onset (ms), so the first word is never cut. */
   preRollMs: number;
-  /** Speech threshold above the adaptive noise floor (dB). */
+  /** Speech threshold above the adaptive noise floor (dB), for the energy VAD. */
   vadThresholdDb: number;
+  /**
+   * Which voice-activity detector cuts speech (dictation, meetings, files): the bundled Silero VAD (a trained
+   * model on the engine), or the energy VAD (also the fallback whenever Silero is unavailable).
+   */
+  vadModel: VadModelChoice;
+  /** Silero: a 32 ms chunk is speech at this probability and above (0.5). */
+  vadSpeechThreshold: number;
+  /** Silero, files: speech shorter than this is dropped (ms). */
+  vadMinSpeechMs: number;
+  /** Silero, files: a pause at least this long ends a segment (ms); dictation ends at pauseMs. */
+  vadMinSilenceMs: number;
 }
 
 /**
@@ -203,6 +222,8 @@ export interface StreamingSettings {
   /** 'auto' or one of the model's locales (e.g. "de-DE"). */
   language: string;
 }
+
+export type VadModelChoice = 'silero' | 'energy';
 
 /** What is kept on disk under <userData>/history (see app/main/history). */
 export interface HistorySettings {

@@ -1,7 +1,7 @@
 // Default settings and the limits of each numeric field. Electron-free and
 // dependency-free so the main process (validation, migration) and the renderer
 // (form limits, "reset to default") share one definition.
-import type { DesktopSettings, DictationSettings, HistorySettings, HotkeySettings, InsertMode, InsertSettings, Settings, TextSettings } from './contract.js';
+import type { DesktopSettings, DictationSettings, VadModelChoice, HistorySettings, HotkeySettings, InsertMode, InsertSettings, Settings, TextSettings } from './contract.js';
 
 export const SETTINGS_VERSION = 1;
 
@@ -15,7 +15,14 @@ export const DEFAULT_DICTATION: DictationSettings = {
   partialIntervalMs: 300,
   preRollMs: 300,
   vadThresholdDb: 10,
+  // The trained VAD: noise, hum and clicks are not speech to it, where an energy threshold lets them through.
+  vadModel: 'silero',
+  vadSpeechThreshold: 0.5,
+  vadMinSpeechMs: 250,
+  vadMinSilenceMs: 300,
 };
+
+export const VAD_MODEL_CHOICES: readonly VadModelChoice[] = ['silero', 'energy'];
 
 export const DEFAULT_HISTORY: HistorySettings = {
   enabled: true,
@@ -96,6 +103,10 @@ export const SETTINGS_LIMITS = {
   preRollMs: { min: 0, max: 2000 },
   /** dB, may be fractional. */
   vadThresholdDb: { min: 1, max: 40 },
+  /** Probability, fractional. */
+  vadSpeechThreshold: { min: 0.05, max: 0.95 },
+  vadMinSpeechMs: { min: 0, max: 5000 },
+  vadMinSilenceMs: { min: 50, max: 5000 },
   /** Days; 0 = forever. */
   keepDays: { min: 0, max: 36500 },
   maxEntries: { min: 1, max: 100000 },

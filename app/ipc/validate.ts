@@ -13,7 +13,7 @@ import { REPLACEMENT_LIMITS, replacementProblem } from '../shared/text-transform
 import { checkAccelerator } from './accelerator.js';
 import { parseChord } from '../shared/hotkey/chord.js';
 import { HOTKEY_MODES } from '../shared/hotkey/hotkey-machine.js';
-import { DECODER_CHOICES, ENGINE_MODES, INSERT_MODES, SETTINGS_LIMITS, WEIGHT_TYPES } from './settings.js';
+import { DECODER_CHOICES, ENGINE_MODES, INSERT_MODES, SETTINGS_LIMITS, VAD_MODEL_CHOICES, WEIGHT_TYPES } from './settings.js';
 
 export class PayloadError extends Error {
   constructor(readonly at: string, message: string) {
@@ -151,6 +151,10 @@ export const DICTATION_CHECKS: Shape<DictationSettings> = {
   partialIntervalMs: num(L.partialIntervalMs.min, L.partialIntervalMs.max, true),
   preRollMs: num(L.preRollMs.min, L.preRollMs.max, true),
   vadThresholdDb: num(L.vadThresholdDb.min, L.vadThresholdDb.max, false),
+  vadModel: oneOf(VAD_MODEL_CHOICES),
+  vadSpeechThreshold: num(L.vadSpeechThreshold.min, L.vadSpeechThreshold.max, false),
+  vadMinSpeechMs: num(L.vadMinSpeechMs.min, L.vadMinSpeechMs.max, true),
+  vadMinSilenceMs: num(L.vadMinSilenceMs.min, L.vadMinSilenceMs.max, true),
 };
 
 /** 'default' or "left,right" (encoder frames, left ≤ 10000, right ≤ 100); whether the model has it is checked at use. */

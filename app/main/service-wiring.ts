@@ -2,6 +2,7 @@
 // and what a settings change sets off (history retention, the download
 // endpoint, a model reload, the idle-unload time, a restart notice).
 import { toEngineStatus } from './contract-mapping.js';
+import type { VadModelChoice } from '../ipc/contract.js';
 import type { EngineHost } from './engine/engine-host.js';
 import type { EventBus } from './events.js';
 import type { HistoryService } from './history/history-service.js';
@@ -20,6 +21,8 @@ export interface ServiceWiring {
   history: HistoryService;
   activateModel(id: string): Promise<void>;
   reloadModel(): Promise<void>;
+  /** Loads the chosen VAD in the engine (Silero or none); never throws. */
+  applyVad(choice: VadModelChoice): Promise<void>;
 }
 
 export function wireServiceEvents(w: ServiceWiring): void {
@@ -44,6 +47,7 @@ export function wireServiceEvents(w: ServiceWiring): void {
     if ((reload || next.device !== previous.device) && engine.loadedModel) {
       w.reloadModel().catch((error: unknown) => log.warn('reload after a settings change failed', error));
     }
+    if (next.dictation.vadModel !== previous.dictation.vadModel) void w.applyVad(next.dictation.vadModel);
     if (next.idleUnloadMinutes !== previous.idleUnloadMinutes) engine.setIdleUnload(next.idleUnloadMinutes * 60_000);
     if (next.engineMode !== previous.engineMode) {
       bus.emit('notice', {

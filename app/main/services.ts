@@ -38,6 +38,7 @@ import { SessionManager } from './sessions/session-manager.js';
 import { SettingsStore } from './settings.js';
 import { appVersion } from './util/app-root.js';
 import { streamOptionsFor } from './sessions/stream-options.js';
+import { applyVadChoice } from './vad/vad-choice.js';
 
 export type { PlatformHooks, Services, ServicesCore, ServicesOptions } from './service-types.js';
 
@@ -134,10 +135,15 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     await models.setActive(id);
   };
 
-  wireServiceEvents({ options, log, bus, engine, models, settings, history, activateModel, reloadModel });
+  wireServiceEvents({
+    options, log, bus, engine, models, settings, history, activateModel, reloadModel,
+    applyVad: (choice) => applyVadChoice(engine, choice, userDataDir, log.child('vad')).then(() => undefined),
+  });
 
   await engine.start();
   await devices.refresh();
+  // The VAD loads beside the model: until it is there (a few ms), sessions use the energy VAD.
+  void applyVadChoice(engine, settings.get().dictation.vadModel, userDataDir, log.child('vad'));
 
   const info = (): AppInfo => appInfo(options, engine, logSink, userDataDir);
   const startupModel = loadStartupModel(options, engine, models, loadModel, log, (notice) => {

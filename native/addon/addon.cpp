@@ -7,6 +7,7 @@
 #include "addon_model_state.h"
 #include "addon_state.h"
 #include "addon_stream.h"
+#include "addon_vad.h"
 
 namespace addon {
 
@@ -21,11 +22,16 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     state->model_ctor = Napi::Persistent(model);
     state->model_state_ctor = Napi::Persistent(AddonModelState::Define(env));
     state->stream_ctor = Napi::Persistent(AddonStream::Define(env));
+    Napi::Function vad_model = AddonVadModel::Define(env);
+    state->vad_model_ctor = Napi::Persistent(vad_model);
+    state->vad_stream_ctor = Napi::Persistent(AddonVadStream::Define(env));
     env.AddCleanupHook([] { CleanupLogHandler(); });
 
     exports.Set("AbortFlag", abort_flag);
     exports.Set("Model", model);
     exports.Set("loadModel", Napi::Function::New(env, AddonModel::Load, "loadModel"));
+    exports.Set("VadModel", vad_model);
+    exports.Set("loadVadModel", Napi::Function::New(env, AddonVadModel::Load, "loadVadModel"));
     exports.Set("listDevices", Napi::Function::New(env, ListDevices, "listDevices"));
     exports.Set("selectDevice", Napi::Function::New(env, SelectDevice, "selectDevice"));
     exports.Set("buildInfo", Napi::Function::New(env, BuildInfo, "buildInfo"));

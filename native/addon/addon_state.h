@@ -11,6 +11,8 @@ struct AddonState {
     Napi::FunctionReference model_ctor;
     Napi::FunctionReference model_state_ctor;
     Napi::FunctionReference stream_ctor;
+    Napi::FunctionReference vad_model_ctor;
+    Napi::FunctionReference vad_stream_ctor;
 };
 
 AddonState & addon_state(Napi::Env env);

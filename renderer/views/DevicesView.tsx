@@ -116,6 +116,7 @@ function DeviceRow({
 
 function ActiveSummary({ state }: { state: DevicesState }) {
   const active = state.active;
+  const vad = useApp((s) => s.engine.status?.vad ?? null);
   return (
     <div className="card device-summary" data-testid="device-summary">
       <p>
@@ -128,6 +129,9 @@ function ActiveSummary({ state }: { state: DevicesState }) {
       <p>
         Last decode ran on:{' '}
         <strong data-testid="last-ran">{state.lastRan.length ? state.lastRan.join(' + ') : 'no decode yet'}</strong>
+      </p>
+      <p>
+        Voice activity: <strong data-testid="vad-detector" data-detector={vad?.detector ?? 'unknown'}>{vad ? vad.text : 'not known yet'}</strong>
       </p>
     </div>
   );

@@ -400,7 +400,8 @@ if (parts.has('live')) {
     const { cat: vcat } = vadAudio();
     const clean = readWav16(vcat.wav).samples;
     const floor = withNoise(clean, vcat, 'pink', 20);
-    const base = { ...d, preRollMs: 0 };
+    // The energy VAD: this sweep varies its threshold (npm run bench:vad compares it with Silero).
+    const base = { ...d, preRollMs: 0, vadModel: 'energy' as const };
     const sweepRows: Row[] = [];
     for (const run of planSweep({
       base, speed: SPEED,

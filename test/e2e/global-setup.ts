@@ -4,7 +4,7 @@
 // trained digits model hears (digits.spec.ts).
 import { existsSync, mkdirSync } from 'node:fs';
 import {
-  checkTools, ensureCancelSpeech, ensureCliBuilt, ensureDigitsSpeech, ensureLongSpeech, ensureModel, ensureRendererBuilt, ensureSpeech,
+  checkTools, ensureCancelSpeech, ensureCliBuilt, ensureDigitsSpeech, ensureNoisyDigitsSpeech, ensureLongSpeech, ensureModel, ensureRendererBuilt, ensureSpeech,
   ensureStreamingModels,
 } from './support/assets.js';
 import { CHROMIUM, SCREENSHOT_DIR } from './support/paths.js';
@@ -21,5 +21,6 @@ export default function globalSetup(): void {
   ensureLongSpeech();
   ensureCancelSpeech();
   ensureDigitsSpeech();
+  ensureNoisyDigitsSpeech();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
 }

@@ -27,7 +27,8 @@ let model: Model;
 
 before(async () => {
   generateModel(modelPath, { preset: 'tiny', family: 'eou', weightType: 'f32', seed: FAMILY_TEST_SEEDS.eou });
-  writeTestSettings(dir, { text: { spokenPunctuation: false, replacements: [] } });
+  // Energy VAD: the synthetic speech-like bursts are not speech to Silero.
+  writeTestSettings(dir, { text: { spokenPunctuation: false, replacements: [] }, dictation: { vadModel: 'energy' } });
   services = await createServices({
     userDataDir: dir, mode: 'web', engineMode: 'process', retainSessionAudio: true, modelPath,
     modelEndpoint: 'https://127.0.0.1:9', logToStderr: process.env.PARAKEET_TEST_LOG === '1',

@@ -53,7 +53,10 @@ export function waitFor<T>(subscribe: (resolve: (value: T) => void) => () => voi
  * tiny model swing from 10 ms to seconds; one thread keeps the tests' timing stable.
  */
 export function writeTestSettings(userDataDir: string, settings: Record<string, unknown> = {}): void {
-  writeFileSync(join(userDataDir, 'settings.json'), JSON.stringify({ version: 1, settings: { threads: 1, ...settings } }));
+  // The energy VAD unless a test asks for Silero: these tests cut synthetic bursts, which are not speech to
+  // a trained VAD (test/integration/silero-dictation.test.ts runs Silero on espeak-ng speech).
+  const dictation = { vadModel: 'energy', ...(settings.dictation as Record<string, unknown> | undefined) };
+  writeFileSync(join(userDataDir, 'settings.json'), JSON.stringify({ version: 1, settings: { threads: 1, ...settings, dictation } }));
 }
 
 /**

@@ -18,6 +18,7 @@ test('electron-builder.yml passes electron-builder validation and ships the engi
   const resources = config.extraResources as { from: string; to: string; filter: string[] }[];
   assert.ok(resources.some((r) => r.from === 'native/build/Release' && r.to === 'native' && r.filter.includes('*.node')));
   assert.ok((config.asarUnpack as string[]).includes('node_modules/uiohook-napi/**'), 'the key hook\'s addon is outside asar');
+  assert.ok((config.asarUnpack as string[]).includes('dist/vad/**'), 'the bundled Silero VAD is outside asar (the engine reads it with file I/O)');
   const mac = config.mac as { extendInfo: Record<string, string> };
   assert.match(mac.extendInfo.NSMicrophoneUsageDescription, /never leaves/);
 });

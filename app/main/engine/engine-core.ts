@@ -8,6 +8,8 @@ import {
 } from '../../../native/index.js';
 import { readWavMono } from './wav-file.js';
 import { planWindows } from './windows.js';
+import { planSpeechWindows } from './speech-windows.js';
+import { EngineVad, VAD_RATE } from './engine-vad.js';
 import {
   CodedError, toIpcError, type EngineLogLevel, type EngineStreamChunk, type EngineToHost, type EngineTranscript, type HostToEngine,
   type SelfTestCorruption,
@@ -107,6 +109,7 @@ export class EngineCore {
   /** Open cache-aware streams (streamBegin) on the resident model; a load or unload ends them. */
   private readonly streams = new Map<number, ModelStream>();
   private nextStream = 1;
+  private readonly vad = new EngineVad();
 
   constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {
     this.loadModel = opts.loadModel ?? ((path, options) => Model.load(path, options));
@@ -190,7 +193,11 @@ export class EngineCore {
           const { samples: pcm } = await readWavMono(message.path, { signal, sampleRate: message.sampleRate });
           if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
           const maxSamples = Math.trunc(message.maxWindowSec * message.sampleRate);
-          const windows = planWindows(pcm, message.sampleRate, maxSamples, message.align);
+          // With a trained VAD: only the speech, cut at pauses (silent stretches never reach the decoder).
+          const speech = message.vad && message.sampleRate === VAD_RATE ? await this.vad.segments(pcm, message.vad) : null;
+          const windows = speech
+            ? planSpeechWindows(pcm, speech, message.sampleRate, maxSamples, message.align)
+            : planWindows(pcm, message.sampleRate, maxSamples, message.align);
           const handle = this.nextFile++;
           this.files.set(handle, { pcm, sampleRate: message.sampleRate, windows });
           return { handle, sampleRate: message.sampleRate, samples: pcm.length, windows };
@@ -291,6 +298,14 @@ export class EngineCore {
         });
       case 'status':
         return { model: this.resident && !this.resident.model.disposed ? this.residentInfo(this.resident) : null, running: this.running.size };
+      case 'vadLoad':
+        return this.vad.load(message.path);
+      case 'vadOpen':
+        return this.vad.open();
+      case 'vadPush':
+        return this.vad.push(message.stream, message.pcm);
+      case 'vadClose':
+        return this.vad.close(message.stream);
       case 'cancel':
         this.running.get(message.target)?.abort();
         return null;
@@ -381,5 +396,6 @@ export class EngineCore {
     this.resident = null;
     this.staged.clear();
     this.files.clear();
+    this.vad.dispose();
   }
 }

@@ -14,21 +14,23 @@
 // transcription: their input may be what killed it), and the idle unload
 // (after `idleUnloadMs` without a model call and with nothing in use, the model
 // goes; the engine stays alive and the next call reloads the same file first).
-import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice } from '../../ipc/contract.js';
+import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice, VadSummary } from '../../ipc/contract.js';
 import type { BuildInfo, DeviceInfo, ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
 import { TypedEmitter } from '../models/typed-emitter.js';
 import { DeviceCheck } from './device-check.js';
 import { engineNotices } from './engine-notices.js';
 import { aborted, EngineRpc, type EngineDeath, type RequestHow } from './engine-rpc.js';
-import { runFileJob } from './file-job.js';
+import { runFileJob, type FileJobHow } from './file-job.js';
 import { ModelResidency, type StatusCell } from './model-residency.js';
 import { PriorityLane, type LaneJobOptions } from './priority-lane.js';
 import { RestartSupervisor, blamedDevice } from './restart-supervisor.js';
 import {
   CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineStreamChunk,
   type EngineStreamHandle, type EngineStreamOptions, type EngineToHost, type EngineTranscribeOptions, type EngineTranscript,
+  type EngineVadStatus,
 } from './protocol.js';
+import type { SessionVad } from '../sessions/session.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 
 export { FILE_WINDOW_SEC } from './file-job.js';
@@ -109,6 +111,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private disposed = false;
   private started: Promise<void> | null = null;
   private fileJobs = 0;
+  /** The Silero VAD file the engine should hold (null: none), and what it holds. */
+  private vadPath: string | null = null;
+  private vad: EngineVadStatus = { kind: 'energy', reason: 'no VAD model was loaded' };
+  /** What the closed VAD streams cost, summed (Devices shows it as % of real time). */
+  private readonly vadCost = { computeMs: 0, audioSec: 0 };
   private idleMs: number;
   private idleTimer: NodeJS.Timeout | null = null;
   private lastUse: number;
@@ -198,6 +205,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       restarts: this.supervisor.restarts,
       lastError: this.lastError,
       pid: this.rpc.pid,
+      vad: this.vadSummary(),
     };
   }
 
@@ -346,7 +354,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   async transcribeFile(
     path: string,
     options: EngineTranscribeOptions,
-    how: { signal?: AbortSignal; onProgress?: (fraction: number, audio?: { doneSec: number; totalSec: number }) => void } = {},
+    how: FileJobHow = {},
   ): Promise<EngineTranscript> {
     if (how.signal?.aborted) throw aborted();
     const model = this.residency.model;
@@ -364,6 +372,67 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     } finally {
       this.fileJobs -= 1;
     }
+  }
+
+  // ------------------------------------------------------------ voice activity
+
+  /**
+   * Loads the Silero VAD GGUF in the engine (null: none; sessions, meetings and files use the energy VAD).
+   * A failure is logged and reported in the status, never thrown: the energy VAD is the fallback. The path
+   * is kept, and loaded again after an engine restart. VAD requests go straight to the engine, not
+   * through the decode lane: they never wait for a transcription, nor hold one up.
+   */
+  async setVad(path: string | null, reasonIfNone?: string): Promise<EngineVadStatus> {
+    this.vadPath = path;
+    try {
+      const status = await this.request({ op: 'vadLoad', path });
+      this.vad = status.kind === 'energy' && reasonIfNone ? { kind: 'energy', reason: reasonIfNone } : status;
+    } catch (error) {
+      const reason = `the Silero VAD could not be loaded (${(error as Error).message}); using the energy VAD`;
+      this.log.warn(reason);
+      this.vad = { kind: 'energy', reason };
+    }
+    this.emit('status', this.status());
+    return this.vad;
+  }
+
+  private vadSummary(): VadSummary {
+    if (this.vad.kind === 'energy') return { detector: 'energy', text: `Energy threshold (${this.vad.reason})` };
+    const { computeMs, audioSec } = this.vadCost;
+    const cost = audioSec > 0
+      ? `; it cost ${((computeMs / 10) / audioSec).toFixed(2)} % of real time over ${(audioSec / 60).toFixed(1)} min of live audio`
+      : '';
+    return {
+      detector: 'silero',
+      text: `Silero VAD ${this.vad.sourceVersion} (${this.vad.weightType.toUpperCase()}), on the CPU beside the model: one thread per live source, outside the decode queue${cost}`,
+    };
+  }
+
+  get vadStatus(): EngineVadStatus {
+    return this.vad;
+  }
+
+  /** A live stream on the engine's Silero VAD (one per audio source), or null when it runs none. */
+  vadStream(): SessionVad | null {
+    if (this.vad.kind !== 'silero') return null;
+    const opened = this.request({ op: 'vadOpen' });
+    opened.catch(() => undefined);  // a push reports it
+    let closed = false;
+    return {
+      push: async (pcm) => this.request({ op: 'vadPush', stream: (await opened).stream, pcm }),
+      close: () => {
+        if (closed) return;
+        closed = true;
+        opened
+          .then(({ stream }) => this.request({ op: 'vadClose', stream }))
+          .then((cost) => {
+            this.vadCost.computeMs += cost.computeMs;
+            this.vadCost.audioSec += cost.audioSec;
+            this.emit('status', this.status());
+          })
+          .catch(() => undefined);
+      },
+    };
   }
 
   /**
@@ -553,6 +622,10 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       } catch (error) {
         if ((error as CodedError).code === 'ENGINE_CRASHED') return; // the next restart reloads again
       }
+    }
+    if (this.vadPath !== null) {
+      this.vad = await this.request({ op: 'vadLoad', path: this.vadPath }, { internal: true })
+        .catch((error: unknown) => ({ kind: 'energy' as const, reason: `the Silero VAD could not be loaded again (${(error as Error).message})` }));
     }
     this.setState(residency.model ? 'ready' : 'no-model');
     this.emit('restarted', { model: residency.model });

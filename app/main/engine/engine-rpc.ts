@@ -20,6 +20,7 @@ const NOT_RETRIED: Partial<Record<EngineOp, string>> = {
   fileOpen: 'while reading this file; it was not tried again, since the file itself may have caused it',
   fileWindow: 'while transcribing this file; it was not tried again, since the file itself may have caused it',
   selfTest: 'during the device self-test; the device is marked failed and the test was not run again',
+  vadPush: 'the VAD stream ended with the engine; the live session goes on with the energy VAD',
 };
 
 export function aborted(): CodedError {

@@ -7,7 +7,7 @@ import type { ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
 import { aborted, type RequestHow } from './engine-rpc.js';
 import type { LaneJobOptions } from './priority-lane.js';
-import type { EngineRequest, EngineResponseMap, EngineTranscribeOptions, EngineTranscript } from './protocol.js';
+import type { EngineRequest, EngineResponseMap, EngineTranscribeOptions, EngineTranscript, EngineVadOptions } from './protocol.js';
 
 /**
  * Longest window of a file job (s): one lane step. The engine plans the cut points (windows.ts, the same
@@ -32,6 +32,8 @@ export interface FileJobDeps {
 
 export interface FileJobHow {
   signal?: AbortSignal;
+  /** Cut the file by the engine's trained VAD (when it has one loaded): only speech is decoded. */
+  vad?: EngineVadOptions;
   onProgress?: (fraction: number, audio?: { doneSec: number; totalSec: number }) => void;
 }
 
@@ -41,7 +43,7 @@ export async function runFileJob(
   const { maxWindowSec = FILE_WINDOW_SEC, ...decodeOptions } = options;
   // Reading and planning use no model: outside the lane, beside a decode.
   const opened = await deps.request(
-    { op: 'fileOpen', path, sampleRate: model.sampleRate, maxWindowSec, align: model.hopLength * model.subsamplingFactor },
+    { op: 'fileOpen', path, sampleRate: model.sampleRate, maxWindowSec, align: model.hopLength * model.subsamplingFactor, vad: how.vad },
     { signal: how.signal },
   );
   const parts: EngineTranscript[] = [];
@@ -56,7 +58,7 @@ export async function runFileJob(
   } finally {
     deps.request({ op: 'fileClose', handle: opened.handle }).catch(() => undefined);
   }
-  return joinWindows(parts, opened.samples / opened.sampleRate);
+  return joinWindows(parts, opened.samples / opened.sampleRate, model);
 }
 
 /** One window of a file job, one lane step. */
@@ -74,8 +76,12 @@ async function fileStep(deps: FileJobDeps, handle: number, index: number, option
 }
 
 /** A file job's windows as one transcript (text joined with a space as the engine joins its windows). */
-function joinWindows(parts: EngineTranscript[], durationSec: number): EngineTranscript {
-  const first = parts[0]!;
+function joinWindows(parts: EngineTranscript[], durationSec: number, model: ModelInfo): EngineTranscript {
+  // No window at all: the VAD found no speech in the file.
+  const first: EngineTranscript = parts[0] ?? {
+    text: '', words: [], tokens: [], durationSec, decoder: model.defaultDecoder, device: model.device.device.name, devicesRan: [],
+    timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [], threadsUsed: 0,
+  };
   const devices = new Set<string>();
   for (const p of parts) for (const d of p.devicesRan) devices.add(d);
   const sum = (key: keyof EngineTranscript['timings']): number => parts.reduce((a, p) => a + p.timings[key], 0);

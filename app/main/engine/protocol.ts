@@ -51,6 +51,19 @@ export interface EngineStreamHandle {
 /** A streaming step as it crosses the process boundary (no debug captures). */
 export type EngineStreamChunk = Omit<StreamChunk, 'encoded'>;
 
+/** The voice-activity detector the engine runs: Silero (a GGUF loaded) or none (the callers' energy VAD). */
+export type EngineVadStatus =
+  | { kind: 'silero'; path: string; sourceVersion: string; weightType: 'f32' | 'f16' }
+  | { kind: 'energy'; reason: string };
+
+/** How speech segments are found in a file (app/shared/vad-segments.ts). */
+export interface EngineVadOptions {
+  threshold: number;
+  minSpeechMs: number;
+  minSilenceMs: number;
+  padMs: number;
+}
+
 export interface EngineProcessStatus {
   model: ModelInfo | null;
   /** Requests running in the engine process now. */
@@ -69,7 +82,7 @@ export type EngineRequest =
    * Each `fileWindow` then decodes one window (times made absolute), so the host can run dictation between
    * windows; `fileClose` frees the audio. A dead engine loses the handles (the job fails, never re-run).
    */
-  | { op: 'fileOpen'; path: string; sampleRate: number; maxWindowSec: number; align: number }
+  | { op: 'fileOpen'; path: string; sampleRate: number; maxWindowSec: number; align: number; vad?: EngineVadOptions }
   | { op: 'fileWindow'; handle: number; index: number; options: EngineTranscribeOptions }
   | { op: 'fileClose'; handle: number }
   /**
@@ -99,6 +112,16 @@ export type EngineRequest =
    */
   | { op: 'selfTest'; device?: string; trigger: DeviceSelfTest['trigger'] }
   | { op: 'status' }
+  /**
+   * Voice activity (engine-vad.ts): `vadLoad` loads a Silero VAD GGUF (null: none); `vadOpen` makes a stream
+   * for one live source at 16 kHz; `vadPush` returns one speech probability per 512-sample chunk its samples
+   * complete (in order, queued per stream); `vadClose` ends it and tells its cost. With a VAD loaded, `fileOpen` with `vad`
+   * plans its windows over the speech segments only (silence skipped, cuts at pauses).
+   */
+  | { op: 'vadLoad'; path: string | null }
+  | { op: 'vadOpen' }
+  | { op: 'vadPush'; stream: number; pcm: Float32Array }
+  | { op: 'vadClose'; stream: number }
   /** Aborts request `target` (through the engine's abort flag); that request then fails with ABORTED. */
   | { op: 'cancel'; target: number };
 
@@ -142,6 +165,11 @@ export interface EngineResponseMap {
   probeSpeed: { gflops: number; threads: number };
   selfTest: DeviceSelfTest;
   status: EngineProcessStatus;
+  vadLoad: EngineVadStatus;
+  vadOpen: { stream: number; chunkSamples: number };
+  vadPush: Float32Array;
+  /** What the stream cost: native compute time against its audio. */
+  vadClose: { computeMs: number; audioSec: number };
   cancel: null;
 }
 

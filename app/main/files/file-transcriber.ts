@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileTranscribeOptions, FileTranscript } from '../../ipc/contract.js';
 import type { EngineHost } from '../engine/engine-host.js';
-import { CodedError } from '../engine/protocol.js';
+import { CodedError, type EngineVadOptions } from '../engine/protocol.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
@@ -54,6 +54,16 @@ export class FileTranscriber {
     converterSearchPath?: string;
   }) {}
 
+  /**
+   * Silero's segments when the settings want the trained VAD and the engine runs it: the file is cut at
+   * pauses and its silent stretches skipped. Otherwise none (the engine's own energy-based windows).
+   */
+  private vadOptions(): EngineVadOptions | undefined {
+    const d = this.opts.settings.get().dictation;
+    if (d.vadModel !== 'silero' || this.opts.engine.vadStatus.kind !== 'silero') return undefined;
+    return { threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: Math.min(d.preRollMs, 500) };
+  }
+
   async transcribe(path: string, options: FileTranscribeOptions = {}): Promise<FileTranscript> {
     if (!this.opts.engine.loadedModel) {
       throw new CodedError('NO_MODEL', 'No model is loaded. Download or import a model in Models first.');
@@ -88,6 +98,7 @@ export class FileTranscriber {
         { decoder: decoder === 'auto' ? undefined : decoder },
         {
           signal: controller.signal,
+          vad: this.vadOptions(),
           onProgress: (fraction, audio) => {
             const now = performance.now();
             if (now - lastProgressAt < 100 && fraction > 0 && fraction < 1) return;

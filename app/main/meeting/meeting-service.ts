@@ -29,7 +29,7 @@ import { fsyncDir } from '../util/atomic-file.js';
 import type { EntryRecord } from '../history/records.js';
 import type { MeetingEntryOwner } from '../history/history-service.js';
 import type { Logger } from '../log.js';
-import type { Emit, SessionDecoder } from '../sessions/session.js';
+import { SILERO_WINDOW_MS, type Emit, type SessionDecoder, type SessionVad } from '../sessions/session.js';
 import { MeetingRecorder } from './meeting-recorder.js';
 import { MeetingTrack, TRACK_RATE, type MeetingTrackOptions, type TrackFinal, type TrackPartial } from './meeting-track.js';
 import { MicInterruption, silenceToReach } from './mic-gap.js';
@@ -57,7 +57,8 @@ export interface MeetingHistory {
 
 export interface MeetingServiceOptions {
   history: MeetingHistory;
-  engine: SessionDecoder;
+  /** Decodes, and (EngineHost) a Silero stream per track when the engine runs one. */
+  engine: SessionDecoder & { vadStream?: () => SessionVad | null };
   emit: Emit;
   notify: (notice: Notice) => void;
   log: Logger;
@@ -169,13 +170,16 @@ export class MeetingService {
       const addTrack = async (name: MeetingTrackName, rate: number, source: MeetingSource, fromClient: boolean): Promise<void> => {
         const file = `${name}.wav`;
         const wav = await WavJournalWriter.create(path.join(entry.audioDir, file), { sampleRate: TRACK_RATE, syncIntervalMs: this.opts.syncIntervalMs });
+        // Each track its own Silero stream when the engine runs one (else the energy VAD).
+        const vad = dictation.vadModel === 'silero' ? this.opts.engine.vadStream?.() ?? null : null;
         const track = new MeetingTrack({
           track: name,
           inputRate: rate,
           wav,
           engine: this.opts.engine,
+          segmenter: vad ? { ...segmenter, detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: dictation.vadSpeechThreshold } : segmenter,
+          vad,
           decoder: decoder === 'auto' ? undefined : decoder,
-          segmenter,
           onFinal: (final) => this.onFinal(meeting, final),
           onPartial: (partial) => this.onPartial(meeting, partial),
           partialIntervalMs: dictation.partialIntervalMs,

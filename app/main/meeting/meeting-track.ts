@@ -19,7 +19,8 @@ import type { Logger } from '../log.js';
 import { RecentAudio } from './recent-audio.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from '../sessions/segment-stream.js';
 import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
-import type { SessionDecoder } from '../sessions/session.js';
+import type { SessionDecoder, SessionVad } from '../sessions/session.js';
+import { VadFeed } from '../sessions/vad-feed.js';
 import type { WavJournalWriter } from './wav-journal.js';
 
 export const TRACK_RATE = 16_000;
@@ -66,6 +67,8 @@ export interface MeetingTrackOptions {
   engine: SessionDecoder;
   decoder?: DecoderName;
   segmenter: Omit<SegmenterOptions, 'sampleRate'>;
+  /** The trained VAD that decides speech (Silero; segmenter.detector 'external'); absent: the energy VAD. */
+  vad?: SessionVad | null;
   onFinal: (final: TrackFinal) => void;
   /**
    * Partial text of the open segment, re-decoded every `partialIntervalMs` while it grows: at file priority
@@ -116,6 +119,7 @@ export class MeetingTrack {
   readonly track: MeetingTrackName;
   private readonly store = new RecentAudio();
   private readonly segmenter: Segmenter;
+  private readonly vadFeed: VadFeed;
   private readonly resampler: StreamingResampler | null;
   private readonly queue: QueuedSegment[] = [];
   private queuedSamples = 0;
@@ -147,6 +151,13 @@ export class MeetingTrack {
   constructor(private readonly opts: MeetingTrackOptions) {
     this.track = opts.track;
     this.segmenter = new Segmenter({ sampleRate: TRACK_RATE, ...opts.segmenter });
+    this.vadFeed = new VadFeed(this.segmenter, opts.vad ?? null, (events) => {
+      for (const event of events) this.onSegment(event);
+      this.feedStream(this.segmenter.tentativeEnd ?? this.store.length);
+      if (this.finished) return;
+      this.maybePartial(performance.now());
+      this.releaseOld();
+    }, (reason) => this.opts.log.warn(`track ${this.track}: ${reason}`));
     this.resampler = opts.inputRate === TRACK_RATE ? null : new StreamingResampler(opts.inputRate, TRACK_RATE);
   }
 
@@ -244,11 +255,18 @@ export class MeetingTrack {
     for (const event of this.segmenter.push(pcm)) this.onSegment(event);
     // During a pause only up to where a pause-close would cut: a stream never hears past its segment's end.
     this.feedStream(this.segmenter.tentativeEnd ?? this.store.length);
+    this.vadFeed.push(pcm);
     this.maybePartial(now);
-    // What no segment can need any more: before the open one, or — between segments — all but the
-    // pre-roll a next one may take, and a second for its onset to be confirmed.
+    this.releaseOld();
+  }
+
+  /**
+   * What no segment can need any more: before the open one, or — between segments — all but the pre-roll a
+   * next one may take and a second for its onset to be confirmed, counted from the last decided sample.
+   */
+  private releaseOld(): void {
     const preRoll = Math.round((TRACK_RATE * this.opts.segmenter.preRollMs) / 1000);
-    this.store.release(Math.max(0, this.openStart ?? this.store.length - preRoll - TRACK_RATE));
+    this.store.release(Math.max(0, this.openStart ?? this.segmenter.decidedSamples - preRoll - TRACK_RATE));
   }
 
   private arrivalOf(sample: number): number {
@@ -420,6 +438,8 @@ export class MeetingTrack {
     if (this.finished) return;
     if (this.resampler) this.append(this.resampler.flush());
     this.finished = true;
+    await this.vadFeed.drained();
+    this.vadFeed.close();
     for (const event of this.segmenter.finish()) this.onSegment(event);
     while (this.decoding) await this.decoding;
     await this.opts.wav?.close();
@@ -429,6 +449,7 @@ export class MeetingTrack {
   /** Ends now (the entry was deleted, shutdown): decodes are abandoned, the WAV closed. */
   async abort(): Promise<void> {
     this.finished = true;
+    this.vadFeed.close();
     this.cancel.abort();
     this.openStream?.close();
     this.queue.length = 0;

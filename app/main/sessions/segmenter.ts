@@ -10,6 +10,12 @@
 // `pauseMs` without speech, `tailMs` after the last speech window. A segment
 // reaching `maxSegmentSec` is cut at its quietest window and the next one
 // continues from exactly there.
+//
+// With `detector: 'external'` a trained VAD decides instead of the energy threshold: push() only measures
+// the windows (for the floor and the cap cut), and decide() takes one speech probability per window, in
+// order, as they come back from the engine (Silero: 32 ms windows, windowMs 32). Speech opens at
+// `speechThreshold` and holds down to speechThreshold − 0.15 (silero-vad's hysteresis). fallBackToEnergy()
+// decides the waiting windows and every later one by energy (the VAD stream was lost).
 
 export interface SegmenterOptions {
   sampleRate: number;
@@ -28,7 +34,14 @@ export interface SegmenterOptions {
   maxFloorDb?: number;
   /** Speech stays speech down to threshold − hysteresis. */
   hysteresisDb?: number;
+  /** 'energy' (default): this class decides; 'external': decide() gets a probability per window. */
+  detector?: 'energy' | 'external';
+  /** External detector: speech at this probability and above (0.5). */
+  speechThreshold?: number;
 }
+
+/** Below the speech threshold by less than this, speech goes on (silero-vad's neg_threshold gap). */
+const PROBABILITY_HYSTERESIS = 0.15;
 
 /** Why a segment closed: a pause, the length cap, the end of the session, or the model's end of utterance (<EOU>). */
 export type CloseReason = 'pause' | 'cap' | 'stop' | 'eou';
@@ -75,6 +88,9 @@ export class Segmenter {
   /** Windows of the open segment (for the quietest-point cut). */
   private segWindows: WindowStat[] = [];
   private floor = 0;
+  /** External detector: measured windows waiting for their probability. */
+  private undecided: number[] = [];
+  private external: boolean;
 
   constructor(options: SegmenterOptions) {
     this.opts = {
@@ -85,8 +101,11 @@ export class Segmenter {
       minFloorDb: -70,
       maxFloorDb: -35,
       hysteresisDb: 3,
+      detector: 'energy',
+      speechThreshold: 0.5,
       ...options,
     };
+    this.external = this.opts.detector === 'external';
     const sr = this.opts.sampleRate;
     this.win = Math.round((sr * this.opts.windowMs) / 1000);
     this.onsetWindows = Math.max(1, Math.round(this.opts.onsetMs / this.opts.windowMs));
@@ -99,9 +118,19 @@ export class Segmenter {
     this.floor = this.opts.maxFloorDb;
   }
 
-  /** Samples consumed so far. */
+  /** Samples consumed so far (measured, decided or not). */
   get samples(): number {
-    return this.position + this.pendingFill;
+    return this.position + (this.undecided.length * this.win) + this.pendingFill;
+  }
+
+  /** Samples decided so far (an external detector's verdicts lag the audio). */
+  get decidedSamples(): number {
+    return this.position;
+  }
+
+  /** Samples per window: an external detector gives one probability per this many samples. */
+  get windowSamples(): number {
+    return this.win;
   }
 
   /**
@@ -125,9 +154,10 @@ export class Segmenter {
       this.pendingFill += n;
       offset += n;
       if (this.pendingFill === this.win) {
-        this.step(windowDb(this.pendingWindow, 0, this.win), events);
-        this.position += this.win;
+        const db = windowDb(this.pendingWindow, 0, this.win);
         this.pendingFill = 0;
+        if (this.external) this.undecided.push(db);
+        else this.stepAndAdvance(db, null, events);
       }
     }
     return events;
@@ -143,10 +173,39 @@ export class Segmenter {
     return events;
   }
 
+  /** External detector: the speech probabilities of the next windows pushed (extra ones are ignored). */
+  decide(probabilities: ArrayLike<number>): SegmentEvent[] {
+    const events: SegmentEvent[] = [];
+    for (let i = 0; i < probabilities.length && this.undecided.length > 0; i += 1) {
+      const p = probabilities[i]!;
+      const threshold = this.opts.speechThreshold - (this.state === 'speech' ? PROBABILITY_HYSTERESIS : 0);
+      this.stepAndAdvance(this.undecided.shift()!, p >= threshold, events);
+    }
+    return events;
+  }
+
+  /** The external detector is gone: waiting and later windows are decided by energy. */
+  fallBackToEnergy(): SegmentEvent[] {
+    this.external = false;
+    const events: SegmentEvent[] = [];
+    for (const db of this.undecided.splice(0)) this.stepAndAdvance(db, null, events);
+    return events;
+  }
+
+  get usesExternalDetector(): boolean {
+    return this.external;
+  }
+
+  private stepAndAdvance(db: number, speech: boolean | null, events: SegmentEvent[]): void {
+    this.step(db, speech, events);
+    this.position += this.win;
+  }
+
   /** End of stream (stop): whatever is open, or was about to open, is closed at the last sample. */
   finish(): SegmentEvent[] {
     const end = this.samples;
-    const events: SegmentEvent[] = [];
+    // Windows whose probability never came (the VAD failed at the very end) are decided by energy.
+    const events: SegmentEvent[] = this.undecided.length > 0 ? this.fallBackToEnergy() : [];
     if (this.state === 'onset') this.open(this.onsetStart, events);
     if (this.state === 'speech' && end > this.segStart) this.close(end, 'stop', events);
     this.state = 'silence';
@@ -165,11 +224,12 @@ export class Segmenter {
     this.floor = Math.min(this.opts.maxFloorDb, Math.max(this.opts.minFloorDb, min));
   }
 
-  private step(db: number, events: SegmentEvent[]): void {
+  /** One window: `decided` is the external detector's verdict, null for the energy threshold's. */
+  private step(db: number, decided: boolean | null, events: SegmentEvent[]): void {
     const start = this.position;
     const end = start + this.win;
     const threshold = this.floor + this.opts.thresholdDb - (this.state === 'speech' ? this.opts.hysteresisDb : 0);
-    const speech = db > threshold;
+    const speech = decided ?? db > threshold;
     this.updateFloor(db);
 
     switch (this.state) {

@@ -32,7 +32,7 @@ export interface SessionObserver {
 }
 
 /** What the manager needs from the engine (the EngineHost; unit tests pass a stand-in). */
-export type SessionEngine = SessionDecoder & Pick<EngineHost, 'on' | 'loadedModel'> & Partial<Pick<EngineHost, 'wake'>>;
+export type SessionEngine = SessionDecoder & Pick<EngineHost, 'on' | 'loadedModel'> & Partial<Pick<EngineHost, 'wake' | 'vadStream'>>;
 
 export interface SessionManagerOptions {
   engine: SessionEngine;
@@ -94,6 +94,8 @@ export class SessionManager {
       retainAudio: this.opts.retainAudio,
       transform: compileTransform(settings.text),
       stream: this.streamFor(settings.streaming),
+      // The trained VAD when the engine runs one and the settings want it; else the energy VAD.
+      vad: settings.dictation.vadModel === 'silero' ? this.opts.engine.vadStream?.() ?? null : null,
     });
     this.sessions.set(id, session);
     // A model unloaded for idleness starts reloading now, while the user starts speaking; the session keeps

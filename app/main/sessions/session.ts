@@ -21,6 +21,7 @@ import type { Logger } from '../log.js';
 import { AudioStore } from './audio-store.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
+import { VadFeed } from './vad-feed.js';
 
 
 /** How long stop() waits for audio frames still in flight. */
@@ -37,6 +38,18 @@ export interface SessionDecoder {
   /** What holds live decodes up now, in words (a model load, a check), or null (EngineHost.liveHeldBy). */
   liveHeldBy?(): string | null;
 }
+
+/**
+ * A trained VAD's stream on the engine (Silero; EngineHost.vadStream): one speech probability per
+ * 512-sample chunk (16 kHz) completed by each push, in push order.
+ */
+export interface SessionVad {
+  push(pcm: Float32Array): Promise<Float32Array>;
+  close(): void;
+}
+
+/** Silero's chunk at 16 kHz (ms): the segmenter's window when Silero decides. */
+export const SILERO_WINDOW_MS = 32;
 
 export type Emit = <E extends EventName>(event: E, data: EventMap[E]) => void;
 
@@ -70,6 +83,8 @@ export interface SessionOptions {
    * of being re-decoded on a cadence. A stream that fails (a dead engine) leaves its segment to an offline decode.
    */
   stream?: { decoder: StreamDecoder; options: EngineStreamOptions };
+  /** The trained VAD that decides speech (Silero); absent or null: the energy VAD. */
+  vad?: SessionVad | null;
 }
 
 interface Segment {
@@ -170,6 +185,7 @@ export class DictationSession {
   private lastLevelAt = 0;
   private readonly minPartialSamples: number;
   private readonly preRollSamples: number;
+  private readonly vadFeed: VadFeed;
 
   constructor(private readonly opts: SessionOptions) {
     this.id = opts.id;
@@ -187,7 +203,15 @@ export class DictationSession {
       maxSegmentSec: d.maxSegmentSec,
       preRollMs: d.preRollMs,
       thresholdDb: d.vadThresholdDb,
+      ...(opts.vad ? { detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold } : {}),
     });
+    this.vadFeed = new VadFeed(this.segmenter, opts.vad ?? null, (events) => {
+      if (this.cancelController.signal.aborted) return;
+      const now = performance.now();
+      for (const event of events) this.onSegmentEvent(event, now);
+      this.feedStream();
+      this.maybePartial(now);
+    }, (reason) => this.opts.log.warn(`session ${this.id}: ${reason}`));
     this.resampler = opts.sampleRate === SESSION_RATE ? null : new StreamingResampler(opts.sampleRate, SESSION_RATE);
     this.minPartialSamples = Math.round((SESSION_RATE * (opts.minPartialMs ?? 240)) / 1000);
     this.preRollSamples = Math.round((SESSION_RATE * d.preRollMs) / 1000);
@@ -310,6 +334,7 @@ export class DictationSession {
     if (this.arrivals.length > 256) this.arrivals = this.arrivals.slice(-128);
     for (const event of this.segmenter.push(pcm)) this.onSegmentEvent(event, now);
     this.feedStream();
+    this.vadFeed.push(pcm);
     this.updateLevel(pcm, now);
     this.maybePartial(now);
   }
@@ -697,7 +722,11 @@ export class DictationSession {
     this.setState('finalizing');
     const now = performance.now();
     if (this.resampler) this.process(this.resampler.flush(), now);
-    for (const event of this.segmenter.finish()) this.onSegmentEvent(event, now);
+    await this.vadFeed.drained();  // every pushed chunk decided before the stream's end closes what is open
+    if (this.cancelController.signal.aborted) throw this.cancelledError();
+    this.vadFeed.close();
+    const closedAt = performance.now();
+    for (const event of this.segmenter.finish()) this.onSegmentEvent(event, closedAt);
     while (this.finalWork.size) await Promise.all([...this.finalWork]);
     // Aborted while the last finals were decoded: abort() already ended the session and freed its audio.
     if (this.cancelController.signal.aborted) throw this.cancelledError();
@@ -733,6 +762,7 @@ export class DictationSession {
     this.partial?.controller.abort();
     for (const segment of this.segments) if (segment.final === null) segment.stream?.close();
     this.drained?.resolve(); // a stop waiting for audio in flight goes on (to finish(), which bails out)
+    this.vadFeed.close();
     this.histogram?.disable();
     this.setState('stopped');
     await this.store.dispose();

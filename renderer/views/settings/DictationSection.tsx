@@ -20,7 +20,26 @@ export function DictationSection({ draft, update }: SectionProps) {
       <Field id="set-preroll" label="Pre-roll (ms)" hint="Audio kept from before speech starts, so the first word is not cut.">
         <NumberInput id="set-preroll" value={draft.dictation.preRollMs} limit={SETTINGS_LIMITS.preRollMs} step={50} onChange={(v) => dict({ preRollMs: v })} />
       </Field>
-      <Field id="set-vad" label="Speech threshold above noise (dB)">
+      <Field id="set-vad-model" label="Voice activity detector" hint="Silero is a trained model bundled with the app: noise, hum and clicks are not speech to it. The energy detector is used when Silero cannot run.">
+        <select id="set-vad-model" value={draft.dictation.vadModel} onChange={(e) => dict({ vadModel: e.target.value as Settings['dictation']['vadModel'] })}>
+          <option value="silero">Silero VAD (bundled)</option>
+          <option value="energy">Energy threshold</option>
+        </select>
+      </Field>
+      {draft.dictation.vadModel === 'silero' ? (
+        <>
+          <Field id="set-vad-threshold" label="Speech probability threshold" hint="A 32 ms chunk is speech at this probability and above.">
+            <NumberInput id="set-vad-threshold" value={draft.dictation.vadSpeechThreshold} limit={SETTINGS_LIMITS.vadSpeechThreshold} step={0.05} onChange={(v) => dict({ vadSpeechThreshold: v })} />
+          </Field>
+          <Field id="set-vad-min-speech" label="Shortest speech (ms)" hint="Files: shorter sounds are not transcribed.">
+            <NumberInput id="set-vad-min-speech" value={draft.dictation.vadMinSpeechMs} limit={SETTINGS_LIMITS.vadMinSpeechMs} step={50} onChange={(v) => dict({ vadMinSpeechMs: v })} />
+          </Field>
+          <Field id="set-vad-min-silence" label="Shortest pause between file segments (ms)" hint="Files are cut at pauses this long; silence is skipped.">
+            <NumberInput id="set-vad-min-silence" value={draft.dictation.vadMinSilenceMs} limit={SETTINGS_LIMITS.vadMinSilenceMs} step={50} onChange={(v) => dict({ vadMinSilenceMs: v })} />
+          </Field>
+        </>
+      ) : null}
+      <Field id="set-vad" label="Energy: speech threshold above noise (dB)">
         <NumberInput id="set-vad" hint={false} value={draft.dictation.vadThresholdDb} limit={SETTINGS_LIMITS.vadThresholdDb} step={0.5} onChange={(v) => dict({ vadThresholdDb: v })} />
       </Field>
     </fieldset>

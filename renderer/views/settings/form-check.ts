@@ -11,7 +11,8 @@ import { parseChord } from '../../../app/shared/hotkey/chord.js';
 /** Field ids (the inputs' element ids): messages are keyed by them. */
 export type FieldId =
   | 'set-threads' | 'set-idle-unload' | 'set-pause' | 'set-maxseg' | 'set-partial' | 'set-preroll' | 'set-vad'
-  | 'set-keep-days' | 'set-max-entries' | 'set-restore-delay' | 'set-hotkey' | 'set-mirror' | 'set-replacements' | 'set-hold-key' | 'set-tap-ms';
+  | 'set-keep-days' | 'set-max-entries' | 'set-restore-delay' | 'set-hotkey' | 'set-mirror' | 'set-replacements' | 'set-hold-key' | 'set-tap-ms'
+  | 'set-vad-threshold' | 'set-vad-min-speech' | 'set-vad-min-silence';
 
 export type FieldMessages = Partial<Record<FieldId, string>>;
 
@@ -40,6 +41,9 @@ export function fieldErrors(draft: Settings): FieldMessages {
   put('set-partial', numberProblem(draft.dictation.partialIntervalMs, L.partialIntervalMs, ' ms'));
   put('set-preroll', numberProblem(draft.dictation.preRollMs, L.preRollMs, ' ms'));
   put('set-vad', numberProblem(draft.dictation.vadThresholdDb, L.vadThresholdDb, ' dB', false));
+  put('set-vad-threshold', numberProblem(draft.dictation.vadSpeechThreshold, L.vadSpeechThreshold, '', false));
+  put('set-vad-min-speech', numberProblem(draft.dictation.vadMinSpeechMs, L.vadMinSpeechMs, ' ms'));
+  put('set-vad-min-silence', numberProblem(draft.dictation.vadMinSilenceMs, L.vadMinSilenceMs, ' ms'));
   put('set-keep-days', numberProblem(draft.history.keepDays, L.keepDays, ' days'));
   put('set-max-entries', numberProblem(draft.history.maxEntries, L.maxEntries, ' entries'));
   put('set-restore-delay', numberProblem(draft.insert.restoreDelayMs, L.restoreDelayMs, ' ms'));
@@ -90,6 +94,9 @@ export function validPart(saved: Settings, draft: Settings, errors: FieldMessage
       partialIntervalMs: has('set-partial') ? saved.dictation.partialIntervalMs : draft.dictation.partialIntervalMs,
       preRollMs: has('set-preroll') ? saved.dictation.preRollMs : draft.dictation.preRollMs,
       vadThresholdDb: has('set-vad') ? saved.dictation.vadThresholdDb : draft.dictation.vadThresholdDb,
+      vadSpeechThreshold: has('set-vad-threshold') ? saved.dictation.vadSpeechThreshold : draft.dictation.vadSpeechThreshold,
+      vadMinSpeechMs: has('set-vad-min-speech') ? saved.dictation.vadMinSpeechMs : draft.dictation.vadMinSpeechMs,
+      vadMinSilenceMs: has('set-vad-min-silence') ? saved.dictation.vadMinSilenceMs : draft.dictation.vadMinSilenceMs,
     },
     history: {
       ...draft.history,
@@ -157,6 +164,7 @@ export function fieldOfServerError(message: string): FieldId | null {
     partialIntervalMs: 'set-partial', preRollMs: 'set-preroll', vadThresholdDb: 'set-vad', keepDays: 'set-keep-days',
     maxEntries: 'set-max-entries', restoreDelayMs: 'set-restore-delay', toggle: 'set-hotkey', hotkey: 'set-hotkey',
     mirrorEndpoint: 'set-mirror', replacements: 'set-replacements', hold: 'set-hold-key', tapMs: 'set-tap-ms',
+    vadSpeechThreshold: 'set-vad-threshold', vadMinSpeechMs: 'set-vad-min-speech', vadMinSilenceMs: 'set-vad-min-silence',
   };
   return map[key!] ?? null;
 }

@@ -7,10 +7,11 @@ export type Outcome = { kind: 'saved' | 'partial' | 'failed'; text: string } | n
 
 export const FIELD_NAMES: Record<FieldId, string> = {
   'set-threads': 'CPU threads', 'set-idle-unload': 'Unload after idle', 'set-pause': 'Pause', 'set-maxseg': 'Longest segment',
-  'set-partial': 'Partial text every', 'set-preroll': 'Pre-roll', 'set-vad': 'Speech threshold', 'set-keep-days': 'Delete entries older than',
+  'set-partial': 'Partial text every', 'set-preroll': 'Pre-roll', 'set-vad': 'Energy speech threshold', 'set-keep-days': 'Delete entries older than',
   'set-max-entries': 'Keep at most', 'set-restore-delay': 'Clipboard restore delay', 'set-hotkey': 'Hotkey', 'set-mirror': 'Mirror endpoint',
   'set-replacements': 'Replacements',
   'set-hold-key': 'Hold key', 'set-tap-ms': 'Tap shorter than',
+  'set-vad-threshold': 'Speech probability threshold', 'set-vad-min-speech': 'Shortest speech', 'set-vad-min-silence': 'Shortest pause between file segments',
 };
 
 /** `held`: fields not sent because of their own error. `refused`: main's reason, next to its field. */

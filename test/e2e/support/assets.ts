@@ -3,9 +3,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { concatenate, ensureDigitsSet } from '../../support/audio/digits.js';
+import { concatenate, ensureDigitsSet, readWav16, writeWav16 } from '../../support/audio/digits.js';
+import { nonSpeech } from '../../support/audio/non-speech.js';
+import { concat } from '../../support/audio/signals.js';
 import {
-  ASSET_DIR, CANCEL_SPEECH_WAV, DIGITS_FILE_JSON, DIGITS_FILE_WAV, DIGITS_MIC_JSON, DIGITS_MIC_WAV, LEAD_SILENCE_SEC, LONG_SPEECH_WAV, MODEL_PATH, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV,
+  ASSET_DIR, CANCEL_SPEECH_WAV, DIGITS_FILE_JSON, DIGITS_FILE_WAV, DIGITS_MIC_JSON, DIGITS_MIC_WAV, LEAD_SILENCE_SEC, LONG_SPEECH_WAV, MODEL_PATH, NOISY_DIGITS_MIC_JSON, NOISY_DIGITS_MIC_WAV, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV,
   STREAM_EOU_MODEL_PATH, STREAM_PROMPT_MODEL_PATH, TAIL_SILENCE_SEC,
 } from './paths.js';
 
@@ -126,6 +128,20 @@ export function ensureDigitsSpeech(): void {
     const joined = concatenate(set.items, DIGITS_FILE_WAV, { seed: 2, pauseMin: 0, pauseMax: 0, leadSec: 0, tailSec: 0 });
     writeFileSync(DIGITS_FILE_JSON, `${JSON.stringify(joined, null, 1)}\n`);
   }
+}
+
+/**
+ * For the Silero spec: three digit strings (en-us, 165 words/min) with 2–3 s of pink noise, mains hum and
+ * keyboard clicks between and around them, at a quiet room's level; a JSON of the strings.
+ */
+export function ensureNoisyDigitsSpeech(): void {
+  if (existsSync(NOISY_DIGITS_MIC_JSON)) return;
+  const set = ensureDigitsSet('e2e-noisy-mic', { seed: 0xe2e_5ae0, perVoice: 3, voices: ['en-us'], rates: [165], minWords: 4, maxWords: 6 });
+  const gaps = [nonSpeech('pink', 1.5, 0.01, 1), nonSpeech('hum', 2.5, 0.01, 2), nonSpeech('clicks', 3, 0.02, 3), nonSpeech('silence', 2.5, 0, 4)];
+  const parts: Float32Array[] = [gaps[0]!];
+  set.items.forEach((item, i) => parts.push(readWav16(item.wav).samples, gaps[i + 1]!));
+  writeWav16(NOISY_DIGITS_MIC_WAV, concat(...parts));
+  writeFileSync(NOISY_DIGITS_MIC_JSON, `${JSON.stringify({ texts: set.items.map((it) => it.text) }, null, 1)}\n`);
 }
 
 export function checkTools(): string[] {

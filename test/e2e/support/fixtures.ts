@@ -2,7 +2,7 @@
 // engine process, real addon) per test with the generated model, and a page
 // opened on its tokenized URL. Console errors and CSP violations fail the test.
 import { test as base, expect, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWebServer, type WebServer, type WebServerOptions } from '../../../app/web/server.js';
@@ -28,6 +28,8 @@ export const test = base.extend<Fixtures>({
 
   server: async ({ serverSetup }, use) => {
     const userDataDir = mkdtempSync(join(tmpdir(), 'parakeet-e2e-'));
+    // The energy VAD: the specs play synthetic bursts, which are not speech to the trained Silero VAD.
+    writeFileSync(join(userDataDir, 'settings.json'), JSON.stringify({ version: 1, settings: { dictation: { vadModel: 'energy' } } }));
     const server = await startWebServer({
       port: 0,
       userDataDir,

@@ -24,6 +24,9 @@ export const CANCEL_SPEECH_WAV = join(ASSET_DIR, 'speech-x200.wav');
 export const DIGITS_MIC_WAV = join(ASSET_DIR, 'digits-dictation.wav');
 export const DIGITS_MIC_JSON = join(ASSET_DIR, 'digits-dictation.json');
 export const DIGITS_FILE_WAV = join(ASSET_DIR, 'digits-file.wav');
+/** Digit strings with noise, hum and clicks between them (the Silero VAD spec's microphone). */
+export const NOISY_DIGITS_MIC_WAV = join(ASSET_DIR, 'digits-noisy-dictation.wav');
+export const NOISY_DIGITS_MIC_JSON = join(ASSET_DIR, 'digits-noisy-dictation.json');
 export const DIGITS_FILE_JSON = join(ASSET_DIR, 'digits-file.json');
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'docs', 'screenshots');
 export const RENDERER_DIST = join(REPO_ROOT, 'dist', 'renderer');

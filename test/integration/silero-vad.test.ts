@@ -1,0 +1,96 @@
+// The bundled Silero VAD through the real services (engine process, the trained digits model): spoken digit
+// strings separated by noise, hum and clicks are transcribed to exactly those strings, as a file (cut at
+// pauses, the noise never decoded, every word where espeak-ng spoke it in the whole file's time) and as
+// a live dictation (one final per string, none for the noise); the non-speech set yields no word; the
+// energy VAD is the fallback when the settings ask for it.
+//
+// Pre-roll 0 ms: the digits model learned tightly cut espeak-ng strings, and any audio in front of a string
+// costs it words (64 ms of digital silence already adds a "two"; see e2e/digits.spec.ts): the cuts are Silero's.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, test } from 'node:test';
+import type { TranscriptEvent } from '../../app/ipc/contract.js';
+import { DIGITS_MODEL, ensureDigitsSet, readWav16, writeWav16, type WordTiming } from '../support/audio/digits.js';
+import { nonSpeech, nonSpeechSet } from '../support/audio/non-speech.js';
+import { RATE, concat } from '../support/audio/signals.js';
+import { dictate, startTestServices, tempDir, writeTestSettings, type TestServices } from './helpers.js';
+
+const haveModel = existsSync(DIGITS_MODEL);
+const dir = tempDir('silero-vad');
+let services: TestServices;
+
+/** Three digit strings with noise between them (the noise at a level a quiet room or a laptop fan has). */
+function noisyDictation(): { pcm: Float32Array; texts: string[]; words: WordTiming[] } {
+  const set = ensureDigitsSet('silero-vad', { seed: 0x51e0, perVoice: 3, voices: ['en-us'], minWords: 3, maxWords: 5 });
+  const gaps = [nonSpeech('pink', 1.5, 0.01, 1), nonSpeech('hum', 2, 0.01, 2), nonSpeech('clicks', 3, 0.02, 3), nonSpeech('white', 1.5, 0.005, 4)];
+  const parts: Float32Array[] = [gaps[0]!];
+  const words: WordTiming[] = [];
+  let at = gaps[0]!.length;
+  set.items.forEach((item, i) => {
+    const speech = readWav16(item.wav).samples;
+    for (const w of item.words) words.push({ text: w.text, start: w.start + at / RATE, end: w.end + at / RATE });
+    parts.push(speech, gaps[i + 1]!);
+    at += speech.length + gaps[i + 1]!.length;
+  });
+  return { pcm: concat(...parts), texts: set.items.map((it) => it.text), words };
+}
+
+before(async () => {
+  if (!haveModel) return;
+  writeTestSettings(dir, { dictation: { vadModel: 'silero', preRollMs: 0 } });
+  services = await startTestServices(dir, DIGITS_MODEL);
+  for (let i = 0; i < 200 && services.engine.vadStatus.kind !== 'silero'; i++) await sleep(25);
+});
+after(async () => {
+  await services?.dispose();
+});
+
+test('the bundled Silero VAD is loaded in the engine', { skip: !haveModel && `no trained model at ${DIGITS_MODEL}` }, () => {
+  const status = services.engine.vadStatus;
+  assert.equal(status.kind, 'silero', JSON.stringify(status));
+  assert.equal(status.kind === 'silero' && status.sourceVersion, 'v6.2');
+});
+
+test('a file of digit strings between noise: exactly the strings, every word at its spoken time in the file', { skip: !haveModel && 'no trained model' }, async () => {
+  const { pcm, texts, words } = noisyDictation();
+  const wav = join(dir, 'noisy-digits.wav');
+  writeWav16(wav, pcm);
+  const result = await services.files.transcribe(wav);
+  assert.equal(result.text.trim(), texts.join(' '));
+  assert.equal(result.words.length, words.length);
+  result.words.forEach((w, i) => {
+    assert.equal(w.text, words[i]!.text);
+    const spokenMid = (words[i]!.start + words[i]!.end) / 2;
+    assert.ok(w.start - 0.25 <= spokenMid && spokenMid <= w.end + 0.25, `"${w.text}" at ${w.start}–${w.end} s, spoken around ${spokenMid.toFixed(2)} s`);
+  });
+});
+
+test('a live dictation of digit strings between noise: one final per string, exactly the strings, none for the noise', { skip: !haveModel && 'no trained model' }, async () => {
+  const { pcm, texts } = noisyDictation();
+  const summary = await dictate(services, pcm, 2);
+  const finals = summary.segments.filter((s: TranscriptEvent) => s.kind === 'final');
+  assert.deepEqual(finals.map((f) => f.text.trim()).filter((t) => t.length > 0), texts);
+  assert.equal(finals.length, texts.length, 'no segment opened on noise, hum or clicks');
+  // The closed stream's cost reaches Devices (engine status).
+  for (let i = 0; i < 200 && !/real time/.test(services.engine.status().vad?.text ?? ''); i++) await sleep(25);
+  assert.match(services.engine.status().vad?.text ?? '', /^Silero VAD v6\.2 \(F32\).*it cost \d+\.\d\d % of real time over \d+\.\d min of live audio$/);
+});
+
+test('the non-speech set (silence, white / pink / brown noise, hum, clicks, tones at three levels) yields no word', { skip: !haveModel && 'no trained model' }, async () => {
+  const wav = join(dir, 'non-speech.wav');
+  writeWav16(wav, nonSpeechSet(3, [0.003, 0.03, 0.1]));
+  const file = await services.files.transcribe(wav);
+  assert.equal(file.words.length, 0, `words in non-speech: ${file.text}`);
+  const live = await dictate(services, readWav16(wav).samples.subarray(0, 20 * RATE), 1);
+  assert.deepEqual(live.segments, [], 'no dictation segment in non-speech');
+});
+
+test('with the energy VAD chosen, the engine holds no Silero model and says why', { skip: !haveModel && 'no trained model' }, async () => {
+  await services.settings.set({ dictation: { vadModel: 'energy' } });
+  for (let i = 0; i < 200 && services.engine.vadStatus.kind !== 'energy'; i++) await sleep(25);
+  const status = services.engine.vadStatus;
+  assert.equal(status.kind, 'energy');
+  assert.match(status.kind === 'energy' ? status.reason : '', /energy VAD was chosen/);
+});

@@ -1,0 +1,71 @@
+// The Segmenter with an external detector (a trained VAD's probability per 32 ms window, as Silero gives
+// them): speech opens at the threshold with pre-roll, holds through dips above threshold − 0.15, closes
+// after the pause; verdicts may arrive later than the audio and in any grouping; a lost detector hands the
+// waiting windows and the rest to the energy threshold.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Segmenter, type SegmentEvent, type SegmenterOptions } from '../../../app/main/sessions/segmenter.js';
+import { RATE, concat, quiet, speechLike } from '../../support/audio/signals.js';
+
+const WINDOW = 512;
+const OPTS: SegmenterOptions = {
+  sampleRate: RATE, pauseMs: 600, maxSegmentSec: 15, preRollMs: 300, thresholdDb: 10, detector: 'external', windowMs: 32, speechThreshold: 0.5,
+};
+
+/** Probabilities for windows: speech (0.9) in [from, to) seconds, 0.05 elsewhere. */
+function verdicts(totalSec: number, speech: [number, number][], level = 0.9): Float32Array {
+  const n = Math.floor((totalSec * RATE) / WINDOW);
+  const out = new Float32Array(n).fill(0.05);
+  for (const [a, b] of speech) for (let i = Math.floor((a * RATE) / WINDOW); i < Math.floor((b * RATE) / WINDOW); i++) out[i] = level;
+  return out;
+}
+
+function run(audio: Float32Array, probs: Float32Array, group: number): SegmentEvent[] {
+  const seg = new Segmenter(OPTS);
+  const events: SegmentEvent[] = [];
+  // All audio first (verdicts lag behind it), then the verdicts in groups of `group`.
+  for (let i = 0; i < audio.length; i += 640) assert.deepEqual(seg.push(audio.subarray(i, i + 640)), [], 'no decision before a verdict');
+  for (let i = 0; i < probs.length; i += group) events.push(...seg.decide(probs.subarray(i, i + group)));
+  events.push(...seg.finish());
+  return events;
+}
+
+test('speech windows open a segment with pre-roll and close it after the pause, whatever the verdicts\' grouping', () => {
+  const audio = new Float32Array(6 * RATE);  // the samples do not matter to an external detector
+  const probs = verdicts(6, [[1, 2.5], [4, 4.6]]);
+  const one = run(audio, probs, 1);
+  assert.deepEqual(run(audio, probs, 7), one);
+  const closes = one.filter((e): e is Extract<SegmentEvent, { type: 'close' }> => e.type === 'close');
+  assert.equal(closes.length, 2);
+  const onset = Math.floor(RATE / WINDOW) * WINDOW;
+  assert.equal(closes[0]!.start, onset - 0.3 * RATE, 'pre-roll before the first speech window');
+  assert.equal(closes[0]!.reason, 'pause');
+  assert.ok(closes[0]!.end > 2.5 * RATE - WINDOW && closes[0]!.end < 2.9 * RATE);
+  assert.ok(closes[1]!.start >= closes[0]!.end);
+});
+
+test('a dip to 0.4 inside speech does not end it (threshold − 0.15 holds); below that, a long one does', () => {
+  const audio = new Float32Array(5 * RATE);
+  const probs = verdicts(5, [[1, 4]]);
+  for (let i = Math.floor((2 * RATE) / WINDOW); i < Math.floor((2.8 * RATE) / WINDOW); i++) probs[i] = 0.4;
+  assert.equal(run(audio, probs, 3).filter((e) => e.type === 'close').length, 1);
+  for (let i = Math.floor((2 * RATE) / WINDOW); i < Math.floor((2.8 * RATE) / WINDOW); i++) probs[i] = 0.3;
+  assert.equal(run(audio, probs, 3).filter((e) => e.type === 'close').length, 2);
+});
+
+test('no verdict above the threshold: no segment (noise is not speech to a trained VAD)', () => {
+  const audio = concat(quiet(1, 1), speechLike(2, 2), quiet(1, 3));  // loud: the energy VAD would open on it
+  assert.deepEqual(run(audio, verdicts(4, [], 0), 5), []);
+});
+
+test('fallBackToEnergy decides the waiting windows by energy and every later one', () => {
+  const audio = concat(quiet(1, 1), speechLike(1.5, 2), quiet(1.5, 3));
+  const seg = new Segmenter(OPTS);
+  seg.push(audio.subarray(0, RATE));
+  assert.deepEqual(seg.decide(verdicts(0.5, [])), []);
+  seg.fallBackToEnergy();
+  assert.equal(seg.usesExternalDetector, false);
+  const events = [...seg.push(audio.subarray(RATE)), ...seg.finish()];
+  const closes = events.filter((e) => e.type === 'close');
+  assert.equal(closes.length, 1, 'the energy VAD found the burst');
+});

@@ -1,0 +1,62 @@
+// Speech segments from per-chunk probabilities (app/shared/vad-segments.ts) and a file job's windows over
+// them (app/main/engine/speech-windows.ts): hysteresis, minimum speech and silence, padding that never
+// overlaps; silence between segments skipped, nearby segments joined up to the window limit, long speech
+// cut by the engine's planner, window starts on the frame grid.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { speechSegments, segmentSeconds, type VadSegmentOptions } from '../../../app/shared/vad-segments.js';
+import { planSpeechWindows } from '../../../app/main/engine/speech-windows.js';
+
+const CHUNK = 512;
+const RATE = 16000;
+const OPTS: VadSegmentOptions = { threshold: 0.5, minSpeechMs: 250, minSilenceMs: 100, padMs: 30 };
+
+function probs(pattern: string): Float32Array {
+  // One character per chunk: '#' 0.9, '+' 0.45 (between release and threshold), '.' 0.05.
+  return Float32Array.from([...pattern].map((c) => (c === '#' ? 0.9 : c === '+' ? 0.45 : 0.05)));
+}
+
+test('speech chunks become padded segments; short speech and short silence do not count', () => {
+  const p = probs('....##########....########..........#....');
+  const segs = speechSegments(p, CHUNK, RATE, p.length * CHUNK, OPTS);
+  // The 4-chunk silence (128 ms ≥ 100 ms) splits; the lone chunk (32 ms < 250 ms) is dropped.
+  assert.equal(segs.length, 2);
+  assert.equal(segs[0]!.start, 4 * CHUNK - 480);
+  assert.equal(segs[0]!.end, 14 * CHUNK + 480);
+  assert.equal(segs[1]!.start, 18 * CHUNK - 480);
+  assert.deepEqual(segmentSeconds(segs, RATE)[0], { start: 0.098, end: 0.478 });
+});
+
+test('chunks between release and threshold keep speech going; two-chunk silences do not end it', () => {
+  const p = probs('..#####++++++#####..#####....');
+  assert.equal(speechSegments(p, CHUNK, RATE, p.length * CHUNK, { ...OPTS, padMs: 0 }).length, 1);
+});
+
+test('padding splits a narrow gap instead of overlapping; nothing at all for silence', () => {
+  const p = probs('##########....##########');
+  const segs = speechSegments(p, CHUNK, RATE, p.length * CHUNK, { ...OPTS, padMs: 100 });
+  assert.equal(segs.length, 2);
+  assert.ok(segs[0]!.end <= segs[1]!.start);
+  assert.equal(segs[1]!.start - segs[0]!.end, 0, 'a 128 ms gap shared by two 100 ms pads');
+  assert.deepEqual(speechSegments(probs('..........'), CHUNK, RATE, 10 * CHUNK, OPTS), []);
+});
+
+test('speech windows: silence skipped, near segments joined up to the limit, long speech cut, starts on the grid', () => {
+  const pcm = new Float32Array(60 * RATE);
+  for (let i = 0; i < pcm.length; i++) pcm[i] = Math.sin(i * 0.05) * (Math.floor(i / 8000) % 3 === 0 ? 0.01 : 0.3);
+  const align = 1280;
+  const windows = planSpeechWindows(pcm, [
+    { start: 1 * RATE + 100, end: 3 * RATE }, { start: 3.5 * RATE, end: 5 * RATE },  // 0.5 s apart: one window
+    { start: 20 * RATE, end: 22 * RATE },  // after 15 s of silence: its own
+    { start: 30 * RATE + 7, end: 55 * RATE },  // 25 s of speech: cut to ≤ 10 s windows
+  ], RATE, 10 * RATE, align);
+  assert.deepEqual(windows.slice(0, 2), [{ begin: RATE + 100 - ((RATE + 100) % align), end: 5 * RATE }, { begin: 20 * RATE, end: 22 * RATE }]);
+  const long = windows.slice(2);
+  assert.ok(long.length >= 3);
+  assert.equal(long[0]!.begin % align, 0);
+  assert.equal(long.at(-1)!.end, 55 * RATE);
+  for (let i = 1; i < long.length; i++) assert.equal(long[i]!.begin, long[i - 1]!.end, 'a long stretch is cut without gaps');
+  for (const w of long) assert.ok(w.end - w.begin <= 10 * RATE);
+  const covered = windows.reduce((a, w) => a + w.end - w.begin, 0);
+  assert.ok(covered < 35 * RATE, 'the silent stretches are not decoded');
+});
