@@ -62,10 +62,11 @@ async function ready(): Promise<void> {
   if (testHooks) (globalThis as { parakeetTest?: { services: Services } }).parakeetTest = { services };
   const log = services.log.child('window');
   const options = { ...windowOptions, log };
-  hardenSession(options, session.defaultSession);
-  bindMediaProtocol(session.defaultSession, services.history);
   // Windows/macOS: the meeting's system audio through getDisplayMedia's loopback (nothing on Linux: main records it).
-  installLoopbackCapture(session.defaultSession, systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron }), (url) => isTrustedUrl(url, options), log.child('loopback'));
+  const plan = systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron });
+  hardenSession({ ...options, policy: { displayCapture: plan.kind === 'client-loopback' } }, session.defaultSession);
+  bindMediaProtocol(session.defaultSession, services.history);
+  installLoopbackCapture(session.defaultSession, plan, (url) => isTrustedUrl(url, options), log.child('loopback'));
   app.on('web-contents-created', (_event, contents: WebContents) => {
     lockDownContents(contents, options);
     ipc?.watch(contents);

@@ -6,7 +6,7 @@ import { BrowserWindow, session, shell, systemPreferences, type Session, type We
 import { rendererCsp } from './csp.js';
 import { MEDIA_SCHEME } from './media/media-url.js';
 import type { Logger } from './log.js';
-import { grantsPermission, isTrustedUrl, passesPermissionCheck, type RendererLocation } from './renderer-guards.js';
+import { grantsPermission, isTrustedUrl, passesPermissionCheck, type PermissionPolicy, type RendererLocation } from './renderer-guards.js';
 
 export interface WindowOptions extends RendererLocation {
   /** dist/app/preload/index.cjs (CommonJS: a sandboxed preload cannot load ES modules). */
@@ -14,8 +14,11 @@ export interface WindowOptions extends RendererLocation {
   log: Logger;
 }
 
-/** Session-wide rules: CSP on our responses, microphone-only permissions. Call once, before any window. */
-export function hardenSession(options: RendererLocation & { log: Logger }, ses: Session = session.defaultSession): void {
+/**
+ * Session-wide rules: CSP on our responses, microphone-only permissions (plus getDisplayMedia where the policy says
+ * the page captures the system audio). Call once per session, before any window uses it.
+ */
+export function hardenSession(options: RendererLocation & { log: Logger; policy: PermissionPolicy }, ses: Session = session.defaultSession): void {
   const csp = rendererCsp({ mediaSources: [`${MEDIA_SCHEME}:`] });
   ses.webRequest.onHeadersReceived((details, callback) => {
     // The page also carries the same policy in a <meta> tag (file:// responses may bypass this hook).
@@ -23,7 +26,7 @@ export function hardenSession(options: RendererLocation & { log: Logger }, ses: 
   });
   ses.setPermissionRequestHandler((_webContents, permission, callback, details) => {
     const media = 'mediaTypes' in details ? details.mediaTypes ?? [] : [];
-    const granted = grantsPermission(permission, media, details.requestingUrl, options);
+    const granted = grantsPermission(permission, media, details.requestingUrl, options, options.policy);
     if (!granted) options.log.warn(`permission refused: ${permission} ${media.join(',')} for ${details.requestingUrl}`);
     callback(granted);
   });

@@ -49,11 +49,28 @@ test('the microphone and clipboard writes are the only permissions granted, and 
   assert.equal(grantsPermission('media', ['audio'], page, where), true);
   assert.equal(grantsPermission('media', ['audio', 'video'], page, where), false);
   assert.equal(grantsPermission('media', ['video'], page, where), false);
-  assert.equal(grantsPermission('media', [], page, where), false);
+  assert.equal(grantsPermission('media', [], page, where), false, 'no display capture without a loopback plan');
   assert.equal(grantsPermission('media', ['audio'], 'https://example.com/', where), false);
   for (const p of ['geolocation', 'notifications', 'clipboard-read', 'display-capture', 'openExternal']) {
     assert.equal(grantsPermission(p, ['audio'], page, where), false, p);
   }
+});
+
+test('getDisplayMedia (Electron 40: "media" with no mediaTypes; later: "display-capture") only for our page under a loopback plan', () => {
+  const loopback = { displayCapture: true };
+  const linux = { displayCapture: false };
+  // web_contents_permission_helper.cc (v40.8.5) lists device types only: a display capture arrives as media + [].
+  assert.equal(grantsPermission('media', [], page, where, loopback), true);
+  assert.equal(grantsPermission('display-capture', [], page, where, loopback), true);
+  assert.equal(grantsPermission('media', [], page, where, linux), false);
+  assert.equal(grantsPermission('display-capture', [], page, where, linux), false);
+  assert.equal(grantsPermission('media', [], 'https://example.com/', where, loopback), false);
+  assert.equal(grantsPermission('display-capture', [], 'https://example.com/', where, loopback), false);
+  // The camera stays refused under a loopback plan too.
+  assert.equal(grantsPermission('media', ['video'], page, where, loopback), false);
+  assert.equal(grantsPermission('media', ['audio', 'video'], page, where, loopback), false);
+  assert.equal(grantsPermission('media', ['audio'], page, where, loopback), true);
+  assert.equal(grantsPermission('geolocation', [], page, where, loopback), false);
 });
 
 test('audio port messages: a Float32Array or {frame, startSample}; anything else is refused', () => {
