@@ -18,6 +18,7 @@ import { createServices, type Services } from './services.js';
 import { isTrustedUrl } from './renderer-guards.js';
 import { askForMicrophone, createMainWindow, focusExisting, hardenSession, lockDownContents } from './window.js';
 import { installLoopbackCapture } from './loopback-capture.js';
+import { handleMainProcessErrors } from './main-errors.js';
 import { systemAudioPlan } from '../shared/system-audio-plan.js';
 
 // The folder holding dist/ (the repository, or app.asar when packaged), found from this file
@@ -42,6 +43,16 @@ const testHooks = env.PARAKEET_TEST_HOOKS === '1';
 if (process.platform === 'linux' && isWaylandSession(env)) app.commandLine.appendSwitch('enable-features', 'GlobalShortcutsPortal');
 
 let services: Services | null = null;
+// Errors nothing caught: logged and told in the window, never Electron's modal box (main-errors.ts).
+handleMainProcessErrors(process, {
+  log: {
+    error: (message, data) => {
+      if (services) services.log.error(message, data);
+      else process.stderr.write(`parakeet: ${message}: ${data instanceof Error ? data.stack : String(data)}\n`);
+    },
+  },
+  notify: (notice) => services?.bus.emit('notice', notice),
+});
 let ipc: IpcBinding | null = null;
 let unbindHotkey: (() => void) | null = null;
 let shell: DesktopShell | null = null;
@@ -66,7 +77,10 @@ async function ready(): Promise<void> {
   const plan = systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron });
   hardenSession({ ...options, policy: { displayCapture: plan.kind === 'client-loopback' } }, session.defaultSession);
   bindMediaProtocol(session.defaultSession, services.history);
-  installLoopbackCapture(session.defaultSession, plan, (url) => isTrustedUrl(url, options), log.child('loopback'));
+  const bus = services.bus;
+  installLoopbackCapture(session.defaultSession, plan, (url) => isTrustedUrl(url, options), log.child('loopback'), (problem) =>
+    bus.emit('notice', { level: 'warning', code: 'PERMISSION_DENIED', message: problem.reason, action: problem.action }),
+  );
   app.on('web-contents-created', (_event, contents: WebContents) => {
     lockDownContents(contents, options);
     ipc?.watch(contents);
