@@ -18,6 +18,7 @@ import { createServices, type Services } from './services.js';
 import { isTrustedUrl } from './renderer-guards.js';
 import { askForMicrophone, createMainWindow, focusExisting, hardenSession, lockDownContents } from './window.js';
 import { installLoopbackCapture } from './loopback-capture.js';
+import { keepWindowOnClose } from './window-close.js';
 import { handleMainProcessErrors } from './main-errors.js';
 import { systemAudioPlan } from '../shared/system-audio-plan.js';
 
@@ -57,6 +58,8 @@ let ipc: IpcBinding | null = null;
 let unbindHotkey: (() => void) | null = null;
 let shell: DesktopShell | null = null;
 let disposed = false;
+/** Set at the first 'before-quit': from then on a window close really closes (macOS hides it otherwise). */
+let quitting = false;
 
 async function ready(): Promise<void> {
   services = await createServices({
@@ -96,6 +99,8 @@ async function ready(): Promise<void> {
 
 function openMainWindow(s: Services): void {
   const win = createMainWindow({ ...windowOptions, log: s.log.child('window') });
+  // macOS: the close button hides it, so the hotkey and the tray's Start still have a page with the microphone.
+  keepWindowOnClose(win, process.platform, () => quitting);
   // A hidden overlay is a window too: without this the app would not quit when its window closes.
   win.on('closed', () => shell?.overlay.dispose());
 }
@@ -131,6 +136,7 @@ if (!app.requestSingleInstanceLock()) {
     if (process.platform !== 'darwin') app.quit();
   });
   app.on('before-quit', (event) => {
+    quitting = true;
     if (disposed || !services) return;
     event.preventDefault();
     disposed = true;
