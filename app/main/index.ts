@@ -15,10 +15,11 @@ import { bindIpc, type IpcBinding } from './ipc.js';
 import { bindMediaProtocol, registerMediaScheme } from './media-protocol.js';
 import { electronPlatform } from './platform.js';
 import { createServices, type Services } from './services.js';
-import { isTrustedUrl } from './renderer-guards.js';
+import { isAppPage } from './renderer-guards.js';
 import { askForMicrophone, createMainWindow, focusExisting, hardenSession, lockDownContents } from './window.js';
 import { installLoopbackCapture } from './loopback-capture.js';
 import { keepWindowOnClose } from './window-close.js';
+import { installAppMenu } from './menu.js';
 import { handleMainProcessErrors } from './main-errors.js';
 import { systemAudioPlan } from '../shared/system-audio-plan.js';
 
@@ -81,18 +82,19 @@ async function ready(): Promise<void> {
   hardenSession({ ...options, policy: { displayCapture: plan.kind === 'client-loopback' } }, session.defaultSession);
   bindMediaProtocol(session.defaultSession, services.history);
   const bus = services.bus;
-  installLoopbackCapture(session.defaultSession, plan, (url) => isTrustedUrl(url, options), log.child('loopback'), (problem) =>
+  installLoopbackCapture(session.defaultSession, plan, (url) => isAppPage(url, options), log.child('loopback'), (problem) =>
     bus.emit('notice', { level: 'warning', code: 'PERMISSION_DENIED', message: problem.reason, action: problem.action }),
   );
   app.on('web-contents-created', (_event, contents: WebContents) => {
     lockDownContents(contents, options);
     ipc?.watch(contents);
   });
-  ipc = bindIpc(services, { trusted: (url) => isTrustedUrl(url, options) });
+  ipc = bindIpc(services, { trusted: (url) => isAppPage(url, options) });
   const hotkey = bindGlobalHotkey(services);
   unbindHotkey = hotkey.unbind;
   shell = bindDesktopShell({ services, hotkey: hotkey.service, overlayHtml: windowOptions.overlayHtml, openWindow: showMainWindow });
   if (testHooks) Object.assign((globalThis as { parakeetTest?: object }).parakeetTest ?? {}, { hotkey: hotkey.service, desktop: shell });
+  installAppMenu(services, { packaged: app.isPackaged, openWindow: showMainWindow });
   await askForMicrophone(log);
   openMainWindow(services);
 }

@@ -10,7 +10,7 @@ import { readPortFrame } from './renderer-guards.js';
 import type { Services } from './services.js';
 
 export interface IpcOptions {
-  /** Is this URL our renderer? (window.ts isTrustedUrl) */
+  /** Is this URL the app's page? (renderer-guards.ts isAppPage: not the overlay, which has no listener) */
   trusted: (url: string | undefined) => boolean;
 }
 

@@ -30,6 +30,17 @@ export function isTrustedUrl(url: string | undefined, where: RendererLocation): 
   }
 }
 
+/**
+ * The app's page itself (index.html, or the dev server's pages): what IPC answers and sends events to. The overlay
+ * (overlay.html next to it) is trusted for navigation but has no preload and listens to nothing, so it is not one.
+ */
+export function isAppPage(url: string | undefined, where: RendererLocation): boolean {
+  if (!isTrustedUrl(url, where)) return false;
+  const u = new URL(url!);
+  if (u.protocol !== 'file:') return true; // the dev server (isTrustedUrl allowed only its origin)
+  return path.resolve(fileURLToPath(u)) === path.resolve(where.indexHtml);
+}
+
 /** What this machine lets our page capture besides the microphone. */
 export interface PermissionPolicy {
   /** The meeting's system audio is captured by the page (getDisplayMedia answered with loopback: Windows, macOS). */
