@@ -21,6 +21,7 @@ import { installLoopbackCapture } from './loopback-capture.js';
 import { keepWindowOnClose } from './window-close.js';
 import { installAppMenu } from './menu.js';
 import { handleMainProcessErrors } from './main-errors.js';
+import { noSandboxNotice } from './util/linux-sandbox.js';
 import { systemAudioPlan } from '../shared/system-audio-plan.js';
 
 // The folder holding dist/ (the repository, or app.asar when packaged), found from this file
@@ -89,7 +90,11 @@ async function ready(): Promise<void> {
     lockDownContents(contents, options);
     ipc?.watch(contents);
   });
-  ipc = bindIpc(services, { trusted: (url) => isAppPage(url, options) });
+  // Linux: the AppImage's launcher adds --no-sandbox where user namespaces are restricted; say so, with the fix.
+  const unsandboxed = process.platform === 'linux' && app.commandLine.hasSwitch('no-sandbox') ? noSandboxNotice() : null;
+  if (unsandboxed) log.warn(`${unsandboxed.reason} ${unsandboxed.fix}`);
+  const extraNotices = unsandboxed ? [{ level: 'warning' as const, code: 'NO_SANDBOX', message: unsandboxed.reason, action: unsandboxed.fix }] : [];
+  ipc = bindIpc(services, { trusted: (url) => isAppPage(url, options), extraNotices });
   const hotkey = bindGlobalHotkey(services);
   unbindHotkey = hotkey.unbind;
   shell = bindDesktopShell({ services, hotkey: hotkey.service, overlayHtml: windowOptions.overlayHtml, openWindow: showMainWindow });
