@@ -31,6 +31,9 @@ export const fake = {
     realFork: (_modulePath: string): boolean => false,
     failLoads: false,
     failOpenExternal: false,
+    /** What desktopCapturer.getSources answers, and macOS's screen-recording status. */
+    screens: [] as { id: string; name: string }[],
+    screenAccess: 'granted',
   },
   windows: [] as FakeBrowserWindow[],
   children: [] as ChildProcess[],
@@ -315,12 +318,26 @@ export const shell = {
 };
 
 export const systemPreferences = {
-  getMediaAccessStatus: () => 'granted',
-  askForMediaAccess: () => Promise.resolve(true),
-  isTrustedAccessibilityClient: () => true,
+  getMediaAccessStatus: (media: string): string => {
+    rec('systemPreferences.getMediaAccessStatus', [media]);
+    return media === 'screen' ? fake.config.screenAccess : 'granted';
+  },
+  askForMediaAccess: (media: string): Promise<boolean> => {
+    rec('systemPreferences.askForMediaAccess', [media]);
+    return Promise.resolve(true);
+  },
+  isTrustedAccessibilityClient: (prompt: boolean): boolean => {
+    rec('systemPreferences.isTrustedAccessibilityClient', [prompt]);
+    return true;
+  },
 };
 
-export const desktopCapturer = { getSources: () => Promise.resolve([]) };
+export const desktopCapturer = {
+  getSources: (options: unknown) => {
+    rec('desktopCapturer.getSources', [options]);
+    return Promise.resolve([...fake.config.screens]);
+  },
+};
 export const screen = { getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }) };
 export const clipboard = {
   readText: () => '',

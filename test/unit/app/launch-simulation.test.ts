@@ -10,17 +10,13 @@
 // Node child standing in for the utility process; no addon is needed for it
 // to answer ready).
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { register } from 'node:module';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import type { Notice } from '../../../app/ipc/contract.js';
-import { ensureAppCompiled, REPO } from '../../support/compiled-app.js';
+import { packagedApp, until, type FakeElectron } from '../../support/fake-electron/launch.js';
 
-type FakeModule = typeof import('../../support/fake-electron/electron.js');
-type Fake = FakeModule['fake'];
+type Fake = FakeElectron['fake'];
 
 interface MainHooks {
   services: {
@@ -29,33 +25,10 @@ interface MainHooks {
   };
 }
 
-async function until<T>(what: string, probe: () => T | undefined | null | false, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function packagedLayout(): { install: string; asar: string; userData: string } {
-  const install = mkdtempSync(path.join(tmpdir(), 'parakeet-launch-'));
-  // A space and brackets, as in "C:\Program Files\…" or "Apps [x64]".
-  const asar = path.join(install, 'Parakeet Desktop [x64]', 'resources', 'app.asar');
-  mkdirSync(path.join(asar, 'dist'), { recursive: true });
-  cpSync(path.join(REPO, 'package.json'), path.join(asar, 'package.json'));
-  for (const part of ['app', 'native']) cpSync(path.join(REPO, 'dist', part), path.join(asar, 'dist', part), { recursive: true, filter: (src) => !src.endsWith('.map') });
-  return { install, asar, userData: path.join(install, 'userData') };
-}
-
 test('the main entry under a recording fake of Electron: start-up order, sessions, utility processes, windows, menu, quit', { timeout: 120_000 }, async () => {
-  ensureAppCompiled();
-  const layout = packagedLayout();
+  const { layout, electron } = await packagedApp();
+  const { fake, app, BrowserWindow } = electron;
   const saved = { ...process.env };
-  const fakeUrl = pathToFileURL(path.join(REPO, 'test', 'support', 'fake-electron', 'electron.ts')).href;
-  register(pathToFileURL(path.join(REPO, 'test', 'support', 'fake-electron', 'hooks.mjs')), { data: { fakeUrl } });
-  const { fake, app, BrowserWindow } = (await import(fakeUrl)) as FakeModule;
   const engineEntry = path.join(layout.asar, 'dist', 'app', 'main', 'engine', 'engine-process.js');
   fake.config.realFork = (modulePath) => modulePath === engineEntry;
   const exceptionListeners = process.listenerCount('uncaughtException');
@@ -63,7 +36,7 @@ test('the main entry under a recording fake of Electron: start-up order, session
     Object.assign(process.env, { PARAKEET_USER_DATA_DIR: layout.userData, PARAKEET_TEST_HOOKS: '1', DISPLAY: ':0', XDG_SESSION_TYPE: 'x11' });
     for (const key of ['PARAKEET_MODEL', 'PARAKEET_RENDERER_URL', 'WAYLAND_DISPLAY', 'PARAKEET_ADDON']) delete process.env[key];
 
-    await import(pathToFileURL(path.join(layout.asar, 'dist', 'app', 'main', 'index.js')).href);
+    await layout.startMain();
     beforeReady(fake);
     assert.equal(process.listenerCount('uncaughtException'), exceptionListeners + 1, 'main handles its own uncaught errors (no Electron box)');
 
@@ -116,7 +89,7 @@ test('the main entry under a recording fake of Electron: start-up order, session
   } finally {
     for (const child of fake.children) if (child.exitCode === null && child.signalCode === null) child.kill();
     process.env = saved;
-    rmSync(layout.install, { recursive: true, force: true });
+    layout.remove();
   }
 });
 
