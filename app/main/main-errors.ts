@@ -34,12 +34,17 @@ export function handleMainProcessErrors(events: ErrorEvents, sinks: MainErrorSin
     const what = describe(reason);
     if (told.has(what)) return;
     told.add(what);
-    sinks.notify({
-      level: 'error',
-      code: 'INTERNAL',
-      message: `Something went wrong inside Parakeet (${what}). The app keeps running.`,
-      action: 'If something stopped working, restart the app; Settings › About this installation › Copy diagnostics gives the log for a bug report.',
-    });
+    try {
+      sinks.notify({
+        level: 'error',
+        code: 'INTERNAL',
+        message: `Something went wrong inside Parakeet (${what}). The app keeps running.`,
+        action: 'If something stopped working, restart the app; Settings › About this installation › Copy diagnostics gives the log for a bug report.',
+      });
+    } catch (error) {
+      // A throw from here would be another uncaught exception, raised inside this very handler.
+      sinks.log.error('could not show the error notice', error);
+    }
   };
   const onException = (error: Error): void => report('uncaught exception', error);
   const onRejection = (reason: unknown): void => report('unhandled rejection', reason);

@@ -106,3 +106,11 @@ test('errors nobody caught in main are logged and told once per message, instead
   assert.equal(events.listenerCount('uncaughtException'), 0);
   assert.equal(events.listenerCount('unhandledRejection'), 0);
 });
+
+test('a notice sink that throws does not turn the report into another uncaught error', () => {
+  const events = new EventEmitter();
+  const log = recordingLogger();
+  handleMainProcessErrors(events, { log, notify: () => { throw new Error('window gone'); } });
+  assert.doesNotThrow(() => events.emit('uncaughtException', new Error('first')));
+  assert.match(log.lines.map((l) => `${l.message} ${String(l.data)}`).join('\n'), /could not show the error notice Error: window gone/);
+});
