@@ -3,7 +3,7 @@
 // module hook that resolves `electron` to the recording fake, and a poll.
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { register } from 'node:module';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureAppCompiled, REPO } from '../compiled-app.js';
@@ -51,4 +51,52 @@ export async function packagedApp(): Promise<{ layout: PackagedLayout; electron:
     remove: () => rmSync(install, { recursive: true, force: true }),
   };
   return { layout, electron };
+}
+
+export interface SimulatedSystem {
+  /** process.platform as main sees it (default: this machine's). */
+  platform?: NodeJS.Platform;
+  /** os.release() (macOS: the Darwin version). */
+  osRelease?: string;
+  /** Set on top of the app's own (PARAKEET_USER_DATA_DIR, PARAKEET_TEST_HOOKS=1). */
+  env?: Record<string, string>;
+}
+
+export interface Launched {
+  electron: FakeElectron;
+  layout: PackagedLayout;
+  /** Ends what is still running (the engine child), puts the process back as it was, removes the folder. */
+  restore(): void;
+}
+
+/**
+ * The packaged main entry loaded as the given system (Electron 40.8.5), the engine forked for real from inside the
+ * archive; app 'ready' has not happened yet (fake.becomeReady()).
+ */
+export async function launchPackaged(system: SimulatedSystem = {}): Promise<Launched> {
+  const { layout, electron } = await packagedApp();
+  const { fake } = electron;
+  const engineEntry = path.join(layout.asar, 'dist', 'app', 'main', 'engine', 'engine-process.js');
+  fake.config.realFork = (modulePath) => modulePath === engineEntry;
+  const saved = { env: { ...process.env }, platform: process.platform, release: os.release, electron: process.versions.electron };
+  if (system.platform) Object.defineProperty(process, 'platform', { value: system.platform });
+  if (system.osRelease) os.release = () => system.osRelease!;
+  (process.versions as Record<string, string | undefined>).electron = '40.8.5';
+  Object.assign(process.env, { PARAKEET_USER_DATA_DIR: layout.userData, PARAKEET_TEST_HOOKS: '1', ...system.env });
+  for (const key of ['PARAKEET_MODEL', 'PARAKEET_RENDERER_URL', 'PARAKEET_ADDON', ...(system.env?.WAYLAND_DISPLAY ? [] : ['WAYLAND_DISPLAY'])]) delete process.env[key];
+  const restore = (): void => {
+    for (const child of fake.children) if (child.exitCode === null && child.signalCode === null) child.kill();
+    Object.defineProperty(process, 'platform', { value: saved.platform });
+    os.release = saved.release;
+    (process.versions as Record<string, string | undefined>).electron = saved.electron;
+    process.env = saved.env;
+    layout.remove();
+  };
+  try {
+    await layout.startMain();
+  } catch (error) {
+    restore();
+    throw error;
+  }
+  return { electron, layout, restore };
 }

@@ -7,10 +7,9 @@
 // (an empty answer throws in Electron's DisplayMediaDeviceChosen), the window
 // hidden on close until the app quits, the app menu first.
 import assert from 'node:assert/strict';
-import os from 'node:os';
 import { test } from 'node:test';
 import type { Notice } from '../../../app/ipc/contract.js';
-import { packagedApp, until } from '../../support/fake-electron/launch.js';
+import { launchPackaged, until } from '../../support/fake-electron/launch.js';
 
 interface Streams {
   video?: { id: string; name: string };
@@ -32,18 +31,9 @@ function electronCallback(): { answers: (Streams | null)[]; callback: (streams: 
 }
 
 test('macOS 14.4: system audio through getDisplayMedia, the window kept on close, a clean quit', { timeout: 120_000 }, async () => {
-  const { layout, electron } = await packagedApp();
+  const { electron, restore } = await launchPackaged({ platform: 'darwin', osRelease: '23.4.0' });
   const { fake, app } = electron;
-  const engineEntry = `${layout.asar}/dist/app/main/engine/engine-process.js`;
-  fake.config.realFork = (modulePath) => modulePath === engineEntry;
-  const saved = { env: { ...process.env }, platform: process.platform, release: os.release, electron: process.versions.electron };
-  Object.defineProperty(process, 'platform', { value: 'darwin' });
-  os.release = () => '23.4.0';
-  (process.versions as Record<string, string>).electron = '40.8.5';
   try {
-    Object.assign(process.env, { PARAKEET_USER_DATA_DIR: layout.userData, PARAKEET_TEST_HOOKS: '1' });
-    for (const key of ['PARAKEET_MODEL', 'PARAKEET_RENDERER_URL', 'PARAKEET_ADDON']) delete process.env[key];
-    await layout.startMain();
     fake.becomeReady();
     const main = await until('the main window', () => fake.windows.find((w) => w.getTitle() === 'Parakeet'));
     const page = main.webContents.url;
@@ -99,10 +89,6 @@ test('macOS 14.4: system audio through getDisplayMedia, the window kept on close
     assert.equal(main.isDestroyed(), true, 'quitting closes it for real');
     await until('the engine process to end', () => engine.exitCode !== null || engine.signalCode !== null);
   } finally {
-    for (const child of fake.children) if (child.exitCode === null && child.signalCode === null) child.kill();
-    Object.defineProperty(process, 'platform', { value: saved.platform });
-    os.release = saved.release;
-    process.env = saved.env;
-    layout.remove();
+    restore();
   }
 });

@@ -6,23 +6,15 @@
 // quits the app, services disposed and the engine process ended.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { packagedApp, until } from '../../support/fake-electron/launch.js';
+import { launchPackaged, until } from '../../support/fake-electron/launch.js';
 
 type PermissionHandler = (wc: unknown, permission: string, callback: (granted: boolean) => void, details: object) => void;
 type DisplayMediaHandler = (request: object, callback: (streams: unknown) => void) => void;
 
 test('Windows: WASAPI loopback through getDisplayMedia; the last window closed quits cleanly', { timeout: 120_000 }, async () => {
-  const { layout, electron } = await packagedApp();
+  const { electron, restore } = await launchPackaged({ platform: 'win32' });
   const { fake } = electron;
-  const engineEntry = `${layout.asar}/dist/app/main/engine/engine-process.js`;
-  fake.config.realFork = (modulePath) => modulePath === engineEntry;
-  const saved = { env: { ...process.env }, platform: process.platform };
-  Object.defineProperty(process, 'platform', { value: 'win32' });
-  (process.versions as Record<string, string>).electron = '40.8.5';
   try {
-    Object.assign(process.env, { PARAKEET_USER_DATA_DIR: layout.userData, PARAKEET_TEST_HOOKS: '1' });
-    for (const key of ['PARAKEET_MODEL', 'PARAKEET_RENDERER_URL', 'PARAKEET_ADDON']) delete process.env[key];
-    await layout.startMain();
     fake.becomeReady();
     const main = await until('the main window', () => fake.windows.find((w) => w.getTitle() === 'Parakeet'));
     const permission = fake.handlers.get('defaultSession.setPermissionRequestHandler') as PermissionHandler;
@@ -44,9 +36,6 @@ test('Windows: WASAPI loopback through getDisplayMedia; the last window closed q
     await until('the engine process to end', () => engine.exitCode !== null || engine.signalCode !== null);
     assert.equal(fake.called('app.quit').length, 2, 'window-all-closed → quit, held by before-quit until the services are disposed, then quit again');
   } finally {
-    for (const child of fake.children) if (child.exitCode === null && child.signalCode === null) child.kill();
-    Object.defineProperty(process, 'platform', { value: saved.platform });
-    process.env = saved.env;
-    layout.remove();
+    restore();
   }
 });

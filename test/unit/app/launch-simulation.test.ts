@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Notice } from '../../../app/ipc/contract.js';
-import { packagedApp, until, type FakeElectron } from '../../support/fake-electron/launch.js';
+import { launchPackaged, until, type FakeElectron } from '../../support/fake-electron/launch.js';
 
 type Fake = FakeElectron['fake'];
 
@@ -26,17 +26,11 @@ interface MainHooks {
 }
 
 test('the main entry under a recording fake of Electron: start-up order, sessions, utility processes, windows, menu, quit', { timeout: 120_000 }, async () => {
-  const { layout, electron } = await packagedApp();
-  const { fake, app, BrowserWindow } = electron;
-  const saved = { ...process.env };
-  const engineEntry = path.join(layout.asar, 'dist', 'app', 'main', 'engine', 'engine-process.js');
-  fake.config.realFork = (modulePath) => modulePath === engineEntry;
   const exceptionListeners = process.listenerCount('uncaughtException');
+  // Linux on X11 (this machine's platform): the key hook can run, so push-to-talk starts it.
+  const { electron, layout, restore } = await launchPackaged({ env: { DISPLAY: ':0', XDG_SESSION_TYPE: 'x11' } });
+  const { fake, app, BrowserWindow } = electron;
   try {
-    Object.assign(process.env, { PARAKEET_USER_DATA_DIR: layout.userData, PARAKEET_TEST_HOOKS: '1', DISPLAY: ':0', XDG_SESSION_TYPE: 'x11' });
-    for (const key of ['PARAKEET_MODEL', 'PARAKEET_RENDERER_URL', 'WAYLAND_DISPLAY', 'PARAKEET_ADDON']) delete process.env[key];
-
-    await layout.startMain();
     beforeReady(fake);
     assert.equal(process.listenerCount('uncaughtException'), exceptionListeners + 1, 'main handles its own uncaught errors (no Electron box)');
 
@@ -87,9 +81,7 @@ test('the main entry under a recording fake of Electron: start-up order, session
     await until('the engine process to end', () => engine.exitCode !== null || engine.signalCode !== null);
     assert.equal(fake.called('app.quit').length, 2, 'before-quit waits for the services, then quits again');
   } finally {
-    for (const child of fake.children) if (child.exitCode === null && child.signalCode === null) child.kill();
-    process.env = saved;
-    layout.remove();
+    restore();
   }
 });
 
