@@ -12,13 +12,22 @@ const noCrossorigin: Plugin = {
   transformIndexHtml: { order: 'post', handler: (html) => html.replace(/ crossorigin(?==|\s|>)(="[^"]*")?/g, '') },
 };
 
+// `vite` (the dev server, PARAKEET_RENDERER_URL) injects the React refresh preamble inline and CSS as <style>
+// elements: the page's own CSP meta tag allows inline code there only (app/main/csp.ts says the same for the
+// header Electron adds). Builds keep the strict tag.
+const devCsp: Plugin = {
+  name: 'parakeet-dev-csp',
+  apply: 'serve',
+  transformIndexHtml: (html) => html.replace("script-src 'self';", "script-src 'self' 'unsafe-inline';").replace("style-src 'self';", "style-src 'self' 'unsafe-inline';"),
+};
+
 const root = fileURLToPath(new URL('.', import.meta.url));
 const outDir = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
 export default defineConfig({
   root,
   base: './',
-  plugins: [react(), noCrossorigin],
+  plugins: [react(), noCrossorigin, devCsp],
   build: {
     outDir,
     emptyOutDir: true,

@@ -861,7 +861,7 @@ export interface EventMap {
   'history:changed': HistoryChange;
   'notice': Notice;
   /** The global hotkey was pressed (desktop app): the renderer, which owns the microphone, starts or stops dictation. */
-  'dictation:toggle': { source: 'hotkey' | 'tray' };
+  'dictation:toggle': { source: 'hotkey' | 'tray' | 'menu' };
   /** The global hotkey's mode logic decided (desktop app): the renderer starts, stops or cancels. */
   'dictation:hotkey': HotkeyEvent;
   /** A final reached the focused app (or only the clipboard): how long the delivery took and what is known of it. */

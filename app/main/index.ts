@@ -15,9 +15,13 @@ import { bindIpc, type IpcBinding } from './ipc.js';
 import { bindMediaProtocol, registerMediaScheme } from './media-protocol.js';
 import { electronPlatform } from './platform.js';
 import { createServices, type Services } from './services.js';
-import { isTrustedUrl } from './renderer-guards.js';
+import { isAppPage } from './renderer-guards.js';
 import { askForMicrophone, createMainWindow, focusExisting, hardenSession, lockDownContents } from './window.js';
 import { installLoopbackCapture } from './loopback-capture.js';
+import { keepWindowOnClose } from './window-close.js';
+import { installAppMenu } from './menu.js';
+import { handleMainProcessErrors } from './main-errors.js';
+import { noSandboxNotice } from './util/linux-sandbox.js';
 import { systemAudioPlan } from '../shared/system-audio-plan.js';
 
 // The folder holding dist/ (the repository, or app.asar when packaged), found from this file
@@ -42,10 +46,22 @@ const testHooks = env.PARAKEET_TEST_HOOKS === '1';
 if (process.platform === 'linux' && isWaylandSession(env)) app.commandLine.appendSwitch('enable-features', 'GlobalShortcutsPortal');
 
 let services: Services | null = null;
+// Errors nothing caught: logged and told in the window, never Electron's modal box (main-errors.ts).
+handleMainProcessErrors(process, {
+  log: {
+    error: (message, data) => {
+      if (services) services.log.error(message, data);
+      else process.stderr.write(`parakeet: ${message}: ${data instanceof Error ? data.stack : String(data)}\n`);
+    },
+  },
+  notify: (notice) => services?.bus.emit('notice', notice),
+});
 let ipc: IpcBinding | null = null;
 let unbindHotkey: (() => void) | null = null;
 let shell: DesktopShell | null = null;
 let disposed = false;
+/** Set at the first 'before-quit': from then on a window close really closes (macOS hides it otherwise). */
+let quitting = false;
 
 async function ready(): Promise<void> {
   services = await createServices({
@@ -62,25 +78,36 @@ async function ready(): Promise<void> {
   if (testHooks) (globalThis as { parakeetTest?: { services: Services } }).parakeetTest = { services };
   const log = services.log.child('window');
   const options = { ...windowOptions, log };
-  hardenSession(options, session.defaultSession);
-  bindMediaProtocol(session.defaultSession, services.history);
   // Windows/macOS: the meeting's system audio through getDisplayMedia's loopback (nothing on Linux: main records it).
-  installLoopbackCapture(session.defaultSession, systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron }), (url) => isTrustedUrl(url, options), log.child('loopback'));
+  const plan = systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron });
+  hardenSession({ ...options, policy: { displayCapture: plan.kind === 'client-loopback' } }, session.defaultSession);
+  bindMediaProtocol(session.defaultSession, services.history);
+  const bus = services.bus;
+  installLoopbackCapture(session.defaultSession, plan, (url) => isAppPage(url, options), log.child('loopback'), (problem) =>
+    bus.emit('notice', { level: 'warning', code: 'PERMISSION_DENIED', message: problem.reason, action: problem.action }),
+  );
   app.on('web-contents-created', (_event, contents: WebContents) => {
     lockDownContents(contents, options);
     ipc?.watch(contents);
   });
-  ipc = bindIpc(services, { trusted: (url) => isTrustedUrl(url, options) });
+  // Linux: the AppImage's launcher adds --no-sandbox where user namespaces are restricted; say so, with the fix.
+  const unsandboxed = process.platform === 'linux' && app.commandLine.hasSwitch('no-sandbox') ? noSandboxNotice() : null;
+  if (unsandboxed) log.warn(`${unsandboxed.reason} ${unsandboxed.fix}`);
+  const extraNotices = unsandboxed ? [{ level: 'warning' as const, code: 'NO_SANDBOX', message: unsandboxed.reason, action: unsandboxed.fix }] : [];
+  ipc = bindIpc(services, { trusted: (url) => isAppPage(url, options), extraNotices });
   const hotkey = bindGlobalHotkey(services);
   unbindHotkey = hotkey.unbind;
   shell = bindDesktopShell({ services, hotkey: hotkey.service, overlayHtml: windowOptions.overlayHtml, openWindow: showMainWindow });
   if (testHooks) Object.assign((globalThis as { parakeetTest?: object }).parakeetTest ?? {}, { hotkey: hotkey.service, desktop: shell });
+  installAppMenu(services, { packaged: app.isPackaged, openWindow: showMainWindow });
   await askForMicrophone(log);
   openMainWindow(services);
 }
 
 function openMainWindow(s: Services): void {
   const win = createMainWindow({ ...windowOptions, log: s.log.child('window') });
+  // macOS: the close button hides it, so the hotkey and the tray's Start still have a page with the microphone.
+  keepWindowOnClose(win, process.platform, () => quitting);
   // A hidden overlay is a window too: without this the app would not quit when its window closes.
   win.on('closed', () => shell?.overlay.dispose());
 }
@@ -116,6 +143,7 @@ if (!app.requestSingleInstanceLock()) {
     if (process.platform !== 'darwin') app.quit();
   });
   app.on('before-quit', (event) => {
+    quitting = true;
     if (disposed || !services) return;
     event.preventDefault();
     disposed = true;

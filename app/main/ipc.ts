@@ -4,14 +4,16 @@
 // session so audio frames never travel through invoke.
 import { BrowserWindow, MessageChannelMain, ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import {
-  AUDIO_PORT_CHANNEL, EVENT_CHANNEL, INVOKE_CHANNELS, type AudioPortMessage, type MeetingInfo, type Result, type SessionInfo,
+  AUDIO_PORT_CHANNEL, EVENT_CHANNEL, INVOKE_CHANNELS, type AudioPortMessage, type MeetingInfo, type Notice, type Result, type SessionInfo,
 } from '../ipc/contract.js';
 import { readPortFrame } from './renderer-guards.js';
 import type { Services } from './services.js';
 
 export interface IpcOptions {
-  /** Is this URL our renderer? (window.ts isTrustedUrl) */
+  /** Is this URL the app's page? (renderer-guards.ts isAppPage: not the overlay, which has no listener) */
   trusted: (url: string | undefined) => boolean;
+  /** Start-up notices of the desktop shell itself (e.g. running without the sandbox), sent with the services' own. */
+  extraNotices?: Notice[];
 }
 
 function clientId(contents: WebContents): string {
@@ -111,7 +113,7 @@ export function bindIpc(services: Services, options: IpcOptions): IpcBinding {
       if (details.isMainFrame && !details.isSameDocument) pageGone();
     });
     contents.on('did-finish-load', () => {
-      for (const notice of services.startupNotices()) contents.send(EVENT_CHANNEL, { event: 'notice', data: notice });
+      for (const notice of [...services.startupNotices(), ...(options.extraNotices ?? [])]) contents.send(EVENT_CHANNEL, { event: 'notice', data: notice });
     });
   };
 

@@ -1,34 +1,36 @@
 // Electron adapter: the system audio on Windows and macOS. The page calls
 // getDisplayMedia({ audio: true, video: true }) (renderer/meeting/loopback.ts)
-// and this handler answers with audio: 'loopback' (Chromium: WASAPI loopback
-// on Windows, ScreenCaptureKit / the CoreAudio tap on macOS 13+) and the first
-// screen as the video track it requires, which the page stops. Which OS gets
-// it, and when to refuse, is decided in shared/system-audio-plan.ts (tested);
-// this file only talks to Electron. Untested here: no Electron binary, Linux.
+// and display-media.ts answers with audio: 'loopback' (Chromium: WASAPI
+// loopback on Windows, ScreenCaptureKit / the CoreAudio tap on macOS 13+) and
+// the first screen as the video track it requires, which the page stops, or
+// with null to refuse. Which OS gets it is decided in shared/system-audio-plan.ts;
+// both are tested without Electron. This file only hands Electron's pieces over.
 import { desktopCapturer, systemPreferences, type Session } from 'electron';
-import { displayMediaAnswer, screenAccessProblem, type SystemAudioPlan } from '../shared/system-audio-plan.js';
+import { screenAccessProblem, type CaptureProblem, type SystemAudioPlan } from '../shared/system-audio-plan.js';
+import { displayMediaHandler, type DisplayMediaStreams } from './display-media.js';
 import type { Logger } from './log.js';
 
-export function installLoopbackCapture(ses: Session, plan: SystemAudioPlan, trusted: (url: string | undefined) => boolean, log: Logger): void {
+export function installLoopbackCapture(
+  ses: Session,
+  plan: SystemAudioPlan,
+  trusted: (url: string | undefined) => boolean,
+  log: Logger,
+  notify: (problem: CaptureProblem) => void,
+): void {
   if (plan.kind !== 'client-loopback') return;
-  ses.setDisplayMediaRequestHandler((request, callback) => {
-    const refuse = (why: string): void => {
-      log.warn(`display media refused: ${why}`);
-      // No stream: the page's getDisplayMedia rejects (NotAllowedError), and says what to do.
-      callback({});
-    };
-    if (process.platform === 'darwin') {
-      const problem = screenAccessProblem(systemPreferences.getMediaAccessStatus('screen'));
-      if (problem) return refuse(problem.reason);
-    }
-    desktopCapturer.getSources({ types: ['screen'] }).then(
-      (sources) => {
-        const answer = displayMediaAnswer(plan, { trusted: trusted(request.frame?.url), audioRequested: request.audioRequested }, sources.length);
-        if (answer === 'refuse') return refuse(`not our page asking for audio, or no screen (${request.securityOrigin})`);
-        callback({ video: sources[0]!, audio: 'loopback' });
-      },
-      (error: unknown) => refuse(`no screen source: ${(error as Error).message}`),
-    );
+  const handler = displayMediaHandler({
+    plan,
+    trusted,
+    screenAccess: () => (process.platform === 'darwin' ? screenAccessProblem(systemPreferences.getMediaAccessStatus('screen')) : null),
+    // No thumbnails: only the id is used, and drawing them costs a capture of every screen.
+    listScreens: () => desktopCapturer.getSources({ types: ['screen'], thumbnailSize: { width: 0, height: 0 } }),
+    notify,
+    log,
   });
+  ses.setDisplayMediaRequestHandler((request, callback) =>
+    // Electron's typings say Streams, but null is its documented-in-code refusal (DisplayMediaDeviceChosen:
+    // null/undefined → CAPTURE_FAILURE); an empty object would throw in main.
+    handler(request, callback as (streams: DisplayMediaStreams) => void),
+  );
   log.info(`system audio: ${plan.how} loopback through getDisplayMedia (needs ${plan.needs})`);
 }

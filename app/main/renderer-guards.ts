@@ -31,19 +31,47 @@ export function isTrustedUrl(url: string | undefined, where: RendererLocation): 
 }
 
 /**
- * Permissions our page may have: audio capture (no video, no screen) and writing plain text to
- * the clipboard (Chromium asks for "clipboard-sanitized-write" before navigator.clipboard.writeText,
- * which the Copy buttons use). Everything else is refused, and nothing is granted to other pages.
+ * The app's page itself (index.html, or the dev server's pages): what IPC answers and sends events to. The overlay
+ * (overlay.html next to it) is trusted for navigation but has no preload and listens to nothing, so it is not one.
+ */
+export function isAppPage(url: string | undefined, where: RendererLocation): boolean {
+  if (!isTrustedUrl(url, where)) return false;
+  const u = new URL(url!);
+  if (u.protocol !== 'file:') return true; // the dev server (isTrustedUrl allowed only its origin)
+  return path.resolve(fileURLToPath(u)) === path.resolve(where.indexHtml);
+}
+
+/** What this machine lets our page capture besides the microphone. */
+export interface PermissionPolicy {
+  /** The meeting's system audio is captured by the page (getDisplayMedia answered with loopback: Windows, macOS). */
+  displayCapture: boolean;
+}
+
+/**
+ * Permissions our page may have: audio capture, writing plain text to the clipboard (Chromium asks for
+ * "clipboard-sanitized-write" before navigator.clipboard.writeText, which the Copy buttons use) and, where the
+ * system-audio plan is a client loopback, getDisplayMedia. Everything else is refused, and nothing is granted to
+ * other pages.
+ *
+ * How getDisplayMedia arrives: Electron 40 (shell/browser/web_contents_permission_helper.cc,
+ * RequestMediaAccessPermission) reports every media request as "media" and lists in mediaTypes only the device
+ * types (DEVICE_AUDIO_CAPTURE → "audio", DEVICE_VIDEO_CAPTURE → "video"); a display capture has neither, so it is
+ * "media" with an empty list. Later Electrons may name it "display-capture". Either one is granted only under a
+ * loopback plan; the display-media handler (loopback-capture.ts) then decides what the stream holds.
  */
 export function grantsPermission(
   permission: string,
   mediaTypes: readonly string[],
   requestingUrl: string | undefined,
   where: RendererLocation,
+  policy: PermissionPolicy = { displayCapture: false },
 ): boolean {
   if (!isTrustedUrl(requestingUrl, where)) return false;
   if (permission === 'clipboard-sanitized-write') return true;
-  return permission === 'media' && mediaTypes.length > 0 && mediaTypes.every((t) => t === 'audio');
+  if (permission === 'display-capture') return policy.displayCapture;
+  if (permission !== 'media') return false;
+  if (mediaTypes.length === 0) return policy.displayCapture;
+  return mediaTypes.every((t) => t === 'audio');
 }
 
 /**

@@ -6,7 +6,7 @@ import { BrowserWindow, session, shell, systemPreferences, type Session, type We
 import { rendererCsp } from './csp.js';
 import { MEDIA_SCHEME } from './media/media-url.js';
 import type { Logger } from './log.js';
-import { grantsPermission, isTrustedUrl, passesPermissionCheck, type RendererLocation } from './renderer-guards.js';
+import { grantsPermission, isTrustedUrl, passesPermissionCheck, type PermissionPolicy, type RendererLocation } from './renderer-guards.js';
 
 export interface WindowOptions extends RendererLocation {
   /** dist/app/preload/index.cjs (CommonJS: a sandboxed preload cannot load ES modules). */
@@ -14,16 +14,19 @@ export interface WindowOptions extends RendererLocation {
   log: Logger;
 }
 
-/** Session-wide rules: CSP on our responses, microphone-only permissions. Call once, before any window. */
-export function hardenSession(options: RendererLocation & { log: Logger }, ses: Session = session.defaultSession): void {
-  const csp = rendererCsp({ mediaSources: [`${MEDIA_SCHEME}:`] });
+/**
+ * Session-wide rules: CSP on our responses, microphone-only permissions (plus getDisplayMedia where the policy says
+ * the page captures the system audio). Call once per session, before any window uses it.
+ */
+export function hardenSession(options: RendererLocation & { log: Logger; policy: PermissionPolicy }, ses: Session = session.defaultSession): void {
+  const csp = rendererCsp({ mediaSources: [`${MEDIA_SCHEME}:`], ...(options.devUrl ? { devServer: options.devUrl } : {}) });
   ses.webRequest.onHeadersReceived((details, callback) => {
     // The page also carries the same policy in a <meta> tag (file:// responses may bypass this hook).
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
   });
   ses.setPermissionRequestHandler((_webContents, permission, callback, details) => {
     const media = 'mediaTypes' in details ? details.mediaTypes ?? [] : [];
-    const granted = grantsPermission(permission, media, details.requestingUrl, options);
+    const granted = grantsPermission(permission, media, details.requestingUrl, options, options.policy);
     if (!granted) options.log.warn(`permission refused: ${permission} ${media.join(',')} for ${details.requestingUrl}`);
     callback(granted);
   });
@@ -32,7 +35,7 @@ export function hardenSession(options: RendererLocation & { log: Logger }, ses: 
   );
 }
 
-/** Every web contents (windows, and anything that might be created later) stays on our page. */
+/** Every web contents (windows, and anything that might be created later) stays on our page. Once per contents. */
 export function lockDownContents(contents: WebContents, options: RendererLocation & { log: Logger }): void {
   contents.on('will-navigate', (event, url) => {
     if (url === contents.getURL()) return; // a reload
@@ -45,7 +48,7 @@ export function lockDownContents(contents: WebContents, options: RendererLocatio
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
     // Links to the web (licences, model pages) open in the user's browser, never in the app.
-    if (/^https:\/\//i.test(url)) void shell.openExternal(url);
+    if (/^https:\/\//i.test(url)) shell.openExternal(url).catch((error: unknown) => options.log.warn(`could not open ${url} in the browser`, error));
     else options.log.warn(`window.open refused: ${url}`);
     return { action: 'deny' };
   });
@@ -74,10 +77,14 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
       backgroundThrottling: false,
     },
   });
-  lockDownContents(win.webContents, options);
+  // The navigation guards come from app 'web-contents-created' (index.ts), which covers this window's contents too.
   win.once('ready-to-show', () => win.show());
-  if (options.devUrl) void win.loadURL(options.devUrl);
-  else void win.loadFile(options.indexHtml);
+  const target = options.devUrl ?? options.indexHtml;
+  const loading = options.devUrl ? win.loadURL(options.devUrl) : win.loadFile(options.indexHtml);
+  loading.catch((error: unknown) => {
+    // A superseded load (a reload while loading) rejects with ERR_ABORTED; anything else leaves a blank window.
+    options.log.error(`the window could not load ${target}${options.devUrl ? ' (is the dev server running?)' : ' (run "npm run build")'}`, error);
+  });
   return win;
 }
 

@@ -70,7 +70,13 @@ export function systemAudioPlan(input: PlanInput): SystemAudioPlan {
   }
   const tap = major(input.electron) >= 39 && (mac.major > 14 || (mac.major === 14 && mac.minor >= 2));
   return tap
-    ? { kind: 'client-loopback', how: 'coreaudio-tap', needs: 'NSAudioCaptureUsageDescription in Info.plist and the "System Audio Recording" permission.' }
+    ? {
+      kind: 'client-loopback',
+      how: 'coreaudio-tap',
+      // The audio comes from the tap, but getDisplayMedia also requires a video track: the screen source main answers
+      // with is a ScreenCaptureKit capture, so Screen Recording is needed as well (denied: main refuses up front).
+      needs: 'NSAudioCaptureUsageDescription in Info.plist, the "System Audio Recording" permission, and the "Screen & System Audio Recording" permission for the screen track getDisplayMedia requires (stopped at once).',
+    }
     : { kind: 'client-loopback', how: 'screencapturekit', needs: 'the "Screen & System Audio Recording" permission.' };
 }
 

@@ -3,6 +3,7 @@
 // Space starts and stops dictation from anywhere, Esc cancels. The transcript
 // is an ARIA live region (finals only).
 import { expect, test } from './support/fixtures.js';
+import { TAB_STOPS } from './support/tab-order.js';
 
 test('the app can be used from the keyboard alone', async ({ app }) => {
   await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
@@ -10,14 +11,14 @@ test('the app can be used from the keyboard alone', async ({ app }) => {
   // Tab order: skip link, the seven views, then into the Dictate view.
   // Each stop shows a focus ring.
   const stops: { name: string; outline: string }[] = [];
-  for (let i = 0; i < 9; i++) {
+  for (let i = 0; i < TAB_STOPS.length; i++) {
     await app.keyboard.press('Tab');
     stops.push(await app.evaluate(() => {
       const el = document.activeElement as HTMLElement;
       return { name: (el.getAttribute('aria-label') || el.textContent || '').trim(), outline: getComputedStyle(el).outlineStyle };
     }));
   }
-  expect(stops.map((s) => s.name)).toEqual(['Skip to content', 'Dictate', 'Files', 'History', 'Devices', 'Models', 'Settings', 'Meeting', 'Start dictation']);
+  expect(stops.map((s) => s.name)).toEqual([...TAB_STOPS]);
   for (const stop of stops) expect(stop.outline, `focus ring on ${stop.name}`).not.toBe('none');
 
   // Enter on a focused nav button switches the view; Alt+digits too.

@@ -6,6 +6,7 @@ import type { Settings } from '../../ipc/contract.js';
 import type { HotkeyService } from '../hotkey/hotkey-service.js';
 import type { Services } from '../services.js';
 import { DesktopStateTracker, type DesktopState } from './desktop-state.js';
+import { overlayUnavailable } from './overlay-placement.js';
 import { OverlayWindow } from './overlay-window.js';
 import { overlayContent, type TrayCommand } from './presentation.js';
 import { TrayIcon } from './tray.js';
@@ -53,9 +54,18 @@ export function bindDesktopShell(options: DesktopShellOptions): DesktopShell {
     // Some Linux desktops have no status area (GNOME without the AppIndicator extension).
     log.warn('no tray icon on this desktop', error);
   }
+  // Native Wayland cannot place the overlay: it stays hidden, and the user is told once when it is switched on.
+  const overlayBlocked = overlayUnavailable({ platform: process.platform, env: process.env, ozonePlatform: app.commandLine.getSwitchValue('ozone-platform') });
+  let overlayBlockTold = false;
   const render = (): void => {
     tray?.render(tracker.state);
-    overlay.show(overlayContent(tracker.state, services.settings.get().desktop.overlay));
+    const wanted = services.settings.get().desktop.overlay;
+    if (!overlayBlocked) overlay.show(overlayContent(tracker.state, wanted));
+    else if (wanted && !overlayBlockTold) {
+      overlayBlockTold = true;
+      log.warn(overlayBlocked);
+      services.bus.emit('notice', { level: 'info', code: 'NOT_SUPPORTED', message: overlayBlocked });
+    }
   };
   const tracker = new DesktopStateTracker(services.bus, render);
   const hotkeyStatus = (): void => {

@@ -3,12 +3,12 @@
 // focusable: false, shown with showInactive(), no taskbar entry. Sandboxed,
 // no preload; main pushes the content as JSON into the page's render function
 // (executeJavaScript with a JSON literal, no user-controlled code), at most
-// 10 times a second.
+// 10 times a second. Placement and the per-platform window type are in
+// overlay-placement.ts.
 import { BrowserWindow, screen } from 'electron';
+import { overlayBounds, overlayWindowType, overlayWorkspaceOptions } from './overlay-placement.js';
 import type { OverlayContent } from './presentation.js';
 
-const WIDTH = 360;
-const HEIGHT = 64;
 const MIN_INTERVAL_MS = 100;
 
 export class OverlayWindow {
@@ -49,12 +49,10 @@ export class OverlayWindow {
 
   private ensure(): BrowserWindow {
     if (this.win && !this.win.isDestroyed()) return this.win;
-    const area = screen.getPrimaryDisplay().workArea;
+    const type = overlayWindowType(process.platform);
     const win = new BrowserWindow({
-      width: WIDTH,
-      height: HEIGHT,
-      x: Math.round(area.x + (area.width - WIDTH) / 2),
-      y: area.y + area.height - HEIGHT - 24,
+      ...overlayBounds(screen.getPrimaryDisplay().workArea),
+      ...(type ? { type } : {}),
       frame: false,
       resizable: false,
       movable: true,
@@ -69,9 +67,10 @@ export class OverlayWindow {
       title: 'Parakeet overlay',
       webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, spellcheck: false, backgroundThrottling: false },
     });
-    // Above full-screen apps too (macOS), and on every workspace.
+    // Above full-screen apps too (macOS), and on every workspace, keeping the Dock icon and the menu bar.
     win.setAlwaysOnTop(true, 'screen-saver');
-    win.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true });
+    const workspaces = overlayWorkspaceOptions(process.platform);
+    if (workspaces) win.setVisibleOnAllWorkspaces(true, workspaces);
     win.setIgnoreMouseEvents(true);
     this.win = win;
     this.loaded = win.loadFile(this.htmlFile).catch(() => undefined);

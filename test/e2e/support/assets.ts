@@ -1,25 +1,16 @@
 // Generates what the suite needs, once: the renderer build, a tiny model and
 // the espeak-ng speech file. Each step is skipped when its output is current.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { concatenate, ensureDigitsSet, readWav16, writeWav16 } from '../../support/audio/digits.js';
 import { nonSpeech } from '../../support/audio/non-speech.js';
 import { concat } from '../../support/audio/signals.js';
+import { ensureAppCompiled, newestMtime } from '../../support/compiled-app.js';
 import {
   ASSET_DIR, CANCEL_SPEECH_WAV, DIGITS_FILE_JSON, DIGITS_FILE_WAV, DIGITS_MIC_JSON, DIGITS_MIC_WAV, LEAD_SILENCE_SEC, LONG_SPEECH_WAV, MODEL_PATH, NOISY_DIGITS_MIC_JSON, NOISY_DIGITS_MIC_WAV, PAUSE_SEC, RENDERER_DIST, REPO_ROOT, SENTENCES, SPEECH_WAV,
   STREAM_EOU_MODEL_PATH, STREAM_PROMPT_MODEL_PATH, TAIL_SILENCE_SEC,
 } from './paths.js';
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const st = statSync(path);
-    newest = Math.max(newest, st.isDirectory() ? newestMtime(path) : st.mtimeMs);
-  }
-  return newest;
-}
 
 function run(cmd: string, args: string[]): void {
   execFileSync(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -39,10 +30,7 @@ export function ensureRendererBuilt(): void {
  * so `npm test` needs no `npm run build` first.
  */
 export function ensureCliBuilt(): void {
-  const main = join(REPO_ROOT, 'dist', 'app', 'cli', 'main.js');
-  const sources = Math.max(newestMtime(join(REPO_ROOT, 'app')), statSync(join(REPO_ROOT, 'native', 'index.ts')).mtimeMs);
-  if (existsSync(main) && statSync(main).mtimeMs >= sources) return;
-  run(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+  ensureAppCompiled(join('cli', 'main.js'));
 }
 
 export function ensureModel(): void {

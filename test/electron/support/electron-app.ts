@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { linuxSandboxProblem, readSandboxFacts } from '../../../app/main/util/linux-sandbox.js';
 import { chromiumArgs, REPO_ROOT, SPEECH_WAV } from '../../e2e/support/paths.js';
 
 export const ELECTRON_SKIP_REASON =
@@ -49,10 +50,14 @@ export async function launchApp(opts: LaunchOptions = {}): Promise<LaunchedApp> 
   const executablePath = electronBinary();
   if (!executablePath) throw new Error(ELECTRON_SKIP_REASON);
   const userDataDir = mkdtempSync(join(tmpdir(), 'parakeet-electron-'));
+  // The app runs with Chromium's sandbox like a user's, unless it cannot start here (root, restricted user
+  // namespaces: app/main/util/linux-sandbox.ts); only then --no-sandbox, and the app shows its notice about it.
+  const sandboxBlocked = linuxSandboxProblem(readSandboxFacts(executablePath)) !== null;
+  const browserArgs = chromiumArgs(SPEECH_WAV, { grantMic: opts.grantMic }).filter((arg) => arg !== '--no-sandbox' || sandboxBlocked);
   const electron = await _electron.launch({
     executablePath,
     // --user-data-dir also moves Electron's userData, for an entry that ignores PARAKEET_USER_DATA_DIR.
-    args: [MAIN_ENTRY, `--user-data-dir=${userDataDir}`, ...chromiumArgs(SPEECH_WAV, { grantMic: opts.grantMic })],
+    args: [MAIN_ENTRY, `--user-data-dir=${userDataDir}`, ...browserArgs],
     cwd: REPO_ROOT,
     env: {
       ...(process.env as Record<string, string>),

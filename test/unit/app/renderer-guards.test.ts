@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { rendererCsp } from '../../../app/main/csp.js';
-import { grantsPermission, isTrustedUrl, passesPermissionCheck, readPortFrame } from '../../../app/main/renderer-guards.js';
+import { grantsPermission, isAppPage, isTrustedUrl, passesPermissionCheck, readPortFrame } from '../../../app/main/renderer-guards.js';
 
 const where = { indexHtml: '/opt/parakeet/dist/renderer/index.html' };
 const page = pathToFileURL(where.indexHtml).href;
@@ -26,6 +26,17 @@ test('only our renderer files (or the configured dev server) are trusted', () =>
   const dev = { ...where, devUrl: 'http://127.0.0.1:5173/' };
   assert.equal(isTrustedUrl('http://127.0.0.1:5173/index.html', dev), true);
   assert.equal(isTrustedUrl('http://127.0.0.1:5174/', dev), false);
+});
+
+test('the app page is index.html (or the dev server), not the overlay next to it: IPC and events go to it only', () => {
+  assert.equal(isAppPage(page, where), true);
+  assert.equal(isAppPage(`${page}#/settings`, where), true);
+  const overlay = pathToFileURL('/opt/parakeet/dist/renderer/overlay.html').href;
+  assert.equal(isTrustedUrl(overlay, where), true, 'the overlay may stay on its page');
+  assert.equal(isAppPage(overlay, where), false, 'but it has no preload and no listener');
+  assert.equal(isAppPage('https://example.com/', where), false);
+  assert.equal(isAppPage(undefined, where), false);
+  assert.equal(isAppPage('http://127.0.0.1:5173/', { ...where, devUrl: 'http://127.0.0.1:5173/' }), true);
 });
 
 test('install folders with characters Chromium leaves raw in file URLs are still our page', () => {
@@ -49,11 +60,28 @@ test('the microphone and clipboard writes are the only permissions granted, and 
   assert.equal(grantsPermission('media', ['audio'], page, where), true);
   assert.equal(grantsPermission('media', ['audio', 'video'], page, where), false);
   assert.equal(grantsPermission('media', ['video'], page, where), false);
-  assert.equal(grantsPermission('media', [], page, where), false);
+  assert.equal(grantsPermission('media', [], page, where), false, 'no display capture without a loopback plan');
   assert.equal(grantsPermission('media', ['audio'], 'https://example.com/', where), false);
   for (const p of ['geolocation', 'notifications', 'clipboard-read', 'display-capture', 'openExternal']) {
     assert.equal(grantsPermission(p, ['audio'], page, where), false, p);
   }
+});
+
+test('getDisplayMedia (Electron 40: "media" with no mediaTypes; later: "display-capture") only for our page under a loopback plan', () => {
+  const loopback = { displayCapture: true };
+  const linux = { displayCapture: false };
+  // web_contents_permission_helper.cc (v40.8.5) lists device types only: a display capture arrives as media + [].
+  assert.equal(grantsPermission('media', [], page, where, loopback), true);
+  assert.equal(grantsPermission('display-capture', [], page, where, loopback), true);
+  assert.equal(grantsPermission('media', [], page, where, linux), false);
+  assert.equal(grantsPermission('display-capture', [], page, where, linux), false);
+  assert.equal(grantsPermission('media', [], 'https://example.com/', where, loopback), false);
+  assert.equal(grantsPermission('display-capture', [], 'https://example.com/', where, loopback), false);
+  // The camera stays refused under a loopback plan too.
+  assert.equal(grantsPermission('media', ['video'], page, where, loopback), false);
+  assert.equal(grantsPermission('media', ['audio', 'video'], page, where, loopback), false);
+  assert.equal(grantsPermission('media', ['audio'], page, where, loopback), true);
+  assert.equal(grantsPermission('geolocation', [], page, where, loopback), false);
 });
 
 test('audio port messages: a Float32Array or {frame, startSample}; anything else is refused', () => {
@@ -75,6 +103,15 @@ test('the renderer CSP: own files only, no inline script or eval, the bridge soc
   assert.deepEqual(directives.get('connect-src'), ["'self'", 'ws://127.0.0.1:4000']);
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
   assert.deepEqual(new Map(rendererCsp().split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)])).get('connect-src'), ["'self'"]);
+});
+
+test('the renderer CSP with the dev server: inline script and style (Vite\'s refresh preamble, CSS modules) and its socket; never otherwise', () => {
+  const directives = (csp: string): Map<string | undefined, string[]> => new Map(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+  const dev = directives(rendererCsp({ devServer: 'http://127.0.0.1:5173/' }));
+  assert.deepEqual(dev.get('script-src'), ["'self'", "'unsafe-inline'"]);
+  assert.deepEqual(dev.get('style-src'), ["'self'", "'unsafe-inline'"]);
+  assert.deepEqual(dev.get('connect-src'), ["'self'", 'ws://127.0.0.1:5173']);
+  assert.doesNotMatch(rendererCsp({ mediaSources: ['parakeet-media:'] }), /unsafe-inline|ws:/);
 });
 
 test("the renderer CSP's media-src: only the host's media source (no 'self', no blob:), 'none' without one", () => {

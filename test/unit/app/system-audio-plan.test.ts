@@ -14,6 +14,8 @@ test('the plan per OS, Electron or web mode', () => {
   const sonoma = systemAudioPlan({ platform: 'darwin', osRelease: '23.4.0', electron: '40.8.5' });
   assert.equal(sonoma.kind === 'client-loopback' && sonoma.how, 'coreaudio-tap');
   assert.match(sonoma.kind === 'client-loopback' ? sonoma.needs : '', /NSAudioCaptureUsageDescription/);
+  // The tap records the audio, but the screen track getDisplayMedia requires still needs Screen Recording.
+  assert.match(sonoma.kind === 'client-loopback' ? sonoma.needs : '', /"Screen & System Audio Recording" permission for the screen track/);
   const ventura = systemAudioPlan({ platform: 'darwin', osRelease: '22.6.0', electron: '40.8.5' });
   assert.equal(ventura.kind === 'client-loopback' && ventura.how, 'screencapturekit');
   assert.equal((systemAudioPlan({ platform: 'darwin', osRelease: '23.4.0', electron: '38.2.0' }) as { how?: string }).how, 'screencapturekit', 'older Electron: ScreenCaptureKit');
