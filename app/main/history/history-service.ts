@@ -21,6 +21,7 @@ import type {
 } from '../../ipc/contract.js';
 import { HISTORY_ID } from '../../ipc/validate.js';
 import { CodedError } from '../engine/protocol.js';
+import { describeWriteError } from '../util/write-error.js';
 import type { Logger } from '../log.js';
 import type { SessionObserver } from '../sessions/session-manager.js';
 import { DictationRecorder, type RecorderHost } from './dictation-recorder.js';
@@ -71,12 +72,6 @@ function newEntryId(date: Date): string {
   return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${randomBytes(3).toString('hex')}`;
 }
 
-function describe(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ENOSPC') return 'the disk is full';
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'the history folder cannot be written';
-  return error instanceof Error ? error.message : String(error);
-}
 
 export class HistoryService implements SessionObserver {
   private readonly entries = new Map<string, HistoryEntrySummary>();
@@ -113,7 +108,7 @@ export class HistoryService implements SessionObserver {
       opts.notify({
         level: 'warning',
         code: 'HISTORY_UNREADABLE',
-        message: `The history in ${opts.dir} could not be read (${describe(error)}).`,
+        message: `The history in ${opts.dir} could not be read (${describeWriteError(error)}).`,
         action: 'Check that the folder exists and can be written, then restart the app.',
       });
     }
@@ -219,7 +214,7 @@ export class HistoryService implements SessionObserver {
         this.opts.notify({
           level: 'warning',
           code: 'HISTORY_WRITE_FAILED',
-          message: `This dictation could not be saved to the history (${describe(error)}). Dictation continues and its text stays on screen.`,
+          message: `This dictation could not be saved to the history (${describeWriteError(error)}). Dictation continues and its text stays on screen.`,
           action: 'Free some disk space, or copy the text now. History can be turned off in Settings.',
         });
       },
@@ -264,7 +259,7 @@ export class HistoryService implements SessionObserver {
       this.opts.notify({
         level: 'warning',
         code: 'HISTORY_WRITE_FAILED',
-        message: `The transcript of ${header.title} could not be saved to the history (${describe(error)}). It is shown as usual.`,
+        message: `The transcript of ${header.title} could not be saved to the history (${describeWriteError(error)}). It is shown as usual.`,
         action: 'Free some disk space and transcribe it again, or export it now.',
       });
     }
