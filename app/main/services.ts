@@ -279,7 +279,7 @@ async function createSessions(
   const spillDir = path.join(userDataDir, 'sessions');
   await fs.rm(spillDir, { recursive: true, force: true }).catch((error: unknown) => log.warn('cannot clear the session folder', error));
   return new SessionManager({
-    engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio, observer: history,
+    engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio, realTimeSlackSec: options.dictationRealTimeSlackSec, observer: history,
   });
 }
 

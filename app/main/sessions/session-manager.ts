@@ -39,6 +39,8 @@ export interface SessionManagerOptions {
   spillDir?: string;
   /** Keep each session's audio after stop (tests). */
   retainAudio?: boolean;
+  /** SessionOptions.realTimeSlackSec of every session. */
+  realTimeSlackSec?: number;
   /** The decoder sessions use (default: the engine host). Tests may wrap it. */
   decoder?: SessionDecoder;
   observer?: SessionObserver;
@@ -86,6 +88,7 @@ export class SessionManager {
       log: this.opts.log,
       spillDir: this.opts.spillDir ?? path.join(tmpdir(), 'parakeet-sessions'),
       retainAudio: this.opts.retainAudio,
+      realTimeSlackSec: this.opts.realTimeSlackSec,
       transform: compileTransform(settings.text),
     });
     this.sessions.set(id, session);
