@@ -7,7 +7,7 @@ import {
   type ModelInfo, type ModelState, type TranscribeResult,
 } from '../../../native/index.js';
 import { readWavMono } from './wav-file.js';
-import { planWindows } from './windows.js';
+import { WindowedWav } from './windowed-wav.js';
 import {
   CodedError, toIpcError, type EngineLogLevel, type EngineToHost, type EngineTranscript, type HostToEngine, type SelfTestCorruption,
 } from './protocol.js';
@@ -96,8 +96,8 @@ export class EngineCore {
   /** Armed self-test corruption (tests): the next self-test's device output is replaced before the comparison. */
   private corruptNext: SelfTestCorruption | null = null;
   private build: BuildInfo | null = null;
-  /** Opened file jobs (fileOpen): mono audio at the model's rate. */
-  private readonly files = new Map<number, { pcm: Float32Array; sampleRate: number; windows: { begin: number; end: number }[] }>();
+  /** Opened file jobs (fileOpen): planned windows, each read from the file when it runs (windowed-wav.ts). */
+  private readonly files = new Map<number, WindowedWav>();
   private nextFile = 1;
 
   constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {
@@ -176,14 +176,14 @@ export class EngineCore {
         });
       case 'fileOpen':
         return this.track(message.id, async (signal) => {
-          // Resampled block by block as it is read (the same samples as one call over the file).
-          const { samples: pcm } = await readWavMono(message.path, { signal, sampleRate: message.sampleRate });
-          if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
+          // Read once in blocks to plan the windows (resampled as it is read: the same samples as one call
+          // over the file); nothing of the audio is kept until a window runs.
           const maxSamples = Math.trunc(message.maxWindowSec * message.sampleRate);
-          const windows = planWindows(pcm, message.sampleRate, maxSamples, message.align);
+          const file = await WindowedWav.open(message.path, { sampleRate: message.sampleRate, maxSamples, align: message.align, signal });
+          if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
           const handle = this.nextFile++;
-          this.files.set(handle, { pcm, sampleRate: message.sampleRate, windows });
-          return { handle, sampleRate: message.sampleRate, samples: pcm.length, windows };
+          this.files.set(handle, file);
+          return { handle, sampleRate: file.sampleRate, samples: file.samples, windows: file.windows };
         });
       case 'fileWindow':
         return this.trackFileJob(message.id, async (signal) => {
@@ -192,7 +192,8 @@ export class EngineCore {
           const file = this.files.get(message.handle);
           const range = file?.windows[message.index];
           if (!file || !range) throw new CodedError('NOT_FOUND', `no open file window ${message.handle}/${message.index}`);
-          const pending = state.transcribe(file.pcm.subarray(range.begin, range.end), {
+          const pcm = await file.window(message.index, signal);
+          const pending = state.transcribe(pcm, {
             ...message.options,
             sampleRate: file.sampleRate,
             // One window: never cut again.
@@ -205,6 +206,7 @@ export class EngineCore {
           return { ...result, windows: [{ start: range.begin / file.sampleRate, end: range.end / file.sampleRate }] };
         });
       case 'fileClose':
+        void this.files.get(message.handle)?.close();
         this.files.delete(message.handle);
         this.releaseFileState();
         return null;
@@ -330,6 +332,7 @@ export class EngineCore {
     this.resident?.model.dispose();
     this.resident = null;
     this.staged.clear();
+    for (const file of this.files.values()) void file.close();
     this.files.clear();
   }
 }
