@@ -11,7 +11,8 @@
 import fs from 'node:fs/promises';
 import { StreamingResampler } from '../../shared/resample.js';
 import {
-  AudioFormatError, NOT_WAV, checkDuration, chunkTag, dataExtent, downmixInto, parseFmtChunk, wavEncoding, type WavEncoding, type WavFormat,
+  AudioFormatError, MAX_WAV_CHUNKS, NOT_WAV, checkDuration, chunkTag, dataExtent, downmixInto, parseFmtChunk, tooManyChunks, wavEncoding,
+  type WavEncoding, type WavFormat,
 } from '../../shared/wav.js';
 import { CodedError } from './protocol.js';
 
@@ -67,7 +68,8 @@ async function readLayout(handle: fs.FileHandle): Promise<WavLayout> {
   let dataOffset = -1;
   let dataLength = 0;
   const chunkHeader = new Uint8Array(8);
-  for (let offset = 12; offset + 8 <= size; ) {
+  for (let offset = 12, chunks = 0; offset + 8 <= size; chunks += 1) {
+    if (chunks === MAX_WAV_CHUNKS) throw tooManyChunks();
     const header = await readAt(handle, chunkHeader, offset, 8);
     const id = chunkTag(header, 0);
     const chunkSize = header.getUint32(4, true);

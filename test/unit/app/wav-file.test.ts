@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { readWavMono } from '../../../app/main/engine/wav-file.js';
 import { resample } from '../../../app/shared/resample.js';
-import { MAX_AUDIO_SECONDS, checkDuration, decodeWav } from '../../../app/shared/wav.js';
+import { MAX_AUDIO_SECONDS, MAX_WAV_CHUNKS, checkDuration, decodeWav, encodeWav16 } from '../../../app/shared/wav.js';
 import { writeSparseWav } from '../../support/audio/sparse-wav.js';
 import { prng } from '../../support/audio/signals.js';
 import { scratch } from './tmp.js';
@@ -208,4 +208,23 @@ test('audio over 24 hours is refused from the header at once, before any sample 
   // Exactly 24 hours is accepted by the check; one frame more is not.
   assert.doesNotThrow(() => checkDuration(MAX_AUDIO_SECONDS * 16_000, 16_000));
   assert.throws(() => checkDuration(MAX_AUDIO_SECONDS * 16_000 + 1, 16_000), { code: 'BAD_AUDIO' });
+});
+
+test('a WAV with 400 000 empty chunks before its audio is refused by both readers after MAX_WAV_CHUNKS, with what to do', async () => {
+  const junk = Buffer.alloc(8 * 400_000);
+  for (let i = 0; i < 400_000; i += 1) junk.write('JUNK', i * 8, 'latin1'); // each a chunk of size 0
+  const plain = Buffer.from(encodeWav16(new Float32Array(1600).fill(0.1), 16000));
+  // RIFF/WAVE, the empty chunks, then fmt and data as the encoder wrote them.
+  const bytes = Buffer.concat([plain.subarray(0, 12), junk, plain.subarray(12)]);
+  bytes.writeUInt32LE(bytes.length - 8, 4);
+  const file = join(dir, 'chunky.wav');
+  writeFileSync(file, bytes);
+  const message = new RegExp(`more than ${MAX_WAV_CHUNKS} chunks before its audio data.*convert it to a plain WAV first`);
+  await assert.rejects(readWavMono(file), message);
+  assert.throws(() => decodeWav(bytes), message);
+  // A file with a few chunks more than usual still opens.
+  const few = Buffer.concat([plain.subarray(0, 12), junk.subarray(0, 8 * 100), plain.subarray(12)]);
+  few.writeUInt32LE(few.length - 8, 4);
+  writeFileSync(file, few);
+  assert.equal((await readWavMono(file)).samples.length, 1600);
 });
