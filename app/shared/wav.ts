@@ -135,12 +135,33 @@ export function readSample(view: DataView, p: number, enc: WavEncoding): number 
  */
 export function downmixInto(view: DataView, byteOffset: number, frames: number, enc: WavEncoding, out: Float32Array, outOffset: number): void {
   const { channels, bytesPerSample } = enc;
+  const wide = enc.float && enc.bits === 64;
   let p = byteOffset;
   for (let i = 0; i < frames; i++) {
     let sum = 0;
-    for (let c = 0; c < channels; c++, p += bytesPerSample) sum += Math.fround(readSample(view, p, enc));
+    for (let c = 0; c < channels; c++, p += bytesPerSample) sum += wide ? narrowed(readSample(view, p, enc)) : Math.fround(readSample(view, p, enc));
     out[outOffset + i] = sum / channels;
   }
+}
+
+/** Largest float32 magnitude. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/**
+ * A float64 sample as float32. One past float32's range is finite in the file but would become infinity,
+ * which the engine reports as a broken recording or decoder: it is a file written at the wrong scale (float
+ * audio belongs in [-1, 1]), and is said so.
+ */
+function narrowed(value: number): number {
+  const f = Math.fround(value);
+  if (Number.isFinite(value) && !Number.isFinite(f)) {
+    throw new AudioFormatError(
+      `the WAV holds 64-bit float samples too large for audio (${value.toPrecision(3)}; float32, what the engine computes in, ` +
+        `ends at ±${FLOAT32_MAX.toPrecision(3)}, and audio belongs in [-1, 1]): the file was written at the wrong scale; ` +
+        'rescale it, e.g. sox in.wav -b 16 out.wav gain -n',
+    );
+  }
+  return f;
 }
 
 export function decodeWav(bytes: Uint8Array): DecodedAudio {
@@ -171,7 +192,8 @@ export function decodeWav(bytes: Uint8Array): DecodedAudio {
   const frames = Math.floor(usable / enc.frameBytes);
   checkDuration(frames, enc.sampleRate);
   const samples = new Float32Array(frames * enc.channels);
-  for (let i = 0, p = dataOffset; i < samples.length; i++, p += enc.bytesPerSample) samples[i] = readSample(view, p, enc);
+  const wide = enc.float && enc.bits === 64;
+  for (let i = 0, p = dataOffset; i < samples.length; i++, p += enc.bytesPerSample) samples[i] = wide ? narrowed(readSample(view, p, enc)) : readSample(view, p, enc);
   return { sampleRate: enc.sampleRate, channels: enc.channels, samples, frames, truncated };
 }
 

@@ -228,3 +228,34 @@ test('a WAV with 400 000 empty chunks before its audio is refused by both reader
   writeFileSync(file, few);
   assert.equal((await readWavMono(file)).samples.length, 1600);
 });
+
+test('a float64 WAV holding ±1e300 is a file at the wrong scale (finite, past float32), not "non-finite samples"', async () => {
+  const frames = 1600;
+  const data = Buffer.alloc(frames * 8);
+  for (let i = 0; i < frames; i += 1) data.writeDoubleLE(i === 800 ? 1e300 : i === 900 ? -1e300 : 0.01, i * 8);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(3, 20); // IEEE float
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(16000, 24);
+  header.writeUInt32LE(16000 * 8, 28);
+  header.writeUInt16LE(8, 32);
+  header.writeUInt16LE(64, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(data.length, 40);
+  const bytes = Buffer.concat([header, data]);
+  const file = join(dir, 'huge-f64.wav');
+  writeFileSync(file, bytes);
+  const message = /64-bit float samples too large for audio \(1\.00e\+300; float32.*wrong scale; rescale it/;
+  await assert.rejects(readWavMono(file), message);
+  await assert.rejects(readWavMono(file, { sampleRate: 8000 }), message);
+  assert.throws(() => decodeWav(bytes), message);
+  // NaN stays what it is: non-finite in the file itself (the engine's own message applies).
+  data.writeDoubleLE(Number.NaN, 800 * 8);
+  data.writeDoubleLE(0, 900 * 8);
+  writeFileSync(file, Buffer.concat([header, data]));
+  assert.ok(Number.isNaN((await readWavMono(file)).samples[800]));
+});
