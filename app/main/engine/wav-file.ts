@@ -14,6 +14,7 @@ import {
   AudioFormatError, MAX_WAV_CHUNKS, NOT_WAV, checkDuration, chunkTag, dataExtent, downmixInto, parseFmtChunk, tooManyChunks, wavEncoding,
   type WavEncoding, type WavFormat,
 } from '../../shared/wav.js';
+import { fileReadError } from '../util/fs-error.js';
 import { CodedError } from './protocol.js';
 
 export interface MonoWav {
@@ -110,7 +111,9 @@ export class MonoBlockReader {
   /** The file was cut short (by its header, or it shrank while read). */
   cut: boolean;
 
-  private constructor(private readonly handle: fs.FileHandle, readonly layout: WavLayout, sampleRate: number | undefined, blockBytes: number) {
+  private constructor(
+    private readonly handle: fs.FileHandle, readonly layout: WavLayout, sampleRate: number | undefined, blockBytes: number, private readonly file: string,
+  ) {
     const { enc, frames } = layout;
     this.sampleRate = sampleRate ?? enc.sampleRate;
     this.resampler = this.sampleRate === enc.sampleRate ? null : new StreamingResampler(enc.sampleRate, this.sampleRate);
@@ -121,12 +124,14 @@ export class MonoBlockReader {
   }
 
   static async open(file: string, options: { sampleRate?: number; blockBytes?: number } = {}): Promise<MonoBlockReader> {
-    const handle = await fs.open(file, 'r');
+    const handle = await fs.open(file, 'r').catch((error: unknown) => {
+      throw fileReadError(file, error, 'audio file');
+    });
     try {
-      return new MonoBlockReader(handle, await readLayout(handle), options.sampleRate, options.blockBytes ?? BLOCK_BYTES);
+      return new MonoBlockReader(handle, await readLayout(handle), options.sampleRate, options.blockBytes ?? BLOCK_BYTES, file);
     } catch (error) {
       await handle.close();
-      throw error;
+      throw fileReadError(file, error, 'audio file');
     }
   }
 
@@ -137,7 +142,9 @@ export class MonoBlockReader {
     const { enc, frames, dataOffset } = this.layout;
     if (this.nextFrame >= frames) return this.finish();
     const count = Math.min(this.framesPerBlock, frames - this.nextFrame);
-    const view = await readAt(this.handle, this.block, dataOffset + this.nextFrame * enc.frameBytes, count * enc.frameBytes);
+    const view = await readAt(this.handle, this.block, dataOffset + this.nextFrame * enc.frameBytes, count * enc.frameBytes).catch((error: unknown) => {
+      throw fileReadError(this.file, error, 'audio file');
+    });
     // The file shrank while being read: keep what was there, like a cut file.
     const got = Math.floor(view.byteLength / enc.frameBytes);
     this.nextFrame += got;
