@@ -28,7 +28,7 @@ import { MeetingService } from '../../app/main/meeting/meeting-service.js';
 import type { SystemAudioHandlers, SystemAudioStarter } from '../../app/main/meeting/system-audio.js';
 import { WAV_HEADER_BYTES } from '../../app/main/meeting/wav-journal.js';
 import { DEFAULT_SETTINGS } from '../../app/ipc/settings.js';
-import { RATE, quiet, speechLike } from '../support/audio/signals.js';
+import { RATE, meetingMinute } from '../support/audio/signals.js';
 import { benchModelFile } from './models.js';
 
 const { values } = parseArgs({
@@ -43,19 +43,6 @@ const { values } = parseArgs({
 const minutes = Number(values.minutes);
 const speed = Number(values.speed);
 const FRAME = 640; // 40 ms
-
-/** One minute of a track: phrases of 1.5–4 s and pauses of 0.8–2 s, different per track and minute. */
-function minuteOf(track: number, minute: number): Float32Array {
-  const out = new Float32Array(60 * RATE);
-  let at = 0;
-  for (let k = 0; at < out.length; k += 1) {
-    const seed = track * 1_000_003 + minute * 101 + k;
-    const piece = k % 2 === 0 ? quiet(0.8 + (seed % 13) / 10, seed) : speechLike(1.5 + (seed % 26) / 10, seed);
-    out.set(piece.subarray(0, Math.min(piece.length, out.length - at)), at);
-    at += piece.length;
-  }
-  return out;
-}
 
 function rssOf(pid: number | null): number | null {
   if (!pid) return null;
@@ -100,8 +87,8 @@ async function main(): Promise<void> {
   const enginePid = engine.status().pid ?? null;
   const t0 = performance.now();
   for (let minute = 0; minute < minutes; minute += 1) {
-    const you = minuteOf(1, minute);
-    const sys = minuteOf(2, minute);
+    const you = meetingMinute(1, minute);
+    const sys = meetingMinute(2, minute);
     for (let at = 0; at < you.length; at += FRAME) {
       meetings.pushMic(stream, you.slice(at, at + FRAME), 'bench', fed.you);
       fed.you += Math.min(FRAME, you.length - at);

@@ -2,35 +2,15 @@
 // chance to stop anything) leaves an engine that notices its parent is gone and exits within seconds, so a
 // restart does not find a second engine running beside a forgotten one.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { SessionInfo } from '../../app/ipc/contract.js';
-import { BridgeClient } from './bridge-client.js';
 import { processAlive } from '../../app/main/util/instance-lock.js';
 import { tempDir, tinyModel } from './helpers.js';
+import { startServerProcess } from './server-process.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function startServer(userDataDir: string, model: string): Promise<{ child: ChildProcess; client: BridgeClient }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'app/web/server.ts', '--port', '0', '--user-data', userDataDir, '--model', model], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL from the server: ${out}`)), 60_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /^PARAKEET_WEB_URL=(\S+)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.resume();
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  const parsed = new URL(url);
-  return { child, client: await BridgeClient.connect(Number(parsed.port), new URLSearchParams(parsed.hash.slice(1)).get('token')!) };
-}
 
 /** The engine processes started by `parent` (the forked engine-process entry). */
 function enginesOf(parent: number): number[] {
@@ -40,7 +20,7 @@ function enginesOf(parent: number): number[] {
 
 test('the server SIGKILLed mid-dictation: its engine process exits on its own', { skip: process.platform === 'win32' && 'uses ps', timeout: 120_000 }, async () => {
   const dir = tempDir('engine-orphan');
-  const { child, client } = await startServer(`${dir}/user-data`, process.env.ORPHAN_MODEL ?? tinyModel(dir));
+  const { child, client } = await startServerProcess(`${dir}/user-data`, tinyModel(dir));
   let engines: number[] = [];
   for (let i = 0; i < 100 && engines.length === 0; i += 1) {
     engines = enginesOf(child.pid!);

@@ -3,65 +3,15 @@
 // window's second half, on the encoder-frame grid (`align` samples). The file transcriber uses this to
 // send a file to the engine one window per call (so live dictation can go between windows) and gets the
 // same cut points the engine's own one-call pass would use. Same arithmetic: doubles over float samples,
-// same summation order.
+// same summation order; streamed (WindowPlanner), so a long file is never whole in memory.
+// test/reference/windows.ts is the one-pass port it is checked against.
 
 export interface SampleRange {
   begin: number;
   end: number;
 }
-
-export function planWindows(pcm: Float32Array, sampleRate: number, maxSamples: number, align: number): SampleRange[] {
-  const n = pcm.length;
-  if (align <= 0) align = 1;
-  if (maxSamples <= 0 || n <= maxSamples) return [{ begin: 0, end: n }];
-  const hop = Math.max(1, Math.trunc(sampleRate / 100));
-  const frames = Math.ceil(n / hop);
-  const energy = new Float64Array(frames);
-  for (let f = 0; f < frames; f += 1) {
-    const b = f * hop;
-    const e = Math.min(n, b + hop);
-    let s = 0;
-    for (let i = b; i < e; i += 1) {
-      // double(pcm[i]) * pcm[i]: float widened, product in double
-      const x = pcm[i]!;
-      s += x * x;
-    }
-    energy[f] = s / (e - b);
-  }
-  const span = 20;
-  const prefix = new Float64Array(frames + 1);
-  for (let f = 0; f < frames; f += 1) prefix[f + 1] = prefix[f]! + energy[f]!;
-  const smoothed = (f: number): number => {
-    const b = f >= span / 2 ? f - span / 2 : 0;
-    const e = Math.min(frames, b + span);
-    return (prefix[e]! - prefix[b]!) / (e - b);
-  };
-  const out: SampleRange[] = [];
-  let start = 0;
-  while (n - start > maxSamples) {
-    const lo = Math.trunc((start + Math.trunc(maxSamples / 2)) / hop);
-    const hi = Math.min(frames - 1, Math.trunc((start + maxSamples) / hop) - 1);
-    let best = hi;
-    let bestEnergy = smoothed(hi);
-    for (let f = lo; f <= hi; f += 1) {
-      const e = smoothed(f);
-      if (e < bestEnergy) {
-        bestEnergy = e;
-        best = f;
-      }
-    }
-    let cut = Math.min(n, best * hop + Math.trunc(hop / 2));
-    cut -= cut % align;
-    if (cut <= start) cut = Math.min(n, start + maxSamples - (maxSamples % align));
-    out.push({ begin: start, end: cut });
-    start = cut;
-  }
-  out.push({ begin: start, end: n });
-  return out;
-}
-
 /**
- * planWindows over audio that arrives in blocks, holding only the energies a cut can still look at (about
+ * plan_windows over audio that arrives in blocks, holding only the energies a cut can still look at (about
  * one window's worth): the same cut points, from the same doubles summed in the same order. A file job
  * plans a long file this way while reading it, without the whole file in memory.
  */
@@ -121,7 +71,7 @@ export class WindowPlanner {
     const { hop, maxSamples } = this;
     const half = WindowPlanner.SPAN / 2;
     for (;;) {
-      // planWindows's loop condition: only decided once the audio passed start + maxSamples.
+      // plan_windows's loop condition: only decided once the audio passed start + maxSamples.
       if (this.total - this.start <= maxSamples) return;
       const lo = Math.trunc((this.start + Math.trunc(maxSamples / 2)) / hop);
       const hi = Math.trunc((this.start + maxSamples) / hop) - 1;

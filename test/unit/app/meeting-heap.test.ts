@@ -16,25 +16,13 @@ import { HistoryService } from '../../../app/main/history/history-service.js';
 import { nullLogger } from '../../../app/main/log.js';
 import { MeetingService } from '../../../app/main/meeting/meeting-service.js';
 import type { SystemAudioHandlers } from '../../../app/main/meeting/system-audio.js';
-import { RATE, quiet, speechLike } from '../../support/audio/signals.js';
+import { RATE, meetingMinute } from '../../support/audio/signals.js';
 import { scratch } from './tmp.js';
 
 // A full GC before each reading, without asking the runner for --expose-gc.
 v8.setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const MINUTES = Number(process.env.MEETING_HEAP_MINUTES ?? 40);
-
-function minuteOf(track: number, minute: number): Float32Array {
-  const out = new Float32Array(60 * RATE);
-  let at = 0;
-  for (let k = 0; at < out.length; k += 1) {
-    const seed = track * 1_000_003 + minute * 101 + k;
-    const piece = k % 2 === 0 ? quiet(0.8 + (seed % 13) / 10, seed) : speechLike(1.5 + (seed % 26) / 10, seed);
-    out.set(piece.subarray(0, Math.min(piece.length, out.length - at)), at);
-    at += piece.length;
-  }
-  return out;
-}
 
 test(`a ${MINUTES}-minute meeting holds no more memory at its end than after its first minutes`, { timeout: 600_000 }, async () => {
   const dir = scratch('meeting-heap');
@@ -68,8 +56,8 @@ test(`a ${MINUTES}-minute meeting holds no more memory at its end than after its
   const heap: number[] = [];
   let fed = 0;
   for (let minute = 0; minute < MINUTES; minute += 1) {
-    const you = minuteOf(1, minute);
-    const sys = minuteOf(2, minute);
+    const you = meetingMinute(1, minute);
+    const sys = meetingMinute(2, minute);
     for (let at = 0; at < you.length; at += 640) {
       meetings.pushMic(info.micStreamId!, you.subarray(at, at + 640), 'test', fed);
       others!.onFrame(sys.slice(at, at + 640));
