@@ -74,3 +74,21 @@ test('a complete upload leaves nothing behind when its job ends, also when the j
     off();
   }
 });
+
+test('a complete upload nobody transcribes is deleted after the stall time, as is one whose client leaves', async () => {
+  const dir = scratch('uploads-untranscribed');
+  const store = await UploadStore.open(dir, nullLogger, { stallMs: 300 }, async () => 100 * GB);
+  const events: UploadProgress[] = [];
+  store.on('progress', (_owner, p) => events.push(p));
+  for (const leave of [false, true]) {
+    events.length = 0;
+    const ticket = await store.begin('a', { name: 'done.wav', sizeBytes: 1000 });
+    store.chunk('a', ticket.uploadId, 0, new Uint8Array(1000));
+    while (!events.some((e) => e.done)) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(readdirSync(dir).length, 1, 'complete, waiting for its job');
+    if (leave) await store.dropOwner('a');
+    else await new Promise((r) => setTimeout(r, 600));
+    assert.deepEqual(readdirSync(dir), [], leave ? 'its client left' : 'nobody transcribed it');
+    assert.equal(store.open, 0);
+  }
+});
