@@ -3,6 +3,7 @@
 // app imports these types and functions, never the .node file.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { freemem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The plain data shapes the engine returns are the IPC contract's (a leaf module that imports nothing), so
@@ -400,12 +401,22 @@ export function engineAvailable(): boolean {
   }
 }
 
+/**
+ * The CPU device's free memory is the host's available memory. ggml's CPU device reports its total for
+ * both (it has no allocator of its own to ask), so `devices` said "23.5 GiB free of 23.5 GiB".
+ */
+function withHostMemory(device: DeviceInfo): DeviceInfo {
+  if (device.type !== 'cpu') return device;
+  return { ...device, memoryFree: Math.min(device.memoryTotal, freemem()) };
+}
+
 export function listDevices(): DeviceInfo[] {
-  return native().listDevices();
+  return native().listDevices().map(withHostMemory);
 }
 
 export function selectDevice(name?: string): DeviceSelection {
-  return native().selectDevice(name);
+  const selection = native().selectDevice(name);
+  return { ...selection, device: withHostMemory(selection.device) };
 }
 
 export function buildInfo(): BuildInfo {
@@ -554,6 +565,20 @@ export class ModelStream {
  * model's default state, one call at a time (a concurrent call rejects with BUSY); `createState` makes
  * more states for work that runs in parallel (e.g. dictation beside a file job).
  */
+/** Longest model name passed on (characters): a GGUF may name itself with anything, 70 000 characters included. */
+export const MAX_MODEL_NAME_CHARS = 120;
+
+/**
+ * The model's self-declared name (general.name) as every caller shows it — `info`, engine:status, History's
+ * entries: control characters as spaces, and cut with an ellipsis and its full length past MAX_MODEL_NAME_CHARS.
+ */
+export function displayName(name: string): string {
+  const clean = name.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const chars = [...clean];
+  if (chars.length <= MAX_MODEL_NAME_CHARS) return clean;
+  return `${chars.slice(0, MAX_MODEL_NAME_CHARS).join('')}… (${chars.length} characters)`;
+}
+
 export class Model {
   private readonly states = new Set<ModelState>();
 
@@ -576,7 +601,8 @@ export class Model {
   }
 
   info(): ModelInfo {
-    return this.handle.info();
+    const info = this.handle.info();
+    return { ...info, name: displayName(info.name) };
   }
 
   get disposed(): boolean {

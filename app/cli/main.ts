@@ -27,6 +27,7 @@ import { appRoot } from '../main/util/app-root.js';
 import { WEIGHT_TYPES } from '../ipc/settings.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
 import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
+import { CodedError } from '../main/engine/protocol.js';
 import { readWavMono, type MonoWav } from '../main/engine/wav-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from '../main/files/audio-converter.js';
 import { evaluateFolder, formatEvalReport } from './eval.js';
@@ -391,7 +392,7 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2;
       return;
     }
-    const code = isEngineError(error) || (error as { code?: string })?.code === 'BAD_AUDIO' ? (error as { code: string }).code : 'ERROR';
+    const code = isEngineError(error) || error instanceof CodedError || (error as { code?: string })?.code === 'BAD_AUDIO' ? (error as { code: string }).code : 'ERROR';
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`parakeet: error [${code}]: ${message}\n`);
     process.exitCode = 1;

@@ -58,6 +58,8 @@ export interface ServicesOptions {
   modelManager?: Partial<Omit<ModelManagerOptions, 'modelsDir' | 'validateModel'>>;
   /** Keep dictation audio after stop (tests). */
   retainSessionAudio?: boolean;
+  /** Audio a dictation may run ahead of the clock (s; default REAL_TIME_SLACK_SEC). Benches that play faster than real time lift it. */
+  dictationRealTimeSlackSec?: number;
   logLevel?: LogLevel;
   /** Mirror log lines to stderr. */
   logToStderr?: boolean;

@@ -291,7 +291,8 @@ async function createSessions(
   const spillDir = path.join(userDataDir, 'sessions');
   await fs.rm(spillDir, { recursive: true, force: true }).catch((error: unknown) => log.warn('cannot clear the session folder', error));
   return new SessionManager({
-    engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio, observer: history, streamDecoder: engine,
+    engine, bus, settings, log: log.child('sessions'), spillDir, retainAudio: options.retainSessionAudio,
+    realTimeSlackSec: options.dictationRealTimeSlackSec, observer: history, streamDecoder: engine,
   });
 }
 

@@ -86,6 +86,20 @@ export function dataExtent(declared: number, available: number): { usable: numbe
   return { usable, truncated };
 }
 
+/**
+ * Most chunks walked before the "data" chunk. Recorders write a handful (fmt, LIST, bext, fact, JUNK…); a
+ * file with thousands is crafted, and walking 400 000 empty chunks of a file took 12 s.
+ */
+export const MAX_WAV_CHUNKS = 1024;
+
+/** The error for a walk that reached MAX_WAV_CHUNKS without finding the audio. */
+export function tooManyChunks(): AudioFormatError {
+  return new AudioFormatError(
+    `the WAV file has more than ${MAX_WAV_CHUNKS} chunks before its audio data, which no recorder writes; ` +
+      'convert it to a plain WAV first, e.g. ffmpeg -i in.wav -ar 16000 -ac 1 out.wav',
+  );
+}
+
 /** Longest audio one transcription takes: the engine's limit (kMaxAudioSeconds in native/engine). */
 export const MAX_AUDIO_SECONDS = 24 * 3600;
 
@@ -121,12 +135,33 @@ export function readSample(view: DataView, p: number, enc: WavEncoding): number 
  */
 export function downmixInto(view: DataView, byteOffset: number, frames: number, enc: WavEncoding, out: Float32Array, outOffset: number): void {
   const { channels, bytesPerSample } = enc;
+  const wide = enc.float && enc.bits === 64;
   let p = byteOffset;
   for (let i = 0; i < frames; i++) {
     let sum = 0;
-    for (let c = 0; c < channels; c++, p += bytesPerSample) sum += Math.fround(readSample(view, p, enc));
+    for (let c = 0; c < channels; c++, p += bytesPerSample) sum += wide ? narrowed(readSample(view, p, enc)) : Math.fround(readSample(view, p, enc));
     out[outOffset + i] = sum / channels;
   }
+}
+
+/** Largest float32 magnitude. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/**
+ * A float64 sample as float32. One past float32's range is finite in the file but would become infinity,
+ * which the engine reports as a broken recording or decoder: it is a file written at the wrong scale (float
+ * audio belongs in [-1, 1]), and is said so.
+ */
+function narrowed(value: number): number {
+  const f = Math.fround(value);
+  if (Number.isFinite(value) && !Number.isFinite(f)) {
+    throw new AudioFormatError(
+      `the WAV holds 64-bit float samples too large for audio (${value.toPrecision(3)}; float32, what the engine computes in, ` +
+        `ends at ±${FLOAT32_MAX.toPrecision(3)}, and audio belongs in [-1, 1]): the file was written at the wrong scale; ` +
+        'rescale it, e.g. sox in.wav -b 16 out.wav gain -n',
+    );
+  }
+  return f;
 }
 
 export function decodeWav(bytes: Uint8Array): DecodedAudio {
@@ -138,7 +173,8 @@ export function decodeWav(bytes: Uint8Array): DecodedAudio {
   let dataOffset = -1;
   let dataLength = 0;
   let offset = 12;
-  while (offset + 8 <= bytes.byteLength) {
+  for (let chunks = 0; offset + 8 <= bytes.byteLength; chunks += 1) {
+    if (chunks === MAX_WAV_CHUNKS) throw tooManyChunks();
     const id = chunkTag(view, offset);
     const size = view.getUint32(offset + 4, true);
     const body = offset + 8;
@@ -156,7 +192,8 @@ export function decodeWav(bytes: Uint8Array): DecodedAudio {
   const frames = Math.floor(usable / enc.frameBytes);
   checkDuration(frames, enc.sampleRate);
   const samples = new Float32Array(frames * enc.channels);
-  for (let i = 0, p = dataOffset; i < samples.length; i++, p += enc.bytesPerSample) samples[i] = readSample(view, p, enc);
+  const wide = enc.float && enc.bits === 64;
+  for (let i = 0, p = dataOffset; i < samples.length; i++, p += enc.bytesPerSample) samples[i] = wide ? narrowed(readSample(view, p, enc)) : readSample(view, p, enc);
   return { sampleRate: enc.sampleRate, channels: enc.channels, samples, frames, truncated };
 }
 

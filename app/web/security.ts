@@ -37,6 +37,16 @@ export function hostAllowed(host: string | undefined, port: number): boolean {
   return typeof host === 'string' && allowedHosts(port).has(host.toLowerCase());
 }
 
+/**
+ * Exactly one Host header (RFC 9112 §3.2: a request with several is a 400). Node's parser keeps only the
+ * first in `headers.host`, so `ours, evil.example` would pass the Host check; the raw list tells.
+ */
+export function singleHost(rawHeaders: readonly string[]): boolean {
+  let hosts = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') hosts += 1;
+  return hosts === 1;
+}
+
 /** Origin of a WebSocket upgrade: absent (non-browser clients, which still need the token) or our own page. */
 export function originAllowed(origin: string | undefined, port: number): boolean {
   if (origin === undefined) return true;

@@ -19,7 +19,7 @@ import { WEB_MEDIA_PREFIX } from '../main/media/media-url.js';
 import { createServices, defaultUserDataDir, type Services, type ServicesOptions } from '../main/services.js';
 import { appRoot } from '../main/util/app-root.js';
 import { Bridge } from './bridge.js';
-import { hostAllowed, isLoopbackBind, newToken, originAllowed, parseTarget, tokenMatches } from './security.js';
+import { hostAllowed, isLoopbackBind, newToken, originAllowed, parseTarget, singleHost, tokenMatches } from './security.js';
 import { isMediaPath, serveMedia } from './media.js';
 import { serveStatic } from './static.js';
 
@@ -89,6 +89,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       res.end('bad request target');
       return;
     }
+    if (!singleHost(req.rawHeaders)) {
+      res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' });
+      res.end('bad request: exactly one Host header is allowed');
+      return;
+    }
     if (!hostAllowed(req.headers.host, port)) {
       res.writeHead(421, { 'content-type': 'text/plain' });
       res.end('misdirected request: this server only answers to 127.0.0.1 / localhost');
@@ -111,7 +116,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   server.on('upgrade', (req, socket: Socket, head) => {
     const url = parseTarget(req.url);
-    if (!url) return reject(socket, 400, 'Bad Request');
+    if (!url || !singleHost(req.rawHeaders)) return reject(socket, 400, 'Bad Request');
     if (!hostAllowed(req.headers.host, port)) return reject(socket, 421, 'Misdirected Request');
     if (url.pathname !== BRIDGE_PATH) return reject(socket, 404, 'Not Found');
     if (!originAllowed(req.headers.origin, port)) return reject(socket, 403, 'Forbidden');

@@ -1,5 +1,6 @@
 #include "gguf_file.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 
@@ -14,7 +15,21 @@ namespace {
  * What a file that is not a GGUF is, by the magic of a few formats people pick by mistake. Nothing
  * else of its content is ever quoted: the path may name any readable file (/etc/shadow, a key).
  */
-std::string known_format(const uint8_t * head, size_t n) {
+std::string known_format(const std::string & path, const uint8_t * head, size_t n) {
+    // The model formats a Parakeet checkpoint comes in before conversion, by their extension (their
+    // content starts like any ZIP, tar or protobuf) or, for safetensors, its JSON header after a u64 length.
+    static const char * const kConvert = ": convert the checkpoint to GGUF first (parakeet.cpp's converter)";
+    std::string ext;
+    const size_t dot = path.find_last_of('.');
+    const size_t slash = path.find_last_of("/\\");
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) {
+        for (size_t i = dot; i < path.size(); ++i) ext += char(std::tolower(static_cast<unsigned char>(path[i])));
+    }
+    if (ext == ".nemo") return std::string(" (it is a NeMo checkpoint, .nemo") + kConvert + ")";
+    if (ext == ".onnx") return std::string(" (it is an ONNX model") + kConvert + ")";
+    if (ext == ".safetensors" || (n >= 10 && head[8] == '{' && head[9] == '"' && head[6] == 0 && head[7] == 0)) {
+        return std::string(" (it is a safetensors file") + kConvert + ")";
+    }
     struct Magic {
         const char * bytes;
         size_t size;
@@ -85,7 +100,7 @@ std::unique_ptr<GgufFile> GgufFile::open(const std::string & path, bool use_mmap
     file->file_size_ = file_size_of(path);
 
     // Check the magic ourselves: "not a GGUF file" is clearer than a parse error.
-    uint8_t head[8] = {0};
+    uint8_t head[16] = {0};
     size_t head_n = 0;
     if (FILE * f = std::fopen(path.c_str(), "rb")) {
         head_n = std::fread(head, 1, sizeof(head), f);
@@ -99,7 +114,7 @@ std::unique_ptr<GgufFile> GgufFile::open(const std::string & path, bool use_mmap
     }
     if (file->file_size_ == 0) file->fail("the file is empty (0 bytes): not a GGUF model; download or export it again");
     if (head_n < 4 || std::memcmp(head, "GGUF", 4) != 0) {
-        file->fail("not a GGUF file" + known_format(head, head_n) +
+        file->fail("not a GGUF file" + known_format(path, head, head_n) +
                    ": a GGUF model starts with \"GGUF\"; choose a .gguf model in the parakeet.cpp format");
     }
     if (head_n < 8) file->fail("truncated GGUF file: " + std::to_string(file->file_size_) + " bytes, the header alone needs 24");

@@ -42,6 +42,10 @@ export class MeetingController {
     api.on('meeting:transcript', (f) => meetingStore.setState((s) => applyFinal(s, f)));
     api.on('meeting:partial', (p) => meetingStore.setState((s) => applyPartial(s, p)));
     api.on('meeting:marker', (m) => meetingStore.setState((s) => (m.meetingId === s.info?.meetingId ? markerAdded(s, { at: m.at, text: m.text, kind: m.kind }) : s)));
+    // A file of the meeting could not be written (a full disk): said where the meeting is shown, not only in the header.
+    api.on('notice', (n) => {
+      if (n.code === 'HISTORY_WRITE_FAILED') meetingStore.setState((s) => (s.phase === 'recording' ? { ...s, error: `${n.message}${n.action ? ` ${n.action}` : ''}` } : s));
+    });
   }
 
   /**

@@ -35,7 +35,10 @@ export interface LiveDictation {
 export async function openApp(modelPath: string, threads: number | undefined): Promise<{ services: Services; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'parakeet-wer-live-'));
   writeFileSync(join(dir, 'settings.json'), JSON.stringify({ version: 1, settings: { threads: threads ?? 0 } }));
-  const services = await createServices({ userDataDir: dir, mode: 'web', engineMode: 'process', modelPath, modelEndpoint: 'https://127.0.0.1:9' });
+  // Frames may be paced faster than real time (`speed`): the sessions' real-time bound is lifted.
+  const services = await createServices({
+    userDataDir: dir, mode: 'web', engineMode: 'process', modelPath, modelEndpoint: 'https://127.0.0.1:9', dictationRealTimeSlackSec: Number.POSITIVE_INFINITY,
+  });
   await services.ready;
   if (!services.engine.loadedModel) {
     await services.dispose();

@@ -26,6 +26,9 @@ before(async () => {
     engineMode: 'process',
     engineTransport: engine.transport,
     retainSessionAudio: true,
+    // Sessions here play minutes of audio in seconds on purpose (memory, ordering); the real-time bound
+    // a client meets has its own test (test/unit/app/sessions.test.ts).
+    dictationRealTimeSlackSec: Number.POSITIVE_INFINITY,
     modelPath,
     modelEndpoint: 'https://127.0.0.1:9',
     logToStderr: process.env.PARAKEET_TEST_LOG === '1',

@@ -108,3 +108,23 @@ test('an xterm-like terminal (no clipboard key) is typed into', { skip: tkSkip ?
     xterm.close();
   }
 });
+
+test('an xterm-like terminal gets non-ASCII finals whole (pasted from PRIMARY with Shift+Insert, the key it has), ASCII typed', { skip: tkSkip ?? false }, async () => {
+  const xterm = await openTkTarget(target.env, 'xterm');
+  try {
+    const finals = ['echo Café naïve façade', ' — “quoted” 日本語 😀', ' done'];
+    const expected = finals.join('');
+    for (let round = 0; round < 3; round += 1) {
+      await xterm.reset();
+      await target.writeClipboard('untouched');
+      for (const final of finals) {
+        const outcome = await inserter.deliver(final, { mode: 'paste', restoreClipboard: true, restoreDelayMs: 300 });
+        assert.equal(outcome.terminal, true);
+      }
+      assert.equal(await settle(async () => xterm.value(), expected), expected, `round ${round}`);
+      assert.equal(await target.readClipboard(), 'untouched', 'the clipboard is not touched');
+    }
+  } finally {
+    xterm.close();
+  }
+});

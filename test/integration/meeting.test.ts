@@ -14,7 +14,7 @@
 // page finds it, takes it over, gets the transcript so far and resumes the
 // microphone; both WAVs end aligned, the gap is silence and a marker.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,6 +25,7 @@ import { decodeWav } from '../../app/shared/wav.js';
 import { DIGITS_MODEL, concatenate, ensureDigitsSet, readWav16, type Concatenation, type DigitsSetOptions } from '../support/audio/digits.js';
 import { startPulseAudio, type TestPulseAudio } from '../support/audio/pulseaudio.js';
 import { BridgeClient } from './bridge-client.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
 import { tempDir, writeTestSettings } from './helpers.js';
 
 const RATE = 16000;
@@ -38,38 +39,9 @@ const OTHERS_SET: DigitsSetOptions = { seed: 0x0e71_0002, perVoice: 3, voices: [
 const dir = tempDir('meeting');
 let pulse: TestPulseAudio | string = 'not started';
 
-interface Server {
-  child: ChildProcess;
-  client: BridgeClient;
-  port: number;
-  token: string;
-}
+type Server = ServerProcess;
 
-async function startServer(userDataDir: string, env: NodeJS.ProcessEnv): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'app/web/server.ts', '--port', '0', '--user-data', userDataDir, '--model', DIGITS_MODEL], {
-    stdio: ['ignore', 'pipe', 'pipe'], env,
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no URL from the server: ${out}${err}`)), 60_000);
-    child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-4000)));
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /^PARAKEET_WEB_URL=(\S+)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
-  const parsed = new URL(url);
-  const port = Number(parsed.port);
-  const token = new URLSearchParams(parsed.hash.slice(1)).get('token')!;
-  const client = await BridgeClient.connect(port, token);
-  return { child, client, port, token };
-}
+const startServer = (userDataDir: string, env: NodeJS.ProcessEnv): Promise<Server> => startServerProcess(userDataDir, DIGITS_MODEL, env);
 
 /** A child's exit, or a failure after `ms` (a server that does not stop must not hang the suite). */
 function exited(child: ChildProcess, ms = 30_000): Promise<void> {

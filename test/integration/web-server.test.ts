@@ -120,6 +120,18 @@ test('an unparsable request target is a 400 on every listener (upgrade and plain
   await client.close();
 });
 
+test('more than one Host header is a 400 on every listener (ours first, then a foreign one), and the server stays up', async () => {
+  const ours = `127.0.0.1:${web.port}`;
+  for (const hosts of [[ours, 'evil.example'], [ours, ours], ['evil.example', ours]]) {
+    const lines = hosts.map((h) => `Host: ${h}\r\n`).join('');
+    assert.equal(await rawRequest(`GET / HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`), 400, `GET with Host ${hosts.join(' + ')}`);
+    const upgrade = `GET /bridge?token=${web.token} HTTP/1.1\r\n${lines}Upgrade: websocket\r\nConnection: Upgrade\r\n` +
+      'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n';
+    assert.equal(await rawRequest(upgrade), 400, `upgrade with Host ${hosts.join(' + ')}`);
+  }
+  assert.equal(await rawRequest(`GET / HTTP/1.1\r\nHost: ${ours}\r\nConnection: close\r\n\r\n`), 200, 'one Host of ours is served');
+});
+
 test('only loopback binds are allowed, and only the names the Host and Origin checks know', async () => {
   await assert.rejects(startWebServer({ host: '0.0.0.0', userDataDir: join(dir, 'never') }), /loopback only/);
   await assert.rejects(startWebServer({ host: '192.168.1.10', userDataDir: join(dir, 'never') }), /loopback only/);

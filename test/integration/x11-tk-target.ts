@@ -1,7 +1,8 @@
 // A second real X11 client for the insertion tests: a Tk window (python3 +
 // tkinter) whose WM_CLASS we choose, so it can stand in for a terminal. Like a
-// terminal it pastes the clipboard on Ctrl+Shift+V and takes Ctrl+V as a
-// control character (it writes "^V"); with `deaf` it ignores both, like a
+// terminal it pastes the clipboard on Ctrl+Shift+V, the PRIMARY selection on
+// Shift+Insert (as xterm does), and takes Ctrl+V as a control character (it
+// writes "^V"); with `deaf` it ignores them all, like a
 // window without a text field. It prints its text as a JSON line whenever it
 // changes; the test reads the last one.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -31,6 +32,15 @@ def control_v(event):
 for seq in ('<Control-V>', '<Control-Shift-V>', '<Control-Shift-v>'):
     text.bind(seq, paste)
 text.bind('<Control-v>', control_v)
+def paste_primary(event):
+    # As xterm and urxvt do on Shift+Insert: the PRIMARY selection.
+    if not deaf:
+        try:
+            text.insert('insert', root.selection_get(selection='PRIMARY', type='UTF8_STRING'))
+        except tk.TclError:
+            pass
+    return 'break'
+text.bind('<Shift-Insert>', paste_primary)
 last = [None]
 def report():
     value = text.get('1.0', 'end-1c')

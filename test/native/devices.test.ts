@@ -2,7 +2,7 @@
 // $PARAKEET_DEVICE (in this process and in a child), automatic, and the
 // fallback to the CPU for an unknown name (also as seen by Model.load).
 import assert from 'node:assert/strict';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, freemem, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildInfo, listDevices, Model, selectDevice, type DeviceSelection } from '../../native/index.js';
@@ -56,6 +56,9 @@ describe('listDevices', () => {
     assert.equal(d.backend, 'CPU');
     assert.ok(d.memoryTotal > 0, `memoryTotal ${d.memoryTotal}`);
     assert.ok(d.memoryFree > 0 && d.memoryFree <= d.memoryTotal, `memoryFree ${d.memoryFree} of ${d.memoryTotal}`);
+    // Free is what the host has available now, not the total again (ggml's CPU device reports the total for both).
+    assert.ok(d.memoryFree < d.memoryTotal, `memoryFree ${d.memoryFree} equals memoryTotal`);
+    assert.ok(Math.abs(d.memoryFree - freemem()) < 0.1 * totalmem(), `memoryFree ${d.memoryFree}, the host has ${freemem()} available`);
     // ggml reports the host's physical memory for the CPU device.
     assert.ok(d.memoryTotal <= totalmem() * 1.01, `memoryTotal ${d.memoryTotal} exceeds the machine's ${totalmem()}`);
     assert.ok(d.memoryTotal >= totalmem() * 0.5, `memoryTotal ${d.memoryTotal} is far below the machine's ${totalmem()}`);

@@ -7,9 +7,9 @@ import {
   type ModelInfo, type ModelState, type ModelStream, type StreamChunk, type TranscribeResult,
 } from '../../../native/index.js';
 import { readWavMono } from './wav-file.js';
-import { planWindows } from './windows.js';
 import { planSpeechWindows } from './speech-windows.js';
 import { EngineVad, VAD_RATE } from './engine-vad.js';
+import { WindowedWav } from './windowed-wav.js';
 import {
   CodedError, toIpcError, type EngineLogLevel, type EngineStreamChunk, type EngineToHost, type EngineTranscript, type HostToEngine,
   type SelfTestCorruption,
@@ -103,8 +103,8 @@ export class EngineCore {
   /** Armed self-test corruption (tests): the next self-test's device output is replaced before the comparison. */
   private corruptNext: SelfTestCorruption | null = null;
   private build: BuildInfo | null = null;
-  /** Opened file jobs (fileOpen): mono audio at the model's rate. */
-  private readonly files = new Map<number, { pcm: Float32Array; sampleRate: number; windows: { begin: number; end: number }[] }>();
+  /** Opened file jobs (fileOpen): planned windows, each read from the file when it runs (windowed-wav.ts). */
+  private readonly files = new Map<number, WindowedWav>();
   private nextFile = 1;
   /** Open cache-aware streams (streamBegin) on the resident model; a load or unload ends them. */
   private readonly streams = new Map<number, ModelStream>();
@@ -189,18 +189,21 @@ export class EngineCore {
         });
       case 'fileOpen':
         return this.track(message.id, async (signal) => {
-          // Resampled block by block as it is read (the same samples as one call over the file).
-          const { samples: pcm } = await readWavMono(message.path, { signal, sampleRate: message.sampleRate });
-          if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
+          // Read once in blocks to plan the windows (resampled as it is read: the same samples as one call
+          // over the file); nothing of the audio is kept until a window runs.
           const maxSamples = Math.trunc(message.maxWindowSec * message.sampleRate);
-          // With a trained VAD: only the speech, cut at pauses (silent stretches never reach the decoder).
-          const speech = message.vad && message.sampleRate === VAD_RATE ? await this.vad.segments(pcm, message.vad) : null;
-          const windows = speech
-            ? planSpeechWindows(pcm, speech, message.sampleRate, maxSamples, message.align)
-            : planWindows(pcm, message.sampleRate, maxSamples, message.align);
+          let file = await WindowedWav.open(message.path, { sampleRate: message.sampleRate, maxSamples, align: message.align, signal });
+          if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
+          if (message.vad && message.sampleRate === VAD_RATE) {
+            // With a trained VAD: only the speech, cut at pauses (silent stretches never reach the decoder). The
+            // VAD pass holds the whole file while it runs; the windows are then read from disk as they run.
+            const { samples: pcm } = await readWavMono(message.path, { signal, sampleRate: message.sampleRate });
+            const speech = await this.vad.segments(pcm, message.vad);
+            if (speech) file = file.withWindows(planSpeechWindows(pcm, speech, message.sampleRate, maxSamples, message.align));
+          }
           const handle = this.nextFile++;
-          this.files.set(handle, { pcm, sampleRate: message.sampleRate, windows });
-          return { handle, sampleRate: message.sampleRate, samples: pcm.length, windows };
+          this.files.set(handle, file);
+          return { handle, sampleRate: file.sampleRate, samples: file.samples, windows: file.windows };
         });
       case 'fileWindow':
         return this.trackFileJob(message.id, async (signal) => {
@@ -209,7 +212,8 @@ export class EngineCore {
           const file = this.files.get(message.handle);
           const range = file?.windows[message.index];
           if (!file || !range) throw new CodedError('NOT_FOUND', `no open file window ${message.handle}/${message.index}`);
-          const pending = state.transcribe(file.pcm.subarray(range.begin, range.end), {
+          const pcm = await file.window(message.index, signal);
+          const pending = state.transcribe(pcm, {
             ...message.options,
             sampleRate: file.sampleRate,
             // One window: never cut again.
@@ -222,6 +226,7 @@ export class EngineCore {
           return { ...result, windows: [{ start: range.begin / file.sampleRate, end: range.end / file.sampleRate }] };
         });
       case 'fileClose':
+        void this.files.get(message.handle)?.close();
         this.files.delete(message.handle);
         this.releaseFileState();
         return null;
@@ -395,6 +400,7 @@ export class EngineCore {
     this.resident?.model.dispose();
     this.resident = null;
     this.staged.clear();
+    for (const file of this.files.values()) void file.close();
     this.files.clear();
     this.vad.dispose();
   }

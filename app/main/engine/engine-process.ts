@@ -3,6 +3,7 @@
 // `serialization: 'advanced'`) or Electron's utilityProcess.fork; both
 // deliver structured-cloned messages, only the port differs.
 import { EngineCore } from './engine-core.js';
+import { watchParent } from './parent-watch.js';
 import { TEST_HOOKS_ENV, type EngineToHost, type HostToEngine } from './protocol.js';
 
 /** Electron's utilityProcess port (typed here so this file needs no Electron import). */
@@ -29,18 +30,19 @@ if (parentPort) {
 } else if (process.send) {
   process.on('message', (message) => core.handle(message as HostToEngine));
   // Main is gone: nobody can use our results.
-  process.on('disconnect', () => {
-    core.dispose();
-    process.exit(0);
-  });
+  process.on('disconnect', () => exitQuietly());
 } else {
   process.stderr.write('engine-process: no parent to talk to (start it through EngineHost)\n');
   process.exit(2);
 }
 
-process.on('SIGTERM', () => {
+function exitQuietly(): void {
   core.dispose();
   process.exit(0);
-});
+}
+
+process.on('SIGTERM', exitQuietly);
+// Main SIGKILLed (or crashed) without closing our channel: nobody can use our results (parent-watch.ts).
+watchParent(exitQuietly);
 
 core.start();

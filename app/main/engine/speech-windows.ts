@@ -4,7 +4,7 @@
 // samples), so a window's word and token times move into the whole file's timeline by an exact
 // number of frames.
 import type { SampleSegment } from '../../shared/vad-segments.js';
-import { planWindows, type SampleRange } from './windows.js';
+import { WindowPlanner, type SampleRange } from './windows.js';
 
 /** Silence shorter than this between two segments stays inside one window (context helps the decoder). */
 const JOIN_GAP_SEC = 1;
@@ -30,7 +30,9 @@ export function planSpeechWindows(
       continue;
     }
     // One long stretch of speech: the engine's quietest-point cuts inside it, moved to its place in the file.
-    for (const w of planWindows(pcm.subarray(g.begin, g.end), sampleRate, maxSamples, step)) {
+    const planner = new WindowPlanner(sampleRate, maxSamples, step);
+    planner.push(pcm.subarray(g.begin, g.end));
+    for (const w of planner.finish()) {
       out.push({ begin: g.begin + w.begin, end: g.begin + w.end });
     }
   }

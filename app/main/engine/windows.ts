@@ -3,59 +3,115 @@
 // window's second half, on the encoder-frame grid (`align` samples). The file transcriber uses this to
 // send a file to the engine one window per call (so live dictation can go between windows) and gets the
 // same cut points the engine's own one-call pass would use. Same arithmetic: doubles over float samples,
-// same summation order.
+// same summation order; streamed (WindowPlanner), so a long file is never whole in memory.
+// test/reference/windows.ts is the one-pass port it is checked against.
 
 export interface SampleRange {
   begin: number;
   end: number;
 }
+/**
+ * plan_windows over audio that arrives in blocks, holding only the energies a cut can still look at (about
+ * one window's worth): the same cut points, from the same doubles summed in the same order. A file job
+ * plans a long file this way while reading it, without the whole file in memory.
+ */
+export class WindowPlanner {
+  private readonly hop: number;
+  private readonly align: number;
+  private static readonly SPAN = 20;
+  /** prefix[k] = sum of the first k hop energies, for k ≥ prefixBase. */
+  private prefix: number[] = [0];
+  private prefixBase = 0;
+  /** The hop being summed. */
+  private hopSum = 0;
+  private hopCount = 0;
+  private total = 0;
+  private start = 0;
+  private readonly out: SampleRange[] = [];
 
-export function planWindows(pcm: Float32Array, sampleRate: number, maxSamples: number, align: number): SampleRange[] {
-  const n = pcm.length;
-  if (align <= 0) align = 1;
-  if (maxSamples <= 0 || n <= maxSamples) return [{ begin: 0, end: n }];
-  const hop = Math.max(1, Math.trunc(sampleRate / 100));
-  const frames = Math.ceil(n / hop);
-  const energy = new Float64Array(frames);
-  for (let f = 0; f < frames; f += 1) {
-    const b = f * hop;
-    const e = Math.min(n, b + hop);
-    let s = 0;
-    for (let i = b; i < e; i += 1) {
-      // double(pcm[i]) * pcm[i]: float widened, product in double
+  constructor(sampleRate: number, private readonly maxSamples: number, align: number) {
+    this.hop = Math.max(1, Math.trunc(sampleRate / 100));
+    this.align = align <= 0 ? 1 : align;
+  }
+
+  /** Complete hops so far (their energies are in `prefix`). */
+  private get frames(): number {
+    return this.prefixBase + this.prefix.length - 1;
+  }
+
+  push(pcm: Float32Array): void {
+    for (let i = 0; i < pcm.length; i += 1) {
       const x = pcm[i]!;
-      s += x * x;
+      this.hopSum += x * x;
+      this.hopCount += 1;
+      if (this.hopCount === this.hop) this.closeHop();
     }
-    energy[f] = s / (e - b);
+    this.total += pcm.length;
+    if (this.maxSamples > 0) this.cut(null);
   }
-  const span = 20;
-  const prefix = new Float64Array(frames + 1);
-  for (let f = 0; f < frames; f += 1) prefix[f + 1] = prefix[f]! + energy[f]!;
-  const smoothed = (f: number): number => {
-    const b = f >= span / 2 ? f - span / 2 : 0;
-    const e = Math.min(frames, b + span);
-    return (prefix[e]! - prefix[b]!) / (e - b);
-  };
-  const out: SampleRange[] = [];
-  let start = 0;
-  while (n - start > maxSamples) {
-    const lo = Math.trunc((start + Math.trunc(maxSamples / 2)) / hop);
-    const hi = Math.min(frames - 1, Math.trunc((start + maxSamples) / hop) - 1);
-    let best = hi;
-    let bestEnergy = smoothed(hi);
-    for (let f = lo; f <= hi; f += 1) {
-      const e = smoothed(f);
-      if (e < bestEnergy) {
-        bestEnergy = e;
-        best = f;
+
+  private closeHop(): void {
+    this.prefix.push(this.prefix[this.prefix.length - 1]! + this.hopSum / this.hopCount);
+    this.hopSum = 0;
+    this.hopCount = 0;
+  }
+
+  /** The cut points of all the audio pushed. */
+  finish(): SampleRange[] {
+    const n = this.total;
+    if (this.maxSamples <= 0 || n <= this.maxSamples) return [{ begin: 0, end: n }];
+    if (this.hopCount > 0) this.closeHop();
+    this.cut(this.frames);
+    this.out.push({ begin: this.start, end: n });
+    return this.out;
+  }
+
+  /** Makes every cut that the audio so far decides (`frames`: the final count, at the end; null while audio comes). */
+  private cut(frames: number | null): void {
+    const { hop, maxSamples } = this;
+    const half = WindowPlanner.SPAN / 2;
+    for (;;) {
+      // plan_windows's loop condition: only decided once the audio passed start + maxSamples.
+      if (this.total - this.start <= maxSamples) return;
+      const lo = Math.trunc((this.start + Math.trunc(maxSamples / 2)) / hop);
+      const hi = Math.trunc((this.start + maxSamples) / hop) - 1;
+      // smoothed(f) reads prefix up to min(frames, max(f, span/2) + span/2): wait for those hops while audio comes.
+      if (frames === null && this.frames < Math.max(hi, half) + half) return;
+      const all = frames ?? Number.POSITIVE_INFINITY;
+      const smoothed = (f: number): number => {
+        const b = f >= half ? f - half : 0;
+        const e = Math.min(all, b + WindowPlanner.SPAN);
+        return (this.at(e) - this.at(b)) / (e - b);
+      };
+      const top = Math.min(all - 1, hi);
+      let best = top;
+      let bestEnergy = smoothed(top);
+      for (let f = lo; f <= top; f += 1) {
+        const e = smoothed(f);
+        if (e < bestEnergy) {
+          bestEnergy = e;
+          best = f;
+        }
       }
+      let cutAt = Math.min(this.total, best * hop + Math.trunc(hop / 2));
+      cutAt -= cutAt % this.align;
+      if (cutAt <= this.start) cutAt = Math.min(this.total, this.start + maxSamples - (maxSamples % this.align));
+      this.out.push({ begin: this.start, end: cutAt });
+      this.start = cutAt;
+      this.forget(Math.trunc(this.start / hop) - half - 1);
     }
-    let cut = Math.min(n, best * hop + Math.trunc(hop / 2));
-    cut -= cut % align;
-    if (cut <= start) cut = Math.min(n, start + maxSamples - (maxSamples % align));
-    out.push({ begin: start, end: cut });
-    start = cut;
   }
-  out.push({ begin: start, end: n });
-  return out;
+
+  private at(k: number): number {
+    return this.prefix[k - this.prefixBase]!;
+  }
+
+  /** Prefix sums before hop `k` are never read again. */
+  private forget(k: number): void {
+    const drop = k - this.prefixBase;
+    // In batches: dropping from the front of an array copies the rest.
+    if (drop < 4096) return;
+    this.prefix = this.prefix.slice(drop);
+    this.prefixBase = k;
+  }
 }

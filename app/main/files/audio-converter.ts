@@ -9,6 +9,8 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CodedError } from '../engine/protocol.js';
+import { MonoBlockReader } from '../engine/wav-file.js';
+import { fileReadError } from '../util/fs-error.js';
 
 export interface Converter {
   name: 'ffmpeg' | 'sox';
@@ -17,10 +19,14 @@ export interface Converter {
 
 /** RIFF/WAVE (and RF64, the >4 GB variant) is what the engine reads itself. */
 export async function isWavFile(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
+  const handle = await fs.open(file, 'r').catch((error: unknown) => {
+    throw fileReadError(file, error, 'audio file');
+  });
   try {
     const head = Buffer.alloc(12);
-    const { bytesRead } = await handle.read(head, 0, 12, 0);
+    const { bytesRead } = await handle.read(head, 0, 12, 0).catch((error: unknown) => {
+      throw fileReadError(file, error, 'audio file');
+    });
     if (bytesRead < 12) return false;
     const riff = head.toString('latin1', 0, 4);
     return (riff === 'RIFF' || riff === 'RF64') && head.toString('latin1', 8, 12) === 'WAVE';
@@ -65,6 +71,13 @@ export function noConverterError(file: string): CodedError {
   );
 }
 
+/** Samples in a converter's output WAV (its header alone, no samples read). */
+async function producedAudio(wav: string): Promise<number> {
+  const reader = await MonoBlockReader.open(wav);
+  await reader.close();
+  return reader.samples;
+}
+
 /** Runs the conversion; rejects BAD_AUDIO with the converter's own words, or ABORTED when `signal` fires. */
 export function convertToWav(converter: Converter, input: string, output: string, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -87,7 +100,17 @@ export function convertToWav(converter: Converter, input: string, output: string
     child.on('close', (code) => {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) reject(new CodedError('ABORTED', 'The transcription was cancelled.'));
-      else if (code === 0) resolve();
+      else if (code === 0) void producedAudio(output).then((samples) => {
+        if (samples > 0) return resolve();
+        // A damaged file can convert "successfully" to nothing: say so, not "the audio is empty".
+        const said = stderr.trim().split('\n').slice(-2).join(' ').trim();
+        reject(new CodedError(
+          'BAD_AUDIO',
+          `${path.basename(input)} could not be decoded: ${converter.name} found no audio in it${said ? ` (${said})` : ''}; the file is damaged ` +
+            'or holds no sound track. If it plays elsewhere, convert it yourself: ' +
+            `ffmpeg -i "${path.basename(input)}" -ar 16000 -ac 1 out.wav`,
+        ));
+      }, reject);
       else {
         const why = stderr.trim().split('\n').slice(-3).join(' ').trim() || `exit code ${code}`;
         reject(new CodedError(

@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { FileTranscribeOptions, FileTranscript, IpcError, UploadProgress, UploadTicket } from '../../ipc/contract.js';
 import { CodedError } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
+import { DISK_HEADROOM_BYTES, statfsFreeSpace, type FreeSpaceProbe } from '../models/disk-space.js';
 import { TypedEmitter } from '../models/typed-emitter.js';
 
 export interface UploadLimits {
@@ -28,6 +29,8 @@ export interface UploadLimits {
   perClient: number;
   /** An upload that receives nothing for this long is dropped (ms). */
   stallMs: number;
+  /** Announced bytes of all open uploads together (every client): what the folder may be asked to hold. */
+  maxOpenBytes: number;
 }
 
 /**
@@ -40,6 +43,7 @@ export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
   windowBytes: 1024 * 1024,
   perClient: 2,
   stallMs: 60_000,
+  maxOpenBytes: 8_000_000_000,
 };
 
 type UploadState = 'receiving' | 'complete' | 'transcribing' | 'closed';
@@ -83,16 +87,16 @@ export class UploadStore extends TypedEmitter<UploadEvents> {
   private nextId = 1;
   readonly limits: UploadLimits;
 
-  private constructor(readonly dir: string, private readonly log: Logger, limits: Partial<UploadLimits>) {
+  private constructor(readonly dir: string, private readonly log: Logger, limits: Partial<UploadLimits>, private readonly freeSpace: FreeSpaceProbe) {
     super();
     this.limits = { ...DEFAULT_UPLOAD_LIMITS, ...limits };
   }
 
   /** The folder is emptied first: what a previous run left (it crashed mid-upload) is nobody's. */
-  static async open(dir: string, log: Logger, limits: Partial<UploadLimits> = {}): Promise<UploadStore> {
+  static async open(dir: string, log: Logger, limits: Partial<UploadLimits> = {}, freeSpace: FreeSpaceProbe = statfsFreeSpace): Promise<UploadStore> {
     await rm(dir, { recursive: true, force: true }).catch((error: unknown) => log.warn('cannot clear the uploads folder', error));
     await mkdir(dir, { recursive: true });
-    return new UploadStore(dir, log, limits);
+    return new UploadStore(dir, log, limits, freeSpace);
   }
 
   /** Uploads open now (tests, diagnostics). */
@@ -109,10 +113,23 @@ export class UploadStore extends TypedEmitter<UploadEvents> {
     }
     const mine = [...this.uploads.values()].filter((u) => u.owner === owner).length;
     if (mine >= perClient) throw new CodedError('BUSY', `${perClient} uploads are already open in this window; wait for one to finish or cancel it.`);
+    // Room on the disk for what every open upload still has to write, and this one: asked first, then
+    // counted and registered without another await, so two begins cannot both take the same space.
+    const free = await this.freeSpace(this.dir);
+    const underWay = [...this.uploads.values()];
+    const announced = underWay.reduce((sum, u) => sum + u.sizeBytes, 0);
+    if (announced + request.sizeBytes > this.limits.maxOpenBytes) {
+      throw new CodedError('BUSY', `Uploads of ${formatBytes(announced)} are already under way, and ${request.name} (${formatBytes(request.sizeBytes)}) ` +
+        `would take them past ${formatBytes(this.limits.maxOpenBytes)}. Wait for one to finish, or run the desktop app, which reads files in place.`);
+    }
+    const toCome = underWay.reduce((sum, u) => sum + (u.state === 'receiving' ? u.sizeBytes - u.writtenBytes : 0), 0);
+    if (free !== null && free < toCome + request.sizeBytes + DISK_HEADROOM_BYTES) {
+      throw new CodedError('DISK_FULL', `${request.name} (${formatBytes(request.sizeBytes)}) does not fit: ${formatBytes(free)} are free in ${this.dir}` +
+        (toCome > 0 ? `, and uploads under way still need ${formatBytes(toCome)}` : '') + '. Free some disk space and upload it again.');
+    }
     const id = this.nextId++;
     const name = safeUploadName(request.name);
     const dir = path.join(this.dir, `u${id}`);
-    await mkdir(dir, { recursive: true });
     const upload: Upload = {
       id, owner, name, dir,
       partPath: path.join(dir, `${name}.part`),
@@ -125,13 +142,16 @@ export class UploadStore extends TypedEmitter<UploadEvents> {
       writes: Promise.resolve(),
       stallTimer: null,
     };
+    // Counted from now on (the checks above of a begin that runs meanwhile see it).
+    this.uploads.set(id, upload);
     try {
+      await mkdir(dir, { recursive: true });
       upload.file = await open(upload.partPath, 'wx');
     } catch (error) {
+      this.uploads.delete(id);
       await rm(dir, { recursive: true, force: true });
       throw new CodedError('IO_ERROR', `The upload could not be stored in ${this.dir}: ${(error as Error).message}`);
     }
-    this.uploads.set(id, upload);
     this.armStall(upload);
     this.log.info(`upload u${id} (${name}, ${request.sizeBytes} bytes) started for ${owner}`);
     return { uploadId: id, path: upload.finalPath, chunkBytes, windowBytes, maxBytes };

@@ -62,6 +62,29 @@ export async function scanEntry(file: string): Promise<ScannedEntry | null> {
   return { summary: summaryOf(header, tally, { recovered, live: false }), closed, skippedLines: skipped.count };
 }
 
+/**
+ * Only the audio tracks of an entry (what a media request needs), without the transcript: the lines of
+ * other records are not even parsed, so a long meeting costs one read of its file, not its whole text.
+ */
+export async function readEntryAudio(file: string): Promise<MeetingAudioTrack[]> {
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const audio: MeetingAudioTrack[] = [];
+  try {
+    for await (const line of lines) {
+      if (!line.includes('"track"')) continue;
+      const record = parseRecord(line);
+      if (record?.type !== 'track') continue;
+      const { type: _type, ...track } = record;
+      audio.push(track);
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+  return audio;
+}
+
 /** The whole entry; `summary` is the index's (live state, counters of a session still recording). */
 export async function readEntry(file: string, summary: HistoryEntrySummary): Promise<HistoryEntry> {
   const segments: HistorySegment[] = [];

@@ -16,15 +16,17 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type {
-  FileTranscript, HistoryChange, HistoryEntry, HistoryEntrySummary, HistoryList, HistoryListRequest, HistorySegment, HistorySettings, Notice,
+  FileTranscript, HistoryChange, HistoryEntry, HistoryEntrySummary, HistoryList, HistoryListRequest, HistorySegment, HistorySettings, MeetingAudioTrack, Notice,
   TranscriptEvent,
 } from '../../ipc/contract.js';
 import { HISTORY_ID } from '../../ipc/validate.js';
 import { CodedError } from '../engine/protocol.js';
+import { describeWriteError } from '../util/write-error.js';
 import type { Logger } from '../log.js';
 import type { SessionObserver } from '../sessions/session-manager.js';
 import { DictationRecorder, type RecorderHost } from './dictation-recorder.js';
-import { entryContains, readEntry, readRecords, scanEntry } from './entry-reader.js';
+import { entryContains, readEntry, readEntryAudio, readRecords, scanEntry } from './entry-reader.js';
+import type { EntryAudio } from '../media/entry-sources.js';
 import { writeFileEntry } from './file-entry.js';
 import { IndexWriter, loadIndex } from './index-file.js';
 import { closeLeftOpen } from './journal.js';
@@ -71,15 +73,14 @@ function newEntryId(date: Date): string {
   return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${randomBytes(3).toString('hex')}`;
 }
 
-function describe(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ENOSPC') return 'the disk is full';
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'the history folder cannot be written';
-  return error instanceof Error ? error.message : String(error);
-}
+
+/** Closed meetings whose tracks audioOf keeps (a player plays one at a time). */
+const AUDIO_TRACKS_CACHED = 16;
 
 export class HistoryService implements SessionObserver {
   private readonly entries = new Map<string, HistoryEntrySummary>();
+  /** Audio tracks of closed meetings, read once for the media requests (audioOf); the latest few. */
+  private readonly audioTracks = new Map<string, Promise<MeetingAudioTrack[]>>();
   /** Running sessions by session id; an entry exists once the recorder reports it. */
   private readonly recorders = new Map<string, DictationRecorder>();
   private readonly index: IndexWriter;
@@ -113,7 +114,7 @@ export class HistoryService implements SessionObserver {
       opts.notify({
         level: 'warning',
         code: 'HISTORY_UNREADABLE',
-        message: `The history in ${opts.dir} could not be read (${describe(error)}).`,
+        message: `The history in ${opts.dir} could not be read (${describeWriteError(error)}).`,
         action: 'Check that the folder exists and can be written, then restart the app.',
       });
     }
@@ -219,7 +220,7 @@ export class HistoryService implements SessionObserver {
         this.opts.notify({
           level: 'warning',
           code: 'HISTORY_WRITE_FAILED',
-          message: `This dictation could not be saved to the history (${describe(error)}). Dictation continues and its text stays on screen.`,
+          message: `This dictation could not be saved to the history (${describeWriteError(error)}). Dictation continues and its text stays on screen.`,
           action: 'Free some disk space, or copy the text now. History can be turned off in Settings.',
         });
       },
@@ -264,7 +265,7 @@ export class HistoryService implements SessionObserver {
       this.opts.notify({
         level: 'warning',
         code: 'HISTORY_WRITE_FAILED',
-        message: `The transcript of ${header.title} could not be saved to the history (${describe(error)}). It is shown as usual.`,
+        message: `The transcript of ${header.title} could not be saved to the history (${describeWriteError(error)}). It is shown as usual.`,
         action: 'Free some disk space and transcribe it again, or export it now.',
       });
     }
@@ -461,6 +462,29 @@ export class HistoryService implements SessionObserver {
     return entry;
   }
 
+  /**
+   * An entry's kind, state and audio tracks for the media player, read without its transcript. A closed
+   * meeting's tracks never change, so they are read once and shared by every request (a player seeking
+   * sends many in parallel; each used to parse the whole meeting).
+   */
+  async audioOf(id: string): Promise<EntryAudio> {
+    const summary = this.current(this.require(id));
+    if (summary.kind !== 'meeting' || summary.live) return { kind: summary.kind, live: summary.live };
+    let tracks = this.audioTracks.get(id);
+    if (!tracks) {
+      tracks = readEntryAudio(this.fileOf(id));
+      if (this.audioTracks.size >= AUDIO_TRACKS_CACHED) this.audioTracks.delete(this.audioTracks.keys().next().value!);
+      this.audioTracks.set(id, tracks);
+      tracks.catch(() => this.audioTracks.delete(id));
+    }
+    try {
+      return { kind: summary.kind, live: false, audio: await tracks };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      throw new CodedError('NOT_FOUND', `The file of history entry ${id} is gone (deleted outside the app).`);
+    }
+  }
+
   async get(id: string): Promise<HistoryEntry> {
     const summary = this.current(this.require(id));
     try {
@@ -487,6 +511,7 @@ export class HistoryService implements SessionObserver {
     for (const meeting of this.meetings.values()) await meeting.discard();
     this.meetings.clear();
     this.entries.clear();
+    this.audioTracks.clear();
     await Promise.all([...this.edits.values()].map((rewrite) => rewrite.catch(() => undefined)));
     await fs.rm(path.join(this.opts.dir, 'audio'), { recursive: true, force: true });
     // Everything in the folder, unreadable files included: "clear" means nothing is left.
@@ -518,6 +543,7 @@ export class HistoryService implements SessionObserver {
         await meeting.discard();
       }
       this.entries.delete(id);
+      this.audioTracks.delete(id);
       // A rewrite in flight (a correction, a new transcription) renames its file into place when it ends: after it.
       await this.edits.get(id)?.catch(() => undefined);
       await fs.rm(this.fileOf(id), { force: true });

@@ -11,6 +11,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir } from '../util/atomic-file.js';
+import { writeAll } from '../util/write-all.js';
 import { recordLine, type ClosedRecord, type EntryRecord, type HistoryRecord } from './records.js';
 
 export class Journal {
@@ -68,7 +69,7 @@ export class Journal {
 
   private async write(line: string): Promise<void> {
     try {
-      await this.handle.write(line);
+      await writeAll(this.handle, Buffer.from(line));
       await this.handle.datasync();
       this.size += Buffer.byteLength(line);
     } catch (error) {

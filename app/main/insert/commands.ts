@@ -74,6 +74,21 @@ export function pasteCommand(platform: InsertPlatform, terminal = false): Comman
   }
 }
 
+/** X11, an xterm-like terminal: Shift+Insert pastes the PRIMARY selection (xterm, urxvt: their default key). */
+export function primaryPasteCommand(): Command {
+  return { cmd: 'xdotool', args: ['key', '--clearmodifiers', 'shift+Insert'] };
+}
+
+/** X11: the PRIMARY selection's text (what the user last highlighted), to put it back after a paste. */
+export function primaryReadCommand(): Command {
+  return { cmd: 'xclip', args: ['-selection', 'primary', '-out'] };
+}
+
+/** X11: PRIMARY set to `text` (xclip serves it in the background). */
+export function primaryWriteCommand(text: string): Command {
+  return { cmd: 'xclip', args: ['-selection', 'primary', '-in'], input: text };
+}
+
 /** Puts `text` on the clipboard. */
 export function clipboardWriteCommand(platform: InsertPlatform, text: string): Command {
   switch (platform) {

@@ -6,7 +6,7 @@ import { commandClipboard, type Clipboard } from './clipboard.js';
 import { processRunner } from './run-command.js';
 import { detectPlatform } from './strategy.js';
 import { TextInserter } from './text-inserter.js';
-import { ownClipboardWatched } from './x11-selection.js';
+import { ownClipboardWatched, ownSelectionWatched } from './x11-selection.js';
 
 export interface CreateInserterOptions {
   platform?: NodeJS.Platform;
@@ -26,6 +26,8 @@ export function createTextInserter(options: CreateInserterOptions = {}): TextIns
     platform, run, sleep: wait,
     clipboard: options.clipboard ?? commandClipboard(platform, run, { sleep: wait }),
     // X11: xclip shows when the target reads the paste (x11-selection.ts), so the clipboard is restored after that.
-    ...(platform === 'x11' ? { ownClipboardWatched: (text: string) => ownClipboardWatched(text, env) } : {}),
+    ...(platform === 'x11'
+      ? { ownClipboardWatched: (text: string) => ownClipboardWatched(text, env), ownPrimaryWatched: (text: string) => ownSelectionWatched('primary', text, env) }
+      : {}),
   });
 }

@@ -12,7 +12,10 @@
 // press Ctrl+V.
 import type { InsertMode } from '../../ipc/contract.js';
 import type { Clipboard } from './clipboard.js';
-import { focusedWindowCommand, pasteCommand, splitTypeable, typeCommand, windowClassCommand, ydotoolTypeCommand } from './commands.js';
+import {
+  focusedWindowCommand, pasteCommand, primaryPasteCommand, primaryReadCommand, primaryWriteCommand, splitTypeable, typeCommand, windowClassCommand,
+  ydotoolTypeCommand,
+} from './commands.js';
 import { InsertError } from './errors.js';
 import type { CommandRunner } from './run-command.js';
 import type { InsertPlatform } from './strategy.js';
@@ -46,6 +49,8 @@ export interface TextInserterOptions {
   sleep: (ms: number) => Promise<void>;
   /** X11: takes the clipboard in a way that shows when it is read (xclip -verbose); absent: plain write + delay. */
   ownClipboardWatched?: (text: string) => Promise<SelectionWitness>;
+  /** X11: the same for the PRIMARY selection (an xterm's Shift+Insert); absent: such text is typed. */
+  ownPrimaryWatched?: (text: string) => Promise<SelectionWitness>;
 }
 
 /** The target read the clipboard; other formats it asks for come within milliseconds. */
@@ -110,13 +115,46 @@ export class TextInserter {
       await run(typeCommand(platform, text));
       return typed;
     }
-    // xdotool drops non-ASCII characters in Chromium-based targets (see splitTypeable): those runs are pasted,
-    // except into an xterm-like terminal, which has no clipboard key and handles xdotool's remapped keys.
+    // xdotool drops non-ASCII characters (see splitTypeable; in an xterm too: '”' and emoji were lost): those
+    // runs are pasted — from the clipboard, or into an xterm-like terminal, which has no clipboard key, from
+    // the PRIMARY selection with its Shift+Insert.
     for (const part of splitTypeable(text)) {
-      if (part.typeable || kind === 'terminal-type') await run(typeCommand(platform, part.text));
+      if (part.typeable) await run(typeCommand(platform, part.text));
+      else if (kind === 'terminal-type') await this.pastePrimary(part.text);
       else await this.paste(part.text, { ...options, restoreClipboard: true }, kind === 'terminal');
     }
     return typed;
+  }
+
+  /**
+   * X11, an xterm-like terminal: `text` as the PRIMARY selection, Shift+Insert, and once the terminal has
+   * read it the user's PRIMARY text put back. Without xclip, or when the terminal does not read it, typed.
+   */
+  private async pastePrimary(text: string): Promise<void> {
+    const { run, sleep, platform } = this.options;
+    const own = this.options.ownPrimaryWatched;
+    if (!own) return void (await run(typeCommand(platform, text)));
+    const previous = await run(primaryReadCommand()).catch(() => null);
+    let witness: SelectionWitness;
+    try {
+      witness = await own(text);
+    } catch (error) {
+      if (!(error instanceof InsertError && error.reason === 'TOOL_MISSING')) throw error;
+      return void (await run(typeCommand(platform, text)));
+    }
+    try {
+      const before = witness.served;
+      await run(primaryPasteCommand());
+      if (!(await witness.servedAfter(before, READ_TIMEOUT_MS))) {
+        // Not read (another Shift+Insert binding): typed after all, as before.
+        await run(typeCommand(platform, text));
+        return;
+      }
+      await sleep(READ_SETTLE_MS);
+    } finally {
+      witness.close();
+    }
+    if (previous) await run(primaryWriteCommand(previous));
   }
 
   private async paste(text: string, options: DeliveryOptions, terminal: boolean): Promise<DeliveryOutcome> {

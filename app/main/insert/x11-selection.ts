@@ -27,8 +27,17 @@ const SERVED = /Waiting for selection request number (\d+)/g;
 
 /** Owns the CLIPBOARD with `text` until something else is copied; resolves once xclip owns it. */
 export function ownClipboardWatched(text: string, env: NodeJS.ProcessEnv, timeoutMs = 3000): Promise<SelectionWitness> {
+  return ownSelectionWatched('clipboard', text, env, timeoutMs);
+}
+
+/**
+ * Owns `selection` with `text` (PRIMARY: what an xterm pastes on Shift+Insert) until something else takes
+ * it, or until close(); resolves once xclip owns it.
+ */
+export function ownSelectionWatched(selection: 'clipboard' | 'primary', text: string, env: NodeJS.ProcessEnv, timeoutMs = 3000): Promise<SelectionWitness> {
+  const what = selection === 'clipboard' ? 'the clipboard' : 'the PRIMARY selection';
   return new Promise((resolve, reject) => {
-    const child = spawn('xclip', ['-selection', 'clipboard', '-in', '-verbose'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn('xclip', ['-selection', selection, '-in', '-verbose'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
     let served = 0;
     let ready = false;
     let exited = false;
@@ -40,7 +49,7 @@ export function ownClipboardWatched(text: string, env: NodeJS.ProcessEnv, timeou
     const timer = setTimeout(() => {
       if (ready) return;
       child.kill();
-      reject(new InsertError('TOOL_FAILED', `"xclip" did not take the clipboard within ${timeoutMs} ms.`));
+      reject(new InsertError('TOOL_FAILED', `"xclip" did not take ${what} within ${timeoutMs} ms.`));
     }, timeoutMs);
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       log = (log + chunk).slice(-4096);
@@ -63,7 +72,7 @@ export function ownClipboardWatched(text: string, env: NodeJS.ProcessEnv, timeou
       clearTimeout(timer);
       wake();
       // Lost ownership (something else was copied) is its normal end; before "ready" it is a failure.
-      if (!ready) reject(new InsertError('TOOL_FAILED', `"xclip" exited (${code ?? 'signal'}) before it owned the clipboard: ${log.trim().slice(-200)}`));
+      if (!ready) reject(new InsertError('TOOL_FAILED', `"xclip" exited (${code ?? 'signal'}) before it owned ${what}: ${log.trim().slice(-200)}`));
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(text);

@@ -6,6 +6,9 @@
 // where both spoke at once). A meeting still being recorded is not played:
 // its files grow under the player.
 import type { HistoryEntry, HistoryMediaSourceName, MeetingAudioTrack, MeetingTrackName } from '../../ipc/contract.js';
+
+/** What of an entry says what it can play: its kind, whether it still records, its tracks. */
+export type EntryAudio = Pick<HistoryEntry, 'kind' | 'live' | 'audio'>;
 import { CodedError } from '../engine/protocol.js';
 import { resolveTrackFile } from './entry-audio.js';
 import type { WavPart } from './wav-source.js';
@@ -21,7 +24,7 @@ export interface SourcePlan {
 }
 
 /** The sources of an entry, mix first (none when it kept no audio or is still recording). */
-export function sourcesOf(entry: HistoryEntry): SourcePlan[] {
+export function sourcesOf(entry: EntryAudio): SourcePlan[] {
   // You first, then Others, whichever started first (the journal has them in the order their first audio came).
   const tracks = (entry.kind === 'meeting' && !entry.live ? (entry.audio ?? []) : [])
     .slice().sort((a, b) => TRACK_ORDER.indexOf(a.track) - TRACK_ORDER.indexOf(b.track));
@@ -32,7 +35,7 @@ export function sourcesOf(entry: HistoryEntry): SourcePlan[] {
 }
 
 /** The checked files of one source (entry-audio.ts), or a CodedError naming what is missing. */
-export async function partsOf(entry: HistoryEntry, source: HistoryMediaSourceName, audioDir: string): Promise<WavPart[]> {
+export async function partsOf(entry: EntryAudio, source: HistoryMediaSourceName, audioDir: string): Promise<WavPart[]> {
   if (entry.kind !== 'meeting') throw new CodedError('NOT_FOUND', 'Only meetings keep their audio; this entry has none to play.');
   if (entry.live) throw new CodedError('BUSY', 'This meeting is still being recorded; it can be played once it is stopped.');
   const plan = sourcesOf(entry).find((p) => p.source === source);

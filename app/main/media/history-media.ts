@@ -8,7 +8,7 @@ import type { MediaTarget } from './media-url.js';
 import { WavSource } from './wav-source.js';
 
 export async function historyMedia(history: MediaHistory, id: string, urlFor: (target: MediaTarget) => string): Promise<HistoryMedia> {
-  const entry = await history.get(id);
+  const entry = await history.audioOf(id);
   const sources: HistoryMediaSource[] = [];
   for (const plan of sourcesOf(entry)) {
     const source = await WavSource.open(await partsOf(entry, plan.source, history.audioDirOf(id)));

@@ -2,15 +2,15 @@
 // handler and the web server turn it into their own response): GET or HEAD of
 // `<entry id>/<source>.wav`, with Range for seeking. The body is made range by
 // range in chunks (wav-source.ts), so a long meeting is never in memory.
-import type { HistoryEntry } from '../../ipc/contract.js';
 import { CodedError } from '../engine/protocol.js';
 import { parseByteRange } from './byte-range.js';
-import { partsOf } from './entry-sources.js';
+import { partsOf, type EntryAudio } from './entry-sources.js';
 import { parseMediaPath } from './media-url.js';
 import { WavSource } from './wav-source.js';
 
 export interface MediaHistory {
-  get(id: string): Promise<HistoryEntry>;
+  /** The entry's kind, state and tracks, without its transcript (a request must not read a meeting's text). */
+  audioOf(id: string): Promise<EntryAudio>;
   audioDirOf(id: string): string;
 }
 
@@ -68,7 +68,7 @@ export async function answerMediaRequest(history: MediaHistory, request: MediaRe
   if (!target) return refuse(404, 'not a media path');
   let source: WavSource;
   try {
-    const entry = await history.get(target.entryId);
+    const entry = await history.audioOf(target.entryId);
     source = await WavSource.open(await partsOf(entry, target.source, history.audioDirOf(target.entryId)));
   } catch (error) {
     const code = error instanceof CodedError ? error.code : 'IO_ERROR';

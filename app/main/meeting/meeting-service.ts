@@ -26,6 +26,7 @@ import type { DecoderName } from '../../../native/index.js';
 import { CodedError } from '../engine/protocol.js';
 import { FILE_WINDOW_SEC } from '../engine/engine-host.js';
 import { fsyncDir } from '../util/atomic-file.js';
+import { describeWriteError } from '../util/write-error.js';
 import type { EntryRecord } from '../history/records.js';
 import type { MeetingEntryOwner } from '../history/history-service.js';
 import type { Logger } from '../log.js';
@@ -89,6 +90,8 @@ interface TrackState {
   streamId: string | null;
   /** The client is gone or has not resumed yet: the track is padded with silence until its next frame. */
   interruption: MicInterruption | null;
+  /** Its WAV could not be written (a full disk): the track stopped there, and nothing it claims goes past its audio. */
+  audioFailed: boolean;
 }
 
 class Meeting implements MeetingEntryOwner {
@@ -169,7 +172,11 @@ export class MeetingService {
       };
       const addTrack = async (name: MeetingTrackName, rate: number, source: MeetingSource, fromClient: boolean): Promise<void> => {
         const file = `${name}.wav`;
-        const wav = await WavJournalWriter.create(path.join(entry.audioDir, file), { sampleRate: TRACK_RATE, syncIntervalMs: this.opts.syncIntervalMs });
+        const wav = await WavJournalWriter.create(path.join(entry.audioDir, file), {
+          sampleRate: TRACK_RATE,
+          syncIntervalMs: this.opts.syncIntervalMs,
+          onError: (error) => this.audioWriteFailed(meeting, name, error),
+        });
         // Each track its own Silero stream when the engine runs one (else the energy VAD).
         const vad = dictation.vadModel === 'silero' ? this.opts.engine.vadStream?.() ?? null : null;
         const track = new MeetingTrack({
@@ -188,7 +195,7 @@ export class MeetingService {
           log: this.opts.log.child(`${id}-${name}`),
           stream: this.opts.stream?.(),
         });
-        meeting.tracks.set(name, { track, source, offsetSec: null, file, fromClient, streamId: fromClient ? this.newStreamId() : null, interruption: null });
+        meeting.tracks.set(name, { track, source, offsetSec: null, file, fromClient, streamId: fromClient ? this.newStreamId() : null, interruption: null, audioFailed: false });
       };
       const mic: MeetingSource = micRate
         ? { track: 'you', speaker: SPEAKERS.you, state: 'recording', reason: null, action: null }
@@ -365,15 +372,18 @@ export class MeetingService {
   private onFinal(meeting: Meeting, final: TrackFinal): void {
     const state = meeting.tracks.get(final.track)!;
     const offset = state.offsetSec ?? 0;
+    // Once its audio could not be written, no time of the track goes past the audio kept (its text is kept).
+    const end = state.audioFailed ? offset + state.track.keptSamples / TRACK_RATE : Number.POSITIVE_INFINITY;
+    const at = (t: number): number => Math.min(t, end);
     const event: MeetingFinal = {
       meetingId: meeting.id,
       track: final.track,
       speaker: state.source.speaker,
       segmentId: meeting.finals++,
-      start: offset + final.startSample / TRACK_RATE,
-      end: offset + final.endSample / TRACK_RATE,
+      start: at(offset + final.startSample / TRACK_RATE),
+      end: at(offset + final.endSample / TRACK_RATE),
       text: final.text,
-      words: final.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
+      words: final.words.map((w) => ({ ...w, start: at(w.start + offset), end: at(w.end + offset) })),
       devicesRan: final.devicesRan,
       trackSegment: final.segmentId,
     };
@@ -447,7 +457,8 @@ export class MeetingService {
     await meeting.recorder.idle();
     await meeting.emitting;
     if (meeting.timer) clearInterval(meeting.timer);
-    const durationSec = Math.max(0, ...[...meeting.tracks.values()].map((t) => (t.offsetSec ?? 0) + t.track.samples / TRACK_RATE));
+    // The audio on disk decides the length (a track whose writes failed kept less than it heard).
+    const durationSec = Math.max(0, ...[...meeting.tracks.values()].map((t) => (t.offsetSec ?? 0) + t.track.keptSamples / TRACK_RATE));
     const summary: MeetingSummary = {
       meetingId: meeting.id,
       entryId: meeting.recorder.header.id,
@@ -528,12 +539,38 @@ export class MeetingService {
     this.opts.notify({ level: 'warning', code, message: `${SPEAKERS[name]}: ${message}` });
   }
 
+  /**
+   * A track's WAV could not be written (a full disk): the track stops where its audio ends — recording on
+   * would claim audio that is not there — and the user is told at once, in the header (a notice) and under
+   * the track's meter (its source), while the other track records on.
+   */
+  private audioWriteFailed(meeting: Meeting, name: MeetingTrackName, error: Error): void {
+    const state = meeting.tracks.get(name);
+    if (!state || state.audioFailed || meeting.discarded) return;
+    state.audioFailed = true;
+    state.interruption = null;
+    const keptSec = state.track.keptSamples / TRACK_RATE;
+    const why = describeWriteError(error);
+    this.opts.log.error(`meeting ${meeting.id}: ${name}.wav could not be written after ${keptSec.toFixed(2)} s`, error);
+    const action = 'Free some disk space, then start a new meeting; what was saved stays in History.';
+    if (meeting.state === 'recording') {
+      Object.assign(state.source, { state: 'stopped', reason: `This track's audio could not be saved (${why}); it stopped after ${keptSec.toFixed(1)} s.`, action });
+    }
+    this.opts.notify({
+      level: 'error',
+      code: 'HISTORY_WRITE_FAILED',
+      message: `The meeting's audio (${SPEAKERS[name]}) could not be saved (${why}): that track stopped after ${keptSec.toFixed(1)} s; the meeting keeps what was saved.`,
+      action,
+    });
+    this.emitState(meeting);
+  }
+
   private writeFailed(error: Error): void {
     this.opts.log.error('saving the meeting failed', error);
     this.opts.notify({
       level: 'warning',
       code: 'HISTORY_WRITE_FAILED',
-      message: `The meeting's transcript could not be saved (${error.message}). Recording goes on; the text stays on screen.`,
+      message: `The meeting's transcript could not be saved (${describeWriteError(error)}). Recording goes on; the text stays on screen.`,
       action: 'Free some disk space.',
     });
   }

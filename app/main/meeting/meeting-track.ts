@@ -166,6 +166,11 @@ export class MeetingTrack {
     return this.placed;
   }
 
+  /** Samples of the track's audio on disk (all it placed when it is not journaled); final after finish(), or once its WAV failed. */
+  get keptSamples(): number {
+    return this.opts.wav ? this.opts.wav.durableSamples : this.placed;
+  }
+
   /** Rate of the frames pushed. */
   get inputRate(): number {
     return this.opts.inputRate;

@@ -16,6 +16,7 @@
 // counted, never held without bound (the transcript still gets them: the
 // journal is the only thing that loses them, and says so in `droppedSamples`).
 import fs from 'node:fs/promises';
+import { writeAll } from '../util/write-all.js';
 
 export const WAV_HEADER_BYTES = 44;
 const BYTES_PER_SAMPLE = 2;
@@ -30,6 +31,8 @@ export interface WavJournalOptions {
   maxPendingSec?: number;
   /** The clock of the sync timer (tests drive it by calling sync()). */
   autoSync?: boolean;
+  /** Called once, at the first write that fails (a full disk): the journal keeps what was durable and stops. */
+  onError?: (error: Error) => void;
 }
 
 /** A canonical 44-byte PCM16 mono header for `dataBytes` of samples. */
@@ -76,11 +79,11 @@ export class WavJournalWriter {
   /** Samples appended (written + pending + dropped). */
   appendedSamples = 0;
 
-  private constructor(readonly file: string, private readonly handle: fs.FileHandle, private readonly opts: Required<WavJournalOptions>) {}
+  private constructor(readonly file: string, private readonly handle: fs.FileHandle, private readonly opts: Required<Omit<WavJournalOptions, 'onError'>> & Pick<WavJournalOptions, 'onError'>) {}
 
   /** Creates the file (it must not exist) with a header for 0 samples, durably. */
   static async create(file: string, options: WavJournalOptions): Promise<WavJournalWriter> {
-    const opts: Required<WavJournalOptions> = { syncIntervalMs: 1000, maxPendingSec: 30, autoSync: true, ...options };
+    const opts = { syncIntervalMs: 1000, maxPendingSec: 30, autoSync: true, ...options };
     const handle = await fs.open(file, 'wx');
     try {
       await handle.write(wavHeader(opts.sampleRate, 0), 0, WAV_HEADER_BYTES, 0);
@@ -145,7 +148,7 @@ export class WavJournalWriter {
     this.pending = [];
     this.pendingBytes = 0;
     try {
-      await this.handle.write(chunk, 0, chunk.length, WAV_HEADER_BYTES + this.written);
+      await writeAll(this.handle, chunk, WAV_HEADER_BYTES + this.written);
       const sizes = wavHeader(this.opts.sampleRate, this.written + chunk.length);
       // Only the two size fields change: RIFF size at 4, data size at 40.
       await this.handle.write(sizes, 4, 4, 4);
@@ -155,6 +158,12 @@ export class WavJournalWriter {
     } catch (error) {
       this.failure = error as Error;
       this.droppedSamples += chunk.length / BYTES_PER_SAMPLE;
+      // A write cut short leaves bytes past what the header counts: cut back to it, so the file's length
+      // and its header agree on what was kept (best effort: the disk is failing).
+      await this.handle.truncate(WAV_HEADER_BYTES + this.written).catch(() => undefined);
+      await this.handle.write(wavHeader(this.opts.sampleRate, this.written), 4, 4, 4).catch(() => undefined);
+      await this.handle.write(wavHeader(this.opts.sampleRate, this.written), 40, 4, 40).catch(() => undefined);
+      this.opts.onError?.(this.failure);
       throw error;
     }
   }

@@ -139,9 +139,24 @@ export class Downloader {
     };
   }
 
+  /**
+   * A failure as the user reads it: the model's own file in the models folder, never the internal
+   * `.downloads/<file>.partial` the bytes go to first (the engine's and the file system's messages name it).
+   */
+  private shownError(error: ErrorInfo, file: string): ErrorInfo {
+    const { store, modelsDir } = this.deps;
+    const finalPath = path.join(modelsDir, file);
+    const message = error.message
+      .split(store.statePath(file)).join(finalPath)
+      .split(store.partialPath(file)).join(finalPath)
+      .split(store.dir).join(modelsDir)
+      .split(`${file}.partial`).join(file);
+    return message === error.message ? error : { ...error, message };
+  }
+
   private setState(job: Job, state: DownloadState, error: ErrorInfo | null = null): void {
     job.state = state;
-    job.error = error;
+    job.error = error && this.shownError(error, job.entry.file);
     const s = this.snap(job);
     this.deps.onState(s);
     if (SETTLED.has(state)) {

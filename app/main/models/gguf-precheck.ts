@@ -5,6 +5,7 @@
 // Messages never quote the file's bytes (the path may name any readable file):
 // a few formats people pick by mistake are named by their magic instead.
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { ModelError } from './errors.js';
 
 /** magic, version (u32), tensor count (u64), key/value count (u64). */
@@ -22,8 +23,20 @@ const KNOWN_FORMATS: readonly { magic: readonly number[]; what: string }[] = [
   { magic: [0x1f, 0x8b], what: 'a gzip archive (a .nemo file must be unpacked and converted first)' },
 ];
 
-/** " (it looks like …)" for a known magic, else "". */
-export function knownFormat(head: Uint8Array): string {
+const CONVERT = ': convert the checkpoint to GGUF first (parakeet.cpp\'s converter)';
+
+/**
+ * " (it is …)" for the checkpoint formats a Parakeet model comes in before conversion — by extension (their
+ * content starts like any ZIP, tar or protobuf), or for safetensors by its JSON header after a u64 length —
+ * else " (it looks like …)" for a known magic, else "". As the engine says it (gguf_file.cpp, known_format).
+ */
+export function knownFormat(filePath: string, head: Uint8Array): string {
+  const ext = path.extname(filePath).toLowerCase();
+  if (ext === '.nemo') return ` (it is a NeMo checkpoint, .nemo${CONVERT})`;
+  if (ext === '.onnx') return ` (it is an ONNX model${CONVERT})`;
+  if (ext === '.safetensors' || (head.length >= 10 && head[8] === 0x7b && head[9] === 0x22 && head[6] === 0 && head[7] === 0)) {
+    return ` (it is a safetensors file${CONVERT})`;
+  }
   const found = KNOWN_FORMATS.find((f) => f.magic.every((b, i) => head[i] === b));
   return found ? ` (it looks like ${found.what})` : '';
 }
@@ -43,7 +56,7 @@ export async function precheckGguf(filePath: string, size: number): Promise<void
     await handle.close();
   }
   if (!(head[0] === 0x47 && head[1] === 0x47 && head[2] === 0x55 && head[3] === 0x46)) {
-    invalid(`not a GGUF file${knownFormat(head)}: a GGUF model starts with "GGUF"`);
+    invalid(`not a GGUF file${knownFormat(filePath, head)}: a GGUF model starts with "GGUF"`);
   }
   const version = new DataView(head.buffer).getUint32(4, true);
   if (version < 2 || version > 3) invalid(`GGUF version ${version} is not supported (expected 2 or 3)`);

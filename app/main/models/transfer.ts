@@ -75,6 +75,12 @@ function writeError(e: unknown, dir: string, stillToCome: number | null): ModelE
   return new ModelError('IO_ERROR', `Could not write the download to ${dir}: ${errorMessage(e)}`, {}, { cause: e });
 }
 
+/** Margin over the catalog's approxBytes for a download of unannounced size (× and + bytes). */
+const UNANNOUNCED_MARGIN = 1.25;
+const UNANNOUNCED_SLACK_BYTES = 1 << 20;
+/** Without a catalog size: above the largest Parakeet GGUF (1.1B parameters in f32, ~4.4 GB). */
+const UNANNOUNCED_MAX_BYTES = 6 * 1024 ** 3;
+
 /** Download state shared by the steps below. */
 class Transfer {
   readonly host: string;
@@ -101,6 +107,16 @@ class Transfer {
     this.partialPath = ctx.store.partialPath(ctx.file);
     this.sha256 = ctx.catalogSha256;
     this.hashSource = ctx.catalogSha256 ? 'catalog' : null;
+  }
+
+  /**
+   * The most bytes taken while the server has announced no size: the catalog's estimate with a margin
+   * (estimates are a few percent off), else the largest model there is. A server streaming without end
+   * (or a wrong file) is stopped there instead of filling the disk.
+   */
+  get unannouncedLimit(): number {
+    const approx = this.ctx.catalogApproxBytes;
+    return approx !== null ? Math.ceil(approx * UNANNOUNCED_MARGIN) + UNANNOUNCED_SLACK_BYTES : UNANNOUNCED_MAX_BYTES;
   }
 
   get shownTotal(): number | null {
@@ -300,6 +316,15 @@ class Transfer {
           throw new ModelError('SIZE_MISMATCH', `${this.host} sent more than the ${this.size} bytes announced for ${ctx.file}.`, {
             expected: this.size,
           });
+        }
+        if (this.size === null && this.received + chunk.length > this.unannouncedLimit) {
+          const known = ctx.catalogApproxBytes !== null ? `the catalog's ${formatBytes(ctx.catalogApproxBytes)}` : 'the largest model there is';
+          throw new ModelError(
+            'SIZE_MISMATCH',
+            `${this.host} announced no size for ${ctx.file} and sent more than ${known} allows (${formatBytes(this.unannouncedLimit)}): ` +
+              'stopped, and the bytes were discarded. Try again later, or use another mirror.',
+            { expected: this.unannouncedLimit },
+          );
         }
         try {
           await out.write(chunk);

@@ -1,8 +1,9 @@
 // A dictation session's whole audio (16 kHz mono float), in fixed-size
 // chunks so appends never copy what is already stored and memory grows with
-// the audio itself, nothing more. For long sessions, chunks that no decode
-// can need any more (before the open segment) may spill to a temp file, which
-// bounds memory to the spill threshold plus the open segment.
+// the audio itself, nothing more. Chunks that no decode can need any more
+// (before the open segment) are dropped — or, where the whole audio is kept
+// (tests compare it), spilled to a temp file — which bounds memory to the open
+// segment (plus the spill threshold).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -11,6 +12,8 @@ export interface AudioStoreOptions {
   chunkSamples?: number;
   /** Spill released chunks to this file once more than `spillAfterSamples` are held in memory. */
   spill?: { file: string; afterSamples: number };
+  /** Without spill: drop released chunks (nobody reads the session's whole audio back), neither memory nor disk grows. */
+  dropReleased?: boolean;
 }
 
 export class AudioStore {
@@ -54,7 +57,7 @@ export class AudioStore {
   /** Samples [start, end) as a new array; they must still be in memory (see release). */
   read(start: number, end: number): Float32Array {
     if (start < 0 || end > this.total || start > end) throw new RangeError(`read ${start}..${end} outside 0..${this.total}`);
-    if (start < this.inMemoryFrom * this.chunkSamples) throw new RangeError(`samples from ${start} were spilled to disk`);
+    if (start < this.inMemoryFrom * this.chunkSamples) throw new RangeError(`samples from ${start} were ${this.opts.spill ? 'spilled to disk' : 'released'}`);
     const out = new Float32Array(end - start);
     let pos = start;
     while (pos < end) {
@@ -73,7 +76,10 @@ export class AudioStore {
    */
   release(sample: number): void {
     const spill = this.opts.spill;
-    if (!spill) return;
+    if (!spill) {
+      if (this.opts.dropReleased) this.drop(sample);
+      return;
+    }
     const heldSamples = (this.chunks.length - this.inMemoryFrom) * this.chunkSamples;
     if (heldSamples <= spill.afterSamples) return;
     const upTo = Math.min(Math.floor(sample / this.chunkSamples), this.chunks.length - 1);
@@ -96,8 +102,18 @@ export class AudioStore {
     });
   }
 
+  /** Whole chunks before `sample` leave memory for good (the last chunk, being filled, stays). */
+  private drop(sample: number): void {
+    const upTo = Math.min(Math.floor(sample / this.chunkSamples), this.chunks.length - 1);
+    while (this.inMemoryFrom < upTo) {
+      this.chunks[this.inMemoryFrom] = null;
+      this.inMemoryFrom += 1;
+    }
+  }
+
   /** The whole session audio (spilled part read back from disk). */
   async readAll(): Promise<Float32Array> {
+    if (this.inMemoryFrom > 0 && !this.opts.spill) throw new RangeError('the session audio was released as it went (not retained)');
     await this.spillWrites;
     if (this.spillError) throw this.spillError;
     const out = new Float32Array(this.total);

@@ -43,6 +43,8 @@ export interface SessionManagerOptions {
   spillDir?: string;
   /** Keep each session's audio after stop (tests). */
   retainAudio?: boolean;
+  /** SessionOptions.realTimeSlackSec of every session. */
+  realTimeSlackSec?: number;
   /** The decoder sessions use (default: the engine host). Tests may wrap it. */
   decoder?: SessionDecoder;
   /** The engine's streams, used when the resident model is a streaming model (the engine host). */
@@ -92,6 +94,7 @@ export class SessionManager {
       log: this.opts.log,
       spillDir: this.opts.spillDir ?? path.join(tmpdir(), 'parakeet-sessions'),
       retainAudio: this.opts.retainAudio,
+      realTimeSlackSec: this.opts.realTimeSlackSec,
       transform: compileTransform(settings.text),
       stream: this.streamFor(settings.streaming),
       // The trained VAD when the engine runs one and the settings want it; else the energy VAD.

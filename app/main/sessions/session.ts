@@ -68,6 +68,8 @@ export interface SessionOptions {
   spillAfterSec?: number;
   /** Keep the audio after stop (tests compare it with what they sent). */
   retainAudio?: boolean;
+  /** Audio the client may send ahead of the clock (s; default REAL_TIME_SLACK_SEC). */
+  realTimeSlackSec?: number;
   /** Shortest audio worth a partial decode (ms). */
   minPartialMs?: number;
   /**
@@ -128,6 +130,14 @@ const RETRYABLE = new Set(['ENGINE_CRASHED', 'BUSY', 'NO_MODEL']);
  */
 const GAP_FILL_SLACK_SEC = 2;
 
+/**
+ * Audio a client may send ahead of the wall clock since the session started (s): the pre-roll it captured
+ * before the start (≤ 2 s) and a burst after its page or network stalled (a minute). A session takes audio at real
+ * time; past this it refuses frames (told once), so a client sending hours in seconds can neither fill the
+ * server's memory nor queue hours of decodes. Files are for recordings.
+ */
+export const REAL_TIME_SLACK_SEC = 60;
+
 /** Event-loop sampling interval; the histogram's values include it, so it is subtracted in reports. */
 const LOOP_RESOLUTION_MS = 10;
 
@@ -172,6 +182,10 @@ export class DictationSession {
   private filledSamples = 0;
   private lastFrameAt: number | null = null;
   private nonFiniteSamples = 0;
+  /** Input-rate samples refused for arriving faster than real time (REAL_TIME_SLACK_SEC). */
+  private refusedSamples = 0;
+  /** The sender's sample number after the last refused frame. */
+  private refusedUpTo = 0;
   /** Input-rate samples placed on the timeline (received + filled − dropped). */
   private inputPosition = 0;
   /** While stop() waits for frames in flight: the sample count it waits for. */
@@ -192,11 +206,11 @@ export class DictationSession {
     this.owner = opts.owner;
     this.sampleRate = opts.sampleRate;
     const d = opts.dictation;
-    this.store = new AudioStore({
-      spill: opts.spillDir
-        ? { file: path.join(opts.spillDir, `${opts.id}-${process.pid}-${Date.now()}.f32`), afterSamples: SESSION_RATE * (opts.spillAfterSec ?? 300) }
-        : undefined,
-    });
+    // Only a session whose whole audio is read back (retainAudio) keeps it, spilled to disk when long;
+    // otherwise what no decode needs is dropped: a dictation keeps no audio.
+    this.store = new AudioStore(opts.retainAudio && opts.spillDir
+      ? { spill: { file: path.join(opts.spillDir, `${opts.id}-${process.pid}-${Date.now()}.f32`), afterSamples: SESSION_RATE * (opts.spillAfterSec ?? 300) } }
+      : { dropReleased: !opts.retainAudio });
     this.segmenter = new Segmenter({
       sampleRate: SESSION_RATE,
       pauseMs: d.pauseMs,
@@ -252,6 +266,12 @@ export class DictationSession {
     if (this.state === 'finalizing' || this.state === 'stopped' || this.state === 'failed') return false;
     if (this.stopping && !this.drained) return false;  // stop() already decided where the audio ends
     const now = performance.now();
+    if (this.aheadOfRealTime(frame.length, now)) {
+      // Refused, but arrived: a stop waiting for the frames in flight does not wait for these.
+      this.refusedUpTo = Math.max(this.refusedUpTo, (startSample ?? this.inputPosition) + frame.length);
+      if (this.drained && this.refusedUpTo >= this.drained.target) this.drained.resolve();
+      return false;
+    }
     this.firstFrameAt ??= now;
     const previousFrameAt = this.lastFrameAt ?? now;
     this.lastFrameAt = now;
@@ -277,6 +297,22 @@ export class DictationSession {
       }
     }
     this.ingest(this.finite(samples), now);
+    return true;
+  }
+
+  /** Would `samples` more put the audio received more than REAL_TIME_SLACK_SEC ahead of the clock? Then they are refused, and the client told once. */
+  private aheadOfRealTime(samples: number, now: number): boolean {
+    const slackSec = this.opts.realTimeSlackSec ?? REAL_TIME_SLACK_SEC;
+    const allowed = this.sampleRate * ((now - this.startedAt) / 1000 + slackSec);
+    if (this.samplesReceived + samples <= allowed) return false;
+    if (this.refusedSamples === 0) {
+      const message = `Audio arrives faster than real time (${(this.samplesReceived / this.sampleRate).toFixed(0)} s of audio after ` +
+        `${((now - this.startedAt) / 1000).toFixed(1)} s): a dictation takes the microphone as it is captured, at most ${slackSec} s ahead, ` +
+        'and the rest was refused. To transcribe a recording, use Files.';
+      this.opts.log.warn(`session ${this.id}: ${message}`);
+      this.emitState({ code: 'AUDIO_TOO_FAST', message });
+    }
+    this.refusedSamples += samples;
     return true;
   }
 
@@ -702,14 +738,14 @@ export class DictationSession {
   }
 
   private async drain(sentSamples: number | undefined): Promise<void> {
-    if (sentSamples === undefined || this.inputPosition >= sentSamples) return;
+    if (sentSamples === undefined || Math.max(this.inputPosition, this.refusedUpTo) >= sentSamples) return;
     const deadline = performance.now() + DRAIN_TIMEOUT_MS;
     await new Promise<void>((resolve) => {
       this.drained = { target: sentSamples, resolve };
       setTimeout(resolve, DRAIN_TIMEOUT_MS).unref?.();
     });
     this.drained = null;
-    if (this.inputPosition < sentSamples) {
+    if (Math.max(this.inputPosition, this.refusedUpTo) < sentSamples) {
       this.opts.log.warn(`session ${this.id}: stopped with ${sentSamples - this.inputPosition} sent samples not received after ${DRAIN_TIMEOUT_MS} ms`);
     } else if (performance.now() > deadline) {
       this.opts.log.warn(`session ${this.id}: audio drained late`);

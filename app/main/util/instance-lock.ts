@@ -5,6 +5,13 @@
 // So the services take `<userData>/instance.lock` first: created exclusively,
 // holding the owner's pid and host. A lock whose process is gone (a crash, a
 // power loss) is taken over; a live one is refused with what to do.
+//
+// A pid alone does not say the owner is alive: pids are reused (after a reboot
+// the lock's pid can be any other process). So the lock also holds the owner's
+// identity — the boot and the process's start time (processIdentity) — and a
+// live pid whose identity differs is another process: the lock is stale.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +24,8 @@ interface LockOwner {
   host: string;
   startedAt: string;
   mode: string;
+  /** processIdentity of the owner when it took the lock (null: not readable on that OS, or an older lock). */
+  identity: string | null;
 }
 
 export interface InstanceLock {
@@ -29,7 +38,10 @@ function readOwner(text: string): LockOwner | null {
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
     if (typeof value.pid !== 'number' || !Number.isInteger(value.pid) || value.pid <= 0 || typeof value.host !== 'string') return null;
-    return { pid: value.pid, host: value.host, startedAt: String(value.startedAt ?? '?'), mode: String(value.mode ?? '?') };
+    return {
+      pid: value.pid, host: value.host, startedAt: String(value.startedAt ?? '?'), mode: String(value.mode ?? '?'),
+      identity: typeof value.identity === 'string' ? value.identity : null,
+    };
   } catch {
     return null;
   }
@@ -45,10 +57,44 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * What tells this run of a process from a later one with the same pid: on Linux the boot id and the start
+ * time in clock ticks (/proc/<pid>/stat, field 22); elsewhere on Unix `ps -o lstart=`. null where neither
+ * can be read (Windows: the lock then trusts the pid alone, and the message says how to recover).
+ */
+export function processIdentity(pid: number): string | null {
+  if (process.platform === 'linux') {
+    try {
+      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const startTicks = fields[19];
+      return startTicks ? `linux:${boot}:${startTicks}` : null;
+    } catch {
+      return null;
+    }
+  }
+  if (process.platform === 'win32') return null;
+  const ps = spawnSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 });
+  const started = ps.status === 0 ? ps.stdout.trim() : '';
+  return started ? `ps:${started}` : null;
+}
+
 export interface LockOptions {
   mode: string;
   /** Liveness check (tests inject one); default: signal 0 to the pid. */
   alive?: (pid: number) => boolean;
+  /** Identity of a live pid (tests inject one); default: processIdentity. */
+  identity?: (pid: number) => string | null;
+}
+
+/** The lock's owner still runs: its pid is alive and, where both are known, it is the same process (not a reused pid). */
+function ownerRuns(owner: LockOwner, alive: (pid: number) => boolean, identity: (pid: number) => string | null): boolean {
+  if (!alive(owner.pid)) return false;
+  if (owner.identity === null) return true;
+  const now = identity(owner.pid);
+  return now === null || now === owner.identity;
 }
 
 /**
@@ -57,9 +103,10 @@ export interface LockOptions {
  */
 export async function acquireInstanceLock(userDataDir: string, options: LockOptions): Promise<InstanceLock> {
   const alive = options.alive ?? processAlive;
+  const identity = options.identity ?? processIdentity;
   const file = path.join(userDataDir, LOCK_FILE);
   await fs.mkdir(userDataDir, { recursive: true });
-  const me: LockOwner = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), mode: options.mode };
+  const me: LockOwner = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), mode: options.mode, identity: identity(process.pid) };
   for (let attempt = 0; attempt < 10; attempt += 1) {
     try {
       const handle = await fs.open(file, 'wx');
@@ -76,13 +123,13 @@ export async function acquireInstanceLock(userDataDir: string, options: LockOpti
     const text = await fs.readFile(file, 'utf8').catch(() => '');
     const owner = readOwner(text);
     if (owner && owner.host === me.host && owner.pid === me.pid) return { file, release: async () => undefined };
-    if (owner && (owner.host !== me.host || alive(owner.pid))) {
+    if (owner && (owner.host !== me.host || ownerRuns(owner, alive, identity))) {
       const where = owner.host === me.host ? `process ${owner.pid}` : `process ${owner.pid} on ${owner.host}`;
       throw new CodedError(
         'USER_DATA_IN_USE',
         `Another Parakeet instance (${owner.mode}, ${where}, started ${owner.startedAt}) is using ${userDataDir}. ` +
-          'Close it first, or give this one another folder (PARAKEET_USER_DATA_DIR; web mode: --user-data DIR)' +
-          (owner.host === me.host ? '.' : `; if that instance is gone, delete ${file}.`),
+          'Close it first, or give this one another folder (PARAKEET_USER_DATA_DIR; web mode: --user-data DIR). ' +
+          `If no Parakeet is running${owner.host === me.host ? '' : ` on ${owner.host}`} (it crashed), delete ${file} and start again.`,
       );
     }
     if (!owner) {

@@ -22,6 +22,22 @@ export function meetingLike(seconds: number, seed = 500): Float32Array {
   return out;
 }
 
+/**
+ * One minute of a meeting track: phrases of 1.5–4 s and pauses of 0.8–2 s, different per track and minute
+ * (generated per minute, so a long meeting's feeder never holds an hour of audio).
+ */
+export function meetingMinute(track: number, minute: number): Float32Array {
+  const out = new Float32Array(60 * RATE);
+  let at = 0;
+  for (let k = 0; at < out.length; k += 1) {
+    const seed = track * 1_000_003 + minute * 101 + k;
+    const piece = k % 2 === 0 ? quiet(0.8 + (seed % 13) / 10, seed) : speechLike(1.5 + (seed % 26) / 10, seed);
+    out.set(piece.subarray(0, Math.min(piece.length, out.length - at)), at);
+    at += piece.length;
+  }
+  return out;
+}
+
 /** A "phrase": noise plus a few harmonics, loudness varying at ~4 Hz like syllables (never silent inside). */
 export function speechLike(seconds: number, seed: number, amplitude = 0.3): Float32Array {
   const rnd = prng(seed);

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { LOCK_FILE, acquireInstanceLock } from '../../../app/main/util/instance-lock.js';
+import { LOCK_FILE, acquireInstanceLock, processIdentity } from '../../../app/main/util/instance-lock.js';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -71,4 +71,31 @@ test('the same process may take it again; only the first taker removes the file'
   assert.ok(existsSync(first.file));
   await first.release();
   assert.equal(existsSync(first.file), false);
+});
+
+test('a crashed instance whose pid now belongs to another live process (a reused pid) is stale: its lock is taken over', async () => {
+  const dir = folder();
+  // A live process that is not the lock's owner: the pid matches, the identity (start time) does not.
+  const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  try {
+    await new Promise((resolve) => other.once('spawn', resolve));
+    const ownerIdentity = processIdentity(other.pid!);
+    if (process.platform === 'linux') assert.ok(ownerIdentity, 'Linux gives every process an identity');
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: other.pid, host: hostname(), startedAt: '2026-11-30T10:00:00Z', mode: 'electron', identity: 'linux:an-earlier-boot:12345' }));
+    const lock = await acquireInstanceLock(dir, { mode: 'web' });
+    const taken = JSON.parse(readFileSync(lock.file, 'utf8')) as { pid: number; identity: string | null };
+    assert.equal(taken.pid, process.pid);
+    assert.equal(taken.identity, processIdentity(process.pid), 'the new lock holds its owner\'s identity');
+    await lock.release();
+
+    // The same pid with its own identity is the live owner: refused, and the message says how to recover.
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: other.pid, host: hostname(), startedAt: 'x', mode: 'electron', identity: ownerIdentity }));
+    await assert.rejects(acquireInstanceLock(dir, { mode: 'web' }), (error: Error) => {
+      assert.match(error.message, new RegExp(`process ${other.pid}`));
+      assert.match(error.message, /If no Parakeet is running \(it crashed\), delete .*instance\.lock/);
+      return true;
+    });
+  } finally {
+    other.kill();
+  }
 });

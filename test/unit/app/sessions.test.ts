@@ -3,6 +3,8 @@
 // finalizes, stop/cancel by another client, non-finite samples, and what a
 // session keeps per segment once its final is out.
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { setImmediate as tick } from 'node:timers/promises';
 import { test } from 'node:test';
 import type { EventMap, SessionState } from '../../../app/ipc/contract.js';
@@ -12,6 +14,7 @@ import { EventBus } from '../../../app/main/events.js';
 import { nullLogger, type Logger } from '../../../app/main/log.js';
 import { TypedEmitter } from '../../../app/main/models/typed-emitter.js';
 import { SessionManager, type SessionEngine, type SessionObserver } from '../../../app/main/sessions/session-manager.js';
+import { REAL_TIME_SLACK_SEC } from '../../../app/main/sessions/session.js';
 import { SettingsStore } from '../../../app/main/settings.js';
 import type { ModelInfo } from '../../../native/index.js';
 import { RATE, concat, frames, quiet, speechLike } from '../../support/audio/signals.js';
@@ -74,7 +77,7 @@ interface Harness {
   warnings: string[];
 }
 
-async function harness(label: string, observerThrows = false): Promise<Harness> {
+async function harness(label: string, observerThrows = false, keep: { retainAudio: boolean; spillDir?: string } = { retainAudio: true }): Promise<Harness> {
   const settings = await SettingsStore.open(scratch(label), nullLogger);
   const bus = new EventBus();
   const events: { event: keyof EventMap; data: unknown }[] = [];
@@ -92,7 +95,7 @@ async function harness(label: string, observerThrows = false): Promise<Harness> 
     sessionFinal: (t) => note(`final ${t.sessionId}#${t.segmentId}`),
     sessionEnded: (id, audioSeconds) => note(`end ${id} ${audioSeconds === null ? 'null' : audioSeconds.toFixed(2)}`),
   };
-  const manager = new SessionManager({ engine, bus, settings, log, retainAudio: true, observer });
+  const manager = new SessionManager({ engine, bus, settings, log, ...keep, observer });
   const states = (sessionId: string): SessionState[] =>
     events
       .filter((e) => e.event === 'dictation:state' && (e.data as EventMap['dictation:state']).sessionId === sessionId)
@@ -273,4 +276,40 @@ test('live text held up by a long engine job: the session says by what, and clea
   await feed(h, sessionId, speechLike(0.5, 4), 'a', at);
   assert.equal(delays().at(-1), null, 'cleared once decodes get through');
   await h.manager.stop(sessionId, 'a');
+});
+
+test('audio sent faster than real time: at most REAL_TIME_SLACK_SEC ahead of the clock is taken, the rest refused and told once; memory and disk stay bounded, freed at stop', async () => {
+  const spillDir = scratch('fast-spill');
+  const h = await harness('fast', false, { retainAudio: false, spillDir });
+  const t0 = performance.now();
+  const { sessionId } = h.manager.start({ sampleRate: RATE }, 'a');
+  const session = h.manager.get(sessionId)!;
+  const phrase = concat(quiet(1.0, 1), speechLike(1.0, 2));
+  let accepted = 0;
+  let refused = 0;
+  let position = 0;
+  let peakMemory = 0;
+  // Over ten minutes of phrases and pauses, sent as fast as the event loop goes (decodes run in between).
+  for (let i = 0; i < 400; i += 1) {
+    for (const frame of frames(phrase, 640)) {
+      if (h.manager.pushAudio(sessionId, frame, 'a', position)) accepted += frame.length;
+      else refused += frame.length;
+      position += frame.length;
+    }
+    peakMemory = Math.max(peakMemory, session.audioMemoryBytes);
+    await tick();
+  }
+  const elapsedSec = (performance.now() - t0) / 1000;
+  assert.ok(accepted / RATE <= elapsedSec + REAL_TIME_SLACK_SEC, `${accepted / RATE} s taken in ${elapsedSec.toFixed(1)} s`);
+  assert.ok(refused / RATE >= 800 - elapsedSec - REAL_TIME_SLACK_SEC - 1, `${refused / RATE} s refused`);
+  const notices = h.events
+    .filter((e) => e.event === 'dictation:state' && (e.data as EventMap['dictation:state']).notice?.code === 'AUDIO_TOO_FAST')
+    .map((e) => (e.data as EventMap['dictation:state']).notice!.message);
+  assert.equal(notices.length, 1, 'told once');
+  assert.match(notices[0]!, /faster than real time.*refused.*Files/);
+  // The open segment, its pre-roll and the chunk being filled (4 s chunks): nothing of the audio behind.
+  assert.ok(peakMemory <= 3 * 64_000 * 4, `memory held the audio no decode needs: ${peakMemory} bytes`);
+  assert.deepEqual(readdirSync(spillDir), [], 'a dictation that keeps no audio writes none to disk');
+  await h.manager.stop(sessionId, 'a', position);
+  assert.equal(session.audioMemoryBytes, 0, 'freed at stop');
 });

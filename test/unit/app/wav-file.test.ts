@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { readWavMono } from '../../../app/main/engine/wav-file.js';
 import { resample } from '../../../app/shared/resample.js';
-import { MAX_AUDIO_SECONDS, checkDuration, decodeWav } from '../../../app/shared/wav.js';
+import { MAX_AUDIO_SECONDS, MAX_WAV_CHUNKS, checkDuration, decodeWav, encodeWav16 } from '../../../app/shared/wav.js';
 import { writeSparseWav } from '../../support/audio/sparse-wav.js';
 import { prng } from '../../support/audio/signals.js';
 import { scratch } from './tmp.js';
@@ -208,4 +208,54 @@ test('audio over 24 hours is refused from the header at once, before any sample 
   // Exactly 24 hours is accepted by the check; one frame more is not.
   assert.doesNotThrow(() => checkDuration(MAX_AUDIO_SECONDS * 16_000, 16_000));
   assert.throws(() => checkDuration(MAX_AUDIO_SECONDS * 16_000 + 1, 16_000), { code: 'BAD_AUDIO' });
+});
+
+test('a WAV with 400 000 empty chunks before its audio is refused by both readers after MAX_WAV_CHUNKS, with what to do', async () => {
+  const junk = Buffer.alloc(8 * 400_000);
+  for (let i = 0; i < 400_000; i += 1) junk.write('JUNK', i * 8, 'latin1'); // each a chunk of size 0
+  const plain = Buffer.from(encodeWav16(new Float32Array(1600).fill(0.1), 16000));
+  // RIFF/WAVE, the empty chunks, then fmt and data as the encoder wrote them.
+  const bytes = Buffer.concat([plain.subarray(0, 12), junk, plain.subarray(12)]);
+  bytes.writeUInt32LE(bytes.length - 8, 4);
+  const file = join(dir, 'chunky.wav');
+  writeFileSync(file, bytes);
+  const message = new RegExp(`more than ${MAX_WAV_CHUNKS} chunks before its audio data.*convert it to a plain WAV first`);
+  await assert.rejects(readWavMono(file), message);
+  assert.throws(() => decodeWav(bytes), message);
+  // A file with a few chunks more than usual still opens.
+  const few = Buffer.concat([plain.subarray(0, 12), junk.subarray(0, 8 * 100), plain.subarray(12)]);
+  few.writeUInt32LE(few.length - 8, 4);
+  writeFileSync(file, few);
+  assert.equal((await readWavMono(file)).samples.length, 1600);
+});
+
+test('a float64 WAV holding ±1e300 is a file at the wrong scale (finite, past float32), not "non-finite samples"', async () => {
+  const frames = 1600;
+  const data = Buffer.alloc(frames * 8);
+  for (let i = 0; i < frames; i += 1) data.writeDoubleLE(i === 800 ? 1e300 : i === 900 ? -1e300 : 0.01, i * 8);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(3, 20); // IEEE float
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(16000, 24);
+  header.writeUInt32LE(16000 * 8, 28);
+  header.writeUInt16LE(8, 32);
+  header.writeUInt16LE(64, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(data.length, 40);
+  const bytes = Buffer.concat([header, data]);
+  const file = join(dir, 'huge-f64.wav');
+  writeFileSync(file, bytes);
+  const message = /64-bit float samples too large for audio \(1\.00e\+300; float32.*wrong scale; rescale it/;
+  await assert.rejects(readWavMono(file), message);
+  await assert.rejects(readWavMono(file, { sampleRate: 8000 }), message);
+  assert.throws(() => decodeWav(bytes), message);
+  // NaN stays what it is: non-finite in the file itself (the engine's own message applies).
+  data.writeDoubleLE(Number.NaN, 800 * 8);
+  data.writeDoubleLE(0, 900 * 8);
+  writeFileSync(file, Buffer.concat([header, data]));
+  assert.ok(Number.isNaN((await readWavMono(file)).samples[800]));
 });

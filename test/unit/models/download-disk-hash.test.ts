@@ -169,6 +169,9 @@ test('the engine refusing a verified download: MODEL_INVALID with the engine\'s 
     assert.equal(done.state, 'failed');
     assert.equal(done.error?.code, 'MODEL_INVALID');
     assert.match(done.error?.message ?? '', /not a GGUF file \(magic "NOPE"/);
+    // The model's own file is named, never the internal .downloads/<file>.partial it was checked as.
+    assert.match(done.error?.message ?? '', /^notmodel-q8_0\.gguf: /);
+    assert.doesNotMatch(done.error?.message ?? '', /\.partial|\.downloads/);
     assert.deepEqual(await installedIds(h.manager), []);
     assert.deepEqual(await downloadsDir(h.modelsDir), []);
   } finally {

@@ -30,6 +30,7 @@ test('finals of both tracks are kept by start time; empty ones and other meeting
 
 function fakes(openMic: (opts: MicOptions) => Promise<MicHandle>) {
   const invokes: { channel: string; payload: unknown }[] = [];
+  const listeners: Record<string, ((data: unknown) => void)[]> = {};
   const sent: { stream: string; n: number; start?: number }[] = [];
   const replies: Record<string, Result<unknown>> = {
     'meeting:start': { ok: true, value: INFO },
@@ -41,11 +42,18 @@ function fakes(openMic: (opts: MicOptions) => Promise<MicHandle>) {
       invokes.push({ channel, payload });
       return replies[channel];
     },
-    on: () => () => undefined,
+    on: (event: string, listener: (data: unknown) => void) => {
+      (listeners[event] ??= []).push(listener);
+      return () => undefined;
+    },
     sendAudio: (stream: string, frame: Float32Array, start?: number) => sent.push({ stream, n: frame.length, start }),
   } as unknown as ParakeetApi;
   const controller = new MeetingController({ api: () => api, openMic, audio: () => DEFAULT_SETTINGS.audio });
-  return { controller, invokes, sent, replies };
+  controller.subscribe(api);
+  const emit = (event: string, data: unknown): void => {
+    for (const listener of listeners[event] ?? []) listener(data);
+  };
+  return { controller, invokes, sent, replies, emit };
 }
 
 test('start, microphone frames on the meeting stream with their positions, stop with the count sent', async () => {
@@ -78,6 +86,17 @@ test('a microphone that cannot open: the You source says why and what to do; the
   assert.equal(you.state, 'unavailable');
   assert.match(you.reason!, /denied.*system audio keeps recording/);
   assert.match(you.action!, /permission/);
+});
+
+test('a meeting file that cannot be written is said in the Meeting view while it records (the notice also goes to the header)', async () => {
+  const { controller, emit } = fakes(async (opts) => ({ sampleRate: 16000, label: 'mic', flush: async () => opts.onFrame(new Float32Array(0)), close: async () => undefined }));
+  emit('notice', { level: 'warning', code: 'HISTORY_WRITE_FAILED', message: 'Not recording: ignored.' });
+  assert.equal(meetingStore.getState().error, null, 'no meeting, nothing shown in its view');
+  await controller.start();
+  emit('notice', { level: 'warning', code: 'ENGINE_RESTARTED', message: 'The engine restarted.' });
+  assert.equal(meetingStore.getState().error, null, 'other notices stay in the header');
+  emit('notice', { level: 'error', code: 'HISTORY_WRITE_FAILED', message: 'The meeting\'s audio (You) could not be saved (the disk is full).', action: 'Free some disk space.' });
+  assert.equal(meetingStore.getState().error, 'The meeting\'s audio (You) could not be saved (the disk is full). Free some disk space.');
 });
 
 test('a refused start shows main\'s reason and leaves the view idle', async () => {
