@@ -75,12 +75,17 @@ function describeModel(m: ModelInfo): string {
   const placed = Object.entries(m.weightTypes).map(([t, n]) => `${t}×${n}`).join(' ');
   return [
     `model:        ${m.path}`,
+    `schema:       ${m.schema}`,
+    ...m.components.map(
+      (c) => `component:    ${c.name} (${c.kind || 'no kind'})${c.loaded ? ' [loaded]' : ''}: ${c.tensors} tensors, ${formatBytes(c.bytes)}, ` +
+        `licence ${c.license || '?'}, source ${c.source || '?'}`,
+    ),
     `name:         ${m.name || '(none)'}`,
     `architecture: ${m.arch}  (decoders: ${m.decoders.join(', ')}; default ${m.defaultDecoder})`,
     `encoder:      d_model ${m.dModel}, ${m.nLayers} layers, ${m.nHeads} heads, ff ${m.ffDim}, conv kernel ${m.convKernel}, ` +
       `subsampling ×${m.subsamplingFactor} (${m.subsamplingChannels} ch)${m.xscaling ? ', xscaling' : ''}${m.useBias ? '' : ', no biases'}`,
     `features:     ${m.nMels} mels, n_fft ${m.nFft}, hop ${m.hopLength}, ${m.sampleRate} Hz, normalize ${m.normalize}`,
-    `vocabulary:   ${m.vocabSize} pieces (blank ${m.blankId})`,
+    `vocabulary:   ${m.vocabSize} pieces (blank ${m.blankId})${m.sentencePieceBytes ? `, embedded SentencePiece model (${formatBytes(m.sentencePieceBytes)})` : ''}`,
     ...(m.hasTransducer
       ? [`transducer:   pred ${m.predHidden}×${m.predLayers} LSTM, joint ${m.jointHidden}, max symbols ${m.maxSymbols}` +
           (m.isTdt ? `, durations [${m.durations.join(', ')}]` : '')]

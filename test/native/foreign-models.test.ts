@@ -1,12 +1,14 @@
 // Every model file of another project that users bring as "a Parakeet model" is refused by name: the
 // message says what the file is and what to use instead, with the engine's MODEL_INVALID code, never
-// a crash and never a bare "invalid file" (issue 46, item 4).
+// a crash and never a bare "invalid file" (issue 46, items 3 and 4).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Model } from '../../native/index.js';
-import { type ForeignKind, FOREIGN_KINDS, writeForeignModel } from '../support/model/foreign.js';
+import { type ForeignKind, FOREIGN_KINDS, writeAsrWithVadHead, writeForeignModel } from '../support/model/foreign.js';
+import { seconds, speechSamples } from './helpers/audio.js';
 import { rejectsWithCode } from './helpers/engine.js';
+import { assertSameDecoding } from './helpers/same-decoding.js';
 import { scratchDir } from './helpers/tmp.js';
 
 const dir = scratchDir('foreign');
@@ -34,4 +36,13 @@ describe('a model file of another project', () => {
       assert.ok(error.message.startsWith(path), 'names the file');
     });
   }
+});
+
+describe('a Parakeet ASR model that also carries a Moondream VAD head', () => {
+  test('loads as speech recognition (parakeet.vad.*, vad_head.* are left unused) and decodes as the model without them', async () => {
+    const plain = join(dir, 'no-head.gguf');
+    const withHead = join(dir, 'with-head.gguf');
+    writeAsrWithVadHead(plain, withHead);
+    await assertSameDecoding(plain, withHead, speechSamples(dir, seconds(3)));
+  });
 });

@@ -82,3 +82,27 @@ export function writeForeignModel(path: string, kind: ForeignKind): void {
 function variantOfOurs(path: string, extra: GgufKv[]): void {
   writeModelSpec(path, buildModelSpec({ preset: 'tiny', arch: 'ctc', extraKv: extra }));
 }
+
+/**
+ * `plain`: a tiny model of ours; `withHead`: the same model with a Moondream-style VAD head added
+ * (parakeet.vad.* keys and vad_head.* tensors, as Ultra/Redux files carry beside the ASR weights).
+ */
+export function writeAsrWithVadHead(plain: string, withHead: string): void {
+  const options = { preset: 'tiny', arch: 'hybrid_tdt_ctc', seed: 11 } as const;
+  writeModelSpec(plain, buildModelSpec(options));
+  const spec = buildModelSpec({
+    ...options,
+    extraKv: [
+      { key: 'parakeet.vad.present', value: gv.bool(true) },
+      { key: 'parakeet.vad.d_in', value: gv.u32(64) },
+      { key: 'parakeet.vad.hidden', value: gv.u32(32) },
+      { key: 'parakeet.vad.kernel', value: gv.u32(3) },
+      { key: 'parakeet.vad.frame_sec', value: gv.f32(0.08) },
+    ],
+  });
+  const head = [
+    { name: 'vad_head.conv.weight', ne: [3, 64, 32], allowlisted: false, init: { kind: 'uniform', lo: -0.1, hi: 0.1 } as const, type: GgmlType.F32 },
+    { name: 'vad_head.out.weight', ne: [32, 1], allowlisted: false, init: { kind: 'uniform', lo: -0.1, hi: 0.1 } as const, type: GgmlType.F32 },
+  ];
+  writeModelSpec(withHead, { ...spec, tensors: [...spec.tensors, ...head] });
+}
