@@ -8,6 +8,7 @@
 //   parakeet eval <folder> --model <m.gguf> [--device NAME] [--threads N] [--decoder D] [--weight-type T]
 //            [--max-window-sec S] [--json] [--out FILE]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
+//   parakeet import-nemo <in.nemo> <out.gguf> [--type f32|f16|q8_0]
 //   parakeet version
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/s
 import { readWavMono, type MonoWav } from '../main/engine/wav-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from '../main/files/audio-converter.js';
 import { evaluateFolder, formatEvalReport } from './eval.js';
+import { importNemoCommand } from './import-nemo.js';
 import { writeFileAtomic } from '../main/util/atomic-file.js';
 
 class UsageError extends Error {}
@@ -50,6 +52,8 @@ Commands:
       --json              the report as JSON (per file: reference, hypothesis, S/D/I counts, WER, CER)
       --out FILE          write the report to FILE instead of stdout
   quantize <in> <out> <type>             re-quantize matmul weights (f16 bf16 q8_0 q5_0 q4_0 q6_k q5_k q4_k)
+  import-nemo <in.nemo> <out.gguf>       convert a NeMo checkpoint (no Python) to a parakeet.cpp GGUF and validate it
+      --type T            f32 (default) | f16 | q8_0 for the matmul weights
   version                                engine and ggml version
 
 Exit status: 0 success, 1 failure (the message names the error code), 2 usage error.`;
@@ -260,6 +264,9 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'import-nemo':
+      await importNemoCommand(rest);
+      return 0;
     case 'version': {
       const b = buildInfo();
       await emit(`parakeet-desktop engine; ggml ${b.ggmlVersion} (${b.ggmlCommit.slice(0, 12)}, ${b.ggmlSource}); backends: ${b.backends.join(', ')}`, undefined);
@@ -287,7 +294,8 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2;
       return;
     }
-    const code = isEngineError(error) || (error as { code?: string })?.code === 'BAD_AUDIO' ? (error as { code: string }).code : 'ERROR';
+    const ownCode = (error as { code?: string })?.code;
+    const code = isEngineError(error) || ownCode === 'BAD_AUDIO' || ownCode === 'NEMO_INVALID' ? (error as { code: string }).code : 'ERROR';
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`parakeet: error [${code}]: ${message}\n`);
     process.exitCode = 1;
