@@ -8,6 +8,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { importNemo } from '../../app/main/models/nemo/nemo-import.js';
+import type { DecoderHead, ValidateModel } from '../../app/main/models/types.js';
+import { Model } from '../../native/index.js';
+import { makeManager, testCatalog } from '../unit/models/helpers.js';
 import { generateModel } from '../support/model/generate.js';
 import { writeNemoArchive } from '../support/model/nemo-archive.js';
 import { ARCHS } from '../support/model/options.js';
@@ -65,5 +68,44 @@ describe('a .nemo converts to the parakeet.cpp GGUF of the same weights', () => 
       /the import was cancelled/,
     );
     assert.ok(!existsSync(cancelled) && !existsSync(`${cancelled}.partial`), 'nothing written');
+  });
+});
+
+/** The engine itself as the model manager's validator (the app's check before an import is listed). */
+const engineValidate: ValidateModel = async (path) => {
+  const model = await Model.load(path, { threads: 1 });
+  try {
+    const info = model.info();
+    return { architecture: info.arch, decoders: info.decoders as DecoderHead[], name: info.name, vocabSize: info.vocabSize };
+  } finally {
+    model.dispose();
+  }
+};
+
+describe('Models: importing a .nemo', () => {
+  test('lists it as an installed model the engine loads; a hostile one is refused and nothing is listed', async () => {
+    const source = join(dir, 'models.gguf');
+    generateModel(source, { preset: 'tiny', arch: 'hybrid_rnnt_ctc', label: 'my-finetune' });
+    const nemo = join(dir, 'my-finetune.nemo');
+    writeNemoArchive(source, nemo);
+    const h = await makeManager(null, testCatalog([{ slug: 'a' }]), { validateModel: engineValidate });
+    try {
+      const installed = await h.manager.importFile(nemo);
+      assert.equal(installed.id, 'imported/my-finetune');
+      assert.equal(installed.architecture, 'hybrid_rnnt_ctc');
+      assert.equal(installed.displayName, 'my-finetune (imported)');
+      await assertSameDecoding(source, join(h.modelsDir, installed.file), pcm());
+
+      const traversal = join(dir, 'traversal.nemo');
+      writeNemoArchive(source, traversal, { extraMembers: [{ name: '../x', data: Buffer.from('x') }] });
+      await assert.rejects(h.manager.importFile(traversal), (e: { code?: string; message?: string }) => {
+        assert.equal(e.code, 'MODEL_INVALID');
+        assert.match(e.message ?? '', /path traversal/);
+        return true;
+      });
+      assert.deepEqual((await h.manager.listInstalled()).map((m) => m.id), [installed.id]);
+    } finally {
+      await h.cleanup();
+    }
   });
 });

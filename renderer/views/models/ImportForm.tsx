@@ -1,4 +1,4 @@
-// Import a local .gguf into the models folder (copied, validated, listed).
+// Import a local .gguf (copied) or .nemo (converted) into the models folder, validated and listed.
 // Electron offers the native dialog; a browser cannot reveal file paths, so
 // web mode asks for one.
 import { useState, type FormEvent } from 'react';
@@ -42,11 +42,11 @@ export function ImportForm() {
             if (picked) await importModel(picked);
           }}
         >
-          Choose a .gguf file…
+          Choose a .gguf or .nemo file…
         </Button>
       ) : (
         <form className="inline-form" onSubmit={submit}>
-          <label htmlFor="import-path">Path of a .gguf file on this machine</label>
+          <label htmlFor="import-path">Path of a .gguf or .nemo file on this machine</label>
           <div className="inline-form-row">
             <input
               id="import-path"
