@@ -5,6 +5,7 @@
 // persistent storages) and whose data/<key> entries hold the raw storages. Hostile variants for the
 // importer's refusals. Layouts from the formats' specifications; the code is ours.
 import { readGguf, readTensorF32 } from '../gguf/reader.js';
+import { kvBoolean, kvNumber, kvString } from '../gguf/kv-read.js';
 import { plainValue } from '../gguf/values.js';
 import { writeFileSync } from 'node:fs';
 import type { GgufFile } from '../gguf/reader.js';
@@ -203,30 +204,15 @@ export function sentencePieceModel(pieces: readonly string[]): Uint8Array {
 
 const q = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
-function kvNum(file: GgufFile, key: string, fallback: number): number {
-  const v = file.kv.get(key);
-  return v === undefined ? fallback : Number(plainValue(v));
-}
-
-function kvStr(file: GgufFile, key: string, fallback: string): string {
-  const v = file.kv.get(key);
-  return v === undefined ? fallback : String(plainValue(v));
-}
-
-function kvBool(file: GgufFile, key: string, fallback: boolean): boolean {
-  const v = file.kv.get(key);
-  return v === undefined ? fallback : Boolean(plainValue(v));
-}
-
 export function modelConfigYaml(file: GgufFile, tokenizerName: string): string {
-  const arch = kvStr(file, 'parakeet.arch', 'ctc');
+  const arch = kvString(file, 'parakeet.arch', 'ctc');
   const pieces = plainValue(file.kv.get('parakeet.tokenizer.pieces')!) as string[];
   const vocab = pieces.map((p) => `  - ${q(p)}`).join('\n');
-  const dModel = kvNum(file, 'parakeet.encoder.d_model', 0);
+  const dModel = kvNumber(file, 'parakeet.encoder.d_model', 0);
   const durations = (file.kv.get('parakeet.tdt.durations') ? (plainValue(file.kv.get('parakeet.tdt.durations')!) as number[]) : []);
   const tdt = arch.includes('tdt');
   const lines = [
-    `name: ${kvStr(file, 'general.name', 'model')}`,
+    `name: ${kvString(file, 'general.name', 'model')}`,
     `target: nemo.collections.asr.models.${arch === 'ctc' ? 'ctc_bpe_models.EncDecCTCModelBPE' : 'rnnt_bpe_models.EncDecRNNTBPEModel'}`,
     'description: A randomly initialised FastConformer written by the test suite to check that a .nemo converts',
     '  without Python, token for token, into the same GGUF as the converter would write.',
@@ -238,40 +224,40 @@ export function modelConfigYaml(file: GgufFile, tokenizerName: string): string {
     'preprocessor:',
     '  _target_: nemo.collections.asr.modules.AudioToMelSpectrogramPreprocessor',
     '  sample_rate: 16000',
-    `  normalize: ${kvStr(file, 'parakeet.preprocessor.normalize', 'per_feature')}`,
+    `  normalize: ${kvString(file, 'parakeet.preprocessor.normalize', 'per_feature')}`,
     '  window_size: 0.025',
     '  window_stride: 0.01',
     '  window: hann',
-    `  features: ${kvNum(file, 'parakeet.preprocessor.n_mels', 80)}`,
+    `  features: ${kvNumber(file, 'parakeet.preprocessor.n_mels', 80)}`,
     '  n_fft: 512',
     '  log: true',
-    `  preemph: ${kvNum(file, 'parakeet.preprocessor.preemph', 0.97)}`,
+    `  preemph: ${kvNumber(file, 'parakeet.preprocessor.preemph', 0.97)}`,
     '  dither: 1.0e-05',
     '  pad_to: 0',
     'encoder:',
     '  _target_: nemo.collections.asr.modules.ConformerEncoder',
-    `  feat_in: ${kvNum(file, 'parakeet.encoder.feat_in', 80)}`,
+    `  feat_in: ${kvNumber(file, 'parakeet.encoder.feat_in', 80)}`,
     '  feat_out: -1',
-    `  n_layers: ${kvNum(file, 'parakeet.encoder.n_layers', 0)}`,
+    `  n_layers: ${kvNumber(file, 'parakeet.encoder.n_layers', 0)}`,
     `  d_model: ${dModel}`,
     '  subsampling: dw_striding',
     '  subsampling_factor: 8',
-    `  subsampling_conv_channels: ${kvNum(file, 'parakeet.encoder.subsampling_conv_channels', 256)}`,
+    `  subsampling_conv_channels: ${kvNumber(file, 'parakeet.encoder.subsampling_conv_channels', 256)}`,
     '  causal_downsampling: false',
-    `  ff_expansion_factor: ${kvNum(file, 'parakeet.encoder.ff_dim', 0) / dModel}`,
+    `  ff_expansion_factor: ${kvNumber(file, 'parakeet.encoder.ff_dim', 0) / dModel}`,
     '  self_attention_model: rel_pos',
-    `  n_heads: ${kvNum(file, 'parakeet.encoder.n_heads', 8)}`,
+    `  n_heads: ${kvNumber(file, 'parakeet.encoder.n_heads', 8)}`,
     '  att_context_size:',
     '  - -1',
     '  - -1',
     '  att_context_style: regular',
-    `  xscaling: ${kvBool(file, 'parakeet.encoder.xscaling', true)}`,
+    `  xscaling: ${kvBoolean(file, 'parakeet.encoder.xscaling', true)}`,
     '  untie_biases: true',
     '  pos_emb_max_len: 5000',
-    `  conv_kernel_size: ${kvNum(file, 'parakeet.encoder.conv_kernel', 9)}`,
-    `  conv_norm_type: ${kvStr(file, 'parakeet.encoder.conv_norm_type', 'batch_norm')}`,
+    `  conv_kernel_size: ${kvNumber(file, 'parakeet.encoder.conv_kernel', 9)}`,
+    `  conv_norm_type: ${kvString(file, 'parakeet.encoder.conv_norm_type', 'batch_norm')}`,
     '  conv_context_size: null',
-    `  use_bias: ${kvBool(file, 'parakeet.encoder.use_bias', true)}`,
+    `  use_bias: ${kvBoolean(file, 'parakeet.encoder.use_bias', true)}`,
   ];
   if (arch === 'ctc') {
     lines.push('decoder:', '  _target_: nemo.collections.asr.modules.ConvASRDecoder', `  feat_in: ${dModel}`, `  num_classes: ${pieces.length}`, '  vocabulary:', vocab);
@@ -282,14 +268,14 @@ export function modelConfigYaml(file: GgufFile, tokenizerName: string): string {
       '  blank_as_pad: true',
       `  vocab_size: ${pieces.length}`,
       '  prednet:',
-      `    pred_hidden: ${kvNum(file, 'parakeet.decoder.pred_hidden', 640)}`,
-      `    pred_rnn_layers: ${kvNum(file, 'parakeet.decoder.pred_rnn_layers', 1)}`,
+      `    pred_hidden: ${kvNumber(file, 'parakeet.decoder.pred_hidden', 640)}`,
+      `    pred_rnn_layers: ${kvNumber(file, 'parakeet.decoder.pred_rnn_layers', 1)}`,
       '    t_max: null',
       'joint:',
       '  _target_: nemo.collections.asr.modules.RNNTJoint',
       '  jointnet:',
-      `    joint_hidden: ${kvNum(file, 'parakeet.joint.joint_hidden', 640)}`,
-      `    activation: ${kvStr(file, 'parakeet.joint.activation', 'relu')}`,
+      `    joint_hidden: ${kvNumber(file, 'parakeet.joint.joint_hidden', 640)}`,
+      `    activation: ${kvString(file, 'parakeet.joint.activation', 'relu')}`,
       '    dropout: 0.2',
       `  num_extra_outputs: ${tdt ? durations.length : 0}`,
       `  num_classes: ${pieces.length}`,
@@ -299,7 +285,7 @@ export function modelConfigYaml(file: GgufFile, tokenizerName: string): string {
       '  strategy: greedy_batch',
       ...(tdt ? ['  model_type: tdt', '  durations:', ...durations.map((d) => `  - ${d}`)] : []),
       '  greedy:',
-      `    max_symbols: ${kvNum(file, 'parakeet.decoding.max_symbols', 10)}`,
+      `    max_symbols: ${kvNumber(file, 'parakeet.decoding.max_symbols', 10)}`,
       'loss:',
       `  loss_name: ${tdt ? 'tdt' : 'default'}`,
     );

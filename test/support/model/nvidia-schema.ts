@@ -10,6 +10,7 @@ import { quantize } from '../gguf/quantize.js';
 import { gv } from '../gguf/values.js';
 import { type GgufKv, type GgufTensorSource, writeGguf } from '../gguf/writer.js';
 import { plainValue } from '../gguf/values.js';
+import { kvBoolean, kvNumber, kvString } from '../gguf/kv-read.js';
 
 /**
  * 'as-source': every tensor keeps its stored type and bytes (names and shapes change only), for
@@ -91,63 +92,48 @@ function positionTable(dModel: number, maxLen: number): Uint8Array {
   return new Uint8Array(pe.buffer);
 }
 
-function num(src: GgufFile, key: string, fallback: number): number {
-  const v = src.kv.get(key);
-  return v === undefined ? fallback : Number(plainValue(v));
-}
-
-function str(src: GgufFile, key: string, fallback: string): string {
-  const v = src.kv.get(key);
-  return v === undefined ? fallback : String(plainValue(v));
-}
-
-function bool(src: GgufFile, key: string, fallback: boolean): boolean {
-  const v = src.kv.get(key);
-  return v === undefined ? fallback : Boolean(plainValue(v));
-}
-
 /** The converter's keys for the model in `src`. */
 function nvidiaKv(src: GgufFile, conv: NvidiaConversion): GgufKv[] {
-  const arch = str(src, 'parakeet.arch', 'ctc');
+  const arch = kvString(src, 'parakeet.arch', 'ctc');
   const head = arch === 'ctc' ? 'ctc' : arch.includes('tdt') ? 'tdt' : 'rnnt';
   const pieces = plainValue(src.kv.get('parakeet.tokenizer.pieces') ?? gv.arrStr([])) as string[];
   const vocab = pieces.length;
-  const sampleRate = num(src, 'parakeet.preprocessor.sample_rate', 16000);
+  const sampleRate = kvNumber(src, 'parakeet.preprocessor.sample_rate', 16000);
   const fileType: Readonly<Record<NvidiaWeightType, number>> = { 'as-source': 0, f16: 1, bf16: 32, q8_0: 7 };
   const layout = conv.q8Layout ?? 'block_q8_0';
   const kv: GgufKv[] = [
     { key: 'general.architecture', value: gv.str('asr') },
-    { key: 'general.name', value: gv.str(str(src, 'general.name', 'model')) },
+    { key: 'general.name', value: gv.str(kvString(src, 'general.name', 'model')) },
     { key: 'asr.head_type', value: gv.str(head) },
     { key: 'general.file_type', value: gv.u32(fileType[conv.weightType]) },
-    { key: 'asr.encoder.d_model', value: gv.u32(num(src, 'parakeet.encoder.d_model', 0)) },
-    { key: 'asr.encoder.n_layers', value: gv.u32(num(src, 'parakeet.encoder.n_layers', 0)) },
-    { key: 'asr.encoder.n_heads', value: gv.u32(num(src, 'parakeet.encoder.n_heads', 0)) },
-    { key: 'asr.encoder.d_ff', value: gv.u32(num(src, 'parakeet.encoder.ff_dim', 0)) },
-    { key: 'asr.encoder.conv_kernel_size', value: gv.u32(num(src, 'parakeet.encoder.conv_kernel', 9)) },
-    { key: 'asr.encoder.subsampling_factor', value: gv.u32(num(src, 'parakeet.encoder.subsampling_factor', 8)) },
-    { key: 'asr.encoder.subsampling_conv_channels', value: gv.u32(num(src, 'parakeet.encoder.subsampling_conv_channels', 256)) },
-    { key: 'asr.encoder.feat_in', value: gv.u32(num(src, 'parakeet.encoder.feat_in', 80)) },
-    { key: 'asr.encoder.xscaling', value: gv.bool(bool(src, 'parakeet.encoder.xscaling', true)) },
-    { key: 'asr.encoder.use_bias', value: gv.bool(bool(src, 'parakeet.encoder.use_bias', true)) },
+    { key: 'asr.encoder.d_model', value: gv.u32(kvNumber(src, 'parakeet.encoder.d_model', 0)) },
+    { key: 'asr.encoder.n_layers', value: gv.u32(kvNumber(src, 'parakeet.encoder.n_layers', 0)) },
+    { key: 'asr.encoder.n_heads', value: gv.u32(kvNumber(src, 'parakeet.encoder.n_heads', 0)) },
+    { key: 'asr.encoder.d_ff', value: gv.u32(kvNumber(src, 'parakeet.encoder.ff_dim', 0)) },
+    { key: 'asr.encoder.conv_kernel_size', value: gv.u32(kvNumber(src, 'parakeet.encoder.conv_kernel', 9)) },
+    { key: 'asr.encoder.subsampling_factor', value: gv.u32(kvNumber(src, 'parakeet.encoder.subsampling_factor', 8)) },
+    { key: 'asr.encoder.subsampling_conv_channels', value: gv.u32(kvNumber(src, 'parakeet.encoder.subsampling_conv_channels', 256)) },
+    { key: 'asr.encoder.feat_in', value: gv.u32(kvNumber(src, 'parakeet.encoder.feat_in', 80)) },
+    { key: 'asr.encoder.xscaling', value: gv.bool(kvBoolean(src, 'parakeet.encoder.xscaling', true)) },
+    { key: 'asr.encoder.use_bias', value: gv.bool(kvBoolean(src, 'parakeet.encoder.use_bias', true)) },
     { key: 'asr.encoder.q8_layout', value: gv.str(layout) },
     { key: 'asr.encoder.qkv_q8_layout', value: gv.str(layout) },
-    { key: 'asr.encoder.pos_emb_max_len', value: gv.u32(num(src, 'parakeet.encoder.pos_emb_max_len', 5000)) },
+    { key: 'asr.encoder.pos_emb_max_len', value: gv.u32(kvNumber(src, 'parakeet.encoder.pos_emb_max_len', 5000)) },
     { key: 'asr.encoder.cache_supported', value: gv.bool(false) },
     { key: 'asr.encoder.train_left_ctx', value: gv.u32(0) },
     { key: 'asr.encoder.train_right_ctx', value: gv.u32(0) },
-    { key: 'asr.encoder.offline_left_ctx', value: gv.i32(num(src, 'parakeet.encoder.att_context_left', -1)) },
-    { key: 'asr.encoder.offline_right_ctx', value: gv.i32(num(src, 'parakeet.encoder.att_context_right', -1)) },
-    { key: 'asr.encoder.conv_norm', value: gv.str(str(src, 'parakeet.encoder.conv_norm_type', 'batch_norm')) },
-    { key: 'asr.encoder.conv_context', value: gv.str(bool(src, 'parakeet.encoder.conv_causal', false) ? 'causal' : 'symmetric') },
-    { key: 'asr.encoder.att_context_style', value: gv.str(str(src, 'parakeet.encoder.att_context_style', 'regular')) },
+    { key: 'asr.encoder.offline_left_ctx', value: gv.i32(kvNumber(src, 'parakeet.encoder.att_context_left', -1)) },
+    { key: 'asr.encoder.offline_right_ctx', value: gv.i32(kvNumber(src, 'parakeet.encoder.att_context_right', -1)) },
+    { key: 'asr.encoder.conv_norm', value: gv.str(kvString(src, 'parakeet.encoder.conv_norm_type', 'batch_norm')) },
+    { key: 'asr.encoder.conv_context', value: gv.str(kvBoolean(src, 'parakeet.encoder.conv_causal', false) ? 'causal' : 'symmetric') },
+    { key: 'asr.encoder.att_context_style', value: gv.str(kvString(src, 'parakeet.encoder.att_context_style', 'regular')) },
     { key: 'asr.preprocessor.sample_rate', value: gv.u32(sampleRate) },
-    { key: 'asr.preprocessor.window_size', value: gv.f32(num(src, 'parakeet.preprocessor.win_length', 400) / sampleRate) },
-    { key: 'asr.preprocessor.window_stride', value: gv.f32(num(src, 'parakeet.preprocessor.hop_length', 160) / sampleRate) },
-    { key: 'asr.preprocessor.n_fft', value: gv.u32(num(src, 'parakeet.preprocessor.n_fft', 512)) },
-    { key: 'asr.preprocessor.features', value: gv.u32(num(src, 'parakeet.preprocessor.n_mels', 80)) },
-    { key: 'asr.preprocessor.normalize', value: gv.str(str(src, 'parakeet.preprocessor.normalize', 'per_feature')) },
-    { key: 'asr.preprocessor.preemph', value: gv.f32(num(src, 'parakeet.preprocessor.preemph', 0.97)) },
+    { key: 'asr.preprocessor.window_size', value: gv.f32(kvNumber(src, 'parakeet.preprocessor.win_length', 400) / sampleRate) },
+    { key: 'asr.preprocessor.window_stride', value: gv.f32(kvNumber(src, 'parakeet.preprocessor.hop_length', 160) / sampleRate) },
+    { key: 'asr.preprocessor.n_fft', value: gv.u32(kvNumber(src, 'parakeet.preprocessor.n_fft', 512)) },
+    { key: 'asr.preprocessor.features', value: gv.u32(kvNumber(src, 'parakeet.preprocessor.n_mels', 80)) },
+    { key: 'asr.preprocessor.normalize', value: gv.str(kvString(src, 'parakeet.preprocessor.normalize', 'per_feature')) },
+    { key: 'asr.preprocessor.preemph', value: gv.f32(kvNumber(src, 'parakeet.preprocessor.preemph', 0.97)) },
     { key: 'asr.preprocessor.dither', value: gv.f32(1e-5) },
     { key: 'asr.preprocessor.stft_center_window', value: gv.bool(true) },
     { key: 'asr.preprocessor.hann_periodic', value: gv.bool(false) },
@@ -156,15 +142,15 @@ function nvidiaKv(src: GgufFile, conv: NvidiaConversion): GgufKv[] {
   if (head === 'ctc') {
     kv.push({ key: 'asr.ctc.num_classes', value: gv.u32(vocab) }, { key: 'asr.ctc.blank_id', value: gv.u32(vocab) });
   } else {
-    const predHidden = num(src, 'parakeet.decoder.pred_hidden', 640);
+    const predHidden = kvNumber(src, 'parakeet.decoder.pred_hidden', 640);
     kv.push(
       { key: 'asr.rnnt.vocab_size', value: gv.u32(vocab + 1) },
       { key: 'asr.rnnt.blank_id', value: gv.u32(vocab) },
       { key: 'asr.rnnt.pred_embed_dim', value: gv.u32(predHidden) },
       { key: 'asr.rnnt.pred_hidden', value: gv.u32(predHidden) },
-      { key: 'asr.rnnt.pred_num_layers', value: gv.u32(num(src, 'parakeet.decoder.pred_rnn_layers', 1)) },
-      { key: 'asr.rnnt.joint_dim', value: gv.u32(num(src, 'parakeet.joint.joint_hidden', 640)) },
-      { key: 'asr.rnnt.max_symbols_per_step', value: gv.u32(num(src, 'parakeet.decoding.max_symbols', 10)) },
+      { key: 'asr.rnnt.pred_num_layers', value: gv.u32(kvNumber(src, 'parakeet.decoder.pred_rnn_layers', 1)) },
+      { key: 'asr.rnnt.joint_dim', value: gv.u32(kvNumber(src, 'parakeet.joint.joint_hidden', 640)) },
+      { key: 'asr.rnnt.max_symbols_per_step', value: gv.u32(kvNumber(src, 'parakeet.decoding.max_symbols', 10)) },
       { key: 'asr.rnnt.num_prompts', value: gv.u32(0) },
     );
     const durations = src.kv.get('parakeet.tdt.durations');
@@ -182,8 +168,8 @@ function nvidiaKv(src: GgufFile, conv: NvidiaConversion): GgufKv[] {
 
 /** The converter's tensors for the model in `src`: pe, fb, then the state_dict in order. */
 function nvidiaTensors(src: GgufFile, conv: NvidiaConversion): GgufTensorSource[] {
-  const dModel = num(src, 'parakeet.encoder.d_model', 0);
-  const maxLen = num(src, 'parakeet.encoder.pos_emb_max_len', 5000);
+  const dModel = kvNumber(src, 'parakeet.encoder.d_model', 0);
+  const maxLen = kvNumber(src, 'parakeet.encoder.pos_emb_max_len', 5000);
   const out: GgufTensorSource[] = [{ name: 'encoder.pos_enc.pe', ne: [dModel, 2 * maxLen - 1], type: GgmlType.F32, data: () => positionTable(dModel, maxLen) }];
   const fb = src.tensors.get('preprocessor.featurizer.fb');
   if (fb && !conv.omitFilterbank) {
