@@ -7,7 +7,7 @@
 import { readGguf, readTensorF32 } from '../gguf/reader.js';
 import { kvBoolean, kvNumber, kvString } from '../gguf/kv-read.js';
 import { plainValue } from '../gguf/values.js';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { GgufFile } from '../gguf/reader.js';
 
 // ---- tar (ustar) ----
@@ -33,52 +33,87 @@ export function tarHeader(name: string, size: number, type = '0'): Uint8Array {
   return h;
 }
 
-export function tar(members: readonly { name: string; data: Uint8Array; type?: string }[]): Uint8Array {
-  const parts: Uint8Array[] = [];
+interface TarSource {
+  readonly name: string;
+  readonly size: number;
+  readonly type?: string;
+  /** Writes exactly `size` bytes through `write`. */
+  readonly write: (write: (b: Uint8Array) => void) => void;
+}
+
+function writeTar(members: readonly TarSource[], write: (b: Uint8Array) => void): void {
   for (const m of members) {
-    parts.push(tarHeader(m.name, m.data.length, m.type), m.data, new Uint8Array((512 - (m.data.length % 512)) % 512));
+    write(tarHeader(m.name, m.size, m.type));
+    m.write(write);
+    write(new Uint8Array((512 - (m.size % 512)) % 512));
   }
-  parts.push(new Uint8Array(1024));
-  return Buffer.concat(parts);
+  write(new Uint8Array(1024));
 }
 
-// ---- zip (stored entries, as torch.save writes them) ----
+const bytesMember = (name: string, data: Uint8Array, type?: string): TarSource => ({ name, size: data.length, type, write: (w) => w(data) });
 
-function crc32(data: Uint8Array): number {
-  let crc = ~0;
+// ---- zip (stored entries, as torch.save writes them), streamed ----
+
+function crc32(data: Uint8Array, crc = 0): number {
+  let c = ~crc;
   for (const byte of data) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
   }
-  return ~crc >>> 0;
+  return ~c >>> 0;
 }
 
-export function zipStored(entries: readonly { name: string; data: Uint8Array }[]): Uint8Array {
-  const parts: Buffer[] = [];
+interface ZipSource {
+  readonly name: string;
+  readonly size: number;
+  readonly data: () => Uint8Array;
+}
+
+/** Local headers flag a data descriptor (bit 3), so each entry's CRC is computed as its bytes are written. */
+const DESCRIPTOR = 16;
+
+function zipSize(entries: readonly ZipSource[]): number {
+  const names = entries.reduce((n, e) => n + Buffer.byteLength(e.name), 0);
+  return entries.reduce((n, e) => n + 30 + e.size + DESCRIPTOR + 46, 0) + 2 * names + 22;
+}
+
+/** Writes the zip of `entries` through `write`, one entry's bytes in memory at a time. */
+function writeZip(entries: readonly ZipSource[], write: (b: Uint8Array) => void): void {
   const central: Buffer[] = [];
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.name, 'utf8');
-    const crc = crc32(e.data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
+    local.writeUInt16LE(8, 6);
+    local.writeUInt32LE(e.size, 18);
+    local.writeUInt32LE(e.size, 22);
     local.writeUInt16LE(name.length, 26);
+    write(local);
+    write(name);
+    const data = e.data();
+    if (data.length !== e.size) throw new Error(`zip entry ${e.name}: ${data.length} bytes, declared ${e.size}`);
+    write(data);
+    const crc = crc32(data);
+    const descriptor = Buffer.alloc(DESCRIPTOR);
+    descriptor.writeUInt32LE(0x08074b50, 0);
+    descriptor.writeUInt32LE(crc, 4);
+    descriptor.writeUInt32LE(e.size, 8);
+    descriptor.writeUInt32LE(e.size, 12);
+    write(descriptor);
     const dir = Buffer.alloc(46);
     dir.writeUInt32LE(0x02014b50, 0);
     dir.writeUInt16LE(20, 4);
     dir.writeUInt16LE(20, 6);
+    dir.writeUInt16LE(8, 8);
     dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(e.data.length, 20);
-    dir.writeUInt32LE(e.data.length, 24);
+    dir.writeUInt32LE(e.size, 20);
+    dir.writeUInt32LE(e.size, 24);
     dir.writeUInt16LE(name.length, 28);
     dir.writeUInt32LE(offset, 42);
-    parts.push(local, name, Buffer.from(e.data));
     central.push(dir, name);
-    offset += 30 + name.length + e.data.length;
+    offset += 30 + name.length + e.size + DESCRIPTOR;
   }
   const dirBytes = Buffer.concat(central);
   const end = Buffer.alloc(22);
@@ -87,7 +122,8 @@ export function zipStored(entries: readonly { name: string; data: Uint8Array }[]
   end.writeUInt16LE(entries.length, 10);
   end.writeUInt32LE(dirBytes.length, 12);
   end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, dirBytes, end]);
+  write(dirBytes);
+  write(end);
 }
 
 // ---- pickle (protocol 2, the opcodes torch.save emits) ----
@@ -137,8 +173,8 @@ export interface CheckpointTensor {
   readonly name: string;
   /** PyTorch shape (row-major). */
   readonly shape: readonly number[];
-  /** Row-major values, or for `transposed` the values of the transpose as stored. */
-  readonly values: Float32Array;
+  /** Row-major values, or for `transposed` the values of the transpose as stored; made when written. */
+  readonly values: () => Float32Array;
   readonly storageClass?: 'FloatStorage' | 'LongStorage';
   /** Stored as the transpose with swapped strides (a non-contiguous view, 2-D only). */
   readonly transposed?: boolean;
@@ -161,21 +197,28 @@ export function stateDictPickle(tensors: readonly CheckpointTensor[]): Uint8Arra
 }
 
 function storageBytes(t: CheckpointTensor): Uint8Array {
+  const values = t.values();
   if (t.storageClass === 'LongStorage') {
-    const out = Buffer.alloc(8 * t.values.length);
-    t.values.forEach((v, i) => out.writeBigInt64LE(BigInt(v), 8 * i));
+    const out = Buffer.alloc(8 * values.length);
+    values.forEach((v, i) => out.writeBigInt64LE(BigInt(v), 8 * i));
     return out;
   }
-  return new Uint8Array(t.values.buffer.slice(t.values.byteOffset, t.values.byteOffset + t.values.byteLength));
+  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
 }
 
-export function checkpoint(tensors: readonly CheckpointTensor[], pickle = stateDictPickle(tensors)): Uint8Array {
-  return zipStored([
-    { name: 'archive/data.pkl', data: pickle },
-    { name: 'archive/byteorder', data: Buffer.from('little') },
-    ...tensors.map((t, i) => ({ name: `archive/data/${i}`, data: storageBytes(t) })),
-    { name: 'archive/version', data: Buffer.from('3\n') },
-  ]);
+function storageSize(t: CheckpointTensor): number {
+  return (t.storageClass === 'LongStorage' ? 8 : 4) * t.shape.reduce((a, b) => a * b, 1);
+}
+
+/** The entries of model_weights.ckpt (torch.save's zip layout), storages produced on demand. */
+function checkpointEntries(tensors: readonly CheckpointTensor[], pickle: Uint8Array): ZipSource[] {
+  const fixed = (name: string, data: Uint8Array): ZipSource => ({ name, size: data.length, data: () => data });
+  return [
+    fixed('archive/data.pkl', pickle),
+    fixed('archive/byteorder', Buffer.from('little')),
+    ...tensors.map((t, i): ZipSource => ({ name: `archive/data/${i}`, size: storageSize(t), data: () => storageBytes(t) })),
+    fixed('archive/version', Buffer.from('3\n')),
+  ];
 }
 
 // ---- SentencePiece ModelProto ----
@@ -313,40 +356,52 @@ export function checkpointTensors(file: GgufFile): CheckpointTensor[] {
   let transposedOne = false;
   for (const t of file.tensors.values()) {
     const shape = [...t.ne].reverse();
-    const values = readTensorF32(file, t.name);
+    const values = (): Float32Array => readTensorF32(file, t.name);
     if (!transposedOne && shape.length === 2 && t.name.endsWith('linear_q.weight')) {
       // Stored as its transpose with swapped strides: the importer must follow the strides.
       const [rows, cols] = shape;
-      const transposed = new Float32Array(values.length);
-      for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) transposed[c * rows + r] = values[r * cols + c];
+      const transposed = (): Float32Array => {
+        const v = values();
+        const out = new Float32Array(v.length);
+        for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = v[r * cols + c];
+        return out;
+      };
       out.push({ name: t.name, shape, values: transposed, transposed: true });
       transposedOne = true;
       continue;
     }
     out.push({ name: t.name, shape, values });
     if (t.name.endsWith('conv.batch_norm.running_var')) {
-      out.push({ name: t.name.replace('running_var', 'num_batches_tracked'), shape: [], values: Float32Array.of(1234), storageClass: 'LongStorage' });
+      out.push({ name: t.name.replace('running_var', 'num_batches_tracked'), shape: [], values: () => Float32Array.of(1234), storageClass: 'LongStorage' });
     }
   }
   const dModel = Number(plainValue(file.kv.get('parakeet.encoder.d_model')!));
-  out.push({ name: 'encoder.pos_enc.pe', shape: [1, 9, dModel], values: new Float32Array(9 * dModel).fill(0.5) });
+  out.push({ name: 'encoder.pos_enc.pe', shape: [1, 9, dModel], values: () => new Float32Array(9 * dModel).fill(0.5) });
   return out;
 }
 
-/** Writes `dst`, the .nemo of the parakeet.cpp-schema file `src`. */
+/** Writes `dst`, the .nemo of the parakeet.cpp-schema file `src`, streamed (a tensor in memory at a time). */
 export function writeNemoArchive(src: string, dst: string, options: NemoArchiveOptions = {}): void {
   const file = readGguf(src);
   const tokenizerName = '5f2c6697eb_tokenizer.model';
   const tensors = checkpointTensors(file);
   const pickle = options.pickle ? options.pickle(tensors) : stateDictPickle(tensors);
   const pieces = plainValue(file.kv.get('parakeet.tokenizer.pieces')!) as string[];
-  writeFileSync(
-    dst,
-    tar([
-      { name: './model_config.yaml', data: Buffer.from(options.config ?? modelConfigYaml(file, tokenizerName), 'utf8') },
-      { name: `./${tokenizerName}`, data: sentencePieceModel(pieces) },
-      { name: './model_weights.ckpt', data: checkpoint(tensors, pickle) },
-      ...(options.extraMembers ?? []),
-    ]),
-  );
+  const entries = checkpointEntries(tensors, pickle);
+  const fd = openSync(dst, 'w');
+  try {
+    writeTar(
+      [
+        bytesMember('./model_config.yaml', Buffer.from(options.config ?? modelConfigYaml(file, tokenizerName), 'utf8')),
+        bytesMember(`./${tokenizerName}`, sentencePieceModel(pieces)),
+        { name: './model_weights.ckpt', size: zipSize(entries), write: (w) => writeZip(entries, w) },
+        ...(options.extraMembers ?? []).map((m) => bytesMember(m.name, m.data, m.type)),
+      ],
+      (b) => {
+        for (let done = 0; done < b.length; ) done += writeSync(fd, b, done, b.length - done);
+      },
+    );
+  } finally {
+    closeSync(fd);
+  }
 }

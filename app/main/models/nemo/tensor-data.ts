@@ -73,6 +73,12 @@ export function tensorValues(tensor: TensorRef, storage: Uint8Array): Float32Arr
   let highest = tensor.offset;
   for (let d = 0; d < dims; d++) if (tensor.shape[d] > 0) highest += (tensor.shape[d] - 1) * tensor.stride[d];
   if (count > 0 && highest >= tensor.storage.numel) throw new NemoFormatError(`a tensor reads past its storage (${tensor.storage.key})`);
+  const contiguous = tensor.stride.every((s, d) => s === tensor.shape.slice(d + 1).reduce((a, b) => a * b, 1) || tensor.shape[d] === 1);
+  if (contiguous && dtype === 'float32' && storage.byteOffset % 4 === 0) {
+    // The common case (every NeMo weight): the values as stored, no per-element indexing.
+    out.set(new Float32Array(storage.buffer, storage.byteOffset + tensor.offset * 4, count));
+    return out;
+  }
   const index = new Array<number>(dims).fill(0);
   for (let i = 0; i < count; i++) {
     let at = tensor.offset;
