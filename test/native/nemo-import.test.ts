@@ -104,6 +104,20 @@ describe('Models: importing a .nemo', () => {
         return true;
       });
       assert.deepEqual((await h.manager.listInstalled()).map((m) => m.id), [installed.id]);
+
+      // Progress as the conversion goes, and Cancel (models:cancelImport) stops it: nothing listed or left.
+      const second = join(dir, 'second.nemo');
+      writeNemoArchive(source, second);
+      const seen: number[] = [];
+      h.manager.on('importProgress', ({ path, fraction }) => {
+        assert.equal(path, second);
+        seen.push(fraction);
+        if (fraction > 0.3) assert.equal(h.manager.cancelImport(), true);
+      });
+      await assert.rejects(h.manager.importFile(second), (e: { code?: string }) => e.code === 'CANCELLED');
+      assert.ok(seen.length > 0 && seen.every((f, i) => f > 0 && f <= 1 && (i === 0 || f >= seen[i - 1])), JSON.stringify(seen));
+      assert.equal(h.manager.cancelImport(), false, 'nothing runs any more');
+      assert.deepEqual((await h.manager.listInstalled()).map((m) => m.id), [installed.id]);
     } finally {
       await h.cleanup();
     }

@@ -24,6 +24,8 @@ export interface ImportDeps {
   index: InstalledIndex;
   validateModel: ValidateModel;
   freeSpace: FreeSpaceProbe;
+  /** A .nemo conversion's progress (0..1). */
+  onProgress?: (fraction: number) => void;
 }
 
 export const IMPORT_DIR = 'imported';
@@ -62,9 +64,9 @@ async function copyIn(srcPath: string, tmp: string): Promise<void> {
 }
 
 /** A NeMo checkpoint converted to a parakeet.cpp GGUF (F32 weights, as NeMo holds them); the engine validates it next. */
-async function convertNemo(srcPath: string, tmp: string, signal?: AbortSignal): Promise<void> {
+async function convertNemo(srcPath: string, tmp: string, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<void> {
   try {
-    await importNemo(srcPath, tmp, { weightType: 'f32', signal });
+    await importNemo(srcPath, tmp, { weightType: 'f32', signal, onProgress });
   } catch (e) {
     if (e instanceof NemoFormatError) throw new ModelError(signal?.aborted ? 'CANCELLED' : 'MODEL_INVALID', `${srcPath}: ${e.message}`, {}, { cause: e });
     if (errnoCode(e) === 'ENOSPC') throw new ModelError('DISK_FULL', 'The disk became full while converting the .nemo.', {}, { cause: e });
@@ -94,7 +96,7 @@ export async function importModelFile(deps: ImportDeps, srcPath: string, signal?
 
   const tmp = path.join(deps.tempDir, `import-${randomBytes(6).toString('hex')}.gguf`);
   try {
-    if (nemo) await convertNemo(srcPath, tmp, signal);
+    if (nemo) await convertNemo(srcPath, tmp, signal, deps.onProgress);
     else await copyIn(srcPath, tmp);
     const { sha256, bytes } = await sha256File(tmp, signal);
     const same = deps.index.findBySha256(sha256);

@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/Button.js';
 import * as actions from '../../store/actions.js';
-import { importModel, pickModelFile } from '../../store/commands.js';
+import { cancelImport, importModel, pickModelFile } from '../../store/commands.js';
 import { useApp } from '../../store/hooks.js';
 
 /** The last import's outcome, right under the control that caused it. */
@@ -20,6 +20,20 @@ function ImportOutcome() {
     >
       {outcome.text}
     </p>
+  );
+}
+
+/** A .nemo being converted: how far, and a way to stop it. */
+function ImportProgress() {
+  const importing = useApp((s) => s.models.importing);
+  const progress = useApp((s) => s.models.importProgress);
+  if (importing === null || !/\.nemo$/i.test(importing)) return null;
+  return (
+    <div className="inline-form-row" data-testid="import-progress">
+      <progress max={1} value={progress ?? 0} aria-label="Converting the .nemo" />
+      <span role="status">{progress === null ? 'Reading the .nemo…' : `Converting… ${Math.floor(progress * 100)} %`}</span>
+      <Button onClick={() => void cancelImport()}>Cancel</Button>
+    </div>
   );
 }
 
@@ -67,6 +81,7 @@ export function ImportForm() {
           </div>
         </form>
       )}
+      <ImportProgress />
       <ImportOutcome />
     </section>
   );
