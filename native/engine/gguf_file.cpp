@@ -233,11 +233,15 @@ gguf_context * GgufFile::key_overlay() {
 
 void GgufFile::alias_tensor(const std::string & engine_name, const std::string & file_name) { aliases_[engine_name] = file_name; }
 
-void GgufFile::add_computed_tensor(const std::string & name, const std::vector<float> & values) {
+void GgufFile::add_computed_tensor(const std::string & name, const std::vector<float> & values, const std::vector<int64_t> & ne) {
+    const std::vector<int64_t> shape = ne.empty() ? std::vector<int64_t>{int64_t(values.size())} : ne;
+    int64_t count = 1;
+    for (int64_t d : shape) count *= d;
+    if (count != int64_t(values.size()) || shape.size() > GGML_MAX_DIMS) fail("internal: computed tensor '" + name + "' does not match its shape");
     ggml_init_params params = {ggml_tensor_overhead() + values.size() * sizeof(float) + GGML_MEM_ALIGN, nullptr, false};
     ggml_context * ctx = ggml_init(params);
     computed_.push_back(ctx);
-    ggml_tensor * t = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, int64_t(values.size()));
+    ggml_tensor * t = ggml_new_tensor(ctx, GGML_TYPE_F32, int(shape.size()), shape.data());
     ggml_set_name(t, name.c_str());
     std::memcpy(t->data, values.data(), values.size() * sizeof(float));
 }

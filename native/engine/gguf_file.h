@@ -63,8 +63,8 @@ public:
     gguf_context * key_overlay();
     /** The engine's tensor name `engine_name` reads the file's `file_name` (before the prefix). */
     void alias_tensor(const std::string & engine_name, const std::string & file_name);
-    /** A 1-D F32 tensor the schema leaves out and the dialect computes (held in memory, not in the file). */
-    void add_computed_tensor(const std::string & name, const std::vector<float> & values);
+    /** An F32 tensor the schema leaves out and the dialect computes (held in memory, not in the file); `ne` empty: 1-D. */
+    void add_computed_tensor(const std::string & name, const std::vector<float> & values, const std::vector<int64_t> & ne = {});
     /** A string key exactly as stored in the file, outside any view (a bundle's header keys); "" when absent or not a string. */
     std::string stored_string(const std::string & key) const;
     /** Key names as the view shows them: the overlay's, then the file's under the prefix (without it). */

@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "gguf_file.h"
+#include "log.h"
+#include "mel_filterbank.h"
 
 namespace parakeet {
 namespace {
@@ -68,10 +70,6 @@ void refuse_unsupported(const GgufFile & f) {
         f.fail("asr.preprocessor.stft_center_window = false: an uncentred STFT window, which NeMo's preprocessor (and this engine) "
                "never uses; export the model again with NeMo-Speech.cpp's current converter");
     }
-    if (f.tensor("preprocessor.fb") == nullptr) {
-        f.fail("tensor 'preprocessor.fb' is missing: NeMo-Speech.cpp's converter leaves the mel filterbank out when librosa is not "
-               "installed, and this engine uses the stored one; export the model again with librosa installed");
-    }
 }
 
 void translate_keys(const GgufFile & f, gguf_context * o) {
@@ -132,9 +130,27 @@ void translate_keys(const GgufFile & f, gguf_context * o) {
     }
 }
 
+/**
+ * preprocessor.fb as the engine's preprocessor.featurizer.fb. NeMo-Speech.cpp's converter leaves it out
+ * when librosa is missing (its runtime then uses unit-peak triangles, which NeMo never does): NeMo's own
+ * Slaney filterbank is computed instead.
+ */
+void map_filterbank(GgufFile & f) {
+    if (f.tensor("preprocessor.fb") != nullptr) {
+        f.alias_tensor("preprocessor.featurizer.fb", "preprocessor.fb");
+        return;
+    }
+    const int64_t sample_rate = f.get_int("parakeet.preprocessor.sample_rate", 16000);
+    const int64_t n_fft = f.get_int("parakeet.preprocessor.n_fft", 512);
+    const int64_t n_mels = f.get_int("parakeet.preprocessor.n_mels", 80);
+    // Out-of-range values are left for read_hparams to name; nothing is computed from them.
+    if (sample_rate < 1000 || sample_rate > 384000 || n_fft < 8 || n_fft > 65536 || n_mels < 1 || n_mels > 1024) return;
+    log_line(LogLevel::Warn, f.path() + ": no preprocessor.fb in this NeMo-Speech.cpp file; using NeMo's Slaney mel filterbank computed at load");
+    f.add_computed_tensor("preprocessor.featurizer.fb", slaney_mel_filterbank(int(sample_rate), int(n_fft), int(n_mels)), {n_fft / 2 + 1, n_mels});
+}
+
 /** NeMo-Speech.cpp renames PyTorch's LSTM parameters (weight_ih_l0 → ih_l0.weight) for its Linear module. */
 void map_tensor_names(GgufFile & f) {
-    f.alias_tensor("preprocessor.featurizer.fb", "preprocessor.fb");
     const std::string lstm = "decoder.prediction.dec_rnn.lstm.";
     for (int layer = 0; f.tensor(lstm + "ih_l" + std::to_string(layer) + ".weight") != nullptr; ++layer) {
         const std::string l = std::to_string(layer);
@@ -152,6 +168,7 @@ bool is_nvidia_schema(const GgufFile & file) { return file.get_string("general.a
 void read_through_nvidia_schema(GgufFile & f) {
     refuse_unsupported(f);
     translate_keys(f, f.key_overlay());
+    map_filterbank(f);
     map_tensor_names(f);
     // encoder.pos_enc.pe (NeMo RelPositionalEncoding's table, stored analytically) is not read: the engine
     // builds the same sin/cos table itself (position_table.cpp).
