@@ -116,7 +116,11 @@ void translate_keys(const GgufFile & f, gguf_context * o) {
         copy_int(f, o, "asr.ctc.num_classes", "parakeet.vocab_size");
         copy_int(f, o, "asr.ctc.blank_id", "parakeet.blank_id");
     } else {
-        if (f.has_key("asr.rnnt.vocab_size")) gguf_set_val_i64(o, "parakeet.vocab_size", f.get_int("asr.rnnt.vocab_size", 1) - 1);
+        if (f.has_key("asr.rnnt.vocab_size")) {
+            const int64_t with_blank = f.get_int("asr.rnnt.vocab_size", 0);
+            if (with_blank < 2) f.fail("asr.rnnt.vocab_size = " + std::to_string(with_blank) + " (it counts the pieces and the blank: at least 2)");
+            gguf_set_val_i64(o, "parakeet.vocab_size", with_blank - 1);
+        }
         copy_int(f, o, "asr.rnnt.blank_id", "parakeet.blank_id");
         copy_int(f, o, "asr.rnnt.pred_hidden", "parakeet.decoder.pred_hidden");
         copy_int(f, o, "asr.rnnt.pred_num_layers", "parakeet.decoder.pred_rnn_layers");

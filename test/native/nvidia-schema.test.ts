@@ -102,6 +102,8 @@ describe('what of an NVIDIA file the engine cannot run is refused by name', () =
     ['planar-q8', { weightType: 'q8_0', q8Layout: 'tensor_planar_v1' }, /q8_layout = 'tensor_planar_v1': Q8_0 weights in NVIDIA's CUDA-only planar layout/],
     ['prompts', { weightType: 'as-source', extraKv: [{ key: 'asr.rnnt.num_prompts', value: gv.u32(128) }] }, /prompt-conditioned model \(Nemotron-3\.5/],
     ['head', { weightType: 'as-source', extraKv: [{ key: 'asr.head_type', value: gv.str('aed') }] }, /asr\.head_type = 'aed' is not a head/],
+    ['vocab', { weightType: 'as-source', extraKv: [{ key: 'asr.rnnt.vocab_size', value: gv.u32(0) }] }, /asr\.rnnt\.vocab_size = 0 \(it counts the pieces and the blank/],
+    ['window', { weightType: 'as-source', extraKv: [{ key: 'asr.preprocessor.window_size', value: gv.f32(1) }] }, /window of 16000 samples, which does not fit n_fft/],
   ];
   for (const [label, conversion, message] of cases) {
     test(label, async () => {
