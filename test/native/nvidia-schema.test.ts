@@ -10,7 +10,8 @@ import { gv } from '../support/gguf/values.js';
 import { generateModel } from '../support/model/generate.js';
 import { writeNvidiaSchema, writeWithNvidiaStorage } from '../support/model/nvidia-schema.js';
 import { ARCHS } from '../support/model/options.js';
-import { seconds, speechSamples } from './helpers/audio.js';
+import { seconds, speechSamples, writeWav16 } from './helpers/audio.js';
+import { parakeet } from './helpers/cli.js';
 import { ONE_THREAD, rejectsWithCode } from './helpers/engine.js';
 import { assertSameDecoding } from './helpers/same-decoding.js';
 import { scratchDir } from './helpers/tmp.js';
@@ -93,6 +94,30 @@ describe('an NVIDIA NeMo-Speech.cpp file of the same weights', () => {
       model.dispose();
       plain.dispose();
     }
+  });
+});
+
+describe('the CLI on an NVIDIA file', () => {
+  test('`parakeet info` names the schema and the SentencePiece model; `transcribe` gives the parakeet.cpp file\'s text', async () => {
+    const ours = join(dir, 'cli.gguf');
+    const theirs = join(dir, 'cli.asr.gguf');
+    generateModel(ours, { preset: 'tiny', arch: 'hybrid_tdt_ctc', seed: 12 });
+    writeNvidiaSchema(ours, theirs, { weightType: 'q8_0', sentencePiece: SPM });
+    const info = parakeet(['info', theirs]);
+    assert.equal(info.status, 0, info.stderr);
+    assert.match(info.stdout, /schema: {7}NeMo-Speech\.cpp/);
+    assert.match(info.stdout, /vocabulary: {3}96 pieces \(blank 96\), embedded SentencePiece model/);
+    const wav = writeWav16(join(dir, 'cli.wav'), pcm());
+    const text = (model: string): string => {
+      const run = parakeet(['transcribe', wav, '--model', model, '--threads', '1']);
+      assert.equal(run.status, 0, run.stderr);
+      return run.stdout;
+    };
+    const twin = join(dir, 'cli.twin.gguf');
+    writeWithNvidiaStorage(ours, twin, 'q8_0');
+    const expected = text(twin);
+    assert.ok(expected.trim().length > 0);
+    assert.equal(text(theirs), expected);
   });
 });
 
