@@ -12,7 +12,7 @@ import { planNemoModel } from './nemo-config.js';
 import { sentencePiecePieces } from './sentencepiece-pieces.js';
 import { isTensorRef, type TensorRef, unpickleStateDict } from './state-dict-pickle.js';
 import { listTar, type TarMember } from './tar.js';
-import { GGML_F16, GGML_F32, GGML_Q8_0, encodeF16, encodeF32, encodeQ8_0, isFloatStorage, storageBytes, tensorValues } from './tensor-data.js';
+import { GGML_F16, GGML_F32, GGML_Q8_0, encodeF16, encodeF32, encodeQ8_0, isFloatStorage, storageBytes, storageSpan, tensorValues } from './tensor-data.js';
 import { listZip, type ZipEntry } from './zip.js';
 
 export { NemoFormatError };
@@ -133,7 +133,9 @@ export async function importNemo(input: string, output: string, options: NemoImp
       planned.push({
         name, ne, type, byteSize: byteSize(type, count),
         bytes: async () => {
-          const values = tensorValues(tensor, await entry.data.read(0, storageBytes(tensor.storage.dtype, tensor.storage.numel)));
+          const { first, end, rebased } = storageSpan(tensor);
+          const elementBytes = storageBytes(tensor.storage.dtype, 1);
+          const values = tensorValues(rebased, await entry.data.read(first * elementBytes, (end - first) * elementBytes));
           return type === GGML_F32 ? encodeF32(values) : type === GGML_F16 ? encodeF16(values) : encodeQ8_0(values);
         },
       });

@@ -20,6 +20,21 @@ export function storageBytes(dtype: StorageDtype, numel: number): number {
   return ELEMENT_BYTES[dtype] * numel;
 }
 
+/**
+ * The elements [first, end) of its storage a tensor reads, and the tensor re-based onto that span:
+ * a view of a large shared storage reads its own bytes only. Throws when it reads past the storage.
+ */
+export function storageSpan(tensor: TensorRef): { first: number; end: number; rebased: TensorRef } {
+  const count = tensor.shape.reduce((a, b) => a * b, 1);
+  let last = tensor.offset;
+  tensor.shape.forEach((n, d) => {
+    if (n > 0) last += (n - 1) * tensor.stride[d];
+  });
+  const end = count === 0 ? tensor.offset : last + 1;
+  if (end > tensor.storage.numel) throw new NemoFormatError(`a tensor reads past its storage (${tensor.storage.key})`);
+  return { first: tensor.offset, end, rebased: { ...tensor, offset: 0, storage: { ...tensor.storage, numel: end - tensor.offset } } };
+}
+
 const scratch = new DataView(new ArrayBuffer(4));
 
 function halfToFloat(h: number): number {
