@@ -51,7 +51,28 @@ export interface BuildInfo {
  * What a loaded model reports: the diagnostics' ModelDetails (the contract's, path, heads, sizes, placed
  * types, device, load time) and the rest of the hyper-parameters.
  */
+/** One component of a parakeet.cpp bundle GGUF, from its header. */
+export interface BundleComponent {
+  /** Key and tensor prefix ("asr", "vad", …). */
+  name: string;
+  /** "asr", "vad", or a kind this engine does not load. */
+  kind: string;
+  license: string;
+  source: string;
+  attribution: string;
+  tensors: number;
+  bytes: number;
+  /** The component this model was loaded from. */
+  loaded: boolean;
+}
+
 export interface ModelInfo extends ModelDetails {
+  /** The file's GGUF schema: "parakeet.cpp", "NeMo-Speech.cpp" or "parakeet.cpp bundle (… component)". */
+  schema: string;
+  /** A bundle's components in file order; empty for a single-model file. */
+  components: BundleComponent[];
+  /** Size of the SentencePiece model the file embeds (Model.sentencePieceModel()); 0 = none. */
+  sentencePieceBytes: number;
   sampleRate: number;
   nFft: number;
   winLength: number;
@@ -303,6 +324,7 @@ interface NativeModelState {
 
 interface NativeModel {
   info(): ModelInfo;
+  sentencePieceModel(): Uint8Array | null;
   transcribe(pcm: Float32Array, options: Record<string, unknown>, onProgress?: (f: number) => void): Promise<TranscribeResult>;
   createState(options: Record<string, unknown>): NativeModelState;
   dispose(): void;
@@ -603,6 +625,14 @@ export class Model {
   info(): ModelInfo {
     const info = this.handle.info();
     return { ...info, name: displayName(info.name) };
+  }
+
+  /**
+   * The SentencePiece model proto the file embeds (NVIDIA NeMo-Speech.cpp files store it), for exact
+   * text → tokens; null when the file has none (parakeet.cpp files store the pieces only).
+   */
+  sentencePieceModel(): Uint8Array | null {
+    return this.handle.sentencePieceModel();
   }
 
   get disposed(): boolean {

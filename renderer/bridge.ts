@@ -22,6 +22,7 @@ function subscribe(parakeet: ParakeetApi): void {
   parakeet.on('models:progress', actions.downloadProgressed);
   parakeet.on('models:state', actions.downloadStateChanged);
   parakeet.on('models:changed', actions.modelsChanged);
+  parakeet.on('models:importProgress', actions.importProgressed);
   parakeet.on('dictation:transcript', actions.transcriptReceived);
   parakeet.on('dictation:state', (ev) => {
     actions.sessionStateChanged(ev);

@@ -65,7 +65,7 @@ export function fileErrorText(error: IpcError): string {
 /** A failed model import, in words, shown next to Import: advice about the file, not about downloads. */
 export function importErrorText(error: IpcError): string {
   let action: string | undefined;
-  if (/does not exist/.test(error.message)) action = 'Check the path: it must be the full path of a .gguf file on this machine.';
+  if (/does not exist/.test(error.message)) action = 'Check the path: it must be the full path of a .gguf or .nemo file on this machine.';
   else if (error.code === 'IO_ERROR') action = 'Check that your user can read the file, and that the models folder is writable and has free space.';
   else action = actionFor(error.code);
   return action ? `${error.message} ${action}` : error.message;

@@ -11,6 +11,7 @@
 //   parakeet vad <audio.wav> [--model <silero.gguf>] [--json] [--threshold P] [--min-speech-ms N]
 //            [--min-silence-ms N] [--pad-ms N]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
+//   parakeet import-nemo <in.nemo> <out.gguf> [--type f32|f16|q8_0]
 //   parakeet version
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,7 @@ import { CodedError } from '../main/engine/protocol.js';
 import { readWavMono, type MonoWav } from '../main/engine/wav-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from '../main/files/audio-converter.js';
 import { evaluateFolder, formatEvalReport } from './eval.js';
+import { importNemoCommand } from './import-nemo.js';
 import { streamJson, streamRequest, StreamUsageError, transcribeStreamed, type StreamJson } from './stream.js';
 import { writeFileAtomic } from '../main/util/atomic-file.js';
 
@@ -71,6 +73,8 @@ Commands:
       --threshold P       speech at P and above (default 0.5); --min-speech-ms (250), --min-silence-ms (100),
                           --pad-ms (30): segments shorter, pauses shorter, and the margin around each segment
   quantize <in> <out> <type>             re-quantize matmul weights (f16 bf16 q8_0 q5_0 q4_0 q6_k q5_k q4_k)
+  import-nemo <in.nemo> <out.gguf>       convert a NeMo checkpoint (no Python) to a parakeet.cpp GGUF and validate it
+      --type T            f32 (default) | f16 | q8_0 for the matmul weights
   version                                engine and ggml version
 
 Exit status: 0 success, 1 failure (the message names the error code), 2 usage error.`;
@@ -96,12 +100,17 @@ function describeModel(m: ModelInfo): string {
   const placed = Object.entries(m.weightTypes).map(([t, n]) => `${t}×${n}`).join(' ');
   return [
     `model:        ${m.path}`,
+    `schema:       ${m.schema}`,
+    ...m.components.map(
+      (c) => `component:    ${c.name} (${c.kind || 'no kind'})${c.loaded ? ' [loaded]' : ''}: ${c.tensors} tensors, ${formatBytes(c.bytes)}, ` +
+        `licence ${c.license || '?'}, source ${c.source || '?'}`,
+    ),
     `name:         ${m.name || '(none)'}`,
     `architecture: ${m.arch}  (decoders: ${m.decoders.join(', ')}; default ${m.defaultDecoder})`,
     `encoder:      d_model ${m.dModel}, ${m.nLayers} layers, ${m.nHeads} heads, ff ${m.ffDim}, conv kernel ${m.convKernel}, ` +
       `subsampling ×${m.subsamplingFactor} (${m.subsamplingChannels} ch)${m.xscaling ? ', xscaling' : ''}${m.useBias ? '' : ', no biases'}`,
     `features:     ${m.nMels} mels, n_fft ${m.nFft}, hop ${m.hopLength}, ${m.sampleRate} Hz, normalize ${m.normalize}`,
-    `vocabulary:   ${m.vocabSize} pieces (blank ${m.blankId})`,
+    `vocabulary:   ${m.vocabSize} pieces (blank ${m.blankId})${m.sentencePieceBytes ? `, embedded SentencePiece model (${formatBytes(m.sentencePieceBytes)})` : ''}`,
     ...(m.hasTransducer
       ? [`transducer:   pred ${m.predHidden}×${m.predLayers} LSTM, joint ${m.jointHidden}, max symbols ${m.maxSymbols}` +
           (m.isTdt ? `, durations [${m.durations.join(', ')}]` : '')]
@@ -365,6 +374,9 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'import-nemo':
+      await importNemoCommand(rest);
+      return 0;
     case 'version': {
       const b = buildInfo();
       await emit(`parakeet-desktop engine; ggml ${b.ggmlVersion} (${b.ggmlCommit.slice(0, 12)}, ${b.ggmlSource}); backends: ${b.backends.join(', ')}`, undefined);
@@ -392,7 +404,9 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2;
       return;
     }
-    const code = isEngineError(error) || error instanceof CodedError || (error as { code?: string })?.code === 'BAD_AUDIO' ? (error as { code: string }).code : 'ERROR';
+    const ownCode = (error as { code?: string })?.code;
+    const code = isEngineError(error) || error instanceof CodedError || ownCode === 'BAD_AUDIO' || ownCode === 'NEMO_INVALID'
+      ? (error as { code: string }).code : 'ERROR';
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`parakeet: error [${code}]: ${message}\n`);
     process.exitCode = 1;

@@ -692,6 +692,8 @@ export interface InvokeMap {
   'models:remove': { request: { id: string }; response: ModelsState };
   'models:setActive': { request: { id: string }; response: ModelsState };
   'models:import': { request: { path: string }; response: InstalledModel };
+  /** Stops the running import (a .nemo conversion); `cancelled` false when none ran. */
+  'models:cancelImport': { request: void; response: { cancelled: boolean } };
   /** Electron: a native open dialog; web mode: NOT_SUPPORTED (the UI asks for a path). */
   'models:pickFile': { request: void; response: string | null };
   'settings:get': { request: void; response: Settings };
@@ -836,7 +838,7 @@ export type ResponseOf<C extends InvokeChannel> = InvokeMap[C]['response'];
 export const INVOKE_CHANNELS = [
   'app:info', 'app:openLogFolder', 'app:diagnostics', 'devices:list', 'devices:select', 'devices:selfTest', 'engine:status', 'engine:loadModel',
   'models:state', 'models:catalog', 'models:firstRun', 'models:download', 'models:pause', 'models:resume', 'models:cancel',
-  'models:remove', 'models:setActive', 'models:import', 'models:pickFile', 'settings:get', 'settings:set',
+  'models:remove', 'models:setActive', 'models:import', 'models:cancelImport', 'models:pickFile', 'settings:get', 'settings:set',
   'dictation:start', 'dictation:stop', 'dictation:cancel', 'dictation:summary', 'files:transcribe', 'files:cancel',
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
   'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
@@ -851,6 +853,8 @@ export interface EventMap {
   'models:progress': DownloadProgress;
   'models:state': DownloadSnapshot;
   'models:changed': ModelsState;
+  /** A .nemo import's conversion progress (the Models view's import shows it with a Cancel button). */
+  'models:importProgress': { path: string; fraction: number };
   'dictation:transcript': TranscriptEvent;
   'dictation:state': SessionStateEvent;
   'dictation:latency': LatencyReport;
@@ -886,7 +890,7 @@ export interface HotkeyEvent {
 export type EventName = keyof EventMap;
 
 export const EVENT_NAMES = [
-  'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'dictation:transcript',
+  'engine:status', 'devices:changed', 'models:progress', 'models:state', 'models:changed', 'models:importProgress', 'dictation:transcript',
   'dictation:state', 'dictation:latency', 'files:progress', 'history:changed', 'notice', 'dictation:toggle',
   'files:upload', 'dictation:hotkey', 'dictation:inserted',
   'meeting:state', 'meeting:transcript', 'meeting:partial', 'meeting:marker',

@@ -315,6 +315,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'models:remove': object({ id: modelId }),
   'models:setActive': object({ id: modelId }),
   'models:import': object({ path: absolutePath }),
+  'models:cancelImport': noPayload,
   'models:pickFile': noPayload,
   'settings:get': noPayload,
   'settings:set': settingsPatch,

@@ -74,6 +74,7 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
         throw error;
       }
     },
+    'models:cancelImport': () => ({ cancelled: s.models.cancelImport() }),
     'models:pickFile': async () => {
       if (!platform.pickModelFile) notSupported('There is no file dialog in web mode; type the path of the .gguf file instead.');
       return platform.pickModelFile();

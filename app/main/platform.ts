@@ -19,7 +19,7 @@ export function electronPlatform(): PlatformHooks {
       const error = await shell.openPath(target);
       if (error) throw new CodedError('IO_ERROR', `Could not open ${target}: ${error}`);
     },
-    pickModelFile: () => pickOneFile('Import a Parakeet model', { name: 'GGUF models', extensions: ['gguf'] }),
+    pickModelFile: () => pickOneFile('Import a Parakeet model', { name: 'Parakeet models (GGUF, NeMo)', extensions: ['gguf', 'nemo'] }),
     // WAV is read by the engine itself; the other formats go through ffmpeg or sox when the machine has one.
     pickAudioFile: () =>
       pickOneFile('Transcribe an audio file', {

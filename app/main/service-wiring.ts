@@ -31,6 +31,7 @@ export function wireServiceEvents(w: ServiceWiring): void {
   engine.on('notice', (notice) => bus.emit('notice', notice));
   models.on('progress', (p) => bus.emit('models:progress', p));
   models.on('state', (s) => bus.emit('models:state', s));
+  models.on('importProgress', (p) => bus.emit('models:importProgress', p));
   models.on('warning', (warning) => bus.emit('notice', { level: 'warning', code: 'MODEL_WARNING', message: warning.message }));
   models.on('installed', ({ installed, activeId }) => {
     bus.emit('models:changed', { installed, activeId, downloads: models.listDownloads() });

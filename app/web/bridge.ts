@@ -10,7 +10,7 @@ import { audioSessionNumber, decodeAudioFrame, decodeUploadChunk, isUploadChunk,
 import type { Services } from '../main/services.js';
 
 /** Events the UI can live without when a client is far behind (the meter, partial text). */
-const DROPPABLE: ReadonlySet<EventName> = new Set(['dictation:state', 'models:progress', 'files:progress', 'meeting:state', 'meeting:partial']);
+const DROPPABLE: ReadonlySet<EventName> = new Set(['dictation:state', 'models:progress', 'models:importProgress', 'files:progress', 'meeting:state', 'meeting:partial']);
 const BACKLOG_LIMIT = 4 * 1024 * 1024;
 
 export class Bridge {

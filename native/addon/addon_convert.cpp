@@ -64,6 +64,23 @@ Napi::Object to_js(Napi::Env env, const parakeet::BuildInfo & b) {
 Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & m) {
     Napi::Object o = Napi::Object::New(env);
     o.Set("path", m.path);
+    o.Set("schema", m.schema);
+    Napi::Array components = Napi::Array::New(env, m.components.size());
+    for (size_t i = 0; i < m.components.size(); ++i) {
+        const parakeet::BundleComponent & c = m.components[i];
+        Napi::Object js = Napi::Object::New(env);
+        js.Set("name", c.name);
+        js.Set("kind", c.kind);
+        js.Set("license", c.license);
+        js.Set("source", c.source);
+        js.Set("attribution", c.attribution);
+        js.Set("tensors", c.tensors);
+        js.Set("bytes", double(c.bytes));
+        js.Set("loaded", c.loaded);
+        components.Set(uint32_t(i), js);
+    }
+    o.Set("components", components);
+    o.Set("sentencePieceBytes", double(m.sentencepiece_bytes));
     o.Set("name", m.name);
     o.Set("arch", m.arch);
     o.Set("hasCtc", m.has_ctc);

@@ -72,6 +72,7 @@ private:
 Napi::Function AddonModel::Define(Napi::Env env) {
     return DefineClass(env, "Model", {
         InstanceMethod<&AddonModel::Info>("info"),
+        InstanceMethod<&AddonModel::SentencePieceModel>("sentencePieceModel"),
         InstanceMethod<&AddonModel::Transcribe>("transcribe"),
         InstanceMethod<&AddonModel::CreateState>("createState"),
         InstanceMethod<&AddonModel::Dispose>("dispose"),
@@ -114,6 +115,14 @@ Napi::Value AddonModel::Info(const Napi::CallbackInfo & info) {
     if (!model_) throw make_error(env, "BAD_ARGUMENT", "this model was disposed");
     if (info_cache_.IsEmpty()) info_cache_ = Napi::Persistent(to_js(env, model_->info()));
     return info_cache_.Value();
+}
+
+Napi::Value AddonModel::SentencePieceModel(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (!model_) throw make_error(env, "BAD_ARGUMENT", "this model was disposed");
+    const std::string & proto = model_->sentencepiece_model();
+    if (proto.empty()) return env.Null();
+    return Napi::Buffer<uint8_t>::Copy(env, reinterpret_cast<const uint8_t *>(proto.data()), proto.size());
 }
 
 Napi::Value AddonModel::Transcribe(const Napi::CallbackInfo & info) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "foreign_models.h"
 #include "log.h"
 #include "parakeet/parakeet.h"
 #include "text_sanitize.h"
@@ -114,6 +115,8 @@ std::unique_ptr<GgufFile> GgufFile::open(const std::string & path, bool use_mmap
     }
     if (file->file_size_ == 0) file->fail("the file is empty (0 bytes): not a GGUF model; download or export it again");
     if (head_n < 4 || std::memcmp(head, "GGUF", 4) != 0) {
+        const std::string foreign = foreign_container_refusal(head, head_n);
+        if (!foreign.empty()) file->fail(foreign);
         file->fail("not a GGUF file" + known_format(path, head, head_n) +
                    ": a GGUF model starts with \"GGUF\"; choose a .gguf model in the parakeet.cpp format");
     }
@@ -157,6 +160,8 @@ std::unique_ptr<GgufFile> GgufFile::open(const std::string & path, bool use_mmap
 }
 
 GgufFile::~GgufFile() {
+    for (ggml_context * ctx : computed_) ggml_free(ctx);
+    if (overlay_ != nullptr) gguf_free(overlay_);
     if (meta_ != nullptr) ggml_free(meta_);
     if (gguf_ != nullptr) gguf_free(gguf_);
 }
@@ -165,89 +170,145 @@ void GgufFile::fail(const std::string & what) const {
     throw Error(ErrorCode::ModelInvalid, path_ + ": " + what);
 }
 
-int64_t GgufFile::key_id(const char * key) const { return gguf_find_key(gguf_, key); }
+GgufFile::KeyRef GgufFile::find_key(const char * key) const {
+    if (overlay_ != nullptr) {
+        const int64_t id = gguf_find_key(overlay_, key);
+        if (id >= 0) return {overlay_, id};
+    }
+    return {gguf_, gguf_find_key(gguf_, prefix_.empty() ? key : (prefix_ + key).c_str())};
+}
 
-bool GgufFile::has_key(const char * key) const { return key_id(key) >= 0; }
+bool GgufFile::has_key(const char * key) const { return find_key(key).id >= 0; }
 
 std::string GgufFile::get_string(const char * key, const std::string & fallback) const {
-    const int64_t id = key_id(key);
-    if (id < 0) return fallback;
-    const enum gguf_type type = gguf_get_kv_type(gguf_, id);
+    const KeyRef k = find_key(key);
+    if (k.id < 0) return fallback;
+    const enum gguf_type type = gguf_get_kv_type(k.ctx, k.id);
     if (type != GGUF_TYPE_STRING) fail(std::string("key '") + key + "' has type " + gguf_type_label(type) + ", expected string");
-    return gguf_get_val_str(gguf_, id);
+    return gguf_get_val_str(k.ctx, k.id);
 }
 
 int64_t GgufFile::get_int(const char * key, int64_t fallback) const {
-    const int64_t id = key_id(key);
-    if (id < 0) return fallback;
-    const enum gguf_type type = gguf_get_kv_type(gguf_, id);
+    const KeyRef k = find_key(key);
+    if (k.id < 0) return fallback;
+    const enum gguf_type type = gguf_get_kv_type(k.ctx, k.id);
     if (!is_integer_type(type)) fail(std::string("key '") + key + "' has type " + gguf_type_label(type) + ", expected an integer");
-    return integer_at(type, gguf_get_val_data(gguf_, id), 0);
+    return integer_at(type, gguf_get_val_data(k.ctx, k.id), 0);
 }
 
 double GgufFile::get_float(const char * key, double fallback) const {
-    const int64_t id = key_id(key);
-    if (id < 0) return fallback;
-    const enum gguf_type type = gguf_get_kv_type(gguf_, id);
-    if (type == GGUF_TYPE_FLOAT32) return gguf_get_val_f32(gguf_, id);
-    if (type == GGUF_TYPE_FLOAT64) return gguf_get_val_f64(gguf_, id);
-    if (is_integer_type(type)) return double(integer_at(type, gguf_get_val_data(gguf_, id), 0));
+    const KeyRef k = find_key(key);
+    if (k.id < 0) return fallback;
+    const enum gguf_type type = gguf_get_kv_type(k.ctx, k.id);
+    if (type == GGUF_TYPE_FLOAT32) return gguf_get_val_f32(k.ctx, k.id);
+    if (type == GGUF_TYPE_FLOAT64) return gguf_get_val_f64(k.ctx, k.id);
+    if (is_integer_type(type)) return double(integer_at(type, gguf_get_val_data(k.ctx, k.id), 0));
     fail(std::string("key '") + key + "' has type " + gguf_type_label(type) + ", expected a number");
 }
 
 bool GgufFile::get_bool(const char * key, bool fallback) const {
-    const int64_t id = key_id(key);
-    if (id < 0) return fallback;
-    const enum gguf_type type = gguf_get_kv_type(gguf_, id);
-    if (type == GGUF_TYPE_BOOL) return gguf_get_val_bool(gguf_, id);
-    if (is_integer_type(type)) return integer_at(type, gguf_get_val_data(gguf_, id), 0) != 0;
+    const KeyRef k = find_key(key);
+    if (k.id < 0) return fallback;
+    const enum gguf_type type = gguf_get_kv_type(k.ctx, k.id);
+    if (type == GGUF_TYPE_BOOL) return gguf_get_val_bool(k.ctx, k.id);
+    if (is_integer_type(type)) return integer_at(type, gguf_get_val_data(k.ctx, k.id), 0) != 0;
     fail(std::string("key '") + key + "' has type " + gguf_type_label(type) + ", expected bool");
 }
 
 std::vector<int64_t> GgufFile::get_int_array(const char * key) const {
-    const int64_t id = key_id(key);
-    if (id < 0) return {};
-    if (gguf_get_kv_type(gguf_, id) != GGUF_TYPE_ARRAY) fail(std::string("key '") + key + "' is not an array");
-    const enum gguf_type type = gguf_get_arr_type(gguf_, id);
+    const KeyRef k = find_key(key);
+    if (k.id < 0) return {};
+    if (gguf_get_kv_type(k.ctx, k.id) != GGUF_TYPE_ARRAY) fail(std::string("key '") + key + "' is not an array");
+    const enum gguf_type type = gguf_get_arr_type(k.ctx, k.id);
     if (!is_integer_type(type)) fail(std::string("key '") + key + "' is an array of " + gguf_type_label(type) + ", expected integers");
-    const size_t n = gguf_get_arr_n(gguf_, id);
-    const void * data = gguf_get_arr_data(gguf_, id);
+    const size_t n = gguf_get_arr_n(k.ctx, k.id);
+    const void * data = gguf_get_arr_data(k.ctx, k.id);
     std::vector<int64_t> out(n);
     for (size_t i = 0; i < n; ++i) out[i] = integer_at(type, data, i);
     return out;
 }
 
 std::vector<std::string> GgufFile::get_string_array(const char * key) const {
-    const int64_t id = key_id(key);
-    if (id < 0) return {};
-    if (gguf_get_kv_type(gguf_, id) != GGUF_TYPE_ARRAY || gguf_get_arr_type(gguf_, id) != GGUF_TYPE_STRING) {
+    const KeyRef k = find_key(key);
+    if (k.id < 0) return {};
+    if (gguf_get_kv_type(k.ctx, k.id) != GGUF_TYPE_ARRAY || gguf_get_arr_type(k.ctx, k.id) != GGUF_TYPE_STRING) {
         fail(std::string("key '") + key + "' is not an array of strings");
     }
-    const size_t n = gguf_get_arr_n(gguf_, id);
+    const size_t n = gguf_get_arr_n(k.ctx, k.id);
     std::vector<std::string> out;
     out.reserve(n);
-    for (size_t i = 0; i < n; ++i) out.emplace_back(gguf_get_arr_str(gguf_, id, i));
+    for (size_t i = 0; i < n; ++i) out.emplace_back(gguf_get_arr_str(k.ctx, k.id, i));
+    return out;
+}
+
+gguf_context * GgufFile::key_overlay() {
+    if (overlay_ == nullptr) overlay_ = gguf_init_empty();
+    return overlay_;
+}
+
+void GgufFile::alias_tensor(const std::string & engine_name, const std::string & file_name) { aliases_[engine_name] = file_name; }
+
+void GgufFile::add_computed_tensor(const std::string & name, const std::vector<float> & values, const std::vector<int64_t> & ne) {
+    const std::vector<int64_t> shape = ne.empty() ? std::vector<int64_t>{int64_t(values.size())} : ne;
+    int64_t count = 1;
+    for (int64_t d : shape) count *= d;
+    if (count != int64_t(values.size()) || shape.size() > GGML_MAX_DIMS) fail("internal: computed tensor '" + name + "' does not match its shape");
+    ggml_init_params params = {ggml_tensor_overhead() + values.size() * sizeof(float) + GGML_MEM_ALIGN, nullptr, false};
+    ggml_context * ctx = ggml_init(params);
+    computed_.push_back(ctx);
+    ggml_tensor * t = ggml_new_tensor(ctx, GGML_TYPE_F32, int(shape.size()), shape.data());
+    ggml_set_name(t, name.c_str());
+    std::memcpy(t->data, values.data(), values.size() * sizeof(float));
+}
+
+std::string GgufFile::stored_string(const std::string & key) const {
+    const int64_t id = gguf_find_key(gguf_, key.c_str());
+    return id >= 0 && gguf_get_kv_type(gguf_, id) == GGUF_TYPE_STRING ? gguf_get_val_str(gguf_, id) : "";
+}
+
+std::vector<std::string> GgufFile::key_names() const {
+    std::vector<std::string> out;
+    if (overlay_ != nullptr) {
+        for (int64_t i = 0; i < gguf_get_n_kv(overlay_); ++i) out.emplace_back(gguf_get_key(overlay_, i));
+    }
+    for (int64_t i = 0; i < gguf_get_n_kv(gguf_); ++i) {
+        const std::string key = gguf_get_key(gguf_, i);
+        if (key.compare(0, prefix_.size(), prefix_) == 0) out.push_back(key.substr(prefix_.size()));
+    }
     return out;
 }
 
 ggml_tensor * GgufFile::tensor(const std::string & name) const {
-    return ggml_get_tensor(meta_, name.c_str());
+    const auto alias = aliases_.find(name);
+    const std::string & stored = alias == aliases_.end() ? name : alias->second;
+    if (ggml_tensor * t = ggml_get_tensor(meta_, (prefix_ + stored).c_str())) return t;
+    for (ggml_context * ctx : computed_) {
+        if (ggml_tensor * t = ggml_get_tensor(ctx, name.c_str())) return t;
+    }
+    return nullptr;
+}
+
+bool GgufFile::is_computed(const ggml_tensor * t) const {
+    // The file's tensors are descriptions only (no_alloc): data is set on computed ones alone.
+    return t->data != nullptr;
 }
 
 uint64_t GgufFile::tensor_offset(const ggml_tensor * t) const {
+    if (is_computed(t)) fail(std::string("tensor '") + ggml_get_name(t) + "' is computed at load, not stored in the file");
     const int64_t id = gguf_find_tensor(gguf_, ggml_get_name(t));
     if (id < 0) fail(std::string("tensor '") + ggml_get_name(t) + "' is not in the file");
     return data_offset_ + gguf_get_tensor_offset(gguf_, id);
 }
 
 const uint8_t * GgufFile::tensor_data(const ggml_tensor * t) const {
+    if (is_computed(t)) return static_cast<const uint8_t *>(t->data);
     if (!mapping_) return nullptr;
     return mapping_->data() + tensor_offset(t);
 }
 
 void GgufFile::read_tensor(const ggml_tensor * t, void * dst) const {
     const size_t n = ggml_nbytes(t);
-    if (mapping_) {
+    if (mapping_ || is_computed(t)) {
         std::memcpy(dst, tensor_data(t), n);
         return;
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,9 +54,31 @@ public:
 
     [[noreturn]] void fail(const std::string & what) const;
 
+    // A file of another GGUF schema is read through a view of it in the engine's names
+    // (model_dialect.h), set up once right after open: the engine's code then runs unchanged.
+    /** Put before every key and tensor name looked up (a bundle component: "asr."). */
+    void set_name_prefix(const std::string & prefix) { prefix_ = prefix; }
+    const std::string & name_prefix() const { return prefix_; }
+    /** Keys that answer before the file's (a schema's keys translated into the engine's); created on first use. */
+    gguf_context * key_overlay();
+    /** The engine's tensor name `engine_name` reads the file's `file_name` (before the prefix). */
+    void alias_tensor(const std::string & engine_name, const std::string & file_name);
+    /** An F32 tensor the schema leaves out and the dialect computes (held in memory, not in the file); `ne` empty: 1-D. */
+    void add_computed_tensor(const std::string & name, const std::vector<float> & values, const std::vector<int64_t> & ne = {});
+    /** A string key exactly as stored in the file, outside any view (a bundle's header keys); "" when absent or not a string. */
+    std::string stored_string(const std::string & key) const;
+    /** Key names as the view shows them: the overlay's, then the file's under the prefix (without it). */
+    std::vector<std::string> key_names() const;
+
 private:
     GgufFile() = default;
-    int64_t key_id(const char * key) const;
+    /** Where a key lives: the overlay or the file, and its id there (id < 0: absent). */
+    struct KeyRef {
+        const gguf_context * ctx = nullptr;
+        int64_t id = -1;
+    };
+    KeyRef find_key(const char * key) const;
+    bool is_computed(const ggml_tensor * t) const;
 
     std::string path_;
     uint64_t file_size_ = 0;
@@ -63,6 +86,10 @@ private:
     gguf_context * gguf_ = nullptr;
     ggml_context * meta_ = nullptr;
     std::unique_ptr<MappedFile> mapping_;
+    std::string prefix_;
+    gguf_context * overlay_ = nullptr;
+    std::map<std::string, std::string> aliases_;
+    std::vector<ggml_context *> computed_;  // one context per computed tensor, data allocated
 };
 
 }  // namespace parakeet

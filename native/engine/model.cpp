@@ -5,6 +5,7 @@
 
 #include "gguf_file.h"
 #include "log.h"
+#include "model_dialect.h"
 #include "model_impl.h"
 #include "model_schema.h"
 #include "shared_gguf.h"
@@ -25,6 +26,7 @@ ModelInfo describe(const std::string & path, const Model::Impl & m, const LoadPa
     const Hparams & hp = m.hp;
     ModelInfo info;
     info.path = path;
+    describe_dialect(*m.file, info);
     info.name = sanitize_text(hp.name);  // shown in the UI, the CLI and imported models' names
     info.arch = hp.arch;
     info.has_ctc = hp.has_ctc;
@@ -67,8 +69,13 @@ ModelInfo describe(const std::string & path, const Model::Impl & m, const LoadPa
     info.default_language = hp.has_prompt ? sanitize_text(hp.prompt_default_lang) : "";
     info.file_bytes = m.file->file_size();
     info.weight_bytes = m.weights->device_bytes();
-    info.tensor_count = int(gguf_get_n_tensors(m.file->gguf()));
-    for (int64_t i = 0; i < info.tensor_count; ++i) info.tensor_types[ggml_type_name(gguf_get_tensor_type(m.file->gguf(), i))] += 1;
+    // A bundle's other components are not this model's tensors.
+    const std::string & prefix = m.file->name_prefix();
+    for (int64_t i = 0; i < gguf_get_n_tensors(m.file->gguf()); ++i) {
+        if (std::string(gguf_get_tensor_name(m.file->gguf(), i)).compare(0, prefix.size(), prefix) != 0) continue;
+        info.tensor_count += 1;
+        info.tensor_types[ggml_type_name(gguf_get_tensor_type(m.file->gguf(), i))] += 1;
+    }
     info.weight_types = m.weights->placed_types();
     info.kernels = m.weights->packed_kernels();
     info.weight_type = params.weight_type;
@@ -88,6 +95,8 @@ Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Model::~Model() = default;
 
 const ModelInfo & Model::info() const { return impl_->info; }
+
+const std::string & Model::sentencepiece_model() const { return impl_->sentencepiece_model; }
 
 StateParams Model::default_state_params() const { return impl_->state_defaults; }
 
@@ -121,6 +130,7 @@ std::shared_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     impl->weights = std::make_unique<ModelWeights>(*impl->file, impl->hp, *impl->backend, params.weight_type, params.packed_kernels,
                                                    [&](float f) { progress(0.1f + 0.85f * f); }, params.abort);
     impl->detokenizer = std::make_unique<Detokenizer>(impl->hp.pieces);
+    impl->sentencepiece_model = embedded_sentencepiece_model(*impl->file);
     impl->state_defaults.n_threads = impl->backend->threads();
     impl->state_defaults.always_schedule = params.always_schedule;
     impl->state_defaults.adaptive_threads = params.adaptive_threads;

@@ -29,6 +29,7 @@ struct Model::Impl {
     std::unique_ptr<ComputeBackend> backend;
     std::unique_ptr<ModelWeights> weights;
     std::unique_ptr<Detokenizer> detokenizer;
+    std::string sentencepiece_model;  // embedded in the file (model_dialect.h), "" when none
 
     std::mutex default_state_lock;
     std::unique_ptr<State> default_state;  // declared last: destroyed before the backend it borrows

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "encoder_graph.h"
+#include "foreign_models.h"
 #include "log.h"
 #include "parakeet/parakeet.h"
 #include "tensor_table.h"
@@ -145,20 +146,19 @@ void read_identity(const GgufFile & f, Hparams & hp) {
         f.fail("this is a Silero voice-activity model (general.architecture = 'silero_vad'), not a speech recognition model; "
                "choose a Parakeet ASR model such as tdt_ctc-110m");
     }
+    const std::string foreign = foreign_gguf_refusal(f);
+    if (!foreign.empty()) f.fail(foreign);
     if (general_arch != "parakeet") {
-        f.fail("general.architecture is " + quoted_value(general_arch) + ", expected 'parakeet' (this is not a Parakeet speech model)");
+        f.fail("general.architecture is " + quoted_value(general_arch) + ", expected 'parakeet' or 'asr' (this is not a Parakeet speech model)");
     }
     hp.name = f.get_string("general.name", "");
     hp.arch = f.get_string("parakeet.arch", "");
     static const std::set<std::string> asr_arches = {"ctc", "rnnt", "tdt", "hybrid_rnnt_ctc", "hybrid_tdt_ctc"};
-    if (hp.arch == "diarization") f.fail("parakeet.arch = 'diarization': a speaker-diarization model, not speech recognition");
-    if (hp.arch == "vad") f.fail("parakeet.arch = 'vad': a voice-activity model, not speech recognition");
     if (hp.arch.empty()) f.fail("no 'parakeet.arch' key (expected one of ctc, rnnt, tdt, hybrid_rnnt_ctc, hybrid_tdt_ctc)");
     if (asr_arches.count(hp.arch) == 0) {
         f.fail("parakeet.arch = " + quoted_value(hp.arch) + " is not a speech recognition architecture this engine knows "
                "(expected ctc, rnnt, tdt, hybrid_rnnt_ctc or hybrid_tdt_ctc)");
     }
-    if (f.get_bool("parakeet.ternary.present", false)) f.fail("packed ternary weights (parakeet.ternary.present) are not supported");
 }
 
 /** parakeet.preprocessor.* (NeMo AudioToMelSpectrogramPreprocessor). */

@@ -5,6 +5,8 @@
 #include <map>
 #include <mutex>
 
+#include "model_dialect.h"
+
 namespace parakeet {
 namespace {
 
@@ -28,18 +30,25 @@ std::string identity_of(const std::string & path) {
 #endif
 }
 
+/** Opened and seen through its schema's view (model_dialect.h) before anyone shares it. */
+std::shared_ptr<const GgufFile> open_model_file(const std::string & path, bool use_mmap) {
+    std::shared_ptr<GgufFile> file = GgufFile::open(path, use_mmap);
+    adopt_dialect(*file);
+    return file;
+}
+
 }  // namespace
 
 std::shared_ptr<const GgufFile> open_shared_gguf(const std::string & path, bool use_mmap) {
-    if (!use_mmap) return GgufFile::open(path, false);
+    if (!use_mmap) return open_model_file(path, false);
     const std::string identity = identity_of(path);
-    if (identity.empty()) return GgufFile::open(path, true);  // it says why the file cannot be opened
+    if (identity.empty()) return open_model_file(path, true);  // it says why the file cannot be opened
     static std::mutex lock;
     static std::map<std::string, std::weak_ptr<const GgufFile>> open;
     std::lock_guard<std::mutex> guard(lock);
     for (auto it = open.begin(); it != open.end();) it = it->second.expired() ? open.erase(it) : std::next(it);
     if (std::shared_ptr<const GgufFile> alive = open[identity].lock()) return alive;
-    std::shared_ptr<const GgufFile> opened = GgufFile::open(path, true);
+    std::shared_ptr<const GgufFile> opened = open_model_file(path, true);
     open[identity] = opened;
     return opened;
 }

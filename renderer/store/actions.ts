@@ -180,7 +180,12 @@ export function importOutcome(outcome: ModelsSlice['importOutcome']): void {
 }
 
 export function importing(path: string | null): void {
-  set((s) => ({ models: { ...s.models, importing: path } }));
+  set((s) => ({ models: { ...s.models, importing: path, importProgress: null } }));
+}
+
+/** main's progress of the running .nemo conversion (ignored once that import is over). */
+export function importProgressed(p: { path: string; fraction: number }): void {
+  set((s) => (s.models.importing === p.path ? { models: { ...s.models, importProgress: p.fraction } } : {}));
 }
 
 export function deviceSwitching(name: string | null): void {

@@ -187,6 +187,11 @@ export async function importModel(path: string): Promise<void> {
   }
 }
 
+/** Stops the running import (its outcome then reads as cancelled). */
+export async function cancelImport(): Promise<void> {
+  await call('models:cancelImport', 'Cancelling the import');
+}
+
 // ---------------------------------------------------------------- file transcription
 
 /** Electron: a native open dialog filtered to .wav; web mode answers NOT_SUPPORTED (the view asks for a path). */

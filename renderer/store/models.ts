@@ -10,6 +10,7 @@ export const initialModels: ModelsSlice = {
   progress: {},
   firstRun: null,
   importing: null,
+  importProgress: null,
   importOutcome: null,
 };
 

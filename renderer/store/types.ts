@@ -71,6 +71,8 @@ export interface ModelsSlice {
   firstRun: FirstRunProposal | null;
   /** An import is in flight (path shown while copying/validating). */
   importing: string | null;
+  /** A .nemo import's conversion progress (0..1); null before the first report and for a .gguf. */
+  importProgress: number | null;
   /** The last import's outcome, shown next to Import: an error until the next try or edit; "Imported" expires. */
   importOutcome: { kind: 'ok' | 'error'; text: string } | null;
 }

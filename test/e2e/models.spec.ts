@@ -92,7 +92,7 @@ test('a local .gguf opens directly, or is imported into the models folder', asyn
   await expect(app.getByTestId('engine-line')).toContainText('running on CPU');
 
   await app.getByTestId('nav-models').click();
-  await app.getByLabel('Path of a .gguf file on this machine').fill(MODEL_PATH);
+  await app.getByLabel('Path of a .gguf or .nemo file on this machine').fill(MODEL_PATH);
   await app.getByRole('button', { name: 'Import', exact: true }).click();
   const row = app.locator('[data-testid="installed-row"][data-id^="imported/"]');
   await expect(row).toBeVisible();
@@ -102,7 +102,7 @@ test('a local .gguf opens directly, or is imported into the models folder', asyn
   expect((await server.services.models.listInstalled()).map((m) => m.source.kind)).toEqual(['imported']);
 
   // A path that is not a model says what is wrong and what to do.
-  await app.getByLabel('Path of a .gguf file on this machine').fill('/definitely/not/here.gguf');
+  await app.getByLabel('Path of a .gguf or .nemo file on this machine').fill('/definitely/not/here.gguf');
   await app.getByRole('button', { name: 'Import', exact: true }).click();
   // Next to Import, with advice about the path; not a banner at the top of the window.
   const outcome = app.getByTestId('import-outcome');
@@ -113,6 +113,6 @@ test('a local .gguf opens directly, or is imported into the models folder', asyn
   const button = await app.getByRole('button', { name: 'Import', exact: true }).boundingBox();
   expect(Math.abs((box?.y ?? 0) - (button?.y ?? 0))).toBeLessThan(120);
   // Editing the path makes it no longer true: it goes.
-  await app.getByLabel('Path of a .gguf file on this machine').fill('/somewhere/else.gguf');
+  await app.getByLabel('Path of a .gguf or .nemo file on this machine').fill('/somewhere/else.gguf');
   await expect(outcome).toHaveCount(0);
 });

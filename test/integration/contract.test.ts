@@ -123,6 +123,7 @@ const VALID: Record<InvokeChannel, unknown> = {
   'models:remove': { id: 'no-such-model' },
   'models:setActive': { id: 'no-such-model' },
   'models:import': { path: '/nonexistent/model.gguf' },
+  'models:cancelImport': undefined,
   'models:pickFile': undefined,
   'settings:get': undefined,
   'settings:set': { threads: 1 },

@@ -2,7 +2,8 @@
 // (reflinked where the file system can) into the models folder under a
 // temporary name, validated by the engine, and only then renamed into place
 // and listed. Invalid files are refused with the
-// engine's own message.
+// engine's own message. A .nemo takes the same path with its conversion
+// (nemo/nemo-import.ts) in place of the copy.
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { engineError } from './downloader.js';
 import { ModelError, errnoCode, errorMessage } from './errors.js';
 import { fsyncDir, removeIfExists, sha256File } from './file-io.js';
 import { precheckGguf } from './gguf-precheck.js';
+import { importNemo, NemoFormatError } from './nemo/nemo-import.js';
 import { checkRegularFile, notRegularMessage } from '../util/regular-file.js';
 import type { InstalledIndex } from './installed-index.js';
 import type { InstalledModel, ValidateModel, ValidatedModelInfo } from './types.js';
@@ -22,6 +24,8 @@ export interface ImportDeps {
   index: InstalledIndex;
   validateModel: ValidateModel;
   freeSpace: FreeSpaceProbe;
+  /** A .nemo conversion's progress (0..1). */
+  onProgress?: (fraction: number) => void;
 }
 
 export const IMPORT_DIR = 'imported';
@@ -30,7 +34,7 @@ export const IMPORT_DIR = 'imported';
 export function safeStem(name: string): string {
   const stem = path
     .basename(name)
-    .replace(/\.gguf$/i, '')
+    .replace(/\.(gguf|nemo)$/i, '')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^[.-]+|[.-]+$/g, '')
     .slice(0, 80);
@@ -49,6 +53,27 @@ async function freeName(deps: ImportDeps, stem: string): Promise<string> {
   }
 }
 
+/** Copy-on-write clone where supported (instant on btrfs/APFS/ReFS), a plain copy elsewhere. No hard link: later edits of the original must not change the installed model. */
+async function copyIn(srcPath: string, tmp: string): Promise<void> {
+  try {
+    await fs.copyFile(srcPath, tmp, fsConstants.COPYFILE_FICLONE);
+  } catch (e) {
+    if (errnoCode(e) === 'ENOSPC') throw new ModelError('DISK_FULL', 'The disk became full while importing the model.', {}, { cause: e });
+    throw new ModelError('IO_ERROR', `Could not copy ${srcPath}: ${errorMessage(e)}`, {}, { cause: e });
+  }
+}
+
+/** A NeMo checkpoint converted to a parakeet.cpp GGUF (F32 weights, as NeMo holds them); the engine validates it next. */
+async function convertNemo(srcPath: string, tmp: string, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<void> {
+  try {
+    await importNemo(srcPath, tmp, { weightType: 'f32', signal, onProgress });
+  } catch (e) {
+    if (e instanceof NemoFormatError) throw new ModelError(signal?.aborted ? 'CANCELLED' : 'MODEL_INVALID', `${srcPath}: ${e.message}`, {}, { cause: e });
+    if (errnoCode(e) === 'ENOSPC') throw new ModelError('DISK_FULL', 'The disk became full while converting the .nemo.', {}, { cause: e });
+    throw new ModelError('IO_ERROR', `Could not convert ${srcPath}: ${errorMessage(e)}`, {}, { cause: e });
+  }
+}
+
 export async function importModelFile(deps: ImportDeps, srcPath: string, signal?: AbortSignal): Promise<InstalledModel> {
   let size: number;
   try {
@@ -64,21 +89,15 @@ export async function importModelFile(deps: ImportDeps, srcPath: string, signal?
       { cause: e },
     );
   }
+  const nemo = /\.nemo$/i.test(srcPath);
   // Cheap checks first: nothing is copied or hashed for a file that can never be a model.
-  await precheckGguf(srcPath, size);
+  if (!nemo) await precheckGguf(srcPath, size);
   await ensureFreeSpace(deps.freeSpace, deps.tempDir, size);
 
   const tmp = path.join(deps.tempDir, `import-${randomBytes(6).toString('hex')}.gguf`);
   try {
-    try {
-      // Copy-on-write clone where supported (instant on btrfs/APFS/ReFS), a plain
-      // copy elsewhere. No hard link: later edits of the original must not
-      // change the installed model.
-      await fs.copyFile(srcPath, tmp, fsConstants.COPYFILE_FICLONE);
-    } catch (e) {
-      if (errnoCode(e) === 'ENOSPC') throw new ModelError('DISK_FULL', 'The disk became full while importing the model.', {}, { cause: e });
-      throw new ModelError('IO_ERROR', `Could not copy ${srcPath}: ${errorMessage(e)}`, {}, { cause: e });
-    }
+    if (nemo) await convertNemo(srcPath, tmp, signal, deps.onProgress);
+    else await copyIn(srcPath, tmp);
     const { sha256, bytes } = await sha256File(tmp, signal);
     const same = deps.index.findBySha256(sha256);
     if (same) return same; // identical bytes are installed already

@@ -63,6 +63,8 @@ export class ModelManager extends TypedEmitter<ModelManagerEvents> {
   private endpoint: string | null;
   /** Imports run one at a time (see importFile). */
   private importChain: Promise<unknown> = Promise.resolve();
+  /** Aborts the import that is running (cancelImport). */
+  private importAbort: AbortController | null = null;
 
   constructor(opts: ModelManagerOptions) {
     super();
@@ -205,23 +207,41 @@ export class ModelManager extends TypedEmitter<ModelManagerEvents> {
    * file) and would both miss the other's identical bytes. The engine validates one file at a time anyway.
    */
   async importFile(srcPath: string, signal?: AbortSignal): Promise<InstalledModel> {
-    const run = (): Promise<InstalledModel> =>
-      importModelFile(
-        {
-          modelsDir: this.modelsDir,
-          tempDir: this.store.dir,
-          index: this.index,
-          validateModel: this.validateModel,
-          freeSpace: this.freeSpace,
-        },
-        srcPath,
-        signal,
-      );
+    const run = async (): Promise<InstalledModel> => {
+      const abort = new AbortController();
+      const forward = (): void => abort.abort();
+      signal?.addEventListener('abort', forward);
+      this.importAbort = abort;
+      try {
+        return await importModelFile(
+          {
+            modelsDir: this.modelsDir,
+            tempDir: this.store.dir,
+            index: this.index,
+            validateModel: this.validateModel,
+            freeSpace: this.freeSpace,
+            onProgress: (fraction) => this.emit('importProgress', { path: srcPath, fraction }),
+          },
+          srcPath,
+          abort.signal,
+        );
+      } finally {
+        signal?.removeEventListener('abort', forward);
+        if (this.importAbort === abort) this.importAbort = null;
+      }
+    };
     const turn = this.importChain.then(run, run);
     this.importChain = turn.catch(() => undefined);
     const model = await turn;
     this.emitInstalled();
     return model;
+  }
+
+  /** Cancels the running import (a .nemo conversion stops between tensors); false when none runs. */
+  cancelImport(): boolean {
+    if (!this.importAbort) return false;
+    this.importAbort.abort();
+    return true;
   }
 
   // ---- installed models ----

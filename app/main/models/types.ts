@@ -41,4 +41,6 @@ export interface ModelManagerEvents {
   installed: [{ installed: InstalledModel[]; activeId: string | null }];
   /** Non-fatal notices (catalog/server hash disagreement, unknown size, …). */
   warning: [{ id: string; message: string }];
+  /** A .nemo import's conversion: the fraction of its tensors written (0..1). */
+  importProgress: [{ path: string; fraction: number }];
 }

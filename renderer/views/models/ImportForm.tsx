@@ -1,10 +1,10 @@
-// Import a local .gguf into the models folder (copied, validated, listed).
+// Import a local .gguf (copied) or .nemo (converted) into the models folder, validated and listed.
 // Electron offers the native dialog; a browser cannot reveal file paths, so
 // web mode asks for one.
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/Button.js';
 import * as actions from '../../store/actions.js';
-import { importModel, pickModelFile } from '../../store/commands.js';
+import { cancelImport, importModel, pickModelFile } from '../../store/commands.js';
 import { useApp } from '../../store/hooks.js';
 
 /** The last import's outcome, right under the control that caused it. */
@@ -20,6 +20,20 @@ function ImportOutcome() {
     >
       {outcome.text}
     </p>
+  );
+}
+
+/** A .nemo being converted: how far, and a way to stop it. */
+function ImportProgress() {
+  const importing = useApp((s) => s.models.importing);
+  const progress = useApp((s) => s.models.importProgress);
+  if (importing === null || !/\.nemo$/i.test(importing)) return null;
+  return (
+    <div className="inline-form-row" data-testid="import-progress">
+      <progress max={1} value={progress ?? 0} aria-label="Converting the .nemo" />
+      <span role="status">{progress === null ? 'Reading the .nemo…' : `Converting… ${Math.floor(progress * 100)} %`}</span>
+      <Button onClick={() => void cancelImport()}>Cancel</Button>
+    </div>
   );
 }
 
@@ -42,11 +56,11 @@ export function ImportForm() {
             if (picked) await importModel(picked);
           }}
         >
-          Choose a .gguf file…
+          Choose a .gguf or .nemo file…
         </Button>
       ) : (
         <form className="inline-form" onSubmit={submit}>
-          <label htmlFor="import-path">Path of a .gguf file on this machine</label>
+          <label htmlFor="import-path">Path of a .gguf or .nemo file on this machine</label>
           <div className="inline-form-row">
             <input
               id="import-path"
@@ -67,6 +81,7 @@ export function ImportForm() {
           </div>
         </form>
       )}
+      <ImportProgress />
       <ImportOutcome />
     </section>
   );

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { importErrorText } from '../../../renderer/errors.js';
-import { IMPORT_OK_MS, importModel, testInsert } from '../../../renderer/store/commands.js';
+import { IMPORT_OK_MS, cancelImport, importModel, testInsert } from '../../../renderer/store/commands.js';
+import * as actions from '../../../renderer/store/actions.js';
 import { appStore } from '../../../renderer/store/store.js';
 import { installFakeApi } from './fake-api.js';
 
@@ -35,6 +36,21 @@ describe('import outcome', () => {
     assert.equal(appStore.getState().notices.items.length, 0);
     t.mock.timers.tick(IMPORT_OK_MS);
     assert.equal(appStore.getState().models.importOutcome, null, 'gone once no longer news');
+  });
+
+  test('a .nemo import shows its conversion progress until it ends; Cancel asks main to stop it', async () => {
+    const done = importModel('/home/me/finetune.nemo');
+    actions.importProgressed({ path: '/home/me/finetune.nemo', fraction: 0.42 });
+    actions.importProgressed({ path: '/elsewhere.nemo', fraction: 0.9 });
+    assert.equal(appStore.getState().models.importProgress, 0.42, 'only the running import\'s progress');
+    void cancelImport();
+    fake.take('models:cancelImport').resolve({ ok: true, value: { cancelled: true } });
+    fake.take('models:import').resolve({ ok: false, error: { code: 'CANCELLED', message: '/home/me/finetune.nemo: the import was cancelled' } });
+    await done;
+    const s = appStore.getState();
+    assert.equal(s.models.importing, null);
+    assert.equal(s.models.importProgress, null);
+    assert.match(s.models.importOutcome?.text ?? '', /cancelled/);
   });
 
   test('the insertion test answers with its own result', async () => {

@@ -178,8 +178,22 @@ struct StateInfo {
     bool adaptive_threads = false;
 };
 
+/** One component of a parakeet.cpp bundle GGUF (general.architecture "parakeet-bundle"), from its header. */
+struct BundleComponent {
+    std::string name;          // the key and tensor prefix ("asr", "vad", …)
+    std::string kind;          // parakeet.bundle.<name>.kind: "asr", "vad", or a kind this engine does not load
+    std::string license, source, attribution;
+    int tensors = 0;
+    uint64_t bytes = 0;        // its tensors' bytes in the file
+    bool loaded = false;       // the component this model was loaded from
+};
+
 struct ModelInfo {
     std::string path;
+    /** The file's GGUF schema: "parakeet.cpp", "NeMo-Speech.cpp" (general.architecture "asr") or "parakeet.cpp bundle". */
+    std::string schema;
+    std::vector<BundleComponent> components;  // a bundle's components, in file order (empty otherwise)
+    uint64_t sentencepiece_bytes = 0;         // size of the embedded SentencePiece model (Model::sentencepiece_model); 0 = none
     std::string name;        // general.name
     std::string arch;        // parakeet.arch as written
     bool has_ctc = false;
@@ -368,6 +382,11 @@ public:
     Model & operator=(const Model &) = delete;
 
     const ModelInfo & info() const;
+    /**
+     * The SentencePiece model the file embeds (NeMo-Speech.cpp's asr.tokenizer.spm_model, decoded), or "" when it has
+     * none: exact text → tokens for custom vocabulary. Immutable after load.
+     */
+    const std::string & sentencepiece_model() const;
 
     /** The state options this model was loaded with (LoadParams' n_threads, always_schedule, adaptive_threads). */
     StateParams default_state_params() const;

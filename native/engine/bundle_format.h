@@ -1,0 +1,25 @@
+// parakeet.cpp bundle GGUFs (general.architecture "parakeet-bundle", format version 1): several
+// single-model GGUFs in one file, every key and tensor under "<component>." with per-component
+// licence keys and a content digest. The engine loads the ASR component through a prefixed view.
+#pragma once
+
+#include <vector>
+
+#include "parakeet/parakeet.h"
+
+namespace parakeet {
+
+class GgufFile;
+
+bool is_bundle(const GgufFile & file);
+
+/** The components as the header lists them (no tensor data read). Throws naming a malformed header. */
+std::vector<BundleComponent> bundle_components(const GgufFile & file);
+
+/**
+ * Picks the only component of kind "asr", verifies its content_sha256 and sets the file's view to it.
+ * Refuses by name a bundle without one (a Silero-only bundle), with several, or of a newer version.
+ */
+void read_bundle_asr_component(GgufFile & file);
+
+}  // namespace parakeet
