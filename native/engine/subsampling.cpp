@@ -68,14 +68,29 @@ ggml_tensor * stage_output(ggml_context * ctx, const DepthwiseOutput & dw, Activ
     return pointwise_relu_masked(ctx, x, quantized, pw_w, pw_b, packed, mask, dw.width, dw.height);
 }
 
+/**
+ * NeMo CausalConv2D pads 2 before and 1 after on both axes. The convs here pad 2 on both sides
+ * instead (their own symmetric padding, where ggml_pad_ext copied the whole input element by element
+ * on one thread) and drop what that adds: output i reads padded inputs 2i … 2i+2 either way, and only
+ * an odd length gets one more output at the end, past the causal length floor(n/2) + 1.
+ */
+constexpr int kCausalPad = 2;
+
+/** [C, W, H] channels-fastest cut to its first `width` columns and `height` rows (a copy only where they differ). */
+ggml_tensor * crop_causal(ggml_context * ctx, ggml_tensor * x, int64_t width, int64_t height) {
+    if (x->ne[1] == width && x->ne[2] == height) return x;
+    return ggml_cont(ctx, ggml_view_3d(ctx, x, x->ne[0], width, height, x->nb[1], x->nb[2], 0));
+}
+
+int64_t causal_length(int64_t n) { return n / 2 + 1; }
+
 // conv.0: full 3×3 conv over the 1-channel [M, T] image, as im2col + matmul
 // so the result comes out channels-fastest: [C, W1, H1]; ReLU; stage-1 mask.
 ggml_tensor * conv0_stage(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in) {
     const int64_t C = hp.subsampling_channels;
     const bool causal = hp.causal_downsampling;
-    const int pad = causal ? 0 : 1;
+    const int pad = causal ? kCausalPad : 1;
     ggml_tensor * image = in.mel;
-    if (causal) image = ggml_pad_ext(ctx, image, 2, 1, 2, 1, 0, 0, 0, 0);
     // im2col only reads the kernel's shape [3, 3, 1, C]; the taps live in conv0_w.
     ggml_tensor * kernel_shape = ggml_view_4d(ctx, w.conv0_w, 3, 3, 1, C, 3 * sizeof(float), 9 * sizeof(float), 9 * sizeof(float), 0);
     ggml_tensor * cols = ggml_im2col(ctx, kernel_shape, image, 2, 2, pad, pad, 1, 1, true, GGML_TYPE_F32);  // [9, W1, H1]
@@ -84,6 +99,7 @@ ggml_tensor * conv0_stage(ggml_context * ctx, const Hparams & hp, const EncoderW
     ggml_tensor * x = ggml_mul_mat(ctx, w.conv0_w, ggml_reshape_2d(ctx, cols, 16, W1 * H1));  // [C, W1·H1]
     x = ggml_relu(ctx, ggml_add(ctx, x, w.conv0_b));
     x = ggml_reshape_3d(ctx, x, C, W1, H1);
+    if (causal) x = crop_causal(ctx, x, causal_length(image->ne[0]), causal_length(image->ne[1]));
     // NeMo MaskedConvSequential: time rows past the valid length are zeroed before the next stage.
     if (in.stage_masks.size() > 1 && in.stage_masks[1] != nullptr) x = ggml_mul(ctx, x, in.stage_masks[1]);
 
@@ -120,13 +136,20 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
             x = stage_output(ctx, depthwise_stride2(ctx, x, st.dw_w, format), format, st.pw_w, st.pw_b, in.packed, mask);
             continue;
         }
-        if (causal) x = ggml_pad_ext(ctx, x, 0, 0, 2, 1, 2, 1, 0, 0);
         ggml_tensor * cwhn = ggml_permute(ctx, x, 2, 0, 1, 3);  // view [W, H, C], channels contiguous
         // The CWHN kernel path wants the kernel channels-fastest too: view [1, C, 3, 3] as [3, 3, 1, C].
         ggml_tensor * kernel_cwhn = ggml_permute(ctx, st.dw_w, 2, 3, 0, 1);
-        ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, pad, pad, 1, 1);
-        const int64_t W = dw->ne[0], H = dw->ne[1];
+        const int stage_pad = causal ? kCausalPad : pad;
+        ggml_tensor * dw = ggml_conv_2d_dw_direct(ctx, kernel_cwhn, cwhn, 2, 2, stage_pad, stage_pad, 1, 1);
+        int64_t W = dw->ne[0], H = dw->ne[1];
         ggml_tensor * flat = ggml_view_2d(ctx, dw, C, W * H, size_t(C) * sizeof(float), 0);  // [C, W·H]
+        if (causal) {
+            // dw is channels-fastest in memory: view it [C, W, H] to cut the causal extent.
+            W = causal_length(x->ne[1]);
+            H = causal_length(x->ne[2]);
+            ggml_tensor * chw = ggml_view_3d(ctx, dw, C, dw->ne[0], dw->ne[1], size_t(C) * sizeof(float), size_t(C) * dw->ne[0] * sizeof(float), 0);
+            flat = ggml_reshape_2d(ctx, crop_causal(ctx, chw, W, H), C, W * H);
+        }
         x = pointwise_relu_masked(ctx, flat, false, st.pw_w, st.pw_b, in.packed, mask, W, H);  // depthwise bias is folded into pw_b
     }
 

@@ -20,17 +20,7 @@ const pcm = concat(speechLike(1.9, 31), quiet(0.4, 32), speechLike(1.3, 33));
 
 /** The chunks' encoder frames one after another: [frames][D]. */
 function streamedFrames(run: EngineStreamRun): Float32Array {
-  return concatFloat(run.raw.map((c) => c.encoded ?? new Float32Array(0)));
-}
-
-function concatFloat(parts: Float32Array[]): Float32Array {
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat(...run.raw.map((c) => c.encoded ?? new Float32Array(0)));
 }
 
 for (const family of STREAMING_FAMILIES) {
