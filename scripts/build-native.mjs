@@ -49,6 +49,11 @@ try {
   process.exit(1);
 }
 
+if (flag('PARAKEET_VULKAN') === 'ON' && source.missingPatches.length) {
+  console.warn(`[build-native] ${source.source} lacks our ggml guards (${source.missingPatches.join(', ')}; scripts/ggml-patches.mjs):`);
+  console.warn('  the Vulkan backend may not compile with older glslc or Vulkan headers (Debian 12).');
+}
+
 const defines = {
   PARAKEET_GGML_DIR: source.ggmlDir,
   PARAKEET_GGML_COMMIT: source.commit,
