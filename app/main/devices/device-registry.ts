@@ -47,6 +47,7 @@ export class DeviceRegistry {
     opts.engine.on('crashed', ({ device, reason }) => {
       if (device) this.markFailed(device, `the engine process stopped (${reason}) while running on it`);
     });
+    opts.engine.on('deviceFailed', ({ device, reason }) => this.markFailed(device, reason));
     // Synchronous with the engine host's report: a failed device is excluded before the host asks
     // effectiveDevice() where to reload.
     opts.engine.on('selfTest', (result) => {
