@@ -1,5 +1,6 @@
 // The device picker's GPU half on a real Vulkan device (Vulkan0; lavapipe in CI, see helpers/vulkan.ts):
-// the registry walk, the automatic pick (the GPU when one is shown, the CPU when not), a pick by name and by
+// the registry walk, the automatic pick (a real GPU when one is shown; a software renderer such as lavapipe is passed
+// over for the CPU, whose own kernels are faster; the CPU when none is shown), a pick by name and by
 // $PARAKEET_DEVICE, an unknown name falling back with the device list, a model placed and run on the device
 // ("ran on" per call, weights in the device's memory, none of the engine's CPU-only packed kernels), and a
 // device that fails to start or to compute (PARAKEET_DEVICE_FAULT, native/engine/device_test_hooks.h).
@@ -42,6 +43,8 @@ async function withEnv<T>(name: string, value: string | undefined, fn: () => Pro
   }
 }
 
+const isLavapipe = (description: string): boolean => /llvmpipe|lavapipe/i.test(description);
+
 interface ChildDevices {
   devices: string[];
   selection: { device: { name: string }; source: string; reason: string };
@@ -58,20 +61,27 @@ describe(`the registry walk and the picker with ${VULKAN_DEVICE}`, () => {
     assert.ok(gpu.type === 'gpu' || gpu.type === 'igpu', `${gpu.name} is typed ${gpu.type}`);
     assert.ok(gpu.memoryTotal > 0 && gpu.memoryFree <= gpu.memoryTotal, JSON.stringify(gpu));
     assert.deepEqual(gpu.cpuFeatures, []);
+    assert.equal(gpu.softwareRenderer, isLavapipe(gpu.description), `softwareRenderer for "${gpu.description}"`);
     assert.equal(devices.filter((d) => d.type === 'cpu').length, 1, 'the CPU is still listed, once');
   });
 
-  test(`auto picks ${VULKAN_DEVICE} (the first GPU)`, { skip }, async () => {
+  test(`auto walks the registry: a real GPU is picked; a software renderer (lavapipe) is passed over for the CPU, and the reason says so`, { skip }, async () => {
+    const gpu = vulkanDevice()!;
     const sel = await withEnv('PARAKEET_DEVICE', undefined, () => selectDevice());
     assert.equal(sel.source, 'auto');
-    assert.equal(sel.device.name, VULKAN_DEVICE, sel.reason);
     assert.equal(sel.fellBack, false);
-    assert.match(sel.reason, /GPU/);
+    if (gpu.softwareRenderer) {
+      assert.equal(sel.device.name, 'CPU', sel.reason);
+      assert.ok(sel.reason.includes(`${VULKAN_DEVICE} (`) && /software renderer/.test(sel.reason), sel.reason);
+    } else {
+      assert.equal(sel.device.name, VULKAN_DEVICE, sel.reason);
+      assert.match(sel.reason, /GPU/);
+    }
   });
 
   test('auto picks the CPU in a process where ggml hides lavapipe (no GGML_VK_VISIBLE_DEVICES)', { skip }, (t) => {
     const gpu = vulkanDevice();
-    if (gpu && !/llvmpipe|lavapipe/i.test(gpu.description)) {
+    if (gpu && !isLavapipe(gpu.description)) {
       t.skip(`${gpu.name} is a real GPU (${gpu.description}): ggml shows it in any process`);
       return;
     }
@@ -84,6 +94,7 @@ describe(`the registry walk and the picker with ${VULKAN_DEVICE}`, () => {
     assert.deepEqual(out.devices, ['CPU'], 'ggml hides a CPU-type Vulkan device unless asked');
     assert.equal(out.selection.device.name, 'CPU', out.selection.reason);
     assert.equal(out.selection.source, 'auto');
+    assert.equal(out.selection.reason, 'automatic: no GPU found, using the CPU');
   });
 
   test('by name, case-insensitive', { skip }, () => {

@@ -113,7 +113,7 @@ export class DeviceRegistry {
     if (selected !== 'auto' && !this.isFailed(selected)) return selected;
     if (this.failed.length === 0) return undefined;
     for (const type of AUTO_ORDER) {
-      const candidate = this.devices.find((d) => d.type === type && !this.isFailed(d.name));
+      const candidate = this.devices.find((d) => d.type === type && !d.softwareRenderer && !this.isFailed(d.name));
       if (candidate) return candidate.name;
     }
     return 'CPU';
