@@ -53,7 +53,7 @@ function assertSameDecode(label: string, a: TranscribeResult, b: TranscribeResul
 
 describe(`ggml_backend_sched over {${VULKAN_DEVICE}, CPU}`, () => {
   test(`every graph through the scheduler: all of it lands on ${VULKAN_DEVICE}, results as the direct path's`, { skip }, async () => {
-    const pcm = speechSamples(dir, seconds(4));
+    const pcm = speechSamples(dir, seconds(3));
     assert.equal(scheduled!.info().scheduled, true);
     for (const decoder of ['tdt', 'ctc'] as const) {
       const a = await direct!.transcribe(pcm, { decoder, captureEncoder: true });
@@ -65,7 +65,7 @@ describe(`ggml_backend_sched over {${VULKAN_DEVICE}, CPU}`, () => {
   });
 
   test(`${PINNED} pinned to the CPU: the fallback runs, "ran on" names both devices, the decode is unchanged`, { skip }, async () => {
-    const pcm = speechSamples(dir, seconds(4));
+    const pcm = speechSamples(dir, seconds(3));
     for (const decoder of ['tdt', 'ctc'] as const) {
       const a = await direct!.transcribe(pcm, { decoder, captureEncoder: true });
       const b = await pinned!.transcribe(pcm, { decoder, captureEncoder: true });
