@@ -6,7 +6,8 @@
 //
 // Environment:
 //   GGML_SOURCE_DIR=/path        build against another ggml checkout
-//   PARAKEET_DISTRIBUTABLE=1     loadable ggml backends + every CPU variant, no -march=native
+//   PARAKEET_DISTRIBUTABLE=1     loadable ggml backends + every CPU variant, no -march=native, and on
+//                                Linux and Windows the Vulkan backend (PARAKEET_VULKAN=0 leaves it out)
 //   PARAKEET_VULKAN=1 / PARAKEET_CUDA=1 / PARAKEET_METAL=0|1   GPU backends
 //   PARAKEET_SKIP_NATIVE=1       skip (the app then reports that the engine is missing)
 //   PARAKEET_BUILD_JOBS=N        parallel compile jobs
@@ -39,6 +40,12 @@ function flag(name) {
   return process.env[name] === '1' || process.env[name] === 'ON' ? 'ON' : 'OFF';
 }
 
+// GPU users on Linux and Windows (NVIDIA, AMD, Intel) get Vulkan in the distributable without a separate
+// download; it is a loadable backend there, so a machine without a Vulkan loader still starts on the CPU.
+const vulkan = process.env.PARAKEET_VULKAN !== undefined
+  ? flag('PARAKEET_VULKAN')
+  : flag('PARAKEET_DISTRIBUTABLE') === 'ON' && process.platform !== 'darwin' ? 'ON' : 'OFF';
+
 let source;
 try {
   source = ensureGgmlSource();
@@ -49,13 +56,18 @@ try {
   process.exit(1);
 }
 
+if (vulkan === 'ON' && source.missingPatches.length) {
+  console.warn(`[build-native] ${source.source} lacks our ggml guards (${source.missingPatches.join(', ')}; scripts/ggml-patches.mjs):`);
+  console.warn('  the Vulkan backend may not compile with older glslc or Vulkan headers (Debian 12).');
+}
+
 const defines = {
   PARAKEET_GGML_DIR: source.ggmlDir,
   PARAKEET_GGML_COMMIT: source.commit,
   PARAKEET_GGML_SOURCE: source.source,
   NODE_ADDON_API_DIR: dirname(require.resolve('node-addon-api/napi.h')),
   PARAKEET_DISTRIBUTABLE: flag('PARAKEET_DISTRIBUTABLE'),
-  PARAKEET_VULKAN: flag('PARAKEET_VULKAN'),
+  PARAKEET_VULKAN: vulkan,
   PARAKEET_CUDA: flag('PARAKEET_CUDA'),
   PARAKEET_BUILD_TESTS: flag('PARAKEET_BUILD_TESTS'),
 };

@@ -7,12 +7,17 @@
 // clone the bundle into a cache folder. `GGML_SOURCE_DIR` overrides all of
 // this with any other ggml checkout (the folder that holds `ggml/`, or the
 // `ggml` folder itself).
+//
+// The fetched tree gets our guard hunks (scripts/ggml-patches.mjs: what they are and why) before it is
+// marked ready; a tree fetched before a hunk existed gets it on the next build. A GGML_SOURCE_DIR checkout
+// is never edited: the result says which hunks it lacks.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GGML_PATCHES, appliedGgmlPatches, applyGgmlPatches } from './ggml-patches.mjs';
 
 export const GGML_PIN = Object.freeze({
   package: 'node-llama-cpp',
@@ -53,8 +58,8 @@ function run(command, args, options = {}) {
 }
 
 /**
- * Ensures the pinned ggml source is in the cache and returns
- * `{ ggmlDir, commit, version, source }`.
+ * Ensures the pinned ggml source (with our guard hunks) is in the cache and returns
+ * `{ ggmlDir, commit, version, source, patches, missingPatches }`.
  */
 export function ensureGgmlSource({ cacheDir = defaultCacheDir() } = {}) {
   const override = process.env.GGML_SOURCE_DIR;
@@ -66,14 +71,14 @@ export function ensureGgmlSource({ cacheDir = defaultCacheDir() } = {}) {
     } catch {
       // not a git checkout: the commit stays unknown and is reported as such
     }
-    return { ggmlDir, commit, version: readGgmlVersion(ggmlDir), source: `GGML_SOURCE_DIR=${override}` };
+    const patches = appliedGgmlPatches(ggmlDir);
+    const missingPatches = GGML_PATCHES.map((patch) => patch.id).filter((id) => !patches.includes(id));
+    return { ggmlDir, commit, version: readGgmlVersion(ggmlDir), source: `GGML_SOURCE_DIR=${override}`, patches, missingPatches };
   }
 
   const treeDir = join(cacheDir, `llama.cpp-${GGML_PIN.llamaCppCommit.slice(0, 12)}`);
   const stamp = join(treeDir, '.parakeet-source.json');
-  if (existsSync(stamp)) {
-    return { ggmlDir: ggmlDirOf(treeDir), commit: GGML_PIN.llamaCppCommit, version: GGML_PIN.ggmlVersion, source: `${GGML_PIN.package}@${GGML_PIN.version}` };
-  }
+  if (existsSync(stamp)) return pinnedResult(treeDir, stamp);
 
   mkdirSync(cacheDir, { recursive: true });
   const work = join(cacheDir, `tmp-${process.pid}`);
@@ -106,9 +111,11 @@ export function ensureGgmlSource({ cacheDir = defaultCacheDir() } = {}) {
       throw new Error(`bundle commit ${commit} differs from the pinned ${GGML_PIN.llamaCppCommit}`);
     }
     rmSync(join(cloneDir, '.git'), { recursive: true, force: true });
+    const patches = applyGgmlPatches(ggmlDirOf(cloneDir), { pinnedCommit: commit });
+    log(`applied our ggml guards: ${patches.join(', ')}`);
     writeFileSync(
       join(cloneDir, '.parakeet-source.json'),
-      JSON.stringify({ ...GGML_PIN, fetchedAt: new Date().toISOString() }, null, 2),
+      JSON.stringify({ ...GGML_PIN, fetchedAt: new Date().toISOString(), patches }, null, 2),
     );
     rmSync(treeDir, { recursive: true, force: true });
     renameSync(cloneDir, treeDir);
@@ -116,7 +123,24 @@ export function ensureGgmlSource({ cacheDir = defaultCacheDir() } = {}) {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  return { ggmlDir: ggmlDirOf(treeDir), commit: GGML_PIN.llamaCppCommit, version: GGML_PIN.ggmlVersion, source: `${GGML_PIN.package}@${GGML_PIN.version}` };
+  return pinnedResult(treeDir, stamp);
+}
+
+/** The result for the cached pinned tree; applies the guard hunks its stamp does not list yet. */
+function pinnedResult(treeDir, stamp) {
+  const ggmlDir = ggmlDirOf(treeDir);
+  const recorded = JSON.parse(readFileSync(stamp, 'utf8'));
+  const listed = Array.isArray(recorded.patches) ? recorded.patches : [];
+  const wanted = GGML_PATCHES.map((patch) => patch.id);
+  if (wanted.some((id) => !listed.includes(id))) {
+    const applied = applyGgmlPatches(ggmlDir, { pinnedCommit: GGML_PIN.llamaCppCommit });
+    if (applied.length) log(`applied our ggml guards to the cached tree: ${applied.join(', ')}`);
+    writeFileSync(stamp, JSON.stringify({ ...recorded, patches: wanted }, null, 2));
+  }
+  return {
+    ggmlDir, commit: GGML_PIN.llamaCppCommit, version: GGML_PIN.ggmlVersion,
+    source: `${GGML_PIN.package}@${GGML_PIN.version}`, patches: wanted, missingPatches: [],
+  };
 }
 
 function readGgmlVersion(ggmlDir) {

@@ -7,8 +7,12 @@
 //   npm test                      everything
 //   npm test -- --only=node       one suite (node | e2e | electron)
 //   npm test -- test/unit/x.test.ts   just these node:test files
+//   npm test -- --only=vulkan     the Vulkan lane: test/native/vulkan-*.test.ts against the addon named by
+//                                 $PARAKEET_VULKAN_ADDON, with lavapipe shown as Vulkan0 (GGML_VK_VISIBLE_DEVICES=0)
+//   --counts-out=file             also write the totals as JSON (the Vulkan lane's, for the main run)
+//   $PARAKEET_EXTRA_COUNTS=file   totals of an earlier run (the Vulkan lane) counted into the final line
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +21,7 @@ const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const explicitFiles = args.filter((a) => !a.startsWith('--'));
+const countsOut = args.find((a) => a.startsWith('--counts-out='))?.slice('--counts-out='.length);
 const scratch = mkdtempSync(join(tmpdir(), 'parakeet-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0, failures: [] };
 
@@ -38,12 +43,11 @@ function add(counts, label) {
   totals.failures.push(...counts.failures.map((f) => `[${label}] ${f}`));
 }
 
-function runNodeTests() {
-  const files = explicitFiles.length
-    ? explicitFiles.map((f) => resolve(f))
-    : ['test/unit', 'test/native', 'test/integration'].flatMap((d) => findTests(join(root, d), '.test.ts'));
+function runNodeTests(files = explicitFiles.length
+  ? explicitFiles.map((f) => resolve(f))
+  : ['test/unit', 'test/native', 'test/integration'].flatMap((d) => findTests(join(root, d), '.test.ts')), label = 'node', env = process.env) {
   if (files.length === 0) return;
-  const countsFile = join(scratch, 'node-counts.json');
+  const countsFile = join(scratch, `${label}-counts.json`);
   const result = spawnSync(
     process.execPath,
     [
@@ -54,10 +58,23 @@ function runNodeTests() {
       `--test-reporter=${join(root, 'scripts', 'count-reporter.mjs')}`, '--test-reporter-destination=stderr',
       ...files.map((f) => relative(root, f)),
     ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, PARAKEET_TEST_COUNTS: countsFile } },
+    { cwd: root, stdio: 'inherit', env: { ...env, PARAKEET_TEST_COUNTS: countsFile } },
   );
-  if (existsSync(countsFile)) add(JSON.parse(readFileSync(countsFile, 'utf8')), 'node');
-  else add({ passed: 0, failed: 1, skipped: 0, failures: [`node:test exited ${result.status} without results`] }, 'node');
+  if (existsSync(countsFile)) add(JSON.parse(readFileSync(countsFile, 'utf8')), label);
+  else add({ passed: 0, failed: 1, skipped: 0, failures: [`node:test exited ${result.status} without results`] }, label);
+}
+
+/** The Vulkan lane: the vulkan-*.test.ts files against the Vulkan addon, lavapipe exposed (only here). */
+function runVulkanTests() {
+  const addon = process.env.PARAKEET_VULKAN_ADDON;
+  if (!addon || !existsSync(addon)) {
+    add({ passed: 0, failed: 1, skipped: 0, failures: [`PARAKEET_VULKAN_ADDON=${addon ?? ''} names no built addon`] }, 'vulkan');
+    return;
+  }
+  const files = findTests(join(root, 'test', 'native'), '.test.ts').filter((f) => /[/\\]vulkan-[^/\\]*$/.test(f));
+  const env = { ...process.env, PARAKEET_ADDON: resolve(addon), GGML_VK_VISIBLE_DEVICES: process.env.GGML_VK_VISIBLE_DEVICES ?? '0' };
+  delete env.PARAKEET_DEVICE;
+  runNodeTests(files, 'vulkan', env);
 }
 
 function countPlaywright(report) {
@@ -97,10 +114,17 @@ function runPlaywright(config, label) {
   else add({ passed: 0, failed: 1, skipped: 0, failures: [`playwright (${config}) exited ${result.status} without a report`] }, label);
 }
 
-if (!only || only === 'node') runNodeTests();
-if (explicitFiles.length === 0) {
+if (only === 'vulkan') runVulkanTests();
+else if (!only || only === 'node') runNodeTests();
+if (explicitFiles.length === 0 && only !== 'vulkan') {
   if (!only || only === 'e2e') runPlaywright('test/e2e/playwright.config.ts', 'e2e');
   if (!only || only === 'electron') runPlaywright('test/electron/playwright.config.ts', 'electron');
+}
+
+if (countsOut) writeFileSync(countsOut, JSON.stringify(totals));
+for (const file of (process.env.PARAKEET_EXTRA_COUNTS ?? '').split(',').filter(Boolean)) {
+  if (existsSync(file)) add(JSON.parse(readFileSync(file, 'utf8')), 'earlier run');
+  else add({ passed: 0, failed: 1, skipped: 0, failures: [`PARAKEET_EXTRA_COUNTS: ${file} is missing`] }, 'earlier run');
 }
 
 if (totals.failures.length) {

@@ -92,6 +92,7 @@ function describeDevice(d: DeviceInfo): string {
     lines.push(`    threads: ${d.cpuThreads}`);
     if (d.cpuFeatures.length) lines.push(`    features: ${d.cpuFeatures.join(' ')}`);
   }
+  if (d.softwareRenderer) lines.push('    software renderer: computes on the CPU; used only when named');
   return lines.join('\n');
 }
 

@@ -22,6 +22,8 @@ export interface DeviceInfo {
   cpuFeatures: string[];
   /** CPU only: hardware threads. */
   cpuThreads: number;
+  /** A GPU-API device that computes on the CPU (lavapipe/llvmpipe, SwiftShader): never picked automatically, only by name. */
+  softwareRenderer: boolean;
 }
 
 /** Which device a model was placed on, and why. */

@@ -38,6 +38,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::DeviceInfo & d) {
     o.Set("deviceId", d.device_id);
     o.Set("cpuFeatures", strings(env, d.cpu_features));
     o.Set("cpuThreads", d.cpu_threads);
+    o.Set("softwareRenderer", d.software_renderer);
     return o;
 }
 

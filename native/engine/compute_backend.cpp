@@ -41,12 +41,16 @@ ComputeBackend::ComputeBackend(DeviceSelection & selection, int n_threads, bool 
 
     device_ = find_device(selection.device.name);
     if (device_ == nullptr) device_ = cpu_device_;
-    backend_ = ggml_backend_dev_init(device_, nullptr);
+    if (device_ != cpu_device_) hooks_ = DeviceTestHooks::from_environment();
+    const bool simulated_init_fault = hooks_.init_fault;
+    backend_ = simulated_init_fault ? nullptr : ggml_backend_dev_init(device_, nullptr);
     if (backend_ == nullptr && device_ != cpu_device_) {
         // A device that is listed but cannot start (driver fault, out of memory): say so and use the CPU.
-        log_line(LogLevel::Warn, "device " + selection.device.name + " failed to initialize; falling back to the CPU");
+        const std::string why = simulated_init_fault ? " (simulated: PARAKEET_DEVICE_FAULT=init)" : "";
+        log_line(LogLevel::Warn, "device " + selection.device.name + " failed to initialize" + why + "; falling back to the CPU");
         selection.fell_back = true;
-        selection.reason = "device '" + selection.device.name + "' failed to initialize; using the CPU";
+        selection.reason = "device '" + selection.device.name + "' failed to initialize" + why + "; using the CPU";
+        hooks_ = DeviceTestHooks{};
         for (const DeviceInfo & d : list_devices()) {
             if (d.type == DeviceType::Cpu) selection.device = d;
         }
@@ -112,6 +116,7 @@ std::vector<ggml_backend_buffer_type_t> ComputeBackend::cpu_extra_buffer_types()
 
 bool ComputeBackend::device_runs_whole_graph(ggml_cgraph * graph) const {
     if (device_ == cpu_device_) return true;
+    if (!hooks_.cpu_ops.empty()) return false;  // PARAKEET_SCHED_CPU_OPS: the scheduler places those ops on the CPU
     const int n = ggml_graph_n_nodes(graph);
     for (int i = 0; i < n; ++i) {
         if (!ggml_backend_dev_supports_op(device_, ggml_graph_node(graph, i))) return false;
@@ -255,6 +260,14 @@ std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std:
             sched_ = ggml_backend_sched_new(n == 1 ? &cpu_backend_ : backends, nullptr, n, max_graph_nodes_, false, false);
         }
         ggml_backend_sched_reset(sched_);
+        if (!hooks_.cpu_ops.empty()) {
+            // Between the reset and the split: the placement the scheduler gives an op the device lacks.
+            const int n = ggml_graph_n_nodes(graph);
+            for (int i = 0; i < n; ++i) {
+                ggml_tensor * node = ggml_graph_node(graph, i);
+                if (hooks_.pins_to_cpu(node)) ggml_backend_sched_set_tensor_backend(sched_, node, cpu_backend_);
+            }
+        }
         if (!ggml_backend_sched_alloc_graph(sched_, graph)) {
             throw Error(ErrorCode::OutOfMemory, "not enough memory on " + device_name() + " for the compute buffers of this audio length");
         }
@@ -270,6 +283,8 @@ std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std:
             if (used.count(b) && std::find(ran.begin(), ran.end(), name) == ran.end()) ran.push_back(name);
         }
     }
+    // PARAKEET_DEVICE_FAULT=compute: the device's work is reported as failed, as a lost device's would be.
+    if (device_ != cpu_device_ && status == GGML_STATUS_SUCCESS && DeviceTestHooks::compute_fault_now()) status = GGML_STATUS_FAILED;
     switch (status) {
         case GGML_STATUS_SUCCESS: return ran;
         case GGML_STATUS_ABORTED: throw Error(ErrorCode::Aborted, "transcription cancelled");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ggml-alloc.h"
+#include "device_test_hooks.h"
 #include "ggml-backend.h"
 #include "parakeet/parakeet.h"
 
@@ -76,6 +77,7 @@ private:
     const std::atomic<bool> * abort_flag_ = nullptr;
     bool always_schedule_ = false;
     size_t max_graph_nodes_ = 4096;
+    DeviceTestHooks hooks_;  // empty on the CPU (device_test_hooks.h)
 };
 
 }  // namespace parakeet

@@ -42,6 +42,12 @@ std::vector<std::string> cpu_features(ggml_backend_reg_t reg) {
     return out;
 }
 
+/** Mesa's lavapipe reports itself as "llvmpipe (LLVM …)"; SwiftShader by name. */
+bool is_software_renderer(const std::string & description) {
+    const std::string d = lower(description);
+    return d.find("llvmpipe") != std::string::npos || d.find("lavapipe") != std::string::npos || d.find("swiftshader") != std::string::npos;
+}
+
 DeviceInfo describe(ggml_backend_dev_t dev) {
     DeviceInfo info;
     ggml_backend_dev_props props;
@@ -54,6 +60,7 @@ DeviceInfo describe(ggml_backend_dev_t dev) {
     info.device_id = props.device_id ? props.device_id : "";
     ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(dev);
     info.backend = reg ? ggml_backend_reg_name(reg) : "";
+    info.software_renderer = info.type != DeviceType::Cpu && is_software_renderer(info.description);
     if (info.type == DeviceType::Cpu) {
         info.cpu_features = cpu_features(reg);
         // The engine's own kernel classes beyond ggml's list (cpu_ops.h, amx.h), after any
@@ -164,19 +171,26 @@ DeviceSelection select_device(const std::string & requested_arg) {
         return sel;
     }
 
-    // Auto: the first discrete GPU, else the first integrated GPU, else the CPU.
+    // Auto: the first discrete GPU, else the first integrated GPU, else the CPU. A software renderer
+    // (a Vulkan driver running on this CPU) is skipped: it would only be a slower CPU.
+    std::string skipped;
     for (enum ggml_backend_dev_type type : {GGML_BACKEND_DEVICE_TYPE_GPU, GGML_BACKEND_DEVICE_TYPE_IGPU}) {
         for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
             ggml_backend_dev_t dev = ggml_backend_dev_get(i);
-            if (ggml_backend_dev_type(dev) == type) {
-                sel.device = describe(dev);
-                sel.reason = std::string("automatic: first ") + (type == GGML_BACKEND_DEVICE_TYPE_GPU ? "GPU" : "integrated GPU");
-                return sel;
+            if (ggml_backend_dev_type(dev) != type) continue;
+            DeviceInfo info = describe(dev);
+            if (info.software_renderer) {
+                if (skipped.empty()) skipped = info.name + " (" + info.description + ")";
+                continue;
             }
+            sel.device = std::move(info);
+            sel.reason = std::string("automatic: first ") + (type == GGML_BACKEND_DEVICE_TYPE_GPU ? "GPU" : "integrated GPU");
+            return sel;
         }
     }
     sel.device = describe(cpu_device());
-    sel.reason = "automatic: no GPU found, using the CPU";
+    sel.reason = skipped.empty() ? "automatic: no GPU found, using the CPU"
+                                 : "automatic: " + skipped + " is a software renderer that runs on the CPU, so the CPU itself is used (name it to use it anyway)";
     return sel;
 }
 

@@ -86,6 +86,9 @@ function DeviceRow({
       <th scope="row">
         <span className="device-name">{device.name}</span>
         <span className="device-desc">{device.description}</span>
+        {device.softwareRenderer ? (
+          <span className="device-desc" data-testid="device-software">software renderer: runs on the CPU, used only when chosen here</span>
+        ) : null}
         {device.type === 'cpu' && device.cpuThreads ? (
           <span className="device-desc">
             {device.cpuThreads} threads{device.cpuFeatures.length ? ` · ${device.cpuFeatures.join(' ')}` : ''}

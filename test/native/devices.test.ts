@@ -102,12 +102,12 @@ describe('selectDevice', () => {
     }
   });
 
-  test('auto: the first GPU, else the CPU', async () => {
+  test('auto: the first GPU that is not a software renderer, else the CPU', async () => {
     const sel = await withDeviceEnv(undefined, () => selectDevice());
     assert.equal(sel.source, 'auto');
     assert.equal(sel.requested, '');
     assert.equal(sel.fellBack, false);
-    const gpu = listDevices().find((d) => d.type === 'gpu' || d.type === 'igpu');
+    const gpu = listDevices().find((d) => (d.type === 'gpu' || d.type === 'igpu') && !d.softwareRenderer);
     assert.equal(sel.device.name, gpu ? gpu.name : 'CPU', sel.reason);
   });
 

@@ -47,6 +47,7 @@ export class DeviceRegistry {
     opts.engine.on('crashed', ({ device, reason }) => {
       if (device) this.markFailed(device, `the engine process stopped (${reason}) while running on it`);
     });
+    opts.engine.on('deviceFailed', ({ device, reason }) => this.markFailed(device, reason));
     // Synchronous with the engine host's report: a failed device is excluded before the host asks
     // effectiveDevice() where to reload.
     opts.engine.on('selfTest', (result) => {
@@ -112,7 +113,7 @@ export class DeviceRegistry {
     if (selected !== 'auto' && !this.isFailed(selected)) return selected;
     if (this.failed.length === 0) return undefined;
     for (const type of AUTO_ORDER) {
-      const candidate = this.devices.find((d) => d.type === type && !this.isFailed(d.name));
+      const candidate = this.devices.find((d) => d.type === type && !d.softwareRenderer && !this.isFailed(d.name));
       if (candidate) return candidate.name;
     }
     return 'CPU';

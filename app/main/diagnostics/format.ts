@@ -10,6 +10,7 @@ function device(d: DeviceInfo): string[] {
   const lines = [`  ${d.name} (${d.type}, backend ${d.backend}): ${d.description}`];
   if (d.memoryTotal > 0) lines.push(`    memory: ${formatBytes(d.memoryFree)} ${d.type === 'cpu' ? 'available' : 'free'} of ${formatBytes(d.memoryTotal)}`);
   if (d.type === 'cpu') lines.push(`    threads: ${d.cpuThreads}; features: ${d.cpuFeatures.join(' ') || 'none reported'}`);
+  if (d.softwareRenderer) lines.push('    software renderer: computes on the CPU; never picked automatically');
   return lines;
 }
 

@@ -20,6 +20,8 @@ export interface DeviceCheckDeps {
   /** The registry's device for a reload (the failed one already excluded). */
   nextDevice: () => string | undefined;
   emitSelfTest: (result: DeviceSelfTest) => void;
+  /** A decode failed on `device` (not a self-test): the registry marks it before nextDevice() is asked. */
+  emitDeviceFailed: (failure: { device: string; reason: string }) => void;
   emitNotice: (notice: Notice) => void;
   disposed: () => boolean;
 }
@@ -55,6 +57,11 @@ export class DeviceCheck {
         result = await this.deps.request({ op: 'selfTest', trigger: 'load' }, { internal });
       } catch (error) {
         if ((error as CodedError).code === 'ENGINE_CRASHED' || this.deps.disposed()) throw error;
+        if ((error as CodedError).code === 'DEVICE_UNAVAILABLE') {
+          // The device failed under the test's own decode: the same as failing it (the next device is checked in turn).
+          await this.moveAway(device.name, (error as Error).message, internal);
+          continue;
+        }
         log.warn(`the self-test of ${device.name} could not run`, error);
         this.deps.emitNotice(engineNotices.selfTestIncomplete(device.name, (error as Error).message));
         return;
@@ -62,6 +69,26 @@ export class DeviceCheck {
       if (result.passed) this.passed.add(key);
       if (!(await this.settle(result, internal))) return;
     }
+  }
+
+  /**
+   * A decode failed with DEVICE_UNAVAILABLE on `device`, the model's device and not the CPU: the device is
+   * reported failed and the model reloaded on the registry's next choice (checked like any load), so the
+   * caller can run the decode once more. Rethrows what the reload throws.
+   */
+  async moveAfterFailure(device: string, why: string, internal: boolean): Promise<void> {
+    await this.moveAway(device, why, internal);
+    await this.afterLoad(internal);
+  }
+
+  /** Reports `device` failed, reloads the model on the registry's next choice, and says where it went. */
+  private async moveAway(device: string, why: string, internal: boolean): Promise<void> {
+    const { residency, log } = this.deps;
+    log.error(`${device} failed while decoding: ${why}`);
+    this.deps.emitDeviceFailed({ device, reason: `failed while decoding (${why})` });
+    if (!residency.path) throw new Error('no model file to reload');
+    await residency.load({ path: residency.path, options: { ...residency.options, device: this.deps.nextDevice() }, reason: 'device-failure', internal });
+    this.deps.emitNotice(engineNotices.deviceFailedMoved(device, why, residency.model?.device.device.name ?? 'the CPU'));
   }
 
   /**

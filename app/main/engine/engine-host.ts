@@ -94,6 +94,8 @@ export interface EngineHostEvents {
   ran: [{ devicesRan: string[] }];
   /** A device self-test finished (after a load or on request); a failed one marks the device (registry). */
   selfTest: [DeviceSelfTest];
+  /** A decode failed on a device that is not the CPU (DEVICE_UNAVAILABLE); the registry marks it before the model moves. */
+  deviceFailed: [{ device: string; reason: string }];
 }
 
 export class EngineHost extends TypedEmitter<EngineHostEvents> {
@@ -166,6 +168,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       request: (r, how) => this.request(r, how),
       nextDevice: () => this.opts.deviceAfterCrash?.(),
       emitSelfTest: (result) => this.emit('selfTest', result),
+      emitDeviceFailed: (failure) => this.emit('deviceFailed', failure),
       emitNotice: (notice) => this.emit('notice', notice),
       disposed: () => this.disposed,
     });
@@ -314,7 +317,8 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       await this.reloadIfIdle();
       const live = how.priority === 'final' || how.priority === 'partial';
       const maxThreads = live ? this.liveThreads('live') : undefined;
-      const result = await this.request({ op: 'transcribe', pcm, options: maxThreads ? { ...options, maxThreads } : options }, { signal: how.signal });
+      const request = { op: 'transcribe', pcm, options: maxThreads ? { ...options, maxThreads } : options } as const;
+      const result = await this.withDeviceFailover(() => this.request(request, { signal: how.signal }));
       this.emit('ran', { devicesRan: result.devicesRan });
       return result;
     });
@@ -363,7 +367,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     try {
       return await runFileJob({
         log: this.log,
-        request: (r, requestHow) => this.request(r, requestHow),
+        request: (r, requestHow) => this.withDeviceFailover(() => this.request(r, requestHow)),
         inLane: (work, laneHow) => this.inLane(PRIORITY.file, work, laneHow),
         reloadIfIdle: () => this.reloadIfIdle(),
         windowThreads: () => this.liveThreads('file'),
@@ -583,6 +587,22 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     } else if (this.state === 'starting') {
       this.log.info(`engine ready (pid ${message.pid}, ggml ${message.build?.ggmlVersion ?? '?'}, ${this.mode})`);
       this.setState(this.residency.model ? 'ready' : 'no-model');
+    }
+  }
+
+  /**
+   * Runs a decode request; when it fails with DEVICE_UNAVAILABLE on the model's device and that is not the
+   * CPU (a lost device, a driver fault: the engine process survived), the device is marked failed, the model
+   * moves to the registry's next device and the request runs once more there, so the audio is not lost.
+   */
+  private async withDeviceFailover<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      const device = this.residency.model?.device.device;
+      if ((error as CodedError).code !== 'DEVICE_UNAVAILABLE' || !device || device.type === 'cpu' || this.disposed) throw error;
+      await this.deviceCheck.moveAfterFailure(device.name, (error as Error).message, false);
+      return run();
     }
   }
 

@@ -52,6 +52,16 @@ export const engineNotices = {
     };
   },
 
+  /** A decode failed on the device in use (a lost device, a driver fault); the model moved to `now`, where the decode runs again. */
+  deviceFailedMoved(device: string, why: string, now: string): Notice {
+    return {
+      level: 'warning',
+      code: 'DEVICE_FAILED',
+      message: `${device} failed while decoding (${why}). It is marked unusable for this run; the engine continues on ${now}.`,
+      action: 'Restart the app to try the device again (after a driver update, for example).',
+    };
+  },
+
   /** The device in use failed and the model could not be moved. */
   selfTestFailedStuck(device: string, detail: string, why: string): Notice {
     return {

@@ -11,7 +11,7 @@ import type { Logger } from '../log.js';
 import type { CodedError, EngineLoadOptions, EngineRequest, EngineResponseMap } from './protocol.js';
 
 /** Why a load happens: it decides the log line, the error handling and the state after a failure. */
-export type LoadReason = 'user' | 'idle' | 'self-test' | 'restart';
+export type LoadReason = 'user' | 'idle' | 'self-test' | 'device-failure' | 'restart';
 
 interface ReasonRule {
   /** How the log names it after the model's name and device. */
@@ -28,6 +28,7 @@ const RULES: Record<LoadReason, ReasonRule> = {
   user: { after: '', crashIsTheCrashPaths: false, freshEngine: false, logsFailure: null },
   idle: { after: ' after the idle unload', crashIsTheCrashPaths: false, freshEngine: false, logsFailure: null },
   'self-test': { after: ' after the failed self-test', crashIsTheCrashPaths: true, freshEngine: false, logsFailure: 'could not reload the model after the failed self-test' },
+  'device-failure': { after: ' after the device failed', crashIsTheCrashPaths: true, freshEngine: false, logsFailure: 'could not reload the model after the device failed' },
   restart: { after: ' after the crash', crashIsTheCrashPaths: true, freshEngine: true, logsFailure: 'could not reload the model after the crash' },
 };
 

@@ -105,6 +105,11 @@ struct DeviceInfo {
     std::string device_id;                 // PCI bus id where known
     std::vector<std::string> cpu_features; // CPU device only: "AVX2", "AVX512_BF16", …; "PARAKEET_AMX_BF16" where the engine's kernels use AMX tiles
     int cpu_threads = 0;                   // CPU device only: hardware threads
+    /**
+     * A GPU-API device that computes on the CPU (Mesa's lavapipe/llvmpipe, SwiftShader): slower than the CPU
+     * backend it competes with, so never picked automatically, only by name.
+     */
+    bool software_renderer = false;
 };
 
 /** Every device the ggml registry knows, in registry order. */
