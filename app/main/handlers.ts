@@ -36,7 +36,7 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
 
     'engine:status': () => toEngineStatus(s.engine.status()),
     'engine:loadModel': async ({ path }) => {
-      await s.loadModel(path);
+      await s.openModelFile(path);
       return toEngineStatus(s.engine.status());
     },
 

@@ -27,7 +27,7 @@ import { linuxSystemAudio, type SystemAudioStarter } from './meeting/system-audi
 import { systemAudioPlan } from '../shared/system-audio-plan.js';
 import { MeetingService } from './meeting/meeting-service.js';
 import { LogSink, createLogger, isLogLevel, type Logger } from './log.js';
-import { engineValidator } from './model-validation.js';
+import { engineValidator, toValidatedModelInfo } from './model-validation.js';
 import { ModelManager } from './models/index.js';
 import { machineSpeed } from './models/machine-speed.js';
 import type { MachineSpeed } from './models/types.js';
@@ -122,6 +122,17 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     const installedId = modelId ?? (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === path.resolve(file))?.id ?? null;
     await engine.loadModel(file, { ...loadOptions(), modelId: installedId });
   };
+  // A file the user opened: loaded, then listed by reference and made active, so it is not forgotten (issue 44 item 1).
+  const openModelFile = async (file: string): Promise<void> => {
+    const absolute = path.resolve(file);
+    const installedId = (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === absolute)?.id ?? null;
+    const info = await engine.loadModel(absolute, { ...loadOptions(), modelId: installedId });
+    if (installedId) await models.setActive(installedId);
+    else {
+      const linked = await models.linkFile(absolute, toValidatedModelInfo(absolute, info));
+      engine.adoptModelId(linked.id);
+    }
+  };
   const activateModel = async (id: string): Promise<void> => {
     // Load first: the active model is one that works.
     await loadModel(models.modelPath(id), id);
@@ -164,6 +175,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     machineSpeed: speedProbe(engine, loadOptions, log),
     loadOptions,
     loadModel,
+    openModelFile,
     activateModel,
     startupNotices: () => [...notices],
     async dispose() {

@@ -82,7 +82,7 @@ export function FirstRun() {
           )}
           {installed === 0 ? <FirstRunCard /> : null}
           <div className="first-step-local">
-            <p className="muted">Or open a .gguf file you already have:</p>
+            <p className="muted">Or open a .gguf file you already have (used from where it is, not copied; it is listed under Models → Installed):</p>
             <ModelPicker idPrefix="dictate-picker" />
           </div>
         </li>

@@ -16,11 +16,15 @@ function typeText(m: InstalledModel): string {
 function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: boolean; loadedPath: string | null }) {
   const [confirming, setConfirming] = useState(false);
   const loaded = loadedPath !== null && loadedPath.endsWith(m.file);
+  // A file the user opened is used from its place: leaving the list does not delete it.
+  const linked = m.source.kind === 'linked';
   return (
     <tr data-testid="installed-row" data-id={m.id}>
       <th scope="row">
         <span className="device-name">{m.displayName}</span>
-        <span className="device-desc">{m.file}</span>
+        <span className="device-desc" data-testid="installed-file">
+          {linked ? `Used from where it is: ${m.file}` : m.file}
+        </span>
       </th>
       <td>{formatBytes(m.bytes)}</td>
       <td>{typeText(m)}</td>
@@ -30,7 +34,7 @@ function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: bo
             {m.license.spdx ?? m.license.name}
           </a>
         ) : (
-          <span className="muted">unknown (imported)</span>
+          <span className="muted">{linked ? 'unknown (opened file)' : 'unknown (imported)'}</span>
         )}
       </td>
       <td>
@@ -42,16 +46,20 @@ function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: bo
         </Button>
         {confirming ? (
           <>
-            <Button variant="danger" onClick={() => void removeModel(m.id)} aria-label={`Confirm deleting ${m.displayName}`}>
-              Delete file
+            <Button
+              variant="danger"
+              onClick={() => void removeModel(m.id)}
+              aria-label={linked ? `Remove from list: ${m.displayName}` : `Confirm deleting ${m.displayName}`}
+            >
+              {linked ? 'Remove from list' : 'Delete file'}
             </Button>
             <Button variant="quiet" onClick={() => setConfirming(false)}>
               Keep
             </Button>
           </>
         ) : (
-          <Button variant="quiet" onClick={() => setConfirming(true)} aria-label={`Delete ${m.displayName}`}>
-            Delete…
+          <Button variant="quiet" onClick={() => setConfirming(true)} aria-label={linked ? `Remove ${m.displayName}` : `Delete ${m.displayName}`}>
+            {linked ? 'Remove…' : 'Delete…'}
           </Button>
         )}
       </td>
