@@ -80,7 +80,7 @@ export function FirstRun() {
           ) : (
             <span className="muted">Proposed for dictation; nothing is downloaded until you press Download, which then shows its speed and time left.</span>
           )}
-          {installed === 0 ? <FirstRunCard /> : null}
+          {installed === 0 ? <FirstRunCard inline /> : null}
           <div className="first-step-local">
             <p className="muted">Or open a .gguf file you already have (used from where it is, not copied; it is listed under Models → Installed):</p>
             <ModelPicker idPrefix="dictate-picker" />
