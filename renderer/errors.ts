@@ -30,6 +30,7 @@ const ACTIONS: Record<string, string> = {
   IO_ERROR: 'Check that the models folder is writable and has free space.',
   DISCONNECTED: 'The app is reconnecting. If this persists, restart "npm run web" and open the address it prints.',
   UNAUTHORIZED: 'Open the address printed by "npm run web" (it carries the access token).',
+  MEETING_RECORDING: 'Stop the meeting in the Meeting view to dictate, or add a marker there.',
   SESSION_NOT_FOUND: 'Press Start to begin a new dictation.',
   NOT_SUPPORTED: 'This is not available in this mode.',
 };

@@ -82,7 +82,13 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
     'settings:get': () => s.settings.get(),
     'settings:set': (patch) => s.settings.set(patch),
 
-    'dictation:start': (options, context) => s.sessions.start(options, context.clientId),
+    'dictation:start': (options, context) => {
+      // Both would record the same microphone, and the meeting already transcribes it (issue 44 item 3).
+      if (s.meetings.current()) {
+        throw new CodedError('MEETING_RECORDING', 'A meeting is recording this microphone, and its transcript already has what you say.');
+      }
+      return s.sessions.start(options, context.clientId);
+    },
     // Only the client that started a session may end it; any client may read a summary (after a reconnect
     // the web page has a new client id).
     'dictation:stop': ({ sessionId, sentSamples }, context) => s.sessions.stop(sessionId, context.clientId, sentSamples),

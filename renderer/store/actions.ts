@@ -243,6 +243,11 @@ export function micOpened(label: string | null, pressToMicMs: number | null): vo
   set((s) => ({ session: { ...s.session, micLabel: label, pressToMicMs: pressToMicMs ?? s.session.pressToMicMs } }));
 }
 
+/** The first run's microphone test started or ended. */
+export function micTesting(on: boolean): void {
+  set((s) => ({ session: { ...s.session, micTest: on } }));
+}
+
 export function micClosed(): void {
   set((s) => ({ session: { ...s.session, micLabel: null, level: 0 } }));
 }

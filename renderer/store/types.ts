@@ -32,6 +32,8 @@ export interface SessionSlice {
   micLabel: string | null;
   /** The mic stays open on the Dictate view so pre-roll audio exists before Start. */
   armed: boolean;
+  /** The first run's microphone test holds the microphone open (the header's recording chip says so). */
+  micTest?: boolean;
   /** Press → first text → inserted, of the newest session (key-latency.ts). */
   keyLatency?: KeyLatency | null;
 }

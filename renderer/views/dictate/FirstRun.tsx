@@ -24,6 +24,11 @@ function MicTest() {
   useEffect(() => {
     if (testing) setPeak((p) => Math.max(p, level));
   }, [testing, level]);
+  // The header's recording chip shows while the test holds the microphone.
+  useEffect(() => {
+    actions.micTesting(testing);
+    return () => actions.micTesting(false);
+  }, [testing]);
   // Leaving the view ends the test (unless the user keeps the microphone open on Dictate anyway).
   useEffect(() => () => {
     if (testing && !armedByPreference) void dictation.disarm();
