@@ -33,15 +33,32 @@ const ACTIONS: Record<string, string> = {
   MEETING_RECORDING: 'Stop the meeting in the Meeting view to dictate, or add a marker there.',
   SESSION_NOT_FOUND: 'Press Start to begin a new dictation.',
   NOT_SUPPORTED: 'This is not available in this mode.',
+  INVALID_PAYLOAD: 'Check what you typed; if it looks right, the log has the details.',
 };
 
 export function actionFor(code: string): string | undefined {
   return ACTIONS[code];
 }
 
+/**
+ * The error's message in words for a person. A refused payload names the channel and the field in the
+ * contract's terms ("engine:loadModel: payload.path: is not an absolute path"); that never reaches the user
+ * as such: the field and the problem are kept, the channel goes (issue 44 item 4).
+ */
+export function plainMessage(error: IpcError): string {
+  if (error.code !== 'INVALID_PAYLOAD') return error.message;
+  const m = /^[\w:]+: (?:payload\.?)?([\w.[\]]*):? (.*)$/.exec(error.message);
+  if (!m) return 'The app sent a request the service could not accept.';
+  const field = (m[1] ?? '').split('.').pop()?.replace(/\[\d+\]/g, '') ?? '';
+  const words = field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const problem = (m[2] ?? '').replace(/\.$/, '');
+  return words ? `The ${words} ${problem.startsWith('expected') ? `was wrong (${problem})` : problem}.` : `The request was wrong (${problem}).`;
+}
+
 /** A notice for a failed request, with the next step filled in when we know it. */
 export function noticeFromError(error: IpcError, level: NoticeLevel = 'error', context?: string): Notice {
-  const message = context ? `${context}: ${error.message}` : error.message;
+  const text = plainMessage(error);
+  const message = context ? `${context}: ${text}` : text;
   const action = actionFor(error.code);
   return action ? { level, code: error.code, message, action } : { level, code: error.code, message };
 }
@@ -60,16 +77,17 @@ const FILE_ACTIONS: Record<string, string> = {
 /** A failed file transcription, in words, for the job's own place in the Files view: what happened, what to do. */
 export function fileErrorText(error: IpcError): string {
   const action = FILE_ACTIONS[error.code] ?? actionFor(error.code);
-  return action ? `${error.message} ${action}` : error.message;
+  return action ? `${plainMessage(error)} ${action}` : plainMessage(error);
 }
 
 /** A failed model import, in words, shown next to Import: advice about the file, not about downloads. */
 export function importErrorText(error: IpcError): string {
   let action: string | undefined;
-  if (/does not exist/.test(error.message)) action = 'Check the path: it must be the full path of a .gguf file on this machine.';
-  else if (error.code === 'IO_ERROR') action = 'Check that your user can read the file, and that the models folder is writable and has free space.';
+  if (/does not exist|not found/.test(error.message) || error.code === 'NOT_FOUND' || error.code === 'INVALID_PAYLOAD') {
+    action = 'Check the path: it must be the full path of a .gguf file on this machine.';
+  } else if (error.code === 'IO_ERROR') action = 'Check that your user can read the file, and that the models folder is writable and has free space.';
   else action = actionFor(error.code);
-  return action ? `${error.message} ${action}` : error.message;
+  return action ? `${plainMessage(error)} ${action}` : plainMessage(error);
 }
 
 export function fileNoticeFromError(error: IpcError, context: string): Notice {

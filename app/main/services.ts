@@ -37,6 +37,8 @@ import { wireServiceEvents } from './service-wiring.js';
 import { SessionManager } from './sessions/session-manager.js';
 import { SettingsStore } from './settings.js';
 import { appVersion } from './util/app-root.js';
+import { checkRegularFile, notRegularMessage } from './util/regular-file.js';
+import { CodedError } from './engine/protocol.js';
 
 export type { PlatformHooks, Services, ServicesCore, ServicesOptions } from './service-types.js';
 
@@ -125,6 +127,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
   // A file the user opened: loaded, then listed by reference and made active, so it is not forgotten (issue 44 item 1).
   const openModelFile = async (file: string): Promise<void> => {
     const absolute = path.resolve(file);
+    await checkOpenedFile(absolute);
     const installedId = (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === absolute)?.id ?? null;
     const info = await engine.loadModel(absolute, { ...loadOptions(), modelId: installedId });
     if (installedId) await models.setActive(installedId);
@@ -308,6 +311,20 @@ function appInfo(options: ServicesOptions, engine: EngineHost, logSink: LogSink,
     logFile: logSink.file,
     userDataDir,
   };
+}
+
+/** A file the user typed or picked: "not found" when it is not there, not the engine's verdict on a model. */
+async function checkOpenedFile(file: string): Promise<void> {
+  let check: Awaited<ReturnType<typeof checkRegularFile>>;
+  try {
+    check = await checkRegularFile(file);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new CodedError('NOT_FOUND', `${file} was not found.`);
+    throw new CodedError('IO_ERROR', `${file} cannot be read (${(error as Error).message}).`);
+  }
+  if (check.kind === 'not-regular') throw new CodedError('MODEL_INVALID', `${notRegularMessage(file, check.what)} Choose a .gguf model file.`);
+  if (check.kind === 'empty') throw new CodedError('MODEL_INVALID', `${file} is empty (0 bytes), so it is not a model.`);
 }
 
 /** The start-up model: options.modelPath, else the active installed model; a failure becomes a notice. */

@@ -23,7 +23,7 @@ import {
   applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
 } from './models.js';
 import * as keyLatency from './key-latency.js';
-import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
+import { addNotice, dismissKey, dismissKeyPrefix, dismissNotice as dismissNoticeReducer } from './notices.js';
 import { applyInserted, applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
 import { appStore, initialState, sliceActions } from './store.js';
@@ -37,8 +37,14 @@ const set = (update: Update): void => appStore.setState(update);
 export function noticeKey(code: string): string {
   if (code.startsWith('ENGINE_') || code === 'ENGINE') return 'engine';
   if (code.startsWith('MIC_') || code === 'PERMISSION_DENIED') return 'mic';
+  // A meeting's warnings (a source lost, the engine behind, dictation refused) end with the meeting.
+  if (code.startsWith('MEETING_')) return `${MEETING_NOTICE_PREFIX}${code}`;
   return code;
 }
+
+export const MEETING_NOTICE_PREFIX = 'meeting:';
+/** Banners about loading a model: a model that loaded makes them untrue. */
+const MODEL_LOAD_NOTICES = ['MODEL_INVALID', 'NO_MODEL', 'UNKNOWN_MODEL', 'NOT_FOUND', 'INVALID_PAYLOAD'];
 
 // ---------------------------------------------------------------- events
 
@@ -49,6 +55,10 @@ export function noticeKey(code: string): string {
  */
 export function engineStatusChanged(status: EngineStatus): void {
   set((s) => ({ engine: applyEngineStatus(s.engine, status) }));
+  // A banner belongs to its cause: once a model is loaded, "could not load" ones are stale (issue 44 item 4).
+  if (status.model && (status.state === 'ready' || status.state === 'busy')) {
+    for (const key of MODEL_LOAD_NOTICES) dismissNoticeKey(key);
+  }
   if (status.state === 'missing') {
     notify({
       level: 'error',
@@ -280,9 +290,10 @@ export function clearTranscript(): void {
   set(() => ({ transcript: clearTranscriptReducer() }));
 }
 
-export const { dismissNoticeKey, dismissNotice } = sliceActions('notices', {
+export const { dismissNoticeKey, dismissNotice, dismissNoticeKeyPrefix } = sliceActions('notices', {
   dismissNoticeKey: dismissKey,
   dismissNotice: dismissNoticeReducer,
+  dismissNoticeKeyPrefix: dismissKeyPrefix,
 });
 
 /** Tests: back to a fresh store. */

@@ -120,10 +120,15 @@ export async function saveSettings(patch: SettingsPatch): Promise<{ ok: true } |
   return { ok: false, error: result.error };
 }
 
-export async function loadModelFile(path: string): Promise<boolean> {
-  const status = await call('engine:loadModel', `Loading ${path}`, { path });
-  if (status) actions.engineStatusChanged(status);
-  return status !== null;
+/**
+ * Opens a .gguf the user named (listed under Installed by reference). A failure is for the picker to show
+ * next to its button, in words (not a banner that outlives the attempt): null when it loaded.
+ */
+export async function loadModelFile(path: string): Promise<string | null> {
+  const result = await api().invoke('engine:loadModel', { path });
+  if (!result.ok) return importErrorText(result.error);
+  actions.engineStatusChanged(result.value);
+  return null;
 }
 
 export async function downloadModel(id: string): Promise<void> {

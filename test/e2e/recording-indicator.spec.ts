@@ -33,4 +33,6 @@ test('a meeting shows the recording chip on every view; dictation is refused wit
   await expect(chip).toHaveCount(0, { timeout: 30_000 });
   await app.keyboard.press('Alt+1');
   await expect(app.getByTestId('record')).toBeEnabled();
+  // The meeting's banner went with it (issue 44 item 4).
+  await expect(app.getByTestId('notice').filter({ hasText: 'a meeting is recording this microphone' })).toHaveCount(0);
 });
