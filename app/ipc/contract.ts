@@ -345,7 +345,7 @@ export interface LatencyReport {
   micStartMs: number | null;
   /** Speech onset (audio time) to the first partial text (wall ms). */
   firstPartialMs: number | null;
-  /** End of speech (segment close) to its final text (wall ms), last segment. */
+  /** End of speech (the arrival of the segment's last voiced frame) to its final text (wall ms), last segment. */
   finalMs: number | null;
   /** Mean of finalMs over the session. */
   meanFinalMs: number | null;

@@ -274,3 +274,21 @@ test('live text held up by a long engine job: the session says by what, and clea
   assert.equal(delays().at(-1), null, 'cleared once decodes get through');
   await h.manager.stop(sessionId, 'a');
 });
+
+test('"final after end of speech" counts from the last voiced frame, not from the pause decision (issue 44 item 6)', async () => {
+  const h = await harness('final-latency');
+  const { pauseMs } = (await SettingsStore.open(scratch('final-latency-settings'), nullLogger)).get().dictation;
+  const { sessionId } = h.manager.start({ sampleRate: RATE }, 'a');
+  // Frames at the pace a microphone sends them (40 ms each): the pause is only decided pauseMs after the
+  // last voiced frame arrived, so the final cannot be sooner than that after the end of speech.
+  let position = 0;
+  for (const frame of frames(concat(quiet(0.3, 3), speechLike(0.8, 4), quiet(pauseMs / 1000 + 0.6, 5)), 640)) {
+    h.manager.pushAudio(sessionId, frame, 'a', position);
+    position += frame.length;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  const summary = await h.manager.stop(sessionId, 'a');
+  assert.equal(summary.segments.length, 1);
+  const finalMs = summary.latency.finalMs;
+  assert.ok(finalMs !== null && finalMs >= pauseMs * 0.9, `final ${finalMs} ms after the end of speech; the pause alone is ${pauseMs} ms`);
+});
