@@ -66,6 +66,19 @@ function RecordingChip() {
   );
 }
 
+/** The model dictation uses, by name, on every view (issue 44 item 8): the installed entry's name, else the file's. */
+function ModelChip() {
+  const installedName = useApp((s) => s.models.installed.find((m) => m.id === s.engine.status?.modelId)?.displayName ?? null);
+  const fileName = useApp((s) => s.engine.status?.model?.name || null);
+  const name = installedName ?? fileName;
+  if (!name) return null;
+  return (
+    <span className="chip chip-model" data-testid="model-chip" aria-label={`Active model: ${name}`}>
+      {name}
+    </span>
+  );
+}
+
 export function StatusChips() {
   const state = useApp((s) => s.engine.status?.state ?? null);
   const device = useApp((s) => s.engine.status?.model?.device.device.name ?? null);
@@ -85,6 +98,7 @@ export function StatusChips() {
           {device && (state === 'ready' || state === 'busy') ? ` · ${device}` : ''}
         </span>
       ) : null}
+      <ModelChip />
       {mode === 'web' ? <span className="chip">Web mode</span> : null}
     </div>
   );

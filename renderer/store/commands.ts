@@ -151,9 +151,11 @@ export async function cancelDownload(id: string): Promise<void> {
   if (snap) actions.downloadStateChanged(snap);
 }
 
-export async function removeModel(id: string): Promise<void> {
+/** True when it left the list. */
+export async function removeModel(id: string): Promise<boolean> {
   const state = await call('models:remove', `Deleting ${id}`, { id });
   if (state) actions.modelsChanged(state);
+  return state !== null;
 }
 
 export async function setActiveModel(id: string): Promise<void> {

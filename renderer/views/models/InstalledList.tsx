@@ -13,7 +13,24 @@ function typeText(m: InstalledModel): string {
   return parts.filter(Boolean).join(' · ');
 }
 
-function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: boolean; loadedPath: string | null }) {
+/**
+ * What deleting the active model does, said before it is done (issue 44 item 8): the one left becomes
+ * active when there is exactly one (main activates a lone model), else none is loaded.
+ */
+export function afterActiveRemoval(removing: InstalledModel, installed: readonly InstalledModel[]): string {
+  const rest = installed.filter((m) => m.id !== removing.id);
+  return rest.length === 1 ? `${rest[0]!.displayName} becomes the active model.` : 'No model is loaded until you choose one with Use.';
+}
+
+interface RowProps {
+  m: InstalledModel;
+  active: boolean;
+  loadedPath: string | null;
+  installed: readonly InstalledModel[];
+  onRemoved: (text: string) => void;
+}
+
+function InstalledRow({ m, active, loadedPath, installed, onRemoved }: RowProps) {
   const [confirming, setConfirming] = useState(false);
   const loaded = loadedPath !== null && loadedPath.endsWith(m.file);
   // A file the user opened is used from its place: leaving the list does not delete it.
@@ -46,9 +63,17 @@ function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: bo
         </Button>
         {confirming ? (
           <>
+            {active ? (
+              <p className="inline-warning warn-text" role="alert" data-testid="delete-active-warning">
+                {m.displayName} is the active model. {afterActiveRemoval(m, installed)}
+              </p>
+            ) : null}
             <Button
               variant="danger"
-              onClick={() => void removeModel(m.id)}
+              onClick={() => {
+                const next = active ? ` ${afterActiveRemoval(m, installed)}` : '';
+                void removeModel(m.id).then((ok) => ok && onRemoved(`${linked ? 'Removed' : 'Deleted'} ${m.displayName}.${next}`));
+              }}
               aria-label={linked ? `Remove from list: ${m.displayName}` : `Confirm deleting ${m.displayName}`}
             >
               {linked ? 'Remove from list' : 'Delete file'}
@@ -69,11 +94,18 @@ function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: bo
 
 export function InstalledList() {
   const installed = useApp((s) => s.models.installed);
+  // What the last delete did, said where it was done.
+  const [removed, setRemoved] = useState<string | null>(null);
   const activeId = useApp((s) => s.models.activeId);
   const loadedPath = useApp((s) => s.engine.status?.model?.path ?? null);
   return (
     <section className="card" aria-labelledby="installed-title">
       <h3 id="installed-title">Installed</h3>
+      {removed ? (
+        <p className="inline-ok" role="status" data-testid="installed-outcome">
+          {removed}
+        </p>
+      ) : null}
       {installed.length === 0 ? (
         <p className="muted">No models installed yet.</p>
       ) : (
@@ -95,7 +127,7 @@ export function InstalledList() {
           </thead>
           <tbody>
             {installed.map((m) => (
-              <InstalledRow key={m.id} m={m} active={m.id === activeId} loadedPath={loadedPath} />
+              <InstalledRow key={m.id} m={m} active={m.id === activeId} loadedPath={loadedPath} installed={installed} onRemoved={setRemoved} />
             ))}
           </tbody>
         </table>
