@@ -73,7 +73,8 @@ function ModelChip() {
   const name = installedName ?? fileName;
   if (!name) return null;
   return (
-    <span className="chip chip-model" data-testid="model-chip" aria-label={`Active model: ${name}`}>
+    <span className="chip chip-model" data-testid="model-chip" title={name}>
+      <span className="visually-hidden">Active model: </span>
       {name}
     </span>
   );

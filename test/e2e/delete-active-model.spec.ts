@@ -21,9 +21,9 @@ test('deleting the active model warns first and says which model is active now; 
   const activeName = (await server.services.models.listInstalled()).find((m) => m.source.kind === 'linked')!.displayName;
 
   const chip = app.getByTestId('model-chip');
-  await expect(chip).toHaveText(activeName);
+  await expect(chip).toHaveText(`Active model: ${activeName}`);
   await app.keyboard.press('Alt+3');
-  await expect(chip).toHaveText(activeName);
+  await expect(chip).toHaveText(`Active model: ${activeName}`);
   await app.keyboard.press('Alt+5');
 
   await active.getByRole('button', { name: /^Remove / }).click();
@@ -31,6 +31,6 @@ test('deleting the active model warns first and says which model is active now; 
   await active.getByRole('button', { name: 'Remove from list' }).click();
   await expect(app.getByTestId('installed-outcome')).toHaveText(`Removed ${activeName}. ${importedName} becomes the active model.`);
   await expect(imported).toContainText('Active');
-  await expect(chip).toHaveText(importedName);
+  await expect(chip).toHaveText(`Active model: ${importedName}`);
   await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
 });

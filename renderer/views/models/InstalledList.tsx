@@ -58,8 +58,10 @@ function InstalledRow({ m, active, loadedPath, installed, onRemoved }: RowProps)
         {active ? <span className="badge badge-active">Active{loaded ? ', loaded' : ''}</span> : null}
       </td>
       <td className="row-actions">
-        <Button disabled={active} onClick={() => void setActiveModel(m.id)} aria-label={`Use ${m.displayName}`}>
+        {/* Visible word first, the model's name hidden after it: the name contains what is seen (axe). */}
+        <Button disabled={active} onClick={() => void setActiveModel(m.id)}>
           {active ? 'Active' : 'Use'}
+          <span className="visually-hidden"> {m.displayName}</span>
         </Button>
         {confirming ? (
           <>
@@ -74,17 +76,18 @@ function InstalledRow({ m, active, loadedPath, installed, onRemoved }: RowProps)
                 const next = active ? ` ${afterActiveRemoval(m, installed)}` : '';
                 void removeModel(m.id).then((ok) => ok && onRemoved(`${linked ? 'Removed' : 'Deleted'} ${m.displayName}.${next}`));
               }}
-              aria-label={linked ? `Remove from list: ${m.displayName}` : `Confirm deleting ${m.displayName}`}
             >
               {linked ? 'Remove from list' : 'Delete file'}
+              <span className="visually-hidden"> of {m.displayName}</span>
             </Button>
             <Button variant="quiet" onClick={() => setConfirming(false)}>
               Keep
             </Button>
           </>
         ) : (
-          <Button variant="quiet" onClick={() => setConfirming(true)} aria-label={linked ? `Remove ${m.displayName}` : `Delete ${m.displayName}`}>
-            {linked ? 'Remove…' : 'Delete…'}
+          <Button variant="quiet" onClick={() => setConfirming(true)}>
+            {linked ? 'Remove' : 'Delete'}
+            <span className="visually-hidden"> {m.displayName}</span>…
           </Button>
         )}
       </td>
