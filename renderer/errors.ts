@@ -70,13 +70,15 @@ export function noticeFromError(error: IpcError, level: NoticeLevel = 'error', c
 const FILE_ACTIONS: Record<string, string> = {
   NOT_FOUND: 'Check the path: it must be the full path of an audio file on this machine.',
   BAD_AUDIO: 'WAV is read directly; other formats need ffmpeg or sox on this machine (the message says which step failed).',
-  BAD_ARGUMENT: 'Choose an audio file, and a decoder this model has (or Auto).',
   IO_ERROR: 'Check that your user can read the file.',
 };
 
 /** A failed file transcription, in words, for the job's own place in the Files view: what happened, what to do. */
 export function fileErrorText(error: IpcError): string {
-  const action = FILE_ACTIONS[error.code] ?? actionFor(error.code);
+  // A refused argument's message says what to do itself; only a decoder refusal gets the decoder advice.
+  const action = error.code === 'BAD_ARGUMENT'
+    ? (/decoder/i.test(error.message) ? 'Choose a decoder this model has (or Auto).' : undefined)
+    : FILE_ACTIONS[error.code] ?? actionFor(error.code);
   return action ? `${plainMessage(error)} ${action}` : plainMessage(error);
 }
 

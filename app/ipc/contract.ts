@@ -382,6 +382,9 @@ export interface FileTranscribeOptions {
 export interface FileTranscript {
   jobId: string;
   path: string;
+  /** The model that ran (its name in the file) and the decoder head used: the JSON export carries them. */
+  model?: string;
+  decoder?: DecoderName;
   text: string;
   words: Word[];
   tokens: TokenTiming[];

@@ -12,7 +12,7 @@ import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
 import {
   applyFileProgress, fileCancelRequested as fileCancelRequestedReducer, fileCancelSent as fileCancelSentReducer,
   fileJobEnded as fileJobEndedReducer, fileJobFinished as fileJobFinishedReducer, fileJobStarted as fileJobStartedReducer,
-  fileUploadDone as fileUploadDoneReducer, fileUploadProgress as fileUploadProgressReducer, fileUploadStarted as fileUploadStartedReducer,
+  fileUploadDone as fileUploadDoneReducer, fileQueueChanged as fileQueueChangedReducer, fileUploadProgress as fileUploadProgressReducer, fileUploadStarted as fileUploadStartedReducer,
   showFileResult as showFileResultReducer,
 } from './files.js';
 import {
@@ -123,8 +123,9 @@ export function sessionBegan(sessionId: string): void {
 }
 
 export const {
-  fileProgressed, fileCancelRequested, fileCancelSent, showFileResult, fileUploadStarted, fileUploadProgress, fileUploadDone,
+  fileProgressed, fileCancelRequested, fileCancelSent, showFileResult, fileUploadStarted, fileUploadProgress, fileUploadDone, fileQueueChanged,
 } = sliceActions('files', {
+  fileQueueChanged: fileQueueChangedReducer,
   fileProgressed: applyFileProgress,
   fileUploadStarted: fileUploadStartedReducer,
   fileUploadProgress: fileUploadProgressReducer,

@@ -114,12 +114,18 @@ export interface FileResult {
   /** Local key: main's job ids restart with main, so they are not unique across a web-mode reconnect. */
   key: number;
   transcript: FileResultTranscript;
+  /** The file's name as the user knows it; for an upload, the browser's file (the server's copy is gone). */
+  name: string;
+  /** Sent from this browser: there is no path on this machine to show. */
+  uploaded: boolean;
   /** Date.now() when it arrived. */
   finishedAt: number;
 }
 
 export interface FilesSlice {
   job: FileJob;
+  /** Files waiting for the running job to end, in order (commands.ts keeps what each one runs). */
+  queue: { key: number; name: string }[];
   /** Newest first, at most MAX_FILE_RESULTS. */
   results: FileResult[];
   /** The result on screen (a key in results), or null. */
