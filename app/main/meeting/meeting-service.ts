@@ -508,7 +508,7 @@ export class MeetingService {
     state.source.state = state.track.samples > 0 ? 'stopped' : 'unavailable';
     state.source.reason = problem.reason;
     state.source.action = problem.action;
-    this.opts.log.warn(`meeting ${meeting.id}: ${name}: ${problem.reason}`);
+    this.opts.log.warn(`meeting ${meeting.id}: ${name}: ${problem.reason}${problem.detail ? ` (${problem.detail})` : ''}`);
     this.opts.notify({ level: 'warning', code: 'MEETING_SOURCE_UNAVAILABLE', message: `${problem.reason} The other track keeps recording.`, action: problem.action });
     this.emitState(meeting);
   }
