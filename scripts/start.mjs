@@ -44,8 +44,12 @@ function forward(child) {
 if (electron.path) {
   forward(spawn(electron.path, [root, ...args], { cwd: root, stdio: 'inherit' }));
 } else {
+  // Electron's own error says "delete node_modules/electron and try again", which does nothing offline: say
+  // what happened in our words (issue 44 item 10); its text goes last, for whoever debugs the install.
   process.stdout.write(
-    `Electron binary not available on this machine (${electron.reason}); starting the same app in web mode.\n`,
+    'Electron could not be downloaded (this machine may be offline), so the desktop window cannot open; ' +
+      'starting the same app in web mode instead.\n' +
+      `(Electron said: ${electron.reason.replace(/,? *please delete[^.]*\.?/i, '').trim()})\n`,
   );
   const compiled = join(root, 'dist', 'app', 'web', 'server.js');
   const command = existsSync(compiled)
