@@ -28,7 +28,7 @@ const ACTIONS: Record<string, string> = {
   TOO_MANY_REDIRECTS: 'Check the mirror endpoint in Settings.',
   UNSUPPORTED_MODEL: 'This model is listed for reference; the engine cannot run it yet. Choose another one.',
   IO_ERROR: 'Check that the models folder is writable and has free space.',
-  DISCONNECTED: 'The app is reconnecting. If this persists, restart "npm run web" and open the address it prints.',
+  DISCONNECTED: 'The app is reconnecting. If it was restarted, open the new address it printed in its terminal.',
   UNAUTHORIZED: 'Open the address printed by "npm run web" (it carries the access token).',
   MEETING_RECORDING: 'Stop the meeting in the Meeting view to dictate, or add a marker there.',
   SESSION_NOT_FOUND: 'Press Start to begin a new dictation.',

@@ -147,7 +147,8 @@ export function connectionChanged(connection: ConnectionState): void {
         level: 'error',
         code: 'DISCONNECTED',
         message: 'Disconnected from the Parakeet service. Reconnecting…',
-        action: 'Wait a moment. If this persists, restart "npm run web" and open the address it prints.',
+        // A restarted server keeps its port but not its token: this tab cannot get back in by itself.
+        action: 'Wait a moment. If the app was restarted, open the new address it printed in its terminal (it carries a new access token).',
       },
       'connection',
     );
