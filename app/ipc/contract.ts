@@ -525,6 +525,9 @@ export interface MeetingPartial {
   text: string;
 }
 
+/** Whether the system audio ("Others") can be recorded, found out before Start (meeting:checkSystemAudio). */
+export type SystemAudioCheck = { ok: true; source: string } | { ok: false; reason: string; action: string };
+
 /** The meeting being recorded, for a page that (re)loads while it runs (meeting:current). */
 export interface MeetingCurrent {
   info: MeetingInfo;
@@ -715,6 +718,7 @@ export interface InvokeMap {
   'meeting:marker': { request: { meetingId: string; text: string }; response: MeetingMarker };
   /** The meeting being recorded (null: none), so a page that loads while one runs can show it again. */
   'meeting:current': { request: void; response: MeetingCurrent | null };
+  'meeting:checkSystemAudio': { request: void; response: SystemAudioCheck };
   /**
    * A page that (re)loaded takes over the running meeting whose page is gone: a new microphone stream id
    * (frames numbered from 0 again); the time the page was away is silence on the track and a marker.
@@ -810,7 +814,7 @@ export const INVOKE_CHANNELS = [
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
   'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
   'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe', 'meeting:current', 'meeting:attach',
-  'history:media', 'history:editSegment',
+  'meeting:checkSystemAudio', 'history:media', 'history:editSegment',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

@@ -122,6 +122,7 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
     'meeting:stop': ({ meetingId, sentSamples, othersSentSamples }) => s.meetings.stop(meetingId, sentSamples, othersSentSamples),
     'meeting:marker': ({ meetingId, text }) => s.meetings.marker(meetingId, text),
     'meeting:current': () => s.meetings.current(),
+    'meeting:checkSystemAudio': () => s.meetings.checkSystemAudio(),
     'meeting:attach': ({ meetingId }, context) => s.meetings.attach(meetingId, context.clientId),
     'meeting:retranscribe': ({ entryId, decoder }) => retranscribeMeeting({ engine: s.engine, history: s.history }, entryId, decoder ?? s.settings.get().decoder),
   };

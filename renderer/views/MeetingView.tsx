@@ -6,9 +6,10 @@
 // stop the meeting: the page shows it again, and a gap of the microphone is a
 // line in the transcript. The whole meeting, with its audio, is in History
 // once it stops (and after a crash, marked recovered).
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
-import type { MeetingFinal, MeetingMarker, MeetingTrackName } from '../../app/ipc/contract.js';
+import type { MeetingFinal, MeetingMarker, MeetingTrackName, SystemAudioCheck } from '../../app/ipc/contract.js';
+import { api } from '../store/api.js';
 import { shortClock } from '../../app/shared/meeting-export.js';
 import { Button } from '../components/Button.js';
 import { meeting } from '../meeting/meeting.js';
@@ -36,6 +37,28 @@ function TrackMeter({ track, label }: { track: MeetingTrackName; label: string }
       ) : null}
       <p className="muted partial" aria-live="off" data-testid={`meeting-partial-${track}`}>{partial ? partial.text : ''}</p>
     </div>
+  );
+}
+
+/** Before Start: whether the system audio can be recorded, so a meeting does not start half-deaf unknowingly. */
+function SystemAudioReadiness() {
+  const [check, setCheck] = useState<SystemAudioCheck | null>(null);
+  useEffect(() => {
+    let live = true;
+    void api().invoke('meeting:checkSystemAudio').then((r) => {
+      if (live) setCheck(r.ok ? r.value : { ok: false, reason: r.error.message, action: '' });
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!check) return <p className="muted" data-testid="meeting-system-check" data-ok="pending">Checking that the system audio can be recorded…</p>;
+  return check.ok ? (
+    <p className="inline-ok" data-testid="meeting-system-check" data-ok="true">The system audio can be recorded ({check.source}).</p>
+  ) : (
+    <p className="warn-text" role="status" data-testid="meeting-system-check" data-ok="false">
+      {check.reason} {check.action} A meeting started now records your microphone only.
+    </p>
   );
 }
 
@@ -81,6 +104,7 @@ export function MeetingView() {
           )}
           {recording ? <span className="meeting-elapsed" aria-live="off" data-testid="meeting-elapsed">{shortClock(elapsed)}</span> : null}
         </div>
+        {phase === 'idle' ? <SystemAudioReadiness /> : null}
         {error ? <p className="field-error" role="alert">{error}</p> : null}
         {last && phase === 'idle' ? <p className="inline-ok" role="status">Saved to History: {shortClock(last.durationSec)}, {last.finals} segments.</p> : null}
         <div className="meeting-meters">

@@ -18,7 +18,14 @@ test.use({
 });
 
 test('styled like Dictate; a silent sound server said once in words; markers in order, and in History', async ({ app, server }) => {
+  // Checked before Start: the user learns the system audio cannot be recorded before the meeting begins.
+  await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
+  await app.keyboard.press('Alt+7');
+  const check = app.getByTestId('meeting-system-check');
+  await expect(check).toHaveAttribute('data-ok', 'false');
+  await expect(check).toContainText('no PulseAudio or PipeWire sound server answered');
   await startMeeting(app, server);
+  await expect(check).toHaveCount(0);
   // Buttons are the app's own, not bare native ones.
   await expect(app.getByTestId('meeting-stop')).toHaveClass(/\bbtn\b/);
   const others = app.getByTestId('meeting-source-others');
