@@ -30,7 +30,11 @@ function subscribe(parakeet: ParakeetApi): void {
   });
   parakeet.on('dictation:latency', actions.latencyReported);
   parakeet.on('dictation:inserted', actions.insertDelivered);
-  parakeet.on('notice', (notice) => actions.notify(notice));
+  // A lost meeting source is shown once, under its track in the Meeting view (and the recording chip leads
+  // there), not also as a banner (issue 44 item 5).
+  parakeet.on('notice', (notice) => {
+    if (notice.code !== 'MEETING_SOURCE_UNAVAILABLE') actions.notify(notice);
+  });
   parakeet.on('files:progress', (ev) => {
     actions.fileProgressed(ev);
     // The first event names the job: a cancel pressed before that can go now.

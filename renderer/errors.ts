@@ -28,19 +28,37 @@ const ACTIONS: Record<string, string> = {
   TOO_MANY_REDIRECTS: 'Check the mirror endpoint in Settings.',
   UNSUPPORTED_MODEL: 'This model is listed for reference; the engine cannot run it yet. Choose another one.',
   IO_ERROR: 'Check that the models folder is writable and has free space.',
-  DISCONNECTED: 'The app is reconnecting. If this persists, restart "npm run web" and open the address it prints.',
+  DISCONNECTED: 'The app is reconnecting. If it was restarted, open the new address it printed in its terminal.',
   UNAUTHORIZED: 'Open the address printed by "npm run web" (it carries the access token).',
+  MEETING_RECORDING: 'Stop the meeting in the Meeting view to dictate, or add a marker there.',
   SESSION_NOT_FOUND: 'Press Start to begin a new dictation.',
   NOT_SUPPORTED: 'This is not available in this mode.',
+  INVALID_PAYLOAD: 'Check what you typed; if it looks right, the log has the details.',
 };
 
 export function actionFor(code: string): string | undefined {
   return ACTIONS[code];
 }
 
+/**
+ * The error's message in words for a person. A refused payload names the channel and the field in the
+ * contract's terms ("engine:loadModel: payload.path: is not an absolute path"); that never reaches the user
+ * as such: the field and the problem are kept, the channel goes (issue 44 item 4).
+ */
+export function plainMessage(error: IpcError): string {
+  if (error.code !== 'INVALID_PAYLOAD') return error.message;
+  const m = /^[\w:]+: (?:payload\.?)?([\w.[\]]*):? (.*)$/.exec(error.message);
+  if (!m) return 'The app sent a request the service could not accept.';
+  const field = (m[1] ?? '').split('.').pop()?.replace(/\[\d+\]/g, '') ?? '';
+  const words = field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const problem = (m[2] ?? '').replace(/\.$/, '');
+  return words ? `The ${words} ${problem.startsWith('expected') ? `was wrong (${problem})` : problem}.` : `The request was wrong (${problem}).`;
+}
+
 /** A notice for a failed request, with the next step filled in when we know it. */
 export function noticeFromError(error: IpcError, level: NoticeLevel = 'error', context?: string): Notice {
-  const message = context ? `${context}: ${error.message}` : error.message;
+  const text = plainMessage(error);
+  const message = context ? `${context}: ${text}` : text;
   const action = actionFor(error.code);
   return action ? { level, code: error.code, message, action } : { level, code: error.code, message };
 }
@@ -52,23 +70,26 @@ export function noticeFromError(error: IpcError, level: NoticeLevel = 'error', c
 const FILE_ACTIONS: Record<string, string> = {
   NOT_FOUND: 'Check the path: it must be the full path of an audio file on this machine.',
   BAD_AUDIO: 'WAV is read directly; other formats need ffmpeg or sox on this machine (the message says which step failed).',
-  BAD_ARGUMENT: 'Choose an audio file, and a decoder this model has (or Auto).',
   IO_ERROR: 'Check that your user can read the file.',
 };
 
 /** A failed file transcription, in words, for the job's own place in the Files view: what happened, what to do. */
 export function fileErrorText(error: IpcError): string {
-  const action = FILE_ACTIONS[error.code] ?? actionFor(error.code);
-  return action ? `${error.message} ${action}` : error.message;
+  // A refused argument's message says what to do itself; only a decoder refusal gets the decoder advice.
+  const action = error.code === 'BAD_ARGUMENT'
+    ? (/decoder/i.test(error.message) ? 'Choose a decoder this model has (or Auto).' : undefined)
+    : FILE_ACTIONS[error.code] ?? actionFor(error.code);
+  return action ? `${plainMessage(error)} ${action}` : plainMessage(error);
 }
 
 /** A failed model import, in words, shown next to Import: advice about the file, not about downloads. */
 export function importErrorText(error: IpcError): string {
   let action: string | undefined;
-  if (/does not exist/.test(error.message)) action = 'Check the path: it must be the full path of a .gguf or .nemo file on this machine.';
-  else if (error.code === 'IO_ERROR') action = 'Check that your user can read the file, and that the models folder is writable and has free space.';
+  if (/does not exist|not found/.test(error.message) || error.code === 'NOT_FOUND' || error.code === 'INVALID_PAYLOAD') {
+    action = 'Check the path: it must be the full path of a .gguf or .nemo file on this machine.';
+  } else if (error.code === 'IO_ERROR') action = 'Check that your user can read the file, and that the models folder is writable and has free space.';
   else action = actionFor(error.code);
-  return action ? `${error.message} ${action}` : error.message;
+  return action ? `${plainMessage(error)} ${action}` : plainMessage(error);
 }
 
 export function fileNoticeFromError(error: IpcError, context: string): Notice {

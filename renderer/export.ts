@@ -29,15 +29,36 @@ export function exportFileName(audioPath: string, format: ExportFormat): string 
   return `${base}.${format}`;
 }
 
+/** Times and confidences to the millisecond (and 1/1000): 2.8000000000000003 is float noise, not precision. */
+export function roundedForJson(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value;
+}
+
 /** Text and subtitles come from the text and the timed words; the JSON carries what the view shows besides. */
 function build(format: ExportFormat, text: string, words: readonly Word[], durationSec: number, json: () => object): string {
   if (format !== 'json') return exportTranscript(format, text, words, durationSec);
-  return `${JSON.stringify(json(), null, 2)}\n`;
+  return `${JSON.stringify(json(), roundedForJson, 2)}\n`;
 }
 
-export function exportContent(format: ExportFormat, t: FileResultTranscript): string {
-  const { path, durationSec, elapsedMs, devicesRan, text, words } = t;
-  return build(format, text, words, durationSec, () => ({ file: path, durationSec, elapsedMs: Math.round(elapsedMs), devicesRan, text, words }));
+/**
+ * A file's transcript. `source`: the file as the user knows it; an upload has a name but no path (the
+ * server's copy is deleted once transcribed, so its path would name nothing).
+ */
+export function exportContent(
+  format: ExportFormat, t: FileResultTranscript, source: { name: string; path: string | null } = { name: fileName(t.path), path: t.path },
+): string {
+  const { durationSec, elapsedMs, devicesRan, text, words } = t;
+  return build(format, text, words, durationSec, () => ({
+    title: source.name,
+    ...(source.path ? { file: source.path } : {}),
+    model: t.model ?? null,
+    decoder: t.decoder ?? null,
+    durationSec,
+    elapsedMs: Math.round(elapsedMs),
+    devicesRan,
+    text,
+    words,
+  }));
 }
 
 /** A history entry's export name: a file's after its audio, a dictation's after its title ("dictation-2025-03-04-1405.txt"). */

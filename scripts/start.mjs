@@ -119,7 +119,12 @@ if (electron.path && !problem) {
   startElectron(electron.path);
 } else {
   const reasons = [];
-  if (!electron.path) reasons.push(`Electron binary not available on this machine (${electron.reason})`);
+  // Electron's own error says "delete node_modules/electron and try again", which does nothing offline: say
+  // what happened in our words (issue 44 item 10); its text follows, for whoever debugs the install.
+  if (!electron.path) {
+    reasons.push('Electron could not be downloaded (this machine may be offline), so the desktop window cannot open ' +
+      `(Electron said: ${electron.reason.replace(/,? *please delete[^.]*\.?/i, '').trim()})`);
+  }
   if (problem) {
     reasons.push(electron.path ? problem.reason : `and once installed it would not start here either: ${problem.reason}`);
     process.stderr.write(`Fix for the desktop app's sandbox: ${problem.fix}.\n`);

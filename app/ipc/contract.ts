@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'CATALOG_INVALID'
   // IPC / sessions
   | 'INVALID_PAYLOAD' | 'UNKNOWN_CHANNEL' | 'AUDIO_TOO_FAST' | 'SESSION_NOT_FOUND' | 'NOT_FOUND' | 'PERMISSION_DENIED' | 'UNAUTHORIZED' | 'NOT_SUPPORTED'
+  | 'MEETING_RECORDING'
   // notices (Notice.code)
   | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING' | 'DEVICE_SELF_TEST_FAILED' | 'DEVICE_FAILED'
   | 'DEVICE_SELF_TEST_INCOMPLETE' | 'HISTORY_WRITE_FAILED' | 'HISTORY_UNREADABLE' | 'HISTORY_RECOVERED'
@@ -379,7 +380,7 @@ export interface LatencyReport {
   micStartMs: number | null;
   /** Speech onset (audio time) to the first partial text (wall ms). */
   firstPartialMs: number | null;
-  /** End of speech (segment close) to its final text (wall ms), last segment. */
+  /** End of speech (the arrival of the segment's last voiced frame) to its final text (wall ms), last segment. */
   finalMs: number | null;
   /** Mean of finalMs over the session. */
   meanFinalMs: number | null;
@@ -416,6 +417,9 @@ export interface FileTranscribeOptions {
 export interface FileTranscript {
   jobId: string;
   path: string;
+  /** The model that ran (its name in the file) and the decoder head used: the JSON export carries them. */
+  model?: string;
+  decoder?: DecoderName;
   text: string;
   words: Word[];
   tokens: TokenTiming[];
@@ -555,6 +559,9 @@ export interface MeetingPartial {
   start: number;
   text: string;
 }
+
+/** Whether the system audio ("Others") can be recorded, found out before Start (meeting:checkSystemAudio). */
+export type SystemAudioCheck = { ok: true; source: string } | { ok: false; reason: string; action: string };
 
 /** The meeting being recorded, for a page that (re)loads while it runs (meeting:current). */
 export interface MeetingCurrent {
@@ -748,6 +755,7 @@ export interface InvokeMap {
   'meeting:marker': { request: { meetingId: string; text: string }; response: MeetingMarker };
   /** The meeting being recorded (null: none), so a page that loads while one runs can show it again. */
   'meeting:current': { request: void; response: MeetingCurrent | null };
+  'meeting:checkSystemAudio': { request: void; response: SystemAudioCheck };
   /**
    * A page that (re)loaded takes over the running meeting whose page is gone: a new microphone stream id
    * (frames numbered from 0 again); the time the page was away is silence on the track and a marker.
@@ -843,7 +851,7 @@ export const INVOKE_CHANNELS = [
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
   'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
   'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe', 'meeting:current', 'meeting:attach',
-  'history:media', 'history:editSegment',
+  'meeting:checkSystemAudio', 'history:media', 'history:editSegment',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

@@ -61,15 +61,18 @@ export interface LicenseInfo {
 
 export type InstalledSource =
   | { kind: 'catalog'; catalogId: string }
-  | { kind: 'imported'; originalName: string };
+  | { kind: 'imported'; originalName: string }
+  /** A file the user opened: used from where it is (never copied, never deleted by the app); `file` is its absolute path. */
+  | { kind: 'linked'; path: string };
 
 export interface InstalledModel {
-  /** Catalog id for downloads; `imported/<name>` for imports. */
+  /** Catalog id for downloads; `imported/<name>` for imports; `linked/<name>` for opened files. */
   id: string;
   displayName: string;
-  /** File name relative to the models folder. */
+  /** File name relative to the models folder; the absolute path of a linked file. */
   file: string;
   bytes: number;
+  /** Empty for a linked file: it is the user's, not hashed (it may change under us; the size check notices). */
   sha256: string;
   source: InstalledSource;
   /** From the engine's validation. */

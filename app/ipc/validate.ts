@@ -347,6 +347,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   ),
   'meeting:marker': object({ meetingId, text: str({ max: 2000 }) }),
   'meeting:current': noPayload,
+  'meeting:checkSystemAudio': noPayload,
   'meeting:attach': object({ meetingId }),
   'meeting:retranscribe': object<{ entryId: string; decoder?: (typeof DECODER_CHOICES)[number] }>({ entryId: historyId, decoder: oneOf(DECODER_CHOICES) }, ['decoder']),
 };

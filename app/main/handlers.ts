@@ -36,7 +36,7 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
 
     'engine:status': () => toEngineStatus(s.engine.status()),
     'engine:loadModel': async ({ path }) => {
-      await s.loadModel(path);
+      await s.openModelFile(path);
       return toEngineStatus(s.engine.status());
     },
 
@@ -83,7 +83,13 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
     'settings:get': () => s.settings.get(),
     'settings:set': (patch) => s.settings.set(patch),
 
-    'dictation:start': (options, context) => s.sessions.start(options, context.clientId),
+    'dictation:start': (options, context) => {
+      // Both would record the same microphone, and the meeting already transcribes it (issue 44 item 3).
+      if (s.meetings.current()) {
+        throw new CodedError('MEETING_RECORDING', 'A meeting is recording this microphone, and its transcript already has what you say.');
+      }
+      return s.sessions.start(options, context.clientId);
+    },
     // Only the client that started a session may end it; any client may read a summary (after a reconnect
     // the web page has a new client id).
     'dictation:stop': ({ sessionId, sentSamples }, context) => s.sessions.stop(sessionId, context.clientId, sentSamples),
@@ -117,6 +123,7 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
     'meeting:stop': ({ meetingId, sentSamples, othersSentSamples }) => s.meetings.stop(meetingId, sentSamples, othersSentSamples),
     'meeting:marker': ({ meetingId, text }) => s.meetings.marker(meetingId, text),
     'meeting:current': () => s.meetings.current(),
+    'meeting:checkSystemAudio': () => s.meetings.checkSystemAudio(),
     'meeting:attach': ({ meetingId }, context) => s.meetings.attach(meetingId, context.clientId),
     'meeting:retranscribe': ({ entryId, decoder }) => retranscribeMeeting({ engine: s.engine, history: s.history }, entryId, decoder ?? s.settings.get().decoder),
   };

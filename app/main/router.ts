@@ -19,7 +19,7 @@ export type Handlers = { [C in InvokeChannel]: Handler<C> };
 /** Codes the user caused or can fix; anything else is logged as an internal error. */
 const EXPECTED = new Set([
   'INVALID_PAYLOAD', 'UNKNOWN_CHANNEL', 'NO_MODEL', 'MODEL_INVALID', 'BAD_AUDIO', 'ABORTED', 'CANCELLED', 'NOT_SUPPORTED',
-  'SESSION_NOT_FOUND', 'NOT_FOUND', 'UNKNOWN_MODEL', 'IO_ERROR', 'DEVICE_UNAVAILABLE', 'DISK_FULL',
+  'SESSION_NOT_FOUND', 'NOT_FOUND', 'UNKNOWN_MODEL', 'IO_ERROR', 'DEVICE_UNAVAILABLE', 'DISK_FULL', 'MEETING_RECORDING',
 ]);
 
 export function errorResult(error: unknown): Result<never> {

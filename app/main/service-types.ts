@@ -108,6 +108,8 @@ export interface ServicesCore {
   loadOptions(): EngineLoadOptions;
   /** Loads a model file as the resident model (with the installed id when it is one). */
   loadModel(file: string, modelId?: string | null): Promise<void>;
+  /** Loads a file the user opened, lists it under Installed (by reference, models/linker.ts) and makes it active. */
+  openModelFile(file: string): Promise<void>;
   /** Loads an installed model and makes it the active one. */
   activateModel(id: string): Promise<void>;
   /** Start-up notices (settings reset, model not loadable, …): each newly connected client gets them once. */

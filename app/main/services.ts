@@ -27,7 +27,7 @@ import { linuxSystemAudio, type SystemAudioStarter } from './meeting/system-audi
 import { systemAudioPlan } from '../shared/system-audio-plan.js';
 import { MeetingService } from './meeting/meeting-service.js';
 import { LogSink, createLogger, isLogLevel, type Logger } from './log.js';
-import { engineValidator } from './model-validation.js';
+import { engineValidator, toValidatedModelInfo } from './model-validation.js';
 import { ModelManager } from './models/index.js';
 import { machineSpeed } from './models/machine-speed.js';
 import type { MachineSpeed } from './models/types.js';
@@ -39,6 +39,8 @@ import { SettingsStore } from './settings.js';
 import { appVersion } from './util/app-root.js';
 import { streamOptionsFor } from './sessions/stream-options.js';
 import { applyVadChoice } from './vad/vad-choice.js';
+import { checkRegularFile, notRegularMessage } from './util/regular-file.js';
+import { CodedError } from './engine/protocol.js';
 
 export type { PlatformHooks, Services, ServicesCore, ServicesOptions } from './service-types.js';
 
@@ -129,6 +131,18 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     const installedId = modelId ?? (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === path.resolve(file))?.id ?? null;
     await engine.loadModel(file, { ...loadOptions(), modelId: installedId });
   };
+  // A file the user opened: loaded, then listed by reference and made active, so it is not forgotten (issue 44 item 1).
+  const openModelFile = async (file: string): Promise<void> => {
+    const absolute = path.resolve(file);
+    await checkOpenedFile(absolute);
+    const installedId = (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === absolute)?.id ?? null;
+    const info = await engine.loadModel(absolute, { ...loadOptions(), modelId: installedId });
+    if (installedId) await models.setActive(installedId);
+    else {
+      const linked = await models.linkFile(absolute, toValidatedModelInfo(absolute, info));
+      engine.adoptModelId(linked.id);
+    }
+  };
   const activateModel = async (id: string): Promise<void> => {
     // Load first: the active model is one that works.
     await loadModel(models.modelPath(id), id);
@@ -176,6 +190,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     machineSpeed: speedProbe(engine, loadOptions, log),
     loadOptions,
     loadModel,
+    openModelFile,
     activateModel,
     startupNotices: () => [...notices],
     async dispose() {
@@ -309,6 +324,20 @@ function appInfo(options: ServicesOptions, engine: EngineHost, logSink: LogSink,
     logFile: logSink.file,
     userDataDir,
   };
+}
+
+/** A file the user typed or picked: "not found" when it is not there, not the engine's verdict on a model. */
+async function checkOpenedFile(file: string): Promise<void> {
+  let check: Awaited<ReturnType<typeof checkRegularFile>>;
+  try {
+    check = await checkRegularFile(file);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new CodedError('NOT_FOUND', `${file} was not found.`);
+    throw new CodedError('IO_ERROR', `${file} cannot be read (${(error as Error).message}).`);
+  }
+  if (check.kind === 'not-regular') throw new CodedError('MODEL_INVALID', `${notRegularMessage(file, check.what)} Choose a .gguf model file.`);
+  if (check.kind === 'empty') throw new CodedError('MODEL_INVALID', `${file} is empty (0 bytes), so it is not a model.`);
 }
 
 /** The start-up model: options.modelPath, else the active installed model; a failure becomes a notice. */

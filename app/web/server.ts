@@ -21,6 +21,7 @@ import { appRoot } from '../main/util/app-root.js';
 import { Bridge } from './bridge.js';
 import { hostAllowed, isLoopbackBind, newToken, originAllowed, parseTarget, singleHost, tokenMatches } from './security.js';
 import { isMediaPath, serveMedia } from './media.js';
+import { rememberedPort, rememberPort } from './port-memory.js';
 import { serveStatic } from './static.js';
 
 export interface WebServerOptions {
@@ -199,17 +200,20 @@ async function main(): Promise<void> {
     process.stdout.write('usage: server.js [--port N] [--host 127.0.0.1] [--user-data DIR] [--model PATH] [--renderer DIR] [--inline] [--log]\n');
     return;
   }
-  const port = values.port === undefined ? 0 : Number(values.port);
+  const userDataDir = path.resolve(values['user-data'] ?? defaultUserDataDir());
+  // Without --port: the last run's port when it is free, so an open tab's address stays right.
+  const port = values.port === undefined ? await rememberedPort(userDataDir, values.host ?? '127.0.0.1') : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
   const web = await startWebServer({
     port,
     host: values.host,
-    userDataDir: path.resolve(values['user-data'] ?? defaultUserDataDir()),
+    userDataDir,
     rendererDir: values.renderer,
     modelPath: values.model,
     engineMode: values.inline ? 'inline' : undefined,
     log: values.log,
   });
+  await rememberPort(userDataDir, web.port);
   process.stdout.write(`PARAKEET_WEB_URL=${web.url}\n`);
   const stop = (signal: string): void => {
     process.stderr.write(`\n${signal}: shutting down\n`);

@@ -13,6 +13,7 @@ import * as actions from '../store/actions.js';
 import { api } from '../store/api.js';
 import { call } from '../store/commands.js';
 import { appStore } from '../store/store.js';
+import { meetingStore } from '../meeting/meeting-store.js';
 import { CaptureRouter } from './capture-router.js';
 import { silentCues, type CuePlayer } from './cues.js';
 import { levelFromRms, rms, smoothLevel } from './level.js';
@@ -102,6 +103,16 @@ export class DictationController {
 
   async start(press: { at: number; source: 'hotkey' | 'key' | 'button' } = { at: Date.now(), source: 'button' }): Promise<void> {
     if (appStore.getState().session.phase !== 'idle') return;
+    if (meetingStore.getState().phase !== 'idle') {
+      // The meeting records this microphone and transcribes it already (main refuses it too: MEETING_RECORDING).
+      actions.notify({
+        level: 'info',
+        code: 'MEETING_RECORDING',
+        message: 'Dictation did not start: a meeting is recording this microphone, and its transcript already has what you say.',
+        action: actionFor('MEETING_RECORDING'),
+      });
+      return;
+    }
     actions.startPressed(press.at, press.source);
     const wasOpen = this.mic !== null;
     this.pressAt = performance.now();

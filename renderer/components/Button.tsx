@@ -1,12 +1,14 @@
 // A button that always has an accessible name and a visible focus ring
 // (styles.css). Native <button>: Space and Enter work without extra code.
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'quiet';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
   children: ReactNode;
+  /** React 19 passes ref as a prop: callers that move the focus back to a button need it. */
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({ variant = 'secondary', className, type = 'button', children, ...rest }: ButtonProps) {

@@ -1,8 +1,11 @@
 // A destructive action that asks first, in place: the button turns into the
 // question with "confirm" and "keep" buttons, focus goes to the confirm
-// button, and Esc or "keep" goes back. No modal dialog (nothing to trap
-// focus in, nothing a screen reader has to find).
-import { useState, type KeyboardEvent } from 'react';
+// button, and Esc or "keep" goes back (the focus with it, to the first
+// button). After a confirmed action the caller says where the focus goes
+// (afterConfirm): the button it was on is gone, and the focus must not fall
+// to <body>. No modal dialog (nothing to trap focus in, nothing a screen
+// reader has to find).
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from './Button.js';
 
 export interface ConfirmButtonProps {
@@ -17,19 +20,31 @@ export interface ConfirmButtonProps {
   onConfirm: () => void | Promise<void>;
   disabled?: boolean;
   testId?: string;
+  /** Where the focus goes once the action is done (its element is often gone with what it deleted). */
+  afterConfirm?: () => void;
 }
 
-export function ConfirmButton({ label, ariaLabel, question, confirmLabel, onConfirm, disabled, testId }: ConfirmButtonProps) {
+export function ConfirmButton({ label, ariaLabel, question, confirmLabel, onConfirm, disabled, testId, afterConfirm }: ConfirmButtonProps) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (!refocus || asking) return;
+    setRefocus(false);
+    trigger.current?.focus();
+  }, [refocus, asking]);
   if (!asking) {
     return (
-      <Button variant="quiet" onClick={() => setAsking(true)} disabled={disabled} aria-label={ariaLabel} data-testid={testId}>
+      <Button ref={trigger} variant="quiet" onClick={() => setAsking(true)} disabled={disabled} aria-label={ariaLabel} data-testid={testId}>
         {label}
       </Button>
     );
   }
-  const keep = () => setAsking(false);
+  const keep = () => {
+    setAsking(false);
+    setRefocus(true);
+  };
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'Escape') {
       e.stopPropagation();
@@ -51,6 +66,8 @@ export function ConfirmButton({ label, ariaLabel, question, confirmLabel, onConf
             setBusy(false);
             setAsking(false);
           }
+          if (afterConfirm) afterConfirm();
+          else setRefocus(true);
         }}
       >
         {confirmLabel}

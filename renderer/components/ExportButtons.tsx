@@ -21,9 +21,12 @@ export function ExportButtons({ file }: ExportButtonsProps) {
             const { name, content } = file(k.format);
             saveTextFile(name, content, k.mime);
           }}
-          aria-label={`Export as ${k.description} (${k.label})`}
         >
+          {/* The name is the visible text plus hidden words (an aria-label that hides the visible text fails
+              label-content-name-mismatch, issue 44 item 12). */}
+          <span className="visually-hidden">Export as {k.description} (</span>
           {k.label}
+          <span className="visually-hidden">)</span>
         </Button>
       ))}
     </div>

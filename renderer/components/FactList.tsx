@@ -1,6 +1,7 @@
 // A row of labelled figures (latencies, a transcript's length, speed and
 // devices): one <dl>, each fact a box with its label over its value.
-export type Fact = [key: string, label: string, value: string];
+/** `note`: a few words about the value, smaller, under it (a long explanation must not overflow its box). */
+export type Fact = [key: string, label: string, value: string, note?: string];
 
 export interface FactListProps {
   facts: readonly Fact[];
@@ -13,10 +14,13 @@ export interface FactListProps {
 export function FactList({ facts, testIdPrefix, className, testId }: FactListProps) {
   return (
     <dl className={className} data-testid={testId}>
-      {facts.map(([key, label, value]) => (
+      {facts.map(([key, label, value, note]) => (
         <div key={key} className="latency-row" data-testid={`${testIdPrefix}-${key}`}>
           <dt>{label}</dt>
-          <dd>{value}</dd>
+          <dd>
+            {value}
+            {note ? <span className="fact-note">{note}</span> : null}
+          </dd>
         </div>
       ))}
     </dl>

@@ -1,6 +1,7 @@
 // Opens a local .gguf in the engine directly (no copy into the models folder).
 // Electron: the native file dialog (models:pickFile). Web mode: the browser
-// cannot hand out file paths, so the user types one.
+// cannot hand out file paths, so the user types one. Why it failed shows
+// under the button, until the next try or edit (not a banner above the view).
 import { useState, type FormEvent } from 'react';
 import { loadModelFile, pickModelFile } from '../store/commands.js';
 import { useApp } from '../store/hooks.js';
@@ -11,27 +12,37 @@ export function ModelPicker({ idPrefix = 'picker' }: { idPrefix?: string }) {
   const loading = useApp((s) => s.engine.status?.state === 'loading');
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
 
   const load = async (p: string) => {
     setBusy(true);
+    setFailure(null);
     try {
-      await loadModelFile(p);
+      setFailure(await loadModelFile(p));
     } finally {
       setBusy(false);
     }
   };
+  const outcome = failure ? (
+    <p className="inline-error" role="alert" data-testid={`${idPrefix}-error`}>
+      {failure}
+    </p>
+  ) : null;
 
   if (mode === 'electron') {
     return (
-      <Button
-        disabled={busy || loading}
-        onClick={async () => {
-          const picked = await pickModelFile();
-          if (picked) await load(picked);
-        }}
-      >
-        Open a model file…
-      </Button>
+      <>
+        <Button
+          disabled={busy || loading}
+          onClick={async () => {
+            const picked = await pickModelFile();
+            if (picked) await load(picked);
+          }}
+        >
+          Open a model file…
+        </Button>
+        {outcome}
+      </>
     );
   }
 
@@ -50,12 +61,16 @@ export function ModelPicker({ idPrefix = 'picker' }: { idPrefix?: string }) {
           autoComplete="off"
           placeholder="/home/me/models/parakeet-tdt_ctc-110m-q8_0.gguf"
           value={path}
-          onChange={(e) => setPath(e.target.value)}
+          onChange={(e) => {
+            setPath(e.target.value);
+            setFailure(null);
+          }}
         />
         <Button type="submit" disabled={busy || loading || !path.trim()}>
           {busy || loading ? 'Loading…' : 'Open model'}
         </Button>
       </div>
+      {outcome}
     </form>
   );
 }

@@ -11,6 +11,8 @@
 import type { MeetingInfo, ParakeetApi } from '../../app/ipc/contract.js';
 import type { MicHandle, MicOptions } from '../audio/mic-types.js';
 import type { HistoryEntry, MeetingCurrent } from '../../app/ipc/contract.js';
+import * as actions from '../store/actions.js';
+import { MEETING_NOTICE_PREFIX } from '../store/actions.js';
 import { applyFinal, applyPartial, applyState, markerAdded, meetingStore, resumed, started, stopped, withEntry } from './meeting-store.js';
 
 const FRAME_MS = 40;
@@ -38,6 +40,10 @@ export class MeetingController {
 
   /** bridge.ts: the meeting events. */
   subscribe(api: ParakeetApi): void {
+    // The meeting's banners (a source lost, dictation refused) belong to it: they go when it ends.
+    meetingStore.subscribe((now, before) => {
+      if (before.phase !== 'idle' && now.phase === 'idle') actions.dismissNoticeKeyPrefix(MEETING_NOTICE_PREFIX);
+    });
     api.on('meeting:state', (ev) => meetingStore.setState((s) => applyState(s, ev)));
     api.on('meeting:transcript', (f) => meetingStore.setState((s) => applyFinal(s, f)));
     api.on('meeting:partial', (p) => meetingStore.setState((s) => applyPartial(s, p)));

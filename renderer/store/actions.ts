@@ -12,7 +12,7 @@ import { applyAppInfo, applyConnection, applyEngineStatus } from './engine.js';
 import {
   applyFileProgress, fileCancelRequested as fileCancelRequestedReducer, fileCancelSent as fileCancelSentReducer,
   fileJobEnded as fileJobEndedReducer, fileJobFinished as fileJobFinishedReducer, fileJobStarted as fileJobStartedReducer,
-  fileUploadDone as fileUploadDoneReducer, fileUploadProgress as fileUploadProgressReducer, fileUploadStarted as fileUploadStartedReducer,
+  fileUploadDone as fileUploadDoneReducer, fileQueueChanged as fileQueueChangedReducer, fileUploadProgress as fileUploadProgressReducer, fileUploadStarted as fileUploadStartedReducer,
   showFileResult as showFileResultReducer,
 } from './files.js';
 import {
@@ -23,7 +23,7 @@ import {
   applyDownloadProgress, applyDownloadState, applyModelsState, dismissDownload as dismissDownloadReducer,
 } from './models.js';
 import * as keyLatency from './key-latency.js';
-import { addNotice, dismissKey, dismissNotice as dismissNoticeReducer } from './notices.js';
+import { addNotice, dismissKey, dismissKeyPrefix, dismissNotice as dismissNoticeReducer } from './notices.js';
 import { applyInserted, applyLatency, applySessionState, sessionStarted, sessionStopped, setPhase } from './session.js';
 import { applySettings } from './settings.js';
 import { appStore, initialState, sliceActions } from './store.js';
@@ -37,8 +37,14 @@ const set = (update: Update): void => appStore.setState(update);
 export function noticeKey(code: string): string {
   if (code.startsWith('ENGINE_') || code === 'ENGINE') return 'engine';
   if (code.startsWith('MIC_') || code === 'PERMISSION_DENIED') return 'mic';
+  // A meeting's warnings (a source lost, the engine behind, dictation refused) end with the meeting.
+  if (code.startsWith('MEETING_')) return `${MEETING_NOTICE_PREFIX}${code}`;
   return code;
 }
+
+export const MEETING_NOTICE_PREFIX = 'meeting:';
+/** Banners about loading a model: a model that loaded makes them untrue. */
+const MODEL_LOAD_NOTICES = ['MODEL_INVALID', 'NO_MODEL', 'UNKNOWN_MODEL', 'NOT_FOUND', 'INVALID_PAYLOAD'];
 
 // ---------------------------------------------------------------- events
 
@@ -49,6 +55,10 @@ export function noticeKey(code: string): string {
  */
 export function engineStatusChanged(status: EngineStatus): void {
   set((s) => ({ engine: applyEngineStatus(s.engine, status) }));
+  // A banner belongs to its cause: once a model is loaded, "could not load" ones are stale (issue 44 item 4).
+  if (status.model && (status.state === 'ready' || status.state === 'busy')) {
+    for (const key of MODEL_LOAD_NOTICES) dismissNoticeKey(key);
+  }
   if (status.state === 'missing') {
     notify({
       level: 'error',
@@ -113,8 +123,9 @@ export function sessionBegan(sessionId: string): void {
 }
 
 export const {
-  fileProgressed, fileCancelRequested, fileCancelSent, showFileResult, fileUploadStarted, fileUploadProgress, fileUploadDone,
+  fileProgressed, fileCancelRequested, fileCancelSent, showFileResult, fileUploadStarted, fileUploadProgress, fileUploadDone, fileQueueChanged,
 } = sliceActions('files', {
+  fileQueueChanged: fileQueueChangedReducer,
   fileProgressed: applyFileProgress,
   fileUploadStarted: fileUploadStartedReducer,
   fileUploadProgress: fileUploadProgressReducer,
@@ -136,7 +147,8 @@ export function connectionChanged(connection: ConnectionState): void {
         level: 'error',
         code: 'DISCONNECTED',
         message: 'Disconnected from the Parakeet service. Reconnecting…',
-        action: 'Wait a moment. If this persists, restart "npm run web" and open the address it prints.',
+        // A restarted server keeps its port but not its token: this tab cannot get back in by itself.
+        action: 'Wait a moment. If the app was restarted, open the new address it printed in its terminal (it carries a new access token).',
       },
       'connection',
     );
@@ -248,6 +260,11 @@ export function micOpened(label: string | null, pressToMicMs: number | null): vo
   set((s) => ({ session: { ...s.session, micLabel: label, pressToMicMs: pressToMicMs ?? s.session.pressToMicMs } }));
 }
 
+/** The first run's microphone test started or ended. */
+export function micTesting(on: boolean): void {
+  set((s) => ({ session: { ...s.session, micTest: on } }));
+}
+
 export function micClosed(): void {
   set((s) => ({ session: { ...s.session, micLabel: null, level: 0 } }));
 }
@@ -280,9 +297,10 @@ export function clearTranscript(): void {
   set(() => ({ transcript: clearTranscriptReducer() }));
 }
 
-export const { dismissNoticeKey, dismissNotice } = sliceActions('notices', {
+export const { dismissNoticeKey, dismissNotice, dismissNoticeKeyPrefix } = sliceActions('notices', {
   dismissNoticeKey: dismissKey,
   dismissNotice: dismissNoticeReducer,
+  dismissNoticeKeyPrefix: dismissKeyPrefix,
 });
 
 /** Tests: back to a fresh store. */

@@ -7,6 +7,7 @@ import type {
 import { fileErrorText, importErrorText, noticeFromError } from '../errors.js';
 import * as actions from './actions.js';
 import { api } from './api.js';
+import { fileName } from '../format.js';
 import { uploadFile, type UploadSource } from '../bridge/upload.js';
 import { pendingCancel } from './files.js';
 import { listRequest } from './history.js';
@@ -120,10 +121,15 @@ export async function saveSettings(patch: SettingsPatch): Promise<{ ok: true } |
   return { ok: false, error: result.error };
 }
 
-export async function loadModelFile(path: string): Promise<boolean> {
-  const status = await call('engine:loadModel', `Loading ${path}`, { path });
-  if (status) actions.engineStatusChanged(status);
-  return status !== null;
+/**
+ * Opens a .gguf the user named (listed under Installed by reference). A failure is for the picker to show
+ * next to its button, in words (not a banner that outlives the attempt): null when it loaded.
+ */
+export async function loadModelFile(path: string): Promise<string | null> {
+  const result = await api().invoke('engine:loadModel', { path });
+  if (!result.ok) return importErrorText(result.error);
+  actions.engineStatusChanged(result.value);
+  return null;
 }
 
 export async function downloadModel(id: string): Promise<void> {
@@ -146,9 +152,11 @@ export async function cancelDownload(id: string): Promise<void> {
   if (snap) actions.downloadStateChanged(snap);
 }
 
-export async function removeModel(id: string): Promise<void> {
+/** True when it left the list. */
+export async function removeModel(id: string): Promise<boolean> {
   const state = await call('models:remove', `Deleting ${id}`, { id });
   if (state) actions.modelsChanged(state);
+  return state !== null;
 }
 
 export async function setActiveModel(id: string): Promise<void> {
@@ -200,11 +208,53 @@ export async function pickAudioFile(): Promise<string | null> {
 }
 
 /**
- * Transcribes one WAV file (one job at a time per window). Not through call(): a cancel the user asked for
+ * Files added while one is transcribed wait here, in order (issue 44 item 11); the store shows their names.
+ * Each runs when the one before it ends, whatever its outcome.
+ */
+interface QueuedFile {
+  key: number;
+  name: string;
+  run: () => Promise<FileTranscript | null>;
+}
+const queued: QueuedFile[] = [];
+let nextQueueKey = 1;
+
+function publishQueue(): void {
+  actions.fileQueueChanged(queued.map(({ key, name }) => ({ key, name })));
+}
+
+/** Runs `run` now, or after the files before it when one is being transcribed (resolves null then). */
+function startOrQueue(name: string, run: () => Promise<FileTranscript | null>): Promise<FileTranscript | null> {
+  if (appStore.getState().files.job.phase !== 'running') return run();
+  queued.push({ key: nextQueueKey++, name, run });
+  publishQueue();
+  return Promise.resolve(null);
+}
+
+function runNextQueued(): void {
+  const next = queued.shift();
+  if (!next) return;
+  publishQueue();
+  void next.run();
+}
+
+/** Takes a waiting file off the queue. */
+export function unqueueFile(key: number): void {
+  const at = queued.findIndex((q) => q.key === key);
+  if (at < 0) return;
+  queued.splice(at, 1);
+  publishQueue();
+}
+
+/**
+ * Transcribes one file, or queues it behind the running one. Not through call(): a cancel the user asked for
  * comes back as ABORTED and is an outcome, not an error banner.
  */
-export async function transcribeFile(path: string, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
-  if (appStore.getState().files.job.phase === 'running') return null;
+export function transcribeFile(path: string, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
+  return startOrQueue(fileName(path), () => runFileJob(path, decoder));
+}
+
+async function runFileJob(path: string, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
   // A banner about the previous file would read as if it were about this one.
   actions.dismissNoticeKey('files');
   actions.fileJobStarted(path);
@@ -218,8 +268,11 @@ let uploadAbort: AbortController | null = null;
  * Web mode: uploads a dropped or picked file to the engine's machine (progress in the job), then transcribes it
  * there like a path; the server deletes its copy when the job ends.
  */
-export async function transcribeUpload(file: UploadSource, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
-  if (appStore.getState().files.job.phase === 'running') return null;
+export function transcribeUpload(file: UploadSource, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
+  return startOrQueue(file.name, () => runUploadJob(file, decoder));
+}
+
+async function runUploadJob(file: UploadSource, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
   actions.dismissNoticeKey('files');
   actions.fileUploadStarted(file.name, file.size);
   const controller = new AbortController();
@@ -233,17 +286,21 @@ export async function transcribeUpload(file: UploadSource, decoder?: FileTranscr
 }
 
 function finishFileJob(result: Result<FileTranscript>): FileTranscript | null {
-  if (result.ok) {
-    actions.fileJobFinished(result.value);
-    return result.value;
-  }
-  if (result.error.code === 'ABORTED' && appStore.getState().files.job.cancel !== 'none') {
-    actions.fileJobCancelled();
+  try {
+    if (result.ok) {
+      actions.fileJobFinished(result.value);
+      return result.value;
+    }
+    if (result.error.code === 'ABORTED' && appStore.getState().files.job.cancel !== 'none') {
+      actions.fileJobCancelled();
+      return null;
+    }
+    // Shown once, at the job's place in the Files view (not also as a banner).
+    actions.fileJobFailed(fileErrorText(result.error));
     return null;
+  } finally {
+    runNextQueued();
   }
-  // Shown once, at the job's place in the Files view (not also as a banner).
-  actions.fileJobFailed(fileErrorText(result.error));
-  return null;
 }
 
 /** Cancels the running job; before main has named it, the cancel waits for its first progress event. */

@@ -4,6 +4,7 @@
 // job, or a test harness decoding through the same services, is ignored); a
 // late progress event never moves a finished job; the result list is bounded.
 import type { EventMap, FileTranscript } from '../../app/ipc/contract.js';
+import { fileName } from '../format.js';
 import type { FileJob, FileResult, FilesSlice } from './types.js';
 
 /** Long meetings make large transcripts; five is plenty to compare decoders or re-export. */
@@ -14,7 +15,7 @@ const idleJob: FileJob = {
   upload: null,
 };
 
-export const initialFiles: FilesSlice = { job: idleJob, results: [], shown: null, nextKey: 1 };
+export const initialFiles: FilesSlice = { job: idleJob, queue: [], results: [], shown: null, nextKey: 1 };
 
 export function fileJobStarted(s: FilesSlice, path: string, at = Date.now()): FilesSlice {
   return { ...s, job: { ...idleJob, phase: 'running', path, startedAt: at } };
@@ -54,8 +55,10 @@ export function applyFileProgress(s: FilesSlice, ev: EventMap['files:progress'])
 
 export function fileJobFinished(s: FilesSlice, transcript: FileTranscript, finishedAt: number): FilesSlice {
   const { tokens: _tokens, ...kept } = transcript;
-  const result: FileResult = { key: s.nextKey, transcript: kept, finishedAt };
+  const upload = s.job.upload;
+  const result: FileResult = { key: s.nextKey, transcript: kept, finishedAt, name: upload?.name ?? fileName(transcript.path), uploaded: upload !== null };
   return {
+    ...s,
     job: { ...s.job, phase: 'done', jobId: transcript.jobId, fraction: 1, error: null },
     results: [result, ...s.results].slice(0, MAX_FILE_RESULTS),
     shown: result.key,
@@ -83,6 +86,10 @@ export function fileCancelSent(s: FilesSlice): FilesSlice {
 /** The job id a requested cancel can now be sent to, or null (not requested, already sent, id not known yet). */
 export function pendingCancel(job: FileJob): string | null {
   return job.phase === 'running' && job.cancel === 'requested' ? job.jobId : null;
+}
+
+export function fileQueueChanged(s: FilesSlice, queue: FilesSlice['queue']): FilesSlice {
+  return { ...s, queue };
 }
 
 export function showFileResult(s: FilesSlice, key: number): FilesSlice {

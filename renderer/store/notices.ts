@@ -23,3 +23,9 @@ export function dismissKey(s: NoticesSlice, key: string): NoticesSlice {
   const items = s.items.filter((n) => n.key !== key);
   return items.length === s.items.length ? s : { ...s, items };
 }
+
+/** Every banner whose key starts with `prefix` (a cause that ended: the meeting's warnings once it stops). */
+export function dismissKeyPrefix(s: NoticesSlice, prefix: string): NoticesSlice {
+  const items = s.items.filter((n) => !n.key.startsWith(prefix));
+  return items.length === s.items.length ? s : { ...s, items };
+}

@@ -32,6 +32,8 @@ export interface SessionSlice {
   micLabel: string | null;
   /** The mic stays open on the Dictate view so pre-roll audio exists before Start. */
   armed: boolean;
+  /** The first run's microphone test holds the microphone open (the header's recording chip says so). */
+  micTest?: boolean;
   /** Press → first text → inserted, of the newest session (key-latency.ts). */
   keyLatency?: KeyLatency | null;
 }
@@ -116,12 +118,18 @@ export interface FileResult {
   /** Local key: main's job ids restart with main, so they are not unique across a web-mode reconnect. */
   key: number;
   transcript: FileResultTranscript;
+  /** The file's name as the user knows it; for an upload, the browser's file (the server's copy is gone). */
+  name: string;
+  /** Sent from this browser: there is no path on this machine to show. */
+  uploaded: boolean;
   /** Date.now() when it arrived. */
   finishedAt: number;
 }
 
 export interface FilesSlice {
   job: FileJob;
+  /** Files waiting for the running job to end, in order (commands.ts keeps what each one runs). */
+  queue: { key: number; name: string }[];
   /** Newest first, at most MAX_FILE_RESULTS. */
   results: FileResult[];
   /** The result on screen (a key in results), or null. */

@@ -16,6 +16,8 @@ import type { SessionPhase } from '../store/types.js';
 import type { EngineState } from '../../app/ipc/contract.js';
 import { appStore } from '../store/store.js';
 import { LanguagePicker } from './dictate/LanguagePicker.js';
+import { useStore } from 'zustand';
+import { meetingStore } from '../meeting/meeting-store.js';
 
 export const SHORTCUT_LABEL = 'Ctrl+Shift+Space';
 /** Stable empty list: a selector returning a fresh [] would re-render forever. */
@@ -117,16 +119,22 @@ function Controls() {
   const state = useApp((s) => s.engine.status?.state ?? null);
   const hasModel = useApp((s) => s.engine.status?.model != null);
   const usable = useApp((s) => engineUsable(s.engine.status) || s.engine.status?.state === 'crashed' || s.engine.status?.state === 'restarting');
+  // A meeting records this microphone and transcribes it already: dictation waits for it (issue 44 item 3).
+  const meeting = useStore(meetingStore, (s) => s.phase !== 'idle');
   const live = phase === 'live';
   const busy = phase !== 'idle' && phase !== 'live';
-  const blocker = !live && !usable ? startBlocker(state, hasModel) : null;
+  const blocker = !live && !usable
+    ? startBlocker(state, hasModel)
+    : !live && meeting
+      ? 'A meeting is recording this microphone: stop it in the Meeting view to dictate.'
+      : null;
   return (
     <div className="controls">
       <Button
         variant={live ? 'danger' : 'primary'}
         className="btn-record"
         aria-keyshortcuts="Control+Shift+Space"
-        disabled={busy || (!live && !usable)}
+        disabled={busy || (!live && (!usable || meeting))}
         onClick={() => void dictation.toggle()}
         aria-describedby={blocker ? 'record-why' : undefined}
         data-testid="record"

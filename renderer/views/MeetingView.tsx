@@ -6,10 +6,12 @@
 // stop the meeting: the page shows it again, and a gap of the microphone is a
 // line in the transcript. The whole meeting, with its audio, is in History
 // once it stops (and after a crash, marked recovered).
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
-import type { MeetingFinal, MeetingMarker, MeetingTrackName } from '../../app/ipc/contract.js';
+import type { MeetingFinal, MeetingMarker, MeetingTrackName, SystemAudioCheck } from '../../app/ipc/contract.js';
+import { api } from '../store/api.js';
 import { shortClock } from '../../app/shared/meeting-export.js';
+import { Button } from '../components/Button.js';
 import { meeting } from '../meeting/meeting.js';
 import { meetingStore, type MeetingViewState } from '../meeting/meeting-store.js';
 
@@ -38,6 +40,28 @@ function TrackMeter({ track, label }: { track: MeetingTrackName; label: string }
   );
 }
 
+/** Before Start: whether the system audio can be recorded, so a meeting does not start half-deaf unknowingly. */
+function SystemAudioReadiness() {
+  const [check, setCheck] = useState<SystemAudioCheck | null>(null);
+  useEffect(() => {
+    let live = true;
+    void api().invoke('meeting:checkSystemAudio').then((r) => {
+      if (live) setCheck(r.ok ? r.value : { ok: false, reason: r.error.message, action: '' });
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!check) return <p className="muted" data-testid="meeting-system-check" data-ok="pending">Checking that the system audio can be recorded…</p>;
+  return check.ok ? (
+    <p className="inline-ok" data-testid="meeting-system-check" data-ok="true">The system audio can be recorded ({check.source}).</p>
+  ) : (
+    <p className="warn-text" role="status" data-testid="meeting-system-check" data-ok="false">
+      {check.reason} {check.action} A meeting started now records your microphone only.
+    </p>
+  );
+}
+
 export function MeetingView() {
   const phase = useMeeting((s) => s.phase);
   const elapsed = useMeeting((s) => s.elapsedSec);
@@ -59,48 +83,69 @@ export function MeetingView() {
   }, [finals, markers]);
   const recording = phase === 'recording';
   return (
-    <section className="view" aria-labelledby="meeting-title">
-      <h2 id="meeting-title">Meeting</h2>
-      <p>Records your microphone and the computer&apos;s sound output as two tracks, keeps both on disk as they arrive, and transcribes them as the meeting goes.</p>
-      <div className="row">
-        {recording || phase === 'stopping' ? (
-          <button type="button" className="button primary" onClick={() => void meeting.stop()} disabled={phase === 'stopping'} data-testid="meeting-stop">
-            {phase === 'stopping' ? 'Finishing…' : 'Stop meeting'}
-          </button>
-        ) : (
-          <button type="button" className="button primary" onClick={() => void meeting.start()} disabled={phase === 'starting'} data-testid="meeting-start">
-            Start meeting
-          </button>
-        )}
-        {recording ? <span aria-live="off" data-testid="meeting-elapsed">{shortClock(elapsed)}</span> : null}
+    <section className="view view-meeting" aria-labelledby="meeting-title">
+      <header className="view-header">
+        <h2 id="meeting-title">Meeting</h2>
+        <p className="muted">
+          Records your microphone and the computer&apos;s sound output as two tracks, keeps both on disk as they arrive, and
+          transcribes them as the meeting goes.
+        </p>
+      </header>
+      <div className="card meeting-card">
+        <div className="controls">
+          {recording || phase === 'stopping' ? (
+            <Button variant="danger" className="btn-record" onClick={() => void meeting.stop()} disabled={phase === 'stopping'} data-testid="meeting-stop">
+              {phase === 'stopping' ? 'Finishing…' : 'Stop meeting'}
+            </Button>
+          ) : (
+            <Button variant="primary" className="btn-record" onClick={() => void meeting.start()} disabled={phase === 'starting'} data-testid="meeting-start">
+              Start meeting
+            </Button>
+          )}
+          {recording ? <span className="meeting-elapsed" aria-live="off" data-testid="meeting-elapsed">{shortClock(elapsed)}</span> : null}
+        </div>
+        {phase === 'idle' ? <SystemAudioReadiness /> : null}
+        {error ? <p className="field-error" role="alert">{error}</p> : null}
+        {last && phase === 'idle' ? <p className="inline-ok" role="status">Saved to History: {shortClock(last.durationSec)}, {last.finals} segments.</p> : null}
+        <div className="meeting-meters">
+          <TrackMeter track="you" label="You (microphone)" />
+          <TrackMeter track="others" label="Others (system audio)" />
+        </div>
+        {recording ? (
+          <form className="inline-form-row meeting-marker-form" onSubmit={(e) => { e.preventDefault(); void meeting.addMarker(note); setNote(''); }}>
+            <label htmlFor="meeting-marker">Marker</label>
+            <input id="meeting-marker" type="text" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} placeholder="A note at this moment" />
+            <Button type="submit" disabled={!note.trim()}>Add marker</Button>
+          </form>
+        ) : null}
       </div>
-      {error ? <p className="field-error" role="alert">{error}</p> : null}
-      {last && phase === 'idle' ? <p role="status">Saved to History: {shortClock(last.durationSec)}, {last.finals} segments.</p> : null}
-      <TrackMeter track="you" label="You (microphone)" />
-      <TrackMeter track="others" label="Others (system audio)" />
-      {recording ? (
-        <form className="row" onSubmit={(e) => { e.preventDefault(); void meeting.addMarker(note); setNote(''); }}>
-          <label htmlFor="meeting-marker">Marker</label>
-          <input id="meeting-marker" type="text" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} placeholder="A note at this moment" />
-          <button type="submit" className="button" disabled={!note.trim()}>Add marker</button>
-        </form>
-      ) : null}
       {markers.length ? (
-        <ul aria-label="Markers">
-          {markers.map((m, i) => <li key={i}>{shortClock(m.at)} — {m.text}</li>)}
-        </ul>
+        <div className="card">
+          <h3 id="meeting-markers-title">Markers</h3>
+          <ul className="meeting-markers" aria-labelledby="meeting-markers-title">
+            {markers.map((m) => (
+              <li key={`${m.at}-${m.text}`} data-testid="meeting-marker">
+                <span className="muted num">{shortClock(m.at)}</span> {m.text}
+              </li>
+            ))}
+          </ul>
+        </div>
       ) : null}
-      <ol className="transcript" aria-label="Meeting transcript" aria-live="polite" data-testid="meeting-transcript">
-        {lines.map((line) => ('speaker' in line ? (
-          <li key={`${line.track}-${line.segmentId}`}>
-            <span className="muted">{shortClock(line.start)}</span> <strong>{line.speaker}</strong>: {line.text}
-          </li>
-        ) : (
-          <li key={`gap-${line.at}`} className="muted" data-testid="meeting-gap">
-            <span>{shortClock(line.at)}</span> {line.text}
-          </li>
-        )))}
-      </ol>
+      <div className="card">
+        <h3 id="meeting-transcript-title">Transcript</h3>
+        <ol className="meeting-lines" aria-label="Meeting transcript" aria-live="polite" data-testid="meeting-transcript">
+          {lines.map((line) => ('speaker' in line ? (
+            <li key={`${line.track}-${line.segmentId}`}>
+              <span className="muted num">{shortClock(line.start)}</span> <strong>{line.speaker}</strong>: {line.text}
+            </li>
+          ) : (
+            <li key={`gap-${line.at}`} className="muted" data-testid="meeting-gap">
+              <span className="num">{shortClock(line.at)}</span> {line.text}
+            </li>
+          )))}
+        </ol>
+        {lines.length === 0 ? <p className="transcript-empty">{recording ? 'Listening…' : 'The transcript shows here while a meeting records.'}</p> : null}
+      </div>
     </section>
   );
 }

@@ -9,7 +9,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Settings } from '../../app/ipc/contract.js';
 import { AboutCard } from '../components/AboutCard.js';
-import { Button } from '../components/Button.js';
 import { InsertSettingsCard } from '../components/InsertSettings.js';
 import { TextOptionsCard } from '../components/TextOptions.js';
 import { saveSettings } from '../store/commands.js';
@@ -23,6 +22,7 @@ import { diff, fieldErrors, fieldWarnings, rebaseDraft, validPart, type FieldId,
 import { HistorySection } from './settings/HistorySection.js';
 import { HotkeyModeSection } from './settings/HotkeyModeSection.js';
 import { MicrophoneSection } from './settings/MicrophoneSection.js';
+import { SaveBar } from './settings/SaveBar.js';
 import { saveOutcome, type Outcome } from './settings/save-outcome.js';
 
 function cpuCount(): number | null {
@@ -95,21 +95,18 @@ export function SettingsView() {
         />
         <DownloadsSection {...section} />
 
-        <div className="settings-actions">
-          <Button type="submit" variant="primary" disabled={!canSave || saving}>
-            {saving ? 'Saving…' : 'Save settings'}
-          </Button>
-          <Button variant="quiet" disabled={!unsaved || saving} onClick={() => {
+        <SaveBar
+          canSave={canSave}
+          saving={saving}
+          unsaved={unsaved}
+          outcome={outcome}
+          held={held}
+          onRevert={() => {
             setDraft(values);
             setRefused({});
             setOutcome(null);
-          }}>
-            Revert
-          </Button>
-          <p className={`save-outcome save-${outcome?.kind ?? 'none'}`} role="status" data-testid="save-outcome">
-            {outcome ? outcome.text : unsaved ? 'Unsaved changes.' : ''}
-          </p>
-        </div>
+          }}
+        />
       </form>
       </Messages.Provider>
       <AboutCard />

@@ -30,3 +30,13 @@ test('no model: set-up steps, a microphone test that hears the fake microphone, 
   await expect(steps.getByTestId('first-step-hotkey')).toContainText('Ctrl+Shift+Space');
   await expect(steps.getByTestId('first-step-hotkey')).toContainText('Esc');
 });
+
+test('the first run\'s microphone test shows the recording chip while it holds the microphone', async ({ app }) => {
+  const chip = app.getByTestId('recording-chip');
+  await expect(chip).toHaveCount(0);
+  await app.getByTestId('mic-test').click();
+  await expect(chip).toHaveAttribute('data-source', 'mic-test');
+  await expect(chip).toHaveText('Microphone on · testing');
+  await app.getByTestId('mic-test').click();
+  await expect(chip).toHaveCount(0);
+});

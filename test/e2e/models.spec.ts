@@ -99,7 +99,8 @@ test('a local .gguf opens directly, or is imported into the models folder', asyn
   await expect(row).toContainText('unknown (imported)');
   await expect(app.getByTestId('import-outcome')).toContainText('Imported');
   await expect(app.getByTestId('notice')).toHaveCount(0);
-  expect((await server.services.models.listInstalled()).map((m) => m.source.kind)).toEqual(['imported']);
+  // The opened file is listed by reference (issue 44 item 1); the import is a copy of its own.
+  expect((await server.services.models.listInstalled()).map((m) => m.source.kind)).toEqual(['linked', 'imported']);
 
   // A path that is not a model says what is wrong and what to do.
   await app.getByLabel('Path of a .gguf or .nemo file on this machine').fill('/definitely/not/here.gguf');

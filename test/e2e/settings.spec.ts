@@ -90,3 +90,39 @@ test('the spoken commands are listed; a repeated replacement is named and held b
   await app.getByRole('button', { name: 'Save settings' }).click();
   await expect.poll(() => server.services.settings.get().text.replacements).toEqual([{ from: 'parakeet desktop', to: 'Parakeet Desktop' }]);
 });
+
+// Issue 44 item 7: the Save bar stays in view while the form scrolls, names the fields that hold a save
+// back, and each name jumps to its field with the focus in it.
+test('the sticky Save bar names the fields in error and jumps to them', async ({ app }) => {
+  await app.getByTestId('nav-settings').click();
+  const threads = app.getByLabel('CPU threads');
+  await threads.fill('0.5');
+  await expect(app.getByTestId('set-threads-error')).toBeVisible();
+  // Scrolled to the top, far from the end of the form: the bar is on screen, Save off, the reason beside it.
+  await app.evaluate(() => {
+    document.querySelector('#main')?.scrollTo(0, 0);
+    window.scrollTo(0, 0);
+  });
+  const bar = app.getByTestId('save-bar');
+  const box = await bar.boundingBox();
+  const viewport = app.viewportSize()!;
+  expect(box && box.y >= 0 && box.y + box.height <= viewport.height + 1, `bar at ${JSON.stringify(box)} in ${viewport.height} px`).toBe(true);
+  await expect(bar.getByRole('button', { name: 'Save settings' })).toBeDisabled();
+  const held = bar.getByTestId('save-held');
+  await expect(held).toHaveText('Fix this field to save it: CPU threads.');
+  await expect(bar.getByRole('button', { name: 'Save settings' })).toHaveAttribute('aria-describedby', 'save-held');
+
+  // The mirror field is far down; its name in the bar brings it into view with the focus in it.
+  await app.getByLabel('Mirror endpoint (https)').fill('http://mirror.example.org');
+  await app.evaluate(() => {
+    document.querySelector('#main')?.scrollTo(0, 0);
+    window.scrollTo(0, 0);
+  });
+  await expect(held).toHaveText('Fix these 2 fields to save them: CPU threads, Mirror endpoint.');
+  await held.getByRole('button', { name: 'Mirror endpoint' }).click();
+  await expect(app.getByLabel('Mirror endpoint (https)')).toBeFocused();
+  await expect(app.getByLabel('Mirror endpoint (https)')).toBeInViewport();
+  await held.getByRole('button', { name: 'CPU threads' }).click();
+  await expect(threads).toBeFocused();
+  await expect(threads).toBeInViewport();
+});

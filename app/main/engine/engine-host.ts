@@ -290,6 +290,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     });
   }
 
+  /** The resident model was just listed as installed (a file the user opened, models/linker.ts): it goes by that id now. */
+  adoptModelId(id: string): void {
+    if (this.residency.model) this.residency.modelId = id;
+  }
+
   async unloadModel(): Promise<void> {
     await this.inLane(PRIORITY.load, async () => {
       await this.request({ op: 'unload' });

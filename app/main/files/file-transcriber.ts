@@ -82,7 +82,12 @@ export class FileTranscriber {
       // Said plainly: a converter would only report "no data" or a format guess for an empty file.
       // A device, a pipe or a /proc file also stats as 0 bytes, and reading one may never end.
       const file = await checkRegularFile(path);
-      if (file.kind === 'not-regular') throw new CodedError('BAD_ARGUMENT', `${notRegularMessage(path, file.what)} Choose an audio file.`);
+      if (file.kind === 'not-regular') {
+        // One sentence that says what it is and what to do (issue 44 item 11: a folder's message repeated itself).
+        throw new CodedError('BAD_ARGUMENT', file.what === 'a folder'
+          ? `${path} is a folder. Choose an audio file inside it.`
+          : `${notRegularMessage(path, file.what)} Choose an audio file.`);
+      }
       if (file.kind === 'empty') throw new CodedError('BAD_AUDIO', `${path} is empty (0 bytes); nothing was recorded into it.`);
       if (!(await isWavFile(path))) {
         const converter = await findConverter(this.opts.converterSearchPath);
@@ -121,6 +126,8 @@ export class FileTranscriber {
         durationSec: result.durationSec,
         devicesRan: result.devicesRan,
         elapsedMs,
+        ...(this.opts.engine.loadedModel?.name ? { model: this.opts.engine.loadedModel.name } : {}),
+        decoder: result.decoder,
       };
       await this.opts.onTranscribed?.(transcript);
       return transcript;

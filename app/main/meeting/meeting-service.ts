@@ -19,7 +19,7 @@ import fs from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type {
-  DictationSettings, HistoryEntrySummary, MeetingCurrent, MeetingFinal, MeetingInfo, MeetingMarker, MeetingSource, MeetingStartOptions, MeetingStateEvent,
+  DictationSettings, HistoryEntrySummary, MeetingCurrent, SystemAudioCheck, MeetingFinal, MeetingInfo, MeetingMarker, MeetingSource, MeetingStartOptions, MeetingStateEvent,
   MeetingSummary, MeetingTrackName, Notice,
 } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
@@ -43,6 +43,8 @@ import type { SystemAudioPlan } from '../../shared/system-audio-plan.js';
  * protocol's upload flag (bit 30, 0x40000000): a meeting stream is an ordinary audio stream on the wire.
  */
 export const MEETING_STREAM_BASE = 1_000_000_000;
+/** How long the check before Start waits for the system audio's first frame or its failure. */
+export const SYSTEM_AUDIO_CHECK_MS = 1500;
 const SPEAKERS: Record<MeetingTrackName, string> = { you: 'You', others: 'Others' };
 const STATE_INTERVAL_MS = 100;
 const DRAIN_TIMEOUT_MS = 1000;
@@ -266,6 +268,38 @@ export class MeetingService {
     else if (state.source.state === 'interrupted') Object.assign(state.source, { state: 'recording', reason: null, action: null });
     this.push(meeting, state.track.track, frame, startSample);
     return true;
+  }
+
+  /**
+   * Can the system audio be recorded? Asked before Start (issue 44 item 5): the capture runs until its first
+   * frame or its end, at most SYSTEM_AUDIO_CHECK_MS, and stops; a meeting that records already answers yes.
+   */
+  async checkSystemAudio(): Promise<SystemAudioCheck> {
+    const plan = this.opts.systemAudioPlan;
+    if (this.meeting) return { ok: true, source: 'recording now' };
+    if (!this.opts.systemAudio) {
+      if (plan?.kind === 'client-loopback') return { ok: true, source: 'the desktop app\'s loopback capture' };
+      if (plan?.kind === 'unavailable') return { ok: false, ...plan.problem };
+      return { ok: false, reason: `Recording the system audio on ${process.platform} needs the desktop app's loopback capture, which this build does not have.`, action: 'The microphone still records.' };
+    }
+    const start = this.opts.systemAudio;
+    return new Promise<SystemAudioCheck>((resolve) => {
+      let settled = false;
+      let capture: SystemAudioCapture | null = null;
+      const settle = (answer: SystemAudioCheck): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        void capture?.stop().catch(() => undefined);
+        resolve(answer);
+      };
+      // No frame yet and no exit: the tool runs and waits for sound, which is a capture that works.
+      const timer = setTimeout(() => settle({ ok: true, source: capture?.description ?? 'the system audio' }), SYSTEM_AUDIO_CHECK_MS);
+      capture = start(TRACK_RATE, {
+        onFrame: () => settle({ ok: true, source: capture?.description ?? 'the system audio' }),
+        onEnd: (problem) => settle(problem ? { ok: false, reason: problem.reason, action: problem.action } : { ok: true, source: 'the system audio' }),
+      });
+    });
   }
 
   /** The meeting being recorded, for a page that loads while it runs. */
@@ -526,7 +560,7 @@ export class MeetingService {
     state.source.state = state.track.samples > 0 ? 'stopped' : 'unavailable';
     state.source.reason = problem.reason;
     state.source.action = problem.action;
-    this.opts.log.warn(`meeting ${meeting.id}: ${name}: ${problem.reason}`);
+    this.opts.log.warn(`meeting ${meeting.id}: ${name}: ${problem.reason}${problem.detail ? ` (${problem.detail})` : ''}`);
     this.opts.notify({ level: 'warning', code: 'MEETING_SOURCE_UNAVAILABLE', message: `${problem.reason} The other track keeps recording.`, action: problem.action });
     this.emitState(meeting);
   }

@@ -13,6 +13,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface SourceProblem {
   reason: string;
+  /** The tool's own last words ("parec: Connection refused"), for the log only. */
+  detail?: string;
   action: string;
 }
 
@@ -58,18 +60,23 @@ export const SYSTEM_AUDIO_MISSING: SourceProblem = {
   action: 'Install pulseaudio-utils (Debian/Ubuntu: sudo apt install pulseaudio-utils) or pipewire-bin, then start the meeting again.',
 };
 
-/** What a tool's exit means for the user, from its stderr. */
+/**
+ * What a tool's exit means for the user, from its stderr. The tool's own words ("parec: connection refused")
+ * stay out of the known cases' reasons (the service logs them); an unknown exit quotes them, as the only clue.
+ */
 export function describeExit(command: string, code: number | null, signal: NodeJS.Signals | null, stderr: string): SourceProblem {
   const said = stderr.trim().split('\n').filter(Boolean).at(-1) ?? '';
   if (/connection (refused|failure)|no such file or directory|failed to connect|can't connect/i.test(said)) {
     return {
-      reason: `The system audio cannot be recorded: no PulseAudio or PipeWire sound server answered (${command}: ${said}).`,
+      reason: 'The system audio cannot be recorded: no PulseAudio or PipeWire sound server answered.',
+      detail: `${command}: ${said}`,
       action: 'Start the sound server (systemctl --user start pipewire-pulse, or pulseaudio --start), then start the meeting again.',
     };
   }
   if (/no such entity|not found|does not exist/i.test(said)) {
     return {
-      reason: `The system audio cannot be recorded: the sound server has no output device to monitor (${command}: ${said}).`,
+      reason: 'The system audio cannot be recorded: the sound server has no output device to monitor.',
+      detail: `${command}: ${said}`,
       action: 'Choose an output device in the system sound settings, then start the meeting again.',
     };
   }

@@ -65,7 +65,13 @@ export class InstalledIndex {
   }
 
   findBySha256(sha256: string): InstalledModel | undefined {
-    return this.data.models.find((x) => x.sha256 === sha256);
+    return this.data.models.find((x) => x.sha256 !== '' && x.sha256 === sha256);
+  }
+
+  /** The entry whose file is this path (downloaded, imported or linked). */
+  findByPath(file: string): InstalledModel | undefined {
+    const wanted = path.resolve(file);
+    return this.data.models.find((x) => path.resolve(this.filePath(x)) === wanted);
   }
 
   get activeId(): string | null {
@@ -73,7 +79,8 @@ export class InstalledIndex {
   }
 
   filePath(model: Pick<InstalledModel, 'file'>): string {
-    return path.join(this.modelsDir, model.file);
+    // A linked model (a file the user opened) is listed by its absolute path.
+    return path.isAbsolute(model.file) ? model.file : path.join(this.modelsDir, model.file);
   }
 
   private persist(mutate: (d: IndexFile) => void): Promise<void> {

@@ -11,6 +11,7 @@ import { openWritable as defaultOpenWritable, type OpenWritable } from './file-i
 import { HttpClient, type NetworkOptions } from './http-client.js';
 import { importModelFile } from './importer.js';
 import { InstalledIndex } from './installed-index.js';
+import { linkModelFile } from './linker.js';
 import { PartialStore } from './partial-store.js';
 import { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 import { TypedEmitter } from './typed-emitter.js';
@@ -21,6 +22,7 @@ import type {
   InstalledModel,
   ModelManagerEvents,
   ValidateModel,
+  ValidatedModelInfo,
 } from './types.js';
 import { HostPolicy, normalizeEndpoint, resolveDownloadUrl } from './url-policy.js';
 
@@ -244,6 +246,17 @@ export class ModelManager extends TypedEmitter<ModelManagerEvents> {
     return true;
   }
 
+  /**
+   * List a file the user opened (the engine loaded it already, `info` is what it saw) by reference, and make
+   * it the active model: it shows under Installed and is loaded again at the next start (linker.ts).
+   */
+  async linkFile(file: string, info: ValidatedModelInfo): Promise<InstalledModel> {
+    const model = await linkModelFile(this.index, file, info);
+    await this.index.setActive(model.id);
+    this.emitInstalled();
+    return model;
+  }
+
   // ---- installed models ----
 
   /** Installed (verified and validated) models; entries whose file vanished are dropped. */
@@ -275,11 +288,16 @@ export class ModelManager extends TypedEmitter<ModelManagerEvents> {
   /**
    * Delete an installed model (unload it from the engine first). It leaves the
    * list before its file is removed, so a failure never leaves a listed model
-   * without a file; `fileRemoved` is false if the OS kept the file (in use).
+   * without a file; `fileRemoved` is false if the OS kept the file (in use). A linked file (one the user
+   * opened) only leaves the list: the file is the user's.
    */
   async remove(id: string): Promise<{ removed: boolean; fileRemoved: boolean }> {
     const model = await this.index.remove(id);
     if (!model) return { removed: false, fileRemoved: false };
+    if (model.source.kind === 'linked') {
+      this.emitInstalled();
+      return { removed: true, fileRemoved: false };
+    }
     let fileRemoved = true;
     try {
       await fs.rm(this.index.filePath(model), { force: true });

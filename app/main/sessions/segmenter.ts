@@ -49,7 +49,11 @@ export type CloseReason = 'pause' | 'cap' | 'stop' | 'eou';
 export type SegmentEvent =
   /** `onset`: first sample of the speech that opened it (after a cap cut: the cut itself). */
   | { type: 'open'; start: number; onset: number }
-  | { type: 'close'; start: number; end: number; reason: CloseReason };
+  /**
+   * `speechEnd`: the end of the last voiced window, where the person stopped speaking (`end` adds the tail
+   * of silence kept after it). Latency "after end of speech" counts from here, not from the pause decision.
+   */
+  | { type: 'close'; start: number; end: number; reason: CloseReason; speechEnd: number };
 
 interface WindowStat {
   start: number;
@@ -169,7 +173,8 @@ export class Segmenter {
    */
   endUtterance(at: number): SegmentEvent[] {
     const events: SegmentEvent[] = [];
-    if (this.state === 'speech' && at > this.segStart) this.close(at, 'eou', events);
+    // The model heard speech up to where it said the utterance ended.
+    if (this.state === 'speech' && at > this.segStart) this.close(at, 'eou', events, at);
     return events;
   }
 
@@ -207,7 +212,7 @@ export class Segmenter {
     // Windows whose probability never came (the VAD failed at the very end) are decided by energy.
     const events: SegmentEvent[] = this.undecided.length > 0 ? this.fallBackToEnergy() : [];
     if (this.state === 'onset') this.open(this.onsetStart, events);
-    if (this.state === 'speech' && end > this.segStart) this.close(end, 'stop', events);
+    if (this.state === 'speech' && end > this.segStart) this.close(end, 'stop', events, Math.min(end, this.lastSpeechEnd));
     this.state = 'silence';
     return events;
   }
@@ -257,7 +262,7 @@ export class Segmenter {
     this.segWindows.push({ start, db });
     if (speech) this.lastSpeechEnd = end;
     if (end - this.lastSpeechEnd >= this.pause) {
-      this.close(this.lastSpeechEnd + this.tail, 'pause', events);
+      this.close(this.lastSpeechEnd + this.tail, 'pause', events, this.lastSpeechEnd);
       return;
     }
     if (end - this.segStart >= this.cap) this.cutAtCap(end, events);
@@ -271,9 +276,9 @@ export class Segmenter {
     events.push({ type: 'open', start: this.segStart, onset });
   }
 
-  private close(end: number, reason: CloseReason, events: SegmentEvent[]): void {
+  private close(end: number, reason: CloseReason, events: SegmentEvent[], speechEnd: number): void {
     const clamped = Math.min(Math.max(end, this.segStart), this.samples);
-    events.push({ type: 'close', start: this.segStart, end: clamped, reason });
+    events.push({ type: 'close', start: this.segStart, end: clamped, reason, speechEnd: Math.min(Math.max(speechEnd, this.segStart), clamped) });
     this.prevEnd = clamped;
     this.state = 'silence';
     this.segWindows = [];
@@ -282,7 +287,7 @@ export class Segmenter {
   private cutAtCap(now: number, events: SegmentEvent[]): void {
     // Silent right now (a pause shorter than pauseMs): end the segment after its speech, open none.
     if (now - this.lastSpeechEnd >= this.win * 2) {
-      this.close(this.lastSpeechEnd + Math.min(this.tail, now - this.lastSpeechEnd), 'cap', events);
+      this.close(this.lastSpeechEnd + Math.min(this.tail, now - this.lastSpeechEnd), 'cap', events, this.lastSpeechEnd);
       return;
     }
     // Mid-speech: cut at the quietest window of the segment's second half (before the current speech).
@@ -295,7 +300,8 @@ export class Segmenter {
     const cut = best ? best.start + Math.floor(this.win / 2) : now;
     const lastSpeechEnd = this.lastSpeechEnd;
     const carried = this.segWindows.filter((w) => w.start >= cut);
-    this.close(cut, 'cap', events);
+    // Cut mid-speech: the speech goes on past the cut, so its "end" is the cut itself.
+    this.close(cut, 'cap', events, cut);
     // The next segment continues from exactly the cut: no gap, no overlap, no pre-roll.
     this.state = 'speech';
     this.segStart = cut;

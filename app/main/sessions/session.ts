@@ -98,6 +98,8 @@ interface Segment {
   /** Wall time (performance.now) the onset's audio arrived. */
   onsetAt: number;
   closedAt: number | null;
+  /** Wall time the last voiced sample arrived (the end of speech as the person lived it). */
+  speechEndAt: number | null;
   lastPartial: string | null;
   final: TranscriptEvent | null;
   /** A decode of [start, end) finished early (the tentative end during the closing pause). */
@@ -440,6 +442,7 @@ export class DictationSession {
         end: null,
         onsetAt: this.arrivalOf(event.onset),
         closedAt: null,
+        speechEndAt: null,
         lastPartial: null,
         final: null,
         early: null,
@@ -457,6 +460,8 @@ export class DictationSession {
     if (!segment) return;
     segment.end = event.end;
     segment.closedAt = now;
+    // The sample just before speechEnd is the last voiced one: when it arrived is when speech ended.
+    segment.speechEndAt = Math.min(now, this.arrivalOf(Math.max(0, event.speechEnd - 1)));
     this.open = null;
     // A decode of other samples than the final's would only delay it.
     if (this.partial?.segment === segment && this.partial.end !== segment.end) this.partial.controller.abort();
@@ -643,7 +648,10 @@ export class DictationSession {
       if (!segment.final) break;
       if (!this.cancelController.signal.aborted) {
         this.finals.push(segment.final);
-        if (segment.closedAt !== null) this.finalLatencies.push(now - segment.closedAt);
+        // From the end of speech (the last voiced frame), as the user experiences it, not from the pause
+        // decision, which comes pauseMs later (issue 44 item 6).
+        const from = segment.speechEndAt ?? segment.closedAt;
+        if (from !== null) this.finalLatencies.push(now - from);
         this.opts.emit('dictation:transcript', segment.final);
         emitted = true;
       }

@@ -13,6 +13,8 @@ export interface DesktopState {
   partial: string;
   /** File transcriptions running. */
   fileJobs: number;
+  /** A meeting records (both tracks): the microphone is live even with no dictation. */
+  meeting: boolean;
   engine: Pick<EngineStatus, 'state'> & { model: string | null; lastError: string | null };
   /** Devices that ran the last decode, else the selected device. */
   device: string | null;
@@ -31,6 +33,7 @@ export function initialDesktopState(): DesktopState {
     level: 0,
     partial: '',
     fileJobs: 0,
+    meeting: false,
     engine: { state: 'starting', model: null, lastError: null },
     device: null,
     sessionError: null,
@@ -67,6 +70,7 @@ export class DesktopStateTracker {
         this.update({ partial: e.kind === 'partial' ? tail(e.text) : '' });
       }),
       bus.on('engine:status', (e) => this.onEngine(e)),
+      bus.on('meeting:state', (e) => this.update({ meeting: e.state !== 'stopped' })),
       bus.on('devices:changed', (e) => this.update({ device: e.lastRan[0] ?? e.active?.device.name ?? null })),
       bus.on('files:progress', (e) => {
         if (e.fraction >= 1) this.jobs.delete(e.jobId);

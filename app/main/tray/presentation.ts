@@ -6,7 +6,7 @@ import type { DesktopState } from './desktop-state.js';
 export type TrayLook = 'idle' | 'listening' | 'transcribing' | 'error';
 
 export function trayLook(s: DesktopState): TrayLook {
-  if (s.session === 'listening' || s.session === 'speech') return 'listening';
+  if (s.session === 'listening' || s.session === 'speech' || s.meeting) return 'listening';
   if (s.session === 'finalizing' || s.fileJobs > 0) return 'transcribing';
   if (s.sessionError || s.engine.state === 'crashed' || s.engine.state === 'missing') return 'error';
   return 'idle';
@@ -28,7 +28,7 @@ const ENGINE_WORDS: Record<DesktopState['engine']['state'], string> = {
 export function trayTooltip(s: DesktopState): string {
   switch (trayLook(s)) {
     case 'listening':
-      return 'Parakeet — listening';
+      return s.session === null && s.meeting ? 'Parakeet — recording a meeting' : 'Parakeet — listening';
     case 'transcribing':
       return s.session === 'finalizing' ? 'Parakeet — transcribing' : `Parakeet — transcribing ${s.fileJobs === 1 ? 'a file' : `${s.fileJobs} files`}`;
     case 'error':
@@ -49,9 +49,11 @@ const HOTKEY_MODE_WORDS: Record<string, string> = { toggle: 'press to start/stop
 
 export function trayMenu(s: DesktopState): MenuItemModel[] {
   const live = s.session !== null;
-  const canStart = s.engine.model !== null && s.engine.state !== 'crashed' && s.engine.state !== 'missing';
+  // A meeting holds the microphone: dictation waits for it to end (the Meeting view stops it).
+  const canStart = s.engine.model !== null && s.engine.state !== 'crashed' && s.engine.state !== 'missing' && !s.meeting;
   const items: MenuItemModel[] = [
     { kind: 'action', id: 'toggle', label: live ? 'Stop dictation' : 'Start dictation', enabled: live || canStart },
+    ...(s.meeting ? [{ kind: 'info', label: 'A meeting is recording (stop it in the Meeting view)' } as const] : []),
     { kind: 'action', id: 'open', label: 'Open Parakeet', enabled: true },
     { kind: 'separator' },
     { kind: 'info', label: `Model: ${s.engine.model ?? 'none loaded'}` },
@@ -90,11 +92,13 @@ export function meterLevel(rms: number): number {
 export function overlayContent(s: DesktopState, enabled: boolean): OverlayContent {
   const live = s.session !== null;
   const dot = s.session === 'finalizing' ? 'transcribing' : 'recording';
+  // A meeting shows the red dot too (its text is in the Meeting view, not over other apps).
+  const meetingOnly = !live && s.meeting;
   return {
-    visible: enabled && live,
+    visible: enabled && (live || meetingOnly),
     dot,
     level: live ? Math.round(meterLevel(s.level) * 20) / 20 : 0,
-    text: live ? s.partial : '',
-    label: dot === 'recording' ? 'Parakeet is listening' : 'Parakeet is transcribing',
+    text: live ? s.partial : meetingOnly ? 'Recording a meeting' : '',
+    label: meetingOnly ? 'Parakeet is recording a meeting' : dot === 'recording' ? 'Parakeet is listening' : 'Parakeet is transcribing',
   };
 }

@@ -24,6 +24,11 @@ function MicTest() {
   useEffect(() => {
     if (testing) setPeak((p) => Math.max(p, level));
   }, [testing, level]);
+  // The header's recording chip shows while the test holds the microphone.
+  useEffect(() => {
+    actions.micTesting(testing);
+    return () => actions.micTesting(false);
+  }, [testing]);
   // Leaving the view ends the test (unless the user keeps the microphone open on Dictate anyway).
   useEffect(() => () => {
     if (testing && !armedByPreference) void dictation.disarm();
@@ -80,9 +85,9 @@ export function FirstRun() {
           ) : (
             <span className="muted">Proposed for dictation; nothing is downloaded until you press Download, which then shows its speed and time left.</span>
           )}
-          {installed === 0 ? <FirstRunCard /> : null}
+          {installed === 0 ? <FirstRunCard inline /> : null}
           <div className="first-step-local">
-            <p className="muted">Or open a .gguf file you already have:</p>
+            <p className="muted">Or open a .gguf file you already have (used from where it is, not copied; it is listed under Models → Installed):</p>
             <ModelPicker idPrefix="dictate-picker" />
           </div>
         </li>

@@ -9,7 +9,7 @@ import type { FileTranscribeOptions } from '../../../app/ipc/contract.js';
 import { isAbsolutePath } from '../../../app/ipc/validate.js';
 import { Button } from '../../components/Button.js';
 import * as actions from '../../store/actions.js';
-import { pickAudioFile, transcribeFile, transcribeUpload } from '../../store/commands.js';
+import { pickAudioFile, transcribeFile, transcribeUpload, unqueueFile } from '../../store/commands.js';
 import { engineUsable } from '../../store/engine.js';
 import { useApp } from '../../store/hooks.js';
 import { appStore } from '../../store/store.js';
@@ -33,9 +33,7 @@ export function cleanPath(raw: string): string {
 /** Why Transcribe cannot run now, or null when it can (`path` null: an uploaded file, no path to check). */
 function useBlocker(path: string | null, decoder: DecoderChoice): { text: string; toModels?: boolean } | null {
   const status = useApp((s) => s.engine.status);
-  const running = useApp((s) => s.files.job.phase === 'running');
   const decoders = status?.model?.decoders;
-  if (running) return null;
   if (!status) return { text: 'Connecting to the engine…' };
   if (status.state === 'loading') return { text: 'Wait for the model to finish loading.' };
   if (!status.model) return { text: 'Load a model in Models first.', toModels: true };
@@ -47,6 +45,27 @@ function useBlocker(path: string | null, decoder: DecoderChoice): { text: string
   if (!path) return { text: 'Choose an audio file.' };
   if (!isAbsolutePath(path)) return { text: 'Type the full path, starting with / (or a drive letter such as C:\\ on Windows).' };
   return null;
+}
+
+/** Files waiting for the running one, in order, each with Remove. */
+function FileQueue() {
+  const queue = useApp((s) => s.files.queue);
+  if (queue.length === 0) return null;
+  return (
+    <div className="file-queue" data-testid="file-queue">
+      <h4 id="file-queue-title">Waiting ({queue.length})</h4>
+      <ol aria-labelledby="file-queue-title">
+        {queue.map((q) => (
+          <li key={q.key} data-testid="file-queued">
+            <span className="mono">{q.name}</span>
+            <Button variant="quiet" onClick={() => unqueueFile(q.key)}>
+              Remove<span className="visually-hidden"> {q.name} from the queue</span>
+            </Button>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
 }
 
 export function FileForm() {
@@ -67,7 +86,7 @@ export function FileForm() {
   const web = mode !== 'electron';
 
   const upload = (file: File | undefined) => {
-    if (!file || running || uploadBlocker) return;
+    if (!file || uploadBlocker) return;
     void transcribeUpload(file, decoder);
   };
   const dropHandlers = web
@@ -75,7 +94,7 @@ export function FileForm() {
         onDragOver: (e: DragEvent) => {
           if (!e.dataTransfer.types.includes('Files')) return;
           e.preventDefault();
-          e.dataTransfer.dropEffect = running || uploadBlocker ? 'none' : 'copy';
+          e.dataTransfer.dropEffect = uploadBlocker ? 'none' : 'copy';
           setDragging(true);
         },
         onDragLeave: () => setDragging(false),
@@ -89,7 +108,7 @@ export function FileForm() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!blocker && !running) void transcribeFile(path, decoder);
+    if (!blocker) void transcribeFile(path, decoder);
   };
 
   return (
@@ -101,7 +120,6 @@ export function FileForm() {
             <span className="field-label">Audio file</span>
             <div className="inline-form-row file-pick">
               <Button
-                disabled={running}
                 onClick={async () => {
                   const picked = await pickAudioFile();
                   if (picked) setRawPath(picked);
@@ -124,7 +142,6 @@ export function FileForm() {
               autoComplete="off"
               placeholder="/home/me/Recordings/meeting.wav"
               value={rawPath}
-              disabled={running}
               onChange={(e) => setRawPath(e.target.value)}
             />
           </div>
@@ -136,7 +153,7 @@ export function FileForm() {
               id="file-upload"
               type="file"
               accept="audio/*,video/*,.wav,.flac,.mp3,.m4a,.ogg,.opus,.webm"
-              disabled={running || uploadBlocker !== null}
+              disabled={uploadBlocker !== null}
               aria-describedby="file-upload-hint"
               onChange={(e) => {
                 upload(e.target.files?.[0]);
@@ -148,7 +165,7 @@ export function FileForm() {
         ) : null}
         <div className="inline-form">
           <label htmlFor="file-decoder">Decoder</label>
-          <select id="file-decoder" value={decoder} disabled={running} onChange={(e) => setChosenDecoder(e.target.value as DecoderChoice)}>
+          <select id="file-decoder" value={decoder} onChange={(e) => setChosenDecoder(e.target.value as DecoderChoice)}>
             {DECODERS.map((d) => {
               const missing = d.value !== 'auto' && model !== null && !model.decoders.includes(d.value);
               const label = d.value === 'auto' && model ? `Auto (${model.defaultDecoder.toUpperCase()})` : d.label;
@@ -160,10 +177,11 @@ export function FileForm() {
             })}
           </select>
         </div>
-        <Button type="submit" variant="primary" disabled={running || blocker !== null} aria-describedby={blocker ? 'file-blocker' : undefined}>
-          {running ? 'Transcribing…' : 'Transcribe'}
+        <Button type="submit" variant="primary" disabled={blocker !== null} aria-describedby={blocker ? 'file-blocker' : undefined}>
+          {running ? 'Add to queue' : 'Transcribe'}
         </Button>
       </div>
+      <FileQueue />
       {blocker ? (
         <p className="hint" id="file-blocker" data-testid="file-blocker">
           {blocker.toModels ? (

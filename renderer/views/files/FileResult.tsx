@@ -4,7 +4,7 @@ import { CopyButton } from '../../components/CopyButton.js';
 import { ExportButtons } from '../../components/ExportButtons.js';
 import { FactList, type Fact } from '../../components/FactList.js';
 import { exportContent, exportFileName } from '../../export.js';
-import { fileName, formatDuration, formatMs, formatRealTime } from '../../format.js';
+import { formatDuration, formatMs, formatRealTime } from '../../format.js';
 import { shownResult } from '../../store/files.js';
 import { useApp } from '../../store/hooks.js';
 import type { FileResultTranscript } from '../../store/types.js';
@@ -24,15 +24,20 @@ export function FileResult() {
   const result = useApp((s) => shownResult(s.files));
   if (!result) return null;
   const t = result.transcript;
-  const name = fileName(t.path);
+  const name = result.name;
   return (
     <section className="card file-result" aria-labelledby="file-result-title" data-testid="file-result" data-job={t.jobId}>
       <div className="card-title-row file-result-head">
         <div>
           <h3 id="file-result-title" data-testid="file-name">{name}</h3>
-          <p className="muted mono file-path">{t.path}</p>
+          {/* An upload's copy on the server is deleted once transcribed: its path means nothing to the user. */}
+          {result.uploaded ? (
+            <p className="muted" data-testid="file-origin">Sent from this browser</p>
+          ) : (
+            <p className="muted mono file-path" data-testid="file-origin">{t.path}</p>
+          )}
         </div>
-        <ExportButtons file={(format) => ({ name: exportFileName(t.path, format), content: exportContent(format, t) })} />
+        <ExportButtons file={(format) => ({ name: exportFileName(name, format), content: exportContent(format, t, { name, path: result.uploaded ? null : t.path }) })} />
       </div>
       <Facts t={t} />
       <div className="card-title-row">

@@ -19,6 +19,13 @@ import { EntryBadges } from './HistoryList.js';
 import { RetranscribeButton } from './RetranscribeButton.js';
 import { EntryTranscript } from './EntryTranscript.js';
 
+/** The ids next to `id` in the list (below first, then above), for where the focus goes after a delete. */
+function neighbourIds(listIds: string, id: string): string[] {
+  const ids = listIds ? listIds.split('\n') : [];
+  const at = ids.indexOf(id);
+  return at < 0 ? [] : [ids[at + 1], ids[at - 1]].filter((x): x is string => x !== undefined);
+}
+
 function Facts({ e }: { e: HistoryEntry }) {
   const rows: Fact[] = [
     ['date', 'Created', formatDateTime(e.createdAt)],
@@ -30,13 +37,33 @@ function Facts({ e }: { e: HistoryEntry }) {
   return <FactList facts={rows} testIdPrefix="history" className="file-facts" />;
 }
 
+/** The list's button for an entry (focus goes back there when the entry closes). */
+function entryButton(id: string): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[data-testid="history-entry"][data-id="${CSS.escape(id)}"]`);
+}
+
+/** After a delete: the entry below the deleted one in the list, else the one above, else the search field. */
+function focusAfterDelete(neighbours: string[]): void {
+  for (const id of neighbours) {
+    const button = entryButton(id);
+    if (button) {
+      button.focus();
+      return;
+    }
+  }
+  (document.getElementById('history-query') ?? document.getElementById('main'))?.focus();
+}
+
 export function HistoryDetail() {
   const openId = useApp((s) => s.history.openId);
   const e = useApp((s) => s.history.open);
+  // Joined: a selector returning a fresh array would re-render forever.
+  const listIds = useApp((s) => s.history.entries.map((x) => x.id).join('\n'));
   if (!openId) {
     return <p className="muted history-detail-hint">Choose an entry to read it, copy it or export it.</p>;
   }
   if (!e) return <p className="muted history-detail-hint">Opening…</p>;
+  const neighbours = neighbourIds(listIds, e.id);
   return (
     <section className="card history-detail" aria-labelledby="history-detail-title" data-testid="history-detail" data-id={e.id}>
       <div className="card-title-row history-detail-head">
@@ -45,7 +72,15 @@ export function HistoryDetail() {
           <EntryBadges e={e} />
           {e.sourcePath ? <p className="muted mono file-path">{e.sourcePath}</p> : null}
         </div>
-        <Button variant="quiet" onClick={() => actions.historyEntryClosed()} aria-label="Close this entry">
+        <Button
+          variant="quiet"
+          onClick={() => {
+            actions.historyEntryClosed();
+            // Back to where the entry was opened from, not to <body>.
+            (entryButton(e.id) ?? document.getElementById('history-query'))?.focus();
+          }}
+          aria-label="Close this entry"
+        >
           Close
         </Button>
       </div>
@@ -70,6 +105,7 @@ export function HistoryDetail() {
             question="Delete this entry? This cannot be undone."
             confirmLabel="Delete entry"
             onConfirm={() => deleteHistoryEntry(e.id)}
+            afterConfirm={() => focusAfterDelete(neighbours)}
             testId="history-delete"
           />
         </div>

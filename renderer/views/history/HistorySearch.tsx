@@ -10,6 +10,7 @@ const KINDS: { value: HistoryKind | 'all'; label: string }[] = [
   { value: 'all', label: 'Everything' },
   { value: 'dictation', label: 'Dictations' },
   { value: 'file', label: 'Files' },
+  { value: 'meeting', label: 'Meetings' },
 ];
 
 export function HistorySearch() {
@@ -48,6 +49,7 @@ export function HistorySearch() {
           question="Delete every entry of the history? This cannot be undone."
           confirmLabel="Delete everything"
           onConfirm={clearHistory}
+          afterConfirm={() => document.getElementById('main')?.focus()}
           testId="history-clear"
         />
       </div>

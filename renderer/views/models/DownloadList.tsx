@@ -27,9 +27,10 @@ export function retryText(retrying: NonNullable<DownloadSnapshot['retrying']>, n
     (inSec > 0 ? `in ${inSec} s.` : 'now.');
 }
 
-function DownloadItem({ d }: { d: DownloadSnapshot }) {
+/** One download: its bar, figures, error and actions (the Models view's list, and first run where the user clicked). */
+export function DownloadItem({ d, displayName }: { d: DownloadSnapshot; displayName?: string }) {
   const progress = useApp((s) => s.models.progress[d.id]);
-  const name = useApp((s) => s.models.catalog.find((e) => e.id === d.id)?.displayName ?? d.id);
+  const name = useApp((s) => s.models.catalog.find((e) => e.id === d.id)?.displayName ?? displayName ?? d.id);
   const fraction = downloadFraction(d);
   const label = `${name} (${d.file})`;
   const flowing = d.state === 'downloading';

@@ -1,9 +1,12 @@
 // First run: no model installed yet. Propose English dictation (110M hybrid,
 // Q8_0) or multilingual (0.6B v3), with the download size shown before
-// anything starts.
+// anything starts. On Dictate (`inline`), the download the user started here
+// stays here: its progress, its retries and its error with Retry, instead of
+// the card vanishing and coming back unchanged (issue 44 item 2).
 import { useEffect, useState } from 'react';
 import type { FirstRunProposal } from '../../../app/ipc/contract.js';
 import { Button } from '../../components/Button.js';
+import { DownloadItem } from './DownloadList.js';
 import { formatBytes, formatLanguages } from '../../format.js';
 import { downloadModel, loadFirstRun } from '../../store/commands.js';
 import { useApp } from '../../store/hooks.js';
@@ -31,17 +34,38 @@ export function speedText(machine: NonNullable<FirstRunProposal['machine']>): st
   return `This CPU, measured just now: ${machine.gflops} GFLOP/s on ${machine.threads} thread${machine.threads === 1 ? '' : 's'} — ${CLASS_TEXT[machine.speedClass]}.`;
 }
 
-export function FirstRunCard() {
+/** The download of a proposed model that is running, waiting, paused or failed, if there is one. */
+function useFirstRunDownload(proposal: FirstRunProposal | null) {
+  const downloads = useApp((s) => s.models.downloads);
+  if (!proposal) return null;
+  const ids = new Set(proposal.choices.map((c) => c.catalogId));
+  return Object.values(downloads).find((d) => ids.has(d.id) && d.state !== 'cancelled' && d.state !== 'installed') ?? null;
+}
+
+export function FirstRunCard({ inline = false }: { inline?: boolean }) {
   const proposal = useApp((s) => s.models.firstRun);
   const installedCount = useApp((s) => s.models.installed.length);
   const downloading = useApp((s) => Object.values(s.models.downloads).some((d) => d.state === 'downloading' || d.state === 'queued'));
+  const started = useFirstRunDownload(proposal);
   const [choice, setChoice] = useState<FirstRunChoice['kind'] | null>(null);
 
   useEffect(() => {
     if (installedCount === 0 && !proposal) void loadFirstRun();
   }, [installedCount, proposal]);
 
-  if (installedCount > 0 || !proposal || downloading) return null;
+  if (installedCount > 0 || !proposal) return null;
+  if (inline && started) {
+    return (
+      <section className="card first-run" aria-labelledby="first-run-title" data-testid="first-run">
+        <h3 id="first-run-title">Getting your model</h3>
+        <ul className="downloads">
+          <DownloadItem d={started} displayName={proposal.choices.find((c) => c.catalogId === started.id)?.displayName} />
+        </ul>
+      </section>
+    );
+  }
+  // The Models view lists the download itself (DownloadList).
+  if (downloading) return null;
   const selected = choice ?? proposal.recommended;
   const chosen = proposal.choices.find((c) => c.kind === selected) ?? proposal.choices[0];
   return (

@@ -13,14 +13,35 @@ function typeText(m: InstalledModel): string {
   return parts.filter(Boolean).join(' · ');
 }
 
-function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: boolean; loadedPath: string | null }) {
+/**
+ * What deleting the active model does, said before it is done (issue 44 item 8): the one left becomes
+ * active when there is exactly one (main activates a lone model), else none is loaded.
+ */
+export function afterActiveRemoval(removing: InstalledModel, installed: readonly InstalledModel[]): string {
+  const rest = installed.filter((m) => m.id !== removing.id);
+  return rest.length === 1 ? `${rest[0]!.displayName} becomes the active model.` : 'No model is loaded until you choose one with Use.';
+}
+
+interface RowProps {
+  m: InstalledModel;
+  active: boolean;
+  loadedPath: string | null;
+  installed: readonly InstalledModel[];
+  onRemoved: (text: string) => void;
+}
+
+function InstalledRow({ m, active, loadedPath, installed, onRemoved }: RowProps) {
   const [confirming, setConfirming] = useState(false);
   const loaded = loadedPath !== null && loadedPath.endsWith(m.file);
+  // A file the user opened is used from its place: leaving the list does not delete it.
+  const linked = m.source.kind === 'linked';
   return (
     <tr data-testid="installed-row" data-id={m.id}>
       <th scope="row">
         <span className="device-name">{m.displayName}</span>
-        <span className="device-desc">{m.file}</span>
+        <span className="device-desc" data-testid="installed-file">
+          {linked ? `Used from where it is: ${m.file}` : m.file}
+        </span>
       </th>
       <td>{formatBytes(m.bytes)}</td>
       <td>{typeText(m)}</td>
@@ -30,28 +51,43 @@ function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: bo
             {m.license.spdx ?? m.license.name}
           </a>
         ) : (
-          <span className="muted">unknown (imported)</span>
+          <span className="muted">{linked ? 'unknown (opened file)' : 'unknown (imported)'}</span>
         )}
       </td>
       <td>
         {active ? <span className="badge badge-active">Active{loaded ? ', loaded' : ''}</span> : null}
       </td>
       <td className="row-actions">
-        <Button disabled={active} onClick={() => void setActiveModel(m.id)} aria-label={`Use ${m.displayName}`}>
+        {/* Visible word first, the model's name hidden after it: the name contains what is seen (axe). */}
+        <Button disabled={active} onClick={() => void setActiveModel(m.id)}>
           {active ? 'Active' : 'Use'}
+          <span className="visually-hidden"> {m.displayName}</span>
         </Button>
         {confirming ? (
           <>
-            <Button variant="danger" onClick={() => void removeModel(m.id)} aria-label={`Confirm deleting ${m.displayName}`}>
-              Delete file
+            {active ? (
+              <p className="inline-warning warn-text" role="alert" data-testid="delete-active-warning">
+                {m.displayName} is the active model. {afterActiveRemoval(m, installed)}
+              </p>
+            ) : null}
+            <Button
+              variant="danger"
+              onClick={() => {
+                const next = active ? ` ${afterActiveRemoval(m, installed)}` : '';
+                void removeModel(m.id).then((ok) => ok && onRemoved(`${linked ? 'Removed' : 'Deleted'} ${m.displayName}.${next}`));
+              }}
+            >
+              {linked ? 'Remove from list' : 'Delete file'}
+              <span className="visually-hidden"> of {m.displayName}</span>
             </Button>
             <Button variant="quiet" onClick={() => setConfirming(false)}>
               Keep
             </Button>
           </>
         ) : (
-          <Button variant="quiet" onClick={() => setConfirming(true)} aria-label={`Delete ${m.displayName}`}>
-            Delete…
+          <Button variant="quiet" onClick={() => setConfirming(true)}>
+            {linked ? 'Remove' : 'Delete'}
+            <span className="visually-hidden"> {m.displayName}</span>…
           </Button>
         )}
       </td>
@@ -61,11 +97,18 @@ function InstalledRow({ m, active, loadedPath }: { m: InstalledModel; active: bo
 
 export function InstalledList() {
   const installed = useApp((s) => s.models.installed);
+  // What the last delete did, said where it was done.
+  const [removed, setRemoved] = useState<string | null>(null);
   const activeId = useApp((s) => s.models.activeId);
   const loadedPath = useApp((s) => s.engine.status?.model?.path ?? null);
   return (
     <section className="card" aria-labelledby="installed-title">
       <h3 id="installed-title">Installed</h3>
+      {removed ? (
+        <p className="inline-ok" role="status" data-testid="installed-outcome">
+          {removed}
+        </p>
+      ) : null}
       {installed.length === 0 ? (
         <p className="muted">No models installed yet.</p>
       ) : (
@@ -87,7 +130,7 @@ export function InstalledList() {
           </thead>
           <tbody>
             {installed.map((m) => (
-              <InstalledRow key={m.id} m={m} active={m.id === activeId} loadedPath={loadedPath} />
+              <InstalledRow key={m.id} m={m} active={m.id === activeId} loadedPath={loadedPath} installed={installed} onRemoved={setRemoved} />
             ))}
           </tbody>
         </table>

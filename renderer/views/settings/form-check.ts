@@ -16,6 +16,28 @@ export type FieldId =
 
 export type FieldMessages = Partial<Record<FieldId, string>>;
 
+/** Each field's name as the save bar lists it (short forms of the labels beside the inputs). */
+export const FIELD_NAMES: Record<FieldId, string> = {
+  'set-threads': 'CPU threads',
+  'set-idle-unload': 'Unload the model when idle',
+  'set-pause': 'Pause that ends a sentence',
+  'set-maxseg': 'Longest segment',
+  'set-partial': 'Partial text every',
+  'set-preroll': 'Pre-roll',
+  'set-vad': 'Speech threshold',
+  'set-keep-days': 'Delete entries older than',
+  'set-max-entries': 'Keep at most',
+  'set-restore-delay': 'Clipboard restore delay',
+  'set-hotkey': 'Hotkey',
+  'set-mirror': 'Mirror endpoint',
+  'set-replacements': 'Replacements',
+  'set-hold-key': 'Hold-to-talk key',
+  'set-tap-ms': 'A tap is shorter than',
+  'set-vad-threshold': 'Silero speech threshold',
+  'set-vad-min-speech': 'Shortest speech',
+  'set-vad-min-silence': 'Shortest pause',
+};
+
 export interface MachineFacts {
   /** Hardware threads of this machine (navigator.hardwareConcurrency); null when unknown. */
   cpus: number | null;

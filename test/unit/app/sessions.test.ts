@@ -313,3 +313,21 @@ test('audio sent faster than real time: at most REAL_TIME_SLACK_SEC ahead of the
   await h.manager.stop(sessionId, 'a', position);
   assert.equal(session.audioMemoryBytes, 0, 'freed at stop');
 });
+
+test('"final after end of speech" counts from the last voiced frame, not from the pause decision (issue 44 item 6)', async () => {
+  const h = await harness('final-latency');
+  const { pauseMs } = (await SettingsStore.open(scratch('final-latency-settings'), nullLogger)).get().dictation;
+  const { sessionId } = h.manager.start({ sampleRate: RATE }, 'a');
+  // Frames at the pace a microphone sends them (40 ms each): the pause is only decided pauseMs after the
+  // last voiced frame arrived, so the final cannot be sooner than that after the end of speech.
+  let position = 0;
+  for (const frame of frames(concat(quiet(0.3, 3), speechLike(0.8, 4), quiet(pauseMs / 1000 + 0.6, 5)), 640)) {
+    h.manager.pushAudio(sessionId, frame, 'a', position);
+    position += frame.length;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  const summary = await h.manager.stop(sessionId, 'a');
+  assert.equal(summary.segments.length, 1);
+  const finalMs = summary.latency.finalMs;
+  assert.ok(finalMs !== null && finalMs >= pauseMs * 0.9, `final ${finalMs} ms after the end of speech; the pause alone is ${pauseMs} ms`);
+});

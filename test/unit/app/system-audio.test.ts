@@ -51,7 +51,9 @@ test('a sound server that does not answer is named with what to do; stop() ends 
   const refused = join(dir, 'refused');
   tool(refused, 'parec', 'echo "Connection failure: Connection refused" >&2; exit 1');
   const { problem } = await run(refused);
-  assert.match(problem!.reason, /no PulseAudio or PipeWire sound server answered \(parec: Connection failure: Connection refused\)/);
+  // In words; the tool's own line is for the log (issue 44 item 5).
+  assert.equal(problem!.reason, 'The system audio cannot be recorded: no PulseAudio or PipeWire sound server answered.');
+  assert.equal(problem!.detail, 'parec: Connection failure: Connection refused');
   assert.match(problem!.action, /pipewire-pulse|pulseaudio --start/);
   const forever = join(dir, 'forever');
   tool(forever, 'parec', 'exec /bin/sleep 30');

@@ -167,3 +167,25 @@ test('the icons are valid PNGs in the look\'s colour, each look distinct', () =>
 test('initial state: idle, starting', () => {
   assert.equal(trayTooltip(initialDesktopState()), 'Parakeet — starting');
 });
+
+test('a meeting shows as recording in the tray and the overlay, and dictation is not offered while it runs (issue 44 item 3)', () => {
+  const { bus, tracker } = rig();
+  bus.emit('engine:status', engine('ready'));
+  const meeting = (state: 'recording' | 'finalizing' | 'stopped') =>
+    bus.emit('meeting:state', { meetingId: 'm1', state, elapsedSec: 1, levels: { you: 0.1, others: 0 }, sources: [] });
+  meeting('recording');
+  assert.equal(trayLook(tracker.state), 'listening');
+  assert.equal(trayTooltip(tracker.state), 'Parakeet — recording a meeting');
+  const start = trayMenu(tracker.state).find((i) => i.kind === 'action' && i.id === 'toggle');
+  assert.deepEqual(start, { kind: 'action', id: 'toggle', label: 'Start dictation', enabled: false });
+  assert.ok(trayMenu(tracker.state).some((i) => i.kind === 'info' && /meeting is recording/.test(i.label)));
+  assert.deepEqual(
+    { visible: overlayContent(tracker.state, true).visible, label: overlayContent(tracker.state, true).label },
+    { visible: true, label: 'Parakeet is recording a meeting' },
+  );
+  meeting('finalizing');
+  assert.equal(trayLook(tracker.state), 'listening');
+  meeting('stopped');
+  assert.equal(trayLook(tracker.state), 'idle');
+  assert.equal(overlayContent(tracker.state, true).visible, false);
+});

@@ -8,7 +8,7 @@ import type { FileTranscript } from '../../../app/ipc/contract.js';
 import { exportContent, exportFileName } from '../../../renderer/export.js';
 import { fileName, formatDuration, formatRealTime, formatTimestamp } from '../../../renderer/format.js';
 import * as actions from '../../../renderer/store/actions.js';
-import { cancelFileJob, sendPendingFileCancel, transcribeFile } from '../../../renderer/store/commands.js';
+import { cancelFileJob, sendPendingFileCancel, transcribeFile, unqueueFile } from '../../../renderer/store/commands.js';
 import {
   applyFileProgress, fileCancelRequested, fileCancelSent, fileJobEnded, fileJobFinished, fileJobStarted, fileUploadDone,
   fileUploadProgress, fileUploadStarted, initialFiles, MAX_FILE_RESULTS, pendingCancel, showFileResult, shownResult,
@@ -84,16 +84,27 @@ describe('files reducers', () => {
 describe('file commands', () => {
   const fake = installFakeApi();
 
-  test('transcribe: the decoder is sent, the result is kept and shown', async () => {
+  test('transcribe: the decoder is sent, the result is kept and shown; a file added meanwhile waits its turn (issue 44 item 11)', async () => {
     const done = transcribeFile('/rec/meeting.wav', 'ctc');
     const call = fake.take('files:transcribe');
     assert.deepEqual(call.payload, { path: '/rec/meeting.wav', options: { decoder: 'ctc' } });
-    assert.equal(await transcribeFile('/rec/other.wav'), null, 'one job at a time');
+    assert.equal(await transcribeFile('/rec/other.wav'), null, 'queued, not run beside it');
+    assert.equal(await transcribeFile('/rec/third.wav'), null);
+    assert.deepEqual(appStore.getState().files.queue.map((q) => q.name), ['other.wav', 'third.wav']);
+    unqueueFile(appStore.getState().files.queue[1]!.key);
+    assert.deepEqual(appStore.getState().files.queue.map((q) => q.name), ['other.wav']);
     call.resolve({ ok: true, value: transcript('f1') });
     assert.equal((await done)?.jobId, 'f1');
-    const files = appStore.getState().files;
-    assert.equal(files.job.phase, 'done');
+    let files = appStore.getState().files;
     assert.equal(shownResult(files)?.transcript.text, 'hello world');
+    // The queued one starts as the first ends.
+    assert.deepEqual(files.queue, []);
+    assert.deepEqual([files.job.phase, files.job.path], ['running', '/rec/other.wav']);
+    fake.take('files:transcribe').resolve({ ok: true, value: transcript('f2', '/rec/other.wav') });
+    await new Promise((resolve) => setImmediate(resolve));
+    files = appStore.getState().files;
+    assert.equal(files.job.phase, 'done');
+    assert.equal(shownResult(files)?.name, 'other.wav');
   });
 
   test('a missing file: phase failed, the error once at the job with file advice, no banner', async () => {
@@ -175,9 +186,16 @@ describe('what the view shows', () => {
     assert.equal(exportContent('srt', t), '1\n00:00:00,500 --> 00:00:01,400\nhello world\n');
     assert.ok(exportContent('vtt', t).startsWith('WEBVTT\n\n00:00:00.500 --> 00:00:01.400\nhello world\n'));
     const json = JSON.parse(exportContent('json', t)) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(json), ['file', 'durationSec', 'elapsedMs', 'devicesRan', 'text', 'words']);
+    assert.deepEqual(Object.keys(json), ['title', 'file', 'model', 'decoder', 'durationSec', 'elapsedMs', 'devicesRan', 'text', 'words']);
+    assert.equal(json.title, 'team meeting.v2.wav');
     assert.equal(json.file, '/rec/team meeting.v2.wav');
     assert.deepEqual(json.words, t.words);
+    // An upload: its own name, no server path; float noise rounded to the millisecond (issue 44 item 11).
+    const noisy = { ...t, durationSec: 2.8000000000000003, words: [{ ...t.words[0]!, start: 0.1 + 0.2 }] };
+    const raw = exportContent('json', noisy, { name: 'talk.m4a', path: null });
+    assert.doesNotMatch(raw, /0000000000/);
+    const uploaded = JSON.parse(raw) as { title: string; file?: string; durationSec: number; words: { start: number }[] };
+    assert.deepEqual([uploaded.title, uploaded.file, uploaded.durationSec, uploaded.words[0]!.start], ['talk.m4a', undefined, 2.8, 0.3]);
   });
 });
 
