@@ -140,8 +140,27 @@ export interface TranscribeOptions {
   profile?: boolean;
   /** At most this many CPU threads for this call (0/absent: the state's own count). */
   maxThreads?: number;
+  /**
+   * Phrases the greedy decoders favour (custom vocabulary; app/shared/vocabulary.ts builds this from a
+   * phrase list): at most 1,000, weights positive. Empty/absent: decoding exactly as without.
+   */
+  vocabulary?: readonly VocabularyPhrase[];
+  /** Words and word sequences never boosted: a phrase holding one is rejected (the app passes its spoken commands). */
+  neverBoost?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
+}
+
+export interface VocabularyPhrase {
+  phrase: string;
+  /** 1 = the default bonus. */
+  weight?: number;
+}
+
+export interface RejectedPhrase {
+  phrase: string;
+  /** Why it cannot be used: a character outside the model's vocabulary, a spoken command, … */
+  reason: string;
 }
 
 export interface Timings {
@@ -165,6 +184,10 @@ export interface TranscribeResult {
   windows: { start: number; end: number }[];
   /** CPU threads the (last) encoder run used (LoadOptions.adaptiveThreads may pick one). */
   threadsUsed: number;
+  /** Vocabulary phrases found in the text (TranscribeOptions.vocabulary), in order of first occurrence. */
+  phrasesFired: string[];
+  /** Vocabulary phrases that could not be used, with the reason. */
+  phrasesRejected: RejectedPhrase[];
   /** First window: [bins][frames], time fastest. */
   mel?: { data: Float32Array; bins: number; frames: number; validFrames: number };
   /** First window: [frames][dim]. */

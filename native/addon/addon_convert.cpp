@@ -161,6 +161,15 @@ Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
     }
     o.Set("windows", windows);
     o.Set("threadsUsed", r.threads_used);
+    o.Set("phrasesFired", strings(env, r.phrases_fired));
+    Napi::Array rejected = Napi::Array::New(env, r.phrases_rejected.size());
+    for (size_t i = 0; i < r.phrases_rejected.size(); ++i) {
+        Napi::Object p = Napi::Object::New(env);
+        p.Set("phrase", r.phrases_rejected[i].phrase);
+        p.Set("reason", r.phrases_rejected[i].reason);
+        rejected.Set(uint32_t(i), p);
+    }
+    o.Set("phrasesRejected", rejected);
     if (!r.mel.empty() || r.mel_frames > 0) {
         Napi::Object mel = Napi::Object::New(env);
         mel.Set("data", floats(env, r.mel));

@@ -31,7 +31,7 @@ class SpeakingEngine extends TypedEmitter<EngineHostEvents> implements SessionEn
     const words = SPOKEN.split(' ').map((text, i) => ({ text, start: i * 0.3, end: i * 0.3 + 0.25, confidence: 0.9 }));
     return {
       text: SPOKEN, words, tokens: [], durationSec: 0, decoder: 'tdt', device: 'CPU', devicesRan: ['CPU'],
-      timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [], threadsUsed: 1,
+      timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [], threadsUsed: 1, phrasesFired: [], phrasesRejected: [],
     };
   }
 }
