@@ -5,11 +5,12 @@
 //   parakeet transcribe <audio.wav> --model <m.gguf> [--device NAME] [--threads N]
 //            [--decoder tdt|rnnt|ctc] [--tdt-rule greedy_batch|greedy] [--weight-type T]
 //            [--format txt|srt|vtt|json] [--json] [--out FILE] [--dump-dir DIR] [--max-window-sec S]
+//            [--vocabulary FILE]
 //   parakeet eval <folder> --model <m.gguf> [--device NAME] [--threads N] [--decoder D] [--weight-type T]
-//            [--max-window-sec S] [--json] [--out FILE]
+//            [--max-window-sec S] [--vocabulary FILE] [--json] [--out FILE]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
 //   parakeet version
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +21,7 @@ import {
 import { WEIGHT_TYPES } from '../ipc/settings.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
 import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
+import { parseVocabularyFile, VocabularyFileError, vocabularyOptions, type VocabularyPhrase } from '../shared/vocabulary.js';
 import { readWavMono, type MonoWav } from '../main/engine/wav-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from '../main/files/audio-converter.js';
 import { evaluateFolder, formatEvalReport } from './eval.js';
@@ -44,9 +46,11 @@ Commands:
       --out FILE          write the result to FILE instead of stdout
       --dump-dir DIR      write mel.npy and encoder.npy of the first window (parity debugging)
       --max-window-sec S  long audio is cut at pauses into windows of at most S seconds (default 60)
+      --vocabulary FILE   phrases to favour: one per line, optionally a TAB and a positive weight (default 1);
+                          the JSON lists phrasesFired and phrasesRejected (e.g. characters the model lacks)
   eval <folder> --model <m>              transcribe every *.wav that has a *.txt reference beside it and print
                                          WER and CER per file and in total (text lowercased, punctuation removed)
-      --device, --threads, --decoder, --weight-type, --max-window-sec   as for transcribe
+      --device, --threads, --decoder, --weight-type, --max-window-sec, --vocabulary   as for transcribe
       --json              the report as JSON (per file: reference, hypothesis, S/D/I counts, WER, CER)
       --out FILE          write the report to FILE instead of stdout
   quantize <in> <out> <type>             re-quantize matmul weights (f16 bf16 q8_0 q5_0 q4_0 q6_k q5_k q4_k)
@@ -129,6 +133,23 @@ async function readAudio(file: string, sampleRate: number): Promise<MonoWav> {
   }
 }
 
+/** --vocabulary FILE: the phrase list (a bad file is a usage error naming the line). */
+async function readVocabulary(file: string | undefined): Promise<VocabularyPhrase[]> {
+  if (file === undefined) return [];
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--vocabulary ${file}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
+  }
+  try {
+    return parseVocabularyFile(text);
+  } catch (error) {
+    if (error instanceof VocabularyFileError) throw new UsageError(`--vocabulary ${file}: ${error.message}`);
+    throw error;
+  }
+}
+
 async function evalCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
@@ -136,7 +157,7 @@ async function evalCommand(args: string[]): Promise<void> {
     options: {
       model: { type: 'string', short: 'm' }, device: { type: 'string' }, threads: { type: 'string' },
       decoder: { type: 'string' }, 'weight-type': { type: 'string' }, 'max-window-sec': { type: 'string' },
-      json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
+      vocabulary: { type: 'string' }, json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
     },
   });
   if (positionals.length !== 1) throw new UsageError('eval needs exactly one folder');
@@ -148,6 +169,7 @@ async function evalCommand(args: string[]): Promise<void> {
     decoder: oneOf<DecoderName>('decoder', values.decoder, ['tdt', 'rnnt', 'ctc']),
     weightType: oneOf<WeightType>('weight-type', values['weight-type'], WEIGHT_TYPES),
     maxWindowSec: positiveNumber('max-window-sec', values['max-window-sec']),
+    vocabulary: await readVocabulary(values.vocabulary),
     onFile: (_f, i, n) => {
       if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${n}`);
     },
@@ -164,7 +186,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
       model: { type: 'string', short: 'm' }, device: { type: 'string' }, threads: { type: 'string' },
       decoder: { type: 'string' }, 'tdt-rule': { type: 'string' }, 'weight-type': { type: 'string' },
       format: { type: 'string' }, json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
-      'dump-dir': { type: 'string' }, 'max-window-sec': { type: 'string' },
+      'dump-dir': { type: 'string' }, 'max-window-sec': { type: 'string' }, vocabulary: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError('transcribe needs exactly one audio file');
@@ -175,6 +197,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
   const weightType = oneOf<WeightType>('weight-type', values['weight-type'], WEIGHT_TYPES);
   const threads = positiveNumber('threads', values.threads);
   const maxWindowSec = positiveNumber('max-window-sec', values['max-window-sec']);
+  const vocabulary = await readVocabulary(values.vocabulary);
 
   const model = await Model.load(values.model, { device: values.device, threads, weightType });
   try {
@@ -184,8 +207,9 @@ async function transcribeCommand(args: string[]): Promise<void> {
     const dump = values['dump-dir'];
     const result: TranscribeResult = await model.transcribe(audio.samples, {
       sampleRate: audio.sampleRate, decoder, tdtRule, maxWindowSec,
-      captureMel: Boolean(dump), captureEncoder: Boolean(dump),
+      captureMel: Boolean(dump), captureEncoder: Boolean(dump), ...vocabularyOptions(vocabulary),
     });
+    for (const r of result.phrasesRejected) process.stderr.write(`warning: vocabulary phrase "${r.phrase}" is not used: ${r.reason}\n`);
     if (dump) {
       if (result.mel) {
         await writeFileAtomic(join(dump, 'mel.npy'), encodeNpyFloat32(result.mel.data, [result.mel.bins, result.mel.frames]));
