@@ -50,12 +50,11 @@ std::vector<std::vector<std::string>> case_variants(const std::vector<std::strin
     return out;
 }
 
-/** The first word sequence of `never` found inside `words` (case-insensitive), or "". */
-std::string never_boosted_part(const std::vector<std::string> & words, const std::vector<std::string> & never_boost) {
+/** The first of `needles` (lower-case word sequences) found inside `words` (case-insensitive), or "". */
+std::string never_boosted_part(const std::vector<std::string> & words, const std::vector<std::vector<std::string>> & needles) {
     std::vector<std::string> lower;
     for (const std::string & w : words) lower.push_back(ascii_lower(w));
-    for (const std::string & entry : never_boost) {
-        const std::vector<std::string> needle = split_words(ascii_lower(entry));
+    for (const std::vector<std::string> & needle : needles) {
         if (needle.empty() || needle.size() > lower.size()) continue;
         if (std::search(lower.begin(), lower.end(), needle.begin(), needle.end()) != lower.end()) return join(needle);
     }
@@ -85,6 +84,24 @@ std::string unspellable_reason(const std::string & word, const std::unordered_ma
 }
 
 }  // namespace
+
+const PhraseGraph * VocabularyCache::get(const std::vector<std::string> & pieces, const std::vector<VocabularyPhrase> & phrases,
+                                         const std::vector<std::string> & never_boost, std::vector<RejectedPhrase> & rejected) {
+    const bool same = filled_ && never_boost == never_boost_ &&
+                      std::equal(phrases.begin(), phrases.end(), phrases_.begin(), phrases_.end(),
+                                 [](const VocabularyPhrase & a, const VocabularyPhrase & b) { return a.text == b.text && a.weight == b.weight; });
+    if (!same) {
+        std::vector<RejectedPhrase> fresh;
+        PhraseGraph graph = PhraseGraph::compile(pieces, phrases, never_boost, fresh);  // throws before the cache changes
+        graph_ = graph.empty() ? nullptr : std::make_unique<PhraseGraph>(std::move(graph));
+        rejected_ = std::move(fresh);
+        phrases_ = phrases;
+        never_boost_ = never_boost;
+        filled_ = true;
+    }
+    rejected.insert(rejected.end(), rejected_.begin(), rejected_.end());
+    return graph_.get();
+}
 
 std::vector<std::vector<int>> segment_word(const std::string & marked_word, const std::unordered_map<std::string, int> & piece_ids,
                                            size_t longest_piece, size_t limit) {
@@ -175,6 +192,8 @@ PhraseGraph PhraseGraph::compile(const std::vector<std::string> & pieces, const 
         const unsigned char first = static_cast<unsigned char>(p[0]);
         graph.continues_word_[i] = !graph.starts_word_[i] && (first >= 0x80 || std::isalnum(first) != 0);
     }
+    std::vector<std::vector<std::string>> never_needles;
+    for (const std::string & entry : never_boost) never_needles.push_back(split_words(ascii_lower(entry)));
     const auto bare_mark = piece_ids.find(kWordMark);
     const int bare_mark_id = bare_mark == piece_ids.end() ? -1 : bare_mark->second;
 
@@ -188,7 +207,7 @@ PhraseGraph PhraseGraph::compile(const std::vector<std::string> & pieces, const 
             rejected.push_back({p.text, "the phrase is empty"});
             continue;
         }
-        if (const std::string part = never_boosted_part(words, never_boost); !part.empty()) {
+        if (const std::string part = never_boosted_part(words, never_needles); !part.empty()) {
             rejected.push_back({p.text, "it holds the spoken command '" + part + "', which is never boosted (it would replace ordinary words)"});
             continue;
         }

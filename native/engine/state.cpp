@@ -219,12 +219,9 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
         clip_stats = clip_mel_stats(pcm, n_samples, m.hp, m.weights->preprocessor, params.abort);
         result.timings.mel_ms += ms_since(t0);
     }
-    // The vocabulary's phrase graph, compiled once per call; none for an empty vocabulary (plain greedy decoding).
-    std::unique_ptr<PhraseGraph> phrases;
-    if (!params.vocabulary.empty()) {
-        phrases = std::make_unique<PhraseGraph>(PhraseGraph::compile(m.hp.pieces, params.vocabulary, params.never_boost, result.phrases_rejected));
-        if (phrases->empty()) phrases.reset();
-    }
+    // The vocabulary's phrase graph (compiled when the list changes); none for an empty vocabulary (plain greedy decoding).
+    const PhraseGraph * phrases =
+        params.vocabulary.empty() ? nullptr : s.vocabulary.get(m.hp.pieces, params.vocabulary, params.never_boost, result.phrases_rejected);
     std::string text;
     for (size_t w = 0; w < windows.size(); ++w) {
         check_abort(params.abort);
@@ -233,7 +230,7 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
         result.windows.push_back({offset, double(r.end) / m.hp.sample_rate});
         std::vector<DecodedToken> tokens;
         transcribe_window(s, pcm + r.begin, r.end - r.begin, offset, decoder, params, w == 0, windows.size() > 1,
-                            global_stats ? &clip_stats : nullptr, phrases.get(), result, tokens);
+                            global_stats ? &clip_stats : nullptr, phrases, result, tokens);
         const std::string piece = m.detokenizer->text(tokens);
         if (!piece.empty()) text += (text.empty() ? "" : " ") + piece;
         if (params.on_progress) params.on_progress(float(r.end) / float(n_samples));

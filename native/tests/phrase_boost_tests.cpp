@@ -138,9 +138,10 @@ TEST(ctc_boost_turns_a_close_runner_up_into_the_phrase_and_reports_it) {
 }
 
 TEST(vocabulary_guard_bonus_is_bounded_per_token) {
-    // The phrase start trails by 5 nats; a weight of 100 may not buy that (at most kMaxPerToken = 4 a token,
-    // though the phrase's budget, kMaxPerPhrase = 10, would allow it).
-    const std::vector<float> logits = rows({row({{kFour, 5}}), row({{kTwo, 5}}), kBlankRow});
+    // The phrase start trails by a nat more than kMaxPerToken; a weight of 100 may not buy that (though the
+    // phrase's budget, kMaxPerPhrase, would allow it).
+    static_assert(PhraseBonus::kMaxPerToken + 1 < PhraseBonus::kMaxPerPhrase, "the case needs room in the phrase budget");
+    const std::vector<float> logits = rows({row({{kFour, PhraseBonus::kMaxPerToken + 1}}), row({{kTwo, 5}}), kBlankRow});
     std::vector<RejectedPhrase> rejected;
     std::vector<int> fired;
     CHECK(ctc_with(compile({{"one two", 100}}, rejected), logits, fired) == (std::vector<int>{kFour, kTwo}));
@@ -148,13 +149,14 @@ TEST(vocabulary_guard_bonus_is_bounded_per_token) {
 }
 
 TEST(vocabulary_guard_bonus_is_bounded_per_phrase) {
-    // Weight 2: 4 nats a token, but 10 along a prefix: one two three use 4 + 4 + 2, the fourth token gets
+    // Weight 1: 4 nats a token, but 12 along a prefix: one two three use them up, the fourth token gets
     // nothing, so a runner-up one nat behind stays behind.
+    static_assert(3 * PhraseBonus::kPerToken >= PhraseBonus::kMaxPerPhrase, "three tokens use the budget up");
     const std::vector<float> logits =
         rows({row({{kOne, 5}}), row({{kTwo, 5}}), row({{kThree, 5}}), row({{kFour, 5}, {kOne, 4}}), kBlankRow});
     std::vector<RejectedPhrase> rejected;
     std::vector<int> fired;
-    CHECK(ctc_with(compile({{"one two three one", 2}}, rejected), logits, fired) == (std::vector<int>{kOne, kTwo, kThree, kFour}));
+    CHECK(ctc_with(compile({{"one two three one", 1}}, rejected), logits, fired) == (std::vector<int>{kOne, kTwo, kThree, kFour}));
     CHECK(fired.empty());
 }
 
