@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Model, type DecoderName, type TranscribeResult } from '../../native/index.js';
 import { NEVER_BOOSTED, vocabularyOptions, type VocabularyPhrase } from '../../app/shared/vocabulary.js';
-import { DIGITS_MODEL, ensureDigitsSet, prng, readWav16 } from '../support/audio/digits.js';
+import { DIGITS_MODEL, digitString, ensureDigitsSet, prng, readWav16 } from '../support/audio/digits.js';
 import { generateModel } from '../support/model/generate.js';
 import type { Arch } from '../support/model/options.js';
-import { seconds, speechSamples } from './helpers/audio.js';
+import { noise, seconds, silence, speechSamples } from './helpers/audio.js';
 import { scratchDir } from './helpers/tmp.js';
 
 const dir = scratchDir('vocabulary');
@@ -113,6 +113,28 @@ describe('vocabulary on the trained digits model', { skip: skipDigits }, () => {
       assert.match(r.phrasesRejected[0].reason, /spoken command 'period'/);
       assert.match(r.phrasesRejected[1].reason, /character 'l' is not in the model's vocabulary/);
       assert.ok(NEVER_BOOSTED.includes('new line'));
+    } finally {
+      model.dispose();
+    }
+  });
+
+  test('no words out of silence with 1,000 digit phrases loaded; noise gains no token', async () => {
+    const random = prng(0x0045_0003);
+    const phrases = Array.from({ length: 1000 }, () => ({ phrase: digitString(random, 2 + Math.floor(random() * 3)), weight: 1.5 }));
+    const model = await Model.load(DIGITS_MODEL, { threads: 1 });
+    try {
+      const quiet = silence(seconds(3));
+      assert.equal((await model.transcribe(quiet, {})).words.length, 0, 'the model alone hears nothing in silence');
+      const fromSilence = await model.transcribe(quiet, vocabularyOptions(phrases));
+      assert.equal(fromSilence.words.length, 0, `"${fromSilence.text}" out of silence`);
+      assert.deepEqual(fromSilence.phrasesFired, []);
+      // White noise, which this model (per-feature normalization) hears as digits at any level: the bonus
+      // may re-rank a word it heard, never add one or move it.
+      const loud = noise(seconds(3), 0.3, 46);
+      const plain = await model.transcribe(loud, {});
+      const boosted = await model.transcribe(loud, vocabularyOptions(phrases));
+      assert.equal(boosted.tokens.length, plain.tokens.length, `"${plain.text}" → "${boosted.text}"`);
+      assert.deepEqual(boosted.tokens.map((t) => t.frame), plain.tokens.map((t) => t.frame));
     } finally {
       model.dispose();
     }
