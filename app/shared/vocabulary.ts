@@ -15,6 +15,9 @@ export interface VocabularyPhrase {
 /** The engine's limit (kMaxVocabularyPhrases). */
 export const MAX_VOCABULARY_PHRASES = 1000;
 
+/** What Settings accepts per phrase (the engine bounds the bonus itself; a weight past 1.5 adds nothing there). */
+export const VOCABULARY_LIMITS = { maxPhraseChars: 200, minWeight: 0.1, maxWeight: 10 } as const;
+
 /** What the engine must never boost: the spoken-punctuation commands (a bonus would make "comma" replace ordinary words). */
 export const NEVER_BOOSTED: readonly string[] = SPOKEN_COMMANDS.map((c) => c.phrase);
 
