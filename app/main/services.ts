@@ -96,7 +96,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     emit: (event, data) => bus.emit(event, data),
     notify: (notice) => bus.emit('notice', notice),
     log: log.child('meeting'),
-    settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder }),
+    settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder, vocabulary: settings.get().text.vocabulary }),
     systemAudio: systemAudioStarter(options.soundServerEnv),
     dictationLive: () => sessions.running > 0,
     systemAudioPlan: systemAudioPlan({ platform: process.platform, osRelease: os.release(), electron: process.versions.electron }),
