@@ -4,7 +4,6 @@
 // decode, and an empty list sends no vocabulary at all (decoding as without).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { setImmediate as tick } from 'node:timers/promises';
 import { test } from 'node:test';
 import type { EngineHostEvents } from '../../../app/main/engine/engine-host.js';
 import type { EngineTranscribeOptions, EngineTranscript } from '../../../app/main/engine/protocol.js';
@@ -17,7 +16,8 @@ import { SessionManager, type SessionEngine } from '../../../app/main/sessions/s
 import { SettingsStore } from '../../../app/main/settings.js';
 import { NEVER_BOOSTED } from '../../../app/shared/vocabulary.js';
 import type { ModelInfo } from '../../../native/index.js';
-import { RATE, concat, frames, quiet, speechLike } from '../../support/audio/signals.js';
+import { RATE, concat, quiet, speechLike } from '../../support/audio/signals.js';
+import { speakSentence } from './speak-sentence.js';
 import { scratch } from './tmp.js';
 
 /** Records the options of every decode. */
@@ -37,12 +37,7 @@ async function dictate(settings: SettingsStore): Promise<EngineTranscribeOptions
   const engine = new RecordingEngine();
   const manager = new SessionManager({ engine, bus: new EventBus(), settings, log: nullLogger });
   const { sessionId } = manager.start({ sampleRate: RATE }, 'a');
-  let position = 0;
-  for (const frame of frames(concat(quiet(0.5, 1), speechLike(1.0, 2), quiet(1.0, 3)), 640)) {
-    manager.pushAudio(sessionId, frame, 'a', position);
-    position += frame.length;
-    await tick();
-  }
+  await speakSentence(manager, sessionId, 'a');
   await manager.stop(sessionId, 'a');
   await manager.dispose();
   return engine.options;
