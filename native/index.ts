@@ -172,6 +172,13 @@ export interface TranscribeOptions {
   maxThreads?: number;
   /** Language-prompt models (ModelInfo.hasPrompt): a locale of ModelInfo.languages or 'auto' (absent = 'auto'). */
   language?: string;
+  /**
+   * Phrases the greedy decoders favour (custom vocabulary; app/shared/vocabulary.ts builds this from a
+   * phrase list): at most 1,000, weights positive. Empty/absent: decoding exactly as without.
+   */
+  vocabulary?: readonly VocabularyPhrase[];
+  /** Words and word sequences never boosted: a phrase holding one is rejected (the app passes its spoken commands). */
+  neverBoost?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -259,6 +266,18 @@ export interface StreamInfo {
   promptIndex: number;
 }
 
+export interface VocabularyPhrase {
+  phrase: string;
+  /** 1 = the default bonus. */
+  weight?: number;
+}
+
+export interface RejectedPhrase {
+  phrase: string;
+  /** Why it cannot be used: a character outside the model's vocabulary, a spoken command, … */
+  reason: string;
+}
+
 export interface Timings {
   melMs: number;
   encoderMs: number;
@@ -280,6 +299,10 @@ export interface TranscribeResult {
   windows: { start: number; end: number }[];
   /** CPU threads the (last) encoder run used (LoadOptions.adaptiveThreads may pick one). */
   threadsUsed: number;
+  /** Vocabulary phrases found in the text (TranscribeOptions.vocabulary), in order of first occurrence. */
+  phrasesFired: string[];
+  /** Vocabulary phrases that could not be used, with the reason. */
+  phrasesRejected: RejectedPhrase[];
   /** First window: [bins][frames], time fastest. */
   mel?: { data: Float32Array; bins: number; frames: number; validFrames: number };
   /** First window: [frames][dim]. */

@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Model, type DecoderName, type WeightType } from '../../native/index.js';
 import { readWavMono } from '../main/engine/wav-file.js';
+import { vocabularyOptions, type VocabularyPhrase } from '../shared/vocabulary.js';
 import { errorRates, rate, sumCounts, type EditCounts, type ErrorRates } from '../shared/wer.js';
 
 export interface EvalOptions {
@@ -15,12 +16,16 @@ export interface EvalOptions {
   decoder?: DecoderName;
   weightType?: WeightType;
   maxWindowSec?: number;
+  /** Phrases to favour (custom vocabulary); empty: decoding as without. */
+  vocabulary?: readonly VocabularyPhrase[];
   /** Called after each file (progress on stderr). */
   onFile?: (file: EvalFile, index: number, total: number) => void;
 }
 
 export interface EvalFile extends ErrorRates {
   file: string;
+  /** Vocabulary phrases found in the hypothesis. */
+  phrasesFired: string[];
   durationSec: number;
   decodeMs: number;
 }
@@ -69,12 +74,13 @@ export async function evaluateFolder(folder: string, options: EvalOptions): Prom
       const audio = await readWavMono(pair.wav, { sampleRate: info.sampleRate });
       const result = await model.transcribe(audio.samples, {
         sampleRate: audio.sampleRate, decoder: options.decoder, maxWindowSec: options.maxWindowSec,
+        ...vocabularyOptions(options.vocabulary ?? []),
       });
       decoder = result.decoder;
       device = result.devicesRan.join('+') || result.device;
       const r = errorRates(reference, result.text);
       const file: EvalFile = {
-        file: pair.name, reference: r.reference, hypothesis: r.hypothesis, word: r.word, char: r.char, wer: r.wer, cer: r.cer,
+        file: pair.name, phrasesFired: result.phrasesFired, reference: r.reference, hypothesis: r.hypothesis, word: r.word, char: r.char, wer: r.wer, cer: r.cer,
         durationSec: result.durationSec, decodeMs: result.timings.totalMs,
       };
       files.push(file);

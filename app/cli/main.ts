@@ -5,15 +5,15 @@
 //   parakeet transcribe <audio.wav> --model <m.gguf> [--device NAME] [--threads N]
 //            [--decoder tdt|rnnt|ctc] [--tdt-rule greedy_batch|greedy] [--weight-type T]
 //            [--format txt|srt|vtt|json] [--json] [--out FILE] [--dump-dir DIR] [--max-window-sec S]
-//            [--stream [--att-context L,R] [--language LOCALE]]
+//            [--stream [--att-context L,R] [--language LOCALE]] [--vocabulary FILE]
 //   parakeet eval <folder> --model <m.gguf> [--device NAME] [--threads N] [--decoder D] [--weight-type T]
-//            [--max-window-sec S] [--json] [--out FILE]
+//            [--max-window-sec S] [--vocabulary FILE] [--json] [--out FILE]
 //   parakeet vad <audio.wav> [--model <silero.gguf>] [--json] [--threshold P] [--min-speech-ms N]
 //            [--min-silence-ms N] [--pad-ms N]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
 //   parakeet import-nemo <in.nemo> <out.gguf> [--type f32|f16|q8_0]
 //   parakeet version
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +29,7 @@ import { WEIGHT_TYPES } from '../ipc/settings.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
 import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
 import { CodedError } from '../main/engine/protocol.js';
+import { parseVocabularyFile, VocabularyFileError, vocabularyOptions, type VocabularyPhrase } from '../shared/vocabulary.js';
 import { readWavMono, type MonoWav } from '../main/engine/wav-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from '../main/files/audio-converter.js';
 import { evaluateFolder, formatEvalReport } from './eval.js';
@@ -59,9 +60,11 @@ Commands:
                           (token_ids, token_frames, chunks, events) to the result
       --att-context L,R   with --stream: an attention preset of the model (parakeet info lists them; default the first)
       --language LOCALE   with --stream on a language-prompt model: one of its locales, or auto (default)
+      --vocabulary FILE   phrases to favour: one per line, optionally a TAB and a positive weight (default 1);
+                          the JSON lists phrasesFired and phrasesRejected (e.g. characters the model lacks)
   eval <folder> --model <m>              transcribe every *.wav that has a *.txt reference beside it and print
                                          WER and CER per file and in total (text lowercased, punctuation removed)
-      --device, --threads, --decoder, --weight-type, --max-window-sec   as for transcribe
+      --device, --threads, --decoder, --weight-type, --max-window-sec, --vocabulary   as for transcribe
       --json              the report as JSON (per file: reference, hypothesis, S/D/I counts, WER, CER)
       --out FILE          write the report to FILE instead of stdout
   vad <audio> [--model <silero.gguf>]    speech probability per 32 ms chunk (512 samples at 16 kHz; 8 kHz audio
@@ -164,6 +167,23 @@ async function readAudio(file: string, sampleRate: number): Promise<MonoWav> {
   }
 }
 
+/** --vocabulary FILE: the phrase list (a bad file is a usage error naming the line). */
+async function readVocabulary(file: string | undefined): Promise<VocabularyPhrase[]> {
+  if (file === undefined) return [];
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--vocabulary ${file}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
+  }
+  try {
+    return parseVocabularyFile(text);
+  } catch (error) {
+    if (error instanceof VocabularyFileError) throw new UsageError(`--vocabulary ${file}: ${error.message}`);
+    throw error;
+  }
+}
+
 async function evalCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
@@ -171,7 +191,7 @@ async function evalCommand(args: string[]): Promise<void> {
     options: {
       model: { type: 'string', short: 'm' }, device: { type: 'string' }, threads: { type: 'string' },
       decoder: { type: 'string' }, 'weight-type': { type: 'string' }, 'max-window-sec': { type: 'string' },
-      json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
+      vocabulary: { type: 'string' }, json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
     },
   });
   if (positionals.length !== 1) throw new UsageError('eval needs exactly one folder');
@@ -183,6 +203,7 @@ async function evalCommand(args: string[]): Promise<void> {
     decoder: oneOf<DecoderName>('decoder', values.decoder, ['tdt', 'rnnt', 'ctc']),
     weightType: oneOf<WeightType>('weight-type', values['weight-type'], WEIGHT_TYPES),
     maxWindowSec: positiveNumber('max-window-sec', values['max-window-sec']),
+    vocabulary: await readVocabulary(values.vocabulary),
     onFile: (_f, i, n) => {
       if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${n}`);
     },
@@ -199,7 +220,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
       model: { type: 'string', short: 'm' }, device: { type: 'string' }, threads: { type: 'string' },
       decoder: { type: 'string' }, 'tdt-rule': { type: 'string' }, 'weight-type': { type: 'string' },
       format: { type: 'string' }, json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
-      'dump-dir': { type: 'string' }, 'max-window-sec': { type: 'string' },
+      'dump-dir': { type: 'string' }, 'max-window-sec': { type: 'string' }, vocabulary: { type: 'string' },
       stream: { type: 'boolean' }, 'att-context': { type: 'string' }, language: { type: 'string' },
     },
   });
@@ -207,8 +228,9 @@ async function transcribeCommand(args: string[]): Promise<void> {
   if (!values.stream && (values['att-context'] !== undefined || values.language !== undefined)) {
     throw new UsageError('--att-context and --language choose how --stream runs; add --stream');
   }
-  if (values.stream && (values['dump-dir'] !== undefined || values['max-window-sec'] !== undefined || values['tdt-rule'] !== undefined)) {
-    throw new UsageError('--dump-dir, --max-window-sec and --tdt-rule apply to offline transcription, not --stream');
+  if (values.stream && (values['dump-dir'] !== undefined || values['max-window-sec'] !== undefined || values['tdt-rule'] !== undefined ||
+      values.vocabulary !== undefined)) {
+    throw new UsageError('--dump-dir, --max-window-sec, --tdt-rule and --vocabulary apply to offline transcription, not --stream');
   }
   if (values.stream && values.decoder !== undefined && values.decoder !== 'rnnt') throw new UsageError('--stream decodes with the model\'s RNNT head (--decoder rnnt)');
   if (!values.model) throw new UsageError('transcribe needs --model <model.gguf>');
@@ -218,6 +240,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
   const weightType = oneOf<WeightType>('weight-type', values['weight-type'], WEIGHT_TYPES);
   const threads = positiveNumber('threads', values.threads);
   const maxWindowSec = positiveNumber('max-window-sec', values['max-window-sec']);
+  const vocabulary = await readVocabulary(values.vocabulary);
 
   const model = await Model.load(values.model, { device: values.device, threads, weightType });
   try {
@@ -237,7 +260,8 @@ async function transcribeCommand(args: string[]): Promise<void> {
       result = streamed.result;
       stream = streamJson(streamed.chunks);
     } else {
-      result = await transcribeOffline(model, audio, values['dump-dir'], { decoder, tdtRule, maxWindowSec });
+      result = await transcribeOffline(model, audio, values['dump-dir'], { decoder, tdtRule, maxWindowSec, ...vocabularyOptions(vocabulary) });
+      for (const r of result.phrasesRejected) process.stderr.write(`warning: vocabulary phrase "${r.phrase}" is not used: ${r.reason}\n`);
     }
     if (values.json) {
       const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...plain } = result;
@@ -258,7 +282,8 @@ async function transcribeCommand(args: string[]): Promise<void> {
 /** The offline transcription (windows, every decoder), with --dump-dir's captures written. */
 async function transcribeOffline(
   model: Model, audio: MonoWav, dump: string | undefined,
-  options: { decoder: DecoderName | undefined; tdtRule: 'greedy_batch' | 'greedy' | undefined; maxWindowSec: number | undefined },
+  options: { decoder: DecoderName | undefined; tdtRule: 'greedy_batch' | 'greedy' | undefined; maxWindowSec: number | undefined } &
+    ReturnType<typeof vocabularyOptions>,
 ): Promise<TranscribeResult> {
   const result: TranscribeResult = await model.transcribe(audio.samples, {
     sampleRate: audio.sampleRate, ...options,

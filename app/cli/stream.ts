@@ -89,6 +89,9 @@ export async function transcribeStreamed(
     timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs },
     windows: [{ start: 0, end: durationSec }],
     threadsUsed: info.threads,
+    // Streams take no vocabulary (the CLI refuses --vocabulary with --stream).
+    phrasesFired: [],
+    phrasesRejected: [],
   };
   return { result, chunks };
 }

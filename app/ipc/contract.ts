@@ -16,10 +16,11 @@ import type {
 } from './model-types.js';
 
 import type { Replacement } from '../shared/text-transform.js';
+import type { VocabularyPhrase } from '../shared/vocabulary.js';
 
 export type * from './engine-types.js';
 export type * from './model-types.js';
-export type { Replacement };
+export type { Replacement, VocabularyPhrase };
 
 // ---------------------------------------------------------------- envelopes
 
@@ -256,6 +257,11 @@ export interface TextSettings {
   replacements: Replacement[];
   /** Inserted text ends with a space (ready for the next dictation) instead of starting the next segment with one. */
   trailingSpace: boolean;
+  /**
+   * Custom vocabulary: phrases the decoder favours while it decodes dictation and files (app/shared/vocabulary.ts;
+   * at most 1,000). Unlike the options above it acts before the text exists, inside the engine.
+   */
+  vocabulary: VocabularyPhrase[];
 }
 
 /** toggle: press starts, press stops; push-to-talk: hold to speak; hybrid: tap to latch, hold to talk (app/shared/hotkey). */

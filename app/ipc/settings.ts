@@ -47,6 +47,7 @@ export const DEFAULT_TEXT: TextSettings = {
   replacements: [],
   // Off: segments of one dictation are joined by a space before each one but the first (nothing dangles at the end).
   trailingSpace: false,
+  vocabulary: [],
 };
 
 export const DEFAULT_HOTKEY: HotkeySettings = {
@@ -133,7 +134,11 @@ export function defaultSettings(): Settings {
     history: { ...DEFAULT_SETTINGS.history },
     insert: { ...DEFAULT_SETTINGS.insert },
     hotkey: { ...DEFAULT_SETTINGS.hotkey },
-    text: { ...DEFAULT_SETTINGS.text, replacements: DEFAULT_SETTINGS.text.replacements.map((r) => ({ ...r })) },
+    text: {
+      ...DEFAULT_SETTINGS.text,
+      replacements: DEFAULT_SETTINGS.text.replacements.map((r) => ({ ...r })),
+      vocabulary: DEFAULT_SETTINGS.text.vocabulary.map((p) => ({ ...p })),
+    },
     desktop: { ...DEFAULT_SETTINGS.desktop },
   };
 }

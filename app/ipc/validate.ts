@@ -10,6 +10,7 @@ import type {
   TextSettings,
 } from './contract.js';
 import { REPLACEMENT_LIMITS, replacementProblem } from '../shared/text-transform.js';
+import { MAX_VOCABULARY_PHRASES, VOCABULARY_LIMITS, type VocabularyPhrase } from '../shared/vocabulary.js';
 import { checkAccelerator } from './accelerator.js';
 import { parseChord } from '../shared/hotkey/chord.js';
 import { HOTKEY_MODES } from '../shared/hotkey/hotkey-machine.js';
@@ -221,10 +222,16 @@ const replacements: Check<Replacement[]> = (v, at) => {
   return list;
 };
 
+const vocabularyEntry: Check<VocabularyPhrase> = object<VocabularyPhrase>({
+  phrase: str({ max: VOCABULARY_LIMITS.maxPhraseChars }),
+  weight: num(VOCABULARY_LIMITS.minWeight, VOCABULARY_LIMITS.maxWeight, false),
+});
+
 export const TEXT_CHECKS: Shape<TextSettings> = {
   spokenPunctuation: bool,
   replacements,
   trailingSpace: bool,
+  vocabulary: arrayOf(vocabularyEntry, MAX_VOCABULARY_PHRASES),
 };
 
 /** The nested groups of Settings and their field checks (the settings store salvages and patches each group). */

@@ -100,7 +100,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     emit: (event, data) => bus.emit(event, data),
     notify: (notice) => bus.emit('notice', notice),
     log: log.child('meeting'),
-    settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder }),
+    settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder, vocabulary: settings.get().text.vocabulary }),
     systemAudio: systemAudioStarter(options.soundServerEnv),
     dictationLive: () => sessions.running > 0,
     stream: () => {

@@ -7,6 +7,18 @@
 namespace addon {
 namespace {
 
+/** One JS object per element, filled by `fill(object, element)`. */
+template <class T, class Fill>
+Napi::Array objects(Napi::Env env, const std::vector<T> & values, Fill fill) {
+    Napi::Array out = Napi::Array::New(env, values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+        Napi::Object o = Napi::Object::New(env);
+        fill(o, values[i]);
+        out.Set(uint32_t(i), o);
+    }
+    return out;
+}
+
 Napi::Array strings(Napi::Env env, const std::vector<std::string> & values) {
     Napi::Array out = Napi::Array::New(env, values.size());
     for (size_t i = 0; i < values.size(); ++i) out.Set(uint32_t(i), values[i]);
@@ -190,15 +202,16 @@ Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
     timings.Set("decoderMs", r.timings.decoder_ms);
     timings.Set("totalMs", r.timings.total_ms);
     o.Set("timings", timings);
-    Napi::Array windows = Napi::Array::New(env, r.windows.size());
-    for (size_t i = 0; i < r.windows.size(); ++i) {
-        Napi::Object w = Napi::Object::New(env);
-        w.Set("start", r.windows[i].start);
-        w.Set("end", r.windows[i].end);
-        windows.Set(uint32_t(i), w);
-    }
-    o.Set("windows", windows);
+    o.Set("windows", objects(env, r.windows, [](Napi::Object w, const parakeet::AudioWindow & window) {
+        w.Set("start", window.start);
+        w.Set("end", window.end);
+    }));
     o.Set("threadsUsed", r.threads_used);
+    o.Set("phrasesFired", strings(env, r.phrases_fired));
+    o.Set("phrasesRejected", objects(env, r.phrases_rejected, [](Napi::Object p, const parakeet::RejectedPhrase & rejected) {
+        p.Set("phrase", rejected.phrase);
+        p.Set("reason", rejected.reason);
+    }));
     if (!r.mel.empty() || r.mel_frames > 0) {
         Napi::Object mel = Napi::Object::New(env);
         mel.Set("data", floats(env, r.mel));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "phrase_boost.h"
+
 namespace parakeet {
 namespace {
 
@@ -67,7 +69,7 @@ float max_prob_confidence(const float * logits, int n, int k) {
     return n > 1 ? float((n * p - 1.0) / (n - 1.0)) : 1.0f;
 }
 
-std::vector<DecodedToken> ctc_greedy(const std::vector<float> & logits, int classes, int valid, int blank) {
+std::vector<DecodedToken> ctc_greedy(const std::vector<float> & logits, int classes, int valid, int blank, PhraseBoost * boost) {
     // NeMo GreedyCTCInfer: argmax per frame, collapse repeats, drop blanks.
     // A token's confidence aggregates its run of frames with "min" (NeMo's
     // ConfidenceConfig default aggregation).
@@ -77,16 +79,18 @@ std::vector<DecodedToken> ctc_greedy(const std::vector<float> & logits, int clas
         const float * row = logits.data() + size_t(t) * classes;
         const int k = argmax(row, 0, classes);
         if (k != blank && k == prev && !out.empty()) {
-            out.back().confidence = std::min(out.back().confidence, max_prob_confidence(row, classes, k));
+            out.back().confidence = std::min(out.back().confidence, max_prob_confidence(row, classes, out.back().id));
         } else if (k != blank) {
             DecodedToken tok;
-            tok.id = k;
+            tok.id = boost != nullptr ? boost->choose(row, k, t) : k;  // a run of k frames is one decision
             tok.frame = t;
-            tok.confidence = max_prob_confidence(row, classes, k);
+            tok.confidence = max_prob_confidence(row, classes, tok.id);
             out.push_back(tok);
+            if (boost != nullptr) boost->accept(tok.id, t);
         }
         prev = k;
     }
+    if (boost != nullptr) boost->finish(valid);
     // Span: up to the next emitted token; the last one spans a single frame.
     for (size_t i = 0; i + 1 < out.size(); ++i) out[i].duration = out[i + 1].frame - out[i].frame;
     if (!out.empty()) out.back().duration = 1;
@@ -94,13 +98,15 @@ std::vector<DecodedToken> ctc_greedy(const std::vector<float> & logits, int clas
 }
 
 std::vector<DecodedToken> rnnt_greedy(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid, int blank,
-                                      int max_symbols, const std::atomic<bool> * abort) {
+                                      int max_symbols, const std::atomic<bool> * abort, PhraseBoost * boost) {
     PredictionState state = model.initial_state();
-    return rnnt_greedy_continue(model, enc_proj, joint_dim, valid, blank, max_symbols, state, abort);
+    std::vector<DecodedToken> out = rnnt_greedy_continue(model, enc_proj, joint_dim, valid, blank, max_symbols, state, abort, boost);
+    if (boost != nullptr) boost->finish(valid);
+    return out;
 }
 
 std::vector<DecodedToken> rnnt_greedy_continue(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid, int blank,
-                                               int max_symbols, PredictionState & state, const std::atomic<bool> * abort) {
+                                               int max_symbols, PredictionState & state, const std::atomic<bool> * abort, PhraseBoost * boost) {
     std::vector<DecodedToken> out;
     unsigned version = 0;
     JointCache joint(model, enc_proj, joint_dim, valid);
@@ -109,9 +115,11 @@ std::vector<DecodedToken> rnnt_greedy_continue(const Transducer & model, const s
         check_abort(abort);
         for (int emitted = 0; emitted < max_symbols; ++emitted) {
             const float * logits = joint.at(t, state, version);
-            const int k = argmax(logits, 0, classes);
+            int k = argmax(logits, 0, classes);
+            if (boost != nullptr) k = boost->choose(logits, k, t);
             if (k == blank) break;
             out.push_back({k, t, 1, max_prob_confidence(logits, classes, k)});
+            if (boost != nullptr) boost->accept(k, t);
             state = model.advance(state, k);
             ++version;
         }
@@ -120,7 +128,8 @@ std::vector<DecodedToken> rnnt_greedy_continue(const Transducer & model, const s
 }
 
 std::vector<DecodedToken> tdt_greedy(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid, int blank,
-                                     const std::vector<int> & durations, int max_symbols, TdtRule rule, const std::atomic<bool> * abort) {
+                                     const std::vector<int> & durations, int max_symbols, TdtRule rule, const std::atomic<bool> * abort,
+                                     PhraseBoost * boost) {
     std::vector<DecodedToken> out;
     PredictionState state = model.initial_state();
     unsigned version = 0;
@@ -131,10 +140,12 @@ std::vector<DecodedToken> tdt_greedy(const Transducer & model, const std::vector
     auto decide = [&](int t, int & k, int & d) {
         logits = joint.at(t, state, version);
         k = argmax(logits, 0, classes);
+        if (boost != nullptr) k = boost->choose(logits, k, t);  // the duration stays the model's own
         d = durations[size_t(argmax(logits, classes, classes + n_dur) - classes)];
     };
     auto emit = [&](int k, int t, int d) {
         out.push_back({k, t, d, max_prob_confidence(logits, classes, k)});
+        if (boost != nullptr) boost->accept(k, t);
         state = model.advance(state, k);
         ++version;
     };
@@ -187,6 +198,7 @@ std::vector<DecodedToken> tdt_greedy(const Transducer & model, const std::vector
             }
         }
     }
+    if (boost != nullptr) boost->finish(valid);
     return out;
 }
 

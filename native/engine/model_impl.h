@@ -13,6 +13,7 @@
 #include "hparams.h"
 #include "model_weights.h"
 #include "parakeet/parakeet.h"
+#include "phrase_graph.h"
 #include "tokenizer.h"
 #include "transducer.h"
 
@@ -46,6 +47,7 @@ struct State::Impl {
     std::unique_ptr<Encoder> encoder;
     std::unique_ptr<Transducer> transducer;     // transducer models; holds the prediction network's scratch
     std::unique_ptr<AdaptiveThreads> adaptive;  // StateParams::adaptive_threads on a multi-threaded CPU
+    VocabularyCache vocabulary;                 // the last TranscribeParams::vocabulary, compiled
     StateInfo info;
     std::atomic<bool> busy{false};
 };

@@ -9,6 +9,7 @@
 #include "greedy.h"
 #include "model_impl.h"
 #include "model_schema.h"
+#include "phrase_boost.h"
 #include "preprocessor.h"
 #include "row_split.h"
 #include "transducer.h"
@@ -50,7 +51,8 @@ DecoderKind resolve_decoder(const Model::Impl & m, DecoderKind requested) {
 }
 
 void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offset_sec, DecoderKind decoder, int prompt_index, const TranscribeParams & params,
-                       bool first, bool multi_window, const MelStats * clip_stats, TranscribeResult & result, std::vector<DecodedToken> & tokens) {
+                       bool first, bool multi_window, const MelStats * clip_stats, const PhraseGraph * phrases, TranscribeResult & result,
+                       std::vector<DecodedToken> & tokens) {
     const Hparams & hp = s.m->hp;
     ComputeBackend * backend = s.backend;
     const auto & adaptive = s.adaptive;
@@ -120,14 +122,25 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
         }
     } scope{split != nullptr ? s.transducer.get() : nullptr};
     if (scope.t != nullptr) scope.t->set_split(split.get());
-    switch (decoder) {
-        case DecoderKind::Ctc: tokens = ctc_greedy(enc.head, enc.head_dim, enc.valid, hp.blank_id); break;
-        case DecoderKind::Rnnt:
-            tokens = rnnt_greedy(*s.transducer, enc.head, enc.head_dim, enc.valid, hp.blank_id, max_symbols, params.abort);
-            break;
-        default:
-            tokens = tdt_greedy(*s.transducer, enc.head, enc.head_dim, enc.valid, hp.blank_id, hp.durations, max_symbols, params.tdt_rule, params.abort);
-            break;
+    auto decode = [&](PhraseBoost * boost) {
+        switch (decoder) {
+            case DecoderKind::Ctc: return ctc_greedy(enc.head, enc.head_dim, enc.valid, hp.blank_id, boost);
+            case DecoderKind::Rnnt:
+                return rnnt_greedy(*s.transducer, enc.head, enc.head_dim, enc.valid, hp.blank_id, max_symbols, params.abort, boost);
+            default:
+                return tdt_greedy(*s.transducer, enc.head, enc.head_dim, enc.valid, hp.blank_id, hp.durations, max_symbols, params.tdt_rule,
+                                  params.abort, boost);
+        }
+    };
+    if (phrases == nullptr) {
+        tokens = decode(nullptr);
+    } else {
+        std::vector<int> fired;
+        tokens = decode_with_phrases(*phrases, hp.blank_id, decode, fired);
+        for (int f : fired) {
+            const std::string & text = phrases->phrase_text(f);
+            if (std::find(result.phrases_fired.begin(), result.phrases_fired.end(), text) == result.phrases_fired.end()) result.phrases_fired.push_back(text);
+        }
     }
     s.m->detokenizer->timestamps(tokens, hp.frame_sec(), offset_sec, result.tokens, result.words);
     result.timings.decoder_ms += ms_since(t0);
@@ -223,6 +236,9 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
         clip_stats = clip_mel_stats(pcm, n_samples, m.hp, m.weights->preprocessor, params.abort);
         result.timings.mel_ms += ms_since(t0);
     }
+    // The vocabulary's phrase graph (compiled when the list changes); none for an empty vocabulary (plain greedy decoding).
+    const PhraseGraph * phrases =
+        params.vocabulary.empty() ? nullptr : s.vocabulary.get(m.hp.pieces, params.vocabulary, params.never_boost, result.phrases_rejected);
     std::string text;
     for (size_t w = 0; w < windows.size(); ++w) {
         check_abort(params.abort);
@@ -231,7 +247,7 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
         result.windows.push_back({offset, double(r.end) / m.hp.sample_rate});
         std::vector<DecodedToken> tokens;
         transcribe_window(s, pcm + r.begin, r.end - r.begin, offset, decoder, prompt_index, params, w == 0, windows.size() > 1,
-                            global_stats ? &clip_stats : nullptr, result, tokens);
+                            global_stats ? &clip_stats : nullptr, phrases, result, tokens);
         const std::string piece = m.detokenizer->text(tokens);
         if (!piece.empty()) text += (text.empty() ? "" : " ") + piece;
         if (params.on_progress) params.on_progress(float(r.end) / float(n_samples));

@@ -7,55 +7,11 @@
 
 #include "check.h"
 #include "greedy.h"
-#include "hparams.h"
-#include "model_weights.h"
-#include "transducer.h"
-#include "transducer_hparams.h"
+#include "identity_transducer.h"
 
 using namespace parakeet;
-
-namespace {
-
-/** Rows of `classes` logits, each with `winner` at `high` and every other class at 0. */
-std::vector<float> one_hot_rows(const std::vector<std::vector<int>> & winners, int classes, float high = 5.0f) {
-    std::vector<float> out;
-    for (const std::vector<int> & row : winners) {
-        std::vector<float> logits(size_t(classes), 0.0f);
-        for (int k : row) logits[size_t(k)] = high;
-        out.insert(out.end(), logits.begin(), logits.end());
-    }
-    return out;
-}
-
-/** A transducer whose joint returns ReLU(f): vocabulary `vocab`, blank = vocab, `durations` (empty: RNNT). */
-struct IdentityTransducer {
-    Hparams hp;
-    DecoderWeights w;
-    std::unique_ptr<Transducer> model;
-
-    IdentityTransducer(int vocab, std::vector<int> durations) {
-        const int P = 2;
-        const int outputs = vocab + 1 + int(durations.size());
-        hp = parakeet_tests::transducer_hparams(vocab, P, 1, outputs, std::move(durations));
-        w.embed.assign(size_t((vocab + 1) * P), 0.0f);
-        LstmLayer layer;
-        layer.input = P;
-        layer.hidden = P;
-        layer.w_ih.assign(size_t(4 * P * P), 0.0f);
-        layer.w_hh.assign(size_t(4 * P * P), 0.0f);
-        layer.bias.assign(size_t(4 * P), 0.0f);
-        w.lstm.push_back(layer);
-        w.pred_w.assign(size_t(outputs * P), 0.0f);
-        w.pred_b.assign(size_t(outputs), 0.0f);
-        w.out_w.assign(size_t(outputs * outputs), 0.0f);
-        for (int i = 0; i < outputs; ++i) w.out_w[size_t(i * outputs + i)] = 1.0f;
-        w.out_b.assign(size_t(outputs), 0.0f);
-        model = std::make_unique<Transducer>(hp, w);
-    }
-    int outputs() const { return hp.joint_hidden; }
-};
-
-}  // namespace
+using parakeet_tests::IdentityTransducer;
+using parakeet_tests::one_hot_rows;
 
 TEST(ctc_greedy_collapses_repeats_drops_blanks_and_stops_at_valid) {
     // 3 tokens + blank (3). Frames: 0 0 _ 0 1 1 _ | 2 (the last is past the valid length).

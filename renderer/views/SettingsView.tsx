@@ -11,6 +11,7 @@ import type { Settings } from '../../app/ipc/contract.js';
 import { AboutCard } from '../components/AboutCard.js';
 import { InsertSettingsCard } from '../components/InsertSettings.js';
 import { TextOptionsCard } from '../components/TextOptions.js';
+import { VocabularyCard } from '../components/VocabularyCard.js';
 import { saveSettings } from '../store/commands.js';
 import { useApp } from '../store/hooks.js';
 import { DictationSection } from './settings/DictationSection.js';
@@ -93,6 +94,7 @@ export function SettingsView() {
           error={errors['set-replacements'] ?? null}
           onText={(next) => update({ text: { ...draft.text, ...next } })}
         />
+        <VocabularyCard text={draft.text} onText={(next) => update({ text: { ...draft.text, ...next } })} />
         <DownloadsSection {...section} />
 
         <SaveBar

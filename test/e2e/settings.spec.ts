@@ -126,3 +126,20 @@ test('the sticky Save bar names the fields in error and jumps to them', async ({
   await expect(threads).toBeFocused();
   await expect(threads).toBeInViewport();
 });
+
+// Custom vocabulary (issue 45): the phrase list in its file format, a count, a bad weight named and held back,
+// the fixed list saved where dictation and files read it.
+test('the vocabulary box counts phrases, names a bad weight and saves the fixed list', async ({ app, server }) => {
+  await app.getByTestId('nav-settings').click();
+  const box = app.getByLabel('Phrases the recognizer favours (names, jargon, numbers)');
+  await box.fill('Parakeet Desktop\nfour two seven\t2\n');
+  await expect(app.getByTestId('set-vocabulary-count')).toContainText('2 of at most 1000 phrases');
+  await box.fill('Parakeet Desktop\nfour two seven\tlots\n');
+  await expect(app.getByTestId('set-vocabulary-error')).toHaveText('line 2: the weight after the TAB is "lots"; write a positive number (1 = the default bonus)');
+  await box.fill('Parakeet Desktop\nfour two seven\t2\n');
+  await expect(app.getByTestId('set-vocabulary-error')).toHaveCount(0);
+  await app.getByRole('button', { name: 'Save settings' }).click();
+  await expect.poll(() => server.services.settings.get().text.vocabulary).toEqual([
+    { phrase: 'Parakeet Desktop', weight: 1 }, { phrase: 'four two seven', weight: 2 },
+  ]);
+});

@@ -91,6 +91,8 @@ function joinWindows(parts: EngineTranscript[], durationSec: number, model: Mode
     words: parts.flatMap((p) => p.words),
     tokens: parts.flatMap((p) => p.tokens),
     windows: parts.flatMap((p) => p.windows),
+    // Each window reports the phrases it found; the first says which could not be used (the list is the same).
+    phrasesFired: [...new Set(parts.flatMap((p) => p.phrasesFired))],
     durationSec,
     devicesRan: [...devices],
     timings: { melMs: sum('melMs'), encoderMs: sum('encoderMs'), decoderMs: sum('decoderMs'), totalMs: sum('totalMs') },

@@ -4,6 +4,7 @@
 // travels as is. Every request carries an id; the engine answers each id
 // exactly once with a result, and may send progress for it before that.
 import type { DeviceSelfTest, IpcError } from '../../ipc/contract.js';
+import type { VocabularyPhrase } from '../../shared/vocabulary.js';
 import type {
   BuildInfo, DecoderName, DeviceInfo, ModelInfo, StreamChunk, StreamInfo, TranscribeResult, WeightType,
 } from '../../../native/index.js';
@@ -21,6 +22,9 @@ export interface EngineTranscribeOptions {
   maxWindowSec?: number;
   /** At most this many CPU threads for this call (the host splits them between dictation and a file window). */
   maxThreads?: number;
+  /** Custom vocabulary (settings.text.vocabulary through app/shared/vocabulary.ts vocabularyOptions). */
+  vocabulary?: VocabularyPhrase[];
+  neverBoost?: string[];
 }
 
 /** A transcription as it crosses the process boundary (no debug captures). */

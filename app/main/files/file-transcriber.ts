@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileTranscribeOptions, FileTranscript } from '../../ipc/contract.js';
+import { vocabularyOptions } from '../../shared/vocabulary.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import { CodedError, type EngineVadOptions } from '../engine/protocol.js';
 import type { EventBus } from '../events.js';
@@ -100,7 +101,7 @@ export class FileTranscriber {
       }
       const result = await this.opts.engine.transcribeFile(
         readable,
-        { decoder: decoder === 'auto' ? undefined : decoder },
+        { decoder: decoder === 'auto' ? undefined : decoder, ...vocabularyOptions(this.opts.settings.get().text.vocabulary) },
         {
           signal: controller.signal,
           vad: this.vadOptions(),

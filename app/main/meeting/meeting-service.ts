@@ -37,6 +37,7 @@ import { MicInterruption, silenceToReach } from './mic-gap.js';
 import type { SourceProblem, SystemAudioCapture, SystemAudioStarter } from './system-audio.js';
 import { WavJournalWriter } from './wav-journal.js';
 import type { SystemAudioPlan } from '../../shared/system-audio-plan.js';
+import type { VocabularyPhrase } from '../../shared/vocabulary.js';
 
 /**
  * Microphone stream ids of meetings ("s<n>") sit far above the dictation sessions' numbers and below the web
@@ -65,7 +66,7 @@ export interface MeetingServiceOptions {
   emit: Emit;
   notify: (notice: Notice) => void;
   log: Logger;
-  settings: () => { dictation: DictationSettings; decoder: DecoderName | 'auto' };
+  settings: () => { dictation: DictationSettings; decoder: DecoderName | 'auto'; vocabulary?: readonly VocabularyPhrase[] };
   /** How the system audio is captured in main; null where it is not (Windows/macOS: the renderer's loopback). */
   systemAudio: SystemAudioStarter | null;
   /** Where main does not capture it: whether the client does (loopback) or why nobody can (system-audio-plan.ts). */
@@ -165,7 +166,7 @@ export class MeetingService {
     const meeting = new Meeting(id, owner, recorder, (m) => this.discard(m));
     this.meeting = meeting;
     try {
-      const { dictation, decoder } = this.opts.settings();
+      const { dictation, decoder, vocabulary } = this.opts.settings();
       const segmenter = {
         pauseMs: dictation.pauseMs,
         maxSegmentSec: FILE_WINDOW_SEC,
@@ -189,6 +190,7 @@ export class MeetingService {
           segmenter: vad ? { ...segmenter, detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: dictation.vadSpeechThreshold } : segmenter,
           vad,
           decoder: decoder === 'auto' ? undefined : decoder,
+          vocabulary,
           onFinal: (final) => this.onFinal(meeting, final),
           onPartial: (partial) => this.onPartial(meeting, partial),
           partialIntervalMs: dictation.partialIntervalMs,

@@ -14,7 +14,8 @@ import { performance } from 'node:perf_hooks';
 import type { MeetingTrackName, MeetingTrackReport, Word } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
 import { StreamingResampler } from '../../shared/resample.js';
-import type { EngineStreamOptions } from '../engine/protocol.js';
+import { vocabularyOptions, type VocabularyPhrase } from '../../shared/vocabulary.js';
+import type { EngineStreamOptions, EngineTranscribeOptions } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
 import { RecentAudio } from './recent-audio.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from '../sessions/segment-stream.js';
@@ -66,6 +67,8 @@ export interface MeetingTrackOptions {
   wav: WavJournalWriter | null;
   engine: SessionDecoder;
   decoder?: DecoderName;
+  /** Custom vocabulary the decoder favours (settings.text.vocabulary); absent or empty: none. */
+  vocabulary?: readonly VocabularyPhrase[];
   segmenter: Omit<SegmenterOptions, 'sampleRate'>;
   /** The trained VAD that decides speech (Silero; segmenter.detector 'external'); absent: the energy VAD. */
   vad?: SessionVad | null;
@@ -238,6 +241,10 @@ export class MeetingTrack {
     this.ingest(samples);
   }
 
+  private decodeOptions(): EngineTranscribeOptions {
+    return { sampleRate: TRACK_RATE, decoder: this.opts.decoder, ...vocabularyOptions(this.opts.vocabulary ?? []) };
+  }
+
   private ingest(input: Float32Array): void {
     if (input.length === 0) return;
     this.inputPosition += input.length;
@@ -359,7 +366,7 @@ export class MeetingTrack {
     this.lastPartialAt = now;
     this.partialRunning = true;
     this.opts.engine
-      .transcribe(this.store.read(start, end), { sampleRate: TRACK_RATE, decoder: this.opts.decoder }, { priority: 'file', skipIfBusy: true, signal: this.cancel.signal })
+      .transcribe(this.store.read(start, end), this.decodeOptions(), { priority: 'file', skipIfBusy: true, signal: this.cancel.signal })
       .then(
         (result) => {
           if (result === null) {
@@ -421,7 +428,7 @@ export class MeetingTrack {
       try {
         return await this.opts.engine.transcribe(
           segment.pcm,
-          { sampleRate: TRACK_RATE, decoder: this.opts.decoder },
+          this.decodeOptions(),
           { priority: 'file', signal: this.cancel.signal },
         );
       } catch (error) {

@@ -86,6 +86,7 @@ export class SessionManager {
       sampleRate: options.sampleRate,
       dictation: settings.dictation,
       decoder: settings.decoder,
+      vocabulary: settings.text.vocabulary,
       engine: this.opts.decoder ?? this.opts.engine,
       emit: (event, data) => {
         this.opts.bus.emit(event, data);

@@ -15,6 +15,7 @@ import type {
 import type { DecoderName } from '../../../native/index.js';
 import { StreamingResampler } from '../../shared/resample.js';
 import { joinSegments, type CompiledTransform } from '../../shared/text-transform.js';
+import { vocabularyOptions, type VocabularyPhrase } from '../../shared/vocabulary.js';
 import type { DecodePriority } from '../engine/engine-host.js';
 import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
@@ -60,6 +61,8 @@ export interface SessionOptions {
   sampleRate: number;
   dictation: DictationSettings;
   decoder: DecoderName | 'auto';
+  /** Custom vocabulary the decoder favours (settings.text.vocabulary); empty: none. */
+  vocabulary?: readonly VocabularyPhrase[];
   engine: SessionDecoder;
   emit: Emit;
   log: Logger;
@@ -475,7 +478,10 @@ export class DictationSession {
   }
 
   private decodeOptions(): EngineTranscribeOptions {
-    return { sampleRate: SESSION_RATE, decoder: this.opts.decoder === 'auto' ? undefined : this.opts.decoder };
+    return {
+      sampleRate: SESSION_RATE, decoder: this.opts.decoder === 'auto' ? undefined : this.opts.decoder,
+      ...vocabularyOptions(this.opts.vocabulary ?? []),
+    };
   }
 
   private event(segment: Segment, kind: 'partial' | 'final', end: number, result: Decoded | null): TranscriptEvent {

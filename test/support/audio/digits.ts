@@ -155,12 +155,17 @@ function keyOf(name: string, opts: object): string {
  * The folder holds only the set's *.wav / *.txt / *.words.json and a manifest.json.
  */
 export function ensureDigitsSet(name: string, opts: DigitsSetOptions): { dir: string; items: DigitsItem[] } {
+  return ensureSpokenSet(name, opts, () => planUtterances(opts));
+}
+
+/** The cached set `name` of the utterances `plan` makes (spoken on first use); `opts` (what decides the plan) keys the cache. */
+export function ensureSpokenSet(name: string, opts: object, plan: () => Utterance[]): { dir: string; items: DigitsItem[] } {
   const dir = join(DIGITS_CACHE, `${name}-${keyOf(name, opts)}`);
   const manifest = join(dir, 'manifest.json');
   if (existsSync(manifest)) return { dir, items: JSON.parse(readFileSync(manifest, 'utf8')).items as DigitsItem[] };
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
-  const items = synthesize(planUtterances(opts), tmp).map((it) => ({ ...it, wav: it.wav.replace(tmp, dir) }));
+  const items = synthesize(plan(), tmp).map((it) => ({ ...it, wav: it.wav.replace(tmp, dir) }));
   writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify({ name, opts, generatorVersion: GENERATOR_VERSION, items }, null, 1)}\n`);
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);

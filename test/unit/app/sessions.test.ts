@@ -23,7 +23,7 @@ import { scratch } from './tmp.js';
 function transcript(text: string): EngineTranscript {
   return {
     text, words: [], tokens: [], durationSec: 0, decoder: 'tdt', device: 'CPU', devicesRan: ['CPU'],
-    timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [], threadsUsed: 1,
+    timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [], threadsUsed: 1, phrasesFired: [], phrasesRejected: [],
   };
 }
 

@@ -5,7 +5,6 @@
 // mark or around a line break; trailing-space mode); the settings store
 // refuses a bad replacement list with a reason naming the entry.
 import assert from 'node:assert/strict';
-import { setImmediate as tick } from 'node:timers/promises';
 import { test } from 'node:test';
 import type { InsertSettings, TranscriptEvent } from '../../../app/ipc/contract.js';
 import type { EngineHostEvents } from '../../../app/main/engine/engine-host.js';
@@ -19,7 +18,8 @@ import { TypedEmitter } from '../../../app/main/models/typed-emitter.js';
 import { SessionManager, type SessionEngine } from '../../../app/main/sessions/session-manager.js';
 import { SettingsStore } from '../../../app/main/settings.js';
 import type { ModelInfo } from '../../../native/index.js';
-import { RATE, concat, frames, quiet, speechLike } from '../../support/audio/signals.js';
+import { RATE } from '../../support/audio/signals.js';
+import { speakSentence } from './speak-sentence.js';
 import { scratch } from './tmp.js';
 
 const SPOKEN = 'hello comma parakeet desktop is here period';
@@ -31,7 +31,7 @@ class SpeakingEngine extends TypedEmitter<EngineHostEvents> implements SessionEn
     const words = SPOKEN.split(' ').map((text, i) => ({ text, start: i * 0.3, end: i * 0.3 + 0.25, confidence: 0.9 }));
     return {
       text: SPOKEN, words, tokens: [], durationSec: 0, decoder: 'tdt', device: 'CPU', devicesRan: ['CPU'],
-      timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [], threadsUsed: 1,
+      timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [], threadsUsed: 1, phrasesFired: [], phrasesRejected: [],
     };
   }
 }
@@ -48,12 +48,7 @@ test('a session\'s finals, its summary and what the history is told carry the tr
     observer: { sessionStarted: () => undefined, sessionFinal: (e) => observed.push(e), sessionEnded: () => undefined },
   });
   const { sessionId } = manager.start({ sampleRate: RATE }, 'a');
-  let position = 0;
-  for (const frame of frames(concat(quiet(0.5, 1), speechLike(1.0, 2), quiet(1.0, 3)), 640)) {
-    manager.pushAudio(sessionId, frame, 'a', position);
-    position += frame.length;
-    await tick();
-  }
+  await speakSentence(manager, sessionId, 'a');
   const summary = await manager.stop(sessionId, 'a');
   assert.ok(finals.length >= 1);
   const f = finals[0]!;

@@ -50,7 +50,7 @@ test('a replacement list with a repeated entry is held back with the reason; the
   const saved = defaultSettings();
   const draft = {
     ...saved,
-    text: { spokenPunctuation: true, trailingSpace: true, replacements: [{ from: 'parakeet', to: 'Parakeet' }, { from: 'Parakeet', to: 'P' }] },
+    text: { ...saved.text, spokenPunctuation: true, trailingSpace: true, replacements: [{ from: 'parakeet', to: 'Parakeet' }, { from: 'Parakeet', to: 'P' }] },
   };
   const errors = fieldErrors(draft);
   assert.deepEqual(Object.keys(errors), ['set-replacements']);

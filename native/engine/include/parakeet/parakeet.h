@@ -243,6 +243,21 @@ struct ModelInfo {
     double load_ms = 0;
 };
 
+/** A phrase to boost while decoding (custom vocabulary, phrase_graph.h): its text and a positive weight (1 = the default bonus). */
+struct VocabularyPhrase {
+    std::string text;
+    float weight = 1.0f;
+};
+
+/** Most phrases one call accepts (more: Error(BadArgument) saying so). */
+constexpr size_t kMaxVocabularyPhrases = 1000;
+
+/** A phrase the model's pieces cannot spell, or that is never boosted, and why. */
+struct RejectedPhrase {
+    std::string phrase;
+    std::string reason;
+};
+
 struct TranscribeParams {
     DecoderKind decoder = DecoderKind::Auto;
     TdtRule tdt_rule = TdtRule::GreedyBatch;
@@ -266,6 +281,13 @@ struct TranscribeParams {
     int max_threads = 0;
     /** Language-prompt models (ModelInfo::has_prompt): a locale of ModelInfo::languages or "auto"; "" = "auto". */
     std::string language;
+    /** Phrases the greedy decoders favour (phrase_boost.h); empty = decoding exactly as without. */
+    std::vector<VocabularyPhrase> vocabulary;
+    /**
+     * Words and word sequences never boosted: a phrase holding one is rejected (the app passes its
+     * spoken-punctuation commands, which a bonus would make replace ordinary words).
+     */
+    std::vector<std::string> never_boost;
 };
 
 /** The defaults of every TranscribeParams field (the model's decoder, NeMo's greedy_batch TDT rule, 60 s windows). */
@@ -323,6 +345,8 @@ struct TranscribeResult {
     std::vector<AudioWindow> windows;    // one per encoder pass
     EncoderProfile profile;              // filled when TranscribeParams::profile
     int threads_used = 0;                // CPU threads the (last) encoder run used
+    std::vector<std::string> phrases_fired;       // vocabulary phrases found in the text, in order of first occurrence
+    std::vector<RejectedPhrase> phrases_rejected; // vocabulary phrases that could not be used, with the reason
 
     // Captures (layouts as in the spec). mel and logits: the first window;
     // encoder: every window, concatenated (windows are cut on the frame grid).
