@@ -39,7 +39,7 @@ test('the picker says what is wrong in words beside it, "not found" for a missin
     // A relative path: said in words, beside the picker; no contract text anywhere.
     await field.fill('models/tiny.gguf');
     await open.click();
-    await expect(error).toHaveText('The path is not an absolute path. Check the path: it must be the full path of a .gguf file on this machine.');
+    await expect(error).toHaveText('The path is not an absolute path. Check the path: it must be the full path of a .gguf or .nemo file on this machine.');
     await expect(page.locator('body')).not.toContainText('payload');
     await expect(page.locator('body')).not.toContainText('engine:loadModel');
     await expect(page.getByTestId('notice')).toHaveCount(1);

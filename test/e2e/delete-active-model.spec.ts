@@ -12,7 +12,7 @@ test('deleting the active model warns first and says which model is active now; 
   await app.getByRole('button', { name: 'Open model' }).click();
   await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
   await app.getByTestId('nav-models').click();
-  await app.getByLabel('Path of a .gguf file on this machine').fill(MODEL_PATH);
+  await app.getByLabel('Path of a .gguf or .nemo file on this machine').fill(MODEL_PATH);
   await app.getByRole('button', { name: 'Import', exact: true }).click();
   const imported = app.locator('[data-testid="installed-row"][data-id^="imported/"]');
   await expect(imported).toBeVisible();
