@@ -18,7 +18,7 @@
 #include "check.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
-#include "amx_matmul.h"
+#include "amx_bf16.h"
 
 using namespace parakeet;
 

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "int8_gemv.h"
+#include "int8_decoder_vnni.h"
 #include "model_weights.h"
 
 namespace parakeet_tests {

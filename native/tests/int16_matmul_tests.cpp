@@ -13,7 +13,7 @@
 #include "cpu_ops.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
-#include "int16_matmul.h"
+#include "i16_vnni.h"
 
 using namespace parakeet;
 

@@ -15,12 +15,12 @@
 
 #include "aligned_bytes.h"
 #include "amx.h"
-#include "amx_matmul.h"
+#include "amx_bf16.h"
 #include "check.h"
 #include "cpu_ops.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
-#include "int8_channel_matmul.h"
+#include "int8_channel_vnni.h"
 
 using namespace parakeet;
 

@@ -11,7 +11,7 @@
 #include "check.h"
 #include "decoder_int8_twins.h"
 #include "hparams.h"
-#include "int8_gemv.h"
+#include "int8_decoder_vnni.h"
 #include "model_weights.h"
 #include "transducer.h"
 #include "transducer_hparams.h"

@@ -14,7 +14,7 @@
 #include "ggml-cpu.h"
 #include "ggml.h"
 #include "cpu_ops.h"
-#include "int8_matmul.h"
+#include "q8_0_vnni.h"
 
 using namespace parakeet;
 

@@ -11,8 +11,8 @@
 #include "encoder_graph.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
-#include "int8_matmul.h"
-#include "q8_rel_pos.h"
+#include "q8_0_vnni.h"
+#include "q8_0_rel_pos_vnni.h"
 #include "rel_pos_projection.h"
 
 using namespace parakeet;

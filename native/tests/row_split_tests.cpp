@@ -9,7 +9,7 @@
 #include "check.h"
 #include "decoder_int8_twins.h"
 #include "hparams.h"
-#include "int8_gemv.h"
+#include "int8_decoder_vnni.h"
 #include "model_weights.h"
 #include "row_split.h"
 #include "transducer.h"

@@ -33,9 +33,9 @@
 #include "ggml-backend.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
-#include "int8_channel_matmul.h"
-#include "int8_matmul.h"
-#include "amx_matmul.h"
+#include "int8_channel_vnni.h"
+#include "q8_0_vnni.h"
+#include "amx_bf16.h"
 #include "weight_buffer.h"
 #include "simd_math.h"
 

@@ -1,4 +1,4 @@
-#include "int8_gemv.h"
+#include "int8_decoder_vnni.h"
 #include "row_split.h"
 
 #include <algorithm>

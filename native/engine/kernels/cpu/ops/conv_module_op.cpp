@@ -6,7 +6,7 @@
 // use expf as ggml's scalar sigmoid does (the AVX-512 path a polynomial expf
 // within 2 ulp), so results match the unfused graph to float rounding.
 #include "conv_module_op.h"
-#include "amx_matmul.h"
+#include "amx_bf16.h"
 #include "cpu_ops.h"
 #include "simd_math.h"
 

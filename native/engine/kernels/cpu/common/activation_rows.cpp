@@ -1,8 +1,8 @@
 #include "activation_rows.h"
 
-#include "int16_matmul.h"
-#include "int8_channel_matmul.h"
-#include "int8_matmul.h"
+#include "i16_vnni.h"
+#include "int8_channel_vnni.h"
+#include "q8_0_vnni.h"
 
 namespace parakeet {
 

@@ -2,7 +2,7 @@
 // variance of the centred values (the numerically safe form, as ggml_norm computes it), then one
 // pass writing (x − mean)·rstd·γ + β. Frames are split evenly over the threads.
 #include "layer_norm_op.h"
-#include "amx_matmul.h"
+#include "amx_bf16.h"
 #include "cpu_ops.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "gemv.h"
+#include "f32_gemv.h"
 #include "row_split.h"
 
 #include "cpu_ops.h"

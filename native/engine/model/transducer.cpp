@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "cpu_ops.h"
-#include "gemv.h"
+#include "f32_gemv.h"
 #include "simd_math.h"
 
 namespace parakeet {

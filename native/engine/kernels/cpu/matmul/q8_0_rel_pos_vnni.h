@@ -19,7 +19,7 @@
 #include <cstdint>
 
 #include "ggml.h"
-#include "int8_matmul.h"
+#include "q8_0_vnni.h"
 
 namespace parakeet {
 

@@ -4,7 +4,7 @@
 // int32 −128·Σq, K/32 floats) with the block's inputs sin first, cos second, and the last two
 // arrays holding −128·Σq of the block's sin half and of its cos half (int32 both): the two dot
 // products start there, as the Q8_0 kernel's one product starts at the whole block's.
-#include "q8_rel_pos.h"
+#include "q8_0_rel_pos_vnni.h"
 
 #include <algorithm>
 #include <cstring>

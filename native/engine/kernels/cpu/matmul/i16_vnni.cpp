@@ -7,7 +7,7 @@
 // stream, one pointer per block (as in int8_matmul.cpp).
 //
 // Activation rows, one per frame: K int16, then K/32 float scales.
-#include "int16_matmul.h"
+#include "i16_vnni.h"
 #include "cpu_ops.h"
 #include "packed_op.h"
 #include "simd_math.h"

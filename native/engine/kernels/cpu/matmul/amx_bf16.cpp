@@ -11,7 +11,7 @@
 // buffers (`bench:kernels -- --streamed`, 0.6B feed-forward pairs, one thread: 561–601 → 611–641
 // G multiply–adds/s at 125 frames); with every output in memory untouched since the run before
 // (each tensor its own), the same kernel ran 20 % slower than with plain TILELOADD.
-#include "amx_matmul.h"
+#include "amx_bf16.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -22,7 +22,7 @@
 #include "amx.h"
 #include "attention_blocks.h"
 #include "block_chunks.h"
-#include "int8_channel_matmul.h"
+#include "int8_channel_vnni.h"
 #include "simd_math.h"
 
 namespace parakeet {

@@ -11,7 +11,7 @@
 #include "model_schema.h"
 #include "parakeet/parakeet.h"
 #include "prompt_kernel.h"
-#include "q8_rel_pos.h"
+#include "q8_0_rel_pos_vnni.h"
 #include "rel_pos_projection.h"
 
 namespace parakeet {

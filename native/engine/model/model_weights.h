@@ -14,8 +14,8 @@
 #include "compute_backend.h"
 #include "gguf_file.h"
 #include "hparams.h"
-#include "int8_gemv.h"
-#include "int8_matmul.h"
+#include "int8_decoder_vnni.h"
+#include "q8_0_vnni.h"
 #include "packed_weights.h"
 
 namespace parakeet {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "amx.h"
-#include "amx_matmul.h"
+#include "amx_bf16.h"
 #include "simd_math.h"
 
 namespace parakeet {

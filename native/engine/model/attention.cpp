@@ -7,7 +7,7 @@
 #include "encoder_graph.h"
 #include "graph_helpers.h"
 #include "packed_weights.h"
-#include "q8_rel_pos.h"
+#include "q8_0_rel_pos_vnni.h"
 
 namespace parakeet {
 

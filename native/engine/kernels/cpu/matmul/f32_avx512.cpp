@@ -5,7 +5,7 @@
 // vectors and one broadcast activation per frame, 2·MR independent FMA chains
 // (MR = 14 fills the register file: 28 accumulators, 2 weights, 1 broadcast).
 // Work is split over panels (each thread owns whole output columns).
-#include "f32_matmul.h"
+#include "f32_avx512.h"
 #include "cpu_ops.h"
 #include "packed_op.h"
 #include "simd_math.h"

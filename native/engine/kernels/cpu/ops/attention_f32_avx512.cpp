@@ -9,7 +9,7 @@
 // Scores of a block sit in row buffers, the softmax is done in place (exp in
 // vector form), then the context accumulates Σ_j e_j·v_j over the valid keys.
 #include "attention_op.h"
-#include "amx_matmul.h"
+#include "amx_bf16.h"
 #include "attention_blocks.h"
 #include "cpu_ops.h"
 

@@ -6,9 +6,9 @@
 // nibble, so one load and two masks give the two 16-row vectors VPDPBUSD
 // multiplies with a broadcast of 4 activation bytes. Beside it the rows' D and M
 // as floats: 4.5 bits of quants and scales per weight in the file, 6 here.
-#include "q4k_matmul.h"
+#include "q4_k_vnni.h"
 #include "cpu_ops.h"
-#include "int8_matmul.h"
+#include "q8_0_vnni.h"
 #include "simd_math.h"
 #include "block_chunks.h"
 #include "weight_prefetch.h"

@@ -9,8 +9,8 @@
 // by signed bytes, and the ReLU/SiLU outputs the FFN's second linear reads are far from symmetric):
 // x ≈ s·(q − z), s = (max − min)/255, z the zero point. Then Σ x·w ≈ s·s_w·(Σ q·w − z·Σ w), so each
 // dot product starts from z·(−Σ w). One row per frame: K bytes, the float s, the int32 z.
-#include "int8_channel_matmul.h"
-#include "amx_matmul.h"
+#include "int8_channel_vnni.h"
+#include "amx_bf16.h"
 
 #include <algorithm>
 #include <cmath>

@@ -17,7 +17,7 @@
 // scales (fp16-rounded, as ggml's block_q8_0 stores them), then K/32 int32
 // −128·Σ of the block's int8 values, then K/32 floats scale·Σ (what the Q4_K
 // kernel's block minimums multiply, q4k_matmul.h).
-#include "int8_matmul.h"
+#include "q8_0_vnni.h"
 #include "cpu_ops.h"
 #include "packed_op.h"
 #include "simd_math.h"
