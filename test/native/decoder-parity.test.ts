@@ -70,7 +70,16 @@ describe('transducer decisions follow the float64 decoder on its own encoder out
         if (!engineFeatures.includes('PARAKEET_AVX512')) {
           assert.deepEqual(Object.keys(row.kernels), [], `${label}: no engine kernel may run below the AVX-512 class`);
         }
-        assert.equal(row.kernels.q8_0_decoder_vnni, undefined, `${label}: the decoder's int8 twins run only with weightType int8`);
+        assert.equal(row.kernels.int8_decoder_vnni, undefined, `${label}: the decoder's int8 twins run only with weightType int8`);
+        // End to end (the float64 reference's own encoder and decoder), token identity wherever the
+        // reference's decisions are clear, for the F32 file: every class keeps its values within
+        // F32 or 14-bit rounding. The Q8_0 files' encoders carry 8-bit activation error (rel. L2
+        // ≈ 1.3e-2) that flips decisions on this random generator for 'q8_0' as much as for
+        // 'auto', so their end-to-end rows are printed above, not asserted.
+        if (row.model.includes('-f32-')) {
+          assert.ok(row.endToEnd.agreeing >= row.endToEnd.reliable,
+            `${label}: end to end the engine leaves the float64 reference at token ${row.endToEnd.agreeing} of ${row.endToEnd.reliable} clear ones`);
+        }
       }
     });
   }

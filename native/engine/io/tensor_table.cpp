@@ -28,6 +28,12 @@ TensorSpec layer(const char * name, N need, R role, TensorShape (*shape)(H), ggm
 }
 TensorSpec lstm(const char * name, TensorShape (*shape)(H)) { return {name, S::PredictionLayer, N::Transducer, R::Host, shape, nullptr, nullptr, nullptr}; }
 
+/** `row` with what its product feeds (MatmulUse). */
+TensorSpec feeding(MatmulUse use, TensorSpec row) {
+    row.matmul = use;
+    return row;
+}
+
 std::vector<TensorSpec> build_table() {
     const N A = N::Always, B = N::EncoderBias;
     return {
@@ -72,7 +78,8 @@ std::vector<TensorSpec> build_table() {
         layer("encoder.layers.{i}.self_attn.linear_v.bias", B, R::Vector, d, &L::v_b),
         layer("encoder.layers.{i}.self_attn.linear_out.weight", A, R::Matmul, [](H h) -> TensorShape { return {h.d_model, h.d_model}; }, &L::out_w),
         layer("encoder.layers.{i}.self_attn.linear_out.bias", B, R::Vector, d, &L::out_b),
-        layer("encoder.layers.{i}.self_attn.linear_pos.weight", A, R::Matmul, [](H h) -> TensorShape { return {h.d_model, h.d_model}; }, &L::pos_w),
+        feeding(MatmulUse::RelPos,
+                layer("encoder.layers.{i}.self_attn.linear_pos.weight", A, R::Matmul, [](H h) -> TensorShape { return {h.d_model, h.d_model}; }, &L::pos_w)),
         layer("encoder.layers.{i}.self_attn.pos_bias_u", A, R::Vector, [](H h) -> TensorShape { return {h.head_dim(), h.n_heads}; }, &L::pos_bias_u),
         layer("encoder.layers.{i}.self_attn.pos_bias_v", A, R::Vector, [](H h) -> TensorShape { return {h.head_dim(), h.n_heads}; }, &L::pos_bias_v),
         layer("encoder.layers.{i}.conv.pointwise_conv1.weight", A, R::Matmul, [](H h) -> TensorShape { return {1, h.d_model, 2 * int64_t(h.d_model)}; },
@@ -104,7 +111,8 @@ std::vector<TensorSpec> build_table() {
         model("prompt_kernel.0.bias", N::Prompt, R::Vector, [](H h) -> TensorShape { return {2 * int64_t(h.d_model)}; }, &E::prompt1_b),
         model("prompt_kernel.2.weight", N::Prompt, R::Vector, [](H h) -> TensorShape { return {2 * int64_t(h.d_model), h.d_model}; }, &E::prompt2_w),
         model("prompt_kernel.2.bias", N::Prompt, R::Vector, d, &E::prompt2_b),
-        model("joint.enc.weight", N::Transducer, R::Matmul, [](H h) -> TensorShape { return {h.d_model, h.joint_hidden}; }, &E::joint_enc_w),
+        feeding(MatmulUse::Exact,
+                model("joint.enc.weight", N::Transducer, R::Matmul, [](H h) -> TensorShape { return {h.d_model, h.joint_hidden}; }, &E::joint_enc_w)),
         model("joint.enc.bias", N::Transducer, R::Vector, [](H h) -> TensorShape { return {h.joint_hidden}; }, &E::joint_enc_b),
         model("joint.pred.weight", N::Transducer, R::Host, [](H h) -> TensorShape { return {h.pred_hidden, h.joint_hidden}; }),
         model("joint.pred.bias", N::Transducer, R::Host, [](H h) -> TensorShape { return {h.joint_hidden}; }),

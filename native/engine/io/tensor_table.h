@@ -22,6 +22,20 @@ enum class TensorRole {
     Host,     // read into host memory (filterbank and window, prediction network, joint)
 };
 
+/**
+ * What a Matmul row's product feeds, which the kernel choice (kernels/cpu/registry.h) reads:
+ * Exact products run in F32 arithmetic on the file's values under 'auto' and 'i16'; RelPos ones may
+ * run as sin/cos column halves where the fused attention op reads them (rel_pos_projection.h).
+ */
+enum class MatmulUse {
+    Plain,
+    // The transducer's encoder projection feeds the greedy decisions directly (as do the prediction
+    // network and the joint, host-side F32): on 8- or 14-bit activations its rounding flipped
+    // decisions the float64 reference takes clearly (1 % of the encoder's multiply–adds).
+    Exact,
+    RelPos,  // linear_pos of the relative positional encoding
+};
+
 /** How many of a row there are: one, or one per subsampling stage (1 … stages−1), encoder layer or LSTM layer. */
 enum class TensorScope { Model, SubsamplingStage, EncoderLayer, PredictionLayer };
 
@@ -52,6 +66,7 @@ struct TensorSpec {
     ggml_tensor * EncoderWeights::*model_slot = nullptr;
     ggml_tensor * SubsamplingStageWeights::*stage_slot = nullptr;
     ggml_tensor * ConformerLayerWeights::*layer_slot = nullptr;
+    MatmulUse matmul = MatmulUse::Plain;  // Matmul rows only
 };
 
 /** Every row, in the order files are checked. */

@@ -9,19 +9,13 @@
 #include <thread>
 #include <unordered_set>
 
-#include "amx.h"
 #include "attention_op.h"
 #include "log.h"
-#include "cpu_ops.h"
-#include "f32_avx512.h"
-#include "int8_channel_vnni.h"
-#include "i16_vnni.h"
-#include "q4_k_vnni.h"
 #include "encoder_graph.h"
 #include "model_schema.h"
-#include "amx_bf16.h"
 #include "q8_0_rel_pos_vnni.h"
-#include "rel_pos_projection.h"
+#include "q8_0_vnni.h"
+#include "registry.h"
 #include "tensor_table.h"
 
 namespace parakeet {
@@ -52,8 +46,6 @@ bool is_conformer_pointwise(const std::string & name) {
     return ends_with(".conv.pointwise_conv1.weight") || ends_with(".conv.pointwise_conv2.weight");
 }
 
-bool is_transducer_encoder_projection(const std::string & name) { return name == "joint.enc.weight"; }
-
 bool requantizable(ggml_type type) {
     return ggml_is_quantized(type) && type != GGML_TYPE_Q8_0 && ggml_get_type_traits(type)->to_float != nullptr;
 }
@@ -80,27 +72,15 @@ ggml_type parse_weight_type(const std::string & name) {
     throw Error(ErrorCode::BadArgument, "unknown weight type '" + name + "' (expected auto, f32, f16, bf16, q8_0, q4_0, q4_k, int8 or i16)");
 }
 
-std::vector<float> dequantize(const void * src, ggml_type type, int64_t n) {
-    std::vector<float> out(static_cast<size_t>(n));
-    if (type == GGML_TYPE_F32) {
-        std::memcpy(out.data(), src, size_t(n) * sizeof(float));
-        return out;
-    }
-    const ggml_type_traits * traits = ggml_get_type_traits(type);
-    if (traits->to_float == nullptr) throw Error(ErrorCode::ModelInvalid, std::string("cannot read tensors of type ") + ggml_type_name(type));
-    traits->to_float(src, out.data(), n);
-    return out;
-}
-
 }  // namespace
 
 std::vector<float> read_as_f32(const GgufFile & file, const std::string & name) {
     const ggml_tensor * t = file.tensor(name);
     if (t == nullptr) file.fail("tensor '" + name + "' is missing");
-    if (const uint8_t * mapped = file.tensor_data(t)) return dequantize(mapped, t->type, ggml_nelements(t));
+    if (const uint8_t * mapped = file.tensor_data(t)) return weight_values(mapped, t->type, ggml_nelements(t));
     std::vector<uint8_t> raw(ggml_nbytes(t));
     file.read_tensor(t, raw.data());
-    return dequantize(raw.data(), t->type, ggml_nelements(t));
+    return weight_values(raw.data(), t->type, ggml_nelements(t));
 }
 
 namespace {
@@ -130,17 +110,14 @@ struct ModelWeights::Placement {
     // reaches these weights only through their packed kernel), so memory holds one converted copy.
     ggml_context * ctx_unbacked = nullptr;
     ggml_backend_buffer_type_t repack_buft = nullptr;
-    // On the CPU, Q8_0 matmul weights take the VNNI kernel and F32 ones the AVX-512 kernel where the
-    // CPU has them, whatever layout placed them (the file's, or a load-time conversion).
-    const bool packed_int8;
-    const bool packed_f32;
-    const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
+    // On the CPU, the engine's own kernels run the matmul weights that some row of the kernel table
+    // (kernels/cpu/registry.h) takes, whatever layout placed them (the file's, or a load-time conversion).
+    const bool kernels;
+    const bool fused_attention;  // linear_pos weights may run as column halves (MatmulUse::RelPos)
+    const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8
     // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
     // (int16_matmul.h).
     const bool int16_floats;
-    // weightType 'int8' where the AMX probe passed: the per-channel int8 matrices on AMX-INT8 tiles
-    // (amx_matmul.h: the VNNI kernel's numbers, bit for bit).
-    const bool amx_int8;
     // 'auto' on VNNI with a file whose matmul weights are all F32, or are block-quantized but for a
     // few F32 ones (and 'i16' with any file): the F32 matmul weights as 14-bit blocks. The tolerance
     // 'auto' keeps for an F32 file is its F16 twin's distance from it; on the generated models the
@@ -154,13 +131,12 @@ struct ModelWeights::Placement {
     bool int16_f32 = false;
     bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
     bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
-    // 'auto' with such a file where AMX-BF16 passed its probe (amx.h): its Q8_0 matrices and
-    // linear_pos's column halves run on BF16 tiles (amx_matmul.h), nearer the file's values than
-    // Q8_0's own arithmetic and ≈ 1.5–2× the VNNI kernel's rate. The decoders' Q8_0 twins (one frame
-    // at a time) stay on VNNI, and the subsampling's F32 pointwise convs on 14-bit blocks: as BF16
-    // they took the small test model's encoder from 1.30e-2 to 1.95e-2 from its F32 twin (ggml's
-    // Q8_0 as stored: 1.71e-2).
-    bool amx_q8 = false;
+    // 'auto' with such a file: its Q8_0 matrices and linear_pos's column halves may run on BF16 tiles
+    // where AMX-BF16 passed its probe (the registry's AMX rows), nearer the file's values than Q8_0's
+    // own arithmetic and ≈ 1.5–2× the VNNI kernel's rate. The subsampling's F32 pointwise convs stay
+    // on 14-bit blocks: as BF16 they took the small test model's encoder from 1.30e-2 to 1.95e-2
+    // from its F32 twin (ggml's Q8_0 as stored: 1.71e-2).
+    bool bf16_tiles = false;
 
     struct Upload {
         ggml_tensor * tensor;
@@ -180,34 +156,40 @@ struct ModelWeights::Placement {
     struct Pack {
         ggml_tensor * tensor;          // packed from tensor->data (host memory on the CPU) once placed
         const ggml_tensor * mapped;    // the file's tensor when `tensor` is used from the mapping, else nullptr
-        bool per_channel = false;      // PackedI8ChannelMatrix (weightType 'int8') rather than the type's own kernel
+        KernelChoice kernel;           // the registry's row for it (choose_kernel, once per weight)
         // For an unbacked tensor: its bytes in tensor->type, made at pack time; else packed from tensor->data.
         std::function<std::vector<uint8_t>()> convert;
-        bool int16 = false;            // PackedI16Matrix (14-bit blocks) from the F32 or F16 weights
     };
     std::vector<Pack> packs;
 
-    /** Q8_0 and Q4_K on AVX512-VNNI, F32 and F16 on AVX-512; rows (ne1) in panels of 32, blocks never straddle rows. */
-    bool packable(ggml_type type, int64_t ne0, int64_t ne1) const {
-        if (ne1 % 32 != 0) return false;
-        if (type == GGML_TYPE_Q8_0) return packed_int8 && ne0 % 32 == 0;
-        if (type == GGML_TYPE_Q4_K) return packed_int8 && PackedQ4KMatrix::fits(ne1, ne0);
-        return (type == GGML_TYPE_F32 || type == GGML_TYPE_F16) && packed_f32;
+    /** The kernel for a matmul weight [ne0 in, ne1 out] placed as `type`, with the arithmetic the layout asks for. */
+    KernelChoice kernel(ggml_type type, int64_t ne0, int64_t ne1, KernelNumerics numerics, MatmulUse use = MatmulUse::Plain) const {
+        if (!kernels) return {};
+        KernelRequest request;
+        request.placed = type;
+        request.rows = ne1;
+        request.cols = ne0;
+        request.numerics = numerics;
+        // BF16 tiles stand in for the file's Q8_0 matrices and the 14-bit F32 ones, not for other F32 or F16 weights.
+        request.bf16_tiles = bf16_tiles && (type == GGML_TYPE_Q8_0 || numerics == KernelNumerics::Int16);
+        request.column_halves = fused_attention && use == MatmulUse::RelPos;
+        return choose_kernel(request);
     }
+    /** Some engine kernel runs this weight in the placed type's own arithmetic. */
+    bool packable(ggml_type type, int64_t ne0, int64_t ne1) const { return kernel(type, ne0, ne1, KernelNumerics::Stored).row != nullptr; }
 
     Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, bool per_channel_int8, bool all_floats_int16,
               ggml_context * mapped, ggml_context * device, ggml_context * repack, ggml_context * unbacked)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
-          packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
-          packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
-          channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT),
-          amx_int8(channel_int8 && amx_bf16_usable()) {
+          kernels(allow_packed && b.is_cpu()), fused_attention(uses_fused_attention(h, b.is_cpu())),
+          channel_int8(per_channel_int8 && kernels && kernel_runs(KernelNumerics::ChannelInt8, GGML_TYPE_F32)),
+          int16_floats(all_floats_int16 && kernels && kernel_runs(KernelNumerics::Int16, GGML_TYPE_F32) && t == GGML_TYPE_COUNT) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
             }
         }
-        if (convert_to == GGML_TYPE_COUNT && !channel_int8 && packed_int8) {
+        if (convert_to == GGML_TYPE_COUNT && !channel_int8 && kernels && kernel_runs(KernelNumerics::Stored, GGML_TYPE_Q8_0)) {
             int64_t extra = 0;
             bool other_blocks = false, f32_file = true;
             for_each_matmul([&](const std::string & name, const ggml_tensor * src, int64_t in, int64_t out) {
@@ -221,9 +203,9 @@ struct ModelWeights::Placement {
             requantize_blocks = other_blocks && extra <= kRequantizeBudgetBytes;
             int16_f32 = f32_file || quantized_file || int16_floats;
             if (quantized_file && !int16_floats) {
-                const AmxStatus & amx = amx_bf16_status();
-                amx_q8 = amx.usable;
-                log_line(LogLevel::Info, std::string("Q8_0 matmuls on ") + (amx.usable ? "AMX-BF16 tiles" : "the VNNI kernel") + " (AMX: " + amx.reason + ")");
+                bf16_tiles = true;
+                const CpuFeatures & cpu = cpu_features();
+                log_line(LogLevel::Info, std::string("Q8_0 matmuls on ") + (cpu.has(CpuClass::Amx) ? "AMX-BF16 tiles" : "the VNNI kernel") + " (AMX: " + cpu.amx_reason + ")");
             }
             if (other_blocks) {
                 log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
@@ -295,21 +277,27 @@ struct ModelWeights::Placement {
         return ok;
     }
 
-    /** A matmul weight (contraction dim first): keeps, converts or repacks per the requested layout. */
-    ggml_tensor * matmul_weight(const std::string & name, int64_t ne0, int64_t ne1) {
+    /**
+     * A matmul weight (contraction dim first): keeps, converts or repacks per the requested layout;
+     * the kernel table chooses the engine kernel that runs it, once (choose_kernel), or none (ggml's).
+     */
+    ggml_tensor * matmul_weight(const std::string & name, MatmulUse use, int64_t ne0, int64_t ne1) {
         const ggml_tensor * src = source(name);
-        if (channel_int8 && PackedI8ChannelMatrix::fits(ne1, ne0)) {
-            ggml_tensor * t = as_stored(name, {ne0, ne1});
-            packs.push_back({t, file.mapping() != nullptr ? src : nullptr, true, nullptr});
-            return t;
+        if (channel_int8) {
+            const KernelChoice k = kernel(src->type, ne0, ne1, KernelNumerics::ChannelInt8, use);
+            if (k.row != nullptr) {
+                ggml_tensor * t = as_stored(name, {ne0, ne1});
+                packs.push_back({t, file.mapping() != nullptr ? src : nullptr, k, nullptr});
+                return t;
+            }
         }
         ggml_type target = src->type;
-        // The transducer's encoder projection feeds the greedy decisions directly (as do the
-        // prediction network and the joint, host-side F32): under auto and i16 it runs on the file's
-        // values in exact F32 arithmetic (1 % of the encoder's multiply–adds), not on 8- or 14-bit
-        // activations, so its rounding cannot flip a decision the float64 reference takes clearly.
-        const bool decision_head = convert_to == GGML_TYPE_COUNT && is_transducer_encoder_projection(name);
-        if (decision_head) {
+        // The tensor table's Exact matmuls (MatmulUse::Exact: the transducer's encoder projection)
+        // run under auto and i16 on the file's values in exact F32 arithmetic, so their rounding
+        // cannot flip a decision the float64 reference takes clearly.
+        const bool exact = convert_to == GGML_TYPE_COUNT && use == MatmulUse::Exact;
+        const KernelNumerics numerics = exact ? KernelNumerics::Exact : KernelNumerics::Stored;
+        if (exact) {
             target = GGML_TYPE_F32;
         } else if (convert_to != GGML_TYPE_COUNT) {
             target = convert_to;
@@ -319,15 +307,12 @@ struct ModelWeights::Placement {
             target = GGML_TYPE_Q8_0;
         }
         if (target == src->type) {
-            const bool as_int16 = !decision_head && ((int16_floats && target == GGML_TYPE_F16) || (int16_f32 && target == GGML_TYPE_F32));
-            if (as_int16 && PackedI16Matrix::fits(ne1, ne0)) {
+            const bool as_int16 = !exact && ((int16_floats && target == GGML_TYPE_F16) || (int16_f32 && target == GGML_TYPE_F32));
+            KernelChoice k = as_int16 ? kernel(target, ne0, ne1, KernelNumerics::Int16, use) : KernelChoice{};
+            if (k.row == nullptr) k = kernel(target, ne0, ne1, numerics, use);
+            if (k.row != nullptr) {
                 ggml_tensor * t = as_stored(name, {ne0, ne1});
-                packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr, false, nullptr, true});
-                return t;
-            }
-            if (packable(target, ne0, ne1)) {
-                ggml_tensor * t = as_stored(name, {ne0, ne1});
-                packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr, false, nullptr});
+                packs.push_back({t, file.mapping() != nullptr && backend.is_cpu() ? src : nullptr, k, nullptr});
                 return t;
             }
             if (repack_supported(target, ne0, ne1)) {
@@ -338,10 +323,11 @@ struct ModelWeights::Placement {
             }
             return as_stored(name, {ne0, ne1});
         }
-        if (packable(target, ne0, ne1)) {
+        const KernelChoice k = kernel(target, ne0, ne1, numerics, use);
+        if (k.row != nullptr) {
             ggml_tensor * t = ggml_new_tensor_2d(ctx_unbacked, target, ne0, ne1);
             ggml_set_name(t, name.c_str());
-            packs.push_back({t, file.mapping() != nullptr ? src : nullptr, false, [this, src, target, ne0, ne1] { return converted(src, target, ne0, ne1); }});
+            packs.push_back({t, file.mapping() != nullptr ? src : nullptr, k, [this, src, target, ne0, ne1] { return converted(src, target, ne0, ne1); }});
             return t;
         }
         ggml_tensor * t = ggml_new_tensor_2d(ctx_device, target, ne0, ne1);
@@ -394,7 +380,7 @@ struct ModelWeights::Placement {
 
 ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool packed_kernels,
                            const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
-    const bool channel_int8 = wants_channel_int8(weight_type) && packed_kernels && backend.is_cpu() && cpu_has_avx512_vnni();
+    const bool channel_int8 = wants_channel_int8(weight_type) && packed_kernels && backend.is_cpu() && kernel_runs(KernelNumerics::ChannelInt8, GGML_TYPE_F32);
     const bool all_floats_int16 = wants_int16(weight_type);
     const ggml_type convert_to = channel_int8 ? GGML_TYPE_COUNT : parse_weight_type(weight_type);
     {
@@ -434,7 +420,7 @@ void ModelWeights::place_graph_tensors(Placement & pl) {
         if (spec.role == TensorRole::Matmul) {
             int64_t in = 0, out = 0;
             matmul_dims(use.shape, in, out);
-            t = pl.matmul_weight(use.name, in, out);
+            t = pl.matmul_weight(use.name, spec.matmul, in, out);
         } else {
             t = pl.as_stored(use.name, use.shape, true);
         }
@@ -566,7 +552,7 @@ void ModelWeights::allocate_and_fill(Placement & pl, const std::function<void(fl
 
 }
 
-/** The packed twins of the weights the engine's own CPU kernels run (packed_weights.h). */
+/** The packed twins of the weights the engine's own CPU kernels run (packed_weights.h), each on the row Placement chose. */
 void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     const GgufFile & file = pl.file;
     auto check_abort = [&] {
@@ -574,66 +560,24 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     };
     // The mapped pages a packed twin replaces are dropped from the resident set afterwards, so
     // memory holds one copy of those weights (the CPU path never reads them again).
-    // linear_pos weights the fused attention op reads go in as column halves (rel_pos_projection.h),
-    // on the F32 and per-channel int8 kernels (Q8_0 ones: halves inside each block, below).
-    std::unordered_set<const ggml_tensor *> rel_pos_weights;
-    if (uses_fused_attention(pl.hp, pl.backend.is_cpu())) {
-        for (const ConformerLayerWeights & layer : encoder.layers) rel_pos_weights.insert(layer.pos_w);
-    }
-    // On AMX-BF16 (pl.amx_q8), linear_pos (Q8_0, or F32 run as 14-bit blocks) goes in as BF16 column
-    // halves for the generic halves path (their values d·q or F32, rounded to BF16 as the tiles hold them).
-    auto amx_halves = [&](const Placement::Pack & pack) {
-        const ggml_tensor * t = pack.tensor;
-        return pl.amx_q8 && rel_pos_weights.count(t) != 0 && !pack.per_channel && (t->type == GGML_TYPE_Q8_0 || pack.int16) && t->ne[1] % 32 == 0 &&
-               t->ne[0] % 64 == 0;
-    };
-    auto split = [&](const Placement::Pack & pack) {
-        const ggml_tensor * t = pack.tensor;
-        return amx_halves(pack) ||
-               (rel_pos_weights.count(t) != 0 && (pack.per_channel || t->type == GGML_TYPE_F32 || t->type == GGML_TYPE_F16) && t->ne[0] % 8 == 0 &&
-                (!pack.int16 || (t->ne[0] / 2) % 32 == 0));
-    };
-    // Q8_0 linear_pos weights the fused attention op reads go in for the halves kernel (q8_rel_pos.h).
-    auto q8_halves = [&](const Placement::Pack & pack) {
-        const ggml_tensor * t = pack.tensor;
-        return rel_pos_weights.count(t) != 0 && !pack.per_channel && !pack.int16 && t->type == GGML_TYPE_Q8_0 && !amx_halves(pack) &&
-               Q8RelPosProjection::fits(t->ne[1], t->ne[0]);
-    };
-    // weightType 'int8' matrices ([rows][cols]) on AMX-INT8 where their width fits it (amx_matmul.h).
-    auto channel_on_amx = [&](int64_t rows, int64_t cols) { return pl.amx_int8 && channel_amx_fits(rows, cols); };
-    // Q8_0 matrices on AMX-BF16 (pl.amx_q8): int8 tiles, widened to BF16 per call (amx_matmul.h).
-    auto q8_tiles = [&](const Placement::Pack & pack) {
-        return pl.amx_q8 && pack.tensor->type == GGML_TYPE_Q8_0 && !pack.per_channel && !pack.int16 && !q8_halves(pack) && !split(pack);
-    };
-    // Bytes of one packed matrix [rows][cols] (a half: cols / 2) in this pack's layout.
-    auto bytes_of = [&](const Placement::Pack & pack, int64_t cols) {
-        const ggml_tensor * t = pack.tensor;
-        const size_t b = amx_halves(pack)              ? PackedBf16TileMatrix::storage_bytes(t->ne[1], cols)
-                         : q8_tiles(pack)              ? PackedQ8TileMatrix::storage_bytes(t->ne[1], cols)
-                         : pack.per_channel            ? PackedI8ChannelMatrix::storage_bytes(t->ne[1], cols)
-                         : pack.int16                ? PackedI16Matrix::storage_bytes(t->ne[1], cols)
-                         : t->type == GGML_TYPE_Q8_0 ? PackedQ8Matrix::storage_bytes(t->ne[1], cols)
-                         : t->type == GGML_TYPE_Q4_K ? PackedQ4KMatrix::storage_bytes(t->ne[1], cols)
-                         : t->type == GGML_TYPE_F16  ? PackedF16Matrix::storage_bytes(t->ne[1], cols)
-                                                     : PackedF32Matrix::storage_bytes(t->ne[1], cols);
-        return (b + 63) / 64 * 64;
-    };
+    // linear_pos weights the fused attention op reads may go in as column halves (rel_pos_projection.h)
+    // or, for Q8_0, as halves inside each block (q8_0_rel_pos_vnni.h): the choice says which.
+    auto column_halves = [](const Placement::Pack & pack) { return pack.kernel.halves && pack.kernel.row->halves != KernelHalves::BlockHalves; };
+    auto bytes_of = [](const Placement::Pack & pack) { return packed_bytes(pack.kernel, pack.tensor->ne[1], pack.tensor->ne[0]); };
     size_t arena = 0;
-    for (const auto & pack : pl.packs) arena += split(pack) ? 2 * bytes_of(pack, pack.tensor->ne[0] / 2) : bytes_of(pack, pack.tensor->ne[0]);
+    for (const auto & pack : pl.packs) arena += (column_halves(pack) ? 2 : 1) * bytes_of(pack);
     if (arena > 0) packed.reserve(arena);
     std::vector<uint8_t *> storage(pl.packs.size()), second_half(pl.packs.size(), nullptr);
     for (size_t i = 0; i < pl.packs.size(); ++i) {
         const Placement::Pack & pack = pl.packs[i];
-        const bool halves = split(pack);
-        storage[i] = packed.take(bytes_of(pack, halves ? pack.tensor->ne[0] / 2 : pack.tensor->ne[0]));
-        if (halves) second_half[i] = packed.take(bytes_of(pack, pack.tensor->ne[0] / 2));
+        const bool halves = column_halves(pack);
+        storage[i] = packed.take(bytes_of(pack));
+        if (halves) second_half[i] = packed.take(bytes_of(pack));
         if (storage[i] == nullptr || (halves && second_half[i] == nullptr)) throw Error(ErrorCode::Internal, "packed weight arena too small");
     }
     // Packing is a transpose into fresh memory, bound by first-touch page faults: the load's threads
     // share the matrices.
-    std::vector<std::unique_ptr<PackedMatmul>> made(pl.packs.size());
-    std::vector<std::unique_ptr<RelPosProjection>> made_halves(pl.packs.size());
-    std::vector<std::shared_ptr<const Q8RelPosProjection>> made_q8_halves(pl.packs.size());
+    std::vector<PackedProduct> made(pl.packs.size());
     std::atomic<size_t> next{0};
     // A conversion reads the file and can fail: the first error stops the workers and is rethrown
     // here, on the loading thread (an exception leaving a std::thread would end the process).
@@ -644,51 +588,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             const ggml_tensor * t = pl.packs[i].tensor;
             const std::vector<uint8_t> made_bytes = pl.packs[i].convert ? pl.packs[i].convert() : std::vector<uint8_t>();
             const void * data = pl.packs[i].convert ? static_cast<const void *>(made_bytes.data()) : t->data;
-            if (second_half[i] != nullptr) {
-                const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
-                std::unique_ptr<PackedMatmul> columns[2];
-                for (int odd = 0; odd < 2; ++odd) {
-                    const std::vector<float> half = every_other_column(w.data(), t->ne[1], t->ne[0], odd != 0);
-                    uint8_t * room = odd != 0 ? second_half[i] : storage[i];
-                    if (amx_halves(pl.packs[i])) {
-                        columns[odd] = std::make_unique<PackedBf16TileMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
-                    } else if (pl.packs[i].per_channel) {
-                        auto channel = std::make_unique<PackedI8ChannelMatrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
-                        if (channel_on_amx(t->ne[1], t->ne[0] / 2)) channel->run_on_amx();
-                        columns[odd] = std::move(channel);
-                    } else if (pl.packs[i].int16) {
-                        columns[odd] = std::make_unique<PackedI16Matrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
-                    } else if (t->type == GGML_TYPE_F16) {
-                        // Back to F16 without loss: every value came from an F16.
-                        std::vector<ggml_fp16_t> halves(half.size());
-                        ggml_fp32_to_fp16_row(half.data(), halves.data(), int64_t(half.size()));
-                        columns[odd] = std::make_unique<PackedF16Matrix>(halves.data(), t->ne[1], t->ne[0] / 2, room);
-                    } else {
-                        columns[odd] = std::make_unique<PackedF32Matrix>(half.data(), t->ne[1], t->ne[0] / 2, room);
-                    }
-                }
-                made_halves[i] = std::make_unique<RelPosProjection>(std::move(columns[0]), std::move(columns[1]));
-            } else if (pl.packs[i].per_channel) {
-                const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
-                auto channel = std::make_unique<PackedI8ChannelMatrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
-                if (channel_on_amx(t->ne[1], t->ne[0])) channel->run_on_amx();
-                made[i] = std::move(channel);
-            } else if (pl.packs[i].int16) {
-                const std::vector<float> w = dequantize(data, t->type, ggml_nelements(t));
-                made[i] = std::make_unique<PackedI16Matrix>(w.data(), t->ne[1], t->ne[0], storage[i]);
-            } else if (q8_halves(pl.packs[i])) {
-                made_q8_halves[i] = std::make_shared<const Q8RelPosProjection>(data, t->ne[1], t->ne[0], storage[i]);
-            } else if (q8_tiles(pl.packs[i])) {
-                made[i] = std::make_unique<PackedQ8TileMatrix>(data, t->ne[1], t->ne[0], storage[i]);
-            } else if (t->type == GGML_TYPE_Q8_0) {
-                made[i] = std::make_unique<PackedQ8Matrix>(data, t->ne[1], t->ne[0], storage[i]);
-            } else if (t->type == GGML_TYPE_Q4_K) {
-                made[i] = std::make_unique<PackedQ4KMatrix>(data, t->ne[1], t->ne[0], storage[i]);
-            } else if (t->type == GGML_TYPE_F16) {
-                made[i] = std::make_unique<PackedF16Matrix>(static_cast<const ggml_fp16_t *>(data), t->ne[1], t->ne[0], storage[i]);
-            } else {
-                made[i] = std::make_unique<PackedF32Matrix>(static_cast<const float *>(data), t->ne[1], t->ne[0], storage[i]);
-            }
+            made[i] = pack_weight(pl.packs[i].kernel, WeightData{data, t->type, t->ne[1], t->ne[0]}, storage[i], second_half[i]);
             // Released as soon as its copy exists, so the peak stays near one copy of the weights.
             const ggml_tensor * mapped = pl.packs[i].mapped;
             if (mapped != nullptr) file.mapping()->release(file.tensor_offset(mapped), ggml_nbytes(mapped));
@@ -718,33 +618,26 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     check_abort();
     for (size_t i = 0; i < pl.packs.size(); ++i) {
         const Placement::Pack & pack = pl.packs[i];
+        PackedProduct & product = made[i];
         if (pack.convert) {  // placed only in the arena: its packed bytes are what it holds
             placed_types_[ggml_type_name(pack.tensor->type)] += 1;
-            device_bytes_ += made_halves[i] != nullptr ? made_halves[i]->bytes() : made_q8_halves[i] != nullptr ? made_q8_halves[i]->bytes() : made[i]->bytes();
+            device_bytes_ += product.halves != nullptr ? product.halves->bytes() : product.q8_halves != nullptr ? product.q8_halves->bytes() : product.matrix->bytes();
         }
-        if (made_q8_halves[i] != nullptr) {
-            packed_kernels_["q8_0_vnni"] += 1;
-            packed.add_q8_rel_pos(pack.tensor, std::move(made_q8_halves[i]), bytes_of(pack, pack.tensor->ne[0]));
-            continue;
+        packed_kernels_[pack.kernel.row->name] += 1;
+        if (product.q8_halves != nullptr) {
+            packed.add_q8_rel_pos(pack.tensor, std::move(product.q8_halves), bytes_of(pack));
+        } else if (product.halves != nullptr) {
+            packed.add_rel_pos(pack.tensor, std::move(product.halves));
+        } else {
+            packed.add(pack.tensor, std::move(product.matrix));
         }
-        if (made_halves[i] != nullptr) {
-            packed_kernels_[amx_halves(pack) ? (pack.tensor->type == GGML_TYPE_Q8_0 ? "q8_0_amx_bf16" : "f32_amx_bf16")
-                            : pack.per_channel ? (channel_on_amx(pack.tensor->ne[1], pack.tensor->ne[0] / 2) ? "int8_channel_amx" : "int8_channel_vnni")
-                            : pack.int16 ? "i16_vnni"
-                            : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512"
-                                                                 : "f32_avx512"] += 1;
-            packed.add_rel_pos(pack.tensor, std::move(made_halves[i]));
-            continue;
-        }
-        packed_kernels_[made[i]->layout_name()] += 1;
-        packed.add(pack.tensor, std::move(made[i]));
     }
     // The attention products of a file whose matmuls run quantized (Q8_0, or per-channel int8 for
     // 'int8') on 14-bit integers too: 12–14 bits per value against the matmuls' 8 (attention_op.h).
-    // Where the matmuls run on AMX-BF16 tiles (pl.amx_q8), the attention products do too: BF16 values,
+    // Where the matmuls run on AMX-BF16 tiles (pl.bf16_tiles), the attention products do too: BF16 values,
     // as the matmuls' inputs there (attention_amx_op.cpp).
     if ((pl.quantized_file || pl.channel_int8) && uses_fused_attention(pl.hp, pl.backend.is_cpu())) {
-        if (pl.amx_q8 && amx_attention_available(pl.hp.head_dim())) {
+        if (pl.bf16_tiles && amx_attention_available(pl.hp.head_dim())) {
             packed.set_attention_products(AttentionProducts::AmxBf16);
             packed_kernels_["attention_amx_bf16"] = int(encoder.layers.size());
         } else if (int16_attention_available(pl.hp.head_dim())) {

@@ -4,8 +4,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "amx.h"
-#include "cpu_ops.h"
+#include "cpu_features.h"
 #include "ggml-backend.h"
 #include "ggml.h"
 #include "log.h"
@@ -63,12 +62,13 @@ DeviceInfo describe(ggml_backend_dev_t dev) {
     info.software_renderer = info.type != DeviceType::Cpu && is_software_renderer(info.description);
     if (info.type == DeviceType::Cpu) {
         info.cpu_features = cpu_features(reg);
-        // The engine's own kernel classes beyond ggml's list (cpu_ops.h, amx.h), after any
+        // The engine's own kernel classes beyond ggml's list (cpu_features.h), after any
         // PARAKEET_CPU_CLASS cap: what its kernels may use in this process.
-        if (cpu_has_avx512f()) info.cpu_features.push_back("PARAKEET_AVX512");
-        if (cpu_has_avx512_vnni()) info.cpu_features.push_back("PARAKEET_AVX512_VNNI");
-        if (amx_bf16_usable()) info.cpu_features.push_back("PARAKEET_AMX_BF16");
-        const std::string cap_problem = cpu_class_cap_problem();
+        const CpuFeatures & engine = parakeet::cpu_features();
+        if (engine.has(CpuClass::Avx512)) info.cpu_features.push_back("PARAKEET_AVX512");
+        if (engine.has(CpuClass::Avx512Vnni)) info.cpu_features.push_back("PARAKEET_AVX512_VNNI");
+        if (engine.has(CpuClass::Amx)) info.cpu_features.push_back("PARAKEET_AMX_BF16");
+        const std::string cap_problem = engine.cap_problem;
         if (!cap_problem.empty()) log_line(LogLevel::Warn, cap_problem);
         info.cpu_threads = int(std::max(1u, std::thread::hardware_concurrency()));
     }

@@ -2,16 +2,15 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
+
+#include "cpu_features.h"
 
 #ifdef PARAKEET_AMX
-#include <cpuid.h>
 #include <csetjmp>
 #include <csignal>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cpu_ops.h"
 #include "simd_math.h"
 #endif
 
@@ -24,36 +23,6 @@ namespace {
 constexpr int kArchGetXcompPerm = 0x1022;
 constexpr int kArchReqXcompPerm = 0x1023;
 constexpr int kXfeatureTileData = 18;
-
-struct CpuidRegs {
-    unsigned a = 0, b = 0, c = 0, d = 0;
-};
-
-CpuidRegs cpuid(unsigned leaf, unsigned sub) {
-    CpuidRegs r;
-    if (__get_cpuid_count(leaf, sub, &r.a, &r.b, &r.c, &r.d) == 0) return CpuidRegs{};
-    return r;
-}
-
-uint64_t xcr0() {
-    uint32_t lo = 0, hi = 0;
-    asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return (uint64_t(hi) << 32) | lo;
-}
-
-/** What the CPU and OS report: empty if everything the kernels use is there, else what is missing. */
-std::string missing_features() {
-    const CpuidRegs leaf1 = cpuid(1, 0), leaf7 = cpuid(7, 0), leaf7_1 = cpuid(7, 1);
-    if ((leaf1.c & (1u << 27)) == 0) return "no OSXSAVE";
-    if ((leaf7.d & (1u << 24)) == 0) return "no AMX-TILE";
-    if ((leaf7.d & (1u << 22)) == 0) return "no AMX-BF16";
-    if ((leaf7.b & (1u << 16)) == 0 || (leaf7.b & (1u << 30)) == 0 || (leaf7.b & (1u << 31)) == 0) return "no AVX-512 F/BW/VL";
-    if ((leaf7_1.a & (1u << 5)) == 0) return "no AVX512-BF16";
-    const uint64_t state = xcr0();
-    if ((state & 0xe6) != 0xe6) return "the OS does not save AVX-512 state";
-    if ((state & (3ull << 17)) != (3ull << 17)) return "the OS does not save tile state (XCR0 bits 17/18)";
-    return "";
-}
 
 bool request_tile_permission() {
     unsigned long permitted = 0;
@@ -123,22 +92,11 @@ bool probe_passes() {
     return ok;
 }
 
-AmxStatus check() {
+}  // namespace
+
+/** The tile permission and the known-answer product; cpu_features.cpp runs it once, where CPUID and XCR0 allow AMX-BF16. */
+AmxStatus probe_amx_tiles() {
     AmxStatus s;
-    const char * env = std::getenv("PARAKEET_AMX");
-    if (env != nullptr && std::strcmp(env, "0") == 0) {
-        s.reason = "off (PARAKEET_AMX=0)";
-        return s;
-    }
-    if (cpu_class_cap() < CpuClass::Amx) {
-        s.reason = std::string("off (PARAKEET_CPU_CLASS=") + cpu_class_name(cpu_class_cap()) + ")";
-        return s;
-    }
-    const std::string missing = missing_features();
-    if (!missing.empty()) {
-        s.reason = missing;
-        return s;
-    }
     if (!request_tile_permission()) {
         s.reason = "the kernel refused the tile data permission (arch_prctl)";
         return s;
@@ -152,22 +110,15 @@ AmxStatus check() {
     return s;
 }
 
-}  // namespace
-
-const AmxStatus & amx_bf16_status() {
-    static std::once_flag once;
-    static AmxStatus status;
-    std::call_once(once, [] { status = check(); });
-    return status;
-}
-
 #else
 
-const AmxStatus & amx_bf16_status() {
-    static const AmxStatus status{false, "not an x86-64 Linux build"};
-    return status;
-}
+AmxStatus probe_amx_tiles() { return AmxStatus{false, "not an x86-64 Linux build"}; }
 
 #endif
+
+const AmxStatus & amx_bf16_status() {
+    static const AmxStatus status{cpu_features().amx_usable, cpu_features().amx_reason};
+    return status;
+}
 
 }  // namespace parakeet

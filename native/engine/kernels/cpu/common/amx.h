@@ -26,11 +26,13 @@ struct AmxStatus {
 };
 
 /**
- * Whether the AMX-BF16 kernels may run in this process: checked once (CPUID, XCR0, the Linux
- * permission, the known-answer probe), then cached. PARAKEET_AMX=0 in the environment turns them off
- * (comparisons, diagnostics).
+ * Whether the AMX-BF16 kernels may run in this process: cpu_features() (cpu_features.h) checks it
+ * once (CPUID, XCR0, PARAKEET_CPU_CLASS, then the Linux permission and the known-answer probe
+ * below). PARAKEET_AMX=0 in the environment turns them off (comparisons, diagnostics).
  */
 const AmxStatus & amx_bf16_status();
+/** The Linux tile permission and one known-answer tile product (SIGILL caught): for cpu_features() only. */
+AmxStatus probe_amx_tiles();
 inline bool amx_bf16_usable() { return amx_bf16_status().usable; }
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && defined(__linux__)

@@ -1,71 +1,14 @@
-// What the engine's CPU custom ops share: run-time CPU feature checks (the ops are compiled for
-// AVX-512 by target attributes, whatever the build's -march, and run only where the CPU has it)
-// and the even split of a range over ggml's worker threads.
+// What the engine's CPU custom ops share: the run-time CPU feature checks (cpu_features.h: the ops
+// are compiled for AVX-512 by target attributes, whatever the build's -march, and run only where the
+// CPU has it) and the even split of a range over ggml's worker threads.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <string>
+
+#include "cpu_features.h"
 
 namespace parakeet {
-
-/**
- * The kernel classes the engine may use, in order. PARAKEET_CPU_CLASS=scalar|avx2|avx512|avx512_vnni|amx
- * caps what the engine's own kernels take on this CPU (never more than the CPU has), so that one
- * machine tests every class: an AMX machine also runs the AVX512-VNNI, AVX-512 and ggml-only rows.
- * ggml's own kernels are not affected. Unset or unknown: no cap (an unknown name is reported by
- * cpu_class_cap_reason()).
- */
-enum class CpuClass { Scalar = 0, Avx2 = 1, Avx512 = 2, Avx512Vnni = 3, Amx = 4 };
-
-inline const char * cpu_class_name(CpuClass c) {
-    switch (c) {
-        case CpuClass::Scalar: return "scalar";
-        case CpuClass::Avx2: return "avx2";
-        case CpuClass::Avx512: return "avx512";
-        case CpuClass::Avx512Vnni: return "avx512_vnni";
-        case CpuClass::Amx: return "amx";
-    }
-    return "amx";
-}
-
-/** The cap PARAKEET_CPU_CLASS sets (read once per process), CpuClass::Amx when unset or unknown. */
-inline CpuClass cpu_class_cap() {
-    static const CpuClass cap = [] {
-        const char * env = std::getenv("PARAKEET_CPU_CLASS");
-        if (env == nullptr) return CpuClass::Amx;
-        for (int c = 0; c <= int(CpuClass::Amx); ++c) {
-            if (std::strcmp(env, cpu_class_name(CpuClass(c))) == 0) return CpuClass(c);
-        }
-        return CpuClass::Amx;
-    }();
-    return cap;
-}
-
-/** Empty when PARAKEET_CPU_CLASS is unset or names a class; else what is wrong with it. */
-inline std::string cpu_class_cap_problem() {
-    const char * env = std::getenv("PARAKEET_CPU_CLASS");
-    if (env == nullptr || std::strcmp(env, cpu_class_name(cpu_class_cap())) == 0) return {};
-    return std::string("PARAKEET_CPU_CLASS='") + env + "' is not one of scalar, avx2, avx512, avx512_vnni, amx: ignored";
-}
-
-#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
-inline bool cpu_has_avx512f() {
-    __builtin_cpu_init();
-    return cpu_class_cap() >= CpuClass::Avx512 && __builtin_cpu_supports("avx512f");
-}
-/** AVX512F/BW/VL + AVX512-VNNI + F16C: what the Q8_0 kernel uses. */
-inline bool cpu_has_avx512_vnni() {
-    __builtin_cpu_init();
-    return cpu_class_cap() >= CpuClass::Avx512Vnni && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("f16c");
-}
-#else
-inline bool cpu_has_avx512f() { return false; }
-inline bool cpu_has_avx512_vnni() { return false; }
-#endif
 
 /** Thread `ith` of `nth` takes [begin, end) of [0, n): contiguous, even shares. */
 struct ThreadShare {

@@ -1,0 +1,212 @@
+#include "registry.h"
+
+#include <cstring>
+#include <string>
+
+#include "amx_bf16.h"
+#include "f32_avx512.h"
+#include "i16_vnni.h"
+#include "int8_channel_vnni.h"
+#include "parakeet/parakeet.h"
+#include "q4_k_vnni.h"
+#include "q8_0_rel_pos_vnni.h"
+#include "q8_0_vnni.h"
+#include "rel_pos_projection.h"
+
+namespace parakeet {
+namespace {
+
+// Shapes. Every packed kernel takes rows in panels of 32; blocks never straddle a row.
+bool panels(int64_t rows, int64_t) { return rows % 32 == 0; }
+bool panels_and_blocks(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % 32 == 0 && cols > 0; }
+// The F32, F16 and int8 halves: the sin and cos columns interleave, 8 at a time (rel_pos_projection.h).
+bool panel_halves(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % 8 == 0; }
+bool channel_fits(int64_t rows, int64_t cols) { return PackedI8ChannelMatrix::fits(rows, cols); }
+bool channel_halves(int64_t rows, int64_t cols) { return cols % 8 == 0 && PackedI8ChannelMatrix::fits(rows, cols / 2); }
+bool channel_amx(int64_t rows, int64_t cols) { return PackedI8ChannelMatrix::fits(rows, cols) && channel_amx_fits(rows, cols); }
+bool channel_amx_halves(int64_t rows, int64_t cols) { return channel_halves(rows, cols) && channel_amx_fits(rows, cols / 2); }
+bool i16_fits(int64_t rows, int64_t cols) { return PackedI16Matrix::fits(rows, cols); }
+bool i16_halves(int64_t rows, int64_t cols) { return cols % 8 == 0 && PackedI16Matrix::fits(rows, cols / 2); }
+bool bf16_tile_halves(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % 64 == 0; }
+bool q4_k_fits(int64_t rows, int64_t cols) { return PackedQ4KMatrix::fits(rows, cols); }
+
+const void * blocks_of(const WeightData & w, ggml_type type, const char * kernel) {
+    if (w.type != type) {
+        throw Error(ErrorCode::Internal, std::string(kernel) + " packs " + ggml_type_name(type) + " weights, not " + ggml_type_name(w.type));
+    }
+    return w.data;
+}
+
+template <typename Matrix>
+std::unique_ptr<PackedMatmul> from_values(const WeightData & w, uint8_t * storage) {
+    const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
+    return std::make_unique<Matrix>(v.data(), w.rows, w.cols, storage);
+}
+std::unique_ptr<PackedMatmul> make_f32(const WeightData & w, uint8_t * storage) {
+    if (w.type == GGML_TYPE_F32) return std::make_unique<PackedF32Matrix>(static_cast<const float *>(w.data), w.rows, w.cols, storage);
+    return from_values<PackedF32Matrix>(w, storage);
+}
+std::unique_ptr<PackedMatmul> make_f16(const WeightData & w, uint8_t * storage) {
+    if (w.type == GGML_TYPE_F16) return std::make_unique<PackedF16Matrix>(static_cast<const ggml_fp16_t *>(w.data), w.rows, w.cols, storage);
+    // Column halves of an F16 weight come as F32: back to F16 without loss (every value came from an F16).
+    const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
+    std::vector<ggml_fp16_t> h(v.size());
+    ggml_fp32_to_fp16_row(v.data(), h.data(), int64_t(v.size()));
+    return std::make_unique<PackedF16Matrix>(h.data(), w.rows, w.cols, storage);
+}
+std::unique_ptr<PackedMatmul> make_q8_0(const WeightData & w, uint8_t * storage) {
+    return std::make_unique<PackedQ8Matrix>(blocks_of(w, GGML_TYPE_Q8_0, "q8_0_vnni"), w.rows, w.cols, storage);
+}
+std::unique_ptr<PackedMatmul> make_q8_0_tiles(const WeightData & w, uint8_t * storage) {
+    return std::make_unique<PackedQ8TileMatrix>(blocks_of(w, GGML_TYPE_Q8_0, "q8_0_amx_bf16"), w.rows, w.cols, storage);
+}
+std::unique_ptr<PackedMatmul> make_q4_k(const WeightData & w, uint8_t * storage) {
+    return std::make_unique<PackedQ4KMatrix>(blocks_of(w, GGML_TYPE_Q4_K, "q4_k_vnni"), w.rows, w.cols, storage);
+}
+std::unique_ptr<PackedMatmul> make_channel_amx(const WeightData & w, uint8_t * storage) {
+    const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
+    auto m = std::make_unique<PackedI8ChannelMatrix>(v.data(), w.rows, w.cols, storage);
+    m->run_on_amx();
+    return m;
+}
+
+using C = CpuClass;
+using N = KernelNumerics;
+using H = KernelHalves;
+constexpr unsigned kFloats = kStoresF32 | kStoresF16;
+constexpr unsigned kStored = numerics_bit(N::Stored), kInt16 = numerics_bit(N::Int16), kChannelInt8 = numerics_bit(N::ChannelInt8);
+
+}  // namespace
+
+// In order of preference: the first row the CPU class allows and that takes and fits a weight runs it.
+// The AVX2 / AVX-VNNI-256 rows go after the AVX-512 row of the same numerics. (A function-local
+// table: the tests register one case per row while statics initialize.)
+const std::vector<KernelRow> & kernel_table() {
+    static const std::vector<KernelRow> rows = {
+        {KernelId::F32AmxBf16, "f32_amx_bf16", C::Amx, kStored | kInt16, kStoresQ8_0 | kFloats, false, true, H::HalvesOnly, panels_and_blocks, bf16_tile_halves,
+         PackedBf16TileMatrix::storage_bytes, from_values<PackedBf16TileMatrix>, "Q8_0, F32, F16 (as BF16)",
+         "auto, block-quantized file, AMX: linear_pos as BF16 column halves", "kernels/cpu/matmul/amx_bf16.cpp", 1.5e-2},
+        {KernelId::Int8ChannelAmx, "int8_channel_amx", C::Amx, kChannelInt8, kStoresAny, false, false, H::WholeOrHalves, channel_amx,
+         channel_amx_halves, PackedI8ChannelMatrix::storage_bytes, make_channel_amx, "any (per-channel int8)", "weightType int8, AMX",
+         "kernels/cpu/matmul/amx_bf16.cpp", 4e-2},
+        {KernelId::Int8ChannelVnni, "int8_channel_vnni", C::Avx512Vnni, kChannelInt8, kStoresAny, false, false, H::WholeOrHalves, channel_fits,
+         channel_halves, PackedI8ChannelMatrix::storage_bytes, from_values<PackedI8ChannelMatrix>, "any (per-channel int8)", "weightType int8",
+         "kernels/cpu/matmul/int8_channel_vnni.cpp", 4e-2},
+        {KernelId::I16Vnni, "i16_vnni", C::Avx512Vnni, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
+         PackedI16Matrix::storage_bytes, from_values<PackedI16Matrix>, "F32, F16 (14-bit blocks)",
+         "i16; auto: F32 file, or the F32 weights of a block-quantized file", "kernels/cpu/matmul/i16_vnni.cpp", 3e-4},
+        {KernelId::Q8_0RelPosVnni, "q8_0_rel_pos_vnni", C::Avx512Vnni, kStored, kStoresQ8_0, false, false, H::BlockHalves, panels_and_blocks,
+         panels_and_blocks, Q8RelPosProjection::storage_bytes, nullptr, "Q8_0", "linear_pos of a Q8_0 weight under the fused attention",
+         "kernels/cpu/matmul/q8_0_rel_pos_vnni.cpp", 2e-2},
+        {KernelId::Q8_0AmxBf16, "q8_0_amx_bf16", C::Amx, kStored, kStoresQ8_0, false, true, H::Whole, panels_and_blocks, nullptr,
+         PackedQ8TileMatrix::storage_bytes, make_q8_0_tiles, "Q8_0", "auto, block-quantized file, AMX", "kernels/cpu/matmul/amx_bf16.cpp", 1.5e-2},
+        {KernelId::Q8_0Vnni, "q8_0_vnni", C::Avx512Vnni, kStored, kStoresQ8_0, false, false, H::Whole, panels_and_blocks, nullptr,
+         PackedQ8Matrix::storage_bytes, make_q8_0, "Q8_0", "Q8_0 weights (stored, q8_0, or requantized under auto)", "kernels/cpu/matmul/q8_0_vnni.cpp",
+         2e-2},
+        {KernelId::Q4_KVnni, "q4_k_vnni", C::Avx512Vnni, kStored, kStoresQ4_K, false, false, H::Whole, q4_k_fits, nullptr,
+         PackedQ4KMatrix::storage_bytes, make_q4_k, "Q4_K", "Q4_K weights kept as stored (auto over the requantize budget, q4_k)",
+         "kernels/cpu/matmul/q4_k_vnni.cpp", 2e-2},
+        {KernelId::F16Avx512, "f16_avx512", C::Avx512, kStored, kStoresF16, true, false, H::WholeOrHalves, panels, panel_halves,
+         PackedF16Matrix::storage_bytes, make_f16, "F16", "F16 weights (stored or f16)", "kernels/cpu/matmul/f32_avx512.cpp", 1e-5},
+        {KernelId::F32Avx512, "f32_avx512", C::Avx512, kStored, kStoresF32, true, false, H::WholeOrHalves, panels, panel_halves,
+         PackedF32Matrix::storage_bytes, make_f32, "F32", "F32 weights (f32; Exact matmuls such as joint.enc)", "kernels/cpu/matmul/f32_avx512.cpp",
+         1e-5},
+    };
+    return rows;
+}
+
+namespace {
+
+unsigned storage_bit(ggml_type t) {
+    switch (t) {
+        case GGML_TYPE_F32: return kStoresF32;
+        case GGML_TYPE_F16: return kStoresF16;
+        case GGML_TYPE_Q8_0: return kStoresQ8_0;
+        case GGML_TYPE_Q4_K: return kStoresQ4_K;
+        default: return 0;
+    }
+}
+
+/** The row's numerics, CPU class and storage admit the request (shapes aside). */
+bool admits(const KernelRow & row, const KernelRequest & r, const CpuFeatures & cpu) {
+    if (!cpu.has(row.cpu_class)) return false;
+    if (row.bf16_tiles && !r.bf16_tiles) return false;
+    const bool numerics = r.numerics == KernelNumerics::Exact ? row.exact : (row.numerics & numerics_bit(r.numerics)) != 0;
+    const bool readable = ggml_get_type_traits(r.placed)->to_float != nullptr || r.placed == GGML_TYPE_F32;
+    return numerics && ((row.takes & storage_bit(r.placed)) != 0 || ((row.takes & kStoresAny) != 0 && readable));
+}
+
+}  // namespace
+
+const KernelRow & kernel_row(KernelId id) {
+    for (const KernelRow & row : kernel_table()) {
+        if (row.id == id) return row;
+    }
+    throw Error(ErrorCode::Internal, "no kernel row for this id");
+}
+
+KernelChoice choose_kernel(const KernelRequest & r, const CpuFeatures & cpu) {
+    if (r.column_halves) {
+        for (const KernelRow & row : kernel_table()) {
+            if (row.halves != KernelHalves::Whole && row.halves_fit != nullptr && admits(row, r, cpu) && row.halves_fit(r.rows, r.cols)) {
+                return {&row, true};
+            }
+        }
+    }
+    for (const KernelRow & row : kernel_table()) {
+        if ((row.halves == KernelHalves::Whole || row.halves == KernelHalves::WholeOrHalves) && admits(row, r, cpu) && row.fits(r.rows, r.cols)) {
+            return {&row, false};
+        }
+    }
+    return {};
+}
+
+bool kernel_runs(KernelNumerics numerics, ggml_type placed, const CpuFeatures & cpu) {
+    KernelRequest r;
+    r.placed = placed;
+    r.numerics = numerics;
+    r.bf16_tiles = true;
+    for (const KernelRow & row : kernel_table()) {
+        if (row.make != nullptr && admits(row, r, cpu)) return true;
+    }
+    return false;
+}
+
+size_t packed_bytes(const KernelChoice & choice, int64_t rows, int64_t cols) {
+    const bool column_halves = choice.halves && choice.row->halves != KernelHalves::BlockHalves;
+    const size_t b = choice.row->storage_bytes(rows, column_halves ? cols / 2 : cols);
+    return (b + 63) / 64 * 64;
+}
+
+PackedProduct pack_weight(const KernelChoice & choice, const WeightData & w, uint8_t * storage, uint8_t * second_half) {
+    PackedProduct made;
+    const KernelRow & row = *choice.row;
+    if (row.halves == KernelHalves::BlockHalves) {
+        made.q8_halves = std::make_shared<const Q8RelPosProjection>(blocks_of(w, GGML_TYPE_Q8_0, row.name), w.rows, w.cols, storage);
+    } else if (choice.halves) {
+        const std::vector<float> values = weight_values(w.data, w.type, w.rows * w.cols);
+        std::unique_ptr<PackedMatmul> columns[2];
+        for (int odd = 0; odd < 2; ++odd) {
+            const std::vector<float> half = every_other_column(values.data(), w.rows, w.cols, odd != 0);
+            columns[odd] = row.make(WeightData{half.data(), GGML_TYPE_F32, w.rows, w.cols / 2}, odd != 0 ? second_half : storage);
+        }
+        made.halves = std::make_unique<RelPosProjection>(std::move(columns[0]), std::move(columns[1]));
+    } else {
+        made.matrix = row.make(w, storage);
+    }
+    return made;
+}
+
+std::vector<float> weight_values(const void * src, ggml_type type, int64_t n) {
+    std::vector<float> out(static_cast<size_t>(n));
+    if (type == GGML_TYPE_F32) {
+        std::memcpy(out.data(), src, size_t(n) * sizeof(float));
+        return out;
+    }
+    const ggml_type_traits * traits = ggml_get_type_traits(type);
+    if (traits->to_float == nullptr) throw Error(ErrorCode::ModelInvalid, std::string("cannot read tensors of type ") + ggml_type_name(type));
+    traits->to_float(src, out.data(), n);
+    return out;
+}
+
+}  // namespace parakeet

@@ -1,0 +1,247 @@
+// The generated kernel test: every row of the kernel registry (kernels/cpu/registry.h) against a
+// float64 product over the same placed weights, for every weight storage the row takes, frame
+// counts 1–17 (every tile tail of every kernel) and every epilogue the packed kernels fuse (bias,
+// SiLU, the residual with its scale, ReLU with the frame mask), and the linear_pos halves where the
+// row runs them. One ctest case per row, named kernel_row_<id> from the table (CMake reads the ids
+// from registry.cpp); a row whose CPU class this process lacks (or PARAKEET_CPU_CLASS caps) is
+// reported skipped. The shape (64 outputs, 256 inputs) fits every row: Q4_K's super-blocks, the
+// AMX halves' 64 inputs, the int8 step.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "aligned_bytes.h"
+#include "check.h"
+#include "encoder_graph.h"
+#include "ggml-cpu.h"
+#include "ggml.h"
+#include "q8_0_rel_pos_vnni.h"
+#include "q8_0_vnni.h"
+#include "rel_pos_projection.h"
+#include "registry.h"
+
+using namespace parakeet;
+
+namespace {
+
+constexpr int64_t kRows = 64, kCols = 256;
+constexpr int kMaxFrames = 17;
+
+/** A weight as the row takes it, and the values it holds (float64's operand). */
+struct Placed {
+    ggml_type type;
+    std::vector<uint8_t> bytes;
+    std::vector<double> values;  // [rows][cols]
+};
+
+Placed place(const std::vector<float> & w, ggml_type type) {
+    Placed p{type, std::vector<uint8_t>(ggml_row_size(type, kCols) * size_t(kRows)), {}};
+    if (type == GGML_TYPE_F32) {
+        std::memcpy(p.bytes.data(), w.data(), p.bytes.size());
+    } else if (type == GGML_TYPE_F16) {
+        ggml_fp32_to_fp16_row(w.data(), reinterpret_cast<ggml_fp16_t *>(p.bytes.data()), int64_t(w.size()));
+    } else if (type == GGML_TYPE_Q8_0) {
+        quantize_q8_0_weights(w.data(), int64_t(w.size()), p.bytes.data());
+    } else {
+        ggml_quantize_chunk(type, w.data(), p.bytes.data(), 0, kRows, kCols, nullptr);
+    }
+    const std::vector<float> values = weight_values(p.bytes.data(), type, kRows * kCols);
+    p.values.assign(values.begin(), values.end());
+    return p;
+}
+
+/** Every storage the row takes (any readable type: F32 and a block type). */
+std::vector<ggml_type> storages(const KernelRow & row) {
+    std::vector<ggml_type> out;
+    if ((row.takes & (kStoresF32 | kStoresAny)) != 0) out.push_back(GGML_TYPE_F32);
+    if ((row.takes & kStoresF16) != 0) out.push_back(GGML_TYPE_F16);
+    if ((row.takes & (kStoresQ8_0 | kStoresAny)) != 0) out.push_back(GGML_TYPE_Q8_0);
+    if ((row.takes & kStoresQ4_K) != 0) out.push_back(GGML_TYPE_Q4_K);
+    return out;
+}
+
+struct EpilogueCase {
+    const char * name;
+    bool bias, silu, residual, relu_mask;
+    float scale;
+};
+const EpilogueCase kEpilogues[] = {
+    {"none", false, false, false, false, 1.0f},
+    {"bias", true, false, false, false, 1.0f},
+    {"bias+silu", true, true, false, false, 1.0f},
+    {"bias+residual*0.5", true, false, true, false, 0.5f},
+    {"silu+residual*0.5", false, true, true, false, 0.5f},     // the FFN's linear1 … ½·FFN + x
+    {"bias+relu+mask/2", true, false, false, true, 1.0f},       // the subsampling's pointwise convs
+};
+
+double relative_l2(const std::vector<double> & got, const std::vector<double> & want) {
+    double num = 0.0, den = 0.0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        num += (got[i] - want[i]) * (got[i] - want[i]);
+        den += want[i] * want[i];
+    }
+    return den > 0.0 ? std::sqrt(num / den) : std::sqrt(num);
+}
+
+std::vector<double> computed(ggml_context * ctx, ggml_tensor * y, int threads) {
+    ggml_cgraph * graph = ggml_new_graph(ctx);
+    ggml_build_forward_expand(graph, y);
+    CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, threads)), int(GGML_STATUS_SUCCESS));
+    std::vector<double> out;
+    for (int64_t t = 0; t < y->ne[1]; ++t) {
+        const float * row = reinterpret_cast<const float *>(static_cast<const char *>(y->data) + size_t(t) * y->nb[1]);
+        for (int64_t o = 0; o < y->ne[0]; ++o) out.push_back(row[o]);
+    }
+    return out;
+}
+
+ggml_tensor * filled(ggml_context * ctx, int64_t ne0, int64_t ne1, const std::vector<float> & v) {
+    ggml_tensor * t = ne1 > 0 ? ggml_new_tensor_2d(ctx, GGML_TYPE_F32, ne0, ne1) : ggml_new_tensor_1d(ctx, GGML_TYPE_F32, ne0);
+    std::memcpy(t->data, v.data(), size_t(ggml_nelements(t)) * sizeof(float));
+    return t;
+}
+
+/** The whole matrix: frames 1–17 × every epilogue; returns the number of failing combinations. */
+int check_whole(const KernelRow & row, const Placed & w, std::mt19937 & rng) {
+    std::vector<uint8_t> storage;
+    KernelChoice choice{&row, false};
+    const PackedProduct made = pack_weight(choice, WeightData{w.bytes.data(), w.type, kRows, kCols}, aligned64(storage, packed_bytes(choice, kRows, kCols)), nullptr);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    int failed = 0;
+    for (int frames = 1; frames <= kMaxFrames; ++frames) {
+        for (const EpilogueCase & e : kEpilogues) {
+            std::vector<float> x(static_cast<size_t>(kCols * frames)), bias(static_cast<size_t>(kRows)), residual(static_cast<size_t>(kRows * frames)), mask(static_cast<size_t>((frames + 1) / 2));
+            for (float & v : x) v = normal(rng);
+            for (float & v : bias) v = normal(rng);
+            for (float & v : residual) v = normal(rng);
+            for (size_t i = 0; i < mask.size(); ++i) mask[i] = i % 3 == 1 ? 0.0f : 1.0f;
+            ggml_init_params params = {size_t(8) << 20, nullptr, false};
+            ggml_context * ctx = ggml_init(params);
+            Epilogue ep;
+            if (e.bias) ep.bias = filled(ctx, kRows, 0, bias);
+            ep.silu = e.silu;
+            if (e.residual) ep.residual = filled(ctx, kRows, frames, residual);
+            ep.scale = e.scale;
+            if (e.relu_mask) ep.relu = true, ep.row_mask = filled(ctx, int64_t(mask.size()), 0, mask), ep.mask_group = 2;
+            const std::vector<double> got = computed(ctx, made.matrix->apply(ctx, filled(ctx, kCols, frames, x), "w", ep), 1 + frames % 2);
+            ggml_free(ctx);
+            // y = residual + scale · act(W·x + bias), then ReLU and the frame mask (packed_op.h).
+            std::vector<double> want;
+            for (int t = 0; t < frames; ++t) {
+                for (int64_t o = 0; o < kRows; ++o) {
+                    double acc = e.bias ? bias[size_t(o)] : 0.0;
+                    for (int64_t i = 0; i < kCols; ++i) acc += w.values[size_t(o * kCols + i)] * x[size_t(t * kCols + i)];
+                    if (e.silu) acc = acc / (1.0 + std::exp(-acc));
+                    if (e.residual) acc = residual[size_t(t * kRows + o)] + e.scale * acc;
+                    if (e.relu_mask) acc = std::max(acc, 0.0) * mask[size_t(t / 2)];
+                    want.push_back(acc);
+                }
+            }
+            const double err = relative_l2(got, want);
+            if (!(err <= row.tolerance)) {
+                std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " frames " << frames << " epilogue " << e.name << ": relative L2 " << err
+                          << " > " << row.tolerance << "\n";
+                ++failed;
+            }
+        }
+    }
+    return failed;
+}
+
+/** linear_pos over relative positions T−1 … −(T−1) from the halves table, T = 1–17. */
+int check_halves(const KernelRow & row, const Placed & w) {
+    const KernelChoice choice{&row, true};
+    const bool block_halves = row.halves == KernelHalves::BlockHalves;
+    std::vector<uint8_t> first, second;
+    const size_t bytes = packed_bytes(choice, kRows, kCols);
+    const PackedProduct made = pack_weight(choice, WeightData{w.bytes.data(), w.type, kRows, kCols}, aligned64(first, bytes),
+                                           block_halves ? nullptr : aligned64(second, bytes));
+    int failed = 0;
+    for (int frames = 1; frames <= kMaxFrames; ++frames) {
+        ggml_init_params params = {size_t(8) << 20, nullptr, false};
+        ggml_context * ctx = ggml_init(params);
+        ggml_tensor * halves = filled(ctx, kCols, frames, relative_position_halves(frames, int(kCols)));
+        ggml_tensor * y = block_halves ? made.q8_halves->apply(ctx, Q8RelPosProjection::quantize_table(ctx, halves), "pos")
+                                       : made.halves->apply(ctx, halves, "pos");
+        const std::vector<double> got = computed(ctx, y, 1 + frames % 2);
+        ggml_free(ctx);
+        const std::vector<float> table = relative_positions(frames, int(kCols));  // [2T − 1][D], the full product's input
+        std::vector<double> want;
+        for (int p = 0; p < 2 * frames - 1; ++p) {
+            for (int64_t o = 0; o < kRows; ++o) {
+                double acc = 0.0;
+                for (int64_t i = 0; i < kCols; ++i) acc += w.values[size_t(o * kCols + i)] * table[size_t(p * kCols + i)];
+                want.push_back(acc);
+            }
+        }
+        const double err = relative_l2(got, want);
+        if (!(err <= row.tolerance)) {
+            std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " halves, frames " << frames << ": relative L2 " << err << " > " << row.tolerance << "\n";
+            ++failed;
+        }
+    }
+    return failed;
+}
+
+void check_row(const KernelRow & row) {
+    const CpuFeatures & cpu = cpu_features();
+    if (parakeet_tests::skip_unless(cpu.has(row.cpu_class), std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) + " class; this process has " +
+                                                               cpu_class_name(cpu.usable()) + " (" + cpu.amx_reason + ")")) {
+        return;
+    }
+    CHECK(row.fits(kRows, kCols));
+    std::mt19937 rng(unsigned(row.id) + 7);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> w(size_t(kRows * kCols));
+    for (float & v : w) v = normal(rng) / std::sqrt(float(kCols));
+    for (ggml_type type : storages(row)) {
+        const Placed placed = place(w, type);
+        if (row.make != nullptr) CHECK_EQ(check_whole(row, placed, rng), 0);
+        if (row.halves_fit != nullptr && row.halves_fit(kRows, kCols)) CHECK_EQ(check_halves(row, placed), 0);
+    }
+}
+
+/** One case per row, named after its id: registered from the table itself. */
+const bool registered = [] {
+    for (const KernelRow & row : kernel_table()) {
+        static std::vector<std::string> names;
+        names.push_back("kernel_row_" + std::string(row.name));
+        const KernelRow * r = &row;
+        parakeet_tests::registry().push_back({names.back(), [r] { check_row(*r); }});
+    }
+    return true;
+}();
+
+}  // namespace
+
+TEST(kernel_choice_follows_the_table) {
+    // Independent of this CPU: the choice under a class is the first row of it that takes the weight.
+    CpuFeatures vnni;
+    vnni.hardware = CpuClass::Avx512Vnni;
+    CpuFeatures scalar;
+    KernelRequest q8;
+    q8.placed = GGML_TYPE_Q8_0;
+    q8.rows = 64;
+    q8.cols = 256;
+    CHECK(choose_kernel(q8, vnni).row == &kernel_row(KernelId::Q8_0Vnni));
+    CHECK(choose_kernel(q8, scalar).row == nullptr);
+    q8.column_halves = true;
+    CHECK(choose_kernel(q8, vnni).row == &kernel_row(KernelId::Q8_0RelPosVnni));
+    CHECK(choose_kernel(q8, vnni).halves);
+    KernelRequest exact;
+    exact.placed = GGML_TYPE_F32;
+    exact.rows = 64;
+    exact.cols = 256;
+    exact.numerics = KernelNumerics::Exact;
+    CHECK(choose_kernel(exact, vnni).row == &kernel_row(KernelId::F32Avx512));
+    exact.numerics = KernelNumerics::Int16;
+    CHECK(choose_kernel(exact, vnni).row == &kernel_row(KernelId::I16Vnni));
+    exact.rows = 48;  // not a panel of 32: no engine kernel
+    CHECK(choose_kernel(exact, vnni).row == nullptr);
+    // Every id names exactly one row.
+    for (const KernelRow & row : kernel_table()) CHECK(&kernel_row(row.id) == &row);
+}
