@@ -1,5 +1,5 @@
 // Custom vocabulary: the phrase list the engine boosts while decoding
-// (native/engine/phrase_boost.h), its text-file format and the words it never
+// (native/engine/model/phrase_boost.h), its text-file format and the words it never
 // boosts. Pure: the CLI, main and the Settings view share it.
 //
 // File format: one phrase per line, optionally followed by a TAB and a positive

@@ -1,4 +1,4 @@
-// The 14-bit block kernel (int16_matmul.h) against float64: its activation rows against the plain
+// The 14-bit block kernel (i16_vnni.h) against float64: its activation rows against the plain
 // per-block formula, and its products against the exact ones, no further off than the same weights
 // rounded to F16 (what weightType 'i16' promises per product), over every frame-tile tail and a k
 // that spans two chunks.

@@ -1,4 +1,4 @@
-// The decoders' int8 products (int8_gemv.h: per row under weightType 'int8', per 32-block for a
+// The decoders' int8 products (int8_decoder_vnni.h: per row under weightType 'int8', per 32-block for a
 // quantized file under 'auto'): against a float64 product of the same F32 weights, a block of
 // vectors against the same vectors one by one, and a transducer on them against the same
 // transducer on F32. Skipped (and said so) where the CPU has no AVX512-VNNI.

@@ -189,7 +189,7 @@ int check_halves(const KernelRow & row, const Placed & w) {
 
 void check_row(const KernelRow & row) {
     const CpuFeatures & cpu = cpu_features();
-    if (parakeet_tests::skip_unless(cpu.has(row.cpu_class), std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) + " class; this process has " +
+    if (parakeet_tests::skip_unless(row_runs_on(row, cpu), std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) + " class; this process has " +
                                                                cpu_class_name(cpu.usable()) + " (" + cpu.amx_reason + ")")) {
         return;
     }

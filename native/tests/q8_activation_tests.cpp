@@ -1,4 +1,4 @@
-// The Q8 activation rows the Q8_0 and Q4_K kernels read (int8_matmul.h) against a scalar statement
+// The Q8 activation rows the Q8_0 and Q4_K kernels read (q8_0_vnni.h) against a scalar statement
 // of ggml's quantize_row_q8_0 arithmetic: the sixteen-block path and the per-block tail must give
 // the same bytes, scales and block sums as the plain per-block formula, zero blocks included.
 #include <cmath>

@@ -1,4 +1,4 @@
-// The Q8_0 linear_pos halves kernel (q8_rel_pos.h) against the Q8_0 kernel's full product over
+// The Q8_0 linear_pos halves kernel (q8_0_rel_pos_vnni.h) against the Q8_0 kernel's full product over
 // all 2T − 1 rows of the table: the same block sums, so equal up to the float additions' order.
 #include <cmath>
 #include <cstdint>

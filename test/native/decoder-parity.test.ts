@@ -23,10 +23,10 @@ import type { DecoderParityCase } from './helpers/decoder-parity-child.js';
 import { scratchDir } from './helpers/tmp.js';
 
 const dir = scratchDir('decoder-parity');
-const CLASSES = ['scalar', 'avx2', 'avx512', 'avx512_vnni', 'amx'] as const;
+const CLASSES = ['scalar', 'avx2', 'avx_vnni', 'avx512', 'avx512_vnni', 'amx'] as const;
 /** What the engine's kernels may use per class, as the CPU device reports it (devices.cpp). */
 const CLASS_FEATURES: Record<(typeof CLASSES)[number], string[]> = {
-  scalar: [], avx2: [], avx512: ['PARAKEET_AVX512'], avx512_vnni: ['PARAKEET_AVX512', 'PARAKEET_AVX512_VNNI'],
+  scalar: [], avx2: [], avx_vnni: [], avx512: ['PARAKEET_AVX512'], avx512_vnni: ['PARAKEET_AVX512', 'PARAKEET_AVX512_VNNI'],
   amx: ['PARAKEET_AVX512', 'PARAKEET_AVX512_VNNI', 'PARAKEET_AMX_BF16'],
 };
 

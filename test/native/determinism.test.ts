@@ -40,7 +40,7 @@ describe('determinism', () => {
   });
 
   // linear_pos of the positional encoding is kept between runs and grows to the longest window
-  // (native/engine/position_table.h): a window must come out the same whether the table was made
+  // (native/engine/model/position_table.h): a window must come out the same whether the table was made
   // for it, for a longer window before it (its middle rows), or grown since.
   for (const [label, path] of [['F32', f32Path], ['Q8_0', q8Path]] as const) {
     test(`${label}: a window's encoder output does not depend on the windows before it`, async () => {

@@ -1,4 +1,4 @@
-// The engine's own CPU kernels (native/engine/f32_matmul, int8_matmul) against ggml's kernels on the
+// The engine's own CPU kernels (native/engine/kernels/cpu/matmul: f32_avx512, q8_0_vnni) against ggml's kernels on the
 // same file, and the fused ops (attention, conv module, subsampling front) through the parity tests'
 // reference. Runs where the CPU has the instructions; elsewhere each test says it skipped and why.
 //
@@ -16,12 +16,12 @@
 //   Q8_0's per-32 blocks); on CPUs without VNNI it loads as q8_0.
 // * F16 weights on the same kernel, widened to F32 a block at a time: the file's values in F32
 //   arithmetic, so the output agrees with ggml's F32 run on those values to float rounding.
-// * weightType 'i16' (explicit, never auto): 14-bit integers per 32-block on VNNI (int16_matmul.h).
+// * weightType 'i16' (explicit, never auto): 14-bit integers per 32-block on VNNI (i16_vnni.h).
 //   An F32 file so runs no further from F32 than its F16 twin; an F16 file within 1.5× of its own
 //   error against the F32 twin.
 // * On CPUs with AMX-BF16 (Sapphire Rapids and later; the device's cpuFeatures carry
 //   PARAKEET_AMX_BF16 once the engine's probe passed) a Q8_0 file under auto runs its Q8_0 matmuls
-//   on BF16 tiles (q8_amx_matmul.h): weights d·q and activations rounded to BF16, F32 sums, so its
+//   on BF16 tiles (q8_amx_bf16.h): weights d·q and activations rounded to BF16, F32 sums, so its
 //   error against the F32 twin stays at or below ggml's Q8_0 error; weightType q8_0 keeps the VNNI
 //   kernel's exact Q8_0 arithmetic.
 // * ModelInfo.kernels says how many matmul weights each kernel runs; packedKernels: false runs none.
@@ -151,7 +151,7 @@ describe('packed CPU kernels', () => {
       });
 
       test('F32 kernel blocking: several frame blocks and input spans, with partial tails, equal ggml\'s F32 to rounding', { skip: skipF32 }, async () => {
-        // f32_matmul.cpp blocks frames by 126 and inputs by 1024: 22 s (275 frames: two whole blocks
+        // f32_avx512.cpp blocks frames by 126 and inputs by 1024: 22 s (275 frames: two whole blocks
         // and 23 frames) and an FF of 2080 (two whole spans and 32 inputs) run every branch of the
         // traversal, including the prefetch target at each block, span and panel boundary.
         // The F16 file takes the same traversal with each block widened (partial blocks included).
@@ -305,7 +305,7 @@ describe('packed CPU kernels', () => {
   }
 
   test('a Q8_0 file under auto on AMX-BF16 tiles: no further from its F32 twin than ggml\'s Q8_0, at every frame count of a tile', { skip: skipAmx }, async () => {
-    // q8_amx_matmul.h: weights d·q and activations rounded to BF16 (2⁻⁹ each), F32 sums over the
+    // q8_amx_bf16.h: weights d·q and activations rounded to BF16 (2⁻⁹ each), F32 sums over the
     // whole row, where Q8_0's own arithmetic quantizes the activations to 8 bits per 32 inputs.
     const f32 = join(dir, 'small-amx-f32.gguf');
     const q8 = join(dir, 'small-amx-q8_0.gguf');
@@ -357,7 +357,7 @@ describe('packed CPU kernels', () => {
   });
 
   test('weightType q4_k runs a Q4_K file\'s own values on the Q4_K VNNI kernel, no worse than ggml\'s Q4_K, for every frame count of a tile', { skip: skipQ8 }, async () => {
-    // q4k_matmul.h: the file's 4-bit quants with their sub-block scales and minimums, against
+    // q4_k_vnni.h: the file's 4-bit quants with their sub-block scales and minimums, against
     // activations quantized per 32 inputs (ggml's Q4_K path: per 256). weightType q4_k keeps a Q4_K
     // file as it is (auto requantizes the small test model to Q8_0, within its memory budget), and
     // converts an F32 file to Q4_K at load. Clips of 7–12 frames leave 1–5 and 0 frames after the

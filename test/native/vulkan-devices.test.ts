@@ -3,7 +3,7 @@
 // over for the CPU, whose own kernels are faster; the CPU when none is shown), a pick by name and by
 // $PARAKEET_DEVICE, an unknown name falling back with the device list, a model placed and run on the device
 // ("ran on" per call, weights in the device's memory, none of the engine's CPU-only packed kernels), and a
-// device that fails to start or to compute (PARAKEET_DEVICE_FAULT, native/engine/device_test_hooks.h).
+// device that fails to start or to compute (PARAKEET_DEVICE_FAULT, native/engine/runtime/device_test_hooks.h).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';

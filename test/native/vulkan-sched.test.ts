@@ -1,6 +1,6 @@
 // The ggml_backend_sched path on a real Vulkan device (Vulkan0; lavapipe in CI, see helpers/vulkan.ts) with
 // the CPU fallback really taken. Vulkan has a kernel for every op our GPU graphs use, so the test hook
-// PARAKEET_SCHED_CPU_OPS (native/engine/device_test_hooks.h) pins chosen ops to the CPU the way the
+// PARAKEET_SCHED_CPU_OPS (native/engine/runtime/device_test_hooks.h) pins chosen ops to the CPU the way the
 // scheduler places an op the device lacks; the result must be the device's own, and "ran on" must name both.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Long-audio cut points, exactly as the engine plans them (native/engine/windows.cpp, plan_windows): a
+// Long-audio cut points, exactly as the engine plans them (native/engine/model/windows.cpp, plan_windows): a
 // clip longer than `maxSamples` is cut at the quietest 200 ms (10 ms hops, smoothed over 20 hops) of each
 // window's second half, on the encoder-frame grid (`align` samples). The file transcriber uses this to
 // send a file to the engine one window per call (so live dictation can go between windows) and gets the

@@ -35,7 +35,7 @@ constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo
 //   at most this much more memory than the file (what the pointwise convolutions give back pays for
 //   most of it), so peak RSS stays within the file + 300 MB: a user picks a 4–6 bit file to save
 //   memory. 110M q4_k: +14 MiB, requantized; 0.6B q5_k/q6_k give memory back; 0.6B q4_k would add
-//   76 MiB and keeps its Q4_K weights, on the engine's Q4_K kernel (q4k_matmul.h).
+//   76 MiB and keeps its Q4_K weights, on the engine's Q4_K kernel (q4_k_vnni.h).
 constexpr int64_t kRequantizeBudgetBytes = 32ll << 20;
 
 bool is_conformer_pointwise(const std::string & name) {
@@ -51,12 +51,12 @@ bool requantizable(ggml_type type) {
 }
 
 // 'i16' is not a ggml type either: the file's types stay placed and every F32 or F16 matmul weight
-// runs as 14-bit integers per 32-block (int16_matmul.h) where the CPU has AVX512-VNNI; elsewhere the
+// runs as 14-bit integers per 32-block (i16_vnni.h) where the CPU has AVX512-VNNI; elsewhere the
 // file's own types, as 'auto'.
 bool wants_int16(const std::string & name) { return name == "i16"; }
 
 // 'int8' is not a ggml type: the file's types stay placed and the matmuls run per-channel int8
-// (int8_channel_matmul.h) where the CPU has AVX512-VNNI, else it loads as q8_0.
+// (int8_channel_vnni.h) where the CPU has AVX512-VNNI, else it loads as q8_0.
 bool wants_channel_int8(const std::string & name) { return name == "int8"; }
 
 ggml_type parse_weight_type(const std::string & name) {
@@ -116,7 +116,7 @@ struct ModelWeights::Placement {
     const bool fused_attention;  // linear_pos weights may run as column halves (MatmulUse::RelPos)
     const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8
     // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
-    // (int16_matmul.h).
+    // (i16_vnni.h).
     const bool int16_floats;
     // 'auto' on VNNI with a file whose matmul weights are all F32, or are block-quantized but for a
     // few F32 ones (and 'i16' with any file): the F32 matmul weights as 14-bit blocks. The tolerance
@@ -635,14 +635,14 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     // The attention products of a file whose matmuls run quantized (Q8_0, or per-channel int8 for
     // 'int8') on 14-bit integers too: 12–14 bits per value against the matmuls' 8 (attention_op.h).
     // Where the matmuls run on AMX-BF16 tiles (pl.bf16_tiles), the attention products do too: BF16 values,
-    // as the matmuls' inputs there (attention_amx_op.cpp).
+    // as the matmuls' inputs there (attention_amx_bf16.cpp).
     if ((pl.quantized_file || pl.channel_int8) && uses_fused_attention(pl.hp, pl.backend.is_cpu())) {
         if (pl.bf16_tiles && amx_attention_available(pl.hp.head_dim())) {
             packed.set_attention_products(AttentionProducts::AmxBf16);
-            packed_kernels_["attention_amx_bf16"] = int(encoder.layers.size());
+            packed_kernels_[op_kernel_name(OpKernelId::AttentionAmxBf16)] = int(encoder.layers.size());
         } else if (int16_attention_available(pl.hp.head_dim())) {
             packed.set_attention_products(AttentionProducts::Int16);
-            packed_kernels_["attention_i16_vnni"] = int(encoder.layers.size());
+            packed_kernels_[op_kernel_name(OpKernelId::AttentionI16Vnni)] = int(encoder.layers.size());
         }
     }
 }
@@ -684,7 +684,7 @@ void ModelWeights::read_host_weights(const GgufFile & file, const Hparams & hp) 
     }
 }
 
-/** The decoder's per-step products as int8 per row (weightType 'int8'; int8_gemv.h says why). */
+/** The decoder's per-step products as int8 per row (weightType 'int8'; int8_decoder_vnni.h says why). */
 void ModelWeights::quantize_decoder(const Hparams & hp) {
     const int P = hp.pred_hidden, J = hp.joint_hidden;
     auto q = std::make_unique<DecoderWeights::Int8>();
@@ -702,7 +702,7 @@ void ModelWeights::quantize_decoder(const Hparams & hp) {
     }
     std::vector<float>().swap(decoder.pred_w);
     std::vector<float>().swap(decoder.out_w);
-    packed_kernels_["int8_decoder_vnni"] = int(2 * decoder.lstm.size() + 1);
+    packed_kernels_[op_kernel_name(OpKernelId::Int8DecoderVnni)] = int(2 * decoder.lstm.size() + 1);
     decoder.int8 = std::move(q);
 }
 

@@ -99,7 +99,7 @@ PARAKEET_VNNI512 void vpdpbusd_peak() {
     STEP(0, 12, 28) STEP(1, 13, 29) STEP(2, 14, 28) STEP(3, 15, 29) STEP(4, 16, 28) STEP(5, 17, 29) STEP(6, 18, 28) \
     STEP(7, 19, 29) STEP(8, 20, 28) STEP(9, 21, 29) STEP(10, 22, 28) STEP(11, 23, 29)
 
-// One Q8_0 block of a 6-frame × 32-row tile (int8_matmul.cpp gemm_tile, add_scaled_block), every
+// One Q8_0 block of a 6-frame × 32-row tile (q8_0_vnni.cpp gemm_tile, add_scaled_block), every
 // operand in a register: the dot products, then per accumulator a convert, the multiply of the
 // rows' scales by the frame's and an FMA.
 PARAKEET_VNNI512 void q8_block_step() {

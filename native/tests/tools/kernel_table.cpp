@@ -42,5 +42,10 @@ int main() {
     std::printf("\nRows in order of preference: choose_kernel() takes the first row the CPU class allows (PARAKEET_CPU_CLASS caps it) that "
                 "takes the weight's storage and arithmetic and fits its shape; linear_pos weights of the fused attention try the halves rows "
                 "first. No row: ggml's kernels run the weight.\n");
+    std::printf("\n| op | CPU class | what it fuses | file | test |\n|---|---|---|---|---|\n");
+    for (const OpKernelRow & row : op_kernel_table()) {
+        std::printf("| `%s` | %s | %s | `%s` | `%s` |\n", row.name, cpu_class_name(row.cpu_class), row.chosen_when, row.file, row.test);
+    }
+    std::printf("\nBelow its class each op runs its scalar path or ggml's ops.\n");
     return 0;
 }

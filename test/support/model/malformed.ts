@@ -1,6 +1,6 @@
 // Deliberately broken model files for loader tests. Each case names the error
 // code and a substring the engine's message must contain. The substrings follow
-// the engine's wording in native/engine (gguf_file.cpp, model_schema.cpp): a key
+// the engine's wording in native/engine/io (gguf_file.cpp, model_schema.cpp): a key
 // or tensor name where one is at fault, else a phrase such as 'not a GGUF file'.
 // Engine messages start with the file path, so write the cases to neutral file
 // names (the expectations are chosen not to match such names by accident).

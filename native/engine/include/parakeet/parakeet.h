@@ -154,7 +154,7 @@ struct LoadParams {
     bool use_mmap = true;
     /** Default for states: route every graph through ggml_backend_sched, even when the device runs it alone (diagnostics, tests). */
     bool always_schedule = false;
-    /** Let "auto" use the engine's own int8 kernels (int8_matmul.h); false = ggml's kernels only (diagnostics, comparisons). */
+    /** Let "auto" use the engine's own int8 kernels (q8_0_vnni.h); false = ggml's kernels only (diagnostics, comparisons). */
     bool packed_kernels = true;
     /**
      * Default for states: pick, per encoder run, between n_threads and one thread by the measured cost per

@@ -85,7 +85,7 @@ const std::vector<KernelRow> & kernel_table() {
     static const std::vector<KernelRow> rows = {
         {KernelId::F32AmxBf16, "f32_amx_bf16", C::Amx, kStored | kInt16, kStoresQ8_0 | kFloats, false, true, H::HalvesOnly, panels_and_blocks, bf16_tile_halves,
          PackedBf16TileMatrix::storage_bytes, from_values<PackedBf16TileMatrix>, "Q8_0, F32, F16 (as BF16)",
-         "auto, block-quantized file, AMX: linear_pos as BF16 column halves", "kernels/cpu/matmul/amx_bf16.cpp", 1.5e-2},
+         "auto, block-quantized file, AMX", "kernels/cpu/matmul/amx_bf16.cpp", 1.5e-2},
         {KernelId::Int8ChannelAmx, "int8_channel_amx", C::Amx, kChannelInt8, kStoresAny, false, false, H::WholeOrHalves, channel_amx,
          channel_amx_halves, PackedI8ChannelMatrix::storage_bytes, make_channel_amx, "any (per-channel int8)", "weightType int8, AMX",
          "kernels/cpu/matmul/amx_bf16.cpp", 4e-2},
@@ -129,7 +129,7 @@ unsigned storage_bit(ggml_type t) {
 
 /** The row's numerics, CPU class and storage admit the request (shapes aside). */
 bool admits(const KernelRow & row, const KernelRequest & r, const CpuFeatures & cpu) {
-    if (!cpu.has(row.cpu_class)) return false;
+    if (!row_runs_on(row, cpu)) return false;
     if (row.bf16_tiles && !r.bf16_tiles) return false;
     const bool numerics = r.numerics == KernelNumerics::Exact ? row.exact : (row.numerics & numerics_bit(r.numerics)) != 0;
     const bool readable = ggml_get_type_traits(r.placed)->to_float != nullptr || r.placed == GGML_TYPE_F32;
@@ -195,6 +195,39 @@ PackedProduct pack_weight(const KernelChoice & choice, const WeightData & w, uin
         made.matrix = row.make(w, storage);
     }
     return made;
+}
+
+const std::vector<OpKernelRow> & op_kernel_table() {
+    static const std::vector<OpKernelRow> rows = {
+        {OpKernelId::AttentionF32Avx512, "attention_f32_avx512", CpuClass::Avx512, "the fused relative-position attention, F32 products",
+         "kernels/cpu/ops/attention_f32_avx512.cpp", "f32_attention_matches_float64"},
+        {OpKernelId::AttentionI16Vnni, "attention_i16_vnni", CpuClass::Avx512Vnni, "its products in 14-bit integers when the matmuls run quantized",
+         "kernels/cpu/ops/attention_i16_vnni.cpp", "i16_attention_stays_near_float64"},
+        {OpKernelId::AttentionAmxBf16, "attention_amx_bf16", CpuClass::Amx, "its products on BF16 tiles when the matmuls do",
+         "kernels/cpu/ops/attention_amx_bf16.cpp", "amx_attention_stays_near_float64"},
+        {OpKernelId::LayerNormAvx512, "layer_norm_avx512", CpuClass::Avx512, "layer norm writing the next matmul's activation rows",
+         "kernels/cpu/ops/layer_norm_op.cpp", "test/native/packed-kernels.test.ts"},
+        {OpKernelId::ConvModuleAvx512, "conv_module_avx512", CpuClass::Avx512, "the conformer convolution's GLU, depthwise conv and SiLU",
+         "kernels/cpu/ops/conv_module_op.cpp", "test/native/packed-kernels.test.ts"},
+        {OpKernelId::SubsamplingAvx512, "subsampling_avx512", CpuClass::Avx512, "conv.0 and the first depthwise conv of dw_striding",
+         "kernels/cpu/ops/subsampling_op.cpp", "subsampling_depthwise_rows_equal_quantized_f32_rows"},
+        {OpKernelId::LstmCellAvx512, "lstm_cell_avx512", CpuClass::Avx512, "the prediction LSTM's cell", "kernels/cpu/ops/lstm_cell.cpp",
+         "test/native/decoder-parity.test.ts"},
+        {OpKernelId::F32GemvAvx512, "f32_gemv_avx512", CpuClass::Avx512, "the decoders' F32 per-step products", "kernels/cpu/matmul/f32_gemv.cpp",
+         "row_split_transducer_equals_one_thread"},
+        {OpKernelId::Int8DecoderVnni, "int8_decoder_vnni", CpuClass::Avx512Vnni, "weightType int8: the LSTM's and the joint's products",
+         "kernels/cpu/matmul/int8_decoder_vnni.cpp", "int8_gemv_matches_float64_within_int8_error"},
+        {OpKernelId::LogMelAvx512, "log_mel_avx512", CpuClass::Avx512, "the float64 log-mel featurizer, 8 frames at a time",
+         "kernels/cpu/ops/preprocessor.cpp", "test/native/parity.test.ts"},
+    };
+    return rows;
+}
+
+const char * op_kernel_name(OpKernelId id) {
+    for (const OpKernelRow & row : op_kernel_table()) {
+        if (row.id == id) return row.name;
+    }
+    return "unknown";
 }
 
 std::vector<float> weight_values(const void * src, ggml_type type, int64_t n) {

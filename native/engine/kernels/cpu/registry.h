@@ -106,7 +106,12 @@ struct KernelRow {
     const char * chosen_when;  // the layouts and shapes that choose it
     const char * file;         // its source, under native/engine
     double tolerance;          // relative L2 from float64 over the placed values that the generated test allows
+    /** A feature the class does not imply (e.g. AVX-VNNI for an avx_vnni row); nullptr: the class suffices. */
+    bool (*needs)(const CpuFeatures & cpu) = nullptr;
 };
+
+/** The class allows the row and the CPU has what it needs beyond it. */
+inline bool row_runs_on(const KernelRow & row, const CpuFeatures & cpu) { return cpu.has(row.cpu_class) && (row.needs == nullptr || row.needs(cpu)); }
 
 /** Every row, in order of preference. */
 const std::vector<KernelRow> & kernel_table();
@@ -129,6 +134,36 @@ size_t packed_bytes(const KernelChoice & choice, int64_t rows, int64_t cols);
 
 /** Packs `w` as `choice` says: storage (and second_half for column halves) from the arena, packed_bytes long each. */
 PackedProduct pack_weight(const KernelChoice & choice, const WeightData & w, uint8_t * storage, uint8_t * second_half);
+
+/**
+ * The fused ops and the decoders' per-step products beside the matmul rows: each op checks its own
+ * class (cpu_features()) where the graph or the decoder calls it. ModelInfo.kernels names the ones a
+ * load chooses (attention products, int8 decoder) by these ids, and the kernel table lists them all.
+ */
+enum class OpKernelId {
+    AttentionF32Avx512,
+    AttentionI16Vnni,
+    AttentionAmxBf16,
+    LayerNormAvx512,
+    ConvModuleAvx512,
+    SubsamplingAvx512,
+    LstmCellAvx512,
+    F32GemvAvx512,
+    Int8DecoderVnni,
+    LogMelAvx512,
+};
+
+struct OpKernelRow {
+    OpKernelId id;
+    const char * name;
+    CpuClass cpu_class;
+    const char * chosen_when;
+    const char * file;  // under native/engine
+    const char * test;  // the C++ case or TS test that checks it
+};
+
+const std::vector<OpKernelRow> & op_kernel_table();
+const char * op_kernel_name(OpKernelId id);
 
 /** `src` (n values of ggml type `type`) as F32. */
 std::vector<float> weight_values(const void * src, ggml_type type, int64_t n);

@@ -1,5 +1,5 @@
-// The traversal the block-scaled VNNI kernels share (Q8_0: int8_matmul, Q4_K: q4k_matmul, 14-bit:
-// int16_matmul).
+// The traversal the block-scaled VNNI kernels share (Q8_0: q8_0_vnni, Q4_K: q4_k_vnni, 14-bit:
+// i16_vnni).
 //
 // The frames go in spans of about kFrameSpan; for each span and each of this thread's panels of 32
 // output rows, the inputs go in chunks of blocks small enough that a chunk's weights and scales stay

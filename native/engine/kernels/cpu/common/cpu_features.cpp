@@ -75,12 +75,14 @@ CpuFeatures probe() {
         for (int c = 0; c <= int(CpuClass::Amx); ++c) {
             if (std::strcmp(env, cpu_class_name(CpuClass(c))) == 0) f.cap = CpuClass(c), known = true;
         }
-        if (!known) f.cap_problem = std::string("PARAKEET_CPU_CLASS='") + env + "' is not one of scalar, avx2, avx512, avx512_vnni, amx: ignored";
+        if (!known) f.cap_problem = std::string("PARAKEET_CPU_CLASS='") + env + "' is not one of scalar, avx2, avx_vnni, avx512, avx512_vnni, amx: ignored";
     }
 #ifdef PARAKEET_CPUID
     read_cpuid(f);
     if (f.avx2 && f.fma && f.f16c) f.hardware = CpuClass::Avx2;
-    if (f.hardware == CpuClass::Avx2 && f.avx512f) f.hardware = CpuClass::Avx512;
+    // 256-bit VPDPBUSD, VEX (AVX-VNNI) or EVEX (AVX512-VNNI with VL).
+    if (f.hardware == CpuClass::Avx2 && (f.avx_vnni || (f.avx512_vnni && f.avx512vl))) f.hardware = CpuClass::AvxVnni;
+    if (f.hardware >= CpuClass::Avx2 && f.avx512f) f.hardware = CpuClass::Avx512;
     if (f.hardware == CpuClass::Avx512 && f.avx512bw && f.avx512vl && f.avx512_vnni) f.hardware = CpuClass::Avx512Vnni;
     // The tile permission and the probe run only where the class may be used: a capped process
     // never touches the tiles.

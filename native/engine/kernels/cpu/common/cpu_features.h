@@ -3,7 +3,7 @@
 // and known-answer probe of amx.h). The kernel registry (registry.h) and the fused ops ask only
 // `cpu_features().has(CpuClass::…)`.
 //
-// PARAKEET_CPU_CLASS=scalar|avx2|avx512|avx512_vnni|amx caps the class the engine's kernels may use
+// PARAKEET_CPU_CLASS=scalar|avx2|avx_vnni|avx512|avx512_vnni|amx caps the class the engine's kernels may use
 // (never more than the CPU has), so that one machine tests every class: an AMX machine also runs the
 // AVX512-VNNI, AVX-512, AVX2 and ggml-only rows. ggml's own kernels are not affected. Unset: no cap;
 // an unknown name is reported (cap_problem) and ignored.
@@ -13,13 +13,18 @@
 
 namespace parakeet {
 
-/** The kernel classes, in order: each one's kernels may assume every feature of the ones before. */
-enum class CpuClass { Scalar = 0, Avx2 = 1, Avx512 = 2, Avx512Vnni = 3, Amx = 4 };
+/**
+ * The kernel classes, in order. A class is what a row may assume at most; a row that needs a feature
+ * its class does not imply says so (KernelRow::needs: avx_vnni's VEX or EVEX VPDPBUSD, which an
+ * AVX-512 CPU without VNNI lacks although its class is higher).
+ */
+enum class CpuClass { Scalar = 0, Avx2 = 1, AvxVnni = 2, Avx512 = 3, Avx512Vnni = 4, Amx = 5 };
 
 inline const char * cpu_class_name(CpuClass c) {
     switch (c) {
         case CpuClass::Scalar: return "scalar";
         case CpuClass::Avx2: return "avx2";
+        case CpuClass::AvxVnni: return "avx_vnni";
         case CpuClass::Avx512: return "avx512";
         case CpuClass::Avx512Vnni: return "avx512_vnni";
         case CpuClass::Amx: return "amx";

@@ -1,5 +1,5 @@
 // Matmul weights that the engine's own CPU kernels run from a packed copy made
-// at load (int8_matmul.h: Q8_0 on AVX512-VNNI; f32_matmul.h: F32 on AVX-512),
+// at load (q8_0_vnni.h: Q8_0 on AVX512-VNNI; f32_avx512.h: F32 on AVX-512),
 // keyed by the ggml weight tensor they stand in for. The graph builders ask
 // `mul_mat` (graph_helpers.h), which takes the packed kernel when there is one.
 #pragma once
@@ -50,10 +50,10 @@ struct EpilogueMode {
 /** How a packed kernel holds its activations. */
 enum class ActivationFormat {
     None,         // F32, read as they are
-    Q8Blocks,     // ggml Q8_0's: int8 per 32-block, fp16-rounded block scales (int8_matmul.h)
-    ChannelRows,  // one scale and zero point per frame, uint8 (int8_channel_matmul.h)
-    I16Blocks,    // 14-bit integers per 32-block, float block scales (int16_matmul.h)
-    Bf16Tiles,    // BF16 in AMX tile order, 16 frames × 32 inputs per KiB, frames padded to 16 (amx_matmul.h; rows written by amx_tile_row)
+    Q8Blocks,     // ggml Q8_0's: int8 per 32-block, fp16-rounded block scales (q8_0_vnni.h)
+    ChannelRows,  // one scale and zero point per frame, uint8 (int8_channel_vnni.h)
+    I16Blocks,    // 14-bit integers per 32-block, float block scales (i16_vnni.h)
+    Bf16Tiles,    // BF16 in AMX tile order, 16 frames × 32 inputs per KiB, frames padded to 16 (amx_bf16.h; rows written by amx_tile_row)
 };
 
 class PackedMatmul {
@@ -116,7 +116,7 @@ private:
     std::unique_ptr<PackedMatmul> sin_, cos_;
 };
 
-class Q8RelPosProjection;  // q8_rel_pos.h
+class Q8RelPosProjection;  // q8_0_rel_pos_vnni.h
 
 class PackedWeights {
 public:
@@ -138,7 +138,7 @@ public:
         return it == rel_pos_.end() ? nullptr : it->second.get();
     }
     bool has_rel_pos() const { return !rel_pos_.empty(); }
-    /** Q8_0 linear_pos weights packed for their halves kernel (q8_rel_pos.h), kept apart from the table. */
+    /** Q8_0 linear_pos weights packed for their halves kernel (q8_0_rel_pos_vnni.h), kept apart from the table. */
     void add_q8_rel_pos(const ggml_tensor * weight, std::shared_ptr<const Q8RelPosProjection> halves, size_t bytes) {
         q8_rel_pos_[weight] = {std::move(halves), bytes};
     }

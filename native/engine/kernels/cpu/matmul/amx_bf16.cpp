@@ -1,4 +1,4 @@
-// Matmuls on AMX-BF16 tiles (see amx_matmul.h for why and for the numerics).
+// Matmuls on AMX-BF16 tiles (see amx_bf16.h for why and for the numerics).
 //
 // Tiles (all 16 rows × 64 bytes): tmm0/tmm1 two A tiles (16 frames × 32 inputs as BF16 each),
 // tmm2/tmm3 the panel's two B tiles (32 inputs × 16 outputs, as TDPBF16PS takes them: row k2 holds
@@ -439,7 +439,7 @@ PARAKEET_AMX_AVX512 void run_items(const Panels & w, const uint16_t * a, int64_t
     chunks.buffer[0] = panel.get(2 * chunk_bytes);
     chunks.buffer[1] = chunks.buffer[0] + chunk_bytes / sizeof(uint16_t);
     float * stage = reinterpret_cast<float *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(float)));
-    if (chunks.buffer[0] == nullptr || stage == nullptr) GGML_ABORT("amx_matmul: out of memory for %lld inputs", (long long)k);
+    if (chunks.buffer[0] == nullptr || stage == nullptr) GGML_ABORT("amx_bf16: out of memory for %lld inputs", (long long)k);
     const TileConfig config = full_tiles();
     load_tile_config(config);
     items.start(spans);
@@ -514,7 +514,7 @@ void multiply_rows(const Panels & w, const float * x, size_t x_stride, int64_t f
     thread_local Scratch converted;
     const int64_t tiles = (frames + kTileFrames - 1) / kTileFrames;
     uint16_t * a = converted.get(size_t(tiles) * size_t(w.cols() / 32) * kTileBytes);
-    if (a == nullptr) GGML_ABORT("amx_matmul: out of memory");
+    if (a == nullptr) GGML_ABORT("amx_bf16: out of memory");
     activation_tiles(x, x_stride, frames, w.cols(), 0, tiles, a);
     PanelItems items = PanelItems::range(0, w.rows() / 32);
     Outputs out;
@@ -635,7 +635,7 @@ PARAKEET_AMX_AVX512 void channel_items(const PackedI8ChannelMatrix & w, const Ch
     const int64_t spans = (frames + span - 1) / span;
     int32_t * stage = reinterpret_cast<int32_t *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(int32_t)));
     uint8_t * tail = reinterpret_cast<uint8_t *>(tail_rows.get(size_t(kTileFrames) * x.stride));
-    if (stage == nullptr || tail == nullptr) GGML_ABORT("amx_matmul: out of memory for %lld inputs", (long long)w.cols());
+    if (stage == nullptr || tail == nullptr) GGML_ABORT("amx_bf16: out of memory for %lld inputs", (long long)w.cols());
     const TileConfig config = full_tiles();
     load_tile_config(config);
     items.start(spans);

@@ -145,7 +145,7 @@ private:
     PackedOpConfigs<PackedQ8TileMatrix> configs_;
 };
 
-class PackedI8ChannelMatrix;  // int8_channel_matmul.h
+class PackedI8ChannelMatrix;  // int8_channel_vnni.h
 
 /**
  * weightType 'int8' on AMX-INT8: the per-channel int8 matrix (its VNNI panels are TDPBUSD's B tiles)

@@ -1,4 +1,4 @@
-// F32 × activations with AVX-512 (see f32_matmul.h for why).
+// F32 × activations with AVX-512 (see f32_avx512.h for why).
 //
 // Panel p holds output rows [32p, 32p + 32): data[p][k][r] = w[32p + r][k].
 // The kernel computes MR frames × 32 outputs: for each k, two 16-lane weight

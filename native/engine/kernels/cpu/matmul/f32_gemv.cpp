@@ -35,7 +35,7 @@ PARAKEET_CLONES float dot(const float * a, const float * x, int n) {
 // vectors and each vector chunk once for all R rows. The old one-row dot ran 2 FMA chains and
 // then summed its 32 partial sums one by one, a 32-add dependency chain per row that took longer
 // than the row's 40 FMAs. What is left is the weights streaming from L3 (8–21 MB per emitted
-// token, int8_gemv.h).
+// token, int8_decoder_vnni.h).
 template <int R, int C>
 PARAKEET_AVX512 inline void dot_tile(const float * W, long long w_stride, const float * X, long long x_stride, int n, float (&out)[R][C]) {
     __m512 acc[R][C];

@@ -1,10 +1,10 @@
-// F32 weights × activations as 14-bit integers per 32-block with AVX512-VNNI (see int16_matmul.h for why).
+// F32 weights × activations as 14-bit integers per 32-block with AVX512-VNNI (see i16_vnni.h for why).
 //
 // Packed weight layout, per panel of 32 output rows and per block of 32 inputs (k0 = 32·block):
 // for each pair g of inputs, the 32 rows' two weights, i.e. int16 [g][row][j] = q[row][k0 + 2g + j]
 // — two 64-byte vectors per pair, each 16 rows × 2 inputs, what VPDPWSSD multiplies with a
 // broadcast of two activations. After each block's weights, its rows' scales (float): one prefetch
-// stream, one pointer per block (as in int8_matmul.cpp).
+// stream, one pointer per block (as in q8_0_vnni.cpp).
 //
 // Activation rows, one per frame: K int16, then K/32 float scales.
 #include "i16_vnni.h"

@@ -6,7 +6,7 @@
 // 32-input block of a weight row and of an activation row held as round(v / d) in ±8191
 // (d = max|v| / 8191, one float scale per block), a block's 32 products sum exactly in int32
 // (32 · 8191² < 2³¹), and the block sum times d_w·d_x is added in float, as the Q8_0 kernel does
-// (int8_matmul.h), with 16 VPDPWSSD per scale where it has 8 VPDPBUSD.
+// (q8_0_vnni.h), with 16 VPDPWSSD per scale where it has 8 VPDPBUSD.
 //
 // Per matmul the rounding is finer than storing the weights in F16: on Gaussian weights and
 // activations one product is off by about 1.4e-4 (relative L2) against float64, where F16 weights
@@ -15,7 +15,7 @@
 // result as its F16 twin, and an F16 file 1.1–1.4× as far as the file run exactly. So `auto` runs
 // an F32 file's matmul weights here (its tolerance for F32 is the F16 twin's distance), but keeps
 // an F16 file on its exact F16 kernel (past the 1.25× of a file's own error that `auto` allows
-// itself); weightType 'i16' takes F16 weights too, 'f32' keeps the exact F32 kernel (f32_matmul.h).
+// itself); weightType 'i16' takes F16 weights too, 'f32' keeps the exact F32 kernel (f32_avx512.h).
 #pragma once
 
 #include <cstdint>
@@ -26,7 +26,7 @@
 
 namespace parakeet {
 
-/** F32 weights [rows out][cols in] as 14-bit integers per 32-block, repacked for VPDPWSSD (see int16_matmul.cpp). */
+/** F32 weights [rows out][cols in] as 14-bit integers per 32-block, repacked for VPDPWSSD (see i16_vnni.cpp). */
 class PackedI16Matrix final : public PackedMatmul {
 public:
     /** `rows` % 32 == 0 and `cols` % 32 == 0. */

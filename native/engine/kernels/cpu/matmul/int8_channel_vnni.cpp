@@ -1,4 +1,4 @@
-// Per-channel int8 × per-frame int8 with AVX512-VNNI (see int8_channel_matmul.h for why).
+// Per-channel int8 × per-frame int8 with AVX512-VNNI (see int8_channel_vnni.h for why).
 //
 // Packed weight layout, per panel of 32 output rows: for each group g of 4 inputs, the 32 rows'
 // 4 consecutive weights, bytes [g][row][j] = q[row][4g + j] — two 64-byte vectors per group (16

@@ -1,7 +1,7 @@
 // Per-channel int8 weights × per-frame int8 activations on AVX512-VNNI, as ggml custom ops: the
 // explicit, lossy `weightType: 'int8'`.
 //
-// Q8_0 (int8_matmul.h) keeps a scale per 32 inputs on both sides, so every 8 VPDPBUSD per
+// Q8_0 (q8_0_vnni.h) keeps a scale per 32 inputs on both sides, so every 8 VPDPBUSD per
 // accumulator need a convert, a multiply and an FMA: about 73 % of the VNNI peak by construction.
 // This layout keeps one scale per output channel (max|w_row|/127) and one scale and zero point per
 // frame of activations (asymmetric, as DynamicQuantizeLinear), so the integer dot product runs over the whole row in int32 and is scaled
@@ -39,7 +39,7 @@ public:
     ActivationFormat activation_format() const override { return ActivationFormat::ChannelRows; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
     const char * layout_name() const override { return amx_ ? "int8_channel_amx" : "int8_channel_vnni"; }
-    /** Graphs built from now on run it on AMX-INT8 tiles (amx_matmul.h: the same numbers). Set at load, where usable. */
+    /** Graphs built from now on run it on AMX-INT8 tiles (amx_bf16.h: the same numbers). Set at load, where usable. */
     void run_on_amx() { amx_ = true; }
 
     /** Per panel of 32 output rows: cols/4 groups × 32 rows × 4 int8 weights. */

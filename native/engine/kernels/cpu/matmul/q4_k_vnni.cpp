@@ -1,4 +1,4 @@
-// Q4_K × activations with AVX512-VNNI (see q4k_matmul.h for the arithmetic).
+// Q4_K × activations with AVX512-VNNI (see q4_k_vnni.h for the arithmetic).
 //
 // Packed layout, per panel of 32 output rows and per block of 32 inputs (one Q4_K
 // sub-block): 8 groups of 4 inputs, each a 64-byte vector whose byte 4r + j holds

@@ -6,7 +6,7 @@
 // files). This kernel runs the file's own Q4_K values: each 32-weight sub-block
 // is w = D·q − M with q in 0…15, D = d·scale and M = dmin·min (ggml's
 // dequantize_row_q4_K), so against activations quantized per 32-block as the
-// Q8_0 kernel has them (x = dx·qx, int8_matmul.h)
+// Q8_0 kernel has them (x = dx·qx, q8_0_vnni.h)
 //     Σ w·x = dx·D·Σ q·qx − M·(dx·Σ qx),
 // the integer sum on VPDPBUSD (the 4-bit q are its unsigned operand as they
 // stand) and the second term from the activation row's dx·Σ qx. The activations
@@ -22,7 +22,7 @@
 
 namespace parakeet {
 
-/** A Q4_K matrix [rows out][cols in] repacked for the VNNI kernel (see q4k_matmul.cpp for the layout). */
+/** A Q4_K matrix [rows out][cols in] repacked for the VNNI kernel (see q4_k_vnni.cpp for the layout). */
 class PackedQ4KMatrix final : public PackedMatmul {
 public:
     /** `rows` % 32 == 0 and `cols` % 256 == 0 (whole super-blocks). */

@@ -1,6 +1,6 @@
-// Q8_0 linear_pos on the table's halves (see q8_rel_pos.h).
+// Q8_0 linear_pos on the table's halves (see q8_0_rel_pos_vnni.h).
 //
-// Table rows: the Q8 activation row format (int8_matmul.cpp: K bytes, K/32 block scales, K/32
+// Table rows: the Q8 activation row format (q8_0_vnni.cpp: K bytes, K/32 block scales, K/32
 // int32 −128·Σq, K/32 floats) with the block's inputs sin first, cos second, and the last two
 // arrays holding −128·Σq of the block's sin half and of its cos half (int32 both): the two dot
 // products start there, as the Q8_0 kernel's one product starts at the whole block's.

@@ -1,4 +1,4 @@
-// Q8_0 × activations with AVX512-VNNI (see int8_matmul.h for why).
+// Q8_0 × activations with AVX512-VNNI (see q8_0_vnni.h for why).
 //
 // Packed weight layout, per panel of 32 output rows and per block of 32 inputs
 // (k0 = 32·block): for each group g of 4 inputs, the 32 rows' 4 consecutive
@@ -16,7 +16,7 @@
 // Quantized activations, one row per frame: K bytes (int8), then K/32 float
 // scales (fp16-rounded, as ggml's block_q8_0 stores them), then K/32 int32
 // −128·Σ of the block's int8 values, then K/32 floats scale·Σ (what the Q4_K
-// kernel's block minimums multiply, q4k_matmul.h).
+// kernel's block minimums multiply, q4_k_vnni.h).
 #include "q8_0_vnni.h"
 #include "cpu_ops.h"
 #include "packed_op.h"

@@ -18,7 +18,7 @@
 
 namespace parakeet {
 
-/** A Q8_0 matrix [rows out][cols in] repacked for the VNNI kernel (see int8_matmul.cpp for the layout). */
+/** A Q8_0 matrix [rows out][cols in] repacked for the VNNI kernel (see q8_0_vnni.cpp for the layout). */
 class PackedQ8Matrix final : public PackedMatmul {
 public:
     /** Bytes of storage the packed form of a [rows][cols] matrix takes (a multiple of 64). */

@@ -1,5 +1,5 @@
 // Fused relative-position attention on AMX-BF16 tiles (see attention_op.h): the 14-bit op's
-// blocks and band (attention_i16_op.cpp), with its products on TDPBF16PS, for files whose matmuls
+// blocks and band (attention_i16_vnni.cpp), with its products on TDPBF16PS, for files whose matmuls
 // run on the tiles already (Q8_0 under 'auto' where the AMX probe passed, model_weights.cpp).
 //
 //   scores: (q + u), (q + v), K and P rounded to BF16 (8 significant bits, as the matmuls' inputs
@@ -176,7 +176,7 @@ PARAKEET_AMX_ATTN void attend_block(ggml_tensor * dst, int h, int64_t i0, int li
     const int64_t steps = s.dk / 32;
     const size_t q_row = size_t(s.dk) * 2;
     // 1. AC = (q + u)·Kᵀ over all key columns, 2. the block's band of (q + v)·Pᵀ: band column c of
-    // query q is position lo + c, its key j at column (31 − q) + j (attention_op.cpp).
+    // query q is position lo + c, its key j at column (31 − q) + j (attention_f32_avx512.cpp).
     for (int64_t c0 = 0; c0 < s.key_cols; c0 += 32) {
         tile_pass(w.qu.data(), q_row, 64, w.kt.data() + c0, size_t(s.key_cols) * 4, size_t(s.key_cols) * 64, steps, w.scores.data() + c0,
                   size_t(s.key_stride) * 4, two);
@@ -221,7 +221,7 @@ PARAKEET_AMX_ATTN void attend_block(ggml_tensor * dst, int h, int64_t i0, int li
     for (int q = 0; q < live; ++q) {
         const float * context = w.context.data() + q * s.dk;
         const __m512 r = _mm512_set1_ps(inv_sum[q]);
-        if (dst->type == GGML_TYPE_I8) {  // linear_out's BF16 tiles (amx_matmul.h), as amx_tile_row writes a row
+        if (dst->type == GGML_TYPE_I8) {  // linear_out's BF16 tiles (amx_bf16.h), as amx_tile_row writes a row
             for (int64_t c = 0; c < s.dk; c += 32) {
                 const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_mul_ps(_mm512_loadu_ps(context + c + 16), r), _mm512_mul_ps(_mm512_loadu_ps(context + c), r));
                 _mm512_storeu_si512(tile_line(dst, s, i0 + q, h * s.dk + c), reinterpret_cast<const __m512i &>(v));

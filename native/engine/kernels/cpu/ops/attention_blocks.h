@@ -1,5 +1,5 @@
-// What the fused attention ops (attention_op.cpp in F32, attention_i16_op.cpp in 14-bit integers,
-// attention_amx_op.cpp in BF16 on AMX tiles) share: the shapes they derive from the op's sources,
+// What the fused attention ops (attention_f32_avx512.cpp in F32, attention_i16_vnni.cpp in 14-bit integers,
+// attention_amx_bf16.cpp in BF16 on AMX tiles) share: the shapes they derive from the op's sources,
 // the transposed-column layout their score products read, and the split of the work into (head,
 // block of queries) items.
 #pragma once
@@ -166,8 +166,8 @@ void for_each_block(ggml_tensor * dst, const Shapes & s, int heads, int ith, int
 }  // namespace parakeet::attention_blocks
 
 namespace parakeet {
-/** The 14-bit op's body (attention_i16_op.cpp), a ggml custom op like attention_op.cpp's. */
+/** The 14-bit op's body (attention_i16_vnni.cpp), a ggml custom op like attention_f32_avx512.cpp's. */
 void attention_i16_op(ggml_tensor * dst, int ith, int nth, void * userdata);
-/** The AMX-BF16 op's body (attention_amx_op.cpp). */
+/** The AMX-BF16 op's body (attention_amx_bf16.cpp). */
 void attention_amx_op(ggml_tensor * dst, int ith, int nth, void * userdata);
 }  // namespace parakeet

@@ -1,5 +1,5 @@
 // Fused relative-position attention on 14-bit integers (see attention_op.h): the F32 op's
-// blocks and band (attention_op.cpp), with every product on VPDPWSSD, which multiplies pairs of
+// blocks and band (attention_f32_avx512.cpp), with every product on VPDPWSSD, which multiplies pairs of
 // int16 into int32 at twice the F32 FMA's multiplies per instruction.
 //
 //   scores: (q + u) and (q + v) per query, K per key and P per position are rows of ±L integers
@@ -12,7 +12,7 @@
 //           and each is off by at most half a level of a sum of ≈ 2¹⁹ levels (peaked rows: 15 bits
 //           for the largest).
 // Every value keeps 12–14 bits of its row or channel (Q8_0 keeps 8 of its block): the quantized
-// files' attention (int8_matmul.h), which ran in F32 here, 18–22 % of a 0.6B encoder at 60 s.
+// files' attention (q8_0_vnni.h), which ran in F32 here, 18–22 % of a 0.6B encoder at 60 s.
 #include "attention_blocks.h"
 #include "attention_op.h"
 
@@ -157,7 +157,7 @@ void quantize_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_tens
 
 // out[q][c] = col_scale[c] · Σ_pairs a[q]·bt[c] for the first `live` of kQueries query rows (dk/2 words
 // each) and columns [0, cols) in steps of 32, as register tiles of kTileQueries × 32 int32 sums.
-// The query's own scale is applied by the softmax. Not inlined, as the F32 op's (attention_op.cpp).
+// The query's own scale is applied by the softmax. Not inlined, as the F32 op's (attention_f32_avx512.cpp).
 PARAKEET_VNNI512 __attribute__((noinline)) void rows_times_columns(const int32_t * a, int64_t pairs, const int32_t * bt_all, const ColumnLayout & layout,
                                                                   const float * col_scale, int64_t cols, float * out, int64_t out_stride, int live) {
     const int64_t bt_stride = layout.row_stride;
@@ -229,7 +229,7 @@ PARAKEET_VNNI512 void weighted_values_all(const Scratch & w, ggml_tensor * dst, 
 
 PARAKEET_VNNI512 void attend_block(ggml_tensor * dst, int h, int64_t i0, int live, const Shapes & s, Scratch & w, float scale) {
     const int64_t pairs = s.dk / 2, stride = s.key_stride;
-    // 1. AC = (q + u)·Kᵀ over all key columns, 2. the block's band of (q + v)·Pᵀ (attention_op.cpp).
+    // 1. AC = (q + u)·Kᵀ over all key columns, 2. the block's band of (q + v)·Pᵀ (attention_f32_avx512.cpp).
     rows_times_columns(w.qu.data(), pairs, w.kt.data(), key_layout(s), w.k_scale.data(), s.key_cols, w.scores.data(), stride, live);
     const int64_t lo = s.frames - 1 - (i0 + kQueries - 1);
     rows_times_columns(w.qv.data(), pairs, w.pt.data() + kPosFront + lo, position_layout(s), w.p_scale.data() + kPosFront + lo, s.band, w.bd.data(),

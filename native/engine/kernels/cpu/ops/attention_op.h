@@ -16,14 +16,14 @@ namespace parakeet {
 bool fused_attention_available();
 
 /**
- * The 14-bit variant (attention_i16_op.cpp) runs on this CPU (AVX512-VNNI) for heads of dk channels:
+ * The 14-bit variant (attention_i16_vnni.cpp) runs on this CPU (AVX512-VNNI) for heads of dk channels:
  * a multiple of 16 up to 512.
  */
 bool int16_attention_available(int64_t dk);
 /** Frames the 14-bit op takes at most (its context sums stay exact in int32); longer calls run in F32. */
 constexpr int64_t kMaxInt16AttentionKeys = 262144;
 /**
- * The AMX-BF16 variant (attention_amx_op.cpp) may run here for heads of dk channels: AMX-BF16
+ * The AMX-BF16 variant (attention_amx_bf16.cpp) may run here for heads of dk channels: AMX-BF16
  * passed its probe (amx.h) and dk is a multiple of 32 up to 512.
  */
 bool amx_attention_available(int64_t dk);
@@ -42,9 +42,9 @@ ggml_tensor * amx_position_words(ggml_context * ctx, ggml_tensor * p, ggml_tenso
 
 /** What the op's products run on. */
 enum class AttentionProducts {
-    F32,      // exact F32 (attention_op.cpp)
-    Int16,    // 14-bit integers on VPDPWSSD (attention_i16_op.cpp): int16_attention_available
-    AmxBf16,  // BF16 on AMX tiles (attention_amx_op.cpp): amx_attention_available
+    F32,      // exact F32 (attention_f32_avx512.cpp)
+    Int16,    // 14-bit integers on VPDPWSSD (attention_i16_vnni.cpp): int16_attention_available
+    AmxBf16,  // BF16 on AMX tiles (attention_amx_bf16.cpp): amx_attention_available
 };
 
 /**
@@ -56,7 +56,7 @@ enum class AttentionProducts {
  * query rows past it are zero). Returns the context [D, T] (heads merged). `products`: F32, or for files whose matmuls are
  * quantized anyway 14-bit integers or BF16 tiles (where available for the head width). `tiles_out`
  * (AmxBf16 only): the context written as the next matmul's BF16 activation tiles
- * (ActivationFormat::Bf16Tiles, amx_matmul.h) instead of F32 rows, for linear_out on AMX tiles.
+ * (ActivationFormat::Bf16Tiles, amx_bf16.h) instead of F32 rows, for linear_out on AMX tiles.
  */
 ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
                                       ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products,

@@ -17,7 +17,7 @@ namespace parakeet {
  * Returns [D, T]: silu(dw_b + Σ_k dw_w[k]·g[t + k − left]) with g = a[:D]·σ(a[D:])·mask,
  * zero outside [0, T); without SiLU when `apply_silu` is false (layer-norm models). `tiles_out`:
  * the result written as the next matmul's BF16 activation tiles instead (ActivationFormat::Bf16Tiles,
- * amx_matmul.h; where pointwise_conv2 runs on AMX tiles), a view of [2D bytes, T] as the tiles' readers take it.
+ * amx_bf16.h; where pointwise_conv2 runs on AMX tiles), a view of [2D bytes, T] as the tiles' readers take it.
  */
 ggml_tensor * fused_conv_module(ggml_context * ctx, ggml_tensor * a, ggml_tensor * dw_w, ggml_tensor * dw_b, ggml_tensor * frame_mask,
                                 int kernel, int left, bool apply_silu, bool tiles_out = false);

@@ -108,7 +108,7 @@ ggml_tensor * fused_layer_norm_quantized(ggml_context * ctx, ggml_tensor * x, gg
     GGML_ASSERT(format == ActivationFormat::Q8Blocks || format == ActivationFormat::ChannelRows || format == ActivationFormat::I16Blocks ||
                 format == ActivationFormat::Bf16Tiles);
     ggml_tensor * args[] = {x, gamma, beta};
-    if (format == ActivationFormat::Bf16Tiles) {  // AMX tiles: frames padded to whole tiles, a view of the frames (amx_matmul.h)
+    if (format == ActivationFormat::Bf16Tiles) {  // AMX tiles: frames padded to whole tiles, a view of the frames (amx_bf16.h)
         ggml_tensor * tiles = ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * x->ne[0], amx_tile_frames(x->ne[1]), 1, 1, args, 3, layer_norm_quantized_op,
                                              GGML_N_TASKS_MAX, reinterpret_cast<void *>(intptr_t(format)));
         ggml_set_name(tiles, "layer_norm_quantized");

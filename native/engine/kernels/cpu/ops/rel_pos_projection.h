@@ -6,7 +6,7 @@
 // full product (2T−1)·D² computes. Exact algebra; the sums are split in two, so the rounding
 // differs from the full product's. Used with the engine's F32 kernel (the same weights, split) and
 // the per-channel int8 one (each half with its own row scales, so no coarser). Q8_0's 32-column
-// blocks hold both kinds of column: q8_rel_pos.h splits inside each block instead.
+// blocks hold both kinds of column: q8_0_rel_pos_vnni.h splits inside each block instead.
 #pragma once
 
 #include <memory>
