@@ -7,13 +7,11 @@
 #include <functional>
 #include <mutex>
 #include <thread>
-#include <unordered_set>
 
 #include "attention_op.h"
 #include "log.h"
 #include "encoder_graph.h"
 #include "model_schema.h"
-#include "q8_0_rel_pos_vnni.h"
 #include "q8_0_vnni.h"
 #include "registry.h"
 #include "tensor_table.h"
@@ -621,7 +619,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         PackedProduct & product = made[i];
         if (pack.convert) {  // placed only in the arena: its packed bytes are what it holds
             placed_types_[ggml_type_name(pack.tensor->type)] += 1;
-            device_bytes_ += product.halves != nullptr ? product.halves->bytes() : product.q8_halves != nullptr ? product.q8_halves->bytes() : product.matrix->bytes();
+            device_bytes_ += product.bytes();
         }
         packed_kernels_[pack.kernel.row->name] += 1;
         if (product.q8_halves != nullptr) {

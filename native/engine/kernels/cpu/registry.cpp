@@ -175,6 +175,10 @@ bool kernel_runs(KernelNumerics numerics, ggml_type placed, const CpuFeatures & 
     return false;
 }
 
+size_t PackedProduct::bytes() const {
+    return halves != nullptr ? halves->bytes() : q8_halves != nullptr ? q8_halves->bytes() : matrix != nullptr ? matrix->bytes() : 0;
+}
+
 size_t packed_bytes(const KernelChoice & choice, int64_t rows, int64_t cols) {
     const bool column_halves = choice.halves && choice.row->halves != KernelHalves::BlockHalves;
     const size_t b = choice.row->storage_bytes(rows, column_halves ? cols / 2 : cols);

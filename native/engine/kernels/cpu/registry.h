@@ -85,6 +85,8 @@ struct PackedProduct {
     std::unique_ptr<PackedMatmul> matrix;
     std::unique_ptr<RelPosProjection> halves;
     std::shared_ptr<const Q8RelPosProjection> q8_halves;
+    /** Bytes its packed form takes. */
+    size_t bytes() const;
 };
 
 struct KernelRow {
