@@ -190,7 +190,8 @@ int check_halves(const KernelRow & row, const Placed & w) {
 void check_row(const KernelRow & row) {
     const CpuFeatures & cpu = cpu_features();
     if (parakeet_tests::skip_unless(row_runs_on(row, cpu), std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) + " class; this process has " +
-                                                               cpu_class_name(cpu.usable()) + " (" + cpu.amx_reason + ")")) {
+                                                               cpu_class_name(cpu.usable()) +
+                                                               (row.cpu_class == CpuClass::Amx ? " (AMX: " + cpu.amx_reason + ")" : std::string()))) {
         return;
     }
     CHECK(row.fits(kRows, kCols));
