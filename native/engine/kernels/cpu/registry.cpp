@@ -19,7 +19,8 @@ namespace {
 // Shapes. Every packed kernel takes rows in panels of 32; blocks never straddle a row.
 bool panels(int64_t rows, int64_t) { return rows % 32 == 0; }
 bool panels_and_blocks(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % 32 == 0 && cols > 0; }
-// The F32, F16 and int8 halves: the sin and cos columns interleave, 8 at a time (rel_pos_projection.h).
+// linear_pos as column halves (rel_pos_projection.h): the sin and cos columns alternate, so each half
+// has cols / 2 columns; the F32, F16 and int8 halves take cols % 8 == 0.
 bool panel_halves(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % 8 == 0; }
 bool channel_fits(int64_t rows, int64_t cols) { return PackedI8ChannelMatrix::fits(rows, cols); }
 bool channel_halves(int64_t rows, int64_t cols) { return cols % 8 == 0 && PackedI8ChannelMatrix::fits(rows, cols / 2); }
