@@ -4,8 +4,9 @@
 // SiLU, the residual with its scale, ReLU with the frame mask), and the linear_pos halves where the
 // row runs them. One ctest case per row, named kernel_row_<id> from the table (CMake reads the ids
 // from registry.cpp); a row whose CPU class this process lacks (or PARAKEET_CPU_CLASS caps) is
-// reported skipped. The shape (64 outputs, 256 inputs) fits every row: Q4_K's super-blocks, the
-// AMX halves' 64 inputs, the int8 step.
+// reported skipped. Two shapes fit every row (Q4_K's super-blocks, the AMX halves' 64 inputs, the
+// int8 step): 64 × 256, and 96 × 1024, whose inputs span several chunks of blocks and whose three
+// panels of 32 rows split unevenly over two threads.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -28,7 +29,10 @@ using namespace parakeet;
 
 namespace {
 
-constexpr int64_t kRows = 64, kCols = 256;
+struct Shape {
+    int64_t rows, cols;
+};
+constexpr Shape kShapes[] = {{64, 256}, {96, 1024}};
 constexpr int kMaxFrames = 17;
 
 /** A weight as the row takes it, and the values it holds (float64's operand). */
@@ -38,8 +42,9 @@ struct Placed {
     std::vector<double> values;  // [rows][cols]
 };
 
-Placed place(const std::vector<float> & w, ggml_type type) {
-    Placed p{type, std::vector<uint8_t>(ggml_row_size(type, kCols) * size_t(kRows)), {}};
+Placed place(const std::vector<float> & w, ggml_type type, Shape shape) {
+    const int64_t rows = shape.rows, cols = shape.cols;
+    Placed p{type, std::vector<uint8_t>(ggml_row_size(type, cols) * size_t(rows)), {}};
     if (type == GGML_TYPE_F32) {
         std::memcpy(p.bytes.data(), w.data(), p.bytes.size());
     } else if (type == GGML_TYPE_F16) {
@@ -47,9 +52,9 @@ Placed place(const std::vector<float> & w, ggml_type type) {
     } else if (type == GGML_TYPE_Q8_0) {
         quantize_q8_0_weights(w.data(), int64_t(w.size()), p.bytes.data());
     } else {
-        ggml_quantize_chunk(type, w.data(), p.bytes.data(), 0, kRows, kCols, nullptr);
+        ggml_quantize_chunk(type, w.data(), p.bytes.data(), 0, rows, cols, nullptr);
     }
-    const std::vector<float> values = weight_values(p.bytes.data(), type, kRows * kCols);
+    const std::vector<float> values = weight_values(p.bytes.data(), type, rows * cols);
     p.values.assign(values.begin(), values.end());
     return p;
 }
@@ -106,15 +111,16 @@ ggml_tensor * filled(ggml_context * ctx, int64_t ne0, int64_t ne1, const std::ve
 }
 
 /** The whole matrix: frames 1–17 × every epilogue; returns the number of failing combinations. */
-int check_whole(const KernelRow & row, const Placed & w, std::mt19937 & rng) {
+int check_whole(const KernelRow & row, const Placed & w, Shape shape, std::mt19937 & rng) {
+    const int64_t rows = shape.rows, cols = shape.cols;
     std::vector<uint8_t> storage;
     KernelChoice choice{&row, false};
-    const PackedProduct made = pack_weight(choice, WeightData{w.bytes.data(), w.type, kRows, kCols}, aligned64(storage, packed_bytes(choice, kRows, kCols)), nullptr);
+    const PackedProduct made = pack_weight(choice, WeightData{w.bytes.data(), w.type, rows, cols}, aligned64(storage, packed_bytes(choice, rows, cols)), nullptr);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     int failed = 0;
     for (int frames = 1; frames <= kMaxFrames; ++frames) {
         for (const EpilogueCase & e : kEpilogues) {
-            std::vector<float> x(static_cast<size_t>(kCols * frames)), bias(static_cast<size_t>(kRows)), residual(static_cast<size_t>(kRows * frames)), mask(static_cast<size_t>((frames + 1) / 2));
+            std::vector<float> x(static_cast<size_t>(cols * frames)), bias(static_cast<size_t>(rows)), residual(static_cast<size_t>(rows * frames)), mask(static_cast<size_t>((frames + 1) / 2));
             for (float & v : x) v = normal(rng);
             for (float & v : bias) v = normal(rng);
             for (float & v : residual) v = normal(rng);
@@ -122,28 +128,28 @@ int check_whole(const KernelRow & row, const Placed & w, std::mt19937 & rng) {
             ggml_init_params params = {size_t(8) << 20, nullptr, false};
             ggml_context * ctx = ggml_init(params);
             Epilogue ep;
-            if (e.bias) ep.bias = filled(ctx, kRows, 0, bias);
+            if (e.bias) ep.bias = filled(ctx, rows, 0, bias);
             ep.silu = e.silu;
-            if (e.residual) ep.residual = filled(ctx, kRows, frames, residual);
+            if (e.residual) ep.residual = filled(ctx, rows, frames, residual);
             ep.scale = e.scale;
             if (e.relu_mask) ep.relu = true, ep.row_mask = filled(ctx, int64_t(mask.size()), 0, mask), ep.mask_group = 2;
-            const std::vector<double> got = computed(ctx, made.matrix->apply(ctx, filled(ctx, kCols, frames, x), "w", ep), 1 + frames % 2);
+            const std::vector<double> got = computed(ctx, made.matrix->apply(ctx, filled(ctx, cols, frames, x), "w", ep), 1 + frames % 2);
             ggml_free(ctx);
             // y = residual + scale · act(W·x + bias), then ReLU and the frame mask (packed_op.h).
             std::vector<double> want;
             for (int t = 0; t < frames; ++t) {
-                for (int64_t o = 0; o < kRows; ++o) {
+                for (int64_t o = 0; o < rows; ++o) {
                     double acc = e.bias ? bias[size_t(o)] : 0.0;
-                    for (int64_t i = 0; i < kCols; ++i) acc += w.values[size_t(o * kCols + i)] * x[size_t(t * kCols + i)];
+                    for (int64_t i = 0; i < cols; ++i) acc += w.values[size_t(o * cols + i)] * x[size_t(t * cols + i)];
                     if (e.silu) acc = acc / (1.0 + std::exp(-acc));
-                    if (e.residual) acc = residual[size_t(t * kRows + o)] + e.scale * acc;
+                    if (e.residual) acc = residual[size_t(t * rows + o)] + e.scale * acc;
                     if (e.relu_mask) acc = std::max(acc, 0.0) * mask[size_t(t / 2)];
                     want.push_back(acc);
                 }
             }
             const double err = relative_l2(got, want);
             if (!(err <= row.tolerance)) {
-                std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " frames " << frames << " epilogue " << e.name << ": relative L2 " << err
+                std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " " << rows << "x" << cols << " frames " << frames << " epilogue " << e.name << ": relative L2 " << err
                           << " > " << row.tolerance << "\n";
                 ++failed;
             }
@@ -153,34 +159,35 @@ int check_whole(const KernelRow & row, const Placed & w, std::mt19937 & rng) {
 }
 
 /** linear_pos over relative positions T−1 … −(T−1) from the halves table, T = 1–17. */
-int check_halves(const KernelRow & row, const Placed & w) {
+int check_halves(const KernelRow & row, const Placed & w, Shape shape) {
+    const int64_t rows = shape.rows, cols = shape.cols;
     const KernelChoice choice{&row, true};
     const bool block_halves = row.halves == KernelHalves::BlockHalves;
     std::vector<uint8_t> first, second;
-    const size_t bytes = packed_bytes(choice, kRows, kCols);
-    const PackedProduct made = pack_weight(choice, WeightData{w.bytes.data(), w.type, kRows, kCols}, aligned64(first, bytes),
+    const size_t bytes = packed_bytes(choice, rows, cols);
+    const PackedProduct made = pack_weight(choice, WeightData{w.bytes.data(), w.type, rows, cols}, aligned64(first, bytes),
                                            block_halves ? nullptr : aligned64(second, bytes));
     int failed = 0;
     for (int frames = 1; frames <= kMaxFrames; ++frames) {
         ggml_init_params params = {size_t(8) << 20, nullptr, false};
         ggml_context * ctx = ggml_init(params);
-        ggml_tensor * halves = filled(ctx, kCols, frames, relative_position_halves(frames, int(kCols)));
+        ggml_tensor * halves = filled(ctx, cols, frames, relative_position_halves(frames, int(cols)));
         ggml_tensor * y = block_halves ? made.q8_halves->apply(ctx, Q8RelPosProjection::quantize_table(ctx, halves), "pos")
                                        : made.halves->apply(ctx, halves, "pos");
         const std::vector<double> got = computed(ctx, y, 1 + frames % 2);
         ggml_free(ctx);
-        const std::vector<float> table = relative_positions(frames, int(kCols));  // [2T − 1][D], the full product's input
+        const std::vector<float> table = relative_positions(frames, int(cols));  // [2T − 1][D], the full product's input
         std::vector<double> want;
         for (int p = 0; p < 2 * frames - 1; ++p) {
-            for (int64_t o = 0; o < kRows; ++o) {
+            for (int64_t o = 0; o < rows; ++o) {
                 double acc = 0.0;
-                for (int64_t i = 0; i < kCols; ++i) acc += w.values[size_t(o * kCols + i)] * table[size_t(p * kCols + i)];
+                for (int64_t i = 0; i < cols; ++i) acc += w.values[size_t(o * cols + i)] * table[size_t(p * cols + i)];
                 want.push_back(acc);
             }
         }
         const double err = relative_l2(got, want);
         if (!(err <= row.tolerance)) {
-            std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " halves, frames " << frames << ": relative L2 " << err << " > " << row.tolerance << "\n";
+            std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " " << rows << "x" << cols << " halves, frames " << frames << ": relative L2 " << err << " > " << row.tolerance << "\n";
             ++failed;
         }
     }
@@ -194,15 +201,18 @@ void check_row(const KernelRow & row) {
                                                                (row.cpu_class == CpuClass::Amx ? " (AMX: " + cpu.amx_reason + ")" : std::string()))) {
         return;
     }
-    CHECK(row.fits(kRows, kCols));
     std::mt19937 rng(unsigned(row.id) + 7);
     std::normal_distribution<float> normal(0.0f, 1.0f);
-    std::vector<float> w(size_t(kRows * kCols));
-    for (float & v : w) v = normal(rng) / std::sqrt(float(kCols));
-    for (ggml_type type : storages(row)) {
-        const Placed placed = place(w, type);
-        if (row.make != nullptr) CHECK_EQ(check_whole(row, placed, rng), 0);
-        if (row.halves_fit != nullptr && row.halves_fit(kRows, kCols)) CHECK_EQ(check_halves(row, placed), 0);
+    for (const Shape & shape : kShapes) {
+        CHECK(row.make == nullptr || row.fits(shape.rows, shape.cols));
+        CHECK(row.halves_fit == nullptr || row.halves_fit(shape.rows, shape.cols));
+        std::vector<float> w(size_t(shape.rows * shape.cols));
+        for (float & v : w) v = normal(rng) / std::sqrt(float(shape.cols));
+        for (ggml_type type : storages(row)) {
+            const Placed placed = place(w, type, shape);
+            if (row.make != nullptr) CHECK_EQ(check_whole(row, placed, shape, rng), 0);
+            if (row.halves_fit != nullptr) CHECK_EQ(check_halves(row, placed, shape), 0);
+        }
     }
 }
 
