@@ -50,6 +50,17 @@ export class WindowPlanner {
     if (this.maxSamples > 0) this.cut(null);
   }
 
+  /**
+   * Hop energies already summed (hop-energies.ts: the same numbers `push` would sum) for `samples` samples,
+   * instead of the samples: a long stretch of speech in a file is planned from its recorded energies.
+   * Not mixed with `push`.
+   */
+  pushHopEnergies(energies: ArrayLike<number>, samples: number): void {
+    for (let i = 0; i < energies.length; i += 1) this.prefix.push(this.prefix[this.prefix.length - 1]! + energies[i]!);
+    this.total += samples;
+    if (this.maxSamples > 0) this.cut(null);
+  }
+
   private closeHop(): void {
     this.prefix.push(this.prefix[this.prefix.length - 1]! + this.hopSum / this.hopCount);
     this.hopSum = 0;
