@@ -1,8 +1,8 @@
 // The bundled Silero VAD through the real services (engine process, the trained digits model): spoken digit
 // strings separated by noise, hum and clicks are transcribed to exactly those strings, as a file (cut at
 // pauses, the noise never decoded, every word where espeak-ng spoke it in the whole file's time) and as
-// a live dictation (one final per string, none for the noise); the non-speech set yields no word; the
-// energy VAD is the fallback when the settings ask for it.
+// a live dictation (one final per string, none for the noise); the non-speech set yields no word; a model
+// bundle's own VAD runs while the bundle is the model; the energy VAD is the fallback when the settings ask for it.
 //
 // Pre-roll 0 ms: the digits model learned tightly cut espeak-ng strings, and any audio in front of a string
 // costs it words (64 ms of digital silence already adds a "two"; see e2e/digits.spec.ts): the cuts are Silero's.
@@ -15,6 +15,7 @@ import type { TranscriptEvent } from '../../app/ipc/contract.js';
 import { DIGITS_MODEL, ensureDigitsSet, readWav16, writeWav16, type WordTiming } from '../support/audio/digits.js';
 import { nonSpeech, nonSpeechSet } from '../support/audio/non-speech.js';
 import { RATE, concat } from '../support/audio/signals.js';
+import { writeBundle } from '../support/model/bundle.js';
 import { dictate, startTestServices, tempDir, writeTestSettings, type TestServices } from './helpers.js';
 
 const haveModel = existsSync(DIGITS_MODEL);
@@ -85,6 +86,27 @@ test('the non-speech set (silence, white / pink / brown noise, hum, clicks, tone
   assert.equal(file.words.length, 0, `words in non-speech: ${file.text}`);
   const live = await dictate(services, readWav16(wav).samples.subarray(0, 20 * RATE), 1);
   assert.deepEqual(live.segments, [], 'no dictation segment in non-speech');
+});
+
+test('a model bundle with a vad component: its Silero runs as the VAD, Devices says so, and another model brings the app\'s back', { skip: !haveModel && 'no trained model' }, async () => {
+  const appVad = services.engine.vadStatus;
+  assert.equal(appVad.kind, 'silero');
+  const bundle = join(dir, 'digits+vad.bundle.gguf');
+  writeBundle(bundle, 'digits+vad', [{ name: 'asr', kind: 'asr', file: DIGITS_MODEL }, { name: 'vad', kind: 'vad', file: appVad.kind === 'silero' ? appVad.path : '' }]);
+  await services.openModelFile(bundle);
+  const status = services.engine.vadStatus;
+  assert.equal(status.kind === 'silero' && status.bundleComponent, 'vad', JSON.stringify(status));
+  assert.equal(status.kind === 'silero' && status.path, bundle);
+  assert.match(services.engine.status().vad?.text ?? '', /^Silero VAD v6\.2 \(F32\) from the model bundle \(component "vad" of digits\+vad\.bundle\.gguf\)/);
+  // The bundle's VAD cuts a file as the app's did: exactly the strings.
+  const { pcm, texts } = noisyDictation();
+  const wav = join(dir, 'noisy-digits-bundle.wav');
+  writeWav16(wav, pcm);
+  assert.equal((await services.files.transcribe(wav)).text.trim(), texts.join(' '));
+  await services.openModelFile(DIGITS_MODEL);
+  const back = services.engine.vadStatus;
+  assert.equal(back.kind === 'silero' && back.bundleComponent, undefined, JSON.stringify(back));
+  assert.equal(back.kind === 'silero' && back.path, appVad.kind === 'silero' ? appVad.path : null);
 });
 
 test('with the energy VAD chosen, the engine holds no Silero model and says why', { skip: !haveModel && 'no trained model' }, async () => {
