@@ -1,7 +1,8 @@
 // The bundled Silero VAD through the real services (engine process, the trained digits model): spoken digit
 // strings separated by noise, hum and clicks are transcribed to exactly those strings, as a file (cut at
 // pauses, the noise never decoded, every word where espeak-ng spoke it in the whole file's time) and as
-// a live dictation (one final per string, none for the noise); the non-speech set yields no word; a model
+// a live dictation (one final per string, none for the noise); the non-speech set yields no word; the
+// held-out-style set loses nothing against its strings decoded alone; the confidence floor works; a model
 // bundle's own VAD runs while the bundle is the model; the energy VAD is the fallback when the settings ask for it.
 //
 // Pre-roll 0 ms: the digits model learned tightly cut espeak-ng strings, and any audio in front of a string
@@ -16,6 +17,9 @@ import { DIGITS_MODEL, ensureDigitsSet, readWav16, writeWav16, type WordTiming }
 import { nonSpeech, nonSpeechSet } from '../support/audio/non-speech.js';
 import { RATE, concat } from '../support/audio/signals.js';
 import { writeBundle } from '../support/model/bundle.js';
+import { gappedDigits } from '../support/audio/gapped-digits.js';
+import { align, normalizeText, words } from '../../app/shared/wer.js';
+import { Model } from '../../native/index.js';
 import { dictate, startTestServices, tempDir, writeTestSettings, type TestServices } from './helpers.js';
 
 const haveModel = existsSync(DIGITS_MODEL);
@@ -86,6 +90,43 @@ test('the non-speech set (silence, white / pink / brown noise, hum, clicks, tone
   assert.equal(file.words.length, 0, `words in non-speech: ${file.text}`);
   const live = await dictate(services, readWav16(wav).samples.subarray(0, 20 * RATE), 1);
   assert.deepEqual(live.segments, [], 'no dictation segment in non-speech');
+});
+
+test('the held-out-style set (12 strings, 0.5–3 s of silence or noise between them) as a file: no worse than the strings decoded alone', { skip: !haveModel && 'no trained model' }, async () => {
+  const held = gappedDigits(12);
+  const wav = join(dir, 'held-out.wav');
+  writeWav16(wav, held.pcm);
+  const reference = words(held.texts.join(' '));
+  const file = align(reference, words(normalizeText((await services.files.transcribe(wav)).text))).counts;
+  const model = await Model.load(DIGITS_MODEL, { threads: 1 });
+  const alone: string[] = [];
+  try {
+    for (const clip of held.strings) alone.push((await model.transcribe(clip, { sampleRate: RATE })).text);
+  } finally {
+    model.dispose();
+  }
+  const isolated = align(reference, words(normalizeText(alone.join(' ')))).counts;
+  assert.ok(file.errors <= isolated.errors, `the file has ${file.errors} word errors (S/D/I ${file.substitutions}/${file.deletions}/${file.insertions}), ` +
+    `the strings alone ${isolated.errors} (${isolated.substitutions}/${isolated.deletions}/${isolated.insertions}) of ${reference.length} words`);
+});
+
+test('the confidence floor (a silence guard, off by default) drops the words below it from a file\'s words and text', { skip: !haveModel && 'no trained model' }, async () => {
+  const { pcm } = noisyDictation();
+  const wav = join(dir, 'noisy-digits-floor.wav');
+  writeWav16(wav, pcm);
+  const all = await services.files.transcribe(wav);
+  // Just above the least sure word's confidence: that word (at least) goes.
+  const sorted = all.words.map((w) => w.confidence).sort((a, b) => a - b);
+  const floor = sorted.find((c) => c > sorted[0]!) ?? 1;
+  await services.settings.set({ dictation: { minWordConfidence: floor } });
+  try {
+    const kept = await services.files.transcribe(wav);
+    assert.deepEqual(kept.words, all.words.filter((w) => w.confidence >= floor));
+    assert.ok(kept.words.length < all.words.length, `a floor of ${floor} drops the least sure of ${all.words.length} words`);
+    assert.equal(kept.text, kept.words.map((w) => w.text).join(' '));
+  } finally {
+    await services.settings.set({ dictation: { minWordConfidence: 0 } });
+  }
 });
 
 test('a model bundle with a vad component: its Silero runs as the VAD, Devices says so, and another model brings the app\'s back', { skip: !haveModel && 'no trained model' }, async () => {

@@ -85,7 +85,7 @@ export class EngineVad {
   }
 
   /** A file job's pass over the file's blocks on a stream of its own; null when no model is loaded. */
-  filePass(options: VadSegmentOptions): VadFilePass | null {
+  filePass(options: VadSegmentOptions & { trimMs?: number }): VadFilePass | null {
     return this.model ? new VadFilePass(this.model.createStream(VAD_RATE), VAD_RATE, options) : null;
   }
 

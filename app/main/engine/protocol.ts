@@ -67,6 +67,8 @@ export interface EngineVadOptions {
   minSpeechMs: number;
   minSilenceMs: number;
   padMs: number;
+  /** Silence guard: taken off both ends of every segment after padding (ms); absent or 0: off. */
+  trimMs?: number;
 }
 
 export interface EngineProcessStatus {

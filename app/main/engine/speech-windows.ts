@@ -1,5 +1,6 @@
-// A file job's windows from VAD speech segments: silent stretches between segments are skipped, nearby
-// segments share a window up to `maxSamples`, and a segment longer than that is cut at its quietest
+// A file job's windows from VAD speech segments: silent stretches between segments are skipped, segments
+// closer than `joinGapSec` share a window up to `maxSamples` (the file job joins none: bench:vad measured
+// the noise between joined segments adding words), and a segment longer than that is cut at its quietest
 // points (windows.ts, the engine's own planner). Window starts sit on the encoder-frame grid (`align`
 // samples), so a window's word and token times move into the whole file's timeline by an exact
 // number of frames. Planned from the file's hop energies (recorded while it was read), never its samples.
@@ -7,14 +8,11 @@ import type { SampleSegment } from '../../shared/vad-segments.js';
 import type { HopEnergies } from './hop-energies.js';
 import { WindowPlanner, type SampleRange } from './windows.js';
 
-/** Silence shorter than this between two segments stays inside one window (context helps the decoder). */
-const JOIN_GAP_SEC = 1;
-
 export function planSpeechWindows(
-  file: HopEnergies, segments: readonly SampleSegment[], sampleRate: number, maxSamples: number, align: number,
+  file: HopEnergies, segments: readonly SampleSegment[], sampleRate: number, maxSamples: number, align: number, joinGapSec = 0,
 ): SampleRange[] {
   const step = Math.max(1, align);
-  const joinGap = JOIN_GAP_SEC * sampleRate;
+  const joinGap = joinGapSec * sampleRate;
   const groups: SampleRange[] = [];
   for (const s of segments) {
     const begin = s.start - (s.start % step);

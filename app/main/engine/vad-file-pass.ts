@@ -3,6 +3,7 @@
 // one speech probability per 32 ms chunk and one energy per 10 ms hop (for cutting long speech at its
 // quietest point), about 0.9 KB per second of audio against 64 KB of samples.
 import type { VadStream } from '../../../native/index.js';
+import { trimSegmentEdges } from '../../shared/silence-guards.js';
 import { speechSegments, type SampleSegment, type VadSegmentOptions } from '../../shared/vad-segments.js';
 import { HopEnergyRecorder, type HopEnergies } from './hop-energies.js';
 
@@ -13,7 +14,7 @@ export class VadFilePass {
   private samples = 0;
   private disposed = false;
 
-  constructor(private readonly stream: VadStream, private readonly sampleRate: number, private readonly options: VadSegmentOptions) {
+  constructor(private readonly stream: VadStream, private readonly sampleRate: number, private readonly options: VadSegmentOptions & { trimMs?: number }) {
     this.hops = new HopEnergyRecorder(sampleRate);
   }
 
@@ -40,7 +41,8 @@ export class VadFilePass {
       all.set(p, at);
       at += p.length;
     }
-    const segments = speechSegments(all, this.stream.chunkSamples, this.sampleRate, this.samples, this.options);
+    const found = speechSegments(all, this.stream.chunkSamples, this.sampleRate, this.samples, this.options);
+    const segments = trimSegmentEdges(found, this.options.trimMs ?? 0, this.sampleRate);
     this.dispose();
     return { segments, energies: this.hops.finish() };
   }

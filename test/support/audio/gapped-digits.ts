@@ -12,15 +12,17 @@ export interface GappedDigits {
   texts: string[];
   /** Every word, seconds in the stream. */
   words: WordTiming[];
+  /** Each string's own clip, as espeak-ng spoke it (the reference point: the model on isolated strings). */
+  strings: Float32Array[];
 }
 
 /** Gap levels (RMS): quiet room, fan, noisy office. */
 const GAP_LEVELS = [0.003, 0.01, 0.03] as const;
 
-/** `strings` digit strings (6 voices in turn) with seeded gaps; `seed` picks the strings and the gaps. */
-export function gappedDigits(strings: number, seed = 0x6a99): GappedDigits {
-  const set = ensureDigitsSet('gapped-digits', { seed, perVoice: Math.ceil(strings / 6) });
-  const items = set.items.slice(0, strings);
+/** `count` digit strings (6 voices in turn) with seeded gaps; `seed` picks the strings and the gaps. */
+export function gappedDigits(count: number, seed = 0x6a99): GappedDigits {
+  const set = ensureDigitsSet('gapped-digits', { seed, perVoice: Math.ceil(count / 6) });
+  const items = set.items.slice(0, count);
   const random = prng(seed ^ 0x5a5a);
   const gap = (k: number): Float32Array => {
     const kind = NON_SPEECH_KINDS[Math.floor(random() * NON_SPEECH_KINDS.length)]!;
@@ -30,13 +32,15 @@ export function gappedDigits(strings: number, seed = 0x6a99): GappedDigits {
   const first = gap(0);
   const parts: Float32Array[] = [first];
   const words: WordTiming[] = [];
+  const strings: Float32Array[] = [];
   let at = first.length;
   items.forEach((item, i) => {
     const speech = readWav16(item.wav).samples;
+    strings.push(speech);
     for (const w of item.words) words.push({ text: w.text, start: w.start + at / RATE, end: w.end + at / RATE });
     const after = gap(i + 1);
     parts.push(speech, after);
     at += speech.length + after.length;
   });
-  return { pcm: concat(...parts), texts: items.map((it) => it.text), words };
+  return { pcm: concat(...parts), texts: items.map((it) => it.text), words, strings };
 }

@@ -51,7 +51,7 @@ test('speech windows: silence skipped, near segments joined up to the limit, lon
     { start: 1 * RATE + 100, end: 3 * RATE }, { start: 3.5 * RATE, end: 5 * RATE },  // 0.5 s apart: one window
     { start: 20 * RATE, end: 22 * RATE },  // after 15 s of silence: its own
     { start: 30 * RATE + 7, end: 55 * RATE },  // 25 s of speech: cut to ≤ 10 s windows
-  ], RATE, 10 * RATE, align);
+  ], RATE, 10 * RATE, align, 1);
   assert.deepEqual(windows.slice(0, 2), [{ begin: RATE + 100 - ((RATE + 100) % align), end: 5 * RATE }, { begin: 20 * RATE, end: 22 * RATE }]);
   const long = windows.slice(2);
   assert.ok(long.length >= 3);
@@ -60,6 +60,8 @@ test('speech windows: silence skipped, near segments joined up to the limit, lon
   for (let i = 1; i < long.length; i++) assert.equal(long[i]!.begin, long[i - 1]!.end, 'a long stretch is cut without gaps');
   for (const w of long) assert.ok(w.end - w.begin <= 10 * RATE);
   const covered = windows.reduce((a, w) => a + w.end - w.begin, 0);
+  const unjoined = planSpeechWindows(hopEnergiesOf(pcm, RATE), [{ start: 1 * RATE, end: 3 * RATE }, { start: 3.5 * RATE, end: 5 * RATE }], RATE, 10 * RATE, align);
+  assert.deepEqual(unjoined, [{ begin: RATE - (RATE % align), end: 3 * RATE }, { begin: 3.5 * RATE - ((3.5 * RATE) % align), end: 5 * RATE }], 'by default each segment is its own window');
   assert.ok(covered < 35 * RATE, 'the silent stretches are not decoded');
   // Planned from the file's hop energies, the long stretch is cut where the engine's planner cuts its samples.
   const begin = long[0]!.begin;
