@@ -17,7 +17,6 @@ import type { SettingsStore } from '../settings.js';
 import { checkRegularFile, notRegularMessage } from '../util/regular-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from './audio-converter.js';
 import { keepConfidentWords } from '../../shared/silence-guards.js';
-import { DEFAULT_VAD_SEGMENT_OPTIONS } from '../../shared/vad-segments.js';
 
 /**
  * File-system failures arrive from the engine process as Node's terse errno text ("ENOENT: no such file or
@@ -64,10 +63,8 @@ export class FileTranscriber {
   private vadOptions(): EngineVadOptions | undefined {
     const d = this.opts.settings.get().dictation;
     if (d.vadModel !== 'silero' || this.opts.engine.vadStatus.kind !== 'silero') return undefined;
-    // Silero's own 30 ms pad, not the dictation pre-roll: Silero opens a segment early enough that no first
-    // word was clipped (bench:vad), and a wider pad decodes the noise around speech (words inserted).
     return {
-      threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: DEFAULT_VAD_SEGMENT_OPTIONS.padMs, trimMs: d.vadEdgeTrimMs,
+      threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: Math.min(d.preRollMs, 500), trimMs: d.vadEdgeTrimMs,
     };
   }
 
