@@ -12,25 +12,52 @@ export interface HopEnergies {
   samples: number;
 }
 
-export class HopEnergyRecorder {
-  private readonly hop: number;
-  private energies = new Float64Array(1024);
+/**
+ * Mean squares of consecutive `hop`-sample hops of audio that arrives in blocks: each complete hop's goes
+ * to `onHop` as it closes (doubles over float samples, summed in order: the engine's plan_windows energies).
+ */
+export class HopSummer {
+  private sum = 0;
   private count = 0;
-  private hopSum = 0;
-  private hopCount = 0;
-  private samples = 0;
 
-  constructor(sampleRate: number) {
-    this.hop = Math.max(1, Math.trunc(sampleRate / 100));
-  }
+  constructor(readonly hop: number, private readonly onHop: (meanSquare: number) => void) {}
 
   push(block: Float32Array): void {
     for (let i = 0; i < block.length; i += 1) {
       const x = block[i]!;
-      this.hopSum += x * x;
-      this.hopCount += 1;
-      if (this.hopCount === this.hop) this.closeHop();
+      this.sum += x * x;
+      this.count += 1;
+      if (this.count === this.hop) this.close();
     }
+  }
+
+  /** The last, partial hop (if any) closes too. */
+  finish(): void {
+    if (this.count > 0) this.close();
+  }
+
+  private close(): void {
+    this.onHop(this.sum / this.count);
+    this.sum = 0;
+    this.count = 0;
+  }
+}
+
+/** 10 ms hops at `sampleRate` (plan_windows's). */
+export const hopSamples = (sampleRate: number): number => Math.max(1, Math.trunc(sampleRate / 100));
+
+export class HopEnergyRecorder {
+  private energies = new Float64Array(1024);
+  private count = 0;
+  private samples = 0;
+  private readonly summer: HopSummer;
+
+  constructor(sampleRate: number) {
+    this.summer = new HopSummer(hopSamples(sampleRate), (e) => this.record(e));
+  }
+
+  push(block: Float32Array): void {
+    this.summer.push(block);
     this.samples += block.length;
   }
 
@@ -40,19 +67,17 @@ export class HopEnergyRecorder {
   }
 
   finish(): HopEnergies {
-    if (this.hopCount > 0) this.closeHop();
-    return { hop: this.hop, energies: this.energies.slice(0, this.count), samples: this.samples };
+    this.summer.finish();
+    return { hop: this.summer.hop, energies: this.energies.slice(0, this.count), samples: this.samples };
   }
 
-  private closeHop(): void {
+  private record(energy: number): void {
     if (this.count === this.energies.length) {
       const grown = new Float64Array(this.energies.length * 2);
       grown.set(this.energies);
       this.energies = grown;
     }
-    this.energies[this.count++] = this.hopSum / this.hopCount;
-    this.hopSum = 0;
-    this.hopCount = 0;
+    this.energies[this.count++] = energy;
   }
 }
 
