@@ -129,10 +129,17 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
   });
   // The VAD follows the model: a parakeet.cpp bundle with a "vad" component brings its own Silero.
   let vadFrom: string | null = null;
+  // One application at a time, each reading the model when it runs: the startup one (which may convert the
+  // bundled weights first) cannot land after, and undo, the one a bundle's load queued.
+  let vadQueue: Promise<void> = Promise.resolve();
   const applyVad = (choice: VadModelChoice): Promise<void> => {
-    const model = engine.loadedModel;
-    vadFrom = model?.path ?? null;
-    return applyVadChoice(engine, choice, userDataDir, log.child('vad'), model).then(() => undefined);
+    const run = async (): Promise<void> => {
+      const model = engine.loadedModel;
+      vadFrom = model?.path ?? null;
+      await applyVadChoice(engine, choice, userDataDir, log.child('vad'), model);
+    };
+    vadQueue = vadQueue.then(run, run);
+    return vadQueue;
   };
   const followModel = async (): Promise<void> => {
     const model = engine.loadedModel;
