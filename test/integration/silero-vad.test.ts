@@ -113,7 +113,8 @@ test('the held-out-style set (12 strings, 0.5–3 s of silence or noise between 
   spans.forEach((s, i) => assert.ok(s.heard > 0, `string ${i} ("${held.texts[i]}") at ${s.start.toFixed(2)} s gave no word`));
   // The WER beside the strings decoded alone is bench:vad's (the digits model loses words at cut edges).
   const file = align(words(held.texts.join(' ')), words(normalizeText(result.text))).counts;
-  assert.ok(file.errors / file.n < 0.2, `WER ${(100 * file.errors / file.n).toFixed(1)} % (S/D/I ${file.substitutions}/${file.deletions}/${file.insertions})`);
+  // Smoke (bench:vad --quick): 5.2 % here, 3.4 % for the strings decoded alone; joined across gaps it was 10.3 %.
+  assert.ok(file.errors / file.n < 0.1, `WER ${(100 * file.errors / file.n).toFixed(1)} % (S/D/I ${file.substitutions}/${file.deletions}/${file.insertions})`);
 });
 
 test('the confidence floor (a silence guard, off by default) drops the words below it from a file\'s words and text', { skip: !haveModel && 'no trained model' }, async () => {
