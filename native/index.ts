@@ -715,6 +715,8 @@ export interface VadModelInfo {
   weightType: 'f32' | 'f16';
   sampleRates: number[];
   fileSize: number;
+  /** The parakeet.cpp bundle component it was read from (its "vad" component); "" for a Silero GGUF. */
+  bundleComponent: string;
 }
 
 /**

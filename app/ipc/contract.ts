@@ -212,6 +212,10 @@ export interface DictationSettings {
   vadMinSpeechMs: number;
   /** Silero, files: a pause at least this long ends a segment (ms); dictation ends at pauseMs. */
   vadMinSilenceMs: number;
+  /** Silence guard, files: taken off both ends of every Silero segment before it is decoded (ms); 0 = off. */
+  vadEdgeTrimMs: number;
+  /** Silence guard, files: words below this confidence (0–1) are dropped; 0 = off. */
+  minWordConfidence: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Default settings and the limits of each numeric field. Electron-free and
 // dependency-free so the main process (validation, migration) and the renderer
 // (form limits, "reset to default") share one definition.
+import { DEFAULT_SILENCE_GUARDS } from '../shared/silence-guards.js';
 import type { DesktopSettings, DictationSettings, VadModelChoice, HistorySettings, HotkeySettings, InsertMode, InsertSettings, Settings, TextSettings } from './contract.js';
 
 export const SETTINGS_VERSION = 1;
@@ -20,6 +21,10 @@ export const DEFAULT_DICTATION: DictationSettings = {
   vadSpeechThreshold: 0.5,
   vadMinSpeechMs: 250,
   vadMinSilenceMs: 300,
+  // The silence guards are off: bench:vad found the trained VAD alone puts no word into 10 minutes of
+  // non-speech, a trim only undoes the pre-roll, and a floor deletes quiet speech (app/shared/silence-guards.ts).
+  vadEdgeTrimMs: DEFAULT_SILENCE_GUARDS.edgeTrimMs,
+  minWordConfidence: DEFAULT_SILENCE_GUARDS.minWordConfidence,
 };
 
 export const VAD_MODEL_CHOICES: readonly VadModelChoice[] = ['silero', 'energy'];
@@ -108,6 +113,9 @@ export const SETTINGS_LIMITS = {
   vadSpeechThreshold: { min: 0.05, max: 0.95 },
   vadMinSpeechMs: { min: 0, max: 5000 },
   vadMinSilenceMs: { min: 50, max: 5000 },
+  vadEdgeTrimMs: { min: 0, max: 1000 },
+  /** Probability, fractional. */
+  minWordConfidence: { min: 0, max: 0.99 },
   /** Days; 0 = forever. */
   keepDays: { min: 0, max: 36500 },
   maxEntries: { min: 1, max: 100000 },

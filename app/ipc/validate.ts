@@ -156,6 +156,8 @@ export const DICTATION_CHECKS: Shape<DictationSettings> = {
   vadSpeechThreshold: num(L.vadSpeechThreshold.min, L.vadSpeechThreshold.max, false),
   vadMinSpeechMs: num(L.vadMinSpeechMs.min, L.vadMinSpeechMs.max, true),
   vadMinSilenceMs: num(L.vadMinSilenceMs.min, L.vadMinSilenceMs.max, true),
+  vadEdgeTrimMs: num(L.vadEdgeTrimMs.min, L.vadEdgeTrimMs.max, true),
+  minWordConfidence: num(L.minWordConfidence.min, L.minWordConfidence.max, false),
 };
 
 /** 'default' or "left,right" (encoder frames, left ≤ 10000, right ≤ 100); whether the model has it is checked at use. */

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { AppInfo, ModelsState, Notice, Settings } from '../ipc/contract.js';
+import type { AppInfo, ModelsState, Notice, Settings, VadModelChoice } from '../ipc/contract.js';
 import { DeviceRegistry } from './devices/device-registry.js';
 import { EngineHost } from './engine/engine-host.js';
 import type { EngineLoadOptions } from './engine/protocol.js';
@@ -127,9 +127,31 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     activeId: models.getActive(),
     downloads: models.listDownloads(),
   });
+  // The VAD follows the model: a parakeet.cpp bundle with a "vad" component brings its own Silero.
+  let vadFrom: string | null = null;
+  // One application at a time, each reading the model when it runs: the startup one (which may convert the
+  // bundled weights first) cannot land after, and undo, the one a bundle's load queued.
+  let vadQueue: Promise<void> = Promise.resolve();
+  const applyVad = (choice: VadModelChoice): Promise<void> => {
+    const run = async (): Promise<void> => {
+      const model = engine.loadedModel;
+      vadFrom = model?.path ?? null;
+      await applyVadChoice(engine, choice, userDataDir, log.child('vad'), model);
+    };
+    vadQueue = vadQueue.then(run, run);
+    return vadQueue;
+  };
+  const followModel = async (): Promise<void> => {
+    const model = engine.loadedModel;
+    const bringsOwn = model?.components.some((c) => c.kind === 'vad') ?? false;
+    const runsBundles = engine.vadStatus.kind === 'silero' && Boolean(engine.vadStatus.bundleComponent);
+    // Only when the VAD's source changes: to a bundle that carries one, or away from it.
+    if ((bringsOwn || runsBundles) && model?.path !== vadFrom) await applyVad(settings.get().dictation.vadModel);
+  };
   const loadModel = async (file: string, modelId: string | null = null): Promise<void> => {
     const installedId = modelId ?? (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === path.resolve(file))?.id ?? null;
     await engine.loadModel(file, { ...loadOptions(), modelId: installedId });
+    await followModel();
   };
   // A file the user opened: loaded, then listed by reference and made active, so it is not forgotten (issue 44 item 1).
   const openModelFile = async (file: string): Promise<void> => {
@@ -137,6 +159,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     await checkOpenedFile(absolute);
     const installedId = (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === absolute)?.id ?? null;
     const info = await engine.loadModel(absolute, { ...loadOptions(), modelId: installedId });
+    await followModel();
     if (installedId) await models.setActive(installedId);
     else {
       const linked = await models.linkFile(absolute, toValidatedModelInfo(absolute, info));
@@ -151,13 +174,13 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
 
   wireServiceEvents({
     options, log, bus, engine, models, settings, history, activateModel, reloadModel,
-    applyVad: (choice) => applyVadChoice(engine, choice, userDataDir, log.child('vad')).then(() => undefined),
+    applyVad,
   });
 
   await engine.start();
   await devices.refresh();
   // The VAD loads beside the model: until it is there (a few ms), sessions use the energy VAD.
-  void applyVadChoice(engine, settings.get().dictation.vadModel, userDataDir, log.child('vad'));
+  void applyVad(settings.get().dictation.vadModel);
 
   const info = (): AppInfo => appInfo(options, engine, logSink, userDataDir);
   const startupModel = loadStartupModel(options, engine, models, loadModel, log, (notice) => {

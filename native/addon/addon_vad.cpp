@@ -127,6 +127,7 @@ Napi::Value AddonVadModel::Info(const Napi::CallbackInfo & info) {
     for (size_t i = 0; i < m.sample_rates.size(); ++i) rates.Set(uint32_t(i), m.sample_rates[i]);
     out.Set("sampleRates", rates);
     out.Set("fileSize", double(m.file_size));
+    out.Set("bundleComponent", m.bundle_component);
     return out;
 }
 

@@ -7,9 +7,15 @@
 //   the word: the word is lost);
 //   words the trained digits model emits on the non-speech set (silence, noises, hum, clicks, tones at
 //   three levels; 10 minutes in all, --quick: 1) when each VAD cuts it;
-//   VAD cost as % of real time (one thread; this machine's number, not a measurement to quote elsewhere).
+//   VAD cost as % of real time (one thread; this machine's number, not a measurement to quote elsewhere);
+//   silence guards (silence-guards.ts): words on the non-speech set and WER on the held-out-style set (digit
+//   strings with 0.5–3 s of silence or noise between them) with no VAD, the energy VAD, Silero, and Silero
+//   with each guard (edge trim, confidence floor), for the trained digits model and a generated model; and
+//   the confidence of the least sure word kept on speech next to the surest word emitted into non-speech.
 //
 //   npm run bench:vad -- [--quick] [--utterances N] [--model silero.gguf] [--asr digits.gguf]
+// --quick: 6 utterances, 1 minute of non-speech, 12 held-out strings (a smoke run, about a minute);
+// the full run: 60 utterances, 10 minutes of non-speech, 120 held-out strings.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +27,7 @@ import { Segmenter } from '../../app/main/sessions/segmenter.js';
 import { DEFAULT_VAD_SEGMENT_OPTIONS, speechSegments, type SampleSegment } from '../../app/shared/vad-segments.js';
 import { DIGITS_MODEL, REPO_ROOT, ensureDigitsSet, prng, readWav16, type WordTiming } from '../support/audio/digits.js';
 import { nonSpeech, nonSpeechSet } from '../support/audio/non-speech.js';
+import { silenceGuardsTable } from './vad-guards.js';
 import { concat } from '../support/audio/signals.js';
 
 const RATE = 16000;
@@ -174,6 +181,7 @@ async function main(): Promise<void> {
     `${asr ? ` (${values.asr})` : ' (no ASR model: words not counted)'}\n`);
   process.stdout.write(`VAD cost (one thread): Silero ${((100 * sileroMs) / 1000 / processedSec).toFixed(2)}% of real time, ` +
     `energy ${((100 * energyMs) / 1000 / processedSec).toFixed(2)}%\n`);
+  await silenceGuardsTable({ vad, digits: asr, nonSpeech: nonSpeechAudio, heldOutStrings: quick ? 12 : 120, write: (line) => process.stdout.write(line) });
   asr?.dispose();
   vad.dispose();
 }

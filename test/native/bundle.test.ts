@@ -3,12 +3,11 @@
 // is verified, info lists the components, and bundles without exactly one ASR component, of a newer
 // version, or damaged are refused by name (issue 46, item 2).
 import assert from 'node:assert/strict';
-import { openSync, closeSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Model } from '../../native/index.js';
 import { readGguf } from '../support/gguf/reader.js';
-import { writeBundle, writeSileroStandIn } from '../support/model/bundle.js';
+import { damageTensor, writeBundle, writeSileroStandIn } from '../support/model/bundle.js';
 import { generateModel } from '../support/model/generate.js';
 import { writeNvidiaSchema } from '../support/model/nvidia-schema.js';
 import { ARCHS } from '../support/model/options.js';
@@ -22,23 +21,6 @@ const dir = scratchDir('bundle');
 const silero = join(dir, 'silero.gguf');
 writeSileroStandIn(silero);
 const pcm = (): Float32Array => speechSamples(dir, seconds(4));
-
-/** Flips one byte of tensor `name`'s data in the file at `path`. */
-function damageTensor(path: string, name: string): void {
-  const file = readGguf(path);
-  const info = file.tensors.get(name);
-  assert.ok(info, name);
-  const at = file.dataOffset + info.offset + 5;
-  const fd = openSync(path, 'r+');
-  try {
-    const byte = Buffer.alloc(1);
-    readSync(fd, byte, 0, 1, at);
-    byte[0] ^= 0x10;
-    writeSync(fd, byte, 0, 1, at);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 describe('a parakeet.cpp bundle', () => {
   for (const arch of ARCHS) {

@@ -190,20 +190,25 @@ export class EngineCore {
       case 'fileOpen':
         return this.track(message.id, async (signal) => {
           // Read once in blocks to plan the windows (resampled as it is read: the same samples as one call
-          // over the file); nothing of the audio is kept until a window runs.
+          // over the file); nothing of the audio is kept until a window runs. With a trained VAD it runs over
+          // the same blocks: only the speech is windowed, cut at pauses (silent stretches never reach the decoder).
           const maxSamples = Math.trunc(message.maxWindowSec * message.sampleRate);
-          let file = await WindowedWav.open(message.path, { sampleRate: message.sampleRate, maxSamples, align: message.align, signal });
-          if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
-          if (message.vad && message.sampleRate === VAD_RATE) {
-            // With a trained VAD: only the speech, cut at pauses (silent stretches never reach the decoder). The
-            // VAD pass holds the whole file while it runs; the windows are then read from disk as they run.
-            const { samples: pcm } = await readWavMono(message.path, { signal, sampleRate: message.sampleRate });
-            const speech = await this.vad.segments(pcm, message.vad);
-            if (speech) file = file.withWindows(planSpeechWindows(pcm, speech, message.sampleRate, maxSamples, message.align));
+          const pass = message.vad && message.sampleRate === VAD_RATE ? this.vad.filePass(message.vad) : null;
+          try {
+            let file = await WindowedWav.open(message.path, {
+              sampleRate: message.sampleRate, maxSamples, align: message.align, signal, onBlock: pass ? (block) => pass.push(block) : undefined,
+            });
+            if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
+            if (pass) {
+              const { segments, energies } = await pass.finish();
+              file = file.withWindows(planSpeechWindows(energies, segments, message.sampleRate, maxSamples, message.align));
+            }
+            const handle = this.nextFile++;
+            this.files.set(handle, file);
+            return { handle, sampleRate: file.sampleRate, samples: file.samples, windows: file.windows };
+          } finally {
+            pass?.dispose();
           }
-          const handle = this.nextFile++;
-          this.files.set(handle, file);
-          return { handle, sampleRate: file.sampleRate, samples: file.samples, windows: file.windows };
         });
       case 'fileWindow':
         return this.trackFileJob(message.id, async (signal) => {

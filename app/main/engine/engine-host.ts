@@ -14,6 +14,7 @@
 // transcription: their input may be what killed it), and the idle unload
 // (after `idleUnloadMs` without a model call and with nothing in use, the model
 // goes; the engine stays alive and the next call reloads the same file first).
+import { basename } from 'node:path';
 import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice, VadSummary } from '../../ipc/contract.js';
 import type { BuildInfo, DeviceInfo, ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
@@ -413,8 +414,14 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       : '';
     return {
       detector: 'silero',
-      text: `Silero VAD ${this.vad.sourceVersion} (${this.vad.weightType.toUpperCase()}), on the CPU beside the model: one thread per live source, outside the decode queue${cost}`,
+      text: `Silero VAD ${this.vad.sourceVersion} (${this.vad.weightType.toUpperCase()})${this.vadOrigin(this.vad)}, on the CPU beside the model: ` +
+        `one thread per live source, outside the decode queue${cost}`,
     };
+  }
+
+  /** Which Silero runs, said where Devices shows it: the opened bundle's own, or the app's. */
+  private vadOrigin(vad: Extract<EngineVadStatus, { kind: 'silero' }>): string {
+    return vad.bundleComponent ? ` from the model bundle (component "${vad.bundleComponent}" of ${basename(vad.path)})` : '';
   }
 
   get vadStatus(): EngineVadStatus {

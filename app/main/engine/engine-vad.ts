@@ -1,11 +1,12 @@
 // The engine process's voice-activity detector: the Silero VAD model (when one is loaded), its streams
-// (one per live audio source: a dictation, each meeting track), and whole-file speech segments for file
-// jobs. Each stream's pushes run one after another (a queue), each on the stream's own one-thread CPU
+// (one per live audio source: a dictation, each meeting track), and a pass over a file job's blocks
+// (vad-file-pass.ts). Each stream's pushes run one after another (a queue), each on the stream's own one-thread CPU
 // graph (native VadStream): they never wait for the ASR model's states, nor delay them.
 import { performance } from 'node:perf_hooks';
 import { VadModel, type VadStream } from '../../../native/index.js';
-import { speechSegments, type SampleSegment, type VadSegmentOptions } from '../../shared/vad-segments.js';
+import type { VadSegmentOptions } from '../../shared/vad-segments.js';
 import { CodedError, type EngineVadStatus } from './protocol.js';
+import { VadFilePass } from './vad-file-pass.js';
 
 /** Silero's rate for everything the app sends (its 8 kHz weights serve the CLI's 8 kHz files). */
 export const VAD_RATE = 16000;
@@ -41,6 +42,7 @@ export class EngineVad {
     this.model = await VadModel.load(path);
     const info = this.model.info();
     this.status = { kind: 'silero', path, sourceVersion: info.sourceVersion, weightType: info.weightType };
+    if (info.bundleComponent) this.status.bundleComponent = info.bundleComponent;
     return this.status;
   }
 
@@ -82,16 +84,9 @@ export class EngineVad {
     return { computeMs: open.computeMs, audioSec: open.samples / VAD_RATE };
   }
 
-  /** Speech segments of a whole clip at VAD_RATE on a stream of its own; null when no model is loaded. */
-  async segments(pcm: Float32Array, options: VadSegmentOptions): Promise<SampleSegment[] | null> {
-    if (!this.model) return null;
-    const stream = this.model.createStream(VAD_RATE);
-    try {
-      const probs = Float32Array.from([...await stream.process(pcm), ...await stream.flush()]);
-      return speechSegments(probs, stream.chunkSamples, VAD_RATE, pcm.length, options);
-    } finally {
-      stream.dispose();
-    }
+  /** A file job's pass over the file's blocks on a stream of its own; null when no model is loaded. */
+  filePass(options: VadSegmentOptions & { trimMs?: number }): VadFilePass | null {
+    return this.model ? new VadFilePass(this.model.createStream(VAD_RATE), VAD_RATE, options) : null;
   }
 
   private closeAll(): void {

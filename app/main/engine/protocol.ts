@@ -57,7 +57,8 @@ export type EngineStreamChunk = Omit<StreamChunk, 'encoded'>;
 
 /** The voice-activity detector the engine runs: Silero (a GGUF loaded) or none (the callers' energy VAD). */
 export type EngineVadStatus =
-  | { kind: 'silero'; path: string; sourceVersion: string; weightType: 'f32' | 'f16' }
+  /** bundleComponent: the parakeet.cpp bundle component it came from (the loaded model's "vad"); absent for a Silero GGUF. */
+  | { kind: 'silero'; path: string; sourceVersion: string; weightType: 'f32' | 'f16'; bundleComponent?: string }
   | { kind: 'energy'; reason: string };
 
 /** How speech segments are found in a file (app/shared/vad-segments.ts). */
@@ -66,6 +67,8 @@ export interface EngineVadOptions {
   minSpeechMs: number;
   minSilenceMs: number;
   padMs: number;
+  /** Silence guard: taken off both ends of every segment after padding (ms); absent or 0: off. */
+  trimMs?: number;
 }
 
 export interface EngineProcessStatus {

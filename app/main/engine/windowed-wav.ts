@@ -19,6 +19,11 @@ export interface WindowedWavOptions {
   signal?: AbortSignal;
   /** Bytes per read (tests use small ones). */
   blockBytes?: number;
+  /**
+   * Each block of the planning pass, in order, awaited before the next read (a trained VAD runs over the
+   * blocks as they go by: the file is read once to plan, and never held whole).
+   */
+  onBlock?: (block: Float32Array) => void | Promise<void>;
 }
 
 export class WindowedWav {
@@ -27,6 +32,8 @@ export class WindowedWav {
   private buffer: Float32Array[] = [];
   private bufferStart = 0;
   private bufferLength = 0;
+  /** Times the file was read from its start: 1 after open (the planning pass), one more for each pass over windows. */
+  private passes = 1;
 
   private constructor(
     readonly path: string,
@@ -39,7 +46,7 @@ export class WindowedWav {
 
   /** Reads the file once to plan its windows; nothing of it stays in memory. */
   static async open(path: string, options: WindowedWavOptions): Promise<WindowedWav> {
-    const { sampleRate, maxSamples, align, signal, blockBytes } = options;
+    const { sampleRate, maxSamples, align, signal, blockBytes, onBlock } = options;
     const stamp = await fs.stat(path);
     const reader = await MonoBlockReader.open(path, { sampleRate, blockBytes });
     const planner = new WindowPlanner(sampleRate, maxSamples, align);
@@ -48,6 +55,7 @@ export class WindowedWav {
       for (let block = await reader.next(signal); block; block = await reader.next(signal)) {
         planner.push(block);
         samples += block.length;
+        await onBlock?.(block);
       }
     } finally {
       await reader.close();
@@ -58,6 +66,11 @@ export class WindowedWav {
   /** The same file with other windows (in order: a trained VAD's speech windows); nothing is read. */
   withWindows(windows: SampleRange[]): WindowedWav {
     return new WindowedWav(this.path, this.sampleRate, this.samples, windows, this.stamp, this.blockBytes);
+  }
+
+  /** Passes over the file so far: the planning pass, then one for the windows read in order (one more each time a window goes back). */
+  get readPasses(): number {
+    return this.passes;
   }
 
   /** Samples held now (the part of a window read so far, and what the last block read past it). */
@@ -98,6 +111,7 @@ export class WindowedWav {
       throw new CodedError('FILE_CHANGED', `${this.path} changed while it was being transcribed; transcribe it again.`);
     }
     this.reader = await MonoBlockReader.open(this.path, { sampleRate: this.sampleRate, blockBytes: this.blockBytes });
+    this.passes += 1;
     this.buffer = [];
     this.bufferStart = 0;
     this.bufferLength = 0;

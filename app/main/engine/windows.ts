@@ -6,6 +6,8 @@
 // same summation order; streamed (WindowPlanner), so a long file is never whole in memory.
 // test/reference/windows.ts is the one-pass port it is checked against.
 
+import { HopSummer, hopSamples } from './hop-energies.js';
+
 export interface SampleRange {
   begin: number;
   end: number;
@@ -22,16 +24,15 @@ export class WindowPlanner {
   /** prefix[k] = sum of the first k hop energies, for k ≥ prefixBase. */
   private prefix: number[] = [0];
   private prefixBase = 0;
-  /** The hop being summed. */
-  private hopSum = 0;
-  private hopCount = 0;
+  private readonly summer: HopSummer;
   private total = 0;
   private start = 0;
   private readonly out: SampleRange[] = [];
 
   constructor(sampleRate: number, private readonly maxSamples: number, align: number) {
-    this.hop = Math.max(1, Math.trunc(sampleRate / 100));
+    this.hop = hopSamples(sampleRate);
     this.align = align <= 0 ? 1 : align;
+    this.summer = new HopSummer(this.hop, (e) => this.addHop(e));
   }
 
   /** Complete hops so far (their energies are in `prefix`). */
@@ -40,27 +41,31 @@ export class WindowPlanner {
   }
 
   push(pcm: Float32Array): void {
-    for (let i = 0; i < pcm.length; i += 1) {
-      const x = pcm[i]!;
-      this.hopSum += x * x;
-      this.hopCount += 1;
-      if (this.hopCount === this.hop) this.closeHop();
-    }
+    this.summer.push(pcm);
     this.total += pcm.length;
     if (this.maxSamples > 0) this.cut(null);
   }
 
-  private closeHop(): void {
-    this.prefix.push(this.prefix[this.prefix.length - 1]! + this.hopSum / this.hopCount);
-    this.hopSum = 0;
-    this.hopCount = 0;
+  /**
+   * Hop energies already summed (hop-energies.ts: the same numbers `push` would sum) for `samples` samples,
+   * instead of the samples: a long stretch of speech in a file is planned from its recorded energies.
+   * Not mixed with `push`.
+   */
+  pushHopEnergies(energies: ArrayLike<number>, samples: number): void {
+    for (let i = 0; i < energies.length; i += 1) this.addHop(energies[i]!);
+    this.total += samples;
+    if (this.maxSamples > 0) this.cut(null);
+  }
+
+  private addHop(energy: number): void {
+    this.prefix.push(this.prefix[this.prefix.length - 1]! + energy);
   }
 
   /** The cut points of all the audio pushed. */
   finish(): SampleRange[] {
     const n = this.total;
     if (this.maxSamples <= 0 || n <= this.maxSamples) return [{ begin: 0, end: n }];
-    if (this.hopCount > 0) this.closeHop();
+    this.summer.finish();
     this.cut(this.frames);
     this.out.push({ begin: this.start, end: n });
     return this.out;

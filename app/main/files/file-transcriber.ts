@@ -16,6 +16,7 @@ import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
 import { checkRegularFile, notRegularMessage } from '../util/regular-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from './audio-converter.js';
+import { keepConfidentWords } from '../../shared/silence-guards.js';
 
 /**
  * File-system failures arrive from the engine process as Node's terse errno text ("ENOENT: no such file or
@@ -62,7 +63,9 @@ export class FileTranscriber {
   private vadOptions(): EngineVadOptions | undefined {
     const d = this.opts.settings.get().dictation;
     if (d.vadModel !== 'silero' || this.opts.engine.vadStatus.kind !== 'silero') return undefined;
-    return { threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: Math.min(d.preRollMs, 500) };
+    return {
+      threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: Math.min(d.preRollMs, 500), trimMs: d.vadEdgeTrimMs,
+    };
   }
 
   async transcribe(path: string, options: FileTranscribeOptions = {}): Promise<FileTranscript> {
@@ -118,11 +121,14 @@ export class FileTranscriber {
       this.opts.bus.emit('files:progress', { jobId, fraction: 1, path });
       const elapsedMs = performance.now() - started;
       this.opts.log.info(`${path}: ${result.durationSec.toFixed(1)} s transcribed in ${elapsedMs.toFixed(0)} ms on ${result.devicesRan.join('+')}`);
+      const floor = this.opts.settings.get().dictation.minWordConfidence;
+      const words = keepConfidentWords(result.words, floor);
       const transcript: FileTranscript = {
         jobId,
         path,
-        text: result.text,
-        words: result.words,
+        // With the confidence floor on and a word dropped, the text is the kept words'.
+        text: words.length === result.words.length ? result.text : words.map((w) => w.text).join(' '),
+        words,
         tokens: result.tokens,
         durationSec: result.durationSec,
         devicesRan: result.devicesRan,

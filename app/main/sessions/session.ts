@@ -387,7 +387,10 @@ export class DictationSession {
    */
   private feedStream(): void {
     const segment = this.open;
-    const limit = this.segmenter.tentativeEnd ?? this.store.length;
+    // A trained VAD's verdicts lag the audio: only what it has judged can be inside the segment (fed past
+    // them, the stream heard the pause after the segment's end and the final was not its audio's text).
+    const judged = this.segmenter.usesExternalDetector ? Math.min(this.store.length, this.segmenter.decidedSamples) : this.store.length;
+    const limit = this.segmenter.tentativeEnd ?? judged;
     if (!segment?.stream || segment.fedTo >= limit) return;
     segment.stream.feed(this.store.read(segment.fedTo, limit));
     segment.fedTo = limit;

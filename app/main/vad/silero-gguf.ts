@@ -2,7 +2,8 @@
 // tensors `vad16k.*` / `vad8k.*` in PyTorch shapes). F16 stores the conv and LSTM weights as F16 and keeps
 // the STFT basis and every bias in F32, as parakeet.cpp's converter does.
 import { createHash } from 'node:crypto';
-import { encodeGguf, type GgufKvValue, type GgufTensorInput } from './gguf-writer.js';
+import { encodeGgufBytes, type GgufInMemoryTensor, type GgufOutValue } from '../models/nemo/gguf-out.js';
+import { f32ToF16Bits } from '../../shared/half.js';
 import {
   readSileroOnnx,
   SILERO_ENCODER_CHANNELS,
@@ -44,38 +45,48 @@ export function convertSileroOnnx(onnx: Uint8Array, weightType: SileroWeightType
 export function encodeSileroGguf(
   rates: readonly SileroRateWeights[], source: { version: string; sha256: string }, weightType: SileroWeightType,
 ): Uint8Array {
-  const kv = new Map<string, GgufKvValue>([
-    ['general.architecture', { type: 'string', value: 'silero_vad' }],
-    ['general.name', { type: 'string', value: 'silero-vad' }],
-    ['general.license', { type: 'string', value: 'MIT' }],
-    ['general.url', { type: 'string', value: 'https://github.com/snakers4/silero-vad' }],
-    ['silero_vad.source.version', { type: 'string', value: source.version }],
-    ['silero_vad.source.sha256', { type: 'string', value: source.sha256 }],
-    ['silero_vad.sample_rates', { type: 'int32[]', value: [8000, 16000] }],
-    ['silero_vad.encoder.n_layers', { type: 'uint32', value: SILERO_ENCODER_CHANNELS.length }],
-    ['silero_vad.encoder.strides', { type: 'int32[]', value: [...SILERO_ENCODER_STRIDES] }],
-    ['silero_vad.encoder.channels', { type: 'int32[]', value: [...SILERO_ENCODER_CHANNELS] }],
-    ['silero_vad.encoder.kernel', { type: 'uint32', value: SILERO_KERNEL }],
-    ['silero_vad.lstm.hidden', { type: 'uint32', value: SILERO_HIDDEN }],
+  const kv = new Map<string, GgufOutValue>([
+    ['general.architecture', { type: 'str', value: 'silero_vad' }],
+    ['general.name', { type: 'str', value: 'silero-vad' }],
+    ['general.license', { type: 'str', value: 'MIT' }],
+    ['general.url', { type: 'str', value: 'https://github.com/snakers4/silero-vad' }],
+    ['silero_vad.source.version', { type: 'str', value: source.version }],
+    ['silero_vad.source.sha256', { type: 'str', value: source.sha256 }],
+    ['silero_vad.sample_rates', { type: 'i32[]', value: [8000, 16000] }],
+    ['silero_vad.encoder.n_layers', { type: 'u32', value: SILERO_ENCODER_CHANNELS.length }],
+    ['silero_vad.encoder.strides', { type: 'i32[]', value: [...SILERO_ENCODER_STRIDES] }],
+    ['silero_vad.encoder.channels', { type: 'i32[]', value: [...SILERO_ENCODER_CHANNELS] }],
+    ['silero_vad.encoder.kernel', { type: 'u32', value: SILERO_KERNEL }],
+    ['silero_vad.lstm.hidden', { type: 'u32', value: SILERO_HIDDEN }],
   ]);
   for (const r of rates) {
     const key = `silero_vad.${r.sampleRate}`;
-    kv.set(`${key}.chunk_samples`, { type: 'uint32', value: r.chunkSamples });
-    kv.set(`${key}.context_samples`, { type: 'uint32', value: r.contextSamples });
-    kv.set(`${key}.stft.n_fft`, { type: 'uint32', value: r.nFft });
-    kv.set(`${key}.stft.hop`, { type: 'uint32', value: r.hop });
-    kv.set(`${key}.stft.right_reflect_pad`, { type: 'uint32', value: r.rightReflectPad });
+    kv.set(`${key}.chunk_samples`, { type: 'u32', value: r.chunkSamples });
+    kv.set(`${key}.context_samples`, { type: 'u32', value: r.contextSamples });
+    kv.set(`${key}.stft.n_fft`, { type: 'u32', value: r.nFft });
+    kv.set(`${key}.stft.hop`, { type: 'u32', value: r.hop });
+    kv.set(`${key}.stft.right_reflect_pad`, { type: 'u32', value: r.rightReflectPad });
   }
-  const tensors: GgufTensorInput[] = [];
+  const tensors: GgufInMemoryTensor[] = [];
   for (const r of rates) {
     for (const [name, t] of r.tensors) {
-      tensors.push({
-        name: `${ratePrefix(r)}.${name}`,
-        shape: t.shape,
-        type: weightType === 'f16' && !keepsF32(name) ? 'f16' : 'f32',
-        values: t.values,
-      });
+      const count = t.shape.reduce((a, b) => a * b, 1);
+      if (count !== t.values.length) throw new Error(`tensor ${name}: shape [${t.shape.join(', ')}] but ${t.values.length} values`);
+      const f16 = weightType === 'f16' && !keepsF32(name);
+      const data = f16 ? f16Bytes(t.values) : new Uint8Array(t.values.buffer, t.values.byteOffset, t.values.byteLength);
+      // PyTorch order (slowest first) reversed: ggml's ne.
+      tensors.push({ name: `${ratePrefix(r)}.${name}`, ne: [...t.shape].reverse(), type: f16 ? GGML_TYPE_F16 : GGML_TYPE_F32, byteSize: data.length, data });
     }
   }
-  return encodeGguf(kv, tensors);
+  return encodeGgufBytes([...kv], tensors);
+}
+
+const GGML_TYPE_F32 = 0;
+const GGML_TYPE_F16 = 1;
+
+function f16Bytes(values: Float32Array): Uint8Array {
+  const out = new Uint8Array(values.length * 2);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < values.length; i++) view.setUint16(i * 2, f32ToF16Bits(values[i]!), true);
+  return out;
 }

@@ -186,31 +186,36 @@ std::vector<BundleComponent> bundle_components(const GgufFile & f) {
     return out;
 }
 
-void read_bundle_asr_component(GgufFile & f) {
+void read_bundle_component(GgufFile & f, const std::string & kind) {
+    const bool asr_kind = kind == "asr";
+    const std::string what = asr_kind ? "speech-recognition" : "voice-activity (" + kind + ")";
     const std::vector<BundleComponent> components = bundle_components(f);
-    const BundleComponent * asr = nullptr;
+    const BundleComponent * chosen = nullptr;
     for (const BundleComponent & c : components) {
-        if (c.kind != "asr") continue;
-        if (asr != nullptr) {
-            f.fail("this parakeet.cpp bundle holds more than one speech-recognition component (" + names_of(components) +
+        if (c.kind != kind) continue;
+        if (chosen != nullptr) {
+            f.fail("this parakeet.cpp bundle holds more than one " + what + " component (" + names_of(components) +
                    "); this app loads a bundle with exactly one");
         }
-        asr = &c;
+        chosen = &c;
     }
-    if (asr == nullptr) {
-        f.fail("this parakeet.cpp bundle holds no speech-recognition component, only " + names_of(components) +
-               "; choose a bundle with an 'asr' component, or the ASR model's own GGUF");
+    if (chosen == nullptr) {
+        f.fail("this parakeet.cpp bundle holds no " + what + " component, only " + names_of(components) +
+               (asr_kind ? "; choose a bundle with an 'asr' component, or the ASR model's own GGUF"
+                         : "; choose a bundle with a '" + kind + "' component, or a Silero VAD GGUF"));
     }
-    const std::string prefix = asr->name + ".";
-    const std::string recorded = f.stored_string(component_key(asr->name, "content_sha256"));
+    const std::string prefix = chosen->name + ".";
+    const std::string recorded = f.stored_string(component_key(chosen->name, "content_sha256"));
     if (!recorded.empty()) {
         const std::string actual = content_digest(f, prefix);
         if (actual != recorded) {
-            f.fail("bundle component " + quoted_value(asr->name) + " is damaged: its tensors hash to " + actual + ", the bundle records " +
-                   quoted_value(recorded) + " (parakeet.bundle." + asr->name + ".content_sha256); download the bundle again");
+            f.fail("bundle component " + quoted_value(chosen->name) + " is damaged: its tensors hash to " + actual + ", the bundle records " +
+                   quoted_value(recorded) + " (parakeet.bundle." + chosen->name + ".content_sha256); download the bundle again");
         }
     }
     f.set_name_prefix(prefix);
 }
+
+void read_bundle_asr_component(GgufFile & f) { read_bundle_component(f, "asr"); }
 
 }  // namespace parakeet

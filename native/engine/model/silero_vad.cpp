@@ -13,6 +13,7 @@
 
 #include "ggml-alloc.h"
 #include "ggml-backend.h"
+#include "bundle_format.h"
 #include "parakeet/vad.h"
 
 namespace parakeet {
@@ -189,6 +190,9 @@ SileroChunkGraph build_silero_chunk_graph(ggml_context * ctx, const SileroWeight
 
 std::shared_ptr<const VadModel> VadModel::load(const std::string & path) {
     std::unique_ptr<GgufFile> f = GgufFile::open(path, false);
+    // A parakeet.cpp bundle carrying a Silero VAD: its "vad" component, read through a prefixed view.
+    const bool bundle = is_bundle(*f);
+    if (bundle) read_bundle_component(*f, "vad");
     const std::string arch = f->get_string("general.architecture", "");
     if (arch != "silero_vad") {
         const std::string asr = f->get_string("parakeet.arch", "");
@@ -216,6 +220,7 @@ std::shared_ptr<const VadModel> VadModel::load(const std::string & path) {
     info.weight_type = model->rate16k_->f16 ? "f16" : "f32";
     info.sample_rates = {8000, 16000};
     info.file_size = f->file_size();
+    if (bundle) info.bundle_component = f->name_prefix().substr(0, f->name_prefix().size() - 1);
     return model;
 }
 

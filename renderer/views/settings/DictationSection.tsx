@@ -37,6 +37,12 @@ export function DictationSection({ draft, update }: SectionProps) {
           <Field id="set-vad-min-silence" label="Shortest pause between file segments (ms)" hint="Files are cut at pauses this long; silence is skipped.">
             <NumberInput id="set-vad-min-silence" value={draft.dictation.vadMinSilenceMs} limit={SETTINGS_LIMITS.vadMinSilenceMs} step={50} onChange={(v) => dict({ vadMinSilenceMs: v })} />
           </Field>
+          <Field id="set-vad-edge-trim" label="Trim segment edges (ms)" hint="Files: taken off both ends of each speech segment before it is transcribed; 0 = off.">
+            <NumberInput id="set-vad-edge-trim" value={draft.dictation.vadEdgeTrimMs} limit={SETTINGS_LIMITS.vadEdgeTrimMs} step={10} onChange={(v) => dict({ vadEdgeTrimMs: v })} />
+          </Field>
+          <Field id="set-min-word-confidence" label="Lowest word confidence" hint="Files: words the model is less sure of are dropped; 0 = off.">
+            <NumberInput id="set-min-word-confidence" value={draft.dictation.minWordConfidence} limit={SETTINGS_LIMITS.minWordConfidence} step={0.05} onChange={(v) => dict({ minWordConfidence: v })} />
+          </Field>
         </>
       ) : null}
       <Field id="set-vad" label="Energy: speech threshold above noise (dB)">

@@ -12,7 +12,7 @@ import { parseChord } from '../../../app/shared/hotkey/chord.js';
 export type FieldId =
   | 'set-threads' | 'set-idle-unload' | 'set-pause' | 'set-maxseg' | 'set-partial' | 'set-preroll' | 'set-vad'
   | 'set-keep-days' | 'set-max-entries' | 'set-restore-delay' | 'set-hotkey' | 'set-mirror' | 'set-replacements' | 'set-hold-key' | 'set-tap-ms'
-  | 'set-vad-threshold' | 'set-vad-min-speech' | 'set-vad-min-silence';
+  | 'set-vad-threshold' | 'set-vad-min-speech' | 'set-vad-min-silence' | 'set-vad-edge-trim' | 'set-min-word-confidence';
 
 export type FieldMessages = Partial<Record<FieldId, string>>;
 
@@ -36,6 +36,8 @@ export const FIELD_NAMES: Record<FieldId, string> = {
   'set-vad-threshold': 'Silero speech threshold',
   'set-vad-min-speech': 'Shortest speech',
   'set-vad-min-silence': 'Shortest pause',
+  'set-vad-edge-trim': 'Segment edge trim',
+  'set-min-word-confidence': 'Lowest word confidence',
 };
 
 export interface MachineFacts {
@@ -66,6 +68,8 @@ export function fieldErrors(draft: Settings): FieldMessages {
   put('set-vad-threshold', numberProblem(draft.dictation.vadSpeechThreshold, L.vadSpeechThreshold, '', false));
   put('set-vad-min-speech', numberProblem(draft.dictation.vadMinSpeechMs, L.vadMinSpeechMs, ' ms'));
   put('set-vad-min-silence', numberProblem(draft.dictation.vadMinSilenceMs, L.vadMinSilenceMs, ' ms'));
+  put('set-vad-edge-trim', numberProblem(draft.dictation.vadEdgeTrimMs, L.vadEdgeTrimMs, ' ms'));
+  put('set-min-word-confidence', numberProblem(draft.dictation.minWordConfidence, L.minWordConfidence, '', false));
   put('set-keep-days', numberProblem(draft.history.keepDays, L.keepDays, ' days'));
   put('set-max-entries', numberProblem(draft.history.maxEntries, L.maxEntries, ' entries'));
   put('set-restore-delay', numberProblem(draft.insert.restoreDelayMs, L.restoreDelayMs, ' ms'));
@@ -119,6 +123,8 @@ export function validPart(saved: Settings, draft: Settings, errors: FieldMessage
       vadSpeechThreshold: has('set-vad-threshold') ? saved.dictation.vadSpeechThreshold : draft.dictation.vadSpeechThreshold,
       vadMinSpeechMs: has('set-vad-min-speech') ? saved.dictation.vadMinSpeechMs : draft.dictation.vadMinSpeechMs,
       vadMinSilenceMs: has('set-vad-min-silence') ? saved.dictation.vadMinSilenceMs : draft.dictation.vadMinSilenceMs,
+      vadEdgeTrimMs: has('set-vad-edge-trim') ? saved.dictation.vadEdgeTrimMs : draft.dictation.vadEdgeTrimMs,
+      minWordConfidence: has('set-min-word-confidence') ? saved.dictation.minWordConfidence : draft.dictation.minWordConfidence,
     },
     history: {
       ...draft.history,
@@ -187,6 +193,7 @@ export function fieldOfServerError(message: string): FieldId | null {
     maxEntries: 'set-max-entries', restoreDelayMs: 'set-restore-delay', toggle: 'set-hotkey', hotkey: 'set-hotkey',
     mirrorEndpoint: 'set-mirror', replacements: 'set-replacements', hold: 'set-hold-key', tapMs: 'set-tap-ms',
     vadSpeechThreshold: 'set-vad-threshold', vadMinSpeechMs: 'set-vad-min-speech', vadMinSilenceMs: 'set-vad-min-silence',
+    vadEdgeTrimMs: 'set-vad-edge-trim', minWordConfidence: 'set-min-word-confidence',
   };
   return map[key!] ?? null;
 }

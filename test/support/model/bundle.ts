@@ -2,7 +2,7 @@
 // files of ours: every key and tensor under "<component>.", per-component licence keys, the source
 // file's sha256 and the content digest over the component's tensors. Facts from the format; the code is ours.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { GgmlType, GgufValueType } from '../gguf/types.js';
 import { readGguf, readTensorBytes } from '../gguf/reader.js';
 import { gv } from '../gguf/values.js';
@@ -92,4 +92,21 @@ export function writeBundle(dst: string, name: string, components: readonly Bund
     for (const t of own) tensors.push({ name: `${c.name}.${t.name}`, ne: t.ne, type: t.type, data: t.bytes });
   }
   writeGguf(dst, [...kv, ...componentKv], tensors);
+}
+
+/** Flips one byte of tensor `name`'s data in the file at `path` (a damaged component). */
+export function damageTensor(path: string, name: string): void {
+  const file = readGguf(path);
+  const info = file.tensors.get(name);
+  if (!info) throw new Error(`no tensor ${name} in ${path}`);
+  const at = file.dataOffset + info.offset + 5;
+  const fd = openSync(path, 'r+');
+  try {
+    const byte = Buffer.alloc(1);
+    readSync(fd, byte, 0, 1, at);
+    byte[0] ^= 0x10;
+    writeSync(fd, byte, 0, 1, at);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { speechSegments, segmentSeconds, type VadSegmentOptions } from '../../../app/shared/vad-segments.js';
 import { planSpeechWindows } from '../../../app/main/engine/speech-windows.js';
+import { HopEnergyRecorder, hopEnergiesOf } from '../../../app/main/engine/hop-energies.js';
+import { WindowPlanner } from '../../../app/main/engine/windows.js';
 
 const CHUNK = 512;
 const RATE = 16000;
@@ -45,11 +47,11 @@ test('speech windows: silence skipped, near segments joined up to the limit, lon
   const pcm = new Float32Array(60 * RATE);
   for (let i = 0; i < pcm.length; i++) pcm[i] = Math.sin(i * 0.05) * (Math.floor(i / 8000) % 3 === 0 ? 0.01 : 0.3);
   const align = 1280;
-  const windows = planSpeechWindows(pcm, [
+  const windows = planSpeechWindows(hopEnergiesOf(pcm, RATE), [
     { start: 1 * RATE + 100, end: 3 * RATE }, { start: 3.5 * RATE, end: 5 * RATE },  // 0.5 s apart: one window
     { start: 20 * RATE, end: 22 * RATE },  // after 15 s of silence: its own
     { start: 30 * RATE + 7, end: 55 * RATE },  // 25 s of speech: cut to ≤ 10 s windows
-  ], RATE, 10 * RATE, align);
+  ], RATE, 10 * RATE, align, 1);
   assert.deepEqual(windows.slice(0, 2), [{ begin: RATE + 100 - ((RATE + 100) % align), end: 5 * RATE }, { begin: 20 * RATE, end: 22 * RATE }]);
   const long = windows.slice(2);
   assert.ok(long.length >= 3);
@@ -58,5 +60,23 @@ test('speech windows: silence skipped, near segments joined up to the limit, lon
   for (let i = 1; i < long.length; i++) assert.equal(long[i]!.begin, long[i - 1]!.end, 'a long stretch is cut without gaps');
   for (const w of long) assert.ok(w.end - w.begin <= 10 * RATE);
   const covered = windows.reduce((a, w) => a + w.end - w.begin, 0);
+  const unjoined = planSpeechWindows(hopEnergiesOf(pcm, RATE), [{ start: 1 * RATE, end: 3 * RATE }, { start: 3.5 * RATE, end: 5 * RATE }], RATE, 10 * RATE, align);
+  assert.deepEqual(unjoined, [{ begin: RATE - (RATE % align), end: 3 * RATE }, { begin: 3.5 * RATE - ((3.5 * RATE) % align), end: 5 * RATE }], 'by default each segment is its own window');
   assert.ok(covered < 35 * RATE, 'the silent stretches are not decoded');
+  // Planned from the file's hop energies, the long stretch is cut where the engine's planner cuts its samples.
+  const begin = long[0]!.begin;
+  const fromSamples = new WindowPlanner(RATE, 10 * RATE, align);
+  fromSamples.push(pcm.subarray(begin, 55 * RATE));
+  assert.deepEqual(long, fromSamples.finish().map((w) => ({ begin: begin + w.begin, end: begin + w.end })));
+});
+
+test('hop energies recorded block by block are those of the whole clip', () => {
+  const pcm = new Float32Array(RATE + 77);
+  for (let i = 0; i < pcm.length; i++) pcm[i] = Math.sin(i * 0.013) * (1 + (i % 97) / 97);
+  const recorder = new HopEnergyRecorder(RATE);
+  for (let i = 0; i < pcm.length; i += 333) recorder.push(pcm.subarray(i, i + 333));
+  const blocks = recorder.finish();
+  assert.deepEqual(blocks, hopEnergiesOf(pcm, RATE));
+  assert.equal(blocks.energies.length, Math.ceil(pcm.length / 160));
+  assert.equal(blocks.samples, pcm.length);
 });

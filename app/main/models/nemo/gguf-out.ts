@@ -1,6 +1,8 @@
-// A GGUF v3 file written as the parakeet.cpp converter's Python `gguf` writer lays it out: header,
-// key/values in order, tensor infos, 32-byte alignment, then each tensor's bytes produced one at a
-// time (a 2.4 GB model never sits in memory).
+// A GGUF v3 file written as the parakeet.cpp converter's Python `gguf` writer lays it out (and ggml's
+// gguf_write_to_file): header, key/values in order, tensor infos with offsets relative to the data
+// section, 32-byte alignment, then each tensor's bytes, zero-padded to the alignment. The app's one GGUF
+// serializer: the .nemo importer streams it to a file, each tensor's bytes produced one at a time (a
+// 2.4 GB model never sits in memory); the Silero converter takes the whole file's bytes (2 MB).
 import type { FileHandle } from 'node:fs/promises';
 
 export type GgufOutValue =
@@ -88,13 +90,8 @@ function writeValue(out: Bytes, v: GgufOutValue): void {
 
 const pad = (n: number): number => (ALIGNMENT - (n % ALIGNMENT)) % ALIGNMENT;
 
-/** Writes the file through `handle`; `onTensor(i)` after each tensor (progress, cancellation). */
-export async function writeGgufFile(
-  handle: FileHandle,
-  kv: readonly (readonly [string, GgufOutValue])[],
-  tensors: readonly GgufOutTensor[],
-  onTensor: (index: number) => void,
-): Promise<void> {
+/** Header, key/values and tensor infos, padded to the alignment: the bytes before the first tensor. */
+export function ggufHead(kv: readonly (readonly [string, GgufOutValue])[], tensors: readonly Omit<GgufOutTensor, 'bytes'>[]): Uint8Array {
   const head = new Bytes();
   head.raw(utf8.encode('GGUF'));
   head.u32(3);
@@ -114,18 +111,46 @@ export async function writeGgufFile(
     offset += t.byteSize + pad(t.byteSize);
   }
   head.raw(new Uint8Array(pad(head.length)));
+  return head.concat();
+}
+
+function checkedBytes(t: GgufOutTensor, bytes: Uint8Array): Uint8Array {
+  if (bytes.length !== t.byteSize) throw new Error(`internal: tensor ${t.name} has ${bytes.length} bytes, planned ${t.byteSize}`);
+  return bytes;
+}
+
+/** Writes the file through `handle`; `onTensor(i)` after each tensor (progress, cancellation). */
+export async function writeGgufFile(
+  handle: FileHandle,
+  kv: readonly (readonly [string, GgufOutValue])[],
+  tensors: readonly GgufOutTensor[],
+  onTensor: (index: number) => void,
+): Promise<void> {
   let position = 0;
   const write = async (b: Uint8Array): Promise<void> => {
     let done = 0;
     while (done < b.length) done += (await handle.write(b, done, b.length - done, position + done)).bytesWritten;
     position += b.length;
   };
-  await write(head.concat());
+  await write(ggufHead(kv, tensors));
   for (let i = 0; i < tensors.length; i++) {
-    const bytes = await tensors[i].bytes();
-    if (bytes.length !== tensors[i].byteSize) throw new Error(`internal: tensor ${tensors[i].name} has ${bytes.length} bytes, planned ${tensors[i].byteSize}`);
+    const bytes = checkedBytes(tensors[i], await tensors[i].bytes());
     await write(bytes);
     await write(new Uint8Array(pad(bytes.length)));
     onTensor(i);
   }
+}
+
+/** A tensor whose bytes are already in memory. */
+export type GgufInMemoryTensor = Omit<GgufOutTensor, 'bytes'> & { readonly data: Uint8Array };
+
+/** The whole file's bytes, in memory (small files: the Silero VAD). */
+export function encodeGgufBytes(kv: readonly (readonly [string, GgufOutValue])[], tensors: readonly GgufInMemoryTensor[]): Uint8Array {
+  const out = new Bytes();
+  out.raw(ggufHead(kv, tensors));
+  for (const t of tensors) {
+    out.raw(checkedBytes({ ...t, bytes: async () => t.data }, t.data));
+    out.raw(new Uint8Array(pad(t.data.length)));
+  }
+  return out.concat();
 }

@@ -34,6 +34,7 @@ struct VadModelInfo {
     std::string weight_type;      // "f32" or "f16" (the conv and LSTM weights)
     std::vector<int> sample_rates;  // {8000, 16000}
     uint64_t file_size = 0;
+    std::string bundle_component;  // the parakeet.cpp bundle component it was read from ("" for a Silero GGUF)
 };
 
 class SileroWeights;  // silero_vad.h

@@ -1,0 +1,145 @@
+// bench:vad's "silence guards" table: what the edge trim and the confidence floor (app/shared/silence-guards.ts)
+// add to the trained VAD. For each ASR model (the trained digits model; a generated model, whose words are
+// noise-driven everywhere, so only its non-speech count means anything) and each way of cutting (no VAD:
+// the whole stream to the model; the energy VAD; Silero; Silero with each guard), the words emitted on the
+// non-speech set and the WER on the held-out-style set. Cut as a file job cuts (planSpeechWindows, the
+// model's frame grid, segments joined or not), each window decoded alone and its words kept or dropped by the floor.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Model, type VadModel } from '../../native/index.js';
+import { DEFAULT_DICTATION } from '../../app/ipc/settings.js';
+import { Segmenter } from '../../app/main/sessions/segmenter.js';
+import { hopEnergiesOf } from '../../app/main/engine/hop-energies.js';
+import { planSpeechWindows } from '../../app/main/engine/speech-windows.js';
+import { keepConfidentWords, trimSegmentEdges } from '../../app/shared/silence-guards.js';
+import { speechSegments, type SampleSegment, type VadSegmentOptions } from '../../app/shared/vad-segments.js';
+import { align, normalizeText, words as wordsOf } from '../../app/shared/wer.js';
+import { REPO_ROOT } from '../support/audio/digits.js';
+import { gappedDigits } from '../support/audio/gapped-digits.js';
+import { generateModel } from '../support/model/index.js';
+
+const RATE = 16000;
+const MAX_WINDOW_SEC = 30;
+
+interface Cut {
+  label: string;
+  /** Segments to decode (null: the whole stream, the engine's own windows). */
+  segments: (pcm: Float32Array) => Promise<SampleSegment[] | null>;
+  floor: number;
+  /** Segments closer than this share a window (the file job: 0, each segment alone; it was 1 s). */
+  joinGapSec?: number;
+}
+
+interface Decoded {
+  words: { text: string; confidence: number }[];
+}
+
+async function decode(asr: Model, pcm: Float32Array, cut: Cut): Promise<Decoded> {
+  const segments = await cut.segments(pcm);
+  const frame = Math.round(asr.info().frameSec * RATE);
+  const windows = segments === null
+    ? [{ begin: 0, end: pcm.length }]
+    : planSpeechWindows(hopEnergiesOf(pcm, RATE), segments, RATE, MAX_WINDOW_SEC * RATE, frame, cut.joinGapSec ?? 0);
+  const words: Decoded['words'] = [];
+  for (const w of windows) {
+    const result = await asr.transcribe(pcm.slice(w.begin, w.end), { sampleRate: RATE });
+    words.push(...keepConfidentWords(result.words, cut.floor));
+  }
+  return { words };
+}
+
+function energyCut(pcm: Float32Array): SampleSegment[] {
+  const d = DEFAULT_DICTATION;
+  const seg = new Segmenter({ sampleRate: RATE, pauseMs: d.pauseMs, maxSegmentSec: d.maxSegmentSec, preRollMs: 0, thresholdDb: d.vadThresholdDb });
+  const out: SampleSegment[] = [];
+  const events = [];
+  for (let i = 0; i < pcm.length; i += 640) events.push(...seg.push(pcm.subarray(i, i + 640)));
+  events.push(...seg.finish());
+  for (const e of events) if (e.type === 'close') out.push({ start: e.start, end: e.end });
+  return out;
+}
+
+/** The app's file-job options for Silero (Settings' defaults; the pad is the pre-roll, 0 for the digits model). */
+function fileOptions(padMs: number): VadSegmentOptions {
+  const d = DEFAULT_DICTATION;
+  return { threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs };
+}
+
+export async function silenceGuardsTable(opts: {
+  vad: VadModel; digits: Model | null; nonSpeech: Float32Array; heldOutStrings: number; write: (line: string) => void;
+}): Promise<void> {
+  const { vad, write } = opts;
+  const probsCache = new Map<Float32Array, Float32Array>();
+  const probsOf = async (pcm: Float32Array): Promise<Float32Array> => {
+    const cached = probsCache.get(pcm);
+    if (cached) return cached;
+    const stream = vad.createStream(RATE);
+    const probs = Float32Array.from([...await stream.process(pcm), ...await stream.flush()]);
+    stream.dispose();
+    probsCache.set(pcm, probs);
+    return probs;
+  };
+  const silero = (padMs: number, trimMs: number) => async (pcm: Float32Array) =>
+    trimSegmentEdges(speechSegments(await probsOf(pcm), 512, RATE, pcm.length, fileOptions(padMs)), trimMs, RATE);
+  const cuts: Cut[] = [
+    { label: 'no VAD (whole stream)', segments: async () => null, floor: 0 },
+    { label: 'no VAD + conf >= 0.9', segments: async () => null, floor: 0.9 },
+    { label: 'energy VAD', segments: async (pcm) => energyCut(pcm), floor: 0 },
+  ];
+  // The file job pads segments by the pre-roll (300 ms by default; the digits model's tests use 0) and
+  // decodes each segment alone. Before this bench: segments less than 1 s apart were joined.
+  const preRoll = DEFAULT_DICTATION.preRollMs;
+  const app = silero(preRoll, 0);
+  cuts.push(
+    { label: `Silero (app: pad ${preRoll})`, segments: app, floor: 0 },
+    { label: `Silero pad ${preRoll}, joined`, segments: app, floor: 0, joinGapSec: 1 },
+    { label: `Silero pad ${preRoll} trim 250`, segments: silero(preRoll, 250), floor: 0 },
+    ...[0.5, 0.7, 0.9].map((floor) => ({ label: `Silero pad ${preRoll} conf >= ${floor}`, segments: app, floor })),
+    { label: 'Silero pad 30', segments: silero(30, 0), floor: 0 },
+    { label: 'Silero pad 30, joined', segments: silero(30, 0), floor: 0, joinGapSec: 1 },
+    { label: 'Silero pad 30 trim 30', segments: silero(30, 30), floor: 0 },
+    { label: 'Silero pad 0', segments: silero(0, 0), floor: 0 },
+    { label: 'Silero pad 0, joined', segments: silero(0, 0), floor: 0, joinGapSec: 1 },
+    ...[0.5, 0.7].map((floor) => ({ label: `Silero pad 0 conf >= ${floor}`, segments: silero(0, 0), floor })),
+  );
+  const held = gappedDigits(opts.heldOutStrings);
+  const reference = wordsOf(held.texts.join(' '));
+  const generatedPath = join(REPO_ROOT, '.cache', 'bench-vad', 'generated-ctc-tiny.gguf');
+  mkdirSync(join(REPO_ROOT, '.cache', 'bench-vad'), { recursive: true });
+  generateModel(generatedPath, { preset: 'tiny', arch: 'ctc', weightType: 'f32', seed: 40 });
+  const generated = await Model.load(generatedPath, { threads: 1 });
+  const models: [string, Model][] = [...(opts.digits ? [['digits (trained)', opts.digits] as [string, Model]] : []), ['generated tiny CTC', generated]];
+  write(`\nsilence guards: non-speech set ${(opts.nonSpeech.length / RATE / 60).toFixed(1)} min; held-out-style set ${held.texts.length} strings, ` +
+    `${(held.pcm.length / RATE).toFixed(0)} s (0.5–3 s of silence, noise, hum, clicks or tones between strings; WER only for the trained model)\n`);
+  write(`${'model'.padEnd(20)} ${'cut'.padEnd(30)} ${'non-speech words'.padStart(16)} ${'held-out WER'.padStart(12)} ${'S/D/I'.padStart(9)}\n`);
+  for (const [name, asr] of models) {
+    if (asr === opts.digits) {
+      // The reference point: each string decoded alone, no gaps (what "WER unchanged" compares with).
+      const alone: string[] = [];
+      for (const clip of held.strings) alone.push((await asr.transcribe(clip, { sampleRate: RATE })).text);
+      const { counts } = align(reference, wordsOf(normalizeText(alone.join(' '))));
+      write(`${name.padEnd(20)} ${'each string alone'.padEnd(30)} ${''.padStart(16)} ${`${((100 * counts.errors) / Math.max(1, counts.n)).toFixed(2)}%`.padStart(12)} ` +
+        `${`${counts.substitutions}/${counts.deletions}/${counts.insertions}`.padStart(9)}\n`);
+    }
+    let leastSureKept = 1;
+    let surestInNoise = 0;
+    for (const cut of cuts) {
+      const ns = await decode(asr, opts.nonSpeech, cut);
+      if (cut.label === 'no VAD (whole stream)') for (const w of ns.words) surestInNoise = Math.max(surestInNoise, w.confidence);
+      let werText = '—';
+      let sdi = '';
+      if (asr === opts.digits) {
+        const got = await decode(asr, held.pcm, cut);
+        const hyp = wordsOf(normalizeText(got.words.map((w) => w.text).join(' ')));
+        const { counts } = align(reference, hyp);
+        werText = `${((100 * counts.errors) / Math.max(1, counts.n)).toFixed(2)}%`;
+        sdi = `${counts.substitutions}/${counts.deletions}/${counts.insertions}`;
+        if (cut.label === 'Silero pad 0') for (const w of got.words) leastSureKept = Math.min(leastSureKept, w.confidence);
+      }
+      write(`${name.padEnd(20)} ${cut.label.padEnd(30)} ${String(ns.words.length).padStart(16)} ${werText.padStart(12)} ${sdi.padStart(9)}\n`);
+    }
+    write(`${name.padEnd(20)} confidence: surest word in non-speech without a VAD ${surestInNoise.toFixed(3)}` +
+      `${asr === opts.digits ? `; least sure word on speech (Silero pad 0) ${leastSureKept.toFixed(3)}` : ''}\n`);
+  }
+  generated.dispose();
+}
