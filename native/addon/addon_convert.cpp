@@ -208,10 +208,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
     }));
     o.Set("threadsUsed", r.threads_used);
     o.Set("phrasesFired", strings(env, r.phrases_fired));
-    o.Set("phrasesRejected", objects(env, r.phrases_rejected, [](Napi::Object p, const parakeet::RejectedPhrase & rejected) {
-        p.Set("phrase", rejected.phrase);
-        p.Set("reason", rejected.reason);
-    }));
+    o.Set("phrasesRejected", to_js(env, r.phrases_rejected));
     if (!r.mel.empty() || r.mel_frames > 0) {
         Napi::Object mel = Napi::Object::New(env);
         mel.Set("data", floats(env, r.mel));
@@ -273,5 +270,44 @@ bool optional_bool(Napi::Object options, const char * key, bool fallback) {
     if (!v.IsBoolean()) throw_bad_argument(options.Env(), std::string("option '") + key + "' must be a boolean");
     return v.As<Napi::Boolean>().Value();
 }
+
+/** options.vocabulary: [{ phrase, weight? }] (the engine checks the count and the weights). */
+std::vector<parakeet::VocabularyPhrase> vocabulary_from_js(Napi::Env env, Napi::Value value) {
+    std::vector<parakeet::VocabularyPhrase> out;
+    if (value.IsUndefined() || value.IsNull()) return out;
+    if (!value.IsArray()) throw_bad_argument(env, "vocabulary must be an array of { phrase, weight } objects");
+    Napi::Array items = value.As<Napi::Array>();
+    for (uint32_t i = 0; i < items.Length(); ++i) {
+        Napi::Value item = items.Get(i);
+        if (!item.IsObject() || !item.As<Napi::Object>().Get("phrase").IsString()) {
+            throw_bad_argument(env, "vocabulary[" + std::to_string(i) + "] must be { phrase: string, weight?: number }");
+        }
+        Napi::Object o = item.As<Napi::Object>();
+        out.push_back({o.Get("phrase").As<Napi::String>().Utf8Value(), float(optional_number(o, "weight", 1.0))});
+    }
+    return out;
+}
+
+/** options.neverBoost: words never boosted (the app's spoken-punctuation commands). */
+std::vector<std::string> strings_from_js(Napi::Env env, Napi::Value value, const char * name) {
+    std::vector<std::string> out;
+    if (value.IsUndefined() || value.IsNull()) return out;
+    if (!value.IsArray()) throw_bad_argument(env, std::string(name) + " must be an array of strings");
+    Napi::Array items = value.As<Napi::Array>();
+    for (uint32_t i = 0; i < items.Length(); ++i) {
+        if (!items.Get(i).IsString()) throw_bad_argument(env, std::string(name) + "[" + std::to_string(i) + "] must be a string");
+        out.push_back(items.Get(i).As<Napi::String>().Utf8Value());
+    }
+    return out;
+}
+
+Napi::Array to_js(Napi::Env env, const std::vector<parakeet::RejectedPhrase> & rejected) {
+    return objects(env, rejected, [](Napi::Object p, const parakeet::RejectedPhrase & r) {
+        p.Set("phrase", r.phrase);
+        p.Set("reason", r.reason);
+    });
+}
+
+Napi::Array to_js(Napi::Env env, const std::vector<std::string> & values) { return strings(env, values); }
 
 }  // namespace addon

@@ -19,6 +19,8 @@
 // past that, a pass with every frame unboosted, which is the plain greedy decode).
 #pragma once
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "greedy.h"
@@ -33,6 +35,16 @@ struct FrameSpan {
 class PhraseBoost {
 public:
     PhraseBoost(const PhraseGraph & graph, int blank, std::vector<FrameSpan> quiet);
+
+    /** Streams: the frames the decoder passes are a chunk's own; this is the chunk's first global frame. */
+    void set_frame_offset(int first) { offset_ = first; }
+    /** Frames (global) on which no bonus applies in the next decisions. */
+    void set_quiet(std::vector<FrameSpan> quiet) { quiet_ = std::move(quiet); }
+    /** Streams: forgets what earlier chunks fired and failed; the live prefix stays. */
+    void clear_results() {
+        fired_.clear();
+        failed_.clear();
+    }
 
     /**
      * The class to emit at frame `frame`, where the decoder's argmax is `best`.
@@ -59,8 +71,9 @@ private:
     void step_from_root(int token, int frame);
     void move(const PhraseEdge & e, int frame);
 
-    const PhraseGraph & graph_;
+    const PhraseGraph * graph_;  // a pointer, so a stream can restore a copy taken at a chunk's start
     int blank_;
+    int offset_ = 0;
     std::vector<FrameSpan> quiet_;
     std::vector<int> fired_;
     std::vector<FrameSpan> failed_;
@@ -92,6 +105,41 @@ std::vector<DecodedToken> decode_with_phrases(const PhraseGraph & graph, int bla
     PhraseBoost unboosted(graph, blank, {FrameSpan{0, 1 << 30}});  // finds phrases, changes nothing
     std::vector<DecodedToken> tokens = decode(&unboosted);
     fired = unboosted.fired();
+    return tokens;
+}
+
+/**
+ * Streams: one chunk decoded with the phrase state the chunks before left in `carried` (advanced on
+ * return). Committed tokens never change, so backoff stays inside the chunk: when a prefix failed with
+ * bought decisions, `decode(boost)` (which restarts the chunk from its prediction state) runs again with
+ * the failed frames inside this chunk unboosted; at most kMaxPasses, then the chunk unboosted. A prefix
+ * that began in an earlier chunk keeps what it bought there (those tokens were committed).
+ */
+template <class Decode>
+std::vector<DecodedToken> decode_chunk_with_phrases(PhraseBoost & carried, int first, int frames, Decode && decode, std::vector<int> & fired) {
+    constexpr int kMaxPasses = 4;
+    const int last = first + frames - 1;
+    const PhraseBoost start = carried;
+    std::vector<FrameSpan> quiet;
+    std::vector<DecodedToken> tokens;
+    for (int pass = 0; pass <= kMaxPasses; ++pass) {
+        carried = start;
+        carried.clear_results();
+        carried.set_quiet(pass < kMaxPasses ? quiet : std::vector<FrameSpan>{FrameSpan{first, last}});
+        tokens = decode(&carried);
+        bool new_quiet = false;
+        for (const FrameSpan & f : carried.failed()) {
+            const FrameSpan inside{std::max(f.first, first), std::min(f.last, last)};
+            if (inside.first > inside.last) continue;
+            const bool covered = std::any_of(quiet.begin(), quiet.end(), [&](const FrameSpan & q) { return q.first <= inside.first && inside.last <= q.last; });
+            if (!covered) {
+                quiet.push_back(inside);
+                new_quiet = true;
+            }
+        }
+        if (!new_quiet) break;
+    }
+    fired = carried.fired();
     return tokens;
 }
 

@@ -238,7 +238,8 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
     }
     // The vocabulary's phrase graph (compiled when the list changes); none for an empty vocabulary (plain greedy decoding).
     const PhraseGraph * phrases =
-        params.vocabulary.empty() ? nullptr : s.vocabulary.get(m.hp.pieces, params.vocabulary, params.never_boost, result.phrases_rejected);
+        params.vocabulary.empty() ? nullptr : s.vocabulary.get(m.hp.pieces, params.vocabulary, params.never_boost, result.phrases_rejected,
+                                                           m.sentencepiece.get());
     std::string text;
     for (size_t w = 0; w < windows.size(); ++w) {
         check_abort(params.abort);

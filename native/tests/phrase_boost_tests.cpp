@@ -225,3 +225,73 @@ TEST(vocabulary_tdt_boost_leaves_durations_to_the_model) {
         CHECK(fired == std::vector<int>{0});
     }
 }
+
+namespace {
+
+/** RNNT rows (the identity joint's outputs) for one chunk: `winners[i]` = {token, logit} pairs of frame i. */
+std::vector<float> transducer_rows(int outputs, const std::vector<std::vector<std::pair<int, float>>> & frames) {
+    std::vector<float> out;
+    for (const auto & frame : frames) {
+        std::vector<float> r(size_t(outputs), 0.0f);
+        for (const auto & [k, v] : frame) r[size_t(k)] = v;
+        out.insert(out.end(), r.begin(), r.end());
+    }
+    return out;
+}
+
+/**
+ * A stream as stream_state.cpp decodes it: chunk after chunk, the prediction state and the phrase state
+ * carried, each chunk through decode_chunk_with_phrases. Returns each chunk's tokens and fired phrases.
+ */
+std::vector<std::vector<int>> stream_chunks(const PhraseGraph & g, const std::vector<std::vector<std::vector<std::pair<int, float>>>> & chunks,
+                                            std::vector<std::vector<int>> & fired) {
+    IdentityTransducer t(13, {});
+    PredictionState state = t.model->initial_state();
+    PhraseBoost carried(g, kBlank, {});
+    std::vector<std::vector<int>> out;
+    int first = 0;
+    for (size_t c = 0; c < chunks.size(); ++c) {
+        const std::vector<float> f = transducer_rows(t.outputs(), chunks[c]);
+        const int frames = int(chunks[c].size());
+        const PredictionState before = state;
+        carried.set_frame_offset(first);
+        auto pass = [&](PhraseBoost * b) {
+            state = before;
+            std::vector<DecodedToken> tokens = rnnt_greedy_continue(*t.model, f, t.outputs(), frames, kBlank, 1, state, nullptr, b);
+            if (c + 1 == chunks.size()) b->finish(frames);
+            return tokens;
+        };
+        std::vector<int> chunk_fired;
+        out.push_back(ids(decode_chunk_with_phrases(carried, first, frames, pass, chunk_fired)));
+        fired.push_back(chunk_fired);
+        first += frames;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(stream_vocabulary_phrase_state_carries_across_chunks) {
+    // "one" | four(5)/two(4) | three: the prefix begun in the first chunk is extended in the second and
+    // completed in the third, which reports the phrase.
+    std::vector<RejectedPhrase> rejected;
+    const PhraseGraph g = compile({{"one two three", 1}}, rejected);
+    std::vector<std::vector<int>> fired;
+    const auto chunks = stream_chunks(g, {{{{kOne, 5}}}, {{{kFour, 5}, {kTwo, 4}}}, {{{kThree, 5}}}}, fired);
+    CHECK((chunks == std::vector<std::vector<int>>{{kOne}, {kTwo}, {kThree}}));
+    CHECK((fired == std::vector<std::vector<int>>{{}, {}, {0}}));
+}
+
+TEST(stream_vocabulary_backoff_stays_inside_the_chunk_and_never_rewrites_a_committed_one) {
+    std::vector<RejectedPhrase> rejected;
+    const PhraseGraph g = compile({{"one two three", 1}}, rejected);
+    std::vector<std::vector<int>> fired;
+    // The prefix fails in the chunk that bought "two": that chunk is decoded again, unboosted.
+    const auto same_chunk = stream_chunks(g, {{{{kOne, 5}}}, {{{kFour, 5}, {kTwo, 4}}, {{kBlank, 5}}, {{kFour, 5}}}}, fired);
+    CHECK((same_chunk == std::vector<std::vector<int>>{{kOne}, {kFour, kFour}}));
+    // It fails a chunk later: "two" was committed and stays; the failing chunk is the model's own.
+    fired.clear();
+    const auto later = stream_chunks(g, {{{{kOne, 5}}}, {{{kFour, 5}, {kTwo, 4}}}, {{{kFour, 5}}}}, fired);
+    CHECK((later == std::vector<std::vector<int>>{{kOne}, {kTwo}, {kFour}}));
+    CHECK((fired == std::vector<std::vector<int>>{{}, {}, {}}));
+}

@@ -113,7 +113,7 @@ interface Segment {
 }
 
 /** What a transcript event is made of: an offline decode's result, or a stream's committed text. */
-type Decoded = Pick<EngineTranscript, 'text' | 'words'> & { devicesRan?: string[]; language?: string | null };
+type Decoded = Pick<EngineTranscript, 'text' | 'words'> & { devicesRan?: string[]; language?: string | null; phrasesFired?: string[] };
 
 /** The decode running for an open segment: partial text, or the early final of its tentative end. */
 interface OpenDecode {
@@ -396,7 +396,9 @@ export class DictationSession {
   private startStream(segment: Segment): void {
     const stream = this.opts.stream;
     if (!stream) return;
-    segment.stream = new SegmentStream(stream.decoder, stream.options, {
+    // The settings' vocabulary boosts the stream's committed tokens as it boosts an offline decode.
+    const options = { ...stream.options, ...vocabularyOptions(this.opts.vocabulary ?? []) };
+    segment.stream = new SegmentStream(stream.decoder, options, {
       onText: (text) => this.onStreamText(segment, text),
       onUtteranceEnd: () => this.onUtteranceEnd(segment),
     });
@@ -503,6 +505,7 @@ export class DictationSession {
       startSample: segment.start,
       endSample: end,
       ...(result?.language ? { language: result.language } : {}),
+      ...(result?.phrasesFired?.length ? { phrasesFired: [...result.phrasesFired] } : {}),
     };
   }
 
