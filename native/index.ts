@@ -179,6 +179,11 @@ export interface TranscribeOptions {
   vocabulary?: readonly VocabularyPhrase[];
   /** Words and word sequences never boosted: a phrase holding one is rejected (the app passes its spoken commands). */
   neverBoost?: readonly string[];
+  /**
+   * Seconds of the input a VAD marks as non-speech: the vocabulary buys no decision there (a phrase the
+   * model says there unaided is still reported in phrasesFired).
+   */
+  nonSpeech?: readonly { start: number; end: number }[];
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }

@@ -301,6 +301,22 @@ std::vector<std::string> strings_from_js(Napi::Env env, Napi::Value value, const
     return out;
 }
 
+std::vector<parakeet::AudioWindow> ranges_from_js(Napi::Env env, Napi::Value value, const char * name) {
+    std::vector<parakeet::AudioWindow> out;
+    if (value.IsUndefined() || value.IsNull()) return out;
+    if (!value.IsArray()) throw_bad_argument(env, std::string(name) + " must be an array of { start, end } seconds");
+    Napi::Array items = value.As<Napi::Array>();
+    for (uint32_t i = 0; i < items.Length(); ++i) {
+        Napi::Value item = items.Get(i);
+        if (!item.IsObject() || !item.As<Napi::Object>().Get("start").IsNumber() || !item.As<Napi::Object>().Get("end").IsNumber()) {
+            throw_bad_argument(env, std::string(name) + "[" + std::to_string(i) + "] must be { start: number, end: number } (seconds)");
+        }
+        Napi::Object o = item.As<Napi::Object>();
+        out.push_back({o.Get("start").As<Napi::Number>().DoubleValue(), o.Get("end").As<Napi::Number>().DoubleValue()});
+    }
+    return out;
+}
+
 Napi::Array to_js(Napi::Env env, const std::vector<parakeet::RejectedPhrase> & rejected) {
     return objects(env, rejected, [](Napi::Object p, const parakeet::RejectedPhrase & r) {
         p.Set("phrase", r.phrase);

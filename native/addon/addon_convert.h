@@ -26,6 +26,8 @@ bool optional_bool(Napi::Object options, const char * key, bool fallback);
 
 /** options.vocabulary: [{ phrase, weight? }] (the engine checks the count and the weights); absent = none. */
 std::vector<parakeet::VocabularyPhrase> vocabulary_from_js(Napi::Env env, Napi::Value value);
+/** An optional array of { start, end } seconds (options.nonSpeech); `name` names it in the error. */
+std::vector<parakeet::AudioWindow> ranges_from_js(Napi::Env env, Napi::Value value, const char * name);
 /** An optional array of strings (options.neverBoost); `name` names it in the error. */
 std::vector<std::string> strings_from_js(Napi::Env env, Napi::Value value, const char * name);
 

@@ -137,6 +137,7 @@ Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr
         params.language = optional_string(o, "language", "");
         params.vocabulary = vocabulary_from_js(env, o.Get("vocabulary"));
         params.never_boost = strings_from_js(env, o.Get("neverBoost"), "neverBoost");
+        params.non_speech = ranges_from_js(env, o.Get("nonSpeech"), "nonSpeech");
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
     }
     if (input.ElementLength() == 0) throw make_error(env, "BAD_AUDIO", "the audio is empty (0 samples); record or choose audio with sound in it");

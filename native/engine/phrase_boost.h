@@ -97,11 +97,12 @@ private:
 /**
  * Decodes with phrase boosting: `decode(boost)` runs one greedy pass (boost may be null = unboosted);
  * passes repeat while failed prefixes had bought decisions. Fills `fired` with phrase indices.
+ * `quiet`: frames never boosted from the first pass on (the caller's non-speech).
  */
 template <class Decode>
-std::vector<DecodedToken> decode_with_phrases(const PhraseGraph & graph, int blank, Decode && decode, std::vector<int> & fired) {
+std::vector<DecodedToken> decode_with_phrases(const PhraseGraph & graph, int blank, Decode && decode, std::vector<int> & fired,
+                                              std::vector<FrameSpan> quiet = {}) {
     constexpr int kMaxPasses = 4;
-    std::vector<FrameSpan> quiet;
     for (int pass = 0; pass < kMaxPasses; ++pass) {
         PhraseBoost boost(graph, blank, quiet);
         std::vector<DecodedToken> tokens = decode(&boost);

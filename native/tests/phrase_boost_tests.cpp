@@ -296,3 +296,18 @@ TEST(stream_vocabulary_commits_a_bought_token_only_inside_a_phrase_its_chunk_com
     CHECK((open == std::vector<std::vector<int>>{{kOne}, {kFour}, {kThree}}));
     CHECK((fired == std::vector<std::vector<int>>{{}, {}, {}}));
 }
+
+TEST(vocabulary_guard_no_bonus_where_the_vad_heard_no_speech) {
+    // The runner-up "two" at frame 2 would be bought (ctc_boost_turns_a_close_runner_up…); with frame 2
+    // marked non-speech from the first pass on, the model's "four" stays and nothing fires.
+    const std::vector<float> logits = rows({row({{kOne, 5}}), kBlankRow, row({{kFour, 5}, {kTwo, 4}}), kBlankRow});
+    std::vector<RejectedPhrase> rejected;
+    const PhraseGraph g = compile({{"one two", 1}}, rejected);
+    std::vector<int> fired;
+    const std::vector<DecodedToken> gated =
+        decode_with_phrases(g, kBlank, [&](PhraseBoost * b) { return ctc_greedy(logits, kClasses, 4, kBlank, b); }, fired, {FrameSpan{2, 3}});
+    CHECK(ids(gated) == (std::vector<int>{kOne, kFour}));
+    CHECK(fired.empty());
+    // Speech there: bought as before.
+    CHECK(ctc_with(g, logits, fired) == (std::vector<int>{kOne, kTwo}));
+}

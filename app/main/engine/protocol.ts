@@ -25,6 +25,8 @@ export interface EngineTranscribeOptions {
   /** Custom vocabulary (settings.text.vocabulary through app/shared/vocabulary.ts vocabularyOptions). */
   vocabulary?: VocabularyPhrase[];
   neverBoost?: string[];
+  /** Seconds the session's VAD marks as non-speech (pre-roll, closing pause): no vocabulary bonus there. */
+  nonSpeech?: { start: number; end: number }[];
 }
 
 /** A transcription as it crosses the process boundary (no debug captures). */

@@ -20,6 +20,7 @@ import type { DecodePriority } from '../engine/engine-host.js';
 import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
 import { AudioStore } from './audio-store.js';
+import { segmentNonSpeech } from './non-speech.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
 import { VadFeed } from './vad-feed.js';
@@ -103,6 +104,8 @@ interface Segment {
   closedAt: number | null;
   /** Wall time the last voiced sample arrived (the end of speech as the person lived it). */
   speechEndAt: number | null;
+  /** The sample after the last voiced window (known once the segment closes). */
+  speechEnd: number | null;
   lastPartial: string | null;
   final: TranscriptEvent | null;
   /** A decode of [start, end) finished early (the tentative end during the closing pause). */
@@ -448,6 +451,7 @@ export class DictationSession {
         onsetAt: this.arrivalOf(event.onset),
         closedAt: null,
         speechEndAt: null,
+        speechEnd: null,
         lastPartial: null,
         final: null,
         early: null,
@@ -467,6 +471,7 @@ export class DictationSession {
     segment.closedAt = now;
     // The sample just before speechEnd is the last voiced one: when it arrived is when speech ended.
     segment.speechEndAt = Math.min(now, this.arrivalOf(Math.max(0, event.speechEnd - 1)));
+    segment.speechEnd = event.speechEnd;
     this.open = null;
     // A decode of other samples than the final's would only delay it.
     if (this.partial?.segment === segment && this.partial.end !== segment.end) this.partial.controller.abort();
@@ -479,10 +484,14 @@ export class DictationSession {
     this.startFinal(segment);
   }
 
-  private decodeOptions(): EngineTranscribeOptions {
+  /** A decode of [segment.start, end): the vocabulary, which buys nothing where the VAD heard no speech. */
+  private decodeOptions(segment: Segment, end: number, speechEnd = segment.speechEnd): EngineTranscribeOptions {
+    const vocabulary = vocabularyOptions(this.opts.vocabulary ?? []);
+    const nonSpeech = vocabulary.vocabulary ? segmentNonSpeech(segment.start, segment.onset, speechEnd, end, SESSION_RATE) : [];
     return {
       sampleRate: SESSION_RATE, decoder: this.opts.decoder === 'auto' ? undefined : this.opts.decoder,
-      ...vocabularyOptions(this.opts.vocabulary ?? []),
+      ...vocabulary,
+      ...(nonSpeech.length ? { nonSpeech } : {}),
     };
   }
 
@@ -539,7 +548,9 @@ export class DictationSession {
     this.lastPartialAt = now;
     const controller = new AbortController();
     const pcm = this.store.read(segment.start, end);
-    const promise = this.opts.engine.transcribe(pcm, this.decodeOptions(), {
+    // An early final decodes up to the tentative end: the speech before it ended where a pause-close will say.
+    const speechEnd = priority === 'final' ? this.segmenter.tentativeSpeechEnd : null;
+    const promise = this.opts.engine.transcribe(pcm, this.decodeOptions(segment, end, speechEnd), {
       priority,
       skipIfBusy: priority === 'partial',
       signal: controller.signal,
@@ -622,7 +633,7 @@ export class DictationSession {
     }
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const result = await this.opts.engine.transcribe(pcm, this.decodeOptions(), {
+        const result = await this.opts.engine.transcribe(pcm, this.decodeOptions(segment, end), {
           priority: 'final',
           signal: this.cancelController.signal,
         });

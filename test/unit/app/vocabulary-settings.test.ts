@@ -17,6 +17,7 @@ import { TypedEmitter } from '../../../app/main/models/typed-emitter.js';
 import { SessionManager, type SessionEngine } from '../../../app/main/sessions/session-manager.js';
 import { SettingsStore } from '../../../app/main/settings.js';
 import { NEVER_BOOSTED } from '../../../app/shared/vocabulary.js';
+import { segmentNonSpeech, SPEECH_MARGIN_SEC } from '../../../app/main/sessions/non-speech.js';
 import type { ModelInfo, StreamInfo } from '../../../native/index.js';
 import { RATE, concat, quiet, speechLike } from '../../support/audio/signals.js';
 import { speakSentence } from './speak-sentence.js';
@@ -59,6 +60,20 @@ test('dictation decodes with the saved vocabulary and the never-boosted commands
     assert.deepEqual(o.vocabulary, vocabulary);
     assert.deepEqual(o.neverBoost, [...NEVER_BOOSTED]);
   }
+  // VAD gating: the pre-roll before the onset is non-speech to the vocabulary (seconds from the decoded
+  // audio's start); the 200 ms closing tail is within the margin the decoder's lag needs.
+  for (const o of without) assert.equal(o.nonSpeech, undefined);
+  assert.ok(withList.every((o) => o.nonSpeech?.length === 1 && o.nonSpeech[0].start === 0 && o.nonSpeech[0].end > 0), 'every decode gates its pre-roll');
+});
+
+test('non-speech of a segment: the pre-roll and the closing pause, less a margin on the speech side', () => {
+  // 0.5 s pre-roll, speech 0.5–2.0 s, 0.8 s closing pause, at 16 kHz.
+  assert.deepEqual(segmentNonSpeech(16000, 24000, null, 60000, 16000), [{ start: 0, end: 0.5 - SPEECH_MARGIN_SEC }]);
+  const closed = segmentNonSpeech(16000, 24000, 48000, 60800, 16000);
+  assert.equal(closed.length, 2);
+  assert.ok(Math.abs(closed[1].start - (2.0 + SPEECH_MARGIN_SEC)) < 1e-9 && closed[1].end === 2.8);
+  // No pre-roll to speak of, a pause shorter than the margin: nothing gated.
+  assert.deepEqual(segmentNonSpeech(0, 1600, 30000, 31000, 16000), []);
 });
 
 /** A streaming model's engine streams: records what each stream was opened with; the tail commits a phrase. */

@@ -258,6 +258,10 @@ struct RejectedPhrase {
     std::string reason;
 };
 
+struct AudioWindow {
+    double start = 0, end = 0;  // seconds in the input
+};
+
 /** Settings' per-phrase check (Model::check_vocabulary): whether a phrase is boosted, and as which pieces. */
 struct PhraseCheck {
     std::string phrase;
@@ -296,6 +300,12 @@ struct TranscribeParams {
      * spoken-punctuation commands, which a bonus would make replace ordinary words).
      */
     std::vector<std::string> never_boost;
+    /**
+     * Seconds of the input a voice-activity detector marks as non-speech: the vocabulary buys no decision
+     * there (a phrase the model says there unaided is still reported). Empty: boosting wherever the model
+     * hears a token (a blank decision is never changed, phrase_boost.h).
+     */
+    std::vector<AudioWindow> non_speech;
 };
 
 /** The defaults of every TranscribeParams field (the model's decoder, NeMo's greedy_batch TDT rule, 60 s windows). */
@@ -335,10 +345,6 @@ struct NodeTime {
 struct EncoderProfile {
     std::map<std::string, NodeTime> by_op;
     std::map<std::string, NodeTime> by_part;
-};
-
-struct AudioWindow {
-    double start = 0, end = 0;  // seconds in the input
 };
 
 struct TranscribeResult {
