@@ -271,50 +271,53 @@ bool optional_bool(Napi::Object options, const char * key, bool fallback) {
     return v.As<Napi::Boolean>().Value();
 }
 
-/** options.vocabulary: [{ phrase, weight? }] (the engine checks the count and the weights). */
-std::vector<parakeet::VocabularyPhrase> vocabulary_from_js(Napi::Env env, Napi::Value value) {
-    std::vector<parakeet::VocabularyPhrase> out;
+namespace {
+
+/**
+ * An optional array option: absent or null = empty; each item through `read`, which returns false when the
+ * item is not what `item_shape` describes (BAD_ARGUMENT names the option, the index and that shape).
+ */
+template <class T, class Read>
+std::vector<T> array_from_js(Napi::Env env, Napi::Value value, const std::string & name, const std::string & item_shape, Read read) {
+    std::vector<T> out;
     if (value.IsUndefined() || value.IsNull()) return out;
-    if (!value.IsArray()) throw_bad_argument(env, "vocabulary must be an array of { phrase, weight } objects");
+    if (!value.IsArray()) throw_bad_argument(env, name + " must be an array, each item " + item_shape);
     Napi::Array items = value.As<Napi::Array>();
     for (uint32_t i = 0; i < items.Length(); ++i) {
-        Napi::Value item = items.Get(i);
-        if (!item.IsObject() || !item.As<Napi::Object>().Get("phrase").IsString()) {
-            throw_bad_argument(env, "vocabulary[" + std::to_string(i) + "] must be { phrase: string, weight?: number }");
-        }
-        Napi::Object o = item.As<Napi::Object>();
-        out.push_back({o.Get("phrase").As<Napi::String>().Utf8Value(), float(optional_number(o, "weight", 1.0))});
+        T item;
+        if (!read(items.Get(i), item)) throw_bad_argument(env, name + "[" + std::to_string(i) + "] must be " + item_shape);
+        out.push_back(std::move(item));
     }
     return out;
 }
 
-/** options.neverBoost: words never boosted (the app's spoken-punctuation commands). */
+}  // namespace
+
+std::vector<parakeet::VocabularyPhrase> vocabulary_from_js(Napi::Env env, Napi::Value value) {
+    return array_from_js<parakeet::VocabularyPhrase>(env, value, "vocabulary", "{ phrase: string, weight?: number }",
+                                                     [](Napi::Value v, parakeet::VocabularyPhrase & p) {
+        if (!v.IsObject() || !v.As<Napi::Object>().Get("phrase").IsString()) return false;
+        Napi::Object o = v.As<Napi::Object>();
+        p = {o.Get("phrase").As<Napi::String>().Utf8Value(), float(optional_number(o, "weight", 1.0))};  // the engine checks the weight
+        return true;
+    });
+}
+
 std::vector<std::string> strings_from_js(Napi::Env env, Napi::Value value, const char * name) {
-    std::vector<std::string> out;
-    if (value.IsUndefined() || value.IsNull()) return out;
-    if (!value.IsArray()) throw_bad_argument(env, std::string(name) + " must be an array of strings");
-    Napi::Array items = value.As<Napi::Array>();
-    for (uint32_t i = 0; i < items.Length(); ++i) {
-        if (!items.Get(i).IsString()) throw_bad_argument(env, std::string(name) + "[" + std::to_string(i) + "] must be a string");
-        out.push_back(items.Get(i).As<Napi::String>().Utf8Value());
-    }
-    return out;
+    return array_from_js<std::string>(env, value, name, "a string", [](Napi::Value v, std::string & s) {
+        if (!v.IsString()) return false;
+        s = v.As<Napi::String>().Utf8Value();
+        return true;
+    });
 }
 
 std::vector<parakeet::AudioWindow> ranges_from_js(Napi::Env env, Napi::Value value, const char * name) {
-    std::vector<parakeet::AudioWindow> out;
-    if (value.IsUndefined() || value.IsNull()) return out;
-    if (!value.IsArray()) throw_bad_argument(env, std::string(name) + " must be an array of { start, end } seconds");
-    Napi::Array items = value.As<Napi::Array>();
-    for (uint32_t i = 0; i < items.Length(); ++i) {
-        Napi::Value item = items.Get(i);
-        if (!item.IsObject() || !item.As<Napi::Object>().Get("start").IsNumber() || !item.As<Napi::Object>().Get("end").IsNumber()) {
-            throw_bad_argument(env, std::string(name) + "[" + std::to_string(i) + "] must be { start: number, end: number } (seconds)");
-        }
-        Napi::Object o = item.As<Napi::Object>();
-        out.push_back({o.Get("start").As<Napi::Number>().DoubleValue(), o.Get("end").As<Napi::Number>().DoubleValue()});
-    }
-    return out;
+    return array_from_js<parakeet::AudioWindow>(env, value, name, "{ start: number, end: number } (seconds)",
+                                                [](Napi::Value v, parakeet::AudioWindow & r) {
+        if (!v.IsObject() || !v.As<Napi::Object>().Get("start").IsNumber() || !v.As<Napi::Object>().Get("end").IsNumber()) return false;
+        r = {v.As<Napi::Object>().Get("start").As<Napi::Number>().DoubleValue(), v.As<Napi::Object>().Get("end").As<Napi::Number>().DoubleValue()};
+        return true;
+    });
 }
 
 Napi::Array to_js(Napi::Env env, const std::vector<parakeet::RejectedPhrase> & rejected) {
