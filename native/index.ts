@@ -205,6 +205,8 @@ export interface StreamOptions {
   vocabulary?: readonly VocabularyPhrase[];
   /** TranscribeOptions.neverBoost. */
   neverBoost?: readonly string[];
+  /** Seconds from the stream's start a VAD marks as non-speech (TranscribeOptions.nonSpeech): no bonus there. */
+  nonSpeech?: readonly { start: number; end: number }[];
 }
 
 /** Model.createStream: the stream's options and its own state's. */
@@ -586,7 +588,7 @@ function nativeStreamOptions(options: StreamOptions): Record<string, unknown> {
   const [attLeft, attRight] = options.attContext ?? [-1, -1];
   return {
     attLeft, attRight, language: options.language ?? '', maxSymbols: options.maxSymbols ?? 0, captureEncoder: options.captureEncoder ?? false,
-    vocabulary: options.vocabulary ?? [], neverBoost: options.neverBoost ?? [],
+    vocabulary: options.vocabulary ?? [], neverBoost: options.neverBoost ?? [], nonSpeech: options.nonSpeech ?? [],
   };
 }
 

@@ -124,6 +124,7 @@ Napi::Value AddonStream::Create(Napi::Env env, std::shared_ptr<parakeet::Model> 
         capture = optional_bool(o, "captureEncoder", false);
         params.vocabulary = vocabulary_from_js(env, o.Get("vocabulary"));
         params.never_boost = strings_from_js(env, o.Get("neverBoost"), "neverBoost");
+        params.non_speech = ranges_from_js(env, o.Get("nonSpeech"), "nonSpeech");
     }
     std::shared_ptr<parakeet::Stream> stream;
     try {

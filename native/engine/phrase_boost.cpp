@@ -1,12 +1,34 @@
 #include "phrase_boost.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <utility>
 
 namespace parakeet {
 
 PhraseBoost::PhraseBoost(const PhraseGraph & graph, int blank, std::vector<FrameSpan> quiet)
     : graph_(&graph), blank_(blank), quiet_(std::move(quiet)) {}
+
+std::vector<FrameSpan> non_speech_frames(const std::vector<AudioWindow> & ranges, double offset_sec, double frame_sec, int frames) {
+    std::vector<FrameSpan> out;
+    for (const AudioWindow & r : ranges) {
+        // Every frame a range touches; clamped as doubles first, so a range far outside cannot overflow the int.
+        const int first = int(std::clamp(std::floor((r.start - offset_sec) / frame_sec), 0.0, double(frames)));
+        const int last = int(std::clamp(std::ceil((r.end - offset_sec) / frame_sec), 0.0, double(frames))) - 1;
+        if (first <= last) out.push_back({first, last});
+    }
+    return out;
+}
+
+void check_non_speech(const std::vector<AudioWindow> & ranges) {
+    for (const AudioWindow & r : ranges) {
+        if (!(std::isfinite(r.start) && std::isfinite(r.end) && r.start <= r.end)) {
+            throw Error(ErrorCode::BadArgument, "a non-speech range is " + std::to_string(r.start) + " .. " + std::to_string(r.end) +
+                                                    " s; give finite seconds with start <= end");
+        }
+    }
+}
 
 bool PhraseBoost::quiet(int frame) const {
     return std::any_of(quiet_.begin(), quiet_.end(), [frame](const FrameSpan & s) { return frame >= s.first && frame <= s.last; });

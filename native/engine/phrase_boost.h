@@ -32,6 +32,11 @@ struct FrameSpan {
     int first = 0, last = 0;  // inclusive
 };
 
+/** A caller's non-speech seconds (TranscribeParams/StreamParams::non_speech) as encoder frames in [0, frames). */
+std::vector<FrameSpan> non_speech_frames(const std::vector<AudioWindow> & ranges, double offset_sec, double frame_sec, int frames);
+/** Error(BadArgument) naming a range that is not finite seconds with start <= end. */
+void check_non_speech(const std::vector<AudioWindow> & ranges);
+
 class PhraseBoost {
 public:
     PhraseBoost(const PhraseGraph & graph, int blank, std::vector<FrameSpan> quiet);
@@ -125,10 +130,12 @@ std::vector<DecodedToken> decode_with_phrases(const PhraseGraph & graph, int bla
  * and the tokens are final once returned), `decode(boost)` (which restarts the chunk from its
  * prediction state) runs again with those frames of this chunk unboosted; at most kMaxPasses, then the
  * chunk unboosted. So a chunk commits a bought token only inside a phrase it completes; the prefix
- * state (what the unboosted tokens matched) still carries to the next chunk.
+ * state (what the unboosted tokens matched) still carries to the next chunk. `non_speech`: global frames
+ * never boosted (the caller's VAD).
  */
 template <class Decode>
-std::vector<DecodedToken> decode_chunk_with_phrases(PhraseBoost & carried, int first, int frames, Decode && decode, std::vector<int> & fired) {
+std::vector<DecodedToken> decode_chunk_with_phrases(PhraseBoost & carried, int first, int frames, Decode && decode, std::vector<int> & fired,
+                                                    const std::vector<FrameSpan> & non_speech = {}) {
     constexpr int kMaxPasses = 4;
     const int last = first + frames - 1;
     const PhraseBoost start = carried;
@@ -137,7 +144,9 @@ std::vector<DecodedToken> decode_chunk_with_phrases(PhraseBoost & carried, int f
     for (int pass = 0; pass <= kMaxPasses; ++pass) {
         carried = start;
         carried.clear_results();
-        carried.set_quiet(pass < kMaxPasses ? quiet : std::vector<FrameSpan>{FrameSpan{first, last}});
+        std::vector<FrameSpan> unboosted = pass < kMaxPasses ? quiet : std::vector<FrameSpan>{FrameSpan{first, last}};
+        unboosted.insert(unboosted.end(), non_speech.begin(), non_speech.end());
+        carried.set_quiet(std::move(unboosted));
         tokens = decode(&carried);
         bool new_quiet = false;
         std::vector<FrameSpan> undo = carried.failed();

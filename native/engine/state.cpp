@@ -50,18 +50,6 @@ DecoderKind resolve_decoder(const Model::Impl & m, DecoderKind requested) {
     return info.default_decoder;
 }
 
-/** The caller's non-speech seconds as this window's encoder frames (every frame a range touches). */
-std::vector<FrameSpan> non_speech_frames(const std::vector<AudioWindow> & ranges, double offset_sec, double frame_sec, int frames) {
-    std::vector<FrameSpan> out;
-    for (const AudioWindow & r : ranges) {
-        // Clamped as doubles first: a range far outside the window must not overflow the int.
-        const int first = int(std::clamp(std::floor((r.start - offset_sec) / frame_sec), 0.0, double(frames)));
-        const int last = int(std::clamp(std::ceil((r.end - offset_sec) / frame_sec), 0.0, double(frames))) - 1;
-        if (first <= last) out.push_back({first, last});
-    }
-    return out;
-}
-
 void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offset_sec, DecoderKind decoder, int prompt_index, const TranscribeParams & params,
                        bool first, bool multi_window, const MelStats * clip_stats, const PhraseGraph * phrases, TranscribeResult & result,
                        std::vector<DecodedToken> & tokens) {
@@ -227,12 +215,7 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
         }
     }
     if (!(params.max_window_sec >= 1.0)) throw Error(ErrorCode::BadArgument, "max_window_sec must be at least 1 second");
-    for (const AudioWindow & r : params.non_speech) {
-        if (!(std::isfinite(r.start) && std::isfinite(r.end) && r.start <= r.end)) {
-            throw Error(ErrorCode::BadArgument, "a non-speech range is " + std::to_string(r.start) + " .. " + std::to_string(r.end) +
-                                                    " s; give finite seconds with start <= end");
-        }
-    }
+    check_non_speech(params.non_speech);
 
     const DecoderKind decoder = resolve_decoder(m, params.decoder);
     const int prompt_index = resolve_prompt(m.hp, params.language);

@@ -3,6 +3,7 @@
 // encoder → RNNT greedy carried across chunks, with <EOU>/<EOB>/language-tag events.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "greedy.h"
 #include "model_impl.h"
@@ -67,6 +68,7 @@ struct Stream::Impl {
     std::vector<float> joint, encoded;
     std::unique_ptr<PhraseGraph> phrases;  // StreamParams::vocabulary compiled; null = plain greedy decoding
     std::unique_ptr<PhraseBoost> boost;    // the phrase state carried from chunk to chunk
+    std::vector<FrameSpan> non_speech;     // StreamParams::non_speech as global encoder frames
 
     /** Runs every chunk the pending frames complete; at the end also the final partial chunk. */
     void run_chunks(bool at_end, std::vector<StreamChunk> & out);
@@ -112,7 +114,7 @@ std::vector<DecodedToken> Stream::Impl::decode_tokens(int frames, bool last, std
         return tokens;
     };
     std::vector<int> completed;
-    std::vector<DecodedToken> tokens = decode_chunk_with_phrases(*boost, next_frame, frames, pass, completed);
+    std::vector<DecodedToken> tokens = decode_chunk_with_phrases(*boost, next_frame, frames, pass, completed, non_speech);
     for (int f : completed) fired.push_back(phrases->phrase_text(f));
     return tokens;
 }
@@ -189,7 +191,9 @@ std::unique_ptr<Stream> State::begin_stream(const StreamParams & params) {
     impl->mel = std::make_unique<StreamingLogMel>(hp, m.weights->preprocessor);
     impl->encoder = std::make_unique<StreamEncoder>(hp, m.weights->encoder, m.weights->packed, *s.backend, impl->info, prompt_index);
     impl->prediction = s.transducer->initial_state();
+    check_non_speech(params.non_speech);
     if (!params.vocabulary.empty()) {
+        impl->non_speech = non_speech_frames(params.non_speech, 0.0, hp.frame_sec(), std::numeric_limits<int>::max() / 2);
         PhraseGraph graph = PhraseGraph::compile(hp.pieces, params.vocabulary, params.never_boost, impl->info.phrases_rejected,
                                                  m.sentencepiece.get());
         if (!graph.empty()) {

@@ -2,7 +2,8 @@
 // state across chunks and boosts committed tokens only): on generated models of the streaming
 // families an empty list streams bit-identically; a 1,000-phrase list from the model's own words boosts
 // (a phrase the plain stream did not say fires) and the result still does not depend on how the PCM
-// is cut into blocks (a chunk, once returned, never changes); silence stays silent (the EOU model's); and
+// is cut into blocks (a chunk, once returned, never changes); nothing is bought where the caller's VAD
+// heard no speech; silence stays silent (the EOU model's); and
 // `parakeet transcribe --stream --vocabulary FILE --json` follows the offline contract.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -69,6 +70,9 @@ describe('vocabulary in streams', () => {
       const otherBlocks = await engineStream(model, pcm, options, 4321);
       assert.deepEqual(committed(otherBlocks.raw), committed(boosted.raw));
       assert.deepEqual(otherBlocks.raw.map((c) => c.phrasesFired), boosted.raw.map((c) => c.phrasesFired));
+      // VAD gating: a stream its caller marks as non-speech throughout (the padded last frame too) buys nothing.
+      const gated = await engineStream(model, pcm, { ...options, nonSpeech: [{ start: 0, end: pcm.length / 16000 + 1 }] });
+      assert.deepEqual(committed(gated.raw), committed(plain.raw));
     });
 
     // The generated EOU model hears nothing in silence (the others' random joints emit tokens anyway).

@@ -46,9 +46,10 @@ export interface EngineStreamOptions {
   attContext?: [number, number];
   /** Prompt models (Nemotron-3.5): one of ModelInfo.languages, or 'auto' (absent = 'auto'). */
   language?: string;
-  /** Custom vocabulary (StreamOptions.vocabulary / neverBoost); absent or empty: none. */
+  /** Custom vocabulary (StreamOptions.vocabulary / neverBoost / nonSpeech); absent or empty: none. */
   vocabulary?: VocabularyPhrase[];
   neverBoost?: string[];
+  nonSpeech?: { start: number; end: number }[];
 }
 
 /** An opened stream: its handle in the engine process and its schedule (chunk sizes, preset, language). */

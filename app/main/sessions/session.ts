@@ -400,7 +400,10 @@ export class DictationSession {
     const stream = this.opts.stream;
     if (!stream) return;
     // The settings' vocabulary boosts the stream's committed tokens as it boosts an offline decode.
-    const options = { ...stream.options, ...vocabularyOptions(this.opts.vocabulary ?? []) };
+    // The pre-roll before the onset is non-speech (the stream hears it first).
+    const vocabulary = vocabularyOptions(this.opts.vocabulary ?? []);
+    const nonSpeech = vocabulary.vocabulary ? segmentNonSpeech(segment.start, segment.onset, null, segment.onset, SESSION_RATE) : [];
+    const options = { ...stream.options, ...vocabulary, ...(nonSpeech.length ? { nonSpeech } : {}) };
     segment.stream = new SegmentStream(stream.decoder, options, {
       onText: (text) => this.onStreamText(segment, text),
       onUtteranceEnd: () => this.onUtteranceEnd(segment),

@@ -115,6 +115,7 @@ test('dictation on a streaming model opens its streams with the vocabulary; the 
   for (const o of streams.begun) {
     assert.deepEqual(o.vocabulary, vocabulary);
     assert.deepEqual(o.neverBoost, [...NEVER_BOOSTED]);
+    assert.ok(o.nonSpeech?.length === 1 && o.nonSpeech[0].start === 0 && o.nonSpeech[0].end > 0, 'the pre-roll is non-speech to the vocabulary');
   }
   const spoken = finals.filter((f) => f.text !== '');
   assert.ok(spoken.length >= 1);

@@ -382,6 +382,7 @@ struct StreamParams {
      */
     std::vector<VocabularyPhrase> vocabulary;
     std::vector<std::string> never_boost;  // TranscribeParams::never_boost
+    std::vector<AudioWindow> non_speech;   // seconds from the stream's start a VAD marks as non-speech: no bonus there
 };
 
 /** A timed event of a stream: "eou" / "eob" (end of utterance / backchannel) or "lang" (a language tag). */
