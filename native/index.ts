@@ -179,6 +179,11 @@ export interface TranscribeOptions {
   vocabulary?: readonly VocabularyPhrase[];
   /** Words and word sequences never boosted: a phrase holding one is rejected (the app passes its spoken commands). */
   neverBoost?: readonly string[];
+  /**
+   * Seconds of the input a VAD marks as non-speech: the vocabulary buys no decision there (a phrase the
+   * model says there unaided is still reported in phrasesFired).
+   */
+  nonSpeech?: readonly { start: number; end: number }[];
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -193,6 +198,15 @@ export interface StreamOptions {
   maxSymbols?: number;
   /** Keep each chunk's encoder frames (StreamChunk.encoded; tests). */
   captureEncoder?: boolean;
+  /**
+   * Phrases the stream's decoder favours (TranscribeOptions.vocabulary), committed tokens only: the phrase
+   * state carries across chunks and a chunk never changes once returned. Empty/absent: decoding exactly as without.
+   */
+  vocabulary?: readonly VocabularyPhrase[];
+  /** TranscribeOptions.neverBoost. */
+  neverBoost?: readonly string[];
+  /** Seconds from the stream's start a VAD marks as non-speech (TranscribeOptions.nonSpeech): no bonus there. */
+  nonSpeech?: readonly { start: number; end: number }[];
 }
 
 /** Model.createStream: the stream's options and its own state's. */
@@ -230,6 +244,8 @@ export interface StreamChunk {
   continuesWord: boolean;
   /** An <EOU>/<EOB> was emitted: the decoder restarted from SOS after this chunk (encoder caches kept). */
   decoderReset: boolean;
+  /** Vocabulary phrases completed in this chunk (a phrase may begin in an earlier one). */
+  phrasesFired: string[];
   /** With StreamOptions.captureEncoder: the chunk's encoder frames [frames][dModel]. */
   encoded?: Float32Array;
 }
@@ -264,12 +280,25 @@ export interface StreamInfo {
   /** The prompt's locale ('auto' or one of ModelInfo.languages); '' without a prompt. */
   language: string;
   promptIndex: number;
+  /** StreamOptions.vocabulary phrases that could not be used, with the reason. */
+  phrasesRejected: RejectedPhrase[];
 }
 
 export interface VocabularyPhrase {
   phrase: string;
   /** 1 = the default bonus. */
   weight?: number;
+}
+
+/** Model.checkVocabulary: one phrase's verdict. */
+export interface PhraseCheck {
+  phrase: string;
+  /** Why it cannot be used (characters outside the model's pieces, a spoken command, …); absent when it can. */
+  reason?: string;
+  /** The piece sequences it is boosted as (casings, segmentations); empty when rejected. */
+  spellings: string[][];
+  /** Tokenized by the file's embedded SentencePiece model (exact), else enumerated from the piece list. */
+  exact: boolean;
 }
 
 export interface RejectedPhrase {
@@ -348,6 +377,7 @@ interface NativeModelState {
 interface NativeModel {
   info(): ModelInfo;
   sentencePieceModel(): Uint8Array | null;
+  checkVocabulary(phrases: readonly VocabularyPhrase[], neverBoost: readonly string[]): PhraseCheck[];
   transcribe(pcm: Float32Array, options: Record<string, unknown>, onProgress?: (f: number) => void): Promise<TranscribeResult>;
   createState(options: Record<string, unknown>): NativeModelState;
   dispose(): void;
@@ -556,7 +586,10 @@ export class ModelState {
 
 function nativeStreamOptions(options: StreamOptions): Record<string, unknown> {
   const [attLeft, attRight] = options.attContext ?? [-1, -1];
-  return { attLeft, attRight, language: options.language ?? '', maxSymbols: options.maxSymbols ?? 0, captureEncoder: options.captureEncoder ?? false };
+  return {
+    attLeft, attRight, language: options.language ?? '', maxSymbols: options.maxSymbols ?? 0, captureEncoder: options.captureEncoder ?? false,
+    vocabulary: options.vocabulary ?? [], neverBoost: options.neverBoost ?? [], nonSpeech: options.nonSpeech ?? [],
+  };
 }
 
 /**
@@ -656,6 +689,14 @@ export class Model {
    */
   sentencePieceModel(): Uint8Array | null {
     return this.handle.sentencePieceModel();
+  }
+
+  /**
+   * Per phrase in order: whether the vocabulary boosts it and as which pieces (compiled as a
+   * transcription compiles it; BAD_ARGUMENT as transcribe for more than 1,000 phrases or a bad weight).
+   */
+  checkVocabulary(phrases: readonly VocabularyPhrase[], neverBoost: readonly string[] = []): PhraseCheck[] {
+    return this.handle.checkVocabulary(phrases, neverBoost);
   }
 
   get disposed(): boolean {

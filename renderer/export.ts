@@ -85,6 +85,7 @@ export function historyExportContent(format: ExportFormat, e: HistoryEntry): str
     model: e.modelName,
     devicesRan: e.devices,
     ...(e.recovered ? { recovered: true } : {}),
+    ...(e.phrasesFired.length ? { phrasesFired: e.phrasesFired } : {}),
     text: e.text,
     ...(e.kind === 'dictation' ? { segments: e.segments } : { words: e.words }),
   }));

@@ -61,7 +61,8 @@ Commands:
       --att-context L,R   with --stream: an attention preset of the model (parakeet info lists them; default the first)
       --language LOCALE   with --stream on a language-prompt model: one of its locales, or auto (default)
       --vocabulary FILE   phrases to favour: one per line, optionally a TAB and a positive weight (default 1);
-                          the JSON lists phrasesFired and phrasesRejected (e.g. characters the model lacks)
+                          the JSON lists phrasesFired and phrasesRejected (e.g. characters the model lacks);
+                          with --stream only committed tokens are boosted (a chunk never changes afterwards)
   eval <folder> --model <m>              transcribe every *.wav that has a *.txt reference beside it and print
                                          WER and CER per file and in total (text lowercased, punctuation removed)
       --device, --threads, --decoder, --weight-type, --max-window-sec, --vocabulary   as for transcribe
@@ -228,9 +229,8 @@ async function transcribeCommand(args: string[]): Promise<void> {
   if (!values.stream && (values['att-context'] !== undefined || values.language !== undefined)) {
     throw new UsageError('--att-context and --language choose how --stream runs; add --stream');
   }
-  if (values.stream && (values['dump-dir'] !== undefined || values['max-window-sec'] !== undefined || values['tdt-rule'] !== undefined ||
-      values.vocabulary !== undefined)) {
-    throw new UsageError('--dump-dir, --max-window-sec, --tdt-rule and --vocabulary apply to offline transcription, not --stream');
+  if (values.stream && (values['dump-dir'] !== undefined || values['max-window-sec'] !== undefined || values['tdt-rule'] !== undefined)) {
+    throw new UsageError('--dump-dir, --max-window-sec and --tdt-rule apply to offline transcription, not --stream');
   }
   if (values.stream && values.decoder !== undefined && values.decoder !== 'rnnt') throw new UsageError('--stream decodes with the model\'s RNNT head (--decoder rnnt)');
   if (!values.model) throw new UsageError('transcribe needs --model <model.gguf>');
@@ -256,13 +256,13 @@ async function transcribeCommand(args: string[]): Promise<void> {
       } catch (error) {
         throw error instanceof StreamUsageError ? new UsageError(error.message) : error;
       }
-      const streamed = await transcribeStreamed(model, audio.samples, request);
+      const streamed = await transcribeStreamed(model, audio.samples, request, vocabularyOptions(vocabulary));
       result = streamed.result;
       stream = streamJson(streamed.chunks);
     } else {
       result = await transcribeOffline(model, audio, values['dump-dir'], { decoder, tdtRule, maxWindowSec, ...vocabularyOptions(vocabulary) });
-      for (const r of result.phrasesRejected) process.stderr.write(`warning: vocabulary phrase "${r.phrase}" is not used: ${r.reason}\n`);
     }
+    for (const r of result.phrasesRejected) process.stderr.write(`warning: vocabulary phrase "${r.phrase}" is not used: ${r.reason}\n`);
     if (values.json) {
       const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...plain } = result;
       await emit(`${JSON.stringify({ ...plain, model: model.info().path, ...(stream ? { stream } : {}) }, null, 2)}\n`, values.out);

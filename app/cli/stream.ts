@@ -1,6 +1,6 @@
 // `parakeet transcribe --stream`: the clip fed through a cache-aware stream block by block, as live
 // audio would arrive, and the JSON contract of issue 39 (the usual fields plus `stream`).
-import { joinStreamWords, type Model, type ModelInfo, type StreamChunk, type TranscribeResult } from '../../native/index.js';
+import { joinStreamWords, type Model, type ModelInfo, type StreamChunk, type TranscribeResult, type VocabularyPhrase } from '../../native/index.js';
 
 /** A command-line mistake (exit status 2), as main.ts reports its own. */
 export class StreamUsageError extends Error {}
@@ -64,11 +64,13 @@ const BLOCK_SECONDS = 0.1;
 /** Streams `samples` through `model` and returns the usual result fields and the chunks. */
 export async function transcribeStreamed(
   model: Model, samples: Float32Array, request: StreamRequest,
+  vocabulary: { vocabulary?: readonly VocabularyPhrase[]; neverBoost?: readonly string[] } = {},
 ): Promise<{ result: TranscribeResult; chunks: StreamChunk[] }> {
   const info = model.info();
   const started = performance.now();
-  const stream = model.createStream({ attContext: request.attContext, language: request.language });
+  const stream = model.createStream({ attContext: request.attContext, language: request.language, ...vocabulary });
   const chunks: StreamChunk[] = [];
+  const { phrasesRejected } = stream.info();
   try {
     const block = Math.max(1, Math.round(info.sampleRate * BLOCK_SECONDS));
     for (let at = 0; at < samples.length; at += block) chunks.push(...await stream.feed(samples.subarray(at, Math.min(samples.length, at + block))));
@@ -89,9 +91,8 @@ export async function transcribeStreamed(
     timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs },
     windows: [{ start: 0, end: durationSec }],
     threadsUsed: info.threads,
-    // Streams take no vocabulary (the CLI refuses --vocabulary with --stream).
-    phrasesFired: [],
-    phrasesRejected: [],
+    phrasesFired: [...new Set(chunks.flatMap((c) => c.phrasesFired))],
+    phrasesRejected,
   };
   return { result, chunks };
 }

@@ -366,6 +366,8 @@ export interface TranscriptEvent {
   spokenText?: string;
   /** The language a prompt-conditioned streaming model (Nemotron-3.5) detected or was told, e.g. "en-US". */
   language?: string;
+  /** Custom-vocabulary phrases this decode found (settings.text.vocabulary); absent when none. */
+  phrasesFired?: string[];
 }
 
 export type SessionState = 'listening' | 'speech' | 'finalizing' | 'stopped' | 'failed';
@@ -436,6 +438,25 @@ export interface FileTranscript {
   durationSec: number;
   devicesRan: string[];
   elapsedMs: number;
+  /** Custom-vocabulary phrases found in the file; absent when none. */
+  phrasesFired?: string[];
+}
+
+/** vocabulary:check: each phrase against the active model's tokenizer (Settings' Vocabulary card). */
+export interface VocabularyCheck {
+  /** The model checked against; null when none is loaded (then `phrases` is empty). */
+  modelName: string | null;
+  /** Tokenized by the model file's own SentencePiece model (exact), else from its piece list (plausible segmentations). */
+  exact: boolean;
+  phrases: PhraseVerdict[];
+}
+
+export interface PhraseVerdict {
+  phrase: string;
+  /** Why the decoder cannot favour it; absent when it can. */
+  reason?: string;
+  /** The pieces of its first spelling, e.g. ["▁Par", "akeet"]; empty when rejected. */
+  pieces: string[];
 }
 
 export type HistoryKind = 'dictation' | 'file' | 'meeting';
@@ -485,11 +506,15 @@ export interface HistorySegment {
    * added word is timed within the span of the words it replaced (see app/main/history/segment-edit.ts).
    */
   edited?: boolean;
+  /** Custom-vocabulary phrases this segment's decode found; absent when none. */
+  phrasesFired?: string[];
 }
 
 /** A whole entry (history:get). */
 export interface HistoryEntry extends HistoryEntrySummary {
   text: string;
+  /** Custom-vocabulary phrases that fired in the entry (a file's, or its segments' in order), each once. */
+  phrasesFired: string[];
   /** A dictation's final segments in order (empty for a file); a meeting's from both tracks, by start time. */
   segments: HistorySegment[];
   /** Every word with its times: a file's words, or a dictation's segments' words in order. */
@@ -715,6 +740,8 @@ export interface InvokeMap {
   'models:pickFile': { request: void; response: string | null };
   'settings:get': { request: void; response: Settings };
   'settings:set': { request: SettingsPatch; response: Settings };
+  /** Whether each phrase tokenizes with the active model (an empty answer without a model). */
+  'vocabulary:check': { request: { phrases: VocabularyPhrase[] }; response: VocabularyCheck };
   'dictation:start': { request: DictationStartOptions; response: SessionInfo };
   /**
    * `sentSamples`: how many samples the client sent (its next startSample). Audio
@@ -861,7 +888,7 @@ export const INVOKE_CHANNELS = [
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
   'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
   'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe', 'meeting:current', 'meeting:attach',
-  'meeting:checkSystemAudio', 'history:media', 'history:editSegment',
+  'meeting:checkSystemAudio', 'history:media', 'history:editSegment', 'vocabulary:check',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

@@ -328,6 +328,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'models:pickFile': noPayload,
   'settings:get': noPayload,
   'settings:set': settingsPatch,
+  'vocabulary:check': object({ phrases: arrayOf(vocabularyEntry, MAX_VOCABULARY_PHRASES) }),
   'dictation:start': dictationStart,
   'dictation:stop': object<{ sessionId: string; sentSamples?: number }>({ sessionId, sentSamples: num(0, Number.MAX_SAFE_INTEGER, true) }, ['sentSamples']),
   'dictation:cancel': object({ sessionId }),

@@ -10,6 +10,7 @@ import { collectDiagnostics } from './diagnostics/collect.js';
 import { CodedError } from './engine/protocol.js';
 import type { Handlers } from './router.js';
 import type { PlatformHooks, ServicesCore } from './service-types.js';
+import { checkVocabulary } from './vocabulary-check.js';
 
 function found(snapshot: DownloadSnapshot | undefined, id: string): DownloadSnapshot {
   if (!snapshot) throw new CodedError('UNKNOWN_MODEL', `No download of "${id}" is running or paused.`);
@@ -82,6 +83,7 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
 
     'settings:get': () => s.settings.get(),
     'settings:set': (patch) => s.settings.set(patch),
+    'vocabulary:check': ({ phrases }) => checkVocabulary(s.engine, phrases),
 
     'dictation:start': (options, context) => {
       // Both would record the same microphone, and the meeting already transcribes it (issue 44 item 3).

@@ -208,10 +208,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
     }));
     o.Set("threadsUsed", r.threads_used);
     o.Set("phrasesFired", strings(env, r.phrases_fired));
-    o.Set("phrasesRejected", objects(env, r.phrases_rejected, [](Napi::Object p, const parakeet::RejectedPhrase & rejected) {
-        p.Set("phrase", rejected.phrase);
-        p.Set("reason", rejected.reason);
-    }));
+    o.Set("phrasesRejected", to_js(env, r.phrases_rejected));
     if (!r.mel.empty() || r.mel_frames > 0) {
         Napi::Object mel = Napi::Object::New(env);
         mel.Set("data", floats(env, r.mel));
@@ -273,5 +270,63 @@ bool optional_bool(Napi::Object options, const char * key, bool fallback) {
     if (!v.IsBoolean()) throw_bad_argument(options.Env(), std::string("option '") + key + "' must be a boolean");
     return v.As<Napi::Boolean>().Value();
 }
+
+namespace {
+
+/**
+ * An optional array option: absent or null = empty; each item through `read`, which returns false when the
+ * item is not what `item_shape` describes (BAD_ARGUMENT names the option, the index and that shape).
+ */
+template <class T, class Read>
+std::vector<T> array_from_js(Napi::Env env, Napi::Value value, const std::string & name, const std::string & item_shape, Read read) {
+    std::vector<T> out;
+    if (value.IsUndefined() || value.IsNull()) return out;
+    if (!value.IsArray()) throw_bad_argument(env, name + " must be an array, each item " + item_shape);
+    Napi::Array items = value.As<Napi::Array>();
+    for (uint32_t i = 0; i < items.Length(); ++i) {
+        T item;
+        if (!read(items.Get(i), item)) throw_bad_argument(env, name + "[" + std::to_string(i) + "] must be " + item_shape);
+        out.push_back(std::move(item));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<parakeet::VocabularyPhrase> vocabulary_from_js(Napi::Env env, Napi::Value value) {
+    return array_from_js<parakeet::VocabularyPhrase>(env, value, "vocabulary", "{ phrase: string, weight?: number }",
+                                                     [](Napi::Value v, parakeet::VocabularyPhrase & p) {
+        if (!v.IsObject() || !v.As<Napi::Object>().Get("phrase").IsString()) return false;
+        Napi::Object o = v.As<Napi::Object>();
+        p = {o.Get("phrase").As<Napi::String>().Utf8Value(), float(optional_number(o, "weight", 1.0))};  // the engine checks the weight
+        return true;
+    });
+}
+
+std::vector<std::string> strings_from_js(Napi::Env env, Napi::Value value, const char * name) {
+    return array_from_js<std::string>(env, value, name, "a string", [](Napi::Value v, std::string & s) {
+        if (!v.IsString()) return false;
+        s = v.As<Napi::String>().Utf8Value();
+        return true;
+    });
+}
+
+std::vector<parakeet::AudioWindow> ranges_from_js(Napi::Env env, Napi::Value value, const char * name) {
+    return array_from_js<parakeet::AudioWindow>(env, value, name, "{ start: number, end: number } (seconds)",
+                                                [](Napi::Value v, parakeet::AudioWindow & r) {
+        if (!v.IsObject() || !v.As<Napi::Object>().Get("start").IsNumber() || !v.As<Napi::Object>().Get("end").IsNumber()) return false;
+        r = {v.As<Napi::Object>().Get("start").As<Napi::Number>().DoubleValue(), v.As<Napi::Object>().Get("end").As<Napi::Number>().DoubleValue()};
+        return true;
+    });
+}
+
+Napi::Array to_js(Napi::Env env, const std::vector<parakeet::RejectedPhrase> & rejected) {
+    return objects(env, rejected, [](Napi::Object p, const parakeet::RejectedPhrase & r) {
+        p.Set("phrase", r.phrase);
+        p.Set("reason", r.reason);
+    });
+}
+
+Napi::Array to_js(Napi::Env env, const std::vector<std::string> & values) { return strings(env, values); }
 
 }  // namespace addon

@@ -73,6 +73,7 @@ Napi::Function AddonModel::Define(Napi::Env env) {
     return DefineClass(env, "Model", {
         InstanceMethod<&AddonModel::Info>("info"),
         InstanceMethod<&AddonModel::SentencePieceModel>("sentencePieceModel"),
+        InstanceMethod<&AddonModel::CheckVocabulary>("checkVocabulary"),
         InstanceMethod<&AddonModel::Transcribe>("transcribe"),
         InstanceMethod<&AddonModel::CreateState>("createState"),
         InstanceMethod<&AddonModel::Dispose>("dispose"),
@@ -123,6 +124,32 @@ Napi::Value AddonModel::SentencePieceModel(const Napi::CallbackInfo & info) {
     const std::string & proto = model_->sentencepiece_model();
     if (proto.empty()) return env.Null();
     return Napi::Buffer<uint8_t>::Copy(env, reinterpret_cast<const uint8_t *>(proto.data()), proto.size());
+}
+
+Napi::Value AddonModel::CheckVocabulary(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (!model_) throw make_error(env, "BAD_ARGUMENT", "this model was disposed");
+    const std::vector<parakeet::VocabularyPhrase> phrases = vocabulary_from_js(env, info[0]);
+    const std::vector<std::string> never_boost = strings_from_js(env, info[1], "neverBoost");
+    std::vector<parakeet::PhraseCheck> checks;
+    try {
+        // On the JS thread: a compile of at most 1,000 phrases, as createStream compiles them.
+        checks = model_->check_vocabulary(phrases, never_boost);
+    } catch (const parakeet::Error & e) {
+        throw make_error(env, e);
+    }
+    Napi::Array out = Napi::Array::New(env, checks.size());
+    for (size_t i = 0; i < checks.size(); ++i) {
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("phrase", checks[i].phrase);
+        if (!checks[i].reason.empty()) o.Set("reason", checks[i].reason);
+        Napi::Array spellings = Napi::Array::New(env, checks[i].spellings.size());
+        for (size_t k = 0; k < checks[i].spellings.size(); ++k) spellings.Set(uint32_t(k), to_js(env, checks[i].spellings[k]));
+        o.Set("spellings", spellings);
+        o.Set("exact", checks[i].exact);
+        out.Set(uint32_t(i), o);
+    }
+    return out;
 }
 
 Napi::Value AddonModel::Transcribe(const Napi::CallbackInfo & info) {

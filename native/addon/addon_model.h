@@ -29,6 +29,7 @@ public:
 private:
     Napi::Value Info(const Napi::CallbackInfo & info);
     Napi::Value SentencePieceModel(const Napi::CallbackInfo & info);
+    Napi::Value CheckVocabulary(const Napi::CallbackInfo & info);
     Napi::Value Transcribe(const Napi::CallbackInfo & info);
     /** createState(options?) -> ModelState (synchronous: backend objects only, no weights). */
     Napi::Value CreateState(const Napi::CallbackInfo & info);

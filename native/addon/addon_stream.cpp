@@ -37,6 +37,7 @@ Napi::Object chunk_to_js(Napi::Env env, const parakeet::StreamChunk & c) {
     o.Set("tokens", to_js(env, c.tokens));
     o.Set("words", to_js(env, c.words));
     o.Set("continuesWord", c.continues_word);
+    o.Set("phrasesFired", to_js(env, c.phrases_fired));
     if (!c.encoded.empty()) {
         Napi::Float32Array enc = Napi::Float32Array::New(env, c.encoded.size());
         std::memcpy(enc.Data(), c.encoded.data(), c.encoded.size() * sizeof(float));
@@ -121,6 +122,9 @@ Napi::Value AddonStream::Create(Napi::Env env, std::shared_ptr<parakeet::Model> 
         if (!(max_symbols >= 0 && max_symbols <= 1000) || max_symbols != double(int(max_symbols))) throw_bad_argument(env, "maxSymbols must be an integer 0..1000");
         params.max_symbols = int(max_symbols);
         capture = optional_bool(o, "captureEncoder", false);
+        params.vocabulary = vocabulary_from_js(env, o.Get("vocabulary"));
+        params.never_boost = strings_from_js(env, o.Get("neverBoost"), "neverBoost");
+        params.non_speech = ranges_from_js(env, o.Get("nonSpeech"), "nonSpeech");
     }
     std::shared_ptr<parakeet::Stream> stream;
     try {
@@ -152,6 +156,7 @@ Napi::Value AddonStream::Info(const Napi::CallbackInfo & info) {
     o.Set("dropExtra", s.drop_extra);
     o.Set("language", s.language);
     o.Set("promptIndex", s.prompt_index);
+    o.Set("phrasesRejected", to_js(env, s.phrases_rejected));
     return o;
 }
 

@@ -85,36 +85,6 @@ parakeet::DecoderKind parse_decoder(Napi::Env env, const std::string & name) {
     throw_bad_argument(env, "decoder must be 'auto', 'tdt', 'rnnt' or 'ctc' (got '" + name + "')");
 }
 
-/** options.vocabulary: [{ phrase, weight? }] (the engine checks the count and the weights). */
-std::vector<parakeet::VocabularyPhrase> parse_vocabulary(Napi::Env env, Napi::Value value) {
-    std::vector<parakeet::VocabularyPhrase> out;
-    if (value.IsUndefined() || value.IsNull()) return out;
-    if (!value.IsArray()) throw_bad_argument(env, "vocabulary must be an array of { phrase, weight } objects");
-    Napi::Array items = value.As<Napi::Array>();
-    for (uint32_t i = 0; i < items.Length(); ++i) {
-        Napi::Value item = items.Get(i);
-        if (!item.IsObject() || !item.As<Napi::Object>().Get("phrase").IsString()) {
-            throw_bad_argument(env, "vocabulary[" + std::to_string(i) + "] must be { phrase: string, weight?: number }");
-        }
-        Napi::Object o = item.As<Napi::Object>();
-        out.push_back({o.Get("phrase").As<Napi::String>().Utf8Value(), float(optional_number(o, "weight", 1.0))});
-    }
-    return out;
-}
-
-/** options.neverBoost: words never boosted (the app's spoken-punctuation commands). */
-std::vector<std::string> parse_strings(Napi::Env env, Napi::Value value, const char * name) {
-    std::vector<std::string> out;
-    if (value.IsUndefined() || value.IsNull()) return out;
-    if (!value.IsArray()) throw_bad_argument(env, std::string(name) + " must be an array of strings");
-    Napi::Array items = value.As<Napi::Array>();
-    for (uint32_t i = 0; i < items.Length(); ++i) {
-        if (!items.Get(i).IsString()) throw_bad_argument(env, std::string(name) + "[" + std::to_string(i) + "] must be a string");
-        out.push_back(items.Get(i).As<Napi::String>().Utf8Value());
-    }
-    return out;
-}
-
 }  // namespace
 
 Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr<parakeet::Model> model,
@@ -165,8 +135,9 @@ Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr
         }
         params.max_threads = int(max_threads);
         params.language = optional_string(o, "language", "");
-        params.vocabulary = parse_vocabulary(env, o.Get("vocabulary"));
-        params.never_boost = parse_strings(env, o.Get("neverBoost"), "neverBoost");
+        params.vocabulary = vocabulary_from_js(env, o.Get("vocabulary"));
+        params.never_boost = strings_from_js(env, o.Get("neverBoost"), "neverBoost");
+        params.non_speech = ranges_from_js(env, o.Get("nonSpeech"), "nonSpeech");
         abort = AddonAbortFlag::from_value(o.Get("abortFlag"));
     }
     if (input.ElementLength() == 0) throw make_error(env, "BAD_AUDIO", "the audio is empty (0 samples); record or choose audio with sound in it");

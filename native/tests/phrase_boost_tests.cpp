@@ -225,3 +225,89 @@ TEST(vocabulary_tdt_boost_leaves_durations_to_the_model) {
         CHECK(fired == std::vector<int>{0});
     }
 }
+
+namespace {
+
+/** RNNT rows (the identity joint's outputs) for one chunk: `winners[i]` = {token, logit} pairs of frame i. */
+std::vector<float> transducer_rows(int outputs, const std::vector<std::vector<std::pair<int, float>>> & frames) {
+    std::vector<float> out;
+    for (const auto & frame : frames) {
+        std::vector<float> r(size_t(outputs), 0.0f);
+        for (const auto & [k, v] : frame) r[size_t(k)] = v;
+        out.insert(out.end(), r.begin(), r.end());
+    }
+    return out;
+}
+
+/**
+ * A stream as stream_state.cpp decodes it: chunk after chunk, the prediction state and the phrase state
+ * carried, each chunk through decode_chunk_with_phrases. Returns each chunk's tokens and fired phrases.
+ */
+std::vector<std::vector<int>> stream_chunks(const PhraseGraph & g, const std::vector<std::vector<std::vector<std::pair<int, float>>>> & chunks,
+                                            std::vector<std::vector<int>> & fired) {
+    IdentityTransducer t(13, {});
+    PredictionState state = t.model->initial_state();
+    PhraseBoost carried(g, kBlank, {});
+    std::vector<std::vector<int>> out;
+    int first = 0;
+    for (size_t c = 0; c < chunks.size(); ++c) {
+        const std::vector<float> f = transducer_rows(t.outputs(), chunks[c]);
+        const int frames = int(chunks[c].size());
+        const PredictionState before = state;
+        carried.set_frame_offset(first);
+        auto pass = [&](PhraseBoost * b) {
+            state = before;
+            std::vector<DecodedToken> tokens = rnnt_greedy_continue(*t.model, f, t.outputs(), frames, kBlank, 1, state, nullptr, b);
+            if (c + 1 == chunks.size()) b->finish(frames);
+            return tokens;
+        };
+        std::vector<int> chunk_fired;
+        out.push_back(ids(decode_chunk_with_phrases(carried, first, frames, pass, chunk_fired)));
+        fired.push_back(chunk_fired);
+        first += frames;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(stream_vocabulary_phrase_state_carries_across_chunks) {
+    // "one" | "two" | four(5)/three(4): the prefix the model's own tokens matched in the first two chunks
+    // is carried, and the chunk that can complete the phrase buys its last token and reports it.
+    std::vector<RejectedPhrase> rejected;
+    const PhraseGraph g = compile({{"one two three", 1}}, rejected);
+    std::vector<std::vector<int>> fired;
+    const auto chunks = stream_chunks(g, {{{{kOne, 5}}}, {{{kTwo, 5}}}, {{{kFour, 5}, {kThree, 4}}}}, fired);
+    CHECK((chunks == std::vector<std::vector<int>>{{kOne}, {kTwo}, {kThree}}));
+    CHECK((fired == std::vector<std::vector<int>>{{}, {}, {0}}));
+}
+
+TEST(stream_vocabulary_commits_a_bought_token_only_inside_a_phrase_its_chunk_completes) {
+    std::vector<RejectedPhrase> rejected;
+    const PhraseGraph g = compile({{"one two three", 1}}, rejected);
+    std::vector<std::vector<int>> fired;
+    // The prefix fails inside the chunk that bought "two": the chunk is decoded again, unboosted.
+    const auto same_chunk = stream_chunks(g, {{{{kOne, 5}}}, {{{kFour, 5}, {kTwo, 4}}, {{kBlank, 5}}, {{kFour, 5}}}}, fired);
+    CHECK((same_chunk == std::vector<std::vector<int>>{{kOne}, {kFour, kFour}}));
+    // The chunk ends inside the prefix that bought "two": once returned it could never be taken back, so the
+    // purchase is given back before the chunk is returned (the next chunk cannot complete the phrase then).
+    fired.clear();
+    const auto open = stream_chunks(g, {{{{kOne, 5}}}, {{{kFour, 5}, {kTwo, 4}}}, {{{kThree, 5}}}}, fired);
+    CHECK((open == std::vector<std::vector<int>>{{kOne}, {kFour}, {kThree}}));
+    CHECK((fired == std::vector<std::vector<int>>{{}, {}, {}}));
+}
+
+TEST(vocabulary_guard_no_bonus_where_the_vad_heard_no_speech) {
+    // The runner-up "two" at frame 2 would be bought (ctc_boost_turns_a_close_runner_up…); with frame 2
+    // marked non-speech from the first pass on, the model's "four" stays and nothing fires.
+    const std::vector<float> logits = rows({row({{kOne, 5}}), kBlankRow, row({{kFour, 5}, {kTwo, 4}}), kBlankRow});
+    std::vector<RejectedPhrase> rejected;
+    const PhraseGraph g = compile({{"one two", 1}}, rejected);
+    std::vector<int> fired;
+    const std::vector<DecodedToken> gated =
+        decode_with_phrases(g, kBlank, [&](PhraseBoost * b) { return ctc_greedy(logits, kClasses, 4, kBlank, b); }, fired, {FrameSpan{2, 3}});
+    CHECK(ids(gated) == (std::vector<int>{kOne, kFour}));
+    CHECK(fired.empty());
+    // Speech there: bought as before.
+    CHECK(ctc_with(g, logits, fired) == (std::vector<int>{kOne, kTwo}));
+}

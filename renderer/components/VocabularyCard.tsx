@@ -8,6 +8,7 @@ import type { TextSettings } from '../../app/ipc/contract.js';
 import { formatVocabularyFile, MAX_VOCABULARY_PHRASES, parseVocabularyFile, VocabularyFileError } from '../../app/shared/vocabulary.js';
 import { saveTextFile } from '../download.js';
 import { Button } from './Button.js';
+import { VocabularyCheckList } from './VocabularyCheckList.js';
 
 export function VocabularyCard({ text, onText }: { text: TextSettings; onText: (next: Partial<TextSettings>) => void }) {
   const [source, setSource] = useState(() => formatVocabularyFile(text.vocabulary));
@@ -58,6 +59,7 @@ export function VocabularyCard({ text, onText }: { text: TextSettings; onText: (
             {problem}
           </p>
         ) : null}
+        <VocabularyCheckList phrases={text.vocabulary} />
         <div className="inline-form-row">
           <label className="btn btn-secondary" htmlFor="set-vocabulary-import">Import a text file…</label>
           <input id="set-vocabulary-import" className="visually-hidden" type="file" accept=".txt,text/plain" onChange={(e) => void importFile(e)} />

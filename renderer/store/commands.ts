@@ -2,7 +2,7 @@
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
 import type {
-  IpcError, InsertRequirements, InsertTestResult, Result, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch,
+  IpcError, InsertRequirements, InsertTestResult, Result, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch, VocabularyCheck, VocabularyPhrase,
 } from '../../app/ipc/contract.js';
 import { fileErrorText, importErrorText, noticeFromError } from '../errors.js';
 import * as actions from './actions.js';
@@ -95,6 +95,12 @@ export async function testInsert(
 ): Promise<{ ok: true; value: InsertTestResult } | { ok: false; error: IpcError }> {
   const result = await api().invoke('insert:test', request);
   return result.ok ? { ok: true, value: result.value } : { ok: false, error: result.error };
+}
+
+/** Each phrase against the active model's tokenizer (Settings → Vocabulary); null if it could not be asked. */
+export async function checkVocabulary(phrases: VocabularyPhrase[]): Promise<VocabularyCheck | null> {
+  const result = await api().invoke('vocabulary:check', { phrases });
+  return result.ok ? result.value : null;
 }
 
 /** What inserting into other apps needs here (tools, permission) and what is missing; null if it could not be asked. */

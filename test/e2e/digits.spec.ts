@@ -113,3 +113,18 @@ test("Files: a spoken digit string gives its words, each at a time within 0.2 s 
   });
   await app.screenshot({ path: join(SCREENSHOT_DIR, 'files-digits.png') });
 });
+
+// Custom vocabulary (issue 45): the phrases the decoder found travel with the file's history entry, which shows them.
+test('History shows which vocabulary phrases fired in a transcribed file', async ({ app, server }) => {
+  const spoken = readParts(DIGITS_FILE_JSON);
+  const phrase = spoken.text.split(' ').slice(0, 2).join(' ');
+  await server.services.settings.set({ text: { vocabulary: [{ phrase, weight: 1 }, { phrase: 'nine nine nine nine nine', weight: 1 }] } });
+  await ready(app);
+  await app.getByTestId('nav-files').click();
+  await app.getByLabel('Audio file path on this machine').fill(DIGITS_FILE_WAV);
+  await app.getByRole('button', { name: 'Transcribe', exact: true }).click();
+  await expect(app.getByTestId('file-result')).toBeVisible({ timeout: 30_000 });
+  await app.getByTestId('nav-history').click();
+  await app.getByTestId('history-entry').first().click();
+  await expect(app.getByTestId('history-phrases')).toHaveText(`Vocabulary heard${phrase}`);
+});

@@ -143,3 +143,16 @@ test('the vocabulary box counts phrases, names a bad weight and saves the fixed 
     { phrase: 'Parakeet Desktop', weight: 1 }, { phrase: 'four two seven', weight: 2 },
   ]);
 });
+
+// Per phrase, whether the active model can spell it (vocabulary:check against the engine's loaded model).
+test('the vocabulary card checks each phrase against the loaded model and says why one cannot be used', async ({ app }) => {
+  await app.getByTestId('nav-settings').click();
+  await app.getByLabel('Phrases the recognizer favours (names, jargon, numbers)').fill('the\nfour two seven\t2\n€uro\n');
+  const checks = app.getByTestId('vocabulary-phrase-check');
+  await expect(checks).toHaveCount(3);
+  await expect(checks.nth(0)).toHaveAttribute('data-usable', 'yes');
+  await expect(checks.nth(0)).toContainText('\u2581the');
+  await expect(checks.nth(2)).toHaveAttribute('data-usable', 'no');
+  await expect(checks.nth(2)).toContainText("not used: the character '€' is not in the model's vocabulary");
+  await expect(app.getByTestId('set-vocabulary-check-summary')).toContainText(/of 3 phrases tokenize with .+ \(its piece list/);
+});

@@ -153,6 +153,7 @@ const VALID: Record<InvokeChannel, unknown> = {
   'meeting:retranscribe': { entryId: '20250101-120000-abcdef', decoder: 'ctc' },
   'history:media': { id: '20250101-120000-abcdef' },
   'history:editSegment': { id: '20250101-120000-abcdef', segmentId: 0, text: 'corrected words' },
+  'vocabulary:check': { phrases: [{ phrase: 'Parakeet', weight: 1 }] },
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {

@@ -73,6 +73,28 @@ describe('vocabulary on generated models', () => {
     });
   }
 
+  test('VAD gating: no decision is bought in what the caller marks as non-speech', async () => {
+    const description = generateModel(join(dir, 'gated.gguf'), { preset: 'tiny', arch: 'ctc', seed: 457 });
+    const model = await Model.load(description.path, { threads: 1 });
+    try {
+      const options = vocabularyOptions(phrasesFromPieces(description.pieces, 1000, 17));
+      const plain = await model.transcribe(pcm, {});
+      const boosted = await model.transcribe(pcm, options);
+      assert.notDeepEqual(decoded(boosted), decoded(plain), 'the list buys decisions on this clip (the case needs it)');
+      const clip = pcm.length / 16000;
+      const gated = await model.transcribe(pcm, { ...options, nonSpeech: [{ start: 0, end: clip }] });
+      assert.deepEqual(decoded(gated), decoded(plain), 'all non-speech: the model\'s own decisions');
+      // Gated in the first half only: that half is the model's own (CTC decides frame by frame).
+      const half = clip / 2;
+      const firstHalf = (r: TranscribeResult) => r.tokens.filter((t) => t.frame * model.info().frameSec < half - 0.2).map((t) => t.id);
+      const partly = await model.transcribe(pcm, { ...options, nonSpeech: [{ start: 0, end: half }] });
+      assert.deepEqual(firstHalf(partly), firstHalf(plain));
+      await assert.rejects(model.transcribe(pcm, { ...options, nonSpeech: [{ start: 2, end: 1 }] }), /non-speech range is 2\.0+ \.\. 1\.0+ s/);
+    } finally {
+      model.dispose();
+    }
+  });
+
   test('more than 1,000 phrases and non-positive weights are refused with a clear message', async () => {
     const description = generateModel(join(dir, 'limits.gguf'), { preset: 'tiny', arch: 'ctc', seed: 461 });
     const model = await Model.load(description.path, { threads: 1 });

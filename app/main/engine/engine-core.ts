@@ -259,6 +259,8 @@ export class EngineCore {
             stream.dispose();
           }
         });
+      case 'checkVocabulary':
+        return this.requireModel().model.checkVocabulary(message.phrases, message.neverBoost);
       case 'streamClose':
         this.streams.get(message.handle)?.dispose();
         this.streams.delete(message.handle);

@@ -16,7 +16,8 @@
 // goes; the engine stays alive and the next call reloads the same file first).
 import { basename } from 'node:path';
 import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice, VadSummary } from '../../ipc/contract.js';
-import type { BuildInfo, DeviceInfo, ModelInfo } from '../../../native/index.js';
+import type { BuildInfo, DeviceInfo, ModelInfo, PhraseCheck } from '../../../native/index.js';
+import type { VocabularyPhrase } from '../../shared/vocabulary.js';
 import type { Logger } from '../log.js';
 import { TypedEmitter } from '../models/typed-emitter.js';
 import { DeviceCheck } from './device-check.js';
@@ -349,6 +350,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
 
   streamEnd(handle: number): Promise<EngineStreamChunk[]> {
     return this.inLane(PRIORITY.final, () => this.request({ op: 'streamEnd', handle }));
+  }
+
+  /** The resident model's verdict per phrase (Model.checkVocabulary); a quick compile, no audio. */
+  checkVocabulary(phrases: VocabularyPhrase[], neverBoost: string[]): Promise<PhraseCheck[]> {
+    return this.request({ op: 'checkVocabulary', phrases, neverBoost });
   }
 
   async streamClose(handle: number): Promise<void> {

@@ -6,7 +6,7 @@
 import type { DeviceSelfTest, IpcError } from '../../ipc/contract.js';
 import type { VocabularyPhrase } from '../../shared/vocabulary.js';
 import type {
-  BuildInfo, DecoderName, DeviceInfo, ModelInfo, StreamChunk, StreamInfo, TranscribeResult, WeightType,
+  BuildInfo, DecoderName, DeviceInfo, ModelInfo, PhraseCheck, StreamChunk, StreamInfo, TranscribeResult, WeightType,
 } from '../../../native/index.js';
 
 export interface EngineLoadOptions {
@@ -25,6 +25,8 @@ export interface EngineTranscribeOptions {
   /** Custom vocabulary (settings.text.vocabulary through app/shared/vocabulary.ts vocabularyOptions). */
   vocabulary?: VocabularyPhrase[];
   neverBoost?: string[];
+  /** Seconds the session's VAD marks as non-speech (pre-roll, closing pause): no vocabulary bonus there. */
+  nonSpeech?: { start: number; end: number }[];
 }
 
 /** A transcription as it crosses the process boundary (no debug captures). */
@@ -44,6 +46,10 @@ export interface EngineStreamOptions {
   attContext?: [number, number];
   /** Prompt models (Nemotron-3.5): one of ModelInfo.languages, or 'auto' (absent = 'auto'). */
   language?: string;
+  /** Custom vocabulary (StreamOptions.vocabulary / neverBoost / nonSpeech); absent or empty: none. */
+  vocabulary?: VocabularyPhrase[];
+  neverBoost?: string[];
+  nonSpeech?: { start: number; end: number }[];
 }
 
 /** An opened stream: its handle in the engine process and its schedule (chunk sizes, preset, language). */
@@ -108,6 +114,8 @@ export type EngineRequest =
   | { op: 'streamFeed'; handle: number; pcm: Float32Array }
   | { op: 'streamEnd'; handle: number }
   | { op: 'streamClose'; handle: number }
+  /** The resident model's verdict per phrase (Model.checkVocabulary): Settings' Vocabulary card. */
+  | { op: 'checkVocabulary'; phrases: VocabularyPhrase[]; neverBoost: string[] }
   | { op: 'validate'; path: string }
   | { op: 'listDevices' }
   /** A quick CPU probe: one Q8_0 matmul shape (first-run speed class); no model needed. */
@@ -167,6 +175,7 @@ export interface EngineResponseMap {
   streamFeed: EngineStreamChunk[];
   streamEnd: EngineStreamChunk[];
   streamClose: null;
+  checkVocabulary: PhraseCheck[];
   validate: ModelInfo;
   listDevices: DeviceInfo[];
   probeSpeed: { gflops: number; threads: number };

@@ -135,6 +135,7 @@ export class FileTranscriber {
         elapsedMs,
         ...(this.opts.engine.loadedModel?.name ? { model: this.opts.engine.loadedModel.name } : {}),
         decoder: result.decoder,
+        ...(result.phrasesFired.length ? { phrasesFired: result.phrasesFired } : {}),
       };
       await this.opts.onTranscribed?.(transcript);
       return transcript;

@@ -79,6 +79,7 @@ export class DictationRecorder {
       text: event.text,
       devicesRan: event.devicesRan,
       words: event.words,
+      ...(event.phrasesFired?.length ? { phrasesFired: event.phrasesFired } : {}),
     };
     this.tally.add(record);
     this.backlog.push(record);

@@ -90,6 +90,7 @@ export async function readEntry(file: string, summary: HistoryEntrySummary): Pro
   const segments: HistorySegment[] = [];
   const words: Word[] = [];
   let fileText: string | null = null;
+  const fired = new Set<string>();
   const markers: MeetingMarker[] = [];
   const audio: MeetingAudioTrack[] = [];
   for await (const record of readRecords(file)) {
@@ -97,8 +98,10 @@ export async function readEntry(file: string, summary: HistoryEntrySummary): Pro
       const { type: _type, sessionId: _session, ...segment } = record;
       segments.push(segment);
       words.push(...segment.words);
+      for (const phrase of segment.phrasesFired ?? []) fired.add(phrase);
     } else if (record.type === 'text') {
       fileText = record.text;
+      for (const phrase of record.phrasesFired ?? []) fired.add(phrase);
     } else if (record.type === 'word') {
       const { type: _type, ...w } = record;
       words.push(w);
@@ -115,11 +118,11 @@ export async function readEntry(file: string, summary: HistoryEntrySummary): Pro
     words.length = 0;
     for (const s of segments) words.push(...s.words);
     markers.sort((a, b) => a.at - b.at);
-    return { ...summary, text: segments.map((s) => s.text).filter(Boolean).join(' '), segments, words, markers, audio };
+    return { ...summary, text: segments.map((s) => s.text).filter(Boolean).join(' '), phrasesFired: [...fired], segments, words, markers, audio };
   }
   // A dictation's text is its finals joined as the session's summary joins them.
   const text = fileText ?? joinSegments(segments.map((s) => s.text));
-  return { ...summary, text, segments, words };
+  return { ...summary, text, phrasesFired: [...fired], segments, words };
 }
 
 /**

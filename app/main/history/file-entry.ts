@@ -8,7 +8,10 @@ import { Tally } from './tally.js';
 
 /** Writes the entry; returns the tally of its text for the index. */
 export async function writeFileEntry(file: string, header: EntryRecord, t: FileTranscript, closedAt: Date): Promise<Tally> {
-  const text: TextRecord = { type: 'text', text: t.text, durationSec: t.durationSec, devicesRan: t.devicesRan, elapsedMs: t.elapsedMs };
+  const text: TextRecord = {
+    type: 'text', text: t.text, durationSec: t.durationSec, devicesRan: t.devicesRan, elapsedMs: t.elapsedMs,
+    ...(t.phrasesFired?.length ? { phrasesFired: t.phrasesFired } : {}),
+  };
   const lines = [
     recordLine(header),
     recordLine(text),

@@ -41,6 +41,7 @@ export interface TextRecord {
   durationSec: number;
   devicesRan: string[];
   elapsedMs: number;
+  phrasesFired?: string[];
 }
 
 export interface WordRecord extends Word {
@@ -79,6 +80,7 @@ const name = str({ max: 4096 });
 const seconds = num(0, 1e9, false);
 const finite = num(-1e12, 1e12, false);
 const devices = arrayOf(str({ max: 128 }), 64);
+const phrases = arrayOf(str({ max: 1000 }), 1000);
 const word: Check<Word> = object<Word>({ text, start: finite, end: finite, confidence: finite });
 
 const CHECKS: { [T in HistoryRecord['type']]: Check<Extract<HistoryRecord, { type: T }>> } = {
@@ -104,8 +106,11 @@ const CHECKS: { [T in HistoryRecord['type']]: Check<Extract<HistoryRecord, { typ
     words: arrayOf(word),
     speaker: str({ max: 64 }),
     edited: bool,
-  }, ['speaker', 'edited']),
-  text: object<TextRecord>({ type: oneOf(['text'] as const), text, durationSec: seconds, devicesRan: devices, elapsedMs: seconds }),
+    phrasesFired: phrases,
+  }, ['speaker', 'edited', 'phrasesFired']),
+  text: object<TextRecord>({
+    type: oneOf(['text'] as const), text, durationSec: seconds, devicesRan: devices, elapsedMs: seconds, phrasesFired: phrases,
+  }, ['phrasesFired']),
   word: object<WordRecord>({ type: oneOf(['word'] as const), text, start: finite, end: finite, confidence: finite }),
   marker: object<MarkerRecord>({ type: oneOf(['marker'] as const), at: seconds, text }),
   track: object<TrackRecord>({

@@ -19,6 +19,8 @@ export interface StreamText {
   words: Word[];
   /** The last language tag seen (Nemotron-3.5), e.g. "en-US"; null when the model emits none. */
   language: string | null;
+  /** Custom-vocabulary phrases the chunks completed so far, each once. */
+  phrasesFired: string[];
 }
 
 export interface SegmentStreamHooks {
@@ -34,6 +36,7 @@ export class SegmentStream {
   private readonly words: Word[] = [];
   private text = '';
   private language: string | null = null;
+  private readonly fired = new Set<string>();
   private failure: Error | null = null;
   private ended = false;
 
@@ -88,7 +91,7 @@ export class SegmentStream {
   }
 
   current(): StreamText {
-    return { text: this.text, words: this.words.map((w) => ({ ...w })), language: this.language };
+    return { text: this.text, words: this.words.map((w) => ({ ...w })), language: this.language, phrasesFired: [...this.fired] };
   }
 
   private take(chunks: EngineStreamChunk[]): void {
@@ -100,6 +103,7 @@ export class SegmentStream {
         grew = true;
       }
       this.appendWords(chunk);
+      for (const phrase of chunk.phrasesFired) this.fired.add(phrase);
       for (const event of chunk.events) {
         if (event.type === 'lang' && event.language) this.language = event.language;
         if (event.type === 'eou' || event.type === 'eob') end ??= event.type;

@@ -148,6 +148,11 @@ export class Segmenter {
     return this.position >= end ? end : null;
   }
 
+  /** With a tentativeEnd: the end of the last voiced window before it (a pause-close's speechEnd). */
+  get tentativeSpeechEnd(): number | null {
+    return this.tentativeEnd === null ? null : this.lastSpeechEnd;
+  }
+
   /** Feeds samples (in stream order); returns the segment boundaries they produced. */
   push(samples: Float32Array): SegmentEvent[] {
     const events: SegmentEvent[] = [];

@@ -20,6 +20,7 @@ import type { DecodePriority } from '../engine/engine-host.js';
 import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
 import type { Logger } from '../log.js';
 import { AudioStore } from './audio-store.js';
+import { segmentNonSpeech } from './non-speech.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
 import { VadFeed } from './vad-feed.js';
@@ -103,6 +104,8 @@ interface Segment {
   closedAt: number | null;
   /** Wall time the last voiced sample arrived (the end of speech as the person lived it). */
   speechEndAt: number | null;
+  /** The sample after the last voiced window (known once the segment closes). */
+  speechEnd: number | null;
   lastPartial: string | null;
   final: TranscriptEvent | null;
   /** A decode of [start, end) finished early (the tentative end during the closing pause). */
@@ -113,7 +116,7 @@ interface Segment {
 }
 
 /** What a transcript event is made of: an offline decode's result, or a stream's committed text. */
-type Decoded = Pick<EngineTranscript, 'text' | 'words'> & { devicesRan?: string[]; language?: string | null };
+type Decoded = Pick<EngineTranscript, 'text' | 'words'> & { devicesRan?: string[]; language?: string | null; phrasesFired?: string[] };
 
 /** The decode running for an open segment: partial text, or the early final of its tentative end. */
 interface OpenDecode {
@@ -399,7 +402,12 @@ export class DictationSession {
   private startStream(segment: Segment): void {
     const stream = this.opts.stream;
     if (!stream) return;
-    segment.stream = new SegmentStream(stream.decoder, stream.options, {
+    // The settings' vocabulary boosts the stream's committed tokens as it boosts an offline decode.
+    // The pre-roll before the onset is non-speech (the stream hears it first).
+    const vocabulary = vocabularyOptions(this.opts.vocabulary ?? []);
+    const nonSpeech = vocabulary.vocabulary ? segmentNonSpeech(segment.start, segment.onset, null, segment.onset, SESSION_RATE) : [];
+    const options = { ...stream.options, ...vocabulary, ...(nonSpeech.length ? { nonSpeech } : {}) };
+    segment.stream = new SegmentStream(stream.decoder, options, {
       onText: (text) => this.onStreamText(segment, text),
       onUtteranceEnd: () => this.onUtteranceEnd(segment),
     });
@@ -449,6 +457,7 @@ export class DictationSession {
         onsetAt: this.arrivalOf(event.onset),
         closedAt: null,
         speechEndAt: null,
+        speechEnd: null,
         lastPartial: null,
         final: null,
         early: null,
@@ -468,6 +477,7 @@ export class DictationSession {
     segment.closedAt = now;
     // The sample just before speechEnd is the last voiced one: when it arrived is when speech ended.
     segment.speechEndAt = Math.min(now, this.arrivalOf(Math.max(0, event.speechEnd - 1)));
+    segment.speechEnd = event.speechEnd;
     this.open = null;
     // A decode of other samples than the final's would only delay it.
     if (this.partial?.segment === segment && this.partial.end !== segment.end) this.partial.controller.abort();
@@ -480,10 +490,14 @@ export class DictationSession {
     this.startFinal(segment);
   }
 
-  private decodeOptions(): EngineTranscribeOptions {
+  /** A decode of [segment.start, end): the vocabulary, which buys nothing where the VAD heard no speech. */
+  private decodeOptions(segment: Segment, end: number, speechEnd = segment.speechEnd): EngineTranscribeOptions {
+    const vocabulary = vocabularyOptions(this.opts.vocabulary ?? []);
+    const nonSpeech = vocabulary.vocabulary ? segmentNonSpeech(segment.start, segment.onset, speechEnd, end, SESSION_RATE) : [];
     return {
       sampleRate: SESSION_RATE, decoder: this.opts.decoder === 'auto' ? undefined : this.opts.decoder,
-      ...vocabularyOptions(this.opts.vocabulary ?? []),
+      ...vocabulary,
+      ...(nonSpeech.length ? { nonSpeech } : {}),
     };
   }
 
@@ -506,6 +520,7 @@ export class DictationSession {
       startSample: segment.start,
       endSample: end,
       ...(result?.language ? { language: result.language } : {}),
+      ...(result?.phrasesFired?.length ? { phrasesFired: [...result.phrasesFired] } : {}),
     };
   }
 
@@ -539,7 +554,9 @@ export class DictationSession {
     this.lastPartialAt = now;
     const controller = new AbortController();
     const pcm = this.store.read(segment.start, end);
-    const promise = this.opts.engine.transcribe(pcm, this.decodeOptions(), {
+    // An early final decodes up to the tentative end: the speech before it ended where a pause-close will say.
+    const speechEnd = priority === 'final' ? this.segmenter.tentativeSpeechEnd : null;
+    const promise = this.opts.engine.transcribe(pcm, this.decodeOptions(segment, end, speechEnd), {
       priority,
       skipIfBusy: priority === 'partial',
       signal: controller.signal,
@@ -622,7 +639,7 @@ export class DictationSession {
     }
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const result = await this.opts.engine.transcribe(pcm, this.decodeOptions(), {
+        const result = await this.opts.engine.transcribe(pcm, this.decodeOptions(segment, end), {
           priority: 'final',
           signal: this.cancelController.signal,
         });

@@ -131,6 +131,14 @@ std::shared_ptr<Model> Model::load(const std::string & path, const LoadParams & 
                                                    [&](float f) { progress(0.1f + 0.85f * f); }, params.abort);
     impl->detokenizer = std::make_unique<Detokenizer>(impl->hp.pieces);
     impl->sentencepiece_model = embedded_sentencepiece_model(*impl->file);
+    if (!impl->sentencepiece_model.empty()) {
+        try {
+            impl->sentencepiece = std::make_shared<const SentencePieceModel>(SentencePieceModel::parse(impl->sentencepiece_model));
+        } catch (const Error & e) {
+            // Decoding does not need it; only the vocabulary's exact tokenization is lost.
+            log_line(LogLevel::Warn, std::string(e.what()) + " (custom vocabulary falls back to the piece list)");
+        }
+    }
     impl->state_defaults.n_threads = impl->backend->threads();
     impl->state_defaults.always_schedule = params.always_schedule;
     impl->state_defaults.adaptive_threads = params.adaptive_threads;

@@ -14,6 +14,7 @@
 #include "model_weights.h"
 #include "parakeet/parakeet.h"
 #include "phrase_graph.h"
+#include "sentencepiece_model.h"
 #include "tokenizer.h"
 #include "transducer.h"
 
@@ -31,6 +32,7 @@ struct Model::Impl {
     std::unique_ptr<ModelWeights> weights;
     std::unique_ptr<Detokenizer> detokenizer;
     std::string sentencepiece_model;  // embedded in the file (model_dialect.h), "" when none
+    std::shared_ptr<const SentencePieceModel> sentencepiece;  // that model parsed (exact phrase tokenization); null when none
 
     std::mutex default_state_lock;
     std::unique_ptr<State> default_state;  // declared last: destroyed before the backend it borrows

@@ -19,6 +19,8 @@
 // past that, a pass with every frame unboosted, which is the plain greedy decode).
 #pragma once
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "greedy.h"
@@ -30,9 +32,24 @@ struct FrameSpan {
     int first = 0, last = 0;  // inclusive
 };
 
+/** A caller's non-speech seconds (TranscribeParams/StreamParams::non_speech) as encoder frames in [0, frames). */
+std::vector<FrameSpan> non_speech_frames(const std::vector<AudioWindow> & ranges, double offset_sec, double frame_sec, int frames);
+/** Error(BadArgument) naming a range that is not finite seconds with start <= end. */
+void check_non_speech(const std::vector<AudioWindow> & ranges);
+
 class PhraseBoost {
 public:
     PhraseBoost(const PhraseGraph & graph, int blank, std::vector<FrameSpan> quiet);
+
+    /** Streams: the frames the decoder passes are a chunk's own; this is the chunk's first global frame. */
+    void set_frame_offset(int first) { offset_ = first; }
+    /** Frames (global) on which no bonus applies in the next decisions. */
+    void set_quiet(std::vector<FrameSpan> quiet) { quiet_ = std::move(quiet); }
+    /** Streams: forgets what earlier chunks fired and failed; the live prefix stays. */
+    void clear_results() {
+        fired_.clear();
+        failed_.clear();
+    }
 
     /**
      * The class to emit at frame `frame`, where the decoder's argmax is `best`.
@@ -47,6 +64,15 @@ public:
     /** The decoder reached the end of the window at frame `end`. */
     void finish(int end);
 
+    /**
+     * Streams: the live prefix bought a decision and is not a complete phrase yet; `from` is where it
+     * began. A chunk ending so would commit a purchase the phrase may never repay.
+     */
+    bool open_purchase(int & from) const {
+        if (node_ == PhraseGraph::kRoot || !flipped_ || graph_->node(node_).phrase >= 0) return false;
+        from = start_frame_;
+        return true;
+    }
     /** Phrases completed in this pass (indices into the graph), in order. */
     const std::vector<int> & fired() const { return fired_; }
     /** Frames of failed prefixes whose bonus changed a decision (the next pass leaves them unboosted). */
@@ -59,8 +85,9 @@ private:
     void step_from_root(int token, int frame);
     void move(const PhraseEdge & e, int frame);
 
-    const PhraseGraph & graph_;
+    const PhraseGraph * graph_;  // a pointer, so a stream can restore a copy taken at a chunk's start
     int blank_;
+    int offset_ = 0;
     std::vector<FrameSpan> quiet_;
     std::vector<int> fired_;
     std::vector<FrameSpan> failed_;
@@ -75,11 +102,12 @@ private:
 /**
  * Decodes with phrase boosting: `decode(boost)` runs one greedy pass (boost may be null = unboosted);
  * passes repeat while failed prefixes had bought decisions. Fills `fired` with phrase indices.
+ * `quiet`: frames never boosted from the first pass on (the caller's non-speech).
  */
 template <class Decode>
-std::vector<DecodedToken> decode_with_phrases(const PhraseGraph & graph, int blank, Decode && decode, std::vector<int> & fired) {
+std::vector<DecodedToken> decode_with_phrases(const PhraseGraph & graph, int blank, Decode && decode, std::vector<int> & fired,
+                                              std::vector<FrameSpan> quiet = {}) {
     constexpr int kMaxPasses = 4;
-    std::vector<FrameSpan> quiet;
     for (int pass = 0; pass < kMaxPasses; ++pass) {
         PhraseBoost boost(graph, blank, quiet);
         std::vector<DecodedToken> tokens = decode(&boost);
@@ -92,6 +120,50 @@ std::vector<DecodedToken> decode_with_phrases(const PhraseGraph & graph, int bla
     PhraseBoost unboosted(graph, blank, {FrameSpan{0, 1 << 30}});  // finds phrases, changes nothing
     std::vector<DecodedToken> tokens = decode(&unboosted);
     fired = unboosted.fired();
+    return tokens;
+}
+
+/**
+ * Streams: one chunk decoded with the phrase state the chunks before left in `carried` (advanced on
+ * return). Committed tokens never change, so backoff stays inside the chunk: when a prefix failed with
+ * bought decisions, or the chunk would end inside a prefix that bought one (its phrase may never come,
+ * and the tokens are final once returned), `decode(boost)` (which restarts the chunk from its
+ * prediction state) runs again with those frames of this chunk unboosted; at most kMaxPasses, then the
+ * chunk unboosted. So a chunk commits a bought token only inside a phrase it completes; the prefix
+ * state (what the unboosted tokens matched) still carries to the next chunk. `non_speech`: global frames
+ * never boosted (the caller's VAD).
+ */
+template <class Decode>
+std::vector<DecodedToken> decode_chunk_with_phrases(PhraseBoost & carried, int first, int frames, Decode && decode, std::vector<int> & fired,
+                                                    const std::vector<FrameSpan> & non_speech = {}) {
+    constexpr int kMaxPasses = 4;
+    const int last = first + frames - 1;
+    const PhraseBoost start = carried;
+    std::vector<FrameSpan> quiet;
+    std::vector<DecodedToken> tokens;
+    for (int pass = 0; pass <= kMaxPasses; ++pass) {
+        carried = start;
+        carried.clear_results();
+        std::vector<FrameSpan> unboosted = pass < kMaxPasses ? quiet : std::vector<FrameSpan>{FrameSpan{first, last}};
+        unboosted.insert(unboosted.end(), non_speech.begin(), non_speech.end());
+        carried.set_quiet(std::move(unboosted));
+        tokens = decode(&carried);
+        bool new_quiet = false;
+        std::vector<FrameSpan> undo = carried.failed();
+        int from = 0;
+        if (carried.open_purchase(from)) undo.push_back({from, last});
+        for (const FrameSpan & f : undo) {
+            const FrameSpan inside{std::max(f.first, first), std::min(f.last, last)};
+            if (inside.first > inside.last) continue;
+            const bool covered = std::any_of(quiet.begin(), quiet.end(), [&](const FrameSpan & q) { return q.first <= inside.first && inside.last <= q.last; });
+            if (!covered) {
+                quiet.push_back(inside);
+                new_quiet = true;
+            }
+        }
+        if (!new_quiet) break;
+    }
+    fired = carried.fired();
     return tokens;
 }
 

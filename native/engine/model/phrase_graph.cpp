@@ -5,6 +5,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "sentencepiece_model.h"
+
 namespace parakeet {
 namespace {
 
@@ -83,16 +85,30 @@ std::string unspellable_reason(const std::string & word, const std::unordered_ma
     return "the model's pieces cannot spell the word '" + word + "' (its pieces would have to start with a bare word boundary, which is never boosted)";
 }
 
+/** The one segmentation the file's SentencePiece model gives the word, as the model's ids; none when a piece is missing. */
+std::vector<std::vector<int>> exact_segmentation(const SentencePieceModel & spm, const std::string & marked_word,
+                                                 const std::unordered_map<std::string, int> & piece_ids) {
+    std::vector<int> ids;
+    for (const std::string & piece : spm.encode_word(marked_word)) {
+        const auto it = piece_ids.find(piece);
+        if (it == piece_ids.end()) return {};  // the tokenizer and the model's piece list disagree: not boostable
+        ids.push_back(it->second);
+    }
+    if (ids.empty()) return {};
+    return {ids};
+}
+
 }  // namespace
 
 const PhraseGraph * VocabularyCache::get(const std::vector<std::string> & pieces, const std::vector<VocabularyPhrase> & phrases,
-                                         const std::vector<std::string> & never_boost, std::vector<RejectedPhrase> & rejected) {
+                                         const std::vector<std::string> & never_boost, std::vector<RejectedPhrase> & rejected,
+                                         const SentencePieceModel * exact) {
     const bool same = filled_ && never_boost == never_boost_ &&
                       std::equal(phrases.begin(), phrases.end(), phrases_.begin(), phrases_.end(),
                                  [](const VocabularyPhrase & a, const VocabularyPhrase & b) { return a.text == b.text && a.weight == b.weight; });
     if (!same) {
         std::vector<RejectedPhrase> fresh;
-        PhraseGraph graph = PhraseGraph::compile(pieces, phrases, never_boost, fresh);  // throws before the cache changes
+        PhraseGraph graph = PhraseGraph::compile(pieces, phrases, never_boost, fresh, exact);  // throws before the cache changes
         graph_ = graph.empty() ? nullptr : std::make_unique<PhraseGraph>(std::move(graph));
         rejected_ = std::move(fresh);
         phrases_ = phrases;
@@ -173,7 +189,8 @@ std::vector<std::vector<int>> PhraseGraph::sequences(int phrase) const {
 }
 
 PhraseGraph PhraseGraph::compile(const std::vector<std::string> & pieces, const std::vector<VocabularyPhrase> & phrases,
-                                 const std::vector<std::string> & never_boost, std::vector<RejectedPhrase> & rejected) {
+                                 const std::vector<std::string> & never_boost, std::vector<RejectedPhrase> & rejected,
+                                 const SentencePieceModel * exact) {
     if (phrases.size() > kMaxVocabularyPhrases) {
         throw Error(ErrorCode::BadArgument, "the vocabulary has " + std::to_string(phrases.size()) + " phrases; at most " +
                                                 std::to_string(kMaxVocabularyPhrases) + " are supported: remove the ones you need least");
@@ -218,7 +235,8 @@ PhraseGraph PhraseGraph::compile(const std::vector<std::string> & pieces, const 
         for (const std::vector<std::string> & spelling : case_variants(words)) {
             std::vector<std::vector<std::vector<int>>> per_word;
             for (size_t w = 0; w < spelling.size(); ++w) {
-                std::vector<std::vector<int>> options = segment_word(kWordMark + spelling[w], piece_ids, longest, kSegmentationsPerWord * 2);
+                std::vector<std::vector<int>> options = exact != nullptr ? exact_segmentation(*exact, kWordMark + spelling[w], piece_ids)
+                                                                         : segment_word(kWordMark + spelling[w], piece_ids, longest, kSegmentationsPerWord * 2);
                 // Guard: a phrase never begins with a bare word-boundary piece: boosting "▁" alone
                 // makes the decoder emit it again and again (a repetition loop).
                 if (w == 0) {

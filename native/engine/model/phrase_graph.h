@@ -14,6 +14,8 @@
 
 namespace parakeet {
 
+class SentencePieceModel;  // sentencepiece_model.h
+
 /**
  * Bonus bounds (nats of log-probability; logits differ from log-probs by a per-step constant, so they add to
  * logits). Weight 1's 4 nats: on the noisy digits set of `npm run bench:vocabulary`, 2 nats raised phrase
@@ -42,12 +44,14 @@ public:
 
     /**
      * Tokenizes each phrase with `pieces` (every plausible segmentation, case
-     * variants included) and builds the tree. Phrases that cannot be used go to
-     * `rejected` with the reason; more than kMaxVocabularyPhrases phrases or a
-     * weight that is not a positive number throw Error(BadArgument).
+     * variants included; with `exact`, the file's own SentencePiece model, the one
+     * segmentation it gives each casing) and builds the tree. Phrases that cannot be
+     * used go to `rejected` with the reason; more than kMaxVocabularyPhrases phrases
+     * or a weight that is not a positive number throw Error(BadArgument).
      */
     static PhraseGraph compile(const std::vector<std::string> & pieces, const std::vector<VocabularyPhrase> & phrases,
-                               const std::vector<std::string> & never_boost, std::vector<RejectedPhrase> & rejected);
+                               const std::vector<std::string> & never_boost, std::vector<RejectedPhrase> & rejected,
+                               const SentencePieceModel * exact = nullptr);
 
     bool empty() const { return nodes_[kRoot].edges.empty(); }
     const PhraseNode & node(int i) const { return nodes_[size_t(i)]; }
@@ -80,7 +84,8 @@ class VocabularyCache {
 public:
     /** The graph for this vocabulary (null when nothing can be boosted); the rejected phrases are appended to `rejected`. */
     const PhraseGraph * get(const std::vector<std::string> & pieces, const std::vector<VocabularyPhrase> & phrases,
-                            const std::vector<std::string> & never_boost, std::vector<RejectedPhrase> & rejected);
+                            const std::vector<std::string> & never_boost, std::vector<RejectedPhrase> & rejected,
+                            const SentencePieceModel * exact = nullptr);
 
 private:
     std::vector<VocabularyPhrase> phrases_;

@@ -136,7 +136,7 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
         tokens = decode(nullptr);
     } else {
         std::vector<int> fired;
-        tokens = decode_with_phrases(*phrases, hp.blank_id, decode, fired);
+        tokens = decode_with_phrases(*phrases, hp.blank_id, decode, fired, non_speech_frames(params.non_speech, offset_sec, hp.frame_sec(), enc.valid));
         for (int f : fired) {
             const std::string & text = phrases->phrase_text(f);
             if (std::find(result.phrases_fired.begin(), result.phrases_fired.end(), text) == result.phrases_fired.end()) result.phrases_fired.push_back(text);
@@ -215,6 +215,7 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
         }
     }
     if (!(params.max_window_sec >= 1.0)) throw Error(ErrorCode::BadArgument, "max_window_sec must be at least 1 second");
+    check_non_speech(params.non_speech);
 
     const DecoderKind decoder = resolve_decoder(m, params.decoder);
     const int prompt_index = resolve_prompt(m.hp, params.language);
@@ -238,7 +239,8 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
     }
     // The vocabulary's phrase graph (compiled when the list changes); none for an empty vocabulary (plain greedy decoding).
     const PhraseGraph * phrases =
-        params.vocabulary.empty() ? nullptr : s.vocabulary.get(m.hp.pieces, params.vocabulary, params.never_boost, result.phrases_rejected);
+        params.vocabulary.empty() ? nullptr : s.vocabulary.get(m.hp.pieces, params.vocabulary, params.never_boost, result.phrases_rejected,
+                                                           m.sentencepiece.get());
     std::string text;
     for (size_t w = 0; w < windows.size(); ++w) {
         check_abort(params.abort);

@@ -3,10 +3,13 @@
 // encoder → RNNT greedy carried across chunks, with <EOU>/<EOB>/language-tag events.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "greedy.h"
 #include "model_impl.h"
 #include "model_schema.h"
+#include "phrase_boost.h"
+#include "phrase_graph.h"
 #include "preprocessor.h"
 #include "stream_encoder.h"
 
@@ -63,10 +66,15 @@ struct Stream::Impl {
     int eou_id = -1, eob_id = -1;
     std::vector<std::string> tag_language;  // per vocabulary id: the locale of a language tag, else ""
     std::vector<float> joint, encoded;
+    std::unique_ptr<PhraseGraph> phrases;  // StreamParams::vocabulary compiled; null = plain greedy decoding
+    std::unique_ptr<PhraseBoost> boost;    // the phrase state carried from chunk to chunk
+    std::vector<FrameSpan> non_speech;     // StreamParams::non_speech as global encoder frames
 
     /** Runs every chunk the pending frames complete; at the end also the final partial chunk. */
     void run_chunks(bool at_end, std::vector<StreamChunk> & out);
-    StreamChunk decode(int frames);
+    /** Decodes a chunk's encoder frames; `last`: the stream's final chunk (a phrase still open there ends). */
+    StreamChunk decode(int frames, bool last);
+    std::vector<DecodedToken> decode_tokens(int frames, bool last, std::vector<std::string> & fired);
 };
 
 void Stream::Impl::run_chunks(bool at_end, std::vector<StreamChunk> & out) {
@@ -80,7 +88,7 @@ void Stream::Impl::run_chunks(bool at_end, std::vector<StreamChunk> & out) {
         else break;
         const int rows = cache_rows + take;
         const int frames = encoder->step(pending.data(), rows, started ? info.drop_extra : 0, joint, capture ? &encoded : nullptr);
-        out.push_back(decode(frames));
+        out.push_back(decode(frames, at_end && take == available));
         // The next chunk's pre-encode cache: the last pre_encode_cache rows fed, zero rows in front where
         // fewer exist (NeMo CacheAwareStreamingAudioBuffer pads the cache with zeros).
         const int keep = std::min(info.pre_encode_cache, rows);
@@ -91,14 +99,33 @@ void Stream::Impl::run_chunks(bool at_end, std::vector<StreamChunk> & out) {
     }
 }
 
-StreamChunk Stream::Impl::decode(int frames) {
+std::vector<DecodedToken> Stream::Impl::decode_tokens(int frames, bool last, std::vector<std::string> & fired) {
+    const Transducer & transducer = *state->transducer;
+    const int blank = m->hp.blank_id;
+    const int joint_dim = frames > 0 ? int(joint.size() / size_t(frames)) : 0;
+    if (boost == nullptr) return rnnt_greedy_continue(transducer, joint, joint_dim, frames, blank, max_symbols, prediction, nullptr);
+    // Each pass restarts the chunk from the prediction state it began with (phrase_boost.h, backoff inside a chunk).
+    const PredictionState before = prediction;
+    boost->set_frame_offset(next_frame);
+    auto pass = [&](PhraseBoost * b) {
+        prediction = before;
+        std::vector<DecodedToken> tokens = rnnt_greedy_continue(transducer, joint, joint_dim, frames, blank, max_symbols, prediction, nullptr, b);
+        if (last) b->finish(frames);
+        return tokens;
+    };
+    std::vector<int> completed;
+    std::vector<DecodedToken> tokens = decode_chunk_with_phrases(*boost, next_frame, frames, pass, completed, non_speech);
+    for (int f : completed) fired.push_back(phrases->phrase_text(f));
+    return tokens;
+}
+
+StreamChunk Stream::Impl::decode(int frames, bool last) {
     const Hparams & hp = m->hp;
     const Transducer & transducer = *state->transducer;
     StreamChunk chunk;
     chunk.first_frame = next_frame;
     chunk.frames = frames;
-    const int joint_dim = frames > 0 ? int(joint.size() / size_t(frames)) : 0;
-    std::vector<DecodedToken> tokens = rnnt_greedy_continue(transducer, joint, joint_dim, frames, hp.blank_id, max_symbols, prediction, nullptr);
+    std::vector<DecodedToken> tokens = decode_tokens(frames, last, chunk.phrases_fired);
     for (DecodedToken & t : tokens) {
         t.frame += next_frame;
         chunk.token_ids.push_back(t.id);
@@ -164,6 +191,16 @@ std::unique_ptr<Stream> State::begin_stream(const StreamParams & params) {
     impl->mel = std::make_unique<StreamingLogMel>(hp, m.weights->preprocessor);
     impl->encoder = std::make_unique<StreamEncoder>(hp, m.weights->encoder, m.weights->packed, *s.backend, impl->info, prompt_index);
     impl->prediction = s.transducer->initial_state();
+    check_non_speech(params.non_speech);
+    if (!params.vocabulary.empty()) {
+        impl->non_speech = non_speech_frames(params.non_speech, 0.0, hp.frame_sec(), std::numeric_limits<int>::max() / 2);
+        PhraseGraph graph = PhraseGraph::compile(hp.pieces, params.vocabulary, params.never_boost, impl->info.phrases_rejected,
+                                                 m.sentencepiece.get());
+        if (!graph.empty()) {
+            impl->phrases = std::make_unique<PhraseGraph>(std::move(graph));
+            impl->boost = std::make_unique<PhraseBoost>(*impl->phrases, hp.blank_id, std::vector<FrameSpan>{});
+        }
+    }
     impl->tag_language.assign(hp.pieces.size(), "");
     for (size_t id = 0; id < hp.pieces.size(); ++id) {
         if (hp.pieces[id] == "<EOU>") impl->eou_id = int(id);
@@ -218,6 +255,16 @@ std::vector<StreamChunk> Stream::end() {
     std::vector<StreamChunk> out;
     s.mel->take(true, s.pending);
     s.run_chunks(true, out);
+    if (out.empty() && s.boost != nullptr) {
+        // No final chunk (the audio ended on a chunk boundary): a phrase still open at the end is closed here.
+        s.boost->clear_results();
+        s.boost->set_frame_offset(s.next_frame);
+        s.boost->finish(0);
+        StreamChunk closing;
+        closing.first_frame = s.next_frame;
+        for (int f : s.boost->fired()) closing.phrases_fired.push_back(s.phrases->phrase_text(f));
+        if (!closing.phrases_fired.empty()) out.push_back(std::move(closing));
+    }
     return out;
 }
 

@@ -33,6 +33,8 @@ function Facts({ e }: { e: HistoryEntry }) {
     ['words', 'Words', String(e.wordCount)],
     ['model', 'Model', e.modelName ?? e.modelId ?? 'unknown'],
     ['devices', 'Ran on', e.devices.length ? e.devices.join(' + ') : 'unknown'],
+    // The custom-vocabulary phrases the decoder found (Settings → Vocabulary).
+    ...(e.phrasesFired.length ? [['phrases', 'Vocabulary heard', e.phrasesFired.join(', ')] satisfies Fact] : []),
   ];
   return <FactList facts={rows} testIdPrefix="history" className="file-facts" />;
 }

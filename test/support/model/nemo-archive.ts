@@ -230,16 +230,23 @@ function varint(v: number): number[] {
   return out;
 }
 
-export function sentencePieceModel(pieces: readonly string[]): Uint8Array {
+/**
+ * A SentencePiece ModelProto of `pieces` (id order): score −id unless `scores` gives them (a unigram
+ * model's log-probabilities, a BPE model's merge ranks), piece 0 the unknown piece, model type BPE
+ * unless `modelType` says 'unigram'.
+ */
+export function sentencePieceModel(
+  pieces: readonly string[], options: { scores?: readonly number[]; modelType?: 'unigram' | 'bpe' } = {},
+): Uint8Array {
   const out: number[] = [];
   pieces.forEach((piece, i) => {
     const text = [...Buffer.from(piece, 'utf8')];
     const score = Buffer.alloc(4);
-    score.writeFloatLE(-i);
+    score.writeFloatLE(options.scores?.[i] ?? -i);
     const inner = [0x0a, ...varint(text.length), ...text, 0x15, ...score, 0x18, i === 0 ? 2 : 1];
     out.push(0x0a, ...varint(inner.length), ...inner);
   });
-  out.push(0x12, 2, 0x08, 2);  // trainer_spec { model_type: BPE }
+  out.push(0x12, 2, 0x18, options.modelType === 'unigram' ? 1 : 2);  // trainer_spec { model_type (field 3): UNIGRAM 1, BPE 2 }
   return Uint8Array.from(out);
 }
 

@@ -321,3 +321,28 @@ test('memory: a long session keeps no text in the recorder (backlog drained, pre
   await h.service.settled();
   assert.equal((await h.service.get(e.id)).segments.length, 500);
 });
+
+test('the vocabulary phrases that fired are kept per segment and per file and shown once on the entry', async () => {
+  const h = await harness('phrases');
+  h.service.sessionStarted('s1');
+  h.service.sessionFinal({ ...final('s1', 0, 'call Parakeet Desktop now'), phrasesFired: ['Parakeet Desktop'] });
+  h.service.sessionFinal(final('s1', 1, 'nothing here'));
+  h.service.sessionFinal({ ...final('s1', 2, 'Kubernetes and Parakeet Desktop'), phrasesFired: ['Kubernetes', 'Parakeet Desktop'] });
+  h.service.sessionEnded('s1', 6);
+  await h.service.settled();
+  const dictation = (await h.service.list()).entries[0]!;
+  const full = await h.service.get(dictation.id);
+  assert.deepEqual(full.phrasesFired, ['Parakeet Desktop', 'Kubernetes'], 'each phrase once, in order of first occurrence');
+  assert.deepEqual(full.segments.map((s) => s.phrasesFired), [['Parakeet Desktop'], undefined, ['Kubernetes', 'Parakeet Desktop']]);
+
+  await h.service.recordFile({ ...fileTranscript('/rec/a.wav', 'four two seven'), phrasesFired: ['four two seven'] });
+  await h.service.settled();
+  const file = (await h.service.list({ kind: 'file' })).entries[0]!;
+  assert.deepEqual((await h.service.get(file.id)).phrasesFired, ['four two seven']);
+  // A corrupt list on disk is a skipped record, not a crash: the reader's checks hold for the new field too.
+  const name = entryFiles(h).find((n) => readFileSync(join(h.dir, 'history', 'entries', n), 'utf8').includes('"kind":"file"'))!;
+  const path = join(h.dir, 'history', 'entries', name);
+  writeFileSync(path, readFileSync(path, 'utf8').replace('"phrasesFired":["four two seven"]', '"phrasesFired":[7]'));
+  const reread = await (await h.reopen()).get(file.id);
+  assert.deepEqual(reread.phrasesFired, []);
+});

@@ -33,6 +33,7 @@ function entry(id: string, kind: 'dictation' | 'file' = 'dictation'): HistoryEnt
     ...summary(id, kind),
     text: 'hello big world',
     words,
+    phrasesFired: kind === 'file' ? ['big world'] : [],
     segments: kind === 'file' ? [] : [
       { segmentId: 0, start: 0.3, end: 1.0, text: 'hello', devicesRan: ['CPU'], words: words.slice(0, 1) },
       { segmentId: 1, start: 2.0, end: 3.0, text: 'big world', devicesRan: ['CPU'], words: words.slice(1) },
@@ -162,7 +163,9 @@ describe('history exports', () => {
     const json = JSON.parse(historyExportContent('json', e)) as { segments: unknown[]; words?: unknown; title: string };
     assert.equal(json.segments.length, 2);
     assert.equal(json.words, undefined);
-    const file = JSON.parse(historyExportContent('json', entry('b', 'file'))) as { words: unknown[]; file: string };
+    assert.equal((json as { phrasesFired?: unknown }).phrasesFired, undefined, 'no vocabulary fired: no key');
+    const file = JSON.parse(historyExportContent('json', entry('b', 'file'))) as { words: unknown[]; file: string; phrasesFired: string[] };
     assert.deepEqual([file.words.length, file.file], [3, '/rec/meeting.wav']);
+    assert.deepEqual(file.phrasesFired, ['big world'], 'the phrases that fired travel with the JSON export');
   });
 });

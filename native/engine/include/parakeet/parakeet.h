@@ -258,6 +258,18 @@ struct RejectedPhrase {
     std::string reason;
 };
 
+struct AudioWindow {
+    double start = 0, end = 0;  // seconds in the input
+};
+
+/** Settings' per-phrase check (Model::check_vocabulary): whether a phrase is boosted, and as which pieces. */
+struct PhraseCheck {
+    std::string phrase;
+    std::string reason;                              // why it cannot be used; "" when it can
+    std::vector<std::vector<std::string>> spellings; // the piece sequences it was compiled into (casings, segmentations)
+    bool exact = false;                              // tokenized by the file's own SentencePiece model (else from the piece list)
+};
+
 struct TranscribeParams {
     DecoderKind decoder = DecoderKind::Auto;
     TdtRule tdt_rule = TdtRule::GreedyBatch;
@@ -288,6 +300,12 @@ struct TranscribeParams {
      * spoken-punctuation commands, which a bonus would make replace ordinary words).
      */
     std::vector<std::string> never_boost;
+    /**
+     * Seconds of the input a voice-activity detector marks as non-speech: the vocabulary buys no decision
+     * there (a phrase the model says there unaided is still reported). Empty: boosting wherever the model
+     * hears a token (a blank decision is never changed, phrase_boost.h).
+     */
+    std::vector<AudioWindow> non_speech;
 };
 
 /** The defaults of every TranscribeParams field (the model's decoder, NeMo's greedy_batch TDT rule, 60 s windows). */
@@ -329,10 +347,6 @@ struct EncoderProfile {
     std::map<std::string, NodeTime> by_part;
 };
 
-struct AudioWindow {
-    double start = 0, end = 0;  // seconds in the input
-};
-
 struct TranscribeResult {
     std::string text;
     std::vector<Word> words;
@@ -362,6 +376,13 @@ struct StreamParams {
     int att_left = -1, att_right = -1;  // an attention preset of ModelInfo::att_context_presets; −1, −1 = the default (the first)
     std::string language;               // prompt models: a locale of ModelInfo::languages or "auto"; "" = "auto"
     int max_symbols = 0;                // 0 = the model's value
+    /**
+     * Phrases the stream's greedy decoder favours (TranscribeParams::vocabulary), committed tokens only:
+     * the phrase state carries across chunks and a chunk's tokens never change afterwards. Empty = as without.
+     */
+    std::vector<VocabularyPhrase> vocabulary;
+    std::vector<std::string> never_boost;  // TranscribeParams::never_boost
+    std::vector<AudioWindow> non_speech;   // seconds from the stream's start a VAD marks as non-speech: no bonus there
 };
 
 /** A timed event of a stream: "eou" / "eob" (end of utterance / backchannel) or "lang" (a language tag). */
@@ -384,6 +405,7 @@ struct StreamChunk {
     std::vector<Word> words;          // their words; the first continues the previous chunk's last word when `continues_word`
     bool continues_word = false;
     bool decoder_reset = false;       // an <EOU>/<EOB> was emitted: the decoder starts again from SOS after this chunk
+    std::vector<std::string> phrases_fired;  // vocabulary phrases completed in this chunk (a phrase may span chunks)
     std::vector<float> encoded;       // StreamOptions capture: the chunk's encoder frames [frames][D] (before the prompt kernel)
 };
 
@@ -396,6 +418,7 @@ struct StreamInfo {
     int drop_extra = 0;               // encoder frames dropped after subsampling from the second chunk on
     std::string language;             // the locale the prompt uses ("auto" or one of ModelInfo::languages); "" without a prompt
     int prompt_index = -1;
+    std::vector<RejectedPhrase> phrases_rejected;  // StreamParams::vocabulary phrases that could not be used, with the reason
 };
 
 class State;
@@ -416,6 +439,12 @@ public:
      * none: exact text → tokens for custom vocabulary. Immutable after load.
      */
     const std::string & sentencepiece_model() const;
+
+    /**
+     * Compiles `phrases` as a transcription would and tells, per phrase in order, whether it is boosted
+     * and as which pieces (Settings' Vocabulary card). Error(BadArgument) as transcribe: count, weights.
+     */
+    std::vector<PhraseCheck> check_vocabulary(const std::vector<VocabularyPhrase> & phrases, const std::vector<std::string> & never_boost) const;
 
     /** The state options this model was loaded with (LoadParams' n_threads, always_schedule, adaptive_threads). */
     StateParams default_state_params() const;
