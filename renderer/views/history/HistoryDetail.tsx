@@ -95,6 +95,11 @@ export function HistoryDetail() {
           .md
         </Button>
       ) : null}
+      {e.kind === 'meeting' ? (
+        <Button onClick={() => saveTextFile(historyExportName(e, 'rttm'), meetingExport('rttm', meetingTranscript(e)), 'text/plain;charset=utf-8')} aria-label="Export who spoke when as RTTM (.rttm)">
+          .rttm
+        </Button>
+      ) : null}
       <div className="card-title-row">
         <h4>Text</h4>
         <div className="row-actions">
