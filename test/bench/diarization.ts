@@ -11,7 +11,8 @@
 // RTFx of streaming diarization at 1 and 2 threads, the compute time of one streaming chunk, and the
 // process RSS over a long live stream fed in 100 ms blocks.
 //
-//   npm run bench:diarization -- --speed [--seconds 60] [--stream-minutes 60] [--json-out FILE]
+//   npm run bench:diarization -- --speed [--seconds 60] [--stream-minutes 60] [--json-out FILE] [--tiny]
+//   (--tiny: the test suite's tiny generated model instead, to smoke-run the script on a busy machine)
 import { mkdtempSync, readdirSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -22,13 +23,13 @@ import { readWavMono } from '../../app/main/engine/wav-file.js';
 import { attributeWords, defaultSpeakerName, parseRttm, speakerSegments } from '../../app/shared/diarization.js';
 import { cpWer, diarizationErrorRate } from '../../app/shared/diarization-metrics.js';
 import { meetingLike, meetingMinute } from '../support/audio/signals.js';
-import { generateSortformer, SHAPE_SORTFORMER_4SPK_V2 } from '../support/model/sortformer.js';
+import { generateSortformer, SHAPE_SORTFORMER_4SPK_V2, TINY_SORTFORMER } from '../support/model/sortformer.js';
 
 const { values } = parseArgs({
   options: {
     model: { type: 'string' }, rttm: { type: 'string' }, asr: { type: 'string' }, threads: { type: 'string' },
     speed: { type: 'boolean', default: false }, seconds: { type: 'string', default: '60' },
-    'stream-minutes': { type: 'string', default: '60' }, 'json-out': { type: 'string' },
+    'stream-minutes': { type: 'string', default: '60' }, 'json-out': { type: 'string' }, tiny: { type: 'boolean', default: false },
   },
 });
 
@@ -81,10 +82,11 @@ async function speed(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-diarization-'));
   const seconds = Number(values.seconds);
   const streamMinutes = Number(values['stream-minutes']);
-  const report: Record<string, unknown> = { model: 'generated, diar_streaming_sortformer_4spk-v2 shapes (random weights)', seconds };
+  const shape = values.tiny ? TINY_SORTFORMER : SHAPE_SORTFORMER_4SPK_V2;
+  const report: Record<string, unknown> = { model: `generated ${shape.label} (random weights)`, seconds };
   try {
     const path = join(dir, 'sortformer-4spk-v2-shape.gguf');
-    generateSortformer(path, SHAPE_SORTFORMER_4SPK_V2);
+    generateSortformer(path, shape);
     const pcm = meetingLike(seconds);
     for (const threads of [1, 2]) {
       const d = await Diarizer.load(path, { threads });
