@@ -737,6 +737,11 @@ export interface InvokeMap {
   /** Replaces one segment's text (a correction), saved atomically; the whole entry comes back. */
   'history:editSegment': { request: { id: string; segmentId: number; text: string }; response: HistoryEntry };
   /**
+   * Renames a speaker (a track label or a diarized "Speaker k") in every segment and word of a meeting at once,
+   * saved atomically; a name another speaker already has merges the two. The whole entry comes back.
+   */
+  'history:renameSpeaker': { request: { id: string; from: string; to: string }; response: HistoryEntry };
+  /**
    * Inserts `text` (default: a sample sentence) into the focused application with the insert settings
    * (mode 'off' is taken as 'paste'); fails with INSERT_FAILED and the reason, NOT_SUPPORTED where no
    * insertion path exists.
@@ -857,7 +862,7 @@ export const INVOKE_CHANNELS = [
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
   'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
   'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe', 'meeting:current', 'meeting:attach',
-  'meeting:checkSystemAudio', 'history:media', 'history:editSegment',
+  'meeting:checkSystemAudio', 'history:media', 'history:editSegment', 'history:renameSpeaker',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

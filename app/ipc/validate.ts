@@ -340,6 +340,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'history:media': object({ id: historyId }),
   // A segment's text: bounded like a record's (an edit is a line, not a document).
   'history:editSegment': object({ id: historyId, segmentId: num(0, Number.MAX_SAFE_INTEGER, true), text: str({ max: 100_000, allowEmpty: true }) }),
+  'history:renameSpeaker': object({ id: historyId, from: str({ max: 64 }), to: str({ max: 64 }) }),
   // Bounded: a test sample, not a document.
   'insert:test': object<{ text?: string; intoOwnWindow?: boolean }>({ text: str({ max: 2000 }), intoOwnWindow: bool }, ['text', 'intoOwnWindow']),
   'insert:check': noPayload,

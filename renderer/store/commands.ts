@@ -350,6 +350,13 @@ export async function editHistorySegment(id: string, segmentId: number, text: st
   return entry !== null;
 }
 
+/** Renames (or, onto an existing name, merges) a meeting's speaker everywhere in the entry; false (and a banner) when it failed. */
+export async function renameHistorySpeaker(id: string, from: string, to: string): Promise<boolean> {
+  const entry = await call('history:renameSpeaker', 'Renaming the speaker', { id, from, to });
+  if (entry) actions.historyEntryLoaded(entry);
+  return entry !== null;
+}
+
 export async function clearHistory(): Promise<void> {
   if (await done('history:clear', 'Clearing the history')) actions.historyEntryClosed();
 }
