@@ -314,6 +314,11 @@ export interface Settings {
   idleUnloadMinutes: number;
   /** Hugging Face mirror base URL (https), or null for huggingface.co. */
   mirrorEndpoint: string | null;
+  /**
+   * A Streaming Sortformer GGUF (parakeet.arch = diarization) that tells the speakers of a meeting's "Others"
+   * track apart, live and refined when it stops; null: none (the track is one speaker, "Others").
+   */
+  diarizerPath: string | null;
 }
 
 export type SettingsPatch = {

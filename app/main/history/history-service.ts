@@ -17,7 +17,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type {
   FileTranscript, HistoryChange, HistoryEntry, HistoryEntrySummary, HistoryList, HistoryListRequest, HistorySegment, HistorySettings, MeetingAudioTrack, Notice,
-  TranscriptEvent,
+  TranscriptEvent, Word,
 } from '../../ipc/contract.js';
 import { HISTORY_ID } from '../../ipc/validate.js';
 import { CodedError } from '../engine/protocol.js';
@@ -354,6 +354,15 @@ export class HistoryService implements SessionObserver {
       if (!speakersOf(records).includes(from)) throw new CodedError('NOT_FOUND', `History entry ${id} has no speaker "${from}".`);
       return renameSpeaker(records, from, to);
     }));
+  }
+
+  /** A meeting's words attributed again at its end (meeting-speakers.ts): the segments named get these words. */
+  refineSpeakers(id: string, words: ReadonlyMap<number, Word[]>): Promise<HistoryEntry> {
+    return this.exclusive(id, () => this.rewriteSegments(id, 'refine it once it is stopped', (segments) =>
+      segments.map((r) => {
+        const refined = words.get(r.segmentId);
+        return refined && refined.length === r.words.length ? { ...r, words: refined } : r;
+      })));
   }
 
   /**
