@@ -423,6 +423,8 @@ export interface SessionSummary {
 
 export interface FileTranscribeOptions {
   decoder?: DecoderName | 'auto';
+  /** Tell the speakers apart with the speaker model of Settings › Speakers: each word gets a speaker ("Speaker 2"). */
+  speakers?: boolean;
 }
 
 export interface FileTranscript {

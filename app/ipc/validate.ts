@@ -297,7 +297,7 @@ const meetingStart: Check<MeetingStartOptions> = (v, at) => (v === undefined || 
   ['micSampleRate', 'systemAudio', 'systemAudioFromClient', 'systemAudioSampleRate'],
 )(v, at));
 
-const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES) }, ['decoder']);
+const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES), speakers: bool }, ['decoder', 'speakers']);
 
 // ---------------------------------------------------------------- per channel
 

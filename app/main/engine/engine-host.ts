@@ -399,6 +399,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return status;
   }
 
+  /** Whether a speaker diarizer is loaded (Settings › Speakers). */
+  get diarizerLoaded(): boolean {
+    return this.diarizerPath !== null;
+  }
+
   /** A live diarizer stream (a meeting's "Others" track), or null when none is loaded. */
   diarizerStream(): SessionDiarizer | null {
     if (this.diarizerPath === null) return null;
