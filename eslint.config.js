@@ -101,10 +101,10 @@ export default tseslint.config(
   {
     // Main-process code may name the binding's types, but only the engine process loads it.
     files: ['app/main/**/*.ts', 'app/web/**/*.ts', 'app/preload/**/*.ts'],
-    ignores: ['app/main/engine/engine-process.ts', 'app/main/engine/engine-core.ts', 'app/main/engine/engine-vad.ts', 'app/main/engine/self-test-run.ts'],
+    ignores: ['app/main/engine/engine-process.ts', 'app/main/engine/engine-core.ts', 'app/main/engine/engine-vad.ts', 'app/main/engine/engine-diarizer.ts', 'app/main/engine/self-test-run.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ group: NATIVE, allowTypeImports: true, message: 'Only the engine process (engine-process.ts → engine-core.ts, engine-vad.ts, self-test-run.ts) and the CLI load the native binding; use `import type` here.' }],
+        patterns: [{ group: NATIVE, allowTypeImports: true, message: 'Only the engine process (engine-process.ts → engine-core.ts, engine-vad.ts, engine-diarizer.ts, self-test-run.ts) and the CLI load the native binding; use `import type` here.' }],
       }],
     },
   },

@@ -1,6 +1,7 @@
 // The only module that loads the native addon (native/build/Release/parakeet.node).
 // Everything the engine offers to JavaScript is typed here; the rest of the
 // app imports these types and functions, never the .node file.
+import type { NativeDiarizer } from './diarizer.js';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { freemem } from 'node:os';
@@ -402,6 +403,7 @@ interface NativeVadModel {
 interface NativeBinding {
   AbortFlag: new () => NativeAbortFlag;
   loadVadModel(path: string): Promise<NativeVadModel>;
+  loadDiarizer(path: string, options: Record<string, unknown>): Promise<NativeDiarizer>;
   loadModel(path: string, options: Record<string, unknown>, onProgress?: (f: number) => void): Promise<NativeModel>;
   listDevices(): DeviceInfo[];
   selectDevice(name?: string): DeviceSelection;
@@ -822,3 +824,5 @@ export class VadModel {
     this.handle.dispose();
   }
 }
+
+export { Diarizer, DiarizerStream, type DiarizerInfo, type DiarizerLoadOptions, type SpeakerActivities } from './diarizer.js';

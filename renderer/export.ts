@@ -63,7 +63,7 @@ export function exportContent(
 
 /** A history entry's export name: a file's after its audio, a dictation's after its title ("dictation-2025-03-04-1405.txt"). */
 export function historyExportName(e: Pick<HistoryEntry, 'kind' | 'title' | 'sourcePath'>, format: ExportFormat | MeetingExportFormat): string {
-  if (e.kind === 'file' && e.sourcePath && format !== 'md') return exportFileName(e.sourcePath, format);
+  if (e.kind === 'file' && e.sourcePath && format !== 'md' && format !== 'rttm') return exportFileName(e.sourcePath, format);
   const base = e.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'transcript';
   return `${base}.${format}`;
 }

@@ -5,11 +5,12 @@
 //   parakeet transcribe <audio.wav> --model <m.gguf> [--device NAME] [--threads N]
 //            [--decoder tdt|rnnt|ctc] [--tdt-rule greedy_batch|greedy] [--weight-type T]
 //            [--format txt|srt|vtt|json] [--json] [--out FILE] [--dump-dir DIR] [--max-window-sec S]
-//            [--stream [--att-context L,R] [--language LOCALE]] [--vocabulary FILE]
+//            [--stream [--att-context L,R] [--language LOCALE]] [--vocabulary FILE] [--diarizer <sortformer.gguf>]
 //   parakeet eval <folder> --model <m.gguf> [--device NAME] [--threads N] [--decoder D] [--weight-type T]
 //            [--max-window-sec S] [--vocabulary FILE] [--json] [--out FILE]
 //   parakeet vad <audio.wav> [--model <silero.gguf>] [--json] [--threshold P] [--min-speech-ms N]
 //            [--min-silence-ms N] [--pad-ms N]
+//   parakeet diarize <audio.wav> --model <sortformer.gguf> [--stream] [--json] [--device NAME] [--threads N]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
 //   parakeet import-nemo <in.nemo> <out.gguf> [--type f32|f16|q8_0]
 //   parakeet version
@@ -34,6 +35,8 @@ import { readWavMono, type MonoWav } from '../main/engine/wav-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from '../main/files/audio-converter.js';
 import { evaluateFolder, formatEvalReport } from './eval.js';
 import { importNemoCommand } from './import-nemo.js';
+import { diarizeJson, diarizeText, runDiarizer, wordsWithSpeakers } from './diarize.js';
+import { defaultSpeakerName } from '../shared/diarization.js';
 import { streamJson, streamRequest, StreamUsageError, transcribeStreamed, type StreamJson } from './stream.js';
 import { writeFileAtomic } from '../main/util/atomic-file.js';
 
@@ -63,6 +66,14 @@ Commands:
       --vocabulary FILE   phrases to favour: one per line, optionally a TAB and a positive weight (default 1);
                           the JSON lists phrasesFired and phrasesRejected (e.g. characters the model lacks);
                           with --stream only committed tokens are boosted (a chunk never changes afterwards)
+      --diarizer FILE     a Sortformer diarizer GGUF: every word gets the speaker most active over its frames
+                          (summed activity; in overlap the more active speaker wins, ties the lower slot);
+                          --json words carry "speaker" (0-based slot), txt/srt/vtt show "Speaker k"
+  diarize <audio> --model <sortformer.gguf>   who spoke when, with a Streaming Sortformer diarizer (4 speakers, 80 ms frames)
+      --stream            NeMo's streaming inference (speaker cache + FIFO, any length; what a live meeting gets);
+                          without it one offline pass over the whole clip (memory grows with its square: minutes)
+      --json              {"frames_sec": s, "activities": [[p0..p3], …per frame], "segments": [{"speaker": k, "start": s, "end": s}]}
+      --device, --threads as for transcribe
   eval <folder> --model <m>              transcribe every *.wav that has a *.txt reference beside it and print
                                          WER and CER per file and in total (text lowercased, punctuation removed)
       --device, --threads, --decoder, --weight-type, --max-window-sec, --vocabulary   as for transcribe
@@ -222,7 +233,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
       decoder: { type: 'string' }, 'tdt-rule': { type: 'string' }, 'weight-type': { type: 'string' },
       format: { type: 'string' }, json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
       'dump-dir': { type: 'string' }, 'max-window-sec': { type: 'string' }, vocabulary: { type: 'string' },
-      stream: { type: 'boolean' }, 'att-context': { type: 'string' }, language: { type: 'string' },
+      stream: { type: 'boolean' }, 'att-context': { type: 'string' }, language: { type: 'string' }, diarizer: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError('transcribe needs exactly one audio file');
@@ -263,6 +274,16 @@ async function transcribeCommand(args: string[]): Promise<void> {
       result = await transcribeOffline(model, audio, values['dump-dir'], { decoder, tdtRule, maxWindowSec, ...vocabularyOptions(vocabulary) });
     }
     for (const r of result.phrasesRejected) process.stderr.write(`warning: vocabulary phrase "${r.phrase}" is not used: ${r.reason}\n`);
+    if (values.diarizer !== undefined) {
+      const activities = await runDiarizer(values.diarizer, async (rate) => (await readAudio(positionals[0], rate)).samples,
+        { streaming: true, device: values.device, threads });
+      const words = wordsWithSpeakers(result.words, activities);
+      result = { ...result, words };
+      if (!values.json) {
+        await emit(exportTranscript(format, result.text, words.map((w) => ({ ...w, speaker: defaultSpeakerName(w.speaker) })), result.durationSec), values.out);
+        return;
+      }
+    }
     if (values.json) {
       const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...plain } = result;
       await emit(`${JSON.stringify({ ...plain, model: model.info().path, ...(stream ? { stream } : {}) }, null, 2)}\n`, values.out);
@@ -353,6 +374,22 @@ async function readVadAudio(file: string): Promise<{ samples: Float32Array; samp
   return { samples: resample(native.samples, native.sampleRate, 16000), sampleRate: 16000 };
 }
 
+async function diarizeCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      model: { type: 'string', short: 'm' }, stream: { type: 'boolean' }, json: { type: 'boolean' },
+      device: { type: 'string' }, threads: { type: 'string' }, out: { type: 'string', short: 'o' },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('diarize needs exactly one audio file');
+  if (!values.model) throw new UsageError('diarize needs --model <sortformer.gguf>');
+  const activities = await runDiarizer(values.model, async (rate) => (await readAudio(positionals[0], rate)).samples,
+    { streaming: values.stream === true, device: values.device, threads: positiveNumber('threads', values.threads) });
+  await emit(values.json ? `${JSON.stringify(diarizeJson(activities))}\n` : diarizeText(activities), values.out);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -383,6 +420,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'vad':
       await vadCommand(rest);
+      return 0;
+    case 'diarize':
+      await diarizeCommand(rest);
       return 0;
     case 'quantize': {
       if (rest.length !== 3) throw new UsageError('quantize needs <in.gguf> <out.gguf> <type>');

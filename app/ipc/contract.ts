@@ -318,6 +318,11 @@ export interface Settings {
   idleUnloadMinutes: number;
   /** Hugging Face mirror base URL (https), or null for huggingface.co. */
   mirrorEndpoint: string | null;
+  /**
+   * A Streaming Sortformer GGUF (parakeet.arch = diarization) that tells the speakers of a meeting's "Others"
+   * track apart, live and refined when it stops; null: none (the track is one speaker, "Others").
+   */
+  diarizerPath: string | null;
 }
 
 export type SettingsPatch = {
@@ -424,6 +429,8 @@ export interface SessionSummary {
 
 export interface FileTranscribeOptions {
   decoder?: DecoderName | 'auto';
+  /** Tell the speakers apart with the speaker model of Settings › Speakers: each word gets a speaker ("Speaker 2"). */
+  speakers?: boolean;
 }
 
 export interface FileTranscript {
@@ -768,6 +775,11 @@ export interface InvokeMap {
   /** Replaces one segment's text (a correction), saved atomically; the whole entry comes back. */
   'history:editSegment': { request: { id: string; segmentId: number; text: string }; response: HistoryEntry };
   /**
+   * Renames a speaker (a track label or a diarized "Speaker k") in every segment and word of a meeting at once,
+   * saved atomically; a name another speaker already has merges the two. The whole entry comes back.
+   */
+  'history:renameSpeaker': { request: { id: string; from: string; to: string }; response: HistoryEntry };
+  /**
    * Inserts `text` (default: a sample sentence) into the focused application with the insert settings
    * (mode 'off' is taken as 'paste'); fails with INSERT_FAILED and the reason, NOT_SUPPORTED where no
    * insertion path exists.
@@ -888,7 +900,7 @@ export const INVOKE_CHANNELS = [
   'files:pickFile', 'history:list', 'history:get', 'history:delete', 'history:clear', 'insert:test',
   'files:uploadBegin', 'files:uploadCancel', 'files:transcribeUpload', 'insert:check',
   'meeting:start', 'meeting:stop', 'meeting:marker', 'meeting:retranscribe', 'meeting:current', 'meeting:attach',
-  'meeting:checkSystemAudio', 'history:media', 'history:editSegment', 'vocabulary:check',
+  'meeting:checkSystemAudio', 'history:media', 'history:editSegment', 'vocabulary:check', 'history:renameSpeaker',
 ] as const satisfies readonly InvokeChannel[];
 
 /** Events pushed from main to the renderer. */

@@ -95,6 +95,8 @@ export interface Word {
   start: number;
   end: number;
   confidence: number;
+  /** Who said it, where a diarizer attributed the words (a speaker name: "Speaker 2", or the user's rename). */
+  speaker?: string;
 }
 
 export interface TokenTiming {

@@ -98,6 +98,7 @@ export const DEFAULT_SETTINGS: Settings = {
   desktop: DEFAULT_DESKTOP,
   idleUnloadMinutes: DEFAULT_IDLE_UNLOAD_MINUTES,
   mirrorEndpoint: null,
+  diarizerPath: null,
 };
 
 /** Inclusive ranges of the numeric settings (integers unless noted). */

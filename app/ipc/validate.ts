@@ -258,6 +258,7 @@ export const SETTINGS_CHECKS: Shape<Omit<Settings, SettingsGroup>> = {
   engineMode: oneOf(ENGINE_MODES),
   idleUnloadMinutes: num(L.idleUnloadMinutes.min, L.idleUnloadMinutes.max, true),
   mirrorEndpoint: nullable(httpsUrl),
+  diarizerPath: nullable(absolutePath),
 };
 
 const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
@@ -272,7 +273,7 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     text: partial(TEXT_CHECKS),
     desktop: partial(DESKTOP_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'audio', 'dictation', 'streaming', 'history', 'insert', 'hotkey', 'text', 'desktop'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'diarizerPath', 'audio', 'dictation', 'streaming', 'history', 'insert', 'hotkey', 'text', 'desktop'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(
@@ -298,7 +299,7 @@ const meetingStart: Check<MeetingStartOptions> = (v, at) => (v === undefined || 
   ['micSampleRate', 'systemAudio', 'systemAudioFromClient', 'systemAudioSampleRate'],
 )(v, at));
 
-const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES) }, ['decoder']);
+const fileOptions: Check<FileTranscribeOptions> = object<FileTranscribeOptions>({ decoder: oneOf(DECODER_CHOICES), speakers: bool }, ['decoder', 'speakers']);
 
 // ---------------------------------------------------------------- per channel
 
@@ -343,6 +344,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'history:media': object({ id: historyId }),
   // A segment's text: bounded like a record's (an edit is a line, not a document).
   'history:editSegment': object({ id: historyId, segmentId: num(0, Number.MAX_SAFE_INTEGER, true), text: str({ max: 100_000, allowEmpty: true }) }),
+  'history:renameSpeaker': object({ id: historyId, from: str({ max: 64 }), to: str({ max: 64 }) }),
   // Bounded: a test sample, not a document.
   'insert:test': object<{ text?: string; intoOwnWindow?: boolean }>({ text: str({ max: 2000 }), intoOwnWindow: bool }, ['text', 'intoOwnWindow']),
   'insert:check': noPayload,

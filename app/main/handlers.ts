@@ -112,6 +112,7 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
     'history:media': ({ id }) =>
       historyMedia(s.history, id, (target) => mediaUrl(s.options.mode === 'web' ? { mode: 'web', key: s.mediaKey } : { mode: 'electron' }, target)),
     'history:editSegment': ({ id, segmentId, text }) => s.history.editSegment(id, segmentId, text),
+    'history:renameSpeaker': ({ id, from, to }) => s.history.renameSpeaker(id, from, to),
 
     'insert:test': ({ text, intoOwnWindow }) => s.insert.test(text, intoOwnWindow),
     'insert:check': () => s.insert.check(),

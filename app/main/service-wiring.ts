@@ -2,7 +2,7 @@
 // and what a settings change sets off (history retention, the download
 // endpoint, a model reload, the idle-unload time, a restart notice).
 import { toEngineStatus } from './contract-mapping.js';
-import type { VadModelChoice } from '../ipc/contract.js';
+import type { Notice, VadModelChoice } from '../ipc/contract.js';
 import type { EngineHost } from './engine/engine-host.js';
 import type { EventBus } from './events.js';
 import type { HistoryService } from './history/history-service.js';
@@ -49,6 +49,7 @@ export function wireServiceEvents(w: ServiceWiring): void {
       w.reloadModel().catch((error: unknown) => log.warn('reload after a settings change failed', error));
     }
     if (next.dictation.vadModel !== previous.dictation.vadModel) void w.applyVad(next.dictation.vadModel);
+    if (next.diarizerPath !== previous.diarizerPath) void applyDiarizer(engine, next.diarizerPath, bus, log);
     if (next.idleUnloadMinutes !== previous.idleUnloadMinutes) engine.setIdleUnload(next.idleUnloadMinutes * 60_000);
     if (next.engineMode !== previous.engineMode) {
       bus.emit('notice', {
@@ -58,4 +59,15 @@ export function wireServiceEvents(w: ServiceWiring): void {
       });
     }
   });
+}
+
+/** Loads the chosen speaker diarizer in the engine; a file that is not one is named in a notice (meetings then keep "Others"). */
+export async function applyDiarizer(engine: EngineHost, path: string | null, bus: { emit(event: 'notice', data: Notice): void }, log: Logger): Promise<void> {
+  try {
+    await engine.setDiarizer(path);
+  } catch (error) {
+    const message = `The speaker model could not be loaded (${(error as Error).message}); meetings keep one "Others" speaker.`;
+    log.warn(message);
+    bus.emit('notice', { level: 'warning', code: 'DIARIZER_INVALID', message });
+  }
 }

@@ -33,7 +33,7 @@ import { machineSpeed } from './models/machine-speed.js';
 import type { MachineSpeed } from './models/types.js';
 import { Router } from './router.js';
 import type { Services, ServicesCore, ServicesOptions } from './service-types.js';
-import { wireServiceEvents } from './service-wiring.js';
+import { applyDiarizer, wireServiceEvents } from './service-wiring.js';
 import { SessionManager } from './sessions/session-manager.js';
 import { SettingsStore } from './settings.js';
 import { appVersion } from './util/app-root.js';
@@ -97,6 +97,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
   const meetings = new MeetingService({
     history,
     engine,
+    refineSpeakers: (entryId, words) => history.refineSpeakers(entryId, words),
     emit: (event, data) => bus.emit(event, data),
     notify: (notice) => bus.emit('notice', notice),
     log: log.child('meeting'),
@@ -181,6 +182,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
   await devices.refresh();
   // The VAD loads beside the model: until it is there (a few ms), sessions use the energy VAD.
   void applyVad(settings.get().dictation.vadModel);
+  if (settings.get().diarizerPath !== null) void applyDiarizer(engine, settings.get().diarizerPath, bus, log.child('diarizer'));
 
   const info = (): AppInfo => appInfo(options, engine, logSink, userDataDir);
   const startupModel = loadStartupModel(options, engine, models, loadModel, log, (notice) => {

@@ -5,10 +5,11 @@
 // segments are taken in time order. Pure (no Node, no DOM): the renderer's
 // export buttons and the CLI can share it.
 import type { HistorySegment, MeetingMarker, Word } from '../ipc/contract.js';
+import { toRttm } from './diarization.js';
 import { formatClock, wordsToCues, type Cue } from './subtitles.js';
 
-export type MeetingExportFormat = 'txt' | 'srt' | 'vtt' | 'json' | 'md';
-export const MEETING_EXPORT_FORMATS: readonly MeetingExportFormat[] = ['txt', 'srt', 'vtt', 'json', 'md'];
+export type MeetingExportFormat = 'txt' | 'srt' | 'vtt' | 'json' | 'md' | 'rttm';
+export const MEETING_EXPORT_FORMATS: readonly MeetingExportFormat[] = ['txt', 'srt', 'vtt', 'json', 'md', 'rttm'];
 
 export interface MeetingTranscript {
   title: string;
@@ -29,8 +30,31 @@ export function shortClock(seconds: number): string {
   return full.startsWith('00:') ? full.slice(3) : full;
 }
 
+/**
+ * The segments in time order, each cut where its words change speaker (a diarized "Others" track: the
+ * words carry "Speaker 2", …, or the names the user gave them); a word without one keeps the track's label.
+ */
 function ordered(t: MeetingTranscript): HistorySegment[] {
-  return t.segments.filter((s) => s.text.trim()).sort((a, b) => a.start - b.start);
+  const out: HistorySegment[] = [];
+  for (const segment of t.segments) {
+    if (!segment.text.trim()) continue;
+    if (!segment.words.some((w) => w.speaker !== undefined)) {
+      out.push(segment);
+      continue;
+    }
+    for (const w of segment.words) {
+      const speaker = w.speaker ?? segment.speaker;
+      const last = out.at(-1);
+      if (last !== undefined && last.segmentId === segment.segmentId && last.speaker === speaker) {
+        last.words.push(w);
+        last.end = w.end;
+        last.text += ` ${w.text.trim()}`;
+      } else {
+        out.push({ ...segment, start: w.start, end: w.end, text: w.text.trim(), words: [w], ...(speaker === undefined ? {} : { speaker }) });
+      }
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
 }
 
 function cuesOf(t: MeetingTranscript): SpeakerCue[] {
@@ -87,5 +111,8 @@ export function meetingExport(format: MeetingExportFormat, t: MeetingTranscript)
       ].sort((a, b) => a.at - b.at);
       return `${head}\n${items.map((i) => i.text).join('\n\n')}\n`;
     }
+    case 'rttm':
+      // Who spoke when: one line per speaker turn (the title, spaces as underscores, is the file id).
+      return toRttm(segments.map((s) => ({ speaker: s.speaker ?? 'Speaker', start: s.start, end: s.end })), t.title);
   }
 }

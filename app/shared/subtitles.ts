@@ -13,6 +13,8 @@ export interface TimedWord {
   start: number;
   end: number;
   confidence?: number;
+  /** Who said it (a speaker name, diarized transcripts only): a change of speaker starts a new cue. */
+  speaker?: string;
 }
 
 export interface Cue {
@@ -22,6 +24,8 @@ export interface Cue {
   text: string;
   /** `text` wrapped into at most `maxLines` lines (what SRT/VTT show). */
   lines: string[];
+  /** The cue's speaker, when its words have one. */
+  speaker?: string;
 }
 
 export interface CueRules {
@@ -105,6 +109,7 @@ export function wordsToCues(words: readonly TimedWord[], options: CueOptions = {
       // The tolerance keeps a pause of exactly `pauseSec` a pause despite float subtraction (1.6 − 1.0 …).
       (word.start - last.end >= rules.pauseSec - 1e-9 ||
         word.end - current[0].start > rules.maxSeconds ||
+        word.speaker !== last.speaker ||
         (SENTENCE_END.test(last.text) && last.end - current[0].start >= rules.sentenceMinSec) ||
         !fits([...current, word].map((w) => w.text), rules));
     if (startsNew) {
@@ -122,7 +127,8 @@ export function wordsToCues(words: readonly TimedWord[], options: CueOptions = {
     const limit = options.endLimit ?? Number.POSITIVE_INFINITY;
     const start = Math.min(group[0].start, limit);
     const end = Math.min(limit, Math.max(start, ...group.map((w) => w.end)));
-    return { start, end, text: texts.join(' '), lines: layoutLines(texts, rules) };
+    const speaker = group[0].speaker;
+    return { start, end, text: texts.join(' '), lines: layoutLines(texts, rules), ...(speaker === undefined ? {} : { speaker }) };
   });
   // Zero-length cues (every word start == end) get a short display time, up to the next cue or the end.
   cues.forEach((cue, i) => {
@@ -144,17 +150,42 @@ export function formatClock(seconds: number, separator: ',' | '.'): string {
   return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(rest, 3)}`;
 }
 
+/** SubRip has no speaker markup: the name leads the first line ("Ana: …"). */
+function srtLines(cue: Cue): string[] {
+  return cue.speaker === undefined ? cue.lines : cue.lines.map((line, i) => (i === 0 ? `${cue.speaker}: ${line}` : line));
+}
+
+/** WebVTT's voice span: `<v Ana>…` on each line (WebVTT escapes '&', '<' and '>' in the name). */
+function vttLines(cue: Cue): string[] {
+  if (cue.speaker === undefined) return cue.lines;
+  const name = cue.speaker.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return cue.lines.map((line) => `<v ${name}>${line}`);
+}
+
+/** Plain text with speakers: one paragraph per turn, "Ana: …". */
+function speakerText(words: readonly TimedWord[]): string {
+  const turns: { speaker: string; text: string }[] = [];
+  for (const w of words) {
+    const text = w.text.trim();
+    if (!text) continue;
+    const last = turns.at(-1);
+    if (last && last.speaker === w.speaker) last.text += ` ${text}`;
+    else turns.push({ speaker: w.speaker ?? '', text });
+  }
+  return turns.map((t) => (t.speaker ? `${t.speaker}: ${t.text}` : t.text)).join('\n\n');
+}
+
 /** SubRip: numbered cues separated by blank lines; no cues → an empty file. */
 export function toSrt(words: readonly TimedWord[], options: CueOptions = {}): string {
   return wordsToCues(words, options)
-    .map((cue, i) => `${i + 1}\n${formatClock(cue.start, ',')} --> ${formatClock(cue.end, ',')}\n${cue.lines.join('\n')}\n`)
+    .map((cue, i) => `${i + 1}\n${formatClock(cue.start, ',')} --> ${formatClock(cue.end, ',')}\n${srtLines(cue).join('\n')}\n`)
     .join('\n');
 }
 
 /** WebVTT: the `WEBVTT` header, then cues; no cues → the header alone. */
 export function toVtt(words: readonly TimedWord[], options: CueOptions = {}): string {
   const body = wordsToCues(words, options)
-    .map((cue) => `${formatClock(cue.start, '.')} --> ${formatClock(cue.end, '.')}\n${cue.lines.join('\n')}\n`)
+    .map((cue) => `${formatClock(cue.start, '.')} --> ${formatClock(cue.end, '.')}\n${vttLines(cue).join('\n')}\n`)
     .join('\n');
   return `WEBVTT\n\n${body}`;
 }
@@ -167,7 +198,7 @@ export function exportTranscript(format: ExportFormat, text: string, words: read
   const options: CueOptions = durationSec === undefined ? {} : { endLimit: durationSec };
   switch (format) {
     case 'txt':
-      return `${text}\n`;
+      return `${words.some((w) => w.speaker !== undefined) ? speakerText(words) : text}\n`;
     case 'srt':
       return toSrt(words, options);
     case 'vtt':

@@ -2,6 +2,7 @@
 #include <napi.h>
 
 #include "addon_abort_flag.h"
+#include "addon_diarizer.h"
 #include "addon_functions.h"
 #include "addon_model.h"
 #include "addon_model_state.h"
@@ -25,6 +26,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     Napi::Function vad_model = AddonVadModel::Define(env);
     state->vad_model_ctor = Napi::Persistent(vad_model);
     state->vad_stream_ctor = Napi::Persistent(AddonVadStream::Define(env));
+    Napi::Function diarizer = AddonDiarizer::Define(env);
+    state->diarizer_ctor = Napi::Persistent(diarizer);
+    state->diarizer_stream_ctor = Napi::Persistent(AddonDiarizerStream::Define(env));
     env.AddCleanupHook([] { CleanupLogHandler(); });
 
     exports.Set("AbortFlag", abort_flag);
@@ -32,6 +36,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     exports.Set("loadModel", Napi::Function::New(env, AddonModel::Load, "loadModel"));
     exports.Set("VadModel", vad_model);
     exports.Set("loadVadModel", Napi::Function::New(env, AddonVadModel::Load, "loadVadModel"));
+    exports.Set("Diarizer", diarizer);
+    exports.Set("loadDiarizer", Napi::Function::New(env, AddonDiarizer::Load, "loadDiarizer"));
     exports.Set("listDevices", Napi::Function::New(env, ListDevices, "listDevices"));
     exports.Set("selectDevice", Napi::Function::New(env, SelectDevice, "selectDevice"));
     exports.Set("buildInfo", Napi::Function::New(env, BuildInfo, "buildInfo"));

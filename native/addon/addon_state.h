@@ -13,6 +13,8 @@ struct AddonState {
     Napi::FunctionReference stream_ctor;
     Napi::FunctionReference vad_model_ctor;
     Napi::FunctionReference vad_stream_ctor;
+    Napi::FunctionReference diarizer_ctor;
+    Napi::FunctionReference diarizer_stream_ctor;
 };
 
 AddonState & addon_state(Napi::Env env);

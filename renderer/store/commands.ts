@@ -256,15 +256,21 @@ export function unqueueFile(key: number): void {
  * Transcribes one file, or queues it behind the running one. Not through call(): a cancel the user asked for
  * comes back as ABORTED and is an outcome, not an error banner.
  */
-export function transcribeFile(path: string, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
-  return startOrQueue(fileName(path), () => runFileJob(path, decoder));
+export function transcribeFile(path: string, decoder?: FileTranscribeOptions['decoder'], speakers = false): Promise<FileTranscript | null> {
+  return startOrQueue(fileName(path), () => runFileJob(path, decoder, speakers));
 }
 
-async function runFileJob(path: string, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
+/** The request's options: only what was chosen (an empty request keeps the main process's defaults). */
+function fileRequestOptions(decoder: FileTranscribeOptions['decoder'], speakers: boolean): { options?: FileTranscribeOptions } {
+  const options: FileTranscribeOptions = { ...(decoder ? { decoder } : {}), ...(speakers ? { speakers } : {}) };
+  return Object.keys(options).length ? { options } : {};
+}
+
+async function runFileJob(path: string, decoder: FileTranscribeOptions['decoder'], speakers: boolean): Promise<FileTranscript | null> {
   // A banner about the previous file would read as if it were about this one.
   actions.dismissNoticeKey('files');
   actions.fileJobStarted(path);
-  return finishFileJob(await api().invoke('files:transcribe', decoder ? { path, options: { decoder } } : { path }));
+  return finishFileJob(await api().invoke('files:transcribe', { path, ...fileRequestOptions(decoder, speakers) }));
 }
 
 /** The running upload's abort (Cancel while the bytes are still going). */
@@ -274,11 +280,11 @@ let uploadAbort: AbortController | null = null;
  * Web mode: uploads a dropped or picked file to the engine's machine (progress in the job), then transcribes it
  * there like a path; the server deletes its copy when the job ends.
  */
-export function transcribeUpload(file: UploadSource, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
-  return startOrQueue(file.name, () => runUploadJob(file, decoder));
+export function transcribeUpload(file: UploadSource, decoder?: FileTranscribeOptions['decoder'], speakers = false): Promise<FileTranscript | null> {
+  return startOrQueue(file.name, () => runUploadJob(file, decoder, speakers));
 }
 
-async function runUploadJob(file: UploadSource, decoder?: FileTranscribeOptions['decoder']): Promise<FileTranscript | null> {
+async function runUploadJob(file: UploadSource, decoder: FileTranscribeOptions['decoder'], speakers: boolean): Promise<FileTranscript | null> {
   actions.dismissNoticeKey('files');
   actions.fileUploadStarted(file.name, file.size);
   const controller = new AbortController();
@@ -288,7 +294,7 @@ async function runUploadJob(file: UploadSource, decoder?: FileTranscribeOptions[
   if (!uploaded.ok) return finishFileJob(uploaded);
   actions.fileUploadDone(uploaded.value.path);
   const { uploadId } = uploaded.value;
-  return finishFileJob(await api().invoke('files:transcribeUpload', decoder ? { uploadId, options: { decoder } } : { uploadId }));
+  return finishFileJob(await api().invoke('files:transcribeUpload', { uploadId, ...fileRequestOptions(decoder, speakers) }));
 }
 
 function finishFileJob(result: Result<FileTranscript>): FileTranscript | null {
@@ -352,6 +358,13 @@ export async function deleteHistoryEntry(id: string): Promise<void> {
 /** Saves a corrected line; the entry as saved is shown. false (and a banner) when it failed. */
 export async function editHistorySegment(id: string, segmentId: number, text: string): Promise<boolean> {
   const entry = await call('history:editSegment', 'Saving the correction', { id, segmentId, text });
+  if (entry) actions.historyEntryLoaded(entry);
+  return entry !== null;
+}
+
+/** Renames (or, onto an existing name, merges) a meeting's speaker everywhere in the entry; false (and a banner) when it failed. */
+export async function renameHistorySpeaker(id: string, from: string, to: string): Promise<boolean> {
+  const entry = await call('history:renameSpeaker', 'Renaming the speaker', { id, from, to });
   if (entry) actions.historyEntryLoaded(entry);
   return entry !== null;
 }

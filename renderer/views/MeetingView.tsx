@@ -11,6 +11,7 @@ import { useStore } from 'zustand';
 import type { MeetingFinal, MeetingMarker, MeetingTrackName, SystemAudioCheck } from '../../app/ipc/contract.js';
 import { api } from '../store/api.js';
 import { shortClock } from '../../app/shared/meeting-export.js';
+import { speakerTurns } from '../../app/shared/diarization.js';
 import { Button } from '../components/Button.js';
 import { meeting } from '../meeting/meeting.js';
 import { meetingStore, type MeetingViewState } from '../meeting/meeting-store.js';
@@ -59,6 +60,18 @@ function SystemAudioReadiness() {
     <p className="warn-text" role="status" data-testid="meeting-system-check" data-ok="false">
       {check.reason} {check.action} A meeting started now records your microphone only.
     </p>
+  );
+}
+
+/** A final's text after its speaker; a diarized line ("Others" track) one turn per speaker of its words. */
+function LineText({ line }: { line: MeetingFinal }) {
+  if (!line.words.some((w) => w.speaker !== undefined)) return <><strong>{line.speaker}</strong>: {line.text}</>;
+  return (
+    <>
+      {speakerTurns(line.words).map((turn, i) => (
+        <span key={`${turn.start}-${i}`} data-testid="meeting-turn">{i > 0 ? ' ' : ''}<strong>{turn.speaker || line.speaker}</strong>: {turn.text}</span>
+      ))}
+    </>
   );
 }
 
@@ -136,7 +149,7 @@ export function MeetingView() {
         <ol className="meeting-lines" aria-label="Meeting transcript" aria-live="polite" data-testid="meeting-transcript">
           {lines.map((line) => ('speaker' in line ? (
             <li key={`${line.track}-${line.segmentId}`}>
-              <span className="muted num">{shortClock(line.start)}</span> <strong>{line.speaker}</strong>: {line.text}
+              <span className="muted num">{shortClock(line.start)}</span> <LineText line={line} />
             </li>
           ) : (
             <li key={`gap-${line.at}`} className="muted" data-testid="meeting-gap">

@@ -17,6 +17,7 @@ import { useApp } from '../store/hooks.js';
 import { DictationSection } from './settings/DictationSection.js';
 import { StreamingSection } from './settings/StreamingSection.js';
 import { DownloadsSection } from './settings/DownloadsSection.js';
+import { SpeakersSection } from './settings/SpeakersSection.js';
 import { EngineSection } from './settings/EngineSection.js';
 import { Messages } from './settings/fields.js';
 import { diff, fieldErrors, fieldWarnings, rebaseDraft, validPart, type FieldId, type FieldMessages } from './settings/form-check.js';
@@ -95,6 +96,7 @@ export function SettingsView() {
           onText={(next) => update({ text: { ...draft.text, ...next } })}
         />
         <VocabularyCard text={draft.text} onText={(next) => update({ text: { ...draft.text, ...next } })} />
+        <SpeakersSection {...section} />
         <DownloadsSection {...section} />
 
         <SaveBar

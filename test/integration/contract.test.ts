@@ -77,6 +77,7 @@ const SPECIFIC_BAD: Partial<Record<InvokeChannel, unknown[]>> = {
   'history:media': [{}, { id: '../audio' }, { id: 'a/b' }, { id: 'x', source: 'mix' }],
   'history:editSegment': [{ id: 'x', segmentId: 0 }, { id: 'x', segmentId: -1, text: 'a' }, { id: 'x', segmentId: 1.5, text: 'a' },
     { id: 'x', segmentId: 0, text: 7 }, { id: 'x', segmentId: 0, text: 'x'.repeat(100_001) }, { id: '..', segmentId: 0, text: 'a' }],
+  'history:renameSpeaker': [{ id: 'x', from: 'Speaker 1' }, { id: 'x', from: 3, to: 'Ana' }, { id: 'x', from: 'a', to: 'x'.repeat(65) }, { id: '..', from: 'a', to: 'b' }],
 };
 
 test('malformed payloads on every channel: INVALID_PAYLOAD naming the field, and the router keeps working', async () => {
@@ -154,6 +155,7 @@ const VALID: Record<InvokeChannel, unknown> = {
   'history:media': { id: '20250101-120000-abcdef' },
   'history:editSegment': { id: '20250101-120000-abcdef', segmentId: 0, text: 'corrected words' },
   'vocabulary:check': { phrases: [{ phrase: 'Parakeet', weight: 1 }] },
+  'history:renameSpeaker': { id: '20250101-120000-abcdef', from: 'Speaker 1', to: 'Ana' },
 };
 
 const EXPECTED: Partial<Record<InvokeChannel, string>> = {
@@ -185,6 +187,7 @@ const EXPECTED: Partial<Record<InvokeChannel, string>> = {
   'meeting:retranscribe': 'NOT_FOUND',
   'history:media': 'NOT_FOUND',
   'history:editSegment': 'NOT_FOUND',
+  'history:renameSpeaker': 'NOT_FOUND',
 };
 
 test('a well-formed request on every channel gets a Result: a value or an error with a stable code', async () => {

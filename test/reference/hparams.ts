@@ -143,15 +143,8 @@ function countIndexed(w: WeightSource, make: (i: number) => string): number {
 
 // ---- Reader -----------------------------------------------------------------------------------
 
-/** Read every `parakeet.*` key (spec §1.2) and detect the heads (spec §1.3). */
-export function readHParams(w: WeightSource): ParakeetHParams {
-  const generalArch = kvString(w, 'general.architecture');
-  if (generalArch !== undefined && generalArch !== 'parakeet') {
-    throw new Error(`reference: general.architecture = ${generalArch} is not an ASR parakeet model`);
-  }
-  const arch = kvString(w, 'parakeet.arch') ?? 'unknown';
-  if (arch === 'diarization' || arch === 'vad') throw new Error(`reference: parakeet.arch = ${arch} is not ASR`);
-
+/** The front end's keys (parakeet.preprocessor.*, parakeet.encoder.*), shared with models that are not ASR (Sortformer). */
+export function readFrontendParams(w: WeightSource): { pre: PreprocessorParams; enc: EncoderParams } {
   // Preprocessor (NeMo defaults where the file is silent).
   const fbBins = dim(w, 'preprocessor.featurizer.fb', 0);
   const fbMels = dim(w, 'preprocessor.featurizer.fb', 1);
@@ -221,7 +214,18 @@ export function readHParams(w: WeightSource): ParakeetHParams {
   };
   if (enc.featIn !== pre.nMels) throw new Error(`reference: feat_in ${enc.featIn} != n_mels ${pre.nMels}`);
   if (dModel % nHeads !== 0) throw new Error(`reference: d_model ${dModel} not divisible by n_heads ${nHeads}`);
+  return { pre, enc };
+}
 
+/** Read every `parakeet.*` key (spec §1.2) and detect the heads (spec §1.3). */
+export function readHParams(w: WeightSource): ParakeetHParams {
+  const generalArch = kvString(w, 'general.architecture');
+  if (generalArch !== undefined && generalArch !== 'parakeet') {
+    throw new Error(`reference: general.architecture = ${generalArch} is not an ASR parakeet model`);
+  }
+  const arch = kvString(w, 'parakeet.arch') ?? 'unknown';
+  if (arch === 'diarization' || arch === 'vad') throw new Error(`reference: parakeet.arch = ${arch} is not ASR`);
+  const { pre, enc } = readFrontendParams(w);
   // Vocabulary.
   const pieces = kvStringArray(w, 'parakeet.tokenizer.pieces') ?? [];
   const vocabSize = resolve('parakeet.vocab_size', kvNumber(w, 'parakeet.vocab_size'), pieces.length || undefined, undefined);

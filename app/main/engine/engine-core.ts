@@ -9,6 +9,7 @@ import {
 import { readWavMono } from './wav-file.js';
 import { planSpeechWindows } from './speech-windows.js';
 import { EngineVad, VAD_RATE } from './engine-vad.js';
+import { EngineDiarizer } from './engine-diarizer.js';
 import { WindowedWav } from './windowed-wav.js';
 import {
   CodedError, toIpcError, type EngineLogLevel, type EngineStreamChunk, type EngineToHost, type EngineTranscript, type HostToEngine,
@@ -110,6 +111,7 @@ export class EngineCore {
   private readonly streams = new Map<number, ModelStream>();
   private nextStream = 1;
   private readonly vad = new EngineVad();
+  private readonly diarizer = new EngineDiarizer();
 
   constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {
     this.loadModel = opts.loadModel ?? ((path, options) => Model.load(path, options));
@@ -318,6 +320,16 @@ export class EngineCore {
         return this.vad.push(message.stream, message.pcm);
       case 'vadClose':
         return this.vad.close(message.stream);
+      case 'diarizerLoad':
+        return this.diarizer.load(message.path);
+      case 'diarizerOpen':
+        return this.diarizer.open();
+      case 'diarizerPush':
+        return this.diarizer.push(message.stream, message.pcm);
+      case 'diarizerFinish':
+        return this.diarizer.finish(message.stream);
+      case 'diarizerClose':
+        return this.diarizer.close(message.stream);
       case 'cancel':
         this.running.get(message.target)?.abort();
         return null;

@@ -15,6 +15,8 @@
 // (after `idleUnloadMs` without a model call and with nothing in use, the model
 // goes; the engine stays alive and the next call reloads the same file first).
 import { basename } from 'node:path';
+import type { EngineDiarizerStatus } from './engine-diarizer.js';
+import type { SessionDiarizer } from '../meeting/meeting-speakers.js';
 import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice, VadSummary } from '../../ipc/contract.js';
 import type { BuildInfo, DeviceInfo, ModelInfo, PhraseCheck } from '../../../native/index.js';
 import type { VocabularyPhrase } from '../../shared/vocabulary.js';
@@ -117,6 +119,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private fileJobs = 0;
   /** The Silero VAD file the engine should hold (null: none), and what it holds. */
   private vadPath: string | null = null;
+  private diarizerPath: string | null = null;
   private vad: EngineVadStatus = { kind: 'energy', reason: 'no VAD model was loaded' };
   /** What the closed VAD streams cost, summed (Devices shows it as % of real time). */
   private readonly vadCost = { computeMs: 0, audioSec: 0 };
@@ -390,6 +393,38 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     }
   }
 
+  // ------------------------------------------------------------ speakers
+
+  /**
+   * Loads a Sortformer diarizer in the engine (null: none; meetings keep the track labels). Rejects with the
+   * engine's error (MODEL_INVALID names what the file is); the path is kept and loaded again after a restart.
+   */
+  async setDiarizer(path: string | null): Promise<EngineDiarizerStatus | null> {
+    this.diarizerPath = null;
+    const status = await this.request({ op: 'diarizerLoad', path });
+    this.diarizerPath = path;
+    return status;
+  }
+
+  /** Whether a speaker diarizer is loaded (Settings › Speakers). */
+  get diarizerLoaded(): boolean {
+    return this.diarizerPath !== null;
+  }
+
+  /** A live diarizer stream (a meeting's "Others" track), or null when none is loaded. */
+  diarizerStream(): SessionDiarizer | null {
+    if (this.diarizerPath === null) return null;
+    const opened = this.request({ op: 'diarizerOpen' });
+    opened.catch(() => undefined);  // a push reports it
+    return {
+      push: async (pcm) => this.request({ op: 'diarizerPush', stream: (await opened).stream, pcm }),
+      finish: async () => this.request({ op: 'diarizerFinish', stream: (await opened).stream }),
+      close: () => {
+        opened.then(({ stream }) => this.request({ op: 'diarizerClose', stream })).catch(() => undefined);
+      },
+    };
+  }
+
   // ------------------------------------------------------------ voice activity
 
   /**
@@ -660,6 +695,9 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       } catch (error) {
         if ((error as CodedError).code === 'ENGINE_CRASHED') return; // the next restart reloads again
       }
+    }
+    if (this.diarizerPath !== null) {
+      await this.request({ op: 'diarizerLoad', path: this.diarizerPath }, { internal: true }).catch(() => undefined);
     }
     if (this.vadPath !== null) {
       this.vad = await this.request({ op: 'vadLoad', path: this.vadPath }, { internal: true })

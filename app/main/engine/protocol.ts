@@ -3,6 +3,7 @@
 // `serialization: 'advanced'`, Electron utilityProcess), so Float32Array PCM
 // travels as is. Every request carries an id; the engine answers each id
 // exactly once with a result, and may send progress for it before that.
+import type { ActivityChunk, EngineDiarizerStatus } from './engine-diarizer.js';
 import type { DeviceSelfTest, IpcError } from '../../ipc/contract.js';
 import type { VocabularyPhrase } from '../../shared/vocabulary.js';
 import type {
@@ -137,6 +138,16 @@ export type EngineRequest =
   | { op: 'vadOpen' }
   | { op: 'vadPush'; stream: number; pcm: Float32Array }
   | { op: 'vadClose'; stream: number }
+  /**
+   * Speaker diarization (engine-diarizer.ts): `diarizerLoad` loads a Sortformer GGUF (null: none);
+   * `diarizerOpen` makes a live stream; `diarizerPush` returns the activity frames its samples made final;
+   * `diarizerFinish` the rest, closing it; `diarizerClose` drops it.
+   */
+  | { op: 'diarizerLoad'; path: string | null }
+  | { op: 'diarizerOpen' }
+  | { op: 'diarizerPush'; stream: number; pcm: Float32Array }
+  | { op: 'diarizerFinish'; stream: number }
+  | { op: 'diarizerClose'; stream: number }
   /** Aborts request `target` (through the engine's abort flag); that request then fails with ABORTED. */
   | { op: 'cancel'; target: number };
 
@@ -186,6 +197,11 @@ export interface EngineResponseMap {
   vadPush: Float32Array;
   /** What the stream cost: native compute time against its audio. */
   vadClose: { computeMs: number; audioSec: number };
+  diarizerLoad: EngineDiarizerStatus | null;
+  diarizerOpen: { stream: number };
+  diarizerPush: ActivityChunk;
+  diarizerFinish: ActivityChunk;
+  diarizerClose: null;
   cancel: null;
 }
 

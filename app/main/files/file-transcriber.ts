@@ -7,7 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FileTranscribeOptions, FileTranscript } from '../../ipc/contract.js';
+import type { FileTranscribeOptions, FileTranscript, Word } from '../../ipc/contract.js';
+import { MeetingSpeakers } from '../meeting/meeting-speakers.js';
+import { readWavMono } from '../engine/wav-file.js';
 import { vocabularyOptions } from '../../shared/vocabulary.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import { CodedError, type EngineVadOptions } from '../engine/protocol.js';
@@ -68,9 +70,27 @@ export class FileTranscriber {
     };
   }
 
+  /**
+   * The words with their speakers: the file's audio through the engine's diarizer stream (10 s blocks, as a
+   * live meeting's), each word the speaker most active over its frames.
+   */
+  private async withSpeakers(wav: string, words: Word[]): Promise<Word[]> {
+    const stream = this.opts.engine.diarizerStream();
+    if (!stream) throw new CodedError('NO_DIARIZER', 'Speakers needs a speaker model: choose a Sortformer model in Settings › Speakers.');
+    const speakers = new MeetingSpeakers(stream, (message) => this.opts.log.warn(message));
+    const audio = await readWavMono(wav, { sampleRate: 16000 });
+    for (let at = 0; at < audio.samples.length; at += 160_000) speakers.push(audio.samples.subarray(at, at + 160_000));
+    const frames = await speakers.finish();
+    if (frames.frames === 0) throw new CodedError('DIARIZER_FAILED', 'The speaker model gave no frames for this file; see the log.');
+    return speakers.attribute(words);
+  }
+
   async transcribe(path: string, options: FileTranscribeOptions = {}): Promise<FileTranscript> {
     if (!this.opts.engine.loadedModel) {
       throw new CodedError('NO_MODEL', 'No model is loaded. Download or import a model in Models first.');
+    }
+    if (options.speakers && !this.opts.engine.diarizerLoaded) {
+      throw new CodedError('NO_DIARIZER', 'Speakers needs a speaker model: choose a Sortformer model in Settings › Speakers.');
     }
     const jobId = `f${this.nextId++}`;
     const controller = new AbortController();
@@ -118,11 +138,12 @@ export class FileTranscriber {
           },
         },
       );
+      const attributed = options.speakers ? await this.withSpeakers(readable, result.words) : result.words;
       this.opts.bus.emit('files:progress', { jobId, fraction: 1, path });
       const elapsedMs = performance.now() - started;
       this.opts.log.info(`${path}: ${result.durationSec.toFixed(1)} s transcribed in ${elapsedMs.toFixed(0)} ms on ${result.devicesRan.join('+')}`);
       const floor = this.opts.settings.get().dictation.minWordConfidence;
-      const words = keepConfidentWords(result.words, floor);
+      const words = keepConfidentWords(attributed, floor);
       const transcript: FileTranscript = {
         jobId,
         path,

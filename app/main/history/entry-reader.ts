@@ -3,6 +3,7 @@
 // the search (history:list with a query). Memory is bounded by one line, not
 // by the entry, except in readEntry, which returns the whole entry by design.
 // A line that does not parse is skipped (a crash can tear the last one).
+import { speakersOf } from '../../shared/diarization.js';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { HistoryEntry, HistoryEntrySummary, HistorySegment, MeetingAudioTrack, MeetingMarker, Word } from '../../ipc/contract.js';
@@ -136,6 +137,8 @@ export async function entryContains(file: string, needle: string): Promise<boole
     if (record.type === 'segment' || record.type === 'text') {
       const hay = record.text.toLowerCase();
       if (`${tail} ${hay}`.includes(needle)) return true;
+      // A meeting's speakers are found by name too ("Ana" finds the meeting where Ana speaks).
+      if (record.type === 'segment' && speakersOf([record]).some((name) => name.toLowerCase().includes(needle))) return true;
       if (record.type === 'text') return false;
       if (hay) tail = hay.slice(-needle.length);
     } else if (record.type === 'word') {

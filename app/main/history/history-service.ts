@@ -17,7 +17,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type {
   FileTranscript, HistoryChange, HistoryEntry, HistoryEntrySummary, HistoryList, HistoryListRequest, HistorySegment, HistorySettings, MeetingAudioTrack, Notice,
-  TranscriptEvent,
+  TranscriptEvent, Word,
 } from '../../ipc/contract.js';
 import { HISTORY_ID } from '../../ipc/validate.js';
 import { CodedError } from '../engine/protocol.js';
@@ -32,6 +32,7 @@ import { IndexWriter, loadIndex } from './index-file.js';
 import { closeLeftOpen } from './journal.js';
 import { repairMeetingAudio } from '../meeting/recovery.js';
 import { editSegment } from './segment-edit.js';
+import { renameSpeaker, speakersOf } from '../../shared/diarization.js';
 import { FORMAT_VERSION, recordLine, type EntryRecord, type HistoryRecord, type SegmentRecord } from './records.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { entriesToPrune, newestFirst } from './retention.js';
@@ -343,6 +344,52 @@ export class HistoryService implements SessionObserver {
     return this.exclusive(id, () => this.writeSegmentEdit(id, segmentId, text));
   }
 
+  /**
+   * A speaker renamed in every segment and word of a meeting (renameSpeaker, shared/diarization.ts): one
+   * atomic rewrite, as an edit; giving it a name another speaker has merges the two.
+   */
+  renameSpeaker(id: string, from: string, to: string): Promise<HistoryEntry> {
+    return this.exclusive(id, () => this.rewriteSegments(id, 'rename its speakers once it is stopped', (records) => {
+      if (!to.trim()) throw new CodedError('BAD_ARGUMENT', 'A speaker needs a name.');
+      if (!speakersOf(records).includes(from)) throw new CodedError('NOT_FOUND', `History entry ${id} has no speaker "${from}".`);
+      return renameSpeaker(records, from, to);
+    }));
+  }
+
+  /** A meeting's words attributed again at its end (meeting-speakers.ts): the segments named get these words. */
+  refineSpeakers(id: string, words: ReadonlyMap<number, Word[]>): Promise<HistoryEntry> {
+    return this.exclusive(id, () => this.rewriteSegments(id, 'refine it once it is stopped', (segments) =>
+      segments.map((r) => {
+        const refined = words.get(r.segmentId);
+        return refined && refined.length === r.words.length ? { ...r, words: refined } : r;
+      })));
+  }
+
+  /**
+   * Rewrites the segment records of a stopped dictation or meeting (`change` gets them in order and returns
+   * them, the same objects where nothing changed: then nothing is written), atomically, every other line as it was.
+   */
+  private async rewriteSegments(id: string, whenStopped: string, change: (segments: SegmentRecord[]) => SegmentRecord[]): Promise<HistoryEntry> {
+    const summary = this.require(id);
+    if (summary.live) throw new CodedError('BUSY', `This entry is still being recorded; ${whenStopped}.`);
+    const records: HistoryRecord[] = [];
+    for await (const record of readRecords(this.fileOf(id))) records.push(record);
+    const segments = records.filter((r): r is SegmentRecord => r.type === 'segment');
+    const changed = change(segments);
+    if (changed.every((r, i) => r === segments[i])) return this.get(id);
+    let next = 0;
+    const rewritten = records.map((r) => (r.type === 'segment' ? changed[next++]! : r));
+    const header = rewritten[0];
+    if (header?.type !== 'entry') throw new CodedError('IO_ERROR', `The file of history entry ${id} has no header.`);
+    const tally = new Tally();
+    for (const record of rewritten.slice(1)) tally.add(record);
+    await writeFileAtomic(this.fileOf(id), rewritten.map(recordLine).join(''));
+    if (!this.entries.has(id)) return this.get(id);
+    this.entries.set(id, summaryOf(header, tally, { recovered: summary.recovered, live: false }));
+    this.changed({ change: 'updated', id });
+    return this.get(id);
+  }
+
   /** Rewrites of one entry's file (edits, a new transcription) one after another: none reads a file another is replacing. */
   private exclusive(id: string, work: () => Promise<HistoryEntry>): Promise<HistoryEntry> {
     const run = (this.edits.get(id) ?? Promise.resolve()).catch(() => undefined).then(work);
@@ -354,33 +401,12 @@ export class HistoryService implements SessionObserver {
   }
 
   private async writeSegmentEdit(id: string, segmentId: number, text: string): Promise<HistoryEntry> {
-    const summary = this.require(id);
-    if (summary.live) throw new CodedError('BUSY', 'This entry is still being recorded; correct it once it is stopped.');
-    if (summary.kind === 'file') throw new CodedError('NOT_SUPPORTED', "A file's transcript has no segments to correct; export it and edit the file.");
-    const records: HistoryRecord[] = [];
-    let found = false;
-    let changed = false;
-    for await (const record of readRecords(this.fileOf(id))) {
-      if (record.type === 'segment' && record.segmentId === segmentId && !found) {
-        found = true;
-        const edited = editSegment(record, text);
-        changed = edited !== record;
-        records.push(edited);
-      } else {
-        records.push(record);
-      }
-    }
-    if (!found) throw new CodedError('NOT_FOUND', `History entry ${id} has no segment ${segmentId}; it may have been transcribed again meanwhile.`);
-    if (!changed) return this.get(id);
-    const header = records[0];
-    if (header?.type !== 'entry') throw new CodedError('IO_ERROR', `The file of history entry ${id} has no header.`);
-    const tally = new Tally();
-    for (const record of records.slice(1)) tally.add(record);
-    await writeFileAtomic(this.fileOf(id), records.map(recordLine).join(''));
-    if (!this.entries.has(id)) return this.get(id); // deleted while writing: get() says so
-    this.entries.set(id, summaryOf(header, tally, { recovered: summary.recovered, live: false }));
-    this.changed({ change: 'updated', id });
-    return this.get(id);
+    if (this.require(id).kind === 'file') throw new CodedError('NOT_SUPPORTED', "A file's transcript has no segments to correct; export it and edit the file.");
+    return this.rewriteSegments(id, 'correct it once it is stopped', (segments) => {
+      const i = segments.findIndex((r) => r.segmentId === segmentId);
+      if (i < 0) throw new CodedError('NOT_FOUND', `History entry ${id} has no segment ${segmentId}; it may have been transcribed again meanwhile.`);
+      return segments.map((r, k) => (k === i ? editSegment(r, text) : r));
+    });
   }
 
   /** The meeting's closed marker is written. */

@@ -81,7 +81,7 @@ const seconds = num(0, 1e9, false);
 const finite = num(-1e12, 1e12, false);
 const devices = arrayOf(str({ max: 128 }), 64);
 const phrases = arrayOf(str({ max: 1000 }), 1000);
-const word: Check<Word> = object<Word>({ text, start: finite, end: finite, confidence: finite });
+const word: Check<Word> = object<Word>({ text, start: finite, end: finite, confidence: finite, speaker: str({ max: 64 }) }, ['speaker']);
 
 const CHECKS: { [T in HistoryRecord['type']]: Check<Extract<HistoryRecord, { type: T }>> } = {
   entry: object<EntryRecord>({
@@ -111,7 +111,7 @@ const CHECKS: { [T in HistoryRecord['type']]: Check<Extract<HistoryRecord, { typ
   text: object<TextRecord>({
     type: oneOf(['text'] as const), text, durationSec: seconds, devicesRan: devices, elapsedMs: seconds, phrasesFired: phrases,
   }, ['phrasesFired']),
-  word: object<WordRecord>({ type: oneOf(['word'] as const), text, start: finite, end: finite, confidence: finite }),
+  word: object<WordRecord>({ type: oneOf(['word'] as const), text, start: finite, end: finite, confidence: finite, speaker: str({ max: 64 }) }, ['speaker']),
   marker: object<MarkerRecord>({ type: oneOf(['marker'] as const), at: seconds, text }),
   track: object<TrackRecord>({
     type: oneOf(['track'] as const),

@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type {
   DictationSettings, HistoryEntrySummary, MeetingCurrent, SystemAudioCheck, MeetingFinal, MeetingInfo, MeetingMarker, MeetingSource, MeetingStartOptions, MeetingStateEvent,
-  MeetingSummary, MeetingTrackName, Notice,
+  MeetingSummary, MeetingTrackName, Notice, Word,
 } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
 import { CodedError } from '../engine/protocol.js';
@@ -32,6 +32,8 @@ import type { MeetingEntryOwner } from '../history/history-service.js';
 import type { Logger } from '../log.js';
 import { SILERO_WINDOW_MS, type Emit, type SessionDecoder, type SessionVad } from '../sessions/session.js';
 import { MeetingRecorder } from './meeting-recorder.js';
+import { MeetingSpeakers, type SessionDiarizer } from './meeting-speakers.js';
+import { defaultSpeakerName, dominantSpeaker } from '../../shared/diarization.js';
 import { MeetingTrack, TRACK_RATE, type MeetingTrackOptions, type TrackFinal, type TrackPartial } from './meeting-track.js';
 import { MicInterruption, silenceToReach } from './mic-gap.js';
 import type { SourceProblem, SystemAudioCapture, SystemAudioStarter } from './system-audio.js';
@@ -62,7 +64,7 @@ export interface MeetingHistory {
 export interface MeetingServiceOptions {
   history: MeetingHistory;
   /** Decodes, and (EngineHost) a Silero stream per track when the engine runs one. */
-  engine: SessionDecoder & { vadStream?: () => SessionVad | null };
+  engine: SessionDecoder & { vadStream?: () => SessionVad | null; diarizerStream?: () => SessionDiarizer | null };
   emit: Emit;
   notify: (notice: Notice) => void;
   log: Logger;
@@ -75,6 +77,8 @@ export interface MeetingServiceOptions {
   syncIntervalMs?: number;
   /** REATTACH_GRACE_MS unless given (tests). */
   reattachGraceMs?: number;
+  /** Speakers of the "Others" track are refined at the end of the meeting (every word again, from all its frames). */
+  refineSpeakers?: (entryId: string, words: ReadonlyMap<number, Word[]>) => Promise<unknown>;
   /** Live dictation is running: meeting partials wait (a running meeting decode cannot be preempted). */
   dictationLive?: () => boolean;
   /** At a meeting's start: the engine's streams and their options when a streaming model is resident, else undefined. */
@@ -95,6 +99,10 @@ interface TrackState {
   interruption: MicInterruption | null;
   /** Its WAV could not be written (a full disk): the track stopped there, and nothing it claims goes past its audio. */
   audioFailed: boolean;
+  /** The "Others" track's speakers, when a diarizer is loaded. */
+  speakers: MeetingSpeakers | null;
+  /** Its finals' words in track time and as recorded (meeting time), for the speakers' refinement at the end. */
+  spoken: { segmentId: number; trackWords: Word[]; words: Word[] }[];
 }
 
 class Meeting implements MeetingEntryOwner {
@@ -182,6 +190,9 @@ export class MeetingService {
         });
         // Each track its own Silero stream when the engine runs one (else the energy VAD).
         const vad = dictation.vadModel === 'silero' ? this.opts.engine.vadStream?.() ?? null : null;
+        // The computer's audio may hold several people: a diarizer, when loaded, tells them apart.
+        const diarizer = name === 'others' ? this.opts.engine.diarizerStream?.() ?? null : null;
+        const speakers = diarizer ? new MeetingSpeakers(diarizer, (message) => this.opts.log.warn(message)) : null;
         const track = new MeetingTrack({
           track: name,
           inputRate: rate,
@@ -189,6 +200,7 @@ export class MeetingService {
           engine: this.opts.engine,
           segmenter: vad ? { ...segmenter, detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: dictation.vadSpeechThreshold } : segmenter,
           vad,
+          onAudio: speakers ? (pcm) => speakers.push(pcm) : undefined,
           decoder: decoder === 'auto' ? undefined : decoder,
           vocabulary,
           onFinal: (final) => this.onFinal(meeting, final),
@@ -199,7 +211,7 @@ export class MeetingService {
           log: this.opts.log.child(`${id}-${name}`),
           stream: this.opts.stream?.(),
         });
-        meeting.tracks.set(name, { track, source, offsetSec: null, file, fromClient, streamId: fromClient ? this.newStreamId() : null, interruption: null, audioFailed: false });
+        meeting.tracks.set(name, { track, source, offsetSec: null, file, fromClient, streamId: fromClient ? this.newStreamId() : null, interruption: null, audioFailed: false, speakers, spoken: [] });
       };
       const mic: MeetingSource = micRate
         ? { track: 'you', speaker: SPEAKERS.you, state: 'recording', reason: null, action: null }
@@ -239,7 +251,10 @@ export class MeetingService {
       return this.info(meeting);
     } catch (error) {
       this.meeting = null;
-      for (const t of meeting.tracks.values()) await t.track.abort();
+      for (const t of meeting.tracks.values()) {
+      t.speakers?.close();
+      await t.track.abort();
+    }
       await recorder.close(0).catch(() => undefined);
       throw error;
     }
@@ -419,10 +434,11 @@ export class MeetingService {
       start: at(offset + final.startSample / TRACK_RATE),
       end: at(offset + final.endSample / TRACK_RATE),
       text: final.text,
-      words: final.words.map((w) => ({ ...w, start: at(w.start + offset), end: at(w.end + offset) })),
+      words: (state.speakers ? state.speakers.attribute(final.words) : final.words).map((w) => ({ ...w, start: at(w.start + offset), end: at(w.end + offset) })),
       devicesRan: final.devicesRan,
       trackSegment: final.segmentId,
     };
+    if (state.speakers) state.spoken.push({ segmentId: event.segmentId, trackWords: final.words, words: event.words });
     if (meeting.discarded) return;
     // Shown once it is on disk (one fdatasync, milliseconds): what the UI showed survives a crash.
     const written = meeting.recorder.add({
@@ -490,6 +506,7 @@ export class MeetingService {
     this.emitState(meeting);
     await meeting.capture?.stop();
     await Promise.all([...meeting.tracks.values()].map((t) => t.track.finish()));
+    const refined = await this.refinedSpeakers(meeting);
     await meeting.recorder.idle();
     await meeting.emitting;
     if (meeting.timer) clearInterval(meeting.timer);
@@ -508,6 +525,9 @@ export class MeetingService {
         return null;
       });
       if (entry) this.opts.history.meetingEnded(entry);
+      if (entry && refined.size > 0) {
+        await this.opts.refineSpeakers?.(entry.id, refined).catch((error: unknown) => this.opts.log.warn('the speakers could not be refined', error));
+      }
     }
     for (const t of meeting.tracks.values()) if (t.source.state === 'recording' || t.source.state === 'interrupted') t.source.state = 'stopped';
     meeting.state = 'stopped';
@@ -517,13 +537,34 @@ export class MeetingService {
     return summary;
   }
 
+  /**
+   * The "Others" track's diarizer finished over the whole track: every final's words attributed again from all
+   * its frames (live, a word past the last frame took the nearest one). Only the segments that changed.
+   */
+  private async refinedSpeakers(meeting: Meeting): Promise<Map<number, Word[]>> {
+    const changed = new Map<number, Word[]>();
+    for (const state of meeting.tracks.values()) {
+      if (!state.speakers) continue;
+      const frames = await state.speakers.finish();
+      if (frames.frames === 0) continue;
+      for (const s of state.spoken) {
+        const words = s.words.map((w, i) => ({ ...w, speaker: defaultSpeakerName(dominantSpeaker(frames, s.trackWords[i]!.start, s.trackWords[i]!.end)) }));
+        if (words.some((w, i) => w.speaker !== s.words[i]!.speaker)) changed.set(s.segmentId, words);
+      }
+    }
+    return changed;
+  }
+
   /** The History entry was deleted while recording: everything stops, nothing more is written. */
   private async discard(meeting: Meeting): Promise<void> {
     meeting.discarded = true;
     if (meeting.timer) clearInterval(meeting.timer);
     if (meeting.graceTimer) clearTimeout(meeting.graceTimer);
     await meeting.capture?.stop();
-    for (const t of meeting.tracks.values()) await t.track.abort();
+    for (const t of meeting.tracks.values()) {
+      t.speakers?.close();
+      await t.track.abort();
+    }
     await meeting.recorder.abandon();
     meeting.state = 'stopped';
     this.emitState(meeting);

@@ -72,6 +72,8 @@ export interface MeetingTrackOptions {
   segmenter: Omit<SegmenterOptions, 'sampleRate'>;
   /** The trained VAD that decides speech (Silero; segmenter.detector 'external'); absent: the energy VAD. */
   vad?: SessionVad | null;
+  /** Every sample placed on the track (16 kHz, in order): the speaker diarizer's input (meeting-speakers.ts). */
+  onAudio?: (pcm: Float32Array) => void;
   onFinal: (final: TrackFinal) => void;
   /**
    * Partial text of the open segment, re-decoded every `partialIntervalMs` while it grows: at file priority
@@ -259,6 +261,7 @@ export class MeetingTrack {
     this.store.append(pcm);
     this.placed += pcm.length;
     this.opts.wav?.append(pcm);
+    this.opts.onAudio?.(pcm);
     this.arrivals.push({ end: this.store.length, at: now });
     if (this.arrivals.length > 512) this.arrivals = this.arrivals.slice(-256);
     let sum = 0;

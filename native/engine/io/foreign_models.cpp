@@ -96,7 +96,8 @@ std::string foreign_gguf_refusal(const GgufFile & f) {
     }
     if (parakeet_arch == "diarization") {
         return std::string("parakeet.arch = 'diarization': this is a speaker-diarization model (Nemotron diarization / Sortformer), "
-                           "which says who speaks when, not what is said; ") + kUseInstead;
+                           "which says who speaks when, not what is said: use it as the diarizer (parakeet transcribe --diarizer, "
+                           "parakeet diarize --model); as the speech model, ") + kUseInstead;
     }
     if (parakeet_arch == "vad") {
         return std::string("parakeet.arch = 'vad': this is a VAD-only slice") +

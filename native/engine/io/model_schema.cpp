@@ -330,6 +330,15 @@ void read_transducer(const GgufFile & f, Hparams & hp) {
 
 }  // namespace
 
+Hparams read_frontend_hparams(const GgufFile & f) {
+    Hparams hp;
+    hp.name = f.get_string("general.name", "");
+    hp.arch = f.get_string("parakeet.arch", "");
+    read_preprocessor(f, hp);
+    read_encoder(f, hp);
+    return hp;
+}
+
 Hparams read_hparams(const GgufFile & f) {
     Hparams hp;
     read_identity(f, hp);

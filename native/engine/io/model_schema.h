@@ -14,6 +14,12 @@ namespace parakeet {
 /** Reads and sanity-checks every hyper-parameter; throws Error(ModelInvalid) naming the key. */
 Hparams read_hparams(const GgufFile & file);
 
+/**
+ * Only the front end's keys (parakeet.preprocessor.*, parakeet.encoder.*): the FastConformer of a model
+ * that is not a speech recognizer (Sortformer diarizers); the caller checks its identity.
+ */
+Hparams read_frontend_hparams(const GgufFile & file);
+
 /** Checks that every tensor the engine will use exists with the expected shape. */
 void validate_tensors(const GgufFile & file, const Hparams & hp);
 

@@ -184,7 +184,6 @@ Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, const PackedWeigh
 
 EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort,
                            EncoderProfile * profile, int prompt_index) {
-    const int factor = hp_.subsampling_factor;
     const int out_frames = subsampling_lengths(hp_, mel.n_frames, mel.valid_frames).spatial.back();
     // Zero mel frames are appended until T' is a multiple of 8. Valid outputs are
     // unchanged (every stage masks frames past the valid length, exactly as NeMo's
@@ -193,22 +192,49 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     // attention takes any length, so there the padding would only be extra work.
     int mel_frames = mel.n_frames;
     while (!uses_fused_attention(hp_, backend_.is_cpu()) && subsampling_lengths(hp_, mel_frames, mel.valid_frames).spatial.back() % 8 != 0) ++mel_frames;
+    std::vector<std::string> devices;
+    int frames = 0, valid = 0;
+    const std::vector<float> subsampled = subsample_padded(mel, mel_frames, frames, valid, devices, abort, profile);
+    EncoderOutput out = run_layers(subsampled, frames, valid, out_frames, head, keep_encoded, abort, profile, prompt_index);
+    for (const std::string & d : devices) {
+        if (std::find(out.devices.begin(), out.devices.end(), d) == out.devices.end()) out.devices.push_back(d);
+    }
+    return out;
+}
+
+std::vector<float> Encoder::pre_encode(const MelSpectrogram & mel, int & valid, const std::atomic<bool> * abort, EncoderProfile * profile) {
+    std::vector<std::string> devices;
+    int frames = 0;
+    std::vector<float> rows = subsample_padded(mel, mel.n_frames, frames, valid, devices, abort, profile);
+    rows.resize(size_t(valid) * size_t(hp_.d_model));
+    return rows;
+}
+
+EncoderOutput Encoder::encode_pre_encoded(const std::vector<float> & rows, int n_rows, const std::atomic<bool> * abort, EncoderProfile * profile) {
+    // As run(): off the CPU's fused attention, zero rows (masked as padding) make T' a multiple of 8.
+    int frames = n_rows;
+    while (!uses_fused_attention(hp_, backend_.is_cpu()) && frames % 8 != 0) ++frames;
+    std::vector<float> padded(rows.begin(), rows.begin() + std::ptrdiff_t(size_t(n_rows) * size_t(hp_.d_model)));
+    padded.resize(size_t(frames) * size_t(hp_.d_model), 0.0f);
+    return run_layers(padded, frames, n_rows, n_rows, EncoderHead::None, true, abort, profile, -1);
+}
+
+std::vector<float> Encoder::subsample_padded(const MelSpectrogram & mel, int mel_frames, int & frames_out, int & valid_out,
+                                             std::vector<std::string> & devices, const std::atomic<bool> * abort, EncoderProfile * profile) {
+    const int factor = hp_.subsampling_factor;
     const SubsamplingLengths len = subsampling_lengths(hp_, mel_frames, mel.valid_frames);
     const int frames = len.spatial.back();
-    const int valid = len.valid.back();
     const int stages = hp_.subsampling_stages();
     const int64_t D = hp_.d_model;
-    EncoderOutput out;
-    out.frames = out_frames;
-    out.valid = valid;
-    out.dim = hp_.d_model;
+    frames_out = frames;
+    valid_out = len.valid.back();
 
     const size_t graph_nodes = encoder_graph_nodes(hp_);
     const size_t meta_size = ggml_tensor_overhead() * graph_nodes + ggml_graph_overhead_custom(graph_nodes, false);
     if (graph_meta_.size() < meta_size) graph_meta_.resize(meta_size);
     auto add_devices = [&](const std::vector<std::string> & ran) {
         for (const std::string & d : ran) {
-            if (std::find(out.devices.begin(), out.devices.end(), d) == out.devices.end()) out.devices.push_back(d);
+            if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
         }
     };
 
@@ -272,6 +298,25 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
         // Keep the tile's interior rows [r0, r1).
         ggml_backend_tensor_get(x, subsampled.data() + size_t(r0) * D, size_t(margin) * D * sizeof(float), size_t(r1 - r0) * D * sizeof(float));
     }
+
+    return subsampled;
+}
+
+EncoderOutput Encoder::run_layers(const std::vector<float> & subsampled, int frames, int valid, int out_frames, EncoderHead head, bool keep_encoded,
+                                  const std::atomic<bool> * abort, EncoderProfile * profile, int prompt_index) {
+    const int64_t D = hp_.d_model;
+    EncoderOutput out;
+    out.frames = out_frames;
+    out.valid = valid;
+    out.dim = hp_.d_model;
+    const size_t graph_nodes = encoder_graph_nodes(hp_);
+    const size_t meta_size = ggml_tensor_overhead() * graph_nodes + ggml_graph_overhead_custom(graph_nodes, false);
+    if (graph_meta_.size() < meta_size) graph_meta_.resize(meta_size);
+    auto add_devices = [&](const std::vector<std::string> & ran) {
+        for (const std::string & d : ran) {
+            if (std::find(out.devices.begin(), out.devices.end(), d) == out.devices.end()) out.devices.push_back(d);
+        }
+    };
 
     // --- 2. conformer layers and the head
     // The kept projections (its own graph, in graph_meta_ too, so before this run's arena).

@@ -32,7 +32,21 @@ public:
     EncoderOutput run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort,
                       EncoderProfile * profile = nullptr, int prompt_index = -1);
 
+    /**
+     * NeMo ConformerEncoder.pre_encode (with the √d_model xscale of its positional encoding): the valid
+     * subsampled rows [valid][D] of a mel spectrogram. Sortformer keeps these in its speaker cache and FIFO.
+     */
+    std::vector<float> pre_encode(const MelSpectrogram & mel, int & valid, const std::atomic<bool> * abort, EncoderProfile * profile = nullptr);
+    /** The conformer layers over rows made by pre_encode (NeMo's bypass_pre_encode=True): `encoded` [n_rows][D]. */
+    EncoderOutput encode_pre_encoded(const std::vector<float> & rows, int n_rows, const std::atomic<bool> * abort, EncoderProfile * profile = nullptr);
+
 private:
+    /** Step 1 of run(): the subsampling of `mel_frames` mel frames (zero past the clip), [frames][D]. */
+    std::vector<float> subsample_padded(const MelSpectrogram & mel, int mel_frames, int & frames, int & valid, std::vector<std::string> & devices,
+                                        const std::atomic<bool> * abort, EncoderProfile * profile);
+    /** Step 2 of run(): the conformer layers and the head over `frames` subsampled rows, `valid` of them real. */
+    EncoderOutput run_layers(const std::vector<float> & subsampled, int frames, int valid, int out_frames, EncoderHead head, bool keep_encoded,
+                             const std::atomic<bool> * abort, EncoderProfile * profile, int prompt_index);
     /** How this model's attention reads the kept projections. */
     PositionTable::Layout position_layout() const;
     /**

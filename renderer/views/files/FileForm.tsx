@@ -78,6 +78,9 @@ export function FileForm() {
   // null until the user picks one: then the Settings decoder (which may load after this view) is the default.
   const [chosenDecoder, setChosenDecoder] = useState<DecoderChoice | null>(null);
   const decoder = chosenDecoder ?? settingsDecoder;
+  const speakerModel = useApp((s) => s.settings.values?.diarizerPath ?? null);
+  const [speakersChecked, setSpeakers] = useState(false);
+  const speakers = speakersChecked && speakerModel !== null;
   const path = cleanPath(rawPath);
   const blocker = useBlocker(path, decoder);
   // A dropped or picked file needs no path: only the engine must be ready.
@@ -87,7 +90,7 @@ export function FileForm() {
 
   const upload = (file: File | undefined) => {
     if (!file || uploadBlocker) return;
-    void transcribeUpload(file, decoder);
+    void transcribeUpload(file, decoder, speakers);
   };
   const dropHandlers = web
     ? {
@@ -108,7 +111,7 @@ export function FileForm() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!blocker) void transcribeFile(path, decoder);
+    if (!blocker) void transcribeFile(path, decoder, speakers);
   };
 
   return (
@@ -176,6 +179,14 @@ export function FileForm() {
               );
             })}
           </select>
+        </div>
+        <div className="inline-form">
+          <input id="file-speakers" type="checkbox" checked={speakers} disabled={speakerModel === null}
+            onChange={(e) => setSpeakers(e.target.checked)} aria-describedby="file-speakers-hint" />
+          <label htmlFor="file-speakers">Speakers</label>
+          <span className="field-hint" id="file-speakers-hint">
+            {speakerModel === null ? 'Choose a speaker model in Settings › Speakers to tell speakers apart.' : 'Each word gets its speaker (up to 4).'}
+          </span>
         </div>
         <Button type="submit" variant="primary" disabled={blocker !== null} aria-describedby={blocker ? 'file-blocker' : undefined}>
           {running ? 'Add to queue' : 'Transcribe'}

@@ -18,6 +18,7 @@ import { WordTable } from '../files/WordTable.js';
 import { EntryBadges } from './HistoryList.js';
 import { RetranscribeButton } from './RetranscribeButton.js';
 import { EntryTranscript } from './EntryTranscript.js';
+import { SpeakerNames } from './SpeakerNames.js';
 
 /** The ids next to `id` in the list (below first, then above), for where the focus goes after a delete. */
 function neighbourIds(listIds: string, id: string): string[] {
@@ -54,6 +55,11 @@ function focusAfterDelete(neighbours: string[]): void {
     }
   }
   (document.getElementById('history-query') ?? document.getElementById('main'))?.focus();
+}
+
+/** A meeting whose words carry diarized speakers: copy gives its lines with their names. */
+function diarized(e: HistoryEntry): boolean {
+  return e.segments.some((s) => s.words.some((w) => w.speaker !== undefined));
 }
 
 export function HistoryDetail() {
@@ -97,10 +103,15 @@ export function HistoryDetail() {
           .md
         </Button>
       ) : null}
+      {e.kind === 'meeting' ? (
+        <Button onClick={() => saveTextFile(historyExportName(e, 'rttm'), meetingExport('rttm', meetingTranscript(e)), 'text/plain;charset=utf-8')} aria-label="Export who spoke when as RTTM (.rttm)">
+          .rttm
+        </Button>
+      ) : null}
       <div className="card-title-row">
         <h4>Text</h4>
         <div className="row-actions">
-          <CopyButton getText={() => e.text} disabled={!e.text} />
+          <CopyButton getText={() => (diarized(e) ? meetingExport('txt', meetingTranscript(e)) : e.text)} disabled={!e.text} />
           <ConfirmButton
             label="Delete"
             ariaLabel={`Delete ${e.title} from the history`}
@@ -115,6 +126,7 @@ export function HistoryDetail() {
       <div className="transcript file-text" data-testid="history-text" tabIndex={0} role="region" aria-label="Text of the entry (scrollable)">
         {e.text ? e.text : <span className="transcript-empty">No speech was recognized.</span>}
       </div>
+      {e.kind === 'meeting' && diarized(e) ? <SpeakerNames e={e} /> : null}
       {e.kind === 'dictation' || e.kind === 'meeting' ? (
         <EntryTranscript key={e.id} e={e} />
       ) : (

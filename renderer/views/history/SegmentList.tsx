@@ -9,6 +9,7 @@ import { Button } from '../../components/Button.js';
 import { formatTimestamp } from '../../format.js';
 import { SegmentEditor } from './SegmentEditor.js';
 import { SegmentWords } from './SegmentWords.js';
+import { speakersOf } from '../../../app/shared/diarization.js';
 
 interface Props {
   segments: readonly HistorySegment[];
@@ -29,6 +30,12 @@ function moveFocus(e: KeyboardEvent<HTMLOListElement>): void {
   if (next === undefined || !words[next]) return;
   e.preventDefault();
   words[next].focus();
+}
+
+/** The line's speaker: its track label, with the diarized speakers of its words ("Others (Ana, Speaker 2)"). */
+function segmentLabel(s: HistorySegment): string {
+  const named = speakersOf([{ words: s.words }]);
+  return named.length ? `${s.speaker ?? ''} (${named.join(', ')})`.trim() : (s.speaker ?? '');
 }
 
 export function SegmentList({ segments, entryId, onPlay, currentKey = null }: Props) {
@@ -63,7 +70,7 @@ export function SegmentList({ segments, entryId, onPlay, currentKey = null }: Pr
             </span>
           )}
           <span className="segment-text">
-            {s.speaker ? <strong>{s.speaker}: </strong> : null}
+            {s.speaker ? <strong>{segmentLabel(s)}: </strong> : null}
             {editing === s.segmentId && entryId ? (
               <SegmentEditor entryId={entryId} segmentId={s.segmentId} start={s.start} text={s.text} onDone={() => setEditing(null)} />
             ) : (

@@ -11,3 +11,4 @@ export { Rng } from './rng.js';
 export * from './malformed.js';
 export { openWeightSource, weightSourceFromFile } from './weights-source.js';
 export * from './streaming.js';
+export * from './sortformer.js';

@@ -1,0 +1,100 @@
+// Speaker diarization on the engine: a Streaming Sortformer GGUF (parakeet.arch = diarization), per-frame
+// activity probabilities for its speakers (4 for diar_streaming_sortformer_4spk-v2) every 80 ms.
+import { native } from './index.js';
+
+export interface DiarizerInfo {
+  path: string;
+  name: string;
+  nSpeakers: number;
+  /** Seconds per activity frame (0.08). */
+  frameSec: number;
+  sampleRate: number;
+  /** The model was trained to stream (parakeet.diar.streaming_mode). */
+  streamingMode: boolean;
+  chunkLen: number;
+  chunkLeftContext: number;
+  chunkRightContext: number;
+  spkcacheLen: number;
+  fifoLen: number;
+  spkcacheUpdatePeriod: number;
+  encoderLayers: number;
+  transformerLayers: number;
+  device: string;
+  threads: number;
+}
+
+/** Activities of `frames` frames, [frames][nSpeakers] in one array (speaker fastest). */
+export interface SpeakerActivities {
+  frameSec: number;
+  nSpeakers: number;
+  frames: number;
+  activities: Float32Array;
+}
+
+export interface NativeDiarizerStream {
+  push(pcm: Float32Array): Promise<SpeakerActivities>;
+  finish(): Promise<SpeakerActivities>;
+  dispose(): void;
+}
+
+export interface NativeDiarizer {
+  info(): DiarizerInfo;
+  diarize(pcm: Float32Array, streaming: boolean): Promise<SpeakerActivities>;
+  createStream(): NativeDiarizerStream;
+  dispose(): void;
+}
+
+export interface DiarizerLoadOptions {
+  device?: string;
+  threads?: number;
+}
+
+/**
+ * One live source's speaker cache and FIFO: push audio as it arrives, get the frames that became final
+ * (a chunk once its right context is in); finish() gives the rest. One call at a time (BUSY otherwise).
+ */
+export class DiarizerStream {
+  /** @internal made by Diarizer.createStream */
+  constructor(private readonly handle: NativeDiarizerStream) {}
+
+  async push(pcm: Float32Array): Promise<SpeakerActivities> {
+    return this.handle.push(pcm);
+  }
+
+  async finish(): Promise<SpeakerActivities> {
+    return this.handle.finish();
+  }
+
+  dispose(): void {
+    this.handle.dispose();
+  }
+}
+
+export class Diarizer {
+  private constructor(private readonly handle: NativeDiarizer) {}
+
+  /** Loads on a worker thread; rejects MODEL_INVALID naming what the file is when it is not a Sortformer GGUF. */
+  static async load(path: string, options: DiarizerLoadOptions = {}): Promise<Diarizer> {
+    return new Diarizer(await native().loadDiarizer(path, { ...options }));
+  }
+
+  info(): DiarizerInfo {
+    return this.handle.info();
+  }
+
+  /**
+   * Mono PCM at info().sampleRate. streaming: NeMo's forward_streaming (chunks, speaker cache; any length,
+   * the frames a live stream gives); otherwise one pass over the whole clip (minutes at most).
+   */
+  async diarize(pcm: Float32Array, options: { streaming: boolean }): Promise<SpeakerActivities> {
+    return this.handle.diarize(pcm, options.streaming);
+  }
+
+  createStream(): DiarizerStream {
+    return new DiarizerStream(this.handle.createStream());
+  }
+
+  dispose(): void {
+    this.handle.dispose();
+  }
+}
