@@ -193,6 +193,8 @@ export interface StreamOptions {
   maxSymbols?: number;
   /** Keep each chunk's encoder frames (StreamChunk.encoded; tests). */
   captureEncoder?: boolean;
+  /** Time every chunk after the first node by node (StreamChunk.profile; benchmarks — slower than unprofiled). */
+  profile?: boolean;
 }
 
 /** Model.createStream: the stream's options and its own state's. */
@@ -232,6 +234,14 @@ export interface StreamChunk {
   decoderReset: boolean;
   /** With StreamOptions.captureEncoder: the chunk's encoder frames [frames][dModel]. */
   encoded?: Float32Array;
+  /** Wall time of the chunk's encoder graph (inputs, run, outputs) and of its RNNT greedy decode, ms. */
+  encoderMs: number;
+  decoderMs: number;
+  /** The same as the engine thread's CPU time (all of the compute at one thread; steady on a busy machine). */
+  encoderCpuMs: number;
+  decoderCpuMs: number;
+  /** With StreamOptions.profile (chunks after the first): the encoder graph by op and by part. */
+  profile?: EncoderProfile;
 }
 
 /** The words of a stream's chunks in order, a word cut by a chunk boundary joined again. */
@@ -282,6 +292,9 @@ export interface Timings {
   melMs: number;
   encoderMs: number;
   decoderMs: number;
+  /** The same as the engine thread's CPU time (all of the compute at one thread; steady on a busy machine). */
+  encoderCpuMs: number;
+  decoderCpuMs: number;
   totalMs: number;
 }
 
@@ -316,6 +329,8 @@ export interface TranscribeResult {
 export interface NodeTime {
   ms: number;
   count: number;
+  /** The engine thread's CPU time in these nodes (all of it at one thread; steady on a busy machine). */
+  cpuMs: number;
 }
 
 export interface EncoderProfile {
@@ -556,7 +571,8 @@ export class ModelState {
 
 function nativeStreamOptions(options: StreamOptions): Record<string, unknown> {
   const [attLeft, attRight] = options.attContext ?? [-1, -1];
-  return { attLeft, attRight, language: options.language ?? '', maxSymbols: options.maxSymbols ?? 0, captureEncoder: options.captureEncoder ?? false };
+  return { attLeft, attRight, language: options.language ?? '', maxSymbols: options.maxSymbols ?? 0, captureEncoder: options.captureEncoder ?? false,
+    profile: options.profile ?? false };
 }
 
 /**

@@ -107,17 +107,26 @@ ggml_tensor * stream_conv_module(ggml_context * ctx, ggml_cgraph * graph, const 
 
 ggml_tensor * build_stream_layer(ggml_context * ctx, ggml_cgraph * graph, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
                                  const EncoderInputs & in, ggml_tensor * positions, const StreamLayerCache & cache, int frames,
-                                 std::vector<ggml_tensor *> & cache_shifts) {
+                                 std::vector<ggml_tensor *> & cache_shifts, GraphParts & parts) {
     const bool fused = in.cpu_fused_ops;
-    ggml_tensor * r = build_feed_forward(ctx, normed_for(ctx, x, w.ff1_norm_w, w.ff1_norm_b, fused, in.packed, {w.ff1_w1}), w.ff1_w1, w.ff1_b1, w.ff1_w2,
-                                         w.ff1_b2, in.packed, x);
-    r = stream_attention(ctx, graph, hp, w, normed_for(ctx, r, w.att_norm_w, w.att_norm_b, fused, in.packed, {w.q_w, w.k_w, w.v_w}), in, positions,
-                         cache, frames, cache_shifts, r);
-    r = stream_conv_module(ctx, graph, hp, w, normed_for(ctx, r, w.conv_norm_w, w.conv_norm_b, fused, in.packed, {w.pw1_w}), in, cache, frames,
-                           cache_shifts, r);
-    r = build_feed_forward(ctx, normed_for(ctx, r, w.ff2_norm_w, w.ff2_norm_b, fused, in.packed, {w.ff2_w1}), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2,
-                           in.packed, r);
-    return layer_norm(ctx, r, w.out_norm_w, w.out_norm_b, fused);
+    const auto norm = [&](ggml_tensor * r, ggml_tensor * gamma, ggml_tensor * beta, std::initializer_list<const ggml_tensor *> readers) {
+        NormedInput n = normed_for(ctx, r, gamma, beta, fused, in.packed, readers);
+        parts.mark(graph, n.quantized != nullptr ? n.quantized : n.f32, "norms");
+        return n;
+    };
+    ggml_tensor * r = build_feed_forward(ctx, norm(x, w.ff1_norm_w, w.ff1_norm_b, {w.ff1_w1}), w.ff1_w1, w.ff1_b1, w.ff1_w2, w.ff1_b2, in.packed, x);
+    parts.mark(graph, r, "feed_forward1");
+    const NormedInput att_in = norm(r, w.att_norm_w, w.att_norm_b, {w.q_w, w.k_w, w.v_w});
+    r = stream_attention(ctx, graph, hp, w, att_in, in, positions, cache, frames, cache_shifts, r);
+    parts.mark(graph, r, "attention");
+    const NormedInput conv_in = norm(r, w.conv_norm_w, w.conv_norm_b, {w.pw1_w});
+    r = stream_conv_module(ctx, graph, hp, w, conv_in, in, cache, frames, cache_shifts, r);
+    parts.mark(graph, r, "conv module");
+    r = build_feed_forward(ctx, norm(r, w.ff2_norm_w, w.ff2_norm_b, {w.ff2_w1}), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2, in.packed, r);
+    parts.mark(graph, r, "feed_forward2");
+    r = layer_norm(ctx, r, w.out_norm_w, w.out_norm_b, fused);
+    parts.mark(graph, r, "norms");
+    return r;
 }
 
 }  // namespace parakeet

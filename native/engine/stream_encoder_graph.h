@@ -3,6 +3,8 @@
 // updating each layer's attention and convolution caches in place.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "encoder_graph.h"
@@ -22,6 +24,29 @@ struct StreamLayerCache {
 };
 
 /**
+ * Where each part of a chunk's graph ends, for profiles (ComputeBackend::compute_profiled's part_of):
+ * each part is expanded into the graph as soon as it is built, so its nodes follow the previous
+ * part's; the order is still one the data dependencies allow, so the numbers are the same.
+ */
+class GraphParts {
+public:
+    void mark(ggml_cgraph * graph, ggml_tensor * last, const char * name) {
+        ggml_build_forward_expand(graph, last);
+        ends_.emplace_back(ggml_graph_n_nodes(graph), name);
+    }
+    /** The part holding node `index`; "" after the last mark. */
+    std::string of(int index) const {
+        for (const auto & e : ends_) {
+            if (index < e.first) return e.second;
+        }
+        return "";
+    }
+
+private:
+    std::vector<std::pair<int, std::string>> ends_;  // (graph nodes once the part was added, its name)
+};
+
+/**
  * NeMo ConformerLayer.forward with caches over x [D, frames]. `positions` is this layer's linear_pos of
  * the relative table of L + frames keys, head-major [dk, 2(L+frames)−1, H]; `in.att_mask`
  * [L + frames, frames] hides unfilled cache slots. The chunk's writes into the
@@ -31,6 +56,6 @@ struct StreamLayerCache {
  */
 ggml_tensor * build_stream_layer(ggml_context * ctx, ggml_cgraph * graph, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
                                  const EncoderInputs & in, ggml_tensor * positions, const StreamLayerCache & cache, int frames,
-                                 std::vector<ggml_tensor *> & cache_shifts);
+                                 std::vector<ggml_tensor *> & cache_shifts, GraphParts & parts);
 
 }  // namespace parakeet
