@@ -6,6 +6,7 @@
 #include "ggml-alloc.h"
 #include "graph_helpers.h"
 #include "prompt_kernel.h"
+#include "stream_attention_op.h"
 
 namespace parakeet {
 
@@ -50,7 +51,10 @@ StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const
     for (size_t i = 0; i < n; ++i) {
         StreamLayerCache c;
         c.key = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_ + chunk_);
-        c.value = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, left_ + chunk_, hp_.d_model);
+        // The fused CPU attention reads V's window like K's (a column per frame, written without a transpose).
+        c.value_columns = backend_.is_cpu() && stream_attention_available(hp_.head_dim());
+        c.value = c.value_columns ? ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_ + chunk_)
+                                  : ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, left_ + chunk_, hp_.d_model);
         c.conv = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, hp_.conv_kernel - 1 + chunk_);
         c.left = left_;
         caches_.push_back(c);

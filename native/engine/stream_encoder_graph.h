@@ -18,9 +18,11 @@ namespace parakeet {
  */
 struct StreamLayerCache {
     ggml_tensor * key = nullptr;    // [D, L + chunk]: linear_k of the last L attention inputs (NeMo cache_last_channel, projected)
-    ggml_tensor * value = nullptr;  // [L + chunk, D]: linear_v of the same frames, keys fastest (attention·V reads it as is)
+    ggml_tensor * value = nullptr;  // linear_v of the same frames: [D, L + chunk] as `key` where value_columns, else [L + chunk, D]
+                                    // (keys fastest, as ggml's attention·V matmul reads it)
     ggml_tensor * conv = nullptr;   // [D, K−1 + chunk]: the last K−1 GLU outputs (NeMo cache_last_time)
     int left = 0;                   // L
+    bool value_columns = false;     // the fused CPU op runs the attention (stream_attention_op.h), reading V as columns
 };
 
 /**
