@@ -292,9 +292,6 @@ export interface Timings {
   melMs: number;
   encoderMs: number;
   decoderMs: number;
-  /** The same as the engine thread's CPU time (all of the compute at one thread; steady on a busy machine). */
-  encoderCpuMs: number;
-  decoderCpuMs: number;
   totalMs: number;
 }
 

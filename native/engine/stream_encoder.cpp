@@ -1,6 +1,8 @@
 #include "stream_encoder.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <limits>
 
 #include "ggml-alloc.h"
@@ -30,6 +32,15 @@ struct StreamEncoder::ChunkGraph {
 
 namespace {
 
+/**
+ * The CPU's fused streaming ops (stream_attention_op.h, window_shift_op.h) where they run;
+ * PARAKEET_STREAM_FUSED=0 keeps ggml's ops instead (an A/B in one build: bench:streaming --profile).
+ */
+bool fused_stream_ops(const ComputeBackend & backend, int64_t dk) {
+    const char * env = std::getenv("PARAKEET_STREAM_FUSED");
+    return backend.is_cpu() && stream_attention_available(dk) && !(env != nullptr && std::string(env) == "0");
+}
+
 ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int64_t ne1) {
     ggml_tensor * t = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, ne0, ne1);
     ggml_set_name(t, name);
@@ -52,7 +63,8 @@ StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const
         StreamLayerCache c;
         c.key = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_ + chunk_);
         // The fused CPU attention reads V's window like K's (a column per frame, written without a transpose).
-        c.value_columns = backend_.is_cpu() && stream_attention_available(hp_.head_dim());
+        c.fused = fused_stream_ops(backend_, hp_.head_dim());
+        c.value_columns = c.fused;
         c.value = c.value_columns ? ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_ + chunk_)
                                   : ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, left_ + chunk_, hp_.d_model);
         c.conv = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, hp_.conv_kernel - 1 + chunk_);

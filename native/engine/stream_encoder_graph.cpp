@@ -30,8 +30,8 @@ void write_chunk(ggml_context * ctx, ggml_cgraph * graph, ggml_tensor * chunk, g
  * On the CPU one memmove (window_shift_op.h); elsewhere through a copy, since the two ranges overlap
  * and ggml's copy splits the columns among threads.
  */
-ggml_tensor * shift_window(ggml_context * ctx, ggml_tensor * window, int64_t kept, int64_t frames, bool cpu) {
-    if (cpu) return shift_window_in_place(ctx, window, frames, kept);
+ggml_tensor * shift_window(ggml_context * ctx, ggml_tensor * window, int64_t kept, int64_t frames, bool in_place) {
+    if (in_place) return shift_window_in_place(ctx, window, frames, kept);
     ggml_tensor * tail = ggml_cont(ctx, columns(ctx, window, frames, kept));
     return ggml_cpy(ctx, tail, columns(ctx, window, 0, kept));
 }
@@ -48,10 +48,10 @@ ggml_tensor * stream_attention(ggml_context * ctx, ggml_cgraph * graph, const Hp
     const int64_t Tk = L + Tq;
     ggml_tensor * q_rows = linear(ctx, xh, w.q_w, w.q_b, in.packed);  // [D, Tq]
     write_chunk(ctx, graph, linear(ctx, xh, w.k_w, w.k_b, in.packed), cache.key, L);
-    shifts.push_back(shift_window(ctx, cache.key, L, Tq, in.cpu_fused_ops));
+    shifts.push_back(shift_window(ctx, cache.key, L, Tq, cache.fused));
     if (cache.value_columns) {
         write_chunk(ctx, graph, linear(ctx, xh, w.v_w, w.v_b, in.packed), cache.value, L);
-        shifts.push_back(shift_window(ctx, cache.value, L, Tq, in.cpu_fused_ops));
+        shifts.push_back(shift_window(ctx, cache.value, L, Tq, cache.fused));
         ggml_tensor * context = stream_rel_pos_attention(ctx, q_rows, columns(ctx, cache.key, 0, Tk), columns(ctx, cache.value, 0, Tk), p_h,
                                                          w.pos_bias_u, w.pos_bias_v, in.att_mask);
         return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
@@ -99,7 +99,7 @@ ggml_tensor * stream_conv_module(ggml_context * ctx, ggml_cgraph * graph, const 
     ggml_tensor * second = ggml_view_2d(ctx, a, D, T, a->nb[1], size_t(D) * ggml_element_size(a));
     ggml_tensor * glu = ggml_mul(ctx, first, ggml_sigmoid(ctx, second));
     write_chunk(ctx, graph, glu, cache.conv, K - 1);
-    shifts.push_back(shift_window(ctx, cache.conv, K - 1, T, in.cpu_fused_ops));
+    shifts.push_back(shift_window(ctx, cache.conv, K - 1, T, cache.fused));
     ggml_tensor * all = columns(ctx, cache.conv, 0, K - 1 + T);  // [D, K−1+T]
     // out[:, t] = Σ_k w[:, k] · all[:, t + k]: no padding, the cache is the causal left context.
     ggml_tensor * conv = nullptr;

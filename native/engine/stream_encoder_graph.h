@@ -23,6 +23,7 @@ struct StreamLayerCache {
     ggml_tensor * conv = nullptr;   // [D, K−1 + chunk]: the last K−1 GLU outputs (NeMo cache_last_time)
     int left = 0;                   // L
     bool value_columns = false;     // the fused CPU op runs the attention (stream_attention_op.h), reading V as columns
+    bool fused = false;             // CPU: the fused attention, and window shifts in place (window_shift_op.h)
 };
 
 /**

@@ -130,7 +130,7 @@ export function printStreamProfile(label: string, p: StreamProfile): void {
   const f = (v: number, d = 2) => v.toFixed(d);
   const share = (ms: number) => `${f((100 * ms) / p.chunkAudioMs, 1)} %`;
   console.log(`\nStream profile ${label} [${p.attContext.join(',')}], ${p.threads} thread(s): ${f(p.chunkAudioMs, 0)} ms chunks, ` +
-    `${f(p.framesPerChunk, 1)} encoder frames and ${f(p.tokensPerChunk, 1)} tokens a chunk (random weights emit far more than speech), ${p.chunks} chunks`);
+    `${f(p.framesPerChunk, 1)} encoder frames and ${f(p.tokensPerChunk, 1)} tokens a chunk, ${p.chunks} chunks`);
   console.log(`  unprofiled, per chunk: encoder ${f(p.encoderCpuMs)} ms CPU (${share(p.encoderCpuMs)} of the chunk's audio; wall p50 ${f(p.encoderP50Ms)}), ` +
     `decoder ${f(p.decoderCpuMs)} ms CPU (${share(p.decoderCpuMs)}; wall p50 ${f(p.decoderP50Ms)}); process CPU ${f(p.cpuMsPerChunk)} ms (${share(p.cpuMsPerChunk)})`);
   console.log(`  profiled nodes ${f(p.profiledNodesCpuMs)} ms CPU a chunk (wall ${f(p.profiledNodesMs)}); ` +

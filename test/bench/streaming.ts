@@ -11,6 +11,7 @@
 //   npm run bench:streaming -- --models nemotron-en --presets 70,6 --threads 1 --minutes 1     one preset (repeat --presets for more)
 //   npm run bench:streaming -- --models nemotron-en --presets 70,6 --threads 1 --rss-minutes 60   only the RSS growth over a 60-min stream
 //   npm run bench:streaming -- --profile --models nemotron-en --presets 70,6 --threads 1 [--chunks 40]   where a chunk's time goes (stream-profile.ts)
+//   --token-rate speech|random    bench models that emit at a speech-like rate (default) or the tests' random-weight rate (see below)
 //
 // Models are generated once into .cache/bench/models (Q8_0 by default, loaded with weightType auto);
 // each configuration runs in its own process (test/bench/stream-run.ts) so its RSS is its own.
@@ -33,7 +34,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean' }, models: { type: 'string' }, threads: { type: 'string' }, minutes: { type: 'string' },
     file: { type: 'string' }, json: { type: 'string' }, presets: { type: 'string', multiple: true }, 'rss-minutes': { type: 'string' },
-    profile: { type: 'boolean' }, chunks: { type: 'string' },
+    profile: { type: 'boolean' }, chunks: { type: 'string' }, 'token-rate': { type: 'string' },
   },
 });
 
@@ -61,6 +62,19 @@ function presetsOf(family: StreamingFamily): [number, number][] {
   return chosen;
 }
 
+// Random weights with the tests' blank bias emit close to max_symbols tokens every encoder frame
+// (the 0.6B shape: 9 a frame, 110 a second, 62 per 560 ms chunk), and the RNNT decoder (F32, ≈ 20 MB
+// of LSTM and joint weights read per token) then costs more than the encoder: a load no trained model
+// puts on it (speech is ≈ 3–4 pieces a second). --token-rate speech (the default) raises the blank
+// bias of the bench models (SPEECH_RATE_BLANK_K, found on the bench audio by scratch streams) to a
+// speech-like rate: the 0.6B shape at [70,6] emits 1.4–1.9 tokens a 560 ms chunk, EOU-120M at [70,1]
+// 0.7 a 160 ms chunk (bench-results/stream-profile-after-shared-cores.txt); --token-rate random keeps
+// the tests' bias. Every table says the tokens per chunk it ran at.
+const tokenRate = values['token-rate'] ?? 'speech';
+if (tokenRate !== 'speech' && tokenRate !== 'random') throw new Error(`--token-rate: expected speech or random, got ${tokenRate}`);
+/** Blank bias (schema.ts blankBias, in units of the expected top logit) for a speech-like emission rate per family. */
+const SPEECH_RATE_BLANK_K: Readonly<Record<StreamingFamily, number>> = { eou: 1.09, 'nemotron-en': 1.09, 'nemotron-3.5': 1.09 };
+
 /** The real shapes (spec §6.1): EOU-120M 512×17 with V 1026; both 0.6B 1024×24, Nemotron-3.5 with its 13087 pieces. */
 const REAL_SIZE: Readonly<Record<StreamingFamily, { label: string; options: ModelOptionsInput }>> = {
   eou: { label: 'EOU-120M', options: { preset: 'shapeEou120m' } },
@@ -73,7 +87,9 @@ function modelFor(family: StreamingFamily): { label: string; path: string } {
     return { label: `tiny ${family}`, path: cachedBenchModel(`stream-tiny-${family}-${fileType}`, { preset: 'tiny', family, weightType: fileType }) };
   }
   const { label, options } = REAL_SIZE[family];
-  return { label, path: cachedBenchModel(`stream-${family}-${fileType}`, { ...options, family, weightType: fileType }) };
+  if (tokenRate === 'random') return { label, path: cachedBenchModel(`stream-${family}-${fileType}`, { ...options, family, weightType: fileType }) };
+  const blankBiasK = SPEECH_RATE_BLANK_K[family];
+  return { label, path: cachedBenchModel(`stream-${family}-${fileType}-speech-rate`, { ...options, family, weightType: fileType, blankBiasK }) };
 }
 
 function runOne(model: string, audio: string, preset: readonly [number, number], threads: number, minutes: number): StreamRunResult {
@@ -97,7 +113,7 @@ const num = (v: number, digits = 1): string => (Number.isFinite(v) ? v.toFixed(d
 
 function printRssTable(rows: readonly Row[]): void {
   const header = ['model', 'preset', 'threads', 'minutes', 'RSS at baseline MB', 'RSS at end MB', 'growth MB'];
-  const cells = rows.map((r) => [r.model, `[${r.attContext.join(',')}]`, String(r.threads), num(r.audioSeconds / 60, 0),
+  const cells = rows.map((r) => [r.model, `[${r.attContext.join(',')}]`, String(r.threads), num(r.audioSeconds / 60),
     `${num(r.rssBaselineMB, 0)} (${num(r.baselineSeconds, 0)} s)`, num(r.rssEndMB, 0), num(r.rssEndMB - r.rssBaselineMB)]);
   printGrid(header, cells);
 }
