@@ -63,19 +63,29 @@ PARAKEET_AVX512 void attend(const Views & v, int64_t h, int64_t i, float * qu, f
     }
     const float scale = 1.0f / std::sqrt(float(dk));
     const float * mask = column(v.mask, i);
-    float top = -std::numeric_limits<float>::infinity();
     for (int64_t j = 0; j < Tk; ++j) {
         // rel_shift: query i (absolute L + i) and key j are L + i − j apart, row Tq − 1 − i + j of p.
-        const float s = (dot16s(qu, column(v.keys, j) + h * dk, dk) + dot16s(qv, position(v.p, Tq - 1 - i + j, h), dk)) * scale + mask[j];
-        scores[j] = s;
-        top = std::max(top, s);
+        scores[j] = (dot16s(qu, column(v.keys, j) + h * dk, dk) + dot16s(qv, position(v.p, Tq - 1 - i + j, h), dk)) * scale + mask[j];
     }
-    float sum = 0.0f;
-    for (int64_t j = 0; j < Tk; ++j) {
-        const float e = scores[j] == -std::numeric_limits<float>::infinity() ? 0.0f : std::exp(scores[j] - top);
-        scores[j] = e;
-        sum += e;
+    // The softmax sixteen keys at a time (a scalar expf per key took about a third of the op); masked
+    // keys (−∞) get exactly 0, not exp512's clamped 1e−38.
+    const __m512 minus_inf = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    __m512 top16 = minus_inf;
+    for (int64_t j = 0; j < Tk; j += 16) {
+        const __mmask16 lanes = Tk - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (Tk - j)) - 1u);
+        top16 = _mm512_max_ps(top16, _mm512_mask_loadu_ps(minus_inf, lanes, scores + j));
     }
+    const __m512 top = _mm512_set1_ps(_mm512_reduce_max_ps(top16));
+    __m512 sum16 = _mm512_setzero_ps();
+    for (int64_t j = 0; j < Tk; j += 16) {
+        const __mmask16 lanes = Tk - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (Tk - j)) - 1u);
+        const __m512 x = _mm512_mask_loadu_ps(minus_inf, lanes, scores + j);
+        const __mmask16 open = _mm512_cmp_ps_mask(x, minus_inf, _CMP_NEQ_OQ);
+        const __m512 e = _mm512_maskz_mov_ps(open, exp512(_mm512_sub_ps(x, top)));
+        _mm512_mask_storeu_ps(scores + j, lanes, e);
+        sum16 = _mm512_add_ps(sum16, e);
+    }
+    const float sum = _mm512_reduce_add_ps(sum16);
     const float inv = 1.0f / sum;
     // Four 16-channel accumulators at a time: one chain per accumulator would wait out each FMA's latency.
     int64_t d = 0;
