@@ -208,6 +208,8 @@ export interface StreamOptions {
   neverBoost?: readonly string[];
   /** Seconds from the stream's start a VAD marks as non-speech (TranscribeOptions.nonSpeech): no bonus there. */
   nonSpeech?: readonly { start: number; end: number }[];
+  /** Time every chunk after the first node by node (StreamChunk.profile; benchmarks — slower than unprofiled). */
+  profile?: boolean;
 }
 
 /** Model.createStream: the stream's options and its own state's. */
@@ -249,6 +251,14 @@ export interface StreamChunk {
   phrasesFired: string[];
   /** With StreamOptions.captureEncoder: the chunk's encoder frames [frames][dModel]. */
   encoded?: Float32Array;
+  /** Wall time of the chunk's encoder graph (inputs, run, outputs) and of its RNNT greedy decode, ms. */
+  encoderMs: number;
+  decoderMs: number;
+  /** The same as the engine thread's CPU time (all of the compute at one thread; steady on a busy machine). */
+  encoderCpuMs: number;
+  decoderCpuMs: number;
+  /** With StreamOptions.profile (chunks after the first): the encoder graph by op and by part. */
+  profile?: EncoderProfile;
 }
 
 /** The words of a stream's chunks in order, a word cut by a chunk boundary joined again. */
@@ -346,6 +356,8 @@ export interface TranscribeResult {
 export interface NodeTime {
   ms: number;
   count: number;
+  /** The engine thread's CPU time in these nodes (all of it at one thread; steady on a busy machine). */
+  cpuMs: number;
 }
 
 export interface EncoderProfile {
@@ -590,7 +602,7 @@ function nativeStreamOptions(options: StreamOptions): Record<string, unknown> {
   const [attLeft, attRight] = options.attContext ?? [-1, -1];
   return {
     attLeft, attRight, language: options.language ?? '', maxSymbols: options.maxSymbols ?? 0, captureEncoder: options.captureEncoder ?? false,
-    vocabulary: options.vocabulary ?? [], neverBoost: options.neverBoost ?? [], nonSpeech: options.nonSpeech ?? [],
+    vocabulary: options.vocabulary ?? [], neverBoost: options.neverBoost ?? [], nonSpeech: options.nonSpeech ?? [], profile: options.profile ?? false,
   };
 }
 

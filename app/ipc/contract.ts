@@ -417,6 +417,23 @@ export interface LatencyReport {
   partialDecodes?: number;
   partialsSkipped?: number;
   finalDecodes?: number;
+  /**
+   * Live text on a streaming model: the engine's compute per chunk (encoder + RNNT decode, wall ms, the
+   * first chunk of each segment left out: it builds its graph), against the audio a chunk holds.
+   * Absent for offline models and before a chunk ran.
+   */
+  streamChunk?: StreamChunkCompute;
+}
+
+export interface StreamChunkCompute {
+  /** The chunks these figures cover (the session's latest). */
+  chunks: number;
+  p50Ms: number;
+  p95Ms: number;
+  /** Audio per chunk (the preset's chunk), ms. */
+  chunkAudioMs: number;
+  /** p50Ms as a percentage of chunkAudioMs. */
+  percent: number;
 }
 
 export interface SessionSummary {

@@ -187,6 +187,24 @@ Napi::Array to_js(Napi::Env env, const std::vector<parakeet::Token> & tokens) {
     return out;
 }
 
+Napi::Object to_js(Napi::Env env, const parakeet::EncoderProfile & profile) {
+    auto table = [&env](const std::map<std::string, parakeet::NodeTime> & m) {
+        Napi::Object t = Napi::Object::New(env);
+        for (const auto & e : m) {
+            Napi::Object row = Napi::Object::New(env);
+            row.Set("ms", e.second.ms);
+            row.Set("count", e.second.count);
+            row.Set("cpuMs", e.second.cpu_ms);
+            t.Set(e.first, row);
+        }
+        return t;
+    };
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("byOp", table(profile.by_op));
+    o.Set("byPart", table(profile.by_part));
+    return o;
+}
+
 Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
     Napi::Object o = Napi::Object::New(env);
     o.Set("text", r.text);
@@ -231,22 +249,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
         logits.Set("classes", r.logit_classes);
         o.Set("logProbs", logits);
     }
-    if (!r.profile.by_op.empty()) {
-        auto table = [&env](const std::map<std::string, parakeet::NodeTime> & m) {
-            Napi::Object t = Napi::Object::New(env);
-            for (const auto & e : m) {
-                Napi::Object row = Napi::Object::New(env);
-                row.Set("ms", e.second.ms);
-                row.Set("count", e.second.count);
-                t.Set(e.first, row);
-            }
-            return t;
-        };
-        Napi::Object profile = Napi::Object::New(env);
-        profile.Set("byOp", table(r.profile.by_op));
-        profile.Set("byPart", table(r.profile.by_part));
-        o.Set("profile", profile);
-    }
+    if (!r.profile.by_op.empty()) o.Set("profile", to_js(env, r.profile));
     return o;
 }
 

@@ -13,6 +13,8 @@ Napi::Object to_js(Napi::Env env, const parakeet::DeviceInfo & device);
 Napi::Object to_js(Napi::Env env, const parakeet::DeviceSelection & selection);
 Napi::Object to_js(Napi::Env env, const parakeet::ModelInfo & info);
 Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & result);
+/** A node-by-node profile: { byOp, byPart }, each { [label]: { ms, count } }. */
+Napi::Object to_js(Napi::Env env, const parakeet::EncoderProfile & profile);
 Napi::Array to_js(Napi::Env env, const std::vector<parakeet::Word> & words);
 Napi::Array to_js(Napi::Env env, const std::vector<parakeet::Token> & tokens);
 Napi::Object to_js(Napi::Env env, const parakeet::BuildInfo & info);

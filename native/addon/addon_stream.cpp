@@ -38,6 +38,11 @@ Napi::Object chunk_to_js(Napi::Env env, const parakeet::StreamChunk & c) {
     o.Set("words", to_js(env, c.words));
     o.Set("continuesWord", c.continues_word);
     o.Set("phrasesFired", to_js(env, c.phrases_fired));
+    o.Set("encoderMs", c.encoder_ms);
+    o.Set("decoderMs", c.decoder_ms);
+    o.Set("encoderCpuMs", c.encoder_cpu_ms);
+    o.Set("decoderCpuMs", c.decoder_cpu_ms);
+    if (!c.profile.by_op.empty()) o.Set("profile", to_js(env, c.profile));
     if (!c.encoded.empty()) {
         Napi::Float32Array enc = Napi::Float32Array::New(env, c.encoded.size());
         std::memcpy(enc.Data(), c.encoded.data(), c.encoded.size() * sizeof(float));
@@ -111,7 +116,7 @@ AddonStream::AddonStream(const Napi::CallbackInfo & info) : Napi::ObjectWrap<Add
 
 Napi::Value AddonStream::Create(Napi::Env env, std::shared_ptr<parakeet::Model> model, std::shared_ptr<parakeet::State> state, Napi::Value options) {
     parakeet::StreamParams params;
-    bool capture = false;
+    bool capture = false, profile = false;
     if (!options.IsUndefined() && !options.IsNull()) {
         if (!options.IsObject()) throw_bad_argument(env, "createStream(options?): options must be an object");
         Napi::Object o = options.As<Napi::Object>();
@@ -125,6 +130,7 @@ Napi::Value AddonStream::Create(Napi::Env env, std::shared_ptr<parakeet::Model> 
         params.vocabulary = vocabulary_from_js(env, o.Get("vocabulary"));
         params.never_boost = strings_from_js(env, o.Get("neverBoost"), "neverBoost");
         params.non_speech = ranges_from_js(env, o.Get("nonSpeech"), "nonSpeech");
+        profile = optional_bool(o, "profile", false);
     }
     std::shared_ptr<parakeet::Stream> stream;
     try {
@@ -134,6 +140,7 @@ Napi::Value AddonStream::Create(Napi::Env env, std::shared_ptr<parakeet::Model> 
         throw make_error(env, e);
     }
     stream->capture_encoder(capture);
+    stream->profile_chunks(profile);
     Napi::Object object = addon_state(env).stream_ctor.New({});
     AddonStream * wrapped = AddonStream::Unwrap(object);
     wrapped->model_ = std::move(model);

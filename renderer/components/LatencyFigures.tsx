@@ -3,6 +3,7 @@
 import { formatMs } from '../format.js';
 import { useApp } from '../store/hooks.js';
 import { FactList, type Fact } from './FactList.js';
+import { streamChunkFact } from './stream-chunk-fact.js';
 
 export function LatencyFigures() {
   const latency = useApp((s) => s.session.latency);
@@ -23,6 +24,8 @@ export function LatencyFigures() {
     ['final', 'Final after end of speech (last)', formatMs(latency?.finalMs)],
     ['mean-final', 'Final after end of speech (mean)', formatMs(latency?.meanFinalMs)],
   ];
+  // Streaming models: what each chunk of live text costs the engine against the audio it holds.
+  if (latency?.streamChunk) rows.push(streamChunkFact(latency.streamChunk));
   // Only when inserting into other apps is on: what the last final's delivery took, and what is known of it.
   if (inserted) {
     const how = inserted.method === 'pasted' ? (inserted.confirmed ? 'pasted, read by the app' : 'paste sent') : inserted.method === 'typed' ? 'typed' : 'copied only';

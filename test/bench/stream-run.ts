@@ -28,6 +28,10 @@ export interface StreamRunResult {
   /** Then that chunk's compute (its p50). */
   firstTokenComputeMs: number;
   audioSeconds: number;
+  /** The process's CPU time (user + system, all threads) per chunk over the whole stream, ms: comparable on a busy machine. */
+  cpuMsPerChunk: number;
+  /** Tokens emitted per chunk (random weights emit far more than a trained model on speech). */
+  tokensPerChunk: number;
   /** RSS after --baseline-sec of audio (default 60) and at the end. */
   rssBaselineMB: number;
   baselineSeconds: number;
@@ -115,6 +119,8 @@ async function main(): Promise<void> {
   let computeMs = 0;
   let chunks = 0;
   let rssBaseline = Number.NaN;
+  let tokens = 0;
+  const cpuStart = process.cpuUsage();
   for (let fed = 0; fed < totalSamples;) {
     const n = Math.min(blockSamples, totalSamples - fed);
     const pcm = fill(fed, n);
@@ -125,11 +131,13 @@ async function main(): Promise<void> {
     computeMs += ms;
     // Per chunk; the first chunk (shorter, and the first run of its graph) is left out of the statistics.
     for (const perChunk of done.map(() => ms / done.length)) if (chunks++ > 0) chunkMs.push(perChunk);
+    for (const c of done) tokens += c.tokenIds.length;
     if (Number.isNaN(rssBaseline) && fed >= baselineSample) rssBaseline = settledRssMB();
   }
   const t0 = performance.now();
-  await stream.end();
+  tokens += (await stream.end()).reduce((n, c) => n + c.tokenIds.length, 0);
   computeMs += performance.now() - t0;
+  const cpu = process.cpuUsage(cpuStart);
   const rssEnd = settledRssMB();
   stream.dispose();
   model.dispose();
@@ -150,6 +158,8 @@ async function main(): Promise<void> {
     firstTokenAlgorithmicMaxMs: algorithmic.maxMs,
     firstTokenComputeMs: p50,
     audioSeconds: totalSamples / sampleRate,
+    cpuMsPerChunk: (cpu.user + cpu.system) / 1000 / chunks,
+    tokensPerChunk: tokens / chunks,
     rssBaselineMB: rssBaseline,
     baselineSeconds: baselineSample / sampleRate,
     rssEndMB: rssEnd,

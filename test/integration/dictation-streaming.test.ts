@@ -91,6 +91,13 @@ test('a segment the stop closes: partials only grow, and the final is an indepen
   }
   assert.ok(summary.text.length > 0, 'the random model emits text on speech-like audio');
   assert.ok(partials.length >= 1, 'partial text appeared while speaking (the stream\'s committed tokens)');
+  // The latency panel's streaming figures: the engine's compute per chunk against the preset's 160 ms chunk.
+  const chunk = summary.latency.streamChunk;
+  assert.ok(chunk, 'the session reports its stream chunk compute');
+  assert.equal(chunk.chunkAudioMs, 160, 'EOU [70,1]: 16 new mel frames of 10 ms a chunk');
+  assert.ok(chunk.chunks >= 5, `2.4 s of speech gave several steady chunks (${chunk.chunks})`);
+  assert.ok(chunk.p50Ms > 0 && chunk.p95Ms >= chunk.p50Ms, `chunk compute p50 ${chunk.p50Ms} ms, p95 ${chunk.p95Ms} ms`);
+  assert.ok(Math.abs(chunk.percent - (100 * chunk.p50Ms) / 160) < 1e-9, 'the percentage is the median against the chunk\'s audio');
 });
 
 test('<EOU> ends an utterance without a pause: continuous speech at real time becomes several finals', async () => {

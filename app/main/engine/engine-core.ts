@@ -247,7 +247,8 @@ export class EngineCore {
         const stream = model.createStream({ ...message.options, threads: 1 });
         const handle = this.nextStream++;
         this.streams.set(handle, stream);
-        return { handle, info: stream.info() };
+        const schedule = stream.info();
+        return { handle, info: schedule, chunkAudioMs: ((schedule.melChunk * info.hopLength) / info.sampleRate) * 1000 };
       }
       case 'streamFeed':
         return this.track(message.id, async () => plainChunks(await this.stream(message.handle).feed(message.pcm)));

@@ -57,6 +57,8 @@ export interface EngineStreamOptions {
 export interface EngineStreamHandle {
   handle: number;
   info: StreamInfo;
+  /** Audio per chunk after the first (the preset's new mel frames × hop), ms. */
+  chunkAudioMs: number;
 }
 
 /** A streaming step as it crosses the process boundary (no debug captures). */

@@ -28,6 +28,8 @@ export interface SegmentStreamHooks {
   onText(text: StreamText): void;
   /** The model ended the utterance (<EOU>, or <EOB> where it applies). */
   onUtteranceEnd(kind: 'eou' | 'eob'): void;
+  /** A chunk after the stream's first ran: its engine compute (encoder + decoder, ms) and the audio a chunk holds (ms). */
+  onChunkCompute?(computeMs: number, chunkAudioMs: number): void;
 }
 
 export class SegmentStream {
@@ -39,6 +41,7 @@ export class SegmentStream {
   private readonly fired = new Set<string>();
   private failure: Error | null = null;
   private ended = false;
+  private chunksSeen = 0;
 
   constructor(private readonly decoder: StreamDecoder, options: EngineStreamOptions, private readonly hooks: SegmentStreamHooks) {
     // A locale the user chose is the text's language (a tag the model emits still wins); auto waits for a tag.
@@ -58,8 +61,10 @@ export class SegmentStream {
     this.queue = this.queue.then(async () => {
       if (this.failure) return;
       try {
-        const { handle } = await this.opened;
-        this.take(await this.decoder.streamFeed(handle, pcm));
+        const { handle, chunkAudioMs } = await this.opened;
+        const chunks = await this.decoder.streamFeed(handle, pcm);
+        this.reportCompute(chunks, chunkAudioMs);
+        this.take(chunks);
       } catch (error) {
         this.fail(error);
       }
@@ -92,6 +97,13 @@ export class SegmentStream {
 
   current(): StreamText {
     return { text: this.text, words: this.words.map((w) => ({ ...w })), language: this.language, phrasesFired: [...this.fired] };
+  }
+
+  /** The steady chunks' compute (the first builds its graph; end()'s tail chunk is short and not reported). */
+  private reportCompute(chunks: EngineStreamChunk[], chunkAudioMs: number): void {
+    for (const chunk of chunks) {
+      if (this.chunksSeen++ > 0) this.hooks.onChunkCompute?.(chunk.encoderMs + chunk.decoderMs, chunkAudioMs);
+    }
   }
 
   private take(chunks: EngineStreamChunk[]): void {

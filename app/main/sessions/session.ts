@@ -10,7 +10,7 @@
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import path from 'node:path';
 import type {
-  DictationSettings, EventMap, EventName, IpcError, LatencyReport, SessionState, SessionSummary, TranscriptEvent,
+  DictationSettings, EventMap, EventName, IpcError, LatencyReport, SessionState, SessionSummary, StreamChunkCompute, TranscriptEvent,
 } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
 import { StreamingResampler } from '../../shared/resample.js';
@@ -21,6 +21,7 @@ import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } f
 import type { Logger } from '../log.js';
 import { AudioStore } from './audio-store.js';
 import { segmentNonSpeech } from './non-speech.js';
+import { RecentValues } from './recent-values.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
 import { VadFeed } from './vad-feed.js';
@@ -28,6 +29,8 @@ import { VadFeed } from './vad-feed.js';
 
 /** How long stop() waits for audio frames still in flight. */
 const DRAIN_TIMEOUT_MS = 1000;
+/** Stream chunks the latency panel's chunk compute figures cover (the latest; 200 × 160 ms = 32 s of audio). */
+const STREAM_CHUNK_WINDOW = 200;
 export const SESSION_RATE = 16_000;
 
 /** What a session needs from the engine (EngineHost provides it). */
@@ -182,6 +185,9 @@ export class DictationSession {
   private readonly startedAt = performance.now();
   private firstFrameAt: number | null = null;
   private firstPartialMs: number | null = null;
+  /** Live text on a streaming model: the latest steady chunks' compute (ms) and the audio a chunk holds. */
+  private readonly chunkCompute = new RecentValues(STREAM_CHUNK_WINDOW);
+  private chunkAudioMs = 0;
   private readonly finalLatencies: number[] = [];
   private framesReceived = 0;
   private samplesReceived = 0;
@@ -410,6 +416,10 @@ export class DictationSession {
     segment.stream = new SegmentStream(stream.decoder, options, {
       onText: (text) => this.onStreamText(segment, text),
       onUtteranceEnd: () => this.onUtteranceEnd(segment),
+      onChunkCompute: (ms, chunkAudioMs) => {
+        this.chunkCompute.push(ms);
+        this.chunkAudioMs = chunkAudioMs;
+      },
     });
   }
 
@@ -731,6 +741,15 @@ export class DictationSession {
       partialDecodes: this.partialDecodes,
       partialsSkipped: this.partialsSkipped,
       finalDecodes: this.finalDecodes,
+      ...(this.chunkCompute.count > 0 ? { streamChunk: this.streamChunk() } : {}),
+    };
+  }
+
+  private streamChunk(): StreamChunkCompute {
+    const p50Ms = this.chunkCompute.percentile(0.5);
+    return {
+      chunks: this.chunkCompute.kept, p50Ms, p95Ms: this.chunkCompute.percentile(0.95), chunkAudioMs: this.chunkAudioMs,
+      percent: (100 * p50Ms) / this.chunkAudioMs,
     };
   }
 

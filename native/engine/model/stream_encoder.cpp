@@ -1,11 +1,14 @@
 #include "stream_encoder.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <limits>
 
 #include "ggml-alloc.h"
 #include "graph_helpers.h"
 #include "prompt_kernel.h"
+#include "stream_attention_op.h"
 
 namespace parakeet {
 
@@ -19,6 +22,7 @@ struct StreamEncoder::ChunkGraph {
     ggml_tensor * encoded = nullptr, * joint = nullptr;
     int frames = 0;
     std::vector<float> onehot_rows;
+    GraphParts parts;  // node ranges of subsampling, each layer's modules, joint.enc, cache shifts (profiles)
 
     ~ChunkGraph() {
         if (alloc != nullptr) ggml_gallocr_free(alloc);
@@ -27,6 +31,15 @@ struct StreamEncoder::ChunkGraph {
 };
 
 namespace {
+
+/**
+ * The CPU's fused streaming ops (stream_attention_op.h, window_shift_op.h) where they run;
+ * PARAKEET_STREAM_FUSED=0 keeps ggml's ops instead (an A/B in one build: bench:streaming --profile).
+ */
+bool fused_stream_ops(const ComputeBackend & backend, int64_t dk) {
+    const char * env = std::getenv("PARAKEET_STREAM_FUSED");
+    return backend.is_cpu() && stream_attention_available(dk) && !(env != nullptr && std::string(env) == "0");
+}
 
 ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int64_t ne1) {
     ggml_tensor * t = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, ne0, ne1);
@@ -49,7 +62,11 @@ StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const
     for (size_t i = 0; i < n; ++i) {
         StreamLayerCache c;
         c.key = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_ + chunk_);
-        c.value = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, left_ + chunk_, hp_.d_model);
+        // The fused CPU attention reads V's window like K's (a column per frame, written without a transpose).
+        c.fused = fused_stream_ops(backend_, hp_.head_dim());
+        c.value_columns = c.fused;
+        c.value = c.value_columns ? ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, left_ + chunk_)
+                                  : ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, left_ + chunk_, hp_.d_model);
         c.conv = ggml_new_tensor_2d(cache_ctx_, GGML_TYPE_F32, hp_.d_model, hp_.conv_kernel - 1 + chunk_);
         c.left = left_;
         caches_.push_back(c);
@@ -130,6 +147,8 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     if (g->frames <= 0) throw Error(ErrorCode::Internal, "a streaming chunk of " + std::to_string(rows) + " mel frames gave no encoder frame");
     // NeMo drop_extra_pre_encoded: the frames the pre-encode cache produced again.
     ggml_tensor * x = ggml_view_2d(ctx, sub, sub->ne[0], g->frames, sub->nb[1], size_t(drop) * sub->nb[1]);
+    g->graph = ggml_new_graph_custom(ctx, nodes, false);
+    g->parts.mark(g->graph, x, "subsampling");
     const int keys = left_ + g->frames;
     if (g->frames > chunk_) throw Error(ErrorCode::Internal, "a streaming chunk of " + std::to_string(g->frames) + " frames exceeds the preset's chunk");
     // This shape's table is the centre 2·keys − 1 rows of the full chunk's (positions keys − 1 … −(keys − 1)).
@@ -139,9 +158,10 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
         positions.push_back(ggml_view_3d(ctx, full, full->ne[0], 2 * keys - 1, full->ne[2], full->nb[1], full->nb[2], skip));
     }
     g->mask = in.att_mask = new_input(ctx, "att_mask", keys, g->frames);
-    g->graph = ggml_new_graph_custom(ctx, nodes, false);
     std::vector<ggml_tensor *> shifts;
-    for (size_t i = 0; i < w_.layers.size(); ++i) x = build_stream_layer(ctx, g->graph, hp_, w_.layers[i], x, in, positions[i], caches_[i], g->frames, shifts);
+    for (size_t i = 0; i < w_.layers.size(); ++i) {
+        x = build_stream_layer(ctx, g->graph, hp_, w_.layers[i], x, in, positions[i], caches_[i], g->frames, shifts, g->parts);
+    }
     g->encoded = x;
     ggml_set_name(x, "encoded");
     ggml_set_output(x);
@@ -154,8 +174,8 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     g->joint = linear(ctx, joint_in, w_.joint_enc_w, w_.joint_enc_b, in.packed);  // NeMo RNNTJoint.project_encoder
     ggml_set_name(g->joint, "joint_enc");
     ggml_set_output(g->joint);
-    ggml_build_forward_expand(g->graph, g->joint);
-    for (ggml_tensor * shift : shifts) ggml_build_forward_expand(g->graph, shift);  // after every read of the windows
+    g->parts.mark(g->graph, g->joint, prompt_index_ >= 0 ? "prompt kernel + joint.enc" : "joint.enc");
+    for (ggml_tensor * shift : shifts) g->parts.mark(g->graph, shift, "cache shifts");  // after every read of the windows
 
     g->alloc = ggml_gallocr_new(backend_.buffer_type());
     if (g->alloc == nullptr || !ggml_gallocr_alloc_graph(g->alloc, g->graph)) {
@@ -166,7 +186,7 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     return out;
 }
 
-int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded) {
+int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded, EncoderProfile * profile) {
     ChunkGraph & g = graph_for(rows, drop);
     const int frames = g.frames, keys = left_ + frames;
     // NeMo _create_masks over [cache | chunk] (positions 0 … L + frames − 1, queries the chunk's): a key is
@@ -186,7 +206,8 @@ int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<
     ggml_backend_tensor_set(g.mel, mel_rows, 0, size_t(rows) * size_t(hp_.n_mels) * sizeof(float));
     ggml_backend_tensor_set(g.mask, mask_.data(), 0, mask_.size() * sizeof(float));
     if (g.onehot != nullptr) ggml_backend_tensor_set(g.onehot, g.onehot_rows.data(), 0, g.onehot_rows.size() * sizeof(float));
-    const ggml_status status = ggml_backend_graph_compute(backend_.backend(), g.graph);
+    const ggml_status status = profile == nullptr ? ggml_backend_graph_compute(backend_.backend(), g.graph)
+                                                  : backend_.compute_profiled(g.graph, *profile, "stream chunk", [&](int node) { return g.parts.of(node); });
     if (status != GGML_STATUS_SUCCESS) {
         throw Error(status == GGML_STATUS_ALLOC_FAILED ? ErrorCode::OutOfMemory : ErrorCode::DeviceUnavailable,
                     "the compute device " + backend_.device_name() + " failed while running a streaming chunk");

@@ -27,9 +27,9 @@ public:
      * One streaming step over mel rows [rows][M] (the pre-encode cache, then the chunk's new frames):
      * subsampling, the first `drop` encoder frames dropped, the conformer layers with the caches
      * (updated), then joint.enc. Writes [frames][J] to `joint` and, when `encoded` is given, the encoder
-     * frames [frames][D] to it; returns the frame count.
+     * frames [frames][D] to it; returns the frame count. With `profile`, the graph runs node by node, timed into it.
      */
-    int step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded);
+    int step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded, EncoderProfile * profile = nullptr);
 
 private:
     struct ChunkGraph;

@@ -5,7 +5,9 @@
 #include <cmath>
 
 #include "graph_helpers.h"
+#include "stream_attention_op.h"
 #include "stream_encoder_graph.h"
+#include "window_shift_op.h"
 
 namespace parakeet {
 namespace {
@@ -24,10 +26,12 @@ void write_chunk(ggml_context * ctx, ggml_cgraph * graph, ggml_tensor * chunk, g
 }
 
 /**
- * The next chunk's cache: the window's last `kept` frames of [cache | chunk] moved to its front
- * (through a copy, since the two ranges overlap and the copy's threads split the columns).
+ * The next chunk's cache: the window's last `kept` frames of [cache | chunk] moved to its front.
+ * On the CPU one memmove (window_shift_op.h); elsewhere through a copy, since the two ranges overlap
+ * and ggml's copy splits the columns among threads.
  */
-ggml_tensor * shift_window(ggml_context * ctx, ggml_tensor * window, int64_t kept, int64_t frames) {
+ggml_tensor * shift_window(ggml_context * ctx, ggml_tensor * window, int64_t kept, int64_t frames, bool in_place) {
+    if (in_place) return shift_window_in_place(ctx, window, frames, kept);
     ggml_tensor * tail = ggml_cont(ctx, columns(ctx, window, frames, kept));
     return ggml_cpy(ctx, tail, columns(ctx, window, 0, kept));
 }
@@ -42,9 +46,17 @@ ggml_tensor * stream_attention(ggml_context * ctx, ggml_cgraph * graph, const Hp
                                std::vector<ggml_tensor *> & shifts, ggml_tensor * residual) {
     const int64_t D = hp.d_model, H = hp.n_heads, dk = hp.head_dim(), Tq = frames, L = cache.left;
     const int64_t Tk = L + Tq;
-    ggml_tensor * q = ggml_reshape_3d(ctx, linear(ctx, xh, w.q_w, w.q_b, in.packed), dk, H, Tq);
+    ggml_tensor * q_rows = linear(ctx, xh, w.q_w, w.q_b, in.packed);  // [D, Tq]
     write_chunk(ctx, graph, linear(ctx, xh, w.k_w, w.k_b, in.packed), cache.key, L);
-    shifts.push_back(shift_window(ctx, cache.key, L, Tq));
+    shifts.push_back(shift_window(ctx, cache.key, L, Tq, cache.fused));
+    if (cache.value_columns) {
+        write_chunk(ctx, graph, linear(ctx, xh, w.v_w, w.v_b, in.packed), cache.value, L);
+        shifts.push_back(shift_window(ctx, cache.value, L, Tq, cache.fused));
+        ggml_tensor * context = stream_rel_pos_attention(ctx, q_rows, columns(ctx, cache.key, 0, Tk), columns(ctx, cache.value, 0, Tk), p_h,
+                                                         w.pos_bias_u, w.pos_bias_v, in.att_mask);
+        return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
+    }
+    ggml_tensor * q = ggml_reshape_3d(ctx, q_rows, dk, H, Tq);
     // V's window holds keys fastest: the chunk is written transposed (frames × D values), and
     // attention·V reads [Tk keys, dk, H] as a view where [D, Tk] would need a transposed copy of every key.
     ggml_tensor * value = cache.value;
@@ -87,7 +99,7 @@ ggml_tensor * stream_conv_module(ggml_context * ctx, ggml_cgraph * graph, const 
     ggml_tensor * second = ggml_view_2d(ctx, a, D, T, a->nb[1], size_t(D) * ggml_element_size(a));
     ggml_tensor * glu = ggml_mul(ctx, first, ggml_sigmoid(ctx, second));
     write_chunk(ctx, graph, glu, cache.conv, K - 1);
-    shifts.push_back(shift_window(ctx, cache.conv, K - 1, T));
+    shifts.push_back(shift_window(ctx, cache.conv, K - 1, T, cache.fused));
     ggml_tensor * all = columns(ctx, cache.conv, 0, K - 1 + T);  // [D, K−1+T]
     // out[:, t] = Σ_k w[:, k] · all[:, t + k]: no padding, the cache is the causal left context.
     ggml_tensor * conv = nullptr;
@@ -107,17 +119,26 @@ ggml_tensor * stream_conv_module(ggml_context * ctx, ggml_cgraph * graph, const 
 
 ggml_tensor * build_stream_layer(ggml_context * ctx, ggml_cgraph * graph, const Hparams & hp, const ConformerLayerWeights & w, ggml_tensor * x,
                                  const EncoderInputs & in, ggml_tensor * positions, const StreamLayerCache & cache, int frames,
-                                 std::vector<ggml_tensor *> & cache_shifts) {
+                                 std::vector<ggml_tensor *> & cache_shifts, GraphParts & parts) {
     const bool fused = in.cpu_fused_ops;
-    ggml_tensor * r = build_feed_forward(ctx, normed_for(ctx, x, w.ff1_norm_w, w.ff1_norm_b, fused, in.packed, {w.ff1_w1}), w.ff1_w1, w.ff1_b1, w.ff1_w2,
-                                         w.ff1_b2, in.packed, x);
-    r = stream_attention(ctx, graph, hp, w, normed_for(ctx, r, w.att_norm_w, w.att_norm_b, fused, in.packed, {w.q_w, w.k_w, w.v_w}), in, positions,
-                         cache, frames, cache_shifts, r);
-    r = stream_conv_module(ctx, graph, hp, w, normed_for(ctx, r, w.conv_norm_w, w.conv_norm_b, fused, in.packed, {w.pw1_w}), in, cache, frames,
-                           cache_shifts, r);
-    r = build_feed_forward(ctx, normed_for(ctx, r, w.ff2_norm_w, w.ff2_norm_b, fused, in.packed, {w.ff2_w1}), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2,
-                           in.packed, r);
-    return layer_norm(ctx, r, w.out_norm_w, w.out_norm_b, fused);
+    const auto norm = [&](ggml_tensor * r, ggml_tensor * gamma, ggml_tensor * beta, std::initializer_list<const ggml_tensor *> readers) {
+        NormedInput n = normed_for(ctx, r, gamma, beta, fused, in.packed, readers);
+        parts.mark(graph, n.quantized != nullptr ? n.quantized : n.f32, "norms");
+        return n;
+    };
+    ggml_tensor * r = build_feed_forward(ctx, norm(x, w.ff1_norm_w, w.ff1_norm_b, {w.ff1_w1}), w.ff1_w1, w.ff1_b1, w.ff1_w2, w.ff1_b2, in.packed, x);
+    parts.mark(graph, r, "feed_forward1");
+    const NormedInput att_in = norm(r, w.att_norm_w, w.att_norm_b, {w.q_w, w.k_w, w.v_w});
+    r = stream_attention(ctx, graph, hp, w, att_in, in, positions, cache, frames, cache_shifts, r);
+    parts.mark(graph, r, "attention");
+    const NormedInput conv_in = norm(r, w.conv_norm_w, w.conv_norm_b, {w.pw1_w});
+    r = stream_conv_module(ctx, graph, hp, w, conv_in, in, cache, frames, cache_shifts, r);
+    parts.mark(graph, r, "conv module");
+    r = build_feed_forward(ctx, norm(r, w.ff2_norm_w, w.ff2_norm_b, {w.ff2_w1}), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2, in.packed, r);
+    parts.mark(graph, r, "feed_forward2");
+    r = layer_norm(ctx, r, w.out_norm_w, w.out_norm_b, fused);
+    parts.mark(graph, r, "norms");
+    return r;
 }
 
 }  // namespace parakeet

@@ -2,6 +2,7 @@
 // the spec's corrections): PCM → frame-local log-mel → chunks of the preset's schedule → the streaming
 // encoder → RNNT greedy carried across chunks, with <EOU>/<EOB>/language-tag events.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -12,6 +13,7 @@
 #include "phrase_graph.h"
 #include "preprocessor.h"
 #include "stream_encoder.h"
+#include "thread_clock.h"
 
 namespace parakeet {
 namespace {
@@ -61,7 +63,7 @@ struct Stream::Impl {
     int max_symbols = 10;
     std::vector<float> pending;  // mel rows [t][M]: the pre-encode cache rows, then frames not yet in a chunk
     int cache_rows = 0;          // leading rows of `pending` that are the pre-encode cache
-    bool started = false, ended = false, capture = false, any_text = false;
+    bool started = false, ended = false, capture = false, any_text = false, profile = false;
     int next_frame = 0;          // global encoder frame of the next chunk
     int eou_id = -1, eob_id = -1;
     std::vector<std::string> tag_language;  // per vocabulary id: the locale of a language tag, else ""
@@ -87,8 +89,21 @@ void Stream::Impl::run_chunks(bool at_end, std::vector<StreamChunk> & out) {
         else if (at_end && available > 0) take = available;  // the final partial chunk (spec Corrections 3)
         else break;
         const int rows = cache_rows + take;
-        const int frames = encoder->step(pending.data(), rows, started ? info.drop_extra : 0, joint, capture ? &encoded : nullptr);
+        // The first chunk builds and allocates its graph: a profile of it would time that too.
+        EncoderProfile chunk_profile;
+        const double cpu0 = thread_cpu_ms();
+        const auto t0 = std::chrono::steady_clock::now();
+        const int frames = encoder->step(pending.data(), rows, started ? info.drop_extra : 0, joint, capture ? &encoded : nullptr,
+                                         profile && started ? &chunk_profile : nullptr);
+        const auto t1 = std::chrono::steady_clock::now();
+        const double cpu1 = thread_cpu_ms();
         out.push_back(decode(frames, at_end && take == available));
+        StreamChunk & done = out.back();
+        done.encoder_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+        done.decoder_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+        done.encoder_cpu_ms = cpu1 - cpu0;
+        done.decoder_cpu_ms = thread_cpu_ms() - cpu1;
+        done.profile = std::move(chunk_profile);
         // The next chunk's pre-encode cache: the last pre_encode_cache rows fed, zero rows in front where
         // fewer exist (NeMo CacheAwareStreamingAudioBuffer pads the cache with zeros).
         const int keep = std::min(info.pre_encode_cache, rows);
@@ -215,6 +230,7 @@ Stream::~Stream() = default;
 
 const StreamInfo & Stream::info() const { return impl_->info; }
 void Stream::capture_encoder(bool on) { impl_->capture = on; }
+void Stream::profile_chunks(bool on) { impl_->profile = on; }
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "log.h"
+#include "thread_clock.h"
 
 #ifndef PARAKEET_BACKEND_DL
 #include "ggml-cpu.h"
@@ -160,7 +161,7 @@ std::string op_label(const ggml_tensor * node) {
     return ggml_op_name(node->op);
 }
 
-std::string part_label(const ggml_tensor * node, const char * graph_label) {
+std::string part_label(const ggml_tensor * node, const std::string & graph_part) {
     const ggml_tensor * src0 = node->src[0];
     if (node->op == GGML_OP_MUL_MAT && src0 != nullptr) {
         const std::string w = ggml_get_name(src0);
@@ -172,12 +173,13 @@ std::string part_label(const ggml_tensor * node, const char * graph_label) {
         const size_t colon = name.find(':');
         if (colon != std::string::npos) return "matmul " + weight_role(name.substr(colon + 1));
     }
-    return std::string("other ops, ") + graph_label;
+    return graph_part;
 }
 
 }  // namespace
 
-ggml_status ComputeBackend::compute_profiled(ggml_cgraph * graph, EncoderProfile & profile, const char * graph_label) {
+ggml_status ComputeBackend::compute_profiled(ggml_cgraph * graph, EncoderProfile & profile, const char * graph_label,
+                                             const std::function<std::string(int)> & part_of) {
     // One node at a time, timed; the allocation (gallocr) is the whole graph's, so results are identical.
     std::vector<uint8_t> meta(ggml_graph_overhead_custom(1, false) + ggml_tensor_overhead());
     ggml_init_params params = {meta.size(), meta.data(), true};
@@ -219,15 +221,20 @@ ggml_status ComputeBackend::compute_profiled(ggml_cgraph * graph, EncoderProfile
         }
         ggml_graph_clear(one);
         ggml_graph_add_node(one, node);
+        const double cpu0 = thread_cpu_ms();
         const auto t0 = std::chrono::steady_clock::now();
         const ggml_status status = ggml_backend_graph_compute(backend_, one);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double cpu_ms = thread_cpu_ms() - cpu0;
         if (status != GGML_STATUS_SUCCESS) return status;
         NodeTime & op = profile.by_op[op_label(node)];
         op.ms += ms;
+        op.cpu_ms += cpu_ms;
         op.count += 1;
-        NodeTime & part = profile.by_part[part_label(node, graph_label)];
+        const std::string named = part_of ? part_of(i) : std::string();
+        NodeTime & part = profile.by_part[part_label(node, named.empty() ? std::string("other ops, ") + graph_label : named + ": " + op_label(node))];
         part.ms += ms;
+        part.cpu_ms += cpu_ms;
         part.count += 1;
     }
     return GGML_STATUS_SUCCESS;

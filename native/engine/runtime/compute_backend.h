@@ -60,9 +60,15 @@ public:
     /** Bytes of the compute (activation) buffers currently reserved. */
     size_t compute_buffer_bytes() const;
 
+    /**
+     * Runs an allocated graph one node at a time, timing each into `profile` (by op; by part: matmuls by
+     * weight role, other nodes by `part_of(node index)` when given and not empty, else by `graph_label`).
+     */
+    ggml_status compute_profiled(ggml_cgraph * graph, EncoderProfile & profile, const char * graph_label,
+                                 const std::function<std::string(int)> & part_of = nullptr);
+
 private:
     bool device_runs_whole_graph(ggml_cgraph * graph) const;
-    ggml_status compute_profiled(ggml_cgraph * graph, EncoderProfile & profile, const char * graph_label);
 
     ggml_backend_dev_t device_ = nullptr;
     ggml_backend_dev_t cpu_device_ = nullptr;

@@ -334,6 +334,7 @@ struct Timings {
 struct NodeTime {
     double ms = 0;
     int count = 0;
+    double cpu_ms = 0;  // the calling thread's CPU time in these nodes (all of it at one thread; steady on a busy machine)
 };
 
 /**
@@ -407,6 +408,11 @@ struct StreamChunk {
     bool decoder_reset = false;       // an <EOU>/<EOB> was emitted: the decoder starts again from SOS after this chunk
     std::vector<std::string> phrases_fired;  // vocabulary phrases completed in this chunk (a phrase may span chunks)
     std::vector<float> encoded;       // StreamOptions capture: the chunk's encoder frames [frames][D] (before the prompt kernel)
+    double encoder_ms = 0;            // wall time of the chunk's encoder graph (inputs uploaded, run, outputs read back)
+    double decoder_ms = 0;            // wall time of its RNNT greedy decode (prediction network + joint per token)
+    double encoder_cpu_ms = 0;        // the same as the calling thread's CPU time (all of it at one thread)
+    double decoder_cpu_ms = 0;
+    EncoderProfile profile;           // with Stream::profile_chunks: the encoder graph timed node by node (by op, by part)
 };
 
 /** The schedule of one preset (NeMo ConformerEncoder.setup_streaming_params, with the corrections of the spec). */
@@ -521,6 +527,11 @@ public:
     const StreamInfo & info() const;
     /** Keep each chunk's encoder frames in StreamChunk::encoded (tests: streamed vs offline encoder). */
     void capture_encoder(bool on);
+    /**
+     * Time each later chunk's encoder node by node into StreamChunk::profile (CPU graphs; benchmarks):
+     * slower than an unprofiled chunk, the nodes' shares are what to read.
+     */
+    void profile_chunks(bool on);
 
     struct Impl;
 

@@ -129,10 +129,18 @@ private:
  * from `items`; `epilogue` is `view` on a panel's last chunk, else nullptr; `accumulate` is false
  * on its first.
  */
+/**
+ * Frames of the next tile with `left` frames of a span to go: 6, the last 1–5 as one tile; but 7 or
+ * 14 left (a stream's 560 ms and 1120 ms chunks) go as tiles of 7, not 6 + 1 and 6 + 6 + 2: a short
+ * tile reads the block again for a fraction of the work, its VPDPBUSD chains waiting out their
+ * latency. 7 rows of accumulators and dot products fill 28 of the 32 registers.
+ */
+constexpr int64_t next_tile_frames(int64_t left) { return left == 7 || left == 14 ? 7 : std::min<int64_t>(left, 6); }
+
 template <int64_t ChunkBlocks, typename Tile>
 void for_each_block_chunk(PanelItems & items, int64_t blocks, int64_t frames, const BlockStream & weights, const BlockStream & scales,
                           const EpilogueView & view, Tile && tile) {
-    constexpr int kTileFrames = 6;
+    constexpr int kTileFrames = 6;  // the span is cut in multiples of 6 frames
     const int64_t spans = std::max<int64_t>(1, frames / kFrameSpan);
     const int64_t span_frames = (frames + spans - 1) / spans;
     const int64_t span = (span_frames + kTileFrames - 1) / kTileFrames * kTileFrames;
@@ -140,7 +148,8 @@ void for_each_block_chunk(PanelItems & items, int64_t blocks, int64_t frames, co
     for (int64_t s = 0, p = 0; items.next(s, p);) {
         const int64_t f0 = s * span, f1 = std::min(frames, f0 + span);
         if (f0 >= f1) continue;
-        const int64_t tiles = (f1 - f0 + kTileFrames - 1) / kTileFrames;
+        int64_t tiles = 0;
+        for (int64_t left = f1 - f0; left > 0; left -= next_tile_frames(left)) ++tiles;
         int64_t upcoming_panel = p;  // the next item's first chunk is prefetched during the last chunk
         const bool has_upcoming = items.upcoming_panel(upcoming_panel);
         for (int64_t b0 = 0; b0 < blocks; b0 += ChunkBlocks) {
@@ -152,22 +161,22 @@ void for_each_block_chunk(PanelItems & items, int64_t blocks, int64_t frames, co
             const int64_t next_blocks = !last_chunk || has_upcoming ? std::min(ChunkBlocks, !last_chunk ? blocks - b1 : blocks) : 0;
             const PrefetchBlock next_weights{weights.at(next_panel, blocks, next_b0), size_t(next_blocks) * weights.block_bytes, tiles, b1 - b0};
             const PrefetchBlock next_scales{scales.at(next_panel, blocks, next_b0), size_t(next_blocks) * scales.block_bytes, tiles, b1 - b0};
-            int64_t t = f0, index = 0;
-            for (; t + kTileFrames <= f1; t += kTileFrames, ++index) {
-                tile(std::integral_constant<int, kTileFrames>{}, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index));
-            }
-            // The last 1–5 frames as one tile of their own count: tiles of 2 and 1 (4 and 2
-            // chains of VPDPBUSD, each waiting out the instruction's latency) took 1.7× and 2×
-            // a full tile's time per frame in an L1 loop, a 5-frame tile 1.1×; the 5 left of a
-            // 10 s call (125 frames) cost ≈ 2.5 % of the GEMM as 2 + 2 + 1.
-            const auto rest = [&](auto rows) { tile(rows, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index)); };
-            switch (f1 - t) {
-                case 5: rest(std::integral_constant<int, 5>{}); break;
-                case 4: rest(std::integral_constant<int, 4>{}); break;
-                case 3: rest(std::integral_constant<int, 3>{}); break;
-                case 2: rest(std::integral_constant<int, 2>{}); break;
-                case 1: rest(std::integral_constant<int, 1>{}); break;
-                default: break;
+            // Tiles of next_tile_frames(): the last 1–5 frames as one tile of their own count, since
+            // tiles of 2 and 1 (4 and 2 chains of VPDPBUSD, each waiting out the instruction's latency)
+            // took 1.7× and 2× a full tile's time per frame in an L1 loop, a 5-frame tile 1.1×.
+            for (int64_t t = f0, index = 0; t < f1; ++index) {
+                const int64_t size = next_tile_frames(f1 - t);
+                const auto run = [&](auto rows) { tile(rows, t, p, b0, b1, accumulate, ep, next_weights.share(index), next_scales.share(index)); };
+                switch (size) {
+                    case 7: run(std::integral_constant<int, 7>{}); break;
+                    case 6: run(std::integral_constant<int, 6>{}); break;
+                    case 5: run(std::integral_constant<int, 5>{}); break;
+                    case 4: run(std::integral_constant<int, 4>{}); break;
+                    case 3: run(std::integral_constant<int, 3>{}); break;
+                    case 2: run(std::integral_constant<int, 2>{}); break;
+                    default: run(std::integral_constant<int, 1>{}); break;
+                }
+                t += size;
             }
         }
     }

@@ -27,7 +27,8 @@ class PrefetchShare {
 public:
     PrefetchShare() = default;
     PrefetchShare(const char * first, const char * end, int64_t steps, int64_t steps_per_burst, int64_t burst)
-        : next_(first), end_(end), last_(end - 64), steps_(steps), step_(std::max<int64_t>(1, steps_per_burst)), countdown_(1), burst_(burst) {}
+        : next_(first), end_(end), last_(end - 64), steps_(steps), step_(std::max<int64_t>(1, steps_per_burst)), countdown_(1), burst_(burst),
+          per_step_((end - first) / 64 > kFrontLimit * steps ? burst : 1) {}
 #ifdef PARAKEET_X86
     PARAKEET_AVX512 inline __attribute__((always_inline)) void tick() {
         if (--countdown_ != 0) return;
@@ -38,11 +39,18 @@ public:
         for (; next_ < end_; next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
     }
     PARAKEET_AVX512 inline __attribute__((always_inline)) void front() {
-        for (; end_ - next_ > steps_ * 64; next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
+        for (; end_ - next_ > steps_ * per_step_ * 64; next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
     }
+    // `per_step_` lines a step: 1 where a block has many frame tiles (the offline case); a stream's
+    // chunk of 1–14 frames has 1–3 tiles, whose share of the next block is ≈ 400–1150 lines, and front()
+    // issued all but one a step at once: the prefetches beyond the core's miss queues were dropped, the
+    // tile's loads then missed to DRAM and a 0.6B chunk's GEMM time was its memory time plus its compute
+    // (7 / 14 frames: 55 / 79 ms CPU, 1 frame 31; spread evenly 47 / 55, bench:streaming --profile).
     PARAKEET_AVX512 inline __attribute__((always_inline)) void tick_line() {
-        _mm_prefetch(next_, _MM_HINT_T1);
-        next_ += next_ < last_ ? 64 : 0;  // stays on the last line
+        for (int64_t b = 0; b < per_step_; ++b) {
+            _mm_prefetch(next_, _MM_HINT_T1);
+            next_ += next_ < last_ ? 64 : 0;  // stays on the last line
+        }
     }
 #else
     void tick() {}
@@ -56,6 +64,9 @@ private:
     const char * end_ = kNoLine;
     const char * last_ = kNoLine;
     int64_t steps_ = 0, step_ = 1, countdown_ = 1, burst_ = 0;
+    int64_t per_step_ = 1;  // lines tick_line() issues (front() the rest beyond them at the start)
+    // A share of more than this many lines a step is spread over the steps instead of front-loaded.
+    static constexpr int64_t kFrontLimit = 4;
 };
 
 /** The next block (`bytes` from `data`), shared out over `tiles` tiles of `steps` k steps each. */
