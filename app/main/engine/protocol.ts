@@ -105,7 +105,8 @@ export type EngineRequest =
   | { op: 'streamFeed'; handle: number; pcm: Float32Array }
   | { op: 'streamEnd'; handle: number }
   | { op: 'streamClose'; handle: number }
-  | { op: 'validate'; path: string }
+  /** `selfTest`: also the CPU known-answer self-test (a converted .nemo), refused as MODEL_INVALID when it fails. */
+  | { op: 'validate'; path: string; selfTest?: boolean }
   | { op: 'listDevices' }
   /** A quick CPU probe: one Q8_0 matmul shape (first-run speed class); no model needed. */
   | { op: 'probeSpeed'; threads: number }
