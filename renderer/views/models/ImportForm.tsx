@@ -82,6 +82,8 @@ export function ImportForm() {
   return (
     <section className="card" aria-labelledby="import-title">
       <h3 id="import-title">Import a model file</h3>
+      {/* Above the path and the button, so the outcome stays right under the control that caused it. */}
+      <NemoWeightsField value={nemoWeights} onChange={setNemoWeights} disabled={importing !== null} />
       {mode === 'electron' ? (
         <Button
           disabled={importing !== null}
@@ -115,7 +117,6 @@ export function ImportForm() {
           </div>
         </form>
       )}
-      <NemoWeightsField value={nemoWeights} onChange={setNemoWeights} disabled={importing !== null} />
       <ImportProgress />
       <ImportOutcome />
     </section>
