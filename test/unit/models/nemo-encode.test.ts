@@ -3,21 +3,14 @@
 // values that reach every rounding path: half subnormals and overflow, exact ties, all-zero blocks.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { xorshift32 } from '../../../app/main/engine/self-test.js';
 import { encodeF16, encodeQ8_0, floatToHalf } from '../../../app/main/models/nemo/tensor-data.js';
 import { quantizeF16, quantizeQ8_0 } from '../../support/gguf/quantize.js';
 import { f32ToF16Bits } from '../../support/gguf/half.js';
 
-/** Seeded values over many magnitudes (xorshift: the same on every run). */
+/** Seeded values over many magnitudes (the same on every run). */
 function values(count: number, seed: number): Float32Array {
-  let s = seed >>> 0;
-  const next = (): number => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x1_0000_0000;
-  };
+  const next = xorshift32(seed);
   const out = new Float32Array(count);
   for (let i = 0; i < count; i++) out[i] = (next() - 0.5) * 2 ** Math.floor(next() * 60 - 40);
   return out;
