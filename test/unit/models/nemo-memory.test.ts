@@ -16,12 +16,12 @@ const dir = mkdtempSync(join(tmpdir(), 'nemo-memory-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * Allowed growth: a quarter of the file plus a fixed 48 MiB for V8's heap and the ArrayBuffers the
- * collector has not yet freed (the largest tensor here is 1 MiB). The target itself is 1.5× the
- * file for the whole process; a quarter leaves the issue's bound a wide margin and catches a
- * whole-file buffer.
+ * Allowed growth: a quarter of the file plus a fixed 64 MiB for V8's heap and the ArrayBuffers the
+ * collector has not yet freed (measured here: ~32 MiB of buffers, the largest tensor being 1 MiB, and
+ * ~7 MiB of heap; ~42 MiB in all). The issue's bound is 1.5× the file for the whole process; this one
+ * is far tighter and still fails an importer that holds a whole-file buffer (≥ the file's ~100 MiB).
  */
-const allowedGrowth = (fileBytes: number): number => fileBytes / 4 + 48 * 2 ** 20;
+const allowedGrowth = (fileBytes: number): number => fileBytes / 4 + 64 * 2 ** 20;
 
 describe('a .nemo import streams tensor by tensor', () => {
   const gguf = join(dir, 'mid.gguf');
