@@ -48,7 +48,7 @@ const NEMO_WEIGHT_LABELS: readonly { value: NemoWeightType; label: string }[] = 
 /** How a .nemo's weights are stored when it is converted (a .gguf is imported as it is). */
 function NemoWeightsField({ value, onChange, disabled }: { value: NemoWeightType; onChange: (v: NemoWeightType) => void; disabled: boolean }) {
   return (
-    <div className="inline-form">
+    <div className="inline-form nemo-weights">
       <label htmlFor="import-nemo-weights">Weights of a converted .nemo</label>
       <select
         id="import-nemo-weights"
