@@ -1,9 +1,11 @@
 // `parakeet import-nemo IN.nemo OUT.gguf [--type f32|f16|q8_0]`: the .nemo converted without Python
-// (app/main/models/nemo), then loaded by the engine; a file the engine refuses is removed again, so
-// OUT exists only as a model that loads.
+// (app/main/models/nemo), then loaded by the engine and put through its CPU known-answer self-test; a
+// file the engine refuses or that fails the test is removed again, so OUT exists only as a model that
+// loads and computes.
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { Model } from '../../native/index.js';
+import { Model, type LoadOptions, type ModelInfo } from '../../native/index.js';
+import { selfTestConverted } from '../main/engine/self-test-run.js';
 import { importNemo, NEMO_WEIGHT_TYPES, type NemoWeightType } from '../main/models/nemo/nemo-import.js';
 
 export async function importNemoCommand(args: readonly string[]): Promise<void> {
@@ -21,9 +23,15 @@ export async function importNemoCommand(args: readonly string[]): Promise<void> 
     },
   });
   try {
-    const model = await Model.load(output, { threads: 1 });
-    const info = model.info();
-    model.dispose();
+    const load = (path: string, options: LoadOptions): Promise<Model> => Model.load(path, options);
+    const model = await load(output, { device: 'cpu', threads: 1 });
+    let info: ModelInfo;
+    try {
+      info = model.info();
+      await selfTestConverted(model, output, load);
+    } finally {
+      model.dispose();
+    }
     process.stderr.write(`wrote ${output}: ${info.arch}, ${info.nLayers} layers, d_model ${info.dModel}, ${result.vocabulary} pieces, ${result.tensors} tensors (${weightType})\n`);
   } catch (error) {
     await rm(output, { force: true });

@@ -757,7 +757,8 @@ export interface InvokeMap {
   'models:cancel': { request: { id: string }; response: DownloadSnapshot };
   'models:remove': { request: { id: string }; response: ModelsState };
   'models:setActive': { request: { id: string }; response: ModelsState };
-  'models:import': { request: { path: string }; response: InstalledModel };
+  /** `nemoWeights`: the matmul weights' storage when a .nemo is converted (default NEMO_DEFAULT_WEIGHTS); ignored for a .gguf. */
+  'models:import': { request: { path: string; nemoWeights?: NemoWeightType }; response: InstalledModel };
   /** Stops the running import (a .nemo conversion); `cancelled` false when none ran. */
   'models:cancelImport': { request: void; response: { cancelled: boolean } };
   /** Electron: a native open dialog; web mode: NOT_SUPPORTED (the UI asks for a path). */
@@ -908,6 +909,17 @@ export interface InsertTestResult {
 export type InvokeChannel = keyof InvokeMap;
 export type RequestOf<C extends InvokeChannel> = InvokeMap[C]['request'];
 export type ResponseOf<C extends InvokeChannel> = InvokeMap[C]['response'];
+
+/** How a converted .nemo stores its matmul weights (the rest stays F32, as parakeet.cpp's converter writes it). */
+export const NEMO_WEIGHT_TYPES = ['q8_0', 'f16', 'f32'] as const;
+export type NemoWeightType = (typeof NEMO_WEIGHT_TYPES)[number];
+/**
+ * Q8_0 by default: the file is about 3.5× smaller than F32 (a 0.6B model 0.7 GB instead of 2.4 GB), it
+ * loads and decodes faster on a CPU (memory-bound matmuls), its error is within the engine's Q8_0
+ * bounds (test/native/quantization.test.ts), and it is what NVIDIA and the catalog ship. F16 keeps more
+ * precision at half of F32's size; F32 is NeMo's weights unchanged.
+ */
+export const NEMO_DEFAULT_WEIGHTS: NemoWeightType = 'q8_0';
 
 export const INVOKE_CHANNELS = [
   'app:info', 'app:openLogFolder', 'app:diagnostics', 'devices:list', 'devices:select', 'devices:selfTest', 'engine:status', 'engine:loadModel',

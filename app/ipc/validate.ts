@@ -7,8 +7,9 @@
 import type {
   AudioCaptureSettings, DesktopSettings, DictationSettings, DictationStartOptions, FileTranscribeOptions, HistoryKind, HistoryListRequest,
   HistorySettings, HotkeySettings, StreamingSettings, InsertSettings, InvokeChannel, MeetingStartOptions, Replacement, RequestOf, Result, Settings, SettingsPatch,
-  TextSettings,
+  NemoWeightType, TextSettings,
 } from './contract.js';
+import { NEMO_WEIGHT_TYPES } from './contract.js';
 import { REPLACEMENT_LIMITS, replacementProblem } from '../shared/text-transform.js';
 import { MAX_VOCABULARY_PHRASES, VOCABULARY_LIMITS, type VocabularyPhrase } from '../shared/vocabulary.js';
 import { checkAccelerator } from './accelerator.js';
@@ -324,7 +325,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'models:cancel': object({ id: modelId }),
   'models:remove': object({ id: modelId }),
   'models:setActive': object({ id: modelId }),
-  'models:import': object({ path: absolutePath }),
+  'models:import': object<{ path: string; nemoWeights?: NemoWeightType }>({ path: absolutePath, nemoWeights: oneOf(NEMO_WEIGHT_TYPES) }, ['nemoWeights']),
   'models:cancelImport': noPayload,
   'models:pickFile': noPayload,
   'settings:get': noPayload,

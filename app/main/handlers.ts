@@ -66,9 +66,9 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
       await s.activateModel(id);
       return s.modelsState();
     },
-    'models:import': async ({ path }) => {
+    'models:import': async ({ path, nemoWeights }) => {
       try {
-        return await s.models.importFile(path);
+        return await s.models.importFile(path, { nemoWeights });
       } catch (error) {
         // The engine validates the copy being imported (<models>/.downloads/import-….gguf); name the user's file instead.
         if (error instanceof Error) error.message = error.message.replace(/\S*import-[0-9a-f]+\.gguf/g, path);

@@ -27,5 +27,5 @@ export function toValidatedModelInfo(file: string, info: ModelInfo): ValidatedMo
 }
 
 export function engineValidator(engine: EngineHost): ValidateModel {
-  return async (file, signal) => toValidatedModelInfo(file, await engine.validate(file, signal));
+  return async (file, signal, options) => toValidatedModelInfo(file, await engine.validate(file, signal, options));
 }

@@ -2,7 +2,7 @@
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
 import type {
-  IpcError, InsertRequirements, InsertTestResult, Result, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, RequestOf, ResponseOf, SettingsPatch, VocabularyCheck, VocabularyPhrase,
+  IpcError, InsertRequirements, InsertTestResult, Result, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, NemoWeightType, RequestOf, ResponseOf, SettingsPatch, VocabularyCheck, VocabularyPhrase,
 } from '../../app/ipc/contract.js';
 import { fileErrorText, importErrorText, noticeFromError } from '../errors.js';
 import * as actions from './actions.js';
@@ -181,13 +181,16 @@ export async function pickModelFile(): Promise<string | null> {
 export const IMPORT_OK_MS = 8000;
 let importOkTimer: ReturnType<typeof setTimeout> | null = null;
 
-/** Imports a .gguf; the outcome is shown next to the Import button (an error until the next try or edit). */
-export async function importModel(path: string): Promise<void> {
+/**
+ * Imports a .gguf, or converts a .nemo with its weights stored as `nemoWeights`; the outcome is shown next
+ * to the Import button (an error until the next try or edit).
+ */
+export async function importModel(path: string, nemoWeights?: NemoWeightType): Promise<void> {
   actions.importing(path);
   actions.importOutcome(null);
   if (importOkTimer) clearTimeout(importOkTimer);
   try {
-    const result = await api().invoke('models:import', { path });
+    const result = await api().invoke('models:import', nemoWeights ? { path, nemoWeights } : { path });
     if (!result.ok) {
       actions.importOutcome({ kind: 'error', text: importErrorText(result.error) });
       return;

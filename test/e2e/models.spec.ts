@@ -2,8 +2,13 @@
 // first run proposes the English default with its size, the download shows a
 // moving progress bar, the model installs, becomes active and transcribes.
 // A file the mirror does not have fails with an error that says what to do.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readGguf } from '../support/gguf/reader.js';
+import { GgmlType } from '../support/gguf/types.js';
+import { generateModel } from '../support/model/generate.js';
+import { writeNemoArchive } from '../support/model/nemo-archive.js';
 import { hfRedirect, serveBytes, TestHttpsServer } from '../support/https-server/server.js';
 import { formatBytes } from '../../app/shared/bytes.js';
 import { expect, test as base } from './support/fixtures.js';
@@ -116,4 +121,29 @@ test('a local .gguf opens directly, or is imported into the models folder', asyn
   // Editing the path makes it no longer true: it goes.
   await app.getByLabel('Path of a .gguf or .nemo file on this machine').fill('/somewhere/else.gguf');
   await expect(outcome).toHaveCount(0);
+});
+
+test('a .nemo is converted with the weights chosen, checked by the engine and listed', async ({ app, server }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-nemo-'));
+  const source = join(dir, 'source.gguf');
+  generateModel(source, { preset: 'tiny', arch: 'tdt', seed: 12, label: 'my-finetune' });
+  const nemo = join(dir, 'my-finetune.nemo');
+  writeNemoArchive(source, nemo);
+
+  await app.getByTestId('nav-models').click();
+  const weights = app.getByLabel('Weights of a converted .nemo');
+  await expect(weights).toHaveValue('q8_0');
+  await weights.selectOption('f16');
+  await app.getByLabel('Path of a .gguf or .nemo file on this machine').fill(nemo);
+  await app.getByRole('button', { name: 'Import', exact: true }).click();
+  const row = app.locator('[data-testid="installed-row"][data-id="imported/my-finetune"]');
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('my-finetune (imported)');
+  await expect(app.getByTestId('import-outcome')).toContainText('Imported my-finetune (imported)');
+  // The file listed is the F16 conversion: its matmul weights are F16, the rest F32 (as the converter writes).
+  const file = readGguf(server.services.models.modelPath('imported/my-finetune'));
+  const matmul = [...file.tensors.values()].filter((t) => /feed_forward1\.linear1\.weight$/.test(t.name));
+  expect(matmul.length).toBeGreaterThan(0);
+  expect(new Set(matmul.map((t) => t.type))).toEqual(new Set([GgmlType.F16]));
+  expect(file.tensors.get('encoder.layers.0.norm_out.weight')?.type).toBe(GgmlType.F32);
 });

@@ -15,7 +15,7 @@ import {
   CodedError, toIpcError, type EngineLogLevel, type EngineStreamChunk, type EngineToHost, type EngineTranscript, type HostToEngine,
   type SelfTestCorruption,
 } from './protocol.js';
-import { runSelfTest } from './self-test-run.js';
+import { runSelfTest, selfTestConverted } from './self-test-run.js';
 import { StagedModel, fileIdentity, type PlacementOptions, type Staged } from './staged-model.js';
 
 /** Loads a model file (Model.load; tests pass a wrapper that counts). */
@@ -279,6 +279,14 @@ export class EngineCore {
           if (this.crashOn === 'validate') this.die();
           const probe = await loading;
           const info = probe.info();
+          if (message.selfTest) {
+            try {
+              await selfTestConverted(probe, message.path, this.loadModel, signal);
+            } catch (error) {
+              probe.dispose();
+              throw error;
+            }
+          }
           if (identity === null) probe.dispose();
           else this.staged.keep({ model: probe, identity, options });
           return info;

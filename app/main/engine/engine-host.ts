@@ -493,13 +493,14 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   }
 
   /**
-   * Loads `path` once in a separate model (the resident one is untouched) to prove it is a usable model.
+   * Loads `path` once in a separate model (the resident one is untouched) to prove it is a usable model;
+   * with `selfTest`, also runs the CPU known-answer self-test on it (a file the app converted).
    * In the lane (after finals), so it never runs beside a decode.
    */
-  validate(path: string, signal?: AbortSignal): Promise<ModelInfo> {
+  validate(path: string, signal?: AbortSignal, options: { selfTest?: boolean } = {}): Promise<ModelInfo> {
     return this.inLane(VALIDATE_PRIORITY, async () => {
       if (signal?.aborted) throw aborted();
-      return this.request({ op: 'validate', path }, { signal });
+      return this.request({ op: 'validate', path, selfTest: options.selfTest }, { signal });
     }, { what: 'checking a model file' });
   }
 

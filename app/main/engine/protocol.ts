@@ -119,7 +119,8 @@ export type EngineRequest =
   | { op: 'streamClose'; handle: number }
   /** The resident model's verdict per phrase (Model.checkVocabulary): Settings' Vocabulary card. */
   | { op: 'checkVocabulary'; phrases: VocabularyPhrase[]; neverBoost: string[] }
-  | { op: 'validate'; path: string }
+  /** `selfTest`: also the CPU known-answer self-test (a converted .nemo), refused as MODEL_INVALID when it fails. */
+  | { op: 'validate'; path: string; selfTest?: boolean }
   | { op: 'listDevices' }
   /** A quick CPU probe: one Q8_0 matmul shape (first-run speed class); no model needed. */
   | { op: 'probeSpeed'; threads: number }

@@ -108,3 +108,24 @@ export async function runSelfTest(request: SelfTestRequest): Promise<DeviceSelfT
     owned?.dispose();
   }
 }
+
+/**
+ * A converted model's check before it is offered (a `.nemo` import): the known-answer self-test of the
+ * file on the CPU, both graph executors over the fixed signal. A conversion that wrote garbage (NaN or
+ * infinite weights, a tensor in the wrong layout that blows up) fails here, where a load alone passes.
+ * Throws MODEL_INVALID with what the test found; the caller then removes the file.
+ */
+export async function selfTestConverted(
+  model: Model, path: string, load: SelfTestRequest['load'], signal?: AbortSignal,
+): Promise<DeviceSelfTest> {
+  let result: DeviceSelfTest;
+  try {
+    result = await runSelfTest({ resident: model, path, load, trigger: 'load', signal });
+  } catch (error) {
+    if (signal?.aborted || (error instanceof CodedError && error.code !== 'INTERNAL')) throw error;
+    // judge() throws when the CPU reference itself is not finite: the converted weights are broken.
+    throw new CodedError('MODEL_INVALID', `the converted model failed the engine's self-test: ${(error as Error).message}`);
+  }
+  if (!result.passed) throw new CodedError('MODEL_INVALID', `the converted model failed the engine's self-test on the CPU: ${result.detail}`);
+  return result;
+}

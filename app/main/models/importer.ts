@@ -3,7 +3,8 @@
 // temporary name, validated by the engine, and only then renamed into place
 // and listed. Invalid files are refused with the
 // engine's own message. A .nemo takes the same path with its conversion
-// (nemo/nemo-import.ts) in place of the copy.
+// (nemo/nemo-import.ts) in place of the copy, and the engine's CPU self-test
+// after the load.
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { ModelError, errnoCode, errorMessage } from './errors.js';
 import { fsyncDir, removeIfExists, sha256File } from './file-io.js';
 import { precheckGguf } from './gguf-precheck.js';
 import { importNemo, NemoFormatError } from './nemo/nemo-import.js';
+import { NEMO_DEFAULT_WEIGHTS, type NemoWeightType } from '../../ipc/contract.js';
 import { checkRegularFile, notRegularMessage } from '../util/regular-file.js';
 import type { InstalledIndex } from './installed-index.js';
 import type { InstalledModel, ValidateModel, ValidatedModelInfo } from './types.js';
@@ -63,10 +65,10 @@ async function copyIn(srcPath: string, tmp: string): Promise<void> {
   }
 }
 
-/** A NeMo checkpoint converted to a parakeet.cpp GGUF (F32 weights, as NeMo holds them); the engine validates it next. */
-async function convertNemo(srcPath: string, tmp: string, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<void> {
+/** A NeMo checkpoint converted to a parakeet.cpp GGUF; the engine validates and self-tests it next. */
+async function convertNemo(srcPath: string, tmp: string, weightType: NemoWeightType, signal?: AbortSignal, onProgress?: (fraction: number) => void): Promise<void> {
   try {
-    await importNemo(srcPath, tmp, { weightType: 'f32', signal, onProgress });
+    await importNemo(srcPath, tmp, { weightType, signal, onProgress });
   } catch (e) {
     if (e instanceof NemoFormatError) throw new ModelError(signal?.aborted ? 'CANCELLED' : 'MODEL_INVALID', `${srcPath}: ${e.message}`, {}, { cause: e });
     if (errnoCode(e) === 'ENOSPC') throw new ModelError('DISK_FULL', 'The disk became full while converting the .nemo.', {}, { cause: e });
@@ -74,7 +76,14 @@ async function convertNemo(srcPath: string, tmp: string, signal?: AbortSignal, o
   }
 }
 
-export async function importModelFile(deps: ImportDeps, srcPath: string, signal?: AbortSignal): Promise<InstalledModel> {
+export interface ImportFileOptions {
+  signal?: AbortSignal;
+  /** A .nemo's matmul weights as converted (default NEMO_DEFAULT_WEIGHTS). */
+  nemoWeights?: NemoWeightType;
+}
+
+export async function importModelFile(deps: ImportDeps, srcPath: string, options: ImportFileOptions = {}): Promise<InstalledModel> {
+  const { signal } = options;
   let size: number;
   try {
     const file = await checkRegularFile(srcPath);
@@ -96,7 +105,7 @@ export async function importModelFile(deps: ImportDeps, srcPath: string, signal?
 
   const tmp = path.join(deps.tempDir, `import-${randomBytes(6).toString('hex')}.gguf`);
   try {
-    if (nemo) await convertNemo(srcPath, tmp, signal, deps.onProgress);
+    if (nemo) await convertNemo(srcPath, tmp, options.nemoWeights ?? NEMO_DEFAULT_WEIGHTS, signal, deps.onProgress);
     else await copyIn(srcPath, tmp);
     const { sha256, bytes } = await sha256File(tmp, signal);
     const same = deps.index.findBySha256(sha256);
@@ -104,7 +113,9 @@ export async function importModelFile(deps: ImportDeps, srcPath: string, signal?
 
     let info: ValidatedModelInfo;
     try {
-      info = await deps.validateModel(tmp, signal);
+      // A file this app wrote from a checkpoint also runs the engine's self-test: a load alone would
+      // accept NaN or garbage weights.
+      info = await deps.validateModel(tmp, signal, { selfTest: nemo });
     } catch (e) {
       const refusal = engineError(e);
       if (refusal.code === 'MODEL_INVALID') {

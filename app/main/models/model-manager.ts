@@ -9,7 +9,7 @@ import { Downloader } from './downloader.js';
 import { ModelError, errorMessage } from './errors.js';
 import { openWritable as defaultOpenWritable, type OpenWritable } from './file-io.js';
 import { HttpClient, type NetworkOptions } from './http-client.js';
-import { importModelFile } from './importer.js';
+import { importModelFile, type ImportFileOptions } from './importer.js';
 import { InstalledIndex } from './installed-index.js';
 import { linkModelFile } from './linker.js';
 import { PartialStore } from './partial-store.js';
@@ -208,7 +208,8 @@ export class ModelManager extends TypedEmitter<ModelManagerEvents> {
    * once would pick the same free name for files called alike (the second rename replacing the first
    * file) and would both miss the other's identical bytes. The engine validates one file at a time anyway.
    */
-  async importFile(srcPath: string, signal?: AbortSignal): Promise<InstalledModel> {
+  async importFile(srcPath: string, options: ImportFileOptions = {}): Promise<InstalledModel> {
+    const { signal } = options;
     const run = async (): Promise<InstalledModel> => {
       const abort = new AbortController();
       const forward = (): void => abort.abort();
@@ -225,7 +226,7 @@ export class ModelManager extends TypedEmitter<ModelManagerEvents> {
             onProgress: (fraction) => this.emit('importProgress', { path: srcPath, fraction }),
           },
           srcPath,
-          abort.signal,
+          { ...options, signal: abort.signal },
         );
       } finally {
         signal?.removeEventListener('abort', forward);

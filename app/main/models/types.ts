@@ -32,7 +32,12 @@ export interface ValidatedModelInfo {
  * Must not care about the file extension (downloads are validated while still
  * named `<file>.partial`).
  */
-export type ValidateModel = (path: string, signal?: AbortSignal) => Promise<ValidatedModelInfo>;
+export interface ValidateOptions {
+  /** Also run the engine's CPU known-answer self-test (a file the app converted, e.g. from a .nemo). */
+  selfTest?: boolean;
+}
+
+export type ValidateModel = (path: string, signal?: AbortSignal, options?: ValidateOptions) => Promise<ValidatedModelInfo>;
 
 export interface ModelManagerEvents {
   progress: [DownloadProgress];

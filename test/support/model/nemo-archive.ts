@@ -161,8 +161,13 @@ export class PickleWriter {
     values.forEach((v) => this.int(v));
     return this.op(0x74);
   }
+  /** BINPUT, or LONG_BINPUT past 255 memo entries (as pickle's own writer: a 0.6B state_dict memoizes ~700). */
   put(): this {
-    return this.op(0x71, this.memo++ & 0xff);
+    const index = this.memo++;
+    if (index < 256) return this.op(0x71, index);
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(index);
+    return this.op(0x72, ...b);
   }
   bytes(): Uint8Array {
     return Uint8Array.from(this.parts);

@@ -38,7 +38,7 @@ export class FileRange {
   /** A sub-range, checked to lie inside this one. */
   sub(offset: number, size: number, what: string): FileRange {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(size) || offset < 0 || size < 0 || offset + size > this.size) {
-      throw new NemoFormatError(`${what}: declared at ${offset} with ${size} bytes, past the end of ${this.what} (${this.size} bytes)`);
+      throw new NemoFormatError(`${what}: declared at ${offset} with ${size} bytes, past the end of ${this.what} (${this.size} bytes): truncated or corrupt`);
     }
     return new FileRange(this.handle, this.start + offset, size, what);
   }

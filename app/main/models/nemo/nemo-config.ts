@@ -50,8 +50,15 @@ const str = (value: string): GgufOutValue => ({ type: 'str', value });
 /** Refuses what the engine does not run, naming it. */
 function refuseUnsupported(cfg: Section, encoder: Section): void {
   const all = [target(cfg), target(encoder), text(cfg, 'name', '')].join(' ');
-  if (/sortformer|diar|speaker|label/i.test(all)) {
-    throw new NemoFormatError(`this .nemo is a speaker-diarization or classification model (${target(cfg) || text(cfg, 'name', '?')}), not speech recognition; import a Parakeet ASR checkpoint`);
+  const what = target(cfg) || text(cfg, 'name', '?');
+  if (/sortformer|diar/i.test(all)) {
+    throw new NemoFormatError(
+      `this .nemo is a speaker-diarization model (${what}): it says who speaks when, not what is said, and this importer converts ` +
+        "speech-recognition checkpoints only; convert it with parakeet.cpp's converter, which writes Sortformer checkpoints as a diarization GGUF",
+    );
+  }
+  if (/speaker|label/i.test(all)) {
+    throw new NemoFormatError(`this .nemo is a speaker or classification model (${what}), not speech recognition; import a Parakeet ASR checkpoint`);
   }
   if (!/ConformerEncoder$/.test(target(encoder))) {
     throw new NemoFormatError(`the encoder is ${JSON.stringify(target(encoder) || 'unnamed')}, not NeMo's ConformerEncoder: only FastConformer (Parakeet) models can be imported`);

@@ -4,6 +4,7 @@
 // converted and written one at a time (memory: one tensor, not the model). The output appears only
 // complete: it is written to OUT.partial and renamed; on any error or cancel nothing is left.
 import { open, rename, rm } from 'node:fs/promises';
+import { NEMO_WEIGHT_TYPES, type NemoWeightType } from '../../../ipc/contract.js';
 import { basename } from 'node:path';
 import { parseConfigYaml } from './config-yaml.js';
 import { FileRange, NemoFormatError } from './file-range.js';
@@ -17,8 +18,7 @@ import { listZip, type ZipEntry } from './zip.js';
 
 export { NemoFormatError };
 
-export type NemoWeightType = 'f32' | 'f16' | 'q8_0';
-export const NEMO_WEIGHT_TYPES: readonly NemoWeightType[] = ['f32', 'f16', 'q8_0'];
+export { NEMO_WEIGHT_TYPES, type NemoWeightType };
 
 export interface NemoImportOptions {
   readonly weightType?: NemoWeightType;

@@ -41,6 +41,12 @@ const ALLOWED_GLOBALS = new Set([
 const MAX_STACK = 1_000_000;
 const MAX_DIMS = 8;
 
+/** Pickle's names for the opcodes that build or call arbitrary objects (pickletools), for the refusal message. */
+const REFUSED_OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
+  [0x69, 'INST'], [0x6f, 'OBJ'], [0x81, 'NEWOBJ'], [0x92, 'NEWOBJ_EX'], [0x82, 'EXT1'], [0x83, 'EXT2'], [0x84, 'EXT4'],
+  [0x50, 'PERSID'], [0x96, 'BYTEARRAY8'], [0x97, 'NEXT_BUFFER'], [0x98, 'READONLY_BUFFER'],
+]);
+
 function isGlobal(v: Value, name: string): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map) && v.kind === 'global' && v.name === name;
 }
@@ -122,7 +128,8 @@ export function unpickleStateDict(bytes: Uint8Array): Map<string, Value> {
   };
   const global = (name: string): void => {
     if (!ALLOWED_GLOBALS.has(name)) {
-      throw new NemoFormatError(`checkpoint pickle imports ${JSON.stringify(name.slice(0, 80))}, which a state_dict never does: refused (a pickle can run code)`);
+      const dotted = name.slice(0, 80).replace(' ', '.');
+      throw new NemoFormatError(`checkpoint pickle imports ${JSON.stringify(dotted)}, which a state_dict never does: refused (a pickle can run code)`);
     }
     push({ kind: 'global', name });
   };
@@ -199,7 +206,10 @@ export function unpickleStateDict(bytes: Uint8Array): Map<string, Value> {
       case 0x61: { const v = pop(); const list = top(); if (!Array.isArray(list)) throw new NemoFormatError('checkpoint pickle: APPEND to a non-list'); list.push(v); break; } // APPEND
       case 0x65: { const items = popMark(); const list = top(); if (!Array.isArray(list)) throw new NemoFormatError('checkpoint pickle: APPENDS to a non-list'); list.push(...items); break; } // APPENDS
       default:
-        throw new NemoFormatError(`checkpoint pickle uses opcode 0x${op.toString(16).padStart(2, '0')} at byte ${at - 1}, which a state_dict never needs: refused (a pickle can run code)`);
+        throw new NemoFormatError(
+          `checkpoint pickle uses opcode 0x${op.toString(16).padStart(2, '0')}${REFUSED_OPCODE_NAMES.has(op) ? ` (${REFUSED_OPCODE_NAMES.get(op)})` : ''} ` +
+            `at byte ${at - 1}, which a state_dict never needs: refused (a pickle can run code)`,
+        );
     }
   }
 }

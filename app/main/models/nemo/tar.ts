@@ -28,7 +28,7 @@ function numberField(header: Uint8Array, at: number, length: number, what: strin
     return value;
   }
   const text = field(header, at, length).trim();
-  if (!/^[0-7]*$/.test(text)) throw new NemoFormatError(`${what} is not an octal number: not a tar archive`);
+  if (!/^[0-7]*$/.test(text)) throw new NemoFormatError(`${what} is not an octal number: not a .nemo (tar) archive, or a damaged one`);
   return text === '' ? 0 : parseInt(text, 8);
 }
 

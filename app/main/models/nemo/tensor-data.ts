@@ -46,10 +46,8 @@ function halfToFloat(h: number): number {
   return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
 }
 
-/** float32 → IEEE half bits, round to nearest even (as ggml's FP32_TO_FP16 on x86 F16C). */
-export function floatToHalf(x: number): number {
-  scratch.setFloat32(0, x);
-  const bits = scratch.getUint32(0);
+/** float32 bits → IEEE half bits, round to nearest even (as ggml's FP32_TO_FP16 on x86 F16C). */
+function halfFromBits(bits: number): number {
   const sign = (bits >>> 16) & 0x8000;
   const exponent = ((bits >>> 23) & 0xff) - 112;
   let fraction = bits & 0x7fffff;
@@ -69,6 +67,12 @@ export function floatToHalf(x: number): number {
   return sign | (kept + (dropped > 0x1000 || (dropped === 0x1000 && kept & 1) ? 1 : 0));
 }
 
+/** float32 → IEEE half bits, round to nearest even. */
+export function floatToHalf(x: number): number {
+  scratch.setFloat32(0, x);
+  return halfFromBits(scratch.getUint32(0));
+}
+
 /** The tensor's values in row-major (PyTorch) order, read from its storage bytes. */
 export function tensorValues(tensor: TensorRef, storage: Uint8Array): Float32Array {
   const { dtype } = tensor.storage;
@@ -83,17 +87,16 @@ export function tensorValues(tensor: TensorRef, storage: Uint8Array): Float32Arr
     }
   };
   const count = tensor.shape.reduce((a, b) => a * b, 1);
-  const out = new Float32Array(count);
   const dims = tensor.shape.length;
   let highest = tensor.offset;
   for (let d = 0; d < dims; d++) if (tensor.shape[d] > 0) highest += (tensor.shape[d] - 1) * tensor.stride[d];
   if (count > 0 && highest >= tensor.storage.numel) throw new NemoFormatError(`a tensor reads past its storage (${tensor.storage.key})`);
   const contiguous = tensor.stride.every((s, d) => s === tensor.shape.slice(d + 1).reduce((a, b) => a * b, 1) || tensor.shape[d] === 1);
   if (contiguous && dtype === 'float32' && storage.byteOffset % 4 === 0) {
-    // The common case (every NeMo weight): the values as stored, no per-element indexing.
-    out.set(new Float32Array(storage.buffer, storage.byteOffset + tensor.offset * 4, count));
-    return out;
+    // The common case (every NeMo weight): a view of the bytes as read, no copy and no per-element indexing.
+    return new Float32Array(storage.buffer, storage.byteOffset + tensor.offset * 4, count);
   }
+  const out = new Float32Array(count);
   const index = new Array<number>(dims).fill(0);
   for (let i = 0; i < count; i++) {
     let at = tensor.offset;
@@ -111,9 +114,13 @@ export function encodeF32(x: Float32Array): Uint8Array {
   return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
 }
 
+// The encoders run over every weight of the model (0.6B values): plain indexed loops over typed
+// arrays, the float bits read through a Uint32Array view, nothing allocated per element or block.
+
 export function encodeF16(x: Float32Array): Uint8Array {
+  const bits = new Uint32Array(x.buffer, x.byteOffset, x.length);
   const out = new Uint16Array(x.length);
-  for (let i = 0; i < x.length; i++) out[i] = floatToHalf(x[i]);
+  for (let i = 0; i < x.length; i++) out[i] = halfFromBits(bits[i]);
   return new Uint8Array(out.buffer);
 }
 
@@ -121,17 +128,26 @@ export function encodeF16(x: Float32Array): Uint8Array {
 export function encodeQ8_0(x: Float32Array): Uint8Array {
   const blocks = x.length / 32;
   const out = new Uint8Array(blocks * 34);
-  const view = new DataView(out.buffer);
+  const quants = new Int8Array(out.buffer);
   for (let b = 0; b < blocks; b++) {
-    const values = x.subarray(b * 32, b * 32 + 32);
-    const amax = values.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    const base = b * 32;
+    let amax = 0;
+    for (let j = 0; j < 32; j++) {
+      // ggml's MAX(amax, fabsf(v)): a NaN replaces amax and is itself replaced by the next value.
+      const a = Math.abs(x[base + j]);
+      amax = amax > a ? amax : a;
+    }
     const d = Math.fround(amax / 127);
     const inverse = d === 0 ? 0 : Math.fround(1 / d);
-    view.setUint16(b * 34, floatToHalf(d), true);
-    values.forEach((v, j) => {
-      const scaled = Math.fround(v * inverse);
-      view.setInt8(b * 34 + 2 + j, Math.sign(scaled) * Math.round(Math.abs(scaled)));
-    });
+    const half = floatToHalf(d);
+    const at = b * 34;
+    out[at] = half & 0xff;
+    out[at + 1] = half >>> 8;
+    for (let j = 0; j < 32; j++) {
+      // roundf: halves away from zero.
+      const scaled = Math.fround(x[base + j] * inverse);
+      quants[at + 2 + j] = scaled < 0 ? -Math.round(-scaled) : Math.round(scaled);
+    }
   }
   return out;
 }
