@@ -10,7 +10,7 @@
 #include "aligned_bytes.h"
 #include "check.h"
 #include "cpu_ops.h"
-#include "int8_matmul.h"
+#include "q8_0_vnni.h"
 
 using namespace parakeet;
 
