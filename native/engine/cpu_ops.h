@@ -12,18 +12,22 @@
 namespace parakeet {
 
 /**
- * The kernel classes the engine may use, in order. PARAKEET_CPU_CLASS=scalar|avx2|avx512|avx512_vnni|amx
+ * The kernel classes the engine may use, in order. PARAKEET_CPU_CLASS=scalar|avx2|avx_vnni|avx512|avx512_vnni|amx
  * caps what the engine's own kernels take on this CPU (never more than the CPU has), so that one
- * machine tests every class: an AMX machine also runs the AVX512-VNNI, AVX-512 and ggml-only rows.
+ * machine tests every class: an AMX machine also runs the AVX512-VNNI, AVX-512, 256-bit and ggml-only rows.
+ * avx_vnni is the 256-bit VPDPBUSD class (Intel 12th gen and later, AMD Zen 5: AVX-VNNI; on an
+ * AVX512-VNNI CPU the same kernel runs in its EVEX form, q8_0_avx_vnni.cpp), below avx512 because
+ * an AVX-512 CPU without VNNI (Skylake-X) runs the 256-bit kernels for its int8 matmuls.
  * ggml's own kernels are not affected. Unset or unknown: no cap (an unknown name is reported by
  * cpu_class_cap_reason()).
  */
-enum class CpuClass { Scalar = 0, Avx2 = 1, Avx512 = 2, Avx512Vnni = 3, Amx = 4 };
+enum class CpuClass { Scalar = 0, Avx2 = 1, AvxVnni = 2, Avx512 = 3, Avx512Vnni = 4, Amx = 5 };
 
 inline const char * cpu_class_name(CpuClass c) {
     switch (c) {
         case CpuClass::Scalar: return "scalar";
         case CpuClass::Avx2: return "avx2";
+        case CpuClass::AvxVnni: return "avx_vnni";
         case CpuClass::Avx512: return "avx512";
         case CpuClass::Avx512Vnni: return "avx512_vnni";
         case CpuClass::Amx: return "amx";
@@ -48,7 +52,7 @@ inline CpuClass cpu_class_cap() {
 inline std::string cpu_class_cap_problem() {
     const char * env = std::getenv("PARAKEET_CPU_CLASS");
     if (env == nullptr || std::strcmp(env, cpu_class_name(cpu_class_cap())) == 0) return {};
-    return std::string("PARAKEET_CPU_CLASS='") + env + "' is not one of scalar, avx2, avx512, avx512_vnni, amx: ignored";
+    return std::string("PARAKEET_CPU_CLASS='") + env + "' is not one of scalar, avx2, avx_vnni, avx512, avx512_vnni, amx: ignored";
 }
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
@@ -62,9 +66,30 @@ inline bool cpu_has_avx512_vnni() {
     return cpu_class_cap() >= CpuClass::Avx512Vnni && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("f16c");
 }
+/** AVX2 + FMA + F16C: the 256-bit kernels' base (q8_0_avx2.cpp). */
+inline bool cpu_has_avx2() {
+    __builtin_cpu_init();
+    return cpu_class_cap() >= CpuClass::Avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+}
+/** The VEX-encoded 256-bit VPDPBUSD (AVX-VNNI) on top of cpu_has_avx2(). */
+inline bool cpu_has_avx_vnni_vex() {
+    __builtin_cpu_init();
+    return cpu_class_cap() >= CpuClass::AvxVnni && cpu_has_avx2() && __builtin_cpu_supports("avxvnni");
+}
+/**
+ * The same instruction EVEX-encoded (AVX512-VL + AVX512-VNNI): how an AVX512-VNNI CPU without
+ * AVX-VNNI (Zen 4, Ice Lake) runs the avx_vnni class when PARAKEET_CPU_CLASS asks for it.
+ */
+inline bool cpu_has_avx_vnni_evex() {
+    __builtin_cpu_init();
+    return cpu_class_cap() >= CpuClass::AvxVnni && cpu_has_avx2() && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
+}
 #else
 inline bool cpu_has_avx512f() { return false; }
 inline bool cpu_has_avx512_vnni() { return false; }
+inline bool cpu_has_avx2() { return false; }
+inline bool cpu_has_avx_vnni_vex() { return false; }
+inline bool cpu_has_avx_vnni_evex() { return false; }
 #endif
 
 /** Thread `ith` of `nth` takes [begin, end) of [0, n): contiguous, even shares. */

@@ -65,6 +65,8 @@ DeviceInfo describe(ggml_backend_dev_t dev) {
         info.cpu_features = cpu_features(reg);
         // The engine's own kernel classes beyond ggml's list (cpu_ops.h, amx.h), after any
         // PARAKEET_CPU_CLASS cap: what its kernels may use in this process.
+        if (cpu_has_avx2()) info.cpu_features.push_back("PARAKEET_AVX2");
+        if (cpu_has_avx_vnni_vex() || cpu_has_avx_vnni_evex()) info.cpu_features.push_back("PARAKEET_AVX_VNNI");
         if (cpu_has_avx512f()) info.cpu_features.push_back("PARAKEET_AVX512");
         if (cpu_has_avx512_vnni()) info.cpu_features.push_back("PARAKEET_AVX512_VNNI");
         if (amx_bf16_usable()) info.cpu_features.push_back("PARAKEET_AMX_BF16");

@@ -133,6 +133,10 @@ struct ModelWeights::Placement {
     // On the CPU, Q8_0 matmul weights take the VNNI kernel and F32 ones the AVX-512 kernel where the
     // CPU has them, whatever layout placed them (the file's, or a load-time conversion).
     const bool packed_int8;
+    // Q8_0 on PackedQ8Matrix: the VNNI kernel as above, or where the CPU has no AVX512-VNNI one of
+    // the 256-bit kernels (q8_0_avx_vnni, q8_0_avx2; q8_kernel_for_this_cpu). Only Q8_0 itself: the
+    // file-wide choices that assume VNNI (14-bit floats, requantized blocks, int16 attention) stay off.
+    const bool packed_q8;
     const bool packed_f32;
     const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
     // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
@@ -187,10 +191,10 @@ struct ModelWeights::Placement {
     };
     std::vector<Pack> packs;
 
-    /** Q8_0 and Q4_K on AVX512-VNNI, F32 and F16 on AVX-512; rows (ne1) in panels of 32, blocks never straddle rows. */
+    /** Q8_0 on AVX512-VNNI or a 256-bit kernel, Q4_K on AVX512-VNNI, F32 and F16 on AVX-512; rows (ne1) in panels of 32, blocks never straddle rows. */
     bool packable(ggml_type type, int64_t ne0, int64_t ne1) const {
         if (ne1 % 32 != 0) return false;
-        if (type == GGML_TYPE_Q8_0) return packed_int8 && ne0 % 32 == 0;
+        if (type == GGML_TYPE_Q8_0) return packed_q8 && ne0 % 32 == 0;
         if (type == GGML_TYPE_Q4_K) return packed_int8 && PackedQ4KMatrix::fits(ne1, ne0);
         return (type == GGML_TYPE_F32 || type == GGML_TYPE_F16) && packed_f32;
     }
@@ -199,6 +203,7 @@ struct ModelWeights::Placement {
               ggml_context * mapped, ggml_context * device, ggml_context * repack, ggml_context * unbacked)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
+          packed_q8(allow_packed && b.is_cpu() && q8_packing_available()),
           packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
           channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT),
           amx_int8(channel_int8 && amx_bf16_usable()) {

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
@@ -270,6 +271,59 @@ double streamed_ff_rate(int64_t d, int64_t frames, int layers, ActivationFormat 
     return double(layers) * 8.0 * double(d) * double(d) * double(frames) / seconds / 1e9;
 }
 
+/** G multiply–adds/s of ggml's own Q8_0 matmul (stock kernels, F32 activations) at one thread: what the 256-bit kernels replace. */
+double ggml_q8_rate(const std::vector<BlockQ8_0> & blocks, int64_t rows, int64_t cols, int64_t frames, int products, std::mt19937 & rng) {
+    ggml_init_params params = {blocks.size() * sizeof(BlockQ8_0) + size_t(rows + cols) * size_t(frames) * sizeof(float) * size_t(products + 1) +
+                                   (size_t(16) << 20),
+                               nullptr, false};
+    ggml_context * ctx = ggml_init(params);
+    ggml_tensor * w = ggml_new_tensor_2d(ctx, GGML_TYPE_Q8_0, cols, rows);
+    std::memcpy(w->data, blocks.data(), ggml_nbytes(w));
+    ggml_tensor * x = random_activations(ctx, cols, frames, rng);
+    ggml_cgraph * graph = ggml_new_graph(ctx);
+    for (int p = 0; p < products; ++p) ggml_build_forward_expand(graph, ggml_mul_mat(ctx, w, x));
+    const double seconds = best_seconds_per_call([&] { ggml_graph_compute_with_ctx(ctx, graph, 1); });
+    ggml_free(ctx);
+    return double(products) * double(frames) * double(rows) * double(cols) / seconds / 1e9;
+}
+
+/**
+ * `--ymm` (and after the default tables): the Q8_0 kernels of every width this CPU runs
+ * (q8_0_avx2, q8_0_avx_vnni, the 512-bit q8_0_vnni) and ggml's stock Q8_0 matmul, in G
+ * multiply–adds/s at one thread, on the encoders' shapes (`--ymm --quick`: one small shape, a smoke run).
+ */
+void ymm_rates(bool quick) {
+    std::mt19937 rng(7);
+    const Shape all[] = {{"110M q/k/v/out", 512, 512}, {"110M FF linear1", 2048, 512}, {"110M FF linear2", 512, 2048},
+                         {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
+    const Shape small[] = {{"smoke 64 x 96", 64, 96}};
+    const std::vector<int64_t> frames_list = quick ? std::vector<int64_t>{3, 17} : std::vector<int64_t>{125, 750};
+    const int products = quick ? 2 : 12;
+    const Q8Kernel kernels[] = {Q8Kernel::Avx2, Q8Kernel::AvxVnniVex, Q8Kernel::AvxVnniEvex, Q8Kernel::Vnni512};
+    const char * labels[] = {"q8_0_avx2", "q8_0_avx_vnni", "q8_0_avx_vnni(evex)", "q8_0_vnni"};
+    std::printf("\nQ8_0 kernels by width, one thread, G multiply-adds/s (%d products per graph run; ggml: its stock Q8_0 mul_mat):\n", products);
+    std::printf("%-17s %6s |", "shape", "frames");
+    for (size_t k = 0; k < std::size(kernels); ++k) std::printf(" %19s", labels[k]);
+    std::printf(" %9s\n", "ggml");
+    for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
+        const std::vector<BlockQ8_0> blocks = random_q8_blocks(s.rows, s.cols, rng);
+        for (int64_t frames : frames_list) {
+            std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
+            for (Q8Kernel kernel : kernels) {
+                if (!q8_kernel_runs_here(kernel)) {
+                    std::printf(" %19s", "-");
+                    continue;
+                }
+                std::vector<uint8_t> storage;
+                const PackedQ8Matrix m(blocks.data(), s.rows, s.cols, aligned64(storage, PackedQ8Matrix::storage_bytes(s.rows, s.cols)), kernel);
+                std::printf(" %19.1f", 64.0 * gemm_rate(m, frames, products, rng));
+            }
+            std::printf(" %9.1f\n", ggml_q8_rate(blocks, s.rows, s.cols, frames, products, rng));
+        }
+    }
+    std::printf("('-': not on this CPU or above PARAKEET_CPU_CLASS=%s)\n", cpu_class_name(cpu_class_cap()));
+}
+
 std::string cpu_model() {
     std::ifstream info("/proc/cpuinfo");
     std::string line, name = "?", family, model;
@@ -329,8 +383,13 @@ int main(int argc, char ** argv) {
         }
         return 0;
     }
+    if (argc > 1 && std::strcmp(argv[1], "--ymm") == 0) {
+        ymm_rates(argc > 2 && std::strcmp(argv[2], "--quick") == 0);
+        return 0;
+    }
     if (!cpu_has_avx512_vnni()) {
-        std::printf("kernel rates: this CPU has no AVX512-VNNI; the int8 kernels do not run here\n");
+        std::printf("kernel rates: this CPU has no AVX512-VNNI; the 512-bit int8 kernels do not run here\n");
+        if (cpu_has_avx2()) ymm_rates(false);
         return 0;
     }
     std::printf("CPU: %s, one thread\n", cpu_model().c_str());
@@ -385,5 +444,6 @@ int main(int argc, char ** argv) {
             std::printf("\n");
         }
     }
+    if (cpu_has_avx2()) ymm_rates(false);
     return 0;
 }
