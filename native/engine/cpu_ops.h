@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 namespace parakeet {
@@ -91,6 +92,38 @@ inline bool cpu_has_avx2() { return false; }
 inline bool cpu_has_avx_vnni_vex() { return false; }
 inline bool cpu_has_avx_vnni_evex() { return false; }
 #endif
+
+/**
+ * The int8 kernels' instruction sets, best first: a packed int8 matrix (PackedQ8Matrix,
+ * PackedI8ChannelMatrix) keeps one layout and runs on any of them. The 256-bit ones serve CPUs
+ * without AVX512-VNNI and compute the same integer dot products.
+ */
+enum class Int8Kernel {
+    Vnni512,      // AVX512-VNNI, 512-bit VPDPBUSD
+    AvxVnniVex,   // AVX-VNNI, 256-bit VPDPBUSD (VEX)
+    AvxVnniEvex,  // the same kernel built for AVX512-VL + VNNI (EVEX), for PARAKEET_CPU_CLASS=avx_vnni there
+    Avx2,         // AVX2: VPMADDUBSW + VPMADDWD on sign-moved operands
+};
+
+/** Whether this CPU, under PARAKEET_CPU_CLASS, runs kernel `k`. */
+inline bool int8_kernel_runs_here(Int8Kernel k) {
+    switch (k) {
+        case Int8Kernel::Vnni512: return cpu_has_avx512_vnni();
+        case Int8Kernel::AvxVnniVex: return cpu_has_avx_vnni_vex();
+        case Int8Kernel::AvxVnniEvex: return cpu_has_avx_vnni_evex();
+        case Int8Kernel::Avx2: return cpu_has_avx2();
+    }
+    return false;
+}
+
+/** The first kernel of the enum's order that runs here; int8_kernels_available() says whether any does. */
+inline Int8Kernel int8_kernel_for_this_cpu() {
+    for (Int8Kernel k : {Int8Kernel::Vnni512, Int8Kernel::AvxVnniVex, Int8Kernel::AvxVnniEvex}) {
+        if (int8_kernel_runs_here(k)) return k;
+    }
+    return Int8Kernel::Avx2;
+}
+inline bool int8_kernels_available() { return int8_kernel_runs_here(int8_kernel_for_this_cpu()); }
 
 /** Thread `ith` of `nth` takes [begin, end) of [0, n): contiguous, even shares. */
 struct ThreadShare {

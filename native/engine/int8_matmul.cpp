@@ -50,36 +50,17 @@ size_t PackedQ8Matrix::storage_bytes(int64_t rows, int64_t cols) {
     return size_t(rows) * size_t(cols) + size_t(rows) * size_t(cols / 32) * 4;
 }
 
-bool q8_kernel_runs_here(Q8Kernel k) {
+const char * q8_kernel_layout(Int8Kernel k) {
     switch (k) {
-        case Q8Kernel::Vnni512: return cpu_has_avx512_vnni();
-        case Q8Kernel::AvxVnniVex: return cpu_has_avx_vnni_vex();
-        case Q8Kernel::AvxVnniEvex: return cpu_has_avx_vnni_evex();
-        case Q8Kernel::Avx2: return cpu_has_avx2();
-    }
-    return false;
-}
-
-Q8Kernel q8_kernel_for_this_cpu() {
-    for (Q8Kernel k : {Q8Kernel::Vnni512, Q8Kernel::AvxVnniVex, Q8Kernel::AvxVnniEvex}) {
-        if (q8_kernel_runs_here(k)) return k;
-    }
-    return Q8Kernel::Avx2;
-}
-
-bool q8_packing_available() { return q8_kernel_runs_here(q8_kernel_for_this_cpu()); }
-
-const char * q8_kernel_layout(Q8Kernel k) {
-    switch (k) {
-        case Q8Kernel::Vnni512: return "q8_0_vnni";
-        case Q8Kernel::AvxVnniVex:
-        case Q8Kernel::AvxVnniEvex: return "q8_0_avx_vnni";
-        case Q8Kernel::Avx2: return "q8_0_avx2";
+        case Int8Kernel::Vnni512: return "q8_0_vnni";
+        case Int8Kernel::AvxVnniVex:
+        case Int8Kernel::AvxVnniEvex: return "q8_0_avx_vnni";
+        case Int8Kernel::Avx2: return "q8_0_avx2";
     }
     return "q8_0_avx2";
 }
 
-PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage, Q8Kernel kernel)
+PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel)
     : rows_(rows), cols_(cols), kernel_(kernel) {
     if (rows % kPanel != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
@@ -401,18 +382,18 @@ void gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 namespace {
 
 /** The GEMM op body of each kernel. */
-ggml_custom_op_t gemm_op_of(Q8Kernel k) {
+ggml_custom_op_t gemm_op_of(Int8Kernel k) {
     switch (k) {
-        case Q8Kernel::Vnni512: return gemm_op;
-        case Q8Kernel::AvxVnniVex: return q8_avx_vnni_vex_gemm_op;
-        case Q8Kernel::AvxVnniEvex: return q8_avx_vnni_evex_gemm_op;
-        case Q8Kernel::Avx2: return q8_avx2_gemm_op;
+        case Int8Kernel::Vnni512: return gemm_op;
+        case Int8Kernel::AvxVnniVex: return q8_avx_vnni_vex_gemm_op;
+        case Int8Kernel::AvxVnniEvex: return q8_avx_vnni_evex_gemm_op;
+        case Int8Kernel::Avx2: return q8_avx2_gemm_op;
     }
     return gemm_op;
 }
 
 /** The nodes' name prefix: "vnni" for the 512-bit kernel (as before the 256-bit ones), else the kernel id. */
-const char * node_prefix(Q8Kernel k) { return k == Q8Kernel::Vnni512 ? "vnni" : q8_kernel_layout(k); }
+const char * node_prefix(Int8Kernel k) { return k == Int8Kernel::Vnni512 ? "vnni" : q8_kernel_layout(k); }
 
 }  // namespace
 
@@ -433,7 +414,7 @@ ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * 
 
 ggml_tensor * PackedQ8Matrix::apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e,
                                                  ActivationFormat out) const {
-    if (kernel_ != Q8Kernel::Vnni512 || out != ActivationFormat::Q8Blocks || blocks() > kChunkBlocks) return nullptr;
+    if (kernel_ != Int8Kernel::Vnni512 || out != ActivationFormat::Q8Blocks || blocks() > kChunkBlocks) return nullptr;
     GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(quantized_row_bytes(cols())));
     ggml_tensor * y = packed_matmul_node(ctx, xq, rows(), xq->ne[1], e, gemm_quantized_op, configs_.get(this, EpilogueMode::of(e)),
                                          quantized_row_bytes(rows()));
@@ -445,10 +426,10 @@ void PackedQ8Matrix::multiply(const uint8_t * xq, size_t x_stride, int64_t frame
                               int64_t panel_end) const {
 #ifdef PARAKEET_X86
     switch (kernel_) {
-        case Q8Kernel::Vnni512: break;
-        case Q8Kernel::AvxVnniVex: return q8_avx_vnni_vex_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
-        case Q8Kernel::AvxVnniEvex: return q8_avx_vnni_evex_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
-        case Q8Kernel::Avx2: return q8_avx2_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
+        case Int8Kernel::Vnni512: break;
+        case Int8Kernel::AvxVnniVex: return q8_avx_vnni_vex_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
+        case Int8Kernel::AvxVnniEvex: return q8_avx_vnni_evex_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
+        case Int8Kernel::Avx2: return q8_avx2_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
     }
     PanelItems items = PanelItems::range(panel_begin, panel_end);
     block_chunk_rows<kChunkBlocks>(xq, x_stride, frames, y, y_stride, *this, items, EpilogueView(),

@@ -18,24 +18,8 @@
 
 namespace parakeet {
 
-/**
- * The kernels that run a PackedQ8Matrix: one packed layout, four instruction sets. Vnni512 is this
- * file's; the 256-bit ones (q8_0_avx2.cpp, q8_0_avx_vnni.cpp) serve CPUs without AVX512-VNNI and
- * compute the same integer dot products (the same results up to float summation order).
- */
-enum class Q8Kernel {
-    Vnni512,      // AVX512-VNNI, 512-bit VPDPBUSD: "q8_0_vnni"
-    AvxVnniVex,   // AVX-VNNI, 256-bit VPDPBUSD (VEX): "q8_0_avx_vnni"
-    AvxVnniEvex,  // the same kernel built for AVX512-VL + VNNI (EVEX), for PARAKEET_CPU_CLASS=avx_vnni there: "q8_0_avx_vnni"
-    Avx2,         // AVX2, VPMADDUBSW + VPMADDWD on sign-moved operands: "q8_0_avx2"
-};
-/** Whether this CPU, under PARAKEET_CPU_CLASS, runs kernel `k`. */
-bool q8_kernel_runs_here(Q8Kernel k);
-/** The first kernel of the enum's order that runs here; q8_packing_available() says whether any does. */
-Q8Kernel q8_kernel_for_this_cpu();
-bool q8_packing_available();
-/** Its row in ModelInfo.kernels. */
-const char * q8_kernel_layout(Q8Kernel k);
+/** Its row in ModelInfo.kernels, per kernel (Int8Kernel, cpu_ops.h: one packed layout, four instruction sets). */
+const char * q8_kernel_layout(Int8Kernel k);
 
 /** A Q8_0 matrix [rows out][cols in] repacked for the VNNI kernel (see int8_matmul.cpp for the layout). */
 class PackedQ8Matrix final : public PackedMatmul {
@@ -46,7 +30,7 @@ public:
      * `rows` % 32 == 0 and `cols` % 32 == 0; `q8_0` is ggml's block_q8_0 data, row-major;
      * `storage` (64-byte aligned, storage_bytes long) holds the packed form and outlives this.
      */
-    PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage, Q8Kernel kernel = q8_kernel_for_this_cpu());
+    PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel = int8_kernel_for_this_cpu());
 
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
@@ -59,7 +43,7 @@ public:
     ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue,
                                      ActivationFormat out) const override;
     const char * layout_name() const override { return q8_kernel_layout(kernel_); }
-    Q8Kernel kernel() const { return kernel_; }
+    Int8Kernel kernel() const { return kernel_; }
     /**
      * y[t][o] = W[o]·x[t] for `frames` activation rows already in the Q8 row format (x_stride bytes
      * apart; q8_activation_row_bytes), output rows of panels [panel_begin, panel_end) (32 each),
@@ -79,7 +63,7 @@ public:
 private:
     int64_t rows_ = 0, cols_ = 0;
     uint8_t * packed_ = nullptr;
-    Q8Kernel kernel_ = Q8Kernel::Vnni512;
+    Int8Kernel kernel_ = Int8Kernel::Vnni512;
     PackedOpConfigs<PackedQ8Matrix> configs_;
 };
 

@@ -134,7 +134,7 @@ struct ModelWeights::Placement {
     // CPU has them, whatever layout placed them (the file's, or a load-time conversion).
     const bool packed_int8;
     // Q8_0 on PackedQ8Matrix: the VNNI kernel as above, or where the CPU has no AVX512-VNNI one of
-    // the 256-bit kernels (q8_0_avx_vnni, q8_0_avx2; q8_kernel_for_this_cpu). Only Q8_0 itself: the
+    // the 256-bit kernels (q8_0_avx_vnni, q8_0_avx2; int8_kernel_for_this_cpu). Only Q8_0 itself: the
     // file-wide choices that assume VNNI (14-bit floats, requantized blocks, int16 attention) stay off.
     const bool packed_q8;
     const bool packed_f32;
@@ -203,7 +203,7 @@ struct ModelWeights::Placement {
               ggml_context * mapped, ggml_context * device, ggml_context * repack, ggml_context * unbacked)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
-          packed_q8(allow_packed && b.is_cpu() && q8_packing_available()),
+          packed_q8(allow_packed && b.is_cpu() && int8_kernels_available()),
           packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
           channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT),
           amx_int8(channel_int8 && amx_bf16_usable()) {

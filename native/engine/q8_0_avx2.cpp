@@ -72,7 +72,7 @@ void q8_avx2_multiply(const PackedQ8Matrix & w, const uint8_t * xq, size_t x_str
 
 void q8_avx2_quantize_row(const float * x, int64_t k, uint8_t * out) { quantize_row(x, k, out); }
 
-#else  // not x86: q8_kernel_runs_here is false for every 256-bit kernel, so these are never called
+#else  // not x86: int8_kernel_runs_here is false for every 256-bit kernel, so these are never called
 
 void q8_avx2_gemm_op(ggml_tensor *, int, int, void *) {}
 void q8_avx2_multiply(const PackedQ8Matrix &, const uint8_t *, size_t, int64_t, float *, size_t, int64_t, int64_t) {}

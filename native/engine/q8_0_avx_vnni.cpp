@@ -71,7 +71,7 @@ void q8_avx_vnni_evex_multiply(const PackedQ8Matrix & w, const uint8_t * xq, siz
     evex::multiply_panels(w, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
 }
 
-#else  // not x86: never called (q8_kernel_runs_here)
+#else  // not x86: never called (int8_kernel_runs_here)
 
 void q8_avx_vnni_vex_gemm_op(ggml_tensor *, int, int, void *) {}
 void q8_avx_vnni_evex_gemm_op(ggml_tensor *, int, int, void *) {}

@@ -1,6 +1,6 @@
 // The 256-bit Q8_0 kernels' entry points (q8_0_avx2.cpp, q8_0_avx_vnni.cpp): PackedQ8Matrix's
 // layout and activation rows (int8_matmul.h) on CPUs without AVX512-VNNI. Each is compiled for its
-// own instruction set and called only where q8_kernel_runs_here says that kernel runs.
+// own instruction set and called only where int8_kernel_runs_here says that kernel runs.
 #pragma once
 
 #include <cstddef>

@@ -35,20 +35,20 @@ struct BlockQ8 {  // ggml's block_q8_0
 };
 static_assert(sizeof(BlockQ8) == 34, "block_q8_0 layout");
 
-const Q8Kernel kAllKernels[] = {Q8Kernel::Avx2, Q8Kernel::AvxVnniVex, Q8Kernel::AvxVnniEvex, Q8Kernel::Vnni512};
+const Int8Kernel kAllKernels[] = {Int8Kernel::Avx2, Int8Kernel::AvxVnniVex, Int8Kernel::AvxVnniEvex, Int8Kernel::Vnni512};
 
-const char * kernel_label(Q8Kernel k) {
+const char * kernel_label(Int8Kernel k) {
     switch (k) {
-        case Q8Kernel::Avx2: return "avx2";
-        case Q8Kernel::AvxVnniVex: return "avx_vnni (VEX)";
-        case Q8Kernel::AvxVnniEvex: return "avx_vnni (EVEX)";
-        case Q8Kernel::Vnni512: return "avx512_vnni";
+        case Int8Kernel::Avx2: return "avx2";
+        case Int8Kernel::AvxVnniVex: return "avx_vnni (VEX)";
+        case Int8Kernel::AvxVnniEvex: return "avx_vnni (EVEX)";
+        case Int8Kernel::Vnni512: return "avx512_vnni";
     }
     return "?";
 }
 
 bool any_ymm_kernel_runs() {
-    return q8_kernel_runs_here(Q8Kernel::Avx2) || q8_kernel_runs_here(Q8Kernel::AvxVnniVex) || q8_kernel_runs_here(Q8Kernel::AvxVnniEvex);
+    return int8_kernel_runs_here(Int8Kernel::Avx2) || int8_kernel_runs_here(Int8Kernel::AvxVnniVex) || int8_kernel_runs_here(Int8Kernel::AvxVnniEvex);
 }
 
 std::vector<BlockQ8> random_q8_weights(int64_t rows, int64_t cols, std::mt19937 & rng) {
@@ -176,8 +176,8 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
             std::vector<uint8_t> xq(row_bytes * size_t(frames));
             for (int64_t t = 0; t < frames; ++t) quantize_q8_activation_row(xd + t * shape.cols, shape.cols, xq.data() + size_t(t) * row_bytes);
             const std::vector<double> product = reference_product(q8, xq, row_bytes, shape.rows, shape.cols, frames);
-            for (Q8Kernel kernel : kAllKernels) {
-                if (!q8_kernel_runs_here(kernel)) continue;
+            for (Int8Kernel kernel : kAllKernels) {
+                if (!int8_kernel_runs_here(kernel)) continue;
                 std::vector<uint8_t> storage;
                 PackedQ8Matrix m(q8.data(), shape.rows, shape.cols, aligned64(storage, PackedQ8Matrix::storage_bytes(shape.rows, shape.cols)), kernel);
                 CHECK_EQ(std::string(m.layout_name()), std::string(q8_kernel_layout(kernel)));
@@ -218,11 +218,11 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
 
 TEST(q8_kernel_choice_follows_the_cpu) {
     // The packer's default: the 512-bit kernel where it runs, else a 256-bit one, VNNI before AVX2.
-    const Q8Kernel chosen = q8_kernel_for_this_cpu();
-    if (cpu_has_avx512_vnni()) CHECK(chosen == Q8Kernel::Vnni512);
-    else if (cpu_has_avx_vnni_vex()) CHECK(chosen == Q8Kernel::AvxVnniVex);
-    else if (cpu_has_avx_vnni_evex()) CHECK(chosen == Q8Kernel::AvxVnniEvex);
-    else CHECK(chosen == Q8Kernel::Avx2);
-    CHECK_EQ(q8_packing_available(), q8_kernel_runs_here(chosen));
-    CHECK_EQ(std::string(q8_kernel_layout(Q8Kernel::AvxVnniEvex)), std::string("q8_0_avx_vnni"));
+    const Int8Kernel chosen = int8_kernel_for_this_cpu();
+    if (cpu_has_avx512_vnni()) CHECK(chosen == Int8Kernel::Vnni512);
+    else if (cpu_has_avx_vnni_vex()) CHECK(chosen == Int8Kernel::AvxVnniVex);
+    else if (cpu_has_avx_vnni_evex()) CHECK(chosen == Int8Kernel::AvxVnniEvex);
+    else CHECK(chosen == Int8Kernel::Avx2);
+    CHECK_EQ(int8_kernels_available(), int8_kernel_runs_here(chosen));
+    CHECK_EQ(std::string(q8_kernel_layout(Int8Kernel::AvxVnniEvex)), std::string("q8_0_avx_vnni"));
 }

@@ -299,7 +299,7 @@ void ymm_rates(bool quick) {
     const Shape small[] = {{"smoke 64 x 96", 64, 96}};
     const std::vector<int64_t> frames_list = quick ? std::vector<int64_t>{3, 17} : std::vector<int64_t>{125, 750};
     const int products = quick ? 2 : 12;
-    const Q8Kernel kernels[] = {Q8Kernel::Avx2, Q8Kernel::AvxVnniVex, Q8Kernel::AvxVnniEvex, Q8Kernel::Vnni512};
+    const Int8Kernel kernels[] = {Int8Kernel::Avx2, Int8Kernel::AvxVnniVex, Int8Kernel::AvxVnniEvex, Int8Kernel::Vnni512};
     const char * labels[] = {"q8_0_avx2", "q8_0_avx_vnni", "q8_0_avx_vnni(evex)", "q8_0_vnni"};
     std::printf("\nQ8_0 kernels by width, one thread, G multiply-adds/s (%d products per graph run; ggml: its stock Q8_0 mul_mat):\n", products);
     std::printf("%-17s %6s |", "shape", "frames");
@@ -309,8 +309,8 @@ void ymm_rates(bool quick) {
         const std::vector<BlockQ8_0> blocks = random_q8_blocks(s.rows, s.cols, rng);
         for (int64_t frames : frames_list) {
             std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
-            for (Q8Kernel kernel : kernels) {
-                if (!q8_kernel_runs_here(kernel)) {
+            for (Int8Kernel kernel : kernels) {
+                if (!int8_kernel_runs_here(kernel)) {
                     std::printf(" %19s", "-");
                     continue;
                 }
