@@ -133,12 +133,13 @@ struct ModelWeights::Placement {
     // On the CPU, Q8_0 matmul weights take the VNNI kernel and F32 ones the AVX-512 kernel where the
     // CPU has them, whatever layout placed them (the file's, or a load-time conversion).
     const bool packed_int8;
-    // Q8_0 on PackedQ8Matrix: the VNNI kernel as above, or where the CPU has no AVX512-VNNI one of
-    // the 256-bit kernels (q8_0_avx_vnni, q8_0_avx2; int8_kernel_for_this_cpu). Only Q8_0 itself: the
-    // file-wide choices that assume VNNI (14-bit floats, requantized blocks, int16 attention) stay off.
-    const bool packed_q8;
+    // The int8 layouts (PackedQ8Matrix for Q8_0, PackedI8ChannelMatrix for weightType 'int8') on the
+    // VNNI kernels as above, or where the CPU has no AVX512-VNNI on the 256-bit ones (q8_0_avx_vnni,
+    // q8_0_avx2, int8_channel_avx_vnni, int8_channel_avx2; int8_kernel_for_this_cpu). The file-wide
+    // choices that assume AVX512-VNNI (14-bit floats, requantized blocks, Q4_K, int16 attention) stay off.
+    const bool any_int8_kernel;
     const bool packed_f32;
-    const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 on VNNI
+    const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8 (any_int8_kernel)
     // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
     // (int16_matmul.h).
     const bool int16_floats;
@@ -194,7 +195,7 @@ struct ModelWeights::Placement {
     /** Q8_0 on AVX512-VNNI or a 256-bit kernel, Q4_K on AVX512-VNNI, F32 and F16 on AVX-512; rows (ne1) in panels of 32, blocks never straddle rows. */
     bool packable(ggml_type type, int64_t ne0, int64_t ne1) const {
         if (ne1 % 32 != 0) return false;
-        if (type == GGML_TYPE_Q8_0) return packed_q8 && ne0 % 32 == 0;
+        if (type == GGML_TYPE_Q8_0) return any_int8_kernel && ne0 % 32 == 0;
         if (type == GGML_TYPE_Q4_K) return packed_int8 && PackedQ4KMatrix::fits(ne1, ne0);
         return (type == GGML_TYPE_F32 || type == GGML_TYPE_F16) && packed_f32;
     }
@@ -203,9 +204,9 @@ struct ModelWeights::Placement {
               ggml_context * mapped, ggml_context * device, ggml_context * repack, ggml_context * unbacked)
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
-          packed_q8(allow_packed && b.is_cpu() && int8_kernels_available()),
+          any_int8_kernel(allow_packed && b.is_cpu() && int8_kernels_available()),
           packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
-          channel_int8(per_channel_int8 && packed_int8), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT),
+          channel_int8(per_channel_int8 && any_int8_kernel), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT),
           amx_int8(channel_int8 && amx_bf16_usable()) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
@@ -399,7 +400,7 @@ struct ModelWeights::Placement {
 
 ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool packed_kernels,
                            const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
-    const bool channel_int8 = wants_channel_int8(weight_type) && packed_kernels && backend.is_cpu() && cpu_has_avx512_vnni();
+    const bool channel_int8 = wants_channel_int8(weight_type) && packed_kernels && backend.is_cpu() && int8_kernels_available();
     const bool all_floats_int16 = wants_int16(weight_type);
     const ggml_type convert_to = channel_int8 ? GGML_TYPE_COUNT : parse_weight_type(weight_type);
     {
@@ -734,7 +735,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
         }
         if (made_halves[i] != nullptr) {
             packed_kernels_[amx_halves(pack) ? (pack.tensor->type == GGML_TYPE_Q8_0 ? "q8_0_amx_bf16" : "f32_amx_bf16")
-                            : pack.per_channel ? (channel_on_amx(pack.tensor->ne[1], pack.tensor->ne[0] / 2) ? "int8_channel_amx" : "int8_channel_vnni")
+                            : pack.per_channel ? (channel_on_amx(pack.tensor->ne[1], pack.tensor->ne[0] / 2) ? "int8_channel_amx" : PackedI8ChannelMatrix::layout_of(int8_kernel_for_this_cpu()))
                             : pack.int16 ? "i16_vnni"
                             : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512"
                                                                  : "f32_avx512"] += 1;

@@ -52,6 +52,14 @@ PARAKEET_AVX2 static inline float reduce_max256(__m256 v) {
     return _mm_cvtss_f32(m);
 }
 
+/** The smallest of the 8 lanes. */
+PARAKEET_AVX2 static inline float reduce_min256(__m256 v) {
+    __m128 m = _mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_min_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_min_ss(m, _mm_movehdup_ps(m));
+    return _mm_cvtss_f32(m);
+}
+
 /** The int32 sum of the 8 lanes. */
 PARAKEET_AVX2 static inline int32_t reduce_add256(__m256i v) {
     __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));

@@ -19,6 +19,7 @@
 
 #include "aligned_bytes.h"
 #include "check.h"
+#include "epilogue_case.h"
 #include "cpu_ops.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
@@ -91,8 +92,6 @@ struct Shape {
     int64_t rows, cols;
 };
 
-enum class Ending { None, BiasSilu, Residual, ReluMask };
-
 }  // namespace
 
 TEST(q8_avx2_activation_rows_are_ggml_q8_0_blocks) {
@@ -151,26 +150,7 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
             ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, shape.cols, frames);
             float * xd = static_cast<float *>(x->data);
             for (int64_t i = 0; i < shape.cols * frames; ++i) xd[i] = normal(rng);
-            Epilogue e;
-            std::vector<float> bias(size_t(shape.rows)), residual(size_t(shape.rows * frames)), mask(static_cast<size_t>(frames));
-            for (float & v : bias) v = 0.3f * normal(rng);
-            for (float & v : residual) v = normal(rng);
-            for (int64_t t = 0; t < frames; ++t) mask[size_t(t)] = t % 3 == 1 ? 0.0f : 1.0f;
-            if (ending == Ending::BiasSilu || ending == Ending::ReluMask) {
-                e.bias = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, shape.rows);
-                std::memcpy(e.bias->data, bias.data(), bias.size() * sizeof(float));
-                e.silu = ending == Ending::BiasSilu;
-                e.relu = ending == Ending::ReluMask;
-            }
-            if (ending == Ending::Residual) {
-                e.residual = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, shape.rows, frames);
-                std::memcpy(e.residual->data, residual.data(), residual.size() * sizeof(float));
-                e.scale = 0.5f;
-            }
-            if (ending == Ending::ReluMask) {
-                e.row_mask = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, frames);
-                std::memcpy(e.row_mask->data, mask.data(), mask.size() * sizeof(float));
-            }
+            const EpilogueCase ep(ctx, ending, shape.rows, frames, rng);
             // The activation rows every kernel reads (the quantizer is checked above).
             const size_t row_bytes = q8_activation_row_bytes(shape.cols);
             std::vector<uint8_t> xq(row_bytes * size_t(frames));
@@ -181,7 +161,7 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
                 std::vector<uint8_t> storage;
                 PackedQ8Matrix m(q8.data(), shape.rows, shape.cols, aligned64(storage, PackedQ8Matrix::storage_bytes(shape.rows, shape.cols)), kernel);
                 CHECK_EQ(std::string(m.layout_name()), std::string(q8_kernel_layout(kernel)));
-                ggml_tensor * y = m.apply(ctx, x, "w", e);
+                ggml_tensor * y = m.apply(ctx, x, "w", ep.epilogue);
                 ggml_cgraph * graph = ggml_new_graph(ctx);
                 ggml_build_forward_expand(graph, y);
                 const int threads = 1 + int(frames % 2);
@@ -189,10 +169,7 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
                 double worst = 0.0;
                 for (int64_t t = 0; t < frames; ++t) {
                     for (int64_t o = 0; o < shape.rows; ++o) {
-                        double want = product[size_t(t * shape.rows + o)];
-                        if (ending == Ending::BiasSilu) want = (want + bias[size_t(o)]) / (1.0 + std::exp(-(want + bias[size_t(o)])));
-                        if (ending == Ending::Residual) want = residual[size_t(t * shape.rows + o)] + 0.5 * want;
-                        if (ending == Ending::ReluMask) want = mask[size_t(t)] * std::max(0.0, want + bias[size_t(o)]);
+                        const double want = ep.apply(product[size_t(t * shape.rows + o)], t, o);
                         const double got = static_cast<const float *>(y->data)[t * shape.rows + o];
                         worst = std::max(worst, std::fabs(got - want) / (1.0 + std::fabs(want)));
                     }
