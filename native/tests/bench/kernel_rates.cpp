@@ -274,7 +274,7 @@ double streamed_ff_rate(int64_t d, int64_t frames, int layers, ActivationFormat 
 /** G multiply–adds/s of ggml's own Q8_0 matmul (stock kernels, F32 activations) at one thread: what the 256-bit kernels replace. */
 double ggml_q8_rate(const std::vector<BlockQ8_0> & blocks, int64_t rows, int64_t cols, int64_t frames, int products, std::mt19937 & rng) {
     ggml_init_params params = {blocks.size() * sizeof(BlockQ8_0) + size_t(rows + cols) * size_t(frames) * sizeof(float) * size_t(products + 1) +
-                                   (size_t(16) << 20),
+                                   (size_t(32) << 20),  // the graph, and the work buffer ggml_graph_compute_with_ctx takes from it
                                nullptr, false};
     ggml_context * ctx = ggml_init(params);
     ggml_tensor * w = ggml_new_tensor_2d(ctx, GGML_TYPE_Q8_0, cols, rows);
