@@ -131,7 +131,8 @@ struct ModelWeights::Placement {
     ggml_context * ctx_unbacked = nullptr;
     ggml_backend_buffer_type_t repack_buft = nullptr;
     // On the CPU, Q8_0 matmul weights take the VNNI kernel and F32 ones the AVX-512 kernel where the
-    // CPU has them, whatever layout placed them (the file's, or a load-time conversion).
+    // CPU has them (else the 256-bit kernels: any_int8_kernel, and packed_f32 on AVX2), whatever
+    // layout placed them (the file's, or a load-time conversion).
     const bool packed_int8;
     // The int8 layouts (PackedQ8Matrix for Q8_0, PackedI8ChannelMatrix for weightType 'int8') on the
     // VNNI kernels as above, or where the CPU has no AVX512-VNNI on the 256-bit ones (q8_0_avx_vnni,
@@ -205,7 +206,7 @@ struct ModelWeights::Placement {
         : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
           packed_int8(allow_packed && b.is_cpu() && cpu_has_avx512_vnni()),
           any_int8_kernel(allow_packed && b.is_cpu() && int8_kernels_available()),
-          packed_f32(allow_packed && b.is_cpu() && cpu_has_avx512f()),
+          packed_f32(allow_packed && b.is_cpu() && f32_kernels_available()),
           channel_int8(per_channel_int8 && any_int8_kernel), int16_floats(all_floats_int16 && packed_int8 && t == GGML_TYPE_COUNT),
           amx_int8(channel_int8 && amx_bf16_usable()) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
@@ -737,8 +738,8 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             packed_kernels_[amx_halves(pack) ? (pack.tensor->type == GGML_TYPE_Q8_0 ? "q8_0_amx_bf16" : "f32_amx_bf16")
                             : pack.per_channel ? (channel_on_amx(pack.tensor->ne[1], pack.tensor->ne[0] / 2) ? "int8_channel_amx" : PackedI8ChannelMatrix::layout_of(int8_kernel_for_this_cpu()))
                             : pack.int16 ? "i16_vnni"
-                            : pack.tensor->type == GGML_TYPE_F16 ? "f16_avx512"
-                                                                 : "f32_avx512"] += 1;
+                            : pack.tensor->type == GGML_TYPE_F16 ? (f32_kernel_for_this_cpu() == F32Kernel::Avx512 ? "f16_avx512" : "f16_avx2")
+                                                                 : (f32_kernel_for_this_cpu() == F32Kernel::Avx512 ? "f32_avx512" : "f32_avx2")] += 1;
             packed.add_rel_pos(pack.tensor, std::move(made_halves[i]));
             continue;
         }

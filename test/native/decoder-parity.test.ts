@@ -33,10 +33,14 @@ const CLASS_FEATURES: Record<CpuClass, string[]> = {
   amx: [...BELOW_AVX512, 'PARAKEET_AVX512', 'PARAKEET_AVX512_VNNI', 'PARAKEET_AMX_BF16'],
 };
 /**
- * The 256-bit classes' only kernel so far: Q8_0 matmuls (q8_0_avx2.cpp, q8_0_avx_vnni.cpp), which a
- * Q8_0 file must then really run; everything else there is ggml's.
+ * The 256-bit classes' kernels under auto, which the files must then really run: F32 matmuls on
+ * f32_avx2 (f32_avx2.cpp), a Q8_0 file's Q8_0 ones on the class's Q8_0 kernel (q8_0_avx2.cpp,
+ * q8_0_avx_vnni.cpp); everything else there is ggml's.
  */
-const BELOW_AVX512_KERNEL: Partial<Record<CpuClass, string>> = { avx2: 'q8_0_avx2', avx_vnni: 'q8_0_avx_vnni' };
+const BELOW_AVX512_KERNELS: Partial<Record<CpuClass, { q8_0: string[]; f32: string[] }>> = {
+  avx2: { q8_0: ['f32_avx2', 'q8_0_avx2'], f32: ['f32_avx2'] },
+  avx_vnni: { q8_0: ['f32_avx2', 'q8_0_avx_vnni'], f32: ['f32_avx2'] },
+};
 
 const models: { file: string; type: WeightType; seed: number }[] = [
   { file: 'heldout-q8_0-s2.gguf', type: 'q8_0', seed: 2 },
@@ -76,10 +80,10 @@ describe('transducer decisions follow the float64 decoder on its own encoder out
         assert.ok(row.reliable >= 10, `${label}: the float64 decode has only ${row.reliable} clear tokens, too few to test anything`);
         assert.ok(row.agreeing >= row.reliable, `${label}: the engine leaves the float64 decisions at token ${row.agreeing} of ${row.reliable} clear ones\n  ${row.detail}`);
         if (!engineFeatures.includes('PARAKEET_AVX512')) {
-          // Below AVX-512 only the class's 256-bit Q8_0 kernel, and it runs wherever the file is Q8_0.
-          const own = engineFeatures.includes('PARAKEET_AVX2') ? BELOW_AVX512_KERNEL[cpuClass] : undefined;
-          const wanted = own !== undefined && row.model.includes('q8_0') ? [own] : [];
-          assert.deepEqual(Object.keys(row.kernels), wanted, `${label}: the engine kernels below the AVX-512 class`);
+          // Below AVX-512 only the class's 256-bit kernels, and each runs wherever the file has its weights.
+          const own = engineFeatures.includes('PARAKEET_AVX2') ? BELOW_AVX512_KERNELS[cpuClass] : undefined;
+          const wanted = own === undefined ? [] : row.model.includes('q8_0') ? own.q8_0 : own.f32;
+          assert.deepEqual(Object.keys(row.kernels).sort(), wanted, `${label}: the engine kernels below the AVX-512 class`);
         }
         assert.equal(row.kernels.q8_0_decoder_vnni, undefined, `${label}: the decoder's int8 twins run only with weightType int8`);
       }
