@@ -15,12 +15,7 @@ namespace parakeet {
 
 #ifdef PARAKEET_X86
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma,f16c,avxvnni"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,f16c,avxvnni")
-#endif
+PARAKEET_TARGET_BEGIN("avx2,fma,f16c,avxvnni")
 namespace vex {
 namespace {
 #define PARAKEET_I8C_YMM_DOT 1
@@ -28,18 +23,9 @@ namespace {
 #undef PARAKEET_I8C_YMM_DOT
 }  // namespace
 }  // namespace vex
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+PARAKEET_TARGET_END
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma,f16c,avx512vl,avx512vnni"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,f16c,avx512vl,avx512vnni")
-#endif
+PARAKEET_TARGET_BEGIN("avx2,fma,f16c,avx512vl,avx512vnni")
 namespace evex {
 namespace {
 #define PARAKEET_I8C_YMM_DOT 2
@@ -47,11 +33,7 @@ namespace {
 #undef PARAKEET_I8C_YMM_DOT
 }  // namespace
 }  // namespace evex
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+PARAKEET_TARGET_END
 
 void channel_avx_vnni_vex_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     share_panels<PackedI8ChannelMatrix, vex::channel_gemm>(dst, ith, nth, userdata);

@@ -14,12 +14,7 @@ namespace parakeet {
 
 #ifdef PARAKEET_X86
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma,f16c"))), apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,f16c")
-#endif
+PARAKEET_TARGET_BEGIN("avx2,fma,f16c")
 
 namespace {
 
@@ -57,11 +52,7 @@ void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
 
 }  // namespace
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
-#endif
+PARAKEET_TARGET_END
 
 void q8_avx2_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) { share_panels<PackedQ8Matrix, gemm_panels>(dst, ith, nth, userdata); }
 

@@ -14,6 +14,21 @@
 #define PARAKEET_AVX2
 #endif
 
+// A region of functions compiled for `isa` (a string literal, e.g. "avx2,fma,f16c"): the kernels
+// whose one source is built per instruction set (q8_0_ymm_tile.inc, int8_channel_ymm_tile.inc)
+// include it between these. Templates defined outside keep their own target.
+#define PARAKEET_PRAGMA(text) _Pragma(#text)
+#if defined(__clang__)
+#define PARAKEET_TARGET_BEGIN(isa) PARAKEET_PRAGMA(clang attribute push(__attribute__((target(isa))), apply_to = function))
+#define PARAKEET_TARGET_END PARAKEET_PRAGMA(clang attribute pop)
+#elif defined(__GNUC__)
+#define PARAKEET_TARGET_BEGIN(isa) PARAKEET_PRAGMA(GCC push_options) PARAKEET_PRAGMA(GCC target(isa))
+#define PARAKEET_TARGET_END PARAKEET_PRAGMA(GCC pop_options)
+#else
+#define PARAKEET_TARGET_BEGIN(isa)
+#define PARAKEET_TARGET_END
+#endif
+
 namespace parakeet {
 
 // sigmoid512's arithmetic on 8 lanes (simd_math.h says why each step is as it is), with the

@@ -9,6 +9,8 @@
 #include <random>
 #include <vector>
 
+#include "check.h"
+#include "ggml-cpu.h"
 #include "ggml.h"
 #include "packed_weights.h"
 
@@ -49,6 +51,25 @@ struct EpilogueCase {
             case Ending::ReluMask: return mask[size_t(t)] * std::max(0.0, v + bias[size_t(o)]);
         }
         return v;
+    }
+
+    /**
+     * A kernel's node `y` ([rows, frames] F32), computed on `threads` threads, against `product`
+     * (float64, the same order) through this epilogue: the largest |got − want| / (1 + |want|).
+     */
+    double worst_error(ggml_context * ctx, ggml_tensor * y, const std::vector<double> & product, int64_t frames, int threads) const {
+        ggml_cgraph * graph = ggml_new_graph(ctx);
+        ggml_build_forward_expand(graph, y);
+        CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, threads)), int(GGML_STATUS_SUCCESS));
+        double worst = 0.0;
+        for (int64_t t = 0; t < frames; ++t) {
+            for (int64_t o = 0; o < rows; ++o) {
+                const double want = apply(product[size_t(t * rows + o)], t, o);
+                const double got = static_cast<const float *>(y->data)[t * rows + o];
+                worst = std::max(worst, std::fabs(got - want) / (1.0 + std::fabs(want)));
+            }
+        }
+        return worst;
     }
 
 private:

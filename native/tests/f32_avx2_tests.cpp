@@ -39,23 +39,16 @@ int check_kernels(const std::vector<Element> & stored, const std::vector<double>
         float * xd = static_cast<float *>(x->data);
         for (int64_t i = 0; i < cols * frames; ++i) xd[i] = normal(rng);
         const EpilogueCase ep(ctx, ending, rows, frames, rng);
+        std::vector<double> product(size_t(rows * frames), 0.0);
+        for (int64_t t = 0; t < frames; ++t)
+            for (int64_t o = 0; o < rows; ++o)
+                for (int64_t i = 0; i < cols; ++i) product[size_t(t * rows + o)] += weights[size_t(o * cols + i)] * double(xd[t * cols + i]);
         for (F32Kernel kernel : {F32Kernel::Avx2, F32Kernel::Avx512}) {
             if (!runs_here(kernel)) continue;
             std::vector<uint8_t> storage;
             const PackedPanelMatrix<Element> m(stored.data(), rows, cols, aligned64(storage, PackedPanelMatrix<Element>::storage_bytes(rows, cols)), kernel);
             ggml_tensor * y = m.apply(ctx, x, "w", ep.epilogue);
-            ggml_cgraph * graph = ggml_new_graph(ctx);
-            ggml_build_forward_expand(graph, y);
-            CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, 1 + int(frames % 2))), int(GGML_STATUS_SUCCESS));
-            double worst = 0.0;
-            for (int64_t t = 0; t < frames; ++t) {
-                for (int64_t o = 0; o < rows; ++o) {
-                    double dot = 0.0;
-                    for (int64_t i = 0; i < cols; ++i) dot += weights[size_t(o * cols + i)] * double(xd[t * cols + i]);
-                    const double want = ep.apply(dot, t, o);
-                    worst = std::max(worst, std::fabs(double(static_cast<const float *>(y->data)[t * rows + o]) - want) / (1.0 + std::fabs(want)));
-                }
-            }
+            const double worst = ep.worst_error(ctx, y, product, frames, 1 + int(frames % 2));
             if (worst > 1e-5) {
                 std::cerr << "  " << m.layout_name() << " " << rows << " × " << cols << ", " << frames << " frames, ending " << int(ending)
                           << ": worst error " << worst << "\n";

@@ -133,17 +133,7 @@ TEST(channel_ymm_kernels_match_float64_for_1_to_17_frames) {
                                               aligned64(storage, PackedI8ChannelMatrix::storage_bytes(shape.rows, shape.cols)), kernel);
                 CHECK_EQ(std::string(m.layout_name()), std::string(PackedI8ChannelMatrix::layout_of(kernel)));
                 ggml_tensor * y = m.apply(ctx, x, "w", ep.epilogue);
-                ggml_cgraph * graph = ggml_new_graph(ctx);
-                ggml_build_forward_expand(graph, y);
-                CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, 1 + int(frames % 2))), int(GGML_STATUS_SUCCESS));
-                double worst = 0.0;
-                for (int64_t t = 0; t < frames; ++t) {
-                    for (int64_t o = 0; o < shape.rows; ++o) {
-                        const double want = ep.apply(product[size_t(t * shape.rows + o)], t, o);
-                        const double got = static_cast<const float *>(y->data)[t * shape.rows + o];
-                        worst = std::max(worst, std::fabs(got - want) / (1.0 + std::fabs(want)));
-                    }
-                }
+                const double worst = ep.worst_error(ctx, y, product, frames, 1 + int(frames % 2));
                 if (worst > 2e-5) {
                     std::cerr << "  " << m.layout_name() << " kernel " << int(kernel) << ": " << shape.rows << " × " << shape.cols << ", " << frames
                               << " frames, ending " << int(ending) << ": worst error " << worst << "\n";

@@ -162,18 +162,7 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
                 PackedQ8Matrix m(q8.data(), shape.rows, shape.cols, aligned64(storage, PackedQ8Matrix::storage_bytes(shape.rows, shape.cols)), kernel);
                 CHECK_EQ(std::string(m.layout_name()), std::string(q8_kernel_layout(kernel)));
                 ggml_tensor * y = m.apply(ctx, x, "w", ep.epilogue);
-                ggml_cgraph * graph = ggml_new_graph(ctx);
-                ggml_build_forward_expand(graph, y);
-                const int threads = 1 + int(frames % 2);
-                CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, threads)), int(GGML_STATUS_SUCCESS));
-                double worst = 0.0;
-                for (int64_t t = 0; t < frames; ++t) {
-                    for (int64_t o = 0; o < shape.rows; ++o) {
-                        const double want = ep.apply(product[size_t(t * shape.rows + o)], t, o);
-                        const double got = static_cast<const float *>(y->data)[t * shape.rows + o];
-                        worst = std::max(worst, std::fabs(got - want) / (1.0 + std::fabs(want)));
-                    }
-                }
+                const double worst = ep.worst_error(ctx, y, product, frames, 1 + int(frames % 2));
                 if (worst > 2e-5) {
                     std::cerr << "  " << kernel_label(kernel) << " " << shape.rows << " × " << shape.cols << ", " << frames << " frames, ending "
                               << int(ending) << ": worst error " << worst << "\n";
