@@ -10,11 +10,11 @@
 
 namespace parakeet {
 
+#ifdef PARAKEET_X86
+
 namespace {
 inline float sigmoid_scalar(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 }  // namespace
-
-#ifdef PARAKEET_X86
 
 PARAKEET_AVX2 void glu_row_avx2(const float * first, const float * second, float mask, float * out, int64_t d) {
     const __m256 m = _mm256_set1_ps(mask);
