@@ -51,6 +51,26 @@ PARAKEET_AVX2 static inline __m256 sigmoid256(__m256 x) {
     return _mm256_div_ps(one, _mm256_add_ps(one, _mm256_castsi256_ps(scaled)));
 }
 
+// e^x on 8 lanes: exp512's arithmetic (simd_math.h: n = round(x·log2 e), r = x − n·ln 2 in two
+// parts, the Cephes degree-6 polynomial), 2^n put into the exponent field as sigmoid256 does.
+PARAKEET_AVX2 static inline __m256 exp256(__m256 x) {
+    x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-86.0f)), _mm256_set1_ps(88.3f));  // e^−86 ≈ 4e−38 keeps 2^n normal
+    const __m256 shifter = _mm256_set1_ps(12582912.0f);  // 1.5·2²³: adding it rounds to an integer (nearest even)
+    const __m256 shifted = _mm256_fmadd_ps(x, _mm256_set1_ps(1.44269504088896341f), shifter);
+    const __m256 n = _mm256_sub_ps(shifted, shifter);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+    p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+    // n ∈ [−124, 127]: p·2^n through the exponent field (p ∈ [0.7, 1.42]) stays a normal float.
+    return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(p), _mm256_slli_epi32(_mm256_castps_si256(shifted), 23)));
+}
+
 /** A packed matmul's epilogue on 8 outputs (packed_weights.h): residual + scale · act(v + bias). */
 PARAKEET_AVX2 static inline __m256 finish_outputs256(__m256 v, const float * bias8, bool silu, const float * residual8, float scale) {
     if (bias8 != nullptr) v = _mm256_add_ps(v, _mm256_loadu_ps(bias8));
