@@ -320,6 +320,20 @@ double f32_rate(const PackedF32Matrix * packed, const std::vector<float> & weigh
     return double(products) * double(frames) * double(rows) * double(cols) / seconds / 1e9;
 }
 
+/** One table cell per int8 kernel width: `Matrix` packed from `source` for each, its G multiply–adds/s ("-" where it does not run). */
+template <typename Matrix, typename Source>
+void print_int8_widths(const Source * source, int64_t rows, int64_t cols, int64_t frames, int products, std::mt19937 & rng) {
+    for (Int8Kernel kernel : {Int8Kernel::Avx2, Int8Kernel::AvxVnniVex, Int8Kernel::AvxVnniEvex, Int8Kernel::Vnni512}) {
+        if (!int8_kernel_runs_here(kernel)) {
+            std::printf(" %19s", "-");
+            continue;
+        }
+        std::vector<uint8_t> storage;
+        const Matrix m(source, rows, cols, aligned64(storage, Matrix::storage_bytes(rows, cols)), kernel);
+        std::printf(" %19.1f", 64.0 * gemm_rate(m, frames, products, rng));
+    }
+}
+
 /**
  * `--ymm` (and after the default tables): the Q8_0 and per-channel int8 kernels of every width this
  * CPU runs (…_avx2, …_avx_vnni, the 512-bit …_vnni) beside ggml's stock Q8_0 matmul, and the F32
@@ -333,25 +347,16 @@ void ymm_rates(bool quick) {
     const Shape small[] = {{"smoke 64 x 96", 64, 96}};
     const std::vector<int64_t> frames_list = quick ? std::vector<int64_t>{3, 17} : std::vector<int64_t>{125, 750};
     const int products = quick ? 2 : 12;
-    const Int8Kernel kernels[] = {Int8Kernel::Avx2, Int8Kernel::AvxVnniVex, Int8Kernel::AvxVnniEvex, Int8Kernel::Vnni512};
     const char * labels[] = {"q8_0_avx2", "q8_0_avx_vnni", "q8_0_avx_vnni(evex)", "q8_0_vnni"};
     std::printf("\nQ8_0 kernels by width, one thread, G multiply-adds/s (%d products per graph run; ggml: its stock Q8_0 mul_mat):\n", products);
     std::printf("%-17s %6s |", "shape", "frames");
-    for (size_t k = 0; k < std::size(kernels); ++k) std::printf(" %19s", labels[k]);
+    for (const char * label : labels) std::printf(" %19s", label);
     std::printf(" %9s\n", "ggml");
     for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
         const std::vector<BlockQ8_0> blocks = random_q8_blocks(s.rows, s.cols, rng);
         for (int64_t frames : frames_list) {
             std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
-            for (Int8Kernel kernel : kernels) {
-                if (!int8_kernel_runs_here(kernel)) {
-                    std::printf(" %19s", "-");
-                    continue;
-                }
-                std::vector<uint8_t> storage;
-                const PackedQ8Matrix m(blocks.data(), s.rows, s.cols, aligned64(storage, PackedQ8Matrix::storage_bytes(s.rows, s.cols)), kernel);
-                std::printf(" %19.1f", 64.0 * gemm_rate(m, frames, products, rng));
-            }
+            print_int8_widths<PackedQ8Matrix>(blocks.data(), s.rows, s.cols, frames, products, rng);
             std::printf(" %9.1f\n", ggml_q8_rate(blocks, s.rows, s.cols, frames, products, rng));
         }
     }
@@ -359,7 +364,7 @@ void ymm_rates(bool quick) {
     std::printf("\nper-channel int8 and F32 by width, one thread, G multiply-adds/s (ggml: its stock F32 mul_mat):\n");
     std::printf("%-17s %6s |", "shape", "frames");
     const char * channel_labels[] = {"int8_channel_avx2", "int8_ch_avx_vnni", "int8_ch_vnni(evex)", "int8_channel_vnni"};
-    for (size_t k = 0; k < std::size(kernels); ++k) std::printf(" %19s", channel_labels[k]);
+    for (const char * label : channel_labels) std::printf(" %19s", label);
     std::printf(" %10s %10s %9s\n", "f32_avx2", "f32_avx512", "ggml");
     for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
         std::vector<float> dense(size_t(s.rows * s.cols));
@@ -367,15 +372,7 @@ void ymm_rates(bool quick) {
         for (float & v : dense) v = normal(rng);
         for (int64_t frames : frames_list) {
             std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
-            for (Int8Kernel kernel : kernels) {
-                if (!int8_kernel_runs_here(kernel)) {
-                    std::printf(" %19s", "-");
-                    continue;
-                }
-                std::vector<uint8_t> storage;
-                const PackedI8ChannelMatrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedI8ChannelMatrix::storage_bytes(s.rows, s.cols)), kernel);
-                std::printf(" %19.1f", 64.0 * gemm_rate(m, frames, products, rng));
-            }
+            print_int8_widths<PackedI8ChannelMatrix>(dense.data(), s.rows, s.cols, frames, products, rng);
             for (F32Kernel kernel : {F32Kernel::Avx2, F32Kernel::Avx512}) {
                 if (kernel == F32Kernel::Avx2 ? !cpu_has_avx2() : !cpu_has_avx512f()) {
                     std::printf(" %10s", "-");
