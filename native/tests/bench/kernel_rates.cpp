@@ -328,7 +328,7 @@ void print_int8_widths(const Source * source, int64_t rows, int64_t cols, int64_
             std::printf(" %19s", "-");
             continue;
         }
-        std::vector<uint8_t> storage;
+        std::vector<uint8_t> storage(64);  // not empty: GCC 12 -Wnonnull misreads assign() on an empty vector
         const Matrix m(source, rows, cols, aligned64(storage, Matrix::storage_bytes(rows, cols)), kernel);
         std::printf(" %19.1f", 64.0 * gemm_rate(m, frames, products, rng));
     }
@@ -378,7 +378,7 @@ void ymm_rates(bool quick) {
                     std::printf(" %10s", "-");
                     continue;
                 }
-                std::vector<uint8_t> storage;
+                std::vector<uint8_t> storage(64);  // not empty: GCC 12 -Wnonnull misreads assign() on an empty vector
                 const PackedF32Matrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedF32Matrix::storage_bytes(s.rows, s.cols)), kernel);
                 std::printf(" %10.1f", f32_rate(&m, dense, s.rows, s.cols, frames, products, rng));
             }
