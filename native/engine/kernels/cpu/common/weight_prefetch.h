@@ -29,18 +29,19 @@ public:
     PrefetchShare(const char * first, const char * end, int64_t steps, int64_t steps_per_burst, int64_t burst)
         : next_(first), end_(end), last_(end - 64), steps_(steps), step_(std::max<int64_t>(1, steps_per_burst)), countdown_(1), burst_(burst) {}
 #ifdef PARAKEET_X86
-    PARAKEET_AVX512 inline __attribute__((always_inline)) void tick() {
+    // No target attribute: PREFETCHT1 is baseline x86-64, so the AVX2 and AVX-512 kernels both inline these.
+    inline __attribute__((always_inline)) void tick() {
         if (--countdown_ != 0) return;
         countdown_ = step_;
         for (int64_t b = 0; b < burst_ && next_ < end_; ++b, next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
     }
-    PARAKEET_AVX512 inline __attribute__((always_inline)) void burst() {
+    inline __attribute__((always_inline)) void burst() {
         for (; next_ < end_; next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
     }
-    PARAKEET_AVX512 inline __attribute__((always_inline)) void front() {
+    inline __attribute__((always_inline)) void front() {
         for (; end_ - next_ > steps_ * 64; next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
     }
-    PARAKEET_AVX512 inline __attribute__((always_inline)) void tick_line() {
+    inline __attribute__((always_inline)) void tick_line() {
         _mm_prefetch(next_, _MM_HINT_T1);
         next_ += next_ < last_ ? 64 : 0;  // stays on the last line
     }
