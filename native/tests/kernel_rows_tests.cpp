@@ -196,11 +196,12 @@ int check_halves(const KernelRow & row, const Placed & w, Shape shape) {
 
 void check_row(const KernelRow & row) {
     const CpuFeatures & cpu = cpu_features();
-    if (parakeet_tests::skip_unless(row_runs_on(row, cpu), std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) + " class; this process has " +
-                                                               cpu_class_name(cpu.usable()) +
-                                                               (row.cpu_class == CpuClass::Amx ? " (AMX: " + cpu.amx_reason + ")" : std::string()))) {
-        return;
-    }
+    // The class may suffice while the CPU lacks what the row needs beyond it (AVX-VNNI's VEX or EVEX form).
+    const std::string why = cpu.has(row.cpu_class) ? std::string(row.name) + " needs more than its class here: " + row.chosen_when
+                                                   : std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) + " class; this process has " +
+                                                         cpu_class_name(cpu.usable()) +
+                                                         (row.cpu_class == CpuClass::Amx ? " (AMX: " + cpu.amx_reason + ")" : std::string());
+    if (parakeet_tests::skip_unless(row_runs_on(row, cpu), why)) return;
     std::mt19937 rng(unsigned(row.id) + 7);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     for (const Shape & shape : kShapes) {

@@ -21,16 +21,7 @@ PARAKEET_AVX2 void conv0_row_avx2(const float * mel, int64_t m_bins, int64_t row
     // Every output column's 9 input pixels (zero outside the image), then channel block by block
     // with the block's 9 taps in registers (conv0_row says why).
     thread_local std::vector<float> pixels;
-    pixels.resize(size_t(w1_count) * 9);
-    for (int64_t w1 = 0; w1 < w1_count; ++w1) {
-        for (int ky = 0; ky < 3; ++ky) {
-            const int64_t r = 2 * h1 - 1 + ky;
-            for (int kx = 0; kx < 3; ++kx) {
-                const int64_t m = 2 * w1 - 1 + kx;
-                pixels[size_t(w1 * 9 + ky * 3 + kx)] = (r >= 0 && r < rows && m >= 0 && m < m_bins) ? mel[r * m_bins + m] : 0.0f;
-            }
-        }
-    }
+    conv0_pixels(mel, m_bins, rows, h1, w1_count, pixels);
     const __m256 vkeep = _mm256_set1_ps(keep);
     for (int64_t c = 0; c < c_count; c += 8) {
         __m256 tap[9];

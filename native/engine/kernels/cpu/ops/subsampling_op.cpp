@@ -37,16 +37,7 @@ PARAKEET_AVX512 void conv0_row(const float * mel, int64_t m_bins, int64_t rows, 
     // (Column by column the taps were loaded again for every column: twice the loads, 1.7 → 1.3 ms
     // for the whole op on 110M at 10 s.)
     thread_local std::vector<float> pixels;
-    pixels.resize(size_t(w1_count) * 9);
-    for (int64_t w1 = 0; w1 < w1_count; ++w1) {
-        for (int ky = 0; ky < 3; ++ky) {
-            const int64_t r = 2 * h1 - 1 + ky;
-            for (int kx = 0; kx < 3; ++kx) {
-                const int64_t m = 2 * w1 - 1 + kx;
-                pixels[size_t(w1 * 9 + ky * 3 + kx)] = (r >= 0 && r < rows && m >= 0 && m < m_bins) ? mel[r * m_bins + m] : 0.0f;
-            }
-        }
-    }
+    conv0_pixels(mel, m_bins, rows, h1, w1_count, pixels);
     for (int64_t c = 0; c < c_count; c += 16) {
         __m512 tap[9];
         for (int t = 0; t < 9; ++t) tap[t] = _mm512_loadu_ps(taps + t * c_count + c);
