@@ -92,7 +92,7 @@ export interface ModelInfo extends ModelDetails {
   durations: number[];
   /** Seconds per encoder frame (0.08 for the published models). */
   frameSec: number;
-  /** Engine CPU kernel ("f32_avx512", "f16_avx512", "q8_0_vnni", …) -> matmul weights it runs from a packed copy. */
+  /** Engine CPU kernel ("f32_avx512", "q8_0_vnni", and on CPUs without AVX-512 "f32_avx2", "q8_0_avx2", …) -> matmul weights it runs from a packed copy. */
   kernels: Record<string, number>;
   /** A cache-aware streaming model (Model.createStream works): chunked_limited, causal convs, normalize NA, RNNT. */
   streaming: boolean;

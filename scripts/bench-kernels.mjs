@@ -7,5 +7,6 @@ import { buildDir, buildTestTarget, run } from './native-test-build.mjs';
 
 buildTestTarget('bench-kernels', 'parakeet_kernel_rates');
 // `-- --streamed`: only the Q8_0 feed-forward pairs (VNNI, then AMX) with their weights from DRAM;
-// `-- --tile`: only the VNNI Q8_0 kernel on cache-resident operands (kernel_rates.cpp).
+// `-- --tile`: only the VNNI Q8_0 kernel on cache-resident operands; `-- --ymm [--quick]`: the Q8_0
+// kernels of every width this CPU runs against ggml's stock Q8_0 matmul (kernel_rates.cpp).
 run('bench-kernels', join(buildDir, 'tests', process.platform === 'win32' ? 'parakeet_kernel_rates.exe' : 'parakeet_kernel_rates'), process.argv.slice(2));

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "attention_f32_avx2.h"
 #include "attention_op.h"
 #include "check.h"
 #include "cpu_ops.h"
@@ -79,7 +80,9 @@ std::vector<double> reference(const Case & c, const Inputs & in) {
 
 /** The op's output: F32 rows [T][D], or (tiles_out) its BF16 activation tiles as raw 16-bit words. */
 template <typename Value = float>
-std::vector<Value> run_op(const Case & c, const Inputs & in, AttentionProducts products, bool tiles_out = false) {
+// `body`: run that op body on the fused node's sources instead of the one the CPU check picks (a
+// kernel of a lower class, e.g. attention_f32_avx2_op on an AVX-512 CPU).
+std::vector<Value> run_op(const Case & c, const Inputs & in, AttentionProducts products, bool tiles_out = false, ggml_custom_op_t body = nullptr) {
     const int64_t D = c.dk * c.heads, T = c.frames;
     ggml_init_params params = {size_t(64) << 20, nullptr, false};
     ggml_context * ctx = ggml_init(params);
@@ -96,6 +99,7 @@ std::vector<Value> run_op(const Case & c, const Inputs & in, AttentionProducts p
     }
     ggml_tensor * y = fused_rel_pos_attention(ctx, tensor(in.q, D, T), tensor(in.k, D, T), tensor(in.v, D, T), tensor(in.p, D, 2 * T - 1),
                                               tensor(in.u, c.dk, c.heads), tensor(in.bv, c.dk, c.heads), mask, products, tiles_out);
+    if (body != nullptr) y = ggml_custom_4d(ctx, GGML_TYPE_F32, D, T, 1, 1, y->src, mask != nullptr ? 7 : 6, body, GGML_N_TASKS_MAX, nullptr);
     ggml_cgraph * graph = ggml_new_graph(ctx);
     ggml_build_forward_expand(graph, y);
     // Tiles start as garbage: every value the GEMM reads must be written by the op.
@@ -125,13 +129,13 @@ double relative_l2(const std::vector<float> & got, const std::vector<double> & w
 
 const Case kCases[] = {{64, 2, 1, 1, 1}, {64, 3, 45, 40, 2}, {128, 2, 100, 100, 1}, {48, 2, 70, 33, 2}, {128, 1, 30, 29, 1}};
 
-void check_op(AttentionProducts products, double bound) {
+void check_op(AttentionProducts products, double bound, ggml_custom_op_t body = nullptr) {
     std::mt19937 rng(products == AttentionProducts::F32 ? 5 : 21);
     for (const Case & c : kCases) {
         if (products == AttentionProducts::AmxBf16 && !amx_attention_available(c.dk)) continue;  // heads of 48: dk a multiple of 32 only
         const Inputs in = random_inputs(c, rng);
         const std::vector<double> want = reference(c, in);
-        const std::vector<float> got = run_op(c, in, products);
+        const std::vector<float> got = run_op(c, in, products, false, body);
         const double err = relative_l2(got, want);
         int nonzero_padding = 0;
         for (int64_t i = c.valid * c.dk * c.heads; i < int64_t(got.size()); ++i) nonzero_padding += got[size_t(i)] != 0.0f;
@@ -144,8 +148,13 @@ void check_op(AttentionProducts products, double bound) {
 }  // namespace
 
 TEST(f32_attention_matches_float64) {
-    if (parakeet_tests::skip_unless(fused_attention_available(), "no AVX-512 on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+    if (parakeet_tests::skip_unless(fused_attention_available(), "no AVX2 or AVX-512 on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
     check_op(AttentionProducts::F32, 1e-5);
+}
+
+TEST(f32_attention_avx2_matches_float64) {
+    if (parakeet_tests::skip_unless(cpu_has_avx2(), "no AVX2 + FMA + F16C on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+    check_op(AttentionProducts::F32, 1e-5, attention_f32_avx2_op);
 }
 
 // 12–14 bits per value: an order of magnitude inside one 8-bit (Q8_0) product's error.

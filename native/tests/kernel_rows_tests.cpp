@@ -196,11 +196,12 @@ int check_halves(const KernelRow & row, const Placed & w, Shape shape) {
 
 void check_row(const KernelRow & row) {
     const CpuFeatures & cpu = cpu_features();
-    if (parakeet_tests::skip_unless(row_runs_on(row, cpu), std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) + " class; this process has " +
-                                                               cpu_class_name(cpu.usable()) +
-                                                               (row.cpu_class == CpuClass::Amx ? " (AMX: " + cpu.amx_reason + ")" : std::string()))) {
-        return;
-    }
+    // The class may suffice while the CPU lacks what the row needs beyond it (AVX-VNNI's VEX or EVEX form).
+    const std::string why = cpu.has(row.cpu_class) ? std::string(row.name) + " needs more than its class here: " + row.chosen_when
+                                                   : std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) + " class; this process has " +
+                                                         cpu_class_name(cpu.usable()) +
+                                                         (row.cpu_class == CpuClass::Amx ? " (AMX: " + cpu.amx_reason + ")" : std::string());
+    if (parakeet_tests::skip_unless(row_runs_on(row, cpu), why)) return;
     std::mt19937 rng(unsigned(row.id) + 7);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     for (const Shape & shape : kShapes) {
@@ -253,6 +254,37 @@ TEST(kernel_choice_follows_the_table) {
     CHECK(choose_kernel(exact, vnni).row == &kernel_row(KernelId::I16Vnni));
     exact.rows = 48;  // not a panel of 32: no engine kernel
     CHECK(choose_kernel(exact, vnni).row == nullptr);
+    // The 256-bit rows, after the AVX-512 ones: AVX2; AVX-VNNI (VEX); an AVX512-VNNI CPU capped to
+    // avx_vnni (EVEX); an AVX-512 CPU without VNNI (Skylake-X) takes AVX2's int8 rows and AVX-512's F32 one.
+    CpuFeatures avx2;
+    avx2.hardware = CpuClass::Avx2;
+    exact.rows = 64;
+    exact.numerics = KernelNumerics::Exact;
+    q8.column_halves = false;
+    CHECK(choose_kernel(q8, avx2).row == &kernel_row(KernelId::Q8_0Avx2));
+    CHECK(choose_kernel(exact, avx2).row == &kernel_row(KernelId::F32Avx2));
+    exact.numerics = KernelNumerics::Int16;
+    CHECK(choose_kernel(exact, avx2).row == nullptr);  // 14-bit stays AVX512-VNNI's
+    CpuFeatures vex = avx2;
+    vex.hardware = CpuClass::AvxVnni;
+    vex.avx_vnni = true;
+    CHECK(choose_kernel(q8, vex).row == &kernel_row(KernelId::Q8_0AvxVnni));
+    CpuFeatures evex = vnni;
+    evex.avx512vl = evex.avx512_vnni = true;
+    evex.cap = CpuClass::AvxVnni;
+    CHECK(choose_kernel(q8, evex).row == &kernel_row(KernelId::Q8_0AvxVnniEvex));
+    CpuFeatures skylake_x;
+    skylake_x.hardware = CpuClass::Avx512;
+    skylake_x.avx512vl = true;
+    CHECK(choose_kernel(q8, skylake_x).row == &kernel_row(KernelId::Q8_0Avx2));
+    KernelRequest channel = q8;
+    channel.placed = GGML_TYPE_F32;
+    channel.numerics = KernelNumerics::ChannelInt8;
+    CHECK(choose_kernel(channel, skylake_x).row == &kernel_row(KernelId::Int8ChannelAvx2));
+    CHECK(choose_kernel(channel, vex).row == &kernel_row(KernelId::Int8ChannelAvxVnni));
+    CHECK(choose_kernel(channel, evex).row == &kernel_row(KernelId::Int8ChannelAvxVnniEvex));
+    exact.numerics = KernelNumerics::Exact;
+    CHECK(choose_kernel(exact, skylake_x).row == &kernel_row(KernelId::F32Avx512));
     // Every id names exactly one row.
     for (const KernelRow & row : kernel_table()) CHECK(&kernel_row(row.id) == &row);
 }

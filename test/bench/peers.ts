@@ -9,6 +9,9 @@
 //   npm run bench:peers -- --shapes 600m --seconds 60 --threads 2 --runs 7
 //   npm run bench:peers -- --no-amx        AMX refused to both sides (peers/deny-amx.c; Linux x86-64):
 //                                          an AMX CPU measured as the AVX512-VNNI class it contains
+//   npm run bench:peers -- --cpu-class avx2  our engine's kernels capped at a class (PARAKEET_CPU_CLASS:
+//                                          scalar, avx2, avx_vnni, avx512, avx512_vnni, amx); ONNX
+//                                          Runtime has no such switch and runs its best kernels (said in the output)
 //
 // Ratios are ours/peer speed (ORT ms ÷ our ms: above 1 we are faster). Matching precision:
 // our F32 file vs ORT fp32, our Q8_0 file vs ORT int8, each as weightType auto runs it (an F32 file
@@ -33,9 +36,15 @@ import { type OnnxPrecision, exportEncoderOnnx } from './peers/encoder-onnx.js';
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean' }, shapes: { type: 'string' }, seconds: { type: 'string' }, threads: { type: 'string' },
-    runs: { type: 'string' }, json: { type: 'string' }, 'no-amx': { type: 'boolean' },
+    runs: { type: 'string' }, json: { type: 'string' }, 'no-amx': { type: 'boolean' }, 'cpu-class': { type: 'string' },
   },
 });
+/** The engine's kernel classes (native/engine/cpu_ops.h, CpuClass). */
+const CPU_CLASSES = ['scalar', 'avx2', 'avx_vnni', 'avx512', 'avx512_vnni', 'amx'];
+const cpuClass = values['cpu-class'];
+if (cpuClass !== undefined && !CPU_CLASSES.includes(cpuClass)) {
+  throw new Error(`--cpu-class '${cpuClass}' is not one of ${CPU_CLASSES.join(', ')}`);
+}
 const list = (v: string | undefined, fallback: string[]) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : fallback);
 const shapes = list(values.shapes, values.quick ? ['110m'] : ['110m', '600m']);
 const durations = list(values.seconds, values.quick ? ['10'] : ['10', '60']).map(Number);
@@ -121,7 +130,9 @@ function denyAmxLibrary(): string {
   return out;
 }
 const denyAmx = values['no-amx'] ? denyAmxLibrary() : undefined;
-const childEnv = denyAmx ? { ...process.env, LD_PRELOAD: denyAmx } : process.env;
+const childEnv = {
+  ...process.env, ...(denyAmx ? { LD_PRELOAD: denyAmx } : {}), ...(cpuClass !== undefined ? { PARAKEET_CPU_CLASS: cpuClass } : {}),
+};
 
 const ortVersion = (JSON.parse(readFileSync(join(benchRoot, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8')) as { version: string }).version;
 const build = buildInfo();
@@ -131,6 +142,10 @@ const familyModel = cpuFamilyModel();
 console.log(`CPU: ${cpu} × ${cpus().length}${familyModel ? ` (family ${familyModel.family}, model ${familyModel.model})` : ''}; flags: ${flags.join(' ')}`);
 console.log(`ours: ggml ${build.ggmlVersion} (${build.ggmlCommit.slice(0, 12)}), weightType auto; peer: onnxruntime-node ${ortVersion} (CPU EP, graph optimizations all)`);
 if (denyAmx) console.log('--no-amx: the AMX tile permission is refused to both sides (test/bench/peers/deny-amx.c): each runs its AVX512-VNNI kernels');
+if (cpuClass !== undefined) {
+  console.log(`--cpu-class ${cpuClass}: OUR engine's kernels are capped at the ${cpuClass} class (PARAKEET_CPU_CLASS; ggml's own kernels are not); ` +
+    'ONNX Runtime CANNOT be restricted and runs its best kernels for this CPU, so the ratios compare our class against ORT at full strength');
+}
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 const ms = (s: Stats) => s.median.toFixed(0);
@@ -196,9 +211,9 @@ if (first) {
     `run by the engine's kernels: F32 file ${JSON.stringify(first.kernels.f32)}, Q8_0 file ${JSON.stringify(first.kernels.q8)}`);
 }
 
-const jsonPath = values.json ?? join(benchRoot, 'bench-results', `peers-${values.quick ? 'quick-' : ''}${denyAmx ? 'no-amx-' : ''}${cpu.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}${familyModel ? `-f${familyModel.family}-m${familyModel.model}` : ''}.json`);
+const jsonPath = values.json ?? join(benchRoot, 'bench-results', `peers-${values.quick ? 'quick-' : ''}${denyAmx ? 'no-amx-' : ''}${cpuClass !== undefined ? `class-${cpuClass}-` : ''}${cpu.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()}${familyModel ? `-f${familyModel.family}-m${familyModel.model}` : ''}.json`);
 mkdirSync(join(jsonPath, '..'), { recursive: true });
-writeFileSync(`${jsonPath}.partial`, `${JSON.stringify({ date: new Date().toISOString(), amxDenied: Boolean(denyAmx), cpu, cpuFamily: familyModel?.family, cpuModel: familyModel?.model, flags, cores: cpus().length, ggml: build, onnxruntime: ortVersion, rows }, null, 2)}\n`);
+writeFileSync(`${jsonPath}.partial`, `${JSON.stringify({ date: new Date().toISOString(), amxDenied: Boolean(denyAmx), cpuClass: cpuClass ?? null, ortRestricted: false, cpu, cpuFamily: familyModel?.family, cpuModel: familyModel?.model, flags, cores: cpus().length, ggml: build, onnxruntime: ortVersion, rows }, null, 2)}\n`);
 renameSync(`${jsonPath}.partial`, jsonPath);
 console.log(`wrote ${jsonPath}`);
 

@@ -187,7 +187,10 @@ struct ModelWeights::Placement {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
             }
         }
-        if (convert_to == GGML_TYPE_COUNT && !channel_int8 && kernels && kernel_runs(KernelNumerics::Stored, GGML_TYPE_Q8_0)) {
+        // The file-wide layout choices below (requantized 4–6 bit blocks, Q8_0 pointwise convs, 14-bit F32
+        // weights, BF16 tiles) were measured against the 512-bit VNNI kernel: on a CPU whose Q8_0 rows are
+        // the 256-bit ones (q8_0_avx2, q8_0_avx_vnni) the file keeps its own types.
+        if (convert_to == GGML_TYPE_COUNT && !channel_int8 && kernels && kernel_row_runs(KernelId::Q8_0Vnni)) {
             int64_t extra = 0;
             bool other_blocks = false, f32_file = true;
             for_each_matmul([&](const std::string & name, const ggml_tensor * src, int64_t in, int64_t out) {

@@ -65,6 +65,8 @@ DeviceInfo describe(ggml_backend_dev_t dev) {
         // The engine's own kernel classes beyond ggml's list (cpu_features.h), after any
         // PARAKEET_CPU_CLASS cap: what its kernels may use in this process.
         const CpuFeatures & engine = parakeet::cpu_features();
+        if (engine.has(CpuClass::Avx2)) info.cpu_features.push_back("PARAKEET_AVX2");
+        if (engine.avx_vnni_vex() || engine.avx_vnni_evex()) info.cpu_features.push_back("PARAKEET_AVX_VNNI");
         if (engine.has(CpuClass::Avx512)) info.cpu_features.push_back("PARAKEET_AVX512");
         if (engine.has(CpuClass::Avx512Vnni)) info.cpu_features.push_back("PARAKEET_AVX512_VNNI");
         if (engine.has(CpuClass::Amx)) info.cpu_features.push_back("PARAKEET_AMX_BF16");

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
@@ -33,6 +34,7 @@
 #include "ggml-backend.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
+#include "f32_avx512.h"
 #include "int8_channel_vnni.h"
 #include "q8_0_vnni.h"
 #include "amx_bf16.h"
@@ -157,6 +159,18 @@ struct Shape {
     int64_t rows, cols;
 };
 
+/**
+ * best_seconds_per_call of one graph run at one thread, its work buffer made once: through
+ * ggml_graph_compute_with_ctx every call took a new one from the context, which ran out on small
+ * graphs (many calls).
+ */
+double best_seconds_of_graph(ggml_cgraph * graph) {
+    ggml_cplan plan = ggml_graph_plan(graph, 1, nullptr);
+    std::vector<uint8_t> work(plan.work_size + 64);
+    plan.work_data = work.data();
+    return best_seconds_per_call([&] { ggml_graph_compute(graph, &plan); });
+}
+
 /** x [cols, frames] F32 in ctx, normal(0, 1) values. */
 ggml_tensor * random_activations(ggml_context * ctx, int64_t cols, int64_t frames, std::mt19937 & rng) {
     ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
@@ -195,7 +209,7 @@ double gemm_rate(const Matrix & m, int64_t frames, int products, std::mt19937 & 
     std::memcpy(leaf->data, xq->data, ggml_nbytes(xq));
     ggml_cgraph * graph = ggml_new_graph(ctx);
     for (int p = 0; p < products; ++p) ggml_build_forward_expand(graph, m.apply_quantized(ctx, leaf, "w", Epilogue{}));
-    const double seconds = best_seconds_per_call([&] { ggml_graph_compute_with_ctx(ctx, graph, 1); });
+    const double seconds = best_seconds_of_graph(graph);
     ggml_free(ctx);
     ggml_free(qctx);
     return double(products) * double(frames) * double(rows) * double(cols) / 64.0 / seconds / 1e9;
@@ -215,7 +229,7 @@ double tile_gemm_rate(const Matrix & m, int64_t frames, int products, std::mt199
     ggml_tensor * xt = m.quantize(ctx, random_activations(ctx, cols, frames, rng), "x");
     ggml_cgraph * graph = ggml_new_graph(ctx);
     for (int p = 0; p < products; ++p) ggml_build_forward_expand(graph, m.apply_quantized(ctx, xt, "w", Epilogue{}));
-    const double seconds = best_seconds_per_call([&] { ggml_graph_compute_with_ctx(ctx, graph, 1); });
+    const double seconds = best_seconds_of_graph(graph);
     ggml_free(ctx);
     return double(products) * double(frames) * double(rows) * double(cols) / 64.0 / seconds / 1e9;
 }
@@ -268,6 +282,110 @@ double streamed_ff_rate(int64_t d, int64_t frames, int layers, ActivationFormat 
     ggml_gallocr_free(allocator);
     ggml_free(ctx);
     return double(layers) * 8.0 * double(d) * double(d) * double(frames) / seconds / 1e9;
+}
+
+/** G multiply–adds/s of ggml's own Q8_0 matmul (stock kernels, F32 activations) at one thread: what the 256-bit kernels replace. */
+double ggml_q8_rate(const std::vector<BlockQ8_0> & blocks, int64_t rows, int64_t cols, int64_t frames, int products, std::mt19937 & rng) {
+    ggml_init_params params = {blocks.size() * sizeof(BlockQ8_0) + size_t(rows + cols) * size_t(frames) * sizeof(float) * size_t(products + 1) +
+                                   (size_t(16) << 20),
+                               nullptr, false};
+    ggml_context * ctx = ggml_init(params);
+    ggml_tensor * w = ggml_new_tensor_2d(ctx, GGML_TYPE_Q8_0, cols, rows);
+    std::memcpy(w->data, blocks.data(), ggml_nbytes(w));
+    ggml_tensor * x = random_activations(ctx, cols, frames, rng);
+    ggml_cgraph * graph = ggml_new_graph(ctx);
+    for (int p = 0; p < products; ++p) ggml_build_forward_expand(graph, ggml_mul_mat(ctx, w, x));
+    const double seconds = best_seconds_of_graph(graph);
+    ggml_free(ctx);
+    return double(products) * double(frames) * double(rows) * double(cols) / seconds / 1e9;
+}
+
+/** G multiply–adds/s of `products` W·x nodes of one F32 matrix (a packed one: `packed`; else ggml's own F32 mul_mat) at one thread. */
+double f32_rate(const PackedF32Matrix * packed, const std::vector<float> & weights, int64_t rows, int64_t cols, int64_t frames, int products,
+                std::mt19937 & rng) {
+    ggml_init_params params = {weights.size() * sizeof(float) + size_t(rows + cols) * size_t(frames) * sizeof(float) * size_t(products + 1) +
+                                   (size_t(16) << 20),
+                               nullptr, false};
+    ggml_context * ctx = ggml_init(params);
+    ggml_tensor * x = random_activations(ctx, cols, frames, rng);
+    ggml_tensor * w = nullptr;
+    if (packed == nullptr) {
+        w = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, rows);
+        std::memcpy(w->data, weights.data(), ggml_nbytes(w));
+    }
+    ggml_cgraph * graph = ggml_new_graph(ctx);
+    for (int p = 0; p < products; ++p) ggml_build_forward_expand(graph, packed != nullptr ? packed->apply(ctx, x, "w", Epilogue{}) : ggml_mul_mat(ctx, w, x));
+    const double seconds = best_seconds_of_graph(graph);
+    ggml_free(ctx);
+    return double(products) * double(frames) * double(rows) * double(cols) / seconds / 1e9;
+}
+
+/** One table cell per int8 kernel width: `Matrix` packed from `source` for each, its G multiply–adds/s ("-" where it does not run). */
+template <typename Matrix, typename Source>
+void print_int8_widths(const Source * source, int64_t rows, int64_t cols, int64_t frames, int products, std::mt19937 & rng) {
+    for (Int8Kernel kernel : {Int8Kernel::Avx2, Int8Kernel::AvxVnniVex, Int8Kernel::AvxVnniEvex, Int8Kernel::Vnni512}) {
+        if (!int8_kernel_runs_here(kernel)) {
+            std::printf(" %19s", "-");
+            continue;
+        }
+        std::vector<uint8_t> storage(64);  // not empty: GCC 12 -Wnonnull misreads assign() on an empty vector
+        const Matrix m(source, rows, cols, aligned64(storage, Matrix::storage_bytes(rows, cols)), kernel);
+        std::printf(" %19.1f", 64.0 * gemm_rate(m, frames, products, rng));
+    }
+}
+
+/**
+ * `--ymm` (and after the default tables): the Q8_0 and per-channel int8 kernels of every width this
+ * CPU runs (…_avx2, …_avx_vnni, the 512-bit …_vnni) beside ggml's stock Q8_0 matmul, and the F32
+ * panels (f32_avx2, f32_avx512) beside ggml's F32, in G multiply–adds/s at one thread, on the
+ * encoders' shapes (`--ymm --quick`: one small shape, a smoke run).
+ */
+void ymm_rates(bool quick) {
+    std::mt19937 rng(7);
+    const Shape all[] = {{"110M q/k/v/out", 512, 512}, {"110M FF linear1", 2048, 512}, {"110M FF linear2", 512, 2048},
+                         {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
+    const Shape small[] = {{"smoke 64 x 96", 64, 96}};
+    const std::vector<int64_t> frames_list = quick ? std::vector<int64_t>{3, 17} : std::vector<int64_t>{125, 750};
+    const int products = quick ? 2 : 12;
+    const char * labels[] = {"q8_0_avx2", "q8_0_avx_vnni", "q8_0_avx_vnni(evex)", "q8_0_vnni"};
+    std::printf("\nQ8_0 kernels by width, one thread, G multiply-adds/s (%d products per graph run; ggml: its stock Q8_0 mul_mat):\n", products);
+    std::printf("%-17s %6s |", "shape", "frames");
+    for (const char * label : labels) std::printf(" %19s", label);
+    std::printf(" %9s\n", "ggml");
+    for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
+        const std::vector<BlockQ8_0> blocks = random_q8_blocks(s.rows, s.cols, rng);
+        for (int64_t frames : frames_list) {
+            std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
+            print_int8_widths<PackedQ8Matrix>(blocks.data(), s.rows, s.cols, frames, products, rng);
+            std::printf(" %9.1f\n", ggml_q8_rate(blocks, s.rows, s.cols, frames, products, rng));
+        }
+    }
+    // The per-channel int8 layout (weightType int8) by width, and the F32 panels (AVX2, AVX-512) beside ggml's F32.
+    std::printf("\nper-channel int8 and F32 by width, one thread, G multiply-adds/s (ggml: its stock F32 mul_mat):\n");
+    std::printf("%-17s %6s |", "shape", "frames");
+    const char * channel_labels[] = {"int8_channel_avx2", "int8_ch_avx_vnni", "int8_ch_vnni(evex)", "int8_channel_vnni"};
+    for (const char * label : channel_labels) std::printf(" %19s", label);
+    std::printf(" %10s %10s %9s\n", "f32_avx2", "f32_avx512", "ggml");
+    for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
+        std::vector<float> dense(size_t(s.rows * s.cols));
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        for (float & v : dense) v = normal(rng);
+        for (int64_t frames : frames_list) {
+            std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
+            print_int8_widths<PackedI8ChannelMatrix>(dense.data(), s.rows, s.cols, frames, products, rng);
+            for (F32Kernel kernel : {F32Kernel::Avx2, F32Kernel::Avx512}) {
+                if (kernel == F32Kernel::Avx2 ? !cpu_has_avx2() : !cpu_has_avx512f()) {
+                    std::printf(" %10s", "-");
+                    continue;
+                }
+                std::vector<uint8_t> storage(64);  // not empty: GCC 12 -Wnonnull misreads assign() on an empty vector
+                const PackedF32Matrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedF32Matrix::storage_bytes(s.rows, s.cols)), kernel);
+                std::printf(" %10.1f", f32_rate(&m, dense, s.rows, s.cols, frames, products, rng));
+            }
+            std::printf(" %9.1f\n", f32_rate(nullptr, dense, s.rows, s.cols, frames, products, rng));
+        }
+    }
+    std::printf("('-': not on this CPU or above PARAKEET_CPU_CLASS=%s)\n", cpu_class_name(cpu_class_cap()));
 }
 
 std::string cpu_model() {
@@ -329,8 +447,13 @@ int main(int argc, char ** argv) {
         }
         return 0;
     }
+    if (argc > 1 && std::strcmp(argv[1], "--ymm") == 0) {
+        ymm_rates(argc > 2 && std::strcmp(argv[2], "--quick") == 0);
+        return 0;
+    }
     if (!cpu_has_avx512_vnni()) {
-        std::printf("kernel rates: this CPU has no AVX512-VNNI; the int8 kernels do not run here\n");
+        std::printf("kernel rates: this CPU has no AVX512-VNNI; the 512-bit int8 kernels do not run here\n");
+        if (cpu_has_avx2()) ymm_rates(false);
         return 0;
     }
     std::printf("CPU: %s, one thread\n", cpu_model().c_str());
@@ -385,5 +508,6 @@ int main(int argc, char ** argv) {
             std::printf("\n");
         }
     }
+    if (cpu_has_avx2()) ymm_rates(false);
     return 0;
 }

@@ -7,6 +7,7 @@
 #include "f32_avx512.h"
 #include "i16_vnni.h"
 #include "int8_channel_vnni.h"
+#include "int8_kernel.h"
 #include "parakeet/parakeet.h"
 #include "q4_k_vnni.h"
 #include "q8_0_rel_pos_vnni.h"
@@ -43,21 +44,35 @@ std::unique_ptr<PackedMatmul> from_values(const WeightData & w, uint8_t * storag
     const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
     return std::make_unique<Matrix>(v.data(), w.rows, w.cols, storage);
 }
+// One packed layout per format, several instruction sets (int8_kernel.h, f32_avx512.h): each row
+// builds its matrix for its own.
+template <F32Kernel K>
 std::unique_ptr<PackedMatmul> make_f32(const WeightData & w, uint8_t * storage) {
-    if (w.type == GGML_TYPE_F32) return std::make_unique<PackedF32Matrix>(static_cast<const float *>(w.data), w.rows, w.cols, storage);
-    return from_values<PackedF32Matrix>(w, storage);
+    if (w.type == GGML_TYPE_F32) return std::make_unique<PackedF32Matrix>(static_cast<const float *>(w.data), w.rows, w.cols, storage, K);
+    const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
+    return std::make_unique<PackedF32Matrix>(v.data(), w.rows, w.cols, storage, K);
 }
+template <F32Kernel K>
 std::unique_ptr<PackedMatmul> make_f16(const WeightData & w, uint8_t * storage) {
-    if (w.type == GGML_TYPE_F16) return std::make_unique<PackedF16Matrix>(static_cast<const ggml_fp16_t *>(w.data), w.rows, w.cols, storage);
+    if (w.type == GGML_TYPE_F16) return std::make_unique<PackedF16Matrix>(static_cast<const ggml_fp16_t *>(w.data), w.rows, w.cols, storage, K);
     // Column halves of an F16 weight come as F32: back to F16 without loss (every value came from an F16).
     const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
     std::vector<ggml_fp16_t> h(v.size());
     ggml_fp32_to_fp16_row(v.data(), h.data(), int64_t(v.size()));
-    return std::make_unique<PackedF16Matrix>(h.data(), w.rows, w.cols, storage);
+    return std::make_unique<PackedF16Matrix>(h.data(), w.rows, w.cols, storage, K);
 }
+template <Int8Kernel K>
 std::unique_ptr<PackedMatmul> make_q8_0(const WeightData & w, uint8_t * storage) {
-    return std::make_unique<PackedQ8Matrix>(blocks_of(w, GGML_TYPE_Q8_0, "q8_0_vnni"), w.rows, w.cols, storage);
+    return std::make_unique<PackedQ8Matrix>(blocks_of(w, GGML_TYPE_Q8_0, q8_kernel_layout(K)), w.rows, w.cols, storage, K);
 }
+template <Int8Kernel K>
+std::unique_ptr<PackedMatmul> make_channel(const WeightData & w, uint8_t * storage) {
+    const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
+    return std::make_unique<PackedI8ChannelMatrix>(v.data(), w.rows, w.cols, storage, K);
+}
+// What a row needs beyond its class (KernelRow::needs).
+bool vex_vnni(const CpuFeatures & cpu) { return cpu.avx_vnni_vex(); }
+bool evex_vnni(const CpuFeatures & cpu) { return cpu.avx_vnni_evex(); }
 std::unique_ptr<PackedMatmul> make_q8_0_tiles(const WeightData & w, uint8_t * storage) {
     return std::make_unique<PackedQ8TileMatrix>(blocks_of(w, GGML_TYPE_Q8_0, "q8_0_amx_bf16"), w.rows, w.cols, storage);
 }
@@ -66,7 +81,7 @@ std::unique_ptr<PackedMatmul> make_q4_k(const WeightData & w, uint8_t * storage)
 }
 std::unique_ptr<PackedMatmul> make_channel_amx(const WeightData & w, uint8_t * storage) {
     const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
-    auto m = std::make_unique<PackedI8ChannelMatrix>(v.data(), w.rows, w.cols, storage);
+    auto m = std::make_unique<PackedI8ChannelMatrix>(v.data(), w.rows, w.cols, storage, Int8Kernel::Vnni512);
     m->run_on_amx();
     return m;
 }
@@ -94,8 +109,17 @@ const std::vector<KernelRow> & kernel_table() {
          channel_amx_halves, PackedI8ChannelMatrix::storage_bytes, make_channel_amx, "any (per-channel int8)", "weightType int8, AMX",
          "kernels/cpu/matmul/amx_bf16.cpp", 2e-2},
         {KernelId::Int8ChannelVnni, "int8_channel_vnni", C::Avx512Vnni, kChannelInt8, kStoresAny, false, false, H::WholeOrHalves, channel_fits,
-         channel_halves, PackedI8ChannelMatrix::storage_bytes, from_values<PackedI8ChannelMatrix>, "any (per-channel int8)", "weightType int8",
+         channel_halves, PackedI8ChannelMatrix::storage_bytes, make_channel<Int8Kernel::Vnni512>, "any (per-channel int8)", "weightType int8",
          "kernels/cpu/matmul/int8_channel_vnni.cpp", 2e-2},
+        {KernelId::Int8ChannelAvxVnni, "int8_channel_avx_vnni", C::AvxVnni, kChannelInt8, kStoresAny, false, false, H::WholeOrHalves, channel_fits,
+         channel_halves, PackedI8ChannelMatrix::storage_bytes, make_channel<Int8Kernel::AvxVnniVex>, "any (per-channel int8)",
+         "weightType int8, AVX-VNNI (256-bit VPDPBUSD, VEX)", "kernels/cpu/matmul/int8_channel_avx_vnni.cpp", 2e-2, vex_vnni},
+        {KernelId::Int8ChannelAvxVnniEvex, "int8_channel_avx_vnni_evex", C::AvxVnni, kChannelInt8, kStoresAny, false, false, H::WholeOrHalves,
+         channel_fits, channel_halves, PackedI8ChannelMatrix::storage_bytes, make_channel<Int8Kernel::AvxVnniEvex>, "any (per-channel int8)",
+         "weightType int8, class avx_vnni on an AVX512-VNNI CPU (EVEX)", "kernels/cpu/matmul/int8_channel_avx_vnni.cpp", 2e-2, evex_vnni},
+        {KernelId::Int8ChannelAvx2, "int8_channel_avx2", C::Avx2, kChannelInt8, kStoresAny, false, false, H::WholeOrHalves, channel_fits, channel_halves,
+         PackedI8ChannelMatrix::storage_bytes, make_channel<Int8Kernel::Avx2>, "any (per-channel int8)", "weightType int8, AVX2",
+         "kernels/cpu/matmul/int8_channel_avx2.cpp", 2e-2},
         {KernelId::I16Vnni, "i16_vnni", C::Avx512Vnni, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
          PackedI16Matrix::storage_bytes, from_values<PackedI16Matrix>, "F32, F16 (14-bit blocks)",
          "i16; auto: F32 file, or the F32 weights of a block-quantized file", "kernels/cpu/matmul/i16_vnni.cpp", 3e-4},
@@ -105,16 +129,30 @@ const std::vector<KernelRow> & kernel_table() {
         {KernelId::Q8_0AmxBf16, "q8_0_amx_bf16", C::Amx, kStored, kStoresQ8_0, false, true, H::Whole, panels_and_blocks, nullptr,
          PackedQ8TileMatrix::storage_bytes, make_q8_0_tiles, "Q8_0", "auto, block-quantized file, AMX", "kernels/cpu/matmul/amx_bf16.cpp", 1.5e-2},
         {KernelId::Q8_0Vnni, "q8_0_vnni", C::Avx512Vnni, kStored, kStoresQ8_0, false, false, H::Whole, panels_and_blocks, nullptr,
-         PackedQ8Matrix::storage_bytes, make_q8_0, "Q8_0", "Q8_0 weights (stored, q8_0, or requantized under auto)", "kernels/cpu/matmul/q8_0_vnni.cpp",
+         PackedQ8Matrix::storage_bytes, make_q8_0<Int8Kernel::Vnni512>, "Q8_0", "Q8_0 weights (stored, q8_0, or requantized under auto)",
+         "kernels/cpu/matmul/q8_0_vnni.cpp", 1e-2},
+        {KernelId::Q8_0AvxVnni, "q8_0_avx_vnni", C::AvxVnni, kStored, kStoresQ8_0, false, false, H::Whole, panels_and_blocks, nullptr,
+         PackedQ8Matrix::storage_bytes, make_q8_0<Int8Kernel::AvxVnniVex>, "Q8_0", "Q8_0 weights (stored or q8_0), AVX-VNNI (256-bit VPDPBUSD, VEX)",
+         "kernels/cpu/matmul/q8_0_avx_vnni.cpp", 1e-2, vex_vnni},
+        {KernelId::Q8_0AvxVnniEvex, "q8_0_avx_vnni_evex", C::AvxVnni, kStored, kStoresQ8_0, false, false, H::Whole, panels_and_blocks, nullptr,
+         PackedQ8Matrix::storage_bytes, make_q8_0<Int8Kernel::AvxVnniEvex>, "Q8_0",
+         "Q8_0 weights (stored or q8_0), class avx_vnni on an AVX512-VNNI CPU (EVEX)", "kernels/cpu/matmul/q8_0_avx_vnni.cpp", 1e-2, evex_vnni},
+        {KernelId::Q8_0Avx2, "q8_0_avx2", C::Avx2, kStored, kStoresQ8_0, false, false, H::Whole, panels_and_blocks, nullptr,
+         PackedQ8Matrix::storage_bytes, make_q8_0<Int8Kernel::Avx2>, "Q8_0", "Q8_0 weights (stored or q8_0), AVX2", "kernels/cpu/matmul/q8_0_avx2.cpp",
          1e-2},
         {KernelId::Q4_KVnni, "q4_k_vnni", C::Avx512Vnni, kStored, kStoresQ4_K, false, false, H::Whole, q4_k_fits, nullptr,
          PackedQ4KMatrix::storage_bytes, make_q4_k, "Q4_K", "Q4_K weights kept as stored (auto over the requantize budget, q4_k)",
          "kernels/cpu/matmul/q4_k_vnni.cpp", 1e-2},
         {KernelId::F16Avx512, "f16_avx512", C::Avx512, kStored, kStoresF16, true, false, H::WholeOrHalves, panels, panel_halves,
-         PackedF16Matrix::storage_bytes, make_f16, "F16", "F16 weights (stored or f16)", "kernels/cpu/matmul/f32_avx512.cpp", 2e-6},
+         PackedF16Matrix::storage_bytes, make_f16<F32Kernel::Avx512>, "F16", "F16 weights (stored or f16)", "kernels/cpu/matmul/f32_avx512.cpp", 2e-6},
+        {KernelId::F16Avx2, "f16_avx2", C::Avx2, kStored, kStoresF16, true, false, H::WholeOrHalves, panels, panel_halves,
+         PackedF16Matrix::storage_bytes, make_f16<F32Kernel::Avx2>, "F16", "F16 weights (stored or f16), AVX2", "kernels/cpu/matmul/f32_avx2.cpp", 2e-6},
         {KernelId::F32Avx512, "f32_avx512", C::Avx512, kStored, kStoresF32, true, false, H::WholeOrHalves, panels, panel_halves,
-         PackedF32Matrix::storage_bytes, make_f32, "F32", "F32 weights (f32; Exact matmuls such as joint.enc)", "kernels/cpu/matmul/f32_avx512.cpp",
-         2e-6},
+         PackedF32Matrix::storage_bytes, make_f32<F32Kernel::Avx512>, "F32", "F32 weights (f32; Exact matmuls such as joint.enc)",
+         "kernels/cpu/matmul/f32_avx512.cpp", 2e-6},
+        {KernelId::F32Avx2, "f32_avx2", C::Avx2, kStored, kStoresF32, true, false, H::WholeOrHalves, panels, panel_halves,
+         PackedF32Matrix::storage_bytes, make_f32<F32Kernel::Avx2>, "F32", "F32 weights (f32, auto's F32 weights; Exact matmuls), AVX2",
+         "kernels/cpu/matmul/f32_avx2.cpp", 2e-6},
     };
     return rows;
 }
@@ -209,16 +247,24 @@ const std::vector<OpKernelRow> & op_kernel_table() {
     static const std::vector<OpKernelRow> rows = {
         {OpKernelId::AttentionF32Avx512, "attention_f32_avx512", CpuClass::Avx512, "the fused relative-position attention, F32 products",
          "kernels/cpu/ops/attention_f32_avx512.cpp", "f32_attention_matches_float64"},
+        {OpKernelId::AttentionF32Avx2, "attention_f32_avx2", CpuClass::Avx2, "the same, F32 products, where there is no AVX-512",
+         "kernels/cpu/ops/attention_f32_avx2.cpp", "f32_attention_avx2_matches_float64"},
         {OpKernelId::AttentionI16Vnni, "attention_i16_vnni", CpuClass::Avx512Vnni, "its products in 14-bit integers when the matmuls run quantized",
          "kernels/cpu/ops/attention_i16_vnni.cpp", "i16_attention_stays_near_float64"},
         {OpKernelId::AttentionAmxBf16, "attention_amx_bf16", CpuClass::Amx, "its products on BF16 tiles when the matmuls do",
          "kernels/cpu/ops/attention_amx_bf16.cpp", "amx_attention_stays_near_float64"},
         {OpKernelId::LayerNormAvx512, "layer_norm_avx512", CpuClass::Avx512, "layer norm writing the next matmul's activation rows",
          "kernels/cpu/ops/layer_norm_op.cpp", "test/native/packed-kernels.test.ts"},
+        {OpKernelId::LayerNormAvx2, "layer_norm_avx2", CpuClass::Avx2, "the same where there is no AVX-512 (width % 8 == 0)",
+         "kernels/cpu/ops/layer_norm_avx2.cpp", "avx2_layer_norm_rows_match_float64"},
         {OpKernelId::ConvModuleAvx512, "conv_module_avx512", CpuClass::Avx512, "the conformer convolution's GLU, depthwise conv and SiLU",
          "kernels/cpu/ops/conv_module_op.cpp", "test/native/packed-kernels.test.ts"},
+        {OpKernelId::ConvModuleAvx2, "conv_module_avx2", CpuClass::Avx2, "the same where there is no AVX-512", "kernels/cpu/ops/conv_module_avx2.cpp",
+         "avx2_conv_module_rows_match_float64"},
         {OpKernelId::SubsamplingAvx512, "subsampling_avx512", CpuClass::Avx512, "conv.0 and the first depthwise conv of dw_striding",
          "kernels/cpu/ops/subsampling_op.cpp", "subsampling_depthwise_rows_equal_quantized_f32_rows"},
+        {OpKernelId::SubsamplingAvx2, "subsampling_avx2", CpuClass::Avx2, "the same where there is no AVX-512", "kernels/cpu/ops/subsampling_avx2.cpp",
+         "avx2_subsampling_rows_match_float64"},
         {OpKernelId::LstmCellAvx512, "lstm_cell_avx512", CpuClass::Avx512, "the prediction LSTM's cell", "kernels/cpu/ops/lstm_cell.cpp",
          "test/native/decoder-parity.test.ts"},
         {OpKernelId::F32GemvAvx512, "f32_gemv_avx512", CpuClass::Avx512, "the decoders' F32 per-step products", "kernels/cpu/matmul/f32_gemv.cpp",

@@ -28,13 +28,21 @@ enum class KernelId {
     F32AmxBf16,
     Int8ChannelAmx,
     Int8ChannelVnni,
+    Int8ChannelAvxVnni,
+    Int8ChannelAvxVnniEvex,
+    Int8ChannelAvx2,
     I16Vnni,
     Q8_0RelPosVnni,
     Q8_0AmxBf16,
     Q8_0Vnni,
+    Q8_0AvxVnni,
+    Q8_0AvxVnniEvex,
+    Q8_0Avx2,
     Q4_KVnni,
     F16Avx512,
+    F16Avx2,
     F32Avx512,
+    F32Avx2,
 };
 
 /** The arithmetic a weight's layout asks for. */
@@ -128,6 +136,9 @@ struct KernelChoice {
 /** The first row, in order of preference, that the CPU class allows and that takes and fits the weight; halves first where asked. */
 KernelChoice choose_kernel(const KernelRequest & request, const CpuFeatures & cpu = cpu_features());
 
+/** The row `id` runs on this CPU (its class, capped, and what it needs). */
+inline bool kernel_row_runs(KernelId id, const CpuFeatures & cpu = cpu_features()) { return row_runs_on(kernel_row(id), cpu); }
+
 /** Some row of these numerics runs `placed` weights on this CPU (whatever the shape). */
 bool kernel_runs(KernelNumerics numerics, ggml_type placed, const CpuFeatures & cpu = cpu_features());
 
@@ -144,11 +155,15 @@ PackedProduct pack_weight(const KernelChoice & choice, const WeightData & w, uin
  */
 enum class OpKernelId {
     AttentionF32Avx512,
+    AttentionF32Avx2,
     AttentionI16Vnni,
     AttentionAmxBf16,
     LayerNormAvx512,
+    LayerNormAvx2,
     ConvModuleAvx512,
+    ConvModuleAvx2,
     SubsamplingAvx512,
+    SubsamplingAvx2,
     LstmCellAvx512,
     F32GemvAvx512,
     Int8DecoderVnni,

@@ -51,12 +51,17 @@ struct CpuFeatures {
     /** The class the engine's kernels use: the hardware's, capped. */
     CpuClass usable() const { return hardware < cap ? hardware : cap; }
     bool has(CpuClass c) const { return usable() >= c; }
+    /** The avx_vnni rows' 256-bit VPDPBUSD, VEX-coded (AVX-VNNI: Alder Lake, Zen 5); the class implies AVX2, FMA, F16C. */
+    bool avx_vnni_vex() const { return has(CpuClass::AvxVnni) && avx_vnni; }
+    /** The same instruction EVEX-coded (AVX512-VL + AVX512-VNNI): how Zen 4 or Ice Lake runs the avx_vnni rows under PARAKEET_CPU_CLASS=avx_vnni. */
+    bool avx_vnni_evex() const { return has(CpuClass::AvxVnni) && avx512vl && avx512_vnni; }
 };
 
 /** Probed on first use (thread-safe), then the same object for the life of the process. */
 const CpuFeatures & cpu_features();
 
-/** Shorthands the fused ops use. */
+/** Shorthands the fused ops use. AVX2 + FMA + F16C: the 256-bit kernels' base. */
+inline bool cpu_has_avx2() { return cpu_features().has(CpuClass::Avx2); }
 inline bool cpu_has_avx512f() { return cpu_features().has(CpuClass::Avx512); }
 /** AVX512F/BW/VL + AVX512-VNNI + F16C: what the Q8_0 kernel uses. */
 inline bool cpu_has_avx512_vnni() { return cpu_features().has(CpuClass::Avx512Vnni); }

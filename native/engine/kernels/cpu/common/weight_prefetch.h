@@ -30,15 +30,16 @@ public:
         : next_(first), end_(end), last_(end - 64), steps_(steps), step_(std::max<int64_t>(1, steps_per_burst)), countdown_(1), burst_(burst),
           per_step_((end - first) / 64 > kFrontLimit * steps ? burst : 1) {}
 #ifdef PARAKEET_X86
-    PARAKEET_AVX512 inline __attribute__((always_inline)) void tick() {
+    // No target attribute: PREFETCHT1 is baseline x86-64, so the AVX2 and AVX-512 kernels both inline these.
+    inline __attribute__((always_inline)) void tick() {
         if (--countdown_ != 0) return;
         countdown_ = step_;
         for (int64_t b = 0; b < burst_ && next_ < end_; ++b, next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
     }
-    PARAKEET_AVX512 inline __attribute__((always_inline)) void burst() {
+    inline __attribute__((always_inline)) void burst() {
         for (; next_ < end_; next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
     }
-    PARAKEET_AVX512 inline __attribute__((always_inline)) void front() {
+    inline __attribute__((always_inline)) void front() {
         for (; end_ - next_ > steps_ * per_step_ * 64; next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
     }
     // `per_step_` lines a step: 1 where a block has many frame tiles (the offline case); a stream's
@@ -46,7 +47,7 @@ public:
     // issued all but one a step at once: the prefetches beyond the core's miss queues were dropped, the
     // tile's loads then missed to DRAM and a 0.6B chunk's GEMM time was its memory time plus its compute
     // (7 / 14 frames: 55 / 79 ms CPU, 1 frame 31; spread evenly 47 / 55, bench:streaming --profile).
-    PARAKEET_AVX512 inline __attribute__((always_inline)) void tick_line() {
+    inline __attribute__((always_inline)) void tick_line() {
         for (int64_t b = 0; b < per_step_; ++b) {
             _mm_prefetch(next_, _MM_HINT_T1);
             next_ += next_ < last_ ? 64 : 0;  // stays on the last line

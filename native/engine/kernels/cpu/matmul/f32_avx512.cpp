@@ -7,6 +7,7 @@
 // Work is split over panels (each thread owns whole output columns).
 #include "f32_avx512.h"
 #include "cpu_ops.h"
+#include "f32_avx2.h"
 #include "packed_op.h"
 #include "simd_math.h"
 #include "weight_prefetch.h"
@@ -19,7 +20,8 @@
 namespace parakeet {
 
 template <typename Element>
-PackedPanelMatrix<Element>::PackedPanelMatrix(const Element * w, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
+PackedPanelMatrix<Element>::PackedPanelMatrix(const Element * w, int64_t rows, int64_t cols, uint8_t * storage, F32Kernel kernel)
+    : rows_(rows), cols_(cols), kernel_(kernel) {
     if (rows % 32 != 0) throw std::invalid_argument("PackedPanelMatrix: rows must be a multiple of 32");
     data_ = reinterpret_cast<Element *>(storage);
     for (int64_t p = 0; p < rows / 32; ++p) {
@@ -34,11 +36,11 @@ PackedPanelMatrix<Element>::PackedPanelMatrix(const Element * w, int64_t rows, i
 
 template <>
 const char * PackedPanelMatrix<float>::layout_name() const {
-    return "f32_avx512";
+    return kernel_ == F32Kernel::Avx512 ? "f32_avx512" : "f32_avx2";
 }
 template <>
 const char * PackedPanelMatrix<ggml_fp16_t>::layout_name() const {
-    return "f16_avx512";
+    return kernel_ == F32Kernel::Avx512 ? "f16_avx512" : "f16_avx2";
 }
 
 namespace {
@@ -156,7 +158,8 @@ void panel_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     const int64_t n_panels = w.rows() / 32;
     const ThreadShare share = thread_share(n_panels, ith, nth);
     const int64_t p0 = share.begin, p1 = share.end;
-    panels(w, dst->src[0], dst, p0, p1, EpilogueView(dst, config.mode));
+    if (w.kernel() == F32Kernel::Avx2) f32_avx2_panels(w, dst->src[0], dst, p0, p1, EpilogueView(dst, config.mode));
+    else panels(w, dst->src[0], dst, p0, p1, EpilogueView(dst, config.mode));
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif

@@ -1,4 +1,4 @@
-// F32 weights × activations on AVX-512, as a ggml custom op.
+// F32 weights × activations on AVX-512 (or AVX2: f32_avx2.h), as a ggml custom op.
 //
 // ggml 0.25's F32 matmul (llamafile tinyBLAS) reaches about half of an AVX-512
 // core's FMA rate on the encoder's shapes: it reads the weight rows in place
@@ -26,6 +26,12 @@
 
 namespace parakeet {
 
+/** The F32/F16 panel kernels: AVX-512 (this file's), or AVX2 + FMA + F16C (f32_avx2.cpp) where the CPU has no AVX-512. */
+enum class F32Kernel { Avx512, Avx2 };
+/** The better one this CPU (under PARAKEET_CPU_CLASS) runs; f32_kernels_available() says whether either does. */
+inline F32Kernel f32_kernel_for_this_cpu() { return cpu_has_avx512f() ? F32Kernel::Avx512 : F32Kernel::Avx2; }
+inline bool f32_kernels_available() { return cpu_has_avx512f() || cpu_has_avx2(); }
+
 /**
  * A matrix [rows out][cols in] of `Element` (float, or ggml_fp16_t for F16) repacked in panels of
  * 32 rows, k-major; F32 activations and arithmetic either way.
@@ -36,18 +42,21 @@ public:
     /** Bytes of storage the packed form of a [rows][cols] matrix takes. */
     static size_t storage_bytes(int64_t rows, int64_t cols) { return size_t(rows) * size_t(cols) * sizeof(Element); }
     /** `rows` % 32 == 0; `w` row-major [rows][cols]; `storage` (64-byte aligned) holds the packed form and outlives this. */
-    PackedPanelMatrix(const Element * w, int64_t rows, int64_t cols, uint8_t * storage);
+    PackedPanelMatrix(const Element * w, int64_t rows, int64_t cols, uint8_t * storage, F32Kernel kernel = f32_kernel_for_this_cpu());
 
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
     const Element * panel(int64_t p) const { return data_ + size_t(p) * size_t(cols_) * 32; }
     size_t bytes() const override { return storage_bytes(rows_, cols_); }
     ggml_tensor * apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & epilogue) const override;
+    /** f32_avx512, f16_avx512, f32_avx2 or f16_avx2. */
     const char * layout_name() const override;
+    F32Kernel kernel() const { return kernel_; }
 
 private:
     int64_t rows_ = 0, cols_ = 0;
     Element * data_ = nullptr;
+    F32Kernel kernel_ = F32Kernel::Avx512;
     PackedOpConfigs<PackedPanelMatrix> configs_;
 };
 

@@ -11,6 +11,7 @@
 // dot product starts from z·(−Σ w). One row per frame: K bytes, the float s, the int32 z.
 #include "int8_channel_vnni.h"
 #include "amx_bf16.h"
+#include "int8_channel_ymm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,6 +37,22 @@ size_t quantized_row_bytes(int64_t k) { return size_t(k) + sizeof(float) + sizeo
 size_t PackedI8ChannelMatrix::storage_bytes(int64_t rows, int64_t cols) { return size_t(rows) * size_t(cols) + 2 * size_t(rows) * 4; }
 
 namespace {
+
+// The packing's row quantizer and row maximum without SIMD: the same results as the AVX512 ones below
+// (nearbyint rounds to nearest even, as VCVTPS2DQ does), for CPUs without AVX512-VNNI.
+int32_t quantize_row_plain(const float * wr, int64_t cols, float inv, int8_t * q) {
+    int32_t total = 0;
+    for (int64_t k = 0; k < cols; ++k) {
+        q[k] = int8_t(std::max(-127.0f, std::min(127.0f, std::nearbyint(wr[k] * inv))));
+        total += q[k];
+    }
+    return total;
+}
+float row_amax_plain(const float * wr, int64_t cols) {
+    float amax = 0.0f;
+    for (int64_t k = 0; k < cols; ++k) amax = std::max(amax, std::fabs(wr[k]));
+    return amax;
+}
 
 #ifdef PARAKEET_X86
 // One row quantized per channel (symmetric, round to nearest even as onnxruntime's quantize_dynamic
@@ -69,35 +86,27 @@ PARAKEET_VNNI512 float row_amax(const float * wr, int64_t cols) {
     return amax;
 }
 #else
-int32_t quantize_row(const float * wr, int64_t cols, float inv, int8_t * q) {
-    int32_t total = 0;
-    for (int64_t k = 0; k < cols; ++k) {
-        q[k] = int8_t(std::max(-127.0f, std::min(127.0f, std::nearbyint(wr[k] * inv))));
-        total += q[k];
-    }
-    return total;
-}
-float row_amax(const float * wr, int64_t cols) {
-    float amax = 0.0f;
-    for (int64_t k = 0; k < cols; ++k) amax = std::max(amax, std::fabs(wr[k]));
-    return amax;
-}
+int32_t quantize_row(const float * wr, int64_t cols, float inv, int8_t * q) { return quantize_row_plain(wr, cols, inv, q); }
+float row_amax(const float * wr, int64_t cols) { return row_amax_plain(wr, cols); }
 #endif
 
 }  // namespace
 
-PackedI8ChannelMatrix::PackedI8ChannelMatrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
+PackedI8ChannelMatrix::PackedI8ChannelMatrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel)
+    : rows_(rows), cols_(cols), kernel_(kernel) {
     if (!fits(rows, cols)) throw std::invalid_argument("PackedI8ChannelMatrix: rows must be a multiple of 32 and cols of 4");
     weights_ = reinterpret_cast<int8_t *>(storage);
     scales_ = reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols));
     offsets_ = reinterpret_cast<int32_t *>(storage + size_t(rows) * size_t(cols) + size_t(rows) * 4);
     const int64_t groups = cols / 4;
     std::vector<int8_t> q(static_cast<size_t>(cols));
+    const bool avx512 = cpu_has_avx512_vnni();
     for (int64_t r = 0; r < rows; ++r) {
         const float * wr = w + size_t(r) * size_t(cols);
-        const float amax = row_amax(wr, cols);
+        const float amax = avx512 ? row_amax(wr, cols) : row_amax_plain(wr, cols);
         scales_[r] = amax / 127.0f;
-        offsets_[r] = -quantize_row(wr, cols, amax > 0.0f ? 127.0f / amax : 0.0f, q.data());
+        const float inv = amax > 0.0f ? 127.0f / amax : 0.0f;
+        offsets_[r] = -(avx512 ? quantize_row(wr, cols, inv, q.data()) : quantize_row_plain(wr, cols, inv, q.data()));
         // Groups of 4 weights move as one 32-bit word into the panel's [group][row] order.
         int8_t * panel = weights_ + size_t(r / kPanel) * size_t(cols) * kPanel + size_t(r % kPanel) * 4;
         for (int64_t g = 0; g < groups; ++g) std::memcpy(panel + size_t(g) * 128, q.data() + 4 * g, 4);
@@ -429,7 +438,10 @@ PARAKEET_VNNI512 void gemm_items(const ChannelGemm & m, int64_t frames, PanelIte
 
 void quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
+    // The same bytes either way (int8_channel_avx2.cpp): the 256-bit kernels' rows may come from here too.
+    static const bool avx512 = cpu_has_avx512_vnni();
+    if (avx512) quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
+    else quantize_rows_op<channel_avx2_quantize_row>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
@@ -450,9 +462,30 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #endif
 }
 
+/** The GEMM op body of each kernel. */
+ggml_custom_op_t gemm_op_of(Int8Kernel k) {
+    switch (k) {
+        case Int8Kernel::Vnni512: return gemm_op;
+        case Int8Kernel::AvxVnniVex: return channel_avx_vnni_vex_gemm_op;
+        case Int8Kernel::AvxVnniEvex: return channel_avx_vnni_evex_gemm_op;
+        case Int8Kernel::Avx2: return channel_avx2_gemm_op;
+    }
+    return gemm_op;
+}
+
 }  // namespace
 
-// W·x in two custom ops: the activations quantized per frame, then the VNNI GEMM. CPU backend only;
+const char * PackedI8ChannelMatrix::layout_of(Int8Kernel kernel) {
+    switch (kernel) {
+        case Int8Kernel::Vnni512: return "int8_channel_vnni";
+        case Int8Kernel::AvxVnniVex: return "int8_channel_avx_vnni";
+        case Int8Kernel::AvxVnniEvex: return "int8_channel_avx_vnni_evex";
+        case Int8Kernel::Avx2: return "int8_channel_avx2";
+    }
+    return "int8_channel_vnni";
+}
+
+// W·x in two custom ops: the activations quantized per frame, then the GEMM. CPU backend only;
 // the nodes are named "i8c_quantize:<weight>" and "i8c_gemm:<weight>" (profiles).
 ggml_tensor * PackedI8ChannelMatrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
     return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
@@ -464,14 +497,16 @@ ggml_tensor * PackedI8ChannelMatrix::quantize(ggml_context * ctx, ggml_tensor * 
 
 ggml_tensor * PackedI8ChannelMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
     if (amx_) return channel_amx_apply(ctx, xq, *this, configs_, weight_name, e);
-    return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols_), e, gemm_op, "i8c", weight_name);
+    return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols_), e, gemm_op_of(kernel_), "i8c", weight_name);
 }
 
 size_t channel_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); }
 
 void quantize_channel_activation_row(const float * x, int64_t k, uint8_t * out) {
 #ifdef PARAKEET_X86
-    quantize_row(x, k, out);
+    static const bool avx512 = cpu_has_avx512_vnni();
+    if (avx512) quantize_row(x, k, out);
+    else channel_avx2_quantize_row(x, k, out);
 #else
     (void)x, (void)k, (void)out;
 #endif

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "ggml.h"
+#include "int8_kernel.h"
 #include "packed_op.h"
 #include "packed_weights.h"
 
@@ -29,7 +30,7 @@ public:
      * `weights` F32, row-major [rows][cols] (the file's weights dequantized); `storage` (64-byte
      * aligned, storage_bytes long) holds the packed form and outlives this.
      */
-    PackedI8ChannelMatrix(const float * weights, int64_t rows, int64_t cols, uint8_t * storage);
+    PackedI8ChannelMatrix(const float * weights, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel = int8_kernel_for_this_cpu());
 
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
@@ -38,7 +39,11 @@ public:
     ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
     ActivationFormat activation_format() const override { return ActivationFormat::ChannelRows; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
-    const char * layout_name() const override { return amx_ ? "int8_channel_amx" : "int8_channel_vnni"; }
+    /** "int8_channel_amx" on AMX tiles, else layout_of(kernel()). */
+    const char * layout_name() const override { return amx_ ? "int8_channel_amx" : layout_of(kernel_); }
+    /** Per kernel: int8_channel_vnni, int8_channel_avx_vnni, int8_channel_avx2. */
+    static const char * layout_of(Int8Kernel kernel);
+    Int8Kernel kernel() const { return kernel_; }
     /** Graphs built from now on run it on AMX-INT8 tiles (amx_bf16.h: the same numbers). Set at load, where usable. */
     void run_on_amx() { amx_ = true; }
 
@@ -54,10 +59,11 @@ private:
     float * scales_ = nullptr;
     int32_t * offsets_ = nullptr;
     bool amx_ = false;
+    Int8Kernel kernel_ = Int8Kernel::Vnni512;
     PackedOpConfigs<PackedI8ChannelMatrix> configs_;
 };
 
-/** One frame's activation row of k inputs as this kernel reads it: bytes, and the row itself (AVX512-VNNI CPUs only). */
+/** One frame's activation row of k inputs as this kernel reads it: bytes, and the row itself (AVX512-VNNI or AVX2 CPUs: the same bytes). */
 size_t channel_activation_row_bytes(int64_t k);
 void quantize_channel_activation_row(const float * x, int64_t k, uint8_t * out);
 

@@ -19,6 +19,7 @@
 // kernel's block minimums multiply, q4_k_vnni.h).
 #include "q8_0_vnni.h"
 #include "cpu_ops.h"
+#include "q8_0_ymm.h"
 #include "packed_op.h"
 #include "simd_math.h"
 #include "block_chunks.h"
@@ -49,7 +50,18 @@ size_t PackedQ8Matrix::storage_bytes(int64_t rows, int64_t cols) {
     return size_t(rows) * size_t(cols) + size_t(rows) * size_t(cols / 32) * 4;
 }
 
-PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
+const char * q8_kernel_layout(Int8Kernel k) {
+    switch (k) {
+        case Int8Kernel::Vnni512: return "q8_0_vnni";
+        case Int8Kernel::AvxVnniVex: return "q8_0_avx_vnni";
+        case Int8Kernel::AvxVnniEvex: return "q8_0_avx_vnni_evex";
+        case Int8Kernel::Avx2: return "q8_0_avx2";
+    }
+    return "q8_0_avx2";
+}
+
+PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel)
+    : rows_(rows), cols_(cols), kernel_(kernel) {
     if (rows % kPanel != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
     packed_ = storage;
@@ -334,7 +346,10 @@ PARAKEET_VNNI512 void gemm_panels_quantized(const ggml_tensor * xq, ggml_tensor 
 
 void q8_activation_quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
-    quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
+    // The same bytes either way (q8_0_avx2.cpp): the 256-bit kernels' rows may come from here too.
+    static const bool avx512 = cpu_has_avx512_vnni();
+    if (avx512) quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
+    else quantize_rows_op<q8_avx2_quantize_row>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
@@ -364,23 +379,42 @@ void gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 
 }  // namespace
 
-// W·x in two custom ops: the activations quantized per 32-block, then the VNNI GEMM. CPU backend only;
-// the nodes are named "vnni_quantize:<weight>" and "vnni_gemm:<weight>" (profiles).
+namespace {
+
+/** The GEMM op body of each kernel. */
+ggml_custom_op_t gemm_op_of(Int8Kernel k) {
+    switch (k) {
+        case Int8Kernel::Vnni512: return gemm_op;
+        case Int8Kernel::AvxVnniVex: return q8_avx_vnni_vex_gemm_op;
+        case Int8Kernel::AvxVnniEvex: return q8_avx_vnni_evex_gemm_op;
+        case Int8Kernel::Avx2: return q8_avx2_gemm_op;
+    }
+    return gemm_op;
+}
+
+/** The nodes' name prefix: "vnni" for the 512-bit kernel (as before the 256-bit ones), else the kernel id. */
+const char * node_prefix(Int8Kernel k) { return k == Int8Kernel::Vnni512 ? "vnni" : q8_kernel_layout(k); }
+
+}  // namespace
+
+// W·x in two custom ops: the activations quantized per 32-block, then the GEMM. CPU backend only;
+// the nodes are named "vnni_quantize:<weight>" and "vnni_gemm:<weight>" (profiles; the 256-bit
+// kernels' "q8_0_avx2_…" and "q8_0_avx_vnni_…").
 ggml_tensor * PackedQ8Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
     return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
 }
 
 ggml_tensor * PackedQ8Matrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
-    return quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), q8_activation_quantize_op, "vnni", weight_name);
+    return quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), q8_activation_quantize_op, node_prefix(kernel_), weight_name);
 }
 
 ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
-    return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols()), e, gemm_op, "vnni", weight_name);
+    return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols()), e, gemm_op_of(kernel_), node_prefix(kernel_), weight_name);
 }
 
 ggml_tensor * PackedQ8Matrix::apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e,
                                                  ActivationFormat out) const {
-    if (out != ActivationFormat::Q8Blocks || blocks() > kChunkBlocks) return nullptr;
+    if (kernel_ != Int8Kernel::Vnni512 || out != ActivationFormat::Q8Blocks || blocks() > kChunkBlocks) return nullptr;
     GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(quantized_row_bytes(cols())));
     ggml_tensor * y = packed_matmul_node(ctx, xq, rows(), xq->ne[1], e, gemm_quantized_op, configs_.get(this, EpilogueMode::of(e)),
                                          quantized_row_bytes(rows()));
@@ -391,6 +425,12 @@ ggml_tensor * PackedQ8Matrix::apply_quantized_to(ggml_context * ctx, ggml_tensor
 void PackedQ8Matrix::multiply(const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin,
                               int64_t panel_end) const {
 #ifdef PARAKEET_X86
+    switch (kernel_) {
+        case Int8Kernel::Vnni512: break;
+        case Int8Kernel::AvxVnniVex: return q8_avx_vnni_vex_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
+        case Int8Kernel::AvxVnniEvex: return q8_avx_vnni_evex_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
+        case Int8Kernel::Avx2: return q8_avx2_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
+    }
     PanelItems items = PanelItems::range(panel_begin, panel_end);
     block_chunk_rows<kChunkBlocks>(xq, x_stride, frames, y, y_stride, *this, items, EpilogueView(),
                                    weight_stream(*this), scale_stream(*this),
@@ -414,7 +454,9 @@ void quantize_q8_0_weights(const float * x, int64_t n, void * blocks) {
 
 void quantize_q8_activation_row(const float * x, int64_t k, uint8_t * out) {
 #ifdef PARAKEET_X86
-    quantize_row(x, k, out);
+    static const bool avx512 = cpu_has_avx512_vnni();
+    if (avx512) quantize_row(x, k, out);
+    else q8_avx2_quantize_row(x, k, out);
 #else
     (void)x, (void)k, (void)out;
 #endif

@@ -13,10 +13,14 @@
 #include <vector>
 
 #include "ggml.h"
+#include "int8_kernel.h"
 #include "packed_op.h"
 #include "packed_weights.h"
 
 namespace parakeet {
+
+/** Its row in ModelInfo.kernels, per kernel (Int8Kernel, int8_kernel.h: one packed layout, four instruction sets). */
+const char * q8_kernel_layout(Int8Kernel k);
 
 /** A Q8_0 matrix [rows out][cols in] repacked for the VNNI kernel (see q8_0_vnni.cpp for the layout). */
 class PackedQ8Matrix final : public PackedMatmul {
@@ -27,7 +31,7 @@ public:
      * `rows` % 32 == 0 and `cols` % 32 == 0; `q8_0` is ggml's block_q8_0 data, row-major;
      * `storage` (64-byte aligned, storage_bytes long) holds the packed form and outlives this.
      */
-    PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage);
+    PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel = int8_kernel_for_this_cpu());
 
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
@@ -36,10 +40,11 @@ public:
     ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
     ActivationFormat activation_format() const override { return ActivationFormat::Q8Blocks; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
-    /** Q8Blocks out: each panel's 32 outputs are one block of the next matmul's row, quantized in registers (up to 2048 inputs). */
+    /** Q8Blocks out: each panel's 32 outputs are one block of the next matmul's row, quantized in registers (up to 2048 inputs; Vnni512 only). */
     ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue,
                                      ActivationFormat out) const override;
-    const char * layout_name() const override { return "q8_0_vnni"; }
+    const char * layout_name() const override { return q8_kernel_layout(kernel_); }
+    Int8Kernel kernel() const { return kernel_; }
     /**
      * y[t][o] = W[o]·x[t] for `frames` activation rows already in the Q8 row format (x_stride bytes
      * apart; q8_activation_row_bytes), output rows of panels [panel_begin, panel_end) (32 each),
@@ -59,12 +64,13 @@ public:
 private:
     int64_t rows_ = 0, cols_ = 0;
     uint8_t * packed_ = nullptr;
+    Int8Kernel kernel_ = Int8Kernel::Vnni512;
     PackedOpConfigs<PackedQ8Matrix> configs_;
 };
 
 
 
-/** ggml Q8_0's activation row of k inputs (k % 32 == 0): bytes, and the row itself (AVX512-VNNI CPUs only). */
+/** ggml Q8_0's activation row of k inputs (k % 32 == 0): bytes, and the row itself (AVX512-VNNI or AVX2 CPUs only: the same bytes on either). */
 size_t q8_activation_row_bytes(int64_t k);
 void quantize_q8_activation_row(const float * x, int64_t k, uint8_t * out);
 /** F32 weights (n % 32 == 0 for the SIMD path) into ggml's block_q8_0 at `blocks`: a load-time conversion. */

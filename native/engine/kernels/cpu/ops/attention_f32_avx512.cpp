@@ -10,6 +10,7 @@
 // vector form), then the context accumulates Σ_j e_j·v_j over the valid keys.
 #include "attention_op.h"
 #include "amx_bf16.h"
+#include "attention_f32_avx2.h"
 #include "attention_blocks.h"
 #include "cpu_ops.h"
 
@@ -214,8 +215,9 @@ void attention_op(ggml_tensor *, int, int, void *) {}
 
 }  // namespace
 
+// AVX-512 runs this file's op, AVX2 attention_f32_avx2.cpp's (F32 products either way).
 bool fused_attention_available() {
-    static const bool ok = cpu_has_avx512f();
+    static const bool ok = cpu_has_avx512f() || cpu_has_avx2();
     return ok;
 }
 
@@ -234,7 +236,11 @@ ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_
     GGML_ASSERT(products != AttentionProducts::Int16 || int16_attention_available(bias_u->ne[0]));
     GGML_ASSERT(products != AttentionProducts::AmxBf16 || amx_attention_available(bias_u->ne[0]));
     if (products == AttentionProducts::Int16 && q->ne[1] > kMaxInt16AttentionKeys) products = AttentionProducts::F32;
-    ggml_custom_op_t op = products == AttentionProducts::AmxBf16 ? attention_amx_op : products == AttentionProducts::Int16 ? attention_i16_op : attention_op;
+    static const bool avx512 = cpu_has_avx512f();
+    ggml_custom_op_t op = products == AttentionProducts::AmxBf16 ? attention_amx_op
+                          : products == AttentionProducts::Int16 ? attention_i16_op
+                          : avx512                               ? attention_op
+                                                                 : attention_f32_avx2_op;
     GGML_ASSERT(!tiles_out || products == AttentionProducts::AmxBf16);
     ggml_tensor * y = tiles_out ? ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * q->ne[0], amx_tile_frames(q->ne[1]), 1, 1, args, frame_mask != nullptr ? 7 : 6, op,
                                                  GGML_N_TASKS_MAX, nullptr)

@@ -7,6 +7,7 @@
 // within 2 ulp), so results match the unfused graph to float rounding.
 #include "conv_module_op.h"
 #include "amx_bf16.h"
+#include "conv_module_avx2.h"
 #include "cpu_ops.h"
 #include "simd_math.h"
 
@@ -76,6 +77,7 @@ PARAKEET_AVX512 void conv_avx512(const float * g, int64_t d, int kernel, const f
 
 void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     static const bool avx512 = cpu_has_avx512f();
+    static const bool avx2 = cpu_has_avx2();
     const ConvParams & p = *static_cast<const ConvParams *>(userdata);
     const ggml_tensor * a = dst->src[0];
     const float * w = static_cast<const float *>(dst->src[1]->data);
@@ -114,6 +116,10 @@ void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
                 glu_avx512(row, row + d, mask, out, d);
                 continue;
             }
+            if (avx2) {
+                glu_row_avx2(row, row + d, mask, out, d);
+                continue;
+            }
 #endif
             glu_scalar(row, row + d, mask, out, d);
         }
@@ -122,6 +128,7 @@ void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
             const float * window = g.data() + size_t(t - t0) * size_t(d);
 #ifdef PARAKEET_X86
             if (avx512) conv_avx512(window, d, kernel, w, b, p.silu, out);
+            else if (avx2) depthwise_row_avx2(window, d, kernel, w, b, p.silu, out);
             else conv_scalar(window, d, kernel, w, b, p.silu, out);
 #else
             conv_scalar(window, d, kernel, w, b, p.silu, out);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "activation_rows.h"
+#include "layer_norm_avx2.h"
 #include "simd_math.h"
 
 namespace parakeet {
@@ -56,6 +57,7 @@ PARAKEET_AVX512 void norm_row_avx512(const float * x, const float * g, const flo
 
 void layer_norm_op(ggml_tensor * dst, int ith, int nth, void *) {
     static const bool avx512 = cpu_has_avx512f();
+    static const bool avx2 = cpu_has_avx2();
     const ggml_tensor * x = dst->src[0];
     const float * g = static_cast<const float *>(dst->src[1]->data);
     const float * b = static_cast<const float *>(dst->src[2]->data);
@@ -70,15 +72,20 @@ void layer_norm_op(ggml_tensor * dst, int ith, int nth, void *) {
             norm_row_avx512(row, g, b, out, d);
             continue;
         }
+        if (avx2 && d % 8 == 0) {
+            norm_row_avx2(row, g, b, out, d);
+            continue;
+        }
 #endif
         norm_row_scalar(row, g, b, out, d);
     }
 }
 
 // The norm of each frame into a per-thread row, then that row quantized as the format says. Only
-// graphs whose readers run on a packed int8 kernel build this node (normed_for), and those exist
-// only where the CPU has AVX512-VNNI, so the AVX-512 norm needs no check of its own here.
+// graphs whose readers run on a packed int8 kernel build this node (normed_for); the 256-bit Q8_0
+// kernels (q8_0_avx2.cpp) run where the CPU has no AVX-512, and their rows take the AVX2 norm.
 void layer_norm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+    static const bool avx512 = cpu_has_avx512f();
     const auto format = static_cast<ActivationFormat>(reinterpret_cast<intptr_t>(userdata));
     const ggml_tensor * x = dst->src[0];
     const float * g = static_cast<const float *>(dst->src[1]->data);
@@ -91,7 +98,8 @@ void layer_norm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdat
         const float * row = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]);
         uint8_t * out = static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1];
 #if defined(__x86_64__) || defined(_M_X64)
-        norm_row_avx512(row, g, b, normed.data(), d);
+        if (avx512) norm_row_avx512(row, g, b, normed.data(), d);
+        else norm_row_avx2(row, g, b, normed.data(), d);
 #else
         norm_row_scalar(row, g, b, normed.data(), d);
 #endif

@@ -9,6 +9,7 @@
 #include "subsampling_op.h"
 #include "activation_rows.h"
 #include "cpu_ops.h"
+#include "subsampling_avx2.h"
 
 #include <algorithm>
 #include <cstring>
@@ -36,16 +37,7 @@ PARAKEET_AVX512 void conv0_row(const float * mel, int64_t m_bins, int64_t rows, 
     // (Column by column the taps were loaded again for every column: twice the loads, 1.7 → 1.3 ms
     // for the whole op on 110M at 10 s.)
     thread_local std::vector<float> pixels;
-    pixels.resize(size_t(w1_count) * 9);
-    for (int64_t w1 = 0; w1 < w1_count; ++w1) {
-        for (int ky = 0; ky < 3; ++ky) {
-            const int64_t r = 2 * h1 - 1 + ky;
-            for (int kx = 0; kx < 3; ++kx) {
-                const int64_t m = 2 * w1 - 1 + kx;
-                pixels[size_t(w1 * 9 + ky * 3 + kx)] = (r >= 0 && r < rows && m >= 0 && m < m_bins) ? mel[r * m_bins + m] : 0.0f;
-            }
-        }
-    }
+    conv0_pixels(mel, m_bins, rows, h1, w1_count, pixels);
     for (int64_t c = 0; c < c_count; c += 16) {
         __m512 tap[9];
         for (int t = 0; t < 9; ++t) tap[t] = _mm512_loadu_ps(taps + t * c_count + c);
@@ -110,9 +102,20 @@ struct OutputRows {
 
 ActivationFormat format_of(const void * userdata) { return static_cast<ActivationFormat>(reinterpret_cast<intptr_t>(userdata)); }
 
-PARAKEET_AVX512 void front_rows(const ggml_tensor * mel_t, const float * taps, const float * bias, const float * mask1,
-                                const float * dw, const OutputRows & out_rows, int64_t first, int64_t last, std::vector<float> & buf,
-                                std::vector<float> & row_scratch) {
+/** The two row steps of this CPU: AVX-512 (above) or AVX2 (subsampling_avx2.cpp). */
+struct RowSteps {
+    void (*conv0)(const float *, int64_t, int64_t, int64_t, int64_t, int64_t, const float *, const float *, float, float *);
+    void (*depthwise)(const float * const (&)[3], int64_t, int64_t, const float *, float *, int64_t);
+};
+const RowSteps & row_steps() {
+    static const RowSteps steps = cpu_has_avx512f() ? RowSteps{conv0_row, depthwise_row} : RowSteps{conv0_row_avx2, depthwise_row_avx2};
+    return steps;
+}
+
+void front_rows(const ggml_tensor * mel_t, const float * taps, const float * bias, const float * mask1,
+                const float * dw, const OutputRows & out_rows, int64_t first, int64_t last, std::vector<float> & buf,
+                std::vector<float> & row_scratch) {
+    const RowSteps & steps = row_steps();
     const int64_t m_bins = mel_t->ne[0], rows = mel_t->ne[1];
     const int64_t h1_count = out_len(rows), w1_count = out_len(m_bins);
     const int64_t w2_count = out_rows.width, c_count = out_rows.channels;
@@ -127,12 +130,12 @@ PARAKEET_AVX512 void front_rows(const ggml_tensor * mel_t, const float * taps, c
         for (int64_t r = std::max(computed + 1, 2 * h2 - 1); r <= 2 * h2 + 1; ++r) {
             const bool inside = r >= 0 && r < h1_count;
             const float keep = !inside ? 0.0f : (mask1 != nullptr ? mask1[r] : 1.0f);
-            conv0_row(mel, m_bins, rows, r, w1_count, c_count, taps, bias, keep, slot(r));
+            steps.conv0(mel, m_bins, rows, r, w1_count, c_count, taps, bias, keep, slot(r));
         }
         computed = 2 * h2 + 1;
         float * out_row = out_rows.begin(h2, row_scratch);
         const float * in_rows[3] = {slot(2 * h2 - 1), slot(2 * h2), slot(2 * h2 + 1)};
-        depthwise_row(in_rows, w1_count, c_count, dw, out_row, w2_count);
+        steps.depthwise(in_rows, w1_count, c_count, dw, out_row, w2_count);
         out_rows.end(h2, out_row);
     }
 }
@@ -169,7 +172,7 @@ void depthwise_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
             in_rows[ky] = r >= 0 && r < h_in ? reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(r) * x->nb[2]) : nullptr;
         }
         float * out_row = out_rows.begin(h2, row_scratch);
-        depthwise_row(in_rows, w_in, c_count, static_cast<const float *>(dw->data), out_row, out_rows.width);
+        row_steps().depthwise(in_rows, w_in, c_count, static_cast<const float *>(dw->data), out_row, out_rows.width);
         out_rows.end(h2, out_row);
     }
 }
@@ -209,7 +212,7 @@ ggml_tensor * flatten_channels_major(ggml_context * ctx, ggml_tensor * x) {
 }
 
 bool fused_subsampling_available() {
-    static const bool ok = cpu_has_avx512f();
+    static const bool ok = cpu_has_avx512f() || cpu_has_avx2();
     return ok;
 }
 

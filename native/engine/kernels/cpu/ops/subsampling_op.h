@@ -1,5 +1,5 @@
 // The first two convolutions of NeMo's dw_striding ConvSubsampling as one ggml
-// custom op (CPU, AVX-512): conv.0 (1→C, 3×3, stride 2) + bias + ReLU + the
+// custom op (CPU, AVX-512 or AVX2: subsampling_avx2.h): conv.0 (1→C, 3×3, stride 2) + bias + ReLU + the
 // valid-row mask, then stage 2's depthwise 3×3 stride-2 conv (its bias is folded
 // into the pointwise bias that follows). conv.0's output is the largest tensor
 // of the encoder (C × T/2 × n_mels/2: 20 MB for 10 s); fused it only ever lives
@@ -11,7 +11,7 @@
 
 namespace parakeet {
 
-/** The op runs on this CPU (AVX-512 checked at run time); symmetric padding (non-causal) only. */
+/** The op runs on this CPU (AVX-512 or AVX2, checked at run time); symmetric padding (non-causal) only. */
 bool fused_subsampling_available();
 
 /**

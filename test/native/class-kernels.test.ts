@@ -1,0 +1,79 @@
+// The 256-bit kernels in whole models (issue 42 item 4): under PARAKEET_CPU_CLASS=avx2 and avx_vnni
+// a generated F32 model with weightType q8_0, int8 and f32 runs every packed matmul on that class's
+// kernel (q8_0_avx2 / q8_0_avx_vnni[_evex], int8_channel_avx2 / int8_channel_avx_vnni[_evex], f32_avx2). The int8
+// encoders land as far from the float64 encoder as the AVX512-VNNI class's (the integer products are
+// the same; float summation order, the epilogue's σ and the ops around the matmuls differ), and the
+// F32 one within F32 rounding of it. The class is read
+// once per process, so each runs in a child (decoder-parity-child.ts prints each case's kernels and
+// encoder error). Skipped where the CPU has no AVX2 (the class then runs no kernel of ours).
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { listDevices } from '../../native/index.js';
+import { generateModel } from '../support/model/generate.js';
+import { seconds, speechSamples } from './helpers/audio.js';
+import { describeExit, runTsx } from './helpers/child.js';
+import type { DecoderParityCase } from './helpers/decoder-parity-child.js';
+import { scratchDir } from './helpers/tmp.js';
+
+const dir = scratchDir('class-kernels');
+const modelPath = join(dir, 'f32.gguf');
+const clipPath = join(dir, 'clip.f32');
+const features = listDevices().find((d) => d.type === 'cpu')?.cpuFeatures ?? [];
+const skipNoAvx2 = features.includes('PARAKEET_AVX2') ? false : 'this CPU has no AVX2 + FMA + F16C (or PARAKEET_CPU_CLASS caps it)';
+const skipNoVnni512 = features.includes('PARAKEET_AVX512_VNNI') ? false : 'no AVX512-VNNI here to compare the 256-bit classes with';
+
+/** The layouts whose matmuls all run on one packed kernel, and that kernel's name per class (F32: AVX2 for both). */
+const LAYOUTS = { q8_0: 'q8_0', int8: 'int8_channel', f32: 'f32' } as const;
+const kernelOf = (layout: Layout, cpuClass: string) => `${LAYOUTS[layout]}_${layout === 'f32' ? 'avx2' : cpuClass}`;
+type Layout = keyof typeof LAYOUTS;
+
+function runClass(cpuClass: string): Map<Layout, DecoderParityCase> {
+  const r = runTsx('test/native/helpers/decoder-parity-child.ts', [clipPath, `${modelPath}:${Object.keys(LAYOUTS).join(',')}`], {
+    env: { ...process.env, PARAKEET_CPU_CLASS: cpuClass }, timeoutMs: 300_000,
+  });
+  assert.equal(r.status, 0, describeExit(r));
+  const rows = r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as DecoderParityCase);
+  return new Map(rows.map((row) => [row.layout as Layout, row]));
+}
+
+before(() => {
+  generateModel(modelPath, { preset: 'small', arch: 'hybrid_tdt_ctc', nHeads: 8, nMels: 128, vocabSize: 256, weightType: 'f32', seed: 3 });
+  const clip = speechSamples(dir, seconds(4.9));
+  writeFileSync(clipPath, Buffer.from(clip.buffer, clip.byteOffset, clip.byteLength));
+});
+
+describe('the 256-bit kernels run whole models under a forced class', () => {
+  let wide: Map<Layout, DecoderParityCase> | undefined;
+  for (const cpuClass of ['avx2', 'avx_vnni'] as const) {
+    test(`PARAKEET_CPU_CLASS=${cpuClass}: weightType q8_0, int8 and f32 on the ${cpuClass} kernels, as near float64 as AVX512-VNNI`, { skip: skipNoAvx2 }, (t) => {
+      const rows = runClass(cpuClass);
+      for (const layout of Object.keys(LAYOUTS) as Layout[]) {
+        const row = rows.get(layout);
+        assert.ok(row !== undefined, `no ${layout} case in the child's output`);
+        // The avx_vnni rows run VEX-coded (q8_0_avx_vnni) or, on an AVX512-VNNI CPU without AVX-VNNI, as their EVEX build (…_evex).
+        const names = [kernelOf(layout, cpuClass), `${kernelOf(layout, cpuClass)}_evex`];
+        const kernel = Object.keys(row.kernels).find((k) => names.includes(k)) ?? names[0];
+        // Every packed matmul on this class's kernel: nothing of another width, no F32 or 14-bit kernel.
+        assert.deepEqual(Object.keys(row.kernels), [kernel], `${cpuClass} ${layout}: kernels ${JSON.stringify(row.kernels)}`);
+        assert.ok(row.kernels[kernel] >= 20, `${cpuClass} ${layout}: ${row.kernels[kernel]} matrices on ${kernel}`);
+        if (layout === 'f32') {
+          assert.ok(row.encoderRelL2 < 1e-5, `${cpuClass} f32: encoder rel L2 ${row.encoderRelL2} (exact F32 arithmetic)`);
+        } else {
+          assert.ok(row.encoderRelL2 > 1e-4 && row.encoderRelL2 < 0.05, `${cpuClass} ${layout}: encoder rel L2 ${row.encoderRelL2} (int8 is lossy, and bounded)`);
+        }
+      }
+      if (skipNoVnni512) {
+        t.diagnostic(skipNoVnni512);
+        return;
+      }
+      wide ??= runClass('avx512_vnni');
+      for (const layout of Object.keys(LAYOUTS) as Layout[]) {
+        const ours = rows.get(layout)!.encoderRelL2, theirs = wide.get(layout)!.encoderRelL2;
+        console.log(`${cpuClass} ${layout}: encoder rel L2 ${ours.toExponential(3)} vs avx512_vnni ${theirs.toExponential(3)}`);
+        if (layout !== 'f32') assert.ok(Math.abs(ours - theirs) <= 0.02 * theirs, `${cpuClass} ${layout}: ${ours} against the AVX512-VNNI kernels' ${theirs}`);
+      }
+    });
+  }
+});
