@@ -273,6 +273,11 @@ const std::vector<OpKernelRow> & op_kernel_table() {
          "kernels/cpu/matmul/int8_decoder_vnni.cpp", "int8_gemv_matches_float64_within_int8_error"},
         {OpKernelId::LogMelAvx512, "log_mel_avx512", CpuClass::Avx512, "the float64 log-mel featurizer, 8 frames at a time",
          "kernels/cpu/ops/preprocessor.cpp", "test/native/parity.test.ts"},
+        {OpKernelId::StreamAttentionAvx512, "stream_attention_avx512", CpuClass::Avx512,
+         "a cache-aware stream's attention over its key window, K/V caches read in place (head width a multiple of 16; PARAKEET_STREAM_FUSED=0 keeps ggml's ops)",
+         "kernels/cpu/ops/stream_attention_op.cpp", "test/native/stream-attention-op.test.ts"},
+        {OpKernelId::WindowShift, "window_shift", CpuClass::Scalar, "a stream's attention and conv caches shifted in place (one memmove) on the CPU",
+         "kernels/cpu/ops/window_shift_op.cpp", "test/native/stream-reference.test.ts"},
     };
     return rows;
 }

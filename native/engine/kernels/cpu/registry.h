@@ -168,6 +168,8 @@ enum class OpKernelId {
     F32GemvAvx512,
     Int8DecoderVnni,
     LogMelAvx512,
+    StreamAttentionAvx512,
+    WindowShift,
 };
 
 struct OpKernelRow {

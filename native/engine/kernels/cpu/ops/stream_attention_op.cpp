@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "cpu_ops.h"
+#include "cpu_features.h"
 #include "simd_math.h"
 
 namespace parakeet {
