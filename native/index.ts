@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 // what the engine reports and what the UI receives are one declaration, not two kept alike by hand.
 import type {
   DecoderName, DeviceInfo, DeviceSelection, DeviceType, ModelDetails, TokenTiming, WeightType, Word,
-} from '../app/ipc/engine-types.js';
+} from '../types/engine.js';
 
 export type { DecoderName, DeviceInfo, DeviceSelection, DeviceType, TokenTiming, WeightType, Word };
 

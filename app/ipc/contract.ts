@@ -10,16 +10,16 @@
 // nothing from main, the preload, the renderer or the addon (eslint.config.js).
 import type {
   DecoderName, DeviceInfo, DeviceSelection, ModelDetails, ModelSummary, TokenTiming, WeightType, Word,
-} from './engine-types.js';
+} from '../../types/engine.js';
 import type {
   CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel,
-} from './model-types.js';
+} from '../../types/models.js';
 
 import type { Replacement } from '../shared/text-transform.js';
 import type { VocabularyPhrase } from '../shared/vocabulary.js';
 
-export type * from './engine-types.js';
-export type * from './model-types.js';
+export type * from '../../types/engine.js';
+export type * from '../../types/models.js';
 export type { Replacement, VocabularyPhrase };
 
 // ---------------------------------------------------------------- envelopes

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resample } from '../../app/shared/resample.js';
-import { readWavMono } from '../../app/main/engine/wav-file.js';
+import { readWavMono } from '../../app/engine-process/wav-file.js';
 import { prng } from '../support/audio/signals.js';
 import { SPARSE_WAV_HEADER_BYTES, writeSparseWav } from '../support/audio/sparse-wav.js';
 

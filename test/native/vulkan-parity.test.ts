@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runSelfTest } from '../../app/main/engine/self-test-run.js';
+import { runSelfTest } from '../../app/engine-process/self-test-run.js';
 import { Model, type DecoderName } from '../../native/index.js';
 import { referenceTranscribe } from '../reference/index.js';
 import { generateModel } from '../support/model/generate.js';

@@ -17,7 +17,7 @@
 import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice, VadSummary } from '../../ipc/contract.js';
 import type { BuildInfo, DeviceInfo, ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
-import { TypedEmitter } from '../models/typed-emitter.js';
+import { TypedEmitter } from '../util/typed-emitter.js';
 import { DeviceCheck } from './device-check.js';
 import { engineNotices } from './engine-notices.js';
 import { aborted, EngineRpc, type EngineDeath, type RequestHow } from './engine-rpc.js';
@@ -29,7 +29,7 @@ import {
   CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineStreamChunk,
   type EngineStreamHandle, type EngineStreamOptions, type EngineToHost, type EngineTranscribeOptions, type EngineTranscript,
   type EngineVadStatus,
-} from './protocol.js';
+} from '../../engine-process/protocol.js';
 import type { SessionVad } from '../sessions/session.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 

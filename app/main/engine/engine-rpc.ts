@@ -6,7 +6,7 @@
 // death means for the model, the device and the user is the host's business.
 import type { IpcError } from '../../ipc/contract.js';
 import type { Logger } from '../log.js';
-import { CodedError, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost } from './protocol.js';
+import { CodedError, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost } from '../../engine-process/protocol.js';
 import type { EngineTransport, ExitInfo, TransportFactory } from './transport.js';
 
 /**

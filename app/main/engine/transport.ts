@@ -6,8 +6,8 @@ import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log.js';
-import { EngineCore } from './engine-core.js';
-import { isEngineToHost, TEST_HOOKS_ENV, type EngineToHost, type HostToEngine } from './protocol.js';
+import { EngineCore } from '../../engine-process/engine-core.js';
+import { isEngineToHost, TEST_HOOKS_ENV, type EngineToHost, type HostToEngine } from '../../engine-process/protocol.js';
 
 export interface ExitInfo {
   code: number | null;
@@ -34,10 +34,10 @@ export interface TransportOptions {
 
 export type TransportFactory = (handlers: TransportHandlers, options: TransportOptions) => EngineTransport;
 
-/** The engine entry next to this file: compiled .js under dist/, .ts when running from source under tsx. */
+/** The engine process's entry (app/engine-process): compiled .js under dist/, .ts when running from source under tsx. */
 export function engineEntry(): { path: string; isTypeScript: boolean } {
   const isTypeScript = import.meta.url.endsWith('.ts');
-  const path = fileURLToPath(new URL(`./engine-process.${isTypeScript ? 'ts' : 'js'}`, import.meta.url));
+  const path = fileURLToPath(new URL(`../../engine-process/engine-process.${isTypeScript ? 'ts' : 'js'}`, import.meta.url));
   return { path, isTypeScript };
 }
 

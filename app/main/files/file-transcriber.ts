@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FileTranscribeOptions, FileTranscript } from '../../ipc/contract.js';
 import { vocabularyOptions } from '../../shared/vocabulary.js';
 import type { EngineHost } from '../engine/engine-host.js';
-import { CodedError, type EngineVadOptions } from '../engine/protocol.js';
+import { CodedError, type EngineVadOptions } from '../../engine-process/protocol.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { MeetingTrackName, MeetingTrackReport, Word } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
 import { vocabularyOptions, type VocabularyPhrase } from '../../shared/vocabulary.js';
-import type { EngineStreamOptions, EngineTranscribeOptions } from '../engine/protocol.js';
+import type { EngineStreamOptions, EngineTranscribeOptions } from '../../engine-process/protocol.js';
 import type { Logger } from '../log.js';
 import { AudioInput, TIMELINE_RATE } from '../sessions/audio-input.js';
 import { RecentAudio } from './recent-audio.js';

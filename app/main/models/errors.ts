@@ -1,7 +1,7 @@
 // Errors of the model manager. Every failure carries a stable `.code` so the
 // IPC layer can forward `{code, message}` (Electron keeps only `.message` of a
 // thrown Error) and the renderer can pick wording/actions by code.
-import type { ModelErrorDetails } from '../../ipc/model-types.js';
+import type { ModelErrorDetails } from '../../../types/models.js';
 
 export type { ModelErrorDetails };
 

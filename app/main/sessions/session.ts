@@ -16,7 +16,7 @@ import type { DecoderName } from '../../../native/index.js';
 import { joinSegments, type CompiledTransform } from '../../shared/text-transform.js';
 import { vocabularyOptions, type VocabularyPhrase } from '../../shared/vocabulary.js';
 import type { DecodePriority } from '../engine/engine-host.js';
-import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
+import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } from '../../engine-process/protocol.js';
 import type { Logger } from '../log.js';
 import { AudioInput, TIMELINE_RATE } from './audio-input.js';
 import { AudioStore } from './audio-store.js';

@@ -76,7 +76,7 @@ export interface Launched {
 export async function launchPackaged(system: SimulatedSystem = {}): Promise<Launched> {
   const { layout, electron } = await packagedApp();
   const { fake } = electron;
-  const engineEntry = path.join(layout.asar, 'dist', 'app', 'main', 'engine', 'engine-process.js');
+  const engineEntry = path.join(layout.asar, 'dist', 'app', 'engine-process', 'engine-process.js');
   fake.config.realFork = (modulePath) => modulePath === engineEntry;
   const saved = { env: { ...process.env }, platform: process.platform, release: os.release, electron: process.versions.electron };
   if (system.platform) Object.defineProperty(process, 'platform', { value: system.platform });

@@ -130,7 +130,7 @@ function sessionsHardened(fake: Fake, main: { webContents: { url: string } }): v
 function utilityEntriesInsideTheArchive(fake: Fake, asar: string): void {
   const forks = fake.called('utilityProcess.fork');
   assert.ok(forks.length >= 1, 'the engine is a utility process');
-  assert.equal(forks[0]!.args[0], path.join(asar, 'dist', 'app', 'main', 'engine', 'engine-process.js'));
+  assert.equal(forks[0]!.args[0], path.join(asar, 'dist', 'app', 'engine-process', 'engine-process.js'));
   for (const call of forks) {
     const entry = String(call.args[0]);
     assert.ok(call.afterReady, 'utilityProcess.fork only after ready');

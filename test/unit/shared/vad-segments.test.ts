@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { speechSegments, segmentSeconds, type VadSegmentOptions } from '../../../app/shared/vad-segments.js';
-import { planSpeechWindows } from '../../../app/main/engine/speech-windows.js';
+import { planSpeechWindows } from '../../../app/engine-process/speech-windows.js';
 
 const CHUNK = 512;
 const RATE = 16000;

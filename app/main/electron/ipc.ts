@@ -5,9 +5,9 @@
 import { BrowserWindow, MessageChannelMain, ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import {
   AUDIO_PORT_CHANNEL, EVENT_CHANNEL, INVOKE_CHANNELS, type AudioPortMessage, type MeetingInfo, type Notice, type Result, type SessionInfo,
-} from '../ipc/contract.js';
-import { readPortFrame } from './renderer-guards.js';
-import type { Services } from './services.js';
+} from '../../ipc/contract.js';
+import { readPortFrame } from '../renderer-guards.js';
+import type { Services } from '../services.js';
 
 export interface IpcOptions {
   /** Is this URL the app's page? (renderer-guards.ts isAppPage: not the overlay, which has no listener) */

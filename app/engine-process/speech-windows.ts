@@ -3,7 +3,7 @@
 // points (windows.ts, the engine's own planner). Window starts sit on the encoder-frame grid (`align`
 // samples), so a window's word and token times move into the whole file's timeline by an exact
 // number of frames.
-import type { SampleSegment } from '../../shared/vad-segments.js';
+import type { SampleSegment } from '../shared/vad-segments.js';
 import { WindowPlanner, type SampleRange } from './windows.js';
 
 /** Silence shorter than this between two segments stays inside one window (context helps the decoder). */

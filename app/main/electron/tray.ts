@@ -2,9 +2,9 @@
 // tooltip and menu; rebuilds only when one of them changed (the level changes
 // many times a second, the tray must not).
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron';
-import type { DesktopState } from './desktop-state.js';
-import { trayLook, trayMenu, trayTooltip, type MenuItemModel, type TrayCommand, type TrayLook } from './presentation.js';
-import { trayIconPng } from './tray-icons.js';
+import type { DesktopState } from '../tray/desktop-state.js';
+import { trayLook, trayMenu, trayTooltip, type MenuItemModel, type TrayCommand, type TrayLook } from '../tray/presentation.js';
+import { trayIconPng } from '../tray/tray-icons.js';
 
 function icon(look: TrayLook): NativeImage {
   // 16 px and its @2x: the OS picks by the panel's scale.

@@ -9,12 +9,12 @@
 // 44.1 kHz stereo file is 6 s of audio, tens of milliseconds of resampling).
 // Peak memory: this array plus the addon's copy of it.
 import fs from 'node:fs/promises';
-import { StreamingResampler } from '../../shared/resample.js';
+import { StreamingResampler } from '../shared/resample.js';
 import {
   AudioFormatError, MAX_WAV_CHUNKS, NOT_WAV, checkDuration, chunkTag, dataExtent, downmixInto, parseFmtChunk, tooManyChunks, wavEncoding,
   type WavEncoding, type WavFormat,
-} from '../../shared/wav.js';
-import { fileReadError } from '../util/fs-error.js';
+} from '../shared/wav.js';
+import { fileReadError } from '../shared/fs-error.js';
 import { CodedError } from './protocol.js';
 
 export interface MonoWav {

@@ -6,8 +6,8 @@
 // the same file (a validation's when one is at hand, else loaded and mapped).
 // Compute runs on native threads; only the comparison (a few thousand floats)
 // runs in JavaScript.
-import type { LoadOptions, Model, ModelState, TranscribeResult } from '../../../native/index.js';
-import type { DeviceSelfTest } from '../../ipc/contract.js';
+import type { LoadOptions, Model, ModelState, TranscribeResult } from '../../native/index.js';
+import type { DeviceSelfTest } from '../ipc/contract.js';
 import { CodedError, type SelfTestCorruption } from './protocol.js';
 import { judge, selfTestSignal, toleranceFor, type SelfTestRun } from './self-test.js';
 

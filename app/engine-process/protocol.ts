@@ -3,11 +3,11 @@
 // `serialization: 'advanced'`, Electron utilityProcess), so Float32Array PCM
 // travels as is. Every request carries an id; the engine answers each id
 // exactly once with a result, and may send progress for it before that.
-import type { DeviceSelfTest, IpcError } from '../../ipc/contract.js';
-import type { VocabularyPhrase } from '../../shared/vocabulary.js';
+import type { DeviceSelfTest, IpcError } from '../ipc/contract.js';
+import type { VocabularyPhrase } from '../shared/vocabulary.js';
 import type {
   BuildInfo, DecoderName, DeviceInfo, ModelInfo, StreamChunk, StreamInfo, TranscribeResult, WeightType,
-} from '../../../native/index.js';
+} from '../../native/index.js';
 
 export interface EngineLoadOptions {
   /** ggml device name; absent = the engine's automatic choice. */

@@ -3,10 +3,10 @@
 // macOS's permission is asked of systemPreferences, and sleep/resume comes
 // from powerMonitor. The mode logic lives in the Electron-free service.
 import { globalShortcut, powerMonitor, systemPreferences, utilityProcess } from 'electron';
-import { hookSupport } from './hotkey/hook-availability.js';
-import { HotkeyService } from './hotkey/hotkey-service.js';
-import { utilityKeyHook } from './hotkey/utility-key-hook.js';
-import type { Services } from './services.js';
+import { hookSupport } from '../hotkey/hook-availability.js';
+import { HotkeyService } from '../hotkey/hotkey-service.js';
+import { utilityKeyHook } from '../hotkey/utility-key-hook.js';
+import type { Services } from '../services.js';
 
 export function bindGlobalHotkey(services: Services): { service: HotkeyService; unbind: () => void } {
   const service = new HotkeyService({

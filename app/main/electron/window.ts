@@ -3,10 +3,10 @@
 // navigation away from the app and no new windows; the microphone (audio
 // only, from our own page) is the only permission ever granted.
 import { BrowserWindow, session, shell, systemPreferences, type Session, type WebContents } from 'electron';
-import { rendererCsp } from './csp.js';
-import { MEDIA_SCHEME } from './media/media-url.js';
-import type { Logger } from './log.js';
-import { grantsPermission, isTrustedUrl, passesPermissionCheck, type PermissionPolicy, type RendererLocation } from './renderer-guards.js';
+import { rendererCsp } from '../csp.js';
+import { MEDIA_SCHEME } from '../media/media-url.js';
+import type { Logger } from '../log.js';
+import { grantsPermission, isTrustedUrl, passesPermissionCheck, type PermissionPolicy, type RendererLocation } from '../renderer-guards.js';
 
 export interface WindowOptions extends RendererLocation {
   /** dist/app/preload/index.cjs (CommonJS: a sandboxed preload cannot load ES modules). */

@@ -3,8 +3,8 @@
 // jobs. Each stream's pushes run one after another (a queue), each on the stream's own one-thread CPU
 // graph (native VadStream): they never wait for the ASR model's states, nor delay them.
 import { performance } from 'node:perf_hooks';
-import { VadModel, type VadStream } from '../../../native/index.js';
-import { speechSegments, type SampleSegment, type VadSegmentOptions } from '../../shared/vad-segments.js';
+import { VadModel, type VadStream } from '../../native/index.js';
+import { speechSegments, type SampleSegment, type VadSegmentOptions } from '../shared/vad-segments.js';
 import { CodedError, type EngineVadStatus } from './protocol.js';
 
 /** Silero's rate for everything the app sends (its 8 kHz weights serve the CLI's 8 kHz files). */

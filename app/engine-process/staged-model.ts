@@ -6,7 +6,7 @@
 // keeps all four. Used at most once; dropped after `ttlMs` so a validation
 // nobody activates does not hold a model's memory.
 import { stat } from 'node:fs/promises';
-import type { LoadOptions, Model } from '../../../native/index.js';
+import type { LoadOptions, Model } from '../../native/index.js';
 
 /** The load options that decide how a model was placed (and so whether another request can use it). */
 export type PlacementOptions = Pick<LoadOptions, 'device' | 'threads' | 'weightType'>;

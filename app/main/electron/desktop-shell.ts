@@ -5,10 +5,10 @@ import { app } from 'electron';
 import type { Settings } from '../../ipc/contract.js';
 import type { HotkeyService } from '../hotkey/hotkey-service.js';
 import type { Services } from '../services.js';
-import { DesktopStateTracker, type DesktopState } from './desktop-state.js';
-import { overlayUnavailable } from './overlay-placement.js';
+import { DesktopStateTracker, type DesktopState } from '../tray/desktop-state.js';
+import { overlayUnavailable } from '../tray/overlay-placement.js';
 import { OverlayWindow } from './overlay-window.js';
-import { overlayContent, type TrayCommand } from './presentation.js';
+import { overlayContent, type TrayCommand } from '../tray/presentation.js';
 import { TrayIcon } from './tray.js';
 
 export interface DesktopShellOptions {

@@ -4,8 +4,8 @@
 // requests), handled in our session only, read-only, answered by
 // app/main/media (path validated there; tested without Electron).
 import { protocol, type Session } from 'electron';
-import { answerMediaRequest, type MediaBody, type MediaHistory } from './media/media-request.js';
-import { MEDIA_HOST, MEDIA_SCHEME } from './media/media-url.js';
+import { answerMediaRequest, type MediaBody, type MediaHistory } from '../media/media-request.js';
+import { MEDIA_HOST, MEDIA_SCHEME } from '../media/media-url.js';
 
 /** Before app 'ready'. */
 export function registerMediaScheme(): void {

@@ -6,8 +6,8 @@
 // 10 times a second. Placement and the per-platform window type are in
 // overlay-placement.ts.
 import { BrowserWindow, screen } from 'electron';
-import { overlayBounds, overlayWindowType, overlayWorkspaceOptions } from './overlay-placement.js';
-import type { OverlayContent } from './presentation.js';
+import { overlayBounds, overlayWindowType, overlayWorkspaceOptions } from '../tray/overlay-placement.js';
+import type { OverlayContent } from '../tray/presentation.js';
 
 const MIN_INTERVAL_MS = 100;
 

@@ -6,9 +6,9 @@
 // with null to refuse. Which OS gets it is decided in shared/system-audio-plan.ts;
 // both are tested without Electron. This file only hands Electron's pieces over.
 import { desktopCapturer, systemPreferences, type Session } from 'electron';
-import { screenAccessProblem, type CaptureProblem, type SystemAudioPlan } from '../shared/system-audio-plan.js';
-import { displayMediaHandler, type DisplayMediaStreams } from './display-media.js';
-import type { Logger } from './log.js';
+import { screenAccessProblem, type CaptureProblem, type SystemAudioPlan } from '../../shared/system-audio-plan.js';
+import { displayMediaHandler, type DisplayMediaStreams } from '../display-media.js';
+import type { Logger } from '../log.js';
 
 export function installLoopbackCapture(
   ses: Session,

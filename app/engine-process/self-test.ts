@@ -7,7 +7,7 @@
 // there is no precomputed output for it; the CPU path of the same file is the
 // independent answer (for the CPU itself: the same path forced through
 // ggml_backend_sched, a second code path through the graph executor).
-import type { DeviceSelfTest } from '../../ipc/contract.js';
+import type { DeviceSelfTest } from '../ipc/contract.js';
 
 export const SELF_TEST_RATE = 16_000;
 /** Long enough for a dozen encoder frames (0.08 s each), short enough to cost two brief encodes. */

@@ -3,8 +3,8 @@
 // with the app). Only the type of `electron` is imported; the caller passes
 // the real `utilityProcess` in.
 import type { UtilityProcess } from 'electron';
-import { isEngineToHost, TEST_HOOKS_ENV } from './protocol.js';
-import { engineEntry, type TransportFactory } from './transport.js';
+import { isEngineToHost, TEST_HOOKS_ENV } from '../../engine-process/protocol.js';
+import { engineEntry, type TransportFactory } from '../engine/transport.js';
 
 export interface UtilityProcessModule {
   fork(modulePath: string, args?: string[], options?: Electron.ForkOptions): UtilityProcess;

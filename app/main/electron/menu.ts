@@ -2,8 +2,8 @@
 // MenuItemConstructorOptions, the commands go to the services (the dictation
 // toggle on the bus, the log folder and the diagnostics through the router).
 import { Menu, clipboard, type MenuItemConstructorOptions } from 'electron';
-import { appMenu, type MenuCommand, type MenuEntry } from './app-menu.js';
-import type { Services } from './services.js';
+import { appMenu, type MenuCommand, type MenuEntry } from '../app-menu.js';
+import type { Services } from '../services.js';
 
 function toTemplate(entries: MenuEntry[], run: (command: MenuCommand) => void): MenuItemConstructorOptions[] {
   return entries.map((entry): MenuItemConstructorOptions => {
