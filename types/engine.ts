@@ -1,5 +1,6 @@
 // The engine's data as it crosses IPC: devices, the loaded model, words and
-// token timings. Declared here, in the contract (a leaf: it imports nothing).
+// token timings. Declared on the bottom floor (types/: a leaf, it imports nothing);
+// the IPC contract re-exports them.
 // The binding's plain shapes (devices, words, tokens) are these very types
 // (native/index.ts re-exports them); the addon's 46-field ModelInfo is not
 // sent: main maps it to ModelSummary / ModelDetails (app/main/contract-mapping.ts).

@@ -1,7 +1,7 @@
 // The model manager's data as it crosses IPC: catalog entries, downloads,
-// installed models and the first-run proposal. Declared here, in the contract,
-// so the renderer's types are the contract's; app/main/models imports them.
-import type { ErrorCode } from '../app/ipc/contract.js';
+// installed models and the first-run proposal. Declared on the bottom floor (types/: imports nothing
+// beyond it); the IPC contract re-exports them and app/main/models imports them.
+import type { ErrorCode } from './errors.js';
 
 /** Decoder heads a model file carries (detected by the engine from tensor presence). */
 export type DecoderHead = 'ctc' | 'rnnt' | 'tdt';

@@ -28,7 +28,7 @@ import { appRoot } from '../main/util/app-root.js';
 import { WEIGHT_TYPES } from '../ipc/settings.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
 import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
-import { CodedError } from '../engine-process/protocol.js';
+import { CodedError } from '../../types/errors.js';
 import { parseVocabularyFile, VocabularyFileError, vocabularyOptions, type VocabularyPhrase } from '../shared/vocabulary.js';
 import { readWavMono, type MonoWav } from '../engine-process/wav-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from '../main/files/audio-converter.js';

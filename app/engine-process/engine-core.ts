@@ -10,10 +10,8 @@ import { readWavMono } from './wav-file.js';
 import { planSpeechWindows } from './speech-windows.js';
 import { EngineVad, VAD_RATE } from './engine-vad.js';
 import { WindowedWav } from './windowed-wav.js';
-import {
-  CodedError, toIpcError, type EngineLogLevel, type EngineStreamChunk, type EngineToHost, type EngineTranscript, type HostToEngine,
-  type SelfTestCorruption,
-} from './protocol.js';
+import { toIpcError, type EngineLogLevel, type EngineStreamChunk, type EngineToHost, type EngineTranscript, type HostToEngine, type SelfTestCorruption } from './protocol.js';
+import { CodedError } from '../../types/errors.js';
 import { runSelfTest } from './self-test-run.js';
 import { StagedModel, fileIdentity, type PlacementOptions, type Staged } from './staged-model.js';
 
@@ -168,22 +166,6 @@ export class EngineCore {
         return this.track(message.id, async (signal) => {
           const { state } = this.requireModel();
           const pending = state.transcribe(message.pcm, { ...message.options, signal });
-          if (this.crashOn === 'transcribe') this.die();
-          return plain(await pending);
-        });
-      case 'transcribeFile':
-        return this.trackFileJob(message.id, async (signal) => {
-          const rate = this.requireModel().model.info().sampleRate;
-          const state = this.fileState();
-          // Read in blocks, averaged to mono and resampled to the model's rate while decoding: the only
-          // full-length copies are this array and the addon's own copy of it.
-          const audio = await readWavMono(message.path, { signal, sampleRate: rate });
-          const pending = state.transcribe(audio.samples, {
-            ...message.options,
-            sampleRate: rate,
-            signal,
-            onProgress: (fraction) => this.post({ t: 'progress', id: message.id, fraction }),
-          });
           if (this.crashOn === 'transcribe') this.die();
           return plain(await pending);
         });

@@ -5,7 +5,8 @@
 import { performance } from 'node:perf_hooks';
 import { VadModel, type VadStream } from '../../native/index.js';
 import { speechSegments, type SampleSegment, type VadSegmentOptions } from '../shared/vad-segments.js';
-import { CodedError, type EngineVadStatus } from './protocol.js';
+import { type EngineVadStatus } from './protocol.js';
+import { CodedError } from '../../types/errors.js';
 
 /** Silero's rate for everything the app sends (its 8 kHz weights serve the CLI's 8 kHz files). */
 export const VAD_RATE = 16000;

@@ -78,8 +78,6 @@ export type EngineRequest =
   | { op: 'load'; path: string; options: EngineLoadOptions }
   | { op: 'unload' }
   | { op: 'transcribe'; pcm: Float32Array; options: EngineTranscribeOptions }
-  /** The engine reads and decodes the WAV itself, so hours of audio never cross the boundary or block main. */
-  | { op: 'transcribeFile'; path: string; options: EngineTranscribeOptions }
   /**
    * A file job in steps: the engine reads the WAV (to mono at the model's rate, `sampleRate`) and keeps it
    * under a handle, and plans its windows as its own long-audio pass would (windows.ts, `maxWindowSec`).
@@ -156,7 +154,6 @@ export interface EngineResponseMap {
   load: ModelInfo;
   unload: null;
   transcribe: EngineTranscript;
-  transcribeFile: EngineTranscript;
   fileOpen: EngineFileHandle;
   fileWindow: EngineTranscript;
   fileClose: null;
@@ -200,18 +197,6 @@ export function toIpcError(error: unknown, fallbackCode = 'INTERNAL'): IpcError 
     return { code: typeof code === 'string' && code ? code : fallbackCode, message: error.message };
   }
   return { code: fallbackCode, message: String(error) };
-}
-
-/** The IpcError as a throwable Error that keeps its code. */
-export class CodedError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
-    this.name = 'CodedError';
-  }
-
-  static from(error: IpcError): CodedError {
-    return new CodedError(String(error.code), error.message);
-  }
 }
 
 export function isEngineToHost(value: unknown): value is EngineToHost {

@@ -8,7 +8,8 @@
 // runs in JavaScript.
 import type { LoadOptions, Model, ModelState, TranscribeResult } from '../../native/index.js';
 import type { DeviceSelfTest } from '../ipc/contract.js';
-import { CodedError, type SelfTestCorruption } from './protocol.js';
+import { type SelfTestCorruption } from './protocol.js';
+import { CodedError } from '../../types/errors.js';
 import { judge, selfTestSignal, toleranceFor, type SelfTestRun } from './self-test.js';
 
 export interface SelfTestRequest {

@@ -15,7 +15,7 @@ import {
   type WavEncoding, type WavFormat,
 } from '../shared/wav.js';
 import { fileReadError } from '../shared/fs-error.js';
-import { CodedError } from './protocol.js';
+import { CodedError } from '../../types/errors.js';
 
 export interface MonoWav {
   /** The rate of `samples`: the one asked for, else the file's. */

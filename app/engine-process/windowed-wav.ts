@@ -6,7 +6,7 @@
 // Reading it twice costs little beside decoding it.
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
-import { CodedError } from './protocol.js';
+import { CodedError } from '../../types/errors.js';
 import { MonoBlockReader } from './wav-file.js';
 import { WindowPlanner, type SampleRange } from './windows.js';
 

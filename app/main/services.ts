@@ -40,7 +40,7 @@ import { appVersion } from './util/app-root.js';
 import { streamOptionsFor } from './sessions/stream-options.js';
 import { applyVadChoice } from './vad/vad-choice.js';
 import { checkRegularFile, notRegularMessage } from './util/regular-file.js';
-import { CodedError } from '../engine-process/protocol.js';
+import { CodedError } from '../../types/errors.js';
 
 export type { PlatformHooks, Services, ServicesCore, ServicesOptions } from './service-types.js';
 

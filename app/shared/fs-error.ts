@@ -1,6 +1,6 @@
 // A file that cannot be read, in words: what happened to which file and what to do, instead of the raw
 // "ENOENT: no such file or directory, open '…'" or "EIO: i/o error, read" of Node's fs errors.
-import { CodedError } from '../engine-process/protocol.js';
+import { CodedError } from '../../types/errors.js';
 
 const WORDS: Record<string, { code: string; what: string; todo: string }> = {
   ENOENT: { code: 'NOT_FOUND', what: 'was not found', todo: 'Check the path, or choose the file again.' },

@@ -1,5 +1,5 @@
 // The engine's long-audio cut points (native/engine/windows.cpp, plan_windows) as one pass over the
-// whole clip, ported line by line: the reference app/main/engine/windows.ts's streamed WindowPlanner is
+// whole clip, ported line by line: the reference app/engine-process/windows.ts's streamed WindowPlanner is
 // checked against (test/unit/app/windowed-wav.test.ts). A clip longer than `maxSamples` is cut at the
 // quietest 200 ms (10 ms hops, smoothed over 20 hops) of each window's second half, on the encoder-frame
 // grid (`align` samples). Same arithmetic: doubles over float samples, same summation order.

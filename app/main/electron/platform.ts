@@ -2,7 +2,7 @@
 // (open the log folder, native file dialogs, the UI language, the clipboard
 // and whether our window has focus for inserting into other apps).
 import { app, clipboard, dialog, shell, systemPreferences, BrowserWindow } from 'electron';
-import { CodedError } from '../../engine-process/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import type { PlatformHooks } from '../service-types.js';
 
 /** One file from a native open dialog (modal to the app's window when there is one), or null when cancelled. */

@@ -25,12 +25,9 @@ import { runFileJob, type FileJobHow } from './file-job.js';
 import { ModelResidency, type StatusCell } from './model-residency.js';
 import { PriorityLane, type LaneJobOptions } from './priority-lane.js';
 import { RestartSupervisor, blamedDevice } from './restart-supervisor.js';
-import {
-  CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineStreamChunk,
-  type EngineStreamHandle, type EngineStreamOptions, type EngineToHost, type EngineTranscribeOptions, type EngineTranscript,
-  type EngineVadStatus,
-} from '../../engine-process/protocol.js';
-import type { SessionVad } from '../sessions/session.js';
+import { type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineStreamChunk, type EngineStreamHandle, type EngineStreamOptions, type EngineToHost, type EngineTranscribeOptions, type EngineTranscript, type EngineVadStatus } from '../../engine-process/protocol.js';
+import { CodedError } from '../../../types/errors.js';
+import type { SessionVad } from '../sessions/vad-feed.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 
 export { FILE_WINDOW_SEC } from './file-job.js';

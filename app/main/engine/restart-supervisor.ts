@@ -117,7 +117,7 @@ export class RestartSupervisor {
 }
 
 /** Requests that run on the model's device: only a death during one of these is blamed on the device. */
-const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile', 'fileWindow', 'selfTest']);
+const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'fileWindow', 'selfTest']);
 
 /**
  * The device a death is blamed on, or null: only what ran on a device blames it — a load (the device it

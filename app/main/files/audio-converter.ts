@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CodedError } from '../../engine-process/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import { MonoBlockReader } from '../../engine-process/wav-file.js';
 import { fileReadError } from '../../shared/fs-error.js';
 

@@ -13,7 +13,7 @@
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileTranscribeOptions, FileTranscript, IpcError, UploadProgress, UploadTicket } from '../../ipc/contract.js';
-import { CodedError } from '../../engine-process/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import type { Logger } from '../log.js';
 import { DISK_HEADROOM_BYTES, statfsFreeSpace, type FreeSpaceProbe } from '../models/disk-space.js';
 import { TypedEmitter } from '../util/typed-emitter.js';

@@ -11,7 +11,7 @@ import type { DecoderName } from '../../../native/index.js';
 import type { HistoryEntry, HistorySegment, MeetingAudioTrack } from '../../ipc/contract.js';
 import type { DecodePriority } from '../engine/engine-host.js';
 import type { EngineTranscribeOptions, EngineTranscript } from '../../engine-process/protocol.js';
-import { CodedError } from '../../engine-process/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import { TRACK_RATE } from './meeting-track.js';
 import { WAV_HEADER_BYTES } from './wav-journal.js';
 

@@ -1,5 +1,5 @@
 // Public types of the model manager service. What crosses IPC is declared in
-// the contract (app/ipc/model-types.ts) and re-exported here; the engine hook
+// the bottom floor (types/models.ts) and re-exported here; the engine hook
 // and the events are the service's own.
 import type { DecoderHead, DownloadProgress, DownloadSnapshot, InstalledModel } from '../../../types/models.js';
 

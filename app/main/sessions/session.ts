@@ -22,7 +22,7 @@ import { AudioInput, TIMELINE_RATE } from './audio-input.js';
 import { AudioStore } from './audio-store.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
-import { VadFeed } from './vad-feed.js';
+import { VadFeed, type SessionVad } from './vad-feed.js';
 
 
 /** How long stop() waits for audio frames still in flight. */
@@ -40,14 +40,8 @@ export interface SessionDecoder {
   liveHeldBy?(): string | null;
 }
 
-/**
- * A trained VAD's stream on the engine (Silero; EngineHost.vadStream): one speech probability per
- * 512-sample chunk (16 kHz) completed by each push, in push order.
- */
-export interface SessionVad {
-  push(pcm: Float32Array): Promise<Float32Array>;
-  close(): void;
-}
+/** A trained VAD's stream (vad-feed.ts; re-exported for the session's users). */
+export type { SessionVad };
 
 /** Silero's chunk at 16 kHz (ms): the segmenter's window when Silero decides. */
 export const SILERO_WINDOW_MS = 32;
