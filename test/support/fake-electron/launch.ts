@@ -29,7 +29,7 @@ export async function until<T>(what: string, probe: () => T | undefined | null |
   }
 }
 
-/** Compiles when stale, copies dist/app and dist/native into a fresh app.asar folder, and hooks `electron`. */
+/** Compiles when stale, copies dist/app, dist/native and dist/types into a fresh app.asar folder, and hooks `electron`. */
 export async function packagedApp(): Promise<{ layout: PackagedLayout; electron: FakeElectron }> {
   ensureAppCompiled();
   const install = mkdtempSync(path.join(tmpdir(), 'parakeet-launch-'));
@@ -37,7 +37,7 @@ export async function packagedApp(): Promise<{ layout: PackagedLayout; electron:
   const asar = path.join(install, 'Parakeet Desktop [x64]', 'resources', 'app.asar');
   mkdirSync(path.join(asar, 'dist'), { recursive: true });
   cpSync(path.join(REPO, 'package.json'), path.join(asar, 'package.json'));
-  for (const part of ['app', 'native']) cpSync(path.join(REPO, 'dist', part), path.join(asar, 'dist', part), { recursive: true, filter: (src) => !src.endsWith('.map') });
+  for (const part of ['app', 'native', 'types']) cpSync(path.join(REPO, 'dist', part), path.join(asar, 'dist', part), { recursive: true, filter: (src) => !src.endsWith('.map') });
   const fakeUrl = pathToFileURL(path.join(REPO, 'test', 'support', 'fake-electron', 'electron.ts')).href;
   register(pathToFileURL(path.join(REPO, 'test', 'support', 'fake-electron', 'hooks.mjs')), { data: { fakeUrl } });
   const electron = (await import(fakeUrl)) as FakeElectron;
