@@ -11,22 +11,14 @@ import {
   AudioInput, GAP_FILL_SLACK_SEC, MAX_GAP_FILL_SEC, TIMELINE_RATE, gapFillSamples, scrubNonFinite,
 } from '../../../app/main/sessions/audio-input.js';
 import { StreamingResampler } from '../../../app/shared/resample.js';
+import { concat } from '../../support/audio/signals.js';
 
 function collecting(inputRate: number, maxGapFillSec?: number): { input: AudioInput; out: () => Float32Array; warnings: string[] } {
   const pieces: Float32Array[] = [];
   const warnings: string[] = [];
   const log = { ...nullLogger, warn: (message: string) => void warnings.push(message) };
   const input = new AudioInput({ inputRate, label: 'test', log, maxGapFillSec, sink: (pcm) => void pieces.push(pcm) });
-  const out = (): Float32Array => {
-    const all = new Float32Array(pieces.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of pieces) {
-      all.set(p, at);
-      at += p.length;
-    }
-    return all;
-  };
-  return { input, out, warnings };
+  return { input, out: () => concat(...pieces), warnings };
 }
 
 function tone(n: number, rate: number): Float32Array {
