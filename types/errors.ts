@@ -29,17 +29,21 @@ export const MODEL_ERROR_CODES = [
   'CATALOG_INVALID', // the bundled catalog data failed validation
 ] as const;
 
-/** IPC, sessions, files, meetings. */
+/** IPC, sessions, files, meetings, the user-data folder. */
 export const REQUEST_ERROR_CODES = [
   'INVALID_PAYLOAD', 'UNKNOWN_CHANNEL', 'AUDIO_TOO_FAST', 'SESSION_NOT_FOUND', 'NOT_FOUND', 'PERMISSION_DENIED', 'UNAUTHORIZED',
-  'NOT_SUPPORTED', 'MEETING_RECORDING',
+  'NOT_SUPPORTED', 'MEETING_RECORDING', 'MEETING_SOURCE_UNAVAILABLE', 'FILE_CHANGED', 'NO_VAD', 'USER_DATA_IN_USE',
 ] as const;
 
 /** Notices (Notice.code): something degraded or changed without a request failing. */
 export const NOTICE_CODES = [
   'ENGINE_RESTARTED', 'SETTINGS_RESET', 'RESTART_REQUIRED', 'MODEL_WARNING', 'DEVICE_SELF_TEST_FAILED', 'DEVICE_FAILED',
-  'DEVICE_SELF_TEST_INCOMPLETE', 'HISTORY_WRITE_FAILED', 'HISTORY_UNREADABLE', 'HISTORY_RECOVERED',
+  'DEVICE_SELF_TEST_INCOMPLETE', 'HISTORY_WRITE_FAILED', 'HISTORY_UNREADABLE', 'HISTORY_RECOVERED', 'MEETING_RECOVERED', 'NO_SANDBOX',
+  'DIAGNOSTICS_COPIED',
 ] as const;
+
+/** What the page itself reports (the microphone, the connection, the clipboard): never sent by main. */
+export const PAGE_NOTICE_CODES = ['MIC_ENDED', 'MIC_FALLBACK', 'SESSION_INTERRUPTED', 'DISCONNECTED', 'CLIPBOARD'] as const;
 
 /** Inserting text into other apps, the global hotkey; web mode's uploads. */
 export const DESKTOP_ERROR_CODES = ['INSERT_FAILED', 'INSERT_COPIED', 'HOTKEY_UNAVAILABLE', 'UPLOAD_FAILED'] as const;
@@ -47,6 +51,7 @@ export const DESKTOP_ERROR_CODES = ['INSERT_FAILED', 'INSERT_COPIED', 'HOTKEY_UN
 export const ERROR_CODES = [
   ...new Set([
     ...ENGINE_ERROR_CODES, ...HOST_ERROR_CODES, ...MODEL_ERROR_CODES, ...REQUEST_ERROR_CODES, ...NOTICE_CODES, ...DESKTOP_ERROR_CODES,
+    ...PAGE_NOTICE_CODES,
   ]),
 ] as const;
 
@@ -54,7 +59,7 @@ export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
 export type ErrorCode =
   | EngineErrorCode | (typeof HOST_ERROR_CODES)[number] | ModelErrorCode | (typeof REQUEST_ERROR_CODES)[number]
-  | (typeof NOTICE_CODES)[number] | (typeof DESKTOP_ERROR_CODES)[number];
+  | (typeof NOTICE_CODES)[number] | (typeof DESKTOP_ERROR_CODES)[number] | (typeof PAGE_NOTICE_CODES)[number];
 
 /** An error as it crosses IPC: a stable code and a message that says what to do. */
 export interface CodedErrorData {
