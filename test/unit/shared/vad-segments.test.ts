@@ -1,5 +1,5 @@
 // Speech segments from per-chunk probabilities (app/shared/vad-segments.ts) and a file job's windows over
-// them (app/main/engine/speech-windows.ts): hysteresis, minimum speech and silence, padding that never
+// them (app/engine-process/speech-windows.ts): hysteresis, minimum speech and silence, padding that never
 // overlaps; silence between segments skipped, nearby segments joined up to the window limit, long speech
 // cut by the engine's planner, window starts on the frame grid.
 import assert from 'node:assert/strict';
