@@ -19,7 +19,7 @@ export function newestMtime(dir: string): number {
 }
 
 /** Compiles when dist/app/<probe> is missing or older than app/, types/ and native/index.ts. */
-export function ensureAppCompiled(probe = join('main', 'index.js')): void {
+export function ensureAppCompiled(probe = join('main', 'electron', 'main.js')): void {
   const output = join(REPO, 'dist', 'app', probe);
   const sources = Math.max(newestMtime(join(REPO, 'app')), newestMtime(join(REPO, 'types')), statSync(join(REPO, 'native', 'index.ts')).mtimeMs);
   if (existsSync(output) && statSync(output).mtimeMs >= sources) return;

@@ -14,7 +14,7 @@ export interface PackagedLayout {
   install: string;
   asar: string;
   userData: string;
-  /** Loads dist/app/main/index.js from the archive (once per process: modules are cached). */
+  /** Loads dist/app/main/electron/main.js from the archive (once per process: modules are cached). */
   startMain(): Promise<void>;
   remove(): void;
 }
@@ -46,7 +46,7 @@ export async function packagedApp(): Promise<{ layout: PackagedLayout; electron:
     asar,
     userData: path.join(install, 'userData'),
     startMain: async () => {
-      await import(pathToFileURL(path.join(asar, 'dist', 'app', 'main', 'index.js')).href);
+      await import(pathToFileURL(path.join(asar, 'dist', 'app', 'main', 'electron', 'main.js')).href);
     },
     remove: () => rmSync(install, { recursive: true, force: true }),
   };

@@ -1,5 +1,5 @@
 // The desktop app's start, simulated without an Electron binary: the compiled
-// main entry (dist/app/main/index.js, copied into a folder laid out like a
+// main entry (dist/app/main/electron/main.js, copied into a folder laid out like a
 // packaged app: <install>/resources/app.asar/…) is loaded with `electron`
 // resolved to a recording fake (test/support/fake-electron), and the order of
 // what it calls is checked against app 'ready': the privileged scheme and the

@@ -7,22 +7,22 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { utilityTransport } from './electron/utility-transport.js';
-import { bindGlobalHotkey } from './electron/global-hotkey.js';
-import { isWaylandSession } from './hotkey/hook-availability.js';
-import { bindDesktopShell, type DesktopShell } from './electron/desktop-shell.js';
-import { bindIpc, type IpcBinding } from './electron/ipc.js';
-import { bindMediaProtocol, registerMediaScheme } from './electron/media-protocol.js';
-import { electronPlatform } from './electron/platform.js';
-import { createServices, type Services } from './services.js';
-import { isAppPage } from './renderer-guards.js';
-import { askForMicrophone, createMainWindow, focusExisting, hardenSession, lockDownContents } from './electron/window.js';
-import { installLoopbackCapture } from './electron/loopback-capture.js';
-import { keepWindowOnClose } from './window-close.js';
-import { installAppMenu } from './electron/menu.js';
-import { handleMainProcessErrors } from './main-errors.js';
-import { noSandboxNotice } from './util/linux-sandbox.js';
-import { systemAudioPlan } from '../shared/system-audio-plan.js';
+import { utilityTransport } from './utility-transport.js';
+import { bindGlobalHotkey } from './global-hotkey.js';
+import { isWaylandSession } from '../hotkey/hook-availability.js';
+import { bindDesktopShell, type DesktopShell } from './desktop-shell.js';
+import { bindIpc, type IpcBinding } from './ipc.js';
+import { bindMediaProtocol, registerMediaScheme } from './media-protocol.js';
+import { electronPlatform } from './platform.js';
+import { createServices, type Services } from '../services.js';
+import { isAppPage } from '../renderer-guards.js';
+import { askForMicrophone, createMainWindow, focusExisting, hardenSession, lockDownContents } from './window.js';
+import { installLoopbackCapture } from './loopback-capture.js';
+import { keepWindowOnClose } from '../window-close.js';
+import { installAppMenu } from './menu.js';
+import { handleMainProcessErrors } from '../main-errors.js';
+import { noSandboxNotice } from '../util/linux-sandbox.js';
+import { systemAudioPlan } from '../../shared/system-audio-plan.js';
 
 // The folder holding dist/ (the repository, or app.asar when packaged), found from this file
 // (dist/app/main/index.js) rather than app.getAppPath(): started as `electron dist/app/main/index.js`
