@@ -6,7 +6,7 @@
 //   types/               the bottom floor: shared shapes and the one error-code list; imports nothing
 //   native/index.ts      the binding; imports only types/
 //   app/engine-process/  the engine's process; imports native, types, app/shared, app/ipc — never the host
-//   app/main/electron/   the Electron adapters: with app/main/index.ts and app/preload the only `electron` importers
+//   app/main/electron/   the Electron entry and adapters: with app/preload the only `electron` importers
 //   every module         no import cycles (local/no-import-cycle, scripts/lint/plugin.mjs)
 //
 //   npm run lint            everything below
@@ -164,10 +164,10 @@ export default tseslint.config(
   {
     // Only the Electron adapters import Electron: the rest of main runs unchanged in web mode and in tests.
     files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
-    ignores: ['app/main/electron/**', 'app/main/index.ts', 'app/preload/**', 'test/support/fake-electron/**'],
+    ignores: ['app/main/electron/**', 'app/preload/**', 'test/support/fake-electron/**'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'Only the Electron adapters (app/main/electron/, the entry app/main/index.ts, app/preload) import electron; take what you need as a parameter or an interface.' }],
+        paths: [{ name: 'electron', message: 'Only the Electron entry and adapters (app/main/electron/) and the preload (app/preload/) import electron; take what you need as a parameter or an interface.' }],
       }],
     },
   },

@@ -18,6 +18,7 @@ after(() => rmSync(fixture, { recursive: true, force: true }));
 const FILES: Record<string, string> = {
   'app/main/electron/adapter.ts': "import { app } from 'electron';\nexport const appName = (): string => app.getName();\n",
   'app/main/sessions/uses-electron.ts': "import { app } from 'electron';\nexport const appName = (): string => app.getName();\n",
+  'app/main/index.ts': "import { app } from 'electron';\nexport const quit = (): void => app.quit();\n",
   'app/main/sessions/electron-types.ts': "import type { App } from 'electron';\nexport type AppLike = Pick<App, 'getName'>;\n",
   'app/main/cycle-a.ts': "import { b } from './cycle-b.js';\nexport const a = (): number => b + 1;\n",
   'app/main/cycle-b.ts': "import type { a } from './cycle-a.js';\nexport const b = 1;\nexport type A = typeof a;\n",
@@ -55,7 +56,8 @@ test('electron is imported only by the adapters', () => {
   assert.deepEqual(rulesOf('app/main/electron/adapter.ts'), []);
   assert.deepEqual(rulesOf('app/main/sessions/uses-electron.ts'), ['no-restricted-imports']);
   assert.deepEqual(rulesOf('app/main/sessions/electron-types.ts'), ['no-restricted-imports'], 'a type-only import counts too');
-  assert.match(found.get('app/main/sessions/uses-electron.ts')![0]!, /Only the Electron adapters/);
+  assert.match(found.get('app/main/sessions/uses-electron.ts')![0]!, /Only the Electron entry and adapters \(app\/main\/electron\/\)/);
+  assert.deepEqual(rulesOf('app/main/index.ts'), ['no-restricted-imports'], 'the entry is an adapter only in app/main/electron/');
 });
 
 test('an import cycle fails on both sides, type-only imports included, and names the circle', () => {

@@ -25,9 +25,10 @@ import { noSandboxNotice } from '../util/linux-sandbox.js';
 import { systemAudioPlan } from '../../shared/system-audio-plan.js';
 
 // The folder holding dist/ (the repository, or app.asar when packaged), found from this file
-// (dist/app/main/index.js) rather than app.getAppPath(): started as `electron dist/app/main/index.js`
-// Electron's default app sets the app path to this file's folder, not the repository.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+// (dist/app/main/electron/main.js) rather than app.getAppPath(): started as
+// `electron dist/app/main/electron/main.js` Electron's default app sets the app path to this file's folder,
+// not the repository.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const windowOptions = {
   preload: path.join(root, 'dist', 'app', 'preload', 'index.cjs'),
   indexHtml: path.join(root, 'dist', 'renderer', 'index.html'),
