@@ -1,12 +1,19 @@
 // ESLint 9 flat config: typescript-eslint's recommended rules plus a few
 // type-aware ones that catch real bugs (a promise nobody awaits, an async
 // callback where a void one is expected), and the import boundaries between
-// the app's sides (ARCHITECTURE.md, "Boundaries"). No formatting rules.
+// the app's floors (ARCHITECTURE.md, "Floors and arrows"). No formatting rules.
+//
+//   types/               the bottom floor: shared shapes and the one error-code list; imports nothing
+//   native/index.ts      the binding; imports only types/
+//   app/engine-process/  the engine's process; imports native, types, app/shared, app/ipc — never the host
+//   app/main/electron/   the Electron entry and adapters: with app/preload the only `electron` importers
+//   every module         no import cycles (local/no-import-cycle, scripts/lint/plugin.mjs)
 //
 //   npm run lint            everything below
 //   npx eslint app/main     one folder
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import local from './scripts/lint/plugin.mjs';
 
 // Import paths are relative, so a folder is named as seen from outside app/ (`../../app/main/x.js`) and,
 // for app/ipc and app/shared, from a sibling folder (`../main/x.js`).
@@ -14,6 +21,8 @@ const NATIVE = ['**/native/index.js', '**/native/index'];
 const MAIN = ['**/app/main', '**/app/main/**', '../main', '../main/**'];
 const PRELOAD = ['**/app/preload', '**/app/preload/**', '../preload', '../preload/**'];
 const RENDERER = ['**/renderer', '**/renderer/**'];
+const ENGINE_PROCESS = ['**/engine-process/**'];
+const APP = ['**/app/**', '../app', '../app/**'];
 
 export default tseslint.config(
   {
@@ -99,12 +108,46 @@ export default tseslint.config(
     },
   },
   {
-    // Main-process code may name the binding's types, but only the engine process loads it.
+    // The host side may name the binding's types, but only the engine process (and the CLI) load it; of the
+    // engine process it loads only the public surface: the wire protocol, the WAV reader, the inline engine.
     files: ['app/main/**/*.ts', 'app/web/**/*.ts', 'app/preload/**/*.ts'],
-    ignores: ['app/main/engine/engine-process.ts', 'app/main/engine/engine-core.ts', 'app/main/engine/engine-vad.ts', 'app/main/engine/engine-diarizer.ts', 'app/main/engine/self-test-run.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ group: NATIVE, allowTypeImports: true, message: 'Only the engine process (engine-process.ts → engine-core.ts, engine-vad.ts, engine-diarizer.ts, self-test-run.ts) and the CLI load the native binding; use `import type` here.' }],
+        patterns: [
+          { group: NATIVE, allowTypeImports: true, message: 'Only the engine process (app/engine-process) and the CLI load the native binding; use `import type` here.' },
+          {
+            group: [...ENGINE_PROCESS, '!**/engine-process/protocol.js', '!**/engine-process/wav-file.js', '!**/engine-process/inline-transport.js'],
+            allowTypeImports: true,
+            message: 'The host reaches the engine process through its protocol (protocol.ts), the WAV reader (wav-file.ts) or the inline engine (inline-transport.ts); anything else: `import type`.',
+          },
+        ],
+      }],
+    },
+  },
+  {
+    // The engine's own process: the binding below it, never the host (main, web, CLI) or the UI above it.
+    files: ['app/engine-process/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: [...MAIN, ...PRELOAD, ...RENDERER, '**/app/web/**', '**/app/cli/**', '../web/**', '../cli/**'], message: 'app/engine-process runs alone in its process: it imports native, types, app/shared and app/ipc, never the host or the UI.' }],
+      }],
+    },
+  },
+  {
+    // The binding is a floor below the app: shapes come from types/, nothing from app/.
+    files: ['native/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: APP, message: 'native/ imports nothing from app/: the shapes it shares with the app live in types/.' }],
+      }],
+    },
+  },
+  {
+    // The bottom floor imports nothing but itself.
+    files: ['types/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ regex: '^(?!\\./)', message: 'types/ is the bottom floor: it imports nothing outside types/.' }],
       }],
     },
   },
@@ -116,5 +159,22 @@ export default tseslint.config(
         patterns: [{ group: [...MAIN, ...PRELOAD, ...RENDERER, '**/native/**'], message: 'app/shared is shared by every side: it imports none of them.' }],
       }],
     },
+  },
+
+  {
+    // Only the Electron adapters import Electron: the rest of main runs unchanged in web mode and in tests.
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
+    ignores: ['app/main/electron/**', 'app/preload/**', 'test/support/fake-electron/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'Only the Electron entry and adapters (app/main/electron/) and the preload (app/preload/) import electron; take what you need as a parameter or an interface.' }],
+      }],
+    },
+  },
+  {
+    // No module may reach itself through its imports (type-only imports count: a circle of types is a circle).
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
+    plugins: { local },
+    rules: { 'local/no-import-cycle': 'error' },
   },
 );

@@ -7,29 +7,18 @@ import { createRequire } from 'node:module';
 import { freemem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// The plain data shapes the engine returns are the IPC contract's (a leaf module that imports nothing), so
-// what the engine reports and what the UI receives are one declaration, not two kept alike by hand.
+// The plain data shapes the engine returns live on the bottom floor (types/, imports nothing), which the IPC
+// contract re-exports: what the engine reports and what the UI receives are one declaration. native/ imports
+// nothing from app/ (eslint.config.js).
 import type {
   DecoderName, DeviceInfo, DeviceSelection, DeviceType, ModelDetails, TokenTiming, WeightType, Word,
-} from '../app/ipc/engine-types.js';
+} from '../types/engine.js';
+import { ENGINE_ERROR_CODES, type EngineErrorCode } from '../types/errors.js';
 
 export type { DecoderName, DeviceInfo, DeviceSelection, DeviceType, TokenTiming, WeightType, Word };
 
-/** Stable error codes of engine errors (`err.code`). */
-export type EngineErrorCode =
-  | 'MODEL_INVALID'
-  | 'DEVICE_UNAVAILABLE'
-  | 'OUT_OF_MEMORY'
-  | 'ABORTED'
-  | 'BUSY'
-  | 'BAD_AUDIO'
-  | 'BAD_ARGUMENT'
-  | 'INTERNAL'
-  | 'ENGINE_MISSING';
-
-export const ENGINE_ERROR_CODES: readonly EngineErrorCode[] = [
-  'MODEL_INVALID', 'DEVICE_UNAVAILABLE', 'OUT_OF_MEMORY', 'ABORTED', 'BUSY', 'BAD_AUDIO', 'BAD_ARGUMENT', 'INTERNAL', 'ENGINE_MISSING',
-];
+/** Stable error codes of engine errors (`err.code`): types/errors.ts, the one list. */
+export { ENGINE_ERROR_CODES, type EngineErrorCode };
 
 export interface EngineError extends Error {
   code: EngineErrorCode;

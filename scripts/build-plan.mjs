@@ -8,7 +8,7 @@ import { join } from 'node:path';
 export const STEPS = [
   {
     name: 'ts',
-    inputs: ['app', 'native/index.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
+    inputs: ['app', 'types', 'native/index.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
     command: ['tsc', '-p', 'tsconfig.build.json'],
   },
   {
@@ -19,7 +19,7 @@ export const STEPS = [
   },
   {
     name: 'preload',
-    inputs: ['app/preload', 'app/ipc', 'app/shared', 'package-lock.json'],
+    inputs: ['app/preload', 'app/ipc', 'app/shared', 'types', 'package-lock.json'],
     command: [
       'esbuild', 'app/preload/index.ts', '--bundle', '--platform=node', '--format=cjs', '--external:electron', '--target=es2022',
       '--sourcemap', '--log-level=warning', '--outfile=dist/app/preload/index.cjs',
@@ -27,7 +27,7 @@ export const STEPS = [
   },
   {
     name: 'renderer',
-    inputs: ['renderer', 'app/ipc', 'app/shared', 'package-lock.json'],
+    inputs: ['renderer', 'app/ipc', 'app/shared', 'types', 'package-lock.json'],
     command: ['vite', 'build', '--config', 'renderer/vite.config.ts'],
   },
 ];

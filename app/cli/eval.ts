@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Model, type DecoderName, type WeightType } from '../../native/index.js';
-import { readWavMono } from '../main/engine/wav-file.js';
+import { readWavMono } from '../engine-process/wav-file.js';
 import { vocabularyOptions, type VocabularyPhrase } from '../shared/vocabulary.js';
 import { errorRates, rate, sumCounts, type EditCounts, type ErrorRates } from '../shared/wer.js';
 

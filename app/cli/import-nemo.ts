@@ -5,7 +5,7 @@
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Model, type LoadOptions, type ModelInfo } from '../../native/index.js';
-import { selfTestConverted } from '../main/engine/self-test-run.js';
+import { selfTestConverted } from '../engine-process/self-test-run.js';
 import { importNemo, NEMO_WEIGHT_TYPES, type NemoWeightType } from '../main/models/nemo/nemo-import.js';
 
 export async function importNemoCommand(args: readonly string[]): Promise<void> {

@@ -10,40 +10,23 @@
 // nothing from main, the preload, the renderer or the addon (eslint.config.js).
 import type {
   DecoderName, DeviceInfo, DeviceSelection, ModelDetails, ModelSummary, TokenTiming, WeightType, Word,
-} from './engine-types.js';
+} from '../../types/engine.js';
 import type {
   CatalogEntry, DownloadProgress, DownloadSnapshot, FirstRunProposal, InstalledModel,
-} from './model-types.js';
+} from '../../types/models.js';
 
+import type { ErrorCode } from '../../types/errors.js';
 import type { Replacement } from '../shared/text-transform.js';
 import type { VocabularyPhrase } from '../shared/vocabulary.js';
 
-export type * from './engine-types.js';
-export type * from './model-types.js';
+export type * from '../../types/engine.js';
+export type * from '../../types/models.js';
 export type { Replacement, VocabularyPhrase };
 
 // ---------------------------------------------------------------- envelopes
 
-export type ErrorCode =
-  // engine (native/index.ts)
-  | 'MODEL_INVALID' | 'DEVICE_UNAVAILABLE' | 'OUT_OF_MEMORY' | 'ABORTED' | 'BUSY' | 'BAD_AUDIO' | 'BAD_ARGUMENT' | 'INTERNAL'
-  | 'ENGINE_MISSING'
-  // engine host
-  | 'ENGINE_CRASHED' | 'NO_MODEL'
-  // model manager (app/main/models/errors.ts)
-  | 'NETWORK' | 'HTTP_STATUS' | 'HASH_MISMATCH' | 'SIZE_MISMATCH' | 'DISK_FULL' | 'CANCELLED' | 'INSECURE_URL'
-  | 'HOST_NOT_ALLOWED' | 'HASH_UNAVAILABLE' | 'TOO_MANY_REDIRECTS' | 'UNKNOWN_MODEL' | 'UNSUPPORTED_MODEL' | 'IO_ERROR'
-  | 'CATALOG_INVALID'
-  // IPC / sessions
-  | 'INVALID_PAYLOAD' | 'UNKNOWN_CHANNEL' | 'AUDIO_TOO_FAST' | 'SESSION_NOT_FOUND' | 'NOT_FOUND' | 'PERMISSION_DENIED' | 'UNAUTHORIZED' | 'NOT_SUPPORTED'
-  | 'MEETING_RECORDING'
-  // notices (Notice.code)
-  | 'ENGINE_RESTARTED' | 'SETTINGS_RESET' | 'RESTART_REQUIRED' | 'MODEL_WARNING' | 'DEVICE_SELF_TEST_FAILED' | 'DEVICE_FAILED'
-  | 'DEVICE_SELF_TEST_INCOMPLETE' | 'HISTORY_WRITE_FAILED' | 'HISTORY_UNREADABLE' | 'HISTORY_RECOVERED'
-  // inserting text into other apps, the global hotkey
-  | 'INSERT_FAILED' | 'INSERT_COPIED' | 'HOTKEY_UNAVAILABLE'
-  // web mode: a file uploaded over the bridge
-  | 'UPLOAD_FAILED';
+/** The one error-code list (types/errors.ts). */
+export type { ErrorCode };
 
 export interface IpcError {
   code: ErrorCode | string;

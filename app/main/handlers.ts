@@ -7,7 +7,7 @@ import { mediaUrl } from './media/media-url.js';
 import type { DownloadSnapshot } from '../ipc/contract.js';
 import { toEngineStatus } from './contract-mapping.js';
 import { collectDiagnostics } from './diagnostics/collect.js';
-import { CodedError } from './engine/protocol.js';
+import { CodedError } from '../../types/errors.js';
 import type { Handlers } from './router.js';
 import type { PlatformHooks, ServicesCore } from './service-types.js';
 import { checkVocabulary } from './vocabulary-check.js';

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { ModelInfo } from '../../native/index.js';
 import type { ValidateModel, ValidatedModelInfo } from './models/index.js';
-import { CodedError } from './engine/protocol.js';
+import { CodedError } from '../../types/errors.js';
 import type { EngineHost } from './engine/engine-host.js';
 
 export function toValidatedModelInfo(file: string, info: ModelInfo): ValidatedModelInfo {

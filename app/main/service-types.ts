@@ -5,7 +5,7 @@
 import type { AppInfo, ModelsState, Notice } from '../ipc/contract.js';
 import type { DeviceRegistry } from './devices/device-registry.js';
 import type { EngineHost } from './engine/engine-host.js';
-import type { EngineLoadOptions } from './engine/protocol.js';
+import type { EngineLoadOptions } from '../engine-process/protocol.js';
 import type { TransportFactory } from './engine/transport.js';
 import type { EventBus } from './events.js';
 import type { FileTranscriber } from './files/file-transcriber.js';

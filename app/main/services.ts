@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { AppInfo, ModelsState, Notice, Settings, VadModelChoice } from '../ipc/contract.js';
 import { DeviceRegistry } from './devices/device-registry.js';
 import { EngineHost } from './engine/engine-host.js';
-import type { EngineLoadOptions } from './engine/protocol.js';
+import type { EngineLoadOptions } from '../engine-process/protocol.js';
 import { EventBus } from './events.js';
 import { FileTranscriber } from './files/file-transcriber.js';
 import { UploadStore } from './files/uploads.js';
@@ -40,7 +40,7 @@ import { appVersion } from './util/app-root.js';
 import { streamOptionsFor } from './sessions/stream-options.js';
 import { applyVadChoice } from './vad/vad-choice.js';
 import { checkRegularFile, notRegularMessage } from './util/regular-file.js';
-import { CodedError } from './engine/protocol.js';
+import { CodedError } from '../../types/errors.js';
 
 export type { PlatformHooks, Services, ServicesCore, ServicesOptions } from './service-types.js';
 

@@ -8,7 +8,7 @@ import type { Notice, Settings, SettingsPatch } from '../ipc/contract.js';
 import { SETTINGS_VERSION, defaultSettings } from '../ipc/settings.js';
 import { SETTINGS_CHECKS, SETTINGS_GROUPS, isPlainObject, validatePayload, type Check, type SettingsGroup } from '../ipc/validate.js';
 import type { Logger } from './log.js';
-import { TypedEmitter } from './models/typed-emitter.js';
+import { TypedEmitter } from './util/typed-emitter.js';
 import { writeJsonAtomic } from './util/atomic-file.js';
 
 interface SettingsFile {

@@ -1,6 +1,6 @@
 // WAV (RIFF/WAVE) decoding to float PCM. Pure TypeScript (no Node APIs), so
 // the CLI, the main process and the renderer share it; the engine process
-// reads files block by block with the same pieces (app/main/engine/wav-file.ts).
+// reads files block by block with the same pieces (app/engine-process/wav-file.ts).
 //
 // Supported: PCM integer 8/16/24/32-bit, IEEE float 32/64-bit, mono or any
 // channel count, WAVE_FORMAT_EXTENSIBLE. Errors carry code 'BAD_AUDIO'.

@@ -9,7 +9,7 @@
 
 #include "aligned_bytes.h"
 #include "check.h"
-#include "cpu_ops.h"
+#include "cpu_features.h"
 #include "q8_0_vnni.h"
 
 using namespace parakeet;

@@ -1,6 +1,6 @@
 // The meeting's system audio on Windows and macOS (desktop app): a
 // getDisplayMedia capture that main's display-media handler answers with
-// loopback audio (app/main/loopback-capture.ts); the video track Chromium
+// loopback audio (app/main/electron/loopback-capture.ts); the video track Chromium
 // requires is stopped at once, and the audio goes through the same capture
 // worklet as the microphone, so its frames reach main like the microphone's.
 // Failures are MicErrors worded by shared/system-audio-plan.ts (e.g. macOS's

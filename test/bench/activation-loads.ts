@@ -28,7 +28,7 @@ function option(name: string, fallback: string): string {
 const root = resolve(option('root', '.'));
 const model = resolve(option('model', join(root, '.cache', 'bench', 'models', 'random-110m-q8_0.gguf')));
 const nativeApi = (await import(pathToFileURL(join(root, 'native', 'index.ts')).href)) as { Model: LoadableModel };
-const { EngineCore } = (await import(pathToFileURL(join(root, 'app', 'main', 'engine', 'engine-core.ts')).href)) as {
+const { EngineCore } = (await import(pathToFileURL(join(root, 'app', 'engine-process', 'engine-core.ts')).href)) as {
   EngineCore: new (post: (m: { t: string; id?: number; ok?: boolean; value?: unknown; error?: unknown }) => void, o: object) => Core;
 };
 

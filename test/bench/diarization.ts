@@ -19,7 +19,7 @@ import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Diarizer, Model } from '../../native/index.js';
-import { readWavMono } from '../../app/main/engine/wav-file.js';
+import { readWavMono } from '../../app/engine-process/wav-file.js';
 import { attributeWords, defaultSpeakerName, parseRttm, speakerSegments } from '../../app/shared/diarization.js';
 import { cpWer, diarizationErrorRate } from '../../app/shared/diarization-metrics.js';
 import { meetingLike, meetingMinute } from '../support/audio/signals.js';

@@ -1,6 +1,6 @@
 // What resampling costs a long file: a WAV of `--minutes` (default 60) of
 // 44.1 kHz stereo 16-bit speech-like noise, read as files:transcribe reads it
-// (app/main/engine/wav-file.ts) once at its own rate and once resampled to
+// (app/engine-process/wav-file.ts) once at its own rate and once resampled to
 // 16 kHz while reading; the difference is the resampler's share. Also the
 // resampler alone over the same minutes in memory, mono.
 //
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resample } from '../../app/shared/resample.js';
-import { readWavMono } from '../../app/main/engine/wav-file.js';
+import { readWavMono } from '../../app/engine-process/wav-file.js';
 import { prng } from '../support/audio/signals.js';
 import { SPARSE_WAV_HEADER_BYTES, writeSparseWav } from '../support/audio/sparse-wav.js';
 

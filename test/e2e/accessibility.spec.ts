@@ -4,11 +4,10 @@
 // axe-core (a dev dependency) runs on every view and theme, in the first run (no model) and with content
 // (installed models, a dictation, a transcribed file, an open History entry): any serious or critical
 // violation fails (issue 44 item 12). The other checks are our own.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { axeViolations } from './support/axe.js';
 import { expect, test } from './support/fixtures.js';
-import { MODEL_PATH, REPO_ROOT, SPEECH_WAV } from './support/paths.js';
+import { MODEL_PATH, SPEECH_WAV } from './support/paths.js';
 
 const VIEWS = [
   { key: 'Alt+1', name: 'Dictate' },
@@ -19,8 +18,6 @@ const VIEWS = [
   { key: 'Alt+6', name: 'Settings' },
   { key: 'Alt+7', name: 'Meeting' },
 ] as const;
-
-const AXE = join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 
 /** Text whose contrast against its effective background is below AA, as "text (ratio)". */
 function lowContrast(page: Page): Promise<string[]> {
@@ -102,25 +99,6 @@ function hoverOnly(page: Page): Promise<string[]> {
       out.push(`${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" title="${el.getAttribute('title')}"`);
     }
     return out;
-  });
-}
-
-/** Serious and critical axe-core violations, one line per element: "rule (impact): target". */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!existsSync(AXE)) throw new Error(`axe-core is a dev dependency and must be installed (${AXE}): run npm install`);
-  // Through the DevTools protocol, as a console would: a <script> tag (inline or from a file URL)
-  // is refused by the app's strict CSP, which the spec also checks.
-  const cdp = await page.context().newCDPSession(page);
-  const loaded = await cdp.send('Runtime.evaluate', { expression: readFileSync(AXE, 'utf8') });
-  await cdp.detach();
-  if (loaded.exceptionDetails) throw new Error(`axe-core did not load: ${loaded.exceptionDetails.text}`);
-  return page.evaluate(async () => {
-    type Violation = { id: string; impact: string; nodes: { target: string[] }[] };
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Violation[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`));
   });
 }
 

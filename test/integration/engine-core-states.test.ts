@@ -38,6 +38,8 @@ test('a dictation decode and a file window run at the same time on their own sta
   assert.ok(window.durationSec > 19 && decoded.durationSec > 1.9);
   await engine.request({ op: 'fileClose', handle: file.handle });
   // The file state is gone with the last file; a new file job makes another.
-  const again = await engine.request({ op: 'transcribeFile', path: wav, options: {} });
+  const reopened = await engine.request({ op: 'fileOpen', path: wav, sampleRate: 16000, maxWindowSec: 60, align: 1280 });
+  const again = await engine.request({ op: 'fileWindow', handle: reopened.handle, index: 0, options: {} });
+  await engine.request({ op: 'fileClose', handle: reopened.handle });
   assert.deepEqual(again.tokens.map((t) => t.id), alone.window.tokens.map((t) => t.id));
 });

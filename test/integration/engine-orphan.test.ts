@@ -47,7 +47,7 @@ test('the server SIGKILLed mid-dictation: its engine process exits on its own', 
 });
 
 test('an engine whose parent dies without a word on its port (Electron\'s utility process) exits by its watchdog', { skip: process.platform === 'win32' && 'uses ps', timeout: 60_000 }, async () => {
-  const entry = fileURLToPath(new URL('../../app/main/engine/engine-process.ts', import.meta.url));
+  const entry = fileURLToPath(new URL('../../app/engine-process/engine-process.ts', import.meta.url));
   const port = fileURLToPath(new URL('../support/utility-parent-port.ts', import.meta.url));
   // A parent that starts the engine with a utility-style port, prints its pid and waits to be killed.
   const parentScript = `const { spawn } = require('node:child_process');

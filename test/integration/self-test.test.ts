@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { DeviceSelfTest, EventMap, EventName } from '../../app/ipc/contract.js';
-import { judge, selfTestSignal, toleranceFor } from '../../app/main/engine/self-test.js';
+import { judge, selfTestSignal, toleranceFor } from '../../app/engine-process/self-test.js';
 import { Model } from '../../native/index.js';
 import { startTestServices, tempDir, tinyModel, writeTestSettings, type TestServices } from './helpers.js';
 

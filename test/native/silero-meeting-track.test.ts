@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { VadModel } from '../../native/index.js';
-import type { EngineTranscript } from '../../app/main/engine/protocol.js';
+import type { EngineTranscript } from '../../app/engine-process/protocol.js';
 import { nullLogger } from '../../app/main/log.js';
 import { MeetingTrack, type TrackFinal } from '../../app/main/meeting/meeting-track.js';
 import { SILERO_WINDOW_MS } from '../../app/main/sessions/session.js';

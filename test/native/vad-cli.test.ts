@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { convertSileroOnnx } from '../../app/main/vad/silero-gguf.js';
 import { SILERO_V6_ONNX, readPinnedOnnx } from '../../app/main/vad/bundled-silero.js';
-import { readWavMono } from '../../app/main/engine/wav-file.js';
+import { readWavMono } from '../../app/engine-process/wav-file.js';
 import { resample } from '../../app/shared/resample.js';
 import { DIGITS_MODEL, REPO_ROOT } from '../support/audio/digits.js';
 import { ortSileroProbs } from '../support/vad/ort-silero.js';

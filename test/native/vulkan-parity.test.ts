@@ -4,11 +4,11 @@
 // and the whole sequence and text when every decision is clear. The encoder outputs agree within Vulkan's
 // rounding (ggml-vulkan's matmuls may round activations to F16: lavapipe gives ≈ 1.6e-3 on these random tiny
 // models, ≈ 2e-4 on the trained digits model).
-// Then the known-answer self-test (app/main/engine/self-test-run.ts) on the device against the CPU.
+// Then the known-answer self-test (app/engine-process/self-test-run.ts) on the device against the CPU.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runSelfTest } from '../../app/main/engine/self-test-run.js';
+import { runSelfTest } from '../../app/engine-process/self-test-run.js';
 import { Model, type DecoderName } from '../../native/index.js';
 import { referenceTranscribe } from '../reference/index.js';
 import { generateModel } from '../support/model/generate.js';

@@ -1,4 +1,4 @@
-// The compiled app (dist/app and dist/native, what Electron and bin/parakeet.js
+// The compiled app (dist/app, dist/native and dist/types, what Electron and bin/parakeet.js
 // run): `tsc -p tsconfig.build.json` when missing or older than the
 // TypeScript it comes from, so the tests that load it need no build first.
 import { execFileSync } from 'node:child_process';
@@ -18,10 +18,10 @@ export function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Compiles when dist/app/<probe> is missing or older than app/ and native/index.ts. */
-export function ensureAppCompiled(probe = join('main', 'index.js')): void {
+/** Compiles when dist/app/<probe> is missing or older than app/, types/ and native/index.ts. */
+export function ensureAppCompiled(probe = join('main', 'electron', 'main.js')): void {
   const output = join(REPO, 'dist', 'app', probe);
-  const sources = Math.max(newestMtime(join(REPO, 'app')), statSync(join(REPO, 'native', 'index.ts')).mtimeMs);
+  const sources = Math.max(newestMtime(join(REPO, 'app')), newestMtime(join(REPO, 'types')), statSync(join(REPO, 'native', 'index.ts')).mtimeMs);
   if (existsSync(output) && statSync(output).mtimeMs >= sources) return;
   execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
 }

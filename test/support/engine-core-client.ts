@@ -2,8 +2,8 @@
 // as the host would over the wire, with a model loader that counts its calls
 // (the real Model.load underneath).
 import { Model, type LoadOptions } from '../../native/index.js';
-import { EngineCore } from '../../app/main/engine/engine-core.js';
-import type { EngineRequest, EngineResponseMap, EngineToHost } from '../../app/main/engine/protocol.js';
+import { EngineCore } from '../../app/engine-process/engine-core.js';
+import type { EngineRequest, EngineResponseMap, EngineToHost } from '../../app/engine-process/protocol.js';
 
 export class EngineCoreClient {
   /** Model.load calls so far, with the path and device each asked for. */

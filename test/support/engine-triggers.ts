@@ -6,7 +6,8 @@
 //   const { transport, triggers } = withEngineTriggers();
 //   const host = new EngineHost({ mode: 'process', transport, … });  // or createServices({ engineTransport: transport })
 //   await triggers.crash('nextTranscribe');
-import { CodedError, TEST_HOOKS_ENV, type CrashWhen, type SelfTestCorruption, type TestTriggerRequest } from '../../app/main/engine/protocol.js';
+import { TEST_HOOKS_ENV, type CrashWhen, type SelfTestCorruption, type TestTriggerRequest } from '../../app/engine-process/protocol.js';
+import { CodedError } from '../../types/errors.js';
 import { createForkTransport, type EngineTransport, type TransportFactory } from '../../app/main/engine/transport.js';
 
 export interface EngineTriggers {

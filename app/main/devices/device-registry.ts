@@ -5,7 +5,7 @@
 // the last known-answer self-test of each device.
 import type { DeviceFailure, DeviceSelfTest, DevicesState } from '../../ipc/contract.js';
 import type { DeviceInfo, DeviceType } from '../../../native/index.js';
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';

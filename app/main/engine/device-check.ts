@@ -6,7 +6,8 @@ import type { DeviceSelfTest, Notice } from '../../ipc/contract.js';
 import type { Logger } from '../log.js';
 import { engineNotices } from './engine-notices.js';
 import type { ModelResidency } from './model-residency.js';
-import type { CodedError, EngineLoadOptions, EngineRequest, EngineResponseMap } from './protocol.js';
+import type { EngineLoadOptions, EngineRequest, EngineResponseMap } from '../../engine-process/protocol.js';
+import type { CodedError } from '../../../types/errors.js';
 
 /** Each failed self-test removes a device from the registry's choice; this bounds the walk to the CPU. */
 const MAX_SELF_TEST_FALLBACKS = 8;

@@ -15,13 +15,13 @@
 // (after `idleUnloadMs` without a model call and with nothing in use, the model
 // goes; the engine stays alive and the next call reloads the same file first).
 import { basename } from 'node:path';
-import type { EngineDiarizerStatus } from './engine-diarizer.js';
+import type { EngineDiarizerStatus } from '../../engine-process/engine-diarizer.js';
 import type { SessionDiarizer } from '../meeting/meeting-speakers.js';
 import type { DeviceSelfTest, EngineState, EngineStatus, IpcError, Notice, VadSummary } from '../../ipc/contract.js';
 import type { BuildInfo, DeviceInfo, ModelInfo, PhraseCheck } from '../../../native/index.js';
 import type { VocabularyPhrase } from '../../shared/vocabulary.js';
 import type { Logger } from '../log.js';
-import { TypedEmitter } from '../models/typed-emitter.js';
+import { TypedEmitter } from '../util/typed-emitter.js';
 import { DeviceCheck } from './device-check.js';
 import { engineNotices } from './engine-notices.js';
 import { aborted, EngineRpc, type EngineDeath, type RequestHow } from './engine-rpc.js';
@@ -29,12 +29,9 @@ import { runFileJob, type FileJobHow } from './file-job.js';
 import { ModelResidency, type StatusCell } from './model-residency.js';
 import { PriorityLane, type LaneJobOptions } from './priority-lane.js';
 import { RestartSupervisor, blamedDevice } from './restart-supervisor.js';
-import {
-  CodedError, type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineStreamChunk,
-  type EngineStreamHandle, type EngineStreamOptions, type EngineToHost, type EngineTranscribeOptions, type EngineTranscript,
-  type EngineVadStatus,
-} from './protocol.js';
-import type { SessionVad } from '../sessions/session.js';
+import { type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineStreamChunk, type EngineStreamHandle, type EngineStreamOptions, type EngineToHost, type EngineTranscribeOptions, type EngineTranscript, type EngineVadStatus } from '../../engine-process/protocol.js';
+import { CodedError } from '../../../types/errors.js';
+import type { SessionVad } from '../sessions/vad-feed.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 
 export { FILE_WINDOW_SEC } from './file-job.js';

@@ -6,7 +6,8 @@
 // death means for the model, the device and the user is the host's business.
 import type { IpcError } from '../../ipc/contract.js';
 import type { Logger } from '../log.js';
-import { CodedError, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost } from './protocol.js';
+import { type EngineOp, type EngineRequest, type EngineResponseMap, type EngineToHost } from '../../engine-process/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import type { EngineTransport, ExitInfo, TransportFactory } from './transport.js';
 
 /**
@@ -16,7 +17,6 @@ import type { EngineTransport, ExitInfo, TransportFactory } from './transport.js
  */
 const NOT_RETRIED: Partial<Record<EngineOp, string>> = {
   validate: 'while checking this model file; it was not tried again, since the file itself may have caused it',
-  transcribeFile: 'while transcribing this file; it was not tried again, since the file itself may have caused it',
   fileOpen: 'while reading this file; it was not tried again, since the file itself may have caused it',
   fileWindow: 'while transcribing this file; it was not tried again, since the file itself may have caused it',
   selfTest: 'during the device self-test; the device is marked failed and the test was not run again',

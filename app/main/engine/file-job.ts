@@ -7,7 +7,7 @@ import type { ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
 import { aborted, type RequestHow } from './engine-rpc.js';
 import type { LaneJobOptions } from './priority-lane.js';
-import type { EngineRequest, EngineResponseMap, EngineTranscribeOptions, EngineTranscript, EngineVadOptions } from './protocol.js';
+import type { EngineRequest, EngineResponseMap, EngineTranscribeOptions, EngineTranscript, EngineVadOptions } from '../../engine-process/protocol.js';
 
 /**
  * Longest window of a file job (s): one lane step. The engine plans the cut points (windows.ts, the same

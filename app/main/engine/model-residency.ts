@@ -8,7 +8,8 @@
 import type { EngineState, IpcError } from '../../ipc/contract.js';
 import type { ModelInfo } from '../../../native/index.js';
 import type { Logger } from '../log.js';
-import type { CodedError, EngineLoadOptions, EngineRequest, EngineResponseMap } from './protocol.js';
+import type { EngineLoadOptions, EngineRequest, EngineResponseMap } from '../../engine-process/protocol.js';
+import type { CodedError } from '../../../types/errors.js';
 
 /** Why a load happens: it decides the log line, the error handling and the state after a failure. */
 export type LoadReason = 'user' | 'idle' | 'self-test' | 'device-failure' | 'restart';

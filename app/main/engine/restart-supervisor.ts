@@ -5,7 +5,7 @@
 // the clock and the timer; what a restart does (spawn, reload the model,
 // re-send what was in flight) is the host's `restart` callback. Also which
 // device a death is blamed on (`blamedDevice`, pure).
-import type { EngineOp, EngineRequest } from './protocol.js';
+import type { EngineOp, EngineRequest } from '../../engine-process/protocol.js';
 
 export const DEFAULT_RESTART_DELAYS_MS: readonly number[] = [0, 500, 2000, 5000];
 export const DEFAULT_MAX_CRASHES_PER_MINUTE = 5;
@@ -117,7 +117,7 @@ export class RestartSupervisor {
 }
 
 /** Requests that run on the model's device: only a death during one of these is blamed on the device. */
-const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'transcribeFile', 'fileWindow', 'selfTest']);
+const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'fileWindow', 'selfTest']);
 
 /**
  * The device a death is blamed on, or null: only what ran on a device blames it — a load (the device it

@@ -1,13 +1,13 @@
 // How EngineHost reaches an engine: a forked Node process (tests, web mode,
-// CLI), Electron's utilityProcess (utility-transport.ts), or the core in this
-// process (inline). The host only sees this interface, so restart and
+// CLI), Electron's utilityProcess (electron/utility-transport.ts), or the core in this
+// process (inline, app/engine-process/inline-transport.ts). The host only sees this interface, so restart and
 // fall-back logic is the same for all three.
 import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log.js';
-import { EngineCore } from './engine-core.js';
-import { isEngineToHost, TEST_HOOKS_ENV, type EngineToHost, type HostToEngine } from './protocol.js';
+import { inlineTransport } from '../../engine-process/inline-transport.js';
+import { isEngineToHost, TEST_HOOKS_ENV, type EngineToHost, type HostToEngine } from '../../engine-process/protocol.js';
 
 export interface ExitInfo {
   code: number | null;
@@ -34,10 +34,10 @@ export interface TransportOptions {
 
 export type TransportFactory = (handlers: TransportHandlers, options: TransportOptions) => EngineTransport;
 
-/** The engine entry next to this file: compiled .js under dist/, .ts when running from source under tsx. */
+/** The engine process's entry (app/engine-process): compiled .js under dist/, .ts when running from source under tsx. */
 export function engineEntry(): { path: string; isTypeScript: boolean } {
   const isTypeScript = import.meta.url.endsWith('.ts');
-  const path = fileURLToPath(new URL(`./engine-process.${isTypeScript ? 'ts' : 'js'}`, import.meta.url));
+  const path = fileURLToPath(new URL(`../../engine-process/engine-process.${isTypeScript ? 'ts' : 'js'}`, import.meta.url));
   return { path, isTypeScript };
 }
 
@@ -108,21 +108,5 @@ function forkEngine(handlers: TransportHandlers, options: TransportOptions, extr
   };
 }
 
-/** The engine core in this process (the `inline` setting): same protocol, no isolation. */
-export const inlineTransport: TransportFactory = (handlers) => {
-  let alive = true;
-  // Deliver asynchronously, as a real process would, so callers never see re-entrant answers.
-  const core = new EngineCore((message) => setImmediate(() => alive && handlers.message(message)), { testHooks: false });
-  setImmediate(() => core.start());
-  return {
-    kind: 'inline',
-    pid: null,
-    send(message) {
-      setImmediate(() => alive && core.handle(message));
-    },
-    kill() {
-      alive = false;
-      core.dispose();
-    },
-  };
-};
+/** The engine core in this process (the `inline` setting): app/engine-process/inline-transport.ts. */
+export { inlineTransport };

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CodedError } from '../engine/protocol.js';
-import { MonoBlockReader } from '../engine/wav-file.js';
-import { fileReadError } from '../util/fs-error.js';
+import { CodedError } from '../../../types/errors.js';
+import { MonoBlockReader } from '../../engine-process/wav-file.js';
+import { fileReadError } from '../../shared/fs-error.js';
 
 export interface Converter {
   name: 'ffmpeg' | 'sox';

@@ -13,10 +13,10 @@
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileTranscribeOptions, FileTranscript, IpcError, UploadProgress, UploadTicket } from '../../ipc/contract.js';
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import type { Logger } from '../log.js';
 import { DISK_HEADROOM_BYTES, statfsFreeSpace, type FreeSpaceProbe } from '../models/disk-space.js';
-import { TypedEmitter } from '../models/typed-emitter.js';
+import { TypedEmitter } from '../util/typed-emitter.js';
 
 export interface UploadLimits {
   /** Largest file accepted (bytes). */

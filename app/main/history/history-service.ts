@@ -20,7 +20,7 @@ import type {
   TranscriptEvent, Word,
 } from '../../ipc/contract.js';
 import { HISTORY_ID } from '../../ipc/validate.js';
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import { describeWriteError } from '../util/write-error.js';
 import type { Logger } from '../log.js';
 import type { SessionObserver } from '../sessions/session-manager.js';

@@ -1,7 +1,7 @@
 // Electron adapter: the key-hook process as an Electron utilityProcess (a
 // Node process Chromium manages and ends with the app). Only the type of
 // `electron` is imported; the caller passes the real `utilityProcess` in.
-import type { UtilityProcessModule } from '../engine/utility-transport.js';
+import type { UtilityProcessModule } from '../electron/utility-transport.js';
 import type { KeyHookSpawner } from './key-hook.js';
 
 export function utilityKeyHook(utilityProcess: UtilityProcessModule): KeyHookSpawner {

@@ -4,7 +4,7 @@
 // never silently, and the text stays in the app (and on the clipboard where
 // that still works).
 import type { InsertRequirements, InsertSettings, InsertTestResult, Notice, SessionStateEvent, TranscriptEvent } from '../../ipc/contract.js';
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import { segmentSeparator } from '../../shared/text-transform.js';

@@ -8,7 +8,7 @@
 // refused, whatever put it there.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 
 const TRACK_FILE = /^[a-z0-9][a-z0-9.-]*\.wav$/;
 

@@ -9,7 +9,7 @@ import type { HistoryEntry, HistoryMediaSourceName, MeetingAudioTrack, MeetingTr
 
 /** What of an entry says what it can play: its kind, whether it still records, its tracks. */
 export type EntryAudio = Pick<HistoryEntry, 'kind' | 'live' | 'audio'>;
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import { resolveTrackFile } from './entry-audio.js';
 import type { WavPart } from './wav-source.js';
 

@@ -2,7 +2,7 @@
 // handler and the web server turn it into their own response): GET or HEAD of
 // `<entry id>/<source>.wav`, with Range for seeking. The body is made range by
 // range in chunks (wav-source.ts), so a long meeting is never in memory.
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import { parseByteRange } from './byte-range.js';
 import { partsOf, type EntryAudio } from './entry-sources.js';
 import { parseMediaPath } from './media-url.js';

@@ -23,7 +23,7 @@ import type {
   MeetingSummary, MeetingTrackName, Notice, Word,
 } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import { FILE_WINDOW_SEC } from '../engine/engine-host.js';
 import { fsyncDir } from '../util/atomic-file.js';
 import { describeWriteError } from '../util/write-error.js';

@@ -13,10 +13,10 @@
 import { performance } from 'node:perf_hooks';
 import type { MeetingTrackName, MeetingTrackReport, Word } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
-import { StreamingResampler } from '../../shared/resample.js';
 import { vocabularyOptions, type VocabularyPhrase } from '../../shared/vocabulary.js';
-import type { EngineStreamOptions, EngineTranscribeOptions } from '../engine/protocol.js';
+import type { EngineStreamOptions, EngineTranscribeOptions } from '../../engine-process/protocol.js';
 import type { Logger } from '../log.js';
+import { AudioInput, TIMELINE_RATE } from '../sessions/audio-input.js';
 import { RecentAudio } from './recent-audio.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from '../sessions/segment-stream.js';
 import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
@@ -24,11 +24,9 @@ import type { SessionDecoder, SessionVad } from '../sessions/session.js';
 import { VadFeed } from '../sessions/vad-feed.js';
 import type { WavJournalWriter } from './wav-journal.js';
 
-export const TRACK_RATE = 16_000;
+export const TRACK_RATE = TIMELINE_RATE;
 /** Audio of segments waiting for the engine, per track, before new ones are left undecoded (s). */
 export const MAX_QUEUED_SEC = 300;
-/** Longest run of missing samples filled with silence (s); past it the gap is counted, not filled. */
-const MAX_GAP_FILL_SEC = 30;
 const RETRYABLE = new Set(['ENGINE_CRASHED', 'BUSY', 'NO_MODEL']);
 
 /** Open segments longer than this get no more partial text (a decode that long would hold dictation up); the final follows. */
@@ -125,27 +123,22 @@ export class MeetingTrack {
   private readonly store = new RecentAudio();
   private readonly segmenter: Segmenter;
   private readonly vadFeed: VadFeed;
-  private readonly resampler: StreamingResampler | null;
+  /** Frames in, 16 kHz out: sample accounting, gap fill, repeats, non-finite samples (sessions/audio-input.ts). */
+  private readonly input: AudioInput;
   private readonly queue: QueuedSegment[] = [];
   private queuedSamples = 0;
   private decoding: Promise<void> | null = null;
   private readonly cancel = new AbortController();
   private openStart: number | null = null;
   private nextSegment = 0;
-  private inputPosition = 0;
   /** 16 kHz samples on the timeline (the store forgets its length once disposed). */
   private placed = 0;
-  private samplesMissing = 0;
-  private samplesRepeated = 0;
   private undecoded = 0;
   private finished = false;
   /** (end sample, arrival time) of recent pushes, to date a segment's end. */
   private arrivals: { end: number; at: number }[] = [];
   private lastLevel = 0;
   private readonly lags: number[] = [];
-  /** Input position where the current sender's numbering starts (a page that reloaded sends from 0 again). */
-  private streamOrigin = 0;
-  private samplesInterrupted = 0;
   private partialRunning = false;
   private lastPartialAt = Number.NEGATIVE_INFINITY;
   private lastPartialText: string | null = null;
@@ -163,7 +156,7 @@ export class MeetingTrack {
       this.maybePartial(performance.now());
       this.releaseOld();
     }, (reason) => this.opts.log.warn(`track ${this.track}: ${reason}`));
-    this.resampler = opts.inputRate === TRACK_RATE ? null : new StreamingResampler(opts.inputRate, TRACK_RATE);
+    this.input = new AudioInput({ inputRate: opts.inputRate, label: `track ${opts.track}`, log: opts.log, sink: (pcm, now) => this.append(pcm, now) });
   }
 
   /** Samples on the track's timeline (16 kHz). */
@@ -183,7 +176,7 @@ export class MeetingTrack {
 
   /** Input-rate samples placed so far from the current sender (its next startSample when nothing was lost). */
   get receivedSamples(): number {
-    return this.inputPosition - this.streamOrigin;
+    return this.input.receivedFromSender;
   }
 
   /**
@@ -192,14 +185,12 @@ export class MeetingTrack {
    */
   padSilence(inputSamples: number): void {
     if (this.finished || inputSamples <= 0) return;
-    this.samplesInterrupted += inputSamples;
-    // In pieces of a second at most: the segmenter and the WAV see ordinary frames.
-    for (let left = inputSamples; left > 0; left -= this.opts.inputRate) this.ingest(new Float32Array(Math.min(left, this.opts.inputRate)));
+    this.input.padSilence(inputSamples, performance.now());
   }
 
   /** A new sender (the page reloaded): its startSample 0 is the track's current input position. */
   restartStream(): void {
-    this.streamOrigin = this.inputPosition;
+    this.input.restartSender();
   }
 
   /** RMS of the last frame, 0–1. */
@@ -223,41 +214,14 @@ export class MeetingTrack {
    */
   push(frame: Float32Array, startSample?: number): void {
     if (this.finished) return;
-    let samples = frame;
-    if (startSample !== undefined) startSample += this.streamOrigin;
-    if (startSample !== undefined && startSample !== this.inputPosition) {
-      if (startSample > this.inputPosition) {
-        const missing = startSample - this.inputPosition;
-        this.samplesMissing += missing;
-        const fill = Math.min(missing, Math.round(MAX_GAP_FILL_SEC * this.opts.inputRate));
-        this.opts.log.warn(`${this.track}: ${missing} samples missing before sample ${startSample} (${fill} filled with silence)`);
-        this.ingest(new Float32Array(fill));
-        this.inputPosition = startSample;
-      } else {
-        const repeated = Math.min(this.inputPosition - startSample, frame.length);
-        this.samplesRepeated += repeated;
-        this.opts.log.warn(`${this.track}: ${repeated} samples received twice at sample ${startSample}`);
-        samples = frame.subarray(repeated);
-      }
-    }
-    this.ingest(samples);
+    this.input.push(frame, startSample, performance.now());
   }
 
   private decodeOptions(): EngineTranscribeOptions {
     return { sampleRate: TRACK_RATE, decoder: this.opts.decoder, ...vocabularyOptions(this.opts.vocabulary ?? []) };
   }
 
-  private ingest(input: Float32Array): void {
-    if (input.length === 0) return;
-    this.inputPosition += input.length;
-    let pcm = this.resampler ? this.resampler.process(input) : input;
-    if (pcm.some((v) => !Number.isFinite(v))) pcm = pcm.map((v) => (Number.isFinite(v) ? v : 0));
-    this.append(pcm);
-  }
-
-  private append(pcm: Float32Array): void {
-    if (pcm.length === 0) return;
-    const now = performance.now();
+  private append(pcm: Float32Array, now: number): void {
     this.store.append(pcm);
     this.placed += pcm.length;
     this.opts.wav?.append(pcm);
@@ -451,7 +415,7 @@ export class MeetingTrack {
   /** The end: the resampler's tail and the open segment are closed, every segment decoded, the WAV closed. */
   async finish(): Promise<void> {
     if (this.finished) return;
-    if (this.resampler) this.append(this.resampler.flush());
+    this.input.flush(performance.now());
     this.finished = true;
     await this.vadFeed.drained();
     this.vadFeed.close();
@@ -478,10 +442,10 @@ export class MeetingTrack {
     return {
       track: this.track,
       samples: this.placed,
-      samplesMissing: this.samplesMissing,
-      samplesRepeated: this.samplesRepeated,
+      samplesMissing: this.input.stats.samplesMissing,
+      samplesRepeated: this.input.stats.samplesRepeated,
       journalDropped: this.opts.wav?.droppedSamples ?? 0,
-      samplesInterrupted: this.samplesInterrupted,
+      samplesInterrupted: this.input.stats.samplesInterrupted,
       segments: this.nextSegment - this.undecoded,
       finalLagMs: lagStats(this.lags),
     };

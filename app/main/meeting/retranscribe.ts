@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { DecoderName } from '../../../native/index.js';
 import type { HistoryEntry, HistorySegment, MeetingAudioTrack } from '../../ipc/contract.js';
 import type { DecodePriority } from '../engine/engine-host.js';
-import type { EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
-import { CodedError } from '../engine/protocol.js';
+import type { EngineTranscribeOptions, EngineTranscript } from '../../engine-process/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import { TRACK_RATE } from './meeting-track.js';
 import { WAV_HEADER_BYTES } from './wav-journal.js';
 

@@ -1,6 +1,6 @@
 // One meeting track on disk as it arrives: a 16-bit PCM mono WAV whose header
 // is fixed up at every sync. Why WAV/PCM16 and not Ogg/Opus or FLAC: any tool
-// opens it, the engine's own reader (engine/wav-file.ts) re-transcribes it as
+// opens it, the engine's own reader (app/engine-process/wav-file.ts) re-transcribes it as
 // is, and a crash can only leave two things wrong — the two size fields (the
 // last fix-up's values) and possibly half a sample at the end — both repaired
 // from the file's length alone (repairWav). Compressed frames would need an

@@ -1,29 +1,13 @@
 // Errors of the model manager. Every failure carries a stable `.code` so the
 // IPC layer can forward `{code, message}` (Electron keeps only `.message` of a
 // thrown Error) and the renderer can pick wording/actions by code.
-import type { ModelErrorDetails } from '../../ipc/model-types.js';
+import { MODEL_ERROR_CODES, type ModelErrorCode } from '../../../types/errors.js';
+import type { ModelErrorDetails } from '../../../types/models.js';
 
 export type { ModelErrorDetails };
 
-export const MODEL_ERROR_CODES = [
-  'NETWORK', // connection failed/cut and retries ran out
-  'HTTP_STATUS', // server answered with an unexpected status (see `.status`)
-  'HASH_MISMATCH', // sha256 of the downloaded bytes differs from the expected one
-  'HASH_UNAVAILABLE', // neither the catalog nor the server gave a sha256: cannot verify
-  'SIZE_MISMATCH', // byte count differs from the expected size
-  'DISK_FULL', // not enough free space (checked up front, or ENOSPC while writing)
-  'CANCELLED', // the user cancelled
-  'INSECURE_URL', // a non-https URL or endpoint
-  'HOST_NOT_ALLOWED', // a URL or redirect to a host outside the allowlist
-  'TOO_MANY_REDIRECTS',
-  'MODEL_INVALID', // the engine refused the file (message is the engine's)
-  'UNKNOWN_MODEL', // no such catalog id / installed id
-  'UNSUPPORTED_MODEL', // in the catalog, but our engine cannot run it yet
-  'IO_ERROR', // other file-system failure
-  'CATALOG_INVALID', // the bundled catalog data failed validation
-] as const;
-
-export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
+/** The model manager's codes are part of the one list (types/errors.ts). */
+export { MODEL_ERROR_CODES, type ModelErrorCode };
 
 export class ModelError extends Error {
   readonly code: ModelErrorCode;

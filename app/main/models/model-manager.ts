@@ -14,7 +14,7 @@ import { InstalledIndex } from './installed-index.js';
 import { linkModelFile } from './linker.js';
 import { PartialStore } from './partial-store.js';
 import { DEFAULT_RETRY, type RetryOptions } from './retry.js';
-import { TypedEmitter } from './typed-emitter.js';
+import { TypedEmitter } from '../util/typed-emitter.js';
 import type {
   DownloadSnapshot,
   FirstRunChoice,

@@ -1,12 +1,12 @@
 // Public types of the model manager service. What crosses IPC is declared in
-// the contract (app/ipc/model-types.ts) and re-exported here; the engine hook
+// the bottom floor (types/models.ts) and re-exported here; the engine hook
 // and the events are the service's own.
-import type { DecoderHead, DownloadProgress, DownloadSnapshot, InstalledModel } from '../../ipc/model-types.js';
+import type { DecoderHead, DownloadProgress, DownloadSnapshot, InstalledModel } from '../../../types/models.js';
 
 export type {
   CatalogEntry, CatalogLicense, DecoderHead, DownloadProgress, DownloadSnapshot, DownloadState, ErrorInfo, FirstRunChoice,
   FirstRunProposal, InstalledModel, InstalledSource, LicenseInfo, MachineSpeed, ModelErrorDetails, ModelVariant, RecommendedFor,
-} from '../../ipc/model-types.js';
+} from '../../../types/models.js';
 
 /**
  * What the engine reports after it loaded a file successfully. The engine

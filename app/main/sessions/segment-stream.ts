@@ -3,7 +3,7 @@
 // change, so partial text only grows), an <EOU>/<EOB> ends the utterance, and the end of the segment
 // flushes the stream's tail (its final partial chunk). Offline models keep the session's re-decode path.
 import type { Word } from '../../ipc/contract.js';
-import type { EngineStreamChunk, EngineStreamHandle, EngineStreamOptions } from '../engine/protocol.js';
+import type { EngineStreamChunk, EngineStreamHandle, EngineStreamOptions } from '../../engine-process/protocol.js';
 
 /** What a segment stream needs from the engine (EngineHost provides it). */
 export interface StreamDecoder {

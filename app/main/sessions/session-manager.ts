@@ -10,7 +10,7 @@ import type {
   DictationStartOptions, EventMap, EventName, SessionInfo, SessionSummary, StreamingSettings, TranscriptEvent,
 } from '../../ipc/contract.js';
 import type { EngineHost } from '../engine/engine-host.js';
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';

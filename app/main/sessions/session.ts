@@ -13,25 +13,25 @@ import type {
   DictationSettings, EventMap, EventName, IpcError, LatencyReport, SessionState, SessionSummary, StreamChunkCompute, TranscriptEvent,
 } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
-import { StreamingResampler } from '../../shared/resample.js';
 import { joinSegments, type CompiledTransform } from '../../shared/text-transform.js';
 import { vocabularyOptions, type VocabularyPhrase } from '../../shared/vocabulary.js';
 import type { DecodePriority } from '../engine/engine-host.js';
-import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } from '../engine/protocol.js';
+import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } from '../../engine-process/protocol.js';
 import type { Logger } from '../log.js';
+import { AudioInput, TIMELINE_RATE } from './audio-input.js';
 import { AudioStore } from './audio-store.js';
 import { segmentNonSpeech } from './non-speech.js';
 import { RecentValues } from './recent-values.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
-import { VadFeed } from './vad-feed.js';
+import { VadFeed, type SessionVad } from './vad-feed.js';
 
 
 /** How long stop() waits for audio frames still in flight. */
 const DRAIN_TIMEOUT_MS = 1000;
 /** Stream chunks the latency panel's chunk compute figures cover (the latest; 200 × 160 ms = 32 s of audio). */
 const STREAM_CHUNK_WINDOW = 200;
-export const SESSION_RATE = 16_000;
+export const SESSION_RATE = TIMELINE_RATE;
 
 /** What a session needs from the engine (EngineHost provides it). */
 export interface SessionDecoder {
@@ -44,14 +44,8 @@ export interface SessionDecoder {
   liveHeldBy?(): string | null;
 }
 
-/**
- * A trained VAD's stream on the engine (Silero; EngineHost.vadStream): one speech probability per
- * 512-sample chunk (16 kHz) completed by each push, in push order.
- */
-export interface SessionVad {
-  push(pcm: Float32Array): Promise<Float32Array>;
-  close(): void;
-}
+/** A trained VAD's stream (vad-feed.ts; re-exported for the session's users). */
+export type { SessionVad };
 
 /** Silero's chunk at 16 kHz (ms): the segmenter's window when Silero decides. */
 export const SILERO_WINDOW_MS = 32;
@@ -81,7 +75,7 @@ export interface SessionOptions {
   minPartialMs?: number;
   /**
    * Longest run of missing samples filled with silence (s); a larger jump is counted but not filled.
-   * Fills are bounded by the wall time too (GAP_FILL_SLACK_SEC).
+   * Fills are bounded by the wall time too (audio-input.ts, gapFillSamples).
    */
   maxGapFillSec?: number;
   /** The text options (settings.text) compiled at the session's start; applied to every partial and final. */
@@ -134,14 +128,6 @@ interface OpenDecode {
 const RETRYABLE = new Set(['ENGINE_CRASHED', 'BUSY', 'NO_MODEL']);
 
 /**
- * Slack of the gap-fill bounds (s). Samples lost on the way were captured in real time, so a gap can
- * be no longer than the time since the previous frame, and all gaps together no longer than the
- * session's wall time; frames arrive in bursts (timers, a busy event loop), hence the slack. Without
- * these bounds a client claiming far-ahead sample indices makes the server store hours of silence.
- */
-const GAP_FILL_SLACK_SEC = 2;
-
-/**
  * Audio a client may send ahead of the wall clock since the session started (s): the pre-roll it captured
  * before the start (≤ 2 s) and a burst after its page or network stalled (a minute). A session takes audio at real
  * time; past this it refuses frames (told once), so a client sending hours in seconds can neither fill the
@@ -169,7 +155,8 @@ export class DictationSession {
   private state: SessionState = 'listening';
   private readonly store: AudioStore;
   private readonly segmenter: Segmenter;
-  private readonly resampler: StreamingResampler | null;
+  /** Frames in, 16 kHz out: sample accounting, gap fill, repeats, non-finite samples (audio-input.ts). */
+  private readonly input: AudioInput;
   private readonly segments: Segment[] = [];
   private open: Segment | null = null;
   private nextFinal = 0;
@@ -183,25 +170,15 @@ export class DictationSession {
   /** (end sample, arrival time) of recent frames, to date an onset. */
   private arrivals: { end: number; at: number }[] = [];
   private readonly startedAt = performance.now();
-  private firstFrameAt: number | null = null;
   private firstPartialMs: number | null = null;
   /** Live text on a streaming model: the latest steady chunks' compute (ms) and the audio a chunk holds. */
   private readonly chunkCompute = new RecentValues(STREAM_CHUNK_WINDOW);
   private chunkAudioMs = 0;
   private readonly finalLatencies: number[] = [];
-  private framesReceived = 0;
-  private samplesReceived = 0;
-  private sampleGaps = 0;
-  /** Input-rate samples of silence placed for gaps (bounded, see GAP_FILL_SLACK_SEC). */
-  private filledSamples = 0;
-  private lastFrameAt: number | null = null;
-  private nonFiniteSamples = 0;
   /** Input-rate samples refused for arriving faster than real time (REAL_TIME_SLACK_SEC). */
   private refusedSamples = 0;
   /** The sender's sample number after the last refused frame. */
   private refusedUpTo = 0;
-  /** Input-rate samples placed on the timeline (received + filled − dropped). */
-  private inputPosition = 0;
   /** While stop() waits for frames in flight: the sample count it waits for. */
   private drained: { target: number; resolve: () => void } | null = null;
   private partialDecodes = 0;
@@ -240,7 +217,10 @@ export class DictationSession {
       this.feedStream();
       this.maybePartial(now);
     }, (reason) => this.opts.log.warn(`session ${this.id}: ${reason}`));
-    this.resampler = opts.sampleRate === SESSION_RATE ? null : new StreamingResampler(opts.sampleRate, SESSION_RATE);
+    this.input = new AudioInput({
+      inputRate: opts.sampleRate, label: `session ${opts.id}`, log: opts.log, maxGapFillSec: opts.maxGapFillSec,
+      sink: (pcm, now) => this.process(pcm, now),
+    });
     this.minPartialSamples = Math.round((SESSION_RATE * (opts.minPartialMs ?? 240)) / 1000);
     this.preRollSamples = Math.round((SESSION_RATE * d.preRollMs) / 1000);
     let histogram: IntervalHistogram | null = null;
@@ -282,35 +262,12 @@ export class DictationSession {
     const now = performance.now();
     if (this.aheadOfRealTime(frame.length, now)) {
       // Refused, but arrived: a stop waiting for the frames in flight does not wait for these.
-      this.refusedUpTo = Math.max(this.refusedUpTo, (startSample ?? this.inputPosition) + frame.length);
+      this.refusedUpTo = Math.max(this.refusedUpTo, (startSample ?? this.input.position) + frame.length);
       if (this.drained && this.refusedUpTo >= this.drained.target) this.drained.resolve();
       return false;
     }
-    this.firstFrameAt ??= now;
-    const previousFrameAt = this.lastFrameAt ?? now;
-    this.lastFrameAt = now;
-    this.framesReceived += 1;
-    this.samplesReceived += frame.length;
-    let samples = frame;
-    if (startSample !== undefined && startSample !== this.inputPosition) {
-      if (startSample > this.inputPosition) {
-        // Lost samples: counted, and replaced by silence so every later sample keeps its time.
-        const missing = startSample - this.inputPosition;
-        this.sampleGaps += missing;
-        this.opts.log.warn(`session ${this.id}: ${missing} samples missing before sample ${startSample}`);
-        const fill = this.gapFill(missing, now, previousFrameAt);
-        this.filledSamples += fill;
-        this.ingest(new Float32Array(fill), now);
-        this.inputPosition = startSample;
-      } else {
-        // Samples sent twice: counted and dropped.
-        const repeated = Math.min(this.inputPosition - startSample, frame.length);
-        this.sampleGaps += repeated;
-        this.opts.log.warn(`session ${this.id}: ${repeated} samples received twice at sample ${startSample}`);
-        samples = frame.subarray(repeated);
-      }
-    }
-    this.ingest(this.finite(samples), now);
+    this.input.push(frame, startSample, now);
+    if (this.drained && this.input.position >= this.drained.target) this.drained.resolve();
     return true;
   }
 
@@ -318,9 +275,10 @@ export class DictationSession {
   private aheadOfRealTime(samples: number, now: number): boolean {
     const slackSec = this.opts.realTimeSlackSec ?? REAL_TIME_SLACK_SEC;
     const allowed = this.sampleRate * ((now - this.startedAt) / 1000 + slackSec);
-    if (this.samplesReceived + samples <= allowed) return false;
+    const received = this.input.stats.samplesReceived;
+    if (received + samples <= allowed) return false;
     if (this.refusedSamples === 0) {
-      const message = `Audio arrives faster than real time (${(this.samplesReceived / this.sampleRate).toFixed(0)} s of audio after ` +
+      const message = `Audio arrives faster than real time (${(received / this.sampleRate).toFixed(0)} s of audio after ` +
         `${((now - this.startedAt) / 1000).toFixed(1)} s): a dictation takes the microphone as it is captured, at most ${slackSec} s ahead, ` +
         'and the rest was refused. To transcribe a recording, use Files.';
       this.opts.log.warn(`session ${this.id}: ${message}`);
@@ -328,53 +286,6 @@ export class DictationSession {
     }
     this.refusedSamples += samples;
     return true;
-  }
-
-  /** How much of a gap of `missing` samples is filled with silence: what the wall time allows, per gap and per session. */
-  private gapFill(missing: number, now: number, previousFrameAt: number): number {
-    const perGapSec = Math.min(this.opts.maxGapFillSec ?? 30, (now - previousFrameAt) / 1000 + GAP_FILL_SLACK_SEC);
-    const sessionSec = (now - (this.firstFrameAt ?? now)) / 1000 + GAP_FILL_SLACK_SEC - this.filledSamples / this.sampleRate;
-    const fill = Math.max(0, Math.min(missing, Math.floor(this.sampleRate * Math.min(perGapSec, sessionSec))));
-    if (fill < missing) {
-      this.opts.log.warn(`session ${this.id}: ${missing - fill} of ${missing} missing samples not filled (more than the time that passed)`);
-    }
-    return fill;
-  }
-
-  /**
-   * NaN or ±Infinity (a broken capture path or a buggy client) become silence before the VAD and the store
-   * see them: one such sample would poison the noise floor and make every decode of its segment fail.
-   */
-  private finite(samples: Float32Array): Float32Array {
-    let first = -1;
-    for (let i = 0; i < samples.length; i += 1) {
-      if (!Number.isFinite(samples[i]!)) {
-        first = i;
-        break;
-      }
-    }
-    if (first < 0) return samples;
-    const clean = samples.slice(); // the caller's frame stays as it was sent
-    let bad = 0;
-    for (let i = first; i < clean.length; i += 1) {
-      if (!Number.isFinite(clean[i]!)) {
-        clean[i] = 0;
-        bad += 1;
-      }
-    }
-    if (this.nonFiniteSamples === 0) {
-      this.opts.log.warn(`session ${this.id}: non-finite samples (NaN or infinity) received; replaced by silence and counted (logged once)`);
-    }
-    this.nonFiniteSamples += bad;
-    return clean;
-  }
-
-  private ingest(samples: Float32Array, now: number): void {
-    if (samples.length === 0) return;
-    this.inputPosition += samples.length;
-    if (this.drained && this.inputPosition >= this.drained.target) this.drained.resolve();
-    const pcm = this.resampler ? this.resampler.process(samples) : samples;
-    this.process(pcm, now);
   }
 
   private process(pcm: Float32Array, now: number): void {
@@ -726,16 +637,17 @@ export class DictationSession {
   latency(): LatencyReport {
     const mean = this.finalLatencies.length ? this.finalLatencies.reduce((a, b) => a + b, 0) / this.finalLatencies.length : null;
     const h = this.histogram;
+    const input = this.input;
     return {
       sessionId: this.id,
-      micStartMs: this.firstFrameAt === null ? null : this.firstFrameAt - this.startedAt,
+      micStartMs: input.firstArrival === null ? null : input.firstArrival - this.startedAt,
       firstPartialMs: this.firstPartialMs,
       finalMs: this.finalLatencies.at(-1) ?? null,
       meanFinalMs: mean,
-      framesReceived: this.framesReceived,
-      samplesReceived: this.samplesReceived,
-      sampleGaps: this.sampleGaps,
-      nonFiniteSamples: this.nonFiniteSamples,
+      framesReceived: input.stats.framesReceived,
+      samplesReceived: input.stats.samplesReceived,
+      sampleGaps: input.stats.samplesMissing + input.stats.samplesRepeated,
+      nonFiniteSamples: input.stats.nonFiniteSamples,
       eventLoopP99Ms: loopDelay(h, (x) => x.percentile(99)),
       eventLoopMaxMs: loopDelay(h, (x) => x.max),
       partialDecodes: this.partialDecodes,
@@ -791,15 +703,15 @@ export class DictationSession {
   }
 
   private async drain(sentSamples: number | undefined): Promise<void> {
-    if (sentSamples === undefined || Math.max(this.inputPosition, this.refusedUpTo) >= sentSamples) return;
+    if (sentSamples === undefined || Math.max(this.input.position, this.refusedUpTo) >= sentSamples) return;
     const deadline = performance.now() + DRAIN_TIMEOUT_MS;
     await new Promise<void>((resolve) => {
       this.drained = { target: sentSamples, resolve };
       setTimeout(resolve, DRAIN_TIMEOUT_MS).unref?.();
     });
     this.drained = null;
-    if (Math.max(this.inputPosition, this.refusedUpTo) < sentSamples) {
-      this.opts.log.warn(`session ${this.id}: stopped with ${sentSamples - this.inputPosition} sent samples not received after ${DRAIN_TIMEOUT_MS} ms`);
+    if (Math.max(this.input.position, this.refusedUpTo) < sentSamples) {
+      this.opts.log.warn(`session ${this.id}: stopped with ${sentSamples - this.input.position} sent samples not received after ${DRAIN_TIMEOUT_MS} ms`);
     } else if (performance.now() > deadline) {
       this.opts.log.warn(`session ${this.id}: audio drained late`);
     }
@@ -810,7 +722,7 @@ export class DictationSession {
     if (this.cancelController.signal.aborted) throw this.cancelledError();
     this.setState('finalizing');
     const now = performance.now();
-    if (this.resampler) this.process(this.resampler.flush(), now);
+    this.input.flush(now);
     await this.vadFeed.drained();  // every pushed chunk decided before the stream's end closes what is open
     if (this.cancelController.signal.aborted) throw this.cancelledError();
     this.vadFeed.close();

@@ -2,7 +2,7 @@
 // language): what the model has is used, anything else falls back to the model's default with a reason.
 import type { StreamingSettings } from '../../ipc/contract.js';
 import type { ModelInfo } from '../../../native/index.js';
-import type { EngineStreamOptions } from '../engine/protocol.js';
+import type { EngineStreamOptions } from '../../engine-process/protocol.js';
 
 type StreamModel = Pick<ModelInfo, 'attContextPresets' | 'hasPrompt' | 'languages'>;
 

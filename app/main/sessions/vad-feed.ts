@@ -4,7 +4,15 @@
 // stream fails (the engine restarted), the source goes on with the energy VAD from its first undecided
 // window, and says so once.
 import type { SegmentEvent, Segmenter } from './segmenter.js';
-import type { SessionVad } from './session.js';
+
+/**
+ * A trained VAD's stream on the engine (Silero; EngineHost.vadStream): one speech probability per
+ * 512-sample chunk (16 kHz) completed by each push, in push order.
+ */
+export interface SessionVad {
+  push(pcm: Float32Array): Promise<Float32Array>;
+  close(): void;
+}
 
 export class VadFeed {
   /** Resolves once every pushed sample is decided. */

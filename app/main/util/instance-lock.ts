@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CodedError } from '../engine/protocol.js';
+import { CodedError } from '../../../types/errors.js';
 
 export const LOCK_FILE = 'instance.lock';
 

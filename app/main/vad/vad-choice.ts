@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { VadModelChoice } from '../../ipc/contract.js';
 import type { EngineHost } from '../engine/engine-host.js';
-import type { EngineVadStatus } from '../engine/protocol.js';
+import type { EngineVadStatus } from '../../engine-process/protocol.js';
 import type { Logger } from '../log.js';
 import { bundledVadModel } from './bundled-silero.js';
 

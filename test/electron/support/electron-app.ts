@@ -2,7 +2,7 @@
 // Electron binary exists (build machines: ELECTRON_SKIP_BINARY_DOWNLOAD),
 // every spec skips itself with ELECTRON_SKIP_REASON.
 //
-// What the specs expect from the Electron entry (dist/app/main/index.js):
+// What the specs expect from the Electron entry (dist/app/main/electron/main.js):
 //   PARAKEET_USER_DATA_DIR  userData folder (settings, models, logs)
 //   PARAKEET_MODEL          .gguf to load at start
 //   PARAKEET_TEST_HOOKS=1   session audio retained, and
@@ -31,7 +31,7 @@ export function electronBinary(): string | null {
   }
 }
 
-export const MAIN_ENTRY = join(REPO_ROOT, 'dist', 'app', 'main', 'index.js');
+export const MAIN_ENTRY = join(REPO_ROOT, 'dist', 'app', 'main', 'electron', 'main.js');
 
 export interface LaunchOptions {
   modelPath?: string;

@@ -1,7 +1,7 @@
 // Synthetic test audio at 16 kHz: speech-like bursts (noise and harmonics
 // under a syllable-rate envelope) and quiet room noise, from a seeded PRNG so
 // every run decodes the same samples.
-import { xorshift32 } from '../../../app/main/engine/self-test.js';
+import { xorshift32 } from '../../../app/engine-process/self-test.js';
 
 export const RATE = 16_000;
 

@@ -14,7 +14,7 @@ export interface PackagedLayout {
   install: string;
   asar: string;
   userData: string;
-  /** Loads dist/app/main/index.js from the archive (once per process: modules are cached). */
+  /** Loads dist/app/main/electron/main.js from the archive (once per process: modules are cached). */
   startMain(): Promise<void>;
   remove(): void;
 }
@@ -29,7 +29,7 @@ export async function until<T>(what: string, probe: () => T | undefined | null |
   }
 }
 
-/** Compiles when stale, copies dist/app and dist/native into a fresh app.asar folder, and hooks `electron`. */
+/** Compiles when stale, copies dist/app, dist/native and dist/types into a fresh app.asar folder, and hooks `electron`. */
 export async function packagedApp(): Promise<{ layout: PackagedLayout; electron: FakeElectron }> {
   ensureAppCompiled();
   const install = mkdtempSync(path.join(tmpdir(), 'parakeet-launch-'));
@@ -37,7 +37,7 @@ export async function packagedApp(): Promise<{ layout: PackagedLayout; electron:
   const asar = path.join(install, 'Parakeet Desktop [x64]', 'resources', 'app.asar');
   mkdirSync(path.join(asar, 'dist'), { recursive: true });
   cpSync(path.join(REPO, 'package.json'), path.join(asar, 'package.json'));
-  for (const part of ['app', 'native']) cpSync(path.join(REPO, 'dist', part), path.join(asar, 'dist', part), { recursive: true, filter: (src) => !src.endsWith('.map') });
+  for (const part of ['app', 'native', 'types']) cpSync(path.join(REPO, 'dist', part), path.join(asar, 'dist', part), { recursive: true, filter: (src) => !src.endsWith('.map') });
   const fakeUrl = pathToFileURL(path.join(REPO, 'test', 'support', 'fake-electron', 'electron.ts')).href;
   register(pathToFileURL(path.join(REPO, 'test', 'support', 'fake-electron', 'hooks.mjs')), { data: { fakeUrl } });
   const electron = (await import(fakeUrl)) as FakeElectron;
@@ -46,7 +46,7 @@ export async function packagedApp(): Promise<{ layout: PackagedLayout; electron:
     asar,
     userData: path.join(install, 'userData'),
     startMain: async () => {
-      await import(pathToFileURL(path.join(asar, 'dist', 'app', 'main', 'index.js')).href);
+      await import(pathToFileURL(path.join(asar, 'dist', 'app', 'main', 'electron', 'main.js')).href);
     },
     remove: () => rmSync(install, { recursive: true, force: true }),
   };
@@ -76,7 +76,7 @@ export interface Launched {
 export async function launchPackaged(system: SimulatedSystem = {}): Promise<Launched> {
   const { layout, electron } = await packagedApp();
   const { fake } = electron;
-  const engineEntry = path.join(layout.asar, 'dist', 'app', 'main', 'engine', 'engine-process.js');
+  const engineEntry = path.join(layout.asar, 'dist', 'app', 'engine-process', 'engine-process.js');
   fake.config.realFork = (modulePath) => modulePath === engineEntry;
   const saved = { env: { ...process.env }, platform: process.platform, release: os.release, electron: process.versions.electron };
   if (system.platform) Object.defineProperty(process, 'platform', { value: system.platform });

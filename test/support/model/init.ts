@@ -2,7 +2,7 @@
 // (model seed, tensor name).
 import { elementCount } from '../gguf/types.js';
 import { Rng } from './rng.js';
-import type { TensorPlan } from './schema.js';
+import type { TensorPlan } from './tensor-plan.js';
 
 export function tensorValues(plan: TensorPlan, seed: number): Float32Array {
   const n = elementCount(plan.ne);

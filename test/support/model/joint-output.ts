@@ -11,7 +11,7 @@
 import { elementCount } from '../gguf/types.js';
 import { tensorValues } from './init.js';
 import { Rng } from './rng.js';
-import type { TensorPlan } from './schema.js';
+import type { TensorPlan } from './tensor-plan.js';
 
 export interface JointOutputParams {
   readonly predHidden: number;

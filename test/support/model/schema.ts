@@ -5,25 +5,9 @@ import { type ModelOptions, hasCausalDownsampling, isTdt, isTransducer, subsampl
 import { type JointOutputParams, jointOutputWeight } from './joint-output.js';
 import { slaneyMelFilterbank, symmetricHann } from './mel.js';
 import { Rng } from './rng.js';
+import type { Init, TensorPlan } from './tensor-plan.js';
 
-/** How a tensor's values are drawn; see init.ts. */
-export type Init =
-  | { readonly kind: 'uniform'; readonly lo: number; readonly hi: number }
-  | { readonly kind: 'fixed'; readonly values: () => Float64Array }
-  /** Uniform, with whole rows (of length rowLen) set to zero: the blank embedding. */
-  | { readonly kind: 'zeroRows'; readonly bound: number; readonly rowLen: number; readonly rows: readonly number[] }
-  /** Uniform(±bound), then each row (of length rowLen) shifted to zero mean: kernels blind to a constant input. */
-  | { readonly kind: 'zeroMeanRows'; readonly bound: number; readonly rowLen: number }
-  /** Uniform(±bound) plus fixed offsets at some indices: output biases favouring blank etc. */
-  | { readonly kind: 'offsets'; readonly bound: number; readonly offsets: ReadonlyMap<number, number> };
-
-export interface TensorPlan {
-  readonly name: string;
-  readonly ne: readonly number[];
-  /** On the spec 1.7 allowlist (storage type also depends on the shape, see quant-policy.ts). */
-  readonly allowlisted: boolean;
-  readonly init: Init;
-}
+export type { Init, TensorPlan };
 
 const sym = (bound: number): Init => ({ kind: 'uniform', lo: -bound, hi: bound });
 /** Variance-preserving uniform bound for a fan-in (Var = gain²/fan_in). */

@@ -1,7 +1,7 @@
 // The three cache-aware streaming families (spec §1.2 streaming/prompt keys, §5.2, issue 39) as
 // option sets for the random-model generator, and the `parakeet.streaming.*` values a converter
 // writes for a model's default attention preset.
-import type { AttContext, ModelOptions, PromptOptions } from './options.js';
+import type { AttContext, ModelOptions, PromptOptions } from './option-types.js';
 
 export type StreamingFamily = 'eou' | 'nemotron-en' | 'nemotron-3.5';
 export const STREAMING_FAMILIES: readonly StreamingFamily[] = ['eou', 'nemotron-en', 'nemotron-3.5'];

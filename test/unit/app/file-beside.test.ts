@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EngineHost } from '../../../app/main/engine/engine-host.js';
-import type { EngineToHost, HostToEngine } from '../../../app/main/engine/protocol.js';
+import type { EngineToHost, HostToEngine } from '../../../app/engine-process/protocol.js';
 import type { TransportFactory } from '../../../app/main/engine/transport.js';
 import { nullLogger } from '../../../app/main/log.js';
 

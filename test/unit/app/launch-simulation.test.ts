@@ -1,5 +1,5 @@
 // The desktop app's start, simulated without an Electron binary: the compiled
-// main entry (dist/app/main/index.js, copied into a folder laid out like a
+// main entry (dist/app/main/electron/main.js, copied into a folder laid out like a
 // packaged app: <install>/resources/app.asar/…) is loaded with `electron`
 // resolved to a recording fake (test/support/fake-electron), and the order of
 // what it calls is checked against app 'ready': the privileged scheme and the
@@ -130,7 +130,7 @@ function sessionsHardened(fake: Fake, main: { webContents: { url: string } }): v
 function utilityEntriesInsideTheArchive(fake: Fake, asar: string): void {
   const forks = fake.called('utilityProcess.fork');
   assert.ok(forks.length >= 1, 'the engine is a utility process');
-  assert.equal(forks[0]!.args[0], path.join(asar, 'dist', 'app', 'main', 'engine', 'engine-process.js'));
+  assert.equal(forks[0]!.args[0], path.join(asar, 'dist', 'app', 'engine-process', 'engine-process.js'));
   for (const call of forks) {
     const entry = String(call.args[0]);
     assert.ok(call.afterReady, 'utilityProcess.fork only after ready');

@@ -4,7 +4,7 @@
 // notices and meeting states as they came (with the seconds pushed by then) and the summary.
 import type { EventMap, EventName, Notice } from '../../../app/ipc/contract.js';
 import { DEFAULT_SETTINGS } from '../../../app/ipc/settings.js';
-import type { EngineTranscript } from '../../../app/main/engine/protocol.js';
+import type { EngineTranscript } from '../../../app/engine-process/protocol.js';
 import { FORMAT_VERSION } from '../../../app/main/history/records.js';
 import { nullLogger } from '../../../app/main/log.js';
 import { MeetingService } from '../../../app/main/meeting/meeting-service.js';

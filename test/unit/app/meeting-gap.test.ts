@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { EngineTranscript } from '../../../app/main/engine/protocol.js';
+import type { EngineTranscript } from '../../../app/engine-process/protocol.js';
 import { nullLogger } from '../../../app/main/log.js';
 import { MeetingTrack, type TrackPartial } from '../../../app/main/meeting/meeting-track.js';
 import { MicInterruption, PAD_LAG_SEC, silenceToReach } from '../../../app/main/meeting/mic-gap.js';

@@ -11,7 +11,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DEFAULT_SETTINGS } from '../../../app/ipc/settings.js';
-import type { EngineTranscript } from '../../../app/main/engine/protocol.js';
+import type { EngineTranscript } from '../../../app/engine-process/protocol.js';
 import { HistoryService } from '../../../app/main/history/history-service.js';
 import { nullLogger } from '../../../app/main/log.js';
 import { MeetingService } from '../../../app/main/meeting/meeting-service.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { EventMap, EventName, MeetingSummary } from '../../../app/ipc/contract.js';
 import { DEFAULT_SETTINGS } from '../../../app/ipc/settings.js';
-import type { EngineTranscript } from '../../../app/main/engine/protocol.js';
+import type { EngineTranscript } from '../../../app/engine-process/protocol.js';
 import { FORMAT_VERSION } from '../../../app/main/history/records.js';
 import { nullLogger } from '../../../app/main/log.js';
 import { MeetingService } from '../../../app/main/meeting/meeting-service.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { DecodePriority } from '../../../app/main/engine/engine-host.js';
-import type { EngineTranscript } from '../../../app/main/engine/protocol.js';
+import type { EngineTranscript } from '../../../app/engine-process/protocol.js';
 import { nullLogger } from '../../../app/main/log.js';
 import { MAX_QUEUED_SEC, MeetingTrack, type TrackFinal } from '../../../app/main/meeting/meeting-track.js';
 import { WavJournalWriter } from '../../../app/main/meeting/wav-journal.js';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RestartSupervisor, blamedDevice, type SupervisorTimers } from '../../../app/main/engine/restart-supervisor.js';
-import type { EngineRequest } from '../../../app/main/engine/protocol.js';
+import type { EngineRequest } from '../../../app/engine-process/protocol.js';
 
 /** A clock and timers the test moves by hand. */
 function harness(options: { delays?: number[]; max?: number } = {}) {

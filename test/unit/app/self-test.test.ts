@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import {
   CPU_TOLERANCE, DEVICE_TOLERANCE, SELF_TEST_RATE, formatError, judge, precisionOf, relativeL2, selfTestSignal, toleranceFor,
   type SelfTestRun,
-} from '../../../app/main/engine/self-test.js';
+} from '../../../app/engine-process/self-test.js';
 
 const CPU = { name: 'the CPU', possessive: "the CPU's" };
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readWavMono } from '../../../app/main/engine/wav-file.js';
+import { readWavMono } from '../../../app/engine-process/wav-file.js';
 import { resample } from '../../../app/shared/resample.js';
 import { MAX_AUDIO_SECONDS, MAX_WAV_CHUNKS, checkDuration, decodeWav, encodeWav16 } from '../../../app/shared/wav.js';
 import { writeSparseWav } from '../../support/audio/sparse-wav.js';

@@ -3,7 +3,7 @@
 // values that reach every rounding path: half subnormals and overflow, exact ties, all-zero blocks.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { xorshift32 } from '../../../app/main/engine/self-test.js';
+import { xorshift32 } from '../../../app/engine-process/self-test.js';
 import { encodeF16, encodeQ8_0, floatToHalf } from '../../../app/main/models/nemo/tensor-data.js';
 import { quantizeF16, quantizeQ8_0 } from '../../support/gguf/quantize.js';
 import { f32ToF16Bits } from '../../support/gguf/half.js';

@@ -1,13 +1,13 @@
 // Speech segments from per-chunk probabilities (app/shared/vad-segments.ts) and a file job's windows over
-// them (app/main/engine/speech-windows.ts): hysteresis, minimum speech and silence, padding that never
+// them (app/engine-process/speech-windows.ts): hysteresis, minimum speech and silence, padding that never
 // overlaps; silence between segments skipped, nearby segments joined up to the window limit, long speech
 // cut by the engine's planner, window starts on the frame grid.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { speechSegments, segmentSeconds, type VadSegmentOptions } from '../../../app/shared/vad-segments.js';
-import { planSpeechWindows } from '../../../app/main/engine/speech-windows.js';
-import { HopEnergyRecorder, hopEnergiesOf } from '../../../app/main/engine/hop-energies.js';
-import { WindowPlanner } from '../../../app/main/engine/windows.js';
+import { planSpeechWindows } from '../../../app/engine-process/speech-windows.js';
+import { HopEnergyRecorder, hopEnergiesOf } from '../../../app/engine-process/hop-energies.js';
+import { WindowPlanner } from '../../../app/engine-process/windows.js';
 
 const CHUNK = 512;
 const RATE = 16000;
