@@ -1,53 +1,9 @@
 // Speaker diarization on the engine: a Streaming Sortformer GGUF (parakeet.arch = diarization), per-frame
 // activity probabilities for its speakers (4 for diar_streaming_sortformer_4spk-v2) every 80 ms.
 import { native } from './index.js';
+import type { DiarizerInfo, DiarizerLoadOptions, NativeDiarizer, NativeDiarizerStream, SpeakerActivities } from '../types/diarizer.js';
 
-export interface DiarizerInfo {
-  path: string;
-  name: string;
-  nSpeakers: number;
-  /** Seconds per activity frame (0.08). */
-  frameSec: number;
-  sampleRate: number;
-  /** The model was trained to stream (parakeet.diar.streaming_mode). */
-  streamingMode: boolean;
-  chunkLen: number;
-  chunkLeftContext: number;
-  chunkRightContext: number;
-  spkcacheLen: number;
-  fifoLen: number;
-  spkcacheUpdatePeriod: number;
-  encoderLayers: number;
-  transformerLayers: number;
-  device: string;
-  threads: number;
-}
-
-/** Activities of `frames` frames, [frames][nSpeakers] in one array (speaker fastest). */
-export interface SpeakerActivities {
-  frameSec: number;
-  nSpeakers: number;
-  frames: number;
-  activities: Float32Array;
-}
-
-export interface NativeDiarizerStream {
-  push(pcm: Float32Array): Promise<SpeakerActivities>;
-  finish(): Promise<SpeakerActivities>;
-  dispose(): void;
-}
-
-export interface NativeDiarizer {
-  info(): DiarizerInfo;
-  diarize(pcm: Float32Array, streaming: boolean): Promise<SpeakerActivities>;
-  createStream(): NativeDiarizerStream;
-  dispose(): void;
-}
-
-export interface DiarizerLoadOptions {
-  device?: string;
-  threads?: number;
-}
+export type { DiarizerInfo, DiarizerLoadOptions, SpeakerActivities } from '../types/diarizer.js';
 
 /**
  * One live source's speaker cache and FIFO: push audio as it arrives, get the frames that became final

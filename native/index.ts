@@ -1,7 +1,6 @@
 // The only module that loads the native addon (native/build/Release/parakeet.node).
 // Everything the engine offers to JavaScript is typed here; the rest of the
 // app imports these types and functions, never the .node file.
-import type { NativeDiarizer } from './diarizer.js';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { freemem } from 'node:os';
@@ -14,6 +13,7 @@ import type {
   DecoderName, DeviceInfo, DeviceSelection, DeviceType, ModelDetails, TokenTiming, WeightType, Word,
 } from '../types/engine.js';
 import { ENGINE_ERROR_CODES, type EngineErrorCode } from '../types/errors.js';
+import type { NativeDiarizer } from '../types/diarizer.js';
 
 export type { DecoderName, DeviceInfo, DeviceSelection, DeviceType, TokenTiming, WeightType, Word };
 
@@ -826,4 +826,3 @@ export class VadModel {
   }
 }
 
-export { Diarizer, DiarizerStream, type DiarizerInfo, type DiarizerLoadOptions, type SpeakerActivities } from './diarizer.js';

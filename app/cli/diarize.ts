@@ -1,6 +1,6 @@
 // `parakeet diarize WAV --model SORTFORMER.gguf [--stream] [--json]` and the speakers of
 // `parakeet transcribe … --diarizer SORTFORMER.gguf`.
-import { Diarizer, type SpeakerActivities } from '../../native/index.js';
+import { Diarizer, type SpeakerActivities } from '../../native/diarizer.js';
 import { attributeWords, defaultSpeakerName, speakerSegments, type SpeakerSegment } from '../shared/diarization.js';
 
 /** The JSON contract of `parakeet diarize --json`. */

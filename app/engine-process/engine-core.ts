@@ -6,7 +6,6 @@ import {
   Model, benchMatmul, buildInfo, listDevices, native, selectDevice, setLogHandler, type BuildInfo, type LoadOptions,
   type ModelInfo, type ModelState, type ModelStream, type StreamChunk, type TranscribeResult,
 } from '../../native/index.js';
-import { readWavMono } from './wav-file.js';
 import { planSpeechWindows } from './speech-windows.js';
 import { EngineVad, VAD_RATE } from './engine-vad.js';
 import { EngineDiarizer } from './engine-diarizer.js';

@@ -1,7 +1,7 @@
 // The engine process's speaker diarizer: a Streaming Sortformer GGUF (when one is chosen) and its live
 // streams (a meeting's "Others" track). Each stream's pushes run one after another (a queue): activity
 // frames come back in the order the audio went in.
-import { Diarizer, type DiarizerStream, type SpeakerActivities } from '../../native/index.js';
+import { Diarizer, type DiarizerStream, type SpeakerActivities } from '../../native/diarizer.js';
 import { CodedError } from '../../types/errors.js';
 
 /** What is loaded: the file and its frame geometry, or null (no diarizer: tracks keep their labels). */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Diarizer } from '../../native/index.js';
+import { Diarizer } from '../../native/diarizer.js';
 import { EngineHost } from '../../app/main/engine/engine-host.js';
 import { EventBus } from '../../app/main/events.js';
 import { FileTranscriber } from '../../app/main/files/file-transcriber.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Diarizer } from '../../native/index.js';
+import { Diarizer } from '../../native/diarizer.js';
 import { dominantSpeaker, speakerSegments } from '../../app/shared/diarization.js';
 import { DIGITS_MODEL } from '../support/audio/digits.js';
 import { generateSortformer } from '../support/model/sortformer.js';

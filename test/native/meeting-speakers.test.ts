@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Diarizer } from '../../native/index.js';
+import { Diarizer } from '../../native/diarizer.js';
 import type { Word } from '../../app/ipc/contract.js';
 import { MeetingSpeakers } from '../../app/main/meeting/meeting-speakers.js';
 import { defaultSpeakerName, dominantSpeaker } from '../../app/shared/diarization.js';

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { Diarizer, Model } from '../../native/index.js';
+import { Model } from '../../native/index.js';
+import { Diarizer } from '../../native/diarizer.js';
 import { loadSortformer, sortformerOffline, sortformerStreaming } from '../reference/sortformer.js';
 import { concat, quiet, speechLike } from '../support/audio/signals.js';
 import { generateModel } from '../support/model/generate.js';
