@@ -35,7 +35,7 @@ struct DiarizerModel::Impl {
     /** Activities [frames][S] of pre-encoded rows (NeMo frontend_encoder with bypass_pre_encode, then forward_infer). */
     std::vector<float> activities_of_rows(const std::vector<float> & rows, int n_rows, const std::atomic<bool> * abort) {
         const EncoderOutput enc = encoder->encode_pre_encoded(rows, n_rows, abort);
-        return sortformer_speaker_activities(head, sp, enc.encoded.data(), n_rows);
+        return sortformer_speaker_activities(head, sp, enc.encoded.data(), n_rows, backend->active_threads());
     }
 };
 

@@ -1,6 +1,7 @@
 // Sortformer's layers after the FastConformer, on the host in F32: encoder_proj, NeMo's post-LN
 // TransformerEncoder and SortformerModules.forward_speaker_sigmoids. They are small (192 wide) next to
-// the encoder, and run over at most spkcache + FIFO + chunk frames when streaming.
+// the encoder, and run over at most spkcache + FIFO + chunk frames when streaming: plain loops the
+// compiler vectorizes (weights kept k-major), split over frames across the model's CPU threads.
 #pragma once
 
 #include <vector>
@@ -10,10 +11,10 @@
 
 namespace parakeet {
 
-/** nn.Linear: weight [out][in] row-major (the GGUF's ggml [in, out]), bias [out]. */
+/** nn.Linear: weight transposed to [in][out] (k-major: one input feature's weights over all outputs), bias [out]. */
 struct HostLinear {
     int in = 0, out = 0;
-    std::vector<float> w, b;
+    std::vector<float> w_t, b;
 };
 
 struct HostLayerNorm {
@@ -40,8 +41,10 @@ SortformerHeadWeights read_sortformer_head(const GgufFile & file, const Sortform
 /**
  * NeMo SortformerEncLabelModel.forward_infer after frontend_encoder: encoder_proj, the transformer
  * encoder (no positional encoding, every frame visible) and forward_speaker_sigmoids, over
- * `frames` FastConformer outputs [frames][fc_d_model]; returns the speaker activities [frames][n_speakers].
+ * `frames` FastConformer outputs [frames][fc_d_model] on `threads` CPU threads; returns the speaker activities
+ * [frames][n_speakers].
  */
-std::vector<float> sortformer_speaker_activities(const SortformerHeadWeights & w, const SortformerHparams & sp, const float * encoded, int frames);
+std::vector<float> sortformer_speaker_activities(const SortformerHeadWeights & w, const SortformerHparams & sp, const float * encoded, int frames,
+                                                 int threads);
 
 }  // namespace parakeet
