@@ -64,6 +64,10 @@ void check_diarizer_identity(const GgufFile & f) {
         f.fail("this is a speech recognition model (parakeet.arch = '" + arch + "'), not a speaker-diarization model; "
                "choose a Sortformer GGUF (parakeet.arch = 'diarization') as the diarizer, and this file as the speech model");
     }
+    if (f.tensor("sortformer_modules.subpixel_upsample.weight") != nullptr) {
+        f.fail("tensor 'sortformer_modules.subpixel_upsample.weight': this is a 10 ms speaker head (Nemotron-3-Diarization), not supported; "
+               "use a Streaming Sortformer 4spk-v2 GGUF");
+    }
     const std::string attention = f.get_string("parakeet.encoder.self_attention_model", "rel_pos");
     if (attention != "rel_pos") {
         f.fail("parakeet.encoder.self_attention_model = '" + attention +

@@ -85,6 +85,12 @@ test('a diarizer is refused as the speech model, and a speech model as the diari
   await rejectsWithCode(Diarizer.load(asr), 'MODEL_INVALID', /speech recognition model \(parakeet.arch = 'ctc'\), not a speaker-diarization model/);
 });
 
+test('a 10 ms speaker head (Nemotron-3-Diarization\'s subpixel upsampling) is refused by name', async () => {
+  const highResolution = join(dir, 'sortformer-subpixel.gguf');
+  generateSortformer(highResolution, { subpixelUpsample: true });
+  await rejectsWithCode(Diarizer.load(highResolution), 'MODEL_INVALID', /subpixel_upsample\.weight': this is a 10 ms speaker head \(Nemotron-3-Diarization\), not supported/);
+});
+
 function concatFloats(parts: readonly Float32Array[]): Float32Array {
   const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
