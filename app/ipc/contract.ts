@@ -306,6 +306,11 @@ export interface Settings {
    * track apart, live and refined when it stops; null: none (the track is one speaker, "Others").
    */
   diarizerPath: string | null;
+  /**
+   * The diarizer also tells apart the people on the microphone track (an in-room meeting around one
+   * microphone): its words are "Room 1" … instead of "You". Off by default (a microphone is usually one person).
+   */
+  diarizeMicrophone: boolean;
 }
 
 export type SettingsPatch = {

@@ -99,6 +99,7 @@ export const DEFAULT_SETTINGS: Settings = {
   idleUnloadMinutes: DEFAULT_IDLE_UNLOAD_MINUTES,
   mirrorEndpoint: null,
   diarizerPath: null,
+  diarizeMicrophone: false,
 };
 
 /** Inclusive ranges of the numeric settings (integers unless noted). */

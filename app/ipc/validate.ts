@@ -260,6 +260,7 @@ export const SETTINGS_CHECKS: Shape<Omit<Settings, SettingsGroup>> = {
   idleUnloadMinutes: num(L.idleUnloadMinutes.min, L.idleUnloadMinutes.max, true),
   mirrorEndpoint: nullable(httpsUrl),
   diarizerPath: nullable(absolutePath),
+  diarizeMicrophone: bool,
 };
 
 const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
@@ -274,7 +275,7 @@ const settingsPatch: Check<SettingsPatch> = object<SettingsPatch>(
     text: partial(TEXT_CHECKS),
     desktop: partial(DESKTOP_CHECKS),
   },
-  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'diarizerPath', 'audio', 'dictation', 'streaming', 'history', 'insert', 'hotkey', 'text', 'desktop'],
+  ['device', 'threads', 'weightType', 'decoder', 'engineMode', 'idleUnloadMinutes', 'mirrorEndpoint', 'diarizerPath', 'diarizeMicrophone', 'audio', 'dictation', 'streaming', 'history', 'insert', 'hotkey', 'text', 'desktop'],
 );
 
 const dictationStart: Check<DictationStartOptions> = object<DictationStartOptions>(

@@ -101,7 +101,10 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     emit: (event, data) => bus.emit(event, data),
     notify: (notice) => bus.emit('notice', notice),
     log: log.child('meeting'),
-    settings: () => ({ dictation: settings.get().dictation, decoder: settings.get().decoder, vocabulary: settings.get().text.vocabulary }),
+    settings: () => ({
+      dictation: settings.get().dictation, decoder: settings.get().decoder, vocabulary: settings.get().text.vocabulary,
+      diarizeMicrophone: settings.get().diarizeMicrophone,
+    }),
     systemAudio: systemAudioStarter(options.soundServerEnv),
     dictationLive: () => sessions.running > 0,
     stream: () => {

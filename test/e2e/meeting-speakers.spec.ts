@@ -1,7 +1,8 @@
 // Speakers in a meeting, web mode, with a generated Sortformer as the speaker model (Settings › Speakers):
 // the system audio ("Others") played into the test's own PulseAudio sink shows live with diarized speaker
 // turns; after Stop, History lists the meeting's speakers, one renamed there is renamed in every line and
-// in the RTTM export. Skipped with the reason where the model or PulseAudio is missing.
+// in the RTTM export; with diarizeMicrophone the microphone's words are "Room k". Skipped with the reason where
+// the model or PulseAudio is missing.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,4 +46,17 @@ test('the Others track gets speakers live; History renames one everywhere, RTTM 
   await app.getByRole('button', { name: 'Export who spoke when as RTTM (.rttm)' }).click();
   const rttm = readFileSync(await (await download).path(), 'utf8');
   expect(rttm).toMatch(/^SPEAKER \S+ 1 \d+\.\d{3} \d+\.\d{3} <NA> <NA> Ana <NA> <NA>$/m);
+});
+
+test('with "the microphone too", an in-room meeting labels the microphone\'s people Room 1 … (live)', async ({ app, server }) => {
+  test.skip(typeof setup.pulse === 'string', `PulseAudio cannot start here: ${String(setup.pulse)}`);
+  await server.services.settings.set({ diarizerPath, diarizeMicrophone: true });
+  await expect.poll(() => server.services.engine.diarizerLoaded, { timeout: 30_000 }).toBe(true);
+
+  // Chromium's fake microphone speaks the digit strings: no system audio is played, so every turn is the microphone's.
+  const transcript = await startMeeting(app, server);
+  await expect(transcript.getByTestId('meeting-turn').filter({ hasText: /Room [1-4]:/ }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(transcript.getByTestId('meeting-turn').filter({ hasText: /Speaker [1-4]:/ })).toHaveCount(0);
+  await app.getByTestId('meeting-stop').click();
+  await expect(app.getByText(/Saved to History/)).toBeVisible({ timeout: 30_000 });
 });

@@ -156,3 +156,26 @@ test('the vocabulary card checks each phrase against the loaded model and says w
   await expect(checks.nth(2)).toContainText("not used: the character '€' is not in the model's vocabulary");
   await expect(app.getByTestId('set-vocabulary-check-summary')).toContainText(/of 3 phrases tokenize with .+ \(its piece list/);
 });
+
+test('Speakers: a typed speaker model and "the microphone too" are saved; "No speaker model" clears the model', async ({ app, server }) => {
+  await app.getByTestId('nav-settings').click();
+  const model = app.getByLabel('Speaker model (Sortformer GGUF, full path)');
+  const microphone = app.getByLabel(/Tell apart the people on the microphone too/);
+  await expect(model).toHaveValue('');
+  await expect(microphone).not.toBeChecked();
+  // Web mode has no file dialog: the path is typed (Electron adds Choose…, the .gguf dialog).
+  await expect(app.getByRole('button', { name: 'Choose…' })).toHaveCount(0);
+  const save = app.getByRole('button', { name: 'Save settings' });
+  await model.fill('/models/sortformer.gguf');
+  await microphone.check();
+  await save.click();
+  await expect(save).toBeDisabled();
+  expect(server.services.settings.get().diarizerPath).toBe('/models/sortformer.gguf');
+  expect(server.services.settings.get().diarizeMicrophone).toBe(true);
+
+  await app.getByRole('button', { name: 'No speaker model' }).click();
+  await expect(model).toHaveValue('');
+  await save.click();
+  await expect(save).toBeDisabled();
+  expect(server.services.settings.get().diarizerPath).toBe(null);
+});

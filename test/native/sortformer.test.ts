@@ -26,8 +26,8 @@ after(async () => (await diarizer).dispose());
 
 /**
  * F32 engine against the float64 reference: the FastConformer's F32 error (the ASR tests hold its frames to
- * 1e-4 relative L2) grows through the transformer's sharp attention and the speaker head's gain; the head
- * itself sums in double. Measured here: 2.3e-4 (offline) and 1.3e-4 (streaming) relative L2, max 1e-3.
+ * 1e-4 relative L2) grows through the transformer's sharp attention and the speaker head's gain (the head
+ * is an F32 ggml graph too). Measured here: 2.3e-4 (offline) and 1.3e-4 (streaming) relative L2, max 1e-3.
  */
 const RELATIVE_L2 = 5e-4;
 const MAX_ABS = 2.5e-3;
@@ -84,6 +84,12 @@ test('a diarizer is refused as the speech model, and a speech model as the diari
   generateModel(asr, { preset: 'tiny', arch: 'ctc', weightType: 'f32' });
   await rejectsWithCode(Model.load(path), 'MODEL_INVALID', /speaker-diarization model .*Sortformer.*use it as the diarizer \(parakeet transcribe --diarizer/);
   await rejectsWithCode(Diarizer.load(asr), 'MODEL_INVALID', /speech recognition model \(parakeet.arch = 'ctc'\), not a speaker-diarization model/);
+});
+
+test('a 10 ms speaker head (Nemotron-3-Diarization\'s subpixel upsampling) is refused by name', async () => {
+  const highResolution = join(dir, 'sortformer-subpixel.gguf');
+  generateSortformer(highResolution, { subpixelUpsample: true });
+  await rejectsWithCode(Diarizer.load(highResolution), 'MODEL_INVALID', /subpixel_upsample\.weight': this is a 10 ms speaker head \(Nemotron-3-Diarization\), not supported/);
 });
 
 function concatFloats(parts: readonly Float32Array[]): Float32Array {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileTranscribeOptions, FileTranscript, Word } from '../../ipc/contract.js';
 import { MeetingSpeakers } from '../meeting/meeting-speakers.js';
-import { readWavMono } from '../../engine-process/wav-file.js';
+import { MonoBlockReader } from '../../engine-process/wav-file.js';
 import { vocabularyOptions } from '../../shared/vocabulary.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import { type EngineVadOptions } from '../../engine-process/protocol.js';
@@ -72,15 +72,27 @@ export class FileTranscriber {
   }
 
   /**
-   * The words with their speakers: the file's audio through the engine's diarizer stream (10 s blocks, as a
-   * live meeting's), each word the speaker most active over its frames.
+   * The words with their speakers: the file's audio through the engine's diarizer stream, read from disk in
+   * blocks (MonoBlockReader, 16 kHz) and pushed one at a time, so a long file never sits whole in memory;
+   * each word gets the speaker most active over its frames.
    */
-  private async withSpeakers(wav: string, words: Word[]): Promise<Word[]> {
+  private async withSpeakers(wav: string, words: Word[], signal: AbortSignal): Promise<Word[]> {
     const stream = this.opts.engine.diarizerStream();
     if (!stream) throw new CodedError('NO_DIARIZER', 'Speakers needs a speaker model: choose a Sortformer model in Settings › Speakers.');
     const speakers = new MeetingSpeakers(stream, (message) => this.opts.log.warn(message));
-    const audio = await readWavMono(wav, { sampleRate: 16000 });
-    for (let at = 0; at < audio.samples.length; at += 160_000) speakers.push(audio.samples.subarray(at, at + 160_000));
+    const reader = await MonoBlockReader.open(wav, { sampleRate: 16000 });
+    try {
+      for (let block = await reader.next(signal); block; block = await reader.next(signal)) {
+        if (block.length === 0) continue;
+        speakers.push(block);
+        await speakers.settled();
+      }
+    } catch (error) {
+      speakers.close();
+      throw error;
+    } finally {
+      await reader.close();
+    }
     const frames = await speakers.finish();
     if (frames.frames === 0) throw new CodedError('DIARIZER_FAILED', 'The speaker model gave no frames for this file; see the log.');
     return speakers.attribute(words);
@@ -139,7 +151,7 @@ export class FileTranscriber {
           },
         },
       );
-      const attributed = options.speakers ? await this.withSpeakers(readable, result.words) : result.words;
+      const attributed = options.speakers ? await this.withSpeakers(readable, result.words, controller.signal) : result.words;
       this.opts.bus.emit('files:progress', { jobId, fraction: 1, path });
       const elapsedMs = performance.now() - started;
       this.opts.log.info(`${path}: ${result.durationSec.toFixed(1)} s transcribed in ${elapsedMs.toFixed(0)} ms on ${result.devicesRan.join('+')}`);

@@ -32,7 +32,7 @@ import type { MeetingEntryOwner } from '../history/history-service.js';
 import type { Logger } from '../log.js';
 import { SILERO_WINDOW_MS, type Emit, type SessionDecoder, type SessionVad } from '../sessions/session.js';
 import { MeetingRecorder } from './meeting-recorder.js';
-import { MeetingSpeakers, type SessionDiarizer } from './meeting-speakers.js';
+import { MeetingSpeakers, roomSpeakerName, type SessionDiarizer } from './meeting-speakers.js';
 import { defaultSpeakerName, dominantSpeaker } from '../../shared/diarization.js';
 import { MeetingTrack, TRACK_RATE, type MeetingTrackOptions, type TrackFinal, type TrackPartial } from './meeting-track.js';
 import { MicInterruption, silenceToReach } from './mic-gap.js';
@@ -68,7 +68,11 @@ export interface MeetingServiceOptions {
   emit: Emit;
   notify: (notice: Notice) => void;
   log: Logger;
-  settings: () => { dictation: DictationSettings; decoder: DecoderName | 'auto'; vocabulary?: readonly VocabularyPhrase[] };
+  settings: () => {
+    dictation: DictationSettings; decoder: DecoderName | 'auto'; vocabulary?: readonly VocabularyPhrase[];
+    /** The microphone track is diarized too (settings.diarizeMicrophone); absent: only "Others". */
+    diarizeMicrophone?: boolean;
+  };
   /** How the system audio is captured in main; null where it is not (Windows/macOS: the renderer's loopback). */
   systemAudio: SystemAudioStarter | null;
   /** Where main does not capture it: whether the client does (loopback) or why nobody can (system-audio-plan.ts). */
@@ -99,7 +103,7 @@ interface TrackState {
   interruption: MicInterruption | null;
   /** Its WAV could not be written (a full disk): the track stopped there, and nothing it claims goes past its audio. */
   audioFailed: boolean;
-  /** The "Others" track's speakers, when a diarizer is loaded. */
+  /** The track's speakers, when a diarizer is loaded and the track is diarized ("Others"; the microphone when asked). */
   speakers: MeetingSpeakers | null;
   /** Its finals' words in track time and as recorded (meeting time), for the speakers' refinement at the end. */
   spoken: { segmentId: number; trackWords: Word[]; words: Word[] }[];
@@ -174,7 +178,7 @@ export class MeetingService {
     const meeting = new Meeting(id, owner, recorder, (m) => this.discard(m));
     this.meeting = meeting;
     try {
-      const { dictation, decoder, vocabulary } = this.opts.settings();
+      const { dictation, decoder, vocabulary, diarizeMicrophone } = this.opts.settings();
       const segmenter = {
         pauseMs: dictation.pauseMs,
         maxSegmentSec: FILE_WINDOW_SEC,
@@ -190,9 +194,13 @@ export class MeetingService {
         });
         // Each track its own Silero stream when the engine runs one (else the energy VAD).
         const vad = dictation.vadModel === 'silero' ? this.opts.engine.vadStream?.() ?? null : null;
-        // The computer's audio may hold several people: a diarizer, when loaded, tells them apart.
-        const diarizer = name === 'others' ? this.opts.engine.diarizerStream?.() ?? null : null;
-        const speakers = diarizer ? new MeetingSpeakers(diarizer, (message) => this.opts.log.warn(message)) : null;
+        // The computer's audio may hold several people: a diarizer, when loaded, tells them apart. So may the
+        // microphone in a room (when asked): its people are "Room 1" …, never confused with the call's "Speaker 1" ….
+        const diarized = name === 'others' || diarizeMicrophone === true;
+        const diarizer = diarized ? this.opts.engine.diarizerStream?.() ?? null : null;
+        const speakers = diarizer
+          ? new MeetingSpeakers(diarizer, (message) => this.opts.log.warn(message), name === 'others' ? defaultSpeakerName : roomSpeakerName)
+          : null;
         const track = new MeetingTrack({
           track: name,
           inputRate: rate,
@@ -538,7 +546,7 @@ export class MeetingService {
   }
 
   /**
-   * The "Others" track's diarizer finished over the whole track: every final's words attributed again from all
+   * Each diarized track's stream finished over the whole track: every final's words attributed again from all
    * its frames (live, a word past the last frame took the nearest one). Only the segments that changed.
    */
   private async refinedSpeakers(meeting: Meeting): Promise<Map<number, Word[]>> {
@@ -548,7 +556,7 @@ export class MeetingService {
       const frames = await state.speakers.finish();
       if (frames.frames === 0) continue;
       for (const s of state.spoken) {
-        const words = s.words.map((w, i) => ({ ...w, speaker: defaultSpeakerName(dominantSpeaker(frames, s.trackWords[i]!.start, s.trackWords[i]!.end)) }));
+        const words = s.words.map((w, i) => ({ ...w, speaker: state.speakers!.nameOf(dominantSpeaker(frames, s.trackWords[i]!.start, s.trackWords[i]!.end)) }));
         if (words.some((w, i) => w.speaker !== s.words[i]!.speaker)) changed.set(s.segmentId, words);
       }
     }

@@ -22,6 +22,11 @@ export interface SessionDiarizer {
   close(): void;
 }
 
+/** A speaker slot's name on a diarized microphone track (an in-room meeting): "Room 1" …. */
+export function roomSpeakerName(slot: number): string {
+  return `Room ${slot + 1}`;
+}
+
 export class MeetingSpeakers {
   private frameSec = 0.08;
   private nSpeakers = 0;
@@ -29,7 +34,12 @@ export class MeetingSpeakers {
   private tail: Promise<unknown> = Promise.resolve();
   private failed: string | null = null;
 
-  constructor(private readonly stream: SessionDiarizer, private readonly onProblem: (message: string) => void) {}
+  /** `nameOf`: a speaker slot's name on this track ("Speaker k" on "Others", "Room k" on a diarized microphone). */
+  constructor(
+    private readonly stream: SessionDiarizer,
+    private readonly onProblem: (message: string) => void,
+    readonly nameOf: (slot: number) => string = defaultSpeakerName,
+  ) {}
 
   /** The track's audio at 16 kHz, in order (queued: the stream takes one call at a time). */
   push(pcm: Float32Array): void {
@@ -38,11 +48,16 @@ export class MeetingSpeakers {
     this.tail = this.tail.then(() => this.stream.push(copy)).then((chunk) => this.add(chunk)).catch((error: unknown) => this.fail(error));
   }
 
+  /** Resolves once every push so far has been through the stream (a file's reader waits on it: one block in memory at a time). */
+  async settled(): Promise<void> {
+    await this.tail;
+  }
+
   /** Words (track seconds) with the speaker of their frames so far ("Speaker k"); unchanged without frames. */
   attribute(words: readonly Word[]): Word[] {
     const frames = this.frames();
     if (frames.frames === 0) return [...words];
-    return words.map((w) => ({ ...w, speaker: defaultSpeakerName(dominantSpeaker(frames, w.start, w.end)) }));
+    return words.map((w) => ({ ...w, speaker: this.nameOf(dominantSpeaker(frames, w.start, w.end)) }));
   }
 
   /** Ends the stream (its last frames) after every queued push; the frames of the whole track. */

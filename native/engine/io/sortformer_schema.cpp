@@ -1,8 +1,13 @@
 // The diarization GGUF schema: parakeet.arch = diarization, parakeet.diar.* keys, and the NeMo
-// state_dict names of SortformerEncLabelModel's sortformer_modules.* and transformer_encoder.*
-// (the converter leaves out sortformer_modules.hidden_to_spks.*, unused at inference). One name is
-// shortened: ggml keeps tensor names under 64 bytes, and "transformer_encoder.layers.N.first_sub_layer.
-// out_projection.weight" is longer, so the attention's output projection is stored as ….first_sub_layer.out_proj.*.
+// state_dict names of SortformerEncLabelModel's sortformer_modules.* and transformer_encoder.*.
+// parakeet.cpp's converter (scripts/convert_parakeet_to_gguf.py) writes every state_dict name verbatim,
+// leaving out encoder.pos_enc.*, sortformer_modules.hidden_to_spks.* (unused at inference),
+// spec_augmentation.*, loss.* and sortformer_modules.transformer_encoder.*; its engine runs
+// Nemotron-3-Diarization (a RoPE transformer, refused below) and reads no transformer_encoder.*. One name
+// here differs from verbatim: "transformer_encoder.layers.N.first_sub_layer.out_projection.weight" is
+// 66 bytes, and ggml's GGUF reader refuses a tensor name of 64 bytes or more (GGML_MAX_NAME), so a file
+// with the verbatim name cannot be opened by any stock ggml; the output projection is stored as
+// ….first_sub_layer.out_proj.* (the short form other ggml ports of NeMo's transformer use).
 #include <string>
 #include <vector>
 
@@ -58,6 +63,10 @@ void check_diarizer_identity(const GgufFile & f) {
     if (arch != "diarization") {
         f.fail("this is a speech recognition model (parakeet.arch = '" + arch + "'), not a speaker-diarization model; "
                "choose a Sortformer GGUF (parakeet.arch = 'diarization') as the diarizer, and this file as the speech model");
+    }
+    if (f.tensor("sortformer_modules.subpixel_upsample.weight") != nullptr) {
+        f.fail("tensor 'sortformer_modules.subpixel_upsample.weight': this is a 10 ms speaker head (Nemotron-3-Diarization), not supported; "
+               "use a Streaming Sortformer 4spk-v2 GGUF");
     }
     const std::string attention = f.get_string("parakeet.encoder.self_attention_model", "rel_pos");
     if (attention != "rel_pos") {

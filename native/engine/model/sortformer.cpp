@@ -1,6 +1,6 @@
 // DiarizerModel and DiarizerStream (parakeet/diarizer.h): NeMo SortformerEncLabelModel's forward
 // (offline) and forward_streaming / streaming_feat_loader / forward_streaming_step (streaming), on the
-// engine's FastConformer (encoder.h), the host transformer (sortformer_head.h) and the speaker cache
+// engine's FastConformer (encoder.h), the transformer graph (sortformer_head.h) and the speaker cache
 // (sortformer_cache.h).
 #include "parakeet/diarizer.h"
 
@@ -29,13 +29,13 @@ struct DiarizerModel::Impl {
     std::unique_ptr<ComputeBackend> backend;
     std::unique_ptr<ModelWeights> weights;
     std::unique_ptr<Encoder> encoder;
-    SortformerHeadWeights head;
+    std::unique_ptr<SortformerHead> head;
     std::mutex compute_lock;  // the encoder's graphs and arena are one computation's at a time
 
     /** Activities [frames][S] of pre-encoded rows (NeMo frontend_encoder with bypass_pre_encode, then forward_infer). */
     std::vector<float> activities_of_rows(const std::vector<float> & rows, int n_rows, const std::atomic<bool> * abort) {
         const EncoderOutput enc = encoder->encode_pre_encoded(rows, n_rows, abort);
-        return sortformer_speaker_activities(head, sp, enc.encoded.data(), n_rows);
+        return head->speaker_activities(enc.encoded.data(), n_rows, abort);
     }
 };
 
@@ -103,7 +103,7 @@ struct DiarizerStream::Impl {
         const std::vector<float> preds = m.activities_of_rows(input, n_rows, abort);
         const int lc = left / factor;                      // NeMo round(left_offset / subsampling_factor)
         const int rc = (right + factor - 1) / factor;      // NeMo ceil(right_offset / subsampling_factor)
-        const std::vector<float> chunk_preds = sortformer_streaming_update(m.sp, m.head.learnable_sil_emb, cache, chunk, chunk_rows, lc, rc, preds);
+        const std::vector<float> chunk_preds = sortformer_streaming_update(m.sp, m.head->learnable_sil_emb(), cache, chunk, chunk_rows, lc, rc, preds);
         out.values.insert(out.values.end(), chunk_preds.begin(), chunk_preds.end());
         out.frames += int(chunk_preds.size() / size_t(m.sp.n_speakers));
         chunk_start = end;
@@ -153,7 +153,7 @@ std::shared_ptr<DiarizerModel> DiarizerModel::load(const std::string & path, con
     impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads);
     impl->weights = std::make_unique<ModelWeights>(f, impl->hp, *impl->backend, params.weight_type, true, [](float) {}, nullptr);
     impl->encoder = std::make_unique<Encoder>(impl->hp, impl->weights->encoder, impl->weights->packed, *impl->backend);
-    impl->head = read_sortformer_head(f, impl->sp);
+    impl->head = std::make_unique<SortformerHead>(f, impl->sp, *impl->backend);
 
     DiarizerInfo & info = impl->info;
     info.path = path;

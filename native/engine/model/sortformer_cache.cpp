@@ -60,9 +60,9 @@ void boost_top_scores(std::vector<float> & scores, int frames, int S, int n, flo
 void compress(const SortformerHparams & sp, const std::vector<float> & learnable_sil_emb, SortformerCache & c) {
     const int S = c.n_speakers, n = c.spkcache_frames, D = c.dim;
     const int per_spk = sp.spkcache_len / S - sp.spkcache_sil_frames_per_spk;
-    const int strong = int(std::floor(per_spk * sp.strong_boost_rate));
-    const int weak = int(std::floor(per_spk * sp.weak_boost_rate));
-    const int min_pos = int(std::floor(per_spk * sp.min_pos_scores_rate));
+    const int strong = int(std::floor(double(per_spk) * double(sp.strong_boost_rate)));
+    const int weak = int(std::floor(double(per_spk) * double(sp.weak_boost_rate)));
+    const int min_pos = int(std::floor(double(per_spk) * double(sp.min_pos_scores_rate)));
     const std::vector<float> & preds = c.spkcache_preds;
 
     // _get_log_pred_scores: log p − log(1−p) + Σ_s log(1−p_s) − log 0.5, probabilities floored at pred_score_threshold.

@@ -1,146 +1,146 @@
 #include "sortformer_head.h"
 
-#include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 
+#include "parakeet/parakeet.h"
+#include "graph_helpers.h"
 #include "model_weights.h"
 
 namespace parakeet {
 namespace {
 
-constexpr float kLayerNormEps = 1e-5f;  // torch.nn.LayerNorm default, as NeMo's TransformerEncoderBlock uses it
-
-HostLinear read_linear(const GgufFile & f, const std::string & prefix) {
-    HostLinear l;
-    l.w = read_as_f32(f, prefix + ".weight");
-    l.b = read_as_f32(f, prefix + ".bias");
-    const ggml_tensor * t = f.tensor(prefix + ".weight");
-    l.in = int(t->ne[0]);
-    l.out = int(t->ne[1]);
-    return l;
+/** Nodes of the head's graph: about 40 per transformer layer, with room to spare. */
+size_t head_graph_nodes(const SortformerHparams & sp) {
+    return size_t(64) * size_t(sp.tf_layers) + 64;
 }
 
-HostLayerNorm read_norm(const GgufFile & f, const std::string & prefix) {
-    return {read_as_f32(f, prefix + ".weight"), read_as_f32(f, prefix + ".bias")};
-}
+/** Gathers the file's tensors into a context (F32, the file's shapes), to be placed on the device in one buffer. */
+class WeightPlan {
+public:
+    WeightPlan(const GgufFile & file, ggml_context * ctx) : file_(file), ctx_(ctx) {}
 
-/** y[t][o] = b[o] + Σ_i x[t][i]·W[o][i]. */
-std::vector<float> apply(const HostLinear & l, const std::vector<float> & x, int frames) {
-    std::vector<float> y(size_t(frames) * size_t(l.out));
-    for (int t = 0; t < frames; ++t) {
-        const float * xr = x.data() + size_t(t) * size_t(l.in);
-        float * yr = y.data() + size_t(t) * size_t(l.out);
-        for (int o = 0; o < l.out; ++o) {
-            const float * wr = l.w.data() + size_t(o) * size_t(l.in);
-            double acc = 0.0;  // double sums: the head's error stays far below the encoder's (192-wide rows, 18 layers)
-            for (int i = 0; i < l.in; ++i) acc += double(xr[i]) * double(wr[i]);
-            yr[o] = float(acc + double(l.b[size_t(o)]));
+    ggml_tensor * add(const std::string & name) {
+        const ggml_tensor * src = file_.tensor(name);
+        if (src == nullptr) file_.fail("tensor '" + name + "' is missing");
+        ggml_tensor * t = ggml_new_tensor(ctx_, GGML_TYPE_F32, ggml_n_dims(src), src->ne);
+        ggml_format_name(t, "sortformer.%zu", names_.size());  // the file's names can reach ggml's 64-byte limit
+        names_.emplace_back(t, name);
+        return t;
+    }
+    DeviceLinear linear(const std::string & prefix) { return {add(prefix + ".weight"), add(prefix + ".bias")}; }
+    DeviceLayerNorm norm(const std::string & prefix) { return {add(prefix + ".weight"), add(prefix + ".bias")}; }
+
+    /** Once the context's buffer is allocated: every tensor's values, converted to F32 (read_as_f32). */
+    void upload() const {
+        for (const auto & [t, name] : names_) {
+            const std::vector<float> values = read_as_f32(file_, name);
+            ggml_backend_tensor_set(t, values.data(), 0, values.size() * sizeof(float));
         }
     }
-    return y;
-}
 
-void relu_in_place(std::vector<float> & x) {
-    for (float & v : x) v = std::max(v, 0.0f);
-}
+private:
+    const GgufFile & file_;
+    ggml_context * ctx_;
+    std::vector<std::pair<ggml_tensor *, std::string>> names_;
+};
 
-/** x ← LayerNorm(x + residual), row by row (the post-LN residual of NeMo TransformerEncoderBlock.forward_postln). */
-void add_and_norm(std::vector<float> & x, const std::vector<float> & residual, const HostLayerNorm & n, int frames, int d) {
-    for (int t = 0; t < frames; ++t) {
-        float * r = x.data() + size_t(t) * size_t(d);
-        const float * res = residual.data() + size_t(t) * size_t(d);
-        double mean = 0.0;
-        for (int i = 0; i < d; ++i) {
-            r[i] += res[i];
-            mean += r[i];
-        }
-        mean /= d;
-        double var = 0.0;
-        for (int i = 0; i < d; ++i) var += (r[i] - mean) * (r[i] - mean);
-        var /= d;
-        const double inv = 1.0 / std::sqrt(var + kLayerNormEps);
-        for (int i = 0; i < d; ++i) r[i] = float((r[i] - mean) * inv) * n.gamma[size_t(i)] + n.beta[size_t(i)];
-    }
-}
-
-/** NeMo MultiHeadAttention with every key visible: softmax(q·kᵀ/√d_head)·v per head, then out_projection. */
-std::vector<float> self_attention(const TransformerLayerWeights & l, const std::vector<float> & x, int frames, int d, int heads) {
-    const std::vector<float> q = apply(l.query, x, frames), k = apply(l.key, x, frames), v = apply(l.value, x, frames);
+/** NeMo MultiHeadAttention with every key visible: softmax(q·kᵀ/√d_head)·v per head, then out_projection. x: [d, T]. */
+ggml_tensor * self_attention(ggml_context * ctx, const TransformerLayerTensors & l, ggml_tensor * x, int frames, int d, int heads) {
     const int dh = d / heads;
-    const float scale = 1.0f / std::sqrt(float(dh));
-    std::vector<float> context(size_t(frames) * size_t(d), 0.0f);
-    std::vector<float> scores(static_cast<size_t>(frames));
-    for (int h = 0; h < heads; ++h) {
-        for (int i = 0; i < frames; ++i) {
-            const float * qi = q.data() + size_t(i) * size_t(d) + size_t(h) * size_t(dh);
-            float best = -INFINITY;
-            for (int j = 0; j < frames; ++j) {
-                const float * kj = k.data() + size_t(j) * size_t(d) + size_t(h) * size_t(dh);
-                double acc = 0.0;
-                for (int e = 0; e < dh; ++e) acc += double(qi[e]) * double(kj[e]);
-                scores[size_t(j)] = float(acc) * scale;
-                best = std::max(best, scores[size_t(j)]);
-            }
-            float sum = 0.0f;
-            for (int j = 0; j < frames; ++j) {
-                scores[size_t(j)] = std::exp(scores[size_t(j)] - best);
-                sum += scores[size_t(j)];
-            }
-            float * ci = context.data() + size_t(i) * size_t(d) + size_t(h) * size_t(dh);
-            for (int j = 0; j < frames; ++j) {
-                const float p = scores[size_t(j)] / sum;
-                const float * vj = v.data() + size_t(j) * size_t(d) + size_t(h) * size_t(dh);
-                for (int e = 0; e < dh; ++e) ci[e] += p * vj[e];
-            }
-        }
-    }
-    return apply(l.out_projection, context, frames);
+    // [d, T] → [dh, H, T] → [dh, T, H]: one head's frames as a matrix.
+    auto per_head = [&](const DeviceLinear & lin) {
+        ggml_tensor * y = ggml_reshape_3d(ctx, linear(ctx, x, lin.w, lin.b), dh, heads, frames);
+        return ggml_cont(ctx, ggml_permute(ctx, y, 0, 2, 1, 3));
+    };
+    ggml_tensor * q = per_head(l.query);
+    ggml_tensor * k = per_head(l.key);
+    ggml_tensor * scores = ggml_mul_mat(ctx, k, q);  // [T keys, T queries, H]
+    ggml_tensor * probs = ggml_soft_max_ext(ctx, scores, nullptr, 1.0f / std::sqrt(float(dh)), 0.0f);
+    // v as [T, dh, H], so that probs·v contracts over the keys.
+    ggml_tensor * v = ggml_reshape_3d(ctx, linear(ctx, x, l.value.w, l.value.b), dh, heads, frames);
+    v = ggml_cont(ctx, ggml_permute(ctx, v, 1, 2, 0, 3));
+    ggml_tensor * context = ggml_mul_mat(ctx, v, probs);  // [dh, T, H]
+    context = ggml_cont(ctx, ggml_permute(ctx, context, 0, 2, 1, 3));  // [dh, H, T]
+    return linear(ctx, ggml_reshape_2d(ctx, context, d, frames), l.out_projection.w, l.out_projection.b);
 }
 
 }  // namespace
 
-SortformerHeadWeights read_sortformer_head(const GgufFile & f, const SortformerHparams & sp) {
-    SortformerHeadWeights w;
-    w.encoder_proj = read_linear(f, "sortformer_modules.encoder_proj");
-    w.hidden_to_hidden = read_linear(f, "sortformer_modules.first_hidden_to_hidden");
-    w.hidden_to_spks = read_linear(f, "sortformer_modules.single_hidden_to_spks");
-    if (sp.use_learnable_sil_emb) w.learnable_sil_emb = read_as_f32(f, "sortformer_modules.learnable_sil_emb");
+SortformerHead::SortformerHead(const GgufFile & f, const SortformerHparams & sp, ComputeBackend & backend) : sp_(sp), backend_(backend) {
+    const size_t tensors = size_t(16) * size_t(sp.tf_layers) + 8;
+    ggml_init_params params = {tensors * ggml_tensor_overhead(), nullptr, true};
+    weights_ctx_ = ggml_init(params);
+    if (weights_ctx_ == nullptr) throw Error(ErrorCode::OutOfMemory, "no memory for the Sortformer head's tensor descriptions");
+    WeightPlan plan(f, weights_ctx_);
+    encoder_proj_ = plan.linear("sortformer_modules.encoder_proj");
+    hidden_to_hidden_ = plan.linear("sortformer_modules.first_hidden_to_hidden");
+    hidden_to_spks_ = plan.linear("sortformer_modules.single_hidden_to_spks");
     for (int i = 0; i < sp.tf_layers; ++i) {
         const std::string p = "transformer_encoder.layers." + std::to_string(i) + ".";
-        TransformerLayerWeights l;
-        l.query = read_linear(f, p + "first_sub_layer.query_net");
-        l.key = read_linear(f, p + "first_sub_layer.key_net");
-        l.value = read_linear(f, p + "first_sub_layer.value_net");
-        l.out_projection = read_linear(f, p + "first_sub_layer.out_proj");
-        l.norm1 = read_norm(f, p + "layer_norm_1");
-        l.dense_in = read_linear(f, p + "second_sub_layer.dense_in");
-        l.dense_out = read_linear(f, p + "second_sub_layer.dense_out");
-        l.norm2 = read_norm(f, p + "layer_norm_2");
-        w.layers.push_back(std::move(l));
+        TransformerLayerTensors l;
+        l.query = plan.linear(p + "first_sub_layer.query_net");
+        l.key = plan.linear(p + "first_sub_layer.key_net");
+        l.value = plan.linear(p + "first_sub_layer.value_net");
+        l.out_projection = plan.linear(p + "first_sub_layer.out_proj");
+        l.norm1 = plan.norm(p + "layer_norm_1");
+        l.dense_in = plan.linear(p + "second_sub_layer.dense_in");
+        l.dense_out = plan.linear(p + "second_sub_layer.dense_out");
+        l.norm2 = plan.norm(p + "layer_norm_2");
+        layers_.push_back(l);
     }
-    return w;
+    weights_buffer_ = ggml_backend_alloc_ctx_tensors_from_buft(weights_ctx_, backend.buffer_type());
+    if (weights_buffer_ == nullptr) {
+        ggml_free(weights_ctx_);
+        throw Error(ErrorCode::OutOfMemory, "the device has no room for the Sortformer head's weights");
+    }
+    ggml_backend_buffer_set_usage(weights_buffer_, GGML_BACKEND_BUFFER_USAGE_WEIGHTS);
+    plan.upload();
+    if (sp.use_learnable_sil_emb) learnable_sil_emb_ = read_as_f32(f, "sortformer_modules.learnable_sil_emb");
+    backend.reserve_graph_nodes(head_graph_nodes(sp));
 }
 
-std::vector<float> sortformer_speaker_activities(const SortformerHeadWeights & w, const SortformerHparams & sp, const float * encoded, int frames) {
-    const int d = sp.tf_d_model;
-    std::vector<float> x = apply(w.encoder_proj, std::vector<float>(encoded, encoded + size_t(frames) * size_t(sp.fc_d_model)), frames);
-    for (const TransformerLayerWeights & l : w.layers) {
+SortformerHead::~SortformerHead() {
+    if (weights_buffer_ != nullptr) ggml_backend_buffer_free(weights_buffer_);
+    if (weights_ctx_ != nullptr) ggml_free(weights_ctx_);
+}
+
+std::vector<float> SortformerHead::speaker_activities(const float * encoded, int frames, const std::atomic<bool> * abort) const {
+    const size_t nodes = head_graph_nodes(sp_);
+    std::vector<uint8_t> meta(ggml_tensor_overhead() * nodes * 2 + ggml_graph_overhead_custom(nodes, false));
+    ggml_init_params params = {meta.size(), meta.data(), true};
+    ggml_context * ctx = ggml_init(params);
+    if (ctx == nullptr) throw Error(ErrorCode::OutOfMemory, "no memory for the Sortformer head's graph");
+    struct ContextFree {
+        ggml_context * c;
+        ~ContextFree() { ggml_free(c); }
+    } free_ctx{ctx};
+
+    const int d = sp_.tf_d_model;
+    ggml_tensor * input = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, sp_.fc_d_model, frames);
+    ggml_set_name(input, "fastconformer_out");
+    ggml_set_input(input);
+    ggml_tensor * x = linear(ctx, input, encoder_proj_.w, encoder_proj_.b);
+    for (const TransformerLayerTensors & l : layers_) {
         // NeMo TransformerEncoderBlock.forward_postln: LN(x + MHA(x)), then LN(y + FF(y)) with FF = dense_out(relu(dense_in(y))).
-        std::vector<float> attended = self_attention(l, x, frames, d, sp.tf_heads);
-        add_and_norm(attended, x, l.norm1, frames, d);
-        std::vector<float> hidden = apply(l.dense_in, attended, frames);
-        relu_in_place(hidden);
-        std::vector<float> ff = apply(l.dense_out, hidden, frames);
-        add_and_norm(ff, attended, l.norm2, frames, d);
-        x = std::move(ff);
+        ggml_tensor * y = layer_norm(ctx, ggml_add(ctx, self_attention(ctx, l, x, frames, d, sp_.tf_heads), x), l.norm1.gamma, l.norm1.beta);
+        ggml_tensor * ff = linear(ctx, ggml_relu(ctx, linear(ctx, y, l.dense_in.w, l.dense_in.b)), l.dense_out.w, l.dense_out.b);
+        x = layer_norm(ctx, ggml_add(ctx, ff, y), l.norm2.gamma, l.norm2.beta);
     }
     // SortformerModules.forward_speaker_sigmoids: sigmoid(single_hidden_to_spks(relu(first_hidden_to_hidden(relu(x))))).
-    relu_in_place(x);
-    std::vector<float> hidden = apply(w.hidden_to_hidden, x, frames);
-    relu_in_place(hidden);
-    std::vector<float> logits = apply(w.hidden_to_spks, hidden, frames);
-    for (float & v : logits) v = 1.0f / (1.0f + std::exp(-v));
-    return logits;
+    ggml_tensor * hidden = ggml_relu(ctx, linear(ctx, ggml_relu(ctx, x), hidden_to_hidden_.w, hidden_to_hidden_.b));
+    ggml_tensor * activities = ggml_sigmoid(ctx, linear(ctx, hidden, hidden_to_spks_.w, hidden_to_spks_.b));  // [S, T]: frame-major rows
+    ggml_set_name(activities, "speaker_activities");
+    ggml_set_output(activities);
+    ggml_cgraph * graph = ggml_new_graph_custom(ctx, nodes, false);
+    ggml_build_forward_expand(graph, activities);
+    backend_.compute(graph, [&] {
+        ggml_backend_tensor_set(input, encoded, 0, size_t(frames) * size_t(sp_.fc_d_model) * sizeof(float));
+    }, abort, nullptr, "sortformer head");
+    std::vector<float> out(size_t(frames) * size_t(sp_.n_speakers));
+    ggml_backend_tensor_get(activities, out.data(), 0, out.size() * sizeof(float));
+    return out;
 }
 
 }  // namespace parakeet

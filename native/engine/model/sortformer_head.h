@@ -1,47 +1,65 @@
-// Sortformer's layers after the FastConformer, on the host in F32: encoder_proj, NeMo's post-LN
-// TransformerEncoder and SortformerModules.forward_speaker_sigmoids. They are small (192 wide) next to
-// the encoder, and run over at most spkcache + FIFO + chunk frames when streaming.
+// Sortformer's layers after the FastConformer, as one ggml graph on the model's backend (the encoder's
+// device, threads and compute arena): encoder_proj, NeMo's post-LN TransformerEncoder (no positional
+// encoding, every frame visible) and SortformerModules.forward_speaker_sigmoids. They run over at most
+// spkcache + FIFO + chunk frames when streaming, over the whole clip offline.
 #pragma once
 
+#include <atomic>
 #include <vector>
 
+#include "compute_backend.h"
+#include "ggml-backend.h"
 #include "gguf_file.h"
 #include "sortformer_hparams.h"
 
 namespace parakeet {
 
-/** nn.Linear: weight [out][in] row-major (the GGUF's ggml [in, out]), bias [out]. */
-struct HostLinear {
-    int in = 0, out = 0;
-    std::vector<float> w, b;
+/** An nn.Linear on the device: weight ggml [in, out] (the GGUF's layout), bias [out]. */
+struct DeviceLinear {
+    ggml_tensor * w = nullptr;
+    ggml_tensor * b = nullptr;
 };
 
-struct HostLayerNorm {
-    std::vector<float> gamma, beta;
+/** An nn.LayerNorm on the device: gamma, beta [d]. */
+struct DeviceLayerNorm {
+    ggml_tensor * gamma = nullptr;
+    ggml_tensor * beta = nullptr;
 };
 
-struct TransformerLayerWeights {
-    HostLinear query, key, value, out_projection;  // first_sub_layer (MultiHeadAttention)
-    HostLayerNorm norm1;
-    HostLinear dense_in, dense_out;                // second_sub_layer (PositionWiseFF)
-    HostLayerNorm norm2;
+/** One NeMo TransformerEncoderBlock (post-LN). */
+struct TransformerLayerTensors {
+    DeviceLinear query, key, value, out_projection;  // first_sub_layer (MultiHeadAttention)
+    DeviceLayerNorm norm1;
+    DeviceLinear dense_in, dense_out;                // second_sub_layer (PositionWiseFF)
+    DeviceLayerNorm norm2;
 };
 
-struct SortformerHeadWeights {
-    HostLinear encoder_proj;
-    std::vector<TransformerLayerWeights> layers;
-    HostLinear hidden_to_hidden;   // first_hidden_to_hidden
-    HostLinear hidden_to_spks;     // single_hidden_to_spks
-    std::vector<float> learnable_sil_emb;  // [fc_d_model] when use_learnable_sil_emb
+class SortformerHead {
+public:
+    /** Reads sortformer_modules.* and transformer_encoder.* (names checked by read_sortformer_hparams) onto `backend`. */
+    SortformerHead(const GgufFile & file, const SortformerHparams & sp, ComputeBackend & backend);
+    ~SortformerHead();
+    SortformerHead(const SortformerHead &) = delete;
+    SortformerHead & operator=(const SortformerHead &) = delete;
+
+    /**
+     * NeMo SortformerEncLabelModel.forward_infer after frontend_encoder, over `frames` FastConformer outputs
+     * [frames][fc_d_model]: the speaker activities [frames][n_speakers]. One computation at a time (the
+     * backend's arena is shared with the encoder).
+     */
+    std::vector<float> speaker_activities(const float * encoded, int frames, const std::atomic<bool> * abort) const;
+
+    /** sortformer_modules.learnable_sil_emb [fc_d_model] (host), empty unless use_learnable_sil_emb. */
+    const std::vector<float> & learnable_sil_emb() const { return learnable_sil_emb_; }
+
+private:
+    SortformerHparams sp_;
+    ComputeBackend & backend_;
+    ggml_context * weights_ctx_ = nullptr;
+    ggml_backend_buffer_t weights_buffer_ = nullptr;
+    DeviceLinear encoder_proj_, hidden_to_hidden_, hidden_to_spks_;  // first_hidden_to_hidden, single_hidden_to_spks
+    std::vector<TransformerLayerTensors> layers_;
+    std::vector<float> learnable_sil_emb_;
 };
-
-SortformerHeadWeights read_sortformer_head(const GgufFile & file, const SortformerHparams & sp);
-
-/**
- * NeMo SortformerEncLabelModel.forward_infer after frontend_encoder: encoder_proj, the transformer
- * encoder (no positional encoding, every frame visible) and forward_speaker_sigmoids, over
- * `frames` FastConformer outputs [frames][fc_d_model]; returns the speaker activities [frames][n_speakers].
- */
-std::vector<float> sortformer_speaker_activities(const SortformerHeadWeights & w, const SortformerHparams & sp, const float * encoded, int frames);
 
 }  // namespace parakeet

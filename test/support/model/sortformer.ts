@@ -34,6 +34,8 @@ export interface SortformerOptions {
   readonly minPosScoresRate: number;
   readonly seed: number;
   readonly label: string;
+  /** Adds sortformer_modules.subpixel_upsample.* (Nemotron-3-Diarization's 10 ms head), for the refusal test. */
+  readonly subpixelUpsample?: boolean;
 }
 
 /**
@@ -101,6 +103,11 @@ function sortformerTensors(o: SortformerOptions, fcDModel: number): TensorPlan[]
     ...linear('sortformer_modules.first_hidden_to_hidden', tf, tf, 1.5),
     ...linear('sortformer_modules.single_hidden_to_spks', tf, o.nSpeakers, SPEAKER_GAIN),
   );
+  if (o.subpixelUpsample) {
+    // nn.Conv1d(tf, tf·8, 3): ggml [3, tf, tf·8].
+    out.push({ name: 'sortformer_modules.subpixel_upsample.weight', ne: [3, tf, tf * 8], allowlisted: false, init: uniform(0.1) },
+      { name: 'sortformer_modules.subpixel_upsample.bias', ne: [tf * 8], allowlisted: false, init: uniform(0.02) });
+  }
   return out;
 }
 
@@ -108,7 +115,16 @@ function diarizationKv(o: SortformerOptions): GgufKv[] {
   const u = (key: string, v: number): GgufKv => ({ key: `parakeet.diar.${key}`, value: gv.u32(v) });
   const f = (key: string, v: number): GgufKv => ({ key: `parakeet.diar.${key}`, value: gv.f32(v) });
   return [
-    u('n_speakers', o.nSpeakers), u('tf_d_model', o.tfDModel), u('tf_n_heads', o.tfHeads),
+    // What parakeet.cpp's converter (scripts/convert_parakeet_to_gguf.py) writes for every diarization file:
+    // upsample_factor (= the encoder's subsampling factor) and frame_resolution_sec describe its
+    // Nemotron-3-Diarization 10 ms head, so the engine ignores them (a 4spk-v2 frame is 80 ms); the onset and
+    // offset thresholds are NeMo's 0.5, the same the segments use.
+    u('n_speakers', o.nSpeakers), u('tf_d_model', o.tfDModel), u('upsample_factor', 8), f('frame_resolution_sec', 0.01),
+    f('onset_threshold', 0.5), f('offset_threshold', 0.5),
+    // The streaming keys parakeet.cpp's loader reads (with Nemotron-3-Diarization defaults; its converter does not
+    // write them), and tf_n_heads / chunk_left_context / chunk_right_context, which only this engine reads (4spk-v2
+    // defaults when absent).
+    u('tf_n_heads', o.tfHeads),
     { key: 'parakeet.diar.streaming_mode', value: gv.bool(o.streamingMode) },
     u('chunk_len', o.chunkLen), u('chunk_left_context', o.chunkLeftContext), u('chunk_right_context', o.chunkRightContext),
     u('spkcache_len', o.spkcacheLen), u('fifo_len', o.fifoLen), u('spkcache_update_period', o.spkcacheUpdatePeriod),

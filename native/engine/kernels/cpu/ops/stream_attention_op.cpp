@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cpu_features.h"
+#include "cpu_ops.h"
 #include "simd_math.h"
 
 namespace parakeet {
