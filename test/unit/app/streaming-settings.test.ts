@@ -34,7 +34,7 @@ test('a stream starts with the chosen locale and preset; ones the model lacks fa
   const warnings: string[] = [];
   assert.deepEqual(streamOptionsFor(NEMOTRON_35, { preset: '56,13', language: 'fr-FR' }, (m) => warnings.push(m)), { attContext: [56, 13], language: 'fr-FR' });
   assert.deepEqual(streamOptionsFor(NEMOTRON_35, { preset: 'default', language: 'auto' }, (m) => warnings.push(m)), { language: 'auto' });
-  assert.deepEqual(warnings, []);
+  assert.equal(warnings.length, 0);
   // No attContext and no language: the engine's defaults (the first preset; the model's default_lang, auto).
   assert.deepEqual(streamOptionsFor(NEMOTRON_35, { preset: '70,1', language: 'ja-JP' }, (m) => warnings.push(m)), {});
   assert.equal(warnings.length, 2);

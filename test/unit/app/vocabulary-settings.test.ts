@@ -85,7 +85,7 @@ class RecordingStreams implements StreamDecoder {
   readonly begun: EngineStreamOptions[] = [];
   async streamBegin(options: EngineStreamOptions): Promise<EngineStreamHandle> {
     this.begun.push(options);
-    return { handle: this.begun.length, info: { phrasesRejected: [] } as unknown as StreamInfo };
+    return { handle: this.begun.length, info: { phrasesRejected: [] } as unknown as StreamInfo, chunkAudioMs: 160 };
   }
   async streamFeed(): Promise<EngineStreamChunk[]> {
     return [];
@@ -94,6 +94,7 @@ class RecordingStreams implements StreamDecoder {
     return [{
       firstFrame: 0, frames: 4, tokenIds: [1], tokenFrames: [0], events: [], text: 'four two seven', tokens: [],
       words: [{ text: 'four', start: 0, end: 0.2, confidence: 1 }], continuesWord: false, decoderReset: false, phrasesFired: ['four two seven'],
+      encoderMs: 0, decoderMs: 0, encoderCpuMs: 0, decoderCpuMs: 0,
     }];
   }
   async streamClose(): Promise<void> {}
