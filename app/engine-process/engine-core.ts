@@ -7,6 +7,8 @@ import {
   type ModelInfo, type ModelState, type ModelStream, type StreamChunk, type TranscribeResult,
 } from '../../native/index.js';
 import { planSpeechWindows } from './speech-windows.js';
+import { windowNonSpeech } from './window-non-speech.js';
+import type { SecondsRange } from '../shared/non-speech.js';
 import { EngineVad, VAD_RATE } from './engine-vad.js';
 import { EngineDiarizer } from './engine-diarizer.js';
 import { WindowedWav } from './windowed-wav.js';
@@ -103,6 +105,8 @@ export class EngineCore {
   private build: BuildInfo | null = null;
   /** Opened file jobs (fileOpen): planned windows, each read from the file when it runs (windowed-wav.ts). */
   private readonly files = new Map<number, WindowedWav>();
+  /** Per open file planned by the trained VAD: each window's non-speech (window-non-speech.ts), for a decode with a vocabulary. */
+  private readonly fileNonSpeech = new Map<number, SecondsRange[][]>();
   private nextFile = 1;
   /** Open cache-aware streams (streamBegin) on the resident model; a load or unload ends them. */
   private readonly streams = new Map<number, ModelStream>();
@@ -182,12 +186,15 @@ export class EngineCore {
               sampleRate: message.sampleRate, maxSamples, align: message.align, signal, onBlock: pass ? (block) => pass.push(block) : undefined,
             });
             if (signal.aborted) throw new CodedError('ABORTED', 'cancelled');
+            let nonSpeech: SecondsRange[][] | null = null;
             if (pass) {
-              const { segments, energies } = await pass.finish();
+              const { segments, speech, energies } = await pass.finish();
               file = file.withWindows(planSpeechWindows(energies, segments, message.sampleRate, maxSamples, message.align));
+              nonSpeech = file.windows.map((w) => windowNonSpeech(w, speech, message.sampleRate));
             }
             const handle = this.nextFile++;
             this.files.set(handle, file);
+            if (nonSpeech) this.fileNonSpeech.set(handle, nonSpeech);
             return { handle, sampleRate: file.sampleRate, samples: file.samples, windows: file.windows };
           } finally {
             pass?.dispose();
@@ -201,8 +208,11 @@ export class EngineCore {
           const range = file?.windows[message.index];
           if (!file || !range) throw new CodedError('NOT_FOUND', `no open file window ${message.handle}/${message.index}`);
           const pcm = await file.window(message.index, signal);
+          // The vocabulary buys no word where the trained VAD heard no speech (the padding, a pause inside).
+          const nonSpeech = message.options.vocabulary?.length ? this.fileNonSpeech.get(message.handle)?.[message.index] : undefined;
           const pending = state.transcribe(pcm, {
             ...message.options,
+            ...(nonSpeech?.length ? { nonSpeech } : {}),
             sampleRate: file.sampleRate,
             // One window: never cut again.
             maxWindowSec: Math.max(1, (range.end - range.begin) / file.sampleRate + 1),
@@ -216,6 +226,7 @@ export class EngineCore {
       case 'fileClose':
         void this.files.get(message.handle)?.close();
         this.files.delete(message.handle);
+        this.fileNonSpeech.delete(message.handle);
         this.releaseFileState();
         return null;
       case 'streamBegin': {
@@ -411,6 +422,7 @@ export class EngineCore {
     this.staged.clear();
     for (const file of this.files.values()) void file.close();
     this.files.clear();
+    this.fileNonSpeech.clear();
     this.vad.dispose();
   }
 }

@@ -32,8 +32,11 @@ export class VadFilePass {
     return this.probCount * 4 + this.hops.heldBytes;
   }
 
-  /** The speech segments of the whole file (samples in its timeline) and its hop energies. */
-  async finish(): Promise<{ segments: SampleSegment[]; energies: HopEnergies }> {
+  /**
+   * The speech segments of the whole file (samples in its timeline; padded and trimmed: what is decoded), the
+   * speech itself (unpadded: the rest of a window is non-speech to the vocabulary) and its hop energies.
+   */
+  async finish(): Promise<{ segments: SampleSegment[]; speech: SampleSegment[]; energies: HopEnergies }> {
     this.probs.push(await this.stream.flush());
     const all = new Float32Array(this.probs.reduce((n, p) => n + p.length, 0));
     let at = 0;
@@ -43,8 +46,9 @@ export class VadFilePass {
     }
     const found = speechSegments(all, this.stream.chunkSamples, this.sampleRate, this.samples, this.options);
     const segments = trimSegmentEdges(found, this.options.trimMs ?? 0, this.sampleRate);
+    const speech = speechSegments(all, this.stream.chunkSamples, this.sampleRate, this.samples, { ...this.options, padMs: 0 });
     this.dispose();
-    return { segments, energies: this.hops.finish() };
+    return { segments, speech, energies: this.hops.finish() };
   }
 
   dispose(): void {

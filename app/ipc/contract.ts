@@ -593,6 +593,8 @@ export interface MeetingFinal {
   devicesRan: string[];
   /** The track's own segment number (its partials carry it); absent in finals read back from History. */
   trackSegment?: number;
+  /** Custom-vocabulary phrases this segment's decode found; absent when none. */
+  phrasesFired?: string[];
 }
 
 /** The text of a track's open segment so far, re-decoded as it grows; replaced by the segment's final. */

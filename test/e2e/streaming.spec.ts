@@ -1,7 +1,8 @@
 // Live dictation on cache-aware streaming models in web mode (generated models, the real engine process,
 // the fake microphone playing the three sentences): partial text appears and only grows, the model's
 // <EOU> ends utterances on its own (more finals than the pauses make), the latency preset is a setting,
-// and a multilingual prompt model offers a language picker whose choice reaches each final.
+// with its latency in figures (waiting for the chunk + the measured chunk compute), and a multilingual prompt
+// model offers a language picker, in Dictate and in Settings, whose choice reaches each final.
 import { expect, test } from './support/fixtures.js';
 import { SENTENCES, STREAM_EOU_MODEL_PATH, STREAM_PROMPT_MODEL_PATH } from './support/paths.js';
 import { TranscriptRecorder } from './support/session-check.js';
@@ -28,6 +29,15 @@ test.describe('an EOU-120M-like model', () => {
       for (let i = 1; i < partials.length; i++) expect(partials[i]!.startsWith(partials[i - 1]!)).toBe(true);
       if (partials.length) expect(f.text.startsWith(partials.at(-1)!)).toBe(true);
     }
+    // Settings shows the preset's latency with the chunk compute this dictation measured (the session's own figure).
+    const measured = server.services.sessions.get(sessionId!)?.latency().streamChunk;
+    expect(measured?.chunkAudioMs).toBe(160);
+    await app.getByTestId('nav-settings').click();
+    const ms = (v: number): string => (v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(2)} s`);
+    await expect(app.getByTestId('stream-preset-latency-figures')).toHaveText(
+      `First text ≈ 80 ms waiting for the chunk (at most 160 ms) + ${ms(measured!.p50Ms)} compute = ≈ ${ms(80 + measured!.p50Ms)} after a word is spoken.`,
+    );
+    await expect(app.getByTestId('stream-preset-latency-source')).toHaveText(/^Measured in the last dictation: /);
   });
 
   test('the latency preset is a setting that shows the model\'s presets', async ({ app }) => {
@@ -35,6 +45,10 @@ test.describe('an EOU-120M-like model', () => {
     const preset = app.locator('#set-stream-preset');
     await expect(preset).toBeVisible();
     await expect(preset.locator('option')).toHaveText([/Model default: 160 ms chunks/, /160 ms chunks \(70 frames of left context, 1 of look-ahead\)/]);
+    // Before any dictation: the waiting part only; the accuracy cost is said to be unmeasured.
+    await expect(app.getByTestId('stream-preset-latency-figures')).toHaveText(/^First text ≈ 80 ms waiting for the chunk \(at most 160 ms\) \+ the engine's compute per chunk\.$/);
+    await expect(app.getByTestId('stream-preset-latency-source')).toHaveText(/^Compute not measured yet/);
+    await expect(app.getByTestId('stream-preset-accuracy')).toHaveText(/^Accuracy cost: not measured\./);
   });
 });
 
@@ -58,5 +72,20 @@ test.describe('a Nemotron-3.5-like model', () => {
     expect(finals.length).toBeGreaterThan(0);
     for (const f of finals) expect(f.language === 'de-DE' || /^[a-z]{2}-[A-Z]{2}$/.test(f.language ?? '')).toBe(true);
     await expect(app.getByTestId('final-language').first()).toHaveText(/\[[a-z]{2}-[A-Z]{2}\]/);
+  });
+
+  test('Settings offers the same languages; the choice is saved, and is Dictate\'s too', async ({ app, server }) => {
+    await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
+    await app.getByTestId('nav-settings').click();
+    const language = app.locator('#set-stream-language');
+    await expect(language.locator('option')).toHaveText(['Auto', 'en-US', 'de-DE', 'fr-FR', 'es-ES']);
+    await expect(language).toHaveValue('auto');
+    await language.selectOption('fr-FR');
+    await app.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => server.services.settings.get().streaming.language).toBe('fr-FR');
+    // The presets of this model (Nemotron-3.5's [56, R]): 320 ms chunks by default.
+    await expect(app.getByTestId('stream-preset-latency-figures')).toContainText('(at most 320 ms)');
+    await app.getByTestId('nav-dictate').click();
+    await expect(app.getByTestId('dictate-language')).toHaveValue('fr-FR');
   });
 });

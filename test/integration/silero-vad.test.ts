@@ -71,6 +71,26 @@ test('a file of digit strings between noise: exactly the strings, every word at 
   });
 });
 
+test('a file with a vocabulary and padded VAD windows: each window decodes with its padding as non-speech, the transcript as without a vocabulary', { skip: !haveModel && 'no trained model' }, async () => {
+  const { pcm, texts } = noisyDictation();
+  const wav = join(dir, 'noisy-digits-vocabulary.wav');
+  writeWav16(wav, pcm);
+  // 500 ms of padding around each segment: each window's first and last 0.3 s are non-speech (less the 0.2 s
+  // margin; window-non-speech.ts, whose unit test checks the ranges). The padding's noise gives the model words
+  // of its own, which the vocabulary must leave as they are. (This clip does not tell gated from ungated: the
+  // strings as phrases buy no word in its padding either way; it checks the engine takes every window's ranges.)
+  await services.settings.set({ dictation: { preRollMs: 500 } });
+  try {
+    const plain = await services.files.transcribe(wav);
+    await services.settings.set({ text: { vocabulary: texts.map((phrase) => ({ phrase, weight: 1 })) } });
+    const guarded = await services.files.transcribe(wav);
+    assert.equal(guarded.text, plain.text);
+    assert.deepEqual(guarded.words.map((w) => [w.text, w.start, w.end]), plain.words.map((w) => [w.text, w.start, w.end]));
+  } finally {
+    await services.settings.set({ dictation: { preRollMs: 0 }, text: { vocabulary: [] } });
+  }
+});
+
 test('a live dictation of digit strings between noise: one final per string, exactly the strings, none for the noise', { skip: !haveModel && 'no trained model' }, async () => {
   const { pcm, texts } = noisyDictation();
   const summary = await dictate(services, pcm, 2);

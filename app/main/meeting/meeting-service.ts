@@ -445,6 +445,7 @@ export class MeetingService {
       words: (state.speakers ? state.speakers.attribute(final.words) : final.words).map((w) => ({ ...w, start: at(w.start + offset), end: at(w.end + offset) })),
       devicesRan: final.devicesRan,
       trackSegment: final.segmentId,
+      ...(final.phrasesFired?.length ? { phrasesFired: final.phrasesFired } : {}),
     };
     if (state.speakers) state.spoken.push({ segmentId: event.segmentId, trackWords: final.words, words: event.words });
     if (meeting.discarded) return;
@@ -452,6 +453,7 @@ export class MeetingService {
     const written = meeting.recorder.add({
       type: 'segment', sessionId: meeting.id, segmentId: event.segmentId, start: event.start, end: event.end,
       text: event.text, devicesRan: event.devicesRan, words: event.words, speaker: event.speaker,
+      ...(event.phrasesFired ? { phrasesFired: event.phrasesFired } : {}),
     });
     meeting.emitting = meeting.emitting.then(() => written).then(() => {
       if (!meeting.discarded) this.opts.emit('meeting:transcript', event);

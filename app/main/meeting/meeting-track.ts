@@ -13,11 +13,12 @@
 import { performance } from 'node:perf_hooks';
 import type { MeetingTrackName, MeetingTrackReport, Word } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
-import { vocabularyOptions, type VocabularyPhrase } from '../../shared/vocabulary.js';
+import type { VocabularyPhrase } from '../../shared/vocabulary.js';
 import type { EngineStreamOptions, EngineTranscribeOptions } from '../../engine-process/protocol.js';
 import type { Logger } from '../log.js';
 import { AudioInput, TIMELINE_RATE } from '../sessions/audio-input.js';
 import { RecentAudio } from './recent-audio.js';
+import { guardedVocabulary, segmentNonSpeech } from '../../shared/non-speech.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from '../sessions/segment-stream.js';
 import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
 import type { SessionDecoder, SessionVad } from '../sessions/session.js';
@@ -55,6 +56,8 @@ export interface TrackFinal {
   devicesRan: string[];
   /** Wall time from the arrival of the segment's last sample to this final (ms). */
   lagMs: number;
+  /** Custom-vocabulary phrases its decode (or stream) found; absent when none. */
+  phrasesFired?: string[];
 }
 
 export interface MeetingTrackOptions {
@@ -95,6 +98,9 @@ export interface MeetingTrackOptions {
 interface QueuedSegment {
   id: number;
   start: number;
+  /** First sample of its speech, and the end of its last voiced window: around them the VAD heard no speech. */
+  onset: number;
+  speechEnd: number;
   end: number;
   pcm: Float32Array;
   /** Wall time its last sample arrived. */
@@ -130,6 +136,7 @@ export class MeetingTrack {
   private decoding: Promise<void> | null = null;
   private readonly cancel = new AbortController();
   private openStart: number | null = null;
+  private openOnset = 0;
   private nextSegment = 0;
   /** 16 kHz samples on the timeline (the store forgets its length once disposed). */
   private placed = 0;
@@ -217,8 +224,12 @@ export class MeetingTrack {
     this.input.push(frame, startSample, performance.now());
   }
 
-  private decodeOptions(): EngineTranscribeOptions {
-    return { sampleRate: TRACK_RATE, decoder: this.opts.decoder, ...vocabularyOptions(this.opts.vocabulary ?? []) };
+  /** A decode of [start, end) of a segment: the vocabulary buys nothing where the VAD heard no speech (as dictation's). */
+  private decodeOptions(start: number, onset: number, speechEnd: number | null, end: number): EngineTranscribeOptions {
+    return {
+      sampleRate: TRACK_RATE, decoder: this.opts.decoder,
+      ...guardedVocabulary(this.opts.vocabulary ?? [], () => segmentNonSpeech(start, onset, speechEnd, end, TRACK_RATE)),
+    };
   }
 
   private append(pcm: Float32Array, now: number): void {
@@ -260,12 +271,14 @@ export class MeetingTrack {
     this.fedTo = end;
   }
 
-  private startStream(start: number): void {
+  private startStream(start: number, onset: number): void {
     const stream = this.opts.stream;
     if (!stream) return;
     const segmentId = this.nextSegment;
     this.fedTo = start;
-    const segmentStream = new SegmentStream(stream.decoder, stream.options, {
+    // The vocabulary boosts the stream's committed tokens; the pre-roll before the onset is non-speech.
+    const options = { ...stream.options, ...guardedVocabulary(this.opts.vocabulary ?? [], () => segmentNonSpeech(start, onset, null, onset, TRACK_RATE)) };
+    const segmentStream = new SegmentStream(stream.decoder, options, {
       onText: ({ text }) => {
         if (this.openStream !== segmentStream || this.finished) return;
         const shown = text.trim();
@@ -285,9 +298,10 @@ export class MeetingTrack {
   private onSegment(event: SegmentEvent): void {
     if (event.type === 'open') {
       this.openStart = event.start;
+      this.openOnset = event.onset;
       this.lastPartialText = null;
       this.lastPartialAt = Number.NEGATIVE_INFINITY;
-      this.startStream(event.start);
+      this.startStream(event.start, event.onset);
       return;
     }
     this.openStart = null;
@@ -297,6 +311,8 @@ export class MeetingTrack {
     const segment: QueuedSegment = {
       id: this.nextSegment++,
       start: event.start,
+      onset: this.openOnset,
+      speechEnd: event.speechEnd,
       end: event.end,
       pcm: this.store.read(event.start, event.end),
       arrivedAt: this.arrivalOf(event.end),
@@ -333,7 +349,7 @@ export class MeetingTrack {
     this.lastPartialAt = now;
     this.partialRunning = true;
     this.opts.engine
-      .transcribe(this.store.read(start, end), this.decodeOptions(), { priority: 'file', skipIfBusy: true, signal: this.cancel.signal })
+      .transcribe(this.store.read(start, end), this.decodeOptions(start, this.openOnset, null, end), { priority: 'file', skipIfBusy: true, signal: this.cancel.signal })
       .then(
         (result) => {
           if (result === null) {
@@ -376,15 +392,16 @@ export class MeetingTrack {
         words: (result?.words ?? []).map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
         devicesRan: result?.devicesRan ?? [],
         lagMs,
+        ...(result?.phrasesFired?.length ? { phrasesFired: [...result.phrasesFired] } : {}),
       });
     }
   }
 
-  private async decode(segment: QueuedSegment): Promise<{ text: string; words: Word[]; devicesRan: string[] } | null> {
+  private async decode(segment: QueuedSegment): Promise<{ text: string; words: Word[]; devicesRan: string[]; phrasesFired?: string[] } | null> {
     if (segment.ending) {
       try {
-        const { text, words } = await segment.ending;
-        return { text, words, devicesRan: [] };
+        const { text, words, phrasesFired } = await segment.ending;
+        return { text, words, devicesRan: [], phrasesFired };
       } catch (error) {
         if (this.cancel.signal.aborted) return null;
         this.opts.log.warn(`${this.track}: segment ${segment.id}'s stream failed (${(error as Error).message}); decoding it offline`);
@@ -395,7 +412,7 @@ export class MeetingTrack {
       try {
         return await this.opts.engine.transcribe(
           segment.pcm,
-          this.decodeOptions(),
+          this.decodeOptions(segment.start, segment.onset, segment.speechEnd, segment.end),
           { priority: 'file', signal: this.cancel.signal },
         );
       } catch (error) {

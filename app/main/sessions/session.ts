@@ -14,13 +14,13 @@ import type {
 } from '../../ipc/contract.js';
 import type { DecoderName } from '../../../native/index.js';
 import { joinSegments, type CompiledTransform } from '../../shared/text-transform.js';
-import { vocabularyOptions, type VocabularyPhrase } from '../../shared/vocabulary.js';
+import type { VocabularyPhrase } from '../../shared/vocabulary.js';
 import type { DecodePriority } from '../engine/engine-host.js';
 import type { EngineStreamOptions, EngineTranscribeOptions, EngineTranscript } from '../../engine-process/protocol.js';
 import type { Logger } from '../log.js';
 import { AudioInput, TIMELINE_RATE } from './audio-input.js';
 import { AudioStore } from './audio-store.js';
-import { segmentNonSpeech } from './non-speech.js';
+import { guardedVocabulary, segmentNonSpeech } from '../../shared/non-speech.js';
 import { RecentValues } from './recent-values.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
@@ -321,9 +321,10 @@ export class DictationSession {
     if (!stream) return;
     // The settings' vocabulary boosts the stream's committed tokens as it boosts an offline decode.
     // The pre-roll before the onset is non-speech (the stream hears it first).
-    const vocabulary = vocabularyOptions(this.opts.vocabulary ?? []);
-    const nonSpeech = vocabulary.vocabulary ? segmentNonSpeech(segment.start, segment.onset, null, segment.onset, SESSION_RATE) : [];
-    const options = { ...stream.options, ...vocabulary, ...(nonSpeech.length ? { nonSpeech } : {}) };
+    const options = {
+      ...stream.options,
+      ...guardedVocabulary(this.opts.vocabulary ?? [], () => segmentNonSpeech(segment.start, segment.onset, null, segment.onset, SESSION_RATE)),
+    };
     segment.stream = new SegmentStream(stream.decoder, options, {
       onText: (text) => this.onStreamText(segment, text),
       onUtteranceEnd: () => this.onUtteranceEnd(segment),
@@ -413,12 +414,9 @@ export class DictationSession {
 
   /** A decode of [segment.start, end): the vocabulary, which buys nothing where the VAD heard no speech. */
   private decodeOptions(segment: Segment, end: number, speechEnd = segment.speechEnd): EngineTranscribeOptions {
-    const vocabulary = vocabularyOptions(this.opts.vocabulary ?? []);
-    const nonSpeech = vocabulary.vocabulary ? segmentNonSpeech(segment.start, segment.onset, speechEnd, end, SESSION_RATE) : [];
     return {
       sampleRate: SESSION_RATE, decoder: this.opts.decoder === 'auto' ? undefined : this.opts.decoder,
-      ...vocabulary,
-      ...(nonSpeech.length ? { nonSpeech } : {}),
+      ...guardedVocabulary(this.opts.vocabulary ?? [], () => segmentNonSpeech(segment.start, segment.onset, speechEnd, end, SESSION_RATE)),
     };
   }
 

@@ -1,13 +1,29 @@
 // Settings › Live text on streaming models: the latency preset (how much audio each streaming step waits
-// for) and, for prompt models (Nemotron-3.5), the language. Offline models re-decode segments instead.
+// for, with its latency in figures: preset-latency.ts) and, for prompt models (Nemotron-3.5), the language.
+// Offline models re-decode segments instead.
 import type { ModelStreaming } from '../../../app/ipc/contract.js';
 import { useApp } from '../../store/hooks.js';
 import { Field, type SectionProps } from './fields.js';
+import { presetChunkMs, presetLatencyText } from './preset-latency.js';
 
 /** A preset in words: the audio a chunk waits for before its text can commit (NeMo's chunk = right + 1 frames). */
-export function describePreset([left, right]: readonly [number, number], frameSec: number): string {
-  const chunkMs = Math.round((right + 1) * frameSec * 1000);
-  return `${chunkMs} ms chunks (${left} frames of left context, ${right} of look-ahead)`;
+export function describePreset(preset: readonly [number, number], frameSec: number): string {
+  return `${presetChunkMs(preset, frameSec)} ms chunks (${preset[0]} frames of left context, ${preset[1]} of look-ahead)`;
+}
+
+/** The chosen preset's latency: waiting for the chunk + the compute measured in the last dictation; accuracy said unmeasured. */
+function PresetLatency({ live, preset }: { live: ModelStreaming; preset: string }) {
+  const measured = useApp((s) => s.session.latency?.streamChunk);
+  const chosen = preset === 'default' ? live.presets[0] : live.presets.find(([l, r]) => `${l},${r}` === preset);
+  if (!chosen) return null;
+  const text = presetLatencyText(presetChunkMs(chosen, live.frameSec), measured);
+  return (
+    <div className="field-hint" data-testid="stream-preset-latency" aria-live="polite">
+      <p data-testid="stream-preset-latency-figures">{text.latency}</p>
+      <p data-testid="stream-preset-latency-source">{text.source}</p>
+      <p data-testid="stream-preset-accuracy">{text.accuracy}</p>
+    </div>
+  );
 }
 
 export function StreamingSection({ draft, update }: SectionProps) {
@@ -35,6 +51,7 @@ export function StreamingSection({ draft, update }: SectionProps) {
           {savedPresetMissing ? <option value={draft.streaming.preset}>{draft.streaming.preset} (not a preset of the loaded model)</option> : null}
         </select>
       </Field>
+      {live ? <PresetLatency live={live} preset={draft.streaming.preset} /> : null}
       <Field id="set-stream-language" label="Language" hint={languages.length ? 'Auto detects it; the detected language is shown with each final.' : 'Only multilingual prompt models (Nemotron-3.5) take a language.'}>
         <select id="set-stream-language" value={draft.streaming.language} onChange={(e) => set({ language: e.target.value })} aria-describedby="set-stream-language-hint">
           <option value="auto">Auto</option>

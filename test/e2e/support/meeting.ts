@@ -16,14 +16,18 @@ export interface MeetingSound {
   readonly pulse: TestPulseAudio | string;
 }
 
-/** Declares the spec's setup (call at the top level of a spec file). */
-export function useMeetingSetup(): MeetingSound {
+/**
+ * Declares the spec's setup (call at the top level of a spec file). Default: the trained digits model and
+ * the digit strings as the microphone; `model`/`micWav` name others (a generated streaming model, say).
+ */
+export function useMeetingSetup(options: { model?: string; micWav?: string } = {}): MeetingSound {
   const dir = mkdtempSync(join(tmpdir(), 'parakeet-e2e-pulse-'));
   const sound: { pulse: TestPulseAudio | string } = { pulse: 'not started' };
-  test.skip(!existsSync(DIGITS_MODEL), `the trained test model is not at ${DIGITS_MODEL} (set PARAKEET_DIGITS_MODEL)`);
+  const model = options.model ?? DIGITS_MODEL;
+  if (model === DIGITS_MODEL) test.skip(!existsSync(DIGITS_MODEL), `the trained test model is not at ${DIGITS_MODEL} (set PARAKEET_DIGITS_MODEL)`);
   test.use({
-    serverSetup: { withModel: false, extra: { modelPath: DIGITS_MODEL, services: { soundServerEnv: pulseEnv(dir) } } },
-    launchOptions: { executablePath: CHROMIUM, args: chromiumArgs(DIGITS_MIC_WAV) },
+    serverSetup: { withModel: false, extra: { modelPath: model, services: { soundServerEnv: pulseEnv(dir) } } },
+    launchOptions: { executablePath: CHROMIUM, args: chromiumArgs(options.micWav ?? DIGITS_MIC_WAV) },
   });
   test.beforeAll(async () => {
     sound.pulse = await startPulseAudio(dir);

@@ -2,6 +2,8 @@
 // onset and the closing pause kept after the last voiced window. The vocabulary buys no decision there
 // (TranscribeOptions.nonSpeech; issue 45's VAD gating), less a margin on the speech side: the decoder's
 // tokens trail the audio, and a VAD's onset lags the first sound.
+import { vocabularyOptions, type VocabularyPhrase } from './vocabulary.js';
+
 export const SPEECH_MARGIN_SEC = 0.2;
 
 export interface SecondsRange {
@@ -23,4 +25,16 @@ export function segmentNonSpeech(start: number, onset: number, speechEnd: number
     if (tail < length) ranges.push({ start: Math.max(0, tail), end: length });
   }
   return ranges;
+}
+
+/**
+ * The vocabulary options of a decode (or stream) of a segment's audio, with the segment's non-speech when
+ * there is a vocabulary to guard (`ranges` is only evaluated then): what dictation and meeting tracks send.
+ */
+export function guardedVocabulary(
+  phrases: readonly VocabularyPhrase[], ranges: () => SecondsRange[],
+): ReturnType<typeof vocabularyOptions> & { nonSpeech?: SecondsRange[] } {
+  const vocabulary = vocabularyOptions(phrases);
+  const nonSpeech = vocabulary.vocabulary ? ranges() : [];
+  return { ...vocabulary, ...(nonSpeech.length ? { nonSpeech } : {}) };
 }
