@@ -5,10 +5,11 @@
 namespace addon {
 
 Napi::Function AddonAbortFlag::Define(Napi::Env env) {
-    return DefineClass(env, "AbortFlag", {
-        InstanceMethod<&AddonAbortFlag::Abort>("abort"),
-        InstanceAccessor<&AddonAbortFlag::Aborted>("aborted"),
-    });
+    return DefineClass(env, "AbortFlag",
+                       {
+                               InstanceMethod<&AddonAbortFlag::Abort>("abort"),
+                               InstanceAccessor<&AddonAbortFlag::Aborted>("aborted"),
+                       });
 }
 
 AddonAbortFlag::AddonAbortFlag(const Napi::CallbackInfo & info) : Napi::ObjectWrap<AddonAbortFlag>(info) {}

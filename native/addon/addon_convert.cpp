@@ -221,9 +221,9 @@ Napi::Object to_js(Napi::Env env, const parakeet::TranscribeResult & r) {
     timings.Set("totalMs", r.timings.total_ms);
     o.Set("timings", timings);
     o.Set("windows", objects(env, r.windows, [](Napi::Object w, const parakeet::AudioWindow & window) {
-        w.Set("start", window.start);
-        w.Set("end", window.end);
-    }));
+              w.Set("start", window.start);
+              w.Set("end", window.end);
+          }));
     o.Set("threadsUsed", r.threads_used);
     o.Set("phrasesFired", strings(env, r.phrases_fired));
     o.Set("phrasesRejected", to_js(env, r.phrases_rejected));
@@ -297,13 +297,13 @@ std::vector<T> array_from_js(Napi::Env env, Napi::Value value, const std::string
 }  // namespace
 
 std::vector<parakeet::VocabularyPhrase> vocabulary_from_js(Napi::Env env, Napi::Value value) {
-    return array_from_js<parakeet::VocabularyPhrase>(env, value, "vocabulary", "{ phrase: string, weight?: number }",
-                                                     [](Napi::Value v, parakeet::VocabularyPhrase & p) {
-        if (!v.IsObject() || !v.As<Napi::Object>().Get("phrase").IsString()) return false;
-        Napi::Object o = v.As<Napi::Object>();
-        p = {o.Get("phrase").As<Napi::String>().Utf8Value(), float(optional_number(o, "weight", 1.0))};  // the engine checks the weight
-        return true;
-    });
+    return array_from_js<parakeet::VocabularyPhrase>(
+            env, value, "vocabulary", "{ phrase: string, weight?: number }", [](Napi::Value v, parakeet::VocabularyPhrase & p) {
+                if (!v.IsObject() || !v.As<Napi::Object>().Get("phrase").IsString()) return false;
+                Napi::Object o = v.As<Napi::Object>();
+                p = {o.Get("phrase").As<Napi::String>().Utf8Value(), float(optional_number(o, "weight", 1.0))};  // the engine checks the weight
+                return true;
+            });
 }
 
 std::vector<std::string> strings_from_js(Napi::Env env, Napi::Value value, const char * name) {
@@ -315,8 +315,8 @@ std::vector<std::string> strings_from_js(Napi::Env env, Napi::Value value, const
 }
 
 std::vector<parakeet::AudioWindow> ranges_from_js(Napi::Env env, Napi::Value value, const char * name) {
-    return array_from_js<parakeet::AudioWindow>(env, value, name, "{ start: number, end: number } (seconds)",
-                                                [](Napi::Value v, parakeet::AudioWindow & r) {
+    return array_from_js<
+            parakeet::AudioWindow>(env, value, name, "{ start: number, end: number } (seconds)", [](Napi::Value v, parakeet::AudioWindow & r) {
         if (!v.IsObject() || !v.As<Napi::Object>().Get("start").IsNumber() || !v.As<Napi::Object>().Get("end").IsNumber()) return false;
         r = {v.As<Napi::Object>().Get("start").As<Napi::Number>().DoubleValue(), v.As<Napi::Object>().Get("end").As<Napi::Number>().DoubleValue()};
         return true;

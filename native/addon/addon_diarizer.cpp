@@ -15,8 +15,11 @@ namespace {
 class DiarizerWorker : public Napi::AsyncWorker {
 public:
     DiarizerWorker(Napi::Env env, std::function<void()> compute, std::function<Napi::Value(Napi::Env)> resolve, std::function<void()> settled = {})
-        : Napi::AsyncWorker(env, "parakeet:diarizer"), deferred_(Napi::Promise::Deferred::New(env)), compute_(std::move(compute)),
-          resolve_(std::move(resolve)), settled_(std::move(settled)) {}
+            : Napi::AsyncWorker(env, "parakeet:diarizer"),
+              deferred_(Napi::Promise::Deferred::New(env)),
+              compute_(std::move(compute)),
+              resolve_(std::move(resolve)),
+              settled_(std::move(settled)) {}
 
     Napi::Promise promise() { return deferred_.Promise(); }
 
@@ -30,8 +33,10 @@ private:
     }
     void OnOK() override {
         if (settled_) settled_();
-        if (error_.set) deferred_.Reject(make_error(Env(), error_.code.c_str(), error_.message).Value());
-        else deferred_.Resolve(resolve_(Env()));
+        if (error_.set)
+            deferred_.Reject(make_error(Env(), error_.code.c_str(), error_.message).Value());
+        else
+            deferred_.Resolve(resolve_(Env()));
     }
     void OnError(const Napi::Error & e) override {
         if (settled_) settled_();
@@ -73,12 +78,13 @@ std::vector<float> samples_of(const Napi::CallbackInfo & info, const char * usag
 }  // namespace
 
 Napi::Function AddonDiarizer::Define(Napi::Env env) {
-    return DefineClass(env, "Diarizer", {
-        InstanceMethod<&AddonDiarizer::Info>("info"),
-        InstanceMethod<&AddonDiarizer::Diarize>("diarize"),
-        InstanceMethod<&AddonDiarizer::CreateStream>("createStream"),
-        InstanceMethod<&AddonDiarizer::Dispose>("dispose"),
-    });
+    return DefineClass(env, "Diarizer",
+                       {
+                               InstanceMethod<&AddonDiarizer::Info>("info"),
+                               InstanceMethod<&AddonDiarizer::Diarize>("diarize"),
+                               InstanceMethod<&AddonDiarizer::CreateStream>("createStream"),
+                               InstanceMethod<&AddonDiarizer::Dispose>("dispose"),
+                       });
 }
 
 AddonDiarizer::AddonDiarizer(const Napi::CallbackInfo & info) : Napi::ObjectWrap<AddonDiarizer>(info) {}
@@ -95,12 +101,12 @@ Napi::Value AddonDiarizer::Load(const Napi::CallbackInfo & info) {
     const std::string path = info[0].As<Napi::String>().Utf8Value();
     auto model = std::make_shared<std::shared_ptr<parakeet::DiarizerModel>>();
     return queue(new DiarizerWorker(
-        env, [model, path, params] { *model = parakeet::DiarizerModel::load(path, params); },
-        [model](Napi::Env e) -> Napi::Value {
-            Napi::Object js = addon_state(e).diarizer_ctor.New({});
-            AddonDiarizer::Unwrap(js)->attach(*model);
-            return js;
-        }));
+            env, [model, path, params] { *model = parakeet::DiarizerModel::load(path, params); },
+            [model](Napi::Env e) -> Napi::Value {
+                Napi::Object js = addon_state(e).diarizer_ctor.New({});
+                AddonDiarizer::Unwrap(js)->attach(*model);
+                return js;
+            }));
 }
 
 Napi::Value AddonDiarizer::Info(const Napi::CallbackInfo & info) {
@@ -135,8 +141,8 @@ Napi::Value AddonDiarizer::Diarize(const Napi::CallbackInfo & info) {
     auto result = std::make_shared<parakeet::SpeakerActivities>();
     std::shared_ptr<parakeet::DiarizerModel> model = model_;
     return queue(new DiarizerWorker(
-        env, [model, samples, streaming, result] { *result = model->diarize(samples->data(), samples->size(), streaming); },
-        [result](Napi::Env e) -> Napi::Value { return activities_object(e, *result); }));
+            env, [model, samples, streaming, result] { *result = model->diarize(samples->data(), samples->size(), streaming); },
+            [result](Napi::Env e) -> Napi::Value { return activities_object(e, *result); }));
 }
 
 Napi::Value AddonDiarizer::CreateStream(const Napi::CallbackInfo & info) {
@@ -159,11 +165,12 @@ Napi::Value AddonDiarizer::Dispose(const Napi::CallbackInfo & info) {
 }
 
 Napi::Function AddonDiarizerStream::Define(Napi::Env env) {
-    return DefineClass(env, "DiarizerStream", {
-        InstanceMethod<&AddonDiarizerStream::Push>("push"),
-        InstanceMethod<&AddonDiarizerStream::Finish>("finish"),
-        InstanceMethod<&AddonDiarizerStream::Dispose>("dispose"),
-    });
+    return DefineClass(env, "DiarizerStream",
+                       {
+                               InstanceMethod<&AddonDiarizerStream::Push>("push"),
+                               InstanceMethod<&AddonDiarizerStream::Finish>("finish"),
+                               InstanceMethod<&AddonDiarizerStream::Dispose>("dispose"),
+                       });
 }
 
 AddonDiarizerStream::AddonDiarizerStream(const Napi::CallbackInfo & info) : Napi::ObjectWrap<AddonDiarizerStream>(info) {}
@@ -178,8 +185,8 @@ Napi::Value AddonDiarizerStream::Push(const Napi::CallbackInfo & info) {
     std::shared_ptr<bool> flag = in_flight_;
     *flag = true;
     return queue(new DiarizerWorker(
-        env, [stream, samples, result] { *result = stream->push(samples->data(), samples->size()); },
-        [result](Napi::Env e) -> Napi::Value { return activities_object(e, *result); }, [flag] { *flag = false; }));
+            env, [stream, samples, result] { *result = stream->push(samples->data(), samples->size()); },
+            [result](Napi::Env e) -> Napi::Value { return activities_object(e, *result); }, [flag] { *flag = false; }));
 }
 
 Napi::Value AddonDiarizerStream::Finish(const Napi::CallbackInfo & info) {
@@ -191,8 +198,8 @@ Napi::Value AddonDiarizerStream::Finish(const Napi::CallbackInfo & info) {
     std::shared_ptr<bool> flag = in_flight_;
     *flag = true;
     return queue(new DiarizerWorker(
-        env, [stream, result] { *result = stream->finish(); }, [result](Napi::Env e) -> Napi::Value { return activities_object(e, *result); },
-        [flag] { *flag = false; }));
+            env, [stream, result] { *result = stream->finish(); }, [result](Napi::Env e) -> Napi::Value { return activities_object(e, *result); },
+            [flag] { *flag = false; }));
 }
 
 Napi::Value AddonDiarizerStream::Dispose(const Napi::CallbackInfo & info) {

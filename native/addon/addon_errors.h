@@ -15,9 +15,7 @@ inline Napi::Error make_error(Napi::Env env, const char * code, const std::strin
     return error;
 }
 
-inline Napi::Error make_error(Napi::Env env, const parakeet::Error & e) {
-    return make_error(env, parakeet::error_code_name(e.code()), e.what());
-}
+inline Napi::Error make_error(Napi::Env env, const parakeet::Error & e) { return make_error(env, parakeet::error_code_name(e.code()), e.what()); }
 
 /** Captured on a worker thread, turned into a JS error on the main thread. */
 struct PendingError {
@@ -46,8 +44,6 @@ struct PendingError {
 };
 
 /** Argument validation failure on the JS thread. */
-[[noreturn]] inline void throw_bad_argument(Napi::Env env, const std::string & message) {
-    throw make_error(env, "BAD_ARGUMENT", message);
-}
+[[noreturn]] inline void throw_bad_argument(Napi::Env env, const std::string & message) { throw make_error(env, "BAD_ARGUMENT", message); }
 
 }  // namespace addon

@@ -16,7 +16,10 @@ public:
     using Work = std::function<void()>;
     using Finish = std::function<Napi::Value(Napi::Env)>;
     PromiseWorker(Napi::Env env, const char * name, Work work, Finish finish)
-        : Napi::AsyncWorker(env, name), deferred_(Napi::Promise::Deferred::New(env)), work_(std::move(work)), finish_(std::move(finish)) {}
+            : Napi::AsyncWorker(env, name),
+              deferred_(Napi::Promise::Deferred::New(env)),
+              work_(std::move(work)),
+              finish_(std::move(finish)) {}
     Napi::Promise promise() { return deferred_.Promise(); }
     void Execute() override {
         try {
@@ -26,8 +29,10 @@ public:
         }
     }
     void OnOK() override {
-        if (error_.set) deferred_.Reject(make_error(Env(), error_.code.c_str(), error_.message).Value());
-        else deferred_.Resolve(finish_(Env()));
+        if (error_.set)
+            deferred_.Reject(make_error(Env(), error_.code.c_str(), error_.message).Value());
+        else
+            deferred_.Resolve(finish_(Env()));
     }
     void OnError(const Napi::Error & e) override { deferred_.Reject(e.Value()); }
 
@@ -106,8 +111,8 @@ Napi::Value Quantize(const Napi::CallbackInfo & info) {
     const std::string in = info[0].As<Napi::String>().Utf8Value();
     const std::string out = info[1].As<Napi::String>().Utf8Value();
     const std::string type = info[2].As<Napi::String>().Utf8Value();
-    auto * worker = new PromiseWorker(env, "parakeet:quantize", [in, out, type] { parakeet::quantize_model_file(in, out, type); },
-                                      [](Napi::Env e) { return e.Undefined(); });
+    auto * worker = new PromiseWorker(
+            env, "parakeet:quantize", [in, out, type] { parakeet::quantize_model_file(in, out, type); }, [](Napi::Env e) { return e.Undefined(); });
     Napi::Promise promise = worker->promise();
     worker->Queue();
     return promise;
@@ -131,8 +136,7 @@ Napi::Value SetLogHandler(const Napi::CallbackInfo & info) {
         tsfn.NonBlockingCall([lvl, message](Napi::Env e, Napi::Function fn) {
             try {
                 fn.Call({Napi::String::New(e, lvl), Napi::String::New(e, message)});
-            } catch (const Napi::Error &) {
-            }
+            } catch (const Napi::Error &) {}
         });
     });
     return env.Undefined();
@@ -147,7 +151,8 @@ Napi::Value BenchMatmul(const Napi::CallbackInfo & info) {
     const std::string type = optional_string(o, "type", "f32");
     auto whole = [&](const char * key, double fallback, double hi) {
         const double v = optional_number(o, key, fallback);
-        if (!(v >= 1 && v <= hi) || v != double(int(v))) throw_bad_argument(env, std::string("benchMatmul: ") + key + " must be an integer 1.." + std::to_string(int(hi)));
+        if (!(v >= 1 && v <= hi) || v != double(int(v)))
+            throw_bad_argument(env, std::string("benchMatmul: ") + key + " must be an integer 1.." + std::to_string(int(hi)));
         return int(v);
     };
     const int out_features = whole("out", 512, 65536);
@@ -158,15 +163,15 @@ Napi::Value BenchMatmul(const Napi::CallbackInfo & info) {
     const bool repack = optional_bool(o, "repack", false);
     auto result = std::make_shared<parakeet::MatmulBenchResult>();
     auto * worker = new PromiseWorker(
-        env, "parakeet:bench-matmul",
-        [=] { *result = parakeet::benchmark_matmul(type, out_features, in_features, tokens, threads, iterations, repack); },
-        [result](Napi::Env e) -> Napi::Value {
-            Napi::Object r = Napi::Object::New(e);
-            r.Set("secondsPerCall", result->seconds_per_call);
-            r.Set("gflops", result->gflops);
-            r.Set("threadCpuSecondsPerCall", result->thread_cpu_seconds_per_call);
-            return r;
-        });
+            env, "parakeet:bench-matmul",
+            [=] { *result = parakeet::benchmark_matmul(type, out_features, in_features, tokens, threads, iterations, repack); },
+            [result](Napi::Env e) -> Napi::Value {
+                Napi::Object r = Napi::Object::New(e);
+                r.Set("secondsPerCall", result->seconds_per_call);
+                r.Set("gflops", result->gflops);
+                r.Set("threadCpuSecondsPerCall", result->thread_cpu_seconds_per_call);
+                return r;
+            });
     Napi::Promise promise = worker->promise();
     worker->Queue();
     return promise;

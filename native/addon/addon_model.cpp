@@ -18,14 +18,13 @@ namespace {
 
 class LoadWorker : public Napi::AsyncWorker {
 public:
-    LoadWorker(Napi::Env env, std::string path, parakeet::LoadParams params, std::shared_ptr<std::atomic<bool>> abort,
-               Napi::Value on_progress)
-        : Napi::AsyncWorker(env, "parakeet:load"),
-          deferred_(Napi::Promise::Deferred::New(env)),
-          path_(std::move(path)),
-          params_(std::move(params)),
-          abort_(std::move(abort)),
-          progress_(env, on_progress, "parakeet:load-progress") {
+    LoadWorker(Napi::Env env, std::string path, parakeet::LoadParams params, std::shared_ptr<std::atomic<bool>> abort, Napi::Value on_progress)
+            : Napi::AsyncWorker(env, "parakeet:load"),
+              deferred_(Napi::Promise::Deferred::New(env)),
+              path_(std::move(path)),
+              params_(std::move(params)),
+              abort_(std::move(abort)),
+              progress_(env, on_progress, "parakeet:load-progress") {
         params_.abort = abort_.get();
         params_.on_progress = [this](float f) { progress_.report(f); };
     }
@@ -70,15 +69,16 @@ private:
 }  // namespace
 
 Napi::Function AddonModel::Define(Napi::Env env) {
-    return DefineClass(env, "Model", {
-        InstanceMethod<&AddonModel::Info>("info"),
-        InstanceMethod<&AddonModel::SentencePieceModel>("sentencePieceModel"),
-        InstanceMethod<&AddonModel::CheckVocabulary>("checkVocabulary"),
-        InstanceMethod<&AddonModel::Transcribe>("transcribe"),
-        InstanceMethod<&AddonModel::CreateState>("createState"),
-        InstanceMethod<&AddonModel::Dispose>("dispose"),
-        InstanceAccessor<&AddonModel::Disposed>("disposed"),
-    });
+    return DefineClass(env, "Model",
+                       {
+                               InstanceMethod<&AddonModel::Info>("info"),
+                               InstanceMethod<&AddonModel::SentencePieceModel>("sentencePieceModel"),
+                               InstanceMethod<&AddonModel::CheckVocabulary>("checkVocabulary"),
+                               InstanceMethod<&AddonModel::Transcribe>("transcribe"),
+                               InstanceMethod<&AddonModel::CreateState>("createState"),
+                               InstanceMethod<&AddonModel::Dispose>("dispose"),
+                               InstanceAccessor<&AddonModel::Disposed>("disposed"),
+                       });
 }
 
 AddonModel::AddonModel(const Napi::CallbackInfo & info) : Napi::ObjectWrap<AddonModel>(info) {}
@@ -184,7 +184,7 @@ Napi::Value AddonModel::CreateState(const Napi::CallbackInfo & info) {
 
 Napi::Value AddonModel::Dispose(const Napi::CallbackInfo & info) {
     jobs_->abort_all();  // this model's and its states' jobs in flight end with ABORTED
-    model_.reset();  // freed now, or by the last worker holding it
+    model_.reset();      // freed now, or by the last worker holding it
     info_cache_.Reset();
     return info.Env().Undefined();
 }

@@ -6,13 +6,14 @@
 namespace addon {
 
 Napi::Function AddonModelState::Define(Napi::Env env) {
-    return DefineClass(env, "ModelState", {
-        InstanceMethod<&AddonModelState::Info>("info"),
-        InstanceMethod<&AddonModelState::Transcribe>("transcribe"),
-        InstanceMethod<&AddonModelState::CreateStream>("createStream"),
-        InstanceMethod<&AddonModelState::Dispose>("dispose"),
-        InstanceAccessor<&AddonModelState::Disposed>("disposed"),
-    });
+    return DefineClass(env, "ModelState",
+                       {
+                               InstanceMethod<&AddonModelState::Info>("info"),
+                               InstanceMethod<&AddonModelState::Transcribe>("transcribe"),
+                               InstanceMethod<&AddonModelState::CreateStream>("createStream"),
+                               InstanceMethod<&AddonModelState::Dispose>("dispose"),
+                               InstanceAccessor<&AddonModelState::Disposed>("disposed"),
+                       });
 }
 
 AddonModelState::AddonModelState(const Napi::CallbackInfo & info) : Napi::ObjectWrap<AddonModelState>(info) {}
@@ -50,7 +51,7 @@ Napi::Value AddonModelState::CreateStream(const Napi::CallbackInfo & info) {
 
 Napi::Value AddonModelState::Dispose(const Napi::CallbackInfo & info) {
     jobs_->abort_all();  // this state's calls in flight end with ABORTED
-    state_.reset();  // freed now, or by the worker still holding it (after its call ends)
+    state_.reset();      // freed now, or by the worker still holding it (after its call ends)
     model_.reset();
     return info.Env().Undefined();
 }

@@ -30,7 +30,7 @@ private:
 
     std::shared_ptr<parakeet::Model> model_;
     std::shared_ptr<parakeet::State> state_;
-    std::shared_ptr<JobRegistry> model_jobs_;                             // the model's: its dispose() reaches this state's jobs
+    std::shared_ptr<JobRegistry> model_jobs_;                              // the model's: its dispose() reaches this state's jobs
     std::shared_ptr<JobRegistry> jobs_ = std::make_shared<JobRegistry>();  // this state's own
 };
 

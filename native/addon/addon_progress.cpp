@@ -37,8 +37,7 @@ void ProgressSink::finish(Napi::Env env, bool success) {
     if (success) {
         try {
             callback_.Value().Call({Napi::Number::New(env, 1.0)});
-        } catch (const Napi::Error &) {
-        }
+        } catch (const Napi::Error &) {}
     }
     callback_.Reset();
     tsfn_.Release();

@@ -53,15 +53,15 @@ Napi::Object chunk_to_js(Napi::Env env, const parakeet::StreamChunk & c) {
 
 class StreamWorker : public Napi::AsyncWorker {
 public:
-    StreamWorker(Napi::Env env, std::shared_ptr<parakeet::Model> model, std::shared_ptr<parakeet::State> state, std::shared_ptr<parakeet::Stream> stream,
-                 std::vector<float> pcm, bool end)
-        : Napi::AsyncWorker(env, "parakeet:stream"),
-          deferred_(Napi::Promise::Deferred::New(env)),
-          model_(std::move(model)),
-          state_(std::move(state)),
-          stream_(std::move(stream)),
-          pcm_(std::move(pcm)),
-          end_(end) {}
+    StreamWorker(Napi::Env env, std::shared_ptr<parakeet::Model> model, std::shared_ptr<parakeet::State> state,
+                 std::shared_ptr<parakeet::Stream> stream, std::vector<float> pcm, bool end)
+            : Napi::AsyncWorker(env, "parakeet:stream"),
+              deferred_(Napi::Promise::Deferred::New(env)),
+              model_(std::move(model)),
+              state_(std::move(state)),
+              stream_(std::move(stream)),
+              pcm_(std::move(pcm)),
+              end_(end) {}
 
     Napi::Promise promise() { return deferred_.Promise(); }
 
@@ -104,12 +104,13 @@ private:
 }  // namespace
 
 Napi::Function AddonStream::Define(Napi::Env env) {
-    return DefineClass(env, "Stream", {
-        InstanceMethod<&AddonStream::Info>("info"),
-        InstanceMethod<&AddonStream::Feed>("feed"),
-        InstanceMethod<&AddonStream::End>("end"),
-        InstanceMethod<&AddonStream::Dispose>("dispose"),
-    });
+    return DefineClass(env, "Stream",
+                       {
+                               InstanceMethod<&AddonStream::Info>("info"),
+                               InstanceMethod<&AddonStream::Feed>("feed"),
+                               InstanceMethod<&AddonStream::End>("end"),
+                               InstanceMethod<&AddonStream::Dispose>("dispose"),
+                       });
 }
 
 AddonStream::AddonStream(const Napi::CallbackInfo & info) : Napi::ObjectWrap<AddonStream>(info) {}
@@ -124,7 +125,8 @@ Napi::Value AddonStream::Create(Napi::Env env, std::shared_ptr<parakeet::Model> 
         params.att_right = int(optional_number(o, "attRight", -1));
         params.language = optional_string(o, "language", "");
         const double max_symbols = optional_number(o, "maxSymbols", 0);
-        if (!(max_symbols >= 0 && max_symbols <= 1000) || max_symbols != double(int(max_symbols))) throw_bad_argument(env, "maxSymbols must be an integer 0..1000");
+        if (!(max_symbols >= 0 && max_symbols <= 1000) || max_symbols != double(int(max_symbols)))
+            throw_bad_argument(env, "maxSymbols must be an integer 0..1000");
         params.max_symbols = int(max_symbols);
         capture = optional_bool(o, "captureEncoder", false);
         params.vocabulary = vocabulary_from_js(env, o.Get("vocabulary"));

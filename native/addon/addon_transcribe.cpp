@@ -24,15 +24,15 @@ public:
     TranscribeWorker(Napi::Env env, std::shared_ptr<parakeet::Model> model, std::shared_ptr<parakeet::State> state, std::vector<float> pcm,
                      parakeet::TranscribeParams params, std::shared_ptr<std::atomic<bool>> abort, Napi::Value on_progress,
                      std::function<void()> on_settled)
-        : Napi::AsyncWorker(env, "parakeet:transcribe"),
-          deferred_(Napi::Promise::Deferred::New(env)),
-          model_(std::move(model)),
-          state_(std::move(state)),
-          pcm_(std::move(pcm)),
-          params_(std::move(params)),
-          abort_(std::move(abort)),
-          progress_(env, on_progress, "parakeet:transcribe-progress"),
-          on_settled_(std::move(on_settled)) {
+            : Napi::AsyncWorker(env, "parakeet:transcribe"),
+              deferred_(Napi::Promise::Deferred::New(env)),
+              model_(std::move(model)),
+              state_(std::move(state)),
+              pcm_(std::move(pcm)),
+              params_(std::move(params)),
+              abort_(std::move(abort)),
+              progress_(env, on_progress, "parakeet:transcribe-progress"),
+              on_settled_(std::move(on_settled)) {
         params_.abort = abort_.get();
         params_.on_progress = [this](float f) { progress_.report(f); };
     }
@@ -54,8 +54,10 @@ public:
         Napi::Env env = Env();
         on_settled_();
         progress_.finish(env, !error_.set);
-        if (error_.set) deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
-        else deferred_.Resolve(to_js(env, result_));
+        if (error_.set)
+            deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
+        else
+            deferred_.Resolve(to_js(env, result_));
     }
 
     void OnError(const Napi::Error & e) override {
@@ -87,8 +89,8 @@ parakeet::DecoderKind parse_decoder(Napi::Env env, const std::string & name) {
 
 }  // namespace
 
-Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr<parakeet::Model> model,
-                                std::shared_ptr<parakeet::State> state, const std::vector<std::shared_ptr<JobRegistry>> & registries) {
+Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr<parakeet::Model> model, std::shared_ptr<parakeet::State> state,
+                                const std::vector<std::shared_ptr<JobRegistry>> & registries) {
     Napi::Env env = info.Env();
     if (info.Length() < 1 || !info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float32_array) {
         throw_bad_argument(env, "transcribe(pcm, options?, onProgress?): pcm must be a Float32Array");
@@ -108,16 +110,20 @@ Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr
         if (int(rate) != model_rate) {
             throw make_error(env, "BAD_AUDIO",
                              "the audio is at " + std::to_string(int(rate)) + " Hz but the model takes mono PCM at " + std::to_string(model_rate) +
-                                 " Hz; resample it first (app/shared/resample.ts)");
+                                     " Hz; resample it first (app/shared/resample.ts)");
         }
         if (o.Has("channels") && !(o.Get("channels").IsNumber() && o.Get("channels").As<Napi::Number>().DoubleValue() == 1.0)) {
-            throw make_error(env, "BAD_AUDIO", "the model takes mono PCM (channels: 1); average the channels first (app/shared/wav.ts does while decoding)");
+            throw make_error(env, "BAD_AUDIO",
+                             "the model takes mono PCM (channels: 1); average the channels first (app/shared/wav.ts does while decoding)");
         }
         params.decoder = parse_decoder(env, optional_string(o, "decoder", "auto"));
         const std::string rule = optional_string(o, "tdtRule", "greedy_batch");
-        if (rule == "greedy_batch") params.tdt_rule = parakeet::TdtRule::GreedyBatch;
-        else if (rule == "greedy") params.tdt_rule = parakeet::TdtRule::Greedy;
-        else throw_bad_argument(env, "tdtRule must be 'greedy_batch' or 'greedy'");
+        if (rule == "greedy_batch")
+            params.tdt_rule = parakeet::TdtRule::GreedyBatch;
+        else if (rule == "greedy")
+            params.tdt_rule = parakeet::TdtRule::Greedy;
+        else
+            throw_bad_argument(env, "tdtRule must be 'greedy_batch' or 'greedy'");
         const double max_symbols = optional_number(o, "maxSymbols", 0);
         if (!(max_symbols >= 0 && max_symbols <= 1000) || max_symbols != double(int(max_symbols))) {
             throw_bad_argument(env, "maxSymbols must be an integer 0..1000");

@@ -31,7 +31,7 @@ struct JobRegistry {
  * every registry in `registries` (the model's, and the state's), so disposing either aborts it. The
  * worker holds `model` and `state`, so a disposed model or state is freed when its last call ends.
  */
-Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr<parakeet::Model> model,
-                                std::shared_ptr<parakeet::State> state, const std::vector<std::shared_ptr<JobRegistry>> & registries);
+Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr<parakeet::Model> model, std::shared_ptr<parakeet::State> state,
+                                const std::vector<std::shared_ptr<JobRegistry>> & registries);
 
 }  // namespace addon

@@ -37,8 +37,10 @@ private:
     void OnOK() override {
         Napi::Env env = Env();
         settled();
-        if (error_.set) deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
-        else deferred_.Resolve(resolve(env));
+        if (error_.set)
+            deferred_.Reject(make_error(env, error_.code.c_str(), error_.message).Value());
+        else
+            deferred_.Resolve(resolve(env));
     }
 
     void OnError(const Napi::Error & e) override {
@@ -72,7 +74,11 @@ class VadChunkWorker : public VadWorker {
 public:
     VadChunkWorker(Napi::Env env, std::shared_ptr<parakeet::VadStream> stream, std::shared_ptr<bool> in_flight, std::vector<float> samples,
                    bool flush)
-        : VadWorker(env, "parakeet:vad"), stream_(std::move(stream)), in_flight_(std::move(in_flight)), samples_(std::move(samples)), flush_(flush) {}
+            : VadWorker(env, "parakeet:vad"),
+              stream_(std::move(stream)),
+              in_flight_(std::move(in_flight)),
+              samples_(std::move(samples)),
+              flush_(flush) {}
 
 private:
     void compute() override { probs_ = flush_ ? stream_->flush() : stream_->push(samples_.data(), samples_.size()); }
@@ -95,11 +101,12 @@ private:
 }  // namespace
 
 Napi::Function AddonVadModel::Define(Napi::Env env) {
-    return DefineClass(env, "VadModel", {
-        InstanceMethod<&AddonVadModel::Info>("info"),
-        InstanceMethod<&AddonVadModel::CreateStream>("createStream"),
-        InstanceMethod<&AddonVadModel::Dispose>("dispose"),
-    });
+    return DefineClass(env, "VadModel",
+                       {
+                               InstanceMethod<&AddonVadModel::Info>("info"),
+                               InstanceMethod<&AddonVadModel::CreateStream>("createStream"),
+                               InstanceMethod<&AddonVadModel::Dispose>("dispose"),
+                       });
 }
 
 AddonVadModel::AddonVadModel(const Napi::CallbackInfo & info) : Napi::ObjectWrap<AddonVadModel>(info) {}
@@ -153,14 +160,15 @@ Napi::Value AddonVadModel::Dispose(const Napi::CallbackInfo & info) {
 }
 
 Napi::Function AddonVadStream::Define(Napi::Env env) {
-    return DefineClass(env, "VadStream", {
-        InstanceMethod<&AddonVadStream::Process>("process"),
-        InstanceMethod<&AddonVadStream::Flush>("flush"),
-        InstanceMethod<&AddonVadStream::Reset>("reset"),
-        InstanceMethod<&AddonVadStream::Dispose>("dispose"),
-        InstanceAccessor<&AddonVadStream::SampleRate>("sampleRate"),
-        InstanceAccessor<&AddonVadStream::ChunkSamples>("chunkSamples"),
-    });
+    return DefineClass(env, "VadStream",
+                       {
+                               InstanceMethod<&AddonVadStream::Process>("process"),
+                               InstanceMethod<&AddonVadStream::Flush>("flush"),
+                               InstanceMethod<&AddonVadStream::Reset>("reset"),
+                               InstanceMethod<&AddonVadStream::Dispose>("dispose"),
+                               InstanceAccessor<&AddonVadStream::SampleRate>("sampleRate"),
+                               InstanceAccessor<&AddonVadStream::ChunkSamples>("chunkSamples"),
+                       });
 }
 
 AddonVadStream::AddonVadStream(const Napi::CallbackInfo & info) : Napi::ObjectWrap<AddonVadStream>(info) {}
@@ -215,8 +223,6 @@ Napi::Value AddonVadStream::Dispose(const Napi::CallbackInfo & info) {
 
 Napi::Value AddonVadStream::SampleRate(const Napi::CallbackInfo & info) { return Napi::Number::New(info.Env(), live(info.Env())->sample_rate()); }
 
-Napi::Value AddonVadStream::ChunkSamples(const Napi::CallbackInfo & info) {
-    return Napi::Number::New(info.Env(), live(info.Env())->chunk_samples());
-}
+Napi::Value AddonVadStream::ChunkSamples(const Napi::CallbackInfo & info) { return Napi::Number::New(info.Env(), live(info.Env())->chunk_samples()); }
 
 }  // namespace addon

@@ -60,7 +60,8 @@ struct Weights {
                 dequantized[size_t(row * c + col)] = ggml_fp16_to_fp32(b.d) * float(b.qs[col % 32]);
             }
         }
-        at_load = std::make_unique<PackedBf16TileMatrix>(dequantized.data(), r, c, aligned64(wide_storage, PackedBf16TileMatrix::storage_bytes(r, c)));
+        at_load =
+                std::make_unique<PackedBf16TileMatrix>(dequantized.data(), r, c, aligned64(wide_storage, PackedBf16TileMatrix::storage_bytes(r, c)));
     }
     float weight(int64_t row, int64_t col) const {
         const BlockQ8_0 & b = blocks[size_t(row * (cols / 32) + col / 32)];

@@ -112,7 +112,8 @@ std::vector<Value> run_op(const Case & c, const Inputs & in, AttentionProducts p
         std::memcpy(out.data(), y->data, bytes);
     } else {
         out.resize(size_t(D * T));
-        for (int64_t t = 0; t < T; ++t) std::memcpy(out.data() + t * D, static_cast<const char *>(y->data) + size_t(t) * y->nb[1], size_t(D) * sizeof(float));
+        for (int64_t t = 0; t < T; ++t)
+            std::memcpy(out.data() + t * D, static_cast<const char *>(y->data) + size_t(t) * y->nb[1], size_t(D) * sizeof(float));
     }
     ggml_free(ctx);
     return out;
@@ -139,7 +140,8 @@ void check_op(AttentionProducts products, double bound, ggml_custom_op_t body = 
         const double err = relative_l2(got, want);
         int nonzero_padding = 0;
         for (int64_t i = c.valid * c.dk * c.heads; i < int64_t(got.size()); ++i) nonzero_padding += got[size_t(i)] != 0.0f;
-        if (std::getenv("SHOW") != nullptr || !(err <= bound)) std::cerr << "  dk " << c.dk << " heads " << c.heads << " frames " << c.frames << " valid " << c.valid << ": " << err << "\n";
+        if (std::getenv("SHOW") != nullptr || !(err <= bound))
+            std::cerr << "  dk " << c.dk << " heads " << c.heads << " frames " << c.frames << " valid " << c.valid << ": " << err << "\n";
         CHECK(err <= bound);
         CHECK_EQ(nonzero_padding, 0);
     }

@@ -56,20 +56,21 @@ inline void fail(const char * file, int line, const std::string & what) {
 
 #define PT_CONCAT2(a, b) a##b
 #define PT_CONCAT(a, b) PT_CONCAT2(a, b)
-#define TEST(name)                                                                              \
-    static void name();                                                                         \
-    static const parakeet_tests::Register PT_CONCAT(register_, name)(#name, name);              \
+#define TEST(name)                                                                 \
+    static void name();                                                            \
+    static const parakeet_tests::Register PT_CONCAT(register_, name)(#name, name); \
     static void name()
-#define CHECK(cond)                                                                             \
-    do {                                                                                        \
-        if (!(cond)) parakeet_tests::fail(__FILE__, __LINE__, "CHECK(" #cond ") failed");      \
+#define CHECK(cond)                                                                       \
+    do {                                                                                  \
+        if (!(cond)) parakeet_tests::fail(__FILE__, __LINE__, "CHECK(" #cond ") failed"); \
     } while (0)
-#define CHECK_EQ(a, b)                                                                          \
-    do {                                                                                        \
-        const auto pt_a = (a);                                                                  \
-        const auto pt_b = (b);                                                                  \
-        if (!(pt_a == pt_b)) {                                                                  \
-            parakeet_tests::fail(__FILE__, __LINE__, std::string("CHECK_EQ(" #a ", " #b ") failed: ") + \
-                                 parakeet_tests::text_of(pt_a) + " != " + parakeet_tests::text_of(pt_b)); \
-        }                                                                                       \
+#define CHECK_EQ(a, b)                                                                                                                          \
+    do {                                                                                                                                        \
+        const auto pt_a = (a);                                                                                                                  \
+        const auto pt_b = (b);                                                                                                                  \
+        if (!(pt_a == pt_b)) {                                                                                                                  \
+            parakeet_tests::fail(                                                                                                               \
+                    __FILE__, __LINE__,                                                                                                         \
+                    std::string("CHECK_EQ(" #a ", " #b ") failed: ") + parakeet_tests::text_of(pt_a) + " != " + parakeet_tests::text_of(pt_b)); \
+        }                                                                                                                                       \
     } while (0)

@@ -38,9 +38,7 @@ TEST(ctc_greedy_ties_go_to_the_lowest_class) {
     if (!tokens.empty()) CHECK_EQ(tokens[0].id, 1);
 }
 
-TEST(ctc_greedy_all_blank_is_empty) {
-    CHECK(ctc_greedy(one_hot_rows({{3}, {3}, {3}}, 4), 4, 3, 3).empty());
-}
+TEST(ctc_greedy_all_blank_is_empty) { CHECK(ctc_greedy(one_hot_rows({{3}, {3}, {3}}, 4), 4, 3, 3).empty()); }
 
 TEST(rnnt_greedy_emits_up_to_max_symbols_per_frame) {
     // Vocabulary 2, blank 2. Frames: 0 _ 1. The joint does not depend on the state, so a label frame

@@ -24,8 +24,11 @@ struct EpilogueCase {
 
     /** Random bias and residual, every third frame masked (ReluMask), the residual scaled by ½. */
     EpilogueCase(ggml_context * ctx, Ending which, int64_t out_rows, int64_t frames, std::mt19937 & rng)
-        : ending(which), rows(out_rows), bias(static_cast<size_t>(out_rows)), residual(static_cast<size_t>(out_rows * frames)),
-          mask(static_cast<size_t>(frames)) {
+            : ending(which),
+              rows(out_rows),
+              bias(static_cast<size_t>(out_rows)),
+              residual(static_cast<size_t>(out_rows * frames)),
+              mask(static_cast<size_t>(frames)) {
         std::normal_distribution<float> normal(0.0f, 1.0f);
         for (float & v : bias) v = 0.3f * normal(rng);
         for (float & v : residual) v = normal(rng);

@@ -46,7 +46,8 @@ int check_kernels(const std::vector<Element> & stored, const std::vector<double>
         for (F32Kernel kernel : {F32Kernel::Avx2, F32Kernel::Avx512}) {
             if (!runs_here(kernel)) continue;
             std::vector<uint8_t> storage(64);  // non-empty: GCC 12 -Wnonnull false positive on assign() into an empty vector
-            const PackedPanelMatrix<Element> m(stored.data(), rows, cols, aligned64(storage, PackedPanelMatrix<Element>::storage_bytes(rows, cols)), kernel);
+            const PackedPanelMatrix<Element> m(stored.data(), rows, cols, aligned64(storage, PackedPanelMatrix<Element>::storage_bytes(rows, cols)),
+                                               kernel);
             ggml_tensor * y = m.apply(ctx, x, "w", ep.epilogue);
             const double worst = ep.worst_error(ctx, y, product, frames, 1 + int(frames % 2));
             if (worst > 1e-5) {

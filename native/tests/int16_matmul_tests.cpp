@@ -107,7 +107,8 @@ TEST(i16_matmul_is_closer_to_float64_than_f16_weights) {
         ggml_free(ctx);
         const double err = relative_l2(got, exact), f16_err = relative_l2(f16, exact);
         if (!(err < f16_err && err < 3e-4)) {
-            std::cerr << "  rows " << c.rows << " cols " << c.cols << " frames " << c.frames << ": i16 " << err << ", F16 weights " << f16_err << "\n";
+            std::cerr << "  rows " << c.rows << " cols " << c.cols << " frames " << c.frames << ": i16 " << err << ", F16 weights " << f16_err
+                      << "\n";
         }
         CHECK(err < f16_err);
         CHECK(err < 3e-4);

@@ -107,7 +107,8 @@ TEST(channel_ymm_kernels_match_float64_for_1_to_17_frames) {
             for (int64_t i = 0; i < shape.cols; ++i) amax = std::max(amax, std::fabs(w[size_t(o * shape.cols + i)]));
             sw[size_t(o)] = double(amax / 127.0f);
             for (int64_t i = 0; i < shape.cols; ++i)
-                qw[size_t(o * shape.cols + i)] = int32_t(std::clamp(std::nearbyint(w[size_t(o * shape.cols + i)] * (127.0f / amax)), -127.0f, 127.0f));
+                qw[size_t(o * shape.cols + i)] =
+                        int32_t(std::clamp(std::nearbyint(w[size_t(o * shape.cols + i)] * (127.0f / amax)), -127.0f, 127.0f));
         }
         for (int64_t frames = 1; frames <= 17; ++frames) {
             const Ending ending = endings[size_t(frames) % std::size(endings)];

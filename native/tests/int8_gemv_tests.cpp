@@ -71,7 +71,7 @@ void gemv_matches_float64(double bound) {
         if (!(e > 0.0 && e < 2e-2 && ea > 0.0 && ea < 2e-2)) {
             std::cerr << rows << "x" << cols << ": rel L2 " << e << " (accumulate " << ea << ")\n";
         }
-        CHECK(e > 0.0 && e < bound);    // lossy (so it ran), within 8-bit error on both sides
+        CHECK(e > 0.0 && e < bound);  // lossy (so it ran), within 8-bit error on both sides
         CHECK(ea > 0.0 && ea < bound);
     }
 }
@@ -82,7 +82,6 @@ TEST(int8_gemv_matches_float64_within_int8_error) {
     if (skipped()) return;
     gemv_matches_float64(2e-2);
 }
-
 
 namespace {
 
@@ -114,7 +113,6 @@ TEST(int8_gemv_block_equals_one_vector_at_a_time) {
     if (skipped()) return;
     block_equals_one_at_a_time();
 }
-
 
 namespace {
 
@@ -173,8 +171,7 @@ void transducer_follows_f32(double max_rel) {
         sa = a.advance(sa, token);
         sb = b.advance(sb, token);
     }
-    std::cout << "int8 transducer vs F32: worst joint rel L2 " << worst << ", same label argmax "
-              << same_argmax << "/" << steps << "\n";
+    std::cout << "int8 transducer vs F32: worst joint rel L2 " << worst << ", same label argmax " << same_argmax << "/" << steps << "\n";
     CHECK(worst > 0.0 && worst < max_rel);
     CHECK(same_argmax >= steps * 9 / 10);
 }
@@ -185,4 +182,3 @@ TEST(int8_transducer_follows_the_f32_transducer) {
     if (skipped()) return;
     transducer_follows_f32(3e-2);
 }
-

@@ -75,12 +75,12 @@ struct EpilogueCase {
     float scale;
 };
 const EpilogueCase kEpilogues[] = {
-    {"none", false, false, false, false, 1.0f},
-    {"bias", true, false, false, false, 1.0f},
-    {"bias+silu", true, true, false, false, 1.0f},
-    {"bias+residual*0.5", true, false, true, false, 0.5f},
-    {"silu+residual*0.5", false, true, true, false, 0.5f},     // the FFN's linear1 … ½·FFN + x
-    {"bias+relu+mask/2", true, false, false, true, 1.0f},       // the subsampling's pointwise convs
+        {"none", false, false, false, false, 1.0f},
+        {"bias", true, false, false, false, 1.0f},
+        {"bias+silu", true, true, false, false, 1.0f},
+        {"bias+residual*0.5", true, false, true, false, 0.5f},
+        {"silu+residual*0.5", false, true, true, false, 0.5f},  // the FFN's linear1 … ½·FFN + x
+        {"bias+relu+mask/2", true, false, false, true, 1.0f},   // the subsampling's pointwise convs
 };
 
 double relative_l2(const std::vector<double> & got, const std::vector<double> & want) {
@@ -115,12 +115,14 @@ int check_whole(const KernelRow & row, const Placed & w, Shape shape, std::mt199
     const int64_t rows = shape.rows, cols = shape.cols;
     std::vector<uint8_t> storage;
     KernelChoice choice{&row, false};
-    const PackedProduct made = pack_weight(choice, WeightData{w.bytes.data(), w.type, rows, cols}, aligned64(storage, packed_bytes(choice, rows, cols)), nullptr);
+    const PackedProduct made =
+            pack_weight(choice, WeightData{w.bytes.data(), w.type, rows, cols}, aligned64(storage, packed_bytes(choice, rows, cols)), nullptr);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     int failed = 0;
     for (int frames = 1; frames <= kMaxFrames; ++frames) {
         for (const EpilogueCase & e : kEpilogues) {
-            std::vector<float> x(static_cast<size_t>(cols * frames)), bias(static_cast<size_t>(rows)), residual(static_cast<size_t>(rows * frames)), mask(static_cast<size_t>((frames + 1) / 2));
+            std::vector<float> x(static_cast<size_t>(cols * frames)), bias(static_cast<size_t>(rows)), residual(static_cast<size_t>(rows * frames)),
+                    mask(static_cast<size_t>((frames + 1) / 2));
             for (float & v : x) v = normal(rng);
             for (float & v : bias) v = normal(rng);
             for (float & v : residual) v = normal(rng);
@@ -149,8 +151,8 @@ int check_whole(const KernelRow & row, const Placed & w, Shape shape, std::mt199
             }
             const double err = relative_l2(got, want);
             if (!(err <= row.tolerance)) {
-                std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " " << rows << "x" << cols << " frames " << frames << " epilogue " << e.name << ": relative L2 " << err
-                          << " > " << row.tolerance << "\n";
+                std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " " << rows << "x" << cols << " frames " << frames << " epilogue "
+                          << e.name << ": relative L2 " << err << " > " << row.tolerance << "\n";
                 ++failed;
             }
         }
@@ -187,7 +189,8 @@ int check_halves(const KernelRow & row, const Placed & w, Shape shape) {
         }
         const double err = relative_l2(got, want);
         if (!(err <= row.tolerance)) {
-            std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " " << rows << "x" << cols << " halves, frames " << frames << ": relative L2 " << err << " > " << row.tolerance << "\n";
+            std::cerr << "  " << row.name << " " << ggml_type_name(w.type) << " " << rows << "x" << cols << " halves, frames " << frames
+                      << ": relative L2 " << err << " > " << row.tolerance << "\n";
             ++failed;
         }
     }
@@ -198,9 +201,9 @@ void check_row(const KernelRow & row) {
     const CpuFeatures & cpu = cpu_features();
     // The class may suffice while the CPU lacks what the row needs beyond it (AVX-VNNI's VEX or EVEX form).
     const std::string why = cpu.has(row.cpu_class) ? std::string(row.name) + " needs more than its class here: " + row.chosen_when
-                                                   : std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) + " class; this process has " +
-                                                         cpu_class_name(cpu.usable()) +
-                                                         (row.cpu_class == CpuClass::Amx ? " (AMX: " + cpu.amx_reason + ")" : std::string());
+                                                   : std::string(row.name) + " needs the " + cpu_class_name(row.cpu_class) +
+                                                             " class; this process has " + cpu_class_name(cpu.usable()) +
+                                                             (row.cpu_class == CpuClass::Amx ? " (AMX: " + cpu.amx_reason + ")" : std::string());
     if (parakeet_tests::skip_unless(row_runs_on(row, cpu), why)) return;
     std::mt19937 rng(unsigned(row.id) + 7);
     std::normal_distribution<float> normal(0.0f, 1.0f);

@@ -48,7 +48,8 @@ std::vector<int> ids(const std::vector<DecodedToken> & tokens) {
 
 std::vector<int> ctc_with(const PhraseGraph & graph, const std::vector<float> & logits, std::vector<int> & fired) {
     const int frames = int(logits.size()) / kClasses;
-    return ids(decode_with_phrases(graph, kBlank, [&](PhraseBoost * b) { return ctc_greedy(logits, kClasses, frames, kBlank, b); }, fired));
+    return ids(decode_with_phrases(
+            graph, kBlank, [&](PhraseBoost * b) { return ctc_greedy(logits, kClasses, frames, kBlank, b); }, fired));
 }
 
 const std::vector<float> kBlankRow = row({{kBlank, 5}});
@@ -152,8 +153,7 @@ TEST(vocabulary_guard_bonus_is_bounded_per_phrase) {
     // Weight 1: 4 nats a token, but 12 along a prefix: one two three use them up, the fourth token gets
     // nothing, so a runner-up one nat behind stays behind.
     static_assert(3 * PhraseBonus::kPerToken >= PhraseBonus::kMaxPerPhrase, "three tokens use the budget up");
-    const std::vector<float> logits =
-        rows({row({{kOne, 5}}), row({{kTwo, 5}}), row({{kThree, 5}}), row({{kFour, 5}, {kOne, 4}}), kBlankRow});
+    const std::vector<float> logits = rows({row({{kOne, 5}}), row({{kTwo, 5}}), row({{kThree, 5}}), row({{kFour, 5}, {kOne, 4}}), kBlankRow});
     std::vector<RejectedPhrase> rejected;
     std::vector<int> fired;
     CHECK(ctc_with(compile({{"one two three one", 1}}, rejected), logits, fired) == (std::vector<int>{kOne, kTwo, kThree, kFour}));
@@ -189,8 +189,8 @@ TEST(vocabulary_guard_blank_decision_never_becomes_a_phrase) {
         f.insert(f.end(), r.begin(), r.end());
     }
     std::vector<int> fired;
-    const std::vector<DecodedToken> tokens =
-        decode_with_phrases(g, kBlank, [&](PhraseBoost * b) { return rnnt_greedy(*t.model, f, t.outputs(), 4, kBlank, 1, nullptr, b); }, fired);
+    const std::vector<DecodedToken> tokens = decode_with_phrases(
+            g, kBlank, [&](PhraseBoost * b) { return rnnt_greedy(*t.model, f, t.outputs(), 4, kBlank, 1, nullptr, b); }, fired);
     CHECK(ids(tokens) == std::vector<int>{10});
     CHECK(fired.empty());
 }
@@ -214,7 +214,7 @@ TEST(vocabulary_tdt_boost_leaves_durations_to_the_model) {
         const std::vector<DecodedToken> plain = tdt_greedy(*t.model, f, outputs, 4, kBlank, t.hp.durations, 2, rule, nullptr);
         std::vector<int> fired;
         const std::vector<DecodedToken> boosted = decode_with_phrases(
-            g, kBlank, [&](PhraseBoost * b) { return tdt_greedy(*t.model, f, outputs, 4, kBlank, t.hp.durations, 2, rule, nullptr, b); }, fired);
+                g, kBlank, [&](PhraseBoost * b) { return tdt_greedy(*t.model, f, outputs, 4, kBlank, t.hp.durations, 2, rule, nullptr, b); }, fired);
         CHECK(ids(plain) == (std::vector<int>{kOne, kFour}));
         CHECK(ids(boosted) == (std::vector<int>{kOne, kTwo}));
         CHECK_EQ(boosted.size(), plain.size());
@@ -305,7 +305,7 @@ TEST(vocabulary_guard_no_bonus_where_the_vad_heard_no_speech) {
     const PhraseGraph g = compile({{"one two", 1}}, rejected);
     std::vector<int> fired;
     const std::vector<DecodedToken> gated =
-        decode_with_phrases(g, kBlank, [&](PhraseBoost * b) { return ctc_greedy(logits, kClasses, 4, kBlank, b); }, fired, {FrameSpan{2, 3}});
+            decode_with_phrases(g, kBlank, [&](PhraseBoost * b) { return ctc_greedy(logits, kClasses, 4, kBlank, b); }, fired, {FrameSpan{2, 3}});
     CHECK(ids(gated) == (std::vector<int>{kOne, kFour}));
     CHECK(fired.empty());
     // Speech there: bought as before.

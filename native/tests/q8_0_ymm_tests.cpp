@@ -67,8 +67,8 @@ std::vector<BlockQ8> random_q8_weights(int64_t rows, int64_t cols, std::mt19937 
 }
 
 /** y[t][o] in float64 from the activation rows' int8 values and scales and the weights' blocks. */
-std::vector<double> reference_product(const std::vector<BlockQ8> & w, const std::vector<uint8_t> & xq, size_t x_stride, int64_t rows,
-                                      int64_t cols, int64_t frames) {
+std::vector<double> reference_product(const std::vector<BlockQ8> & w, const std::vector<uint8_t> & xq, size_t x_stride, int64_t rows, int64_t cols,
+                                      int64_t frames) {
     const int64_t nb = cols / 32;
     std::vector<double> y(size_t(rows * frames), 0.0);
     for (int64_t t = 0; t < frames; ++t) {
@@ -159,7 +159,8 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
             for (Int8Kernel kernel : kAllKernels) {
                 if (!int8_kernel_runs_here(kernel)) continue;
                 std::vector<uint8_t> storage;
-                PackedQ8Matrix m(q8.data(), shape.rows, shape.cols, aligned64(storage, PackedQ8Matrix::storage_bytes(shape.rows, shape.cols)), kernel);
+                PackedQ8Matrix m(q8.data(), shape.rows, shape.cols, aligned64(storage, PackedQ8Matrix::storage_bytes(shape.rows, shape.cols)),
+                                 kernel);
                 CHECK_EQ(std::string(m.layout_name()), std::string(q8_kernel_layout(kernel)));
                 ggml_tensor * y = m.apply(ctx, x, "w", ep.epilogue);
                 const double worst = ep.worst_error(ctx, y, product, frames, 1 + int(frames % 2));
@@ -185,10 +186,14 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
 TEST(q8_kernel_choice_follows_the_cpu) {
     // The packer's default: the 512-bit kernel where it runs, else a 256-bit one, VNNI before AVX2.
     const Int8Kernel chosen = int8_kernel_for_this_cpu();
-    if (cpu_has_avx512_vnni()) CHECK(chosen == Int8Kernel::Vnni512);
-    else if (cpu_features().avx_vnni_vex()) CHECK(chosen == Int8Kernel::AvxVnniVex);
-    else if (cpu_features().avx_vnni_evex()) CHECK(chosen == Int8Kernel::AvxVnniEvex);
-    else CHECK(chosen == Int8Kernel::Avx2);
+    if (cpu_has_avx512_vnni())
+        CHECK(chosen == Int8Kernel::Vnni512);
+    else if (cpu_features().avx_vnni_vex())
+        CHECK(chosen == Int8Kernel::AvxVnniVex);
+    else if (cpu_features().avx_vnni_evex())
+        CHECK(chosen == Int8Kernel::AvxVnniEvex);
+    else
+        CHECK(chosen == Int8Kernel::Avx2);
     CHECK_EQ(int8_kernels_available(), int8_kernel_runs_here(chosen));
     CHECK_EQ(std::string(q8_kernel_layout(Int8Kernel::AvxVnniEvex)), std::string("q8_0_avx_vnni_evex"));
 }

@@ -21,9 +21,9 @@ TEST(q8_activation_rows_match_the_per_block_formula) {
     std::normal_distribution<float> normal(0.0f, 1.0f);
     std::vector<float> x(static_cast<size_t>(k));
     for (float & v : x) v = normal(rng) * 3.0f;
-    for (int i = 0; i < 32; ++i) x[size_t(3 * 32 + i)] = 0.0f;        // a zero block in the first group
-    for (int i = 0; i < 32; ++i) x[size_t(k - 64 + i)] = 0.0f;        // and one in the tail
-    x[size_t(34 * 32 + 3)] = 1e4f;                                    // an outlier in one tail block
+    for (int i = 0; i < 32; ++i) x[size_t(3 * 32 + i)] = 0.0f;  // a zero block in the first group
+    for (int i = 0; i < 32; ++i) x[size_t(k - 64 + i)] = 0.0f;  // and one in the tail
+    x[size_t(34 * 32 + 3)] = 1e4f;                              // an outlier in one tail block
     std::vector<uint8_t> row(q8_activation_row_bytes(k));
     quantize_q8_activation_row(x.data(), k, row.data());
     const int64_t nb = k / 32;

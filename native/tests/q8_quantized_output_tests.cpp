@@ -31,7 +31,8 @@ std::vector<uint8_t> bytes_of(ggml_context * ctx, ggml_tensor * t, int threads) 
     ggml_build_forward_expand(graph, t);
     CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, threads)), int(GGML_STATUS_SUCCESS));
     std::vector<uint8_t> out(size_t(t->ne[0] * t->ne[1]));
-    for (int64_t r = 0; r < t->ne[1]; ++r) std::memcpy(out.data() + r * t->ne[0], static_cast<const char *>(t->data) + size_t(r) * t->nb[1], size_t(t->ne[0]));
+    for (int64_t r = 0; r < t->ne[1]; ++r)
+        std::memcpy(out.data() + r * t->ne[0], static_cast<const char *>(t->data) + size_t(r) * t->nb[1], size_t(t->ne[0]));
     return out;
 }
 
@@ -60,7 +61,8 @@ TEST(q8_quantized_outputs_equal_quantized_f32_outputs) {
     std::normal_distribution<float> normal(0.0f, 1.0f);
     // 4096 and 512 outputs: rows of whole sixteen-block groups; 96 and 544: the per-block tail of
     // quantize_row too. Frame counts end on every tile tail; one frame of zeros with no bias.
-    const Case cases[] = {{64, 96, 1, 1, true}, {1024, 4096, 125, 2, true}, {256, 544, 7, 1, true}, {512, 512, 13, 2, false}, {2048, 64, 20, 1, true}};
+    const Case cases[] = {
+            {64, 96, 1, 1, true}, {1024, 4096, 125, 2, true}, {256, 544, 7, 1, true}, {512, 512, 13, 2, false}, {2048, 64, 20, 1, true}};
     for (const Case & c : cases) {
         const Packed first = pack(c.rows, c.cols, rng), next = pack(32, c.rows, rng);
         ggml_init_params params = {size_t(256) << 20, nullptr, false};
@@ -79,12 +81,14 @@ TEST(q8_quantized_outputs_equal_quantized_f32_outputs) {
         ggml_tensor * fused = first.matrix->apply_quantized_to(ctx, xq, "w1", swish, ActivationFormat::Q8Blocks);
         CHECK(fused != nullptr);
         if (fused == nullptr) continue;
-        const std::vector<uint8_t> want = bytes_of(ctx, next.matrix->quantize(ctx, first.matrix->apply_quantized(ctx, xq, "w1", swish), "h"), c.threads);
+        const std::vector<uint8_t> want =
+                bytes_of(ctx, next.matrix->quantize(ctx, first.matrix->apply_quantized(ctx, xq, "w1", swish), "h"), c.threads);
         const std::vector<uint8_t> got = bytes_of(ctx, fused, c.threads);
         CHECK_EQ(got.size(), want.size());
         size_t differing = 0;
         for (size_t i = 0; i < want.size() && i < got.size(); ++i) differing += got[i] != want[i];
-        if (differing != 0) std::cerr << "  cols " << c.cols << " rows " << c.rows << " frames " << c.frames << ": " << differing << " bytes differ\n";
+        if (differing != 0)
+            std::cerr << "  cols " << c.cols << " rows " << c.rows << " frames " << c.frames << ": " << differing << " bytes differ\n";
         CHECK_EQ(differing, size_t(0));
         // Only the Q8 row format, and only where a row is one chunk of the kernel.
         CHECK(first.matrix->apply_quantized_to(ctx, xq, "w1", swish, ActivationFormat::I16Blocks) == nullptr);

@@ -30,7 +30,8 @@ std::vector<float> run(ggml_context * ctx, ggml_tensor * y, int threads) {
     ggml_build_forward_expand(graph, y);
     CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, threads)), int(GGML_STATUS_SUCCESS));
     std::vector<float> out(size_t(y->ne[0] * y->ne[1]));
-    for (int64_t t = 0; t < y->ne[1]; ++t) std::memcpy(out.data() + t * y->ne[0], static_cast<const char *>(y->data) + size_t(t) * y->nb[1], size_t(y->ne[0]) * 4);
+    for (int64_t t = 0; t < y->ne[1]; ++t)
+        std::memcpy(out.data() + t * y->ne[0], static_cast<const char *>(y->data) + size_t(t) * y->nb[1], size_t(y->ne[0]) * 4);
     return out;
 }
 

@@ -35,7 +35,8 @@ TEST(q8_gemm_outputs_are_independent_of_the_tile_shapes) {
         quantize_q8_activation_row(x.data(), cols, xq.data() + size_t(f) * stride);
     }
     std::vector<float> alone(size_t(rows * max_frames));
-    for (int64_t f = 0; f < max_frames; ++f) m.multiply(xq.data() + size_t(f) * stride, stride, 1, alone.data() + f * rows, size_t(rows), 0, rows / 32);
+    for (int64_t f = 0; f < max_frames; ++f)
+        m.multiply(xq.data() + size_t(f) * stride, stride, 1, alone.data() + f * rows, size_t(rows), 0, rows / 32);
     int differing = 0;
     for (int64_t frames = 2; frames <= max_frames; ++frames) {  // 7 and 14: the 7-frame tiles; 8, 13, 15: 6s and tails
         std::vector<float> together(size_t(rows * frames), -1.0f);

@@ -108,7 +108,8 @@ TEST(avx2_subsampling_rows_match_float64) {
                     for (int ky = 0; ky < 3; ++ky)
                         for (int kx = 0; kx < 3; ++kx) {
                             const int64_t r = 2 * h1 - 1 + ky, m = 2 * w1 - 1 + kx;
-                            if (r >= 0 && r < rows && m >= 0 && m < bins) s += double(mel[size_t(r * bins + m)]) * taps[size_t((ky * 3 + kx) * channels + c)];
+                            if (r >= 0 && r < rows && m >= 0 && m < bins)
+                                s += double(mel[size_t(r * bins + m)]) * taps[size_t((ky * 3 + kx) * channels + c)];
                         }
                     want[size_t(w1 * channels + c)] = keep * std::max(0.0, s);
                 }
@@ -129,7 +130,8 @@ TEST(avx2_subsampling_rows_match_float64) {
             for (int ky = 1; ky < 3; ++ky)
                 for (int kx = 0; kx < 3; ++kx) {
                     const int64_t w1 = 2 * w2 - 1 + kx;
-                    if (w1 >= 0 && w1 < w1_count) want[size_t(w2 * channels + c)] += double(dw[size_t((ky * 3 + kx) * channels + c)]) * in_rows[ky][w1 * channels + c];
+                    if (w1 >= 0 && w1 < w1_count)
+                        want[size_t(w2 * channels + c)] += double(dw[size_t((ky * 3 + kx) * channels + c)]) * in_rows[ky][w1 * channels + c];
                 }
     CHECK(worst_error(out, want) <= 1e-6);
 }

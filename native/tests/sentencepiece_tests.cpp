@@ -71,8 +71,8 @@ TEST(sentencepiece_unigram_takes_the_best_scored_segmentation_not_the_longest_ma
 
 TEST(sentencepiece_bpe_merges_the_best_scored_pair_first) {
     // ▁ A b c: "bc" outscores "▁A"... and "Ab" is no piece, so ▁A + bc, whatever the longest match says.
-    const SentencePieceModel spm = SentencePieceModel::parse(model_proto(
-        {{"▁", -1}, {"A", -1}, {"b", -1}, {"c", -1}, {"bc", -2}, {"▁A", -3}, {"▁Ab", -9}}, 2));
+    const SentencePieceModel spm =
+            SentencePieceModel::parse(model_proto({{"▁", -1}, {"A", -1}, {"b", -1}, {"c", -1}, {"bc", -2}, {"▁A", -3}, {"▁Ab", -9}}, 2));
     CHECK(spm.is_bpe());
     CHECK((spm.encode_word("▁Abc") == std::vector<std::string>{"▁A", "bc"}));
 }

@@ -35,7 +35,8 @@ TEST(sigmoid512_matches_float64) {
     }
     CHECK(worst < 5e-7);  // measured 3.1e−7: a few ulps, as the Cephes form it replaced (2.1e−7)
     // Beyond the clamps: σ(−80) (a normal float, no subnormal operand later) and 1; never NaN or 0.
-    const float far[16] = {-1e30f, -200.0f, -88.0f, -80.0f, 80.0f, 88.0f, 200.0f, 1e30f, -INFINITY, INFINITY, 0.0f, -0.0f, 17.0f, -17.0f, 1.0f, -1.0f};
+    const float far[16] = {-1e30f,    -200.0f,  -88.0f, -80.0f, 80.0f, 88.0f,  200.0f, 1e30f,
+                           -INFINITY, INFINITY, 0.0f,   -0.0f,  17.0f, -17.0f, 1.0f,   -1.0f};
     sigmoid_of(far, out);
     for (int l = 0; l < 4; ++l) CHECK(std::isnormal(out[l]) && std::fabs(double(out[l]) - 1.8048513e-35) < 1e-40);
     for (int l = 4; l < 8; ++l) CHECK_EQ(out[l], 1.0f);

@@ -25,10 +25,17 @@ std::string names_of(const std::vector<BundleComponent> & components) {
 /** Bytes of a GGUF scalar value type (0 for strings, arrays and unknown types). */
 size_t scalar_size(uint32_t type) {
     switch (type) {
-        case GGUF_TYPE_UINT8: case GGUF_TYPE_INT8: case GGUF_TYPE_BOOL: return 1;
-        case GGUF_TYPE_UINT16: case GGUF_TYPE_INT16: return 2;
-        case GGUF_TYPE_UINT32: case GGUF_TYPE_INT32: case GGUF_TYPE_FLOAT32: return 4;
-        case GGUF_TYPE_UINT64: case GGUF_TYPE_INT64: case GGUF_TYPE_FLOAT64: return 8;
+        case GGUF_TYPE_UINT8:
+        case GGUF_TYPE_INT8:
+        case GGUF_TYPE_BOOL: return 1;
+        case GGUF_TYPE_UINT16:
+        case GGUF_TYPE_INT16: return 2;
+        case GGUF_TYPE_UINT32:
+        case GGUF_TYPE_INT32:
+        case GGUF_TYPE_FLOAT32: return 4;
+        case GGUF_TYPE_UINT64:
+        case GGUF_TYPE_INT64:
+        case GGUF_TYPE_FLOAT64: return 8;
         default: return 0;
     }
 }

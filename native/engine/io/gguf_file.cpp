@@ -37,15 +37,17 @@ std::string known_format(const std::string & path, const uint8_t * head, size_t 
         const char * what;
     };
     static const Magic magics[] = {
-        {"RIFF", 4, "a RIFF file (WAV audio?)"},
-        {"PK\x03\x04", 4, "a ZIP archive (a PyTorch checkpoint?)"},
-        {"\x7F" "ELF", 4, "an ELF executable"},
-        {"OggS", 4, "Ogg audio"},
-        {"fLaC", 4, "FLAC audio"},
-        {"ID3", 3, "MP3 audio"},
-        {"\x89PNG", 4, "a PNG image"},
-        {"%PDF", 4, "a PDF document"},
-        {"\x1F\x8B", 2, "a gzip archive (a .nemo file must be unpacked and converted first)"},
+            {"RIFF", 4, "a RIFF file (WAV audio?)"},
+            {"PK\x03\x04", 4, "a ZIP archive (a PyTorch checkpoint?)"},
+            {"\x7F"
+             "ELF",
+             4, "an ELF executable"},
+            {"OggS", 4, "Ogg audio"},
+            {"fLaC", 4, "FLAC audio"},
+            {"ID3", 3, "MP3 audio"},
+            {"\x89PNG", 4, "a PNG image"},
+            {"%PDF", 4, "a PDF document"},
+            {"\x1F\x8B", 2, "a gzip archive (a .nemo file must be unpacked and converted first)"},
     };
     for (const Magic & m : magics) {
         if (n >= m.size && std::memcmp(head, m.bytes, m.size) == 0) return std::string(" (it looks like ") + m.what + ")";
@@ -53,17 +55,19 @@ std::string known_format(const std::string & path, const uint8_t * head, size_t 
     return "";
 }
 
-const char * gguf_type_label(enum gguf_type type) {
-    return type == GGUF_TYPE_ARRAY ? "array" : gguf_type_name(type);
-}
+const char * gguf_type_label(enum gguf_type type) { return type == GGUF_TYPE_ARRAY ? "array" : gguf_type_name(type); }
 
 bool is_integer_type(enum gguf_type type) {
     switch (type) {
-        case GGUF_TYPE_UINT8: case GGUF_TYPE_INT8: case GGUF_TYPE_UINT16: case GGUF_TYPE_INT16:
-        case GGUF_TYPE_UINT32: case GGUF_TYPE_INT32: case GGUF_TYPE_UINT64: case GGUF_TYPE_INT64:
-            return true;
-        default:
-            return false;
+        case GGUF_TYPE_UINT8:
+        case GGUF_TYPE_INT8:
+        case GGUF_TYPE_UINT16:
+        case GGUF_TYPE_INT16:
+        case GGUF_TYPE_UINT32:
+        case GGUF_TYPE_INT32:
+        case GGUF_TYPE_UINT64:
+        case GGUF_TYPE_INT64: return true;
+        default: return false;
     }
 }
 
@@ -166,9 +170,7 @@ GgufFile::~GgufFile() {
     if (gguf_ != nullptr) gguf_free(gguf_);
 }
 
-void GgufFile::fail(const std::string & what) const {
-    throw Error(ErrorCode::ModelInvalid, path_ + ": " + what);
-}
+void GgufFile::fail(const std::string & what) const { throw Error(ErrorCode::ModelInvalid, path_ + ": " + what); }
 
 GgufFile::KeyRef GgufFile::find_key(const char * key) const {
     if (overlay_ != nullptr) {

@@ -36,10 +36,10 @@ public:
     bool has_key(const char * key) const;
     // Typed reads: a missing key returns the fallback; a key of the wrong type throws.
     std::string get_string(const char * key, const std::string & fallback) const;
-    int64_t get_int(const char * key, int64_t fallback) const;     // any integer type
-    double get_float(const char * key, double fallback) const;     // float32/float64 (integers accepted)
+    int64_t get_int(const char * key, int64_t fallback) const;  // any integer type
+    double get_float(const char * key, double fallback) const;  // float32/float64 (integers accepted)
     bool get_bool(const char * key, bool fallback) const;
-    std::vector<int64_t> get_int_array(const char * key) const;    // empty when missing
+    std::vector<int64_t> get_int_array(const char * key) const;  // empty when missing
     std::vector<std::string> get_string_array(const char * key) const;
 
     /** Tensor metadata by name, or nullptr. */
@@ -50,7 +50,7 @@ public:
     void read_tensor(const ggml_tensor * t, void * dst) const;
     const MappedFile * mapping() const { return mapping_.get(); }
     uint64_t data_offset() const { return data_offset_; }
-    uint64_t tensor_offset(const ggml_tensor * t) const;   // absolute file offset
+    uint64_t tensor_offset(const ggml_tensor * t) const;  // absolute file offset
 
     [[noreturn]] void fail(const std::string & what) const;
 

@@ -29,7 +29,8 @@ uint64_t file_size_of(const std::string & path) {
 
 std::unique_ptr<MappedFile> MappedFile::map(const std::string & path, bool /*populate*/) {
     std::unique_ptr<MappedFile> out(new MappedFile());
-    HANDLE file = CreateFileA(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    HANDLE file =
+            CreateFileA(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (file == INVALID_HANDLE_VALUE) {
         throw Error(ErrorCode::ModelInvalid, path + ": cannot open the file (Windows error " + std::to_string(GetLastError()) + ")");
     }

@@ -45,8 +45,8 @@ std::string shape_text(const ggml_tensor * t) {
 
 int64_t checked_dim(const GgufFile & f, const char * key, int64_t value, int64_t lo, int64_t hi) {
     if (value < lo || value > hi) {
-        f.fail(std::string("key '") + key + "' = " + std::to_string(value) + " is out of range (expected " +
-               std::to_string(lo) + ".." + std::to_string(hi) + ")");
+        f.fail(std::string("key '") + key + "' = " + std::to_string(value) + " is out of range (expected " + std::to_string(lo) + ".." +
+               std::to_string(hi) + ")");
     }
     return value;
 }
@@ -75,7 +75,8 @@ bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
  */
 void read_att_presets(const GgufFile & f, Hparams & hp) {
     const std::vector<int64_t> flat = f.get_int_array("parakeet.encoder.att_context_presets");
-    if (flat.size() % 2 != 0) f.fail("parakeet.encoder.att_context_presets holds " + std::to_string(flat.size()) + " numbers (expected pairs [left, right, …])");
+    if (flat.size() % 2 != 0)
+        f.fail("parakeet.encoder.att_context_presets holds " + std::to_string(flat.size()) + " numbers (expected pairs [left, right, …])");
     for (size_t i = 0; i + 1 < flat.size(); i += 2) {
         if (flat[i] < 1 || flat[i] > 10000 || flat[i + 1] < 0 || flat[i + 1] > 1000) {
             f.fail("parakeet.encoder.att_context_presets holds [" + std::to_string(flat[i]) + ", " + std::to_string(flat[i + 1]) +
@@ -97,8 +98,8 @@ int prompt_index_for(const Hparams & hp, const std::string & language) {
     // "auto" is the dictionary's own entry for it where there is one (NeMo's prompt dictionary maps
     // "auto" to the language-agnostic prompt), else the entry of default_lang.
     const std::string & key = language == "auto" && std::find(hp.prompt_locales.begin(), hp.prompt_locales.end(), "auto") == hp.prompt_locales.end()
-                                  ? hp.prompt_default_lang
-                                  : language;
+                                      ? hp.prompt_default_lang
+                                      : language;
     for (size_t i = 0; i < hp.prompt_locales.size(); ++i) {
         if (hp.prompt_locales[i] == key) return hp.prompt_indices[i];
     }
@@ -109,9 +110,9 @@ std::string subsampling_conv_name(int index) { return "encoder.pre_encode.conv."
 
 bool is_quantizable_name(const std::string & name) {
     static const char * suffixes[] = {
-        ".feed_forward1.linear1.weight", ".feed_forward1.linear2.weight", ".feed_forward2.linear1.weight",
-        ".feed_forward2.linear2.weight", ".self_attn.linear_q.weight", ".self_attn.linear_k.weight",
-        ".self_attn.linear_v.weight", ".self_attn.linear_out.weight", ".self_attn.linear_pos.weight",
+            ".feed_forward1.linear1.weight", ".feed_forward1.linear2.weight", ".feed_forward2.linear1.weight",
+            ".feed_forward2.linear2.weight", ".self_attn.linear_q.weight",    ".self_attn.linear_k.weight",
+            ".self_attn.linear_v.weight",    ".self_attn.linear_out.weight",  ".self_attn.linear_pos.weight",
     };
     if (name == "encoder.pre_encode.out.weight" || name == "joint.enc.weight" || name == "joint.pred.weight") return true;
     if (name.rfind("encoder.layers.", 0) != 0) return false;
@@ -156,7 +157,8 @@ void read_identity(const GgufFile & f, Hparams & hp) {
     static const std::set<std::string> asr_arches = {"ctc", "rnnt", "tdt", "hybrid_rnnt_ctc", "hybrid_tdt_ctc"};
     if (hp.arch.empty()) f.fail("no 'parakeet.arch' key (expected one of ctc, rnnt, tdt, hybrid_rnnt_ctc, hybrid_tdt_ctc)");
     if (asr_arches.count(hp.arch) == 0) {
-        f.fail("parakeet.arch = " + quoted_value(hp.arch) + " is not a speech recognition architecture this engine knows "
+        f.fail("parakeet.arch = " + quoted_value(hp.arch) +
+               " is not a speech recognition architecture this engine knows "
                "(expected ctc, rnnt, tdt, hybrid_rnnt_ctc or hybrid_tdt_ctc)");
     }
 }
@@ -164,11 +166,12 @@ void read_identity(const GgufFile & f, Hparams & hp) {
 /** parakeet.preprocessor.* (NeMo AudioToMelSpectrogramPreprocessor). */
 void read_preprocessor(const GgufFile & f, Hparams & hp) {
     hp.sample_rate = int(checked_dim(f, "parakeet.preprocessor.sample_rate", f.get_int("parakeet.preprocessor.sample_rate", 16000), 1000, 384000));
-    hp.n_mels = int(checked_dim(f, "parakeet.preprocessor.n_mels",
-                                dim_from(f, "parakeet.preprocessor.n_mels", "preprocessor.featurizer.fb", 1, 80), 1, 1024));
+    hp.n_mels = int(checked_dim(f, "parakeet.preprocessor.n_mels", dim_from(f, "parakeet.preprocessor.n_mels", "preprocessor.featurizer.fb", 1, 80),
+                                1, 1024));
     hp.feat_in = int(checked_dim(f, "parakeet.encoder.feat_in", f.get_int("parakeet.encoder.feat_in", hp.n_mels), 1, 1024));
     if (hp.feat_in != hp.n_mels) {
-        f.fail("parakeet.encoder.feat_in = " + std::to_string(hp.feat_in) + " differs from parakeet.preprocessor.n_mels = " + std::to_string(hp.n_mels));
+        f.fail("parakeet.encoder.feat_in = " + std::to_string(hp.feat_in) +
+               " differs from parakeet.preprocessor.n_mels = " + std::to_string(hp.n_mels));
     }
     hp.n_fft = int(checked_dim(f, "parakeet.preprocessor.n_fft", f.get_int("parakeet.preprocessor.n_fft", 512), 8, 65536));
     if (!is_power_of_two(hp.n_fft)) f.fail("parakeet.preprocessor.n_fft = " + std::to_string(hp.n_fft) + " must be a power of two");
@@ -189,8 +192,8 @@ void read_preprocessor(const GgufFile & f, Hparams & hp) {
 
 /** parakeet.encoder.* (NeMo ConformerEncoder), with dimensions inferred from layer 0 where a key is absent. */
 void read_encoder(const GgufFile & f, Hparams & hp) {
-    hp.d_model = int(checked_dim(f, "parakeet.encoder.d_model",
-                                 dim_from(f, "parakeet.encoder.d_model", "encoder.layers.0.norm_out.weight", 0, 0), 1, kMaxDim));
+    hp.d_model = int(checked_dim(f, "parakeet.encoder.d_model", dim_from(f, "parakeet.encoder.d_model", "encoder.layers.0.norm_out.weight", 0, 0), 1,
+                                 kMaxDim));
     const int counted_layers = count_indexed(f, "encoder.layers.", ".norm_out.weight");
     hp.n_layers = int(checked_dim(f, "parakeet.encoder.n_layers", f.get_int("parakeet.encoder.n_layers", counted_layers), 1, kMaxLayers));
     hp.n_heads = int(checked_dim(f, "parakeet.encoder.n_heads",
@@ -200,7 +203,8 @@ void read_encoder(const GgufFile & f, Hparams & hp) {
         f.fail("parakeet.encoder.n_heads = " + std::to_string(hp.n_heads) + " does not divide d_model = " + std::to_string(hp.d_model));
     }
     hp.ff_dim = int(checked_dim(f, "parakeet.encoder.ff_dim",
-                                dim_from(f, "parakeet.encoder.ff_dim", "encoder.layers.0.feed_forward1.linear1.weight", 1, 4 * int64_t(hp.d_model)), 1, 8 * kMaxDim));
+                                dim_from(f, "parakeet.encoder.ff_dim", "encoder.layers.0.feed_forward1.linear1.weight", 1, 4 * int64_t(hp.d_model)),
+                                1, 8 * kMaxDim));
     hp.conv_kernel = int(checked_dim(f, "parakeet.encoder.conv_kernel",
                                      dim_from(f, "parakeet.encoder.conv_kernel", "encoder.layers.0.conv.depthwise_conv.weight", 0, 9), 1, 255));
     if (hp.conv_kernel % 2 == 0) f.fail("parakeet.encoder.conv_kernel = " + std::to_string(hp.conv_kernel) + " must be odd");
@@ -220,24 +224,27 @@ void read_encoder(const GgufFile & f, Hparams & hp) {
         const bool causal = f.get_bool("parakeet.encoder.causal_downsampling", false);
         for (int stage = 0; stage + 1 < hp.subsampling_stages(); ++stage) {
             freq = causal ? freq / 2 + 1 : (freq - 1) / 2 + 1;
-            if (freq < 2) f.fail("parakeet.preprocessor.n_mels = " + std::to_string(hp.n_mels) + " is too small for ×" +
-                                 std::to_string(hp.subsampling_factor) + " subsampling");
+            if (freq < 2)
+                f.fail("parakeet.preprocessor.n_mels = " + std::to_string(hp.n_mels) + " is too small for ×" + std::to_string(hp.subsampling_factor) +
+                       " subsampling");
         }
     }
-    hp.subsampling_channels = int(checked_dim(f, "parakeet.encoder.subsampling_conv_channels",
-                                              dim_from(f, "parakeet.encoder.subsampling_conv_channels", "encoder.pre_encode.conv.0.weight", 3, 256), 1, 4096));
+    hp.subsampling_channels =
+            int(checked_dim(f, "parakeet.encoder.subsampling_conv_channels",
+                            dim_from(f, "parakeet.encoder.subsampling_conv_channels", "encoder.pre_encode.conv.0.weight", 3, 256), 1, 4096));
     hp.xscaling = f.get_bool("parakeet.encoder.xscaling", true);
     // The key, when written, is authoritative: every bias it implies is then required (a dropped one
     // must not quietly become zero). Files without the key say it by the first layer's bias.
     hp.use_bias = f.has_key("parakeet.encoder.use_bias") ? f.get_bool("parakeet.encoder.use_bias", true)
-                                                          : f.tensor("encoder.layers.0.feed_forward1.linear1.bias") != nullptr;
+                                                         : f.tensor("encoder.layers.0.feed_forward1.linear1.bias") != nullptr;
     hp.att_context_style = f.get_string("parakeet.encoder.att_context_style", "regular");
     hp.att_context_left = int(f.get_int("parakeet.encoder.att_context_left", -1));
     hp.att_context_right = int(f.get_int("parakeet.encoder.att_context_right", -1));
     hp.causal_downsampling = f.get_bool("parakeet.encoder.causal_downsampling", false);
     hp.conv_causal = f.get_bool("parakeet.encoder.conv_causal", false);
     if (hp.att_context_style != "regular" && hp.att_context_style != "chunked_limited") {
-        f.fail("parakeet.encoder.att_context_style = " + quoted_value(hp.att_context_style) + " is not supported (expected 'regular' or 'chunked_limited')");
+        f.fail("parakeet.encoder.att_context_style = " + quoted_value(hp.att_context_style) +
+               " is not supported (expected 'regular' or 'chunked_limited')");
     }
     read_att_presets(f, hp);
     if (hp.att_context_style == "chunked_limited" && (hp.att_context_left < 0 || hp.att_context_right < 0 || hp.att_context_right > 1000)) {
@@ -276,8 +283,8 @@ void read_vocabulary(const GgufFile & f, Hparams & hp) {
     if (hp.pieces.empty()) f.fail("no vocabulary: key 'parakeet.tokenizer.pieces' is missing or empty");
     hp.vocab_size = int(checked_dim(f, "parakeet.vocab_size", f.get_int("parakeet.vocab_size", int64_t(hp.pieces.size())), 1, kMaxVocab));
     if (size_t(hp.vocab_size) != hp.pieces.size()) {
-        f.fail("parakeet.vocab_size = " + std::to_string(hp.vocab_size) + " but parakeet.tokenizer.pieces holds " +
-               std::to_string(hp.pieces.size()) + " pieces");
+        f.fail("parakeet.vocab_size = " + std::to_string(hp.vocab_size) + " but parakeet.tokenizer.pieces holds " + std::to_string(hp.pieces.size()) +
+               " pieces");
     }
     hp.blank_id = int(f.get_int("parakeet.blank_id", hp.vocab_size));
     if (hp.blank_id != hp.vocab_size) {
@@ -315,7 +322,8 @@ void read_transducer(const GgufFile & f, Hparams & hp) {
     int64_t layers = f.get_int("parakeet.decoder.pred_rnn_layers", counted > 0 ? counted : 1);
     if (layers == 0) layers = 1;  // parakeet.cpp treats 0 as 1
     hp.pred_layers = int(checked_dim(f, "parakeet.decoder.pred_rnn_layers", layers, 1, 16));
-    hp.joint_hidden = int(checked_dim(f, "parakeet.joint.joint_hidden", dim_from(f, "parakeet.joint.joint_hidden", "joint.enc.weight", 1, 640), 1, kMaxDim));
+    hp.joint_hidden =
+            int(checked_dim(f, "parakeet.joint.joint_hidden", dim_from(f, "parakeet.joint.joint_hidden", "joint.enc.weight", 1, 640), 1, kMaxDim));
     hp.joint_activation = f.get_string("parakeet.joint.activation", "relu");
     if (hp.joint_activation != "relu" && hp.joint_activation != "tanh" && hp.joint_activation != "sigmoid") {
         f.fail("parakeet.joint.activation = " + quoted_value(hp.joint_activation) + " (expected relu, tanh or sigmoid)");
@@ -325,7 +333,6 @@ void read_transducer(const GgufFile & f, Hparams & hp) {
         if (d < 0 || d > 1000) f.fail("parakeet.tdt.durations holds " + std::to_string(d) + " (expected 0..1000)");
         hp.durations.push_back(int(d));
     }
-    
 }
 
 }  // namespace
@@ -375,7 +382,8 @@ void validate_tensors(const GgufFile & f, const Hparams & hp) {
                 if (there) f.fail("tensor '" + use.name + "' is present but parakeet.encoder.use_bias = false");
                 continue;
             }
-            if (!there) f.fail("tensor '" + use.name + "' is missing (expected shape " + shape_text(use.shape) + ", parakeet.encoder.use_bias = true)");
+            if (!there)
+                f.fail("tensor '" + use.name + "' is missing (expected shape " + shape_text(use.shape) + ", parakeet.encoder.use_bias = true)");
         }
         if (use.name == "joint.joint_net.2.weight") {
             // The output count says whether durations are missing, the likeliest mistake: say so.

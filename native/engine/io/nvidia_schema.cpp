@@ -102,7 +102,8 @@ void translate_keys(const GgufFile & f, gguf_context * o) {
     copy_int(f, o, "asr.preprocessor.n_fft", "parakeet.preprocessor.n_fft");
     gguf_set_val_i64(o, "parakeet.preprocessor.win_length", samples_of(f.get_float("asr.preprocessor.window_size", 0.025), sample_rate));
     gguf_set_val_i64(o, "parakeet.preprocessor.hop_length", samples_of(f.get_float("asr.preprocessor.window_stride", 0.01), sample_rate));
-    if (f.has_key("asr.preprocessor.preemph")) gguf_set_val_f32(o, "parakeet.preprocessor.preemph", float(f.get_float("asr.preprocessor.preemph", 0.97)));
+    if (f.has_key("asr.preprocessor.preemph"))
+        gguf_set_val_f32(o, "parakeet.preprocessor.preemph", float(f.get_float("asr.preprocessor.preemph", 0.97)));
     copy_string(f, o, "asr.preprocessor.normalize", "parakeet.preprocessor.normalize");
 
     // Vocabulary: asr.tokenizer.vocab holds the pieces without blank. A CTC file counts them in
@@ -191,13 +192,20 @@ std::string nvidia_sentencepiece_model(const GgufFile & f) {
     int count = 0;
     for (char c : encoded) {
         int v = -1;
-        if (c >= 'A' && c <= 'Z') v = c - 'A';
-        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9') v = c - '0' + 52;
-        else if (c == '+') v = 62;
-        else if (c == '/') v = 63;
-        else if (c == '=') break;
-        else f.fail("asr.tokenizer.spm_model is not base64 (it holds the embedded SentencePiece model)");
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '+')
+            v = 62;
+        else if (c == '/')
+            v = 63;
+        else if (c == '=')
+            break;
+        else
+            f.fail("asr.tokenizer.spm_model is not base64 (it holds the embedded SentencePiece model)");
         bits = (bits << 6) | uint32_t(v);
         count += 6;
         if (count >= 8) {

@@ -15,10 +15,12 @@ namespace parakeet {
 namespace {
 
 ggml_type quant_type(const std::string & name) {
-    static const struct { const char * name; ggml_type type; } types[] = {
-        {"f32", GGML_TYPE_F32}, {"f16", GGML_TYPE_F16}, {"bf16", GGML_TYPE_BF16}, {"q8_0", GGML_TYPE_Q8_0},
-        {"q5_0", GGML_TYPE_Q5_0}, {"q4_0", GGML_TYPE_Q4_0}, {"q6_k", GGML_TYPE_Q6_K}, {"q5_k", GGML_TYPE_Q5_K},
-        {"q4_k", GGML_TYPE_Q4_K},
+    static const struct {
+        const char * name;
+        ggml_type type;
+    } types[] = {
+            {"f32", GGML_TYPE_F32},   {"f16", GGML_TYPE_F16},   {"bf16", GGML_TYPE_BF16}, {"q8_0", GGML_TYPE_Q8_0}, {"q5_0", GGML_TYPE_Q5_0},
+            {"q4_0", GGML_TYPE_Q4_0}, {"q6_k", GGML_TYPE_Q6_K}, {"q5_k", GGML_TYPE_Q5_K}, {"q4_k", GGML_TYPE_Q4_K},
     };
     for (const auto & t : types) {
         if (name == t.name) return t.type;

@@ -20,7 +20,7 @@ constexpr uint64_t kModelBpe = 2;
 
 [[noreturn]] void malformed(const std::string & what) {
     throw Error(ErrorCode::ModelInvalid, "the embedded SentencePiece model (asr.tokenizer.spm_model) is malformed: " + what +
-                                             "; convert the model again, or use a file without it");
+                                                 "; convert the model again, or use a file without it");
 }
 
 /** Protobuf wire format, read by hand: varints, fixed32 and length-delimited fields. */
@@ -113,10 +113,14 @@ SentencePieceModel SentencePieceModel::parse(const std::string & bytes) {
             while (!piece.done()) {
                 uint32_t f, w;
                 piece.key(f, w);
-                if (f == kPieceText && w == 2) text = piece.text();
-                else if (f == kPieceScore && w == 5) score = piece.fixed32();
-                else if (f == kPieceType && w == 0) type = piece.varint();
-                else piece.skip(w);
+                if (f == kPieceText && w == 2)
+                    text = piece.text();
+                else if (f == kPieceScore && w == 5)
+                    score = piece.fixed32();
+                else if (f == kPieceType && w == 0)
+                    type = piece.varint();
+                else
+                    piece.skip(w);
             }
             if (text.empty()) malformed("a piece has no text");
             if (!std::isfinite(score)) malformed("the piece '" + text + "' has a non-finite score");
@@ -129,8 +133,10 @@ SentencePieceModel SentencePieceModel::parse(const std::string & bytes) {
             while (!spec.done()) {
                 uint32_t f, w;
                 spec.key(f, w);
-                if (f == kModelType && w == 0) model.bpe_ = spec.varint() == kModelBpe;
-                else spec.skip(w);
+                if (f == kModelType && w == 0)
+                    model.bpe_ = spec.varint() == kModelBpe;
+                else
+                    spec.skip(w);
             }
         } else {
             proto.skip(wire);

@@ -25,8 +25,7 @@ std::string identity_of(const std::string & path) {
 #else
     const long long mtime_ns = static_cast<long long>(s.st_mtim.tv_sec) * 1000000000LL + s.st_mtim.tv_nsec;
 #endif
-    return path + "|" + std::to_string(s.st_dev) + ":" + std::to_string(s.st_ino) + ":" + std::to_string(s.st_size) + ":" +
-           std::to_string(mtime_ns);
+    return path + "|" + std::to_string(s.st_dev) + ":" + std::to_string(s.st_ino) + ":" + std::to_string(s.st_size) + ":" + std::to_string(mtime_ns);
 #endif
 }
 

@@ -61,7 +61,8 @@ void check_diarizer_identity(const GgufFile & f) {
     }
     if (general_arch != "parakeet") f.fail("general.architecture is '" + general_arch + "', expected 'parakeet' (this is not a Sortformer diarizer)");
     if (arch != "diarization") {
-        f.fail("this is a speech recognition model (parakeet.arch = '" + arch + "'), not a speaker-diarization model; "
+        f.fail("this is a speech recognition model (parakeet.arch = '" + arch +
+               "'), not a speaker-diarization model; "
                "choose a Sortformer GGUF (parakeet.arch = 'diarization') as the diarizer, and this file as the speech model");
     }
     if (f.tensor("sortformer_modules.subpixel_upsample.weight") != nullptr) {
@@ -83,9 +84,11 @@ SortformerHparams read_sortformer_hparams(const GgufFile & f, const Hparams & en
     sp.tf_d_model = checked(f, "parakeet.diar.tf_d_model", f.get_int("parakeet.diar.tf_d_model", 192), 1, 16384);
     sp.tf_heads = checked(f, "parakeet.diar.tf_n_heads", f.get_int("parakeet.diar.tf_n_heads", 8), 1, 256);
     if (sp.tf_d_model % sp.tf_heads != 0) {
-        f.fail("parakeet.diar.tf_n_heads = " + std::to_string(sp.tf_heads) + " does not divide parakeet.diar.tf_d_model = " + std::to_string(sp.tf_d_model));
+        f.fail("parakeet.diar.tf_n_heads = " + std::to_string(sp.tf_heads) +
+               " does not divide parakeet.diar.tf_d_model = " + std::to_string(sp.tf_d_model));
     }
-    while (sp.tf_layers < 256 && f.tensor("transformer_encoder.layers." + std::to_string(sp.tf_layers) + ".layer_norm_1.weight") != nullptr) ++sp.tf_layers;
+    while (sp.tf_layers < 256 && f.tensor("transformer_encoder.layers." + std::to_string(sp.tf_layers) + ".layer_norm_1.weight") != nullptr)
+        ++sp.tf_layers;
     if (sp.tf_layers == 0) f.fail("tensor 'transformer_encoder.layers.0.layer_norm_1.weight' is missing (a Sortformer has a transformer encoder)");
     const ggml_tensor * dense_in = f.tensor("transformer_encoder.layers.0.second_sub_layer.dense_in.weight");
     if (dense_in == nullptr) f.fail("tensor 'transformer_encoder.layers.0.second_sub_layer.dense_in.weight' is missing");
@@ -95,7 +98,8 @@ SortformerHparams read_sortformer_hparams(const GgufFile & f, const Hparams & en
     sp.chunk_len = checked(f, "parakeet.diar.chunk_len", f.get_int("parakeet.diar.chunk_len", 188), 1, 100000);
     sp.chunk_left_context = checked(f, "parakeet.diar.chunk_left_context", f.get_int("parakeet.diar.chunk_left_context", 1), 0, 10000);
     sp.chunk_right_context = checked(f, "parakeet.diar.chunk_right_context", f.get_int("parakeet.diar.chunk_right_context", 1), 0, 10000);
-    sp.spkcache_sil_frames_per_spk = checked(f, "parakeet.diar.spkcache_sil_frames_per_spk", f.get_int("parakeet.diar.spkcache_sil_frames_per_spk", 3), 0, 10000);
+    sp.spkcache_sil_frames_per_spk =
+            checked(f, "parakeet.diar.spkcache_sil_frames_per_spk", f.get_int("parakeet.diar.spkcache_sil_frames_per_spk", 3), 0, 10000);
     // NeMo _check_streaming_parameters: the cache holds at least one speech and the silence frames per speaker.
     sp.spkcache_len = checked(f, "parakeet.diar.spkcache_len", f.get_int("parakeet.diar.spkcache_len", 188),
                               int64_t(1 + sp.spkcache_sil_frames_per_spk) * sp.n_speakers, 100000);

@@ -76,9 +76,9 @@ const std::vector<TensorSpec> & tensor_table();
 struct TensorUse {
     const TensorSpec * spec = nullptr;
     std::string name;
-    int index = 0;       // the scope's index (0 for Model scope)
+    int index = 0;  // the scope's index (0 for Model scope)
     TensorShape shape;
-    bool present = true; // false: the file must not hold it (an encoder bias without use_bias)
+    bool present = true;  // false: the file must not hold it (an encoder bias without use_bias)
 };
 
 /** The table for these hyper-parameters: rows whose need holds, scopes expanded (a layer's rows together). */

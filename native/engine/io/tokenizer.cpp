@@ -9,7 +9,7 @@
 namespace parakeet {
 namespace {
 
-const std::string kWordMark = "\xE2\x96\x81";  // ▁ U+2581
+const std::string kWordMark = "\xE2\x96\x81";   // ▁ U+2581
 const std::string kUnknown = " \xE2\x81\x87 ";  // " ⁇ " (SentencePiece's rendering of <unk>)
 
 bool starts_with(const std::string & s, const std::string & prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
@@ -28,9 +28,7 @@ std::string replace_marks(const std::string & s) {
 }
 
 // Unicode category P among ASCII (what NeMo's supported_punctuation collects from the vocabulary).
-bool is_ascii_punctuation(const std::string & piece) {
-    return piece.size() == 1 && std::strchr("!\"#%&'()*,-./:;?@[\\]_{}", piece[0]) != nullptr;
-}
+bool is_ascii_punctuation(const std::string & piece) { return piece.size() == 1 && std::strchr("!\"#%&'()*,-./:;?@[\\]_{}", piece[0]) != nullptr; }
 
 int byte_fallback(const std::string & piece) {
     // "<0xNN>" pieces stand for one raw byte.

@@ -29,7 +29,7 @@ public:
 
 private:
     std::vector<std::string> pieces_;
-    std::vector<std::string> rendered_;   // piece text with ▁ kept
+    std::vector<std::string> rendered_;  // piece text with ▁ kept
     std::vector<bool> starts_word_;
     std::vector<bool> punctuation_;
     std::vector<bool> dropped_;

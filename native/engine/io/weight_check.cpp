@@ -51,14 +51,8 @@ struct ScaleLayout {
     int n_scales;
 };
 constexpr ScaleLayout kScaleLayouts[] = {
-    {GGML_TYPE_Q8_0, 34, {0, 0}, 1},
-    {GGML_TYPE_Q4_0, 18, {0, 0}, 1},
-    {GGML_TYPE_Q4_1, 20, {0, 2}, 2},
-    {GGML_TYPE_Q5_0, 22, {0, 0}, 1},
-    {GGML_TYPE_Q5_1, 24, {0, 2}, 2},
-    {GGML_TYPE_Q4_K, 144, {0, 2}, 2},
-    {GGML_TYPE_Q5_K, 176, {0, 2}, 2},
-    {GGML_TYPE_Q6_K, 210, {208, 208}, 1},
+        {GGML_TYPE_Q8_0, 34, {0, 0}, 1}, {GGML_TYPE_Q4_0, 18, {0, 0}, 1},  {GGML_TYPE_Q4_1, 20, {0, 2}, 2},  {GGML_TYPE_Q5_0, 22, {0, 0}, 1},
+        {GGML_TYPE_Q5_1, 24, {0, 2}, 2}, {GGML_TYPE_Q4_K, 144, {0, 2}, 2}, {GGML_TYPE_Q5_K, 176, {0, 2}, 2}, {GGML_TYPE_Q6_K, 210, {208, 208}, 1},
 };
 
 /** First bad element (its block's first element for scaled types), or kNone. */
@@ -106,8 +100,8 @@ void check_weights_finite(const GgufFile & file, const std::atomic<bool> * abort
     std::vector<const ggml_tensor *> tensors;
     for (ggml_tensor * t = ggml_get_first_tensor(file.meta()); t != nullptr; t = ggml_get_next_tensor(file.meta(), t)) tensors.push_back(t);
     auto fail_at = [&](const ggml_tensor * t, size_t at) {
-        file.fail(std::string("tensor '") + ggml_get_name(t) + "' holds NaN or infinite values (the first at element " +
-                  std::to_string(at) + "): the weights are damaged; download or export the model again");
+        file.fail(std::string("tensor '") + ggml_get_name(t) + "' holds NaN or infinite values (the first at element " + std::to_string(at) +
+                  "): the weights are damaged; download or export the model again");
     };
     auto aborted = [&] { return abort != nullptr && abort->load(); };
 
@@ -136,8 +130,7 @@ void check_weights_finite(const GgufFile & file, const std::atomic<bool> * abort
             if (at == kNone) continue;
             bad_at[i] = at;
             size_t seen = first_bad.load();
-            while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
-            }
+            while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {}
         }
     };
     std::vector<std::thread> pool;

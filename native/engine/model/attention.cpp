@@ -19,10 +19,10 @@ bool uses_fused_attention(const Hparams & hp, bool cpu_graph) {
 ggml_tensor * build_position_projection(ggml_context * ctx, const ConformerLayerWeights & w, const EncoderInputs & in) {
     const RelPosProjection * halves = in.packed != nullptr && in.pos_halves != nullptr ? in.packed->rel_pos(w.pos_w) : nullptr;
     const Q8RelPosProjection * q8_halves = in.packed != nullptr && in.pos_halves_q8 != nullptr ? in.packed->q8_rel_pos(w.pos_w) : nullptr;
-    return halves != nullptr                ? halves->apply(ctx, in.pos_halves, ggml_get_name(w.pos_w))
-           : q8_halves != nullptr          ? q8_halves->apply(ctx, in.pos_halves_q8, ggml_get_name(w.pos_w))
-           : in.pos_quantized != nullptr   ? in.packed->find(w.pos_w)->apply_quantized(ctx, in.pos_quantized, ggml_get_name(w.pos_w), Epilogue{})
-                                           : mul_mat(ctx, w.pos_w, in.pos, in.packed);
+    return halves != nullptr             ? halves->apply(ctx, in.pos_halves, ggml_get_name(w.pos_w))
+           : q8_halves != nullptr        ? q8_halves->apply(ctx, in.pos_halves_q8, ggml_get_name(w.pos_w))
+           : in.pos_quantized != nullptr ? in.packed->find(w.pos_w)->apply_quantized(ctx, in.pos_quantized, ggml_get_name(w.pos_w), Epilogue{})
+                                         : mul_mat(ctx, w.pos_w, in.pos, in.packed);
 }
 
 ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, const ConformerLayerWeights & w, const NormedInput & xh,
@@ -57,11 +57,11 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
     // Head-major copies: contiguous operands take ggml's blocked matmul kernels.
     ggml_tensor * q_u = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_u), 0, 2, 1, 3));  // [dk, T, H]
     ggml_tensor * q_v = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_v), 0, 2, 1, 3));  // [dk, T, H]
-    ggml_tensor * k_h = ggml_cont(ctx, ggml_permute(ctx, k, 0, 2, 1, 3));                          // [dk, T, H]
-    ggml_tensor * p_h = ggml_cont(ctx, ggml_permute(ctx, p, 0, 2, 1, 3));                          // [dk, 2T−1, H]
+    ggml_tensor * k_h = ggml_cont(ctx, ggml_permute(ctx, k, 0, 2, 1, 3));                         // [dk, T, H]
+    ggml_tensor * p_h = ggml_cont(ctx, ggml_permute(ctx, p, 0, 2, 1, 3));                         // [dk, 2T−1, H]
 
-    ggml_tensor * ac = ggml_mul_mat(ctx, k_h, q_u);       // [T keys, T queries, H]
-    ggml_tensor * bd_raw = ggml_mul_mat(ctx, p_h, q_v);   // [2T−1 positions, T queries, H]
+    ggml_tensor * ac = ggml_mul_mat(ctx, k_h, q_u);      // [T keys, T queries, H]
+    ggml_tensor * bd_raw = ggml_mul_mat(ctx, p_h, q_v);  // [2T−1 positions, T queries, H]
     // rel_shift (pad a zero column, reshape, drop a row, keep T columns) is the
     // strided view BD[i, j] = BD_raw[i, (T−1) − i + j]: start at column T−1 and
     // step one column back per query row.
@@ -71,7 +71,7 @@ ggml_tensor * build_rel_pos_attention(ggml_context * ctx, const Hparams & hp, co
     ggml_tensor * attn = ggml_soft_max_ext(ctx, scores, in.att_mask, 1.0f / std::sqrt(float(dk)), 0.0f);
 
     ggml_tensor * v_t = ggml_cont(ctx, ggml_permute(ctx, v, 1, 2, 0, 3));  // [T keys, dk, H]
-    ggml_tensor * context = ggml_mul_mat(ctx, v_t, attn);                   // [dk, T, H]
+    ggml_tensor * context = ggml_mul_mat(ctx, v_t, attn);                  // [dk, T, H]
     context = ggml_cont(ctx, ggml_permute(ctx, context, 0, 2, 1, 3));      // [dk, H, T]
     context = ggml_reshape_2d(ctx, context, D, T);
     // NeMo masks whole rows of padded queries, so their context is zero.

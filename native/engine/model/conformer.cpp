@@ -14,7 +14,8 @@ ggml_tensor * build_feed_forward(ggml_context * ctx, const NormedInput & xh, ggm
                                  const PackedWeights * packed, ggml_tensor * residual) {
     const PackedMatmul * second = packed != nullptr ? packed->find(w2) : nullptr;
     if (xh.quantized != nullptr && second != nullptr) {
-        ggml_tensor * hq = packed->find(w1)->apply_quantized_to(ctx, xh.quantized, ggml_get_name(w1), Epilogue{b1, true}, second->activation_format());
+        ggml_tensor * hq =
+                packed->find(w1)->apply_quantized_to(ctx, xh.quantized, ggml_get_name(w1), Epilogue{b1, true}, second->activation_format());
         if (hq != nullptr) return second->apply_quantized(ctx, hq, ggml_get_name(w2), Epilogue{b2, false, residual, 0.5f});
     }
     ggml_tensor * h = linear_ex(ctx, xh, w1, b1, packed, true);
@@ -68,12 +69,12 @@ ggml_tensor * build_conformer_layer(ggml_context * ctx, const Hparams & hp, cons
     // Each block's input norm is read only by its first matmuls: on the packed int8 kernels it is
     // written already quantized (NormedInput), once for q, k and v.
     const bool fused = in.cpu_fused_ops;
-    ggml_tensor * r = build_feed_forward(ctx, normed_for(ctx, x, w.ff1_norm_w, w.ff1_norm_b, fused, in.packed, {w.ff1_w1}), w.ff1_w1, w.ff1_b1, w.ff1_w2,
-                                   w.ff1_b2, in.packed, x);
+    ggml_tensor * r = build_feed_forward(ctx, normed_for(ctx, x, w.ff1_norm_w, w.ff1_norm_b, fused, in.packed, {w.ff1_w1}), w.ff1_w1, w.ff1_b1,
+                                         w.ff1_w2, w.ff1_b2, in.packed, x);
     r = build_rel_pos_attention(ctx, hp, w, normed_for(ctx, r, w.att_norm_w, w.att_norm_b, fused, in.packed, {w.q_w, w.k_w, w.v_w}), in, frames, r);
     r = build_conv_module(ctx, hp, w, normed_for(ctx, r, w.conv_norm_w, w.conv_norm_b, fused, in.packed, {w.pw1_w}), in, frames, r);
     r = build_feed_forward(ctx, normed_for(ctx, r, w.ff2_norm_w, w.ff2_norm_b, fused, in.packed, {w.ff2_w1}), w.ff2_w1, w.ff2_b1, w.ff2_w2, w.ff2_b2,
-                     in.packed, r);
+                           in.packed, r);
     return layer_norm(ctx, r, w.out_norm_w, w.out_norm_b, in.cpu_fused_ops);
 }
 

@@ -17,7 +17,6 @@
 namespace parakeet {
 namespace {
 
-
 std::vector<float> time_mask(int length, int valid) {
     std::vector<float> m(size_t(length), 0.0f);
     for (int t = 0; t < valid && t < length; ++t) m[size_t(t)] = 1.0f;
@@ -161,15 +160,17 @@ bool Encoder::fill_position_table(int frames, const std::atomic<bool> * abort, E
     ggml_cgraph * graph = ggml_new_graph_custom(ctx, encoder_graph_nodes(hp_), false);
     for (size_t i = 0; i < layers; ++i) {
         ggml_tensor * p = build_position_projection(ctx, w_.layers[i], in);
-        ggml_build_forward_expand(graph, layout == PositionTable::Layout::AmxWords ? amx_position_words(ctx, p, position_table_.layer(i), hp_.head_dim())
-                                                                                    : ggml_cpy(ctx, p, position_table_.layer(i)));
+        ggml_build_forward_expand(graph, layout == PositionTable::Layout::AmxWords
+                                                 ? amx_position_words(ctx, p, position_table_.layer(i), hp_.head_dim())
+                                                 : ggml_cpy(ctx, p, position_table_.layer(i)));
     }
     try {
-        backend_.compute(graph, [&] { set_position_inputs(in, target, hp_.d_model); }, abort, profile, "positions");
+        backend_.compute(
+                graph, [&] { set_position_inputs(in, target, hp_.d_model); }, abort, profile, "positions");
     } catch (const Error & e) {
-        position_table_.clear();  // half filled: the next run starts it again
+        position_table_.clear();                        // half filled: the next run starts it again
         if (e.code() != ErrorCode::OutOfMemory) throw;  // cancelled, or the device failed: as any run would say
-        return false;  // the table's compute buffers did not fit: this run projects the positions itself
+        return false;                                   // the table's compute buffers did not fit: this run projects the positions itself
     } catch (...) {
         position_table_.clear();
         throw;
@@ -178,12 +179,16 @@ bool Encoder::fill_position_table(int frames, const std::atomic<bool> * abort, E
 }
 
 Encoder::Encoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend)
-    : hp_(hp), w_(w), packed_(packed), backend_(backend), position_table_(kPositionTableBytes) {
+        : hp_(hp),
+          w_(w),
+          packed_(packed),
+          backend_(backend),
+          position_table_(kPositionTableBytes) {
     backend_.reserve_graph_nodes(encoder_graph_nodes(hp_));
 }
 
-EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort,
-                           EncoderProfile * profile, int prompt_index) {
+EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool keep_encoded, const std::atomic<bool> * abort, EncoderProfile * profile,
+                           int prompt_index) {
     const int out_frames = subsampling_lengths(hp_, mel.n_frames, mel.valid_frames).spatial.back();
     // Zero mel frames are appended until T' is a multiple of 8. Valid outputs are
     // unchanged (every stage masks frames past the valid length, exactly as NeMo's
@@ -191,7 +196,8 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
     // fits the SIMD width, which keeps it on ggml's blocked kernels. The CPU's fused
     // attention takes any length, so there the padding would only be extra work.
     int mel_frames = mel.n_frames;
-    while (!uses_fused_attention(hp_, backend_.is_cpu()) && subsampling_lengths(hp_, mel_frames, mel.valid_frames).spatial.back() % 8 != 0) ++mel_frames;
+    while (!uses_fused_attention(hp_, backend_.is_cpu()) && subsampling_lengths(hp_, mel_frames, mel.valid_frames).spatial.back() % 8 != 0)
+        ++mel_frames;
     std::vector<std::string> devices;
     int frames = 0, valid = 0;
     const std::vector<float> subsampled = subsample_padded(mel, mel_frames, frames, valid, devices, abort, profile);
@@ -245,9 +251,9 @@ std::vector<float> Encoder::subsample_padded(const MelSpectrogram & mel, int mel
     const int margin = tiled ? kTileMargin : 0;
     for (int r0 = 0; r0 < frames; r0 += tiled ? kTileFrames : frames) {
         const int r1 = tiled ? std::min(frames, r0 + kTileFrames) : frames;
-        const int first_row = r0 - margin;                       // absolute output row of tile row 0
+        const int first_row = r0 - margin;  // absolute output row of tile row 0
         const int rows = (r1 - r0) + 2 * margin;
-        const int mel_first = first_row * factor;                // absolute mel frame of image row 0
+        const int mel_first = first_row * factor;  // absolute mel frame of image row 0
         const int mel_rows = tiled ? rows * factor : mel_frames;
 
         GraphArena arena(graph_meta_);
@@ -289,12 +295,16 @@ std::vector<float> Encoder::subsample_padded(const MelSpectrogram & mel, int mel
             if (t < 0 || t >= mel.n_frames) continue;
             for (int m = 0; m < hp_.n_mels; ++m) image[size_t(i) * hp_.n_mels + m] = mel.data[size_t(m) * mel.n_frames + t];
         }
-        add_devices(backend_.compute(graph, [&] {
-            ggml_backend_tensor_set(in.mel, image.data(), 0, image.size() * sizeof(float));
-            for (size_t k = 0; k < in.stage_masks.size(); ++k) {
-                if (in.stage_masks[k]) ggml_backend_tensor_set(in.stage_masks[k], mask_data[k].data(), 0, mask_data[k].size() * sizeof(float));
-            }
-        }, abort, profile, "subsampling"));
+        add_devices(backend_.compute(
+                graph,
+                [&] {
+                    ggml_backend_tensor_set(in.mel, image.data(), 0, image.size() * sizeof(float));
+                    for (size_t k = 0; k < in.stage_masks.size(); ++k) {
+                        if (in.stage_masks[k])
+                            ggml_backend_tensor_set(in.stage_masks[k], mask_data[k].data(), 0, mask_data[k].size() * sizeof(float));
+                    }
+                },
+                abort, profile, "subsampling"));
         // Keep the tile's interior rows [r0, r1).
         ggml_backend_tensor_get(x, subsampled.data() + size_t(r0) * D, size_t(margin) * D * sizeof(float), size_t(r1 - r0) * D * sizeof(float));
     }
@@ -320,7 +330,8 @@ EncoderOutput Encoder::run_layers(const std::vector<float> & subsampled, int fra
 
     // --- 2. conformer layers and the head
     // The kept projections (its own graph, in graph_meta_ too, so before this run's arena).
-    const bool keep_positions = uses_fused_attention(hp_, backend_.is_cpu()) && position_table_.fits(position_layout(), frames, D, w_.layers.size()) &&
+    const bool keep_positions = uses_fused_attention(hp_, backend_.is_cpu()) &&
+                                position_table_.fits(position_layout(), frames, D, w_.layers.size()) &&
                                 (position_table_.frames() >= frames || fill_position_table(frames, abort, profile));
     GraphArena arena(graph_meta_);
     ggml_context * ctx = arena.ctx;
@@ -363,21 +374,24 @@ EncoderOutput Encoder::run_layers(const std::vector<float> & subsampled, int fra
         ggml_set_output(head_out);
         ggml_build_forward_expand(graph, head_out);
     }
-    add_devices(backend_.compute(graph, [&] {
-        ggml_backend_tensor_set(x_in, subsampled.data(), 0, subsampled.size() * sizeof(float));
-        set_position_inputs(in, frames, hp_.d_model);
-        // Unused (so unallocated, and not built: T'² floats) when the fused attention op runs instead
-        // of the masked softmax.
-        if (in.att_mask->buffer != nullptr) {
-            const std::vector<float> att = attention_mask(hp_, frames, valid);
-            ggml_backend_tensor_set(in.att_mask, att.data(), 0, att.size() * sizeof(float));
-        }
-        if (in.frame_mask) ggml_backend_tensor_set(in.frame_mask, frame_mask_data.data(), 0, frame_mask_data.size() * sizeof(float));
-        if (in_prompt != nullptr) {
-            const std::vector<float> onehot = prompt_onehot(hp_, prompt_index >= 0 ? prompt_index : prompt_index_for(hp_, "auto"), frames);
-            ggml_backend_tensor_set(in_prompt, onehot.data(), 0, onehot.size() * sizeof(float));
-        }
-    }, abort, profile, "conformer layers"));
+    add_devices(backend_.compute(
+            graph,
+            [&] {
+                ggml_backend_tensor_set(x_in, subsampled.data(), 0, subsampled.size() * sizeof(float));
+                set_position_inputs(in, frames, hp_.d_model);
+                // Unused (so unallocated, and not built: T'² floats) when the fused attention op runs instead
+                // of the masked softmax.
+                if (in.att_mask->buffer != nullptr) {
+                    const std::vector<float> att = attention_mask(hp_, frames, valid);
+                    ggml_backend_tensor_set(in.att_mask, att.data(), 0, att.size() * sizeof(float));
+                }
+                if (in.frame_mask) ggml_backend_tensor_set(in.frame_mask, frame_mask_data.data(), 0, frame_mask_data.size() * sizeof(float));
+                if (in_prompt != nullptr) {
+                    const std::vector<float> onehot = prompt_onehot(hp_, prompt_index >= 0 ? prompt_index : prompt_index_for(hp_, "auto"), frames);
+                    ggml_backend_tensor_set(in_prompt, onehot.data(), 0, onehot.size() * sizeof(float));
+                }
+            },
+            abort, profile, "conformer layers"));
 
     // Only the unpadded frames leave the device.
     if (keep_encoded) {

@@ -16,12 +16,12 @@ namespace parakeet {
 enum class EncoderHead { None, Ctc, JointEnc };
 
 struct EncoderOutput {
-    int frames = 0;   // T' (spatial)
-    int valid = 0;    // Tv (NeMo encoded_len)
+    int frames = 0;  // T' (spatial)
+    int valid = 0;   // Tv (NeMo encoded_len)
     int dim = 0;
     std::vector<float> encoded;  // [T'][D] when requested
     int head_dim = 0;
-    std::vector<float> head;     // [T'][V+1] CTC logits, or [T'][J] joint.enc projection
+    std::vector<float> head;  // [T'][V+1] CTC logits, or [T'][J] joint.enc projection
     std::vector<std::string> devices;
 };
 
@@ -38,7 +38,8 @@ public:
      */
     std::vector<float> pre_encode(const MelSpectrogram & mel, int & valid, const std::atomic<bool> * abort, EncoderProfile * profile = nullptr);
     /** The conformer layers over rows made by pre_encode (NeMo's bypass_pre_encode=True): `encoded` [n_rows][D]. */
-    EncoderOutput encode_pre_encoded(const std::vector<float> & rows, int n_rows, const std::atomic<bool> * abort, EncoderProfile * profile = nullptr);
+    EncoderOutput encode_pre_encoded(const std::vector<float> & rows, int n_rows, const std::atomic<bool> * abort,
+                                     EncoderProfile * profile = nullptr);
 
 private:
     /** Step 1 of run(): the subsampling of `mel_frames` mel frames (zero past the clip), [frames][D]. */

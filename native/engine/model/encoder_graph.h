@@ -22,19 +22,19 @@ SubsamplingLengths subsampling_lengths(const Hparams & hp, int mel_frames, int m
 
 /** Graph inputs shared by all layers. */
 struct EncoderInputs {
-    ggml_tensor * mel = nullptr;                 // [M, T] (frequency fastest)
-    std::vector<ggml_tensor *> stage_masks;      // per subsampling stage k ≥ 1: [1, 1, H_k] (1 valid, 0 padded), or nullptr
-    ggml_tensor * pos = nullptr;                 // [D, 2T'−1] relative positional table
-    ggml_tensor * pos_halves = nullptr;          // [D, T'] its sin and cos halves for p ≥ 0 (rel_pos_projection.h), or nullptr
-    ggml_tensor * pos_halves_q8 = nullptr;       // `pos_halves` as the Q8_0 halves kernel's rows (q8_0_rel_pos_vnni.h), or nullptr
-    ggml_tensor * pos_quantized = nullptr;       // `pos` in the activation format of every layer's packed linear_pos, quantized once, or nullptr
-    ggml_tensor * att_mask = nullptr;            // [T', T'] additive (0 / −inf), keys fastest
-    ggml_tensor * frame_mask = nullptr;          // [1, T'] (1 valid, 0 padded)
+    ggml_tensor * mel = nullptr;             // [M, T] (frequency fastest)
+    std::vector<ggml_tensor *> stage_masks;  // per subsampling stage k ≥ 1: [1, 1, H_k] (1 valid, 0 padded), or nullptr
+    ggml_tensor * pos = nullptr;             // [D, 2T'−1] relative positional table
+    ggml_tensor * pos_halves = nullptr;      // [D, T'] its sin and cos halves for p ≥ 0 (rel_pos_projection.h), or nullptr
+    ggml_tensor * pos_halves_q8 = nullptr;   // `pos_halves` as the Q8_0 halves kernel's rows (q8_0_rel_pos_vnni.h), or nullptr
+    ggml_tensor * pos_quantized = nullptr;   // `pos` in the activation format of every layer's packed linear_pos, quantized once, or nullptr
+    ggml_tensor * att_mask = nullptr;        // [T', T'] additive (0 / −inf), keys fastest
+    ggml_tensor * frame_mask = nullptr;      // [1, T'] (1 valid, 0 padded)
     // Per layer: its linear_pos weight and that projection's rows for this run, kept between runs
     // (position_table.h); empty where the projection runs in the graph.
     std::vector<std::pair<const ggml_tensor *, ggml_tensor *>> kept_positions;
-    const PackedWeights * packed = nullptr;      // packed twins of matmul weights for the engine's CPU kernels, or nullptr
-    bool cpu_fused_ops = false;                  // the graph runs on the CPU: fused custom ops may be used
+    const PackedWeights * packed = nullptr;  // packed twins of matmul weights for the engine's CPU kernels, or nullptr
+    bool cpu_fused_ops = false;              // the graph runs on the CPU: fused custom ops may be used
 };
 
 /**

@@ -20,8 +20,8 @@ inline ggml_tensor * mul_mat(ggml_context * ctx, ggml_tensor * w, ggml_tensor * 
  * residual + scale · act(W·x + b): one node through a packed kernel's epilogue, else ggml's ops
  * (mul_mat, add, silu, scale, add). `residual` may be nullptr (then `scale` must be 1).
  */
-inline ggml_tensor * linear_ex(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed,
-                               bool silu, ggml_tensor * residual = nullptr, float scale = 1.0f) {
+inline ggml_tensor * linear_ex(ggml_context * ctx, ggml_tensor * x, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed, bool silu,
+                               ggml_tensor * residual = nullptr, float scale = 1.0f) {
     const PackedMatmul * p = packed != nullptr ? packed->find(w) : nullptr;
     if (p != nullptr) return p->apply(ctx, x, ggml_get_name(w), Epilogue{b, silu, residual, scale});
     ggml_tensor * y = ggml_mul_mat(ctx, w, x);
@@ -65,8 +65,10 @@ inline NormedInput normed_for(ggml_context * ctx, ggml_tensor * x, ggml_tensor *
         format = f;
     }
     NormedInput in;
-    if (shared) in.quantized = fused_layer_norm_quantized(ctx, x, gamma, beta, format);
-    else in.f32 = layer_norm(ctx, x, gamma, beta, cpu_fused);
+    if (shared)
+        in.quantized = fused_layer_norm_quantized(ctx, x, gamma, beta, format);
+    else
+        in.f32 = layer_norm(ctx, x, gamma, beta, cpu_fused);
     return in;
 }
 
@@ -74,7 +76,8 @@ inline NormedInput normed_for(ggml_context * ctx, ggml_tensor * x, ggml_tensor *
  * x quantized once in the activation format that every one of `readers` (packed matmul weights)
  * reads, for their apply_quantized; nullptr when one has no packed twin or they differ.
  */
-inline ggml_tensor * quantized_for(ggml_context * ctx, ggml_tensor * x, const PackedWeights * packed, const std::vector<const ggml_tensor *> & readers) {
+inline ggml_tensor * quantized_for(ggml_context * ctx, ggml_tensor * x, const PackedWeights * packed,
+                                   const std::vector<const ggml_tensor *> & readers) {
     if (packed == nullptr || readers.empty()) return nullptr;
     const PackedMatmul * first = packed->find(readers.front());
     for (const ggml_tensor * w : readers) {
@@ -87,8 +90,8 @@ inline ggml_tensor * quantized_for(ggml_context * ctx, ggml_tensor * x, const Pa
 }
 
 /** residual + scale · act(W·xh + b) on a NormedInput (linear_ex for the F32 form). */
-inline ggml_tensor * linear_ex(ggml_context * ctx, const NormedInput & xh, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed,
-                               bool silu, ggml_tensor * residual = nullptr, float scale = 1.0f) {
+inline ggml_tensor * linear_ex(ggml_context * ctx, const NormedInput & xh, ggml_tensor * w, ggml_tensor * b, const PackedWeights * packed, bool silu,
+                               ggml_tensor * residual = nullptr, float scale = 1.0f) {
     if (xh.quantized != nullptr) {
         return packed->find(w)->apply_quantized(ctx, xh.quantized, ggml_get_name(w), Epilogue{b, silu, residual, scale});
     }

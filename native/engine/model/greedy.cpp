@@ -32,7 +32,10 @@ void check_abort(const std::atomic<bool> * abort) {
 class JointCache {
 public:
     JointCache(const Transducer & model, const std::vector<float> & enc_proj, int joint_dim, int valid)
-        : model_(model), enc_proj_(enc_proj), joint_dim_(joint_dim), valid_(valid) {}
+            : model_(model),
+              enc_proj_(enc_proj),
+              joint_dim_(joint_dim),
+              valid_(valid) {}
 
     /** Logits of frame t for the state with this version number. */
     const float * at(int t, const PredictionState & state, unsigned version) {

@@ -8,8 +8,8 @@
 namespace parakeet {
 
 struct Hparams {
-    std::string name;                 // general.name
-    std::string arch;                 // parakeet.arch as written
+    std::string name;  // general.name
+    std::string arch;  // parakeet.arch as written
 
     // preprocessor (NeMo AudioToMelSpectrogramPreprocessor)
     int sample_rate = 16000;
@@ -48,9 +48,9 @@ struct Hparams {
     // language prompt (Nemotron-3.5: parakeet.prompt.*; NeMo's prompt-conditioned RNNT)
     bool has_prompt = false;
     int num_prompts = 0;
-    std::string prompt_default_lang;            // parakeet.prompt.default_lang ("auto")
-    std::vector<std::string> prompt_locales;    // parakeet.prompt.dictionary.keys
-    std::vector<int> prompt_indices;            // parakeet.prompt.dictionary.values (parallel)
+    std::string prompt_default_lang;          // parakeet.prompt.default_lang ("auto")
+    std::vector<std::string> prompt_locales;  // parakeet.prompt.dictionary.keys
+    std::vector<int> prompt_indices;          // parakeet.prompt.dictionary.values (parallel)
 
     // vocabulary
     int vocab_size = 0;
@@ -68,9 +68,9 @@ struct Hparams {
     // heads (decided by tensor presence, spec §1.3)
     bool has_transducer = false;
     bool has_ctc = false;
-    std::string ctc_prefix;   // "ctc_decoder." or "decoder."
+    std::string ctc_prefix;  // "ctc_decoder." or "decoder."
 
-    int subsampling_stages() const;   // log2(subsampling_factor)
+    int subsampling_stages() const;  // log2(subsampling_factor)
     int freq_after_subsampling() const;
     int head_dim() const { return n_heads > 0 ? d_model / n_heads : 0; }
     /** A cache-aware streaming model (spec §1.2: att_context_style != regular, causal convs). */

@@ -17,9 +17,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
 /** What the model reports about itself (ModelInfo), from its parts once placed. */
 ModelInfo describe(const std::string & path, const Model::Impl & m, const LoadParams & params, const DeviceSelection & selection) {
@@ -127,8 +125,9 @@ std::shared_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     DeviceSelection selection = select_device(params.device);
     impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads, params.always_schedule);
     if (selection.fell_back) log_line(LogLevel::Warn, selection.reason);
-    impl->weights = std::make_unique<ModelWeights>(*impl->file, impl->hp, *impl->backend, params.weight_type, params.packed_kernels,
-                                                   [&](float f) { progress(0.1f + 0.85f * f); }, params.abort);
+    impl->weights = std::make_unique<ModelWeights>(
+            *impl->file, impl->hp, *impl->backend, params.weight_type, params.packed_kernels, [&](float f) { progress(0.1f + 0.85f * f); },
+            params.abort);
     impl->detokenizer = std::make_unique<Detokenizer>(impl->hp.pieces);
     impl->sentencepiece_model = embedded_sentencepiece_model(*impl->file);
     if (!impl->sentencepiece_model.empty()) {
@@ -154,8 +153,8 @@ std::unique_ptr<State> Model::create_state(const StateParams & params) const {
     auto backend = std::make_unique<ComputeBackend>(selection, params.n_threads, params.always_schedule);
     if (backend->device() != m.backend->device()) {
         // The weights live in the model's device memory: a state on another device could not read them.
-        throw Error(ErrorCode::DeviceUnavailable, "device " + m.backend->device_name() + " failed to start for a new state (" +
-                                                      selection.reason + "); reload the model");
+        throw Error(ErrorCode::DeviceUnavailable,
+                    "device " + m.backend->device_name() + " failed to start for a new state (" + selection.reason + "); reload the model");
     }
     std::unique_ptr<State::Impl> state = make_state_impl(*this, m, *backend, params);
     state->owned_backend = std::move(backend);

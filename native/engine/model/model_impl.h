@@ -31,7 +31,7 @@ struct Model::Impl {
     std::unique_ptr<ComputeBackend> backend;
     std::unique_ptr<ModelWeights> weights;
     std::unique_ptr<Detokenizer> detokenizer;
-    std::string sentencepiece_model;  // embedded in the file (model_dialect.h), "" when none
+    std::string sentencepiece_model;                          // embedded in the file (model_dialect.h), "" when none
     std::shared_ptr<const SentencePieceModel> sentencepiece;  // that model parsed (exact phrase tokenization); null when none
 
     std::mutex default_state_lock;

@@ -44,9 +44,7 @@ bool is_conformer_pointwise(const std::string & name) {
     return ends_with(".conv.pointwise_conv1.weight") || ends_with(".conv.pointwise_conv2.weight");
 }
 
-bool requantizable(ggml_type type) {
-    return ggml_is_quantized(type) && type != GGML_TYPE_Q8_0 && ggml_get_type_traits(type)->to_float != nullptr;
-}
+bool requantizable(ggml_type type) { return ggml_is_quantized(type) && type != GGML_TYPE_Q8_0 && ggml_get_type_traits(type)->to_float != nullptr; }
 
 // 'i16' is not a ggml type either: the file's types stay placed and every F32 or F16 matmul weight
 // runs as 14-bit integers per 32-block (i16_vnni.h) where the CPU has AVX512-VNNI; elsewhere the
@@ -112,7 +110,7 @@ struct ModelWeights::Placement {
     // (kernels/cpu/registry.h) takes, whatever layout placed them (the file's, or a load-time conversion).
     const bool kernels;
     const bool fused_attention;  // linear_pos weights may run as column halves (MatmulUse::RelPos)
-    const bool channel_int8;  // weightType 'int8': every matmul weight that fits, per-channel int8
+    const bool channel_int8;     // weightType 'int8': every matmul weight that fits, per-channel int8
     // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
     // (i16_vnni.h).
     const bool int16_floats;
@@ -138,7 +136,7 @@ struct ModelWeights::Placement {
 
     struct Upload {
         ggml_tensor * tensor;
-        std::function<std::vector<uint8_t>()> bytes;   // produced when the buffer exists
+        std::function<std::vector<uint8_t>()> bytes;  // produced when the buffer exists
         // The file tensor the bytes came from, whose mapped pages are dropped once copied (a repacked,
         // converted or device copy stands in for them), or nullptr.
         const ggml_tensor * read_from = nullptr;
@@ -152,9 +150,9 @@ struct ModelWeights::Placement {
     // Weights the engine's own CPU kernels run from a packed copy (packed_weights.h); the ggml
     // tensor stays placed (mapped, untouched on the CPU path) for the other executors.
     struct Pack {
-        ggml_tensor * tensor;          // packed from tensor->data (host memory on the CPU) once placed
-        const ggml_tensor * mapped;    // the file's tensor when `tensor` is used from the mapping, else nullptr
-        KernelChoice kernel;           // the registry's row for it (choose_kernel, once per weight)
+        ggml_tensor * tensor;        // packed from tensor->data (host memory on the CPU) once placed
+        const ggml_tensor * mapped;  // the file's tensor when `tensor` is used from the mapping, else nullptr
+        KernelChoice kernel;         // the registry's row for it (choose_kernel, once per weight)
         // For an unbacked tensor: its bytes in tensor->type, made at pack time; else packed from tensor->data.
         std::function<std::vector<uint8_t>()> convert;
     };
@@ -178,10 +176,18 @@ struct ModelWeights::Placement {
 
     Placement(const GgufFile & f, const Hparams & h, ComputeBackend & b, ggml_type t, bool allow_packed, bool per_channel_int8, bool all_floats_int16,
               ggml_context * mapped, ggml_context * device, ggml_context * repack, ggml_context * unbacked)
-        : file(f), hp(h), backend(b), convert_to(t), ctx_mapped(mapped), ctx_device(device), ctx_repack(repack), ctx_unbacked(unbacked),
-          kernels(allow_packed && b.is_cpu()), fused_attention(uses_fused_attention(h, b.is_cpu())),
-          channel_int8(per_channel_int8 && kernels && kernel_runs(KernelNumerics::ChannelInt8, GGML_TYPE_F32)),
-          int16_floats(all_floats_int16 && kernels && kernel_runs(KernelNumerics::Int16, GGML_TYPE_F32) && t == GGML_TYPE_COUNT) {
+            : file(f),
+              hp(h),
+              backend(b),
+              convert_to(t),
+              ctx_mapped(mapped),
+              ctx_device(device),
+              ctx_repack(repack),
+              ctx_unbacked(unbacked),
+              kernels(allow_packed && b.is_cpu()),
+              fused_attention(uses_fused_attention(h, b.is_cpu())),
+              channel_int8(per_channel_int8 && kernels && kernel_runs(KernelNumerics::ChannelInt8, GGML_TYPE_F32)),
+              int16_floats(all_floats_int16 && kernels && kernel_runs(KernelNumerics::Int16, GGML_TYPE_F32) && t == GGML_TYPE_COUNT) {
         if (backend.is_cpu() && convert_to == GGML_TYPE_COUNT) {
             for (ggml_backend_buffer_type_t buft : backend.cpu_extra_buffer_types()) {
                 if (std::string(ggml_backend_buft_name(buft)).find("REPACK") != std::string::npos) repack_buft = buft;
@@ -206,14 +212,15 @@ struct ModelWeights::Placement {
             if (quantized_file && !int16_floats) {
                 bf16_tiles = true;
                 const CpuFeatures & cpu = cpu_features();
-                log_line(LogLevel::Info, std::string("Q8_0 matmuls on ") + (cpu.has(CpuClass::Amx) ? "AMX-BF16 tiles" : "the VNNI kernel") + " (AMX: " + cpu.amx_reason + ")");
+                log_line(LogLevel::Info, std::string("Q8_0 matmuls on ") + (cpu.has(CpuClass::Amx) ? "AMX-BF16 tiles" : "the VNNI kernel") +
+                                                 " (AMX: " + cpu.amx_reason + ")");
             }
             if (other_blocks) {
-                log_line(LogLevel::Info, std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
-                                             (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +
-                                             ": as Q8_0 the model would take " +
-                                             std::to_string(extra / (1 << 20)) + " MiB more (budget " + std::to_string(kRequantizeBudgetBytes >> 20) +
-                                             " MiB)");
+                log_line(LogLevel::Info,
+                         std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
+                                 (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +
+                                 ": as Q8_0 the model would take " + std::to_string(extra / (1 << 20)) + " MiB more (budget " +
+                                 std::to_string(kRequantizeBudgetBytes >> 20) + " MiB)");
             }
         }
     }
@@ -328,7 +335,8 @@ struct ModelWeights::Placement {
         if (k.row != nullptr) {
             ggml_tensor * t = ggml_new_tensor_2d(ctx_unbacked, target, ne0, ne1);
             ggml_set_name(t, name.c_str());
-            packs.push_back({t, file.mapping() != nullptr ? src : nullptr, k, [this, src, target, ne0, ne1] { return converted(src, target, ne0, ne1); }});
+            packs.push_back(
+                    {t, file.mapping() != nullptr ? src : nullptr, k, [this, src, target, ne0, ne1] { return converted(src, target, ne0, ne1); }});
             return t;
         }
         ggml_tensor * t = ggml_new_tensor_2d(ctx_device, target, ne0, ne1);
@@ -360,9 +368,7 @@ struct ModelWeights::Placement {
     }
 
     /** An encoder bias: there exactly when the model uses biases (validate_tensors checked every one is). */
-    ggml_tensor * optional_f32(const std::string & name, int64_t n) {
-        return hp.use_bias ? as_stored(name, {n}, true) : nullptr;
-    }
+    ggml_tensor * optional_f32(const std::string & name, int64_t n) { return hp.use_bias ? as_stored(name, {n}, true) : nullptr; }
 
     /** An F32 tensor computed on the host at load (folded, reordered). */
     ggml_tensor * derived_f32(const std::string & name, std::vector<int64_t> ne, std::function<std::vector<float>()> make) {
@@ -381,7 +387,8 @@ struct ModelWeights::Placement {
 
 ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBackend & backend, const std::string & weight_type, bool packed_kernels,
                            const std::function<void(float)> & progress, const std::atomic<bool> * abort) {
-    const bool channel_int8 = wants_channel_int8(weight_type) && packed_kernels && backend.is_cpu() && kernel_runs(KernelNumerics::ChannelInt8, GGML_TYPE_F32);
+    const bool channel_int8 =
+            wants_channel_int8(weight_type) && packed_kernels && backend.is_cpu() && kernel_runs(KernelNumerics::ChannelInt8, GGML_TYPE_F32);
     const bool all_floats_int16 = wants_int16(weight_type);
     const ggml_type convert_to = channel_int8 ? GGML_TYPE_COUNT : parse_weight_type(weight_type);
     {
@@ -529,7 +536,8 @@ void ModelWeights::allocate_and_fill(Placement & pl, const std::function<void(fl
         if (ggml_get_first_tensor(ctx) == nullptr) return;
         ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors_from_buft(ctx, buft);
         if (buf == nullptr) {
-            throw Error(ErrorCode::OutOfMemory, std::string("not enough memory on ") + backend.device_name() + " for the model weights (" + what + ")");
+            throw Error(ErrorCode::OutOfMemory,
+                        std::string("not enough memory on ") + backend.device_name() + " for the model weights (" + what + ")");
         }
         ggml_backend_buffer_set_usage(buf, GGML_BACKEND_BUFFER_USAGE_WEIGHTS);
         buffers_.emplace_back(buf);
@@ -546,11 +554,11 @@ void ModelWeights::allocate_and_fill(Placement & pl, const std::function<void(fl
             throw Error(ErrorCode::Internal, std::string("size mismatch while placing '") + ggml_get_name(up.tensor) + "'");
         }
         ggml_backend_tensor_set(up.tensor, bytes.data(), 0, bytes.size());
-        if (up.read_from != nullptr && file.mapping() != nullptr) file.mapping()->release(file.tensor_offset(up.read_from), ggml_nbytes(up.read_from));
+        if (up.read_from != nullptr && file.mapping() != nullptr)
+            file.mapping()->release(file.tensor_offset(up.read_from), ggml_nbytes(up.read_from));
         placed_types_[ggml_type_name(up.tensor->type)] += 1;
         if (progress) progress(0.2f + 0.7f * float(++done) / float(pl.uploads.size()));
     }
-
 }
 
 /** The packed twins of the weights the engine's own CPU kernels run (packed_weights.h), each on the row Placement chose. */
@@ -586,13 +594,13 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
     std::exception_ptr first_error;
     std::atomic<bool> failed{false};
     auto pack_one = [&](size_t i) {
-            const ggml_tensor * t = pl.packs[i].tensor;
-            const std::vector<uint8_t> made_bytes = pl.packs[i].convert ? pl.packs[i].convert() : std::vector<uint8_t>();
-            const void * data = pl.packs[i].convert ? static_cast<const void *>(made_bytes.data()) : t->data;
-            made[i] = pack_weight(pl.packs[i].kernel, WeightData{data, t->type, t->ne[1], t->ne[0]}, storage[i], second_half[i]);
-            // Released as soon as its copy exists, so the peak stays near one copy of the weights.
-            const ggml_tensor * mapped = pl.packs[i].mapped;
-            if (mapped != nullptr) file.mapping()->release(file.tensor_offset(mapped), ggml_nbytes(mapped));
+        const ggml_tensor * t = pl.packs[i].tensor;
+        const std::vector<uint8_t> made_bytes = pl.packs[i].convert ? pl.packs[i].convert() : std::vector<uint8_t>();
+        const void * data = pl.packs[i].convert ? static_cast<const void *>(made_bytes.data()) : t->data;
+        made[i] = pack_weight(pl.packs[i].kernel, WeightData{data, t->type, t->ne[1], t->ne[0]}, storage[i], second_half[i]);
+        // Released as soon as its copy exists, so the peak stays near one copy of the weights.
+        const ggml_tensor * mapped = pl.packs[i].mapped;
+        if (mapped != nullptr) file.mapping()->release(file.tensor_offset(mapped), ggml_nbytes(mapped));
     };
     auto worker = [&] {
         for (size_t i = next++; i < pl.packs.size(); i = next++) {

@@ -21,55 +21,55 @@
 namespace parakeet {
 
 struct ConformerLayerWeights {
-    ggml_tensor * ff1_norm_w = nullptr, * ff1_norm_b = nullptr;
-    ggml_tensor * ff1_w1 = nullptr, * ff1_b1 = nullptr, * ff1_w2 = nullptr, * ff1_b2 = nullptr;
-    ggml_tensor * att_norm_w = nullptr, * att_norm_b = nullptr;
-    ggml_tensor * q_w = nullptr, * q_b = nullptr, * k_w = nullptr, * k_b = nullptr, * v_w = nullptr, * v_b = nullptr;
-    ggml_tensor * out_w = nullptr, * out_b = nullptr, * pos_w = nullptr;
-    ggml_tensor * pos_bias_u = nullptr, * pos_bias_v = nullptr;   // [dk, H]
-    ggml_tensor * conv_norm_w = nullptr, * conv_norm_b = nullptr;
-    ggml_tensor * pw1_w = nullptr, * pw1_b = nullptr;             // [D, 2D], [2D]
-    ggml_tensor * dw_w = nullptr, * dw_b = nullptr;               // channels-fastest [K][D] (batch norm folded in), [D]
-    ggml_tensor * conv_ln_w = nullptr, * conv_ln_b = nullptr;     // layer_norm variant only
-    ggml_tensor * pw2_w = nullptr, * pw2_b = nullptr;             // [D, D], [D]
-    ggml_tensor * ff2_norm_w = nullptr, * ff2_norm_b = nullptr;
-    ggml_tensor * ff2_w1 = nullptr, * ff2_b1 = nullptr, * ff2_w2 = nullptr, * ff2_b2 = nullptr;
-    ggml_tensor * out_norm_w = nullptr, * out_norm_b = nullptr;
+    ggml_tensor *ff1_norm_w = nullptr, *ff1_norm_b = nullptr;
+    ggml_tensor *ff1_w1 = nullptr, *ff1_b1 = nullptr, *ff1_w2 = nullptr, *ff1_b2 = nullptr;
+    ggml_tensor *att_norm_w = nullptr, *att_norm_b = nullptr;
+    ggml_tensor *q_w = nullptr, *q_b = nullptr, *k_w = nullptr, *k_b = nullptr, *v_w = nullptr, *v_b = nullptr;
+    ggml_tensor *out_w = nullptr, *out_b = nullptr, *pos_w = nullptr;
+    ggml_tensor *pos_bias_u = nullptr, *pos_bias_v = nullptr;  // [dk, H]
+    ggml_tensor *conv_norm_w = nullptr, *conv_norm_b = nullptr;
+    ggml_tensor *pw1_w = nullptr, *pw1_b = nullptr;          // [D, 2D], [2D]
+    ggml_tensor *dw_w = nullptr, *dw_b = nullptr;            // channels-fastest [K][D] (batch norm folded in), [D]
+    ggml_tensor *conv_ln_w = nullptr, *conv_ln_b = nullptr;  // layer_norm variant only
+    ggml_tensor *pw2_w = nullptr, *pw2_b = nullptr;          // [D, D], [D]
+    ggml_tensor *ff2_norm_w = nullptr, *ff2_norm_b = nullptr;
+    ggml_tensor *ff2_w1 = nullptr, *ff2_b1 = nullptr, *ff2_w2 = nullptr, *ff2_b2 = nullptr;
+    ggml_tensor *out_norm_w = nullptr, *out_norm_b = nullptr;
 };
 
 struct SubsamplingStageWeights {
-    ggml_tensor * dw_w = nullptr;   // [1, C, 3, 3]: memory w[(ky*3 + kx)*C + c], channels fastest
-    ggml_tensor * pw_w = nullptr;   // [C, C]
-    ggml_tensor * pw_b = nullptr;   // [C] (depthwise bias folded in)
+    ggml_tensor * dw_w = nullptr;  // [1, C, 3, 3]: memory w[(ky*3 + kx)*C + c], channels fastest
+    ggml_tensor * pw_w = nullptr;  // [C, C]
+    ggml_tensor * pw_b = nullptr;  // [C] (depthwise bias folded in)
 };
 
 struct EncoderWeights {
-    ggml_tensor * conv0_w = nullptr;   // [16, C]: the 9 taps (ky*3 + kx), zero-padded to 16
-    ggml_tensor * conv0_b = nullptr;   // [C]
+    ggml_tensor * conv0_w = nullptr;  // [16, C]: the 9 taps (ky*3 + kx), zero-padded to 16
+    ggml_tensor * conv0_b = nullptr;  // [C]
     std::vector<SubsamplingStageWeights> stages;
-    ggml_tensor * sub_out_w = nullptr, * sub_out_b = nullptr;
+    ggml_tensor *sub_out_w = nullptr, *sub_out_b = nullptr;
     std::vector<ConformerLayerWeights> layers;
-    ggml_tensor * ctc_w = nullptr, * ctc_b = nullptr;             // [D, V+1]
-    ggml_tensor * joint_enc_w = nullptr, * joint_enc_b = nullptr; // [D, J]
-    ggml_tensor * prompt1_w = nullptr, * prompt1_b = nullptr;     // [D + P, 2D] (prompt models)
-    ggml_tensor * prompt2_w = nullptr, * prompt2_b = nullptr;     // [2D, D]
+    ggml_tensor *ctc_w = nullptr, *ctc_b = nullptr;              // [D, V+1]
+    ggml_tensor *joint_enc_w = nullptr, *joint_enc_b = nullptr;  // [D, J]
+    ggml_tensor *prompt1_w = nullptr, *prompt1_b = nullptr;      // [D + P, 2D] (prompt models)
+    ggml_tensor *prompt2_w = nullptr, *prompt2_b = nullptr;      // [2D, D]
 };
 
 struct LstmLayer {
     int input = 0, hidden = 0;
-    std::vector<float> w_ih;   // [4P][input], PyTorch gate order i, f, g, o
-    std::vector<float> w_hh;   // [4P][P]
-    std::vector<float> bias;   // [4P] = b_ih + b_hh
+    std::vector<float> w_ih;  // [4P][input], PyTorch gate order i, f, g, o
+    std::vector<float> w_hh;  // [4P][P]
+    std::vector<float> bias;  // [4P] = b_ih + b_hh
 };
 
 struct DecoderWeights {
     // transducer prediction network and joint (host, float32)
-    std::vector<float> embed;        // [V+1][P], row blank = 0
+    std::vector<float> embed;  // [V+1][P], row blank = 0
     std::vector<LstmLayer> lstm;
-    std::vector<float> pred_w;       // [J][P]  joint.pred
-    std::vector<float> pred_b;       // [J]
-    std::vector<float> out_w;        // [O][J]  joint.joint_net.2
-    std::vector<float> out_b;        // [O]
+    std::vector<float> pred_w;  // [J][P]  joint.pred
+    std::vector<float> pred_b;  // [J]
+    std::vector<float> out_w;   // [O][J]  joint.joint_net.2
+    std::vector<float> out_b;   // [O]
     /** weightType 'int8' on an AVX512-VNNI CPU: int8 twins of the products run per step (int8_decoder_vnni.h),
      *  whose F32 matrices above are then released; layer 0's input weights stay F32 (their products
      *  are cached per token id). Empty otherwise. */

@@ -8,7 +8,9 @@
 namespace parakeet {
 
 PhraseBoost::PhraseBoost(const PhraseGraph & graph, int blank, std::vector<FrameSpan> quiet)
-    : graph_(&graph), blank_(blank), quiet_(std::move(quiet)) {}
+        : graph_(&graph),
+          blank_(blank),
+          quiet_(std::move(quiet)) {}
 
 std::vector<FrameSpan> non_speech_frames(const std::vector<AudioWindow> & ranges, double offset_sec, double frame_sec, int frames) {
     std::vector<FrameSpan> out;
@@ -25,7 +27,7 @@ void check_non_speech(const std::vector<AudioWindow> & ranges) {
     for (const AudioWindow & r : ranges) {
         if (!(std::isfinite(r.start) && std::isfinite(r.end) && r.start <= r.end)) {
             throw Error(ErrorCode::BadArgument, "a non-speech range is " + std::to_string(r.start) + " .. " + std::to_string(r.end) +
-                                                    " s; give finite seconds with start <= end");
+                                                        " s; give finite seconds with start <= end");
         }
     }
 }
@@ -106,8 +108,10 @@ void PhraseBoost::accept(int token, int frame) {
         return;
     }
     // The prefix ends here: a phrase if it is complete and the next token does not continue its last word.
-    if (here >= 0 && !graph_->continues_word(token)) fired_.push_back(here);
-    else fail(frame);
+    if (here >= 0 && !graph_->continues_word(token))
+        fired_.push_back(here);
+    else
+        fail(frame);
     reset();
     step_from_root(token, frame);
 }
@@ -116,8 +120,10 @@ void PhraseBoost::finish(int end) {
     end += offset_;
     if (node_ == PhraseGraph::kRoot) return;
     const int here = graph_->node(node_).phrase;
-    if (here >= 0) fired_.push_back(here);
-    else fail(end);
+    if (here >= 0)
+        fired_.push_back(here);
+    else
+        fail(end);
     reset();
 }
 

@@ -92,11 +92,11 @@ private:
     std::vector<int> fired_;
     std::vector<FrameSpan> failed_;
     int node_ = PhraseGraph::kRoot;
-    float awarded_ = 0;         // bonus given along the live prefix (≤ PhraseBonus::kMaxPerPhrase)
-    int start_frame_ = 0;       // where the live prefix (or its part after a completed phrase) began
-    bool flipped_ = false;      // the bonus changed a decision of that part
-    int completed_ = -1;        // a phrase the live prefix already completed (kept if an extension fails)
-    bool last_flipped_ = false; // the last choose() changed the decision
+    float awarded_ = 0;          // bonus given along the live prefix (≤ PhraseBonus::kMaxPerPhrase)
+    int start_frame_ = 0;        // where the live prefix (or its part after a completed phrase) began
+    bool flipped_ = false;       // the bonus changed a decision of that part
+    int completed_ = -1;         // a phrase the live prefix already completed (kept if an extension fails)
+    bool last_flipped_ = false;  // the last choose() changed the decision
 };
 
 /**
@@ -155,7 +155,8 @@ std::vector<DecodedToken> decode_chunk_with_phrases(PhraseBoost & carried, int f
         for (const FrameSpan & f : undo) {
             const FrameSpan inside{std::max(f.first, first), std::min(f.last, last)};
             if (inside.first > inside.last) continue;
-            const bool covered = std::any_of(quiet.begin(), quiet.end(), [&](const FrameSpan & q) { return q.first <= inside.first && inside.last <= q.last; });
+            const bool covered =
+                    std::any_of(quiet.begin(), quiet.end(), [&](const FrameSpan & q) { return q.first <= inside.first && inside.last <= q.last; });
             if (!covered) {
                 quiet.push_back(inside);
                 new_quiet = true;

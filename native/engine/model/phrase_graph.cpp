@@ -68,9 +68,12 @@ std::string unspellable_reason(const std::string & word, const std::unordered_ma
     for (size_t i = 0; i < word.size();) {
         size_t len = 1;
         const unsigned char c = static_cast<unsigned char>(word[i]);
-        if (c >= 0xF0) len = 4;
-        else if (c >= 0xE0) len = 3;
-        else if (c >= 0xC0) len = 2;
+        if (c >= 0xF0)
+            len = 4;
+        else if (c >= 0xE0)
+            len = 3;
+        else if (c >= 0xC0)
+            len = 2;
         const std::string ch = word.substr(i, len);
         bool covered = false;
         for (const auto & [piece, id] : piece_ids) {
@@ -82,7 +85,8 @@ std::string unspellable_reason(const std::string & word, const std::unordered_ma
         if (!covered) return "the character '" + ch + "' is not in the model's vocabulary";
         i += len;
     }
-    return "the model's pieces cannot spell the word '" + word + "' (its pieces would have to start with a bare word boundary, which is never boosted)";
+    return "the model's pieces cannot spell the word '" + word +
+           "' (its pieces would have to start with a bare word boundary, which is never boosted)";
 }
 
 /** The one segmentation the file's SentencePiece model gives the word, as the model's ids; none when a piece is missing. */
@@ -193,7 +197,7 @@ PhraseGraph PhraseGraph::compile(const std::vector<std::string> & pieces, const 
                                  const SentencePieceModel * exact) {
     if (phrases.size() > kMaxVocabularyPhrases) {
         throw Error(ErrorCode::BadArgument, "the vocabulary has " + std::to_string(phrases.size()) + " phrases; at most " +
-                                                std::to_string(kMaxVocabularyPhrases) + " are supported: remove the ones you need least");
+                                                    std::to_string(kMaxVocabularyPhrases) + " are supported: remove the ones you need least");
     }
     PhraseGraph graph;
     std::unordered_map<std::string, int> piece_ids;
@@ -217,7 +221,7 @@ PhraseGraph PhraseGraph::compile(const std::vector<std::string> & pieces, const 
     for (const VocabularyPhrase & p : phrases) {
         if (!(std::isfinite(p.weight) && p.weight > 0.0f)) {
             throw Error(ErrorCode::BadArgument, "the weight of the vocabulary phrase '" + p.text + "' is " + std::to_string(p.weight) +
-                                                    "; weights must be positive numbers (1 = the default bonus)");
+                                                        "; weights must be positive numbers (1 = the default bonus)");
         }
         const std::vector<std::string> words = split_words(p.text);
         if (words.empty()) {
@@ -235,13 +239,15 @@ PhraseGraph PhraseGraph::compile(const std::vector<std::string> & pieces, const 
         for (const std::vector<std::string> & spelling : case_variants(words)) {
             std::vector<std::vector<std::vector<int>>> per_word;
             for (size_t w = 0; w < spelling.size(); ++w) {
-                std::vector<std::vector<int>> options = exact != nullptr ? exact_segmentation(*exact, kWordMark + spelling[w], piece_ids)
-                                                                         : segment_word(kWordMark + spelling[w], piece_ids, longest, kSegmentationsPerWord * 2);
+                std::vector<std::vector<int>> options =
+                        exact != nullptr ? exact_segmentation(*exact, kWordMark + spelling[w], piece_ids)
+                                         : segment_word(kWordMark + spelling[w], piece_ids, longest, kSegmentationsPerWord * 2);
                 // Guard: a phrase never begins with a bare word-boundary piece: boosting "▁" alone
                 // makes the decoder emit it again and again (a repetition loop).
                 if (w == 0) {
-                    options.erase(std::remove_if(options.begin(), options.end(), [&](const std::vector<int> & s) { return s.front() == bare_mark_id; }),
-                                  options.end());
+                    options.erase(
+                            std::remove_if(options.begin(), options.end(), [&](const std::vector<int> & s) { return s.front() == bare_mark_id; }),
+                            options.end());
                 }
                 if (options.size() > kSegmentationsPerWord) options.resize(kSegmentationsPerWord);
                 if (options.empty()) {

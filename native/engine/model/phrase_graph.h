@@ -22,9 +22,9 @@ class SentencePieceModel;  // sentencepiece_model.h
  * recall 65 → 70 %, 4 nats to 77.5 %, both with the near-miss false-phrase rate and the WER unchanged.
  */
 struct PhraseBonus {
-    static constexpr float kPerToken = 4.0f;        // weight 1
-    static constexpr float kMaxPerToken = 6.0f;     // whatever the weight
-    static constexpr float kMaxPerPhrase = 12.0f;   // summed along one live prefix (phrase_boost.cpp clamps)
+    static constexpr float kPerToken = 4.0f;       // weight 1
+    static constexpr float kMaxPerToken = 6.0f;    // whatever the weight
+    static constexpr float kMaxPerPhrase = 12.0f;  // summed along one live prefix (phrase_boost.cpp clamps)
 };
 
 struct PhraseEdge {

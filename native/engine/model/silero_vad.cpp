@@ -66,7 +66,7 @@ ggml_tensor * conv1d(ggml_context * ctx, ggml_tensor * w, ggml_tensor * x, int s
     ggml_tensor * cols = ggml_im2col(ctx, w, x, stride, 0, pad, 0, 1, 0, false, GGML_TYPE_F32);  // ne [IC·K, OL]
     cols = ggml_reshape_2d(ctx, cols, cols->ne[0], cols->ne[1] * cols->ne[2]);
     ggml_tensor * w2 = ggml_reshape_2d(ctx, w, w->ne[0] * w->ne[1], w->ne[2]);  // ne [IC·K, OC]
-    return ggml_mul_mat(ctx, w2, cols);  // ne [OC, OL]: channels first, the layout a bias broadcasts over
+    return ggml_mul_mat(ctx, w2, cols);                                         // ne [OC, OL]: channels first, the layout a bias broadcasts over
 }
 
 /** ne [C, T] → ne [T, C], the layout im2col reads. */
@@ -164,8 +164,8 @@ SileroChunkGraph build_silero_chunk_graph(ggml_context * ctx, const SileroWeight
     // x: ne [128, 1], the one frame the 4 frames reduce to.
 
     // Decoder: nn.LSTMCell, gates = W_ih·x + b_ih + W_hh·h + b_hh, split i, f, g, o.
-    ggml_tensor * gates = ggml_add(ctx, ggml_add(ctx, ggml_mul_mat(ctx, w.w_ih, x), w.b_ih),
-                                   ggml_add(ctx, ggml_mul_mat(ctx, w.w_hh, g.h_in), w.b_hh));
+    ggml_tensor * gates =
+            ggml_add(ctx, ggml_add(ctx, ggml_mul_mat(ctx, w.w_ih, x), w.b_ih), ggml_add(ctx, ggml_mul_mat(ctx, w.w_hh, g.h_in), w.b_hh));
     gates = ggml_reshape_1d(ctx, gates, 4 * int64_t(w.hidden));
     const size_t gate_bytes = size_t(w.hidden) * sizeof(float);
     auto gate = [&](int k) { return ggml_view_1d(ctx, gates, w.hidden, size_t(k) * gate_bytes); };
@@ -250,7 +250,10 @@ struct VadStream::Compute {
 };
 
 VadStream::VadStream(std::shared_ptr<const VadModel> model, int sample_rate)
-    : model_(std::move(model)), weights_(&model_->weights(sample_rate)), sample_rate_(sample_rate), chunk_(weights_->chunk_samples) {
+        : model_(std::move(model)),
+          weights_(&model_->weights(sample_rate)),
+          sample_rate_(sample_rate),
+          chunk_(weights_->chunk_samples) {
     window_.assign(size_t(weights_->context_samples + chunk_), 0.0f);
     h_.assign(size_t(weights_->hidden), 0.0f);
     c_.assign(size_t(weights_->hidden), 0.0f);
@@ -260,7 +263,7 @@ VadStream::VadStream(std::shared_ptr<const VadModel> model, int sample_rate)
     if (compute_->backend == nullptr) throw Error(ErrorCode::DeviceUnavailable, "the CPU backend failed to initialize for the VAD");
     // One thread: a chunk is ~0.1 MFLOP, far below what a second thread would pay back.
     auto set_threads = reinterpret_cast<ggml_backend_set_n_threads_t>(
-        ggml_backend_reg_get_proc_address(ggml_backend_dev_backend_reg(dev), "ggml_backend_set_n_threads"));
+            ggml_backend_reg_get_proc_address(ggml_backend_dev_backend_reg(dev), "ggml_backend_set_n_threads"));
     if (set_threads != nullptr) set_threads(compute_->backend, 1);
     ggml_init_params params = {ggml_tensor_overhead() * 128 + ggml_graph_overhead_custom(128, false), nullptr, true};
     compute_->ctx = ggml_init(params);

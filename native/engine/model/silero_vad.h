@@ -49,7 +49,7 @@ struct SileroChunkGraph {
     ggml_tensor * window = nullptr;  // in: context | chunk samples
     ggml_tensor * h_in = nullptr;
     ggml_tensor * c_in = nullptr;
-    ggml_tensor * prob = nullptr;    // out: speech probability
+    ggml_tensor * prob = nullptr;  // out: speech probability
     ggml_tensor * h_out = nullptr;
     ggml_tensor * c_out = nullptr;
 };

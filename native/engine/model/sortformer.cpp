@@ -80,13 +80,16 @@ struct DiarizerStream::Impl {
     SortformerCache cache;
     std::vector<float> rows;  // mel rows [t][M] from absolute frame rows_first
     int rows_first = 0;
-    int chunk_start = 0;      // NeMo stt_feat, absolute mel frame
+    int chunk_start = 0;  // NeMo stt_feat, absolute mel frame
     size_t samples = 0;
     int frames_done = 0;
     bool finished = false;
 
     explicit Impl(std::shared_ptr<DiarizerModel> owner)
-        : model(std::move(owner)), m(*model->impl_), mel(m.hp, m.weights->preprocessor), cache(m.sp.fc_d_model, m.sp.n_speakers) {}
+            : model(std::move(owner)),
+              m(*model->impl_),
+              mel(m.hp, m.weights->preprocessor),
+              cache(m.sp.fc_d_model, m.sp.n_speakers) {}
 
     int rows_end() const { return rows_first + int(rows.size() / size_t(m.hp.n_mels)); }
 
@@ -101,9 +104,10 @@ struct DiarizerStream::Impl {
         const int n_rows = cache.prefix_frames() + chunk_rows;
         input.insert(input.end(), chunk.begin(), chunk.end());
         const std::vector<float> preds = m.activities_of_rows(input, n_rows, abort);
-        const int lc = left / factor;                      // NeMo round(left_offset / subsampling_factor)
-        const int rc = (right + factor - 1) / factor;      // NeMo ceil(right_offset / subsampling_factor)
-        const std::vector<float> chunk_preds = sortformer_streaming_update(m.sp, m.head->learnable_sil_emb(), cache, chunk, chunk_rows, lc, rc, preds);
+        const int lc = left / factor;                  // NeMo round(left_offset / subsampling_factor)
+        const int rc = (right + factor - 1) / factor;  // NeMo ceil(right_offset / subsampling_factor)
+        const std::vector<float> chunk_preds =
+                sortformer_streaming_update(m.sp, m.head->learnable_sil_emb(), cache, chunk, chunk_rows, lc, rc, preds);
         out.values.insert(out.values.end(), chunk_preds.begin(), chunk_preds.end());
         out.frames += int(chunk_preds.size() / size_t(m.sp.n_speakers));
         chunk_start = end;
@@ -151,7 +155,8 @@ std::shared_ptr<DiarizerModel> DiarizerModel::load(const std::string & path, con
     impl->sp = read_sortformer_hparams(f, impl->hp);
     DeviceSelection selection = select_device(params.device);
     impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads);
-    impl->weights = std::make_unique<ModelWeights>(f, impl->hp, *impl->backend, params.weight_type, true, [](float) {}, nullptr);
+    impl->weights = std::make_unique<ModelWeights>(
+            f, impl->hp, *impl->backend, params.weight_type, true, [](float) {}, nullptr);
     impl->encoder = std::make_unique<Encoder>(impl->hp, impl->weights->encoder, impl->weights->packed, *impl->backend);
     impl->head = std::make_unique<SortformerHead>(f, impl->sp, *impl->backend);
 
@@ -222,7 +227,9 @@ DiarizerStream::~DiarizerStream() = default;
 
 SpeakerActivities DiarizerStream::push(const float * pcm, size_t n, const std::atomic<bool> * abort) { return impl_->step(pcm, n, false, abort); }
 SpeakerActivities DiarizerStream::finish(const std::atomic<bool> * abort) { return impl_->step(nullptr, 0, true, abort); }
-SpeakerActivities DiarizerStream::finish_with(const float * pcm, size_t n, const std::atomic<bool> * abort) { return impl_->step(pcm, n, true, abort); }
+SpeakerActivities DiarizerStream::finish_with(const float * pcm, size_t n, const std::atomic<bool> * abort) {
+    return impl_->step(pcm, n, true, abort);
+}
 int DiarizerStream::frames_done() const { return impl_->frames_done; }
 
 }  // namespace parakeet

@@ -35,9 +35,8 @@ std::vector<int> top_indices(const std::vector<float> & values, int n) {
     std::vector<int> order(values.size());
     std::iota(order.begin(), order.end(), 0);
     n = std::min<int>(n, int(order.size()));
-    std::partial_sort(order.begin(), order.begin() + n, order.end(), [&](int a, int b) {
-        return values[size_t(a)] > values[size_t(b)] || (values[size_t(a)] == values[size_t(b)] && a < b);
-    });
+    std::partial_sort(order.begin(), order.begin() + n, order.end(),
+                      [&](int a, int b) { return values[size_t(a)] > values[size_t(b)] || (values[size_t(a)] == values[size_t(b)] && a < b); });
     order.resize(size_t(n));
     return order;
 }
@@ -121,7 +120,8 @@ void compress(const SortformerHparams & sp, const std::vector<float> & learnable
             std::copy(sil.begin(), sil.end(), row);
             continue;
         }
-        std::copy(c.spkcache.begin() + std::ptrdiff_t(size_t(frame) * size_t(D)), c.spkcache.begin() + std::ptrdiff_t(size_t(frame + 1) * size_t(D)), row);
+        std::copy(c.spkcache.begin() + std::ptrdiff_t(size_t(frame) * size_t(D)), c.spkcache.begin() + std::ptrdiff_t(size_t(frame + 1) * size_t(D)),
+                  row);
         std::copy(preds.begin() + std::ptrdiff_t(size_t(frame) * size_t(S)), preds.begin() + std::ptrdiff_t(size_t(frame + 1) * size_t(S)),
                   kept_preds.begin() + std::ptrdiff_t(size_t(k) * size_t(S)));
     }
@@ -146,13 +146,15 @@ std::vector<float> sortformer_streaming_update(const SortformerHparams & sp, con
     const int spkcache_len = c.spkcache_frames, fifo_len = c.fifo_frames;
     const int chunk_len = std::max(0, chunk_rows - lc - rc);
     auto pred_rows = [&](int first, int count) {
-        return std::vector<float>(preds.begin() + std::ptrdiff_t(size_t(first) * size_t(S)), preds.begin() + std::ptrdiff_t(size_t(first + count) * size_t(S)));
+        return std::vector<float>(preds.begin() + std::ptrdiff_t(size_t(first) * size_t(S)),
+                                  preds.begin() + std::ptrdiff_t(size_t(first + count) * size_t(S)));
     };
     std::vector<float> fifo_preds = pred_rows(spkcache_len, fifo_len);
     const std::vector<float> chunk_preds = pred_rows(spkcache_len + fifo_len + lc, chunk_len);
 
     c.fifo.resize(size_t(fifo_len) * size_t(D));
-    c.fifo.insert(c.fifo.end(), chunk.begin() + std::ptrdiff_t(size_t(lc) * size_t(D)), chunk.begin() + std::ptrdiff_t(size_t(lc + chunk_len) * size_t(D)));
+    c.fifo.insert(c.fifo.end(), chunk.begin() + std::ptrdiff_t(size_t(lc) * size_t(D)),
+                  chunk.begin() + std::ptrdiff_t(size_t(lc + chunk_len) * size_t(D)));
     fifo_preds.insert(fifo_preds.end(), chunk_preds.begin(), chunk_preds.end());
     c.fifo_frames = fifo_len + chunk_len;
 

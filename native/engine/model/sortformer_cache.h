@@ -10,13 +10,13 @@
 namespace parakeet {
 
 struct SortformerCache {
-    int dim = 0;                      // fc_d_model
+    int dim = 0;  // fc_d_model
     int n_speakers = 0;
-    std::vector<float> spkcache;      // [spkcache_frames][dim]
+    std::vector<float> spkcache;        // [spkcache_frames][dim]
     std::vector<float> spkcache_preds;  // [spkcache_frames][S], meaningful once compressed
     int spkcache_frames = 0;
-    bool compressed = false;          // NeMo spkcache_compressed
-    std::vector<float> fifo;          // [fifo_frames][dim]
+    bool compressed = false;  // NeMo spkcache_compressed
+    std::vector<float> fifo;  // [fifo_frames][dim]
     int fifo_frames = 0;
     std::vector<float> mean_sil_emb;  // [dim]
     long long n_sil_frames = 0;

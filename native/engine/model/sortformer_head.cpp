@@ -12,9 +12,7 @@ namespace parakeet {
 namespace {
 
 /** Nodes of the head's graph: about 40 per transformer layer, with room to spare. */
-size_t head_graph_nodes(const SortformerHparams & sp) {
-    return size_t(64) * size_t(sp.tf_layers) + 64;
-}
+size_t head_graph_nodes(const SortformerHparams & sp) { return size_t(64) * size_t(sp.tf_layers) + 64; }
 
 /** Gathers the file's tensors into a context (F32, the file's shapes), to be placed on the device in one buffer. */
 class WeightPlan {
@@ -61,7 +59,7 @@ ggml_tensor * self_attention(ggml_context * ctx, const TransformerLayerTensors &
     // v as [T, dh, H], so that probs·v contracts over the keys.
     ggml_tensor * v = ggml_reshape_3d(ctx, linear(ctx, x, l.value.w, l.value.b), dh, heads, frames);
     v = ggml_cont(ctx, ggml_permute(ctx, v, 1, 2, 0, 3));
-    ggml_tensor * context = ggml_mul_mat(ctx, v, probs);  // [dh, T, H]
+    ggml_tensor * context = ggml_mul_mat(ctx, v, probs);               // [dh, T, H]
     context = ggml_cont(ctx, ggml_permute(ctx, context, 0, 2, 1, 3));  // [dh, H, T]
     return linear(ctx, ggml_reshape_2d(ctx, context, d, frames), l.out_projection.w, l.out_projection.b);
 }
@@ -135,9 +133,9 @@ std::vector<float> SortformerHead::speaker_activities(const float * encoded, int
     ggml_set_output(activities);
     ggml_cgraph * graph = ggml_new_graph_custom(ctx, nodes, false);
     ggml_build_forward_expand(graph, activities);
-    backend_.compute(graph, [&] {
-        ggml_backend_tensor_set(input, encoded, 0, size_t(frames) * size_t(sp_.fc_d_model) * sizeof(float));
-    }, abort, nullptr, "sortformer head");
+    backend_.compute(
+            graph, [&] { ggml_backend_tensor_set(input, encoded, 0, size_t(frames) * size_t(sp_.fc_d_model) * sizeof(float)); }, abort, nullptr,
+            "sortformer head");
     std::vector<float> out(size_t(frames) * size_t(sp_.n_speakers));
     ggml_backend_tensor_get(activities, out.data(), 0, out.size() * sizeof(float));
     return out;

@@ -30,7 +30,7 @@ struct DeviceLayerNorm {
 struct TransformerLayerTensors {
     DeviceLinear query, key, value, out_projection;  // first_sub_layer (MultiHeadAttention)
     DeviceLayerNorm norm1;
-    DeviceLinear dense_in, dense_out;                // second_sub_layer (PositionWiseFF)
+    DeviceLinear dense_in, dense_out;  // second_sub_layer (PositionWiseFF)
     DeviceLayerNorm norm2;
 };
 

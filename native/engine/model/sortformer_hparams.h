@@ -9,12 +9,12 @@
 namespace parakeet {
 
 struct SortformerHparams {
-    int n_speakers = 4;        // parakeet.diar.n_speakers (NeMo num_spks)
-    int fc_d_model = 0;        // the FastConformer's d_model
-    int tf_d_model = 192;      // parakeet.diar.tf_d_model
-    int tf_layers = 0;         // counted transformer_encoder.layers.N
-    int tf_heads = 8;          // parakeet.diar.tf_n_heads (NeMo transformer_encoder.num_attention_heads)
-    int tf_inner = 0;          // from second_sub_layer.dense_in (NeMo inner_size)
+    int n_speakers = 4;    // parakeet.diar.n_speakers (NeMo num_spks)
+    int fc_d_model = 0;    // the FastConformer's d_model
+    int tf_d_model = 192;  // parakeet.diar.tf_d_model
+    int tf_layers = 0;     // counted transformer_encoder.layers.N
+    int tf_heads = 8;      // parakeet.diar.tf_n_heads (NeMo transformer_encoder.num_attention_heads)
+    int tf_inner = 0;      // from second_sub_layer.dense_in (NeMo inner_size)
 
     // Streaming (NeMo SortformerModules, in encoder frames of 80 ms); defaults: streaming_sortformer_diarizer_4spk-v2.yaml.
     bool streaming_mode = true;

@@ -20,9 +20,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
 void check_abort(const std::atomic<bool> * abort) {
     if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "transcription cancelled");
@@ -50,9 +48,9 @@ DecoderKind resolve_decoder(const Model::Impl & m, DecoderKind requested) {
     return info.default_decoder;
 }
 
-void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offset_sec, DecoderKind decoder, int prompt_index, const TranscribeParams & params,
-                       bool first, bool multi_window, const MelStats * clip_stats, const PhraseGraph * phrases, TranscribeResult & result,
-                       std::vector<DecodedToken> & tokens) {
+void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offset_sec, DecoderKind decoder, int prompt_index,
+                       const TranscribeParams & params, bool first, bool multi_window, const MelStats * clip_stats, const PhraseGraph * phrases,
+                       TranscribeResult & result, std::vector<DecodedToken> & tokens) {
     const Hparams & hp = s.m->hp;
     ComputeBackend * backend = s.backend;
     const auto & adaptive = s.adaptive;
@@ -136,10 +134,12 @@ void transcribe_window(State::Impl & s, const float * pcm, size_t n, double offs
         tokens = decode(nullptr);
     } else {
         std::vector<int> fired;
-        tokens = decode_with_phrases(*phrases, hp.blank_id, decode, fired, non_speech_frames(params.non_speech, offset_sec, hp.frame_sec(), enc.valid));
+        tokens = decode_with_phrases(*phrases, hp.blank_id, decode, fired,
+                                     non_speech_frames(params.non_speech, offset_sec, hp.frame_sec(), enc.valid));
         for (int f : fired) {
             const std::string & text = phrases->phrase_text(f);
-            if (std::find(result.phrases_fired.begin(), result.phrases_fired.end(), text) == result.phrases_fired.end()) result.phrases_fired.push_back(text);
+            if (std::find(result.phrases_fired.begin(), result.phrases_fired.end(), text) == result.phrases_fired.end())
+                result.phrases_fired.push_back(text);
         }
     }
     s.m->detokenizer->timestamps(tokens, hp.frame_sec(), offset_sec, result.tokens, result.words);
@@ -196,8 +196,9 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
     const Model::Impl & m = *s.m;
     bool expected = false;
     if (!s.busy.compare_exchange_strong(expected, true)) {
-        throw Error(ErrorCode::Busy, "this model state is already transcribing; wait for that call to finish (one at a time per state; "
-                                     "a second state transcribes in parallel)");
+        throw Error(ErrorCode::Busy,
+                    "this model state is already transcribing; wait for that call to finish (one at a time per state; "
+                    "a second state transcribes in parallel)");
     }
     struct Release {
         std::atomic<bool> & flag;
@@ -211,7 +212,7 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
     for (size_t i = 0; i < n_samples; ++i) {
         if (!std::isfinite(pcm[i])) {
             throw Error(ErrorCode::BadAudio, "the audio holds non-finite samples (NaN or infinity), the first at " +
-                                                 std::to_string(double(i) / m.hp.sample_rate) + " s; the recording or decoder is broken");
+                                                     std::to_string(double(i) / m.hp.sample_rate) + " s; the recording or decoder is broken");
         }
     }
     if (!(params.max_window_sec >= 1.0)) throw Error(ErrorCode::BadArgument, "max_window_sec must be at least 1 second");
@@ -238,9 +239,9 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
         result.timings.mel_ms += ms_since(t0);
     }
     // The vocabulary's phrase graph (compiled when the list changes); none for an empty vocabulary (plain greedy decoding).
-    const PhraseGraph * phrases =
-        params.vocabulary.empty() ? nullptr : s.vocabulary.get(m.hp.pieces, params.vocabulary, params.never_boost, result.phrases_rejected,
-                                                           m.sentencepiece.get());
+    const PhraseGraph * phrases = params.vocabulary.empty() ? nullptr
+                                                            : s.vocabulary.get(m.hp.pieces, params.vocabulary, params.never_boost,
+                                                                               result.phrases_rejected, m.sentencepiece.get());
     std::string text;
     for (size_t w = 0; w < windows.size(); ++w) {
         check_abort(params.abort);
@@ -249,7 +250,7 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
         result.windows.push_back({offset, double(r.end) / m.hp.sample_rate});
         std::vector<DecodedToken> tokens;
         transcribe_window(s, pcm + r.begin, r.end - r.begin, offset, decoder, prompt_index, params, w == 0, windows.size() > 1,
-                            global_stats ? &clip_stats : nullptr, phrases, result, tokens);
+                          global_stats ? &clip_stats : nullptr, phrases, result, tokens);
         const std::string piece = m.detokenizer->text(tokens);
         if (!piece.empty()) text += (text.empty() ? "" : " ") + piece;
         if (params.on_progress) params.on_progress(float(r.end) / float(n_samples));

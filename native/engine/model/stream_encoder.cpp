@@ -18,8 +18,8 @@ struct StreamEncoder::ChunkGraph {
     ggml_context * ctx = nullptr;
     ggml_cgraph * graph = nullptr;
     ggml_gallocr_t alloc = nullptr;
-    ggml_tensor * mel = nullptr, * mask = nullptr, * onehot = nullptr;
-    ggml_tensor * encoded = nullptr, * joint = nullptr;
+    ggml_tensor *mel = nullptr, *mask = nullptr, *onehot = nullptr;
+    ggml_tensor *encoded = nullptr, *joint = nullptr;
     int frames = 0;
     std::vector<float> onehot_rows;
     GraphParts parts;  // node ranges of subsampling, each layer's modules, joint.enc, cache shifts (profiles)
@@ -52,7 +52,13 @@ ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int6
 
 StreamEncoder::StreamEncoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend,
                              const StreamInfo & schedule, int prompt_index)
-    : hp_(hp), w_(w), packed_(packed), backend_(backend), left_(schedule.att_left), chunk_(schedule.chunk_frames), prompt_index_(prompt_index) {
+        : hp_(hp),
+          w_(w),
+          packed_(packed),
+          backend_(backend),
+          left_(schedule.att_left),
+          chunk_(schedule.chunk_frames),
+          prompt_index_(prompt_index) {
     // The caches: three tensors per layer in one buffer on the device, zero at the start (NeMo
     // get_initial_cache_state; zero conv cache = the causal left padding).
     const size_t n = w_.layers.size();
@@ -142,7 +148,7 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     in.cpu_fused_ops = backend_.is_cpu();
     g->mel = in.mel = new_input(ctx, "mel", hp_.n_mels, rows);
     in.stage_masks.assign(size_t(hp_.subsampling_stages()) + 1, nullptr);  // a chunk is all valid frames
-    ggml_tensor * sub = build_subsampling(ctx, hp_, w_, in);              // [D, rows']
+    ggml_tensor * sub = build_subsampling(ctx, hp_, w_, in);               // [D, rows']
     g->frames = int(sub->ne[1]) - drop;
     if (g->frames <= 0) throw Error(ErrorCode::Internal, "a streaming chunk of " + std::to_string(rows) + " mel frames gave no encoder frame");
     // NeMo drop_extra_pre_encoded: the frames the pre-encode cache produced again.
@@ -150,7 +156,8 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     g->graph = ggml_new_graph_custom(ctx, nodes, false);
     g->parts.mark(g->graph, x, "subsampling");
     const int keys = left_ + g->frames;
-    if (g->frames > chunk_) throw Error(ErrorCode::Internal, "a streaming chunk of " + std::to_string(g->frames) + " frames exceeds the preset's chunk");
+    if (g->frames > chunk_)
+        throw Error(ErrorCode::Internal, "a streaming chunk of " + std::to_string(g->frames) + " frames exceeds the preset's chunk");
     // This shape's table is the centre 2·keys − 1 rows of the full chunk's (positions keys − 1 … −(keys − 1)).
     std::vector<ggml_tensor *> positions;
     for (ggml_tensor * full : positions_) {
@@ -186,7 +193,8 @@ StreamEncoder::ChunkGraph & StreamEncoder::graph_for(int rows, int drop) {
     return out;
 }
 
-int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded, EncoderProfile * profile) {
+int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded,
+                        EncoderProfile * profile) {
     ChunkGraph & g = graph_for(rows, drop);
     const int frames = g.frames, keys = left_ + frames;
     // NeMo _create_masks over [cache | chunk] (positions 0 … L + frames − 1, queries the chunk's): a key is
@@ -206,8 +214,9 @@ int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<
     ggml_backend_tensor_set(g.mel, mel_rows, 0, size_t(rows) * size_t(hp_.n_mels) * sizeof(float));
     ggml_backend_tensor_set(g.mask, mask_.data(), 0, mask_.size() * sizeof(float));
     if (g.onehot != nullptr) ggml_backend_tensor_set(g.onehot, g.onehot_rows.data(), 0, g.onehot_rows.size() * sizeof(float));
-    const ggml_status status = profile == nullptr ? ggml_backend_graph_compute(backend_.backend(), g.graph)
-                                                  : backend_.compute_profiled(g.graph, *profile, "stream chunk", [&](int node) { return g.parts.of(node); });
+    const ggml_status status = profile == nullptr
+                                       ? ggml_backend_graph_compute(backend_.backend(), g.graph)
+                                       : backend_.compute_profiled(g.graph, *profile, "stream chunk", [&](int node) { return g.parts.of(node); });
     if (status != GGML_STATUS_SUCCESS) {
         throw Error(status == GGML_STATUS_ALLOC_FAILED ? ErrorCode::OutOfMemory : ErrorCode::DeviceUnavailable,
                     "the compute device " + backend_.device_name() + " failed while running a streaming chunk");

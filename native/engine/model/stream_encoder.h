@@ -29,7 +29,8 @@ public:
      * (updated), then joint.enc. Writes [frames][J] to `joint` and, when `encoded` is given, the encoder
      * frames [frames][D] to it; returns the frame count. With `profile`, the graph runs node by node, timed into it.
      */
-    int step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded, EncoderProfile * profile = nullptr);
+    int step(const float * mel_rows, int rows, int drop, std::vector<float> & joint, std::vector<float> * encoded,
+             EncoderProfile * profile = nullptr);
 
 private:
     struct ChunkGraph;
@@ -44,16 +45,16 @@ private:
     const EncoderWeights & w_;
     const PackedWeights & packed_;
     ComputeBackend & backend_;
-    const int left_;          // attention cache length L
-    const int chunk_;         // encoder frames per chunk of the preset (right + 1)
+    const int left_;   // attention cache length L
+    const int chunk_;  // encoder frames per chunk of the preset (right + 1)
     const int prompt_index_;
     ggml_context * cache_ctx_ = nullptr;
     ggml_backend_buffer_t cache_buffer_ = nullptr;
     std::vector<StreamLayerCache> caches_;
-    std::vector<ggml_tensor *> positions_;  // per layer [D, 2(L + chunk)−1], in cache_buffer_'s context
-    int filled_ = 0;          // cache frames holding real frames (the rest are masked)
+    std::vector<ggml_tensor *> positions_;                               // per layer [D, 2(L + chunk)−1], in cache_buffer_'s context
+    int filled_ = 0;                                                     // cache frames holding real frames (the rest are masked)
     std::map<std::pair<int, int>, std::unique_ptr<ChunkGraph>> graphs_;  // by (mel rows, dropped frames)
-    std::vector<float> mask_;  // the attention mask upload [frames][L + frames]
+    std::vector<float> mask_;                                            // the attention mask upload [frames][L + frames]
 };
 
 }  // namespace parakeet

@@ -70,7 +70,7 @@ ggml_tensor * stream_attention(ggml_context * ctx, ggml_cgraph * graph, const Hp
     ggml_tensor * bias_v = ggml_reshape_3d(ctx, w.pos_bias_v, dk, H, 1);
     ggml_tensor * q_u = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_u), 0, 2, 1, 3));  // [dk, Tq, H]
     ggml_tensor * q_v = ggml_cont(ctx, ggml_permute(ctx, ggml_add(ctx, q, bias_v), 0, 2, 1, 3));  // [dk, Tq, H]
-    ggml_tensor * k_h = ggml_cont(ctx, ggml_permute(ctx, k, 0, 2, 1, 3));                          // [dk, Tk, H]
+    ggml_tensor * k_h = ggml_cont(ctx, ggml_permute(ctx, k, 0, 2, 1, 3));                         // [dk, Tk, H]
 
     ggml_tensor * ac = ggml_mul_mat(ctx, k_h, q_u);      // [Tk keys, Tq queries, H]
     ggml_tensor * bd_raw = ggml_mul_mat(ctx, p_h, q_v);  // [P positions, Tq queries, H]
@@ -80,7 +80,7 @@ ggml_tensor * stream_attention(ggml_context * ctx, ggml_cgraph * graph, const Hp
     ggml_tensor * attn = ggml_soft_max_ext(ctx, ggml_add(ctx, ac, bd), in.att_mask, 1.0f / std::sqrt(float(dk)), 0.0f);
 
     ggml_tensor * v_t = ggml_view_3d(ctx, value, Tk, dk, H, value->nb[1], size_t(dk) * value->nb[1], 0);  // [Tk keys, dk, H]
-    ggml_tensor * context = ggml_mul_mat(ctx, v_t, attn);                                                     // [dk, Tq, H]
+    ggml_tensor * context = ggml_mul_mat(ctx, v_t, attn);                                                 // [dk, Tq, H]
     context = ggml_reshape_2d(ctx, ggml_cont(ctx, ggml_permute(ctx, context, 0, 2, 1, 3)), D, Tq);
     return linear_ex(ctx, context, w.out_w, w.out_b, in.packed, false, residual);
 }

@@ -32,7 +32,7 @@ StreamInfo schedule_for(const Hparams & hp, int left, int right) {
     s.chunk_frames = right + 1;
     const int factor = hp.subsampling_factor;
     s.mel_first = 1 + factor * (s.chunk_frames - 1);  // the first chunk has no pre-encode cache
-    s.mel_chunk = factor * s.chunk_frames;             // shift = chunk
+    s.mel_chunk = factor * s.chunk_frames;            // shift = chunk
     s.pre_encode_cache = factor + 1;
     s.drop_extra = 1 + (s.pre_encode_cache - 1) / factor;  // the encoder frames the cache produces again
     return s;
@@ -64,7 +64,7 @@ struct Stream::Impl {
     std::vector<float> pending;  // mel rows [t][M]: the pre-encode cache rows, then frames not yet in a chunk
     int cache_rows = 0;          // leading rows of `pending` that are the pre-encode cache
     bool started = false, ended = false, capture = false, any_text = false, profile = false;
-    int next_frame = 0;          // global encoder frame of the next chunk
+    int next_frame = 0;  // global encoder frame of the next chunk
     int eou_id = -1, eob_id = -1;
     std::vector<std::string> tag_language;  // per vocabulary id: the locale of a language tag, else ""
     std::vector<float> joint, encoded;
@@ -85,9 +85,12 @@ void Stream::Impl::run_chunks(bool at_end, std::vector<StreamChunk> & out) {
         const int available = int(pending.size() / size_t(M)) - cache_rows;
         const int need = started ? info.mel_chunk : info.mel_first;
         int take = 0;
-        if (available >= need) take = need;
-        else if (at_end && available > 0) take = available;  // the final partial chunk (spec Corrections 3)
-        else break;
+        if (available >= need)
+            take = need;
+        else if (at_end && available > 0)
+            take = available;  // the final partial chunk (spec Corrections 3)
+        else
+            break;
         const int rows = cache_rows + take;
         // The first chunk builds and allocates its graph: a profile of it would time that too.
         EncoderProfile chunk_profile;
@@ -155,7 +158,8 @@ StreamChunk Stream::Impl::decode(int frames, bool last) {
     std::string text = m->detokenizer->text(tokens);
     if (!text.empty()) {
         // Chunks join into the stream's text: a chunk that starts a word keeps the space before it.
-        const auto first = std::find_if(tokens.begin(), tokens.end(), [&](const DecodedToken & t) { return !m->detokenizer->rendered(t.id).empty(); });
+        const auto first =
+                std::find_if(tokens.begin(), tokens.end(), [&](const DecodedToken & t) { return !m->detokenizer->rendered(t.id).empty(); });
         const bool starts_word = first != tokens.end() && m->hp.pieces[size_t(first->id)].rfind(kWordStart, 0) == 0;
         if (any_text && starts_word) text = " " + text;
         chunk.continues_word = any_text && !starts_word;
@@ -177,7 +181,7 @@ std::unique_ptr<Stream> State::begin_stream(const StreamParams & params) {
     const Hparams & hp = m.hp;
     if (!m.info.streaming) {
         std::string why = !hp.is_streaming() ? "it is an offline model (parakeet.encoder.att_context_style = '" + hp.att_context_style + "'" +
-                                                   (hp.causal_downsampling ? "" : ", no causal subsampling") + ")"
+                                                       (hp.causal_downsampling ? "" : ", no causal subsampling") + ")"
                           : hp.normalize != "NA" ? "its features are normalized over the whole clip (normalize = '" + hp.normalize + "')"
                                                  : "it has no RNNT head";
         throw Error(ErrorCode::BadArgument, "this model cannot stream: " + why + "; choose a cache-aware streaming model or transcribe offline");
@@ -188,7 +192,7 @@ std::unique_ptr<Stream> State::begin_stream(const StreamParams & params) {
         const auto wanted = std::make_pair(params.att_left, params.att_right);
         if (std::find(hp.att_presets.begin(), hp.att_presets.end(), wanted) == hp.att_presets.end()) {
             throw Error(ErrorCode::BadArgument, "attention context " + std::to_string(params.att_left) + "," + std::to_string(params.att_right) +
-                                                    " is not a preset of this model (its presets: " + presets_text(hp) + ")");
+                                                        " is not a preset of this model (its presets: " + presets_text(hp) + ")");
         }
         left = params.att_left;
         right = params.att_right;
@@ -209,8 +213,8 @@ std::unique_ptr<Stream> State::begin_stream(const StreamParams & params) {
     check_non_speech(params.non_speech);
     if (!params.vocabulary.empty()) {
         impl->non_speech = non_speech_frames(params.non_speech, 0.0, hp.frame_sec(), std::numeric_limits<int>::max() / 2);
-        PhraseGraph graph = PhraseGraph::compile(hp.pieces, params.vocabulary, params.never_boost, impl->info.phrases_rejected,
-                                                 m.sentencepiece.get());
+        PhraseGraph graph =
+                PhraseGraph::compile(hp.pieces, params.vocabulary, params.never_boost, impl->info.phrases_rejected, m.sentencepiece.get());
         if (!graph.empty()) {
             impl->phrases = std::make_unique<PhraseGraph>(std::move(graph));
             impl->boost = std::make_unique<PhraseBoost>(*impl->phrases, hp.blank_id, std::vector<FrameSpan>{});
@@ -218,9 +222,12 @@ std::unique_ptr<Stream> State::begin_stream(const StreamParams & params) {
     }
     impl->tag_language.assign(hp.pieces.size(), "");
     for (size_t id = 0; id < hp.pieces.size(); ++id) {
-        if (hp.pieces[id] == "<EOU>") impl->eou_id = int(id);
-        else if (hp.pieces[id] == "<EOB>") impl->eob_id = int(id);
-        else if (hp.has_prompt) impl->tag_language[id] = language_of_tag(hp, hp.pieces[id]);
+        if (hp.pieces[id] == "<EOU>")
+            impl->eou_id = int(id);
+        else if (hp.pieces[id] == "<EOB>")
+            impl->eob_id = int(id);
+        else if (hp.has_prompt)
+            impl->tag_language[id] = language_of_tag(hp, hp.pieces[id]);
     }
     return std::unique_ptr<Stream>(new Stream(std::move(impl)));
 }
@@ -240,7 +247,8 @@ struct BusyScope {
     explicit BusyScope(std::atomic<bool> & f) : flag(f) {
         bool expected = false;
         if (!flag.compare_exchange_strong(expected, true)) {
-            throw Error(ErrorCode::Busy, "this model state is computing (a transcription or another stream's chunk); one compute at a time per state");
+            throw Error(ErrorCode::Busy,
+                        "this model state is computing (a transcription or another stream's chunk); one compute at a time per state");
         }
     }
     ~BusyScope() { flag.store(false); }

@@ -95,7 +95,7 @@ ggml_tensor * conv0_stage(ggml_context * ctx, const Hparams & hp, const EncoderW
     ggml_tensor * kernel_shape = ggml_view_4d(ctx, w.conv0_w, 3, 3, 1, C, 3 * sizeof(float), 9 * sizeof(float), 9 * sizeof(float), 0);
     ggml_tensor * cols = ggml_im2col(ctx, kernel_shape, image, 2, 2, pad, pad, 1, 1, true, GGML_TYPE_F32);  // [9, W1, H1]
     const int64_t W1 = cols->ne[1], H1 = cols->ne[2];
-    cols = ggml_pad(ctx, cols, 16 - 9, 0, 0, 0);  // zero taps 9..15
+    cols = ggml_pad(ctx, cols, 16 - 9, 0, 0, 0);                                              // zero taps 9..15
     ggml_tensor * x = ggml_mul_mat(ctx, w.conv0_w, ggml_reshape_2d(ctx, cols, 16, W1 * H1));  // [C, W1·H1]
     x = ggml_relu(ctx, ggml_add(ctx, x, w.conv0_b));
     x = ggml_reshape_3d(ctx, x, C, W1, H1);
@@ -161,7 +161,7 @@ ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const En
         x = ggml_cont(ctx, ggml_permute(ctx, x, 1, 0, 2, 3));  // [F, C, T]
         x = ggml_reshape_2d(ctx, x, F * C, T);
     }
-    x = linear(ctx, x, w.sub_out_w, w.sub_out_b, in.packed);  // [D, T']
+    x = linear(ctx, x, w.sub_out_w, w.sub_out_b, in.packed);                // [D, T']
     if (hp.xscaling) x = ggml_scale(ctx, x, std::sqrt(float(hp.d_model)));  // NeMo xscale = √d_model
     return x;
 }

@@ -17,10 +17,20 @@ size_t decode_utf8(const std::string & s, size_t i, uint32_t & cp) {
     }
     size_t len = 0;
     uint32_t min = 0;
-    if ((b0 & 0xE0) == 0xC0) { len = 2; cp = b0 & 0x1F; min = 0x80; }
-    else if ((b0 & 0xF0) == 0xE0) { len = 3; cp = b0 & 0x0F; min = 0x800; }
-    else if ((b0 & 0xF8) == 0xF0) { len = 4; cp = b0 & 0x07; min = 0x10000; }
-    else return 0;
+    if ((b0 & 0xE0) == 0xC0) {
+        len = 2;
+        cp = b0 & 0x1F;
+        min = 0x80;
+    } else if ((b0 & 0xF0) == 0xE0) {
+        len = 3;
+        cp = b0 & 0x0F;
+        min = 0x800;
+    } else if ((b0 & 0xF8) == 0xF0) {
+        len = 4;
+        cp = b0 & 0x07;
+        min = 0x10000;
+    } else
+        return 0;
     if (i + len > s.size()) return 0;
     for (size_t k = 1; k < len; ++k) {
         const uint8_t b = byte(i + k);
@@ -36,14 +46,14 @@ bool becomes_space(uint32_t cp) {
 }
 
 bool removed(uint32_t cp) {
-    if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) return true;                // C0, DEL, C1
-    if (cp == 0x061C || cp == 0x200E || cp == 0x200F) return true;            // bidi marks (ALM, LRM, RLM)
-    if (cp >= 0x202A && cp <= 0x202E) return true;                            // bidi embeddings and overrides
-    if (cp >= 0x2066 && cp <= 0x2069) return true;                            // bidi isolates
+    if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) return true;       // C0, DEL, C1
+    if (cp == 0x061C || cp == 0x200E || cp == 0x200F) return true;  // bidi marks (ALM, LRM, RLM)
+    if (cp >= 0x202A && cp <= 0x202E) return true;                  // bidi embeddings and overrides
+    if (cp >= 0x2066 && cp <= 0x2069) return true;                  // bidi isolates
     // Invisible: soft hyphen, Mongolian vowel separator, zero-width space, word joiner, BOM. ZWNJ and ZWJ
     // (U+200C/D) stay: they change how some scripts and emoji render, and do nothing in a terminal.
     if (cp == 0x00AD || cp == 0x180E || cp == 0x200B || cp == 0x2060 || cp == 0xFEFF) return true;
-    if (cp >= 0xFFF9 && cp <= 0xFFFB) return true;                            // interlinear annotation controls
+    if (cp >= 0xFFF9 && cp <= 0xFFFB) return true;  // interlinear annotation controls
     return false;
 }
 
@@ -60,8 +70,10 @@ std::string sanitize_text(const std::string & text) {
             ++i;
             continue;
         }
-        if (becomes_space(cp)) out += ' ';
-        else if (!removed(cp)) out.append(text, i, len);
+        if (becomes_space(cp))
+            out += ' ';
+        else if (!removed(cp))
+            out.append(text, i, len);
         i += len;
     }
     return out;

@@ -13,8 +13,10 @@ inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
 Transducer::Transducer(const Hparams & hp, const DecoderWeights & w) : hp_(hp), w_(w) {
     n_out_ = int(w.out_b.size());
-    if (hp.joint_activation == "tanh") activation_ = Activation::Tanh;
-    else if (hp.joint_activation == "sigmoid") activation_ = Activation::Sigmoid;
+    if (hp.joint_activation == "tanh")
+        activation_ = Activation::Tanh;
+    else if (hp.joint_activation == "sigmoid")
+        activation_ = Activation::Sigmoid;
     gates_.resize(size_t(4 * hp.pred_hidden));
     input_.resize(size_t(hp.pred_hidden));
     hidden_.resize(size_t(hp.joint_hidden));
@@ -59,8 +61,10 @@ PredictionState Transducer::step(const PredictionState & state, int token) const
         } else {
             gemv(layer.w_ih.data(), x, layer.bias.data(), gates_.data(), 4 * P, layer.input, split_);
         }
-        if (q8 != nullptr) q8->w_hh[l].gemv(state.h[l].data(), nullptr, gates_.data(), true, int8_inputs_, split_);
-        else gemv_accumulate(layer.w_hh.data(), state.h[l].data(), gates_.data(), 4 * P, P, split_);
+        if (q8 != nullptr)
+            q8->w_hh[l].gemv(state.h[l].data(), nullptr, gates_.data(), true, int8_inputs_, split_);
+        else
+            gemv_accumulate(layer.w_hh.data(), state.h[l].data(), gates_.data(), 4 * P, P, split_);
         next.h[l].resize(size_t(P));
         next.c[l].resize(size_t(P));
         lstm_cell(gates_.data(), state.c[l].data(), next.c[l].data(), next.h[l].data(), P);
@@ -68,8 +72,10 @@ PredictionState Transducer::step(const PredictionState & state, int token) const
     }
     // NeMo RNNTJoint.project_prednet, cached until the next emitted label.
     next.pred_proj.resize(size_t(hp_.joint_hidden));
-    if (q8 != nullptr) q8->pred_w.gemv(x, w_.pred_b.data(), next.pred_proj.data(), false, int8_inputs_, split_);
-    else gemv(w_.pred_w.data(), x, w_.pred_b.data(), next.pred_proj.data(), hp_.joint_hidden, P, split_);
+    if (q8 != nullptr)
+        q8->pred_w.gemv(x, w_.pred_b.data(), next.pred_proj.data(), false, int8_inputs_, split_);
+    else
+        gemv(w_.pred_w.data(), x, w_.pred_b.data(), next.pred_proj.data(), hp_.joint_hidden, P, split_);
     return next;
 }
 
@@ -88,25 +94,29 @@ void Transducer::joint_block(const float * f, int count, const PredictionState &
     for (int c = 0; c < count; ++c) {
         for (int j = 0; j < J; ++j) {
             const float z = f[size_t(c) * size_t(J) + size_t(j)] + state.pred_proj[size_t(j)];
-            hidden_block_[size_t(c) * size_t(J) + size_t(j)] = activation_ == Activation::Relu ? (z > 0.0f ? z : 0.0f)
-                                                             : activation_ == Activation::Tanh ? std::tanh(z) : sigmoid(z);
+            hidden_block_[size_t(c) * size_t(J) + size_t(j)] = activation_ == Activation::Relu   ? (z > 0.0f ? z : 0.0f)
+                                                               : activation_ == Activation::Tanh ? std::tanh(z)
+                                                                                                 : sigmoid(z);
         }
     }
     logits.resize(size_t(count) * size_t(n_out_));
-    if (w_.int8 != nullptr) w_.int8->out_w.gemv_block(hidden_block_.data(), count, w_.out_b.data(), logits.data(), int8_inputs_, split_);
-    else gemv_block(w_.out_w.data(), hidden_block_.data(), count, w_.out_b.data(), logits.data(), n_out_, J, split_);
+    if (w_.int8 != nullptr)
+        w_.int8->out_w.gemv_block(hidden_block_.data(), count, w_.out_b.data(), logits.data(), int8_inputs_, split_);
+    else
+        gemv_block(w_.out_w.data(), hidden_block_.data(), count, w_.out_b.data(), logits.data(), n_out_, J, split_);
 }
 
 void Transducer::joint(const float * f, const PredictionState & state, std::vector<float> & logits) const {
     const int J = hp_.joint_hidden;
     for (int j = 0; j < J; ++j) {
         const float z = f[j] + state.pred_proj[size_t(j)];
-        hidden_[size_t(j)] = activation_ == Activation::Relu ? (z > 0.0f ? z : 0.0f)
-                             : activation_ == Activation::Tanh ? std::tanh(z) : sigmoid(z);
+        hidden_[size_t(j)] = activation_ == Activation::Relu ? (z > 0.0f ? z : 0.0f) : activation_ == Activation::Tanh ? std::tanh(z) : sigmoid(z);
     }
     logits.resize(size_t(n_out_));
-    if (w_.int8 != nullptr) w_.int8->out_w.gemv(hidden_.data(), w_.out_b.data(), logits.data(), false, int8_inputs_, split_);
-    else gemv(w_.out_w.data(), hidden_.data(), w_.out_b.data(), logits.data(), n_out_, J, split_);
+    if (w_.int8 != nullptr)
+        w_.int8->out_w.gemv(hidden_.data(), w_.out_b.data(), logits.data(), false, int8_inputs_, split_);
+    else
+        gemv(w_.out_w.data(), hidden_.data(), w_.out_b.data(), logits.data(), n_out_, J, split_);
 }
 
 }  // namespace parakeet

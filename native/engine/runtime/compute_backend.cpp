@@ -15,7 +15,6 @@
 namespace parakeet {
 namespace {
 
-
 bool abort_requested(void * data) {
     auto * flag = static_cast<const std::atomic<bool> * const *>(data);
     return *flag != nullptr && (*flag)->load(std::memory_order_relaxed);
@@ -148,7 +147,8 @@ std::string weight_role(const std::string & name) {
         role = role.substr(8);
     }
     const std::string suffix = ".weight";
-    if (role.size() > suffix.size() && role.compare(role.size() - suffix.size(), suffix.size(), suffix) == 0) role.resize(role.size() - suffix.size());
+    if (role.size() > suffix.size() && role.compare(role.size() - suffix.size(), suffix.size(), suffix) == 0)
+        role.resize(role.size() - suffix.size());
     return role;
 }
 
@@ -240,8 +240,8 @@ ggml_status ComputeBackend::compute_profiled(ggml_cgraph * graph, EncoderProfile
     return GGML_STATUS_SUCCESS;
 }
 
-std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std::function<void()> & set_inputs,
-                                                 const std::atomic<bool> * abort, EncoderProfile * profile, const char * graph_label) {
+std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std::function<void()> & set_inputs, const std::atomic<bool> * abort,
+                                                 EncoderProfile * profile, const char * graph_label) {
     abort_flag_ = abort;
     struct ResetFlag {
         const std::atomic<bool> ** slot;

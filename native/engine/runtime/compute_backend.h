@@ -76,7 +76,7 @@ private:
     ggml_backend_t cpu_backend_ = nullptr;  // == backend_ when the device is the CPU
     int n_threads_ = 1;
     int active_threads_ = 1;
-    struct ggml_threadpool * threadpool_ = nullptr;  // persistent CPU workers (static builds)
+    struct ggml_threadpool * threadpool_ = nullptr;    // persistent CPU workers (static builds)
     struct ggml_threadpool * profile_pool_ = nullptr;  // the same with polling on, for profiled runs (made on first use)
     ggml_gallocr_t gallocr_ = nullptr;
     ggml_backend_sched_t sched_ = nullptr;

@@ -96,8 +96,10 @@ void load_backends(const std::string & dir) {
     install_ggml_log_hook();
 #ifdef PARAKEET_BACKEND_DL
     if (ggml_backend_reg_count() == 0) {
-        if (dir.empty()) ggml_backend_load_all();
-        else ggml_backend_load_all_from_path(dir.c_str());
+        if (dir.empty())
+            ggml_backend_load_all();
+        else
+            ggml_backend_load_all_from_path(dir.c_str());
     }
 #else
     (void)dir;
@@ -192,7 +194,8 @@ DeviceSelection select_device(const std::string & requested_arg) {
     }
     sel.device = describe(cpu_device());
     sel.reason = skipped.empty() ? "automatic: no GPU found, using the CPU"
-                                 : "automatic: " + skipped + " is a software renderer that runs on the CPU, so the CPU itself is used (name it to use it anyway)";
+                                 : "automatic: " + skipped +
+                                           " is a software renderer that runs on the CPU, so the CPU itself is used (name it to use it anyway)";
     return sel;
 }
 

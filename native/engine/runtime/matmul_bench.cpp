@@ -39,8 +39,10 @@ MatmulBenchResult benchmark_matmul(const std::string & type_name, int out_featur
     std::vector<float> wf(size_t(in_features) * size_t(out_features));
     for (float & v : wf) v = dist(rng);
     std::vector<uint8_t> wq(ggml_nbytes(w));
-    if (type == GGML_TYPE_F32) std::memcpy(wq.data(), wf.data(), wq.size());
-    else ggml_quantize_chunk(type, wf.data(), wq.data(), 0, out_features, in_features, nullptr);
+    if (type == GGML_TYPE_F32)
+        std::memcpy(wq.data(), wf.data(), wq.size());
+    else
+        ggml_quantize_chunk(type, wf.data(), wq.data(), 0, out_features, in_features, nullptr);
     ggml_backend_tensor_set(w, wq.data(), 0, wq.size());
 
     ggml_context * gctx = ggml_init(params);
@@ -53,7 +55,8 @@ MatmulBenchResult benchmark_matmul(const std::string & type_name, int out_featur
     for (float & v : xf) v = dist(rng);
 
     auto run = [&] {
-        backend.compute(graph, [&] { ggml_backend_tensor_set(x, xf.data(), 0, xf.size() * sizeof(float)); }, nullptr);
+        backend.compute(
+                graph, [&] { ggml_backend_tensor_set(x, xf.data(), 0, xf.size() * sizeof(float)); }, nullptr);
     };
     run();  // warm-up: allocation, first touch
     // Both clocks: wall time for the rate users see, and this thread's CPU time,

@@ -72,19 +72,24 @@ constexpr int64_t kLoop = 1 << 16;
 // a loop-invariant asm statement out of the loop. Register contents are whatever they hold: only
 // the instructions' throughput is measured.
 // Every vector register: each loop's clobber list.
-#define PARAKEET_ALL_ZMM                                                                                                     \
-    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", \
-        "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",       \
-        "xmm28", "xmm29", "xmm30", "xmm31"
+#define PARAKEET_ALL_ZMM                                                                                                                           \
+    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", \
+            "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31"
 
 PARAKEET_VNNI512 void vpdpbusd_peak() {
-    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vpdpbusd %%zmm30, %%zmm31, %%zmm0\nvpdpbusd %%zmm30, %%zmm31, %%zmm1\nvpdpbusd %%zmm30, %%zmm31, %%zmm2\nvpdpbusd %%zmm30, %%zmm31, %%zmm3\nvpdpbusd %%zmm30, %%zmm31, %%zmm4\nvpdpbusd %%zmm30, %%zmm31, %%zmm5\nvpdpbusd %%zmm30, %%zmm31, %%zmm6\nvpdpbusd %%zmm30, %%zmm31, %%zmm7\nvpdpbusd %%zmm30, %%zmm31, %%zmm8\nvpdpbusd %%zmm30, %%zmm31, %%zmm9\nvpdpbusd %%zmm30, %%zmm31, %%zmm10\nvpdpbusd %%zmm30, %%zmm31, %%zmm11" ::: PARAKEET_ALL_ZMM);
+    for (int64_t n = 0; n < kLoop; ++n)
+        __asm__ volatile(
+                "vpdpbusd %%zmm30, %%zmm31, %%zmm0\nvpdpbusd %%zmm30, %%zmm31, %%zmm1\nvpdpbusd %%zmm30, %%zmm31, %%zmm2\nvpdpbusd %%zmm30, %%zmm31, "
+                "%%zmm3\nvpdpbusd %%zmm30, %%zmm31, %%zmm4\nvpdpbusd %%zmm30, %%zmm31, %%zmm5\nvpdpbusd %%zmm30, %%zmm31, %%zmm6\nvpdpbusd %%zmm30, "
+                "%%zmm31, %%zmm7\nvpdpbusd %%zmm30, %%zmm31, %%zmm8\nvpdpbusd %%zmm30, %%zmm31, %%zmm9\nvpdpbusd %%zmm30, %%zmm31, %%zmm10\nvpdpbusd "
+                "%%zmm30, %%zmm31, %%zmm11" ::
+                        : PARAKEET_ALL_ZMM);
 }
 
 // The Q8_0 block step's pieces, as asm text: the 12 dot products reset to the block's start, then
 // 8 groups × 12 VPDPBUSD (rows' weights in zmm24/25, the frame's broadcast in zmm26).
 #define PARAKEET_Q8_RESET(i) "vmovdqa64 %%zmm27, %%zmm" #i "\n"
-#define PARAKEET_Q8_DOTS                                                                                                     \
+#define PARAKEET_Q8_DOTS \
     PARAKEET_Q8_RESET(0) PARAKEET_Q8_RESET(1) PARAKEET_Q8_RESET(2) PARAKEET_Q8_RESET(3) PARAKEET_Q8_RESET(4)                  \
     PARAKEET_Q8_RESET(5) PARAKEET_Q8_RESET(6) PARAKEET_Q8_RESET(7) PARAKEET_Q8_RESET(8) PARAKEET_Q8_RESET(9)                  \
     PARAKEET_Q8_RESET(10) PARAKEET_Q8_RESET(11)                                                                              \
@@ -97,9 +102,10 @@ PARAKEET_VNNI512 void vpdpbusd_peak() {
     "vcvtdq2ps %%zmm" #i ", %%zmm" #i "\nvmulps %%zmm30, %%zmm" #s ", %%zmm31\nvfmadd231ps %%zmm31, %%zmm" #i ", %%zmm" #acc "\n"
 // The same with one scale only: accumulator += float(dot i) · zmm`s`.
 #define PARAKEET_Q8_ONE_SCALE(i, acc, s) "vcvtdq2ps %%zmm" #i ", %%zmm" #i "\nvfmadd231ps %%zmm" #s ", %%zmm" #i ", %%zmm" #acc "\n"
-#define PARAKEET_Q8_TAIL(STEP)                                                                                        \
-    STEP(0, 12, 28) STEP(1, 13, 29) STEP(2, 14, 28) STEP(3, 15, 29) STEP(4, 16, 28) STEP(5, 17, 29) STEP(6, 18, 28) \
-    STEP(7, 19, 29) STEP(8, 20, 28) STEP(9, 21, 29) STEP(10, 22, 28) STEP(11, 23, 29)
+#define PARAKEET_Q8_TAIL(STEP)                                                                                                                      \
+    STEP(0, 12, 28)                                                                                                                                 \
+    STEP(1, 13, 29) STEP(2, 14, 28) STEP(3, 15, 29) STEP(4, 16, 28) STEP(5, 17, 29) STEP(6, 18, 28) STEP(7, 19, 29) STEP(8, 20, 28) STEP(9, 21, 29) \
+            STEP(10, 22, 28) STEP(11, 23, 29)
 
 // One Q8_0 block of a 6-frame × 32-row tile (q8_0_vnni.cpp gemm_tile, add_scaled_block), every
 // operand in a register: the dot products, then per accumulator a convert, the multiply of the
@@ -125,7 +131,7 @@ PARAKEET_VNNI512 void q8_block_step_one_scale() {
     "vpbroadcastd (" #f "*256+\\g*4)(%%rcx), %%zmm26\nvpdpbusd %%zmm24, %%zmm26, %%zmm" #d0 "\nvpdpbusd %%zmm25, %%zmm26, %%zmm" #d1 "\n"
 #define PARAKEET_Q8_L1_SCALE(f, d0, d1, a0, a1) \
     "vbroadcastss (" #f "*256+200)(%%rcx), %%zmm30\n" PARAKEET_Q8_SCALE(d0, a0, 28) PARAKEET_Q8_SCALE(d1, a1, 29)
-#define PARAKEET_Q8_L1_STEP                                                                                              \
+#define PARAKEET_Q8_L1_STEP \
     PARAKEET_Q8_L1_RESET(0, 0) PARAKEET_Q8_L1_RESET(1, 0) PARAKEET_Q8_L1_RESET(2, 1) PARAKEET_Q8_L1_RESET(3, 1)          \
     PARAKEET_Q8_L1_RESET(4, 2) PARAKEET_Q8_L1_RESET(5, 2) PARAKEET_Q8_L1_RESET(6, 3) PARAKEET_Q8_L1_RESET(7, 3)          \
     PARAKEET_Q8_L1_RESET(8, 4) PARAKEET_Q8_L1_RESET(9, 4) PARAKEET_Q8_L1_RESET(10, 5) PARAKEET_Q8_L1_RESET(11, 5)        \
@@ -146,7 +152,13 @@ PARAKEET_VNNI512 void q8_block_step_l1() {
 }
 
 PARAKEET_AVX512 void fma_peak() {
-    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile("vfmadd231ps %%zmm30, %%zmm31, %%zmm0\nvfmadd231ps %%zmm30, %%zmm31, %%zmm1\nvfmadd231ps %%zmm30, %%zmm31, %%zmm2\nvfmadd231ps %%zmm30, %%zmm31, %%zmm3\nvfmadd231ps %%zmm30, %%zmm31, %%zmm4\nvfmadd231ps %%zmm30, %%zmm31, %%zmm5\nvfmadd231ps %%zmm30, %%zmm31, %%zmm6\nvfmadd231ps %%zmm30, %%zmm31, %%zmm7\nvfmadd231ps %%zmm30, %%zmm31, %%zmm8\nvfmadd231ps %%zmm30, %%zmm31, %%zmm9\nvfmadd231ps %%zmm30, %%zmm31, %%zmm10\nvfmadd231ps %%zmm30, %%zmm31, %%zmm11" ::: PARAKEET_ALL_ZMM);
+    for (int64_t n = 0; n < kLoop; ++n)
+        __asm__ volatile(
+                "vfmadd231ps %%zmm30, %%zmm31, %%zmm0\nvfmadd231ps %%zmm30, %%zmm31, %%zmm1\nvfmadd231ps %%zmm30, %%zmm31, %%zmm2\nvfmadd231ps "
+                "%%zmm30, %%zmm31, %%zmm3\nvfmadd231ps %%zmm30, %%zmm31, %%zmm4\nvfmadd231ps %%zmm30, %%zmm31, %%zmm5\nvfmadd231ps %%zmm30, %%zmm31, "
+                "%%zmm6\nvfmadd231ps %%zmm30, %%zmm31, %%zmm7\nvfmadd231ps %%zmm30, %%zmm31, %%zmm8\nvfmadd231ps %%zmm30, %%zmm31, "
+                "%%zmm9\nvfmadd231ps %%zmm30, %%zmm31, %%zmm10\nvfmadd231ps %%zmm30, %%zmm31, %%zmm11" ::
+                        : PARAKEET_ALL_ZMM);
 }
 
 struct BlockQ8_0 {  // ggml's block_q8_0
@@ -286,9 +298,9 @@ double streamed_ff_rate(int64_t d, int64_t frames, int layers, ActivationFormat 
 
 /** G multiply–adds/s of ggml's own Q8_0 matmul (stock kernels, F32 activations) at one thread: what the 256-bit kernels replace. */
 double ggml_q8_rate(const std::vector<BlockQ8_0> & blocks, int64_t rows, int64_t cols, int64_t frames, int products, std::mt19937 & rng) {
-    ggml_init_params params = {blocks.size() * sizeof(BlockQ8_0) + size_t(rows + cols) * size_t(frames) * sizeof(float) * size_t(products + 1) +
-                                   (size_t(16) << 20),
-                               nullptr, false};
+    ggml_init_params params = {
+            blocks.size() * sizeof(BlockQ8_0) + size_t(rows + cols) * size_t(frames) * sizeof(float) * size_t(products + 1) + (size_t(16) << 20),
+            nullptr, false};
     ggml_context * ctx = ggml_init(params);
     ggml_tensor * w = ggml_new_tensor_2d(ctx, GGML_TYPE_Q8_0, cols, rows);
     std::memcpy(w->data, blocks.data(), ggml_nbytes(w));
@@ -303,9 +315,9 @@ double ggml_q8_rate(const std::vector<BlockQ8_0> & blocks, int64_t rows, int64_t
 /** G multiply–adds/s of `products` W·x nodes of one F32 matrix (a packed one: `packed`; else ggml's own F32 mul_mat) at one thread. */
 double f32_rate(const PackedF32Matrix * packed, const std::vector<float> & weights, int64_t rows, int64_t cols, int64_t frames, int products,
                 std::mt19937 & rng) {
-    ggml_init_params params = {weights.size() * sizeof(float) + size_t(rows + cols) * size_t(frames) * sizeof(float) * size_t(products + 1) +
-                                   (size_t(16) << 20),
-                               nullptr, false};
+    ggml_init_params params = {
+            weights.size() * sizeof(float) + size_t(rows + cols) * size_t(frames) * sizeof(float) * size_t(products + 1) + (size_t(16) << 20),
+            nullptr, false};
     ggml_context * ctx = ggml_init(params);
     ggml_tensor * x = random_activations(ctx, cols, frames, rng);
     ggml_tensor * w = nullptr;
@@ -314,7 +326,8 @@ double f32_rate(const PackedF32Matrix * packed, const std::vector<float> & weigh
         std::memcpy(w->data, weights.data(), ggml_nbytes(w));
     }
     ggml_cgraph * graph = ggml_new_graph(ctx);
-    for (int p = 0; p < products; ++p) ggml_build_forward_expand(graph, packed != nullptr ? packed->apply(ctx, x, "w", Epilogue{}) : ggml_mul_mat(ctx, w, x));
+    for (int p = 0; p < products; ++p)
+        ggml_build_forward_expand(graph, packed != nullptr ? packed->apply(ctx, x, "w", Epilogue{}) : ggml_mul_mat(ctx, w, x));
     const double seconds = best_seconds_of_graph(graph);
     ggml_free(ctx);
     return double(products) * double(frames) * double(rows) * double(cols) / seconds / 1e9;
@@ -342,7 +355,7 @@ void print_int8_widths(const Source * source, int64_t rows, int64_t cols, int64_
  */
 void ymm_rates(bool quick) {
     std::mt19937 rng(7);
-    const Shape all[] = {{"110M q/k/v/out", 512, 512}, {"110M FF linear1", 2048, 512}, {"110M FF linear2", 512, 2048},
+    const Shape all[] = {{"110M q/k/v/out", 512, 512},   {"110M FF linear1", 2048, 512},  {"110M FF linear2", 512, 2048},
                          {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
     const Shape small[] = {{"smoke 64 x 96", 64, 96}};
     const std::vector<int64_t> frames_list = quick ? std::vector<int64_t>{3, 17} : std::vector<int64_t>{125, 750};
@@ -393,9 +406,12 @@ std::string cpu_model() {
     std::string line, name = "?", family, model;
     while (std::getline(info, line)) {
         const auto value = [&] { return line.substr(line.find(':') + 2); };
-        if (line.rfind("model name", 0) == 0 && name == "?") name = value();
-        else if (line.rfind("cpu family", 0) == 0 && family.empty()) family = value();
-        else if (line.rfind("model", 0) == 0 && line.rfind("model name", 0) != 0 && model.empty()) model = value();
+        if (line.rfind("model name", 0) == 0 && name == "?")
+            name = value();
+        else if (line.rfind("cpu family", 0) == 0 && family.empty())
+            family = value();
+        else if (line.rfind("model", 0) == 0 && line.rfind("model name", 0) != 0 && model.empty())
+            model = value();
     }
     return name + " (family " + family + ", model " + model + ")";
 }
@@ -426,25 +442,26 @@ int main(int argc, char ** argv) {
         std::mt19937 rng(7);
         const double peak = 12.0 * kLoop / best_seconds_per_call(vpdpbusd_peak) / 1e9;
         for (int64_t panels : {int64_t(1), int64_t(8)})
-        for (int64_t cols : {int64_t(512), int64_t(1024), int64_t(4096)}) {
-            const int64_t rows = 32 * panels, frames = 126;
-            const std::vector<BlockQ8_0> blocks = random_q8_blocks(rows, cols, rng);
-            std::vector<uint8_t> storage;
-            const PackedQ8Matrix q8(blocks.data(), rows, cols, aligned64(storage, PackedQ8Matrix::storage_bytes(rows, cols)));
-            const size_t xs = q8_activation_row_bytes(cols);
-            std::vector<uint8_t> xq(xs * size_t(frames));
-            std::vector<float> x(static_cast<size_t>(cols));
-            std::normal_distribution<float> normal(0.0f, 1.0f);
-            for (int64_t f = 0; f < frames; ++f) {
-                for (float & v : x) v = normal(rng);
-                quantize_q8_activation_row(x.data(), cols, xq.data() + size_t(f) * xs);
-            }
-            std::vector<float> y(static_cast<size_t>(rows * frames));
-            const double sec = best_seconds_per_call([&] { q8.multiply(xq.data(), xs, frames, y.data(), size_t(rows), 0, panels); });
-            const double rate = double(frames * rows * cols) / 64.0 / sec / 1e9;
-            std::printf("VNNI Q8_0 tile loop, %lld rows × %lld inputs, %lld frames, cache-resident: %.2f G VPDPBUSD/s (%.0f %% of VPDPBUSD alone)\n",
+            for (int64_t cols : {int64_t(512), int64_t(1024), int64_t(4096)}) {
+                const int64_t rows = 32 * panels, frames = 126;
+                const std::vector<BlockQ8_0> blocks = random_q8_blocks(rows, cols, rng);
+                std::vector<uint8_t> storage;
+                const PackedQ8Matrix q8(blocks.data(), rows, cols, aligned64(storage, PackedQ8Matrix::storage_bytes(rows, cols)));
+                const size_t xs = q8_activation_row_bytes(cols);
+                std::vector<uint8_t> xq(xs * size_t(frames));
+                std::vector<float> x(static_cast<size_t>(cols));
+                std::normal_distribution<float> normal(0.0f, 1.0f);
+                for (int64_t f = 0; f < frames; ++f) {
+                    for (float & v : x) v = normal(rng);
+                    quantize_q8_activation_row(x.data(), cols, xq.data() + size_t(f) * xs);
+                }
+                std::vector<float> y(static_cast<size_t>(rows * frames));
+                const double sec = best_seconds_per_call([&] { q8.multiply(xq.data(), xs, frames, y.data(), size_t(rows), 0, panels); });
+                const double rate = double(frames * rows * cols) / 64.0 / sec / 1e9;
+                std::printf(
+                        "VNNI Q8_0 tile loop, %lld rows × %lld inputs, %lld frames, cache-resident: %.2f G VPDPBUSD/s (%.0f %% of VPDPBUSD alone)\n",
                         static_cast<long long>(rows), static_cast<long long>(cols), static_cast<long long>(frames), rate, 100 * rate / peak);
-        }
+            }
         return 0;
     }
     if (argc > 1 && std::strcmp(argv[1], "--ymm") == 0) {
@@ -473,7 +490,7 @@ int main(int argc, char ** argv) {
 
     std::mt19937 rng(7);
     // The encoder's matmuls: 110M (d 512) and 0.6B (d 1024) q/k/v/out and feed-forward.
-    const Shape shapes[] = {{"110M q/k/v/out", 512, 512}, {"110M FF linear1", 2048, 512}, {"110M FF linear2", 512, 2048},
+    const Shape shapes[] = {{"110M q/k/v/out", 512, 512},   {"110M FF linear1", 2048, 512},  {"110M FF linear2", 512, 2048},
                             {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
     constexpr int64_t kFrames[] = {125, 750};  // 10 s and 60 s of audio
     constexpr int kProducts = 12;
@@ -492,8 +509,10 @@ int main(int argc, char ** argv) {
         std::unique_ptr<PackedQ8TileMatrix> q8_amx;
         std::unique_ptr<PackedBf16TileMatrix> q8_wide;
         if (amx) {
-            q8_amx = std::make_unique<PackedQ8TileMatrix>(blocks.data(), s.rows, s.cols, aligned64(amx_storage, PackedQ8TileMatrix::storage_bytes(s.rows, s.cols)));
-            q8_wide = std::make_unique<PackedBf16TileMatrix>(dense.data(), s.rows, s.cols, aligned64(wide_storage, PackedBf16TileMatrix::storage_bytes(s.rows, s.cols)));
+            q8_amx = std::make_unique<PackedQ8TileMatrix>(blocks.data(), s.rows, s.cols,
+                                                          aligned64(amx_storage, PackedQ8TileMatrix::storage_bytes(s.rows, s.cols)));
+            q8_wide = std::make_unique<PackedBf16TileMatrix>(dense.data(), s.rows, s.cols,
+                                                             aligned64(wide_storage, PackedBf16TileMatrix::storage_bytes(s.rows, s.cols)));
         }
         for (int64_t frames : kFrames) {
             const double q8_rate = gemm_rate(q8, frames, kProducts, rng);

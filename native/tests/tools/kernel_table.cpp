@@ -36,12 +36,13 @@ int main() {
     std::printf("| id | weights | CPU class | arithmetic | chosen when | file | test |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
     for (const KernelRow & row : kernel_table()) {
-        std::printf("| `%s` | %s | %s | %s | %s%s | `%s` | `kernel_row_%s` |\n", row.name, row.weights, cpu_class_name(row.cpu_class), numerics_text(row).c_str(),
-                    row.chosen_when, halves_text(row.halves), row.file, row.name);
+        std::printf("| `%s` | %s | %s | %s | %s%s | `%s` | `kernel_row_%s` |\n", row.name, row.weights, cpu_class_name(row.cpu_class),
+                    numerics_text(row).c_str(), row.chosen_when, halves_text(row.halves), row.file, row.name);
     }
-    std::printf("\nRows in order of preference: choose_kernel() takes the first row the CPU class allows (PARAKEET_CPU_CLASS caps it) that "
-                "takes the weight's storage and arithmetic and fits its shape; linear_pos weights of the fused attention try the halves rows "
-                "first. No row: ggml's kernels run the weight.\n");
+    std::printf(
+            "\nRows in order of preference: choose_kernel() takes the first row the CPU class allows (PARAKEET_CPU_CLASS caps it) that "
+            "takes the weight's storage and arithmetic and fits its shape; linear_pos weights of the fused attention try the halves rows "
+            "first. No row: ggml's kernels run the weight.\n");
     std::printf("\n| op | CPU class | what it fuses | file | test |\n|---|---|---|---|---|\n");
     for (const OpKernelRow & row : op_kernel_table()) {
         std::printf("| `%s` | %s | %s | `%s` | `%s` |\n", row.name, cpu_class_name(row.cpu_class), row.chosen_when, row.file, row.test);

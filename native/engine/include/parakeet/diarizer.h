@@ -26,16 +26,16 @@
 namespace parakeet {
 
 struct DiarizerLoadParams {
-    std::string device;          // "" = $PARAKEET_DEVICE or auto
-    int n_threads = 0;           // 0 = all hardware threads
+    std::string device;  // "" = $PARAKEET_DEVICE or auto
+    int n_threads = 0;   // 0 = all hardware threads
     std::string weight_type = "auto";
 };
 
 struct DiarizerInfo {
     std::string path;
-    std::string name;            // general.name
+    std::string name;  // general.name
     int n_speakers = 0;
-    double frame_sec = 0.0;      // 0.08 for 10 ms hops and ×8 subsampling
+    double frame_sec = 0.0;  // 0.08 for 10 ms hops and ×8 subsampling
     int sample_rate = 16000;
     bool streaming_mode = true;  // parakeet.diar.streaming_mode: the model was trained for streaming
     int chunk_len = 0, chunk_left_context = 0, chunk_right_context = 0;

@@ -79,10 +79,10 @@ void set_log_callback(LogCallback callback);
 // ---------------------------------------------------------------- build
 
 struct BuildInfo {
-    std::string ggml_version;  // e.g. "0.25.1"
-    std::string ggml_commit;   // the llama.cpp release commit the ggml source came from
-    std::string ggml_source;   // e.g. "node-llama-cpp@3.22.1" or "GGML_SOURCE_DIR=…"
-    bool backend_dl = false;   // backends are loadable libraries
+    std::string ggml_version;           // e.g. "0.25.1"
+    std::string ggml_commit;            // the llama.cpp release commit the ggml source came from
+    std::string ggml_source;            // e.g. "node-llama-cpp@3.22.1" or "GGML_SOURCE_DIR=…"
+    bool backend_dl = false;            // backends are loadable libraries
     std::vector<std::string> backends;  // registered ggml backends ("CPU", "CUDA", …)
 };
 BuildInfo build_info();
@@ -102,9 +102,9 @@ struct DeviceInfo {
     DeviceType type = DeviceType::Cpu;
     uint64_t memory_free = 0;
     uint64_t memory_total = 0;
-    std::string device_id;                 // PCI bus id where known
-    std::vector<std::string> cpu_features; // CPU device only: "AVX2", "AVX512_BF16", …; "PARAKEET_AMX_BF16" where the engine's kernels use AMX tiles
-    int cpu_threads = 0;                   // CPU device only: hardware threads
+    std::string device_id;                  // PCI bus id where known
+    std::vector<std::string> cpu_features;  // CPU device only: "AVX2", "AVX512_BF16", …; "PARAKEET_AMX_BF16" where the engine's kernels use AMX tiles
+    int cpu_threads = 0;                    // CPU device only: hardware threads
     /**
      * A GPU-API device that computes on the CPU (Mesa's lavapipe/llvmpipe, SwiftShader): slower than the CPU
      * backend it competes with, so never picked automatically, only by name.
@@ -116,11 +116,11 @@ struct DeviceInfo {
 std::vector<DeviceInfo> list_devices();
 
 struct DeviceSelection {
-    std::string requested;  // what was asked ("" = nothing)
-    std::string source;     // "argument" | "environment" (PARAKEET_DEVICE) | "auto"
-    DeviceInfo device;      // what was chosen
-    bool fell_back = false; // the request could not be honoured; `reason` says why
-    std::string reason;     // human-readable: why this device
+    std::string requested;   // what was asked ("" = nothing)
+    std::string source;      // "argument" | "environment" (PARAKEET_DEVICE) | "auto"
+    DeviceInfo device;       // what was chosen
+    bool fell_back = false;  // the request could not be honoured; `reason` says why
+    std::string reason;      // human-readable: why this device
 };
 
 /**
@@ -139,8 +139,8 @@ const char * decoder_kind_name(DecoderKind kind);  // "auto" | "ctc" | "rnnt" | 
 enum class TdtRule { GreedyBatch, Greedy };
 
 struct LoadParams {
-    std::string device;              // "" = $PARAKEET_DEVICE or auto
-    int n_threads = 0;               // 0 = all hardware threads (the default for the model's states)
+    std::string device;  // "" = $PARAKEET_DEVICE or auto
+    int n_threads = 0;   // 0 = all hardware threads (the default for the model's states)
     /**
      * Weight layout chosen at load time:
      *   "auto"  keep the file's types; repack quantized weights into the CPU's
@@ -161,8 +161,8 @@ struct LoadParams {
      * frame (adaptive_threads.h): for machines that are busy, where spinning workers make n threads slower.
      */
     bool adaptive_threads = false;
-    std::function<void(float)> on_progress;        // 0..1
-    const std::atomic<bool> * abort = nullptr;     // load is abandoned when set
+    std::function<void(float)> on_progress;     // 0..1
+    const std::atomic<bool> * abort = nullptr;  // load is abandoned when set
 };
 
 /** The defaults of every LoadParams field (the device from $PARAKEET_DEVICE or auto, all threads, "auto" weights, mapped). */
@@ -185,12 +185,12 @@ struct StateInfo {
 
 /** One component of a parakeet.cpp bundle GGUF (general.architecture "parakeet-bundle"), from its header. */
 struct BundleComponent {
-    std::string name;          // the key and tensor prefix ("asr", "vad", …)
-    std::string kind;          // parakeet.bundle.<name>.kind: "asr", "vad", or a kind this engine does not load
+    std::string name;  // the key and tensor prefix ("asr", "vad", …)
+    std::string kind;  // parakeet.bundle.<name>.kind: "asr", "vad", or a kind this engine does not load
     std::string license, source, attribution;
     int tensors = 0;
-    uint64_t bytes = 0;        // its tensors' bytes in the file
-    bool loaded = false;       // the component this model was loaded from
+    uint64_t bytes = 0;   // its tensors' bytes in the file
+    bool loaded = false;  // the component this model was loaded from
 };
 
 struct ModelInfo {
@@ -199,11 +199,11 @@ struct ModelInfo {
     std::string schema;
     std::vector<BundleComponent> components;  // a bundle's components, in file order (empty otherwise)
     uint64_t sentencepiece_bytes = 0;         // size of the embedded SentencePiece model (Model::sentencepiece_model); 0 = none
-    std::string name;        // general.name
-    std::string arch;        // parakeet.arch as written
+    std::string name;                         // general.name
+    std::string arch;                         // parakeet.arch as written
     bool has_ctc = false;
     bool has_transducer = false;
-    bool is_tdt = false;     // transducer with duration outputs
+    bool is_tdt = false;  // transducer with duration outputs
     DecoderKind default_decoder = DecoderKind::Auto;
     std::vector<std::string> decoders;  // the heads available: "tdt" / "rnnt" / "ctc"
 
@@ -229,13 +229,13 @@ struct ModelInfo {
     std::string default_language;
 
     uint64_t file_bytes = 0;
-    uint64_t weight_bytes = 0;            // bytes of weights as placed on the device
+    uint64_t weight_bytes = 0;  // bytes of weights as placed on the device
     int tensor_count = 0;
-    std::map<std::string, int> tensor_types;   // type in the file -> count
-    std::map<std::string, int> weight_types;   // type as placed (after weight_type / repack) -> count
-    std::map<std::string, int> kernels;        // engine CPU kernel ("f32_avx512", "q8_0_vnni") -> matmul weights it runs ("attention_i16_vnni": layers)
-    std::string weight_type;                   // the LoadParams.weight_type used
-    bool mmap = false;                         // weights read straight from the mapped file
+    std::map<std::string, int> tensor_types;  // type in the file -> count
+    std::map<std::string, int> weight_types;  // type as placed (after weight_type / repack) -> count
+    std::map<std::string, int> kernels;  // engine CPU kernel ("f32_avx512", "q8_0_vnni") -> matmul weights it runs ("attention_i16_vnni": layers)
+    std::string weight_type;             // the LoadParams.weight_type used
+    bool mmap = false;                   // weights read straight from the mapped file
 
     DeviceSelection device;
     int n_threads = 0;
@@ -265,27 +265,27 @@ struct AudioWindow {
 /** Settings' per-phrase check (Model::check_vocabulary): whether a phrase is boosted, and as which pieces. */
 struct PhraseCheck {
     std::string phrase;
-    std::string reason;                              // why it cannot be used; "" when it can
-    std::vector<std::vector<std::string>> spellings; // the piece sequences it was compiled into (casings, segmentations)
-    bool exact = false;                              // tokenized by the file's own SentencePiece model (else from the piece list)
+    std::string reason;                               // why it cannot be used; "" when it can
+    std::vector<std::vector<std::string>> spellings;  // the piece sequences it was compiled into (casings, segmentations)
+    bool exact = false;                               // tokenized by the file's own SentencePiece model (else from the piece list)
 };
 
 struct TranscribeParams {
     DecoderKind decoder = DecoderKind::Auto;
     TdtRule tdt_rule = TdtRule::GreedyBatch;
-    int max_symbols = 0;                      // 0 = the model's value
+    int max_symbols = 0;  // 0 = the model's value
     const std::atomic<bool> * abort = nullptr;
-    std::function<void(float)> on_progress;   // 0..1
+    std::function<void(float)> on_progress;  // 0..1
     /**
      * Long audio: clips longer than this are cut at pauses (on the encoder-frame
      * grid) into windows of at most this length, each normalized with the whole
      * clip's mel statistics.
      */
     double max_window_sec = 60.0;
-    bool capture_mel = false;       // keep the log-mel in the result (debugging / parity)
-    bool capture_encoder = false;   // keep the encoder output in the result
-    bool capture_logits = false;    // CTC: keep the log-probs
-    bool profile = false;           // time every encoder node (TranscribeResult::profile)
+    bool capture_mel = false;      // keep the log-mel in the result (debugging / parity)
+    bool capture_encoder = false;  // keep the encoder output in the result
+    bool capture_logits = false;   // CTC: keep the log-probs
+    bool profile = false;          // time every encoder node (TranscribeResult::profile)
     /**
      * At most this many CPU threads for this call (0 = the state's own count): the app gives a file job's
      * windows fewer threads while live dictation decodes beside them on another state.
@@ -314,8 +314,8 @@ TranscribeParams default_transcribe_params();
 struct Token {
     int id = 0;
     std::string piece;
-    int frame = 0;       // encoder frame (window-relative frames are made absolute)
-    int duration = 1;    // frames
+    int frame = 0;              // encoder frame (window-relative frames are made absolute)
+    int duration = 1;           // frames
     double start = 0, end = 0;  // seconds
     float confidence = 0;
 };
@@ -353,21 +353,24 @@ struct TranscribeResult {
     std::vector<Word> words;
     std::vector<Token> tokens;
     double duration_sec = 0;
-    std::string decoder;                 // the decoder that ran
-    std::string device;                  // the device selected for the encoder
-    std::vector<std::string> devices_ran;   // every device that executed part of a graph
+    std::string decoder;                   // the decoder that ran
+    std::string device;                    // the device selected for the encoder
+    std::vector<std::string> devices_ran;  // every device that executed part of a graph
     Timings timings;
-    std::vector<AudioWindow> windows;    // one per encoder pass
-    EncoderProfile profile;              // filled when TranscribeParams::profile
-    int threads_used = 0;                // CPU threads the (last) encoder run used
-    std::vector<std::string> phrases_fired;       // vocabulary phrases found in the text, in order of first occurrence
-    std::vector<RejectedPhrase> phrases_rejected; // vocabulary phrases that could not be used, with the reason
+    std::vector<AudioWindow> windows;              // one per encoder pass
+    EncoderProfile profile;                        // filled when TranscribeParams::profile
+    int threads_used = 0;                          // CPU threads the (last) encoder run used
+    std::vector<std::string> phrases_fired;        // vocabulary phrases found in the text, in order of first occurrence
+    std::vector<RejectedPhrase> phrases_rejected;  // vocabulary phrases that could not be used, with the reason
 
     // Captures (layouts as in the spec). mel and logits: the first window;
     // encoder: every window, concatenated (windows are cut on the frame grid).
-    std::vector<float> mel;  int mel_bins = 0, mel_frames = 0, mel_valid = 0;  // [M][T], time fastest
-    std::vector<float> encoder; int enc_frames = 0, enc_valid = 0, enc_dim = 0;  // [T'][D], D fastest
-    std::vector<float> logits; int logit_classes = 0;                            // [T'][V+1]
+    std::vector<float> mel;
+    int mel_bins = 0, mel_frames = 0, mel_valid = 0;  // [M][T], time fastest
+    std::vector<float> encoder;
+    int enc_frames = 0, enc_valid = 0, enc_dim = 0;  // [T'][D], D fastest
+    std::vector<float> logits;
+    int logit_classes = 0;  // [T'][V+1]
 };
 
 // ---------------------------------------------------------------- streaming
@@ -389,40 +392,40 @@ struct StreamParams {
 /** A timed event of a stream: "eou" / "eob" (end of utterance / backchannel) or "lang" (a language tag). */
 struct StreamEvent {
     std::string type;
-    int frame = 0;          // global encoder frame of the token
+    int frame = 0;  // global encoder frame of the token
     int token_id = 0;
-    std::string value;      // "lang": the tag's locale ("en-US" of <en-US>); else ""
+    std::string value;  // "lang": the tag's locale ("en-US" of <en-US>); else ""
 };
 
 /** What one streaming step (one encoder chunk) committed. Committed tokens never change. */
 struct StreamChunk {
-    int first_frame = 0;              // global encoder frame of the chunk's first frame
-    int frames = 0;                   // encoder frames the chunk produced
-    std::vector<int> token_ids;       // every token emitted, special pieces (<EOU>, <EOB>, language tags) included
-    std::vector<int> token_frames;    // global encoder frame of each
+    int first_frame = 0;            // global encoder frame of the chunk's first frame
+    int frames = 0;                 // encoder frames the chunk produced
+    std::vector<int> token_ids;     // every token emitted, special pieces (<EOU>, <EOB>, language tags) included
+    std::vector<int> token_frames;  // global encoder frame of each
     std::vector<StreamEvent> events;
-    std::string text;                 // the text of these tokens (special pieces removed; leading space kept between words)
-    std::vector<Token> tokens;        // the text tokens with times (special pieces removed), as TranscribeResult::tokens
-    std::vector<Word> words;          // their words; the first continues the previous chunk's last word when `continues_word`
+    std::string text;           // the text of these tokens (special pieces removed; leading space kept between words)
+    std::vector<Token> tokens;  // the text tokens with times (special pieces removed), as TranscribeResult::tokens
+    std::vector<Word> words;    // their words; the first continues the previous chunk's last word when `continues_word`
     bool continues_word = false;
-    bool decoder_reset = false;       // an <EOU>/<EOB> was emitted: the decoder starts again from SOS after this chunk
+    bool decoder_reset = false;              // an <EOU>/<EOB> was emitted: the decoder starts again from SOS after this chunk
     std::vector<std::string> phrases_fired;  // vocabulary phrases completed in this chunk (a phrase may span chunks)
-    std::vector<float> encoded;       // StreamOptions capture: the chunk's encoder frames [frames][D] (before the prompt kernel)
-    double encoder_ms = 0;            // wall time of the chunk's encoder graph (inputs uploaded, run, outputs read back)
-    double decoder_ms = 0;            // wall time of its RNNT greedy decode (prediction network + joint per token)
-    double encoder_cpu_ms = 0;        // the same as the calling thread's CPU time (all of it at one thread)
+    std::vector<float> encoded;              // StreamOptions capture: the chunk's encoder frames [frames][D] (before the prompt kernel)
+    double encoder_ms = 0;                   // wall time of the chunk's encoder graph (inputs uploaded, run, outputs read back)
+    double decoder_ms = 0;                   // wall time of its RNNT greedy decode (prediction network + joint per token)
+    double encoder_cpu_ms = 0;               // the same as the calling thread's CPU time (all of it at one thread)
     double decoder_cpu_ms = 0;
-    EncoderProfile profile;           // with Stream::profile_chunks: the encoder graph timed node by node (by op, by part)
+    EncoderProfile profile;  // with Stream::profile_chunks: the encoder graph timed node by node (by op, by part)
 };
 
 /** The schedule of one preset (NeMo ConformerEncoder.setup_streaming_params, with the corrections of the spec). */
 struct StreamInfo {
     int att_left = 0, att_right = 0;
-    int chunk_frames = 0;             // encoder frames per chunk (right + 1)
-    int mel_first = 0, mel_chunk = 0; // new mel frames of the first chunk and of each later one
-    int pre_encode_cache = 0;         // mel frames re-fed before each later chunk
-    int drop_extra = 0;               // encoder frames dropped after subsampling from the second chunk on
-    std::string language;             // the locale the prompt uses ("auto" or one of ModelInfo::languages); "" without a prompt
+    int chunk_frames = 0;              // encoder frames per chunk (right + 1)
+    int mel_first = 0, mel_chunk = 0;  // new mel frames of the first chunk and of each later one
+    int pre_encode_cache = 0;          // mel frames re-fed before each later chunk
+    int drop_extra = 0;                // encoder frames dropped after subsampling from the second chunk on
+    std::string language;              // the locale the prompt uses ("auto" or one of ModelInfo::languages); "" without a prompt
     int prompt_index = -1;
     std::vector<RejectedPhrase> phrases_rejected;  // StreamParams::vocabulary phrases that could not be used, with the reason
 };

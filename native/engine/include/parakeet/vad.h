@@ -28,10 +28,10 @@ namespace parakeet {
 
 struct VadModelInfo {
     std::string path;
-    std::string name;             // general.name
-    std::string source_version;   // silero_vad.source.version ("v6.2", "v5.1.2", …)
-    std::string source_sha256;    // silero_vad.source.sha256 (the ONNX file converted)
-    std::string weight_type;      // "f32" or "f16" (the conv and LSTM weights)
+    std::string name;               // general.name
+    std::string source_version;     // silero_vad.source.version ("v6.2", "v5.1.2", …)
+    std::string source_sha256;      // silero_vad.source.sha256 (the ONNX file converted)
+    std::string weight_type;        // "f32" or "f16" (the conv and LSTM weights)
     std::vector<int> sample_rates;  // {8000, 16000}
     uint64_t file_size = 0;
     std::string bundle_component;  // the parakeet.cpp bundle component it was read from ("" for a Silero GGUF)
@@ -83,10 +83,10 @@ private:
     const SileroWeights * weights_;
     int sample_rate_;
     int chunk_;
-    std::vector<float> window_;    // context | chunk, the model's input
-    std::vector<float> pending_;   // samples of the next, incomplete chunk
-    std::vector<float> h_, c_;     // LSTM state
-    struct Compute;                // the stream's CPU backend, graph and its buffers (silero_vad.cpp)
+    std::vector<float> window_;   // context | chunk, the model's input
+    std::vector<float> pending_;  // samples of the next, incomplete chunk
+    std::vector<float> h_, c_;    // LSTM state
+    struct Compute;               // the stream's CPU backend, graph and its buffers (silero_vad.cpp)
     std::unique_ptr<Compute> compute_;
     std::atomic<bool> busy_{false};
 };

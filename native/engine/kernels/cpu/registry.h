@@ -66,10 +66,10 @@ enum WeightStorage : unsigned {
 
 /** How a row serves linear_pos weights that the fused attention op reads (rel_pos_projection.h). */
 enum class KernelHalves {
-    Whole,         // whole matrices only
-    WholeOrHalves, // whole matrices, or linear_pos as two column-half matrices of this row
-    HalvesOnly,    // linear_pos as column halves only
-    BlockHalves,   // linear_pos only, halves inside each Q8_0 block (q8_0_rel_pos_vnni.h)
+    Whole,          // whole matrices only
+    WholeOrHalves,  // whole matrices, or linear_pos as two column-half matrices of this row
+    HalvesOnly,     // linear_pos as column halves only
+    BlockHalves,    // linear_pos only, halves inside each Q8_0 block (q8_0_rel_pos_vnni.h)
 };
 
 /** One weight asking for a kernel. */
@@ -101,13 +101,13 @@ struct KernelRow {
     KernelId id;
     const char * name;  // the id as ModelInfo.kernels and the docs show it
     CpuClass cpu_class;
-    unsigned numerics;        // numerics_bit() mask of Stored, Int16, ChannelInt8 (rows with `exact` also serve Exact)
-    unsigned takes;           // WeightStorage mask
-    bool exact;               // F32 arithmetic on the stored values
-    bool bf16_tiles;          // taken only where the request accepts BF16 tiles
+    unsigned numerics;  // numerics_bit() mask of Stored, Int16, ChannelInt8 (rows with `exact` also serve Exact)
+    unsigned takes;     // WeightStorage mask
+    bool exact;         // F32 arithmetic on the stored values
+    bool bf16_tiles;    // taken only where the request accepts BF16 tiles
     KernelHalves halves;
-    bool (*fits)(int64_t rows, int64_t cols);          // a whole matrix
-    bool (*halves_fit)(int64_t rows, int64_t cols);    // linear_pos [rows][cols] as halves; nullptr: Whole
+    bool (*fits)(int64_t rows, int64_t cols);        // a whole matrix
+    bool (*halves_fit)(int64_t rows, int64_t cols);  // linear_pos [rows][cols] as halves; nullptr: Whole
     size_t (*storage_bytes)(int64_t rows, int64_t cols);
     /** The packed matrix from `w` (any readable type: the row converts what it needs) in `storage`; nullptr for BlockHalves. */
     std::unique_ptr<PackedMatmul> (*make)(const WeightData & w, uint8_t * storage);

@@ -13,9 +13,12 @@ size_t activation_row_bytes(ActivationFormat format, int64_t k) {
 }
 
 void quantize_activation_row(ActivationFormat format, const float * x, int64_t k, uint8_t * out) {
-    if (format == ActivationFormat::Q8Blocks) quantize_q8_activation_row(x, k, out);
-    else if (format == ActivationFormat::I16Blocks) quantize_i16_activation_row(x, k, out);
-    else quantize_channel_activation_row(x, k, out);
+    if (format == ActivationFormat::Q8Blocks)
+        quantize_q8_activation_row(x, k, out);
+    else if (format == ActivationFormat::I16Blocks)
+        quantize_i16_activation_row(x, k, out);
+    else
+        quantize_channel_activation_row(x, k, out);
 }
 
 }  // namespace parakeet

@@ -59,13 +59,13 @@ __attribute__((noinline)) bool tile_product_matches() {
     load_tile_config(config);
     const size_t stride = 64;
     asm volatile(
-        "tileloadd (%0,%2,1), %%tmm0\n\t"
-        "tileloadd (%1,%2,1), %%tmm1\n\t"
-        "tilezero %%tmm2\n\t"
-        "tdpbf16ps %%tmm1, %%tmm0, %%tmm2\n\t"
-        "tilestored %%tmm2, (%3,%2,1)\n\t" ::"r"(a),
-        "r"(b), "r"(stride), "r"(c)
-        : "memory");
+            "tileloadd (%0,%2,1), %%tmm0\n\t"
+            "tileloadd (%1,%2,1), %%tmm1\n\t"
+            "tilezero %%tmm2\n\t"
+            "tdpbf16ps %%tmm1, %%tmm0, %%tmm2\n\t"
+            "tilestored %%tmm2, (%3,%2,1)\n\t" ::"r"(a),
+            "r"(b), "r"(stride), "r"(c)
+            : "memory");
     release_tiles();
     for (int m = 0; m < 16; ++m) {
         for (int n = 0; n < 16; ++n) {

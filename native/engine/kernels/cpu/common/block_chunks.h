@@ -190,8 +190,9 @@ void for_each_block_chunk(PanelItems & items, int64_t blocks, int64_t frames, co
  * bytes into its activation row (the Q8_0 and 14-bit kernels' rows keep them there).
  */
 template <int MR>
-PARAKEET_VNNI512 inline __attribute__((always_inline)) void add_scaled_block(__m512 (&acc)[MR][2], const __m512i (&dot)[MR][2], const float * row_scales,
-                                                                            const uint8_t * xq, size_t x_stride, size_t x_scales_at, int64_t block) {
+PARAKEET_VNNI512 inline __attribute__((always_inline)) void add_scaled_block(__m512 (&acc)[MR][2], const __m512i (&dot)[MR][2],
+                                                                             const float * row_scales, const uint8_t * xq, size_t x_stride,
+                                                                             size_t x_scales_at, int64_t block) {
     const __m512 s0 = _mm512_loadu_ps(row_scales), s1 = _mm512_loadu_ps(row_scales + 16);
     for (int r = 0; r < MR; ++r) {
         const float * xs = reinterpret_cast<const float *>(xq + size_t(r) * x_stride + x_scales_at);

@@ -75,7 +75,8 @@ CpuFeatures probe() {
         for (int c = 0; c <= int(CpuClass::Amx); ++c) {
             if (std::strcmp(env, cpu_class_name(CpuClass(c))) == 0) f.cap = CpuClass(c), known = true;
         }
-        if (!known) f.cap_problem = std::string("PARAKEET_CPU_CLASS='") + env + "' is not one of scalar, avx2, avx_vnni, avx512, avx512_vnni, amx: ignored";
+        if (!known)
+            f.cap_problem = std::string("PARAKEET_CPU_CLASS='") + env + "' is not one of scalar, avx2, avx_vnni, avx512, avx512_vnni, amx: ignored";
     }
 #ifdef PARAKEET_CPUID
     read_cpuid(f);

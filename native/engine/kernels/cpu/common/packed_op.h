@@ -83,8 +83,8 @@ void quantize_rows_op(ggml_tensor * dst, int ith, int nth, void *) {
 
 /** The GEMM node on activations already quantized into rows of `row_bytes` ("<kernel>_gemm:<weight>"). */
 template <typename Matrix>
-ggml_tensor * quantized_gemm_node(ggml_context * ctx, ggml_tensor * xq, const Matrix & m, const PackedOpConfigs<Matrix> & configs,
-                                  size_t row_bytes, const Epilogue & e, ggml_custom_op_t gemm, const char * kernel, const char * weight_name) {
+ggml_tensor * quantized_gemm_node(ggml_context * ctx, ggml_tensor * xq, const Matrix & m, const PackedOpConfigs<Matrix> & configs, size_t row_bytes,
+                                  const Epilogue & e, ggml_custom_op_t gemm, const char * kernel, const char * weight_name) {
     GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(row_bytes));
     ggml_tensor * y = packed_matmul_node(ctx, xq, m.rows(), xq->ne[1], e, gemm, configs.get(&m, EpilogueMode::of(e)));
     ggml_format_name(y, "%s_gemm:%s", kernel, weight_name);
@@ -104,11 +104,14 @@ struct EpilogueView {
 
     EpilogueView() = default;  // W·x alone
     EpilogueView(const ggml_tensor * dst, const EpilogueMode & mode)
-        : bias(dst->src[1] != nullptr ? static_cast<const float *>(dst->src[1]->data) : nullptr),
-          residual(dst->src[2] != nullptr ? static_cast<const char *>(dst->src[2]->data) : nullptr),
-          residual_stride(dst->src[2] != nullptr ? dst->src[2]->nb[1] : 0), silu(mode.silu), scale(mode.scale), relu(mode.relu),
-          row_mask(dst->src[3] != nullptr ? static_cast<const float *>(dst->src[3]->data) : nullptr),
-          mask_group(mode.mask_group > 0 ? mode.mask_group : 1) {}
+            : bias(dst->src[1] != nullptr ? static_cast<const float *>(dst->src[1]->data) : nullptr),
+              residual(dst->src[2] != nullptr ? static_cast<const char *>(dst->src[2]->data) : nullptr),
+              residual_stride(dst->src[2] != nullptr ? dst->src[2]->nb[1] : 0),
+              silu(mode.silu),
+              scale(mode.scale),
+              relu(mode.relu),
+              row_mask(dst->src[3] != nullptr ? static_cast<const float *>(dst->src[3]->data) : nullptr),
+              mask_group(mode.mask_group > 0 ? mode.mask_group : 1) {}
     /** 0 for a frame the mask zeroes, else 1. */
     float frame_keep(int64_t t) const { return row_mask != nullptr ? row_mask[t / mask_group] : 1.0f; }
     const float * bias_at(int64_t col) const { return bias != nullptr ? bias + col : nullptr; }

@@ -21,7 +21,7 @@ namespace parakeet {
  * residual after linear2; attention and convolution outputs added to the residual).
  */
 struct Epilogue {
-    ggml_tensor * bias = nullptr;      // [rows] or nullptr
+    ggml_tensor * bias = nullptr;  // [rows] or nullptr
     bool silu = false;
     ggml_tensor * residual = nullptr;  // [rows, T] like the output, or nullptr
     float scale = 1.0f;                // applies to act(W·x + b) when there is a residual
@@ -103,7 +103,8 @@ public:
 class RelPosProjection {
 public:
     RelPosProjection(std::unique_ptr<PackedMatmul> sin_columns, std::unique_ptr<PackedMatmul> cos_columns)
-        : sin_(std::move(sin_columns)), cos_(std::move(cos_columns)) {}
+            : sin_(std::move(sin_columns)),
+              cos_(std::move(cos_columns)) {}
 
     /**
      * W·pe as [D, 2T−1] (the full table's row order) from `halves` [D, T]: row p = sin(p·ω_i) for

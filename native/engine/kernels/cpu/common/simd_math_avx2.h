@@ -55,7 +55,7 @@ PARAKEET_AVX2 static inline __m256 sigmoid256(__m256 x) {
 // parts, the Cephes degree-6 polynomial), 2^n put into the exponent field as sigmoid256 does.
 PARAKEET_AVX2 static inline __m256 exp256(__m256 x) {
     x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-86.0f)), _mm256_set1_ps(88.3f));  // e^−86 ≈ 4e−38 keeps 2^n normal
-    const __m256 shifter = _mm256_set1_ps(12582912.0f);  // 1.5·2²³: adding it rounds to an integer (nearest even)
+    const __m256 shifter = _mm256_set1_ps(12582912.0f);                                  // 1.5·2²³: adding it rounds to an integer (nearest even)
     const __m256 shifted = _mm256_fmadd_ps(x, _mm256_set1_ps(1.44269504088896341f), shifter);
     const __m256 n = _mm256_sub_ps(shifted, shifter);
     __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);

@@ -27,8 +27,14 @@ class PrefetchShare {
 public:
     PrefetchShare() = default;
     PrefetchShare(const char * first, const char * end, int64_t steps, int64_t steps_per_burst, int64_t burst)
-        : next_(first), end_(end), last_(end - 64), steps_(steps), step_(std::max<int64_t>(1, steps_per_burst)), countdown_(1), burst_(burst),
-          per_step_((end - first) / 64 > kFrontLimit * steps ? burst : 1) {}
+            : next_(first),
+              end_(end),
+              last_(end - 64),
+              steps_(steps),
+              step_(std::max<int64_t>(1, steps_per_burst)),
+              countdown_(1),
+              burst_(burst),
+              per_step_((end - first) / 64 > kFrontLimit * steps ? burst : 1) {}
 #ifdef PARAKEET_X86
     // No target attribute: PREFETCHT1 is baseline x86-64, so the AVX2 and AVX-512 kernels both inline these.
     inline __attribute__((always_inline)) void tick() {

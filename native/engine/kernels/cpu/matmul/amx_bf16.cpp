@@ -34,7 +34,8 @@ struct BlockQ8_0 {  // ggml's block_q8_0
 };
 
 void check_shape(int64_t rows, int64_t cols) {
-    if (rows <= 0 || cols <= 0 || rows % 32 != 0 || cols % 32 != 0) throw std::invalid_argument("AMX matrices: rows and cols must be multiples of 32");
+    if (rows <= 0 || cols <= 0 || rows % 32 != 0 || cols % 32 != 0)
+        throw std::invalid_argument("AMX matrices: rows and cols must be multiples of 32");
 }
 
 }  // namespace
@@ -91,7 +92,7 @@ private:
  * ggml tensor).
  */
 PARAKEET_AMX_AVX512 void activation_tiles(const float * x, size_t x_stride, int64_t frames, int64_t k, int64_t tile_begin, int64_t tile_end,
-                                         uint16_t * a) {
+                                          uint16_t * a) {
     const int64_t steps = k / 32;
     for (int64_t ft = tile_begin; ft < tile_end; ++ft) {
         for (int64_t r = 0; r < kTileFrames; ++r) {
@@ -152,9 +153,9 @@ private:
 
 /** Where a GEMM's outputs go: F32 rows, or BF16 tiles for the next matmul (PackedMatmul::apply_quantized_to). */
 struct Outputs {
-    float * rows = nullptr;       // F32 [frames][stride]
+    float * rows = nullptr;  // F32 [frames][stride]
     size_t stride = 0;
-    uint16_t * tiles = nullptr;   // else BF16 tiles of `tile_steps` 32-input steps per frame tile
+    uint16_t * tiles = nullptr;  // else BF16 tiles of `tile_steps` 32-input steps per frame tile
     int64_t tile_steps = 0;
 };
 
@@ -190,7 +191,10 @@ public:
     /** Two byte ranges (the second may be empty), spread over `steps_total` calls of step(). */
     PanelPrefetch() = default;
     PanelPrefetch(const void * first, size_t first_bytes, const void * second, size_t second_bytes, int64_t steps_total)
-        : first_(static_cast<const char *>(first)), second_(static_cast<const char *>(second)), first_end_(first_bytes), second_end_(second_bytes) {
+            : first_(static_cast<const char *>(first)),
+              second_(static_cast<const char *>(second)),
+              first_end_(first_bytes),
+              second_end_(second_bytes) {
         const size_t lines = (first_bytes + second_bytes) / 64;
         per_step_ = int64_t((lines + size_t(std::max<int64_t>(1, steps_total)) - 1) / size_t(std::max<int64_t>(1, steps_total)));
     }
@@ -225,31 +229,33 @@ inline void start_pair_sums(const void * c, bool first) {
         asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5\n\ttilezero %%tmm6\n\ttilezero %%tmm7" ::: "memory");
     } else {
         asm volatile(
-            "tileloadd (%0,%4,1), %%tmm4\n\t"
-            "tileloadd (%1,%4,1), %%tmm5\n\t"
-            "tileloadd (%2,%4,1), %%tmm6\n\t"
-            "tileloadd (%3,%4,1), %%tmm7\n\t" ::"r"(p),
-            "r"(p + 64), "r"(p + 16 * line), "r"(p + 16 * line + 64), "r"(line)
-            : "memory");
+                "tileloadd (%0,%4,1), %%tmm4\n\t"
+                "tileloadd (%1,%4,1), %%tmm5\n\t"
+                "tileloadd (%2,%4,1), %%tmm6\n\t"
+                "tileloadd (%3,%4,1), %%tmm7\n\t" ::"r"(p),
+                "r"(p + 64), "r"(p + 16 * line), "r"(p + 16 * line + 64), "r"(line)
+                : "memory");
     }
 }
 inline void end_pair_sums(void * c) {
     const size_t line = 128;
     char * p = static_cast<char *>(c);
     asm volatile(
-        "tilestored %%tmm4, (%0,%4,1)\n\t"
-        "tilestored %%tmm5, (%1,%4,1)\n\t"
-        "tilestored %%tmm6, (%2,%4,1)\n\t"
-        "tilestored %%tmm7, (%3,%4,1)\n\t" ::"r"(p),
-        "r"(p + 64), "r"(p + 16 * line), "r"(p + 16 * line + 64), "r"(line)
-        : "memory");
+            "tilestored %%tmm4, (%0,%4,1)\n\t"
+            "tilestored %%tmm5, (%1,%4,1)\n\t"
+            "tilestored %%tmm6, (%2,%4,1)\n\t"
+            "tilestored %%tmm7, (%3,%4,1)\n\t" ::"r"(p),
+            "r"(p + 64), "r"(p + 16 * line), "r"(p + 16 * line + 64), "r"(line)
+            : "memory");
 }
 /** The same for a lone last frame tile (tmm4–5: 16 frames × 32 outputs). */
 inline void start_tile_sums(const void * c, bool first) {
     const size_t line = 128;
     const char * p = static_cast<const char *>(c);
-    if (first) asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5" ::: "memory");
-    else asm volatile("tileloadd (%0,%2,1), %%tmm4\n\ttileloadd (%1,%2,1), %%tmm5" ::"r"(p), "r"(p + 64), "r"(line) : "memory");
+    if (first)
+        asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5" ::: "memory");
+    else
+        asm volatile("tileloadd (%0,%2,1), %%tmm4\n\ttileloadd (%1,%2,1), %%tmm5" ::"r"(p), "r"(p + 64), "r"(line) : "memory");
 }
 inline void end_tile_sums(void * c) {
     const size_t line = 128;
@@ -283,7 +289,7 @@ struct ChunkBuffers {
  */
 template <typename Panels>
 PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Panels & w, int64_t panel, ChunkBuffers & chunks, float * stage,
-                                   const Outputs & out, const EpilogueView * ep, int64_t t0, PanelPrefetch next, int64_t next_panel) {
+                                    const Outputs & out, const EpilogueView * ep, int64_t t0, PanelPrefetch next, int64_t next_panel) {
     const size_t line = 64;
     const int64_t steps = w.cols() / 32;
     const size_t tile_stride = size_t(steps) * kTileBytes;  // bytes from one frame tile to the next
@@ -336,16 +342,16 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                     next.step();
                     ahead.step(ahead_per_step);
                     asm volatile(
-                        "tileloaddt1 (%0,%4,1), %%tmm0\n\t"
-                        "tileloaddt1 (%1,%4,1), %%tmm1\n\t"
-                        "tileloadd (%2,%4,1), %%tmm2\n\t"
-                        "tileloadd (%3,%4,1), %%tmm3\n\t"
-                        "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
-                        "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t"
-                        "tdpbf16ps %%tmm2, %%tmm1, %%tmm6\n\t"
-                        "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kTileBytes),
-                        "r"(a1 + s * kTileBytes), "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
-                        : "memory");
+                            "tileloaddt1 (%0,%4,1), %%tmm0\n\t"
+                            "tileloaddt1 (%1,%4,1), %%tmm1\n\t"
+                            "tileloadd (%2,%4,1), %%tmm2\n\t"
+                            "tileloadd (%3,%4,1), %%tmm3\n\t"
+                            "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
+                            "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t"
+                            "tdpbf16ps %%tmm2, %%tmm1, %%tmm6\n\t"
+                            "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kTileBytes),
+                            "r"(a1 + s * kTileBytes), "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
+                            : "memory");
                     if (last_chunk) store_some(per_step);
                 }
                 end_pair_sums(c);
@@ -355,13 +361,13 @@ PARAKEET_AMX_AVX512 void panel_gemm(const uint16_t * a, int64_t frames, const Pa
                     next.step();
                     ahead.step(ahead_per_step);
                     asm volatile(
-                        "tileloaddt1 (%0,%3,1), %%tmm0\n\t"
-                        "tileloadd (%1,%3,1), %%tmm2\n\t"
-                        "tileloadd (%2,%3,1), %%tmm3\n\t"
-                        "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
-                        "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kTileBytes),
-                        "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
-                        : "memory");
+                            "tileloaddt1 (%0,%3,1), %%tmm0\n\t"
+                            "tileloadd (%1,%3,1), %%tmm2\n\t"
+                            "tileloadd (%2,%3,1), %%tmm3\n\t"
+                            "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
+                            "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kTileBytes),
+                            "r"(bp + 2 * s * kTileBytes), "r"(bp + (2 * s + 1) * kTileBytes), "r"(line)
+                            : "memory");
                     if (last_chunk) store_some(per_step);
                 }
                 end_tile_sums(c);
@@ -429,7 +435,8 @@ int64_t span_frames(size_t frame_bytes, int64_t frames) {
  * PackedQ8TileMatrix), then its frame tiles.
  */
 template <typename Panels>
-PARAKEET_AMX_AVX512 void run_items(const Panels & w, const uint16_t * a, int64_t frames, const Outputs & out, PanelItems & items, const EpilogueView * ep) {
+PARAKEET_AMX_AVX512 void run_items(const Panels & w, const uint16_t * a, int64_t frames, const Outputs & out, PanelItems & items,
+                                   const EpilogueView * ep) {
     thread_local Scratch panel, sums;
     const int64_t k = w.cols(), steps = k / 32;
     const int64_t span = span_frames(size_t(k) * 2, frames);
@@ -438,7 +445,8 @@ PARAKEET_AMX_AVX512 void run_items(const Panels & w, const uint16_t * a, int64_t
     ChunkBuffers chunks;
     chunks.buffer[0] = panel.get(2 * chunk_bytes);
     chunks.buffer[1] = chunks.buffer[0] + chunk_bytes / sizeof(uint16_t);
-    float * stage = reinterpret_cast<float *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(float)));
+    float * stage =
+            reinterpret_cast<float *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(float)));
     if (chunks.buffer[0] == nullptr || stage == nullptr) GGML_ABORT("amx_bf16: out of memory for %lld inputs", (long long)k);
     const TileConfig config = full_tiles();
     load_tile_config(config);
@@ -478,7 +486,8 @@ void activation_tiles_op(ggml_tensor * dst, int ith, int nth, void *) {
     const ggml_tensor * x = dst->src[0];
     const int64_t frames = x->ne[1], k = x->ne[0];
     const ThreadShare share = thread_share((frames + kTileFrames - 1) / kTileFrames, ith, nth);
-    activation_tiles(static_cast<const float *>(x->data), x->nb[1] / sizeof(float), frames, k, share.begin, share.end, static_cast<uint16_t *>(dst->data));
+    activation_tiles(static_cast<const float *>(x->data), x->nb[1] / sizeof(float), frames, k, share.begin, share.end,
+                     static_cast<uint16_t *>(dst->data));
 }
 
 ggml_tensor * activation_tiles_node(ggml_context * ctx, ggml_tensor * x, const char * weight_name) {
@@ -486,7 +495,7 @@ ggml_tensor * activation_tiles_node(ggml_context * ctx, ggml_tensor * x, const c
                 x->ne[3] == 1);
     ggml_tensor * args[] = {x};
     ggml_tensor * tiles =
-        ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * x->ne[0], amx_tile_frames(x->ne[1]), 1, 1, args, 1, activation_tiles_op, GGML_N_TASKS_MAX, nullptr);
+            ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * x->ne[0], amx_tile_frames(x->ne[1]), 1, 1, args, 1, activation_tiles_op, GGML_N_TASKS_MAX, nullptr);
     ggml_format_name(tiles, "amx_tiles:%s", weight_name);
     return amx_tiles_view(ctx, tiles, x->ne[1]);
 }
@@ -503,7 +512,8 @@ ggml_tensor * amx_node(ggml_context * ctx, ggml_tensor * xt, const Matrix & w, c
         return y;
     }
     // The op writes frames [0, frames) of the padded tiles; the last tile's rows past them are never read as outputs.
-    ggml_tensor * tiles = packed_matmul_node(ctx, xt, w.rows(), amx_tile_frames(frames), e, amx_gemm_op<Matrix, Panels>, config, size_t(2 * w.rows()));
+    ggml_tensor * tiles =
+            packed_matmul_node(ctx, xt, w.rows(), amx_tile_frames(frames), e, amx_gemm_op<Matrix, Panels>, config, size_t(2 * w.rows()));
     ggml_format_name(tiles, "amx_gemm:%s", weight_name);
     return amx_tiles_view(ctx, tiles, frames);
 }
@@ -553,7 +563,7 @@ struct ChannelRowsView {
 
 /** Frames [t0, t0 + count) of 32 int32 sums (c) finished into F32 rows of y through the epilogue (outputs col0 … col0 + 31). */
 PARAKEET_AMX_AVX512 void store_channel_outputs(const int32_t * c, int64_t count, const ChannelRowsView & x, const PackedI8ChannelMatrix & w,
-                                              float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0) {
+                                               float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0) {
     const __m512 s0 = _mm512_loadu_ps(w.row_scales() + col0), s1 = _mm512_loadu_ps(w.row_scales() + col0 + 16);
     const __m512i o0 = _mm512_loadu_si512(w.row_offsets() + col0), o1 = _mm512_loadu_si512(w.row_offsets() + col0 + 16);
     for (int64_t r = 0; r < count; ++r) {
@@ -562,7 +572,8 @@ PARAKEET_AMX_AVX512 void store_channel_outputs(const int32_t * c, int64_t count,
         const __m512 sx = _mm512_set1_ps(x.scale(t));
         const __m512i d0 = _mm512_add_epi32(_mm512_load_si512(c + r * 32), _mm512_mullo_epi32(z, o0));
         const __m512i d1 = _mm512_add_epi32(_mm512_load_si512(c + r * 32 + 16), _mm512_mullo_epi32(z, o1));
-        __m512 v[1][2] = {{_mm512_mul_ps(_mm512_cvtepi32_ps(d0), _mm512_mul_ps(s0, sx)), _mm512_mul_ps(_mm512_cvtepi32_ps(d1), _mm512_mul_ps(s1, sx))}};
+        __m512 v[1][2] = {
+                {_mm512_mul_ps(_mm512_cvtepi32_ps(d0), _mm512_mul_ps(s0, sx)), _mm512_mul_ps(_mm512_cvtepi32_ps(d1), _mm512_mul_ps(s1, sx))}};
         if (ep != nullptr) finish_tile<1>(v, *ep, t, col0);  // packed_op.h: bias, SiLU, residual, ReLU, mask
         float * yr = y + size_t(t) * y_stride + size_t(col0);
         _mm512_storeu_ps(yr, v[0][0]);
@@ -576,7 +587,7 @@ PARAKEET_AMX_AVX512 void store_channel_outputs(const int32_t * c, int64_t count,
  * there would run past the tensor), chunks of kI8ChunkSteps steps, sums staged per chunk.
  */
 PARAKEET_AMX_AVX512 void channel_panel(const ChannelRowsView & x, const uint8_t * tail, int64_t f0, int64_t f1, const PackedI8ChannelMatrix & w,
-                                      int64_t panel, int32_t * stage, float * y, size_t y_stride, const EpilogueView * ep, PanelPrefetch next) {
+                                       int64_t panel, int32_t * stage, float * y, size_t y_stride, const EpilogueView * ep, PanelPrefetch next) {
     const size_t b_line = 128, a_line = x.stride;
     const int64_t steps = w.cols() / kI8StepInputs, frames = f1 - f0;
     const int64_t full_tiles = frames / kTileFrames;
@@ -594,16 +605,16 @@ PARAKEET_AMX_AVX512 void channel_panel(const ChannelRowsView & x, const uint8_t 
                     next.step();
                     const int8_t * b = wp + size_t(s) * 16 * 128;
                     asm volatile(
-                        "tileloadd (%0,%4,1), %%tmm0\n\t"
-                        "tileloadd (%1,%4,1), %%tmm1\n\t"
-                        "tileloadd (%2,%5,1), %%tmm2\n\t"
-                        "tileloadd (%3,%5,1), %%tmm3\n\t"
-                        "tdpbusd %%tmm2, %%tmm0, %%tmm4\n\t"
-                        "tdpbusd %%tmm3, %%tmm0, %%tmm5\n\t"
-                        "tdpbusd %%tmm2, %%tmm1, %%tmm6\n\t"
-                        "tdpbusd %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kI8StepInputs),
-                        "r"(a1 + s * kI8StepInputs), "r"(b), "r"(b + 64), "r"(a_line), "r"(b_line)
-                        : "memory");
+                            "tileloadd (%0,%4,1), %%tmm0\n\t"
+                            "tileloadd (%1,%4,1), %%tmm1\n\t"
+                            "tileloadd (%2,%5,1), %%tmm2\n\t"
+                            "tileloadd (%3,%5,1), %%tmm3\n\t"
+                            "tdpbusd %%tmm2, %%tmm0, %%tmm4\n\t"
+                            "tdpbusd %%tmm3, %%tmm0, %%tmm5\n\t"
+                            "tdpbusd %%tmm2, %%tmm1, %%tmm6\n\t"
+                            "tdpbusd %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a0 + s * kI8StepInputs),
+                            "r"(a1 + s * kI8StepInputs), "r"(b), "r"(b + 64), "r"(a_line), "r"(b_line)
+                            : "memory");
                 }
                 end_pair_sums(c);
             } else {
@@ -612,13 +623,13 @@ PARAKEET_AMX_AVX512 void channel_panel(const ChannelRowsView & x, const uint8_t 
                     next.step();
                     const int8_t * b = wp + size_t(s) * 16 * 128;
                     asm volatile(
-                        "tileloadd (%0,%3,1), %%tmm0\n\t"
-                        "tileloadd (%1,%4,1), %%tmm2\n\t"
-                        "tileloadd (%2,%4,1), %%tmm3\n\t"
-                        "tdpbusd %%tmm2, %%tmm0, %%tmm4\n\t"
-                        "tdpbusd %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kI8StepInputs),
-                        "r"(b), "r"(b + 64), "r"(a_line), "r"(b_line)
-                        : "memory");
+                            "tileloadd (%0,%3,1), %%tmm0\n\t"
+                            "tileloadd (%1,%4,1), %%tmm2\n\t"
+                            "tileloadd (%2,%4,1), %%tmm3\n\t"
+                            "tdpbusd %%tmm2, %%tmm0, %%tmm4\n\t"
+                            "tdpbusd %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(a0 + s * kI8StepInputs),
+                            "r"(b), "r"(b + 64), "r"(a_line), "r"(b_line)
+                            : "memory");
                 }
                 end_tile_sums(c);
             }
@@ -628,12 +639,13 @@ PARAKEET_AMX_AVX512 void channel_panel(const ChannelRowsView & x, const uint8_t 
 }
 
 PARAKEET_AMX_AVX512 void channel_items(const PackedI8ChannelMatrix & w, const ChannelRowsView & x, int64_t frames, float * y, size_t y_stride,
-                                      PanelItems & items, const EpilogueView * ep) {
+                                       PanelItems & items, const EpilogueView * ep) {
     thread_local Scratch sums, tail_rows;
     const int64_t steps = w.cols() / kI8StepInputs;
     const int64_t span = span_frames(x.stride, frames);
     const int64_t spans = (frames + span - 1) / span;
-    int32_t * stage = reinterpret_cast<int32_t *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(int32_t)));
+    int32_t * stage =
+            reinterpret_cast<int32_t *>(sums.get(size_t((span + 2 * kTileFrames - 1) / (2 * kTileFrames)) * 2 * kTileFrames * 32 * sizeof(int32_t)));
     uint8_t * tail = reinterpret_cast<uint8_t *>(tail_rows.get(size_t(kTileFrames) * x.stride));
     if (stage == nullptr || tail == nullptr) GGML_ABORT("amx_bf16: out of memory for %lld inputs", (long long)w.cols());
     const TileConfig config = full_tiles();
@@ -650,8 +662,9 @@ PARAKEET_AMX_AVX512 void channel_items(const PackedI8ChannelMatrix & w, const Ch
         }
         int64_t upcoming = 0;
         const int64_t pairs = (f1 - f0 + 2 * kTileFrames - 1) / (2 * kTileFrames);
-        const PanelPrefetch next = items.upcoming_panel(upcoming) ? PanelPrefetch(w.panel_weights(upcoming), size_t(w.cols()) * 32, nullptr, 0, pairs * steps)
-                                                                  : PanelPrefetch();
+        const PanelPrefetch next = items.upcoming_panel(upcoming)
+                                           ? PanelPrefetch(w.panel_weights(upcoming), size_t(w.cols()) * 32, nullptr, 0, pairs * steps)
+                                           : PanelPrefetch();
         channel_panel(x, tail, f0, f1, w, p, stage, y, y_stride, ep, next);
     }
     items.finish();
@@ -698,7 +711,9 @@ PARAKEET_AMX_AVX512 void f32_to_tiles(const float * w, int64_t rows, int64_t col
 }  // namespace
 
 PackedBf16TileMatrix::PackedBf16TileMatrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage)
-    : rows_(rows), cols_(cols), tiles_(reinterpret_cast<uint16_t *>(storage)) {
+        : rows_(rows),
+          cols_(cols),
+          tiles_(reinterpret_cast<uint16_t *>(storage)) {
     check_shape(rows, cols);
     f32_to_tiles(w, rows, cols, tiles_);
 }
@@ -712,7 +727,9 @@ void PackedBf16TileMatrix::multiply(const float * x, size_t x_stride, int64_t fr
 }
 
 PackedQ8TileMatrix::PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage)
-    : rows_(rows), cols_(cols), packed_(storage) {
+        : rows_(rows),
+          cols_(cols),
+          packed_(storage) {
     check_shape(rows, cols);
     const BlockQ8_0 * src = static_cast<const BlockQ8_0 *>(q8_0);
     const int64_t blocks = cols / 32;
@@ -725,7 +742,8 @@ PackedQ8TileMatrix::PackedQ8TileMatrix(const void * q8_0, int64_t rows, int64_t 
                 for (int n = 0; n < 16; ++n) {
                     const BlockQ8_0 & block = src[size_t(p * 32 + h * 16 + n) * size_t(blocks) + size_t(b)];
                     scales[n] = ggml_fp16_to_fp32(block.d);
-                    for (int k2 = 0; k2 < 16; ++k2) std::memcpy(lines + k2 * 16 + n, block.qs + 2 * k2, 2);  // line k2: (q[2·k2], q[2·k2 + 1]) of each row
+                    for (int k2 = 0; k2 < 16; ++k2)
+                        std::memcpy(lines + k2 * 16 + n, block.qs + 2 * k2, 2);  // line k2: (q[2·k2], q[2·k2 + 1]) of each row
                 }
             }
         }
@@ -742,7 +760,9 @@ void PackedQ8TileMatrix::multiply(const float * x, size_t x_stride, int64_t fram
 
 bool channel_amx_fits(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % kI8StepInputs == 0 && cols > 0; }
 
-ggml_tensor * amx_activation_tiles(ggml_context * ctx, ggml_tensor * x, const char * weight_name) { return activation_tiles_node(ctx, x, weight_name); }
+ggml_tensor * amx_activation_tiles(ggml_context * ctx, ggml_tensor * x, const char * weight_name) {
+    return activation_tiles_node(ctx, x, weight_name);
+}
 
 PARAKEET_AMX_AVX512 void amx_tile_row(const float * x, int64_t k, uint8_t * tiles, int64_t t) {
     const int64_t steps = k / 32;
@@ -753,8 +773,8 @@ PARAKEET_AMX_AVX512 void amx_tile_row(const float * x, int64_t k, uint8_t * tile
     }
 }
 
-ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const PackedI8ChannelMatrix & w, const PackedOpConfigs<PackedI8ChannelMatrix> & configs,
-                                const char * weight_name, const Epilogue & e) {
+ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const PackedI8ChannelMatrix & w,
+                                const PackedOpConfigs<PackedI8ChannelMatrix> & configs, const char * weight_name, const Epilogue & e) {
     GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(channel_activation_row_bytes(w.cols())) && xq->ne[2] == 1 && xq->ne[3] == 1);
     ggml_tensor * y = packed_matmul_node(ctx, xq, w.rows(), xq->ne[1], e, channel_amx_op, configs.get(&w, EpilogueMode::of(e)));
     ggml_format_name(y, "amx_i8c_gemm:%s", weight_name);
@@ -764,8 +784,8 @@ ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const Pack
 #else
 
 bool channel_amx_fits(int64_t, int64_t) { return false; }
-ggml_tensor * channel_amx_apply(ggml_context *, ggml_tensor * xq, const PackedI8ChannelMatrix &, const PackedOpConfigs<PackedI8ChannelMatrix> &, const char *,
-                                const Epilogue &) {
+ggml_tensor * channel_amx_apply(ggml_context *, ggml_tensor * xq, const PackedI8ChannelMatrix &, const PackedOpConfigs<PackedI8ChannelMatrix> &,
+                                const char *, const Epilogue &) {
     return xq;
 }
 ggml_tensor * amx_activation_tiles(ggml_context *, ggml_tensor * x, const char *) { return x; }

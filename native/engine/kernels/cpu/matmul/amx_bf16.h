@@ -153,7 +153,7 @@ class PackedI8ChannelMatrix;  // int8_channel_vnni.h
  * probe covers the tile unit) and channel_amx_fits(rows, cols).
  */
 bool channel_amx_fits(int64_t rows, int64_t cols);
-ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const PackedI8ChannelMatrix & w, const PackedOpConfigs<PackedI8ChannelMatrix> & configs,
-                                const char * weight_name, const Epilogue & epilogue);
+ggml_tensor * channel_amx_apply(ggml_context * ctx, ggml_tensor * xq, const PackedI8ChannelMatrix & w,
+                                const PackedOpConfigs<PackedI8ChannelMatrix> & configs, const char * weight_name, const Epilogue & epilogue);
 
 }  // namespace parakeet

@@ -23,8 +23,10 @@ constexpr int kTileFrames = 6;
 
 template <typename Element>
 PARAKEET_AVX2 inline __attribute__((always_inline)) __m256 load8(const Element * p) {
-    if constexpr (std::is_same<Element, float>::value) return _mm256_loadu_ps(p);
-    else return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));  // F16 → F32: exact
+    if constexpr (std::is_same<Element, float>::value)
+        return _mm256_loadu_ps(p);
+    else
+        return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));  // F16 → F32: exact
 }
 
 // MR frames (rows of x from `x`) × outputs [col, col + 16) of panel `panel`, over all of k, into y.
@@ -58,9 +60,15 @@ using HalfTileFn = void (*)(const float *, size_t, int64_t, const Element *, int
 }  // namespace
 
 template <typename Element>
-void f32_avx2_panels(const PackedPanelMatrix<Element> & w, const ggml_tensor * x, ggml_tensor * dst, int64_t p0, int64_t p1, const EpilogueView & ep) {
-    static const HalfTileFn<Element> tiles[kTileFrames + 1] = {nullptr, half_tile<1, Element>, half_tile<2, Element>, half_tile<3, Element>,
-                                                               half_tile<4, Element>, half_tile<5, Element>, half_tile<6, Element>};
+void f32_avx2_panels(const PackedPanelMatrix<Element> & w, const ggml_tensor * x, ggml_tensor * dst, int64_t p0, int64_t p1,
+                     const EpilogueView & ep) {
+    static const HalfTileFn<Element> tiles[kTileFrames + 1] = {nullptr,
+                                                               half_tile<1, Element>,
+                                                               half_tile<2, Element>,
+                                                               half_tile<3, Element>,
+                                                               half_tile<4, Element>,
+                                                               half_tile<5, Element>,
+                                                               half_tile<6, Element>};
     const int64_t k = w.cols(), frames = x->ne[1];
     const size_t xs = x->nb[1] / sizeof(float), ys = dst->nb[1] / sizeof(float);
     const float * xb = static_cast<const float *>(x->data);

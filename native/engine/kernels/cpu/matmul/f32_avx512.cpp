@@ -16,12 +16,13 @@
 #include <stdexcept>
 #include <type_traits>
 
-
 namespace parakeet {
 
 template <typename Element>
 PackedPanelMatrix<Element>::PackedPanelMatrix(const Element * w, int64_t rows, int64_t cols, uint8_t * storage, F32Kernel kernel)
-    : rows_(rows), cols_(cols), kernel_(kernel) {
+        : rows_(rows),
+          cols_(cols),
+          kernel_(kernel) {
     if (rows % 32 != 0) throw std::invalid_argument("PackedPanelMatrix: rows must be a multiple of 32");
     data_ = reinterpret_cast<Element *>(storage);
     for (int64_t p = 0; p < rows / 32; ++p) {
@@ -57,8 +58,8 @@ PARAKEET_AVX512 void widen_block(const ggml_fp16_t * block, int64_t n, float * o
 // Inputs [k0, k1) of MR frames into 32 outputs; `accumulate` adds to what y holds (later k blocks);
 // `ep` (the last block only) applies the epilogue for frames from t0 and outputs from col0.
 template <int MR>
-PARAKEET_AVX512 void tile(const float * x, size_t x_stride, int64_t k0, int64_t k1, const float * panel, float * y, size_t y_stride,
-                          bool accumulate, const EpilogueView * ep, int64_t t0, int64_t col0, PrefetchShare prefetch) {
+PARAKEET_AVX512 void tile(const float * x, size_t x_stride, int64_t k0, int64_t k1, const float * panel, float * y, size_t y_stride, bool accumulate,
+                          const EpilogueView * ep, int64_t t0, int64_t col0, PrefetchShare prefetch) {
     __m512 acc[MR][2];
     start_tile<MR>(acc, y, y_stride, accumulate);
     for (int64_t i = k0; i < k1; ++i) {
@@ -87,7 +88,7 @@ using TileFn = void (*)(const float *, size_t, int64_t, int64_t, const float *, 
 template <typename Element>
 PARAKEET_AVX512 void panels(const PackedPanelMatrix<Element> & w, const ggml_tensor * x, ggml_tensor * dst, int64_t p0, int64_t p1,
                             const EpilogueView & ep) {
-    static const TileFn tiles[kTile + 1] = {nullptr, tile<1>, tile<2>, tile<3>, tile<4>,  tile<5>,  tile<6>, tile<7>,
+    static const TileFn tiles[kTile + 1] = {nullptr, tile<1>, tile<2>,  tile<3>,  tile<4>,  tile<5>,  tile<6>, tile<7>,
                                             tile<8>, tile<9>, tile<10>, tile<11>, tile<12>, tile<13>, tile<14>};
     constexpr bool widens = !std::is_same<Element, float>::value;
     alignas(64) float widened[widens ? kBlock * 32 : 1];
@@ -158,8 +159,10 @@ void panel_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     const int64_t n_panels = w.rows() / 32;
     const ThreadShare share = thread_share(n_panels, ith, nth);
     const int64_t p0 = share.begin, p1 = share.end;
-    if (w.kernel() == F32Kernel::Avx2) f32_avx2_panels(w, dst->src[0], dst, p0, p1, EpilogueView(dst, config.mode));
-    else panels(w, dst->src[0], dst, p0, p1, EpilogueView(dst, config.mode));
+    if (w.kernel() == F32Kernel::Avx2)
+        f32_avx2_panels(w, dst->src[0], dst, p0, p1, EpilogueView(dst, config.mode));
+    else
+        panels(w, dst->src[0], dst, p0, p1, EpilogueView(dst, config.mode));
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif

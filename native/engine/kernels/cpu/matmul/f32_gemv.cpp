@@ -142,11 +142,11 @@ void gemv_block_rows(const float * W, const float * X, int k, const float * b, f
 }
 
 void gemv_split(const float * W, const float * x, const float * b, float * y, int n_out, int n_in, bool accumulate, RowSplit * split) {
-    auto rows = [&](int r0, int r1) {
-        gemv_rows(W + (long long)r0 * n_in, x, b ? b + r0 : nullptr, y + r0, r1 - r0, n_in, accumulate);
-    };
-    if (split != nullptr) split->run(n_out, 8, rows);
-    else rows(0, n_out);
+    auto rows = [&](int r0, int r1) { gemv_rows(W + (long long)r0 * n_in, x, b ? b + r0 : nullptr, y + r0, r1 - r0, n_in, accumulate); };
+    if (split != nullptr)
+        split->run(n_out, 8, rows);
+    else
+        rows(0, n_out);
 }
 
 }  // namespace
@@ -157,8 +157,10 @@ void gemv(const float * W, const float * x, const float * b, float * y, int n_ou
 
 void gemv_block(const float * W, const float * X, int k, const float * b, float * Y, int n_out, int n_in, RowSplit * split) {
     auto rows = [&](int r0, int r1) { gemv_block_rows(W + (long long)r0 * n_in, X, k, b ? b + r0 : nullptr, Y + r0, n_out, r1 - r0, n_in); };
-    if (split != nullptr) split->run(n_out, 2, rows);
-    else rows(0, n_out);
+    if (split != nullptr)
+        split->run(n_out, 2, rows);
+    else
+        rows(0, n_out);
 }
 
 void gemv_accumulate(const float * W, const float * x, float * y, int n_out, int n_in, RowSplit * split) {

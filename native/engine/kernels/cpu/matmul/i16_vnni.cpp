@@ -90,9 +90,9 @@ void quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) { quantiz
 
 // MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
 template <int MR>
-PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI16Matrix & w, int64_t panel, int64_t b0,
-                                int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
-                                PrefetchShare next_weights, PrefetchShare next_scales) {
+PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI16Matrix & w, int64_t panel, int64_t b0, int64_t b1,
+                                float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0, PrefetchShare next_weights,
+                                PrefetchShare next_scales) {
     (void)next_scales;  // the scales travel in the weights' stream (the layout above)
     next_weights.front();
     const uint8_t * wp = w.block_weights(panel, 0);
@@ -104,7 +104,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
         for (int r = 0; r < MR; ++r) dot[r][0] = dot[r][1] = _mm512_setzero_si512();
         const uint8_t * wb = wp + size_t(b) * PackedI16Matrix::kBlockBytes;
         next_weights.tick_line();  // this tile's slice of the next chunk (weight_prefetch.h)
-        // Unrolled: a rolled loop made GCC 12 copy the 12 accumulators in and out of other registers every pair.
+                                   // Unrolled: a rolled loop made GCC 12 copy the 12 accumulators in and out of other registers every pair.
 #pragma GCC unroll 16
         for (int g = 0; g < 16; ++g) {
             const __m512i w0 = _mm512_loadu_si512(wb + g * 128);

@@ -57,7 +57,9 @@ void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
 
 PARAKEET_TARGET_END
 
-void channel_avx2_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) { share_panels<PackedI8ChannelMatrix, channel_gemm>(dst, ith, nth, userdata); }
+void channel_avx2_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+    share_panels<PackedI8ChannelMatrix, channel_gemm>(dst, ith, nth, userdata);
+}
 
 void channel_avx2_quantize_row(const float * x, int64_t k, uint8_t * out) { quantize_row(x, k, out); }
 

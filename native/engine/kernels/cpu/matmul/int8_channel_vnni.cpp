@@ -29,7 +29,6 @@ namespace {
 
 constexpr int kPanel = 32;  // output rows per packed panel (two 16-lane vectors)
 
-
 size_t quantized_row_bytes(int64_t k) { return size_t(k) + sizeof(float) + sizeof(int32_t); }
 
 }  // namespace
@@ -93,7 +92,9 @@ float row_amax(const float * wr, int64_t cols) { return row_amax_plain(wr, cols)
 }  // namespace
 
 PackedI8ChannelMatrix::PackedI8ChannelMatrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel)
-    : rows_(rows), cols_(cols), kernel_(kernel) {
+        : rows_(rows),
+          cols_(cols),
+          kernel_(kernel) {
     if (!fits(rows, cols)) throw std::invalid_argument("PackedI8ChannelMatrix: rows must be a multiple of 32 and cols of 4");
     weights_ = reinterpret_cast<int8_t *>(storage);
     scales_ = reinterpret_cast<float *>(storage + size_t(rows) * size_t(cols));
@@ -173,9 +174,8 @@ inline int32_t load_u32(const uint8_t * p) {
 
 // The int32 dot products of a finished tile → scaled floats, epilogue, stored.
 template <int MR>
-PARAKEET_VNNI512 inline void finish_dots(const __m512i (&dot)[MR][2], const uint8_t * xq, size_t x_stride, int64_t k,
-                                         const PackedI8ChannelMatrix & w, int64_t panel, float * y, size_t y_stride, const EpilogueView * ep,
-                                         int64_t t0) {
+PARAKEET_VNNI512 inline void finish_dots(const __m512i (&dot)[MR][2], const uint8_t * xq, size_t x_stride, int64_t k, const PackedI8ChannelMatrix & w,
+                                         int64_t panel, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0) {
     const __m512 s0 = _mm512_loadu_ps(w.row_scales() + panel * kPanel), s1 = _mm512_loadu_ps(w.row_scales() + panel * kPanel + 16);
     __m512 acc[MR][2];
     for (int r = 0; r < MR; ++r) {
@@ -199,7 +199,7 @@ PARAKEET_VNNI512 inline void finish_dots(const __m512i (&dot)[MR][2], const uint
 #define PARAKEET_ROWS6(X) X(0) X(1) X(2) X(3) X(4) X(5)
 template <int MR>
 PARAKEET_VNNI512 void gemm_tile_rows(const uint8_t * xq, size_t x_stride, int64_t k, const PackedI8ChannelMatrix & w, int64_t panel, int64_t g0,
-                                 int64_t g1, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, PrefetchShare prefetch) {
+                                     int64_t g1, float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, PrefetchShare prefetch) {
     const int8_t * wp = w.panel_weights(panel);
 #define PARAKEET_DECLARE(r)                                             \
     const uint8_t * x##r = xq + size_t(std::min(r, MR - 1)) * x_stride; \
@@ -210,11 +210,11 @@ PARAKEET_VNNI512 void gemm_tile_rows(const uint8_t * xq, size_t x_stride, int64_
     if (g0 == 0) {
         prefetch_tile_outputs<MR>(y, y_stride);
         const __m512i o0 = _mm512_loadu_si512(w.row_offsets() + panel * kPanel), o1 = _mm512_loadu_si512(w.row_offsets() + panel * kPanel + 16);
-#define PARAKEET_INIT(r)                                                   \
-    if constexpr (r < MR) {                                                \
-        const __m512i z = _mm512_set1_epi32(zero_point(x##r, k));          \
-        d##r##0 = _mm512_mullo_epi32(z, o0);                               \
-        d##r##1 = _mm512_mullo_epi32(z, o1);                               \
+#define PARAKEET_INIT(r)                                          \
+    if constexpr (r < MR) {                                       \
+        const __m512i z = _mm512_set1_epi32(zero_point(x##r, k)); \
+        d##r##0 = _mm512_mullo_epi32(z, o0);                      \
+        d##r##1 = _mm512_mullo_epi32(z, o1);                      \
     }
         PARAKEET_ROWS6(PARAKEET_INIT)
 #undef PARAKEET_INIT
@@ -228,11 +228,11 @@ PARAKEET_VNNI512 void gemm_tile_rows(const uint8_t * xq, size_t x_stride, int64_
         const __m512i w0 = _mm512_load_si512(wp + g * 128);
         const __m512i w1 = _mm512_load_si512(wp + g * 128 + 64);
         prefetch.tick();  // this tile's slice of the next chunk (weight_prefetch.h)
-#define PARAKEET_STEP(r)                                                 \
-    if constexpr (r < MR) {                                              \
-        const __m512i a = _mm512_set1_epi32(load_u32(x##r + g * 4));     \
-        d##r##0 = _mm512_dpbusd_epi32(d##r##0, a, w0);                   \
-        d##r##1 = _mm512_dpbusd_epi32(d##r##1, a, w1);                   \
+#define PARAKEET_STEP(r)                                             \
+    if constexpr (r < MR) {                                          \
+        const __m512i a = _mm512_set1_epi32(load_u32(x##r + g * 4)); \
+        d##r##0 = _mm512_dpbusd_epi32(d##r##0, a, w0);               \
+        d##r##1 = _mm512_dpbusd_epi32(d##r##1, a, w1);               \
     }
         PARAKEET_ROWS6(PARAKEET_STEP)
 #undef PARAKEET_STEP
@@ -265,11 +265,10 @@ PARAKEET_VNNI512 void gemm_tile_pair(const uint8_t * xq, size_t x_stride, int64_
                                      PrefetchShare prefetch1) {
     const int8_t * wp = w.panel_weights(panel);
     const int8_t * wq = w.panel_weights(panel + 1);
-#define PARAKEET_DECLARE(r)                                                                               \
-    const uint8_t * x##r = xq + size_t(std::min(r, MR - 1)) * x_stride;                                   \
-    float * y##r = y + size_t(std::min(r, MR - 1)) * y_stride;                                            \
-    __m512i d##r##0 = _mm512_setzero_si512(), d##r##1 = _mm512_setzero_si512(), d##r##2 = _mm512_setzero_si512(), \
-            d##r##3 = _mm512_setzero_si512();
+#define PARAKEET_DECLARE(r)                                             \
+    const uint8_t * x##r = xq + size_t(std::min(r, MR - 1)) * x_stride; \
+    float * y##r = y + size_t(std::min(r, MR - 1)) * y_stride;          \
+    __m512i d##r##0 = _mm512_setzero_si512(), d##r##1 = _mm512_setzero_si512(), d##r##2 = _mm512_setzero_si512(), d##r##3 = _mm512_setzero_si512();
     PARAKEET_ROWS3(PARAKEET_DECLARE)
 #undef PARAKEET_DECLARE
     if (g0 == 0) {
@@ -277,19 +276,19 @@ PARAKEET_VNNI512 void gemm_tile_pair(const uint8_t * xq, size_t x_stride, int64_
         const int32_t * offsets = w.row_offsets() + panel * kPanel;
         const __m512i o0 = _mm512_loadu_si512(offsets), o1 = _mm512_loadu_si512(offsets + 16), o2 = _mm512_loadu_si512(offsets + 32),
                       o3 = _mm512_loadu_si512(offsets + 48);
-#define PARAKEET_INIT(r)                                                                                  \
-    if constexpr (r < MR) {                                                                               \
-        const __m512i z = _mm512_set1_epi32(zero_point(x##r, k));                                         \
-        d##r##0 = _mm512_mullo_epi32(z, o0), d##r##1 = _mm512_mullo_epi32(z, o1);                          \
-        d##r##2 = _mm512_mullo_epi32(z, o2), d##r##3 = _mm512_mullo_epi32(z, o3);                          \
+#define PARAKEET_INIT(r)                                                          \
+    if constexpr (r < MR) {                                                       \
+        const __m512i z = _mm512_set1_epi32(zero_point(x##r, k));                 \
+        d##r##0 = _mm512_mullo_epi32(z, o0), d##r##1 = _mm512_mullo_epi32(z, o1); \
+        d##r##2 = _mm512_mullo_epi32(z, o2), d##r##3 = _mm512_mullo_epi32(z, o3); \
     }
         PARAKEET_ROWS3(PARAKEET_INIT)
 #undef PARAKEET_INIT
     } else {
-#define PARAKEET_RELOAD(r)                                                                                \
-    if constexpr (r < MR) {                                                                               \
-        d##r##0 = _mm512_loadu_si512(y##r), d##r##1 = _mm512_loadu_si512(y##r + 16);                      \
-        d##r##2 = _mm512_loadu_si512(y##r + 32), d##r##3 = _mm512_loadu_si512(y##r + 48);                  \
+#define PARAKEET_RELOAD(r)                                                                \
+    if constexpr (r < MR) {                                                               \
+        d##r##0 = _mm512_loadu_si512(y##r), d##r##1 = _mm512_loadu_si512(y##r + 16);      \
+        d##r##2 = _mm512_loadu_si512(y##r + 32), d##r##3 = _mm512_loadu_si512(y##r + 48); \
     }
         PARAKEET_ROWS3(PARAKEET_RELOAD)
 #undef PARAKEET_RELOAD
@@ -302,20 +301,20 @@ PARAKEET_VNNI512 void gemm_tile_pair(const uint8_t * xq, size_t x_stride, int64_
         // In registers: built with the target attributes alone, GCC 12 folds each load into every
         // VPDPBUSD that reads it (three loads where one does, indexed: 2× slower).
         pin_register(w0), pin_register(w1), pin_register(w2), pin_register(w3);
-#define PARAKEET_STEP(r)                                                                                  \
-    if constexpr (r < MR) {                                                                               \
-        const __m512i a = _mm512_set1_epi32(load_u32(x##r + g * 4));                                      \
-        d##r##0 = _mm512_dpbusd_epi32(d##r##0, a, w0), d##r##1 = _mm512_dpbusd_epi32(d##r##1, a, w1);      \
-        d##r##2 = _mm512_dpbusd_epi32(d##r##2, a, w2), d##r##3 = _mm512_dpbusd_epi32(d##r##3, a, w3);      \
+#define PARAKEET_STEP(r)                                                                              \
+    if constexpr (r < MR) {                                                                           \
+        const __m512i a = _mm512_set1_epi32(load_u32(x##r + g * 4));                                  \
+        d##r##0 = _mm512_dpbusd_epi32(d##r##0, a, w0), d##r##1 = _mm512_dpbusd_epi32(d##r##1, a, w1); \
+        d##r##2 = _mm512_dpbusd_epi32(d##r##2, a, w2), d##r##3 = _mm512_dpbusd_epi32(d##r##3, a, w3); \
     }
         PARAKEET_ROWS3(PARAKEET_STEP)
 #undef PARAKEET_STEP
     }
     if (g1 * 4 < k) {
-#define PARAKEET_PARK(r)                                                                                  \
-    if constexpr (r < MR) {                                                                               \
-        _mm512_storeu_si512(y##r, d##r##0), _mm512_storeu_si512(y##r + 16, d##r##1);                       \
-        _mm512_storeu_si512(y##r + 32, d##r##2), _mm512_storeu_si512(y##r + 48, d##r##3);                  \
+#define PARAKEET_PARK(r)                                                                  \
+    if constexpr (r < MR) {                                                               \
+        _mm512_storeu_si512(y##r, d##r##0), _mm512_storeu_si512(y##r + 16, d##r##1);      \
+        _mm512_storeu_si512(y##r + 32, d##r##2), _mm512_storeu_si512(y##r + 48, d##r##3); \
     }
         PARAKEET_ROWS3(PARAKEET_PARK)
 #undef PARAKEET_PARK
@@ -396,8 +395,8 @@ PARAKEET_VNNI512 void lone_item(const ChannelGemm & m, int64_t p, int64_t f0, in
                                  (f1 - f0 + kTileFrames - 1) / kTileFrames, g1 - g0};
         int64_t t = f0, tile = 0;
         for (; t + kTileFrames <= f1; t += kTileFrames) {
-            gemm_tile_rows<kTileFrames>(m.x + size_t(t) * m.x_stride, m.x_stride, k, w, p, g0, g1, ycol + size_t(t) * m.y_stride, m.y_stride, &m.view, t,
-                                        next.share(tile++));
+            gemm_tile_rows<kTileFrames>(m.x + size_t(t) * m.x_stride, m.x_stride, k, w, p, g0, g1, ycol + size_t(t) * m.y_stride, m.y_stride, &m.view,
+                                        t, next.share(tile++));
         }
         const uint8_t * xt = m.x + size_t(t) * m.x_stride;
         float * yt = ycol + size_t(t) * m.y_stride;
@@ -428,8 +427,10 @@ PARAKEET_VNNI512 void gemm_items(const ChannelGemm & m, int64_t frames, PanelIte
         int64_t upcoming = -1;
         if (!items.upcoming_panel(upcoming)) upcoming = -1;
         const int64_t p = 2 * pair, next_panel = upcoming >= 0 ? 2 * upcoming : -1;
-        if (p + 1 < panels) pair_item(m, p, f0, f1, next_panel);
-        else lone_item(m, p, f0, f1, next_panel);
+        if (p + 1 < panels)
+            pair_item(m, p, f0, f1, next_panel);
+        else
+            lone_item(m, p, f0, f1, next_panel);
     }
     items.finish();
 }
@@ -440,8 +441,10 @@ void quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #ifdef PARAKEET_X86
     // The same bytes either way (int8_channel_avx2.cpp): the 256-bit kernels' rows may come from here too.
     static const bool avx512 = cpu_has_avx512_vnni();
-    if (avx512) quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
-    else quantize_rows_op<channel_avx2_quantize_row>(dst, ith, nth, userdata);
+    if (avx512)
+        quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
+    else
+        quantize_rows_op<channel_avx2_quantize_row>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
@@ -505,8 +508,10 @@ size_t channel_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); 
 void quantize_channel_activation_row(const float * x, int64_t k, uint8_t * out) {
 #ifdef PARAKEET_X86
     static const bool avx512 = cpu_has_avx512_vnni();
-    if (avx512) quantize_row(x, k, out);
-    else channel_avx2_quantize_row(x, k, out);
+    if (avx512)
+        quantize_row(x, k, out);
+    else
+        channel_avx2_quantize_row(x, k, out);
 #else
     (void)x, (void)k, (void)out;
 #endif

@@ -121,11 +121,15 @@ void Int8Rows::gemv(const float * x, const float * b, float * y, bool accumulate
 #ifdef PARAKEET_X86
     auto rows = [&](int r0, int r1) {
         const int main_end = r0 + (r1 - r0) / 8 * 8;
-        rows_times_vectors<8, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, r0, main_end, 0, 1, b, y, 0, accumulate);
-        rows_times_vectors<1, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, main_end, r1, 0, 1, b, y, 0, accumulate);
+        rows_times_vectors<8, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, r0, main_end, 0, 1, b, y, 0,
+                                 accumulate);
+        rows_times_vectors<1, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, main_end, r1, 0, 1, b, y, 0,
+                                 accumulate);
     };
-    if (split != nullptr) split->run(rows_, 8, rows);
-    else rows(0, rows_);
+    if (split != nullptr)
+        split->run(rows_, 8, rows);
+    else
+        rows(0, rows_);
 #else
     (void)b, (void)y, (void)accumulate, (void)room, (void)split;
 #endif
@@ -147,8 +151,10 @@ void Int8Rows::gemv_block(const float * X, int k, const float * b, float * Y, In
         rows_times_vectors<2, 1>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, r0, main_end, main_vecs, k, b, Y, rows_, false);
         rows_times_vectors<1, 1>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, main_end, r1, 0, k, b, Y, rows_, false);
     };
-    if (split != nullptr) split->run(rows_, 2, rows);
-    else rows(0, rows_);
+    if (split != nullptr)
+        split->run(rows_, 2, rows);
+    else
+        rows(0, rows_);
 #else
     (void)b, (void)Y, (void)room, (void)split;
 #endif

@@ -14,7 +14,7 @@ class RowSplit;
 
 /** A caller's room for the quantized input vectors (one per decoder state: the matrices are shared). */
 struct Int8Inputs {
-    std::vector<uint8_t> q;   // [k][stride]
+    std::vector<uint8_t> q;    // [k][stride]
     std::vector<float> scale;  // [k]
 };
 
@@ -46,9 +46,9 @@ public:
 
 private:
     int rows_ = 0, cols_ = 0, stride_ = 0;
-    std::vector<int8_t> q_;         // [rows][stride], zero-padded
-    std::vector<float> scale_;      // [rows] max|w|/127
-    std::vector<int32_t> offset_;   // [rows] −128·Σq (the unsigned input's offset, VPDPBUSD)
+    std::vector<int8_t> q_;        // [rows][stride], zero-padded
+    std::vector<float> scale_;     // [rows] max|w|/127
+    std::vector<int32_t> offset_;  // [rows] −128·Σq (the unsigned input's offset, VPDPBUSD)
 };
 
 }  // namespace parakeet

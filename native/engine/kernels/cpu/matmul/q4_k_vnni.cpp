@@ -20,11 +20,11 @@
 namespace parakeet {
 namespace {
 
-struct BlockQ4K {  // ggml's block_q4_K: 256 weights in 8 sub-blocks of 32
-    ggml_fp16_t d;        // multiplies the sub-blocks' 6-bit scales
-    ggml_fp16_t dmin;     // multiplies their 6-bit minimums
-    uint8_t scales[12];   // 8 scales and 8 minimums, 6 bits each
-    uint8_t qs[128];      // sub-blocks 2i and 2i+1 in the low and high nibbles of bytes 32i…32i+31
+struct BlockQ4K {        // ggml's block_q4_K: 256 weights in 8 sub-blocks of 32
+    ggml_fp16_t d;       // multiplies the sub-blocks' 6-bit scales
+    ggml_fp16_t dmin;    // multiplies their 6-bit minimums
+    uint8_t scales[12];  // 8 scales and 8 minimums, 6 bits each
+    uint8_t qs[128];     // sub-blocks 2i and 2i+1 in the low and high nibbles of bytes 32i…32i+31
 };
 static_assert(sizeof(BlockQ4K) == 144, "block_q4_K layout");
 
@@ -83,9 +83,9 @@ namespace {
 
 // MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
 template <int MR>
-PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ4KMatrix & w, int64_t panel, int64_t b0,
-                                int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
-                                PrefetchShare next_quants, PrefetchShare next_scales) {
+PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ4KMatrix & w, int64_t panel, int64_t b0, int64_t b1,
+                                float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0, PrefetchShare next_quants,
+                                PrefetchShare next_scales) {
     const uint8_t * wq = w.panel_quants(panel);
     const float * ws = w.panel_scales(panel);
     // The activation row: k int8, k/32 scales dx, k/32 int32 (the Q8_0 kernel's), k/32 floats dx·Σ qx.
@@ -101,7 +101,7 @@ PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, 
         next_scales.tick();
         for (int g = 0; g < 8; ++g) {
             const __m512i v = _mm512_loadu_si512(wb + g * 64);
-            const __m512i w0 = _mm512_and_si512(v, low);                         // rows 0–15
+            const __m512i w0 = _mm512_and_si512(v, low);                        // rows 0–15
             const __m512i w1 = _mm512_and_si512(_mm512_srli_epi16(v, 4), low);  // rows 16–31
             for (int r = 0; r < MR; ++r) {
                 int32_t four;

@@ -56,8 +56,8 @@ PARAKEET_TARGET_END
 
 void q8_avx2_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) { share_panels<PackedQ8Matrix, gemm_panels>(dst, ith, nth, userdata); }
 
-void q8_avx2_multiply(const PackedQ8Matrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride,
-                      int64_t panel_begin, int64_t panel_end) {
+void q8_avx2_multiply(const PackedQ8Matrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin,
+                      int64_t panel_end) {
     multiply_panels(w, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
 }
 

@@ -114,7 +114,8 @@ PARAKEET_VNNI512 void halves_tile(const uint8_t * xq, size_t x_stride, int64_t k
                 dpbusd_into(dO[r][1], wc1, ac);
             }
         }
-        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt)), s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt) + 16);
+        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt)),
+                     s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt) + 16);
         for (int r = 0; r < MR; ++r) {
             const float * xs = reinterpret_cast<const float *>(xq + size_t(r) * x_stride + size_t(k));
             const __m512 sx = _mm512_set1_ps(xs[b]);
@@ -141,22 +142,22 @@ PARAKEET_VNNI512 void halves_tile3(const uint8_t * xq, size_t x_stride, int64_t 
     const int64_t T = (dst->ne[1] + 1) / 2;
     const uint8_t * wp = w.block_weights(panel, 0);
 #define PARAKEET_POSITIONS(X) X(0) X(1) X(2)
-#define PARAKEET_DECLARE(r)                                                                                               \
-    const uint8_t * x##r = xq + size_t(r) * x_stride;                                                                     \
-    float * plus##r = output_row(dst, T - 1 - (p0 + r)) + panel * 32;                                                     \
-    float * minus##r = p0 + r > 0 ? output_row(dst, T - 1 + (p0 + r)) + panel * 32 : nullptr;                             \
-    __m512 o##r##0 = accumulate ? _mm512_loadu_ps(plus##r) : _mm512_setzero_ps();                                         \
-    __m512 o##r##1 = accumulate ? _mm512_loadu_ps(plus##r + 16) : _mm512_setzero_ps();                                    \
-    __m512 e##r##0 = accumulate && minus##r != nullptr ? _mm512_loadu_ps(minus##r) : _mm512_setzero_ps();                 \
+#define PARAKEET_DECLARE(r)                                                                               \
+    const uint8_t * x##r = xq + size_t(r) * x_stride;                                                     \
+    float * plus##r = output_row(dst, T - 1 - (p0 + r)) + panel * 32;                                     \
+    float * minus##r = p0 + r > 0 ? output_row(dst, T - 1 + (p0 + r)) + panel * 32 : nullptr;             \
+    __m512 o##r##0 = accumulate ? _mm512_loadu_ps(plus##r) : _mm512_setzero_ps();                         \
+    __m512 o##r##1 = accumulate ? _mm512_loadu_ps(plus##r + 16) : _mm512_setzero_ps();                    \
+    __m512 e##r##0 = accumulate && minus##r != nullptr ? _mm512_loadu_ps(minus##r) : _mm512_setzero_ps(); \
     __m512 e##r##1 = accumulate && minus##r != nullptr ? _mm512_loadu_ps(minus##r + 16) : _mm512_setzero_ps();
     PARAKEET_POSITIONS(PARAKEET_DECLARE)
 #undef PARAKEET_DECLARE
     for (int64_t b = b0; b < b1; ++b) {
-#define PARAKEET_START(r)                                                                                                 \
-    int32_t sin_start##r, cos_start##r;                                                                                   \
-    std::memcpy(&sin_start##r, x##r + corrections_at(k) + size_t(b) * 4, 4);                                              \
-    std::memcpy(&cos_start##r, x##r + cos_corrections_at(k) + size_t(b) * 4, 4);                                          \
-    __m512i de##r##0 = _mm512_set1_epi32(sin_start##r), de##r##1 = de##r##0;                                              \
+#define PARAKEET_START(r)                                                        \
+    int32_t sin_start##r, cos_start##r;                                          \
+    std::memcpy(&sin_start##r, x##r + corrections_at(k) + size_t(b) * 4, 4);     \
+    std::memcpy(&cos_start##r, x##r + cos_corrections_at(k) + size_t(b) * 4, 4); \
+    __m512i de##r##0 = _mm512_set1_epi32(sin_start##r), de##r##1 = de##r##0;     \
     __m512i do##r##0 = _mm512_set1_epi32(cos_start##r), do##r##1 = do##r##0;
         PARAKEET_POSITIONS(PARAKEET_START)
 #undef PARAKEET_START
@@ -165,38 +166,39 @@ PARAKEET_VNNI512 void halves_tile3(const uint8_t * xq, size_t x_stride, int64_t 
             __m512i ws0 = _mm512_loadu_si512(wb + g * 128), ws1 = _mm512_loadu_si512(wb + g * 128 + 64);
             __m512i wc0 = _mm512_loadu_si512(wb + (g + 4) * 128), wc1 = _mm512_loadu_si512(wb + (g + 4) * 128 + 64);
             pin_register(ws0), pin_register(ws1), pin_register(wc0), pin_register(wc1);
-#define PARAKEET_STEP(r)                                                                                                  \
-    {                                                                                                                     \
-        int32_t fs, fc;                                                                                                   \
-        std::memcpy(&fs, x##r + size_t(b * 32 + g * 4), 4);                                                               \
-        std::memcpy(&fc, x##r + size_t(b * 32 + 16 + g * 4), 4);                                                          \
-        const __m512i as = _mm512_set1_epi32(fs);                                                                         \
-        de##r##0 = _mm512_dpbusd_epi32(de##r##0, ws0, as), de##r##1 = _mm512_dpbusd_epi32(de##r##1, ws1, as);             \
-        const __m512i ac = _mm512_set1_epi32(fc);                                                                         \
-        do##r##0 = _mm512_dpbusd_epi32(do##r##0, wc0, ac), do##r##1 = _mm512_dpbusd_epi32(do##r##1, wc1, ac);             \
+#define PARAKEET_STEP(r)                                                                                       \
+    {                                                                                                          \
+        int32_t fs, fc;                                                                                        \
+        std::memcpy(&fs, x##r + size_t(b * 32 + g * 4), 4);                                                    \
+        std::memcpy(&fc, x##r + size_t(b * 32 + 16 + g * 4), 4);                                               \
+        const __m512i as = _mm512_set1_epi32(fs);                                                              \
+        de##r##0 = _mm512_dpbusd_epi32(de##r##0, ws0, as), de##r##1 = _mm512_dpbusd_epi32(de##r##1, ws1, as);  \
+        const __m512i ac = _mm512_set1_epi32(fc);                                                              \
+        do ##r##0 = _mm512_dpbusd_epi32(do##r##0, wc0, ac), do##r##1 = _mm512_dpbusd_epi32(do##r##1, wc1, ac); \
     }
             PARAKEET_POSITIONS(PARAKEET_STEP)
 #undef PARAKEET_STEP
         }
-        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt)), s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt) + 16);
-#define PARAKEET_SCALE(r)                                                                                                 \
-    {                                                                                                                     \
-        const __m512 sx = _mm512_set1_ps(reinterpret_cast<const float *>(x##r + size_t(k))[b]);                           \
-        const __m512 c0 = _mm512_mul_ps(s0, sx), c1 = _mm512_mul_ps(s1, sx);                                              \
-        o##r##0 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(do##r##0), c0, o##r##0);                                             \
-        o##r##1 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(do##r##1), c1, o##r##1);                                             \
-        e##r##0 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(de##r##0), c0, e##r##0);                                             \
-        e##r##1 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(de##r##1), c1, e##r##1);                                             \
+        const __m512 s0 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt)),
+                     s1 = _mm512_loadu_ps(reinterpret_cast<const float *>(wb + PackedQ8Matrix::kScalesAt) + 16);
+#define PARAKEET_SCALE(r)                                                                       \
+    {                                                                                           \
+        const __m512 sx = _mm512_set1_ps(reinterpret_cast<const float *>(x##r + size_t(k))[b]); \
+        const __m512 c0 = _mm512_mul_ps(s0, sx), c1 = _mm512_mul_ps(s1, sx);                    \
+        o##r##0 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(do##r##0), c0, o##r##0);                   \
+        o##r##1 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(do##r##1), c1, o##r##1);                   \
+        e##r##0 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(de##r##0), c0, e##r##0);                   \
+        e##r##1 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(de##r##1), c1, e##r##1);                   \
     }
         PARAKEET_POSITIONS(PARAKEET_SCALE)
 #undef PARAKEET_SCALE
     }
-#define PARAKEET_STORE(r)                                                                                                 \
-    _mm512_storeu_ps(plus##r, last ? _mm512_add_ps(o##r##0, e##r##0) : o##r##0);                                          \
-    _mm512_storeu_ps(plus##r + 16, last ? _mm512_add_ps(o##r##1, e##r##1) : o##r##1);                                     \
-    if (minus##r != nullptr) {                                                                                            \
-        _mm512_storeu_ps(minus##r, last ? _mm512_sub_ps(o##r##0, e##r##0) : e##r##0);                                     \
-        _mm512_storeu_ps(minus##r + 16, last ? _mm512_sub_ps(o##r##1, e##r##1) : e##r##1);                                \
+#define PARAKEET_STORE(r)                                                                  \
+    _mm512_storeu_ps(plus##r, last ? _mm512_add_ps(o##r##0, e##r##0) : o##r##0);           \
+    _mm512_storeu_ps(plus##r + 16, last ? _mm512_add_ps(o##r##1, e##r##1) : o##r##1);      \
+    if (minus##r != nullptr) {                                                             \
+        _mm512_storeu_ps(minus##r, last ? _mm512_sub_ps(o##r##0, e##r##0) : e##r##0);      \
+        _mm512_storeu_ps(minus##r + 16, last ? _mm512_sub_ps(o##r##1, e##r##1) : e##r##1); \
     }
     PARAKEET_POSITIONS(PARAKEET_STORE)
 #undef PARAKEET_STORE
@@ -236,7 +238,7 @@ void halves_op(ggml_tensor *, int, int, void *) {}
 bool Q8RelPosProjection::fits(int64_t rows, int64_t cols) { return cpu_has_avx512_vnni() && rows % 32 == 0 && cols % 32 == 0; }
 
 Q8RelPosProjection::Q8RelPosProjection(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage)
-    : matrix_(halves_first(q8_0, rows, cols).data(), rows, cols, storage) {}
+        : matrix_(halves_first(q8_0, rows, cols).data(), rows, cols, storage) {}
 
 ggml_tensor * Q8RelPosProjection::quantize_table(ggml_context * ctx, ggml_tensor * halves) {
     GGML_ASSERT(halves->type == GGML_TYPE_F32 && halves->ne[0] % 32 == 0 && halves->nb[0] == sizeof(float));

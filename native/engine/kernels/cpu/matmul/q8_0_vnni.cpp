@@ -29,7 +29,6 @@
 #include <cstring>
 #include <stdexcept>
 
-
 namespace parakeet {
 namespace {
 
@@ -61,7 +60,9 @@ const char * q8_kernel_layout(Int8Kernel k) {
 }
 
 PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel)
-    : rows_(rows), cols_(cols), kernel_(kernel) {
+        : rows_(rows),
+          cols_(cols),
+          kernel_(kernel) {
     if (rows % kPanel != 0 || cols % 32 != 0) throw std::invalid_argument("PackedQ8Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
     packed_ = storage;
@@ -115,9 +116,11 @@ PARAKEET_VNNI512 inline __m512 combine(__m512 p, __m512 q) {
 template <bool Sum, int N>
 PARAKEET_VNNI512 inline void fold_quarters(__m512 (&v)[N]) {
     for (int i = 0; i < N / 2; ++i)
-        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                            _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
     for (int i = 0; i < N / 4; ++i)
-        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+        v[i] = combine<Sum>(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+                            _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
 }
 
 // Lane j of the result: the reduction (max, or int32 sum) of vector j's 16 lanes, for 16 vectors in
@@ -128,7 +131,8 @@ template <bool Sum>
 PARAKEET_VNNI512 inline __m512 reduce16(__m512 (&v)[16]) {
     fold_quarters<Sum>(v);
     for (int i = 0; i < 2; ++i)
-        v[i] = combine<Sum>(_mm512_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)), _mm512_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+        v[i] = combine<Sum>(_mm512_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                            _mm512_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
     const __m512 r = combine<Sum>(_mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(3, 1, 3, 1)));
     return _mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), r);
 }
@@ -159,7 +163,7 @@ PARAKEET_VNNI512 inline __m512 reduce8(__m512 (&v)[8]) {
 // time, the quantizing took ≈ 5 % of the feed-forward linear1 at 1024 inputs (10 % at 512).
 template <int MR>
 PARAKEET_VNNI512 inline __attribute__((always_inline)) void quantize_tile_block(const __m512 (&acc)[MR][2], uint8_t * row0, size_t stride, int64_t k,
-                                                                               int64_t block) {
+                                                                                int64_t block) {
     static_assert(MR >= 1 && MR <= 8, "one reduction of 8 vectors");
     __m512 lanes[8];
     for (int r = 0; r < 8; ++r) lanes[r] = r < MR ? _mm512_max_ps(_mm512_abs_ps(acc[r][0]), _mm512_abs_ps(acc[r][1])) : _mm512_setzero_ps();
@@ -199,7 +203,7 @@ PARAKEET_VNNI512 inline __attribute__((always_inline)) void quantize_tile_block(
 // operation, as the sixteen-block path of quantize_row below (max, then d = max/127 and 127/max as
 // IEEE divisions, rounded the same way), so either writes the same bytes.
 PARAKEET_VNNI512 inline __attribute__((always_inline)) void quantize_block(__m512 v0, __m512 v1, uint8_t * qr, float * sr, int32_t * cr, float * zr,
-                                                                          int64_t b) {
+                                                                           int64_t b) {
     const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
     const float d = amax / 127.0f;
     const __m512 vid = _mm512_set1_ps(amax != 0.0f ? 127.0f / amax : 0.0f);
@@ -227,7 +231,8 @@ PARAKEET_VNNI512 void quantize_row(const float * xr, int64_t k, uint8_t * qr) {
     for (; b + 16 <= nb; b += 16) {
         const float * x = xr + b * 32;
         __m512 lanes[16];
-        for (int j = 0; j < 16; ++j) lanes[j] = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(x + j * 32)), _mm512_abs_ps(_mm512_loadu_ps(x + j * 32 + 16)));
+        for (int j = 0; j < 16; ++j)
+            lanes[j] = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(x + j * 32)), _mm512_abs_ps(_mm512_loadu_ps(x + j * 32 + 16)));
         const BlockScales blocks = block_scales(reduce16<false>(lanes));
         alignas(64) float ids[16];
         _mm512_store_ps(ids, blocks.id);
@@ -266,9 +271,9 @@ PARAKEET_VNNI512 void quantize_weights(const float * x, int64_t n, BlockQ8_0 * o
 // MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
 // QuantizedOut (one chunk, no y): the outputs into *quantized_out's rows instead (apply_quantized_to).
 template <int MR, bool QuantizedOut = false>
-PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0,
-                                int64_t b1, float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0,
-                                PrefetchShare next_weights, PrefetchShare next_scales, const QuantizedRows * quantized_out = nullptr) {
+PARAKEET_VNNI512 void gemm_tile(const uint8_t * xq, size_t x_stride, int64_t k, const PackedQ8Matrix & w, int64_t panel, int64_t b0, int64_t b1,
+                                float * y, size_t y_stride, bool accumulate, const EpilogueView * ep, int64_t t0, PrefetchShare next_weights,
+                                PrefetchShare next_scales, const QuantizedRows * quantized_out = nullptr) {
     (void)next_scales;  // the scales travel in the weights' stream (the layout above)
     next_weights.front();
     const uint8_t * wp = w.block_weights(panel, 0);
@@ -335,8 +340,8 @@ PARAKEET_VNNI512 void gemm_panels_quantized(const ggml_tensor * xq, ggml_tensor 
     for_each_block_chunk<kChunkBlocks>(items, w.blocks(), xq->ne[1], weight_stream(w), scale_stream(w), view,
                                        [&](auto rows, int64_t t, int64_t p, int64_t b0, int64_t b1, bool accumulate, const EpilogueView * ep,
                                            PrefetchShare next_weights, PrefetchShare next_scales) {
-                                           gemm_tile<decltype(rows)::value, true>(x + size_t(t) * xs, xs, k, w, p, b0, b1, nullptr, 0, accumulate, ep, t,
-                                                                                  next_weights, next_scales, &out);
+                                           gemm_tile<decltype(rows)::value, true>(x + size_t(t) * xs, xs, k, w, p, b0, b1, nullptr, 0, accumulate, ep,
+                                                                                  t, next_weights, next_scales, &out);
                                        });
 }
 
@@ -348,8 +353,10 @@ void q8_activation_quantize_op(ggml_tensor * dst, int ith, int nth, void * userd
 #ifdef PARAKEET_X86
     // The same bytes either way (q8_0_avx2.cpp): the 256-bit kernels' rows may come from here too.
     static const bool avx512 = cpu_has_avx512_vnni();
-    if (avx512) quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
-    else quantize_rows_op<q8_avx2_quantize_row>(dst, ith, nth, userdata);
+    if (avx512)
+        quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
+    else
+        quantize_rows_op<q8_avx2_quantize_row>(dst, ith, nth, userdata);
 #else
     (void)dst, (void)ith, (void)nth, (void)userdata;
 #endif
@@ -432,8 +439,7 @@ void PackedQ8Matrix::multiply(const uint8_t * xq, size_t x_stride, int64_t frame
         case Int8Kernel::Avx2: return q8_avx2_multiply(*this, xq, x_stride, frames, y, y_stride, panel_begin, panel_end);
     }
     PanelItems items = PanelItems::range(panel_begin, panel_end);
-    block_chunk_rows<kChunkBlocks>(xq, x_stride, frames, y, y_stride, *this, items, EpilogueView(),
-                                   weight_stream(*this), scale_stream(*this),
+    block_chunk_rows<kChunkBlocks>(xq, x_stride, frames, y, y_stride, *this, items, EpilogueView(), weight_stream(*this), scale_stream(*this),
                                    [](auto rows, auto &&... args) { gemm_tile<decltype(rows)::value>(args...); });
 #else
     (void)xq, (void)x_stride, (void)frames, (void)y, (void)y_stride, (void)panel_begin, (void)panel_end;
@@ -455,8 +461,10 @@ void quantize_q8_0_weights(const float * x, int64_t n, void * blocks) {
 void quantize_q8_activation_row(const float * x, int64_t k, uint8_t * out) {
 #ifdef PARAKEET_X86
     static const bool avx512 = cpu_has_avx512_vnni();
-    if (avx512) quantize_row(x, k, out);
-    else q8_avx2_quantize_row(x, k, out);
+    if (avx512)
+        quantize_row(x, k, out);
+    else
+        q8_avx2_quantize_row(x, k, out);
 #else
     (void)x, (void)k, (void)out;
 #endif

@@ -68,8 +68,6 @@ private:
     PackedOpConfigs<PackedQ8Matrix> configs_;
 };
 
-
-
 /** ggml Q8_0's activation row of k inputs (k % 32 == 0): bytes, and the row itself (AVX512-VNNI or AVX2 CPUs only: the same bytes on either). */
 size_t q8_activation_row_bytes(int64_t k);
 void quantize_q8_activation_row(const float * x, int64_t k, uint8_t * out);

@@ -17,8 +17,8 @@ void q8_avx_vnni_vex_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdat
 void q8_avx_vnni_evex_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata);
 
 /** PackedQ8Matrix::multiply (its arguments) per kernel. */
-void q8_avx2_multiply(const PackedQ8Matrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride,
-                      int64_t panel_begin, int64_t panel_end);
+void q8_avx2_multiply(const PackedQ8Matrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin,
+                      int64_t panel_end);
 void q8_avx_vnni_vex_multiply(const PackedQ8Matrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride,
                               int64_t panel_begin, int64_t panel_end);
 void q8_avx_vnni_evex_multiply(const PackedQ8Matrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride,

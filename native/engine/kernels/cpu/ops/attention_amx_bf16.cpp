@@ -34,13 +34,13 @@ constexpr int64_t kMaxHeadDim = 512;
 
 struct Scratch {
     // BF16 pairs as 32-bit words: (x[2i], x[2i + 1]) in one word, as TDPBF16PS takes its B rows.
-    std::vector<uint32_t> kt;   // [dk/2][key_cols]: Kᵀ, keys past the valid ones zero
-    std::vector<uint32_t> pt;   // [dk/2][pos_stride]: Pᵀ after kPosFront zero columns, zero after the positions
-    const uint32_t * pt_head = nullptr;  // the head's Pᵀ rows: pt, or the kept table's (amx_position_words)
-    int64_t pt_stride = 0;               // words from one of its rows to the next
-    std::vector<uint32_t> vt;   // [key_cols/2][dk]: (v[2j][c], v[2j + 1][c]), keys past the valid ones zero
-    std::vector<uint16_t> qu, qv;  // [32][dk] BF16: the block's queries plus u, plus v (rows past the live ones zero)
-    std::vector<uint16_t> numerators;  // [32][key_cols] BF16
+    std::vector<uint32_t> kt;                // [dk/2][key_cols]: Kᵀ, keys past the valid ones zero
+    std::vector<uint32_t> pt;                // [dk/2][pos_stride]: Pᵀ after kPosFront zero columns, zero after the positions
+    const uint32_t * pt_head = nullptr;      // the head's Pᵀ rows: pt, or the kept table's (amx_position_words)
+    int64_t pt_stride = 0;                   // words from one of its rows to the next
+    std::vector<uint32_t> vt;                // [key_cols/2][dk]: (v[2j][c], v[2j + 1][c]), keys past the valid ones zero
+    std::vector<uint16_t> qu, qv;            // [32][dk] BF16: the block's queries plus u, plus v (rows past the live ones zero)
+    std::vector<uint16_t> numerators;        // [32][key_cols] BF16
     std::vector<float> scores, bd, context;  // [32][key_stride], [32][band], [32][dk]
     int head = -1;
 };
@@ -132,24 +132,28 @@ inline void tile_pass(const void * a, size_t a_stride, size_t a_step, const void
     asm volatile("tilezero %%tmm4\n\ttilezero %%tmm5\n\ttilezero %%tmm6\n\ttilezero %%tmm7" ::: "memory");
     for (int64_t s = 0; s < steps; ++s) {
         asm volatile(
-            "tileloadd (%0,%3,1), %%tmm0\n\t"
-            "tileloadd (%1,%4,1), %%tmm2\n\t"
-            "tileloadd (%2,%4,1), %%tmm3\n\t"
-            "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
-            "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(ap + s * a_step),
-            "r"(bp + s * b_step), "r"(bp + s * b_step + 64), "r"(a_stride), "r"(b_row)
-            : "memory");
+                "tileloadd (%0,%3,1), %%tmm0\n\t"
+                "tileloadd (%1,%4,1), %%tmm2\n\t"
+                "tileloadd (%2,%4,1), %%tmm3\n\t"
+                "tdpbf16ps %%tmm2, %%tmm0, %%tmm4\n\t"
+                "tdpbf16ps %%tmm3, %%tmm0, %%tmm5\n\t" ::"r"(ap + s * a_step),
+                "r"(bp + s * b_step), "r"(bp + s * b_step + 64), "r"(a_stride), "r"(b_row)
+                : "memory");
         if (two) {
             asm volatile(
-                "tileloadd (%0,%1,1), %%tmm1\n\t"
-                "tdpbf16ps %%tmm2, %%tmm1, %%tmm6\n\t"
-                "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a1 + s * a_step), "r"(a_stride)
-                : "memory");
+                    "tileloadd (%0,%1,1), %%tmm1\n\t"
+                    "tdpbf16ps %%tmm2, %%tmm1, %%tmm6\n\t"
+                    "tdpbf16ps %%tmm3, %%tmm1, %%tmm7\n\t" ::"r"(a1 + s * a_step),
+                    "r"(a_stride)
+                    : "memory");
         }
     }
     char * o = reinterpret_cast<char *>(out);
     asm volatile("tilestored %%tmm4, (%0,%2,1)\n\ttilestored %%tmm5, (%1,%2,1)" ::"r"(o), "r"(o + 64), "r"(out_stride) : "memory");
-    if (two) asm volatile("tilestored %%tmm6, (%0,%2,1)\n\ttilestored %%tmm7, (%1,%2,1)" ::"r"(o + 16 * out_stride), "r"(o + 16 * out_stride + 64), "r"(out_stride) : "memory");
+    if (two)
+        asm volatile("tilestored %%tmm6, (%0,%2,1)\n\ttilestored %%tmm7, (%1,%2,1)" ::"r"(o + 16 * out_stride), "r"(o + 16 * out_stride + 64),
+                     "r"(out_stride)
+                     : "memory");
 }
 
 /** In a tile output (dst I8: the context as linear_out's BF16 tiles), frame i's 32 channels from c. */
@@ -183,8 +187,8 @@ PARAKEET_AMX_ATTN void attend_block(ggml_tensor * dst, int h, int64_t i0, int li
     }
     const int64_t lo = s.frames - 1 - (i0 + kBlockQueries - 1);
     for (int64_t c0 = 0; c0 < s.band; c0 += 32) {
-        tile_pass(w.qv.data(), q_row, 64, w.pt_head + kPosFront + lo + c0, size_t(w.pt_stride) * 4, size_t(w.pt_stride) * 64, steps,
-                  w.bd.data() + c0, size_t(s.band) * 4, two);
+        tile_pass(w.qv.data(), q_row, 64, w.pt_head + kPosFront + lo + c0, size_t(w.pt_stride) * 4, size_t(w.pt_stride) * 64, steps, w.bd.data() + c0,
+                  size_t(s.band) * 4, two);
     }
     // 3. scores = (AC + shifted BD)/√dk over the valid keys; softmax numerators as BF16, and their sum.
     float inv_sum[kBlockQueries];
@@ -223,7 +227,8 @@ PARAKEET_AMX_ATTN void attend_block(ggml_tensor * dst, int h, int64_t i0, int li
         const __m512 r = _mm512_set1_ps(inv_sum[q]);
         if (dst->type == GGML_TYPE_I8) {  // linear_out's BF16 tiles (amx_bf16.h), as amx_tile_row writes a row
             for (int64_t c = 0; c < s.dk; c += 32) {
-                const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_mul_ps(_mm512_loadu_ps(context + c + 16), r), _mm512_mul_ps(_mm512_loadu_ps(context + c), r));
+                const __m512bh v =
+                        _mm512_cvtne2ps_pbh(_mm512_mul_ps(_mm512_loadu_ps(context + c + 16), r), _mm512_mul_ps(_mm512_loadu_ps(context + c), r));
                 _mm512_storeu_si512(tile_line(dst, s, i0 + q, h * s.dk + c), reinterpret_cast<const __m512i &>(v));
             }
             continue;
@@ -237,7 +242,7 @@ PARAKEET_AMX_ATTN void attend_block(ggml_tensor * dst, int h, int64_t i0, int li
 
 void attention_amx_op(ggml_tensor * dst, int ith, int nth, void *) {
     const OpSources in(dst);
-    const ggml_tensor * q = in.q, * k = in.k, * v = in.v, * p = in.p, * bu = in.bias_u;
+    const ggml_tensor *q = in.q, *k = in.k, *v = in.v, *p = in.p, *bu = in.bias_u;
     const Shapes s = shapes_of(dst);
     const float scale = 1.0f / std::sqrt(float(s.dk));
     thread_local Scratch w;
@@ -255,24 +260,29 @@ void attention_amx_op(ggml_tensor * dst, int ith, int nth, void *) {
         for (int64_t i = s.frames; i < dst->ne[1]; ++i) zero_tile_row(dst, s, i, 0, s.d_model);
     }
     auto zero = [&](int64_t i, int h) {
-        if (tiles_out) zero_tile_row(dst, s, i, h * s.dk, (h + 1) * s.dk);
-        else ZeroF32Row{dst, s.dk}(i, h);
+        if (tiles_out)
+            zero_tile_row(dst, s, i, h * s.dk, (h + 1) * s.dk);
+        else
+            ZeroF32Row{dst, s.dk}(i, h);
     };
-    for_each_block<kBlockQueries>(s, int(bu->ne[1]), ith, nth, [&](int h, int64_t i0, int live) {
-        if (w.head != h) convert_head(k, p, v, h, s, w);
-        for (int r = 0; r < kBlockQueries; ++r) {
-            uint16_t * qu = w.qu.data() + r * s.dk, * qv = w.qv.data() + r * s.dk;
-            if (r < live) {
-                const float * qi = row_of(q, i0 + r) + h * s.dk;
-                biased_query(qi, in.u_of(h, s.dk), s.dk, qu);
-                biased_query(qi, in.v_of(h, s.dk), s.dk, qv);
-            } else {
-                std::fill(qu, qu + s.dk, uint16_t(0));
-                std::fill(qv, qv + s.dk, uint16_t(0));
-            }
-        }
-        attend_block(dst, h, i0, live, s, w, scale);
-    }, zero);
+    for_each_block<kBlockQueries>(
+            s, int(bu->ne[1]), ith, nth,
+            [&](int h, int64_t i0, int live) {
+                if (w.head != h) convert_head(k, p, v, h, s, w);
+                for (int r = 0; r < kBlockQueries; ++r) {
+                    uint16_t *qu = w.qu.data() + r * s.dk, *qv = w.qv.data() + r * s.dk;
+                    if (r < live) {
+                        const float * qi = row_of(q, i0 + r) + h * s.dk;
+                        biased_query(qi, in.u_of(h, s.dk), s.dk, qu);
+                        biased_query(qi, in.v_of(h, s.dk), s.dk, qv);
+                    } else {
+                        std::fill(qu, qu + s.dk, uint16_t(0));
+                        std::fill(qv, qv + s.dk, uint16_t(0));
+                    }
+                }
+                attend_block(dst, h, i0, live, s, w, scale);
+            },
+            zero);
     release_tiles();
 }
 

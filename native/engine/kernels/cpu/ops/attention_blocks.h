@@ -39,7 +39,7 @@ struct ColumnLayout {
 
 // Sources: q, k, v, p, bias_u, bias_v[, frame mask] (attention_op.h).
 inline Shapes shapes_of(const ggml_tensor * dst) {
-    const ggml_tensor * q = dst->src[0], * bu = dst->src[4], * mask = dst->src[6], * p = dst->src[3];
+    const ggml_tensor *q = dst->src[0], *bu = dst->src[4], *mask = dst->src[6], *p = dst->src[3];
     Shapes s{};
     s.d_model = q->ne[0];  // from q: the AMX op's output may be tiles (attention_op.h)
     s.dk = bu->ne[0];
@@ -63,9 +63,14 @@ inline Shapes shapes_of(const ggml_tensor * dst) {
 
 // The op's tensors, by name (sources: q, k, v, p, bias_u, bias_v[, frame mask]).
 struct OpSources {
-    const ggml_tensor * q, * k, * v, * p, * bias_u, * bias_v;
+    const ggml_tensor *q, *k, *v, *p, *bias_u, *bias_v;
     explicit OpSources(const ggml_tensor * dst)
-        : q(dst->src[0]), k(dst->src[1]), v(dst->src[2]), p(dst->src[3]), bias_u(dst->src[4]), bias_v(dst->src[5]) {}
+            : q(dst->src[0]),
+              k(dst->src[1]),
+              v(dst->src[2]),
+              p(dst->src[3]),
+              bias_u(dst->src[4]),
+              bias_v(dst->src[5]) {}
     const float * u_of(int h, int64_t dk) const { return static_cast<const float *>(bias_u->data) + h * dk; }
     const float * v_of(int h, int64_t dk) const { return static_cast<const float *>(bias_v->data) + h * dk; }
 };

@@ -150,7 +150,8 @@ PARAKEET_AVX2 void attend_block(ggml_tensor * dst, int h, int64_t i0, int live, 
     rows_times_columns(w.qv.data(), dk, w.pt.data() + kPosFront + lo, ColumnLayout{s.pos_stride, 32}, s.band, w.bd.data(), s.band, live);
     // 3. The scaled scores' softmax over the valid keys, in place.
     float inv_sum[kQueries];
-    for (int q = 0; q < live; ++q) inv_sum[q] = softmax_row(w.scores.data() + q * s.key_stride, w.bd.data() + q * s.band + (kQueries - 1 - q), scale, s.valid);
+    for (int q = 0; q < live; ++q)
+        inv_sum[q] = softmax_row(w.scores.data() + q * s.key_stride, w.bd.data() + q * s.band + (kQueries - 1 - q), scale, s.valid);
     // 4. The context, 16 channels at a time (dk is a multiple of 16).
     for (int q0 = 0; q0 < live; q0 += kTile) {
         for (int64_t c0 = 0; c0 < dk; c0 += 16) {
@@ -179,7 +180,7 @@ void attention_f32_avx2_op(ggml_tensor * dst, int ith, int nth, void *) {
         std::fill(w.qv.begin(), w.qv.end(), 0.0f);
         for (int r = 0; r < live; ++r) {
             const float * q = row_of(in.q, i0 + r) + h * s.dk;
-            const float * u = in.u_of(h, s.dk), * v = in.v_of(h, s.dk);
+            const float *u = in.u_of(h, s.dk), *v = in.v_of(h, s.dk);
             for (int64_t d = 0; d < s.dk; ++d) w.qu[size_t(r * s.dk + d)] = q[d] + u[d], w.qv[size_t(r * s.dk + d)] = q[d] + v[d];
         }
         attend_block(dst, h, i0, live, s, w, scale);

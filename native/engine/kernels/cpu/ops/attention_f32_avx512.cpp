@@ -76,12 +76,12 @@ void transpose_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_ten
 // tiles of one column chunk run back to back, so the chunk of bt (dk rows, strided) is read from
 // L2 once per chunk and from L1 for the other tiles.
 // Not inlined: inlined into attend_block, GCC 12 kept the accumulator tile in memory (half the speed).
-PARAKEET_AVX512 __attribute__((noinline)) void rows_times_columns(const float * a, int64_t dk, const float * bt_all, const ColumnLayout & layout, int64_t cols, float * out,
-                                        int64_t out_stride, int live) {
+PARAKEET_AVX512 __attribute__((noinline)) void rows_times_columns(const float * a, int64_t dk, const float * bt_all, const ColumnLayout & layout,
+                                                                  int64_t cols, float * out, int64_t out_stride, int live) {
     const int64_t bt_stride = layout.row_stride;
     for (int64_t c0 = 0; c0 < cols; c0 += 32) {
         const float * bt = bt_all + layout.at(c0, 0) - c0;  // bt + d·bt_stride + c0 is column c0 of row d
-        for (int q0 = 0; q0 < live; q0 += kTileQueries) {  // tiles wholly past the live queries are skipped
+        for (int q0 = 0; q0 < live; q0 += kTileQueries) {   // tiles wholly past the live queries are skipped
             __m512 acc[kTileQueries][2];
             for (int q = 0; q < kTileQueries; ++q) acc[q][0] = acc[q][1] = _mm512_setzero_ps();
             const float * aq = a + q0 * dk;
@@ -105,8 +105,8 @@ PARAKEET_AVX512 __attribute__((noinline)) void rows_times_columns(const float * 
 // Context rows for queries [q0, q0 + NQ) of the block, channels [c0, c0 + 16·NV): Σ_j e[q][j]·v_j
 // over the valid keys. Both counts are compile-time so the NQ × NV accumulators stay in registers.
 template <int NQ, int NV>
-PARAKEET_AVX512 void weighted_values(const float * vh, ggml_tensor * dst, int h, int64_t i0, int q0, int64_t c0, const Shapes & s,
-                                     const float * e, const float * inv_sum) {
+PARAKEET_AVX512 void weighted_values(const float * vh, ggml_tensor * dst, int h, int64_t i0, int q0, int64_t c0, const Shapes & s, const float * e,
+                                     const float * inv_sum) {
     const int64_t dk = s.dk;
     __m512 acc[NQ][NV];
     for (int q = 0; q < NQ; ++q)
@@ -127,17 +127,18 @@ PARAKEET_AVX512 void weighted_values(const float * vh, ggml_tensor * dst, int h,
 }
 
 template <int NQ>
-PARAKEET_AVX512 void weighted_values_all(const float * vh, ggml_tensor * dst, int h, int64_t i0, int q0, const Shapes & s,
-                                         const float * e, const float * inv_sum) {
+PARAKEET_AVX512 void weighted_values_all(const float * vh, ggml_tensor * dst, int h, int64_t i0, int q0, const Shapes & s, const float * e,
+                                         const float * inv_sum) {
     for (int64_t c0 = 0; c0 < s.dk; c0 += 32) {
-        if (s.dk - c0 >= 32) weighted_values<NQ, 2>(vh, dst, h, i0, q0, c0, s, e, inv_sum);
-        else weighted_values<NQ, 1>(vh, dst, h, i0, q0, c0, s, e, inv_sum);
+        if (s.dk - c0 >= 32)
+            weighted_values<NQ, 2>(vh, dst, h, i0, q0, c0, s, e, inv_sum);
+        else
+            weighted_values<NQ, 1>(vh, dst, h, i0, q0, c0, s, e, inv_sum);
     }
 }
 
 // One block of kQueries queries (rows past `live` are computed on zero queries and not stored).
-PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int h, int64_t i0, int live, const Shapes & s, Scratch & w,
-                                  float scale) {
+PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int h, int64_t i0, int live, const Shapes & s, Scratch & w, float scale) {
     const int64_t dk = s.dk, stride = s.key_stride;
     // 1. AC = (q + u)·Kᵀ over all key columns.
     rows_times_columns(w.qu.data(), dk, w.kt.data(), key_layout(s), s.key_cols, w.scores.data(), stride, live);
@@ -171,8 +172,9 @@ PARAKEET_AVX512 void attend_block(const ggml_tensor * v, ggml_tensor * dst, int 
     // 4. context = Σ_j e_j·v_j / Σ e, fourteen queries × 32 channels at a time (28 accumulators):
     //    each value row loaded from L2 serves fourteen queries.
     for (int q0 = 0; q0 < live; q0 += kTileQueries) {
-        with_query_count<kTileQueries>(std::min(kTileQueries, live - q0),
-                                       [&](auto nq) { weighted_values_all<decltype(nq)::value>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum); });
+        with_query_count<kTileQueries>(std::min(kTileQueries, live - q0), [&](auto nq) {
+            weighted_values_all<decltype(nq)::value>(w.vh.data(), dst, h, i0, q0, s, w.scores.data(), inv_sum);
+        });
     }
 }
 
@@ -187,7 +189,7 @@ PARAKEET_AVX512 void add_rows(const float * q, const float * u, const float * v,
 
 void attention_op(ggml_tensor * dst, int ith, int nth, void *) {
     const OpSources in(dst);
-    const ggml_tensor * q = in.q, * k = in.k, * v = in.v, * p = in.p, * bu = in.bias_u;
+    const ggml_tensor *q = in.q, *k = in.k, *v = in.v, *p = in.p, *bu = in.bias_u;
     const Shapes s = shapes_of(dst);
     const float scale = 1.0f / std::sqrt(float(s.dk));
     thread_local Scratch w;
@@ -221,9 +223,8 @@ bool fused_attention_available() {
     return ok;
 }
 
-ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
-                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products,
-                                      bool tiles_out) {
+ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p, ggml_tensor * bias_u,
+                                      ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products, bool tiles_out) {
     for (const ggml_tensor * t : {q, k, v}) GGML_ASSERT(t->type == GGML_TYPE_F32 && t->nb[0] == sizeof(float) && t->ne[2] == 1);
     GGML_ASSERT((p->type == GGML_TYPE_F32 || p->type == GGML_TYPE_I32) && p->nb[0] == 4 && p->ne[2] == 1);
     GGML_ASSERT(bias_u->ne[0] % 16 == 0 && ggml_is_contiguous(bias_u) && ggml_is_contiguous(bias_v));
@@ -242,10 +243,13 @@ ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_
                           : avx512                               ? attention_op
                                                                  : attention_f32_avx2_op;
     GGML_ASSERT(!tiles_out || products == AttentionProducts::AmxBf16);
-    ggml_tensor * y = tiles_out ? ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * q->ne[0], amx_tile_frames(q->ne[1]), 1, 1, args, frame_mask != nullptr ? 7 : 6, op,
-                                                 GGML_N_TASKS_MAX, nullptr)
-                                : ggml_custom_4d(ctx, GGML_TYPE_F32, q->ne[0], q->ne[1], 1, 1, args, frame_mask != nullptr ? 7 : 6, op, GGML_N_TASKS_MAX, nullptr);
-    ggml_set_name(y, products == AttentionProducts::AmxBf16 ? "attention_amx" : products == AttentionProducts::Int16 ? "attention_i16" : "attention_fused");
+    ggml_tensor * y = tiles_out ? ggml_custom_4d(ctx, GGML_TYPE_I8, 2 * q->ne[0], amx_tile_frames(q->ne[1]), 1, 1, args,
+                                                 frame_mask != nullptr ? 7 : 6, op, GGML_N_TASKS_MAX, nullptr)
+                                : ggml_custom_4d(ctx, GGML_TYPE_F32, q->ne[0], q->ne[1], 1, 1, args, frame_mask != nullptr ? 7 : 6, op,
+                                                 GGML_N_TASKS_MAX, nullptr);
+    ggml_set_name(y, products == AttentionProducts::AmxBf16 ? "attention_amx"
+                     : products == AttentionProducts::Int16 ? "attention_i16"
+                                                            : "attention_fused");
     return tiles_out ? amx_tiles_view(ctx, y, q->ne[1]) : y;
 }
 

@@ -44,7 +44,7 @@ int score_levels(int64_t dk) { return int(std::min(16383.0, std::floor(std::sqrt
 struct Scratch {
     // Pairs of int16 travel as one 32-bit word (what VPDPWSSD broadcasts and multiplies).
     std::vector<int32_t> kt, pt, vq, qu, qv;  // Kᵀ, Pᵀ in pair rows; V in key pairs; the block's queries
-    std::vector<int16_t> numerators;           // [kQueries][key_cols]
+    std::vector<int16_t> numerators;          // [kQueries][key_cols]
     std::vector<float> k_scale, p_scale, v_scale, scores, bd;
     float qu_scale[kQueries], qv_scale[kQueries];
     int head = -1;
@@ -61,7 +61,8 @@ PARAKEET_VNNI512 float quantize_row(const float * x, int64_t n, int levels, int1
     const float m = _mm512_reduce_max_ps(amax);
     const __m512 inv = _mm512_set1_ps(m > 0.0f ? float(levels) / m : 0.0f);
     for (int64_t i = 0; i < n; i += 16) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + i), _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(x + i), inv))));
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + i),
+                            _mm512_cvtepi32_epi16(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(x + i), inv))));
     }
     return m / float(levels);
 }
@@ -122,7 +123,8 @@ PARAKEET_VNNI512 void quantize_values(const ggml_tensor * v, int h, const Shapes
         const float * hi_row = 2 * jp + 1 < s.valid ? row_of(v, 2 * jp + 1) + h * dk : nullptr;
         for (int64_t g = 0; g < groups; ++g) {
             const __m512i lo = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(lo_row + 16 * g), inv[g]));
-            const __m512i hi = hi_row != nullptr ? _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(hi_row + 16 * g), inv[g])) : _mm512_setzero_si512();
+            const __m512i hi =
+                    hi_row != nullptr ? _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(hi_row + 16 * g), inv[g])) : _mm512_setzero_si512();
             const int64_t c0 = 16 * g / 32 * 32, width = std::min<int64_t>(32, dk - c0);
             _mm512_storeu_si512(w.vq.data() + pairs * c0 + jp * width + (16 * g - c0),
                                 _mm512_or_si512(_mm512_and_si512(lo, _mm512_set1_epi32(0xFFFF)), _mm512_slli_epi32(hi, 16)));
@@ -158,8 +160,9 @@ void quantize_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_tens
 // out[q][c] = col_scale[c] · Σ_pairs a[q]·bt[c] for the first `live` of kQueries query rows (dk/2 words
 // each) and columns [0, cols) in steps of 32, as register tiles of kTileQueries × 32 int32 sums.
 // The query's own scale is applied by the softmax. Not inlined, as the F32 op's (attention_f32_avx512.cpp).
-PARAKEET_VNNI512 __attribute__((noinline)) void rows_times_columns(const int32_t * a, int64_t pairs, const int32_t * bt_all, const ColumnLayout & layout,
-                                                                  const float * col_scale, int64_t cols, float * out, int64_t out_stride, int live) {
+PARAKEET_VNNI512 __attribute__((noinline)) void rows_times_columns(const int32_t * a, int64_t pairs, const int32_t * bt_all,
+                                                                   const ColumnLayout & layout, const float * col_scale, int64_t cols, float * out,
+                                                                   int64_t out_stride, int live) {
     const int64_t bt_stride = layout.row_stride;
     for (int64_t c0 = 0; c0 < cols; c0 += 32) {
         const int32_t * bt = bt_all + layout.at(c0, 0) - c0;
@@ -188,33 +191,35 @@ PARAKEET_VNNI512 __attribute__((noinline)) void rows_times_columns(const int32_t
 // Context rows for queries [q0, q0 + NQ), channels [c0, c0 + 16·NV): v_scale · Σ_j n[q][j]·v_j / Σ_j n[q][j],
 // the sums in int32 over all the keys (the numerators' budget keeps them exact, see the top).
 template <int NQ, int NV>
-PARAKEET_VNNI512 __attribute__((noinline)) void weighted_values(const Scratch & w, ggml_tensor * dst, int h, int64_t i0, int q0, int64_t c0, const Shapes & s, const float * inv_sum) {
+PARAKEET_VNNI512 __attribute__((noinline)) void weighted_values(const Scratch & w, ggml_tensor * dst, int h, int64_t i0, int q0, int64_t c0,
+                                                                const Shapes & s, const float * inv_sum) {
     const int64_t pairs = (s.valid + 1) / 2, row_words = s.key_cols / 2, width = 16 * NV;
     const int32_t * n = reinterpret_cast<const int32_t *>(w.numerators.data()) + q0 * row_words;
     const int32_t * slice = w.vq.data() + pairs * c0;
     __m512i acc[NQ][NV];
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int q = 0; q < NQ; ++q)
-        #pragma GCC unroll 16
+#pragma GCC unroll 16
         for (int c = 0; c < NV; ++c) acc[q][c] = _mm512_setzero_si512();
     for (int64_t jp = 0; jp < pairs; ++jp) {
         __m512i vv[NV];
-        #pragma GCC unroll 16
+#pragma GCC unroll 16
         for (int c = 0; c < NV; ++c) vv[c] = _mm512_loadu_si512(slice + jp * width + 16 * c);
-        #pragma GCC unroll 16
+#pragma GCC unroll 16
         for (int q = 0; q < NQ; ++q) {
             const __m512i x = _mm512_set1_epi32(n[q * row_words + jp]);
-            #pragma GCC unroll 16
+#pragma GCC unroll 16
             for (int c = 0; c < NV; ++c) dpwssd_into(acc[q][c], x, vv[c]);
         }
     }
-    #pragma GCC unroll 16
+#pragma GCC unroll 16
     for (int q = 0; q < NQ; ++q) {
         float * out = reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(i0 + q0 + q) * dst->nb[1]) + h * s.dk + c0;
         const __m512 k = _mm512_set1_ps(inv_sum[q0 + q]);
-        #pragma GCC unroll 16
+#pragma GCC unroll 16
         for (int c = 0; c < NV; ++c) {
-            _mm512_storeu_ps(out + 16 * c, _mm512_mul_ps(_mm512_cvtepi32_ps(acc[q][c]), _mm512_mul_ps(_mm512_loadu_ps(w.v_scale.data() + c0 + 16 * c), k)));
+            _mm512_storeu_ps(out + 16 * c,
+                             _mm512_mul_ps(_mm512_cvtepi32_ps(acc[q][c]), _mm512_mul_ps(_mm512_loadu_ps(w.v_scale.data() + c0 + 16 * c), k)));
         }
     }
 }
@@ -222,8 +227,10 @@ PARAKEET_VNNI512 __attribute__((noinline)) void weighted_values(const Scratch & 
 template <int NQ>
 PARAKEET_VNNI512 void weighted_values_all(const Scratch & w, ggml_tensor * dst, int h, int64_t i0, int q0, const Shapes & s, const float * inv_sum) {
     for (int64_t c0 = 0; c0 < s.dk; c0 += 32) {
-        if (s.dk - c0 >= 32) weighted_values<NQ, 2>(w, dst, h, i0, q0, c0, s, inv_sum);
-        else weighted_values<NQ, 1>(w, dst, h, i0, q0, c0, s, inv_sum);
+        if (s.dk - c0 >= 32)
+            weighted_values<NQ, 2>(w, dst, h, i0, q0, c0, s, inv_sum);
+        else
+            weighted_values<NQ, 1>(w, dst, h, i0, q0, c0, s, inv_sum);
     }
 }
 
@@ -290,7 +297,7 @@ PARAKEET_VNNI512 float biased_query(const float * q, const float * bias, int64_t
 
 void attention_i16_op(ggml_tensor * dst, int ith, int nth, void *) {
     const OpSources in(dst);
-    const ggml_tensor * q = in.q, * k = in.k, * v = in.v, * p = in.p, * bu = in.bias_u;
+    const ggml_tensor *q = in.q, *k = in.k, *v = in.v, *p = in.p, *bu = in.bias_u;
     const Shapes s = shapes_of(dst);
     const float scale = 1.0f / std::sqrt(float(s.dk));
     const int levels = score_levels(s.dk);

@@ -58,8 +58,7 @@ enum class AttentionProducts {
  * (AmxBf16 only): the context written as the next matmul's BF16 activation tiles
  * (ActivationFormat::Bf16Tiles, amx_bf16.h) instead of F32 rows, for linear_out on AMX tiles.
  */
-ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p,
-                                      ggml_tensor * bias_u, ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products,
-                                      bool tiles_out = false);
+ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_tensor * k, ggml_tensor * v, ggml_tensor * p, ggml_tensor * bias_u,
+                                      ggml_tensor * bias_v, ggml_tensor * frame_mask, AttentionProducts products, bool tiles_out = false);
 
 }  // namespace parakeet

@@ -17,7 +17,6 @@
 #include <mutex>
 #include <vector>
 
-
 namespace parakeet {
 namespace {
 
@@ -127,9 +126,12 @@ void conv_module_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
             float * out = tiles ? row.data() : reinterpret_cast<float *>(static_cast<char *>(dst->data) + size_t(t) * dst->nb[1]);
             const float * window = g.data() + size_t(t - t0) * size_t(d);
 #ifdef PARAKEET_X86
-            if (avx512) conv_avx512(window, d, kernel, w, b, p.silu, out);
-            else if (avx2) depthwise_row_avx2(window, d, kernel, w, b, p.silu, out);
-            else conv_scalar(window, d, kernel, w, b, p.silu, out);
+            if (avx512)
+                conv_avx512(window, d, kernel, w, b, p.silu, out);
+            else if (avx2)
+                depthwise_row_avx2(window, d, kernel, w, b, p.silu, out);
+            else
+                conv_scalar(window, d, kernel, w, b, p.silu, out);
 #else
             conv_scalar(window, d, kernel, w, b, p.silu, out);
 #endif
@@ -153,8 +155,8 @@ const ConvParams * params_for(int kernel, int left, bool silu) {
 
 }  // namespace
 
-ggml_tensor * fused_conv_module(ggml_context * ctx, ggml_tensor * a, ggml_tensor * dw_w, ggml_tensor * dw_b, ggml_tensor * frame_mask,
-                                int kernel, int left, bool apply_silu, bool tiles_out) {
+ggml_tensor * fused_conv_module(ggml_context * ctx, ggml_tensor * a, ggml_tensor * dw_w, ggml_tensor * dw_b, ggml_tensor * frame_mask, int kernel,
+                                int left, bool apply_silu, bool tiles_out) {
     GGML_ASSERT(a->type == GGML_TYPE_F32 && a->nb[0] == sizeof(float) && a->ne[0] % 2 == 0 && a->ne[2] == 1);
     GGML_ASSERT(dw_w->type == GGML_TYPE_F32 && ggml_is_contiguous(dw_w) && dw_b->type == GGML_TYPE_F32);
     const int64_t d = a->ne[0] / 2;

@@ -19,7 +19,7 @@ namespace parakeet {
  * the result written as the next matmul's BF16 activation tiles instead (ActivationFormat::Bf16Tiles,
  * amx_bf16.h; where pointwise_conv2 runs on AMX tiles), a view of [2D bytes, T] as the tiles' readers take it.
  */
-ggml_tensor * fused_conv_module(ggml_context * ctx, ggml_tensor * a, ggml_tensor * dw_w, ggml_tensor * dw_b, ggml_tensor * frame_mask,
-                                int kernel, int left, bool apply_silu, bool tiles_out = false);
+ggml_tensor * fused_conv_module(ggml_context * ctx, ggml_tensor * a, ggml_tensor * dw_w, ggml_tensor * dw_b, ggml_tensor * frame_mask, int kernel,
+                                int left, bool apply_silu, bool tiles_out = false);
 
 }  // namespace parakeet

@@ -15,7 +15,7 @@ constexpr double kPi = 3.14159265358979323846;
 inline std::complex<double> mul(const std::complex<double> & a, const std::complex<double> & b) {
     return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
-}
+}  // namespace
 
 RealFft::RealFft(int n) : n_(n), pow2_(n >= 4 && (n & (n - 1)) == 0) {
     if (pow2_) {
@@ -68,7 +68,7 @@ PARAKEET_FFT_CLONES void RealFft::complex_fft(double * re, double * im, int n) c
         const double * wr = stage_re_.data() + (m - 1);
         const double * wi = stage_im_.data() + (m - 1);
         for (int start = 0; start < n; start += 2 * m) {
-            double * ar = re + start, * ai = im + start, * br = re + start + m, * bi = im + start + m;
+            double *ar = re + start, *ai = im + start, *br = re + start + m, *bi = im + start + m;
             for (int k = 0; k < m; ++k) {
                 const double tr = br[k] * wr[k] - bi[k] * wi[k];
                 const double ti = br[k] * wi[k] + bi[k] * wr[k];
@@ -119,8 +119,8 @@ PARAKEET_AVX512 void complex_fft8(double * re, double * im, int h, const double 
         const double * wi = stage_im + (m - 1);
         for (int start = 0; start < h; start += 2 * m) {
             for (int k = 0; k < m; ++k) {
-                double * ar = re + size_t(start + k) * 8, * ai = im + size_t(start + k) * 8;
-                double * br = re + size_t(start + k + m) * 8, * bi = im + size_t(start + k + m) * 8;
+                double *ar = re + size_t(start + k) * 8, *ai = im + size_t(start + k) * 8;
+                double *br = re + size_t(start + k + m) * 8, *bi = im + size_t(start + k + m) * 8;
                 const __m512d w_re = _mm512_set1_pd(wr[k]), w_im = _mm512_set1_pd(wi[k]);
                 const __m512d b_re = _mm512_loadu_pd(br), b_im = _mm512_loadu_pd(bi);
                 const __m512d a_re = _mm512_loadu_pd(ar), a_im = _mm512_loadu_pd(ai);
@@ -160,7 +160,7 @@ PARAKEET_AVX512 void split_power8(const double * re, const double * im, int h, c
 void RealFft::power8(const double * x, double * power) {
 #ifdef PARAKEET_X86
     const int h = n_ / 2;
-    double * re = scratch8_re_.data(), * im = scratch8_im_.data();
+    double *re = scratch8_re_.data(), *im = scratch8_im_.data();
     // Even samples are the real parts, odd ones the imaginary parts, stored bit-reversed.
     for (int i = 0; i < h; ++i) {
         const size_t dst = size_t(bitrev_[size_t(i)]) * 8;

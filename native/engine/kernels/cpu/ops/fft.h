@@ -33,8 +33,8 @@ private:
     std::vector<std::complex<double>> split_twiddles_;  // exp(-2πik/n), k < n/2
     std::vector<int> bitrev_;
     std::vector<double> scratch_re_, scratch_im_;
-    std::vector<double> scratch8_re_, scratch8_im_;     // power8: [n/2][8] each
-    std::vector<std::complex<double>> dft_table_;       // non-power-of-two sizes: direct DFT
+    std::vector<double> scratch8_re_, scratch8_im_;  // power8: [n/2][8] each
+    std::vector<std::complex<double>> dft_table_;    // non-power-of-two sizes: direct DFT
 };
 
 }  // namespace parakeet

@@ -98,13 +98,17 @@ void layer_norm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdat
         const float * row = reinterpret_cast<const float *>(static_cast<const char *>(x->data) + size_t(t) * x->nb[1]);
         uint8_t * out = static_cast<uint8_t *>(dst->data) + size_t(t) * dst->nb[1];
 #if defined(__x86_64__) || defined(_M_X64)
-        if (avx512) norm_row_avx512(row, g, b, normed.data(), d);
-        else norm_row_avx2(row, g, b, normed.data(), d);
+        if (avx512)
+            norm_row_avx512(row, g, b, normed.data(), d);
+        else
+            norm_row_avx2(row, g, b, normed.data(), d);
 #else
         norm_row_scalar(row, g, b, normed.data(), d);
 #endif
-        if (format == ActivationFormat::Bf16Tiles) amx_tile_row(normed.data(), d, static_cast<uint8_t *>(dst->data), t);
-        else quantize_activation_row(format, normed.data(), d, out);
+        if (format == ActivationFormat::Bf16Tiles)
+            amx_tile_row(normed.data(), d, static_cast<uint8_t *>(dst->data), t);
+        else
+            quantize_activation_row(format, normed.data(), d, out);
     }
 }
 

@@ -29,7 +29,7 @@ void check_abort(const std::atomic<bool> * abort) {
 PARAKEET_AVX512 __m512d log8(__m512d x) {
     const __m512d one = _mm512_set1_pd(1.0);
     __m512d m = _mm512_getmant_pd(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_nan);  // [1, 2); NaN for x < 0, as std::log
-    __m512d e = _mm512_getexp_pd(x);                                          // ⌊log2 x⌋
+    __m512d e = _mm512_getexp_pd(x);                                         // ⌊log2 x⌋
     const __mmask8 high = _mm512_cmp_pd_mask(m, _mm512_set1_pd(1.4142135623730951), _CMP_GT_OQ);
     m = _mm512_mask_mul_pd(m, high, m, _mm512_set1_pd(0.5));
     e = _mm512_mask_add_pd(e, high, e, one);
@@ -54,7 +54,13 @@ PARAKEET_AVX512 __m512d log8(__m512d x) {
 class LogMelFrames {
 public:
     LogMelFrames(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w)
-        : pcm_(pcm), S_((long long)n_samples), hp_(hp), w_(w), n_fft_(hp.n_fft), bins_(hp.n_fft / 2 + 1), fft_(hp.n_fft) {
+            : pcm_(pcm),
+              S_((long long)n_samples),
+              hp_(hp),
+              w_(w),
+              n_fft_(hp.n_fft),
+              bins_(hp.n_fft / 2 + 1),
+              fft_(hp.n_fft) {
         // The window (win_length) zero-padded to n_fft, centred as torch.stft does.
         window_.assign(size_t(n_fft_), 0.0);
         const int left = (n_fft_ - hp.win_length) / 2;
@@ -150,7 +156,8 @@ private:
         for (; j < span && first + j < 1; ++j) span_[size_t(j)] = emphasized(first + j);
         for (; j + 8 <= span && first + j + 8 <= S_; j += 8) {
             const float * x = pcm_ + (first + j - base_);
-            _mm512_storeu_pd(span_.data() + j, _mm512_sub_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x)), _mm512_mul_pd(pre, _mm512_cvtps_pd(_mm256_loadu_ps(x - 1)))));
+            _mm512_storeu_pd(span_.data() + j,
+                             _mm512_sub_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x)), _mm512_mul_pd(pre, _mm512_cvtps_pd(_mm256_loadu_ps(x - 1)))));
         }
         for (; j < span; ++j) span_[size_t(j)] = emphasized(first + j);
         alignas(32) int32_t offsets[8];
@@ -179,7 +186,7 @@ private:
         }
     }
 #else
-    void gather_frames8(int, int) {}                // batched() is false without AVX-512
+    void gather_frames8(int, int) {}  // batched() is false without AVX-512
     void log_mel8(int, double *, size_t) const {}
 #endif
     /** ln(mel + guard) of frame t into out[m * stride]. */
@@ -207,8 +214,7 @@ private:
     std::vector<int> first_, last_;
 };
 
-MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
-                        const std::atomic<bool> * abort) {
+MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w, const std::atomic<bool> * abort) {
     LogMelFrames frames(pcm, n_samples, hp, w);
     const int M = hp.n_mels, n = frames.valid_frames();
     std::vector<double> sum(static_cast<size_t>(M), 0.0), sum_sq(static_cast<size_t>(M), 0.0);
@@ -336,12 +342,12 @@ struct StreamingLogMel::Impl {
     Impl(const Hparams & h, const PreprocessorWeights & w) : hp(h), frames(nullptr, 0, h, w), block(size_t(h.n_mels) * 8) {}
     const Hparams & hp;
     LogMelFrames frames;
-    std::vector<float> samples;   // the clip from sample `base` on
-    long long base = 0;           // clip sample of samples[0]
-    long long total = 0;          // samples received
-    int next = 0;                 // next frame to emit
+    std::vector<float> samples;  // the clip from sample `base` on
+    long long base = 0;          // clip sample of samples[0]
+    long long total = 0;         // samples received
+    int next = 0;                // next frame to emit
     bool ended = false;
-    std::vector<double> block;    // [M][8] one frames_at call's output
+    std::vector<double> block;  // [M][8] one frames_at call's output
 };
 
 StreamingLogMel::StreamingLogMel(const Hparams & hp, const PreprocessorWeights & w) : impl_(std::make_unique<Impl>(hp, w)) {}

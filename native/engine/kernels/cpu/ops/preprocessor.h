@@ -11,10 +11,10 @@
 namespace parakeet {
 
 struct MelSpectrogram {
-    std::vector<float> data;   // [M][T], time fastest
+    std::vector<float> data;  // [M][T], time fastest
     int n_mels = 0;
-    int n_frames = 0;          // T = 1 + floor(S / hop) for centred frames
-    int valid_frames = 0;      // NeMo get_seq_len: floor(S / hop)
+    int n_frames = 0;      // T = 1 + floor(S / hop) for centred frames
+    int valid_frames = 0;  // NeMo get_seq_len: floor(S / hop)
 };
 
 /** Per-feature mean and unbiased std of the log-mel over a clip's valid frames. */
@@ -24,8 +24,7 @@ struct MelStats {
 };
 
 /** The statistics of a whole clip, frame by frame (memory does not grow with its length). */
-MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w,
-                        const std::atomic<bool> * abort);
+MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w, const std::atomic<bool> * abort);
 
 /**
  * The normalized log-mel of mono PCM at the model's rate, in double precision.

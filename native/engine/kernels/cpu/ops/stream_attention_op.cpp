@@ -17,7 +17,7 @@ namespace parakeet {
 namespace {
 
 struct Views {
-    const ggml_tensor * q, * keys, * values, * p, * bias_u, * bias_v, * mask;
+    const ggml_tensor *q, *keys, *values, *p, *bias_u, *bias_v, *mask;
     int64_t d_model, dk, heads, queries, key_count;
 };
 

@@ -38,7 +38,8 @@ PARAKEET_AVX2 void conv0_row_avx2(const float * mel, int64_t m_bins, int64_t row
     }
 }
 
-PARAKEET_AVX2 void depthwise_row_avx2(const float * const (&in_rows)[3], int64_t w_in, int64_t c_count, const float * dw, float * out_row, int64_t w_out) {
+PARAKEET_AVX2 void depthwise_row_avx2(const float * const (&in_rows)[3], int64_t w_in, int64_t c_count, const float * dw, float * out_row,
+                                      int64_t w_out) {
     for (int64_t w2 = 0; w2 < w_out; ++w2) {
         for (int64_t c = 0; c < c_count; c += 8) {
             __m256 acc = _mm256_setzero_ps();

@@ -26,8 +26,8 @@ inline int64_t out_len(int64_t n) { return (n - 1) / 2 + 1; }
 
 // conv.0 output row h1 (all W1 columns, C channels) into `out` [W1][C]; zero when outside [0, H1)
 // or masked.
-PARAKEET_AVX512 void conv0_row(const float * mel, int64_t m_bins, int64_t rows, int64_t h1, int64_t w1_count, int64_t c_count,
-                               const float * taps, const float * bias, float keep, float * out) {
+PARAKEET_AVX512 void conv0_row(const float * mel, int64_t m_bins, int64_t rows, int64_t h1, int64_t w1_count, int64_t c_count, const float * taps,
+                               const float * bias, float keep, float * out) {
     if (keep == 0.0f) {
         std::memset(out, 0, size_t(w1_count * c_count) * sizeof(float));
         return;
@@ -112,9 +112,8 @@ const RowSteps & row_steps() {
     return steps;
 }
 
-void front_rows(const ggml_tensor * mel_t, const float * taps, const float * bias, const float * mask1,
-                const float * dw, const OutputRows & out_rows, int64_t first, int64_t last, std::vector<float> & buf,
-                std::vector<float> & row_scratch) {
+void front_rows(const ggml_tensor * mel_t, const float * taps, const float * bias, const float * mask1, const float * dw, const OutputRows & out_rows,
+                int64_t first, int64_t last, std::vector<float> & buf, std::vector<float> & row_scratch) {
     const RowSteps & steps = row_steps();
     const int64_t m_bins = mel_t->ne[0], rows = mel_t->ne[1];
     const int64_t h1_count = out_len(rows), w1_count = out_len(m_bins);
@@ -125,7 +124,7 @@ void front_rows(const ggml_tensor * mel_t, const float * taps, const float * bia
     // went out to L3 between conv.0 and the depthwise taps.
     buf.resize(3 * row_floats);
     const auto slot = [&](int64_t r) { return buf.data() + size_t((r % 3 + 3) % 3) * row_floats; };  // r ≥ −1
-    int64_t computed = 2 * first - 2;  // the last conv.0 row in the ring (none yet)
+    int64_t computed = 2 * first - 2;                                                                // the last conv.0 row in the ring (none yet)
     for (int64_t h2 = first; h2 < last; ++h2) {
         for (int64_t r = std::max(computed + 1, 2 * h2 - 1); r <= 2 * h2 + 1; ++r) {
             const bool inside = r >= 0 && r < h1_count;
@@ -141,7 +140,7 @@ void front_rows(const ggml_tensor * mel_t, const float * taps, const float * bia
 }
 
 void front_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
-    const ggml_tensor * mel = dst->src[0], * w0 = dst->src[1], * b0 = dst->src[2], * dw = dst->src[3], * mask = dst->src[4];
+    const ggml_tensor *mel = dst->src[0], *w0 = dst->src[1], *b0 = dst->src[2], *dw = dst->src[3], *mask = dst->src[4];
     const int64_t c_count = w0->ne[1];
     const OutputRows out_rows{dst, format_of(userdata), c_count, out_len(out_len(mel->ne[0]))};
     const int64_t h2_count = out_rows.height();
@@ -160,7 +159,7 @@ void front_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 // output rows. ggml's CONV_2D_DW took 1.3 ms of a 110M encoder's 58 on 10 s (one thread) for
 // 4.6 M multiply-adds.
 void depthwise_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
-    const ggml_tensor * x = dst->src[0], * dw = dst->src[1];
+    const ggml_tensor *x = dst->src[0], *dw = dst->src[1];
     const int64_t c_count = x->ne[0], w_in = x->ne[1], h_in = x->ne[2];
     const OutputRows out_rows{dst, format_of(userdata), c_count, out_len(w_in)};
     thread_local std::vector<float> row_scratch;
@@ -223,10 +222,9 @@ DepthwiseOutput depthwise_output(ggml_context * ctx, int64_t C, int64_t W, int64
                                  ggml_custom_op_t op, const char * name) {
     GGML_ASSERT(format == ActivationFormat::None || C % 32 == 0);
     void * userdata = reinterpret_cast<void *>(intptr_t(format));
-    ggml_tensor * y = format == ActivationFormat::None
-                          ? ggml_custom_4d(ctx, GGML_TYPE_F32, C, W, H, 1, args, n_args, op, GGML_N_TASKS_MAX, userdata)
-                          : ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(activation_row_bytes(format, C)), W * H, 1, 1, args, n_args, op, GGML_N_TASKS_MAX,
-                                           userdata);
+    ggml_tensor * y = format == ActivationFormat::None ? ggml_custom_4d(ctx, GGML_TYPE_F32, C, W, H, 1, args, n_args, op, GGML_N_TASKS_MAX, userdata)
+                                                       : ggml_custom_4d(ctx, GGML_TYPE_I8, int64_t(activation_row_bytes(format, C)), W * H, 1, 1,
+                                                                        args, n_args, op, GGML_N_TASKS_MAX, userdata);
     ggml_set_name(y, name);
     return DepthwiseOutput{y, W, H};
 }
