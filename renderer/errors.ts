@@ -4,6 +4,9 @@ import type { IpcError, Notice, NoticeLevel } from '../app/ipc/contract.js';
 
 const ACTIONS: Record<string, string> = {
   NO_MODEL: 'Open the Models view and download or import a model, then set it active.',
+  NO_DIARIZER: 'Choose a speaker model (a Sortformer .gguf) in Settings › Speakers, or untick Speakers.',
+  DIARIZER_INVALID: 'The file is not a speaker model this app runs: choose a Streaming Sortformer 4spk-v2 .gguf in Settings › Speakers.',
+  DIARIZER_FAILED: 'The speaker model gave no result for this audio; the transcript is kept. See the log (Settings › About › Copy diagnostics).',
   MODEL_INVALID: 'The file is not a usable Parakeet model. Pick another .gguf, or download one from the Models view.',
   ENGINE_MISSING: 'The native engine is not built. Run "npm run build:native", then restart the app.',
   ENGINE_CRASHED: 'The engine restarts by itself; if this repeats, choose the CPU in the Devices view.',

@@ -35,6 +35,9 @@ export const REQUEST_ERROR_CODES = [
   'NOT_SUPPORTED', 'MEETING_RECORDING', 'MEETING_SOURCE_UNAVAILABLE', 'FILE_CHANGED', 'NO_VAD', 'USER_DATA_IN_USE',
 ] as const;
 
+/** Speaker diarization (Settings › Speakers, Files › Speakers): no speaker model, a file that is not one, a run that gave nothing. */
+export const DIARIZER_ERROR_CODES = ['NO_DIARIZER', 'DIARIZER_INVALID', 'DIARIZER_FAILED'] as const;
+
 /** Notices (Notice.code): something degraded or changed without a request failing. */
 export const NOTICE_CODES = [
   'ENGINE_RESTARTED', 'SETTINGS_RESET', 'RESTART_REQUIRED', 'MODEL_WARNING', 'DEVICE_SELF_TEST_FAILED', 'DEVICE_FAILED',
@@ -50,15 +53,15 @@ export const DESKTOP_ERROR_CODES = ['INSERT_FAILED', 'INSERT_COPIED', 'HOTKEY_UN
 
 export const ERROR_CODES = [
   ...new Set([
-    ...ENGINE_ERROR_CODES, ...HOST_ERROR_CODES, ...MODEL_ERROR_CODES, ...REQUEST_ERROR_CODES, ...NOTICE_CODES, ...DESKTOP_ERROR_CODES,
-    ...PAGE_NOTICE_CODES,
+    ...ENGINE_ERROR_CODES, ...HOST_ERROR_CODES, ...MODEL_ERROR_CODES, ...REQUEST_ERROR_CODES, ...DIARIZER_ERROR_CODES, ...NOTICE_CODES,
+    ...DESKTOP_ERROR_CODES, ...PAGE_NOTICE_CODES,
   ]),
 ] as const;
 
 export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
 export type ErrorCode =
-  | EngineErrorCode | (typeof HOST_ERROR_CODES)[number] | ModelErrorCode | (typeof REQUEST_ERROR_CODES)[number]
+  | EngineErrorCode | (typeof HOST_ERROR_CODES)[number] | ModelErrorCode | (typeof REQUEST_ERROR_CODES)[number] | (typeof DIARIZER_ERROR_CODES)[number]
   | (typeof NOTICE_CODES)[number] | (typeof DESKTOP_ERROR_CODES)[number] | (typeof PAGE_NOTICE_CODES)[number];
 
 /** An error as it crosses IPC: a stable code and a message that says what to do. */

@@ -24,9 +24,9 @@ const dir = scratchDir('vocabulary-stream');
 const pcm = concat(speechLike(1.8, 41), quiet(0.4, 42), speechLike(1.6, 43));
 const WORD_MARK = '\u2581';
 
-/** What a stream committed, chunk by chunk (the vocabulary report aside). */
+/** What a stream committed, chunk by chunk (the vocabulary report and the chunk's timings aside). */
 function committed(chunks: readonly StreamChunk[]): unknown {
-  return chunks.map(({ phrasesFired: _fired, ...chunk }) => chunk);
+  return chunks.map(({ phrasesFired: _fired, encoderMs: _e, decoderMs: _d, encoderCpuMs: _ec, decoderCpuMs: _dc, profile: _p, ...chunk }) => chunk);
 }
 
 /** `count` phrases of 1–2 of the model's word pieces. */
