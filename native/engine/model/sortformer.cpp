@@ -10,6 +10,7 @@
 
 #include "compute_backend.h"
 #include "encoder.h"
+#include "host_memory.h"
 #include "model_schema.h"
 #include "model_weights.h"
 #include "parakeet/parakeet.h"
@@ -219,6 +220,8 @@ SpeakerActivities DiarizerModel::diarize(const float * pcm, size_t n, bool strea
 }
 
 std::unique_ptr<DiarizerStream> DiarizerModel::create_stream() {
+    // A live stream runs for hours, a few megabyte-sized host buffers per chunk (host_memory.h).
+    keep_large_allocations_mapped();
     return std::unique_ptr<DiarizerStream>(new DiarizerStream(std::make_unique<DiarizerStream::Impl>(shared_from_this())));
 }
 
