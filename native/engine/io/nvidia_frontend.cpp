@@ -90,7 +90,8 @@ void translate_frontend_keys(const GgufFile & f, gguf_context * o, const std::st
     copy_int(f, o, pre + "n_fft", "parakeet.preprocessor.n_fft");
     gguf_set_val_i64(o, "parakeet.preprocessor.win_length", samples_of(f.get_float((pre + "window_size").c_str(), 0.025), sample_rate));
     gguf_set_val_i64(o, "parakeet.preprocessor.hop_length", samples_of(f.get_float((pre + "window_stride").c_str(), 0.01), sample_rate));
-    if (f.has_key((pre + "preemph").c_str())) gguf_set_val_f32(o, "parakeet.preprocessor.preemph", float(f.get_float((pre + "preemph").c_str(), 0.97)));
+    if (f.has_key((pre + "preemph").c_str()))
+        gguf_set_val_f32(o, "parakeet.preprocessor.preemph", float(f.get_float((pre + "preemph").c_str(), 0.97)));
     copy_string(f, o, pre + "normalize", "parakeet.preprocessor.normalize");
 }
 
@@ -102,7 +103,8 @@ void map_frontend_tensors(GgufFile & f, const std::string & prefix) {
     if (win_length < 1 || win_length > f.get_int("parakeet.preprocessor.n_fft", 512)) {
         f.fail(prefix + ".preprocessor.window_size gives a window of " + std::to_string(win_length) + " samples, which does not fit n_fft");
     }
-    f.add_computed_tensor("preprocessor.featurizer.window", hann_window(win_length, f.get_bool((prefix + ".preprocessor.hann_periodic").c_str(), false)));
+    f.add_computed_tensor("preprocessor.featurizer.window",
+                          hann_window(win_length, f.get_bool((prefix + ".preprocessor.hann_periodic").c_str(), false)));
 }
 
 }  // namespace parakeet

@@ -36,7 +36,8 @@ struct DiarizerModel::Impl {
      * Activities [n_rows][S] of pre-encoded rows (NeMo frontend_encoder with bypass_pre_encode, then
      * forward_infer), into `activities`; `buffers` hold the host memory of the run.
      */
-    void activities_of_rows(const float * rows, int n_rows, EncoderBuffers & buffers, std::vector<float> & activities, const std::atomic<bool> * abort) {
+    void activities_of_rows(const float * rows, int n_rows, EncoderBuffers & buffers, std::vector<float> & activities,
+                            const std::atomic<bool> * abort) {
         const EncoderOutput & enc = encoder->encode_pre_encoded(rows, n_rows, buffers, abort);
         head->speaker_activities(enc.encoded.data(), n_rows, activities, abort);
     }
@@ -86,7 +87,7 @@ struct DiarizerStream::Impl {
     EncoderBuffers encoder_buffers;
     std::vector<float> encoder_input;  // [spkcache, FIFO, chunk] pre-encoded rows
     std::vector<float> preds;          // their activities
-    std::vector<float> rows;  // mel rows [t][M] from absolute frame rows_first
+    std::vector<float> rows;           // mel rows [t][M] from absolute frame rows_first
     int rows_first = 0;
     int chunk_start = 0;  // NeMo stt_feat, absolute mel frame
     size_t samples = 0;
