@@ -18,6 +18,9 @@ export interface DiarizerInfo {
   spkcacheUpdatePeriod: number;
   encoderLayers: number;
   transformerLayers: number;
+  /** Segment thresholds from the file (parakeet.diar.onset_threshold / offset_threshold; NeMo's 0.5 where absent). */
+  onsetThreshold: number;
+  offsetThreshold: number;
   device: string;
   threads: number;
 }

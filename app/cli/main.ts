@@ -11,6 +11,7 @@
 //   parakeet vad <audio.wav> [--model <silero.gguf>] [--json] [--threshold P] [--min-speech-ms N]
 //            [--min-silence-ms N] [--pad-ms N]
 //   parakeet diarize <audio.wav> --model <sortformer.gguf> [--stream] [--json] [--device NAME] [--threads N]
+//                    [--onset P] [--offset P] [--pad-onset S] [--pad-offset S] [--min-duration-on S] [--min-duration-off S]
 //   parakeet quantize <in.gguf> <out.gguf> <f16|bf16|q8_0|q5_0|q4_0|q6_k|q5_k|q4_k>
 //   parakeet import-nemo <in.nemo> <out.gguf> [--type f32|f16|q8_0]
 //   parakeet version
@@ -36,7 +37,7 @@ import { convertToWav, findConverter, isWavFile, noConverterError } from '../mai
 import { evaluateFolder, formatEvalReport } from './eval.js';
 import { importNemoCommand } from './import-nemo.js';
 import { diarizeJson, diarizeText, runDiarizer, wordsWithSpeakers } from './diarize.js';
-import { defaultSpeakerName } from '../shared/diarization.js';
+import { defaultSpeakerName, type SegmentParams } from '../shared/diarization.js';
 import { streamJson, streamRequest, StreamUsageError, transcribeStreamed, type StreamJson } from './stream.js';
 import { writeFileAtomic } from '../main/util/atomic-file.js';
 
@@ -73,6 +74,10 @@ Commands:
       --stream            NeMo's streaming inference (speaker cache + FIFO, any length; what a live meeting gets);
                           without it one offline pass over the whole clip (memory grows with its square: minutes)
       --json              {"frames_sec": s, "activities": [[p0..p3], …per frame], "segments": [{"speaker": k, "start": s, "end": s}]}
+      --onset P, --offset P   a segment opens above P and closes below P (default: the file's thresholds, else 0.5)
+      --pad-onset S, --pad-offset S            seconds added before / after each segment (default 0)
+      --min-duration-on S, --min-duration-off S   drop segments / fill gaps shorter than S seconds (default 0)
+                          (NeMo's Sortformer post-processing; its tuned values are in NeMo's post_processing YAMLs)
       --device, --threads as for transcribe
   eval <folder> --model <m>              transcribe every *.wav that has a *.txt reference beside it and print
                                          WER and CER per file and in total (text lowercased, punctuation removed)
@@ -275,7 +280,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
     }
     for (const r of result.phrasesRejected) process.stderr.write(`warning: vocabulary phrase "${r.phrase}" is not used: ${r.reason}\n`);
     if (values.diarizer !== undefined) {
-      const activities = await runDiarizer(values.diarizer, async (rate) => (await readAudio(positionals[0], rate)).samples,
+      const { activities } = await runDiarizer(values.diarizer, async (rate) => (await readAudio(positionals[0], rate)).samples,
         { streaming: true, device: values.device, threads });
       const words = wordsWithSpeakers(result.words, activities);
       result = { ...result, words };
@@ -374,6 +379,12 @@ async function readVadAudio(file: string): Promise<{ samples: Float32Array; samp
   return { samples: resample(native.samples, native.sampleRate, 16000), sampleRate: 16000 };
 }
 
+/** diarize's post-processing flags (NeMo's PostProcessingParams names), their parameter and largest value. */
+const SEGMENT_FLAGS = [
+  ['onset', 'onset', 1], ['offset', 'offset', 1], ['pad-onset', 'padOnset', 60], ['pad-offset', 'padOffset', 60],
+  ['min-duration-on', 'minDurationOn', 60], ['min-duration-off', 'minDurationOff', 60],
+] as const satisfies readonly (readonly [string, keyof SegmentParams, number])[];
+
 async function diarizeCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
@@ -381,13 +392,23 @@ async function diarizeCommand(args: string[]): Promise<void> {
     options: {
       model: { type: 'string', short: 'm' }, stream: { type: 'boolean' }, json: { type: 'boolean' },
       device: { type: 'string' }, threads: { type: 'string' }, out: { type: 'string', short: 'o' },
+      onset: { type: 'string' }, offset: { type: 'string' }, 'pad-onset': { type: 'string' }, 'pad-offset': { type: 'string' },
+      'min-duration-on': { type: 'string' }, 'min-duration-off': { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError('diarize needs exactly one audio file');
   if (!values.model) throw new UsageError('diarize needs --model <sortformer.gguf>');
-  const activities = await runDiarizer(values.model, async (rate) => (await readAudio(positionals[0], rate)).samples,
-    { streaming: values.stream === true, device: values.device, threads: positiveNumber('threads', values.threads) });
-  await emit(values.json ? `${JSON.stringify(diarizeJson(activities))}\n` : diarizeText(activities), values.out);
+  const segments: Partial<SegmentParams> = {};
+  for (const [flag, key, max] of SEGMENT_FLAGS) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    const n = Number(text);
+    if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > max) throw new UsageError(`--${flag} must be a number from 0 to ${max}, got "${text}"`);
+    segments[key] = n;
+  }
+  const run = await runDiarizer(values.model, async (rate) => (await readAudio(positionals[0], rate)).samples,
+    { streaming: values.stream === true, device: values.device, threads: positiveNumber('threads', values.threads), segments });
+  await emit(values.json ? `${JSON.stringify(diarizeJson(run))}\n` : diarizeText(run), values.out);
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -16,22 +16,96 @@ export interface SpeakerSegment {
   end: number;
 }
 
-/** NeMo's default post-processing of Sortformer (onset = offset = 0.5, no padding): a speaker speaks in frames above this. */
-export const ACTIVITY_THRESHOLD = 0.5;
+/**
+ * NeMo's segment post-processing of Sortformer's activities (PostProcessingParams of vad_utils.py), in
+ * seconds: a segment opens where a speaker's activity rises above `onset` and closes where it falls below
+ * `offset`, is widened by the pads, then segments shorter than minDurationOn are dropped and gaps shorter
+ * than minDurationOff are filled (speech first, NeMo's filter_speech_first).
+ */
+export interface SegmentParams {
+  onset: number;
+  offset: number;
+  padOnset: number;
+  padOffset: number;
+  minDurationOn: number;
+  minDurationOff: number;
+}
 
-/** Each speaker's runs of frames above the threshold, as [start, end) seconds, ordered by start then speaker. */
-export function speakerSegments(a: ActivityFrames, threshold = ACTIVITY_THRESHOLD): SpeakerSegment[] {
+/** NeMo's PostProcessingParams defaults: hysteresis at 0.5 both ways, no padding, no filtering. */
+export const NEMO_SEGMENT_PARAMS: Readonly<SegmentParams> = { onset: 0.5, offset: 0.5, padOnset: 0, padOffset: 0, minDurationOn: 0, minDurationOff: 0 };
+
+/**
+ * A diarizer file's segment parameters: its onset and offset thresholds (the only post-processing keys a
+ * parakeet.cpp GGUF carries: parakeet.diar.onset_threshold / offset_threshold), NeMo's defaults for the rest.
+ */
+export function segmentParamsOf(info: { onsetThreshold: number; offsetThreshold: number }): SegmentParams {
+  return { ...NEMO_SEGMENT_PARAMS, onset: info.onsetThreshold, offset: info.offsetThreshold };
+}
+
+/** NeMo evaluates the activities on a 10 ms grid (ts_vad_post_processing repeats each frame frameSec / 10 ms times). */
+const UNIT_SEC = 0.01;
+
+type Span = [start: number, end: number];
+
+/** NeMo merge_overlap_segment: sorted by start; a span that starts at or before the previous one's end joins it. */
+function mergeOverlapping(spans: Span[]): Span[] {
+  const sorted = [...spans].sort((x, y) => x[0] - y[0]);
+  const merged: Span[] = [];
+  for (const span of sorted) {
+    const last = merged.at(-1);
+    if (last && last[1] >= span[0]) last[1] = span[1];
+    else merged.push([span[0], span[1]]);
+  }
+  return merged;
+}
+
+/** NeMo binarization over one speaker's activities, on the 10 ms grid: hysteresis, then the pads. */
+function binarize(a: ActivityFrames, speaker: number, p: SegmentParams): Span[] {
+  const perFrame = Math.max(1, Math.round(a.frameSec / UNIT_SEC));
+  const units = a.frames * perFrame;
+  const spans: Span[] = [];
+  let speech = false;
+  let start = 0;
+  for (let i = 0; i < units; i++) {
+    const v = a.activities[Math.floor(i / perFrame) * a.nSpeakers + speaker];
+    if (speech && v < p.offset) {
+      const span: Span = [Math.max(0, start - p.padOnset), i * UNIT_SEC + p.padOffset];
+      if (span[1] > span[0]) spans.push(span);
+      start = i * UNIT_SEC;
+      speech = false;
+    } else if (!speech && v > p.onset) {
+      start = i * UNIT_SEC;
+      speech = true;
+    }
+  }
+  // As NeMo: a segment still open ends at the last 10 ms unit's start, (units − 1) · 10 ms.
+  if (speech) spans.push([Math.max(0, start - p.padOnset), (units - 1) * UNIT_SEC + p.padOffset]);
+  return mergeOverlapping(spans);
+}
+
+/** NeMo filtering with filter_speech_first: drop spans shorter than minDurationOn, then fill gaps shorter than minDurationOff. */
+function filterSpans(spans: Span[], p: SegmentParams): Span[] {
+  let kept = p.minDurationOn > 0 ? spans.filter(([s, e]) => e - s >= p.minDurationOn) : spans;
+  if (p.minDurationOff > 0 && kept.length > 1) {
+    const sorted = [...kept].sort((x, y) => x[0] - y[0]);
+    const shortGaps: Span[] = [];
+    for (let k = 1; k < sorted.length; k++) {
+      const gap: Span = [sorted[k - 1][1], sorted[k][0]];
+      if (gap[1] - gap[0] < p.minDurationOff) shortGaps.push(gap);
+    }
+    kept = mergeOverlapping([...sorted, ...shortGaps]);
+  }
+  return kept;
+}
+
+/**
+ * Each speaker's segments (NeMo ts_vad_post_processing: binarization, then filtering), as [start, end)
+ * seconds rounded to the millisecond, ordered by start then speaker.
+ */
+export function speakerSegments(a: ActivityFrames, params: SegmentParams = NEMO_SEGMENT_PARAMS): SpeakerSegment[] {
   const segments: SpeakerSegment[] = [];
   for (let s = 0; s < a.nSpeakers; s++) {
-    let open = -1;
-    for (let t = 0; t <= a.frames; t++) {
-      const active = t < a.frames && a.activities[t * a.nSpeakers + s] > threshold;
-      if (active && open < 0) open = t;
-      if (!active && open >= 0) {
-        segments.push({ speaker: s, start: round3(open * a.frameSec), end: round3(t * a.frameSec) });
-        open = -1;
-      }
-    }
+    for (const [start, end] of filterSpans(binarize(a, s, params), params)) segments.push({ speaker: s, start: round3(start), end: round3(end) });
   }
   return segments.sort((x, y) => x.start - y.start || x.speaker - y.speaker);
 }

@@ -128,6 +128,8 @@ Napi::Value AddonDiarizer::Info(const Napi::CallbackInfo & info) {
     out.Set("spkcacheUpdatePeriod", d.spkcache_update_period);
     out.Set("encoderLayers", d.encoder_layers);
     out.Set("transformerLayers", d.transformer_layers);
+    out.Set("onsetThreshold", d.onset_threshold);
+    out.Set("offsetThreshold", d.offset_threshold);
     out.Set("device", d.device);
     out.Set("threads", d.n_threads);
     return out;

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { Model } from '../../native/index.js';
 import { Diarizer } from '../../native/diarizer.js';
 import { readWavMono } from '../../app/engine-process/wav-file.js';
-import { attributeWords, defaultSpeakerName, parseRttm, speakerSegments } from '../../app/shared/diarization.js';
+import { attributeWords, defaultSpeakerName, parseRttm, segmentParamsOf, speakerSegments } from '../../app/shared/diarization.js';
 import { cpWer, diarizationErrorRate } from '../../app/shared/diarization-metrics.js';
 import { meetingLike, meetingMinute } from '../support/audio/signals.js';
 import { generateSortformer, SHAPE_SORTFORMER_4SPK_V2, TINY_SORTFORMER } from '../support/model/sortformer.js';
@@ -46,7 +46,7 @@ async function quality(modelPath: string, folder: string): Promise<void> {
       if (!existsSync(rttmPath)) continue;
       const audio = await readWavMono(join(folder, wav), { sampleRate: diarizer.info().sampleRate });
       const activities = await diarizer.diarize(audio.samples, { streaming: true });
-      const hypothesis = speakerSegments(activities).map((s) => ({ ...s, speaker: defaultSpeakerName(s.speaker) }));
+      const hypothesis = speakerSegments(activities, segmentParamsOf(diarizer.info())).map((s) => ({ ...s, speaker: defaultSpeakerName(s.speaker) }));
       const der = diarizationErrorRate(parseRttm(readFileSync(rttmPath, 'utf8')), hypothesis);
       refTime += der.reference;
       errTime += der.missed + der.falseAlarm + der.confusion;

@@ -4,7 +4,8 @@
 // the per-chunk buffers have their real sizes), fed in 100 ms blocks as a microphone would, no frames kept.
 // The RSS, sampled after a garbage collection each minute, may not grow from minutes 2–3 to minutes 9–10:
 // a stream keeping its activities, a FIFO or cache that never pops, a graph or compute buffer made per
-// chunk, or host buffers piling up in malloc's arenas (host_memory.h) would all show here.
+// chunk, or per-chunk host buffers fragmenting malloc's arenas (the stream keeps its own: sortformer.cpp)
+// would all show here.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';

@@ -3,6 +3,7 @@
 #include "bundle_format.h"
 #include "gguf_file.h"
 #include "nvidia_schema.h"
+#include "nvidia_sortformer_schema.h"
 
 namespace parakeet {
 namespace {
@@ -15,10 +16,12 @@ std::string stored_architecture(const GgufFile & file) { return file.stored_stri
 void adopt_dialect(GgufFile & file) {
     if (is_bundle(file)) read_bundle_asr_component(file);
     if (is_nvidia_schema(file)) read_through_nvidia_schema(file);
+    if (is_nvidia_sortformer_schema(file)) read_through_nvidia_sortformer_schema(file);
 }
 
 void describe_dialect(const GgufFile & file, ModelInfo & info) {
-    info.schema = stored_architecture(file) == "asr" ? "NeMo-Speech.cpp" : "parakeet.cpp";
+    const std::string stored = stored_architecture(file);
+    info.schema = stored == "asr" || stored == "sortformer" ? "NeMo-Speech.cpp" : "parakeet.cpp";
     if (is_bundle(file)) {
         info.schema = "parakeet.cpp bundle (" + info.schema + " component)";
         info.components = bundle_components(file);

@@ -1,5 +1,5 @@
 // Which GGUF schema a model file is written in, and the view that lets the engine read it as its own
-// (parakeet.cpp's): NVIDIA NeMo-Speech.cpp files (nvidia_schema.h) and parakeet.cpp bundles
+// (parakeet.cpp's): NVIDIA NeMo-Speech.cpp files (nvidia_schema.h, nvidia_sortformer_schema.h) and parakeet.cpp bundles
 // (bundle_format.h). Other projects' files are refused by name (foreign_models.h).
 #pragma once
 

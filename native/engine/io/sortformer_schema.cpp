@@ -111,6 +111,10 @@ SortformerHparams read_sortformer_hparams(const GgufFile & f, const Hparams & en
     sp.strong_boost_rate = checked_rate(f, "parakeet.diar.strong_boost_rate", 0.75, 0.0, 100.0);
     sp.weak_boost_rate = checked_rate(f, "parakeet.diar.weak_boost_rate", 1.5, 0.0, 100.0);
     sp.min_pos_scores_rate = checked_rate(f, "parakeet.diar.min_pos_scores_rate", 0.5, 0.0, 100.0);
+    // Segment post-processing (NeMo ts_vad_post_processing): parakeet.cpp's converter writes these two from the
+    // model config's diarizer.onset / offset; NeMo's PostProcessingParams default is 0.5 for both.
+    sp.onset_threshold = checked_rate(f, "parakeet.diar.onset_threshold", 0.5, 0.0, 1.0);
+    sp.offset_threshold = checked_rate(f, "parakeet.diar.offset_threshold", 0.5, 0.0, 1.0);
     sp.use_learnable_sil_emb = f.get_bool("parakeet.diar.use_learnable_sil_emb", f.tensor("sortformer_modules.learnable_sil_emb") != nullptr);
 
     const int64_t fc = sp.fc_d_model, tf = sp.tf_d_model, S = sp.n_speakers;

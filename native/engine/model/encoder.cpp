@@ -200,33 +200,36 @@ EncoderOutput Encoder::run(const MelSpectrogram & mel, EncoderHead head, bool ke
         ++mel_frames;
     std::vector<std::string> devices;
     int frames = 0, valid = 0;
-    const std::vector<float> subsampled = subsample_padded(mel, mel_frames, frames, valid, devices, abort, profile);
-    EncoderOutput out = run_layers(subsampled, frames, valid, out_frames, head, keep_encoded, abort, profile, prompt_index);
+    EncoderBuffers buffers;
+    subsample_padded(mel, mel_frames, frames, valid, devices, buffers, abort, profile);
+    EncoderOutput out;
+    run_layers(buffers.subsampled, frames, valid, out_frames, head, keep_encoded, abort, profile, prompt_index, out);
     for (const std::string & d : devices) {
         if (std::find(out.devices.begin(), out.devices.end(), d) == out.devices.end()) out.devices.push_back(d);
     }
     return out;
 }
 
-std::vector<float> Encoder::pre_encode(const MelSpectrogram & mel, int & valid, const std::atomic<bool> * abort, EncoderProfile * profile) {
+void Encoder::pre_encode(const MelSpectrogram & mel, int & valid, EncoderBuffers & buffers, const std::atomic<bool> * abort) {
     std::vector<std::string> devices;
     int frames = 0;
-    std::vector<float> rows = subsample_padded(mel, mel.n_frames, frames, valid, devices, abort, profile);
-    rows.resize(size_t(valid) * size_t(hp_.d_model));
-    return rows;
+    subsample_padded(mel, mel.n_frames, frames, valid, devices, buffers, abort, nullptr);
+    buffers.subsampled.resize(size_t(valid) * size_t(hp_.d_model));
 }
 
-EncoderOutput Encoder::encode_pre_encoded(const std::vector<float> & rows, int n_rows, const std::atomic<bool> * abort, EncoderProfile * profile) {
+const EncoderOutput & Encoder::encode_pre_encoded(const float * rows, int n_rows, EncoderBuffers & buffers, const std::atomic<bool> * abort) {
     // As run(): off the CPU's fused attention, zero rows (masked as padding) make T' a multiple of 8.
     int frames = n_rows;
     while (!uses_fused_attention(hp_, backend_.is_cpu()) && frames % 8 != 0) ++frames;
-    std::vector<float> padded(rows.begin(), rows.begin() + std::ptrdiff_t(size_t(n_rows) * size_t(hp_.d_model)));
-    padded.resize(size_t(frames) * size_t(hp_.d_model), 0.0f);
-    return run_layers(padded, frames, n_rows, n_rows, EncoderHead::None, true, abort, profile, -1);
+    // assign + resize keep the vector's capacity: no allocation once a run of this size has been made.
+    buffers.layer_input.assign(rows, rows + size_t(n_rows) * size_t(hp_.d_model));
+    buffers.layer_input.resize(size_t(frames) * size_t(hp_.d_model), 0.0f);
+    run_layers(buffers.layer_input, frames, n_rows, n_rows, EncoderHead::None, true, abort, nullptr, -1, buffers.output);
+    return buffers.output;
 }
 
-std::vector<float> Encoder::subsample_padded(const MelSpectrogram & mel, int mel_frames, int & frames_out, int & valid_out,
-                                             std::vector<std::string> & devices, const std::atomic<bool> * abort, EncoderProfile * profile) {
+void Encoder::subsample_padded(const MelSpectrogram & mel, int mel_frames, int & frames_out, int & valid_out, std::vector<std::string> & devices,
+                               EncoderBuffers & buffers, const std::atomic<bool> * abort, EncoderProfile * profile) {
     const int factor = hp_.subsampling_factor;
     const SubsamplingLengths len = subsampling_lengths(hp_, mel_frames, mel.valid_frames);
     const int frames = len.spatial.back();
@@ -246,7 +249,8 @@ std::vector<float> Encoder::subsample_padded(const MelSpectrogram & mel, int mel
 
     // --- 1. subsampling, in tiles of output rows (causal models use one tile:
     // their asymmetric padding breaks the tile-edge argument above).
-    std::vector<float> subsampled(size_t(frames) * D);
+    std::vector<float> & subsampled = buffers.subsampled;
+    subsampled.resize(size_t(frames) * D);
     const bool tiled = !hp_.causal_downsampling && frames > kTileFrames;
     const int margin = tiled ? kTileMargin : 0;
     for (int r0 = 0; r0 < frames; r0 += tiled ? kTileFrames : frames) {
@@ -289,7 +293,8 @@ std::vector<float> Encoder::subsample_padded(const MelSpectrogram & mel, int mel
         ggml_build_forward_expand(graph, x);
 
         // The mel image [rows][M] (frequency fastest); frames outside the clip are zero.
-        std::vector<float> image(size_t(mel_rows) * hp_.n_mels, 0.0f);
+        std::vector<float> & image = buffers.image;
+        image.assign(size_t(mel_rows) * hp_.n_mels, 0.0f);
         for (int i = 0; i < mel_rows; ++i) {
             const int t = mel_first + i;
             if (t < 0 || t >= mel.n_frames) continue;
@@ -308,14 +313,12 @@ std::vector<float> Encoder::subsample_padded(const MelSpectrogram & mel, int mel
         // Keep the tile's interior rows [r0, r1).
         ggml_backend_tensor_get(x, subsampled.data() + size_t(r0) * D, size_t(margin) * D * sizeof(float), size_t(r1 - r0) * D * sizeof(float));
     }
-
-    return subsampled;
 }
 
-EncoderOutput Encoder::run_layers(const std::vector<float> & subsampled, int frames, int valid, int out_frames, EncoderHead head, bool keep_encoded,
-                                  const std::atomic<bool> * abort, EncoderProfile * profile, int prompt_index) {
+void Encoder::run_layers(const std::vector<float> & subsampled, int frames, int valid, int out_frames, EncoderHead head, bool keep_encoded,
+                         const std::atomic<bool> * abort, EncoderProfile * profile, int prompt_index, EncoderOutput & out) {
     const int64_t D = hp_.d_model;
-    EncoderOutput out;
+    out.devices.clear();
     out.frames = out_frames;
     out.valid = valid;
     out.dim = hp_.d_model;
@@ -394,6 +397,9 @@ EncoderOutput Encoder::run_layers(const std::vector<float> & subsampled, int fra
             abort, profile, "conformer layers"));
 
     // Only the unpadded frames leave the device.
+    out.encoded.clear();  // `out` may be a reused one (EncoderBuffers): nothing of its last run stays
+    out.head.clear();
+    out.head_dim = 0;
     if (keep_encoded) {
         out.encoded.resize(size_t(out_frames) * hp_.d_model);
         ggml_backend_tensor_get(x, out.encoded.data(), 0, out.encoded.size() * sizeof(float));
@@ -403,7 +409,6 @@ EncoderOutput Encoder::run_layers(const std::vector<float> & subsampled, int fra
         out.head.resize(size_t(out_frames) * out.head_dim);
         ggml_backend_tensor_get(head_out, out.head.data(), 0, out.head.size() * sizeof(float));
     }
-    return out;
 }
 
 }  // namespace parakeet

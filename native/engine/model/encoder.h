@@ -25,6 +25,17 @@ struct EncoderOutput {
     std::vector<std::string> devices;
 };
 
+/**
+ * Host buffers a caller keeps across runs (a diarizer stream's chunks, all of one shape), so that a run
+ * reuses their memory instead of allocating megabyte-sized vectors each time.
+ */
+struct EncoderBuffers {
+    std::vector<float> image;        // one subsampling tile's mel rows [rows][M]
+    std::vector<float> subsampled;   // pre_encode's rows [valid][D]
+    std::vector<float> layer_input;  // encode_pre_encoded's rows, zero-padded [T'][D]
+    EncoderOutput output;            // encode_pre_encoded's result
+};
+
 class Encoder {
 public:
     Encoder(const Hparams & hp, const EncoderWeights & w, const PackedWeights & packed, ComputeBackend & backend);
@@ -34,20 +45,26 @@ public:
 
     /**
      * NeMo ConformerEncoder.pre_encode (with the √d_model xscale of its positional encoding): the valid
-     * subsampled rows [valid][D] of a mel spectrogram. Sortformer keeps these in its speaker cache and FIFO.
+     * subsampled rows of a mel spectrogram, into buffers.subsampled [valid][D]. Sortformer keeps these in
+     * its speaker cache and FIFO.
      */
-    std::vector<float> pre_encode(const MelSpectrogram & mel, int & valid, const std::atomic<bool> * abort, EncoderProfile * profile = nullptr);
-    /** The conformer layers over rows made by pre_encode (NeMo's bypass_pre_encode=True): `encoded` [n_rows][D]. */
-    EncoderOutput encode_pre_encoded(const std::vector<float> & rows, int n_rows, const std::atomic<bool> * abort,
-                                     EncoderProfile * profile = nullptr);
+    void pre_encode(const MelSpectrogram & mel, int & valid, EncoderBuffers & buffers, const std::atomic<bool> * abort);
+    /**
+     * The conformer layers over rows [n_rows][D] made by pre_encode (NeMo's bypass_pre_encode=True), into
+     * buffers.output (`encoded` [n_rows][D]); `rows` may not point into buffers.layer_input.
+     */
+    const EncoderOutput & encode_pre_encoded(const float * rows, int n_rows, EncoderBuffers & buffers, const std::atomic<bool> * abort);
 
 private:
-    /** Step 1 of run(): the subsampling of `mel_frames` mel frames (zero past the clip), [frames][D]. */
-    std::vector<float> subsample_padded(const MelSpectrogram & mel, int mel_frames, int & frames, int & valid, std::vector<std::string> & devices,
-                                        const std::atomic<bool> * abort, EncoderProfile * profile);
-    /** Step 2 of run(): the conformer layers and the head over `frames` subsampled rows, `valid` of them real. */
-    EncoderOutput run_layers(const std::vector<float> & subsampled, int frames, int valid, int out_frames, EncoderHead head, bool keep_encoded,
-                             const std::atomic<bool> * abort, EncoderProfile * profile, int prompt_index);
+    /**
+     * Step 1 of run(): the subsampling of `mel_frames` mel frames (zero past the clip) into buffers.subsampled
+     * [frames][D]; buffers.image holds each tile's input.
+     */
+    void subsample_padded(const MelSpectrogram & mel, int mel_frames, int & frames, int & valid, std::vector<std::string> & devices,
+                          EncoderBuffers & buffers, const std::atomic<bool> * abort, EncoderProfile * profile);
+    /** Step 2 of run(): the conformer layers and the head over `frames` subsampled rows, `valid` of them real, into `out`. */
+    void run_layers(const std::vector<float> & subsampled, int frames, int valid, int out_frames, EncoderHead head, bool keep_encoded,
+                    const std::atomic<bool> * abort, EncoderProfile * profile, int prompt_index, EncoderOutput & out);
     /** How this model's attention reads the kept projections. */
     PositionTable::Layout position_layout() const;
     /**

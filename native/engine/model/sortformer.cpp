@@ -10,7 +10,6 @@
 
 #include "compute_backend.h"
 #include "encoder.h"
-#include "host_memory.h"
 #include "model_schema.h"
 #include "model_weights.h"
 #include "parakeet/parakeet.h"
@@ -33,10 +32,14 @@ struct DiarizerModel::Impl {
     std::unique_ptr<SortformerHead> head;
     std::mutex compute_lock;  // the encoder's graphs and arena are one computation's at a time
 
-    /** Activities [frames][S] of pre-encoded rows (NeMo frontend_encoder with bypass_pre_encode, then forward_infer). */
-    std::vector<float> activities_of_rows(const std::vector<float> & rows, int n_rows, const std::atomic<bool> * abort) {
-        const EncoderOutput enc = encoder->encode_pre_encoded(rows, n_rows, abort);
-        return head->speaker_activities(enc.encoded.data(), n_rows, abort);
+    /**
+     * Activities [n_rows][S] of pre-encoded rows (NeMo frontend_encoder with bypass_pre_encode, then
+     * forward_infer), into `activities`; `buffers` hold the host memory of the run.
+     */
+    void activities_of_rows(const float * rows, int n_rows, EncoderBuffers & buffers, std::vector<float> & activities,
+                            const std::atomic<bool> * abort) {
+        const EncoderOutput & enc = encoder->encode_pre_encoded(rows, n_rows, buffers, abort);
+        head->speaker_activities(enc.encoded.data(), n_rows, activities, abort);
     }
 };
 
@@ -48,9 +51,8 @@ void check_audio(const float * pcm, size_t n) {
     }
 }
 
-/** A MelSpectrogram ([M][T], all frames valid) of rows [first, first + count) of [t][M] rows. */
-MelSpectrogram mel_of_rows(const std::vector<float> & rows, int first, int count, int n_mels) {
-    MelSpectrogram mel;
+/** Sets `mel` ([M][T], all frames valid; its memory reused) to rows [first, first + count) of [t][M] rows. */
+void mel_of_rows(const std::vector<float> & rows, int first, int count, int n_mels, MelSpectrogram & mel) {
     mel.n_mels = n_mels;
     mel.n_frames = count;
     mel.valid_frames = count;
@@ -58,7 +60,6 @@ MelSpectrogram mel_of_rows(const std::vector<float> & rows, int first, int count
     for (int t = 0; t < count; ++t) {
         for (int m = 0; m < n_mels; ++m) mel.data[size_t(m) * size_t(count) + size_t(t)] = rows[size_t(first + t) * size_t(n_mels) + size_t(m)];
     }
-    return mel;
 }
 
 SpeakerActivities empty_activities(const DiarizerInfo & info) {
@@ -73,13 +74,20 @@ SpeakerActivities empty_activities(const DiarizerInfo & info) {
 /**
  * The streaming loop of NeMo's streaming_feat_loader + forward_streaming_step over mel rows that arrive
  * as they are computed: a chunk runs once its right context has arrived, the last ones at finish().
+ * Every chunk but the last has one shape, so the chunk's host buffers (a few megabytes: its mel, the
+ * encoder's rows, the [cache, FIFO, chunk] input) are the stream's, sized by the first chunk and reused:
+ * a stream running for hours allocates none per chunk (test/native/sortformer-memory.test.ts).
  */
 struct DiarizerStream::Impl {
     std::shared_ptr<DiarizerModel> model;
     DiarizerModel::Impl & m;
     StreamingLogMel mel;
     SortformerCache cache;
-    std::vector<float> rows;  // mel rows [t][M] from absolute frame rows_first
+    MelSpectrogram chunk_mel;
+    EncoderBuffers encoder_buffers;
+    std::vector<float> encoder_input;  // [spkcache, FIFO, chunk] pre-encoded rows
+    std::vector<float> preds;          // their activities
+    std::vector<float> rows;           // mel rows [t][M] from absolute frame rows_first
     int rows_first = 0;
     int chunk_start = 0;  // NeMo stt_feat, absolute mel frame
     size_t samples = 0;
@@ -98,13 +106,14 @@ struct DiarizerStream::Impl {
     void run_chunk(int end, int right, SpeakerActivities & out, const std::atomic<bool> * abort) {
         const int factor = m.hp.subsampling_factor;
         const int left = std::min(m.sp.chunk_left_context * factor, chunk_start);
-        const MelSpectrogram chunk_mel = mel_of_rows(rows, chunk_start - left - rows_first, left + (end - chunk_start) + right, m.hp.n_mels);
+        mel_of_rows(rows, chunk_start - left - rows_first, left + (end - chunk_start) + right, m.hp.n_mels, chunk_mel);
         int chunk_rows = 0;
-        const std::vector<float> chunk = m.encoder->pre_encode(chunk_mel, chunk_rows, abort);
-        std::vector<float> input = cache.prefix();
+        m.encoder->pre_encode(chunk_mel, chunk_rows, encoder_buffers, abort);
+        const std::vector<float> & chunk = encoder_buffers.subsampled;
+        cache.prefix(encoder_input);
         const int n_rows = cache.prefix_frames() + chunk_rows;
-        input.insert(input.end(), chunk.begin(), chunk.end());
-        const std::vector<float> preds = m.activities_of_rows(input, n_rows, abort);
+        encoder_input.insert(encoder_input.end(), chunk.begin(), chunk.end());
+        m.activities_of_rows(encoder_input.data(), n_rows, encoder_buffers, preds, abort);
         const int lc = left / factor;                  // NeMo round(left_offset / subsampling_factor)
         const int rc = (right + factor - 1) / factor;  // NeMo ceil(right_offset / subsampling_factor)
         const std::vector<float> chunk_preds =
@@ -176,6 +185,8 @@ std::shared_ptr<DiarizerModel> DiarizerModel::load(const std::string & path, con
     info.spkcache_update_period = impl->sp.spkcache_update_period;
     info.encoder_layers = impl->hp.n_layers;
     info.transformer_layers = impl->sp.tf_layers;
+    info.onset_threshold = impl->sp.onset_threshold;
+    info.offset_threshold = impl->sp.offset_threshold;
     info.device = impl->backend->device_name();
     info.n_threads = impl->backend->threads();
     std::shared_ptr<DiarizerModel> model(new DiarizerModel());
@@ -213,15 +224,14 @@ SpeakerActivities DiarizerModel::diarize(const float * pcm, size_t n, bool strea
                   mel.data.begin() + std::ptrdiff_t(size_t(k) * size_t(mel.n_frames)));
     }
     int rows = 0;
-    const std::vector<float> embs = m.encoder->pre_encode(mel, rows, abort);
-    out.values = m.activities_of_rows(embs, rows, abort);
+    EncoderBuffers buffers;
+    m.encoder->pre_encode(mel, rows, buffers, abort);
+    m.activities_of_rows(buffers.subsampled.data(), rows, buffers, out.values, abort);
     out.frames = rows;
     return out;
 }
 
 std::unique_ptr<DiarizerStream> DiarizerModel::create_stream() {
-    // A live stream runs for hours, a few megabyte-sized host buffers per chunk (host_memory.h).
-    keep_large_allocations_mapped();
     return std::unique_ptr<DiarizerStream>(new DiarizerStream(std::make_unique<DiarizerStream::Impl>(shared_from_this())));
 }
 

@@ -111,8 +111,10 @@ void compress(const SortformerHparams & sp, const std::vector<float> & learnable
     }
     std::sort(picked.begin(), picked.end());
     const std::vector<float> & sil = sp.use_learnable_sil_emb ? learnable_sil_emb : c.mean_sil_emb;
-    std::vector<float> embs(size_t(sp.spkcache_len) * size_t(D));
-    std::vector<float> kept_preds(size_t(sp.spkcache_len) * size_t(S), 0.0f);
+    std::vector<float> & embs = c.spare_rows;
+    embs.resize(size_t(sp.spkcache_len) * size_t(D));
+    std::vector<float> & kept_preds = c.spare_preds;
+    kept_preds.assign(size_t(sp.spkcache_len) * size_t(S), 0.0f);
     for (int k = 0; k < sp.spkcache_len; ++k) {
         const int frame = picked[size_t(k)] == disabled_mark ? -1 : picked[size_t(k)] % padded;
         float * row = embs.data() + size_t(k) * size_t(D);
@@ -125,8 +127,8 @@ void compress(const SortformerHparams & sp, const std::vector<float> & learnable
         std::copy(preds.begin() + std::ptrdiff_t(size_t(frame) * size_t(S)), preds.begin() + std::ptrdiff_t(size_t(frame + 1) * size_t(S)),
                   kept_preds.begin() + std::ptrdiff_t(size_t(k) * size_t(S)));
     }
-    c.spkcache = std::move(embs);
-    c.spkcache_preds = std::move(kept_preds);
+    c.spkcache.swap(embs);
+    c.spkcache_preds.swap(kept_preds);
     c.spkcache_frames = sp.spkcache_len;
 }
 
@@ -134,10 +136,9 @@ void compress(const SortformerHparams & sp, const std::vector<float> & learnable
 
 SortformerCache::SortformerCache(int dim_, int n_speakers_) : dim(dim_), n_speakers(n_speakers_), mean_sil_emb(size_t(dim_), 0.0f) {}
 
-std::vector<float> SortformerCache::prefix() const {
-    std::vector<float> rows(spkcache.begin(), spkcache.begin() + std::ptrdiff_t(size_t(spkcache_frames) * size_t(dim)));
+void SortformerCache::prefix(std::vector<float> & rows) const {
+    rows.assign(spkcache.begin(), spkcache.begin() + std::ptrdiff_t(size_t(spkcache_frames) * size_t(dim)));
     rows.insert(rows.end(), fifo.begin(), fifo.begin() + std::ptrdiff_t(size_t(fifo_frames) * size_t(dim)));
-    return rows;
 }
 
 std::vector<float> sortformer_streaming_update(const SortformerHparams & sp, const std::vector<float> & learnable_sil_emb, SortformerCache & c,
@@ -162,17 +163,18 @@ std::vector<float> sortformer_streaming_update(const SortformerHparams & sp, con
         int pop = sp.spkcache_update_period;
         pop = std::max(pop, chunk_len - sp.fifo_len + fifo_len);
         pop = std::min(pop, fifo_len + chunk_len);
-        const std::vector<float> pop_embs(c.fifo.begin(), c.fifo.begin() + std::ptrdiff_t(size_t(pop) * size_t(D)));
-        const std::vector<float> pop_preds(fifo_preds.begin(), fifo_preds.begin() + std::ptrdiff_t(size_t(pop) * size_t(S)));
-        if (!sp.use_learnable_sil_emb) update_silence_profile(sp, c, pop_embs.data(), pop_preds.data(), pop);
-        c.fifo.erase(c.fifo.begin(), c.fifo.begin() + std::ptrdiff_t(size_t(pop) * size_t(D)));
+        // The popped frames go from the FIFO's front into the cache without a copy of their own (fifo and
+        // spkcache are separate vectors, so the range stays valid until the erase).
+        const auto pop_end = c.fifo.begin() + std::ptrdiff_t(size_t(pop) * size_t(D));
+        if (!sp.use_learnable_sil_emb) update_silence_profile(sp, c, c.fifo.data(), fifo_preds.data(), pop);
+        c.spkcache.resize(size_t(spkcache_len) * size_t(D));
+        c.spkcache.insert(c.spkcache.end(), c.fifo.begin(), pop_end);
+        c.fifo.erase(c.fifo.begin(), pop_end);
         c.fifo_frames -= pop;
 
-        c.spkcache.resize(size_t(spkcache_len) * size_t(D));
-        c.spkcache.insert(c.spkcache.end(), pop_embs.begin(), pop_embs.end());
         if (!c.compressed) c.spkcache_preds = pred_rows(0, spkcache_len);  // before the first compression: this chunk's view of the cache
         c.spkcache_preds.resize(size_t(spkcache_len) * size_t(S));
-        c.spkcache_preds.insert(c.spkcache_preds.end(), pop_preds.begin(), pop_preds.end());
+        c.spkcache_preds.insert(c.spkcache_preds.end(), fifo_preds.begin(), fifo_preds.begin() + std::ptrdiff_t(size_t(pop) * size_t(S)));
         c.spkcache_frames = spkcache_len + pop;
         if (c.spkcache_frames > sp.spkcache_len) {
             compress(sp, learnable_sil_emb, c);

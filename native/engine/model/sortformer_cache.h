@@ -20,10 +20,13 @@ struct SortformerCache {
     int fifo_frames = 0;
     std::vector<float> mean_sil_emb;  // [dim]
     long long n_sil_frames = 0;
+    // The compression's output rows and predictions, swapped with spkcache / spkcache_preds: each
+    // compression reuses the memory of the one before (a stream compresses every chunk for hours).
+    std::vector<float> spare_rows, spare_preds;
 
     SortformerCache(int dim, int n_speakers);
-    /** Rows the next chunk's encoder input starts with: the speaker cache, then the FIFO. */
-    std::vector<float> prefix() const;
+    /** Sets `rows` to the rows the next chunk's encoder input starts with: the speaker cache, then the FIFO. */
+    void prefix(std::vector<float> & rows) const;
     int prefix_frames() const { return spkcache_frames + fifo_frames; }
 };
 

@@ -104,10 +104,10 @@ SortformerHead::~SortformerHead() {
     if (weights_ctx_ != nullptr) ggml_free(weights_ctx_);
 }
 
-std::vector<float> SortformerHead::speaker_activities(const float * encoded, int frames, const std::atomic<bool> * abort) const {
+void SortformerHead::speaker_activities(const float * encoded, int frames, std::vector<float> & out, const std::atomic<bool> * abort) {
     const size_t nodes = head_graph_nodes(sp_);
-    std::vector<uint8_t> meta(ggml_tensor_overhead() * nodes * 2 + ggml_graph_overhead_custom(nodes, false));
-    ggml_init_params params = {meta.size(), meta.data(), true};
+    graph_meta_.resize(ggml_tensor_overhead() * nodes * 2 + ggml_graph_overhead_custom(nodes, false));
+    ggml_init_params params = {graph_meta_.size(), graph_meta_.data(), true};
     ggml_context * ctx = ggml_init(params);
     if (ctx == nullptr) throw Error(ErrorCode::OutOfMemory, "no memory for the Sortformer head's graph");
     struct ContextFree {
@@ -136,9 +136,8 @@ std::vector<float> SortformerHead::speaker_activities(const float * encoded, int
     backend_.compute(
             graph, [&] { ggml_backend_tensor_set(input, encoded, 0, size_t(frames) * size_t(sp_.fc_d_model) * sizeof(float)); }, abort, nullptr,
             "sortformer head");
-    std::vector<float> out(size_t(frames) * size_t(sp_.n_speakers));
+    out.resize(size_t(frames) * size_t(sp_.n_speakers));
     ggml_backend_tensor_get(activities, out.data(), 0, out.size() * sizeof(float));
-    return out;
 }
 
 }  // namespace parakeet

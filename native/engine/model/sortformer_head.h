@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <vector>
 
 #include "compute_backend.h"
@@ -44,10 +45,10 @@ public:
 
     /**
      * NeMo SortformerEncLabelModel.forward_infer after frontend_encoder, over `frames` FastConformer outputs
-     * [frames][fc_d_model]: the speaker activities [frames][n_speakers]. One computation at a time (the
-     * backend's arena is shared with the encoder).
+     * [frames][fc_d_model]: the speaker activities, into `activities` [frames][n_speakers] (its memory
+     * reused). One computation at a time (the backend's arena is shared with the encoder).
      */
-    std::vector<float> speaker_activities(const float * encoded, int frames, const std::atomic<bool> * abort) const;
+    void speaker_activities(const float * encoded, int frames, std::vector<float> & activities, const std::atomic<bool> * abort);
 
     /** sortformer_modules.learnable_sil_emb [fc_d_model] (host), empty unless use_learnable_sil_emb. */
     const std::vector<float> & learnable_sil_emb() const { return learnable_sil_emb_; }
@@ -60,6 +61,7 @@ private:
     DeviceLinear encoder_proj_, hidden_to_hidden_, hidden_to_spks_;  // first_hidden_to_hidden, single_hidden_to_spks
     std::vector<TransformerLayerTensors> layers_;
     std::vector<float> learnable_sil_emb_;
+    std::vector<uint8_t> graph_meta_;  // the graph's tensor descriptions, about 1 MB for 18 layers: made once, not per chunk
 };
 
 }  // namespace parakeet

@@ -32,6 +32,11 @@ struct SortformerHparams {
     float weak_boost_rate = 1.5f;
     float min_pos_scores_rate = 0.5f;
     bool use_learnable_sil_emb = false;
+
+    // Segment thresholds (parakeet.diar.onset_threshold / offset_threshold): a speaker's segment opens above
+    // onset and closes below offset (NeMo binarization); NeMo's PostProcessingParams defaults.
+    float onset_threshold = 0.5f;
+    float offset_threshold = 0.5f;
 };
 
 /** The identity check of a diarizer file: throws Error(ModelInvalid) naming what the file is otherwise. */

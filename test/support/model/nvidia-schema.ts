@@ -78,7 +78,7 @@ export function storedAs(src: GgufFile, name: string, type: GgmlType): Uint8Arra
 }
 
 /** NeMo RelPositionalEncoding's table as the converter's build_pe writes it: positions max_len−1 … −(max_len−1). */
-function positionTable(dModel: number, maxLen: number): Uint8Array {
+export function positionTable(dModel: number, maxLen: number): Uint8Array {
   const rows = 2 * maxLen - 1;
   const pe = new Float32Array(rows * dModel);
   for (let r = 0; r < rows; r++) {

@@ -36,6 +36,9 @@ export interface SortformerOptions {
   readonly label: string;
   /** Adds sortformer_modules.subpixel_upsample.* (Nemotron-3-Diarization's 10 ms head), for the refusal test. */
   readonly subpixelUpsample?: boolean;
+  /** parakeet.diar.onset_threshold / offset_threshold (parakeet.cpp's converter writes NeMo's 0.5 unless the config says otherwise). */
+  readonly onsetThreshold?: number;
+  readonly offsetThreshold?: number;
 }
 
 /**
@@ -118,9 +121,9 @@ function diarizationKv(o: SortformerOptions): GgufKv[] {
     // What parakeet.cpp's converter (scripts/convert_parakeet_to_gguf.py) writes for every diarization file:
     // upsample_factor (= the encoder's subsampling factor) and frame_resolution_sec describe its
     // Nemotron-3-Diarization 10 ms head, so the engine ignores them (a 4spk-v2 frame is 80 ms); the onset and
-    // offset thresholds are NeMo's 0.5, the same the segments use.
+    // offset thresholds (the config's diarizer.onset / offset, else 0.5) cut the segments.
     u('n_speakers', o.nSpeakers), u('tf_d_model', o.tfDModel), u('upsample_factor', 8), f('frame_resolution_sec', 0.01),
-    f('onset_threshold', 0.5), f('offset_threshold', 0.5),
+    f('onset_threshold', o.onsetThreshold ?? 0.5), f('offset_threshold', o.offsetThreshold ?? 0.5),
     // The streaming keys parakeet.cpp's loader reads (with Nemotron-3-Diarization defaults; its converter does not
     // write them), and tf_n_heads / chunk_left_context / chunk_right_context, which only this engine reads (4spk-v2
     // defaults when absent).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { attributeWords, dominantSpeaker, parseRttm, speakerSegments, toRttm } from '../../../app/shared/diarization.js';
+import { attributeWords, dominantSpeaker, NEMO_SEGMENT_PARAMS, parseRttm, segmentParamsOf, speakerSegments, toRttm } from '../../../app/shared/diarization.js';
 import { cpWer, diarizationErrorRate } from '../../../app/shared/diarization-metrics.js';
 import { toSrt, toVtt, exportTranscript } from '../../../app/shared/subtitles.js';
 import type { HistorySegment } from '../../../app/ipc/contract.js';
@@ -11,11 +11,36 @@ const frames = {
   activities: [0.9, 0.1, 0.8, 0.2, 0.7, 0.6, 0.2, 0.9, 0.1, 0.95, 0.3, 0.7],
 };
 
-test('segments are each speaker\'s runs of frames above 0.5, ordered by start', () => {
+test('segments are each speaker\'s runs of frames above 0.5 (NeMo\'s defaults), ordered by start', () => {
   assert.deepEqual(speakerSegments(frames), [
     { speaker: 0, start: 0, end: 0.24 },
-    { speaker: 1, start: 0.16, end: 0.48 },
+    // Still speaking at the end: NeMo's binarization closes it at the last 10 ms unit's start, 6 · 8 − 1 units.
+    { speaker: 1, start: 0.16, end: 0.47 },
   ]);
+});
+
+// Hand-computed cases of NeMo's ts_vad_post_processing (binarization on the 10 ms grid, then filtering):
+// one speaker, 10 frames of 80 ms.
+const one = { frameSec: 0.08, nSpeakers: 1, frames: 10, activities: [0.2, 0.7, 0.55, 0.45, 0.3, 0.8, 0.2, 0.2, 0.9, 0.9] };
+const spans = (params = NEMO_SEGMENT_PARAMS): [number, number][] => speakerSegments(one, params).map((s) => [s.start, s.end]);
+const hysteresis = { ...NEMO_SEGMENT_PARAMS, onset: 0.6, offset: 0.4 };
+
+test('onset/offset hysteresis: a segment opens above onset and lasts until the activity falls below offset', () => {
+  assert.deepEqual(spans(), [[0.08, 0.24], [0.4, 0.48], [0.64, 0.79]], '0.5 both ways: frame 3 (0.45) ends the first');
+  assert.deepEqual(spans(hysteresis), [[0.08, 0.32], [0.4, 0.48], [0.64, 0.79]], '0.45 stays above offset 0.4; 0.3 ends it');
+  assert.deepEqual(segmentParamsOf({ onsetThreshold: 0.6, offsetThreshold: 0.4 }), hysteresis, 'the file\'s thresholds, NeMo\'s defaults for the rest');
+});
+
+test('pads widen each segment (not before 0) and segments that come to overlap merge', () => {
+  // [0.08 − 0.1 → 0, 0.32 + 0.05], [0.30, 0.53] overlap and merge; [0.54, 0.84] stays apart.
+  assert.deepEqual(spans({ ...hysteresis, padOnset: 0.1, padOffset: 0.05 }), [[0, 0.53], [0.54, 0.84]]);
+});
+
+test('min_duration_on drops short segments first, then min_duration_off fills short gaps', () => {
+  assert.deepEqual(spans({ ...hysteresis, minDurationOn: 0.1 }), [[0.08, 0.32], [0.64, 0.79]], '[0.40, 0.48] lasts 0.08 s');
+  assert.deepEqual(spans({ ...hysteresis, minDurationOn: 0.1, minDurationOff: 0.4 }), [[0.08, 0.79]], 'the 0.32 s gap left is filled');
+  assert.deepEqual(spans({ ...hysteresis, minDurationOn: 0.1, minDurationOff: 0.2 }), [[0.08, 0.32], [0.64, 0.79]], 'a 0.32 s gap stays at 0.2');
+  assert.deepEqual(spans({ ...hysteresis, minDurationOff: 0.1 }), [[0.08, 0.48], [0.64, 0.79]], 'only the 0.08 s gap is filled');
 });
 
 test('a word goes to the speaker most active over its frames; in overlap the larger sum wins', () => {

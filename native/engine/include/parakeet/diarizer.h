@@ -41,6 +41,8 @@ struct DiarizerInfo {
     int chunk_len = 0, chunk_left_context = 0, chunk_right_context = 0;
     int spkcache_len = 0, fifo_len = 0, spkcache_update_period = 0;
     int encoder_layers = 0, transformer_layers = 0;
+    // The file's segment thresholds (parakeet.diar.onset_threshold / offset_threshold; 0.5 where absent).
+    double onset_threshold = 0.5, offset_threshold = 0.5;
     std::string device;
     int n_threads = 0;
 };
