@@ -14,6 +14,7 @@ import type {
 } from '../types/engine.js';
 import { ENGINE_ERROR_CODES, type EngineErrorCode } from '../types/errors.js';
 import type { NativeDiarizer } from '../types/diarizer.js';
+import { DEFAULT_MAX_WINDOW_SEC, planWindows } from './windows.js';
 
 export type { DecoderName, DeviceInfo, DeviceSelection, DeviceType, TokenTiming, WeightType, Word };
 
@@ -35,6 +36,8 @@ export interface BuildInfo {
   ggmlSource: string;
   backendDl: boolean;
   backends: string[];
+  /** The kernel registry's ids, in order of preference (ModelInfo.kernels names these): matmul rows and fused ops. */
+  kernelIds: { matmul: string[]; ops: string[] };
 }
 
 /**
@@ -81,7 +84,12 @@ export interface ModelInfo extends ModelDetails {
   durations: number[];
   /** Seconds per encoder frame (0.08 for the published models). */
   frameSec: number;
-  /** Engine CPU kernel ("f32_avx512", "q8_0_vnni", and on CPUs without AVX-512 "f32_avx2", "q8_0_avx2", …) -> matmul weights it runs from a packed copy. */
+  /**
+   * Every engine CPU kernel a call runs, by its registry id (`npm run docs:kernel-table`): a matmul row ("f32_avx512",
+   * "q8_0_vnni", on CPUs without AVX-512 "f32_avx2", "q8_0_avx2", …) -> the weights it runs from a packed copy; a fused
+   * op ("layer_norm_avx512", "attention_i16_vnni", …) -> the layers it runs in (LSTM layers for "lstm_cell_avx512",
+   * decoder matrices for "f32_gemv_avx512"), 1 for once a call ("log_mel_avx512").
+   */
   kernels: Record<string, number>;
   /** A cache-aware streaming model (Model.createStream works): chunked_limited, causal convs, normalize NA, RNNT. */
   streaming: boolean;
@@ -151,7 +159,10 @@ export interface TranscribeOptions {
   tdtRule?: 'greedy_batch' | 'greedy';
   /** Greedy symbols per frame (0/absent = the model's value). */
   maxSymbols?: number;
-  /** Clips longer than this are cut at pauses into windows of at most this length (default 60 s). */
+  /**
+   * Clips longer than this are cut at pauses into windows of at most this length (default 60 s), planned
+   * here (windows.ts, the planner file jobs use) and checked by the engine.
+   */
   maxWindowSec?: number;
   captureMel?: boolean;
   captureEncoder?: boolean;
@@ -540,12 +551,35 @@ async function withSignal<T>(signal: AbortSignal | undefined, run: (flag: Native
   }
 }
 
+/** A model's time grid, for planning its windows: its sample rate and the samples of one encoder frame. */
+interface WindowGrid {
+  sampleRate: number;
+  frameSamples: number;
+}
+
+function windowGrid(info: { sampleRate: number; hopLength: number; subsamplingFactor: number }): WindowGrid {
+  return { sampleRate: info.sampleRate, frameSamples: info.hopLength * info.subsamplingFactor };
+}
+
+/**
+ * The windows a clip longer than maxWindowSec is cut into (windows.ts, the planner file jobs use too), or
+ * none: a clip that fits is one window, and options the engine refuses (a rate that is not the model's, a
+ * maxWindowSec out of 1..3600) are left to its error, which names them.
+ */
+function oneCallWindows(pcm: Float32Array, grid: WindowGrid, options: TranscribeOptions): { begin: number; end: number }[] | undefined {
+  const maxWindowSec = options.maxWindowSec ?? DEFAULT_MAX_WINDOW_SEC;
+  if ((options.sampleRate ?? grid.sampleRate) !== grid.sampleRate || !(maxWindowSec >= 1 && maxWindowSec <= 3600)) return undefined;
+  const maxSamples = Math.trunc(maxWindowSec * grid.sampleRate);
+  return pcm.length > maxSamples ? planWindows(pcm, grid.sampleRate, maxSamples, grid.frameSamples) : undefined;
+}
+
 function transcribeOn(
-  handle: NativeModel | NativeModelState, pcm: Float32Array, options: TranscribeOptions,
+  handle: NativeModel | NativeModelState, grid: WindowGrid, pcm: Float32Array, options: TranscribeOptions,
 ): Promise<TranscribeResult> {
   return withSignal(options.signal, (flag) => {
     const { signal: _signal, onProgress, ...rest } = options;
-    return handle.transcribe(pcm, { ...rest, abortFlag: flag }, onProgress);
+    const windows = oneCallWindows(pcm, grid, options);
+    return handle.transcribe(pcm, { maxWindowSec: DEFAULT_MAX_WINDOW_SEC, ...rest, ...(windows ? { windows } : {}), abortFlag: flag }, onProgress);
   });
 }
 
@@ -556,7 +590,9 @@ function transcribeOn(
  */
 export class ModelState {
   /** @internal made by Model.createState */
-  constructor(private readonly handle: NativeModelState, private readonly onDispose: (state: ModelState) => void) {}
+  constructor(
+    private readonly handle: NativeModelState, private readonly grid: WindowGrid, private readonly onDispose: (state: ModelState) => void,
+  ) {}
 
   info(): StateInfo {
     return this.handle.info();
@@ -568,7 +604,7 @@ export class ModelState {
 
   /** Transcribes float PCM on this state; compute runs on a native thread. */
   transcribe(pcm: Float32Array, options: TranscribeOptions = {}): Promise<TranscribeResult> {
-    return transcribeOn(this.handle, pcm, options);
+    return transcribeOn(this.handle, this.grid, pcm, options);
   }
 
   /**
@@ -663,7 +699,11 @@ export function displayName(name: string): string {
 export class Model {
   private readonly states = new Set<ModelState>();
 
-  private constructor(private readonly handle: NativeModel) {}
+  private readonly grid: WindowGrid;
+
+  private constructor(private readonly handle: NativeModel) {
+    this.grid = windowGrid(handle.info());
+  }
 
   /** Loads a GGUF model on a worker thread (never blocks the event loop). */
   static async load(path: string, options: LoadOptions = {}): Promise<Model> {
@@ -708,7 +748,7 @@ export class Model {
 
   /** Transcribes float PCM on the default state; compute runs on a native thread. */
   transcribe(pcm: Float32Array, options: TranscribeOptions = {}): Promise<TranscribeResult> {
-    return transcribeOn(this.handle, pcm, options);
+    return transcribeOn(this.handle, this.grid, pcm, options);
   }
 
   /**
@@ -716,7 +756,7 @@ export class Model {
    * no weights). Absent options take the model's load options.
    */
   createState(options: StateOptions = {}): ModelState {
-    const state = new ModelState(this.handle.createState({ ...options }), (s) => this.states.delete(s));
+    const state = new ModelState(this.handle.createState({ ...options }), this.grid, (s) => this.states.delete(s));
     this.states.add(state);
     return state;
   }

@@ -1,12 +1,12 @@
 // A file job's windows from VAD speech segments: silent stretches between segments are skipped, segments
 // closer than `joinGapSec` share a window up to `maxSamples` (the file job joins none: bench:vad measured
 // the noise between joined segments adding words), and a segment longer than that is cut at its quietest
-// points (windows.ts, the engine's own planner). Window starts sit on the encoder-frame grid (`align`
+// points (native/windows.ts, the one planner). Window starts sit on the encoder-frame grid (`align`
 // samples), so a window's word and token times move into the whole file's timeline by an exact
 // number of frames. Planned from the file's hop energies (recorded while it was read), never its samples.
 import type { SampleSegment } from '../shared/vad-segments.js';
 import type { HopEnergies } from './hop-energies.js';
-import { WindowPlanner, type SampleRange } from './windows.js';
+import { WindowPlanner, type SampleRange } from '../../native/windows.js';
 
 export function planSpeechWindows(
   file: HopEnergies, segments: readonly SampleSegment[], sampleRate: number, maxSamples: number, align: number, joinGapSec = 0,

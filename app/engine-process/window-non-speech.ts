@@ -5,7 +5,7 @@
 // A window edge cut inside speech (a long segment split at its quietest point) gets no range there.
 import type { SampleSegment } from '../shared/vad-segments.js';
 import { SPEECH_MARGIN_SEC, type SecondsRange } from '../shared/non-speech.js';
-import type { SampleRange } from './windows.js';
+import type { SampleRange } from '../../native/windows.js';
 
 /** Non-speech of `window` (file samples at `rate`), in seconds from its start; `speech`: the VAD's unpadded segments, in order. */
 export function windowNonSpeech(window: SampleRange, speech: readonly SampleSegment[], rate: number): SecondsRange[] {

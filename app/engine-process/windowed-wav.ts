@@ -1,6 +1,6 @@
 // A long WAV for a file job, window by window, never whole in memory: opening
 // it reads the file once, in blocks, to plan the cut points (WindowPlanner:
-// the engine's own); each window is then read from the file when its turn
+// the one planner, native/windows.ts); each window is then read from the file when its turn
 // comes, in order, resampled on the way. Memory: one window and one block,
 // however long the file (a 3-hour file held ~750 MiB as one array before).
 // Reading it twice costs little beside decoding it.
@@ -8,7 +8,7 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import { CodedError } from '../../types/errors.js';
 import { MonoBlockReader } from './wav-file.js';
-import { WindowPlanner, type SampleRange } from './windows.js';
+import { WindowPlanner, type SampleRange } from '../../native/windows.js';
 
 export interface WindowedWavOptions {
   sampleRate: number;

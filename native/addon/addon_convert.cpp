@@ -71,6 +71,10 @@ Napi::Object to_js(Napi::Env env, const parakeet::BuildInfo & b) {
     o.Set("ggmlSource", b.ggml_source);
     o.Set("backendDl", b.backend_dl);
     o.Set("backends", strings(env, b.backends));
+    Napi::Object kernels = Napi::Object::New(env);
+    kernels.Set("matmul", strings(env, b.matmul_kernels));
+    kernels.Set("ops", strings(env, b.op_kernels));
+    o.Set("kernelIds", kernels);
     return o;
 }
 
@@ -321,6 +325,23 @@ std::vector<parakeet::AudioWindow> ranges_from_js(Napi::Env env, Napi::Value val
         r = {v.As<Napi::Object>().Get("start").As<Napi::Number>().DoubleValue(), v.As<Napi::Object>().Get("end").As<Napi::Number>().DoubleValue()};
         return true;
     });
+}
+
+std::vector<parakeet::SampleRange> sample_ranges_from_js(Napi::Env env, Napi::Value value, const char * name) {
+    return array_from_js<parakeet::SampleRange>(
+            env, value, name, "{ begin: number, end: number } (whole sample indices)", [](Napi::Value v, parakeet::SampleRange & r) {
+                if (!v.IsObject()) return false;
+                const Napi::Value begin = v.As<Napi::Object>().Get("begin");
+                const Napi::Value end = v.As<Napi::Object>().Get("end");
+                if (!begin.IsNumber() || !end.IsNumber()) return false;
+                const double b = begin.As<Napi::Number>().DoubleValue();
+                const double e = end.As<Napi::Number>().DoubleValue();
+                // Whole numbers below 2^53 (a 24-hour clip at any rate is far below).
+                const double limit = 9007199254740992.0;
+                if (!(b >= 0 && b < limit && e >= 0 && e < limit) || b != double(size_t(b)) || e != double(size_t(e))) return false;
+                r = {size_t(b), size_t(e)};
+                return true;
+            });
 }
 
 Napi::Array to_js(Napi::Env env, const std::vector<parakeet::RejectedPhrase> & rejected) {

@@ -30,6 +30,8 @@ bool optional_bool(Napi::Object options, const char * key, bool fallback);
 std::vector<parakeet::VocabularyPhrase> vocabulary_from_js(Napi::Env env, Napi::Value value);
 /** An optional array of { start, end } seconds (options.nonSpeech); `name` names it in the error. */
 std::vector<parakeet::AudioWindow> ranges_from_js(Napi::Env env, Napi::Value value, const char * name);
+/** An optional array of { begin, end } sample indices (options.windows: whole numbers ≥ 0); `name` names it in the error. */
+std::vector<parakeet::SampleRange> sample_ranges_from_js(Napi::Env env, Napi::Value value, const char * name);
 /** An optional array of strings (options.neverBoost); `name` names it in the error. */
 std::vector<std::string> strings_from_js(Napi::Env env, Napi::Value value, const char * name);
 

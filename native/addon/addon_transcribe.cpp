@@ -131,6 +131,7 @@ Napi::Value start_transcription(const Napi::CallbackInfo & info, std::shared_ptr
         params.max_symbols = int(max_symbols);
         params.max_window_sec = optional_number(o, "maxWindowSec", params.max_window_sec);
         if (!(params.max_window_sec >= 1.0 && params.max_window_sec <= 3600.0)) throw_bad_argument(env, "maxWindowSec must be 1..3600");
+        params.windows = sample_ranges_from_js(env, o.Get("windows"), "windows");
         params.capture_mel = optional_bool(o, "captureMel", false);
         params.capture_encoder = optional_bool(o, "captureEncoder", false);
         params.capture_logits = optional_bool(o, "captureLogits", false);

@@ -16,6 +16,7 @@ import { seconds, speechSamples } from './helpers/audio.js';
 import { describeExit, runTsx } from './helpers/child.js';
 import type { DecoderParityCase } from './helpers/decoder-parity-child.js';
 import { scratchDir } from './helpers/tmp.js';
+import { matmulKernels, opKernels } from './helpers/kernels.js';
 
 const dir = scratchDir('class-kernels');
 const modelPath = join(dir, 'f32.gguf');
@@ -28,6 +29,8 @@ const skipNoVnni512 = features.includes('PARAKEET_AVX512_VNNI') ? false : 'no AV
 const LAYOUTS = { q8_0: 'q8_0', int8: 'int8_channel', f32: 'f32' } as const;
 const kernelOf = (layout: Layout, cpuClass: string) => `${LAYOUTS[layout]}_${layout === 'f32' ? 'avx2' : cpuClass}`;
 type Layout = keyof typeof LAYOUTS;
+/** The fused ops the AVX2 class runs in this model (the registry's op rows of class avx2). */
+const CLASS_OPS = ['attention_f32_avx2', 'conv_module_avx2', 'layer_norm_avx2', 'subsampling_avx2'];
 
 function runClass(cpuClass: string): Map<Layout, DecoderParityCase> {
   const r = runTsx('test/native/helpers/decoder-parity-child.ts', [clipPath, `${modelPath}:${Object.keys(LAYOUTS).join(',')}`], {
@@ -55,8 +58,11 @@ describe('the 256-bit kernels run whole models under a forced class', () => {
         // The avx_vnni rows run VEX-coded (q8_0_avx_vnni) or, on an AVX512-VNNI CPU without AVX-VNNI, as their EVEX build (…_evex).
         const names = [kernelOf(layout, cpuClass), `${kernelOf(layout, cpuClass)}_evex`];
         const kernel = Object.keys(row.kernels).find((k) => names.includes(k)) ?? names[0];
-        // Every packed matmul on this class's kernel: nothing of another width, no F32 or 14-bit kernel.
-        assert.deepEqual(Object.keys(row.kernels), [kernel], `${cpuClass} ${layout}: kernels ${JSON.stringify(row.kernels)}`);
+        // Every packed matmul on this class's kernel: nothing of another width, no F32 or 14-bit kernel;
+        // and the fused ops on the class's 256-bit rows (the LSTM cell, the decoder's GEMV and the log-mel
+        // have AVX-512 rows only: their plain C++ runs here).
+        assert.deepEqual(Object.keys(matmulKernels(row.kernels)), [kernel], `${cpuClass} ${layout}: kernels ${JSON.stringify(row.kernels)}`);
+        assert.deepEqual(Object.keys(opKernels(row.kernels)).sort(), CLASS_OPS, `${cpuClass} ${layout}: fused ops ${JSON.stringify(row.kernels)}`);
         assert.ok(row.kernels[kernel] >= 20, `${cpuClass} ${layout}: ${row.kernels[kernel]} matrices on ${kernel}`);
         if (layout === 'f32') {
           assert.ok(row.encoderRelL2 < 1e-5, `${cpuClass} f32: encoder rel L2 ${row.encoderRelL2} (exact F32 arithmetic)`);

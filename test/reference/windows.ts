@@ -1,9 +1,9 @@
-// The engine's long-audio cut points (native/engine/model/windows.cpp, plan_windows) as one pass over the
-// whole clip, ported line by line: the reference app/engine-process/windows.ts's streamed WindowPlanner is
-// checked against (test/unit/app/windowed-wav.test.ts). A clip longer than `maxSamples` is cut at the
+// The long-audio cut points as one pass over the whole clip, the plain statement of the rule (it was the
+// engine's C++ plan_windows, line by line, before native/windows.ts became the one planner): the reference
+// native/windows.ts's streamed WindowPlanner is checked against (test/unit/app/windowed-wav.test.ts). A clip longer than `maxSamples` is cut at the
 // quietest 200 ms (10 ms hops, smoothed over 20 hops) of each window's second half, on the encoder-frame
 // grid (`align` samples). Same arithmetic: doubles over float samples, same summation order.
-import type { SampleRange } from '../../app/engine-process/windows.js';
+import type { SampleRange } from '../../native/windows.js';
 
 export function planWindows(pcm: Float32Array, sampleRate: number, maxSamples: number, align: number): SampleRange[] {
   const n = pcm.length;

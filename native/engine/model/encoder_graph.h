@@ -44,6 +44,9 @@ struct EncoderInputs {
  */
 ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in);
 
+/** The graph for this model takes the fused subsampling op (subsampling_op.h: CPU graph, dw_striding, 16-channel multiples). */
+bool uses_fused_subsampling(const Hparams & hp, const EncoderWeights & w, bool cpu_graph);
+
 /** The graph for this model takes the fused attention op (CPU graph, unbounded context, dk a multiple of 16). */
 bool uses_fused_attention(const Hparams & hp, bool cpu_graph);
 

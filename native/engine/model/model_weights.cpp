@@ -13,7 +13,9 @@
 #include "encoder_graph.h"
 #include "model_schema.h"
 #include "q8_0_vnni.h"
+#include "preprocessor.h"
 #include "registry.h"
+#include "stream_encoder.h"
 #include "tensor_table.h"
 
 namespace parakeet {
@@ -412,6 +414,7 @@ ModelWeights::ModelWeights(const GgufFile & file, const Hparams & hp, ComputeBac
     // files until 2026-12-06) moved them by ≈ 0.5 %, enough to flip decisions the float64 reference
     // takes with a clear margin (issue "The kernel wing", item 0; test/native/decoder-parity.test.ts).
     if (hp.has_transducer && channel_int8 && Int8Rows::supported()) quantize_decoder(hp);
+    note_fused_ops(hp, backend);
     if (progress) progress(1.0f);
 }
 
@@ -653,6 +656,38 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             packed.set_attention_products(AttentionProducts::Int16);
             packed_kernels_[op_kernel_name(OpKernelId::AttentionI16Vnni)] = int(encoder.layers.size());
         }
+    }
+}
+
+/**
+ * ModelInfo.kernels: the fused ops this model runs, each by the row choose_op_kernel() picks on this
+ * CPU (none where the op takes its plain C++ path), and how many times a call runs it: per encoder
+ * layer, per LSTM layer, per decoder matrix (the F32 products), or once. The attention's 14-bit and
+ * BF16 products were noted by pack().
+ */
+void ModelWeights::note_fused_ops(const Hparams & hp, const ComputeBackend & backend) {
+    auto note = [this](FusedOp op, int count) {
+        if (const OpKernelRow * row = choose_op_kernel(op)) packed_kernels_[row->name] = count;
+    };
+    const int layers = int(encoder.layers.size());
+    if (backend.is_cpu()) {
+        // The encoder graph's (conformer.cpp, attention.cpp, subsampling.cpp; a stream's in stream_encoder_graph.cpp).
+        note(FusedOp::LayerNorm, layers);
+        note(FusedOp::ConvModule, layers);
+        if (uses_fused_attention(hp, true) && packed.attention_products() == AttentionProducts::F32) note(FusedOp::Attention, layers);
+        if (uses_fused_subsampling(hp, encoder, true)) note(FusedOp::Subsampling, 1);
+        if (hp.is_streaming() && fused_stream_ops(backend, hp.head_dim())) {
+            note(FusedOp::StreamAttention, layers);
+            note(FusedOp::WindowShift, layers);
+        }
+    }
+    // On the host whatever the encoder's device: the log-mel and the transducer's per-step work.
+    if (log_mel_batched(hp)) note(FusedOp::LogMel, 1);
+    if (hp.has_transducer) {
+        const int lstm_layers = int(decoder.lstm.size());
+        note(FusedOp::LstmCell, lstm_layers);
+        // Layer 0's input projection per token always; the other products where no int8 twins run them.
+        note(FusedOp::F32Gemv, decoder.int8 != nullptr ? 1 : 2 * lstm_layers + 2);
     }
 }
 

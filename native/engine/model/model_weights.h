@@ -103,7 +103,7 @@ public:
     uint64_t device_bytes() const { return device_bytes_; }
     bool zero_copy() const { return zero_copy_count_ > 0; }
     const std::map<std::string, int> & placed_types() const { return placed_types_; }
-    /** Matmul weights run by the engine's own CPU kernels, by kernel name. */
+    /** ModelInfo.kernels: matmul weights per registry row, and the fused ops run (per layer, or once), by their ids. */
     const std::map<std::string, int> & packed_kernels() const { return packed_kernels_; }
 
 private:
@@ -115,6 +115,7 @@ private:
     void pack(Placement & pl, const std::atomic<bool> * abort);
     void read_host_weights(const GgufFile & file, const Hparams & hp);
     void quantize_decoder(const Hparams & hp);
+    void note_fused_ops(const Hparams & hp, const ComputeBackend & backend);
     // Owned through deleters, so a load that throws half-way (cancelled, out of
     // memory, a bad tensor) frees what it had allocated.
     struct ContextFree {

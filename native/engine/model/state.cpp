@@ -227,7 +227,7 @@ TranscribeResult State::transcribe(const float * pcm, size_t n_samples, const Tr
 
     const size_t max_samples = size_t(params.max_window_sec * m.hp.sample_rate);
     const size_t frame_samples = size_t(m.hp.hop_length) * size_t(m.hp.subsampling_factor);
-    const std::vector<SampleRange> windows = plan_windows(pcm, n_samples, m.hp.sample_rate, max_samples, frame_samples);
+    const std::vector<SampleRange> windows = checked_windows(params.windows, n_samples, m.hp.sample_rate, max_samples, frame_samples);
     // Windows of a longer clip are normalized with the whole clip's statistics,
     // as NeMo normalizes a whole file, so a window's features do not depend on
     // where it was cut.

@@ -30,16 +30,12 @@ struct StreamEncoder::ChunkGraph {
     }
 };
 
-namespace {
-
-/**
- * The CPU's fused streaming ops (stream_attention_op.h, window_shift_op.h) where they run;
- * PARAKEET_STREAM_FUSED=0 keeps ggml's ops instead (an A/B in one build: bench:streaming --profile).
- */
 bool fused_stream_ops(const ComputeBackend & backend, int64_t dk) {
     const char * env = std::getenv("PARAKEET_STREAM_FUSED");
     return backend.is_cpu() && stream_attention_available(dk) && !(env != nullptr && std::string(env) == "0");
 }
+
+namespace {
 
 ggml_tensor * new_input(ggml_context * ctx, const char * name, int64_t ne0, int64_t ne1) {
     ggml_tensor * t = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, ne0, ne1);

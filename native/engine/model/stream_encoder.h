@@ -14,6 +14,12 @@
 
 namespace parakeet {
 
+/**
+ * The CPU's fused streaming ops (stream_attention_op.h, window_shift_op.h) run for heads of width `dk`;
+ * PARAKEET_STREAM_FUSED=0 keeps ggml's ops instead (an A/B in one build: bench:streaming --profile).
+ */
+bool fused_stream_ops(const ComputeBackend & backend, int64_t dk);
+
 class StreamEncoder {
 public:
     /** `schedule`: the preset's chunking (StreamInfo); `prompt_index` ≥ 0 applies the prompt kernel before joint.enc. */

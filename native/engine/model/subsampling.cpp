@@ -108,12 +108,16 @@ ggml_tensor * conv0_stage(ggml_context * ctx, const Hparams & hp, const EncoderW
 
 }  // namespace
 
+bool uses_fused_subsampling(const Hparams & hp, const EncoderWeights & w, bool cpu_graph) {
+    return !hp.causal_downsampling && cpu_graph && hp.subsampling_channels % 16 == 0 && !w.stages.empty() && fused_subsampling_available();
+}
+
 ggml_tensor * build_subsampling(ggml_context * ctx, const Hparams & hp, const EncoderWeights & w, const EncoderInputs & in) {
     const int64_t C = hp.subsampling_channels;
     const bool causal = hp.causal_downsampling;
     const int pad = causal ? 0 : 1;
 
-    const bool fused = !causal && in.cpu_fused_ops && C % 16 == 0 && !w.stages.empty() && fused_subsampling_available();
+    const bool fused = uses_fused_subsampling(hp, w, in.cpu_fused_ops);
     ggml_tensor * x = nullptr;
     if (fused) {
         // conv.0 + ReLU + mask + the first depthwise conv in one op (subsampling_op.h).

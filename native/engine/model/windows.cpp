@@ -1,57 +1,54 @@
 #include "windows.h"
 
-#include <algorithm>
-#include <cmath>
+#include <string>
 
 namespace parakeet {
+namespace {
 
-std::vector<SampleRange> plan_windows(const float * pcm, size_t n, int sample_rate, size_t max_samples, size_t align) {
+std::string seconds(size_t samples, int sample_rate) { return std::to_string(double(samples) / sample_rate) + " s"; }
+
+[[noreturn]] void refuse(size_t index, const std::string & what) {
+    throw Error(ErrorCode::BadArgument,
+                "window " + std::to_string(index) + " " + what +
+                        "; plan the windows with native/windows.ts (WindowPlanner), which cuts at pauses on the encoder-frame grid");
+}
+
+}  // namespace
+
+std::vector<SampleRange> checked_windows(const std::vector<SampleRange> & given, size_t n, int sample_rate, size_t max_samples, size_t align) {
     if (align == 0) align = 1;
-    std::vector<SampleRange> out;
-    if (max_samples == 0 || n <= max_samples) {
-        out.push_back({0, n});
-        return out;
-    }
-    // Energy per 10 ms hop, smoothed over 200 ms.
-    const size_t hop = size_t(std::max(1, sample_rate / 100));
-    const size_t frames = (n + hop - 1) / hop;
-    std::vector<double> energy(frames, 0.0);
-    for (size_t f = 0; f < frames; ++f) {
-        const size_t b = f * hop, e = std::min(n, b + hop);
-        double s = 0.0;
-        for (size_t i = b; i < e; ++i) s += double(pcm[i]) * pcm[i];
-        energy[f] = s / double(e - b);
-    }
-    const size_t span = 20;  // 200 ms
-    std::vector<double> prefix(frames + 1, 0.0);
-    for (size_t f = 0; f < frames; ++f) prefix[f + 1] = prefix[f] + energy[f];
-    auto smoothed = [&](size_t f) {
-        const size_t b = f >= span / 2 ? f - span / 2 : 0;
-        const size_t e = std::min(frames, b + span);
-        return (prefix[e] - prefix[b]) / double(e - b);
-    };
-
-    size_t start = 0;
-    while (n - start > max_samples) {
-        const size_t lo = (start + max_samples / 2) / hop;
-        const size_t hi = std::min(frames - 1, (start + max_samples) / hop - 1);
-        size_t best = hi;
-        double best_energy = smoothed(hi);
-        for (size_t f = lo; f <= hi; ++f) {
-            const double e = smoothed(f);
-            if (e < best_energy) {
-                best_energy = e;
-                best = f;
-            }
+    if (given.empty()) {
+        if (n > max_samples) {
+            throw Error(ErrorCode::BadArgument,
+                        "the clip is " + seconds(n, sample_rate) + " long, over max_window_sec (" + seconds(max_samples, sample_rate) +
+                                "), and no windows were given: cut it with native/windows.ts (WindowPlanner) or raise max_window_sec");
         }
-        size_t cut = std::min(n, best * hop + hop / 2);
-        cut -= cut % align;
-        if (cut <= start) cut = std::min(n, start + max_samples - (max_samples % align));
-        out.push_back({start, cut});
-        start = cut;
+        return {{0, n}};
     }
-    out.push_back({start, n});
-    return out;
+    size_t expected_begin = 0;
+    for (size_t w = 0; w < given.size(); ++w) {
+        const SampleRange & r = given[w];
+        if (r.begin != expected_begin) {
+            refuse(w, "begins at sample " + std::to_string(r.begin) + " where " + std::to_string(expected_begin) +
+                              " was expected (windows cover the clip in order, without gaps)");
+        }
+        if (r.end <= r.begin || r.end > n) {
+            refuse(w, "ends at sample " + std::to_string(r.end) + ", not after its begin (" + std::to_string(r.begin) + ") and within the clip's " +
+                              std::to_string(n) + " samples");
+        }
+        if (r.end - r.begin > max_samples) {
+            refuse(w, "is " + seconds(r.end - r.begin, sample_rate) + " long, over max_window_sec (" + seconds(max_samples, sample_rate) + ")");
+        }
+        if (r.begin % align != 0) {
+            refuse(w,
+                   "begins at sample " + std::to_string(r.begin) + ", not a multiple of the encoder frame (" + std::to_string(align) + " samples)");
+        }
+        expected_begin = r.end;
+    }
+    if (expected_begin != n) {
+        refuse(given.size() - 1, "ends at sample " + std::to_string(expected_begin) + " but the clip has " + std::to_string(n) + " samples");
+    }
+    return given;
 }
 
 }  // namespace parakeet

@@ -1,22 +1,22 @@
-// Long audio: where to cut a clip into encoder windows (at pauses).
+// Long audio: the windows a caller cut a clip into, checked before any encoder pass.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
+#include "parakeet/parakeet.h"
+
 namespace parakeet {
 
-struct SampleRange {
-    size_t begin = 0, end = 0;
-};
-
 /**
- * One range for clips up to `max_samples`; longer clips are cut into windows
- * of at most `max_samples`, each cut placed at the quietest 200 ms stretch of
- * the second half of the window (a pause, in speech), so words are rarely split.
- * Cuts fall on multiples of `align` samples (one encoder frame), so every
- * window's frames sit on the same time grid as a single pass over the clip.
+ * The encoder windows of an `n`-sample clip. The cut points are planned by the caller (native/windows.ts,
+ * WindowPlanner: the one planner, also the app's file jobs'), so the one-call transcribe and a file job cut
+ * the same audio alike. `given` empty: the whole clip, when it is at most `max_samples` long. Otherwise the
+ * windows must cover the clip in order without gaps, each non-empty and at most `max_samples` long, every
+ * cut on a multiple of `align` samples (one encoder frame: each window's frames then sit on the time grid
+ * of a single pass over the clip, so word times stay exact across windows). Anything else is BadArgument,
+ * naming the window and what was found.
  */
-std::vector<SampleRange> plan_windows(const float * pcm, size_t n, int sample_rate, size_t max_samples, size_t align = 1);
+std::vector<SampleRange> checked_windows(const std::vector<SampleRange> & given, size_t n, int sample_rate, size_t max_samples, size_t align);
 
 }  // namespace parakeet

@@ -9,6 +9,7 @@
 #include "ggml.h"
 #include "log.h"
 #include "parakeet/parakeet.h"
+#include "registry.h"
 
 namespace parakeet {
 namespace {
@@ -116,6 +117,8 @@ BuildInfo build_info() {
     info.backend_dl = true;
 #endif
     for (size_t i = 0; i < ggml_backend_reg_count(); ++i) info.backends.emplace_back(ggml_backend_reg_name(ggml_backend_reg_get(i)));
+    for (const KernelRow & row : kernel_table()) info.matmul_kernels.emplace_back(row.name);
+    for (const OpKernelRow & row : op_kernel_table()) info.op_kernels.emplace_back(row.name);
     return info;
 }
 

@@ -1,5 +1,5 @@
 // A file job's audio, window by window from the file (windowed-wav.ts): the streamed planner cuts where
-// planWindows (the engine's plan_windows) cuts, for any block size; the windows read one by one are the
+// the one-pass reference (test/reference/windows.ts) cuts, for any block size; the windows read one by one are the
 // very samples readWavMono gives for the whole file (resampled from 44.1 kHz stereo); and what is held at
 // any time is one window and a block, not the file (a 3-hour file held ~750 MiB as one array).
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { WindowedWav } from '../../../app/engine-process/windowed-wav.js';
 import { readWavMono } from '../../../app/engine-process/wav-file.js';
-import { WindowPlanner } from '../../../app/engine-process/windows.js';
+import { WindowPlanner } from '../../../native/windows.js';
 import { planWindows } from '../../reference/windows.js';
 import { encodeWav16 } from '../../../app/shared/wav.js';
 import { prng } from '../../support/audio/signals.js';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { speechSegments, segmentSeconds, type VadSegmentOptions } from '../../../app/shared/vad-segments.js';
 import { planSpeechWindows } from '../../../app/engine-process/speech-windows.js';
 import { HopEnergyRecorder, hopEnergiesOf } from '../../../app/engine-process/hop-energies.js';
-import { WindowPlanner } from '../../../app/engine-process/windows.js';
+import { WindowPlanner } from '../../../native/windows.js';
 
 const CHUNK = 512;
 const RATE = 16000;

@@ -84,6 +84,9 @@ struct BuildInfo {
     std::string ggml_source;            // e.g. "node-llama-cpp@3.22.1" or "GGML_SOURCE_DIR=…"
     bool backend_dl = false;            // backends are loadable libraries
     std::vector<std::string> backends;  // registered ggml backends ("CPU", "CUDA", …)
+    // The kernel registry's ids (ModelInfo::kernels names these), in order of preference:
+    std::vector<std::string> matmul_kernels;  // one per matmul row ("q8_0_vnni", …)
+    std::vector<std::string> op_kernels;      // one per fused-op row ("layer_norm_avx512", …)
 };
 BuildInfo build_info();
 
@@ -233,9 +236,12 @@ struct ModelInfo {
     int tensor_count = 0;
     std::map<std::string, int> tensor_types;  // type in the file -> count
     std::map<std::string, int> weight_types;  // type as placed (after weight_type / repack) -> count
-    std::map<std::string, int> kernels;  // engine CPU kernel ("f32_avx512", "q8_0_vnni") -> matmul weights it runs ("attention_i16_vnni": layers)
-    std::string weight_type;             // the LoadParams.weight_type used
-    bool mmap = false;                   // weights read straight from the mapped file
+    // Every engine CPU kernel a call runs, by its registry id (kernels/cpu/registry.cpp): a matmul row ("q8_0_vnni")
+    // -> the weights it runs; a fused op ("layer_norm_avx512") -> the layers it runs in (LSTM layers for "lstm_cell_avx512",
+    // decoder matrices for "f32_gemv_avx512"), 1 for once a call ("log_mel_avx512", "subsampling_avx512").
+    std::map<std::string, int> kernels;
+    std::string weight_type;  // the LoadParams.weight_type used
+    bool mmap = false;        // weights read straight from the mapped file
 
     DeviceSelection device;
     int n_threads = 0;
@@ -262,6 +268,11 @@ struct AudioWindow {
     double start = 0, end = 0;  // seconds in the input
 };
 
+/** Samples [begin, end) of the input (TranscribeParams::windows). */
+struct SampleRange {
+    size_t begin = 0, end = 0;
+};
+
 /** Settings' per-phrase check (Model::check_vocabulary): whether a phrase is boosted, and as which pieces. */
 struct PhraseCheck {
     std::string phrase;
@@ -276,12 +287,15 @@ struct TranscribeParams {
     int max_symbols = 0;  // 0 = the model's value
     const std::atomic<bool> * abort = nullptr;
     std::function<void(float)> on_progress;  // 0..1
-    /**
-     * Long audio: clips longer than this are cut at pauses (on the encoder-frame
-     * grid) into windows of at most this length, each normalized with the whole
-     * clip's mel statistics.
-     */
+    /** The longest encoder window: a clip longer than this needs `windows`. */
     double max_window_sec = 60.0;
+    /**
+     * Long audio: the windows the clip is cut into, in order, covering it, each at most max_window_sec,
+     * every cut on the encoder-frame grid (hop_length × subsampling_factor samples). native/windows.ts
+     * (WindowPlanner) plans them at pauses: the one planner, the app's file jobs' too. Each window is
+     * normalized with the whole clip's mel statistics. Empty: the whole clip is one window.
+     */
+    std::vector<SampleRange> windows;
     bool capture_mel = false;      // keep the log-mel in the result (debugging / parity)
     bool capture_encoder = false;  // keep the encoder output in the result
     bool capture_logits = false;   // CTC: keep the log-probs

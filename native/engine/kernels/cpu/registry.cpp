@@ -145,10 +145,10 @@ const std::vector<KernelRow> & kernel_table() {
              PackedQ4KMatrix::storage_bytes, make_q4_k, "Q4_K", "Q4_K weights kept as stored (auto over the requantize budget, q4_k)",
              "kernels/cpu/matmul/q4_k_vnni.cpp", 1e-2},
             {KernelId::F16Avx512, "f16_avx512", C::Avx512, kStored, kStoresF16, true, false, H::WholeOrHalves, panels, panel_halves,
-             PackedF16Matrix::storage_bytes, make_f16<F32Kernel::Avx512>, "F16", "F16 weights (stored or f16)", "kernels/cpu/matmul/f32_avx512.cpp",
+             PackedF16Matrix::storage_bytes, make_f16<F32Kernel::Avx512>, "F16", "F16 weights (stored or f16)", "kernels/cpu/matmul/f16_avx512.cpp",
              2e-6},
             {KernelId::F16Avx2, "f16_avx2", C::Avx2, kStored, kStoresF16, true, false, H::WholeOrHalves, panels, panel_halves,
-             PackedF16Matrix::storage_bytes, make_f16<F32Kernel::Avx2>, "F16", "F16 weights (stored or f16), AVX2", "kernels/cpu/matmul/f32_avx2.cpp",
+             PackedF16Matrix::storage_bytes, make_f16<F32Kernel::Avx2>, "F16", "F16 weights (stored or f16), AVX2", "kernels/cpu/matmul/f16_avx2.cpp",
              2e-6},
             {KernelId::F32Avx512, "f32_avx512", C::Avx512, kStored, kStoresF32, true, false, H::WholeOrHalves, panels, panel_halves,
              PackedF32Matrix::storage_bytes, make_f32<F32Kernel::Avx512>, "F32", "F32 weights (f32; Exact matmuls such as joint.enc)",
@@ -248,44 +248,53 @@ PackedProduct pack_weight(const KernelChoice & choice, const WeightData & w, uin
 
 const std::vector<OpKernelRow> & op_kernel_table() {
     static const std::vector<OpKernelRow> rows = {
-            {OpKernelId::AttentionF32Avx512, "attention_f32_avx512", CpuClass::Avx512, "the fused relative-position attention, F32 products",
-             "kernels/cpu/ops/attention_f32_avx512.cpp", "f32_attention_matches_float64"},
-            {OpKernelId::AttentionF32Avx2, "attention_f32_avx2", CpuClass::Avx2, "the same, F32 products, where there is no AVX-512",
-             "kernels/cpu/ops/attention_f32_avx2.cpp", "f32_attention_avx2_matches_float64"},
-            {OpKernelId::AttentionI16Vnni, "attention_i16_vnni", CpuClass::Avx512Vnni,
+            {OpKernelId::AttentionF32Avx512, FusedOp::Attention, "attention_f32_avx512", CpuClass::Avx512,
+             "the fused relative-position attention, F32 products", "kernels/cpu/ops/attention_f32_avx512.cpp", "f32_attention_matches_float64"},
+            {OpKernelId::AttentionF32Avx2, FusedOp::Attention, "attention_f32_avx2", CpuClass::Avx2,
+             "the same, F32 products, where there is no AVX-512", "kernels/cpu/ops/attention_f32_avx2.cpp", "f32_attention_avx2_matches_float64"},
+            {OpKernelId::AttentionI16Vnni, FusedOp::AttentionInt16, "attention_i16_vnni", CpuClass::Avx512Vnni,
              "its products in 14-bit integers when the matmuls run quantized", "kernels/cpu/ops/attention_i16_vnni.cpp",
              "i16_attention_stays_near_float64"},
-            {OpKernelId::AttentionAmxBf16, "attention_amx_bf16", CpuClass::Amx, "its products on BF16 tiles when the matmuls do",
-             "kernels/cpu/ops/attention_amx_bf16.cpp", "amx_attention_stays_near_float64"},
-            {OpKernelId::LayerNormAvx512, "layer_norm_avx512", CpuClass::Avx512, "layer norm writing the next matmul's activation rows",
-             "kernels/cpu/ops/layer_norm_op.cpp", "test/native/packed-kernels.test.ts"},
-            {OpKernelId::LayerNormAvx2, "layer_norm_avx2", CpuClass::Avx2, "the same where there is no AVX-512 (width % 8 == 0)",
+            {OpKernelId::AttentionAmxBf16, FusedOp::AttentionBf16, "attention_amx_bf16", CpuClass::Amx,
+             "its products on BF16 tiles when the matmuls do", "kernels/cpu/ops/attention_amx_bf16.cpp", "amx_attention_stays_near_float64"},
+            {OpKernelId::LayerNormAvx512, FusedOp::LayerNorm, "layer_norm_avx512", CpuClass::Avx512,
+             "layer norm writing the next matmul's activation rows", "kernels/cpu/ops/layer_norm_op.cpp", "test/native/packed-kernels.test.ts"},
+            {OpKernelId::LayerNormAvx2, FusedOp::LayerNorm, "layer_norm_avx2", CpuClass::Avx2, "the same where there is no AVX-512 (width % 8 == 0)",
              "kernels/cpu/ops/layer_norm_avx2.cpp", "avx2_layer_norm_rows_match_float64"},
-            {OpKernelId::ConvModuleAvx512, "conv_module_avx512", CpuClass::Avx512, "the conformer convolution's GLU, depthwise conv and SiLU",
-             "kernels/cpu/ops/conv_module_op.cpp", "test/native/packed-kernels.test.ts"},
-            {OpKernelId::ConvModuleAvx2, "conv_module_avx2", CpuClass::Avx2, "the same where there is no AVX-512",
+            {OpKernelId::ConvModuleAvx512, FusedOp::ConvModule, "conv_module_avx512", CpuClass::Avx512,
+             "the conformer convolution's GLU, depthwise conv and SiLU", "kernels/cpu/ops/conv_module_op.cpp", "test/native/packed-kernels.test.ts"},
+            {OpKernelId::ConvModuleAvx2, FusedOp::ConvModule, "conv_module_avx2", CpuClass::Avx2, "the same where there is no AVX-512",
              "kernels/cpu/ops/conv_module_avx2.cpp", "avx2_conv_module_rows_match_float64"},
-            {OpKernelId::SubsamplingAvx512, "subsampling_avx512", CpuClass::Avx512, "conv.0 and the first depthwise conv of dw_striding",
-             "kernels/cpu/ops/subsampling_op.cpp", "subsampling_depthwise_rows_equal_quantized_f32_rows"},
-            {OpKernelId::SubsamplingAvx2, "subsampling_avx2", CpuClass::Avx2, "the same where there is no AVX-512",
+            {OpKernelId::SubsamplingAvx512, FusedOp::Subsampling, "subsampling_avx512", CpuClass::Avx512,
+             "conv.0 and the first depthwise conv of dw_striding", "kernels/cpu/ops/subsampling_op.cpp",
+             "subsampling_depthwise_rows_equal_quantized_f32_rows"},
+            {OpKernelId::SubsamplingAvx2, FusedOp::Subsampling, "subsampling_avx2", CpuClass::Avx2, "the same where there is no AVX-512",
              "kernels/cpu/ops/subsampling_avx2.cpp", "avx2_subsampling_rows_match_float64"},
-            {OpKernelId::LstmCellAvx512, "lstm_cell_avx512", CpuClass::Avx512, "the prediction LSTM's cell", "kernels/cpu/ops/lstm_cell.cpp",
-             "test/native/decoder-parity.test.ts"},
-            {OpKernelId::F32GemvAvx512, "f32_gemv_avx512", CpuClass::Avx512, "the decoders' F32 per-step products", "kernels/cpu/matmul/f32_gemv.cpp",
-             "row_split_transducer_equals_one_thread"},
-            {OpKernelId::Int8DecoderVnni, "int8_decoder_vnni", CpuClass::Avx512Vnni, "weightType int8: the LSTM's and the joint's products",
-             "kernels/cpu/matmul/int8_decoder_vnni.cpp", "int8_gemv_matches_float64_within_int8_error"},
-            {OpKernelId::LogMelAvx512, "log_mel_avx512", CpuClass::Avx512, "the float64 log-mel featurizer, 8 frames at a time",
+            {OpKernelId::LstmCellAvx512, FusedOp::LstmCell, "lstm_cell_avx512", CpuClass::Avx512, "the prediction LSTM's cell",
+             "kernels/cpu/ops/lstm_cell.cpp", "test/native/decoder-parity.test.ts"},
+            {OpKernelId::F32GemvAvx512, FusedOp::F32Gemv, "f32_gemv_avx512", CpuClass::Avx512, "the decoders' F32 per-step products",
+             "kernels/cpu/matmul/f32_gemv.cpp", "row_split_transducer_equals_one_thread"},
+            {OpKernelId::Int8DecoderVnni, FusedOp::Int8Decoder, "int8_decoder_vnni", CpuClass::Avx512Vnni,
+             "weightType int8: the LSTM's and the joint's products", "kernels/cpu/matmul/int8_decoder_vnni.cpp",
+             "int8_gemv_matches_float64_within_int8_error"},
+            {OpKernelId::LogMelAvx512, FusedOp::LogMel, "log_mel_avx512", CpuClass::Avx512, "the float64 log-mel featurizer, 8 frames at a time",
              "kernels/cpu/ops/preprocessor.cpp", "test/native/parity.test.ts"},
-            {OpKernelId::StreamAttentionAvx512, "stream_attention_avx512", CpuClass::Avx512,
+            {OpKernelId::StreamAttentionAvx512, FusedOp::StreamAttention, "stream_attention_avx512", CpuClass::Avx512,
              "a cache-aware stream's attention over its key window, K/V caches read in place (head width a multiple of 16; PARAKEET_STREAM_FUSED=0 "
              "keeps ggml's ops)",
              "kernels/cpu/ops/stream_attention_op.cpp", "test/native/stream-attention-op.test.ts"},
-            {OpKernelId::WindowShift, "window_shift", CpuClass::Scalar,
+            {OpKernelId::WindowShift, FusedOp::WindowShift, "window_shift", CpuClass::Scalar,
              "a stream's attention and conv caches shifted in place (one memmove) on the CPU", "kernels/cpu/ops/window_shift_op.cpp",
              "test/native/stream-reference.test.ts"},
     };
     return rows;
+}
+
+const OpKernelRow * choose_op_kernel(FusedOp op, const CpuFeatures & cpu) {
+    for (const OpKernelRow & row : op_kernel_table()) {
+        if (row.op == op && cpu.has(row.cpu_class)) return &row;
+    }
+    return nullptr;
 }
 
 const char * op_kernel_name(OpKernelId id) {

@@ -150,8 +150,9 @@ PackedProduct pack_weight(const KernelChoice & choice, const WeightData & w, uin
 
 /**
  * The fused ops and the decoders' per-step products beside the matmul rows: each op checks its own
- * class (cpu_features()) where the graph or the decoder calls it. ModelInfo.kernels names the ones a
- * load chooses (attention products, int8 decoder) by these ids, and the kernel table lists them all.
+ * class (cpu_features()) where the graph or the decoder calls it. ModelInfo.kernels names every one a
+ * load runs by these ids (model_weights.cpp asks choose_op_kernel() per op its model uses), and the
+ * kernel table lists them all.
  */
 enum class OpKernelId {
     AttentionF32Avx512,
@@ -172,8 +173,25 @@ enum class OpKernelId {
     WindowShift,
 };
 
+/** What a fused-op row does: the rows of one op are its variants, in order of preference. */
+enum class FusedOp {
+    Attention,       // the relative-position attention, F32 products
+    AttentionInt16,  // its products in 14-bit integers (chosen with the quantized matmuls, by head width)
+    AttentionBf16,   // its products on BF16 tiles (chosen with the AMX matmuls, by head width)
+    LayerNorm,
+    ConvModule,
+    Subsampling,
+    LstmCell,
+    F32Gemv,
+    Int8Decoder,
+    LogMel,
+    StreamAttention,
+    WindowShift,
+};
+
 struct OpKernelRow {
     OpKernelId id;
+    FusedOp op;
     const char * name;
     CpuClass cpu_class;
     const char * chosen_when;
@@ -183,6 +201,8 @@ struct OpKernelRow {
 
 const std::vector<OpKernelRow> & op_kernel_table();
 const char * op_kernel_name(OpKernelId id);
+/** The first row of `op`, in order of preference, that the CPU class allows; nullptr: none (the op's plain C++ path, or none at all). */
+const OpKernelRow * choose_op_kernel(FusedOp op, const CpuFeatures & cpu = cpu_features());
 
 /** `src` (n values of ggml type `type`) as F32. */
 std::vector<float> weight_values(const void * src, ggml_type type, int64_t n);

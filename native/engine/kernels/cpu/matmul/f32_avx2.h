@@ -1,4 +1,5 @@
-// F32 and F16 panels (f32_avx512.h's layout) on AVX2 + FMA + F16C (kernel ids f32_avx2, f16_avx2):
+// F32 and F16 panels (f32_avx512.h's layout) on AVX2 + FMA + F16C (kernel ids f32_avx2, f16_avx2: f32_avx2.cpp,
+// f16_avx2.cpp, over panel_tiles_avx2.inc):
 // the exact F32 product on CPUs without AVX-512. Call only where cpu_has_avx2() (cpu_features.h).
 #pragma once
 

@@ -63,4 +63,14 @@ private:
 using PackedF32Matrix = PackedPanelMatrix<float>;
 using PackedF16Matrix = PackedPanelMatrix<ggml_fp16_t>;
 
+/**
+ * Output panels [p0, p1) of W·x into dst (x = dst->src[0] [cols, frames] F32) with the epilogue `ep`, on
+ * AVX-512: panel_tiles_avx512.inc, instantiated by f32_avx512.cpp (float) and f16_avx512.cpp (F16).
+ */
+template <typename Element>
+void f32_avx512_panels(const PackedPanelMatrix<Element> & w, const ggml_tensor * x, ggml_tensor * dst, int64_t p0, int64_t p1,
+                       const EpilogueView & ep);
+/** Rows [0, n) of an F16 panel block as F32 into `out` (n·32 floats; f16_avx512.cpp). */
+void widen_f16_block(const ggml_fp16_t * block, int64_t n, float * out);
+
 }  // namespace parakeet

@@ -120,7 +120,7 @@ public:
     }
 
 private:
-    /** The eight-frame path: a power-of-two FFT on AVX-512, power spectrum. */
+    /** The eight-frame path (log_mel_batched). */
     bool batched() const { return fft_.has_power8() && hp_.mag_power == 2.0f; }
     long long frame_start(int t) const { return (long long)t * hp_.hop_length - n_fft_ / 2; }  // zero padding outside the clip
     /** Clip sample s after NeMo pre-emphasis (x[s] − preemph·x[s−1], the first sample kept), 0 outside the clip. */
@@ -213,6 +213,8 @@ private:
     std::vector<std::complex<double>> spectrum_;
     std::vector<int> first_, last_;
 };
+
+bool log_mel_batched(const Hparams & hp) { return RealFft(hp.n_fft).has_power8() && hp.mag_power == 2.0f; }
 
 MelStats clip_mel_stats(const float * pcm, size_t n_samples, const Hparams & hp, const PreprocessorWeights & w, const std::atomic<bool> * abort) {
     LogMelFrames frames(pcm, n_samples, hp, w);

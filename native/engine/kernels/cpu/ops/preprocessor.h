@@ -17,6 +17,9 @@ struct MelSpectrogram {
     int valid_frames = 0;  // NeMo get_seq_len: floor(S / hop)
 };
 
+/** The eight-frame log-mel path runs for this model on this CPU (a power-of-two FFT on AVX-512, power spectrum). */
+bool log_mel_batched(const Hparams & hp);
+
 /** Per-feature mean and unbiased std of the log-mel over a clip's valid frames. */
 struct MelStats {
     std::vector<double> mean, stddev;  // [M]

@@ -1,21 +1,58 @@
-// Long-audio cut points, exactly as the engine plans them (native/engine/model/windows.cpp, plan_windows): a
-// clip longer than `maxSamples` is cut at the quietest 200 ms (10 ms hops, smoothed over 20 hops) of each
-// window's second half, on the encoder-frame grid (`align` samples). The file transcriber uses this to
-// send a file to the engine one window per call (so live dictation can go between windows) and gets the
-// same cut points the engine's own one-call pass would use. Same arithmetic: doubles over float samples,
-// same summation order; streamed (WindowPlanner), so a long file is never whole in memory.
-// test/reference/windows.ts is the one-pass port it is checked against.
+// Long-audio cut points: the one window planner. The engine transcribes the windows it is given
+// (TranscribeParams::windows, checked in native/engine/model/windows.cpp); this plans them, for the one-call
+// transcribe (index.ts, so the CLI and the API) and the app's file jobs (app/engine-process/windowed-wav.ts,
+// speech-windows.ts) alike, so the same audio is cut at the same samples on every path. A clip longer than
+// `maxSamples` is cut at the quietest 200 ms (10 ms hops, smoothed over 20 hops) of each window's second half,
+// on the encoder-frame grid (`align` samples), so every window's frames sit on a single pass's time grid.
+// Streamed (WindowPlanner): a long file is planned while it is read, never whole in memory.
+// test/reference/windows.ts is the one-pass statement of the rule it is checked against.
 
-import { HopSummer, hopSamples } from './hop-energies.js';
+/** The default longest window of a one-call transcribe (TranscribeOptions.maxWindowSec). */
+export const DEFAULT_MAX_WINDOW_SEC = 60;
+
+/**
+ * Mean squares of consecutive `hop`-sample hops of audio that arrives in blocks: each complete hop's goes
+ * to `onHop` as it closes (doubles over float samples, summed in order, so a file's recorded energies
+ * (app/engine-process/hop-energies.ts) are the very numbers the planner sums from its samples).
+ */
+export class HopSummer {
+  private sum = 0;
+  private count = 0;
+
+  constructor(readonly hop: number, private readonly onHop: (meanSquare: number) => void) {}
+
+  push(block: Float32Array): void {
+    for (let i = 0; i < block.length; i += 1) {
+      const x = block[i]!;
+      this.sum += x * x;
+      this.count += 1;
+      if (this.count === this.hop) this.close();
+    }
+  }
+
+  /** The last, partial hop (if any) closes too. */
+  finish(): void {
+    if (this.count > 0) this.close();
+  }
+
+  private close(): void {
+    this.onHop(this.sum / this.count);
+    this.sum = 0;
+    this.count = 0;
+  }
+}
+
+/** 10 ms hops at `sampleRate` (the planner's). */
+export const hopSamples = (sampleRate: number): number => Math.max(1, Math.trunc(sampleRate / 100));
 
 export interface SampleRange {
   begin: number;
   end: number;
 }
 /**
- * plan_windows over audio that arrives in blocks, holding only the energies a cut can still look at (about
- * one window's worth): the same cut points, from the same doubles summed in the same order. A file job
- * plans a long file this way while reading it, without the whole file in memory.
+ * The planner over audio that arrives in blocks, holding only the energies a cut can still look at (about
+ * one window's worth): the same cut points, from the same doubles summed in the same order, whatever the
+ * block size. A file job plans a long file this way while reading it, without the whole file in memory.
  */
 export class WindowPlanner {
   private readonly hop: number;
@@ -47,7 +84,7 @@ export class WindowPlanner {
   }
 
   /**
-   * Hop energies already summed (hop-energies.ts: the same numbers `push` would sum) for `samples` samples,
+   * Hop energies already summed (HopSummer: the same numbers `push` would sum) for `samples` samples,
    * instead of the samples: a long stretch of speech in a file is planned from its recorded energies.
    * Not mixed with `push`.
    */
@@ -76,7 +113,7 @@ export class WindowPlanner {
     const { hop, maxSamples } = this;
     const half = WindowPlanner.SPAN / 2;
     for (;;) {
-      // plan_windows's loop condition: only decided once the audio passed start + maxSamples.
+      // A cut is only decided once the audio passed start + maxSamples.
       if (this.total - this.start <= maxSamples) return;
       const lo = Math.trunc((this.start + Math.trunc(maxSamples / 2)) / hop);
       const hi = Math.trunc((this.start + maxSamples) / hop) - 1;
@@ -119,4 +156,11 @@ export class WindowPlanner {
     this.prefix = this.prefix.slice(drop);
     this.prefixBase = k;
   }
+}
+
+/** The windows of a clip already in memory (one WindowPlanner pass over it). */
+export function planWindows(pcm: Float32Array, sampleRate: number, maxSamples: number, align: number): SampleRange[] {
+  const planner = new WindowPlanner(sampleRate, maxSamples, align);
+  planner.push(pcm);
+  return planner.finish();
 }
