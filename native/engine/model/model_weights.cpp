@@ -711,7 +711,8 @@ void ModelWeights::quantize_decoder(const Hparams & hp) {
     }
     std::vector<float>().swap(decoder.pred_w);
     std::vector<float>().swap(decoder.out_w);
-    packed_kernels_[op_kernel_name(OpKernelId::Int8DecoderVnni)] = int(2 * decoder.lstm.size() + 1);
+    const OpKernelId kernel = Int8Rows::kernel_here() == Int8Kernel::Vnni512 ? OpKernelId::Int8DecoderVnni : OpKernelId::Int8DecoderAvx2;
+    packed_kernels_[op_kernel_name(kernel)] = int(2 * decoder.lstm.size() + 1);
     decoder.int8 = std::move(q);
 }
 

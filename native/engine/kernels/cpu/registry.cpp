@@ -70,6 +70,11 @@ std::unique_ptr<PackedMatmul> make_channel(const WeightData & w, uint8_t * stora
     const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
     return std::make_unique<PackedI8ChannelMatrix>(v.data(), w.rows, w.cols, storage, K);
 }
+template <Int8Kernel K>
+std::unique_ptr<PackedMatmul> make_i16(const WeightData & w, uint8_t * storage) {
+    const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
+    return std::make_unique<PackedI16Matrix>(v.data(), w.rows, w.cols, storage, K);
+}
 // What a row needs beyond its class (KernelRow::needs).
 bool vex_vnni(const CpuFeatures & cpu) { return cpu.avx_vnni_vex(); }
 bool evex_vnni(const CpuFeatures & cpu) { return cpu.avx_vnni_evex(); }
@@ -121,8 +126,17 @@ const std::vector<KernelRow> & kernel_table() {
              channel_halves, PackedI8ChannelMatrix::storage_bytes, make_channel<Int8Kernel::Avx2>, "any (per-channel int8)", "weightType int8, AVX2",
              "kernels/cpu/matmul/int8_channel_avx2.cpp", 2e-2},
             {KernelId::I16Vnni, "i16_vnni", C::Avx512Vnni, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
-             PackedI16Matrix::storage_bytes, from_values<PackedI16Matrix>, "F32, F16 (14-bit blocks)",
+             PackedI16Matrix::storage_bytes, make_i16<Int8Kernel::Vnni512>, "F32, F16 (14-bit blocks)",
              "i16; auto: F32 file, or the F32 weights of a block-quantized file", "kernels/cpu/matmul/i16_vnni.cpp", 3e-4},
+            {KernelId::I16AvxVnni, "i16_avx_vnni", C::AvxVnni, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
+             PackedI16Matrix::storage_bytes, make_i16<Int8Kernel::AvxVnniVex>, "F32, F16 (14-bit blocks)",
+             "i16, AVX-VNNI (256-bit VPDPWSSD, VEX); auto keeps F32 exact", "kernels/cpu/matmul/i16_avx_vnni.cpp", 3e-4, vex_vnni},
+            {KernelId::I16AvxVnniEvex, "i16_avx_vnni_evex", C::AvxVnni, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
+             PackedI16Matrix::storage_bytes, make_i16<Int8Kernel::AvxVnniEvex>, "F32, F16 (14-bit blocks)",
+             "i16, class avx_vnni on an AVX512-VNNI CPU (EVEX); auto keeps F32 exact", "kernels/cpu/matmul/i16_avx_vnni.cpp", 3e-4, evex_vnni},
+            {KernelId::I16Avx2, "i16_avx2", C::Avx2, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
+             PackedI16Matrix::storage_bytes, make_i16<Int8Kernel::Avx2>, "F32, F16 (14-bit blocks)", "i16, AVX2 (VPMADDWD); auto keeps F32 exact",
+             "kernels/cpu/matmul/i16_avx2.cpp", 3e-4},
             {KernelId::Q8_0RelPosVnni, "q8_0_rel_pos_vnni", C::Avx512Vnni, kStored, kStoresQ8_0, false, false, H::BlockHalves, panels_and_blocks,
              panels_and_blocks, Q8RelPosProjection::storage_bytes, nullptr, "Q8_0", "linear_pos of a Q8_0 weight under the fused attention",
              "kernels/cpu/matmul/q8_0_rel_pos_vnni.cpp", 1e-2},
@@ -275,6 +289,8 @@ const std::vector<OpKernelRow> & op_kernel_table() {
              "row_split_transducer_equals_one_thread"},
             {OpKernelId::Int8DecoderVnni, "int8_decoder_vnni", CpuClass::Avx512Vnni, "weightType int8: the LSTM's and the joint's products",
              "kernels/cpu/matmul/int8_decoder_vnni.cpp", "int8_gemv_matches_float64_within_int8_error"},
+            {OpKernelId::Int8DecoderAvx2, "int8_decoder_avx2", CpuClass::Avx2, "the same where there is no AVX512-VNNI (equal outputs)",
+             "kernels/cpu/matmul/int8_decoder_avx2.cpp", "int8_gemv_kernels_give_equal_outputs"},
             {OpKernelId::LogMelAvx512, "log_mel_avx512", CpuClass::Avx512, "the float64 log-mel featurizer, 8 frames at a time",
              "kernels/cpu/ops/preprocessor.cpp", "test/native/parity.test.ts"},
             {OpKernelId::StreamAttentionAvx512, "stream_attention_avx512", CpuClass::Avx512,

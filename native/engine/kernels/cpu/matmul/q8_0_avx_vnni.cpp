@@ -11,6 +11,7 @@
 #include "block_chunks.h"
 #include "packed_op.h"
 #include "simd_math_avx2.h"
+#include "ymm_tile.h"
 #include "weight_prefetch.h"
 
 namespace parakeet {
