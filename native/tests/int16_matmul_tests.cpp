@@ -101,7 +101,6 @@ TEST(i16_activation_rows_match_the_block_formula) {
 
 TEST(i16_matmul_is_closer_to_float64_than_f16_weights) {
     if (parakeet_tests::skip_unless(int8_kernel_runs_here(Int8Kernel::Avx2), "the kernels exist only where the CPU has AVX2")) return;
-    std::mt19937 rng(11);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     // Frame counts cover the 6-frame tiles and a last tile of each of 1–5 frames; 320 inputs are two
     // chunks of blocks (one partial), so later chunks add to what earlier ones stored.
@@ -110,6 +109,7 @@ TEST(i16_matmul_is_closer_to_float64_than_f16_weights) {
     for (const Int8Kernel kernel : kKernels) {
         if (!int8_kernel_runs_here(kernel)) continue;
         ++kernels_run;
+        std::mt19937 rng(11);  // every kernel on the same weights and activations
         for (const Case & c : cases) {
             std::vector<float> w(size_t(c.rows * c.cols)), x(size_t(c.cols * c.frames));
             for (float & v : w) v = normal(rng) / std::sqrt(float(c.cols));
