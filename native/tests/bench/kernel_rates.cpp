@@ -363,6 +363,37 @@ void print_int8_widths(const Source * source, int64_t rows, int64_t cols, int64_
     }
 }
 
+/** The tables by width: the encoders' shapes at 10 s and 60 s, 12 products per graph run; `quick`: one small shape (a smoke run). */
+struct WidthRun {
+    std::vector<Shape> shapes;
+    std::vector<int64_t> frames;
+    int products;
+};
+WidthRun width_run(bool quick) {
+    if (quick) return {{{"smoke 64 x 96", 64, 96}}, {3, 17}, 2};
+    return {{{"110M q/k/v/out", 512, 512},
+             {"110M FF linear1", 2048, 512},
+             {"110M FF linear2", 512, 2048},
+             {"0.6B q/k/v/out", 1024, 1024},
+             {"0.6B FF linear1", 4096, 1024},
+             {"0.6B FF linear2", 1024, 4096}},
+            {125, 750},
+            12};
+}
+
+/** One cell per F32 panel kernel (f32_avx2, f32_avx512) of `dense`, `width` wide: its G multiply–adds/s ("-" where it does not run). */
+void print_f32_widths(const std::vector<float> & dense, const Shape & s, int64_t frames, int products, int width, std::mt19937 & rng) {
+    for (F32Kernel kernel : {F32Kernel::Avx2, F32Kernel::Avx512}) {
+        if (kernel == F32Kernel::Avx2 ? !cpu_has_avx2() : !cpu_has_avx512f()) {
+            std::printf(" %*s", width, "-");
+            continue;
+        }
+        std::vector<uint8_t> storage(64);  // not empty: GCC 12 -Wnonnull misreads assign() on an empty vector
+        const PackedF32Matrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedF32Matrix::storage_bytes(s.rows, s.cols)), kernel);
+        std::printf(" %*.1f", width, f32_rate(&m, dense, s.rows, s.cols, frames, products, rng));
+    }
+}
+
 /**
  * `--ymm` (and after the default tables): the Q8_0 and per-channel int8 kernels of every width this
  * CPU runs (…_avx2, …_avx_vnni, the 512-bit …_vnni) beside ggml's stock Q8_0 matmul, and the F32
@@ -371,17 +402,15 @@ void print_int8_widths(const Source * source, int64_t rows, int64_t cols, int64_
  */
 void ymm_rates(bool quick) {
     std::mt19937 rng(7);
-    const Shape all[] = {{"110M q/k/v/out", 512, 512},   {"110M FF linear1", 2048, 512},  {"110M FF linear2", 512, 2048},
-                         {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
-    const Shape small[] = {{"smoke 64 x 96", 64, 96}};
-    const std::vector<int64_t> frames_list = quick ? std::vector<int64_t>{3, 17} : std::vector<int64_t>{125, 750};
-    const int products = quick ? 2 : 12;
+    const WidthRun run = width_run(quick);
+    const std::vector<int64_t> & frames_list = run.frames;
+    const int products = run.products;
     const char * labels[] = {"q8_0_avx2", "q8_0_avx_vnni", "q8_0_avx_vnni(evex)", "q8_0_vnni"};
     std::printf("\nQ8_0 kernels by width, one thread, G multiply-adds/s (%d products per graph run; ggml: its stock Q8_0 mul_mat):\n", products);
     std::printf("%-17s %6s |", "shape", "frames");
     for (const char * label : labels) std::printf(" %19s", label);
     std::printf(" %9s\n", "ggml");
-    for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
+    for (const Shape & s : run.shapes) {
         const std::vector<BlockQ8_0> blocks = random_q8_blocks(s.rows, s.cols, rng);
         for (int64_t frames : frames_list) {
             std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
@@ -395,22 +424,14 @@ void ymm_rates(bool quick) {
     const char * channel_labels[] = {"int8_channel_avx2", "int8_ch_avx_vnni", "int8_ch_vnni(evex)", "int8_channel_vnni"};
     for (const char * label : channel_labels) std::printf(" %19s", label);
     std::printf(" %10s %10s %9s\n", "f32_avx2", "f32_avx512", "ggml");
-    for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
+    for (const Shape & s : run.shapes) {
         std::vector<float> dense(size_t(s.rows * s.cols));
         std::normal_distribution<float> normal(0.0f, 1.0f);
         for (float & v : dense) v = normal(rng);
         for (int64_t frames : frames_list) {
             std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
             print_int8_widths<PackedI8ChannelMatrix>(dense.data(), s.rows, s.cols, frames, products, rng);
-            for (F32Kernel kernel : {F32Kernel::Avx2, F32Kernel::Avx512}) {
-                if (kernel == F32Kernel::Avx2 ? !cpu_has_avx2() : !cpu_has_avx512f()) {
-                    std::printf(" %10s", "-");
-                    continue;
-                }
-                std::vector<uint8_t> storage(64);  // not empty: GCC 12 -Wnonnull misreads assign() on an empty vector
-                const PackedF32Matrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedF32Matrix::storage_bytes(s.rows, s.cols)), kernel);
-                std::printf(" %10.1f", f32_rate(&m, dense, s.rows, s.cols, frames, products, rng));
-            }
+            print_f32_widths(dense, s, frames, products, 10, rng);
             std::printf(" %9.1f\n", f32_rate(nullptr, dense, s.rows, s.cols, frames, products, rng));
         }
     }
@@ -425,17 +446,15 @@ void ymm_rates(bool quick) {
  */
 void i16_rates(bool quick) {
     std::mt19937 rng(7);
-    const Shape all[] = {{"110M q/k/v/out", 512, 512},   {"110M FF linear1", 2048, 512},  {"110M FF linear2", 512, 2048},
-                         {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
-    const Shape small[] = {{"smoke 64 x 96", 64, 96}};
-    const std::vector<int64_t> frames_list = quick ? std::vector<int64_t>{3, 17} : std::vector<int64_t>{125, 750};
-    const int products = quick ? 2 : 12;
+    const WidthRun run = width_run(quick);
+    const std::vector<int64_t> & frames_list = run.frames;
+    const int products = run.products;
     std::printf("\n14-bit and F32 by width, one thread, G multiply-adds/s (%s; %d products per graph run):\n",
                 g_cpu_time ? "process CPU time" : "wall clock", products);
     std::printf("%-17s %6s |", "shape", "frames");
     for (const char * label : {"i16_avx2", "i16_avx_vnni", "i16_avx_vnni(evex)", "i16_vnni", "f32_avx2", "f32_avx512"}) std::printf(" %18s", label);
     std::printf("\n");
-    for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
+    for (const Shape & s : run.shapes) {
         std::vector<float> dense(size_t(s.rows * s.cols));
         std::normal_distribution<float> normal(0.0f, 1.0f);
         for (float & v : dense) v = normal(rng);
@@ -450,15 +469,7 @@ void i16_rates(bool quick) {
                 const PackedI16Matrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedI16Matrix::storage_bytes(s.rows, s.cols)), kernel);
                 std::printf(" %18.1f", f32_rate(&m, dense, s.rows, s.cols, frames, products, rng));
             }
-            for (F32Kernel kernel : {F32Kernel::Avx2, F32Kernel::Avx512}) {
-                if (kernel == F32Kernel::Avx2 ? !cpu_has_avx2() : !cpu_has_avx512f()) {
-                    std::printf(" %18s", "-");
-                    continue;
-                }
-                std::vector<uint8_t> storage(64);
-                const PackedF32Matrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedF32Matrix::storage_bytes(s.rows, s.cols)), kernel);
-                std::printf(" %18.1f", f32_rate(&m, dense, s.rows, s.cols, frames, products, rng));
-            }
+            print_f32_widths(dense, s, frames, products, 18, rng);
             std::printf("\n");
         }
     }
