@@ -9,7 +9,7 @@
 #include "cpu_ops.h"
 #include "int8_decoder_rows.h"
 #include "simd_math.h"
-#include "simd_math_avx2.h"
+#include "simd_math_avx2.h"  // PARAKEET_TARGET_BEGIN
 
 namespace parakeet {
 
