@@ -18,19 +18,23 @@ PARAKEET_AVX2 inline void start_tile256(__m256 (&acc)[MR][4], const float * y, s
         for (int v = 0; v < 4; ++v) acc[r][v] = accumulate ? _mm256_loadu_ps(y + size_t(r) * y_stride + 8 * v) : _mm256_setzero_ps();
 }
 
+/** The epilogue `ep` on the tile (frames from t0, outputs from col0); a frame the mask drops becomes zeros. */
+template <int MR>
+PARAKEET_AVX2 inline void finish_tile256(__m256 (&acc)[MR][4], const EpilogueView & ep, int64_t t0, int64_t col0) {
+    for (int r = 0; r < MR; ++r) {
+        const bool keep = ep.frame_keep(t0 + r) != 0.0f;
+        for (int v = 0; v < 4; ++v) {
+            __m256 o = finish_outputs256(acc[r][v], ep.bias_at(col0 + 8 * v), ep.silu, ep.residual_at(t0 + r, col0 + 8 * v), ep.scale);
+            if (ep.relu) o = _mm256_max_ps(o, _mm256_setzero_ps());
+            acc[r][v] = keep ? o : _mm256_setzero_ps();
+        }
+    }
+}
+
 /** The tile into y, through the epilogue `ep` (frames from t0, outputs from col0) on the last chunk (else nullptr). */
 template <int MR>
 PARAKEET_AVX2 inline void end_tile256(__m256 (&acc)[MR][4], float * y, size_t y_stride, const EpilogueView * ep, int64_t t0, int64_t col0) {
-    if (ep != nullptr) {
-        for (int r = 0; r < MR; ++r) {
-            const bool keep = ep->frame_keep(t0 + r) != 0.0f;
-            for (int v = 0; v < 4; ++v) {
-                __m256 o = finish_outputs256(acc[r][v], ep->bias_at(col0 + 8 * v), ep->silu, ep->residual_at(t0 + r, col0 + 8 * v), ep->scale);
-                if (ep->relu) o = _mm256_max_ps(o, _mm256_setzero_ps());
-                acc[r][v] = keep ? o : _mm256_setzero_ps();
-            }
-        }
-    }
+    if (ep != nullptr) finish_tile256<MR>(acc, *ep, t0, col0);
     for (int r = 0; r < MR; ++r)
         for (int v = 0; v < 4; ++v) _mm256_storeu_ps(y + size_t(r) * y_stride + 8 * v, acc[r][v]);
 }
