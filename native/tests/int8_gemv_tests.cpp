@@ -1,7 +1,8 @@
 // The decoders' int8 products (int8_decoder_vnni.h: per row under weightType 'int8', per 32-block for a
 // quantized file under 'auto'): against a float64 product of the same F32 weights, a block of
 // vectors against the same vectors one by one, and a transducer on them against the same
-// transducer on F32. Skipped (and said so) where the CPU has no AVX512-VNNI.
+// transducer on F32; each on every kernel this CPU runs (int8_decoder_vnni, int8_decoder_avx2), and
+// the two kernels' outputs equal. Skipped (and said so) where the CPU has no AVX2.
 #include <cmath>
 #include <iostream>
 #include <random>
@@ -20,11 +21,20 @@ using namespace parakeet;
 
 namespace {
 
-/** The int8 products run only on AVX512-VNNI; elsewhere the case is reported as skipped (ctest). */
+/** The int8 products run on AVX2 and up; elsewhere the case is reported as skipped (ctest). */
 bool skipped() {
     if (Int8Rows::supported()) return false;
-    parakeet_tests::skip("this CPU has no AVX512-VNNI, so the decoder stays F32");
+    parakeet_tests::skip("this CPU has no AVX2, so the decoder stays F32");
     return true;
+}
+
+/** The kernels this CPU (under PARAKEET_CPU_CLASS) runs the products on. */
+std::vector<Int8Kernel> kernels_here() {
+    std::vector<Int8Kernel> out;
+    for (const Int8Kernel k : {Int8Kernel::Vnni512, Int8Kernel::Avx2}) {
+        if (int8_kernel_runs_here(k)) out.push_back(k);
+    }
+    return out;
 }
 
 std::vector<float> uniform(size_t n, float bound, std::mt19937 & rng) {
@@ -48,7 +58,7 @@ double rel_l2(const std::vector<double> & ref, const float * got) {
 namespace {
 
 // Row counts off the 8-row tile, column counts off the 64-byte chunk, and the decoder's shapes.
-void gemv_matches_float64(double bound) {
+void gemv_matches_float64(double bound, Int8Kernel kernel) {
     std::mt19937 rng(7);
     const std::vector<std::pair<int, int>> shapes{{2560, 640}, {1030, 640}, {13, 17}, {9, 130}, {1, 64}};
     for (const auto & s : shapes) {
@@ -62,7 +72,7 @@ void gemv_matches_float64(double bound) {
             ref[size_t(o)] = b[size_t(o)] + d;
             ref_acc[size_t(o)] = 1.0 + d;
         }
-        const Int8Rows q(w, rows, cols);
+        const Int8Rows q(w, rows, cols, kernel);
         Int8Inputs room;
         std::vector<float> y(static_cast<size_t>(rows), -99.0f), acc(static_cast<size_t>(rows), 1.0f);
         q.gemv(x.data(), b.data(), y.data(), false, room);
@@ -80,18 +90,42 @@ void gemv_matches_float64(double bound) {
 
 TEST(int8_gemv_matches_float64_within_int8_error) {
     if (skipped()) return;
-    gemv_matches_float64(2e-2);
+    for (const Int8Kernel k : kernels_here()) gemv_matches_float64(2e-2, k);
+}
+
+// The AVX2 twin computes the 512-bit kernel's integer dot products and scales them with the same
+// fused rounding: every output equal, one vector and blocks of vectors, bias and accumulate.
+TEST(int8_gemv_kernels_give_equal_outputs) {
+    if (parakeet_tests::skip_unless(int8_kernel_runs_here(Int8Kernel::Vnni512), "needs AVX512-VNNI to compare the AVX2 twin with")) return;
+    std::mt19937 rng(5);
+    for (const auto & s : std::vector<std::pair<int, int>>{{1030, 640}, {13, 17}, {9, 130}, {24, 200}}) {
+        const int rows = s.first, cols = s.second, k = 7;
+        const std::vector<float> w = uniform(size_t(rows) * size_t(cols), 1.0f / std::sqrt(float(cols)), rng);
+        const std::vector<float> X = uniform(size_t(k) * size_t(cols), 1.0f, rng), b = uniform(size_t(rows), 0.5f, rng);
+        const Int8Rows wide(w, rows, cols, Int8Kernel::Vnni512), narrow(w, rows, cols, Int8Kernel::Avx2);
+        Int8Inputs room;
+        std::vector<float> yw(size_t(rows), 1.0f), yn(size_t(rows), 1.0f), Yw(size_t(k) * size_t(rows)), Yn(size_t(k) * size_t(rows));
+        wide.gemv(X.data(), b.data(), yw.data(), false, room);
+        narrow.gemv(X.data(), b.data(), yn.data(), false, room);
+        CHECK(yw == yn);
+        wide.gemv(X.data() + cols, nullptr, yw.data(), true, room);
+        narrow.gemv(X.data() + cols, nullptr, yn.data(), true, room);
+        CHECK(yw == yn);
+        wide.gemv_block(X.data(), k, b.data(), Yw.data(), room);
+        narrow.gemv_block(X.data(), k, b.data(), Yn.data(), room);
+        CHECK(Yw == Yn);
+    }
 }
 
 namespace {
 
 // The joint evaluates blocks of frames (greedy.cpp, JointCache) and must give the numbers a
 // frame-by-frame evaluation gives.
-void block_equals_one_at_a_time() {
+void block_equals_one_at_a_time(Int8Kernel kernel) {
     std::mt19937 rng(11);
     const int rows = 1031, cols = 200;
     const std::vector<float> w = uniform(size_t(rows) * size_t(cols), 0.1f, rng), b = uniform(size_t(rows), 0.5f, rng);
-    const Int8Rows q(w, rows, cols);
+    const Int8Rows q(w, rows, cols, kernel);
     Int8Inputs room;
     for (int k = 1; k <= 9; ++k) {
         const std::vector<float> X = uniform(size_t(k) * size_t(cols), 2.0f, rng);
@@ -111,7 +145,7 @@ void block_equals_one_at_a_time() {
 
 TEST(int8_gemv_block_equals_one_vector_at_a_time) {
     if (skipped()) return;
-    block_equals_one_at_a_time();
+    for (const Int8Kernel k : kernels_here()) block_equals_one_at_a_time(k);
 }
 
 namespace {

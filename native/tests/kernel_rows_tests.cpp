@@ -267,7 +267,7 @@ TEST(kernel_choice_follows_the_table) {
     CHECK(choose_kernel(q8, avx2).row == &kernel_row(KernelId::Q8_0Avx2));
     CHECK(choose_kernel(exact, avx2).row == &kernel_row(KernelId::F32Avx2));
     exact.numerics = KernelNumerics::Int16;
-    CHECK(choose_kernel(exact, avx2).row == nullptr);  // 14-bit stays AVX512-VNNI's
+    CHECK(choose_kernel(exact, avx2).row == &kernel_row(KernelId::I16Avx2));
     CpuFeatures vex = avx2;
     vex.hardware = CpuClass::AvxVnni;
     vex.avx_vnni = true;
@@ -276,9 +276,12 @@ TEST(kernel_choice_follows_the_table) {
     evex.avx512vl = evex.avx512_vnni = true;
     evex.cap = CpuClass::AvxVnni;
     CHECK(choose_kernel(q8, evex).row == &kernel_row(KernelId::Q8_0AvxVnniEvex));
+    CHECK(choose_kernel(exact, vex).row == &kernel_row(KernelId::I16AvxVnni));
+    CHECK(choose_kernel(exact, evex).row == &kernel_row(KernelId::I16AvxVnniEvex));
     CpuFeatures skylake_x;
     skylake_x.hardware = CpuClass::Avx512;
     skylake_x.avx512vl = true;
+    CHECK(choose_kernel(exact, skylake_x).row == &kernel_row(KernelId::I16Avx2));
     CHECK(choose_kernel(q8, skylake_x).row == &kernel_row(KernelId::Q8_0Avx2));
     KernelRequest channel = q8;
     channel.placed = GGML_TYPE_F32;

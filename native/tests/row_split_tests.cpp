@@ -112,7 +112,7 @@ TEST(row_split_transducer_equals_one_thread) {
     const Transducer a(hp, f32);
     CHECK(split_changes_nothing(a, J, 12, rng));
     if (!Int8Rows::supported()) {
-        parakeet_tests::skip("the F32 part passed; the int8 part needs AVX512-VNNI");
+        parakeet_tests::skip("the F32 part passed; the int8 part needs AVX2");
         return;
     }
     const DecoderWeights int8 = make_weights(P, J, V, 5, true, rng);

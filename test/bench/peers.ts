@@ -15,7 +15,7 @@
 //
 // Ratios are ours/peer speed (ORT ms ÷ our ms: above 1 we are faster). Matching precision:
 // our F32 file vs ORT fp32, our Q8_0 file vs ORT int8, each as weightType auto runs it (an F32 file
-// as 14-bit blocks on AVX512-VNNI CPUs: README "Weight types"); "best" = the faster of each side;
+// as 14-bit blocks on AVX512-VNNI, AVX-VNNI and AVX2 CPUs: README "Weight types"); "best" = the faster of each side;
 // "pipeline" = ORT's best encoder alone vs our best whole pipeline (mel + encoder + decoder).
 // "all-int8" = the Q8_0 file with weightType q8_0 (every matmul in Q8_0, as ORT's int8 graph), vs ORT int8;
 // "ch-i8" = the Q8_0 file with weightType int8 (per-channel int8 weights, per-frame int8 activations,

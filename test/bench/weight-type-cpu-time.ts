@@ -1,41 +1,42 @@
-// CPU time (process.cpuUsage: user + system, not wall time) of one-call transcriptions at 1 thread on a
-// bench-shaped random model under one weightType (default q8_0: bench:peers' "all-i8" column), and the
-// kernels the load chose. CPU time stays comparable on a shared machine where wall time does not: run it
-// with two builds' addons (PARAKEET_ADDON=…/parakeet.node), interleaved, to compare the builds; it is not
-// a speed figure.
-//   node --import tsx test/bench/weight-type-cpu-time.ts [--shape 110m] [--type q8_0] [--weight-type q8_0]
-//        [--seconds 10] [--runs 5]
+// CPU time per transcription for several weight types of one model, in one process, interleaved:
+// the question "should auto run this file's F32 matmuls as 14-bit blocks on this CPU class?"
+// (native/engine/kernels/cpu/registry.cpp) asked of a whole model rather than one kernel. CPU time
+// (process.cpuUsage) rather than the wall clock, so a machine shared with other work still gives
+// comparable figures (caches and memory bandwidth stay shared: say so when reporting them).
+// Cap the class with PARAKEET_CPU_CLASS in the environment.
+//   node --import tsx test/bench/weight-type-cpu-time.ts --model m.gguf --audio a.wav --weight-types f32,i16 [--runs 5]
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buildInfo, Model } from '../../native/index.js';
-import { meetingLike } from '../support/audio/signals.js';
-import { benchModelFile } from './models.js';
+import { Model, type WeightType, listDevices } from '../../native/index.js';
+import { decodeWav } from '../../app/shared/wav.js';
 
 const { values } = parseArgs({
-  options: {
-    shape: { type: 'string', default: '110m' }, type: { type: 'string', default: 'q8_0' }, 'weight-type': { type: 'string', default: 'q8_0' },
-    seconds: { type: 'string', default: '10' }, runs: { type: 'string', default: '5' },
-  },
+  options: { model: { type: 'string' }, audio: { type: 'string' }, 'weight-types': { type: 'string' }, runs: { type: 'string' } },
 });
-const runs = Number(values.runs);
-const path = benchModelFile(values.shape, values.type);
-const model = await Model.load(path, { threads: 1, weightType: values['weight-type'] as 'q8_0' });
-const pcm = meetingLike(Number(values.seconds), 7);
-await model.transcribe(pcm);  // warm: first-call allocations and page faults out of the figures
-
-const cpuMs: number[] = [];
-const encoderMs: number[] = [];
-for (let i = 0; i < runs; i += 1) {
-  const before = process.cpuUsage();
-  const r = await model.transcribe(pcm);
-  const used = process.cpuUsage(before);
-  cpuMs.push((used.user + used.system) / 1e3);
-  encoderMs.push(r.timings.encoderMs);
+if (values.model === undefined || values.audio === undefined) {
+  throw new Error('usage: weight-type-cpu-time.ts --model <file.gguf> --audio <file.wav> --weight-types f32,i16 [--runs 5]');
 }
-const sorted = [...cpuMs].sort((a, b) => a - b);
-console.log(JSON.stringify({
-  addon: process.env.PARAKEET_ADDON ?? 'native/build', ggml: buildInfo().ggmlCommit.slice(0, 12), file: path, weightType: values['weight-type'],
-  kernels: model.info().kernels, cpuMs: cpuMs.map((ms) => Math.round(ms)), minCpuMs: Math.round(sorted[0]!), medianCpuMs: Math.round(sorted[Math.floor(runs / 2)]!),
-  // Wall time (shared cores: context only): how much of the call the encoder is.
-  encoderWallMs: encoderMs.map((ms) => Math.round(ms)),
-}));
-model.dispose();
+const pcm = decodeWav(new Uint8Array(readFileSync(values.audio))).samples;
+const weightTypes = (values['weight-types'] ?? 'f32,i16').split(',') as WeightType[];
+const runs = Number(values.runs ?? 5);
+
+const models = new Map<WeightType, Model>();
+for (const weightType of weightTypes) models.set(weightType, await Model.load(values.model, { threads: 1, weightType }));
+const cpuMs = new Map<WeightType, number[]>(weightTypes.map((w) => [w, []]));
+for (const model of models.values()) await model.transcribe(pcm);  // warm-up
+for (let run = 0; run < runs; ++run) {
+  for (const [weightType, model] of models) {
+    const before = process.cpuUsage();
+    await model.transcribe(pcm);
+    const used = process.cpuUsage(before);
+    cpuMs.get(weightType)!.push((used.user + used.system) / 1000);
+  }
+}
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+const cpuClass = process.env.PARAKEET_CPU_CLASS ?? '(uncapped)';
+console.log(`class ${cpuClass}; CPU features ${(listDevices().find((d) => d.type === 'cpu')?.cpuFeatures ?? []).join(' ')}`);
+for (const [weightType, model] of models) {
+  const all = cpuMs.get(weightType)!;
+  console.log(`${weightType.padEnd(5)} CPU ms per transcription: median ${median(all).toFixed(0)} (min ${Math.min(...all).toFixed(0)}, max ${Math.max(...all).toFixed(0)}); kernels ${JSON.stringify(model.info().kernels)}`);
+  model.dispose();
+}

@@ -34,15 +34,16 @@ const CLASS_FEATURES: Record<CpuClass, string[]> = {
   amx: [...BELOW_AVX512, 'PARAKEET_AVX512', 'PARAKEET_AVX512_VNNI', 'PARAKEET_AMX_BF16'],
 };
 /**
- * The 256-bit classes' kernels under auto, which the files must then really run: F32 matmuls on
- * f32_avx2 (f32_avx2.cpp), a Q8_0 file's Q8_0 ones on the class's Q8_0 kernel (q8_0_avx2.cpp,
- * q8_0_avx_vnni.cpp: the row q8_0_avx_vnni, or q8_0_avx_vnni_evex, its EVEX build, on an AVX512-VNNI
- * CPU without AVX-VNNI); everything else there is ggml's.
+ * The 256-bit classes' kernels per layout, which the files must then really run: an F32 file's
+ * matmuls on the class's 14-bit kernel under auto and i16 (i16_avx2.cpp, i16_avx_vnni.cpp), its
+ * exact joint.enc on f32_avx2 (f32_avx2.cpp); a Q8_0 file's Q8_0 ones on the class's Q8_0 kernel
+ * (q8_0_avx2.cpp, q8_0_avx_vnni.cpp), its F32 ones on f32_avx2 under auto (the file keeps its types
+ * there) and on the 14-bit kernel under i16. The _avx_vnni rows may run as their EVEX builds
+ * (…_evex) on an AVX512-VNNI CPU without AVX-VNNI; everything else there is ggml's.
  */
-const BELOW_AVX512_KERNELS: Partial<Record<CpuClass, { q8_0: string[]; f32: string[] }>> = {
-  avx2: { q8_0: ['f32_avx2', 'q8_0_avx2'], f32: ['f32_avx2'] },
-  avx_vnni: { q8_0: ['f32_avx2', 'q8_0_avx_vnni'], f32: ['f32_avx2'] },
-};
+const kernelsBelowAvx512 = (cpuClass: 'avx2' | 'avx_vnni', file: 'q8_0' | 'f32', layout: string): string[] =>
+  file === 'f32' ? ['f32_avx2', `i16_${cpuClass}`]
+    : layout === 'i16' ? ['f32_avx2', `i16_${cpuClass}`, `q8_0_${cpuClass}`] : ['f32_avx2', `q8_0_${cpuClass}`];
 
 const models: { file: string; type: WeightType; seed: number }[] = [
   { file: 'heldout-q8_0-s2.gguf', type: 'q8_0', seed: 2 },
@@ -83,8 +84,9 @@ describe('transducer decisions follow the float64 decoder on its own encoder out
         assert.ok(row.agreeing >= row.reliable, `${label}: the engine leaves the float64 decisions at token ${row.agreeing} of ${row.reliable} clear ones\n  ${row.detail}`);
         if (!engineFeatures.includes('PARAKEET_AVX512')) {
           // Below AVX-512 only the class's 256-bit kernels, and each runs wherever the file has its weights.
-          const own = engineFeatures.includes('PARAKEET_AVX2') ? BELOW_AVX512_KERNELS[cpuClass] : undefined;
-          const wanted = own === undefined ? [] : row.model.includes('q8_0') ? own.q8_0 : own.f32;
+          const ownClass = cpuClass === 'avx2' || cpuClass === 'avx_vnni' ? cpuClass : undefined;
+          const wanted = ownClass === undefined || !engineFeatures.includes('PARAKEET_AVX2') ? []
+            : kernelsBelowAvx512(ownClass, row.model.includes('q8_0') ? 'q8_0' : 'f32', row.layout);
           const ran = Object.keys(matmulKernels(row.kernels)).map((k) => k.replace(/_avx_vnni_evex$/, '_avx_vnni')).sort();
           assert.deepEqual(ran, wanted, `${label}: the engine kernels below the AVX-512 class`);
         }

@@ -113,11 +113,12 @@ struct ModelWeights::Placement {
     const bool kernels;
     const bool fused_attention;  // linear_pos weights may run as column halves (MatmulUse::RelPos)
     const bool channel_int8;     // weightType 'int8': every matmul weight that fits, per-channel int8
-    // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block on VNNI
-    // (i16_vnni.h).
+    // weightType 'i16': every F32 and F16 matmul weight as 14-bit integers per 32-block (i16_vnni.h;
+    // the 256-bit kernels on AVX2 and AVX-VNNI).
     const bool int16_floats;
     // 'auto' on VNNI with a file whose matmul weights are all F32, or are block-quantized but for a
-    // few F32 ones (and 'i16' with any file): the F32 matmul weights as 14-bit blocks. The tolerance
+    // few F32 ones (and 'i16' with any file; on AVX2 and AVX-VNNI 'auto' with an all-F32 file): the
+    // F32 matmul weights as 14-bit blocks. The tolerance
     // 'auto' keeps for an F32 file is its F16 twin's distance from it; on the generated models the
     // 14-bit kernel stays a little nearer than that (packed-kernels tests) at ≈ 1.5–2× the F32
     // kernel's speed. In a quantized file (the subsampling's pointwise convs, which stay F32 there:
@@ -224,6 +225,16 @@ struct ModelWeights::Placement {
                                  ": as Q8_0 the model would take " + std::to_string(extra / (1 << 20)) + " MiB more (budget " +
                                  std::to_string(kRequantizeBudgetBytes >> 20) + " MiB)");
             }
+        } else if (convert_to == GGML_TYPE_COUNT && !channel_int8 && kernels) {
+            // Below AVX512-VNNI: 'i16' as everywhere, and 'auto' for an all-F32 file where the F32
+            // kernel is f32_avx2 (the AVX2 and AVX-VNNI classes; a block-quantized file keeps its types,
+            // F32 weights included). The 256-bit 14-bit kernels give the 512-bit one's products bit for
+            // bit, so the tolerance above holds; the registry (registry.cpp, the i16 rows) says what
+            // they gained over f32_avx2. An AVX-512 CPU without VNNI (Skylake-X) keeps F32 exact:
+            // f32_avx512 ran about as fast as i16_avx2 there.
+            bool f32_file = true;
+            for_each_matmul([&](const std::string &, const ggml_tensor * src, int64_t, int64_t) { f32_file = f32_file && src->type == GGML_TYPE_F32; });
+            int16_f32 = int16_floats || (f32_file && !kernel_row_runs(KernelId::F32Avx512) && kernel_runs(KernelNumerics::Int16, GGML_TYPE_F32));
         }
     }
 
@@ -746,7 +757,8 @@ void ModelWeights::quantize_decoder(const Hparams & hp) {
     }
     std::vector<float>().swap(decoder.pred_w);
     std::vector<float>().swap(decoder.out_w);
-    packed_kernels_[op_kernel_name(OpKernelId::Int8DecoderVnni)] = int(2 * decoder.lstm.size() + 1);
+    const OpKernelId kernel = Int8Rows::kernel_here() == Int8Kernel::Vnni512 ? OpKernelId::Int8DecoderVnni : OpKernelId::Int8DecoderAvx2;
+    packed_kernels_[op_kernel_name(kernel)] = int(2 * decoder.lstm.size() + 1);
     decoder.int8 = std::move(q);
 }
 

@@ -70,7 +70,7 @@ struct DecoderWeights {
     std::vector<float> pred_b;  // [J]
     std::vector<float> out_w;   // [O][J]  joint.joint_net.2
     std::vector<float> out_b;   // [O]
-    /** weightType 'int8' on an AVX512-VNNI CPU: int8 twins of the products run per step (int8_decoder_vnni.h),
+    /** weightType 'int8' on an AVX2 CPU or wider: int8 twins of the products run per step (int8_decoder_vnni.h),
      *  whose F32 matrices above are then released; layer 0's input weights stay F32 (their products
      *  are cached per token id). Empty otherwise. */
     struct Int8 {

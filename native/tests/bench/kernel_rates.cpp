@@ -11,6 +11,12 @@
 //   kernels    the Q8_0 (file-exact) and per-channel int8 GEMMs as ggml nodes: 12 independent
 //              products of one quantized activation tensor per graph run, at the encoder's
 //              shapes, in G VPDPBUSD/s (frames · rows · inputs / 64 per product).
+//   --i16      the 14-bit kernels of every width this CPU runs (i16_avx2, i16_avx_vnni, i16_vnni)
+//              beside the exact F32 ones (f32_avx2, f32_avx512): whether 'auto' should run F32
+//              files on 14-bit integers on a class. Each product quantizes its own activations.
+//   --cpu-time (before the mode) times with the process's CPU time instead of the wall clock: on
+//              a machine shared with other work, time spent waiting for a core does not count
+//              (caches and memory bandwidth are still shared).
 //
 // Not a test: ctest never runs it. AVX512-VNNI CPUs only.
 #include <algorithm>
@@ -19,6 +25,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -35,6 +42,7 @@
 #include "ggml-cpu.h"
 #include "ggml.h"
 #include "f32_avx512.h"
+#include "i16_vnni.h"
 #include "int8_channel_vnni.h"
 #include "q8_0_vnni.h"
 #include "amx_bf16.h"
@@ -47,18 +55,26 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+bool g_cpu_time = false;  // --cpu-time
+
+/** Now, in seconds: the wall clock, or (--cpu-time) the CPU time this process has used. */
+double now_seconds() {
+    if (g_cpu_time) return double(std::clock()) / CLOCKS_PER_SEC;
+    return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+}
+
 /** The best of `reps` timings of fn(), in seconds; each rep runs fn() until 0.1 s have passed, per call. */
 double best_seconds_per_call(const std::function<void()> & fn, int reps = 5) {
     fn();  // warm-up
     double best = 1e30;
     for (int r = 0; r < reps; ++r) {
         int calls = 0;
-        const auto start = Clock::now();
+        const double start = now_seconds();
         double elapsed = 0;
         do {
             fn();
             ++calls;
-            elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+            elapsed = now_seconds() - start;
         } while (elapsed < 0.1);
         best = std::min(best, elapsed / calls);
     }
@@ -313,7 +329,7 @@ double ggml_q8_rate(const std::vector<BlockQ8_0> & blocks, int64_t rows, int64_t
 }
 
 /** G multiply–adds/s of `products` W·x nodes of one F32 matrix (a packed one: `packed`; else ggml's own F32 mul_mat) at one thread. */
-double f32_rate(const PackedF32Matrix * packed, const std::vector<float> & weights, int64_t rows, int64_t cols, int64_t frames, int products,
+double f32_rate(const PackedMatmul * packed, const std::vector<float> & weights, int64_t rows, int64_t cols, int64_t frames, int products,
                 std::mt19937 & rng) {
     ggml_init_params params = {
             weights.size() * sizeof(float) + size_t(rows + cols) * size_t(frames) * sizeof(float) * size_t(products + 1) + (size_t(16) << 20),
@@ -347,6 +363,37 @@ void print_int8_widths(const Source * source, int64_t rows, int64_t cols, int64_
     }
 }
 
+/** The tables by width: the encoders' shapes at 10 s and 60 s, 12 products per graph run; `quick`: one small shape (a smoke run). */
+struct WidthRun {
+    std::vector<Shape> shapes;
+    std::vector<int64_t> frames;
+    int products;
+};
+WidthRun width_run(bool quick) {
+    if (quick) return {{{"smoke 64 x 96", 64, 96}}, {3, 17}, 2};
+    return {{{"110M q/k/v/out", 512, 512},
+             {"110M FF linear1", 2048, 512},
+             {"110M FF linear2", 512, 2048},
+             {"0.6B q/k/v/out", 1024, 1024},
+             {"0.6B FF linear1", 4096, 1024},
+             {"0.6B FF linear2", 1024, 4096}},
+            {125, 750},
+            12};
+}
+
+/** One cell per F32 panel kernel (f32_avx2, f32_avx512) of `dense`, `width` wide: its G multiply–adds/s ("-" where it does not run). */
+void print_f32_widths(const std::vector<float> & dense, const Shape & s, int64_t frames, int products, int width, std::mt19937 & rng) {
+    for (F32Kernel kernel : {F32Kernel::Avx2, F32Kernel::Avx512}) {
+        if (kernel == F32Kernel::Avx2 ? !cpu_has_avx2() : !cpu_has_avx512f()) {
+            std::printf(" %*s", width, "-");
+            continue;
+        }
+        std::vector<uint8_t> storage(64);  // not empty: GCC 12 -Wnonnull misreads assign() on an empty vector
+        const PackedF32Matrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedF32Matrix::storage_bytes(s.rows, s.cols)), kernel);
+        std::printf(" %*.1f", width, f32_rate(&m, dense, s.rows, s.cols, frames, products, rng));
+    }
+}
+
 /**
  * `--ymm` (and after the default tables): the Q8_0 and per-channel int8 kernels of every width this
  * CPU runs (…_avx2, …_avx_vnni, the 512-bit …_vnni) beside ggml's stock Q8_0 matmul, and the F32
@@ -355,17 +402,15 @@ void print_int8_widths(const Source * source, int64_t rows, int64_t cols, int64_
  */
 void ymm_rates(bool quick) {
     std::mt19937 rng(7);
-    const Shape all[] = {{"110M q/k/v/out", 512, 512},   {"110M FF linear1", 2048, 512},  {"110M FF linear2", 512, 2048},
-                         {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
-    const Shape small[] = {{"smoke 64 x 96", 64, 96}};
-    const std::vector<int64_t> frames_list = quick ? std::vector<int64_t>{3, 17} : std::vector<int64_t>{125, 750};
-    const int products = quick ? 2 : 12;
+    const WidthRun run = width_run(quick);
+    const std::vector<int64_t> & frames_list = run.frames;
+    const int products = run.products;
     const char * labels[] = {"q8_0_avx2", "q8_0_avx_vnni", "q8_0_avx_vnni(evex)", "q8_0_vnni"};
     std::printf("\nQ8_0 kernels by width, one thread, G multiply-adds/s (%d products per graph run; ggml: its stock Q8_0 mul_mat):\n", products);
     std::printf("%-17s %6s |", "shape", "frames");
     for (const char * label : labels) std::printf(" %19s", label);
     std::printf(" %9s\n", "ggml");
-    for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
+    for (const Shape & s : run.shapes) {
         const std::vector<BlockQ8_0> blocks = random_q8_blocks(s.rows, s.cols, rng);
         for (int64_t frames : frames_list) {
             std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
@@ -379,23 +424,53 @@ void ymm_rates(bool quick) {
     const char * channel_labels[] = {"int8_channel_avx2", "int8_ch_avx_vnni", "int8_ch_vnni(evex)", "int8_channel_vnni"};
     for (const char * label : channel_labels) std::printf(" %19s", label);
     std::printf(" %10s %10s %9s\n", "f32_avx2", "f32_avx512", "ggml");
-    for (const Shape & s : quick ? std::vector<Shape>(std::begin(small), std::end(small)) : std::vector<Shape>(std::begin(all), std::end(all))) {
+    for (const Shape & s : run.shapes) {
         std::vector<float> dense(size_t(s.rows * s.cols));
         std::normal_distribution<float> normal(0.0f, 1.0f);
         for (float & v : dense) v = normal(rng);
         for (int64_t frames : frames_list) {
             std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
             print_int8_widths<PackedI8ChannelMatrix>(dense.data(), s.rows, s.cols, frames, products, rng);
-            for (F32Kernel kernel : {F32Kernel::Avx2, F32Kernel::Avx512}) {
-                if (kernel == F32Kernel::Avx2 ? !cpu_has_avx2() : !cpu_has_avx512f()) {
-                    std::printf(" %10s", "-");
+            print_f32_widths(dense, s, frames, products, 10, rng);
+            std::printf(" %9.1f\n", f32_rate(nullptr, dense, s.rows, s.cols, frames, products, rng));
+        }
+    }
+    std::printf("('-': not on this CPU or above PARAKEET_CPU_CLASS=%s)\n", cpu_class_name(cpu_class_cap()));
+}
+
+/**
+ * `--i16`: the 14-bit layout by width beside the exact F32 panels, one thread, G multiply-adds/s,
+ * each product with its own activation quantization (as a lone matmul in the encoder has), on the
+ * encoders' shapes (`--i16 --quick`: one small shape, a smoke run). registry.cpp's 'auto' choice
+ * per class reads this table.
+ */
+void i16_rates(bool quick) {
+    std::mt19937 rng(7);
+    const WidthRun run = width_run(quick);
+    const std::vector<int64_t> & frames_list = run.frames;
+    const int products = run.products;
+    std::printf("\n14-bit and F32 by width, one thread, G multiply-adds/s (%s; %d products per graph run):\n",
+                g_cpu_time ? "process CPU time" : "wall clock", products);
+    std::printf("%-17s %6s |", "shape", "frames");
+    for (const char * label : {"i16_avx2", "i16_avx_vnni", "i16_avx_vnni(evex)", "i16_vnni", "f32_avx2", "f32_avx512"}) std::printf(" %18s", label);
+    std::printf("\n");
+    for (const Shape & s : run.shapes) {
+        std::vector<float> dense(size_t(s.rows * s.cols));
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        for (float & v : dense) v = normal(rng);
+        for (int64_t frames : frames_list) {
+            std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
+            for (Int8Kernel kernel : {Int8Kernel::Avx2, Int8Kernel::AvxVnniVex, Int8Kernel::AvxVnniEvex, Int8Kernel::Vnni512}) {
+                if (!int8_kernel_runs_here(kernel)) {
+                    std::printf(" %18s", "-");
                     continue;
                 }
                 std::vector<uint8_t> storage(64);  // not empty: GCC 12 -Wnonnull misreads assign() on an empty vector
-                const PackedF32Matrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedF32Matrix::storage_bytes(s.rows, s.cols)), kernel);
-                std::printf(" %10.1f", f32_rate(&m, dense, s.rows, s.cols, frames, products, rng));
+                const PackedI16Matrix m(dense.data(), s.rows, s.cols, aligned64(storage, PackedI16Matrix::storage_bytes(s.rows, s.cols)), kernel);
+                std::printf(" %18.1f", f32_rate(&m, dense, s.rows, s.cols, frames, products, rng));
             }
-            std::printf(" %9.1f\n", f32_rate(nullptr, dense, s.rows, s.cols, frames, products, rng));
+            print_f32_widths(dense, s, frames, products, 18, rng);
+            std::printf("\n");
         }
     }
     std::printf("('-': not on this CPU or above PARAKEET_CPU_CLASS=%s)\n", cpu_class_name(cpu_class_cap()));
@@ -462,6 +537,14 @@ int main(int argc, char ** argv) {
                         "VNNI Q8_0 tile loop, %lld rows × %lld inputs, %lld frames, cache-resident: %.2f G VPDPBUSD/s (%.0f %% of VPDPBUSD alone)\n",
                         static_cast<long long>(rows), static_cast<long long>(cols), static_cast<long long>(frames), rate, 100 * rate / peak);
             }
+        return 0;
+    }
+    if (argc > 1 && std::strcmp(argv[1], "--cpu-time") == 0) {
+        g_cpu_time = true;
+        --argc, ++argv;
+    }
+    if (argc > 1 && std::strcmp(argv[1], "--i16") == 0) {
+        i16_rates(argc > 2 && std::strcmp(argv[2], "--quick") == 0);
         return 0;
     }
     if (argc > 1 && std::strcmp(argv[1], "--ymm") == 0) {

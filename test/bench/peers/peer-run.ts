@@ -6,7 +6,7 @@
 // "channel-int8" is the Q8_0 file with weightType int8 (per-channel int8 weights, per-frame int8
 // activations: ORT's precision class, int8_channel_vnni.h); "F32 exact" is the F32 file with
 // weightType f32 (the exact F32 kernel, where auto runs an F32 file as 14-bit blocks on
-// AVX512-VNNI CPUs, i16_vnni.h: no further from F32 than an F16 copy). Every error is against
+// AVX512-VNNI, AVX-VNNI and AVX2 CPUs, i16_vnni.h: no further from F32 than an F16 copy). Every error is against
 // the exact F32 output, which ONNX Runtime fp32 must match.
 // Prints one JSON line. Driven by test/bench/peers.ts.
 import { readFileSync } from 'node:fs';

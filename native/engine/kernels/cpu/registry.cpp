@@ -70,6 +70,11 @@ std::unique_ptr<PackedMatmul> make_channel(const WeightData & w, uint8_t * stora
     const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
     return std::make_unique<PackedI8ChannelMatrix>(v.data(), w.rows, w.cols, storage, K);
 }
+template <Int8Kernel K>
+std::unique_ptr<PackedMatmul> make_i16(const WeightData & w, uint8_t * storage) {
+    const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
+    return std::make_unique<PackedI16Matrix>(v.data(), w.rows, w.cols, storage, K);
+}
 // What a row needs beyond its class (KernelRow::needs).
 bool vex_vnni(const CpuFeatures & cpu) { return cpu.avx_vnni_vex(); }
 bool evex_vnni(const CpuFeatures & cpu) { return cpu.avx_vnni_evex(); }
@@ -100,6 +105,15 @@ constexpr unsigned kStored = numerics_bit(N::Stored), kInt16 = numerics_bit(N::I
 // generated test's bound, about twice the worst relative L2 measured over frames × epilogues (Zen 4,
 // 2026-12-06): F32/F16 3.7e-7, i16 1.3e-4, Q8_0 6.1e-3, Q4_K 5.9e-3, Q8_0 halves 2.5e-3, per-channel
 // int8 1.1e-2; the AMX rows (BF16 activations) were not measured here.
+//
+// What 'auto' picks on the 256-bit classes (model_weights.cpp): an all-F32 file's matmuls on the
+// 14-bit rows (i16_avx2, i16_avx_vnni*), not f32_avx2; a block-quantized file keeps its types, and
+// the avx512 class (no VNNI) its exact f32_avx512 (40–52 G/s here, i16_avx2's 37–39 no gain). The
+// products equal the 512-bit i16_vnni's bit for bit, so auto's accuracy rule for it holds. Measured
+// in process CPU time, one thread, under the forced class on a shared Zen 4 (2026-12-07; `npm run
+// bench:kernels -- --cpu-time --i16`, test/bench/weight-type-cpu-time.ts): i16_avx2 37–39 G
+// multiply-adds/s against f32_avx2's 20–21.5 on the encoders' shapes, i16_avx_vnni_evex 79–84;
+// the 110M F32 model on 10 s: 718 → 428 ms under avx2, 729 → 248 ms under avx_vnni.
 const std::vector<KernelRow> & kernel_table() {
     static const std::vector<KernelRow> rows = {
             {KernelId::F32AmxBf16, "f32_amx_bf16", C::Amx, kStored | kInt16, kStoresQ8_0 | kFloats, false, true, H::HalvesOnly, panels_and_blocks,
@@ -121,8 +135,17 @@ const std::vector<KernelRow> & kernel_table() {
              channel_halves, PackedI8ChannelMatrix::storage_bytes, make_channel<Int8Kernel::Avx2>, "any (per-channel int8)", "weightType int8, AVX2",
              "kernels/cpu/matmul/int8_channel_avx2.cpp", 2e-2},
             {KernelId::I16Vnni, "i16_vnni", C::Avx512Vnni, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
-             PackedI16Matrix::storage_bytes, from_values<PackedI16Matrix>, "F32, F16 (14-bit blocks)",
+             PackedI16Matrix::storage_bytes, make_i16<Int8Kernel::Vnni512>, "F32, F16 (14-bit blocks)",
              "i16; auto: F32 file, or the F32 weights of a block-quantized file", "kernels/cpu/matmul/i16_vnni.cpp", 3e-4},
+            {KernelId::I16AvxVnni, "i16_avx_vnni", C::AvxVnni, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
+             PackedI16Matrix::storage_bytes, make_i16<Int8Kernel::AvxVnniVex>, "F32, F16 (14-bit blocks)",
+             "i16; auto: all-F32 file, AVX-VNNI (256-bit VPDPWSSD, VEX)", "kernels/cpu/matmul/i16_avx_vnni.cpp", 3e-4, vex_vnni},
+            {KernelId::I16AvxVnniEvex, "i16_avx_vnni_evex", C::AvxVnni, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
+             PackedI16Matrix::storage_bytes, make_i16<Int8Kernel::AvxVnniEvex>, "F32, F16 (14-bit blocks)",
+             "i16; auto: all-F32 file, class avx_vnni on an AVX512-VNNI CPU (EVEX)", "kernels/cpu/matmul/i16_avx_vnni.cpp", 3e-4, evex_vnni},
+            {KernelId::I16Avx2, "i16_avx2", C::Avx2, kInt16, kFloats, false, false, H::WholeOrHalves, i16_fits, i16_halves,
+             PackedI16Matrix::storage_bytes, make_i16<Int8Kernel::Avx2>, "F32, F16 (14-bit blocks)", "i16; auto: all-F32 file, AVX2 (VPMADDWD)",
+             "kernels/cpu/matmul/i16_avx2.cpp", 3e-4},
             {KernelId::Q8_0RelPosVnni, "q8_0_rel_pos_vnni", C::Avx512Vnni, kStored, kStoresQ8_0, false, false, H::BlockHalves, panels_and_blocks,
              panels_and_blocks, Q8RelPosProjection::storage_bytes, nullptr, "Q8_0", "linear_pos of a Q8_0 weight under the fused attention",
              "kernels/cpu/matmul/q8_0_rel_pos_vnni.cpp", 1e-2},
@@ -277,6 +300,9 @@ const std::vector<OpKernelRow> & op_kernel_table() {
             {OpKernelId::Int8DecoderVnni, FusedOp::Int8Decoder, "int8_decoder_vnni", CpuClass::Avx512Vnni,
              "weightType int8: the LSTM's and the joint's products", "kernels/cpu/matmul/int8_decoder_vnni.cpp",
              "int8_gemv_matches_float64_within_int8_error"},
+            {OpKernelId::Int8DecoderAvx2, FusedOp::Int8Decoder, "int8_decoder_avx2", CpuClass::Avx2,
+             "the same where there is no AVX512-VNNI (equal outputs)", "kernels/cpu/matmul/int8_decoder_avx2.cpp",
+             "int8_gemv_kernels_give_equal_outputs"},
             {OpKernelId::LogMelAvx512, FusedOp::LogMel, "log_mel_avx512", CpuClass::Avx512, "the float64 log-mel featurizer, 8 frames at a time",
              "kernels/cpu/ops/preprocessor.cpp", "test/native/parity.test.ts"},
             {OpKernelId::StreamAttentionAvx512, FusedOp::StreamAttention, "stream_attention_avx512", CpuClass::Avx512,

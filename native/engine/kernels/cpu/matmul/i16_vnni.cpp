@@ -9,6 +9,7 @@
 // Activation rows, one per frame: K int16, then K/32 float scales.
 #include "i16_vnni.h"
 #include "cpu_ops.h"
+#include "i16_ymm.h"
 #include "packed_op.h"
 #include "simd_math.h"
 #include "block_chunks.h"
@@ -48,12 +49,25 @@ PARAKEET_VNNI512 inline float quantize_block(const float * v, int16_t * q) {
 
 }  // namespace
 
-// Only built where the CPU has AVX512-VNNI (model_weights.cpp asks for it nowhere else).
-PackedI16Matrix::PackedI16Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
+const char * i16_kernel_layout(Int8Kernel k) {
+    switch (k) {
+        case Int8Kernel::Vnni512: return "i16_vnni";
+        case Int8Kernel::AvxVnniVex: return "i16_avx_vnni";
+        case Int8Kernel::AvxVnniEvex: return "i16_avx_vnni_evex";
+        case Int8Kernel::Avx2: return "i16_avx2";
+    }
+    return "i16_avx2";
+}
+
+// Built where `kernel` runs (the registry's rows): AVX2 at least. The weights are rounded by the
+// 512-bit quantizer where the CPU has it, else by its AVX2 twin: the same bytes either way.
+PackedI16Matrix::PackedI16Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel)
+        : rows_(rows), cols_(cols), kernel_(kernel) {
     if (!fits(rows, cols)) throw std::invalid_argument("PackedI16Matrix: rows and cols must be multiples of 32");
     const int64_t nb = cols / 32, panels = rows / kPanel;
     packed_ = storage;
 #ifdef PARAKEET_X86
+    static const bool avx512 = cpu_has_avx512_vnni();
     for (int64_t p = 0; p < panels; ++p) {
         for (int64_t b = 0; b < nb; ++b) {
             // Each row's pair g (two int16, one 32-bit word) goes to word g·32 + r: the [pair][row] order VPDPWSSD reads.
@@ -62,7 +76,8 @@ PackedI16Matrix::PackedI16Matrix(const float * w, int64_t rows, int64_t cols, ui
             float * sdst = reinterpret_cast<float *>(block + kScalesAt);
             for (int r = 0; r < kPanel; ++r) {
                 alignas(64) int16_t q[32];
-                sdst[r] = quantize_block(w + size_t(p * kPanel + r) * size_t(cols) + size_t(b * 32), q);
+                const float * v = w + size_t(p * kPanel + r) * size_t(cols) + size_t(b * 32);
+                sdst[r] = avx512 ? quantize_block(v, q) : i16_avx2_quantize_block(v, q);
                 uint32_t words[16];
                 std::memcpy(words, q, sizeof words);
                 for (int g = 0; g < 16; ++g) pairs[g * 32 + r] = words[g];
@@ -71,7 +86,7 @@ PackedI16Matrix::PackedI16Matrix(const float * w, int64_t rows, int64_t cols, ui
     }
 #else
     (void)w, (void)nb, (void)panels;
-    throw std::logic_error("PackedI16Matrix needs AVX512-VNNI");
+    throw std::logic_error("PackedI16Matrix needs an x86 CPU with AVX2");
 #endif
 }
 
@@ -86,7 +101,14 @@ PARAKEET_VNNI512 void quantize_row(const float * x, int64_t k, uint8_t * out) {
     for (int64_t b = 0; b < k / 32; ++b) scales[b] = quantize_block(x + b * 32, q + b * 32);
 }
 
-void quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) { quantize_rows_op<quantize_row>(dst, ith, nth, userdata); }
+// The same bytes either way (i16_avx2.cpp): the 256-bit kernels' rows may come from here too.
+void quantize_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+    static const bool avx512 = cpu_has_avx512_vnni();
+    if (avx512)
+        quantize_rows_op<quantize_row>(dst, ith, nth, userdata);
+    else
+        quantize_rows_op<i16_avx2_quantize_row>(dst, ith, nth, userdata);
+}
 
 // MR frames × one panel of 32 output rows, over blocks [b0, b1); `accumulate` adds to y (later chunks).
 template <int MR>
@@ -135,34 +157,53 @@ PARAKEET_VNNI512 void gemm_panels(const ggml_tensor * xq, ggml_tensor * dst, con
 
 void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) { share_panels<PackedI16Matrix, gemm_panels>(dst, ith, nth, userdata); }
 
+/** The GEMM op body of each kernel. */
+ggml_custom_op_t gemm_op_of(Int8Kernel k) {
+    switch (k) {
+        case Int8Kernel::Vnni512: return gemm_op;
+        case Int8Kernel::AvxVnniVex: return i16_avx_vnni_vex_gemm_op;
+        case Int8Kernel::AvxVnniEvex: return i16_avx_vnni_evex_gemm_op;
+        case Int8Kernel::Avx2: return i16_avx2_gemm_op;
+    }
+    return gemm_op;
+}
+
 #else
 
 void quantize_op(ggml_tensor *, int, int, void *) {}
-void gemm_op(ggml_tensor *, int, int, void *) {}
+ggml_custom_op_t gemm_op_of(Int8Kernel) { return nullptr; }
 
 #endif  // PARAKEET_X86
+
+/** The nodes' name prefix: "i16" for the 512-bit kernel (as before the 256-bit ones), else the kernel id. */
+const char * node_prefix(Int8Kernel k) { return k == Int8Kernel::Vnni512 ? "i16" : i16_kernel_layout(k); }
 
 }  // namespace
 
 // W·x in two custom ops: the activations into 14-bit blocks, then the GEMM. CPU backend only; the
-// nodes are named "i16_quantize:<weight>" and "i16_gemm:<weight>" (profiles).
+// nodes are named "i16_quantize:<weight>" and "i16_gemm:<weight>" (profiles; the 256-bit kernels'
+// "i16_avx2_…" and "i16_avx_vnni_…").
 ggml_tensor * PackedI16Matrix::apply(ggml_context * ctx, ggml_tensor * x, const char * weight_name, const Epilogue & e) const {
     return apply_quantized(ctx, quantize(ctx, x, weight_name), weight_name, e);
 }
 
 ggml_tensor * PackedI16Matrix::quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const {
-    return quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), quantize_op, "i16", weight_name);
+    return quantize_node(ctx, x, cols(), quantized_row_bytes(cols()), quantize_op, node_prefix(kernel_), weight_name);
 }
 
 ggml_tensor * PackedI16Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
-    return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols()), e, gemm_op, "i16", weight_name);
+    return quantized_gemm_node(ctx, xq, *this, configs_, quantized_row_bytes(cols()), e, gemm_op_of(kernel_), node_prefix(kernel_), weight_name);
 }
 
 size_t i16_activation_row_bytes(int64_t k) { return quantized_row_bytes(k); }
 
 void quantize_i16_activation_row(const float * x, int64_t k, uint8_t * out) {
 #ifdef PARAKEET_X86
-    quantize_row(x, k, out);
+    static const bool avx512 = cpu_has_avx512_vnni();
+    if (avx512)
+        quantize_row(x, k, out);
+    else
+        i16_avx2_quantize_row(x, k, out);
 #else
     (void)x, (void)k, (void)out;
 #endif

@@ -16,15 +16,22 @@
 // an F32 file's matmul weights here (its tolerance for F32 is the F16 twin's distance), but keeps
 // an F16 file on its exact F16 kernel (past the 1.25× of a file's own error that `auto` allows
 // itself); weightType 'i16' takes F16 weights too, 'f32' keeps the exact F32 kernel (f32_avx512.h).
+//
+// The same layout and activation rows run on the 256-bit kernels (i16_ymm.h: AVX2's VPMADDWD,
+// AVX-VNNI's VPDPWSSD ymm), one per Int8Kernel instruction set, as the Q8_0 layout does.
 #pragma once
 
 #include <cstdint>
 
 #include "ggml.h"
+#include "int8_kernel.h"
 #include "packed_op.h"
 #include "packed_weights.h"
 
 namespace parakeet {
+
+/** Its row in ModelInfo.kernels, per kernel (i16_vnni, i16_avx_vnni, i16_avx_vnni_evex, i16_avx2). */
+const char * i16_kernel_layout(Int8Kernel k);
 
 /** F32 weights [rows out][cols in] as 14-bit integers per 32-block, repacked for VPDPWSSD (see i16_vnni.cpp). */
 class PackedI16Matrix final : public PackedMatmul {
@@ -33,8 +40,11 @@ public:
     static bool fits(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % 32 == 0 && cols > 0; }
     /** Bytes of storage the packed form of a [rows][cols] matrix takes: 2 per weight, 4 per row and block. */
     static size_t storage_bytes(int64_t rows, int64_t cols);
-    /** `w` row-major [rows][cols] F32, finite; `storage` (64-byte aligned, storage_bytes long) holds the packed form and outlives this. */
-    PackedI16Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage);
+    /**
+     * `w` row-major [rows][cols] F32, finite; `storage` (64-byte aligned, storage_bytes long) holds the packed form and outlives this;
+     * `kernel` runs it (int8_kernel_runs_here(kernel) must hold).
+     */
+    PackedI16Matrix(const float * w, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel = int8_kernel_for_this_cpu());
 
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
@@ -44,7 +54,8 @@ public:
     ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
     ActivationFormat activation_format() const override { return ActivationFormat::I16Blocks; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
-    const char * layout_name() const override { return "i16_vnni"; }
+    const char * layout_name() const override { return i16_kernel_layout(kernel_); }
+    Int8Kernel kernel() const { return kernel_; }
 
     /** Bytes of one block of a panel: 16 pairs × 32 rows × 2 int16 (2 KiB), then at kScalesAt the 32 rows' float scales. */
     static constexpr size_t kScalesAt = 2048;
@@ -57,12 +68,13 @@ public:
 private:
     int64_t rows_ = 0, cols_ = 0;
     uint8_t * packed_ = nullptr;
+    Int8Kernel kernel_ = Int8Kernel::Vnni512;
     PackedOpConfigs<PackedI16Matrix> configs_;
 };
 
 /** The activation row of k inputs (k % 32 == 0) in the I16Blocks format: k int16, then k/32 float scales. */
 size_t i16_activation_row_bytes(int64_t k);
-/** One such row from F32 (AVX512-VNNI CPUs only). */
+/** One such row from F32 (the same bytes on every kernel's CPU: AVX2 and up). */
 void quantize_i16_activation_row(const float * x, int64_t k, uint8_t * out);
 
 }  // namespace parakeet

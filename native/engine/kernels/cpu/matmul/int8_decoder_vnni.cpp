@@ -7,20 +7,51 @@
 #include <cstring>
 
 #include "cpu_ops.h"
+#include "int8_decoder_rows.h"
 #include "simd_math.h"
+#include "simd_math_avx2.h"  // PARAKEET_TARGET_BEGIN
 
 namespace parakeet {
 
+#ifdef PARAKEET_X86
+
+PARAKEET_TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx512vnni,f16c")
+namespace {
+#define PARAKEET_I8_ROWS_DOT 1
+#include "int8_decoder_rows.inc"
+#undef PARAKEET_I8_ROWS_DOT
+}  // namespace
+
+void int8_rows_vnni_gemv(const Int8RowsView & w, Int8Vectors x, const float * b, float * y, bool accumulate, int r0, int r1) {
+    gemv_rows(w, x, b, y, accumulate, r0, r1);
+}
+void int8_rows_vnni_block(const Int8RowsView & w, Int8Vectors x, int k, const float * b, float * Y, int y_stride, int r0, int r1) {
+    block_rows(w, x, k, b, Y, y_stride, r0, r1);
+}
+PARAKEET_TARGET_END
+
+#else  // not x86: Int8Rows::supported() is false, so these are never called
+
+void int8_rows_vnni_gemv(const Int8RowsView &, Int8Vectors, const float *, float *, bool, int, int) {}
+void int8_rows_vnni_block(const Int8RowsView &, Int8Vectors, int, const float *, float *, int, int, int) {}
+
+#endif
+
 bool Int8Rows::supported() {
-    static const bool ok = cpu_has_avx512_vnni();
+    static const bool ok = int8_kernel_runs_here(Int8Kernel::Avx2);
     return ok;
+}
+
+Int8Kernel Int8Rows::kernel_here() {
+    static const Int8Kernel k = cpu_has_avx512_vnni() ? Int8Kernel::Vnni512 : Int8Kernel::Avx2;
+    return k;
 }
 
 Int8Rows::Int8Rows(Int8Rows &&) noexcept = default;
 Int8Rows & Int8Rows::operator=(Int8Rows &&) noexcept = default;
 Int8Rows::~Int8Rows() = default;
 
-Int8Rows::Int8Rows(const std::vector<float> & w, int rows, int cols) : rows_(rows), cols_(cols) {
+Int8Rows::Int8Rows(const std::vector<float> & w, int rows, int cols, Int8Kernel kernel) : rows_(rows), cols_(cols), kernel_(kernel) {
     stride_ = (cols + 63) / 64 * 64;
     q_.assign(size_t(rows) * size_t(stride_), 0);
     scale_.resize(size_t(rows));
@@ -62,77 +93,25 @@ float quantize_vector(const float * x, int n, int stride, uint8_t * q) {
     return amax / 127.0f;
 }
 
-#ifdef PARAKEET_X86
-// R rows × C vectors per pass, one int32 accumulator each (R·C = 8 chains cover VPDPBUSD's
-// latency); returns the raw dot products Σ q_w·(q_x + 128).
-template <int R, int C>
-PARAKEET_VNNI512 inline void dot_tile(const int8_t * w, const uint8_t * x, int stride, int32_t (&out)[R][C]) {
-    __m512i acc[R][C];
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) {
-#pragma GCC unroll 8
-        for (int c = 0; c < C; ++c) acc[r][c] = _mm512_setzero_si512();
-    }
-    for (int i = 0; i < stride; i += 64) {
-        __m512i xv[C];
-#pragma GCC unroll 8
-        for (int c = 0; c < C; ++c) xv[c] = _mm512_loadu_si512(x + size_t(c) * size_t(stride) + size_t(i));
-#pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) {
-            const __m512i wv = _mm512_loadu_si512(w + size_t(r) * size_t(stride) + size_t(i));
-#pragma GCC unroll 8
-            for (int c = 0; c < C; ++c) dpbusd_into(acc[r][c], xv[c], wv);
-        }
-    }
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) {
-#pragma GCC unroll 8
-        for (int c = 0; c < C; ++c) out[r][c] = _mm512_reduce_add_epi32(acc[r][c]);
-    }
-}
-
-template <int R, int C>
-PARAKEET_VNNI512 void rows_times_vectors(const int8_t * q, const float * scale, const int32_t * offset, const uint8_t * x, const float * xs,
-                                         int stride, int row0, int rows, int vec0, int vecs, const float * b, float * Y, int y_stride,
-                                         bool accumulate) {
-    for (int o = row0; o + R <= rows; o += R) {
-        for (int c = vec0; c + C <= vecs; c += C) {
-            int32_t d[R][C];
-            dot_tile<R, C>(q + size_t(o) * size_t(stride), x + size_t(c) * size_t(stride), stride, d);
-            for (int r = 0; r < R; ++r) {
-                for (int j = 0; j < C; ++j) {
-                    // One explicit fused rounding: every tile shape gives the same numbers (the joint's
-                    // blocks must equal frame-by-frame evaluation), whatever the compiler contracts.
-                    float & y = Y[size_t(c + j) * size_t(y_stride) + size_t(o + r)];
-                    y = std::fma(float(d[r][j] + offset[o + r]), scale[o + r] * xs[c + j], accumulate ? y : (b ? b[o + r] : 0.0f));
-                }
-            }
-        }
-    }
-}
-#endif
-
 }  // namespace
 
 void Int8Rows::gemv(const float * x, const float * b, float * y, bool accumulate, Int8Inputs & room, RowSplit * split) const {
     room.q.resize(size_t(stride_));
     room.scale.resize(1);
     room.scale[0] = quantize_vector(x, cols_, stride_, room.q.data());
-#ifdef PARAKEET_X86
+    const Int8RowsView w{q_.data(), scale_.data(), offset_.data(), stride_};
+    const Int8Vectors xq{room.q.data(), room.scale.data()};
+    const bool wide = kernel_ == Int8Kernel::Vnni512;
     auto rows = [&](int r0, int r1) {
-        const int main_end = r0 + (r1 - r0) / 8 * 8;
-        rows_times_vectors<8, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, r0, main_end, 0, 1, b, y, 0,
-                                 accumulate);
-        rows_times_vectors<1, 1>(q_.data(), scale_.data(), offset_.data(), room.q.data(), room.scale.data(), stride_, main_end, r1, 0, 1, b, y, 0,
-                                 accumulate);
+        if (wide)
+            int8_rows_vnni_gemv(w, xq, b, y, accumulate, r0, r1);
+        else
+            int8_rows_avx2_gemv(w, xq, b, y, accumulate, r0, r1);
     };
     if (split != nullptr)
         split->run(rows_, 8, rows);
     else
         rows(0, rows_);
-#else
-    (void)b, (void)y, (void)accumulate, (void)room, (void)split;
-#endif
 }
 
 void Int8Rows::gemv_block(const float * X, int k, const float * b, float * Y, Int8Inputs & room, RowSplit * split) const {
@@ -141,23 +120,19 @@ void Int8Rows::gemv_block(const float * X, int k, const float * b, float * Y, In
     for (int c = 0; c < k; ++c) {
         room.scale[size_t(c)] = quantize_vector(X + size_t(c) * size_t(cols_), cols_, stride_, room.q.data() + size_t(c) * size_t(stride_));
     }
-#ifdef PARAKEET_X86
-    const int main_vecs = k / 4 * 4;
-    const uint8_t * xq = room.q.data();
-    const float * xs = room.scale.data();
+    const Int8RowsView w{q_.data(), scale_.data(), offset_.data(), stride_};
+    const Int8Vectors xq{room.q.data(), room.scale.data()};
+    const bool wide = kernel_ == Int8Kernel::Vnni512;
     auto rows = [&](int r0, int r1) {
-        const int main_end = r0 + (r1 - r0) / 2 * 2;
-        rows_times_vectors<2, 4>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, r0, main_end, 0, main_vecs, b, Y, rows_, false);
-        rows_times_vectors<2, 1>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, r0, main_end, main_vecs, k, b, Y, rows_, false);
-        rows_times_vectors<1, 1>(q_.data(), scale_.data(), offset_.data(), xq, xs, stride_, main_end, r1, 0, k, b, Y, rows_, false);
+        if (wide)
+            int8_rows_vnni_block(w, xq, k, b, Y, rows_, r0, r1);
+        else
+            int8_rows_avx2_block(w, xq, k, b, Y, rows_, r0, r1);
     };
     if (split != nullptr)
         split->run(rows_, 2, rows);
     else
         rows(0, rows_);
-#else
-    (void)b, (void)Y, (void)room, (void)split;
-#endif
 }
 
 }  // namespace parakeet

@@ -11,6 +11,7 @@
 #include "block_chunks.h"
 #include "packed_op.h"
 #include "simd_math_avx2.h"
+#include "ymm_tile.h"
 #include "weight_prefetch.h"
 
 namespace parakeet {
@@ -43,6 +44,12 @@ void q8_avx_vnni_vex_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdat
 void q8_avx_vnni_evex_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
     share_panels<PackedQ8Matrix, evex::gemm_panels>(dst, ith, nth, userdata);
 }
+void q8_avx_vnni_vex_gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+    share_panels<PackedQ8Matrix, vex::gemm_panels_quantized, vex::kQuantizedGroup>(dst, ith, nth, userdata);
+}
+void q8_avx_vnni_evex_gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
+    share_panels<PackedQ8Matrix, evex::gemm_panels_quantized, evex::kQuantizedGroup>(dst, ith, nth, userdata);
+}
 
 void q8_avx_vnni_vex_multiply(const PackedQ8Matrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride,
                               int64_t panel_begin, int64_t panel_end) {
@@ -57,6 +64,8 @@ void q8_avx_vnni_evex_multiply(const PackedQ8Matrix & w, const uint8_t * xq, siz
 
 void q8_avx_vnni_vex_gemm_op(ggml_tensor *, int, int, void *) {}
 void q8_avx_vnni_evex_gemm_op(ggml_tensor *, int, int, void *) {}
+void q8_avx_vnni_vex_gemm_quantized_op(ggml_tensor *, int, int, void *) {}
+void q8_avx_vnni_evex_gemm_quantized_op(ggml_tensor *, int, int, void *) {}
 void q8_avx_vnni_vex_multiply(const PackedQ8Matrix &, const uint8_t *, size_t, int64_t, float *, size_t, int64_t, int64_t) {}
 void q8_avx_vnni_evex_multiply(const PackedQ8Matrix &, const uint8_t *, size_t, int64_t, float *, size_t, int64_t, int64_t) {}
 

@@ -399,6 +399,17 @@ ggml_custom_op_t gemm_op_of(Int8Kernel k) {
     return gemm_op;
 }
 
+/** The GEMM op body writing Q8 rows (apply_quantized_to), per kernel. */
+ggml_custom_op_t gemm_quantized_op_of(Int8Kernel k) {
+    switch (k) {
+        case Int8Kernel::Vnni512: return gemm_quantized_op;
+        case Int8Kernel::AvxVnniVex: return q8_avx_vnni_vex_gemm_quantized_op;
+        case Int8Kernel::AvxVnniEvex: return q8_avx_vnni_evex_gemm_quantized_op;
+        case Int8Kernel::Avx2: return q8_avx2_gemm_quantized_op;
+    }
+    return gemm_quantized_op;
+}
+
 /** The nodes' name prefix: "vnni" for the 512-bit kernel (as before the 256-bit ones), else the kernel id. */
 const char * node_prefix(Int8Kernel k) { return k == Int8Kernel::Vnni512 ? "vnni" : q8_kernel_layout(k); }
 
@@ -421,11 +432,11 @@ ggml_tensor * PackedQ8Matrix::apply_quantized(ggml_context * ctx, ggml_tensor * 
 
 ggml_tensor * PackedQ8Matrix::apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e,
                                                  ActivationFormat out) const {
-    if (kernel_ != Int8Kernel::Vnni512 || out != ActivationFormat::Q8Blocks || blocks() > kChunkBlocks) return nullptr;
+    if (out != ActivationFormat::Q8Blocks || blocks() > kChunkBlocks) return nullptr;
     GGML_ASSERT(xq->type == GGML_TYPE_I8 && xq->ne[0] == int64_t(quantized_row_bytes(cols())));
-    ggml_tensor * y = packed_matmul_node(ctx, xq, rows(), xq->ne[1], e, gemm_quantized_op, configs_.get(this, EpilogueMode::of(e)),
+    ggml_tensor * y = packed_matmul_node(ctx, xq, rows(), xq->ne[1], e, gemm_quantized_op_of(kernel_), configs_.get(this, EpilogueMode::of(e)),
                                          quantized_row_bytes(rows()));
-    ggml_format_name(y, "vnni_gemm:%s", weight_name);
+    ggml_format_name(y, "%s_gemm:%s", node_prefix(kernel_), weight_name);
     return y;
 }
 

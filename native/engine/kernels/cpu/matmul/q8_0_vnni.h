@@ -40,7 +40,7 @@ public:
     ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
     ActivationFormat activation_format() const override { return ActivationFormat::Q8Blocks; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
-    /** Q8Blocks out: each panel's 32 outputs are one block of the next matmul's row, quantized in registers (up to 2048 inputs; Vnni512 only). */
+    /** Q8Blocks out: each panel's 32 outputs are one block of the next matmul's row, quantized in registers (up to 2048 inputs; every kernel of the layout). */
     ggml_tensor * apply_quantized_to(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue,
                                      ActivationFormat out) const override;
     const char * layout_name() const override { return q8_kernel_layout(kernel_); }

@@ -15,6 +15,10 @@ namespace parakeet {
 void q8_avx2_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata);
 void q8_avx_vnni_vex_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata);
 void q8_avx_vnni_evex_gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata);
+/** The same, its outputs written as the next matmul's Q8 activation rows (PackedQ8Matrix::apply_quantized_to). */
+void q8_avx2_gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata);
+void q8_avx_vnni_vex_gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata);
+void q8_avx_vnni_evex_gemm_quantized_op(ggml_tensor * dst, int ith, int nth, void * userdata);
 
 /** PackedQ8Matrix::multiply (its arguments) per kernel. */
 void q8_avx2_multiply(const PackedQ8Matrix & w, const uint8_t * xq, size_t x_stride, int64_t frames, float * y, size_t y_stride, int64_t panel_begin,
@@ -26,5 +30,7 @@ void q8_avx_vnni_evex_multiply(const PackedQ8Matrix & w, const uint8_t * xq, siz
 
 /** quantize_q8_activation_row on AVX2: the bytes the AVX512-VNNI quantizer writes, bit for bit. */
 void q8_avx2_quantize_row(const float * x, int64_t k, uint8_t * out);
+/** Its block b: the 32 values x[0…31] into the activation row `row` of k values (the block's bytes, scale, −128·Σq and d·Σq). */
+void q8_avx2_quantize_block(const float * x, uint8_t * row, int64_t k, int64_t b);
 
 }  // namespace parakeet
