@@ -5,7 +5,10 @@
 //   confidence floor  a word whose confidence (the engine's: the minimum over its tokens of the greedy
 //                     token's probability, NeMo's "max_prob" measure aggregated with "min") is below the
 //                     floor is dropped.
-// `npm run bench:vad` measures both on the non-speech set and on speech (the "silence guards" table);
+// A third guard is always on, in the VAD's own cut (vad-segments.ts): a segment Silero never reaches its
+// confirm level in is not speech. The floor applies alike to files, dictation finals (and their partials)
+// and meeting finals; the trim to files (a live segment's edges are its pre-roll and tail).
+// `npm run bench:vad` measures them on the non-speech set and on speech (the "silence guards" table);
 // the defaults follow what it showed. Pure: no engine, no clock.
 import type { SampleSegment } from './vad-segments.js';
 
@@ -34,4 +37,12 @@ export function trimSegmentEdges(segments: readonly SampleSegment[], trimMs: num
 /** The words at or above the floor (all of them when the floor is 0). */
 export function keepConfidentWords<W extends { confidence: number }>(words: readonly W[], floor: number): W[] {
   return floor > 0 ? words.filter((w) => w.confidence >= floor) : [...words];
+}
+
+/** A transcript with the floor applied: its text as it was when no word goes, else the kept words' text. */
+export function keepConfidentTranscript<W extends { text: string; confidence: number }>(
+  transcript: { text: string; words: readonly W[] }, floor: number,
+): { text: string; words: W[] } {
+  const words = keepConfidentWords(transcript.words, floor);
+  return { text: words.length === transcript.words.length ? transcript.text : words.map((w) => w.text).join(' '), words };
 }

@@ -214,6 +214,7 @@ export class MeetingService {
           onFinal: (final) => this.onFinal(meeting, final),
           onPartial: (partial) => this.onPartial(meeting, partial),
           partialIntervalMs: dictation.partialIntervalMs,
+          minWordConfidence: dictation.minWordConfidence,
           partialsPaused: this.opts.dictationLive,
           onProblem: (code, message) => this.problem(meeting, name, code, message),
           log: this.opts.log.child(`${id}-${name}`),

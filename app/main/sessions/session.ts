@@ -25,6 +25,7 @@ import { RecentValues } from './recent-values.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
 import { VadFeed, type SessionVad } from './vad-feed.js';
+import { keepConfidentTranscript } from '../../shared/silence-guards.js';
 
 
 /** How long stop() waits for audio frames still in flight. */
@@ -422,7 +423,9 @@ export class DictationSession {
 
   private event(segment: Segment, kind: 'partial' | 'final', end: number, result: Decoded | null): TranscriptEvent {
     const offset = segment.start / SESSION_RATE;
-    const spoken = { text: result?.text.trim() ?? '', words: result?.words ?? [] };
+    // The confidence floor (a silence guard, off by default) as a file job applies it, to partials too, so
+    // live text never shows a word its final will drop.
+    const spoken = keepConfidentTranscript({ text: result?.text.trim() ?? '', words: result?.words ?? [] }, this.opts.dictation.minWordConfidence);
     // The text options rewrite text and words together (a removed command word takes no time with it); the
     // engine's text is kept as spokenText, and startSample/endSample still give exactly the audio it came from.
     const shown = this.opts.transform?.active ? this.opts.transform.apply(spoken) : { ...spoken, changed: false };

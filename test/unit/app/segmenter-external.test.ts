@@ -69,3 +69,17 @@ test('fallBackToEnergy decides the waiting windows by energy and every later one
   const closes = events.filter((e) => e.type === 'close');
   assert.equal(closes.length, 1, 'the energy VAD found the burst');
 });
+
+test('an onset that never reaches the confirm level (threshold + 0.15) opens no segment; a confirmed one starts at its first window', () => {
+  const audio = new Float32Array(6 * RATE);
+  // Silero on a held tone: just above 0.5 for 320 ms (the bench's non-speech set), never 0.65.
+  assert.deepEqual(run(audio, verdicts(6, [[1, 1.32]], 0.58), 1), [], 'no segment, so no final, for a stretch Silero is unsure of');
+  assert.deepEqual(run(audio, verdicts(6, [[1, 4]], 0.6), 4), []);
+  // Unsure for 200 ms, then speech: the segment opens once confirmed and starts at the unsure onset (less the pre-roll).
+  const probs = verdicts(6, [[1, 1.2]], 0.58);
+  for (let i = Math.floor((1.2 * RATE) / WINDOW); i < Math.floor((2.5 * RATE) / WINDOW); i++) probs[i] = 0.95;
+  const opens = run(audio, probs, 1).filter((e) => e.type === 'open');
+  assert.equal(opens.length, 1);
+  const onset = Math.floor(RATE / WINDOW) * WINDOW;
+  assert.deepEqual(opens[0], { type: 'open', start: onset - 0.3 * RATE, onset });
+});
