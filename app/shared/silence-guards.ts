@@ -27,6 +27,14 @@ export interface SilenceGuards {
  */
 export const DEFAULT_SILENCE_GUARDS: SilenceGuards = { edgeTrimMs: 0, minWordConfidence: 0 };
 
+/** What the guards took away (Devices shows the sums): live stretches Silero was unsure of, words below the floor. */
+export interface SilenceGuardCounts {
+  /** Onsets long enough to open a segment whose windows never reached the confirm level (live sources). */
+  unconfirmed: number;
+  /** Words the confidence floor dropped from finals (files, dictation, meetings). */
+  wordsDropped: number;
+}
+
 /** Each segment less `trimMs` at both ends; a segment the trim would empty is dropped. */
 export function trimSegmentEdges(segments: readonly SampleSegment[], trimMs: number, sampleRate: number): SampleSegment[] {
   const trim = Math.round((Math.max(0, trimMs) / 1000) * sampleRate);

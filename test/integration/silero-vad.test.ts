@@ -94,6 +94,11 @@ test('a file with a vocabulary and padded VAD windows: each window decodes with 
   }
 });
 
+/** A count in Devices' VAD line (the silence guards' sums). */
+function guardCount(pattern: RegExp): number {
+  return Number(pattern.exec(services.engine.status().vad?.text ?? '')?.[1] ?? NaN);
+}
+
 test('a live dictation of digit strings between noise: one final per string, exactly the strings, none for the noise', { skip: !haveModel && 'no trained model' }, async () => {
   const { pcm, texts } = noisyDictation();
   const summary = await dictate(services, pcm, 2);
@@ -102,16 +107,20 @@ test('a live dictation of digit strings between noise: one final per string, exa
   assert.equal(finals.length, texts.length, 'no segment opened on noise, hum or clicks');
   // The closed stream's cost reaches Devices (engine status).
   for (let i = 0; i < 200 && !/real time/.test(services.engine.status().vad?.text ?? ''); i++) await sleep(25);
-  assert.match(services.engine.status().vad?.text ?? '', /^Silero VAD v6\.2 \(F32\).*it cost \d+\.\d\d % of real time over \d+\.\d min of live audio$/);
+  assert.match(services.engine.status().vad?.text ?? '', /^Silero VAD v6\.2 \(F32\).*it cost \d+\.\d\d % of real time over \d+\.\d min of live audio\. Silence guards: \d+ live stretch(es)? Silero was unsure of not transcribed, \d+ words? below the confidence floor dropped$/);
 });
 
-test('the non-speech set (silence, white / pink / brown noise, hum, clicks, tones at three levels) yields no word', { skip: !haveModel && 'no trained model' }, async () => {
+test('the non-speech set (silence, white / pink / brown noise, hum, clicks, tones at three levels) yields no word, as a file and live; Devices counts what the confirm level kept out', { skip: !haveModel && 'no trained model' }, async () => {
   const wav = join(dir, 'non-speech.wav');
   writeWav16(wav, nonSpeechSet(3, [0.003, 0.03, 0.1]));
   const file = await services.files.transcribe(wav);
   assert.equal(file.words.length, 0, `words in non-speech: ${file.text}`);
-  const live = await dictate(services, readWav16(wav).samples.subarray(0, 20 * RATE), 1);
+  const unsureBefore = guardCount(/(\d+) live stretch/);
+  const live = await dictate(services, readWav16(wav).samples, 1);
   assert.deepEqual(live.segments, [], 'no dictation segment in non-speech');
+  // Silero rises just above 0.5 on a held tone, never to the confirm level: without that guard a segment
+  // (and a final) would have opened there; Devices counts the stretch.
+  assert.ok(guardCount(/(\d+) live stretch/) > unsureBefore, services.engine.status().vad?.text);
 });
 
 test('the held-out-style set (12 strings, 0.5–3 s of silence or noise between them) as a file: no word in the gaps, every string heard', { skip: !haveModel && 'no trained model' }, async () => {
@@ -164,6 +173,7 @@ test('the confidence floor applies to a dictation\'s finals as to a file: the wo
   const { pcm } = noisyDictation();
   const finalsOf = async () => (await dictate(services, pcm, 2)).segments.filter((s: TranscriptEvent) => s.kind === 'final');
   const all = await finalsOf();
+  const droppedBefore = guardCount(/(\d+) words? below/);
   const sorted = all.flatMap((f) => f.words.map((w) => w.confidence)).sort((a, b) => a - b);
   const floor = sorted.find((c) => c > sorted[0]!) ?? 1;
   await services.settings.set({ dictation: { minWordConfidence: floor } });
@@ -174,7 +184,9 @@ test('the confidence floor applies to a dictation\'s finals as to a file: the wo
       assert.deepEqual(f.words.map((w) => [w.text, w.confidence]), all[i]!.words.filter((w) => w.confidence >= floor).map((w) => [w.text, w.confidence]));
       if (f.words.length < all[i]!.words.length) assert.equal(f.text, f.words.map((w) => w.text).join(' '));
     });
-    assert.ok(kept.flatMap((f) => f.words).length < all.flatMap((f) => f.words).length, `a floor of ${floor} drops the least sure word`);
+    const dropped = all.flatMap((f) => f.words).length - kept.flatMap((f) => f.words).length;
+    assert.ok(dropped > 0, `a floor of ${floor} drops the least sure word`);
+    assert.equal(guardCount(/(\d+) words? below/) - droppedBefore, dropped, 'Devices counts the dropped words');
   } finally {
     await services.settings.set({ dictation: { minWordConfidence: 0 } });
   }

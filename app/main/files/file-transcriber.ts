@@ -158,6 +158,7 @@ export class FileTranscriber {
       const floor = this.opts.settings.get().dictation.minWordConfidence;
       // With the confidence floor on and a word dropped, the text is the kept words'.
       const { text, words } = keepConfidentTranscript({ text: result.text, words: attributed }, floor);
+      if (words.length < attributed.length) this.opts.engine.noteSilenceGuards({ wordsDropped: attributed.length - words.length });
       const transcript: FileTranscript = {
         jobId,
         path,

@@ -388,6 +388,8 @@ export class MeetingTrack {
       this.lags.push(lagMs);
       // The confidence floor (a silence guard, off by default), as for files and dictation.
       const kept = keepConfidentTranscript({ text: result?.text.trim() ?? '', words: result?.words ?? [] }, this.opts.minWordConfidence ?? 0);
+      const dropped = (result?.words.length ?? 0) - kept.words.length;
+      if (dropped > 0) this.opts.engine.noteSilenceGuards?.({ wordsDropped: dropped });
       this.opts.onFinal({
         track: this.track,
         segmentId: segment.id,
@@ -442,6 +444,7 @@ export class MeetingTrack {
     await this.vadFeed.drained();
     this.vadFeed.close();
     for (const event of this.segmenter.finish()) this.onSegment(event);
+    if (this.segmenter.unconfirmedOnsets > 0) this.opts.engine.noteSilenceGuards?.({ unconfirmed: this.segmenter.unconfirmedOnsets });
     while (this.decoding) await this.decoding;
     await this.opts.wav?.close();
     this.store.clear();

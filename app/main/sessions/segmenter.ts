@@ -95,6 +95,8 @@ export class Segmenter {
   private onsetStart = 0;
   /** The onset reached the confirm level (always, for the energy threshold). */
   private onsetConfirmed = false;
+  /** Onsets long enough to open a segment that never reached the confirm level: not opened (Devices counts them). */
+  unconfirmedOnsets = 0;
   private segStart = 0;
   private lastSpeechEnd = 0;
   private prevEnd = 0;
@@ -229,6 +231,7 @@ export class Segmenter {
     // Windows whose probability never came (the VAD failed at the very end) are decided by energy.
     const events: SegmentEvent[] = this.undecided.length > 0 ? this.fallBackToEnergy() : [];
     if (this.state === 'onset' && this.onsetConfirmed) this.open(this.onsetStart, events);
+    else if (this.state === 'onset' && this.onsetCount >= this.onsetWindows) this.unconfirmedOnsets += 1;
     if (this.state === 'speech' && end > this.segStart) this.close(end, 'stop', events, Math.min(end, this.lastSpeechEnd));
     this.state = 'silence';
     return events;
@@ -274,6 +277,7 @@ export class Segmenter {
           if (end - this.onsetStart > this.maxUnconfirmed) this.onsetStart = end - this.maxUnconfirmed;
           if (this.onsetCount >= this.onsetWindows && this.onsetConfirmed) this.open(this.onsetStart, events, end);
         } else {
+          if (this.onsetCount >= this.onsetWindows) this.unconfirmedOnsets += 1;
           this.state = 'silence';
         }
         break;

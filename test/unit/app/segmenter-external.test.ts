@@ -75,6 +75,11 @@ test('an onset that never reaches the confirm level (threshold + 0.15) opens no 
   // Silero on a held tone: just above 0.5 for 320 ms (the bench's non-speech set), never 0.65.
   assert.deepEqual(run(audio, verdicts(6, [[1, 1.32]], 0.58), 1), [], 'no segment, so no final, for a stretch Silero is unsure of');
   assert.deepEqual(run(audio, verdicts(6, [[1, 4]], 0.6), 4), []);
+  const counted = new Segmenter(OPTS);
+  counted.push(audio);
+  counted.decide(verdicts(6, [[1, 1.32], [3, 3.5]], 0.58));
+  counted.finish();
+  assert.equal(counted.unconfirmedOnsets, 2, 'each unsure stretch long enough to open a segment is counted (Devices)');
   // Unsure for 200 ms, then speech: the segment opens once confirmed and starts at the unsure onset (less the pre-roll).
   const probs = verdicts(6, [[1, 1.2]], 0.58);
   for (let i = Math.floor((1.2 * RATE) / WINDOW); i < Math.floor((2.5 * RATE) / WINDOW); i++) probs[i] = 0.95;
