@@ -1,6 +1,7 @@
 // The bundled Silero VAD in the app (web mode, the trained digits model): the fake microphone speaks three
 // digit strings with pink noise, mains hum and keyboard clicks between them; there is one final per string
-// and none for the noise, each final is its string, and Devices says the Silero VAD cuts speech.
+// and none for the noise, each final is its string, and Devices says the Silero VAD cuts speech and what
+// its silence guards kept out (the segment confirm level is on by default; the confidence floor off).
 //
 // Pre-roll 0 ms: the digits model learned tightly cut strings and adds words for any audio in front of
 // one (32 ms of noise turns "oh" into "four"; digits.spec.ts). Without pre-roll a soft first word ("three")
@@ -57,5 +58,7 @@ test('dictation cut by Silero: digit strings between noise, hum and clicks are t
     const offline = await server.services.engine.transcribe(audio.slice(f.startSample, f.endSample), { sampleRate: 16_000 }, { priority: 'final' });
     expect(offline?.text.trim()).toBe(f.text.trim());
   }
+  await app.getByTestId('nav-devices').click();
+  await expect(app.getByTestId('vad-detector')).toContainText(/Silence guards: \d+ live stretch(es)? Silero was unsure of not transcribed, 0 words below the confidence floor dropped/);
   recorder.dispose();
 });
