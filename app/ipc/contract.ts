@@ -661,6 +661,10 @@ export interface MeetingTrackReport {
   segments: number;
   /** Wall ms from a segment's last sample arriving to its final: median, 95th percentile, largest (null: no finals). */
   finalLagMs: { p50: number; p95: number; max: number } | null;
+  /** The same finals from the segment's close decision (pause decided, cap or <EOU>): the engine's share of the wait. */
+  closeToFinalMs?: { p50: number; p95: number; max: number } | null;
+  /** The same finals from the last voiced sample's arrival: what a person waits (the pause setting included). */
+  speechEndToFinalMs?: { p50: number; p95: number; max: number } | null;
 }
 
 export interface MeetingSummary {

@@ -155,6 +155,11 @@ async function main(): Promise<void> {
     finals: summary.finals,
     finalLagWallMs: Object.fromEntries(summary.tracks.map((t) => [t.track, t.finalLagMs])),
     finalLagP95Ms: Math.max(...summary.tracks.map((t) => t.finalLagMs?.p95 ?? 0)),
+    // The same finals timed from the close decision (the engine's share) and from the end of speech (what a
+    // person waits: the pause setting, pauseMs − tailMs after the segment's end sample, plus the engine's share).
+    closeToFinalWallMs: Object.fromEntries(summary.tracks.map((t) => [t.track, t.closeToFinalMs ?? null])),
+    speechEndToFinalWallMs: Object.fromEntries(summary.tracks.map((t) => [t.track, t.speechEndToFinalMs ?? null])),
+    pauseMs: DEFAULT_SETTINGS.dictation.pauseMs,
   };
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   if (values.out) writeFileSync(values.out, `${JSON.stringify(out, null, 2)}\n`);

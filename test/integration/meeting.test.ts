@@ -144,6 +144,15 @@ describe('meeting mode: microphone and system audio through PulseAudio, transcri
       }
       t.diagnostic(`partials: ${client.events.filter((e) => e.event === 'meeting:partial').map((e) => `${(e.data as MeetingPartial).track}#${(e.data as MeetingPartial).trackSegment} "${(e.data as MeetingPartial).text}"`).join(' | ')}`);
       t.diagnostic(`final lag at real time (ms): ${summary.tracks.map((r) => `${r.track} ${JSON.stringify(r.finalLagMs)}`).join(', ')}`);
+      // The three clocks of one final, in order: the end of speech comes before the segment's end sample (the
+      // kept tail), which comes before the close decision (the pause): the waits read largest to smallest.
+      for (const r of summary.tracks) {
+        if (!r.finalLagMs) continue;
+        const fromSpeech = r.speechEndToFinalMs!;
+        const fromClose = r.closeToFinalMs!;
+        assert.ok(fromSpeech.p50 >= r.finalLagMs.p50 && r.finalLagMs.p50 >= fromClose.p50, `${r.track}: ${JSON.stringify(r)}`);
+        assert.ok(fromSpeech.p50 - fromClose.p50 >= 300, `${r.track}: the pause (600 ms − 200 ms tail at least) separates end of speech from the close decision: ${JSON.stringify(r)}`);
+      }
       const finals = finalsOf(client).filter((f) => f.text);
       const byTrack = (track: string): MeetingFinal[] => finals.filter((f) => f.track === track).sort((a, b) => a.start - b.start);
       const youFinals = byTrack('you');

@@ -108,6 +108,10 @@ interface QueuedSegment {
   pcm: Float32Array;
   /** Wall time its last sample arrived. */
   arrivedAt: number;
+  /** Wall time the segmenter closed it (the pause decided, the cap hit or the model's <EOU>). */
+  closedAt: number;
+  /** Wall time its last voiced sample arrived: when the person stopped speaking. */
+  speechEndAt: number;
   /**
    * Streaming models: the segment's stream, ended (its tail flushed) as soon as the segment closed, so a
    * backlog of segments holds finished texts, not open streams (each keeps its compute state until it ends).
@@ -120,6 +124,12 @@ function lagStats(lags: readonly number[]): MeetingTrackReport['finalLagMs'] {
   const s = [...lags].sort((a, b) => a - b);
   const at = (q: number): number => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))]!);
   return { p50: at(0.5), p95: at(0.95), max: Math.round(s.at(-1)!) };
+}
+
+/** Lags are kept for the report, bounded: the last 100 000. */
+function keepLast(lags: number[], lag: number): void {
+  if (lags.length >= 100_000) lags.shift();
+  lags.push(lag);
 }
 
 function codeOf(error: unknown): string {
@@ -149,6 +159,9 @@ export class MeetingTrack {
   private arrivals: { end: number; at: number }[] = [];
   private lastLevel = 0;
   private readonly lags: number[] = [];
+  /** The same finals' lags from the close decision (what the engine adds) and from the end of speech (what a person waits). */
+  private readonly closeLags: number[] = [];
+  private readonly speechEndLags: number[] = [];
   private partialRunning = false;
   private lastPartialAt = Number.NEGATIVE_INFINITY;
   private lastPartialText: string | null = null;
@@ -319,6 +332,8 @@ export class MeetingTrack {
       end: event.end,
       pcm: this.store.read(event.start, event.end),
       arrivedAt: this.arrivalOf(event.end),
+      closedAt: performance.now(),
+      speechEndAt: Math.min(performance.now(), this.arrivalOf(Math.max(0, event.speechEnd - 1))),
       ending: stream ? stream.end() : null,
     };
     segment.ending?.catch(() => undefined);  // handled in decode(); never an unhandled rejection meanwhile
@@ -383,9 +398,11 @@ export class MeetingTrack {
       this.queuedSamples -= segment.pcm.length;
       if (this.cancel.signal.aborted) return;
       const offset = segment.start / TRACK_RATE;
-      const lagMs = performance.now() - segment.arrivedAt;
-      if (this.lags.length >= 100_000) this.lags.shift();
-      this.lags.push(lagMs);
+      const now = performance.now();
+      const lagMs = now - segment.arrivedAt;
+      keepLast(this.lags, lagMs);
+      keepLast(this.closeLags, now - segment.closedAt);
+      keepLast(this.speechEndLags, now - segment.speechEndAt);
       // The confidence floor (a silence guard, off by default), as for files and dictation.
       const kept = keepConfidentTranscript({ text: result?.text.trim() ?? '', words: result?.words ?? [] }, this.opts.minWordConfidence ?? 0);
       const dropped = (result?.words.length ?? 0) - kept.words.length;
@@ -473,6 +490,8 @@ export class MeetingTrack {
       samplesInterrupted: this.input.stats.samplesInterrupted,
       segments: this.nextSegment - this.undecoded,
       finalLagMs: lagStats(this.lags),
+      closeToFinalMs: lagStats(this.closeLags),
+      speechEndToFinalMs: lagStats(this.speechEndLags),
     };
   }
 
