@@ -80,6 +80,14 @@ test('an onset that never reaches the confirm level (threshold + 0.15) opens no 
   counted.decide(verdicts(6, [[1, 1.32], [3, 3.5]], 0.58));
   counted.finish();
   assert.equal(counted.unconfirmedOnsets, 2, 'each unsure stretch long enough to open a segment is counted (Devices)');
+  // Unsure for 1.5 s before speech: the segment starts at most a second before the confirming window (the
+  // session keeps about a second of audio before a segment), less the pre-roll.
+  const late = verdicts(6, [[1, 2.5]], 0.58);
+  for (let i = Math.floor((2.5 * RATE) / WINDOW); i < Math.floor((3.5 * RATE) / WINDOW); i++) late[i] = 0.95;
+  const [lateOpen] = run(audio, late, 1).filter((e): e is Extract<SegmentEvent, { type: 'open' }> => e.type === 'open');
+  const confirmedAt = Math.floor((2.5 * RATE) / WINDOW) * WINDOW;
+  assert.ok(lateOpen && lateOpen.onset >= confirmedAt + WINDOW - RATE && lateOpen.onset < confirmedAt, JSON.stringify(lateOpen));
+  assert.equal(lateOpen.start, lateOpen.onset - 0.3 * RATE);
   // Unsure for 200 ms, then speech: the segment opens once confirmed and starts at the unsure onset (less the pre-roll).
   const probs = verdicts(6, [[1, 1.2]], 0.58);
   for (let i = Math.floor((1.2 * RATE) / WINDOW); i < Math.floor((2.5 * RATE) / WINDOW); i++) probs[i] = 0.95;
