@@ -195,7 +195,7 @@ export interface DictationSettings {
   vadMinSpeechMs: number;
   /** Silero, files: a pause at least this long ends a segment (ms); dictation ends at pauseMs. */
   vadMinSilenceMs: number;
-  /** Silero, files: added before and after each speech segment (ms; Silero's speech pad, 30). */
+  /** Silero: added before each speech segment, live and in files, and after it in files (ms; Silero's speech pad, 30). */
   vadSpeechPadMs: number;
   /** Silence guard, files: taken off both ends of every Silero segment before it is decoded (ms); 0 = off. */
   vadEdgeTrimMs: number;

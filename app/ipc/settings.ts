@@ -23,7 +23,7 @@ export const DEFAULT_DICTATION: DictationSettings = {
   vadMinSpeechMs: 250,
   vadMinSilenceMs: 300,
   // Silero's own speech pad (get_speech_timestamps' speech_pad_ms): its segments start at the onset already,
-  // and more audio in front of a word is what cost the digits model words (bench:vad; files used the pre-roll).
+  // and more audio in front of a word is what cost the digits model words (bench:vad; the pre-roll was used).
   vadSpeechPadMs: DEFAULT_VAD_SEGMENT_OPTIONS.padMs,
   // The trim and the floor are off: bench:vad found Silero with its confirm level (vad-segments.ts) puts no
   // word into 10 minutes of non-speech, and a floor deletes quiet speech (app/shared/silence-guards.ts).

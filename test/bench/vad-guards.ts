@@ -3,7 +3,8 @@
 // noise-driven everywhere, so only its non-speech count means anything) and each way of cutting (no VAD:
 // the whole stream to the model; the energy VAD; Silero; Silero with each guard), the words emitted on the
 // non-speech set and the WER on the held-out-style set. Cut as a file job cuts (planSpeechWindows, the
-// hop grid, segments joined or not), each window decoded alone and its words kept or dropped by the floor.
+// hop grid, segments joined or not) or, for the "live" rows, as a dictation or meeting track cuts (the
+// Segmenter on Silero's verdicts); each window decoded alone and its words kept or dropped by the floor.
 // Where the held-out errors fall (a window's first word, its last, or between) says what costs them: audio
 // in front of a string's first word made the digits model hear an extra word there (the onset column).
 import { mkdirSync } from 'node:fs';
@@ -30,6 +31,8 @@ interface Cut {
   floor: number;
   /** Segments closer than this share a window (the file job: 0, each segment alone; it was 1 s). */
   joinGapSec?: number;
+  /** Live: each segment decoded as the session decodes it, exactly [start, end) (no window planning). */
+  live?: boolean;
 }
 
 interface Decoded {
@@ -59,6 +62,7 @@ async function decode(asr: Model, pcm: Float32Array, cut: Cut): Promise<Decoded>
   const frame = Math.round(asr.info().frameSec * RATE);
   const windows = segments === null
     ? [{ begin: 0, end: pcm.length }]
+    : cut.live ? segments.map((s) => ({ begin: s.start, end: s.end }))
     : planSpeechWindows(hopEnergiesOf(pcm, RATE), segments, RATE, MAX_WINDOW_SEC * RATE, frame, cut.joinGapSec ?? 0);
   const words: Decoded['words'] = [];
   const decoded: Decoded['windows'] = [];
@@ -104,6 +108,17 @@ export async function silenceGuardsTable(opts: {
   };
   const silero = (padMs: number, trimMs: number) => async (pcm: Float32Array) =>
     trimSegmentEdges(speechSegments(await probsOf(pcm), 512, RATE, pcm.length, fileOptions(padMs)), trimMs, RATE);
+  // A live source's cut (dictation, meeting tracks): the Segmenter on Silero's verdicts, the pause and tail
+  // of the settings, the segment starting `padMs` before its onset.
+  const sileroLive = (padMs: number) => async (pcm: Float32Array): Promise<SampleSegment[]> => {
+    const d = DEFAULT_DICTATION;
+    const seg = new Segmenter({
+      sampleRate: RATE, pauseMs: d.pauseMs, maxSegmentSec: d.maxSegmentSec, preRollMs: d.preRollMs, thresholdDb: d.vadThresholdDb,
+      detector: 'external', windowMs: 32, speechThreshold: d.vadSpeechThreshold, speechPadMs: padMs,
+    });
+    seg.push(pcm);
+    return [...seg.decide(await probsOf(pcm)), ...seg.finish()].flatMap((e) => (e.type === 'close' ? [{ start: e.start, end: e.end }] : []));
+  };
   const cuts: Cut[] = [
     { label: 'no VAD (whole stream)', segments: async () => null, floor: 0 },
     { label: 'no VAD + conf >= 0.9', segments: async () => null, floor: 0.9 },
@@ -124,6 +139,9 @@ export async function silenceGuardsTable(opts: {
     { label: `Silero pad ${preRoll} conf >= 0.5`, segments: silero(preRoll, 0), floor: 0.5 },
     { label: 'Silero pad 100', segments: silero(100, 0), floor: 0 },
     { label: 'Silero pad 0', segments: silero(0, 0), floor: 0 },
+    { label: `live: Silero (app: pad ${pad})`, segments: sileroLive(pad), floor: 0, live: true },
+    { label: `live: Silero, pre-roll ${preRoll}`, segments: sileroLive(preRoll), floor: 0, live: true },
+    { label: 'live: Silero, pad 0', segments: sileroLive(0), floor: 0, live: true },
   );
   const held = gappedDigits(opts.heldOutStrings);
   const reference = wordsOf(held.texts.join(' '));

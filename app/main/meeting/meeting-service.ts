@@ -206,7 +206,7 @@ export class MeetingService {
           inputRate: rate,
           wav,
           engine: this.opts.engine,
-          segmenter: vad ? { ...segmenter, detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: dictation.vadSpeechThreshold } : segmenter,
+          segmenter: vad ? { ...segmenter, detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: dictation.vadSpeechThreshold, speechPadMs: dictation.vadSpeechPadMs } : segmenter,
           vad,
           onAudio: speakers ? (pcm) => speakers.push(pcm) : undefined,
           decoder: decoder === 'auto' ? undefined : decoder,

@@ -16,7 +16,10 @@
 // order, as they come back from the engine (Silero: 32 ms windows, windowMs 32). Speech opens at
 // `speechThreshold` and holds down to speechThreshold − 0.15 (silero-vad's hysteresis); a segment opens
 // only once a window of its onset reaches the confirm level (vad-segments.ts: noise Silero is unsure of
-// never opens one, so it gets no final) and still starts at the onset's first window. fallBackToEnergy()
+// never opens one, so it gets no final) and still starts at the onset's first window, less `speechPadMs`
+// (Silero's speech pad), not the pre-roll: the pre-roll makes up for the energy threshold's late onsets,
+// Silero's onset is the speech's (bench:vad: no first word clipped with 30 ms, and 300 ms of audio in front
+// of the first word cost the digits model words, live as in files). fallBackToEnergy()
 // decides the waiting windows and every later one by energy (the VAD stream was lost).
 
 import { RELEASE, confirmLevel } from '../../shared/vad-segments.js';
@@ -42,6 +45,8 @@ export interface SegmenterOptions {
   detector?: 'energy' | 'external';
   /** External detector: speech at this probability and above (0.5). */
   speechThreshold?: number;
+  /** External detector: a segment starts this long before its onset (ms; default preRollMs). */
+  speechPadMs?: number;
 }
 
 /** An unconfirmed onset older than this moves forward: the session keeps about a second of audio before a segment. */
@@ -76,6 +81,7 @@ export class Segmenter {
   private readonly pause: number;
   private readonly cap: number;
   private readonly preRoll: number;
+  private readonly speechPad: number;
   private readonly tail: number;
   private readonly floorLen: number;
   /** External detector: the confirm level, and how far back an unconfirmed onset may start (samples). */
@@ -118,6 +124,7 @@ export class Segmenter {
       hysteresisDb: 3,
       detector: 'energy',
       speechThreshold: 0.5,
+      speechPadMs: options.preRollMs,
       ...options,
     };
     this.external = this.opts.detector === 'external';
@@ -127,6 +134,7 @@ export class Segmenter {
     this.pause = Math.round((sr * this.opts.pauseMs) / 1000);
     this.cap = Math.round(sr * this.opts.maxSegmentSec);
     this.preRoll = Math.round((sr * this.opts.preRollMs) / 1000);
+    this.speechPad = Math.round((sr * this.opts.speechPadMs) / 1000);
     this.tail = Math.min(Math.round((sr * this.opts.tailMs) / 1000), this.pause);
     this.floorLen = Math.max(1, Math.round((this.opts.floorWindowSec * 1000) / this.opts.windowMs));
     this.pendingWindow = new Float32Array(this.win);
@@ -297,7 +305,7 @@ export class Segmenter {
 
   private open(onset: number, events: SegmentEvent[], lastSpeechEnd = onset + this.win): void {
     this.state = 'speech';
-    this.segStart = Math.max(0, this.prevEnd, onset - this.preRoll);
+    this.segStart = Math.max(0, this.prevEnd, onset - (this.external ? this.speechPad : this.preRoll));
     this.lastSpeechEnd = lastSpeechEnd;
     this.segWindows = [];
     events.push({ type: 'open', start: this.segStart, onset });

@@ -211,7 +211,7 @@ export class DictationSession {
       maxSegmentSec: d.maxSegmentSec,
       preRollMs: d.preRollMs,
       thresholdDb: d.vadThresholdDb,
-      ...(opts.vad ? { detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold } : {}),
+      ...(opts.vad ? { detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold, speechPadMs: d.vadSpeechPadMs } : {}),
     });
     this.vadFeed = new VadFeed(this.segmenter, opts.vad ?? null, (events) => {
       if (this.cancelController.signal.aborted) return;

@@ -36,7 +36,7 @@ export const FIELD_NAMES: Record<FieldId, string> = {
   'set-vad-threshold': 'Silero speech threshold',
   'set-vad-min-speech': 'Shortest speech',
   'set-vad-min-silence': 'Shortest pause',
-  'set-vad-speech-pad': 'Segment padding',
+  'set-vad-speech-pad': 'Padding around speech',
   'set-vad-edge-trim': 'Segment edge trim',
   'set-min-word-confidence': 'Lowest word confidence',
 };

@@ -96,3 +96,18 @@ test('an onset that never reaches the confirm level (threshold + 0.15) opens no 
   const onset = Math.floor(RATE / WINDOW) * WINDOW;
   assert.deepEqual(opens[0], { type: 'open', start: onset - 0.3 * RATE, onset });
 });
+
+test('with Silero deciding, a segment starts speechPadMs before its onset, not the pre-roll; after a fallback the energy VAD\'s onsets get the pre-roll', () => {
+  const audio = concat(quiet(1, 1), speechLike(1.5, 2), quiet(1.5, 3), speechLike(1.5, 4), quiet(1.5, 5));
+  const seg = new Segmenter({ ...OPTS, speechPadMs: 30 });
+  const events: SegmentEvent[] = [];
+  seg.push(audio.subarray(0, Math.floor(4 * RATE / WINDOW) * WINDOW));
+  events.push(...seg.decide(verdicts(4, [[1, 2.5]])));
+  const onset = Math.floor(RATE / WINDOW) * WINDOW;
+  assert.deepEqual(events.find((e) => e.type === 'open'), { type: 'open', start: onset - 480, onset });
+  // The VAD stream is lost: the second phrase (at 4 s) is found by energy, with the 300 ms pre-roll.
+  events.push(...seg.fallBackToEnergy(), ...seg.push(audio.subarray(Math.floor(4 * RATE / WINDOW) * WINDOW)), ...seg.finish());
+  const second = events.filter((e): e is Extract<SegmentEvent, { type: 'open' }> => e.type === 'open')[1];
+  assert.ok(second, JSON.stringify(events));
+  assert.equal(second.onset - second.start, 0.3 * RATE);
+});
