@@ -195,6 +195,8 @@ export interface DictationSettings {
   vadMinSpeechMs: number;
   /** Silero, files: a pause at least this long ends a segment (ms); dictation ends at pauseMs. */
   vadMinSilenceMs: number;
+  /** Silero: added before each speech segment, live and in files, and after it in files (ms; Silero's speech pad, 30). */
+  vadSpeechPadMs: number;
   /** Silence guard, files: taken off both ends of every Silero segment before it is decoded (ms); 0 = off. */
   vadEdgeTrimMs: number;
   /** Silence guard, files: words below this confidence (0–1) are dropped; 0 = off. */

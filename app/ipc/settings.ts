@@ -2,6 +2,7 @@
 // dependency-free so the main process (validation, migration) and the renderer
 // (form limits, "reset to default") share one definition.
 import { DEFAULT_SILENCE_GUARDS } from '../shared/silence-guards.js';
+import { DEFAULT_VAD_SEGMENT_OPTIONS } from '../shared/vad-segments.js';
 import type { DesktopSettings, DictationSettings, VadModelChoice, HistorySettings, HotkeySettings, InsertMode, InsertSettings, Settings, TextSettings } from './contract.js';
 
 export const SETTINGS_VERSION = 1;
@@ -21,8 +22,11 @@ export const DEFAULT_DICTATION: DictationSettings = {
   vadSpeechThreshold: 0.5,
   vadMinSpeechMs: 250,
   vadMinSilenceMs: 300,
-  // The silence guards are off: bench:vad found the trained VAD alone puts no word into 10 minutes of
-  // non-speech, a trim only undoes the pre-roll, and a floor deletes quiet speech (app/shared/silence-guards.ts).
+  // Silero's own speech pad (get_speech_timestamps' speech_pad_ms): its segments start at the onset already,
+  // and more audio in front of a word is what cost the digits model words (bench:vad; the pre-roll was used).
+  vadSpeechPadMs: DEFAULT_VAD_SEGMENT_OPTIONS.padMs,
+  // The trim and the floor are off: bench:vad found Silero with its confirm level (vad-segments.ts) puts no
+  // word into 10 minutes of non-speech, and a floor deletes quiet speech (app/shared/silence-guards.ts).
   vadEdgeTrimMs: DEFAULT_SILENCE_GUARDS.edgeTrimMs,
   minWordConfidence: DEFAULT_SILENCE_GUARDS.minWordConfidence,
 };
@@ -115,6 +119,7 @@ export const SETTINGS_LIMITS = {
   vadSpeechThreshold: { min: 0.05, max: 0.95 },
   vadMinSpeechMs: { min: 0, max: 5000 },
   vadMinSilenceMs: { min: 50, max: 5000 },
+  vadSpeechPadMs: { min: 0, max: 1000 },
   vadEdgeTrimMs: { min: 0, max: 1000 },
   /** Probability, fractional. */
   minWordConfidence: { min: 0, max: 0.99 },

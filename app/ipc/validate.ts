@@ -157,6 +157,7 @@ export const DICTATION_CHECKS: Shape<DictationSettings> = {
   vadSpeechThreshold: num(L.vadSpeechThreshold.min, L.vadSpeechThreshold.max, false),
   vadMinSpeechMs: num(L.vadMinSpeechMs.min, L.vadMinSpeechMs.max, true),
   vadMinSilenceMs: num(L.vadMinSilenceMs.min, L.vadMinSilenceMs.max, true),
+  vadSpeechPadMs: num(L.vadSpeechPadMs.min, L.vadSpeechPadMs.max, true),
   vadEdgeTrimMs: num(L.vadEdgeTrimMs.min, L.vadEdgeTrimMs.max, true),
   minWordConfidence: num(L.minWordConfidence.min, L.minWordConfidence.max, false),
 };

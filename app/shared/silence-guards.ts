@@ -5,7 +5,10 @@
 //   confidence floor  a word whose confidence (the engine's: the minimum over its tokens of the greedy
 //                     token's probability, NeMo's "max_prob" measure aggregated with "min") is below the
 //                     floor is dropped.
-// `npm run bench:vad` measures both on the non-speech set and on speech (the "silence guards" table);
+// A third guard is always on, in the VAD's own cut (vad-segments.ts): a segment Silero never reaches its
+// confirm level in is not speech. The floor applies alike to files, dictation finals (and their partials)
+// and meeting finals; the trim to files (a live segment's edges are its pre-roll and tail).
+// `npm run bench:vad` measures them on the non-speech set and on speech (the "silence guards" table);
 // the defaults follow what it showed. Pure: no engine, no clock.
 import type { SampleSegment } from './vad-segments.js';
 
@@ -24,6 +27,14 @@ export interface SilenceGuards {
  */
 export const DEFAULT_SILENCE_GUARDS: SilenceGuards = { edgeTrimMs: 0, minWordConfidence: 0 };
 
+/** What the guards took away (Devices shows the sums): live stretches Silero was unsure of, words below the floor. */
+export interface SilenceGuardCounts {
+  /** Onsets long enough to open a segment whose windows never reached the confirm level (live sources). */
+  unconfirmed: number;
+  /** Words the confidence floor dropped from finals (files, dictation, meetings). */
+  wordsDropped: number;
+}
+
 /** Each segment less `trimMs` at both ends; a segment the trim would empty is dropped. */
 export function trimSegmentEdges(segments: readonly SampleSegment[], trimMs: number, sampleRate: number): SampleSegment[] {
   const trim = Math.round((Math.max(0, trimMs) / 1000) * sampleRate);
@@ -34,4 +45,12 @@ export function trimSegmentEdges(segments: readonly SampleSegment[], trimMs: num
 /** The words at or above the floor (all of them when the floor is 0). */
 export function keepConfidentWords<W extends { confidence: number }>(words: readonly W[], floor: number): W[] {
   return floor > 0 ? words.filter((w) => w.confidence >= floor) : [...words];
+}
+
+/** A transcript with the floor applied: its text as it was when no word goes, else the kept words' text. */
+export function keepConfidentTranscript<W extends { text: string; confidence: number }>(
+  transcript: { text: string; words: readonly W[] }, floor: number,
+): { text: string; words: W[] } {
+  const words = keepConfidentWords(transcript.words, floor);
+  return { text: words.length === transcript.words.length ? transcript.text : words.map((w) => w.text).join(' '), words };
 }

@@ -3,6 +3,10 @@
 // ≥ threshold, ends at the first chunk below threshold − 0.15 that is followed by at least minSilenceMs
 // without speech; segments shorter than minSpeechMs are dropped; each kept segment is widened by padMs on
 // both sides, never into its neighbour (a gap narrower than two pads is split in the middle).
+// One rule of our own (a silence guard): a segment whose chunks never reach the confirm level (threshold
+// + 0.15, the release gap mirrored) is not speech. Silero hovers around 0.5 on held tones and similar noise
+// (bench:vad: a 320 ms stretch at 0.51–0.58 in the non-speech set gave the digits model a word), while its
+// speech segments peak at 0.8 and above even with white or brown noise at 0 dB SNR.
 // Pure: no engine, no clock.
 
 export interface VadSegmentOptions {
@@ -25,7 +29,12 @@ export interface SampleSegment {
 }
 
 /** The hysteresis gap below the threshold that ends speech (silero-vad's neg_threshold). */
-const RELEASE = 0.15;
+export const RELEASE = 0.15;
+
+/** A segment is speech only if some chunk reaches this (the release gap above the threshold). */
+export function confirmLevel(threshold: number): number {
+  return Math.max(threshold, Math.min(0.99, threshold + RELEASE));
+}
 
 /**
  * Speech segments, in samples, of audio of `totalSamples` whose chunk i (of `chunkSamples`) has speech
@@ -39,27 +48,31 @@ export function speechSegments(
   const minSilence = (options.minSilenceMs / 1000) * sampleRate;
   const pad = Math.round((options.padMs / 1000) * sampleRate);
   const release = Math.max(0, options.threshold - RELEASE);
+  const confirm = confirmLevel(options.threshold);
   const raw: SampleSegment[] = [];
   let start = -1;
   let silenceFrom = -1;
+  let peak = 0;
   for (let i = 0; i < probs.length; i++) {
     const p = probs[i]!;
     const at = i * chunkSamples;
     if (p >= options.threshold) {
       silenceFrom = -1;
       if (start < 0) start = at;
+      peak = Math.max(peak, p);
       continue;
     }
     if (start < 0 || p >= release) continue;
     if (silenceFrom < 0) silenceFrom = at;
     if (at + chunkSamples - silenceFrom < minSilence) continue;
-    if (silenceFrom - start >= minSpeech) raw.push({ start, end: silenceFrom });
+    if (silenceFrom - start >= minSpeech && peak >= confirm) raw.push({ start, end: silenceFrom });
     start = -1;
     silenceFrom = -1;
+    peak = 0;
   }
   if (start >= 0) {
     const end = silenceFrom >= 0 ? silenceFrom : totalSamples;
-    if (end - start >= minSpeech) raw.push({ start, end: Math.min(end, totalSamples) });
+    if (end - start >= minSpeech && peak >= confirm) raw.push({ start, end: Math.min(end, totalSamples) });
   }
   return padSegments(raw, pad, totalSamples);
 }

@@ -3,7 +3,10 @@
 // noise-driven everywhere, so only its non-speech count means anything) and each way of cutting (no VAD:
 // the whole stream to the model; the energy VAD; Silero; Silero with each guard), the words emitted on the
 // non-speech set and the WER on the held-out-style set. Cut as a file job cuts (planSpeechWindows, the
-// model's frame grid, segments joined or not), each window decoded alone and its words kept or dropped by the floor.
+// hop grid, segments joined or not) or, for the "live" rows, as a dictation or meeting track cuts (the
+// Segmenter on Silero's verdicts); each window decoded alone and its words kept or dropped by the floor.
+// Where the held-out errors fall (a window's first word, its last, or between) says what costs them: audio
+// in front of a string's first word made the digits model hear an extra word there (the onset column).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Model, type VadModel } from '../../native/index.js';
@@ -13,7 +16,7 @@ import { hopEnergiesOf } from '../../app/engine-process/hop-energies.js';
 import { planSpeechWindows } from '../../app/engine-process/speech-windows.js';
 import { keepConfidentWords, trimSegmentEdges } from '../../app/shared/silence-guards.js';
 import { speechSegments, type SampleSegment, type VadSegmentOptions } from '../../app/shared/vad-segments.js';
-import { align, normalizeText, words as wordsOf } from '../../app/shared/wer.js';
+import { align, normalizeText, words as wordsOf, type AlignOp } from '../../app/shared/wer.js';
 import { REPO_ROOT } from '../support/audio/digits.js';
 import { gappedDigits } from '../support/audio/gapped-digits.js';
 import { generateModel } from '../support/model/index.js';
@@ -28,10 +31,30 @@ interface Cut {
   floor: number;
   /** Segments closer than this share a window (the file job: 0, each segment alone; it was 1 s). */
   joinGapSec?: number;
+  /** Live: each segment decoded as the session decodes it, exactly [start, end) (no window planning). */
+  live?: boolean;
 }
 
 interface Decoded {
   words: { text: string; confidence: number }[];
+  /** Each window's words with its range, for the errors by position. */
+  windows: { begin: number; end: number; text: string }[];
+}
+
+/** Errors of one window's hypothesis at its first reference word (or before it), its last, or between. */
+function errorsByPosition(ops: readonly AlignOp[]): { onset: number; middle: number; end: number } {
+  const out = { onset: 0, middle: 0, end: 0 };
+  const refCount = ops.filter((o) => o.op !== 'ins').length;
+  let ref = 0;
+  for (const o of ops) {
+    const at = o.op === 'ins' ? ref - 0.5 : ref;
+    if (o.op !== 'ins') ref += 1;
+    if (o.op === 'hit') continue;
+    if (at <= 0) out.onset += 1;
+    else if (at >= refCount - 1) out.end += 1;
+    else out.middle += 1;
+  }
+  return out;
 }
 
 async function decode(asr: Model, pcm: Float32Array, cut: Cut): Promise<Decoded> {
@@ -39,13 +62,17 @@ async function decode(asr: Model, pcm: Float32Array, cut: Cut): Promise<Decoded>
   const frame = Math.round(asr.info().frameSec * RATE);
   const windows = segments === null
     ? [{ begin: 0, end: pcm.length }]
+    : cut.live ? segments.map((s) => ({ begin: s.start, end: s.end }))
     : planSpeechWindows(hopEnergiesOf(pcm, RATE), segments, RATE, MAX_WINDOW_SEC * RATE, frame, cut.joinGapSec ?? 0);
   const words: Decoded['words'] = [];
+  const decoded: Decoded['windows'] = [];
   for (const w of windows) {
     const result = await asr.transcribe(pcm.slice(w.begin, w.end), { sampleRate: RATE });
-    words.push(...keepConfidentWords(result.words, cut.floor));
+    const kept = keepConfidentWords(result.words, cut.floor);
+    words.push(...kept);
+    decoded.push({ ...w, text: kept.map((k) => k.text).join(' ') });
   }
-  return { words };
+  return { words, windows: decoded };
 }
 
 function energyCut(pcm: Float32Array): SampleSegment[] {
@@ -59,7 +86,7 @@ function energyCut(pcm: Float32Array): SampleSegment[] {
   return out;
 }
 
-/** The app's file-job options for Silero (Settings' defaults; the pad is the pre-roll, 0 for the digits model). */
+/** The app's file-job options for Silero (Settings' defaults) with a given pad. */
 function fileOptions(padMs: number): VadSegmentOptions {
   const d = DEFAULT_DICTATION;
   return { threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs };
@@ -81,26 +108,40 @@ export async function silenceGuardsTable(opts: {
   };
   const silero = (padMs: number, trimMs: number) => async (pcm: Float32Array) =>
     trimSegmentEdges(speechSegments(await probsOf(pcm), 512, RATE, pcm.length, fileOptions(padMs)), trimMs, RATE);
+  // A live source's cut (dictation, meeting tracks): the Segmenter on Silero's verdicts, the pause and tail
+  // of the settings, the segment starting `padMs` before its onset.
+  const sileroLive = (padMs: number) => async (pcm: Float32Array): Promise<SampleSegment[]> => {
+    const d = DEFAULT_DICTATION;
+    const seg = new Segmenter({
+      sampleRate: RATE, pauseMs: d.pauseMs, maxSegmentSec: d.maxSegmentSec, preRollMs: d.preRollMs, thresholdDb: d.vadThresholdDb,
+      detector: 'external', windowMs: 32, speechThreshold: d.vadSpeechThreshold, speechPadMs: padMs,
+    });
+    seg.push(pcm);
+    return [...seg.decide(await probsOf(pcm)), ...seg.finish()].flatMap((e) => (e.type === 'close' ? [{ start: e.start, end: e.end }] : []));
+  };
   const cuts: Cut[] = [
     { label: 'no VAD (whole stream)', segments: async () => null, floor: 0 },
     { label: 'no VAD + conf >= 0.9', segments: async () => null, floor: 0.9 },
     { label: 'energy VAD', segments: async (pcm) => energyCut(pcm), floor: 0 },
   ];
-  // The file job pads segments by the pre-roll (300 ms by default; the digits model's tests use 0) and
-  // decodes each segment alone. Before this bench: segments less than 1 s apart were joined.
+  // The file job pads segments by Silero's speech pad (vadSpeechPadMs, 30 ms; it used the dictation
+  // pre-roll, 300 ms) and decodes each segment alone (segments less than 1 s apart were joined once).
+  const pad = DEFAULT_DICTATION.vadSpeechPadMs;
   const preRoll = DEFAULT_DICTATION.preRollMs;
-  const app = silero(preRoll, 0);
+  const app = silero(pad, 0);
   cuts.push(
-    { label: `Silero (app: pad ${preRoll})`, segments: app, floor: 0 },
-    { label: `Silero pad ${preRoll}, joined`, segments: app, floor: 0, joinGapSec: 1 },
+    { label: `Silero (app: pad ${pad})`, segments: app, floor: 0 },
+    { label: `Silero pad ${pad}, joined`, segments: app, floor: 0, joinGapSec: 1 },
+    { label: `Silero pad ${pad} trim 30`, segments: silero(pad, 30), floor: 0 },
+    ...[0.5, 0.7].map((floor) => ({ label: `Silero pad ${pad} conf >= ${floor}`, segments: app, floor })),
+    { label: `Silero pad ${preRoll} (the pre-roll)`, segments: silero(preRoll, 0), floor: 0 },
     { label: `Silero pad ${preRoll} trim 250`, segments: silero(preRoll, 250), floor: 0 },
-    ...[0.5, 0.7, 0.9].map((floor) => ({ label: `Silero pad ${preRoll} conf >= ${floor}`, segments: app, floor })),
-    { label: 'Silero pad 30', segments: silero(30, 0), floor: 0 },
-    { label: 'Silero pad 30, joined', segments: silero(30, 0), floor: 0, joinGapSec: 1 },
-    { label: 'Silero pad 30 trim 30', segments: silero(30, 30), floor: 0 },
+    { label: `Silero pad ${preRoll} conf >= 0.5`, segments: silero(preRoll, 0), floor: 0.5 },
+    { label: 'Silero pad 100', segments: silero(100, 0), floor: 0 },
     { label: 'Silero pad 0', segments: silero(0, 0), floor: 0 },
-    { label: 'Silero pad 0, joined', segments: silero(0, 0), floor: 0, joinGapSec: 1 },
-    ...[0.5, 0.7].map((floor) => ({ label: `Silero pad 0 conf >= ${floor}`, segments: silero(0, 0), floor })),
+    { label: `live: Silero (app: pad ${pad})`, segments: sileroLive(pad), floor: 0, live: true },
+    { label: `live: Silero, pre-roll ${preRoll}`, segments: sileroLive(preRoll), floor: 0, live: true },
+    { label: 'live: Silero, pad 0', segments: sileroLive(0), floor: 0, live: true },
   );
   const held = gappedDigits(opts.heldOutStrings);
   const reference = wordsOf(held.texts.join(' '));
@@ -111,7 +152,16 @@ export async function silenceGuardsTable(opts: {
   const models: [string, Model][] = [...(opts.digits ? [['digits (trained)', opts.digits] as [string, Model]] : []), ['generated tiny CTC', generated]];
   write(`\nsilence guards: non-speech set ${(opts.nonSpeech.length / RATE / 60).toFixed(1)} min; held-out-style set ${held.texts.length} strings, ` +
     `${(held.pcm.length / RATE).toFixed(0)} s (0.5–3 s of silence, noise, hum, clicks or tones between strings; WER only for the trained model)\n`);
-  write(`${'model'.padEnd(20)} ${'cut'.padEnd(30)} ${'non-speech words'.padStart(16)} ${'held-out WER'.padStart(12)} ${'S/D/I'.padStart(9)}\n`);
+  write(`${'model'.padEnd(20)} ${'cut'.padEnd(30)} ${'non-speech words'.padStart(16)} ${'held-out WER'.padStart(12)} ${'S/D/I'.padStart(9)} ` +
+    `${'errors at first word / between / last'.padStart(38)}\n`);
+  // Each string's span in the stream: a window's reference is the strings whose middle it holds.
+  const spans: { start: number; end: number; text: string }[] = [];
+  let firstWord = 0;
+  for (const text of held.texts) {
+    const n = wordsOf(text).length;
+    spans.push({ start: held.words[firstWord]!.start * RATE, end: held.words[firstWord + n - 1]!.end * RATE, text });
+    firstWord += n;
+  }
   for (const [name, asr] of models) {
     if (asr === opts.digits) {
       // The reference point: each string decoded alone, no gaps (what "WER unchanged" compares with).
@@ -128,18 +178,28 @@ export async function silenceGuardsTable(opts: {
       if (cut.label === 'no VAD (whole stream)') for (const w of ns.words) surestInNoise = Math.max(surestInNoise, w.confidence);
       let werText = '—';
       let sdi = '';
+      let positions = '';
       if (asr === opts.digits) {
         const got = await decode(asr, held.pcm, cut);
         const hyp = wordsOf(normalizeText(got.words.map((w) => w.text).join(' ')));
         const { counts } = align(reference, hyp);
         werText = `${((100 * counts.errors) / Math.max(1, counts.n)).toFixed(2)}%`;
         sdi = `${counts.substitutions}/${counts.deletions}/${counts.insertions}`;
-        if (cut.label === 'Silero pad 0') for (const w of got.words) leastSureKept = Math.min(leastSureKept, w.confidence);
+        const at = { onset: 0, middle: 0, end: 0 };
+        for (const w of got.windows) {
+          const ref = spans.filter((s) => (s.start + s.end) / 2 >= w.begin && (s.start + s.end) / 2 < w.end).map((s) => s.text).join(' ');
+          const p = errorsByPosition(align(wordsOf(ref), wordsOf(normalizeText(w.text))).ops);
+          at.onset += p.onset;
+          at.middle += p.middle;
+          at.end += p.end;
+        }
+        positions = `${at.onset} / ${at.middle} / ${at.end}`;
+        if (cut.segments === app && cut.floor === 0 && !cut.joinGapSec) for (const w of got.words) leastSureKept = Math.min(leastSureKept, w.confidence);
       }
-      write(`${name.padEnd(20)} ${cut.label.padEnd(30)} ${String(ns.words.length).padStart(16)} ${werText.padStart(12)} ${sdi.padStart(9)}\n`);
+      write(`${name.padEnd(20)} ${cut.label.padEnd(30)} ${String(ns.words.length).padStart(16)} ${werText.padStart(12)} ${sdi.padStart(9)} ${positions.padStart(38)}\n`);
     }
     write(`${name.padEnd(20)} confidence: surest word in non-speech without a VAD ${surestInNoise.toFixed(3)}` +
-      `${asr === opts.digits ? `; least sure word on speech (Silero pad 0) ${leastSureKept.toFixed(3)}` : ''}\n`);
+      `${asr === opts.digits ? `; least sure word on speech (Silero, app) ${leastSureKept.toFixed(3)}` : ''}\n`);
   }
   generated.dispose();
 }

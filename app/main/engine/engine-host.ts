@@ -32,6 +32,7 @@ import { RestartSupervisor, blamedDevice } from './restart-supervisor.js';
 import { type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineResponseMap, type EngineStreamChunk, type EngineStreamHandle, type EngineStreamOptions, type EngineToHost, type EngineTranscribeOptions, type EngineTranscript, type EngineVadStatus } from '../../engine-process/protocol.js';
 import { CodedError } from '../../../types/errors.js';
 import type { SessionVad } from '../sessions/vad-feed.js';
+import type { SilenceGuardCounts } from '../../shared/silence-guards.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 
 export { FILE_WINDOW_SEC } from './file-job.js';
@@ -120,6 +121,8 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private vad: EngineVadStatus = { kind: 'energy', reason: 'no VAD model was loaded' };
   /** What the closed VAD streams cost, summed (Devices shows it as % of real time). */
   private readonly vadCost = { computeMs: 0, audioSec: 0 };
+  /** What the silence guards took away since the app started (Devices). */
+  private readonly guardCounts: SilenceGuardCounts = { unconfirmed: 0, wordsDropped: 0 };
   private idleMs: number;
   private idleTimer: NodeJS.Timeout | null = null;
   private lastUse: number;
@@ -444,8 +447,22 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.vad;
   }
 
+  /** Adds what a source's silence guards took away (sessions, meetings, files) to what Devices shows. */
+  noteSilenceGuards(counts: Partial<SilenceGuardCounts>): void {
+    this.guardCounts.unconfirmed += counts.unconfirmed ?? 0;
+    this.guardCounts.wordsDropped += counts.wordsDropped ?? 0;
+    this.emit('status', this.status());
+  }
+
+  /** The guards' cost in words: what they kept out of the text (the CPU they take is nil beside the VAD's). */
+  private guardsSummary(): string {
+    const { unconfirmed, wordsDropped } = this.guardCounts;
+    return `. Silence guards: ${unconfirmed} live ${unconfirmed === 1 ? 'stretch' : 'stretches'} Silero was unsure of not transcribed, ` +
+      `${wordsDropped} ${wordsDropped === 1 ? 'word' : 'words'} below the confidence floor dropped`;
+  }
+
   private vadSummary(): VadSummary {
-    if (this.vad.kind === 'energy') return { detector: 'energy', text: `Energy threshold (${this.vad.reason})` };
+    if (this.vad.kind === 'energy') return { detector: 'energy', text: `Energy threshold (${this.vad.reason})${this.guardsSummary()}` };
     const { computeMs, audioSec } = this.vadCost;
     const cost = audioSec > 0
       ? `; it cost ${((computeMs / 10) / audioSec).toFixed(2)} % of real time over ${(audioSec / 60).toFixed(1)} min of live audio`
@@ -453,7 +470,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return {
       detector: 'silero',
       text: `Silero VAD ${this.vad.sourceVersion} (${this.vad.weightType.toUpperCase()})${this.vadOrigin(this.vad)}, on the CPU beside the model: ` +
-        `one thread per live source, outside the decode queue${cost}`,
+        `one thread per live source, outside the decode queue${cost}${this.guardsSummary()}`,
     };
   }
 

@@ -19,7 +19,7 @@ import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
 import { checkRegularFile, notRegularMessage } from '../util/regular-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from './audio-converter.js';
-import { keepConfidentWords } from '../../shared/silence-guards.js';
+import { keepConfidentTranscript } from '../../shared/silence-guards.js';
 
 /**
  * File-system failures arrive from the engine process as Node's terse errno text ("ENOENT: no such file or
@@ -67,7 +67,7 @@ export class FileTranscriber {
     const d = this.opts.settings.get().dictation;
     if (d.vadModel !== 'silero' || this.opts.engine.vadStatus.kind !== 'silero') return undefined;
     return {
-      threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: Math.min(d.preRollMs, 500), trimMs: d.vadEdgeTrimMs,
+      threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: d.vadSpeechPadMs, trimMs: d.vadEdgeTrimMs,
     };
   }
 
@@ -156,12 +156,13 @@ export class FileTranscriber {
       const elapsedMs = performance.now() - started;
       this.opts.log.info(`${path}: ${result.durationSec.toFixed(1)} s transcribed in ${elapsedMs.toFixed(0)} ms on ${result.devicesRan.join('+')}`);
       const floor = this.opts.settings.get().dictation.minWordConfidence;
-      const words = keepConfidentWords(attributed, floor);
+      // With the confidence floor on and a word dropped, the text is the kept words'.
+      const { text, words } = keepConfidentTranscript({ text: result.text, words: attributed }, floor);
+      if (words.length < attributed.length) this.opts.engine.noteSilenceGuards({ wordsDropped: attributed.length - words.length });
       const transcript: FileTranscript = {
         jobId,
         path,
-        // With the confidence floor on and a word dropped, the text is the kept words'.
-        text: words.length === result.words.length ? result.text : words.map((w) => w.text).join(' '),
+        text,
         words,
         tokens: result.tokens,
         durationSec: result.durationSec,

@@ -24,6 +24,7 @@ import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions
 import type { SessionDecoder, SessionVad } from '../sessions/session.js';
 import { VadFeed } from '../sessions/vad-feed.js';
 import type { WavJournalWriter } from './wav-journal.js';
+import { keepConfidentTranscript } from '../../shared/silence-guards.js';
 
 export const TRACK_RATE = TIMELINE_RATE;
 /** Audio of segments waiting for the engine, per track, before new ones are left undecoded (s). */
@@ -83,6 +84,8 @@ export interface MeetingTrackOptions {
    */
   onPartial?: (partial: TrackPartial) => void;
   partialIntervalMs?: number;
+  /** Silence guard: final words below this confidence are dropped (settings' minWordConfidence; 0 or absent: off). */
+  minWordConfidence?: number;
   /** True while partials must not run (live dictation: a meeting decode in the lane cannot be preempted). */
   partialsPaused?: () => boolean;
   /** A segment could not be transcribed (after retries) or was left undecoded; once per cause is enough for the UI. */
@@ -400,13 +403,17 @@ export class MeetingTrack {
       keepLast(this.lags, lagMs);
       keepLast(this.closeLags, now - segment.closedAt);
       keepLast(this.speechEndLags, now - segment.speechEndAt);
+      // The confidence floor (a silence guard, off by default), as for files and dictation.
+      const kept = keepConfidentTranscript({ text: result?.text.trim() ?? '', words: result?.words ?? [] }, this.opts.minWordConfidence ?? 0);
+      const dropped = (result?.words.length ?? 0) - kept.words.length;
+      if (dropped > 0) this.opts.engine.noteSilenceGuards?.({ wordsDropped: dropped });
       this.opts.onFinal({
         track: this.track,
         segmentId: segment.id,
         startSample: segment.start,
         endSample: segment.end,
-        text: result?.text.trim() ?? '',
-        words: (result?.words ?? []).map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
+        text: kept.text,
+        words: kept.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
         devicesRan: result?.devicesRan ?? [],
         lagMs,
         ...(result?.phrasesFired?.length ? { phrasesFired: [...result.phrasesFired] } : {}),
@@ -454,6 +461,7 @@ export class MeetingTrack {
     await this.vadFeed.drained();
     this.vadFeed.close();
     for (const event of this.segmenter.finish()) this.onSegment(event);
+    if (this.segmenter.unconfirmedOnsets > 0) this.opts.engine.noteSilenceGuards?.({ unconfirmed: this.segmenter.unconfirmedOnsets });
     while (this.decoding) await this.decoding;
     await this.opts.wav?.close();
     this.store.clear();

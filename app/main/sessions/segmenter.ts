@@ -14,8 +14,15 @@
 // With `detector: 'external'` a trained VAD decides instead of the energy threshold: push() only measures
 // the windows (for the floor and the cap cut), and decide() takes one speech probability per window, in
 // order, as they come back from the engine (Silero: 32 ms windows, windowMs 32). Speech opens at
-// `speechThreshold` and holds down to speechThreshold − 0.15 (silero-vad's hysteresis). fallBackToEnergy()
+// `speechThreshold` and holds down to speechThreshold − 0.15 (silero-vad's hysteresis); a segment opens
+// only once a window of its onset reaches the confirm level (vad-segments.ts: noise Silero is unsure of
+// never opens one, so it gets no final) and still starts at the onset's first window, less `speechPadMs`
+// (Silero's speech pad), not the pre-roll: the pre-roll makes up for the energy threshold's late onsets,
+// Silero's onset is the speech's (bench:vad: no first word clipped with 30 ms, and 300 ms of audio in front
+// of the first word cost the digits model words, live as in files). fallBackToEnergy()
 // decides the waiting windows and every later one by energy (the VAD stream was lost).
+
+import { RELEASE, confirmLevel } from '../../shared/vad-segments.js';
 
 export interface SegmenterOptions {
   sampleRate: number;
@@ -38,10 +45,12 @@ export interface SegmenterOptions {
   detector?: 'energy' | 'external';
   /** External detector: speech at this probability and above (0.5). */
   speechThreshold?: number;
+  /** External detector: a segment starts this long before its onset (ms; default preRollMs). */
+  speechPadMs?: number;
 }
 
-/** Below the speech threshold by less than this, speech goes on (silero-vad's neg_threshold gap). */
-const PROBABILITY_HYSTERESIS = 0.15;
+/** An unconfirmed onset older than this moves forward: the session keeps about a second of audio before a segment. */
+const MAX_UNCONFIRMED_SEC = 1;
 
 /** Why a segment closed: a pause, the length cap, the end of the session, or the model's end of utterance (<EOU>). */
 export type CloseReason = 'pause' | 'cap' | 'stop' | 'eou';
@@ -72,8 +81,12 @@ export class Segmenter {
   private readonly pause: number;
   private readonly cap: number;
   private readonly preRoll: number;
+  private readonly speechPad: number;
   private readonly tail: number;
   private readonly floorLen: number;
+  /** External detector: the confirm level, and how far back an unconfirmed onset may start (samples). */
+  private readonly confirm: number;
+  private readonly maxUnconfirmed: number;
   private readonly opts: Required<SegmenterOptions>;
 
   private position = 0;
@@ -86,6 +99,10 @@ export class Segmenter {
   private state: 'silence' | 'onset' | 'speech' = 'silence';
   private onsetCount = 0;
   private onsetStart = 0;
+  /** The onset reached the confirm level (always, for the energy threshold). */
+  private onsetConfirmed = false;
+  /** Onsets long enough to open a segment that never reached the confirm level: not opened (Devices counts them). */
+  unconfirmedOnsets = 0;
   private segStart = 0;
   private lastSpeechEnd = 0;
   private prevEnd = 0;
@@ -107,6 +124,7 @@ export class Segmenter {
       hysteresisDb: 3,
       detector: 'energy',
       speechThreshold: 0.5,
+      speechPadMs: options.preRollMs,
       ...options,
     };
     this.external = this.opts.detector === 'external';
@@ -116,11 +134,15 @@ export class Segmenter {
     this.pause = Math.round((sr * this.opts.pauseMs) / 1000);
     this.cap = Math.round(sr * this.opts.maxSegmentSec);
     this.preRoll = Math.round((sr * this.opts.preRollMs) / 1000);
+    this.speechPad = Math.round((sr * this.opts.speechPadMs) / 1000);
     this.tail = Math.min(Math.round((sr * this.opts.tailMs) / 1000), this.pause);
     this.floorLen = Math.max(1, Math.round((this.opts.floorWindowSec * 1000) / this.opts.windowMs));
     this.pendingWindow = new Float32Array(this.win);
     this.floor = this.opts.maxFloorDb;
+    this.confirm = confirmLevel(this.opts.speechThreshold);
+    this.maxUnconfirmed = Math.round(sr * MAX_UNCONFIRMED_SEC);
   }
+
 
   /** Samples consumed so far (measured, decided or not). */
   get samples(): number {
@@ -188,8 +210,8 @@ export class Segmenter {
     const events: SegmentEvent[] = [];
     for (let i = 0; i < probabilities.length && this.undecided.length > 0; i += 1) {
       const p = probabilities[i]!;
-      const threshold = this.opts.speechThreshold - (this.state === 'speech' ? PROBABILITY_HYSTERESIS : 0);
-      this.stepAndAdvance(this.undecided.shift()!, p >= threshold, events);
+      const threshold = this.opts.speechThreshold - (this.state === 'speech' ? RELEASE : 0);
+      this.stepAndAdvance(this.undecided.shift()!, p >= threshold, events, p >= this.confirm);
     }
     return events;
   }
@@ -206,8 +228,8 @@ export class Segmenter {
     return this.external;
   }
 
-  private stepAndAdvance(db: number, speech: boolean | null, events: SegmentEvent[]): void {
-    this.step(db, speech, events);
+  private stepAndAdvance(db: number, speech: boolean | null, events: SegmentEvent[], sure = true): void {
+    this.step(db, speech, events, sure);
     this.position += this.win;
   }
 
@@ -216,7 +238,8 @@ export class Segmenter {
     const end = this.samples;
     // Windows whose probability never came (the VAD failed at the very end) are decided by energy.
     const events: SegmentEvent[] = this.undecided.length > 0 ? this.fallBackToEnergy() : [];
-    if (this.state === 'onset') this.open(this.onsetStart, events);
+    if (this.state === 'onset' && this.onsetConfirmed) this.open(this.onsetStart, events);
+    else if (this.state === 'onset' && this.onsetCount >= this.onsetWindows) this.unconfirmedOnsets += 1;
     if (this.state === 'speech' && end > this.segStart) this.close(end, 'stop', events, Math.min(end, this.lastSpeechEnd));
     this.state = 'silence';
     return events;
@@ -234,8 +257,11 @@ export class Segmenter {
     this.floor = Math.min(this.opts.maxFloorDb, Math.max(this.opts.minFloorDb, min));
   }
 
-  /** One window: `decided` is the external detector's verdict, null for the energy threshold's. */
-  private step(db: number, decided: boolean | null, events: SegmentEvent[]): void {
+  /**
+   * One window: `decided` is the external detector's verdict, null for the energy threshold's; `sure`: the
+   * window reached the confirm level (true for the energy threshold's).
+   */
+  private step(db: number, decided: boolean | null, events: SegmentEvent[], sure: boolean): void {
     const start = this.position;
     const end = start + this.win;
     const threshold = this.floor + this.opts.thresholdDb - (this.state === 'speech' ? this.opts.hysteresisDb : 0);
@@ -248,14 +274,18 @@ export class Segmenter {
           this.state = 'onset';
           this.onsetCount = 1;
           this.onsetStart = start;
-          if (this.onsetCount >= this.onsetWindows) this.open(start, events, end);
+          this.onsetConfirmed = sure;
+          if (this.onsetCount >= this.onsetWindows && this.onsetConfirmed) this.open(start, events, end);
         }
         break;
       case 'onset':
         if (speech) {
           this.onsetCount += 1;
-          if (this.onsetCount >= this.onsetWindows) this.open(this.onsetStart, events, end);
+          this.onsetConfirmed ||= sure;
+          if (end - this.onsetStart > this.maxUnconfirmed) this.onsetStart = end - this.maxUnconfirmed;
+          if (this.onsetCount >= this.onsetWindows && this.onsetConfirmed) this.open(this.onsetStart, events, end);
         } else {
+          if (this.onsetCount >= this.onsetWindows) this.unconfirmedOnsets += 1;
           this.state = 'silence';
         }
         break;
@@ -275,7 +305,7 @@ export class Segmenter {
 
   private open(onset: number, events: SegmentEvent[], lastSpeechEnd = onset + this.win): void {
     this.state = 'speech';
-    this.segStart = Math.max(0, this.prevEnd, onset - this.preRoll);
+    this.segStart = Math.max(0, this.prevEnd, onset - (this.external ? this.speechPad : this.preRoll));
     this.lastSpeechEnd = lastSpeechEnd;
     this.segWindows = [];
     events.push({ type: 'open', start: this.segStart, onset });

@@ -25,6 +25,7 @@ import { RecentValues } from './recent-values.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { Segmenter, type SegmentEvent } from './segmenter.js';
 import { VadFeed, type SessionVad } from './vad-feed.js';
+import { keepConfidentTranscript, type SilenceGuardCounts } from '../../shared/silence-guards.js';
 
 
 /** How long stop() waits for audio frames still in flight. */
@@ -42,6 +43,8 @@ export interface SessionDecoder {
   ): Promise<EngineTranscript | null>;
   /** What holds live decodes up now, in words (a model load, a check), or null (EngineHost.liveHeldBy). */
   liveHeldBy?(): string | null;
+  /** What the silence guards took away, added to what Devices shows (EngineHost.noteSilenceGuards). */
+  noteSilenceGuards?(counts: Partial<SilenceGuardCounts>): void;
 }
 
 /** A trained VAD's stream (vad-feed.ts; re-exported for the session's users). */
@@ -208,7 +211,7 @@ export class DictationSession {
       maxSegmentSec: d.maxSegmentSec,
       preRollMs: d.preRollMs,
       thresholdDb: d.vadThresholdDb,
-      ...(opts.vad ? { detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold } : {}),
+      ...(opts.vad ? { detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold, speechPadMs: d.vadSpeechPadMs } : {}),
     });
     this.vadFeed = new VadFeed(this.segmenter, opts.vad ?? null, (events) => {
       if (this.cancelController.signal.aborted) return;
@@ -422,7 +425,11 @@ export class DictationSession {
 
   private event(segment: Segment, kind: 'partial' | 'final', end: number, result: Decoded | null): TranscriptEvent {
     const offset = segment.start / SESSION_RATE;
-    const spoken = { text: result?.text.trim() ?? '', words: result?.words ?? [] };
+    // The confidence floor (a silence guard, off by default) as a file job applies it, to partials too, so
+    // live text never shows a word its final will drop.
+    const spoken = keepConfidentTranscript({ text: result?.text.trim() ?? '', words: result?.words ?? [] }, this.opts.dictation.minWordConfidence);
+    const dropped = (result?.words.length ?? 0) - spoken.words.length;
+    if (kind === 'final' && dropped > 0) this.opts.engine.noteSilenceGuards?.({ wordsDropped: dropped });
     // The text options rewrite text and words together (a removed command word takes no time with it); the
     // engine's text is kept as spokenText, and startSample/endSample still give exactly the audio it came from.
     const shown = this.opts.transform?.active ? this.opts.transform.apply(spoken) : { ...spoken, changed: false };
@@ -726,6 +733,7 @@ export class DictationSession {
     this.vadFeed.close();
     const closedAt = performance.now();
     for (const event of this.segmenter.finish()) this.onSegmentEvent(event, closedAt);
+    if (this.segmenter.unconfirmedOnsets > 0) this.opts.engine.noteSilenceGuards?.({ unconfirmed: this.segmenter.unconfirmedOnsets });
     while (this.finalWork.size) await Promise.all([...this.finalWork]);
     // Aborted while the last finals were decoded: abort() already ended the session and freed its audio.
     if (this.cancelController.signal.aborted) throw this.cancelledError();

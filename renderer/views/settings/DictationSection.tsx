@@ -37,6 +37,9 @@ export function DictationSection({ draft, update }: SectionProps) {
           <Field id="set-vad-min-silence" label="Shortest pause between file segments (ms)" hint="Files are cut at pauses this long; silence is skipped.">
             <NumberInput id="set-vad-min-silence" value={draft.dictation.vadMinSilenceMs} limit={SETTINGS_LIMITS.vadMinSilenceMs} step={50} onChange={(v) => dict({ vadMinSilenceMs: v })} />
           </Field>
+          <Field id="set-vad-speech-pad" label="Padding around speech (ms)" hint="Audio kept before each speech segment (and after it, in files); the pre-roll is the energy threshold's.">
+            <NumberInput id="set-vad-speech-pad" value={draft.dictation.vadSpeechPadMs} limit={SETTINGS_LIMITS.vadSpeechPadMs} step={10} onChange={(v) => dict({ vadSpeechPadMs: v })} />
+          </Field>
           <Field id="set-vad-edge-trim" label="Trim segment edges (ms)" hint="Files: taken off both ends of each speech segment before it is transcribed; 0 = off.">
             <NumberInput id="set-vad-edge-trim" value={draft.dictation.vadEdgeTrimMs} limit={SETTINGS_LIMITS.vadEdgeTrimMs} step={10} onChange={(v) => dict({ vadEdgeTrimMs: v })} />
           </Field>

@@ -12,7 +12,7 @@ import { parseChord } from '../../../app/shared/hotkey/chord.js';
 export type FieldId =
   | 'set-threads' | 'set-idle-unload' | 'set-pause' | 'set-maxseg' | 'set-partial' | 'set-preroll' | 'set-vad'
   | 'set-keep-days' | 'set-max-entries' | 'set-restore-delay' | 'set-hotkey' | 'set-mirror' | 'set-replacements' | 'set-hold-key' | 'set-tap-ms'
-  | 'set-vad-threshold' | 'set-vad-min-speech' | 'set-vad-min-silence' | 'set-vad-edge-trim' | 'set-min-word-confidence';
+  | 'set-vad-threshold' | 'set-vad-min-speech' | 'set-vad-min-silence' | 'set-vad-speech-pad' | 'set-vad-edge-trim' | 'set-min-word-confidence';
 
 export type FieldMessages = Partial<Record<FieldId, string>>;
 
@@ -36,6 +36,7 @@ export const FIELD_NAMES: Record<FieldId, string> = {
   'set-vad-threshold': 'Silero speech threshold',
   'set-vad-min-speech': 'Shortest speech',
   'set-vad-min-silence': 'Shortest pause',
+  'set-vad-speech-pad': 'Padding around speech',
   'set-vad-edge-trim': 'Segment edge trim',
   'set-min-word-confidence': 'Lowest word confidence',
 };
@@ -68,6 +69,7 @@ export function fieldErrors(draft: Settings): FieldMessages {
   put('set-vad-threshold', numberProblem(draft.dictation.vadSpeechThreshold, L.vadSpeechThreshold, '', false));
   put('set-vad-min-speech', numberProblem(draft.dictation.vadMinSpeechMs, L.vadMinSpeechMs, ' ms'));
   put('set-vad-min-silence', numberProblem(draft.dictation.vadMinSilenceMs, L.vadMinSilenceMs, ' ms'));
+  put('set-vad-speech-pad', numberProblem(draft.dictation.vadSpeechPadMs, L.vadSpeechPadMs, ' ms'));
   put('set-vad-edge-trim', numberProblem(draft.dictation.vadEdgeTrimMs, L.vadEdgeTrimMs, ' ms'));
   put('set-min-word-confidence', numberProblem(draft.dictation.minWordConfidence, L.minWordConfidence, '', false));
   put('set-keep-days', numberProblem(draft.history.keepDays, L.keepDays, ' days'));
@@ -123,6 +125,7 @@ export function validPart(saved: Settings, draft: Settings, errors: FieldMessage
       vadSpeechThreshold: has('set-vad-threshold') ? saved.dictation.vadSpeechThreshold : draft.dictation.vadSpeechThreshold,
       vadMinSpeechMs: has('set-vad-min-speech') ? saved.dictation.vadMinSpeechMs : draft.dictation.vadMinSpeechMs,
       vadMinSilenceMs: has('set-vad-min-silence') ? saved.dictation.vadMinSilenceMs : draft.dictation.vadMinSilenceMs,
+      vadSpeechPadMs: has('set-vad-speech-pad') ? saved.dictation.vadSpeechPadMs : draft.dictation.vadSpeechPadMs,
       vadEdgeTrimMs: has('set-vad-edge-trim') ? saved.dictation.vadEdgeTrimMs : draft.dictation.vadEdgeTrimMs,
       minWordConfidence: has('set-min-word-confidence') ? saved.dictation.minWordConfidence : draft.dictation.minWordConfidence,
     },
@@ -193,7 +196,7 @@ export function fieldOfServerError(message: string): FieldId | null {
     maxEntries: 'set-max-entries', restoreDelayMs: 'set-restore-delay', toggle: 'set-hotkey', hotkey: 'set-hotkey',
     mirrorEndpoint: 'set-mirror', replacements: 'set-replacements', hold: 'set-hold-key', tapMs: 'set-tap-ms',
     vadSpeechThreshold: 'set-vad-threshold', vadMinSpeechMs: 'set-vad-min-speech', vadMinSilenceMs: 'set-vad-min-silence',
-    vadEdgeTrimMs: 'set-vad-edge-trim', minWordConfidence: 'set-min-word-confidence',
+    vadSpeechPadMs: 'set-vad-speech-pad', vadEdgeTrimMs: 'set-vad-edge-trim', minWordConfidence: 'set-min-word-confidence',
   };
   return map[key!] ?? null;
 }

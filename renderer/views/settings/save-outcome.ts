@@ -12,7 +12,7 @@ export const FIELD_NAMES: Record<FieldId, string> = {
   'set-replacements': 'Replacements',
   'set-hold-key': 'Hold key', 'set-tap-ms': 'Tap shorter than',
   'set-vad-threshold': 'Speech probability threshold', 'set-vad-min-speech': 'Shortest speech', 'set-vad-min-silence': 'Shortest pause between file segments',
-  'set-vad-edge-trim': 'Trim segment edges', 'set-min-word-confidence': 'Lowest word confidence',
+  'set-vad-speech-pad': 'Padding around speech', 'set-vad-edge-trim': 'Trim segment edges', 'set-min-word-confidence': 'Lowest word confidence',
 };
 
 /** `held`: fields not sent because of their own error. `refused`: main's reason, next to its field. */

@@ -102,3 +102,29 @@ test('a decoder that does not keep up: past MAX_QUEUED_SEC of waiting audio, seg
   assert.ok(report.segments < rounds && finals.length === report.segments, `${report.segments} decoded of ${rounds}`);
   assert.equal(report.samples, rounds * phrase.length, 'every sample is on the track (and in the WAV) all the same');
 });
+
+test('the confidence floor (a silence guard) drops a final\'s words below it, and its text is the kept words\'', async () => {
+  const engine = {
+    async transcribe(): Promise<EngineTranscript> {
+      return { text: 'one uh two', words: [{ text: 'one', start: 0.1, end: 0.3, confidence: 0.9 }, { text: 'uh', start: 0.3, end: 0.5, confidence: 0.2 }, { text: 'two', start: 0.5, end: 0.7, confidence: 0.6 }], devicesRan: ['CPU'] } as unknown as EngineTranscript;
+    },
+  };
+  const finalsWith = async (minWordConfidence: number | undefined): Promise<TrackFinal[]> => {
+    const finals: TrackFinal[] = [];
+    const wav = await WavJournalWriter.create(join(scratch(`meeting-track-floor-${minWordConfidence}`), 'you.wav'), { sampleRate: RATE, autoSync: false });
+    const t = new MeetingTrack({
+      track: 'you', inputRate: RATE, wav, engine, segmenter: SEGMENTER, log: nullLogger, minWordConfidence,
+      onFinal: (f) => finals.push(f), onProblem: () => undefined,
+    });
+    for (const [frame, at] of frames(concat(quiet(1, 1), speechLike(2, 2), quiet(1, 3)))) t.push(frame, at);
+    await t.finish();
+    return finals;
+  };
+  const kept = await finalsWith(0.5);
+  assert.equal(kept.length, 1);
+  assert.equal(kept[0]!.text, 'one two');
+  assert.deepEqual(kept[0]!.words.map((w) => w.text), ['one', 'two']);
+  const all = await finalsWith(undefined);
+  assert.equal(all[0]!.text, 'one uh two', 'off when not set');
+  assert.equal(all[0]!.words.length, 3);
+});

@@ -69,3 +69,45 @@ test('fallBackToEnergy decides the waiting windows by energy and every later one
   const closes = events.filter((e) => e.type === 'close');
   assert.equal(closes.length, 1, 'the energy VAD found the burst');
 });
+
+test('an onset that never reaches the confirm level (threshold + 0.15) opens no segment; a confirmed one starts at its first window', () => {
+  const audio = new Float32Array(6 * RATE);
+  // Silero on a held tone: just above 0.5 for 320 ms (the bench's non-speech set), never 0.65.
+  assert.deepEqual(run(audio, verdicts(6, [[1, 1.32]], 0.58), 1), [], 'no segment, so no final, for a stretch Silero is unsure of');
+  assert.deepEqual(run(audio, verdicts(6, [[1, 4]], 0.6), 4), []);
+  const counted = new Segmenter(OPTS);
+  counted.push(audio);
+  counted.decide(verdicts(6, [[1, 1.32], [3, 3.5]], 0.58));
+  counted.finish();
+  assert.equal(counted.unconfirmedOnsets, 2, 'each unsure stretch long enough to open a segment is counted (Devices)');
+  // Unsure for 1.5 s before speech: the segment starts at most a second before the confirming window (the
+  // session keeps about a second of audio before a segment), less the pre-roll.
+  const late = verdicts(6, [[1, 2.5]], 0.58);
+  for (let i = Math.floor((2.5 * RATE) / WINDOW); i < Math.floor((3.5 * RATE) / WINDOW); i++) late[i] = 0.95;
+  const [lateOpen] = run(audio, late, 1).filter((e): e is Extract<SegmentEvent, { type: 'open' }> => e.type === 'open');
+  const confirmedAt = Math.floor((2.5 * RATE) / WINDOW) * WINDOW;
+  assert.ok(lateOpen && lateOpen.onset >= confirmedAt + WINDOW - RATE && lateOpen.onset < confirmedAt, JSON.stringify(lateOpen));
+  assert.equal(lateOpen.start, lateOpen.onset - 0.3 * RATE);
+  // Unsure for 200 ms, then speech: the segment opens once confirmed and starts at the unsure onset (less the pre-roll).
+  const probs = verdicts(6, [[1, 1.2]], 0.58);
+  for (let i = Math.floor((1.2 * RATE) / WINDOW); i < Math.floor((2.5 * RATE) / WINDOW); i++) probs[i] = 0.95;
+  const opens = run(audio, probs, 1).filter((e) => e.type === 'open');
+  assert.equal(opens.length, 1);
+  const onset = Math.floor(RATE / WINDOW) * WINDOW;
+  assert.deepEqual(opens[0], { type: 'open', start: onset - 0.3 * RATE, onset });
+});
+
+test('with Silero deciding, a segment starts speechPadMs before its onset, not the pre-roll; after a fallback the energy VAD\'s onsets get the pre-roll', () => {
+  const audio = concat(quiet(1, 1), speechLike(1.5, 2), quiet(1.5, 3), speechLike(1.5, 4), quiet(1.5, 5));
+  const seg = new Segmenter({ ...OPTS, speechPadMs: 30 });
+  const events: SegmentEvent[] = [];
+  seg.push(audio.subarray(0, Math.floor(4 * RATE / WINDOW) * WINDOW));
+  events.push(...seg.decide(verdicts(4, [[1, 2.5]])));
+  const onset = Math.floor(RATE / WINDOW) * WINDOW;
+  assert.deepEqual(events.find((e) => e.type === 'open'), { type: 'open', start: onset - 480, onset });
+  // The VAD stream is lost: the second phrase (at 4 s) is found by energy, with the 300 ms pre-roll.
+  events.push(...seg.fallBackToEnergy(), ...seg.push(audio.subarray(Math.floor(4 * RATE / WINDOW) * WINDOW)), ...seg.finish());
+  const second = events.filter((e): e is Extract<SegmentEvent, { type: 'open' }> => e.type === 'open')[1];
+  assert.ok(second, JSON.stringify(events));
+  assert.equal(second.onset - second.start, 0.3 * RATE);
+});

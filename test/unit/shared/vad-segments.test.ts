@@ -1,7 +1,8 @@
 // Speech segments from per-chunk probabilities (app/shared/vad-segments.ts) and a file job's windows over
 // them (app/engine-process/speech-windows.ts): hysteresis, minimum speech and silence, padding that never
 // overlaps; silence between segments skipped, nearby segments joined up to the window limit, long speech
-// cut by the engine's planner, window starts on the frame grid.
+// cut by the engine's planner; a window starts on the 10 ms hop grid at or before its segment, not on the
+// encoder-frame grid (only cuts inside long speech sit on that).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { speechSegments, segmentSeconds, type VadSegmentOptions } from '../../../app/shared/vad-segments.js';
@@ -34,6 +35,15 @@ test('chunks between release and threshold keep speech going; two-chunk silences
   assert.equal(speechSegments(p, CHUNK, RATE, p.length * CHUNK, { ...OPTS, padMs: 0 }).length, 1);
 });
 
+test('a segment whose chunks never reach the confirm level (threshold + 0.15) is not speech; one chunk there confirms it whole', () => {
+  const unsure = Float32Array.from([0.05, 0.05, ...new Array(12).fill(0.58), 0.05, 0.05, 0.05, 0.05]);
+  assert.deepEqual(speechSegments(unsure, CHUNK, RATE, unsure.length * CHUNK, OPTS), [], 'Silero on a held tone: 384 ms at 0.58');
+  const confirmed = Float32Array.from(unsure);
+  confirmed[9] = 0.66;
+  assert.deepEqual(speechSegments(confirmed, CHUNK, RATE, confirmed.length * CHUNK, { ...OPTS, padMs: 0 }), [{ start: 2 * CHUNK, end: 14 * CHUNK }]);
+  assert.deepEqual(speechSegments(unsure, CHUNK, RATE, unsure.length * CHUNK, { ...OPTS, threshold: 0.4, padMs: 0 }), [{ start: 2 * CHUNK, end: 14 * CHUNK }], 'the level moves with the threshold');
+});
+
 test('padding splits a narrow gap instead of overlapping; nothing at all for silence', () => {
   const p = probs('##########....##########');
   const segs = speechSegments(p, CHUNK, RATE, p.length * CHUNK, { ...OPTS, padMs: 100 });
@@ -43,25 +53,25 @@ test('padding splits a narrow gap instead of overlapping; nothing at all for sil
   assert.deepEqual(speechSegments(probs('..........'), CHUNK, RATE, 10 * CHUNK, OPTS), []);
 });
 
-test('speech windows: silence skipped, near segments joined up to the limit, long speech cut, starts on the grid', () => {
+test('speech windows: silence skipped, near segments joined up to the limit, long speech cut on the frame grid, starts on the hop grid', () => {
   const pcm = new Float32Array(60 * RATE);
   for (let i = 0; i < pcm.length; i++) pcm[i] = Math.sin(i * 0.05) * (Math.floor(i / 8000) % 3 === 0 ? 0.01 : 0.3);
   const align = 1280;
   const windows = planSpeechWindows(hopEnergiesOf(pcm, RATE), [
     { start: 1 * RATE + 100, end: 3 * RATE }, { start: 3.5 * RATE, end: 5 * RATE },  // 0.5 s apart: one window
     { start: 20 * RATE, end: 22 * RATE },  // after 15 s of silence: its own
-    { start: 30 * RATE + 7, end: 55 * RATE },  // 25 s of speech: cut to ≤ 10 s windows
+    { start: 30 * RATE + 487, end: 55 * RATE },  // 25 s of speech: cut to ≤ 10 s windows
   ], RATE, 10 * RATE, align, 1);
-  assert.deepEqual(windows.slice(0, 2), [{ begin: RATE + 100 - ((RATE + 100) % align), end: 5 * RATE }, { begin: 20 * RATE, end: 22 * RATE }]);
+  assert.deepEqual(windows.slice(0, 2), [{ begin: RATE, end: 5 * RATE }, { begin: 20 * RATE, end: 22 * RATE }]);
   const long = windows.slice(2);
   assert.ok(long.length >= 3);
-  assert.equal(long[0]!.begin % align, 0);
+  assert.equal(long[0]!.begin, 30 * RATE + 480, 'moved back to the hop grid (10 ms), not the frame grid (80 ms: the gap in front of the first word)');
   assert.equal(long.at(-1)!.end, 55 * RATE);
   for (let i = 1; i < long.length; i++) assert.equal(long[i]!.begin, long[i - 1]!.end, 'a long stretch is cut without gaps');
   for (const w of long) assert.ok(w.end - w.begin <= 10 * RATE);
   const covered = windows.reduce((a, w) => a + w.end - w.begin, 0);
   const unjoined = planSpeechWindows(hopEnergiesOf(pcm, RATE), [{ start: 1 * RATE, end: 3 * RATE }, { start: 3.5 * RATE, end: 5 * RATE }], RATE, 10 * RATE, align);
-  assert.deepEqual(unjoined, [{ begin: RATE - (RATE % align), end: 3 * RATE }, { begin: 3.5 * RATE - ((3.5 * RATE) % align), end: 5 * RATE }], 'by default each segment is its own window');
+  assert.deepEqual(unjoined, [{ begin: RATE, end: 3 * RATE }, { begin: 3.5 * RATE, end: 5 * RATE }], 'by default each segment is its own window');
   assert.ok(covered < 35 * RATE, 'the silent stretches are not decoded');
   // Planned from the file's hop energies, the long stretch is cut where the engine's planner cuts its samples.
   const begin = long[0]!.begin;
