@@ -72,7 +72,13 @@ function runVulkanTests() {
     return;
   }
   const files = findTests(join(root, 'test', 'native'), '.test.ts').filter((f) => /[/\\]vulkan-[^/\\]*$/.test(f));
-  const env = { ...process.env, PARAKEET_ADDON: resolve(addon), GGML_VK_VISIBLE_DEVICES: process.env.GGML_VK_VISIBLE_DEVICES ?? '0' };
+  // PARAKEET_REQUIRE_VULKAN: a missing device fails the lane's files instead of skipping them (helpers/vulkan.ts).
+  const env = {
+    ...process.env,
+    PARAKEET_ADDON: resolve(addon),
+    GGML_VK_VISIBLE_DEVICES: process.env.GGML_VK_VISIBLE_DEVICES ?? '0',
+    PARAKEET_REQUIRE_VULKAN: '1',
+  };
   delete env.PARAKEET_DEVICE;
   runNodeTests(files, 'vulkan', env);
 }

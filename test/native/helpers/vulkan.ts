@@ -16,8 +16,21 @@ export function vulkanDevice(): DeviceInfo | null {
   }
 }
 
-/** node:test's `skip` value: false when the Vulkan device is usable, else the reason. */
+/**
+ * node:test's `skip` value: false when the Vulkan device is usable, else the reason. In the Vulkan lane
+ * ($PARAKEET_REQUIRE_VULKAN=1, set by `npm test -- --only=vulkan`) a missing device is an error instead: a lane
+ * whose tests all skip would otherwise pass while testing nothing.
+ */
 export function vulkanSkip(): string | false {
+  const reason = vulkanMissing();
+  if (reason && process.env.PARAKEET_REQUIRE_VULKAN === '1') {
+    throw new Error(`the Vulkan lane needs ${VULKAN_DEVICE} (PARAKEET_REQUIRE_VULKAN=1): ${reason}`);
+  }
+  return reason;
+}
+
+/** Why the Vulkan device cannot be used here, or false. */
+function vulkanMissing(): string | false {
   let backends: string[];
   try {
     backends = buildInfo().backends;
