@@ -1,6 +1,7 @@
 // The plain-text form of the diagnostics report (what Copy and Save give):
 // sections of "key: value" lines a person can read in an issue, then the log.
 import type { DeviceInfo, DiagnosticsData, ModelDetails } from '../../ipc/contract.js';
+import { gpuDriverText, gpuFeaturesText } from '../../shared/gpu-facts.js';
 import { formatBytes } from '../models/errors.js';
 
 const counts = (types: Record<string, number>): string =>
@@ -11,6 +12,7 @@ function device(d: DeviceInfo): string[] {
   if (d.memoryTotal > 0) lines.push(`    memory: ${formatBytes(d.memoryFree)} ${d.type === 'cpu' ? 'available' : 'free'} of ${formatBytes(d.memoryTotal)}`);
   if (d.type === 'cpu') lines.push(`    threads: ${d.cpuThreads}; features: ${d.cpuFeatures.join(' ') || 'none reported'}`);
   if (d.softwareRenderer) lines.push('    software renderer: computes on the CPU; never picked automatically');
+  if (d.gpu) lines.push(`    ${gpuDriverText(d.gpu)}; ${gpuFeaturesText(d.gpu)}`);
   return lines;
 }
 
