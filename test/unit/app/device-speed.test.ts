@@ -11,7 +11,7 @@ import type { DeviceSelfTest, DevicesState, Notice } from '../../../app/ipc/cont
 import { DeviceRegistry, slowerThanCpu } from '../../../app/main/devices/device-registry.js';
 import { DeviceCheck } from '../../../app/main/engine/device-check.js';
 import type { EngineHost, EngineHostEvents } from '../../../app/main/engine/engine-host.js';
-import { ModelResidency } from '../../../app/main/engine/model-residency.js';
+import { ModelResidency, type ResidencyDeps } from '../../../app/main/engine/model-residency.js';
 import { EventBus } from '../../../app/main/events.js';
 import { nullLogger } from '../../../app/main/log.js';
 import { SettingsStore } from '../../../app/main/settings.js';
@@ -45,6 +45,11 @@ class FakeEngine extends TypedEmitter<EngineHostEvents> {
   async listDevices(): Promise<DeviceInfo[]> {
     return DEVICES;
   }
+
+  /** What the engine host emits. */
+  fire<K extends keyof EngineHostEvents & string>(event: K, ...args: EngineHostEvents[K]): void {
+    this.emit(event, ...args);
+  }
 }
 
 async function registryWith(device: string): Promise<{ registry: DeviceRegistry; engine: FakeEngine; settings: SettingsStore; states: DevicesState[]; done: () => Promise<void> }> {
@@ -67,16 +72,16 @@ test('a GPU slower than its CPU twin is passed over by Auto, with the figures; a
   const { registry, engine, done } = await registryWith('auto');
   try {
     assert.equal(registry.effectiveDevice(), undefined, 'nothing measured: the engine picks');
-    engine.emit('selfTest', selfTest('Vulkan0', 30, 80));
+    engine.fire('selfTest', selfTest('Vulkan0', 30, 80));
     assert.equal(registry.effectiveDevice(), undefined, 'faster than the CPU: Auto keeps the engine\'s pick');
     assert.deepEqual(registry.state().autoSkipped, []);
-    engine.emit('selfTest', selfTest('Vulkan0', 120, 80));
+    engine.fire('selfTest', selfTest('Vulkan0', 120, 80));
     assert.equal(registry.autoSkips('Vulkan0'), true);
     assert.equal(registry.effectiveDevice(), 'Vulkan1', 'the next GPU in the automatic order');
     const [skipped] = registry.state().autoSkipped;
     assert.equal(skipped?.name, 'Vulkan0');
     assert.match(skipped?.reason ?? '', /slower than the CPU.*1 s of audio in 120 ms, 80 ms on the CPU/);
-    engine.emit('selfTest', selfTest('Vulkan1', 95, 80));
+    engine.fire('selfTest', selfTest('Vulkan1', 95, 80));
     assert.equal(registry.effectiveDevice(), 'CPU', 'every GPU slower: the CPU');
     assert.deepEqual(registry.state().autoSkipped.map((d) => d.name), ['Vulkan0', 'Vulkan1']);
   } finally {
@@ -87,7 +92,7 @@ test('a GPU slower than its CPU twin is passed over by Auto, with the figures; a
 test('a device the user names is used even when it measured slower (said, not overridden)', async () => {
   const { registry, engine, done } = await registryWith('Vulkan0');
   try {
-    engine.emit('selfTest', selfTest('Vulkan0', 120, 80));
+    engine.fire('selfTest', selfTest('Vulkan0', 120, 80));
     assert.equal(registry.autoSkips('Vulkan0'), false);
     assert.equal(registry.effectiveDevice(), 'Vulkan0');
     assert.equal(registry.state().autoSkipped[0]?.name, 'Vulkan0', 'the view still says it is slower');
@@ -106,14 +111,14 @@ test('only a passed GPU test with a speed can make a device "slower"', () => {
 test('the first use of a GPU is shown while it runs, then its duration; a crash forgets both', async () => {
   const { registry, engine, states, done } = await registryWith('auto');
   try {
-    engine.emit('preparing', { device: 'Vulkan0', done: false });
+    engine.fire('preparing', { device: 'Vulkan0', done: false });
     assert.equal(registry.state().preparing?.device, 'Vulkan0');
     assert.equal(states.at(-1)?.preparing?.device, 'Vulkan0', 'announced to the views');
-    engine.emit('preparing', { device: 'Vulkan0', done: true, ms: 95_000 });
+    engine.fire('preparing', { device: 'Vulkan0', done: true, ms: 95_000 });
     assert.equal(registry.state().preparing, null);
     assert.deepEqual(registry.state().prepared, [{ device: 'Vulkan0', ms: 95_000 }]);
-    engine.emit('preparing', { device: 'Vulkan1', done: false });
-    engine.emit('crashed', { device: 'Vulkan1', reason: 'killed by SIGSEGV' });
+    engine.fire('preparing', { device: 'Vulkan1', done: false });
+    engine.fire('crashed', { device: 'Vulkan1', reason: 'killed by SIGSEGV' });
     assert.equal(registry.state().preparing, null);
     assert.deepEqual(registry.state().prepared, [], 'a new engine process prepares again');
   } finally {
@@ -133,11 +138,11 @@ async function checkAfterLoad(autoSkips: boolean): Promise<{ loads: (string | un
   const residency = new ModelResidency({
     log: nullLogger,
     status: { state: () => 'ready', setState: () => {}, setLastError: () => {} },
-    request: async (request) => {
-      if (request.op !== 'load') return null as never;
-      loads.push(request.options.device);
-      return modelOn(request.options.device ?? 'Vulkan0', request.options.device === 'CPU' ? 'cpu' : 'gpu') as never;
-    },
+    // Only loads reach it here: each answers with a model on the device asked for (the engine's auto: Vulkan0).
+    request: (async (request: { op: string; options?: { device?: string } }) => {
+      loads.push(request.options?.device);
+      return modelOn(request.options?.device ?? 'Vulkan0', request.options?.device === 'CPU' ? 'cpu' : 'gpu');
+    }) as ResidencyDeps['request'],
   });
   await residency.load({ path: '/m.gguf', options: {}, reason: 'user' });
   const check = new DeviceCheck({
