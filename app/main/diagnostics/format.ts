@@ -58,8 +58,11 @@ export function formatDiagnostics(d: DiagnosticsData): string {
     `  selected: ${devices.selected}; active: ${devices.active?.device.name ?? 'none'}; last ran: ${devices.lastRan.join(', ') || 'n/a'}`,
     ...(devices.failed.length ? devices.failed.map((f) => `  failed: ${f.name} at ${f.at}: ${f.reason}`) : ['  failed: none']),
     ...(devices.selfTests.length
-      ? devices.selfTests.map((t) => `  self-test ${t.device} (${t.trigger}, vs ${t.reference}) ${t.passed ? 'passed' : 'FAILED'} at ${t.at}: ${t.detail}`)
+      ? devices.selfTests.map((t) => `  self-test ${t.device} (${t.trigger}, vs ${t.reference}) ${t.passed ? 'passed' : 'FAILED'} at ${t.at}: ${t.detail}` +
+        (t.speed ? `; ${t.speed.audioMs} ms of audio in ${t.speed.deviceMs} ms (reference ${t.speed.referenceMs} ms)` : ''))
       : ['  self-tests: none run']),
+    ...devices.prepared.map((p) => `  first use of ${p.device} (pipeline compilation): ${p.ms} ms`),
+    ...devices.autoSkipped.map((d) => `  Auto skips ${d.name}: ${d.reason}`),
     '[model]',
     ...model(engine.model),
     `  installed id: ${status.modelId ?? 'n/a'}`,
