@@ -10,13 +10,13 @@ import { fileURLToPath } from 'node:url';
 // contract re-exports: what the engine reports and what the UI receives are one declaration. native/ imports
 // nothing from app/ (eslint.config.js).
 import type {
-  DecoderName, DeviceInfo, DeviceSelection, DeviceType, ModelDetails, TokenTiming, WeightType, Word,
+  DecoderName, DeviceInfo, DeviceSelection, DeviceType, GpuProperties, ModelDetails, TokenTiming, WeightType, Word,
 } from '../types/engine.js';
 import { ENGINE_ERROR_CODES, type EngineErrorCode } from '../types/errors.js';
 import type { NativeDiarizer } from '../types/diarizer.js';
 import { DEFAULT_MAX_WINDOW_SEC, planWindows } from './windows.js';
 
-export type { DecoderName, DeviceInfo, DeviceSelection, DeviceType, TokenTiming, WeightType, Word };
+export type { DecoderName, DeviceInfo, DeviceSelection, DeviceType, GpuProperties, TokenTiming, WeightType, Word };
 
 /** Stable error codes of engine errors (`err.code`): types/errors.ts, the one list. */
 export { ENGINE_ERROR_CODES, type EngineErrorCode };

@@ -25,6 +25,24 @@ export interface DeviceInfo {
   cpuThreads: number;
   /** A GPU-API device that computes on the CPU (lavapipe/llvmpipe, SwiftShader): never picked automatically, only by name. */
   softwareRenderer: boolean;
+  /** What the GPU API says about it (a Vulkan device in a Vulkan build); absent on the CPU and in other builds. */
+  gpu?: GpuProperties;
+}
+
+/** A GPU's own properties, read from its API (the engine's runtime/gpu_properties.cpp). */
+export interface GpuProperties {
+  api: 'Vulkan';
+  /** The device's API version: "1.3.289". */
+  apiVersion: string;
+  /** The driver's name ("llvmpipe", "NVIDIA", "radv") and its own version text ("Mesa 25.0.7 (LLVM 19.1.7)"). */
+  driverName: string;
+  driverInfo: string;
+  /** 16-bit float storage and arithmetic in shaders. */
+  fp16: boolean;
+  /** Accelerated packed 8-bit integer dot products (quantized matmuls). */
+  integerDot: boolean;
+  /** Cooperative matrices (matrix cores), as the driver offers them. */
+  cooperativeMatrix: boolean;
 }
 
 /** Which device a model was placed on, and why. */

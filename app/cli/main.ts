@@ -23,6 +23,7 @@ import {
   buildInfo, isEngineError, listDevices, Model, quantizeModel, VadModel, type DecoderName, type VadSampleRate, type DeviceInfo, type ModelInfo,
   type TranscribeResult, type WeightType,
 } from '../../native/index.js';
+import { gpuDriverText, gpuFeaturesText } from '../shared/gpu-facts.js';
 import { resample } from '../shared/resample.js';
 import { DEFAULT_VAD_SEGMENT_OPTIONS, segmentSeconds, speechSegments } from '../shared/vad-segments.js';
 import { bundledVadModel } from '../main/vad/bundled-silero.js';
@@ -113,6 +114,10 @@ function describeDevice(d: DeviceInfo): string {
     if (d.cpuFeatures.length) lines.push(`    features: ${d.cpuFeatures.join(' ')}`);
   }
   if (d.softwareRenderer) lines.push('    software renderer: computes on the CPU; used only when named');
+  if (d.gpu) {
+    lines.push(`    ${gpuDriverText(d.gpu)}`);
+    lines.push(`    ${gpuFeaturesText(d.gpu)}`);
+  }
   return lines.join('\n');
 }
 

@@ -15,6 +15,7 @@ import { WindowedWav } from './windowed-wav.js';
 import { toIpcError, type EngineLogLevel, type EngineStreamChunk, type EngineToHost, type EngineTranscript, type HostToEngine, type SelfTestCorruption } from './protocol.js';
 import { CodedError } from '../../types/errors.js';
 import { runSelfTest, selfTestConverted } from './self-test-run.js';
+import { FirstUse, type FirstUseDevice } from './first-use.js';
 import { StagedModel, fileIdentity, type PlacementOptions, type Staged } from './staged-model.js';
 
 /** Loads a model file (Model.load; tests pass a wrapper that counts). */
@@ -113,6 +114,8 @@ export class EngineCore {
   private nextStream = 1;
   private readonly vad = new EngineVad();
   private readonly diarizer = new EngineDiarizer();
+  /** GPUs' first decodes in this process (pipeline compilation), announced to the host. */
+  private readonly firstUse = new FirstUse((message) => this.post(message));
 
   constructor(private readonly post: (message: EngineToHost) => void, private readonly opts: EngineCoreOptions) {
     this.loadModel = opts.loadModel ?? ((path, options) => Model.load(path, options));
@@ -170,9 +173,11 @@ export class EngineCore {
       case 'transcribe':
         return this.track(message.id, async (signal) => {
           const { state } = this.requireModel();
-          const pending = state.transcribe(message.pcm, { ...message.options, signal });
-          if (this.crashOn === 'transcribe') this.die();
-          return plain(await pending);
+          return this.firstUse.around(this.residentDevice(), async () => {
+            const pending = state.transcribe(message.pcm, { ...message.options, signal });
+            if (this.crashOn === 'transcribe') this.die();
+            return plain(await pending);
+          });
         });
       case 'fileOpen':
         return this.track(message.id, async (signal) => {
@@ -210,16 +215,19 @@ export class EngineCore {
           const pcm = await file.window(message.index, signal);
           // The vocabulary buys no word where the trained VAD heard no speech (the padding, a pause inside).
           const nonSpeech = message.options.vocabulary?.length ? this.fileNonSpeech.get(message.handle)?.[message.index] : undefined;
-          const pending = state.transcribe(pcm, {
-            ...message.options,
-            ...(nonSpeech?.length ? { nonSpeech } : {}),
-            sampleRate: file.sampleRate,
-            // One window: never cut again.
-            maxWindowSec: Math.max(1, (range.end - range.begin) / file.sampleRate + 1),
-            signal,
+          const decoded = await this.firstUse.around(this.residentDevice(), async () => {
+            const pending = state.transcribe(pcm, {
+              ...message.options,
+              ...(nonSpeech?.length ? { nonSpeech } : {}),
+              sampleRate: file.sampleRate,
+              // One window: never cut again.
+              maxWindowSec: Math.max(1, (range.end - range.begin) / file.sampleRate + 1),
+              signal,
+            });
+            if (this.crashOn === 'transcribe') this.die();
+            return plain(await pending);
           });
-          if (this.crashOn === 'transcribe') this.die();
-          const result = offsetTranscript(plain(await pending), range.begin / file.sampleRate, model.info().frameSec);
+          const result = offsetTranscript(decoded, range.begin / file.sampleRate, model.info().frameSec);
           // As the engine reports its windows: sample positions over the rate.
           return { ...result, windows: [{ start: range.begin / file.sampleRate, end: range.end / file.sampleRate }] };
         });
@@ -243,7 +251,8 @@ export class EngineCore {
         return { handle, info: schedule, chunkAudioMs: ((schedule.melChunk * info.hopLength) / info.sampleRate) * 1000 };
       }
       case 'streamFeed':
-        return this.track(message.id, async () => plainChunks(await this.stream(message.handle).feed(message.pcm)));
+        return this.track(message.id, async () =>
+          plainChunks(await this.firstUse.around(this.residentDevice(), () => this.stream(message.handle).feed(message.pcm))));
       case 'streamEnd':
         return this.track(message.id, async () => {
           const stream = this.stream(message.handle);
@@ -295,7 +304,8 @@ export class EngineCore {
           const corrupt = this.corruptNext;
           this.corruptNext = null;
           const resident = this.requireModel();
-          return runSelfTest({
+          const tested = message.device ? { name: message.device, type: sameName(message.device, 'cpu') ? 'cpu' as const : 'gpu' as const } : this.residentDevice();
+          return this.firstUse.around(tested, () => runSelfTest({
             resident: resident.model,
             residentState: resident.state,
             path: resident.path,
@@ -309,7 +319,7 @@ export class EngineCore {
               const info = entry.model.info();
               return info.device.device.type === 'cpu' && !info.scheduled && info.weightType === resident.model.info().weightType;
             }),
-          });
+          }));
         });
       case 'status':
         return { model: this.resident && !this.resident.model.disposed ? this.residentInfo(this.resident) : null, running: this.running.size };
@@ -397,6 +407,13 @@ export class EngineCore {
       this.fileJobsRunning -= 1;
       this.releaseFileState();
     }
+  }
+
+  /** The resident model's device (null without a model): the decodes' device for FirstUse. */
+  private residentDevice(): FirstUseDevice | null {
+    if (!this.resident || this.resident.model.disposed) return null;
+    const { name, type } = this.resident.model.info().device.device;
+    return { name, type };
   }
 
   private async track<T>(id: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {

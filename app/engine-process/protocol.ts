@@ -216,7 +216,9 @@ export type EngineToHost =
   | { t: 'result'; id: number; ok: true; value: unknown }
   | { t: 'result'; id: number; ok: false; error: IpcError }
   | { t: 'progress'; id: number; fraction: number }
-  | { t: 'log'; level: EngineLogLevel; message: string };
+  | { t: 'log'; level: EngineLogLevel; message: string }
+  /** A GPU's first decode in this process started (it compiles pipelines first) or ended (`ms`: how long it took). */
+  | { t: 'preparing'; device: string; done: boolean; ms?: number };
 
 /** Env var that enables the test triggers (crash, self-test corruption) in the engine process. */
 export const TEST_HOOKS_ENV = 'PARAKEET_ENGINE_TEST_HOOKS';
@@ -233,5 +235,5 @@ export function toIpcError(error: unknown, fallbackCode = 'INTERNAL'): IpcError 
 export function isEngineToHost(value: unknown): value is EngineToHost {
   if (typeof value !== 'object' || value === null) return false;
   const t = (value as { t?: unknown }).t;
-  return t === 'ready' || t === 'result' || t === 'progress' || t === 'log';
+  return t === 'ready' || t === 'result' || t === 'progress' || t === 'log' || t === 'preparing';
 }

@@ -7,10 +7,10 @@
 // Compute runs on native threads; only the comparison (a few thousand floats)
 // runs in JavaScript.
 import type { LoadOptions, Model, ModelState, TranscribeResult } from '../../native/index.js';
-import type { DeviceSelfTest } from '../ipc/contract.js';
+import type { DeviceSelfTest, SelfTestSpeed } from '../ipc/contract.js';
 import { type SelfTestCorruption } from './protocol.js';
 import { CodedError } from '../../types/errors.js';
-import { judge, selfTestSignal, toleranceFor, type SelfTestRun } from './self-test.js';
+import { SELF_TEST_RATE, judge, selfTestSignal, toleranceFor, type SelfTestRun } from './self-test.js';
 
 export interface SelfTestRequest {
   /** The engine's resident model: its file and load options are the ones tested. */
@@ -29,6 +29,8 @@ export interface SelfTestRequest {
   /** Test hook: corrupt the device run's output before the comparison (a broken kernel, on demand). */
   corrupt?: SelfTestCorruption | null;
   signal?: AbortSignal;
+  /** Measure each side's speed after the verdict (default true; a converted file's check needs no speed). */
+  measureSpeed?: boolean;
 }
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
@@ -56,6 +58,33 @@ function corrupted(run: SelfTestRun, how: SelfTestCorruption): SelfTestRun {
   }
   return { ...run, encoder: data };
 }
+
+/** Runs of each side the speed comparison keeps the fastest of (one slow run on a busy machine is noise). */
+const SPEED_RUNS = 2;
+
+/**
+ * The speed comparison: the signal decoded again on the tested device and on the reference, alternating,
+ * the fastest run of each. After the verdict's run, so a GPU's first-use pipeline compilation is not in it.
+ */
+async function measureSpeed(
+  tested: Model | ModelState, reference: Model | ModelState, pcm: Float32Array, signal?: AbortSignal,
+): Promise<SelfTestSpeed> {
+  let deviceMs = Infinity;
+  let referenceMs = Infinity;
+  for (let run = 0; run < SPEED_RUNS; run += 1) {
+    deviceMs = Math.min(deviceMs, await timed(() => tested.transcribe(pcm, { signal })));
+    referenceMs = Math.min(referenceMs, await timed(() => reference.transcribe(pcm, { signal })));
+  }
+  return { audioMs: Math.round((pcm.length / SELF_TEST_RATE) * 1000), deviceMs: round2(deviceMs), referenceMs: round2(referenceMs) };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+const round2 = (ms: number): number => Math.round(ms * 100) / 100;
 
 export async function runSelfTest(request: SelfTestRequest): Promise<DeviceSelfTest> {
   const started = performance.now();
@@ -95,11 +124,14 @@ export async function runSelfTest(request: SelfTestRequest): Promise<DeviceSelfT
       toleranceFor(testedInfo.weightTypes, deviceIsCpu),
       deviceIsCpu ? { name: 'the scheduler path on the CPU', possessive: "the scheduler path's on the CPU" } : { name: 'the CPU', possessive: "the CPU's" },
     );
+    // A wrong device's speed means nothing (and a broken one may not be worth running again).
+    const speed = verdict.passed && request.measureSpeed !== false ? await measureSpeed(testedRun, reference, pcm, request.signal) : undefined;
     return {
       device: testedInfo.device.device.name,
       reference: deviceIsCpu ? 'cpu-scheduled' : 'cpu',
       trigger: request.trigger,
       ...verdict,
+      ...(speed ? { speed } : {}),
       durationMs: Math.round(performance.now() - started),
       at: new Date().toISOString(),
     };
@@ -121,7 +153,7 @@ export async function selfTestConverted(
 ): Promise<DeviceSelfTest> {
   let result: DeviceSelfTest;
   try {
-    result = await runSelfTest({ resident: model, path, load, trigger: 'load', signal });
+    result = await runSelfTest({ resident: model, path, load, trigger: 'load', signal, measureSpeed: false });
   } catch (error) {
     if (signal?.aborted || (error instanceof CodedError && error.code !== 'INTERNAL')) throw error;
     // judge() throws when the CPU reference itself is not finite: the converted weights are broken.

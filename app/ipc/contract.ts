@@ -121,6 +121,40 @@ export interface DeviceSelfTest {
   at: string;
   /** What was found, in words ("matches the CPU's: relative error 2.1e-7, same tokens" or why it failed). */
   detail: string;
+  /** How fast each side decoded the fixed signal (absent when the test failed: a wrong device's speed means nothing). */
+  speed?: SelfTestSpeed;
+}
+
+/**
+ * The self-test's speed comparison: the signal decoded again on the tested device and on its reference,
+ * after the verdict's run (which may have compiled a GPU's pipelines), the faster of two runs each.
+ */
+export interface SelfTestSpeed {
+  /** Seconds of audio in the signal, in ms. */
+  audioMs: number;
+  /** The tested device's decode time, ms. */
+  deviceMs: number;
+  /** The reference's (the CPU's) decode time for the same signal, same threads, ms. */
+  referenceMs: number;
+}
+
+/** A GPU compiling its compute pipelines on first use ("Preparing the GPU, once"). */
+export interface DevicePreparing {
+  device: string;
+  /** ISO time it started. */
+  since: string;
+}
+
+/** A first use that finished: how long the preparation took (the first decode on the device in this engine process). */
+export interface DevicePrepared {
+  device: string;
+  ms: number;
+}
+
+/** A device Auto passes over although it works, and why ("measured slower than the CPU: …"). */
+export interface DeviceSkipped {
+  name: string;
+  reason: string;
 }
 
 export interface DevicesState {
@@ -139,6 +173,12 @@ export interface DevicesState {
   failed: DeviceFailure[];
   /** The last self-test of each device in this run (oldest first). */
   selfTests: DeviceSelfTest[];
+  /** A GPU's first use in this engine process, while it compiles its pipelines; null otherwise. */
+  preparing: DevicePreparing | null;
+  /** First uses that finished in this engine process. */
+  prepared: DevicePrepared[];
+  /** Working devices Auto does not use: each measured slower than the CPU by its self-test. */
+  autoSkipped: DeviceSkipped[];
 }
 
 /** 'idle-unloaded': the model was unloaded after `idleUnloadMinutes` without use; the next use reloads it first. */

@@ -264,6 +264,7 @@ function createEngineHost(
     log: log.child('engine'),
     transport: engineMode === 'process' ? options.engineTransport : undefined,
     deviceAfterCrash: () => late.devices?.effectiveDevice() ?? 'CPU',
+    autoSkips: (device) => late.devices?.autoSkips(device) ?? false,
     idleUnloadMs: initial.idleUnloadMinutes * 60_000,
     inUse: () => (late.sessions?.running ?? 0) > 0,
   });

@@ -51,6 +51,17 @@ Napi::Object to_js(Napi::Env env, const parakeet::DeviceInfo & d) {
     o.Set("cpuFeatures", strings(env, d.cpu_features));
     o.Set("cpuThreads", d.cpu_threads);
     o.Set("softwareRenderer", d.software_renderer);
+    if (d.gpu) {
+        Napi::Object gpu = Napi::Object::New(env);
+        gpu.Set("api", d.gpu->api);
+        gpu.Set("apiVersion", d.gpu->api_version);
+        gpu.Set("driverName", d.gpu->driver_name);
+        gpu.Set("driverInfo", d.gpu->driver_info);
+        gpu.Set("fp16", d.gpu->fp16);
+        gpu.Set("integerDot", d.gpu->integer_dot);
+        gpu.Set("cooperativeMatrix", d.gpu->cooperative_matrix);
+        o.Set("gpu", gpu);
+    }
     return o;
 }
 

@@ -85,6 +85,7 @@ export function StatusChips() {
   const device = useApp((s) => s.engine.status?.model?.device.device.name ?? null);
   const connection = useApp((s) => s.engine.connection);
   const mode = useApp((s) => s.engine.mode);
+  const preparing = useApp((s) => s.devices.state?.preparing?.device ?? null);
   return (
     <div className="chips" role="status" aria-label="App status">
       <RecordingChip />
@@ -97,6 +98,11 @@ export function StatusChips() {
         <span className={`chip chip-${state}`} data-testid="engine-chip" data-state={state}>
           {ENGINE_TEXT[state]}
           {device && (state === 'ready' || state === 'busy') ? ` · ${device}` : ''}
+        </span>
+      ) : null}
+      {preparing ? (
+        <span className="chip chip-loading" data-testid="preparing-chip" title={`${preparing} is compiling its compute pipelines (its first use)`}>
+          Preparing the GPU (once) · {preparing}
         </span>
       ) : null}
       <ModelChip />

@@ -1,14 +1,17 @@
 // Devices: every compute device the engine sees, with type, backend and
-// memory; which one is selected, which one the engine really uses, which one
-// ran the last decode, which ones failed, and each one's last known-answer
-// self-test (run on request here; automatically after a load on a GPU).
-// Switching is one click.
+// memory (and a GPU's driver and precision features); which one is selected,
+// which one the engine really uses, which one ran the last decode, which ones
+// failed, each one's last known-answer self-test (run on request here;
+// automatically after a load on a GPU) with its measured speed against the
+// CPU, and a GPU's one-time preparation. Switching is one click.
 import type { DeviceInfo, DevicesState } from '../../app/ipc/contract.js';
 import { Button } from '../components/Button.js';
 import { formatBytes } from '../format.js';
 import { refreshDevices, runSelfTest, selectDevice } from '../store/commands.js';
 import { selfTestOf } from '../store/devices.js';
 import { useApp } from '../store/hooks.js';
+import { gpuDriverText, gpuFeatures } from '../../app/shared/gpu-facts.js';
+import { autoSkipReason, measuredSpeed, preparedText, preparingText, speedText } from './devices/device-facts.js';
 import { selfTestText, selfTestTitle } from './devices/self-test-text.js';
 
 const TYPE_TEXT: Record<DeviceInfo['type'], string> = { cpu: 'CPU', gpu: 'GPU', igpu: 'Integrated GPU', accel: 'Accelerator' };
@@ -71,8 +74,44 @@ function SelfTestCell({ device, state, busy, testing }: { device: DeviceInfo; st
         </p>
       ) : null}
       {last ? <p className="field-hint self-test-detail">{selfTestTitle(last)}</p> : null}
+      <SpeedFacts device={device} state={state} />
       {why ? <p className="field-hint" data-testid="self-test-why">{why}</p> : null}
     </div>
+  );
+}
+
+/** The measured speed (self-test), Auto passing over a slower device, and a GPU's first-use preparation time. */
+function SpeedFacts({ device, state }: { device: DeviceInfo; state: DevicesState }) {
+  const speed = measuredSpeed(state, device);
+  const skipped = autoSkipReason(state, device.name);
+  const prepared = preparedText(state, device.name);
+  return (
+    <>
+      {speed ? <p className="self-test-result" data-testid="device-speed">Speed: {speedText(speed)}</p> : null}
+      {skipped ? (
+        <p className="self-test-result warn-text" data-testid="device-auto-skipped">
+          Auto skips it: {skipped}. Choose it with Use to run on it anyway.
+        </p>
+      ) : null}
+      {prepared ? <p className="field-hint" data-testid="device-prepared">{prepared}</p> : null}
+    </>
+  );
+}
+
+/** A GPU's own properties (driver, API version, precision features); nothing for the CPU or a build without them. */
+function GpuFacts({ device }: { device: DeviceInfo }) {
+  if (!device.gpu) return null;
+  return (
+    <>
+      <span className="device-desc" data-testid="device-gpu-driver">{gpuDriverText(device.gpu)}</span>
+      <ul className="badges device-features" aria-label={`${device.name} GPU features`} data-testid="device-gpu-features">
+        {gpuFeatures(device.gpu).map((f) => (
+          <li key={f.label} className={f.supported ? 'badge badge-active' : 'badge'} data-feature={f.label} data-supported={String(f.supported)}>
+            {f.label}: {f.supported ? 'yes' : 'no'}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -89,6 +128,7 @@ function DeviceRow({
         {device.softwareRenderer ? (
           <span className="device-desc" data-testid="device-software">software renderer: runs on the CPU, used only when chosen here</span>
         ) : null}
+        <GpuFacts device={device} />
         {device.type === 'cpu' && device.cpuThreads ? (
           <span className="device-desc">
             {device.cpuThreads} threads{device.cpuFeatures.length ? ` · ${device.cpuFeatures.join(' ')}` : ''}
@@ -133,6 +173,11 @@ function ActiveSummary({ state }: { state: DevicesState }) {
         Last decode ran on:{' '}
         <strong data-testid="last-ran">{state.lastRan.length ? state.lastRan.join(' + ') : 'no decode yet'}</strong>
       </p>
+      {state.preparing ? (
+        <p className="warn-text" role="status" data-testid="device-preparing" data-device={state.preparing.device}>
+          {preparingText(state.preparing.device)}
+        </p>
+      ) : null}
       <p>
         Voice activity: <strong data-testid="vad-detector" data-detector={vad?.detector ?? 'unknown'}>{vad ? vad.text : 'not known yet'}</strong>
       </p>

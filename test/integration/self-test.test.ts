@@ -79,6 +79,16 @@ test('on demand on the CPU: the normal path matches the scheduler path, with rea
   const state = services.devices.state();
   assert.deepEqual(state.selfTests.map((t) => [t.device, t.passed]), [['CPU', true]]);
   assert.deepEqual(state.failed, []);
+
+  // Its speed (issue 42 item 3): both executors timed on the signal after the verdict's run, inside the test's time.
+  const speed = result.speed;
+  assert.ok(speed, 'a passed self-test carries its speed');
+  assert.equal(speed.audioMs, 1000);
+  assert.ok(speed.deviceMs > 0 && speed.referenceMs > 0 && speed.deviceMs + speed.referenceMs < result.durationMs, JSON.stringify(result));
+  assert.deepEqual(state.selfTests[0]?.speed, speed, 'the Devices view gets the figures');
+  assert.deepEqual(state.autoSkipped, [], 'the CPU is never passed over for being slower than itself');
+  assert.equal(state.preparing, null, 'the CPU needs no preparation');
+  assert.deepEqual(state.prepared, []);
 });
 
 test('a corrupted device run fails: the device is marked with the reason, the model is reloaded on the CPU, a notice says so', async () => {
@@ -93,6 +103,7 @@ test('a corrupted device run fails: the device is marked with the reason, the mo
     assert.equal(result.passed, false);
     assert.ok(result.relL2 !== null && result.relL2 > 0.5, `relative error ${result.relL2}`);
     assert.match(result.detail, /^its output differs from the scheduler path's on the CPU \(relative error 1\.\d, allowed 1\.0e-4\); results on it would be wrong$/);
+    assert.equal(result.speed, undefined, 'a wrong device has no speed worth showing');
 
     const state = services.devices.state();
     const failure = state.failed.find((f) => f.name === 'CPU');

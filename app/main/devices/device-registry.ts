@@ -3,7 +3,9 @@
 // DeviceSelection, after fallbacks), which devices ran the last decode (from
 // the engine, not from the settings), which devices failed in this run, and
 // the last known-answer self-test of each device.
-import type { DeviceFailure, DeviceSelfTest, DevicesState } from '../../ipc/contract.js';
+import type {
+  DeviceFailure, DevicePrepared, DevicePreparing, DeviceSelfTest, DeviceSkipped, DevicesState,
+} from '../../ipc/contract.js';
 import type { DeviceInfo, DeviceType } from '../../../native/index.js';
 import { CodedError } from '../../../types/errors.js';
 import type { EngineHost } from '../engine/engine-host.js';
@@ -32,6 +34,18 @@ export interface DeviceRegistryOptions {
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
+/**
+ * Why Auto passes over a device its self-test measured slower than its CPU twin (same model, same threads,
+ * same signal); null when it did not (the CPU itself, a failed test, no speed, or at least as fast).
+ */
+export function slowerThanCpu(test: DeviceSelfTest): string | null {
+  if (test.reference !== 'cpu' || !test.passed || !test.speed) return null;
+  const { audioMs, deviceMs, referenceMs } = test.speed;
+  if (deviceMs <= referenceMs) return null;
+  return `measured slower than the CPU by its self-test: ${audioMs / 1000} s of audio in ${Math.round(deviceMs)} ms, ` +
+    `${Math.round(referenceMs)} ms on the CPU`;
+}
+
 /** The engine's automatic order: a discrete GPU, then an integrated one, then other accelerators. */
 const AUTO_ORDER: readonly DeviceType[] = ['gpu', 'igpu', 'accel'];
 
@@ -42,10 +56,27 @@ export class DeviceRegistry {
   /** The last self-test per device, keyed by lower-case name, in the order devices were first tested. */
   private readonly selfTests = new Map<string, DeviceSelfTest>();
   private lastSent = '';
+  /** A GPU's first use in the engine process (pipeline compilation), while it runs. */
+  private preparing: DevicePreparing | null = null;
+  /** First uses that finished in the current engine process, keyed by lower-case name. */
+  private readonly prepared = new Map<string, DevicePrepared>();
 
   constructor(private readonly opts: DeviceRegistryOptions) {
     opts.engine.on('crashed', ({ device, reason }) => {
+      // A new engine process compiles again (Mesa's disk cache may make it quick).
+      this.preparing = null;
+      this.prepared.clear();
       if (device) this.markFailed(device, `the engine process stopped (${reason}) while running on it`);
+      this.announce();
+    });
+    opts.engine.on('preparing', ({ device, done, ms }) => {
+      if (!done) {
+        this.preparing = { device, since: new Date().toISOString() };
+      } else {
+        if (this.preparing && same(this.preparing.device, device)) this.preparing = null;
+        if (ms !== undefined) this.prepared.set(device.toLowerCase(), { device, ms });
+      }
+      this.announce();
     });
     opts.engine.on('deviceFailed', ({ device, reason }) => this.markFailed(device, reason));
     // Synchronous with the engine host's report: a failed device is excluded before the host asks
@@ -83,13 +114,32 @@ export class DeviceRegistry {
 
   state(): DevicesState {
     return {
-      devices: this.devices.map((d) => ({ ...d, cpuFeatures: [...d.cpuFeatures] })),
+      devices: this.devices.map((d) => ({ ...d, cpuFeatures: [...d.cpuFeatures], ...(d.gpu ? { gpu: { ...d.gpu } } : {}) })),
       selected: this.opts.settings.get().device,
       active: this.opts.engine.loadedModel?.device ?? null,
       lastRan: [...this.lastRan],
       failed: this.failed.map((f) => ({ ...f })),
-      selfTests: [...this.selfTests.values()].map((t) => ({ ...t })),
+      selfTests: [...this.selfTests.values()].map((t) => ({ ...t, ...(t.speed ? { speed: { ...t.speed } } : {}) })),
+      preparing: this.preparing ? { ...this.preparing } : null,
+      prepared: [...this.prepared.values()].map((p) => ({ ...p })),
+      autoSkipped: this.slowerDevices(),
     };
+  }
+
+  /** Working devices whose last self-test measured them slower than the CPU. */
+  private slowerDevices(): DeviceSkipped[] {
+    const out: DeviceSkipped[] = [];
+    for (const test of this.selfTests.values()) {
+      const reason = slowerThanCpu(test);
+      if (reason) out.push({ name: test.device, reason });
+    }
+    return out;
+  }
+
+  /** Auto passes over `name`: it measured slower than the CPU, and the user did not choose it by name. */
+  autoSkips(name: string): boolean {
+    if (same(this.opts.settings.get().device, name)) return false;
+    return this.slowerDevices().some((d) => same(d.name, name));
   }
 
   isFailed(name: string): boolean {
@@ -105,15 +155,18 @@ export class DeviceRegistry {
 
   /**
    * The device to load on: the user's choice unless it failed in this run; otherwise (or for 'auto' once
-   * something failed) the engine's automatic order without the failed devices, ending at the CPU, which
-   * stays the last resort even if it failed too. undefined = let the engine choose (nothing failed).
+   * something failed or measured slower than the CPU) the engine's automatic order without those devices,
+   * ending at the CPU, which stays the last resort even if it failed too. undefined = let the engine choose
+   * (nothing failed or was skipped).
    */
   effectiveDevice(): string | undefined {
     const selected = this.opts.settings.get().device;
     if (selected !== 'auto' && !this.isFailed(selected)) return selected;
-    if (this.failed.length === 0) return undefined;
+    const slower = this.slowerDevices();
+    if (this.failed.length === 0 && slower.length === 0) return undefined;
+    const passedOver = (name: string): boolean => this.isFailed(name) || slower.some((d) => same(d.name, name));
     for (const type of AUTO_ORDER) {
-      const candidate = this.devices.find((d) => d.type === type && !d.softwareRenderer && !this.isFailed(d.name));
+      const candidate = this.devices.find((d) => d.type === type && !d.softwareRenderer && !passedOver(d.name));
       if (candidate) return candidate.name;
     }
     return 'CPU';
@@ -171,6 +224,7 @@ export class DeviceRegistry {
     const state = this.state();
     const key = JSON.stringify([
       state.devices.map((d) => [d.name, d.memoryFree]), state.selected, state.active, state.lastRan, state.failed, state.selfTests,
+      state.preparing, state.prepared,
     ]);
     if (key === this.lastSent) return;
     this.lastSent = key;

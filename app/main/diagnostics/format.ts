@@ -1,6 +1,7 @@
 // The plain-text form of the diagnostics report (what Copy and Save give):
 // sections of "key: value" lines a person can read in an issue, then the log.
 import type { DeviceInfo, DiagnosticsData, ModelDetails } from '../../ipc/contract.js';
+import { gpuDriverText, gpuFeaturesText } from '../../shared/gpu-facts.js';
 import { formatBytes } from '../models/errors.js';
 
 const counts = (types: Record<string, number>): string =>
@@ -11,6 +12,7 @@ function device(d: DeviceInfo): string[] {
   if (d.memoryTotal > 0) lines.push(`    memory: ${formatBytes(d.memoryFree)} ${d.type === 'cpu' ? 'available' : 'free'} of ${formatBytes(d.memoryTotal)}`);
   if (d.type === 'cpu') lines.push(`    threads: ${d.cpuThreads}; features: ${d.cpuFeatures.join(' ') || 'none reported'}`);
   if (d.softwareRenderer) lines.push('    software renderer: computes on the CPU; never picked automatically');
+  if (d.gpu) lines.push(`    ${gpuDriverText(d.gpu)}; ${gpuFeaturesText(d.gpu)}`);
   return lines;
 }
 
@@ -56,8 +58,11 @@ export function formatDiagnostics(d: DiagnosticsData): string {
     `  selected: ${devices.selected}; active: ${devices.active?.device.name ?? 'none'}; last ran: ${devices.lastRan.join(', ') || 'n/a'}`,
     ...(devices.failed.length ? devices.failed.map((f) => `  failed: ${f.name} at ${f.at}: ${f.reason}`) : ['  failed: none']),
     ...(devices.selfTests.length
-      ? devices.selfTests.map((t) => `  self-test ${t.device} (${t.trigger}, vs ${t.reference}) ${t.passed ? 'passed' : 'FAILED'} at ${t.at}: ${t.detail}`)
+      ? devices.selfTests.map((t) => `  self-test ${t.device} (${t.trigger}, vs ${t.reference}) ${t.passed ? 'passed' : 'FAILED'} at ${t.at}: ${t.detail}` +
+        (t.speed ? `; ${t.speed.audioMs} ms of audio in ${t.speed.deviceMs} ms (reference ${t.speed.referenceMs} ms)` : ''))
       : ['  self-tests: none run']),
+    ...devices.prepared.map((p) => `  first use of ${p.device} (pipeline compilation): ${p.ms} ms`),
+    ...devices.autoSkipped.map((d) => `  Auto skips ${d.name}: ${d.reason}`),
     '[model]',
     ...model(engine.model),
     `  installed id: ${status.modelId ?? 'n/a'}`,

@@ -2,7 +2,7 @@
 // CPU, the device's known-answer test runs (self-test.ts) before the model is
 // reported ready; a failure on the device in use moves the model to the
 // registry's next choice, which is checked in turn, down to the CPU.
-import type { DeviceSelfTest, Notice } from '../../ipc/contract.js';
+import type { DeviceSelfTest, Notice, SelfTestSpeed } from '../../ipc/contract.js';
 import type { Logger } from '../log.js';
 import { engineNotices } from './engine-notices.js';
 import type { ModelResidency } from './model-residency.js';
@@ -14,12 +14,19 @@ const MAX_SELF_TEST_FALLBACKS = 8;
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
+/** "1 s of audio in 85 ms here, 40 ms on the CPU" */
+function speedFigures(speed: SelfTestSpeed): string {
+  return `${speed.audioMs / 1000} s of audio in ${Math.round(speed.deviceMs)} ms here, ${Math.round(speed.referenceMs)} ms on the CPU`;
+}
+
 export interface DeviceCheckDeps {
   log: Logger;
   residency: ModelResidency;
   request: (request: Extract<EngineRequest, { op: 'selfTest' }>, how?: { internal?: boolean }) => Promise<EngineResponseMap['selfTest']>;
   /** The registry's device for a reload (the failed one already excluded). */
   nextDevice: () => string | undefined;
+  /** Whether Auto now passes over `device` (it measured slower than the CPU and the user did not name it). */
+  autoSkips: (device: string) => boolean;
   emitSelfTest: (result: DeviceSelfTest) => void;
   /** A decode failed on `device` (not a self-test): the registry marks it before nextDevice() is asked. */
   emitDeviceFailed: (failure: { device: string; reason: string }) => void;
@@ -93,6 +100,28 @@ export class DeviceCheck {
   }
 
   /**
+   * A device that passed but measured slower than the CPU: when Auto passes over it (a device the user
+   * named stays), the model moves to the registry's next choice. True when it moved.
+   */
+  private async moveIfOutpaced(result: DeviceSelfTest, internal: boolean): Promise<boolean> {
+    const { residency } = this.deps;
+    const inUse = residency.model !== null && same(residency.model.device.device.name, result.device);
+    if (!inUse || !residency.path || !result.speed || !this.deps.autoSkips(result.device)) return false;
+    const next = this.deps.nextDevice();
+    if (next === undefined || same(next, result.device)) return false;
+    try {
+      await residency.load({ path: residency.path, options: { ...residency.options, device: next }, reason: 'self-test', internal });
+    } catch (error) {
+      if ((error as CodedError).code === 'ENGINE_CRASHED') throw error;
+      // The model stays where it was, and it works there: slower is not wrong.
+      this.deps.log.warn(`could not move the model off ${result.device}, which measured slower than the CPU`, error);
+      return false;
+    }
+    this.deps.emitNotice(engineNotices.slowerMoved(result.device, speedFigures(result.speed), residency.model?.device.device.name ?? next));
+    return true;
+  }
+
+  /**
    * Reports a self-test; after a failure on the device in use, reloads the model on the registry's next
    * choice (asked after the report, so the failed device is already excluded). True when it reloaded.
    */
@@ -101,8 +130,8 @@ export class DeviceCheck {
     this.deps.emitSelfTest(result);
     const figures = `relative error ${result.relL2 ?? 'n/a'}, tokens ${result.tokensMatch ? 'equal' : 'differ'}, ${result.durationMs} ms`;
     if (result.passed) {
-      log.info(`self-test of ${result.device} passed (${figures})`);
-      return false;
+      log.info(`self-test of ${result.device} passed (${figures}${result.speed ? `, ${speedFigures(result.speed)}` : ''})`);
+      return this.moveIfOutpaced(result, internal);
     }
     log.error(`self-test of ${result.device} failed: ${result.detail} (${figures})`);
     const inUse = residency.model !== null && same(residency.model.device.device.name, result.device);

@@ -63,6 +63,8 @@ export interface EngineHostOptions {
   transport?: TransportFactory;
   /** Device for the reload after a crash (failed devices excluded); undefined = the engine's automatic choice. */
   deviceAfterCrash?: () => string | undefined;
+  /** Whether Auto passes over a working device (measured slower than the CPU); the model then moves off it. */
+  autoSkips?: (device: string) => boolean;
   /** Delay before the n-th consecutive restart (last value repeats). */
   restartDelaysMs?: readonly number[];
   /** More crashes than this within a minute: stop restarting until something asks for the engine again. */
@@ -98,6 +100,8 @@ export interface EngineHostEvents {
   selfTest: [DeviceSelfTest];
   /** A decode failed on a device that is not the CPU (DEVICE_UNAVAILABLE); the registry marks it before the model moves. */
   deviceFailed: [{ device: string; reason: string }];
+  /** A GPU's first decode in this engine process started (`done` false) or ended (`ms`: how long): pipeline compilation. */
+  preparing: [{ device: string; done: boolean; ms?: number }];
 }
 
 export class EngineHost extends TypedEmitter<EngineHostEvents> {
@@ -148,6 +152,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
           this.setState('missing');
         },
         died: (death) => this.onDeath(death),
+        preparing: ({ device, done, ms }) => this.emit('preparing', { device, done, ms }),
       },
     );
     this.supervisor = new RestartSupervisor({
@@ -172,6 +177,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       residency: this.residency,
       request: (r, how) => this.request(r, how),
       nextDevice: () => this.opts.deviceAfterCrash?.(),
+      autoSkips: (device) => this.opts.autoSkips?.(device) ?? false,
       emitSelfTest: (result) => this.emit('selfTest', result),
       emitDeviceFailed: (failure) => this.emit('deviceFailed', failure),
       emitNotice: (notice) => this.emit('notice', notice),

@@ -52,6 +52,16 @@ export const engineNotices = {
     };
   },
 
+  /** Auto's device passed its self-test but decoded slower than the CPU: the model moved to `now`. */
+  slowerMoved(device: string, speed: string, now: string): Notice {
+    return {
+      level: 'info',
+      code: 'DEVICE_SLOWER_THAN_CPU',
+      message: `${device} works but measured slower than the CPU (${speed}); Auto uses ${now} instead.`,
+      action: 'Choose the device in Devices to use it anyway.',
+    };
+  },
+
   /** A decode failed on the device in use (a lost device, a driver fault); the model moved to `now`, where the decode runs again. */
   deviceFailedMoved(device: string, why: string, now: string): Notice {
     return {

@@ -62,6 +62,8 @@ export interface EngineRpcEvents {
   missing(message: string): void;
   /** The engine died; the pending requests are already failed or marked to go again. */
   died(death: EngineDeath): void;
+  /** A GPU's first decode in the engine process started or ended (pipeline compilation). */
+  preparing(message: Extract<EngineToHost, { t: 'preparing' }>): void;
 }
 
 export interface EngineRpcOptions {
@@ -237,6 +239,9 @@ export class EngineRpc {
         return;
       case 'log':
         this.opts.engineLog[message.level](message.message);
+        return;
+      case 'preparing':
+        this.events.preparing(message);
         return;
     }
   }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cpu_features.h"
+#include "gpu_properties.h"
 #include "ggml-backend.h"
 #include "ggml.h"
 #include "log.h"
@@ -48,6 +49,17 @@ bool is_software_renderer(const std::string & description) {
     return d.find("llvmpipe") != std::string::npos || d.find("lavapipe") != std::string::npos || d.find("swiftshader") != std::string::npos;
 }
 
+/** Which of the registry's Vulkan devices with this description `dev` is (0 unless two identical GPUs). */
+int same_description_index(ggml_backend_dev_t dev, ggml_backend_reg_t reg, const std::string & description) {
+    int index = 0;
+    for (size_t i = 0; i < ggml_backend_reg_dev_count(reg); ++i) {
+        ggml_backend_dev_t other = ggml_backend_reg_dev_get(reg, i);
+        if (other == dev) break;
+        if (description == ggml_backend_dev_description(other)) ++index;
+    }
+    return index;
+}
+
 DeviceInfo describe(ggml_backend_dev_t dev) {
     DeviceInfo info;
     ggml_backend_dev_props props;
@@ -60,7 +72,10 @@ DeviceInfo describe(ggml_backend_dev_t dev) {
     info.device_id = props.device_id ? props.device_id : "";
     ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(dev);
     info.backend = reg ? ggml_backend_reg_name(reg) : "";
-    info.software_renderer = info.type != DeviceType::Cpu && is_software_renderer(info.description);
+    if (reg != nullptr && info.backend == "Vulkan")
+        info.gpu = vulkan_properties(info.description, same_description_index(dev, reg, info.description));
+    // The driver's own word (a CPU-typed Vulkan device) where known; the product names otherwise.
+    info.software_renderer = info.type != DeviceType::Cpu && (is_software_renderer(info.description) || (info.gpu && info.gpu->cpu_device));
     if (info.type == DeviceType::Cpu) {
         info.cpu_features = cpu_features(reg);
         // The engine's own kernel classes beyond ggml's list (cpu_features.h), after any

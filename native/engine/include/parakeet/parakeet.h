@@ -37,6 +37,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -98,6 +99,21 @@ void load_backends(const std::string & dir);
 enum class DeviceType { Cpu, Gpu, IGpu, Accel };
 const char * device_type_name(DeviceType type);  // "cpu" | "gpu" | "igpu" | "accel"
 
+/**
+ * What the GPU API itself says about a device, beyond ggml's device props: read in the Vulkan variant only
+ * (runtime/gpu_properties.cpp); absent on every other device and build.
+ */
+struct GpuProperties {
+    std::string api;                  // "Vulkan"
+    std::string api_version;          // the device's API version: "1.3.289"
+    std::string driver_name;          // VkPhysicalDeviceDriverProperties::driverName: "llvmpipe", "NVIDIA", "radv"
+    std::string driver_info;          // its driverInfo: "Mesa 25.0.7-2~bpo12+1 (LLVM 19.1.7)", "550.54.14"
+    bool cpu_device = false;          // the API types it as a CPU (VK_PHYSICAL_DEVICE_TYPE_CPU)
+    bool fp16 = false;                // 16-bit storage buffers and shaderFloat16 (ggml-vulkan's fp16 condition)
+    bool integer_dot = false;         // accelerated packed 4×8-bit signed dot products (VK_KHR_shader_integer_dot_product)
+    bool cooperative_matrix = false;  // VK_KHR_cooperative_matrix (matrix cores), as the driver offers it
+};
+
 struct DeviceInfo {
     std::string name;         // ggml device name: "CPU", "CUDA0", "Vulkan1", …
     std::string description;  // e.g. the CPU model or GPU product name
@@ -113,6 +129,7 @@ struct DeviceInfo {
      * backend it competes with, so never picked automatically, only by name.
      */
     bool software_renderer = false;
+    std::optional<GpuProperties> gpu;  // a Vulkan device in a Vulkan build; absent otherwise
 };
 
 /** Every device the ggml registry knows, in registry order. */
