@@ -28,6 +28,10 @@ export type { Replacement, VocabularyPhrase };
 /** The one error-code list (types/errors.ts). */
 export type { ErrorCode };
 
+/** What a picked model file is for: a speech model (GGUF or .nemo) or a Sortformer speaker model (GGUF). */
+export type ModelFilePurpose = 'model' | 'diarizer';
+export const MODEL_FILE_PURPOSES: readonly ModelFilePurpose[] = ['model', 'diarizer'];
+
 export interface IpcError {
   code: ErrorCode | string;
   message: string;
@@ -798,7 +802,8 @@ export interface InvokeMap {
   /** Stops the running import (a .nemo conversion); `cancelled` false when none ran. */
   'models:cancelImport': { request: void; response: { cancelled: boolean } };
   /** Electron: a native open dialog; web mode: NOT_SUPPORTED (the UI asks for a path). */
-  'models:pickFile': { request: void; response: string | null };
+  /** `purpose`: what the file is for, so the dialog says so and offers only what fits ('model' when absent). */
+  'models:pickFile': { request: { purpose?: ModelFilePurpose } | void; response: string | null };
   'settings:get': { request: void; response: Settings };
   'settings:set': { request: SettingsPatch; response: Settings };
   /** Whether each phrase tokenizes with the active model (an empty answer without a model). */

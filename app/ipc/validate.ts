@@ -9,7 +9,7 @@ import type {
   HistorySettings, HotkeySettings, StreamingSettings, InsertSettings, InvokeChannel, MeetingStartOptions, Replacement, RequestOf, Result, Settings, SettingsPatch,
   NemoWeightType, TextSettings,
 } from './contract.js';
-import { NEMO_WEIGHT_TYPES } from './contract.js';
+import { MODEL_FILE_PURPOSES, NEMO_WEIGHT_TYPES, type ModelFilePurpose } from './contract.js';
 import { REPLACEMENT_LIMITS, replacementProblem } from '../shared/text-transform.js';
 import { MAX_VOCABULARY_PHRASES, VOCABULARY_LIMITS, type VocabularyPhrase } from '../shared/vocabulary.js';
 import { checkAccelerator } from './accelerator.js';
@@ -118,6 +118,10 @@ function partial<T extends object>(shape: Shape<T>): Check<Partial<T>> {
 const noPayload: Check<void> = (v, at) => {
   if (v !== undefined && v !== null) throw new PayloadError(at, `this channel takes no payload, got ${describe(v)}`);
 };
+
+/** models:pickFile: no payload (a speech model) or `{ purpose }`. */
+const pickFilePayload: Check<{ purpose?: ModelFilePurpose } | void> = (v, at) =>
+  v === undefined || v === null ? undefined : object<{ purpose?: ModelFilePurpose }>({ purpose: oneOf(MODEL_FILE_PURPOSES) }, ['purpose'])(v, at);
 
 // ---------------------------------------------------------------- field checks
 
@@ -329,7 +333,7 @@ export const PAYLOAD_VALIDATORS: Validators = {
   'models:setActive': object({ id: modelId }),
   'models:import': object<{ path: string; nemoWeights?: NemoWeightType }>({ path: absolutePath, nemoWeights: oneOf(NEMO_WEIGHT_TYPES) }, ['nemoWeights']),
   'models:cancelImport': noPayload,
-  'models:pickFile': noPayload,
+  'models:pickFile': pickFilePayload,
   'settings:get': noPayload,
   'settings:set': settingsPatch,
   'vocabulary:check': object({ phrases: arrayOf(vocabularyEntry, MAX_VOCABULARY_PHRASES) }),

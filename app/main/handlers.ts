@@ -76,9 +76,9 @@ export function createHandlers(s: ServicesCore, platform: PlatformHooks): Handle
       }
     },
     'models:cancelImport': () => ({ cancelled: s.models.cancelImport() }),
-    'models:pickFile': async () => {
+    'models:pickFile': async (payload) => {
       if (!platform.pickModelFile) notSupported('There is no file dialog in web mode; type the path of the .gguf file instead.');
-      return platform.pickModelFile();
+      return platform.pickModelFile(payload?.purpose ?? 'model');
     },
 
     'settings:get': () => s.settings.get(),

@@ -2,7 +2,7 @@
 // what a caller asks for (ServicesOptions) and what it gets (Services). Apart
 // from services.ts, so handlers.ts and the adapters depend on this shape, not
 // on the module that builds it (no services.ts ↔ handlers.ts import circle).
-import type { AppInfo, ModelsState, Notice } from '../ipc/contract.js';
+import type { AppInfo, ModelFilePurpose, ModelsState, Notice } from '../ipc/contract.js';
 import type { DeviceRegistry } from './devices/device-registry.js';
 import type { EngineHost } from './engine/engine-host.js';
 import type { EngineLoadOptions } from '../engine-process/protocol.js';
@@ -25,8 +25,8 @@ import type { SettingsStore } from './settings.js';
 export interface PlatformHooks {
   /** Show a folder or file in the OS file manager (Electron: shell.openPath). */
   openPath?: (target: string) => Promise<void>;
-  /** A native "open .gguf" dialog (Electron: dialog.showOpenDialog). */
-  pickModelFile?: () => Promise<string | null>;
+  /** A native "open .gguf" dialog (Electron: dialog.showOpenDialog), titled and filtered for what the file is for. */
+  pickModelFile?: (purpose: ModelFilePurpose) => Promise<string | null>;
   /** A native "open .wav" dialog for file transcription. */
   pickAudioFile?: () => Promise<string | null>;
   /** UI language for the first-run proposal (Electron: app.getLocale()). */

@@ -2,7 +2,7 @@
 // an action, turn a failure into a banner that says what to do. Returns the
 // value (or null on failure) so callers can chain.
 import type {
-  IpcError, InsertRequirements, InsertTestResult, Result, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, NemoWeightType, RequestOf, ResponseOf, SettingsPatch, VocabularyCheck, VocabularyPhrase,
+  IpcError, InsertRequirements, InsertTestResult, Result, FileTranscribeOptions, FileTranscript, HistoryChange, InvokeChannel, ModelFilePurpose, NemoWeightType, RequestOf, ResponseOf, SettingsPatch, VocabularyCheck, VocabularyPhrase,
 } from '../../app/ipc/contract.js';
 import { fileErrorText, importErrorText, noticeFromError } from '../errors.js';
 import * as actions from './actions.js';
@@ -173,8 +173,8 @@ export async function setActiveModel(id: string): Promise<void> {
 }
 
 /** Electron: a native open dialog; web mode has no file paths (the view asks for one). */
-export async function pickModelFile(): Promise<string | null> {
-  return call('models:pickFile', 'Opening a model file');
+export async function pickModelFile(purpose: ModelFilePurpose = 'model'): Promise<string | null> {
+  return call('models:pickFile', 'Opening a model file', purpose === 'model' ? undefined : { purpose });
 }
 
 /** How long "Imported …" stays next to Import (it is announced when it appears). */

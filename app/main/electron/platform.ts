@@ -19,7 +19,11 @@ export function electronPlatform(): PlatformHooks {
       const error = await shell.openPath(target);
       if (error) throw new CodedError('IO_ERROR', `Could not open ${target}: ${error}`);
     },
-    pickModelFile: () => pickOneFile('Import a Parakeet model', { name: 'Parakeet models (GGUF, NeMo)', extensions: ['gguf', 'nemo'] }),
+    // A speaker model is a GGUF only (a .nemo diarizer is not converted): the dialog offers what the setting takes.
+    pickModelFile: (purpose) =>
+      purpose === 'diarizer'
+        ? pickOneFile('Choose a speaker model', { name: 'Sortformer speaker models (GGUF)', extensions: ['gguf'] })
+        : pickOneFile('Import a Parakeet model', { name: 'Parakeet models (GGUF, NeMo)', extensions: ['gguf', 'nemo'] }),
     // WAV is read by the engine itself; the other formats go through ffmpeg or sox when the machine has one.
     pickAudioFile: () =>
       pickOneFile('Transcribe an audio file', {

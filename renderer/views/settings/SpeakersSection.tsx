@@ -32,7 +32,7 @@ export function SpeakersSection({ draft, update }: SectionProps) {
           {mode === 'electron' ? (
             <Button
               onClick={async () => {
-                const picked = await pickModelFile();
+                const picked = await pickModelFile('diarizer');
                 if (picked) update({ diarizerPath: picked });
               }}
             >

@@ -37,7 +37,7 @@ test('Choose… with no window open: one .gguf file, not modal; cancelling hands
   const pick = electronPlatform().pickModelFile;
   assert.ok(pick, 'the Electron platform has a model-file dialog');
   const calls = recordDialog({ canceled: true, filePaths: [] });
-  assert.equal(await pick(), null);
+  assert.equal(await pick('diarizer'), null);
   assert.equal(calls.length, 1);
   assert.equal(calls[0].parent, undefined);
   assert.deepEqual(calls[0].options.properties, ['openFile'], 'one file, no folders, no multi-select');
@@ -48,12 +48,32 @@ test('Choose… with the app window open: the dialog is modal to it and the chos
   const window = new electron.BrowserWindow({ title: 'Parakeet' });
   const chosen = path.join('/home/ana/models', 'diar streaming sortformer [4spk].gguf');
   const calls = recordDialog({ canceled: false, filePaths: [chosen] });
-  assert.equal(await electronPlatform().pickModelFile?.(), chosen);
+  assert.equal(await electronPlatform().pickModelFile?.('diarizer'), chosen);
   assert.equal(calls[0].parent, window, 'modal to the app window (no window falls behind it)');
   window.destroy();
 });
 
 test('a dialog that reports success with no file hands back null, not undefined', async () => {
   recordDialog({ canceled: false, filePaths: [] });
-  assert.equal(await electronPlatform().pickModelFile?.(), null);
+  assert.equal(await electronPlatform().pickModelFile?.('model'), null);
+});
+
+test('the dialog says what the file is for: a speaker model (GGUF only) or a speech model (GGUF or .nemo)', async () => {
+  const calls = recordDialog({ canceled: true, filePaths: [] });
+  await electronPlatform().pickModelFile?.('diarizer');
+  await electronPlatform().pickModelFile?.('model');
+  assert.equal(calls[0].options.title, 'Choose a speaker model');
+  assert.deepEqual(calls[0].options.filters?.[0].extensions, ['gguf'], 'a .nemo diarizer is not converted: not offered');
+  assert.equal(calls[1].options.title, 'Import a Parakeet model');
+  assert.deepEqual(calls[1].options.filters?.[0].extensions, ['gguf', 'nemo']);
+});
+
+test('models:pickFile takes no payload or { purpose: model | diarizer }, and nothing else', async () => {
+  const { validatePayload } = await import('../../../app/ipc/validate.js');
+  assert.deepEqual(validatePayload('models:pickFile', undefined), { ok: true, value: undefined });
+  assert.deepEqual(validatePayload('models:pickFile', { purpose: 'diarizer' }), { ok: true, value: { purpose: 'diarizer' } });
+  assert.deepEqual(validatePayload('models:pickFile', {}), { ok: true, value: {} });
+  for (const hostile of [{ purpose: 'shell' }, { purpose: 'diarizer', path: '/etc' }, 'diarizer', JSON.parse('{"__proto__": {"purpose": "diarizer"}}') as unknown]) {
+    assert.equal(validatePayload('models:pickFile', hostile).ok, false, JSON.stringify(hostile));
+  }
 });
