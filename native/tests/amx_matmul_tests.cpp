@@ -121,7 +121,7 @@ TEST(amx_q8_gemm_matches_float64_of_its_bf16_values) {
     if (skip_without_amx()) return;
     std::mt19937 rng(21);
     // Frame counts around the 16-frame tile and the 32-frame pair; 2048 inputs make spans of 320
-    // frames (amx_bf16.cpp), so 500 frames run as two of 256 (and the 2048 inputs as 8 chunks).
+    // frames (amx_panel_gemm.inc), so 500 frames run as two of 256 (and the 2048 inputs as 8 chunks).
     const struct {
         int64_t rows, cols;
         std::vector<int64_t> frames;
@@ -197,7 +197,7 @@ TEST(amx_q8_gemm_node_applies_each_epilogue_on_two_threads) {
 }
 
 // Each thread widens the chunk of the panel it expects to take next while it finishes the one in
-// hand (amx_bf16.cpp, ChunkBuffers). On more threads than cores the other threads often take that
+// hand (amx_panel_gemm.inc, ChunkBuffers). On more threads than cores the other threads often take that
 // panel first, and the widened chunk must then be set aside: every run equals the single-thread
 // product bit for bit.
 TEST(amx_q8_gemm_node_is_exact_when_threads_take_other_panels_than_expected) {
