@@ -2,15 +2,17 @@
 // each mmap'ed block that is freed (up to 32 MiB), so after the first freed megabyte-sized buffer every
 // later one of that size comes from the heap arenas of the worker threads instead, where blocks of
 // varying sizes and lifetimes fragment: a live diarizer stream (a few such buffers per chunk, on
-// whichever libuv thread runs it) grew its RSS by about 4 MB per minute of audio.
+// whichever libuv thread runs it) grew its RSS by about 4 MB per minute of audio, and a meeting on a
+// streaming model (a stream per segment, ~10 MB of caches and buffers each) by ~100 MB per minute.
 #pragma once
 
 namespace parakeet {
 
 /**
- * Pins glibc's mmap threshold at its default (128 KiB), which turns the dynamic raise off: buffers that
- * large are mapped and returned to the system when freed, so per-chunk buffers cannot pile up in the
- * arenas. Once per process; a no-op where the C library is not glibc.
+ * Pins glibc's mmap and trim thresholds at their defaults (128 KiB), which turns the dynamic raise off:
+ * buffers that large are mapped and returned to the system when freed, so per-chunk and per-stream
+ * buffers cannot pile up in the arenas. Once per process (Model::load, DiarizerModel::create_stream);
+ * a no-op where the C library is not glibc.
  */
 void keep_large_allocations_mapped();
 
