@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "gguf_file.h"
+#include "host_memory.h"
 #include "log.h"
 #include "model_dialect.h"
 #include "model_impl.h"
@@ -101,6 +102,11 @@ StateParams Model::default_state_params() const { return impl_->state_defaults; 
 std::shared_ptr<Model> Model::load(const std::string & path, const LoadParams & params) {
     const Clock::time_point start = Clock::now();
     install_ggml_log_hook();
+    // Before the load's own large temporaries are freed (each would raise glibc's mmap threshold): a
+    // meeting begins a stream per segment, each with megabyte-sized caches and compute buffers, and from
+    // the heap arenas those left holes that the small blocks made meanwhile split, so the engine's RSS
+    // grew by about a stream's buffers per segment for as long as the meeting ran (host_memory.h).
+    keep_large_allocations_mapped();
     auto impl = std::make_unique<Impl>();
     auto progress = [&](float f) {
         if (params.on_progress) params.on_progress(f);
