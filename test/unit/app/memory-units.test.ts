@@ -42,7 +42,7 @@ test('the CPU row and the diagnostics report show the same available figure', ()
   const memory = { totalBytes: 24_000_000_000, availableBytes: 22_000_000_000, source: 'MemAvailable' as const };
   const [row] = withSystemMemory([cpu], () => memory);
   assert.equal(row!.memoryFree, 22_000_000_000);
-  const devices = { devices: [row!], selected: 'auto', active: null, lastRan: [], failed: [], selfTests: {} } as unknown as DevicesState;
+  const devices = { devices: [row!], selected: 'auto', active: null, lastRan: [], failed: [], selfTests: [], prepared: [], autoSkipped: [] } as unknown as DevicesState;
   const text = formatDiagnostics({
     generatedAt: 'now', app: { name: 'p', version: '0', mode: 'web' },
     system: { platform: 'linux', arch: 'x64', release: '', osVersion: '', totalMemoryBytes: memory.totalBytes, freeMemoryBytes: memory.availableBytes, cpuModel: 'c', cpuCount: 2 },
