@@ -187,6 +187,14 @@ struct Shape {
     int64_t rows, cols;
 };
 
+/** A weight matrix of `s`'s shape drawn from N(0, 1): the by-width tables' dense input. */
+std::vector<float> normal_weights(const Shape & s, std::mt19937 & rng) {
+    std::vector<float> dense(size_t(s.rows * s.cols));
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (float & v : dense) v = normal(rng);
+    return dense;
+}
+
 /**
  * best_seconds_per_call of one graph run at one thread, its work buffer made once: through
  * ggml_graph_compute_with_ctx every call took a new one from the context, which ran out on small
@@ -425,9 +433,7 @@ void ymm_rates(bool quick) {
     for (const char * label : channel_labels) std::printf(" %19s", label);
     std::printf(" %10s %10s %9s\n", "f32_avx2", "f32_avx512", "ggml");
     for (const Shape & s : run.shapes) {
-        std::vector<float> dense(size_t(s.rows * s.cols));
-        std::normal_distribution<float> normal(0.0f, 1.0f);
-        for (float & v : dense) v = normal(rng);
+        const std::vector<float> dense = normal_weights(s, rng);
         for (int64_t frames : frames_list) {
             std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
             print_int8_widths<PackedI8ChannelMatrix>(dense.data(), s.rows, s.cols, frames, products, rng);
@@ -455,9 +461,7 @@ void i16_rates(bool quick) {
     for (const char * label : {"i16_avx2", "i16_avx_vnni", "i16_avx_vnni(evex)", "i16_vnni", "f32_avx2", "f32_avx512"}) std::printf(" %18s", label);
     std::printf("\n");
     for (const Shape & s : run.shapes) {
-        std::vector<float> dense(size_t(s.rows * s.cols));
-        std::normal_distribution<float> normal(0.0f, 1.0f);
-        for (float & v : dense) v = normal(rng);
+        const std::vector<float> dense = normal_weights(s, rng);
         for (int64_t frames : frames_list) {
             std::printf("%-17s %6lld |", s.what, static_cast<long long>(frames));
             for (Int8Kernel kernel : {Int8Kernel::Avx2, Int8Kernel::AvxVnniVex, Int8Kernel::AvxVnniEvex, Int8Kernel::Vnni512}) {
