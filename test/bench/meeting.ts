@@ -10,6 +10,7 @@
 //
 //   npm run bench:meeting -- [--minutes 60] [--speed 8] [--model m.gguf | --streaming eou|nemotron-en|nemotron-3.5]
 //                            [--threads 1] [--out file.json]
+//   npm run bench:meeting -- --summarize file.json   (the engine-RSS envelope of an earlier run's output)
 // --streaming: a random model of that cache-aware family at its real size (Q8_0): both tracks then stream
 // their segments (the app's path for streaming models) instead of decoding them whole.
 //
@@ -33,6 +34,7 @@ import { WAV_HEADER_BYTES } from '../../app/main/meeting/wav-journal.js';
 import { DEFAULT_SETTINGS } from '../../app/ipc/settings.js';
 import { RATE, meetingMinute } from '../support/audio/signals.js';
 import { benchModelFile, cachedBenchModel } from './models.js';
+import { rssEnvelope } from './rss-envelope.js';
 import { STREAMING_FAMILIES, type StreamingFamily } from '../support/model/streaming.js';
 
 const { values } = parseArgs({
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     streaming: { type: 'string' },
     threads: { type: 'string', default: '1' },
     out: { type: 'string' },
+    summarize: { type: 'string' },
   },
 });
 const minutes = Number(values.minutes);
@@ -138,6 +141,9 @@ async function main(): Promise<void> {
       mainGrowthAfterFirstMinuteMB: growth((r) => r.main) === null ? null : Math.round(growth((r) => r.main)! / 1e5) / 10,
       mainHeapGrowthAfterFirstMinuteMB: Math.round(growth((r) => r.heap)! / 1e5) / 10,
       engineGrowthAfterFirstMinuteMB: growth((r) => r.engine) === null ? null : Math.round(growth((r) => r.engine)! / 1e5) / 10,
+      /** Issue 39's figure: floor and peak of every 10-minute window from minute 10 on (all 10 s samples). */
+      engineEnvelopeAfterMinute10: rssEnvelope(
+        rss.filter((r) => r.engine !== null).map((r) => [r.meetingSec / 60, r.engine! / 1e6] as const), 10, 10),
       gc: typeof (globalThis as { gc?: unknown }).gc === 'function',
       samples: rss.length,
       /** Per meeting minute: main RSS / heap+buffers after GC / engine RSS (MB). */
@@ -168,4 +174,13 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
-await main();
+/** --summarize: an earlier output's envelope, from its per-minute samples (runs before the envelope existed). */
+function summarize(file: string): void {
+  const run = JSON.parse(readFileSync(file, 'utf8')) as { minutes: number; speed: number; rss: { perMinute: [number, number, number, number | null][] } };
+  const samples = run.rss.perMinute.filter((r) => r[3] !== null).map((r) => [r[0], r[3]!] as const);
+  const envelope = rssEnvelope(samples, 10, 10);
+  process.stdout.write(`${JSON.stringify({ file, minutes: run.minutes, speed: run.speed, samples: 'one per minute', engineEnvelopeAfterMinute10: envelope }, null, 2)}\n`);
+}
+
+if (values.summarize) summarize(values.summarize);
+else await main();
