@@ -15,7 +15,7 @@
 //   options: --shape 600m|110m|small|tiny  --layers N (the shape's layers cut to N)  --seconds S
 //            --threads 1,2  --weight-type f32|auto|…  --runs N (profiled runs averaged, default 3)  --top N
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildInfo, Model, type EncoderProfile, type NodeTime, type WeightType } from '../../native/index.js';
@@ -233,6 +233,8 @@ const pcm = audio.samples.subarray(0, Math.round(seconds * audio.sampleRate));
 const build = buildInfo();
 say('bench:threads — the encoder\'s work per op and per CPU thread (test/bench/thread-profile.ts)');
 say(cpuLine());
+// Above ~0.2 on an otherwise idle machine something else runs: the wall columns then mean little, the work ones still hold.
+say(`load average before the run: ${loadavg().map((x) => x.toFixed(2)).join(', ')} (1, 5, 15 min)`);
 say(`engine: ggml ${build.ggmlVersion} (${build.ggmlCommit.slice(0, 12)}); model ${shape}${layers ? ` cut to ${layers} layer(s)` : ''} (${file}), ` +
   `weightType ${weightType}, ${(pcm.length / audio.sampleRate).toFixed(1)} s of speech, threads ${threadCounts.join(', ')}, ${runs} profiled run(s) averaged`);
 say('work = CPU time inside each thread\'s own share of an engine op (barrier waits excluded); imbal = busiest share ÷ mean share; ' +
