@@ -358,11 +358,23 @@ export interface NodeTime {
   count: number;
   /** The engine thread's CPU time in these nodes (all of it at one thread; steady on a busy machine). */
   cpuMs: number;
+  /**
+   * The engine's own ops (`measured` of the `count` nodes): CPU time of each thread inside its own share of
+   * them, by ggml's thread index, the barrier wait after it excluded (native/engine/runtime/thread_work.h).
+   */
+  threadMs: number[];
+  /** Σ over the measured nodes of the busiest thread's share: what the nodes took had no thread waited on another. */
+  busiestMs: number;
+  measured: number;
+  /** Nodes ggml gave one thread while more were active (serial ops). */
+  oneThread: number;
 }
 
 export interface EncoderProfile {
   byOp: Record<string, NodeTime>;
   byPart: Record<string, NodeTime>;
+  /** CPU threads the profiled graphs ran with (0 on a GPU). */
+  threads: number;
 }
 
 // ---------------------------------------------------------------- the binary

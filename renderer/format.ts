@@ -18,10 +18,8 @@ export function formatEta(seconds: number | null): string {
   return `${Math.floor(m / 60)} h ${m % 60} min left`;
 }
 
-export function formatMs(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
-}
+/** Processing times: shared with the CLI (app/shared/time-format.ts). */
+export { formatMs, formatRealTime } from '../app/shared/time-format.js';
 
 export function formatPercent(fraction: number | null): string {
   return fraction === null ? '' : `${Math.floor(fraction * 100)} %`;
@@ -60,12 +58,6 @@ export function formatDuration(seconds: number): string {
   return `${m} min ${String(total % 60).padStart(2, '0')} s`;
 }
 
-/** Audio seconds per second of processing: "41× real time" (one decimal below 10×). */
-export function formatRealTime(durationSec: number, elapsedMs: number): string {
-  const factor = durationSec / (elapsedMs / 1000);
-  if (!Number.isFinite(factor) || factor <= 0) return '—';
-  return `${factor >= 10 ? Math.round(factor) : factor.toFixed(1)}× real time`;
-}
 
 /** A relative error, short at every magnitude: "2.1e-7", "0.83", "0". */
 export function formatRelativeError(value: number): string {

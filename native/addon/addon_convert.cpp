@@ -210,6 +210,12 @@ Napi::Object to_js(Napi::Env env, const parakeet::EncoderProfile & profile) {
             row.Set("ms", e.second.ms);
             row.Set("count", e.second.count);
             row.Set("cpuMs", e.second.cpu_ms);
+            Napi::Array threads = Napi::Array::New(env, e.second.thread_ms.size());
+            for (size_t k = 0; k < e.second.thread_ms.size(); ++k) threads.Set(uint32_t(k), e.second.thread_ms[k]);
+            row.Set("threadMs", threads);
+            row.Set("busiestMs", e.second.busiest_ms);
+            row.Set("measured", e.second.measured);
+            row.Set("oneThread", e.second.one_thread);
             t.Set(e.first, row);
         }
         return t;
@@ -217,6 +223,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::EncoderProfile & profile) {
     Napi::Object o = Napi::Object::New(env);
     o.Set("byOp", table(profile.by_op));
     o.Set("byPart", table(profile.by_part));
+    o.Set("threads", profile.threads);
     return o;
 }
 

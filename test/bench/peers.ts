@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildInfo, listDevices } from '../../native/index.js';
 import { speechWithPauses } from '../support/audio/speech.js';
+import { cpuFamilyModel } from './cpu-info.js';
 import { benchCache, benchModelFile, benchRoot } from './models.js';
 import { type OnnxPrecision, exportEncoderOnnx } from './peers/encoder-onnx.js';
 
@@ -95,20 +96,6 @@ function cpuFlags(): string[] {
     return wanted.filter((f) => have.has(f));
   } catch {
     return listDevices().find((d) => d.type === 'cpu')?.cpuFeatures ?? [];
-  }
-}
-
-// "AMD EPYC" names Zen 2 to Zen 5 alike: the family and model numbers tell them
-// apart (25/17 Zen 4 Genoa, 26/2 Zen 5 Turin; 6/106 Ice Lake-SP, 6/143 Sapphire Rapids).
-function cpuFamilyModel(): { family: number; model: number } | undefined {
-  try {
-    const lines = readFileSync('/proc/cpuinfo', 'utf8').split('\n');
-    const field = (name: string) => Number(lines.find((l) => new RegExp(`^${name}\\s*:`).test(l))?.split(':')[1]);
-    const family = field('cpu family');
-    const model = field('model');
-    return Number.isInteger(family) && Number.isInteger(model) ? { family, model } : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -7,7 +7,10 @@
 // that holds them). The unprofiled encoder time minus the profiled nodes' sum is what the graph costs
 // beyond its nodes (launch, thread sync, input upload, output read-back).
 import { readWav16 } from '../support/audio/digits.js';
-import { Model, type EncoderProfile, type NodeTime } from '../../native/index.js';
+import { Model, type NodeTime } from '../../native/index.js';
+
+/** What this profile sums per node kind (the per-thread split is bench:threads'). */
+type NodeSum = Pick<NodeTime, 'ms' | 'count' | 'cpuMs'>;
 
 export interface StreamProfile {
   attContext: [number, number];
@@ -26,8 +29,8 @@ export interface StreamProfile {
   /** Profiled stream, per chunk: the nodes' sum (wall and engine-thread CPU ms) and the tables (per chunk). */
   profiledNodesMs: number;
   profiledNodesCpuMs: number;
-  byOp: Record<string, NodeTime>;
-  byPart: Record<string, NodeTime>;
+  byOp: Record<string, NodeSum>;
+  byPart: Record<string, NodeSum>;
 }
 
 const WARMUP_CHUNKS = 3;
@@ -37,7 +40,7 @@ function median(values: readonly number[]): number {
   return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)];
 }
 
-function addTable(into: Record<string, NodeTime>, from: Record<string, NodeTime>): void {
+function addTable(into: Record<string, NodeSum>, from: Record<string, NodeSum>): void {
   for (const [name, t] of Object.entries(from)) {
     const row = (into[name] ??= { ms: 0, count: 0, cpuMs: 0 });
     row.ms += t.ms;
@@ -46,7 +49,7 @@ function addTable(into: Record<string, NodeTime>, from: Record<string, NodeTime>
   }
 }
 
-function perChunk(table: Record<string, NodeTime>, chunks: number): Record<string, NodeTime> {
+function perChunk(table: Record<string, NodeSum>, chunks: number): Record<string, NodeSum> {
   return Object.fromEntries(Object.entries(table).map(([name, t]) => [name, { ms: t.ms / chunks, count: t.count / chunks, cpuMs: t.cpuMs / chunks }]));
 }
 
@@ -68,7 +71,7 @@ export async function profileStream(modelPath: string, audioPath: string, preset
       let frames = 0;
       let cpuMicros = 0;
       let measured = 0;
-      const nodes: EncoderProfile = { byOp: {}, byPart: {} };
+      const nodes: { byOp: Record<string, NodeSum>; byPart: Record<string, NodeSum> } = { byOp: {}, byPart: {} };
       let offset = 0;
       const next = (n: number): Float32Array => {
         const block = new Float32Array(n);
@@ -136,7 +139,7 @@ export function printStreamProfile(label: string, p: StreamProfile): void {
   console.log(`  profiled nodes ${f(p.profiledNodesCpuMs)} ms CPU a chunk (wall ${f(p.profiledNodesMs)}); ` +
     `encoder beyond its nodes (launch, sync, upload, read-back) ≈ ${f(p.encoderCpuMs - p.profiledNodesCpuMs)} ms CPU`);
   // CPU time is the engine thread's: at one thread all of the compute, steady on a shared machine.
-  const table = (title: string, rows: Record<string, NodeTime>) => {
+  const table = (title: string, rows: Record<string, NodeSum>) => {
     console.log(`  ${title.padEnd(56)} ${'CPU ms'.padStart(8)} ${'share'.padStart(6)} ${'wall ms'.padStart(8)} ${'nodes'.padStart(6)}`);
     for (const [name, t] of Object.entries(rows).sort((a, b) => b[1].cpuMs - a[1].cpuMs)) {
       if (t.cpuMs / p.profiledNodesCpuMs < 0.002) continue;

@@ -1,10 +1,12 @@
 // The `parakeet` CLI end to end: transcribe (json/srt/vtt/txt, --out, --dump-dir,
-// --max-window-sec), devices, info, quantize, version, and its exit codes.
+// --max-window-sec), devices (with --model: each device's self-test and speed), info, quantize,
+// version, and its exit codes.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Model, type DeviceInfo, type ModelInfo, type TranscribeResult } from '../../native/index.js';
+import type { DeviceSelfTest } from '../../app/ipc/contract.js';
 import { generateModel } from '../support/model/generate.js';
 import { MALFORMED_CASES } from '../support/model/malformed.js';
 import { encodeWav16, seconds, speechSamples, writeWav16 } from './helpers/audio.js';
@@ -215,6 +217,24 @@ describe('parakeet devices / info / version', () => {
     assert.match(human, /^CPU {2}\(cpu, backend CPU\)/m);
     assert.match(human, /threads: \d+/);
     assert.ok(human.includes(`features: ${cpu.cpuFeatures.join(' ')}`), human);
+    assert.doesNotMatch(human, /self-test|speed:/, 'without --model: properties only');
+  });
+
+  test('devices --model: each device\'s self-test verdict and measured speed (human and --json)', () => {
+    type Checked = DeviceInfo & { selfTest?: DeviceSelfTest; selfTestError?: string };
+    const devices = JSON.parse(ok(['devices', '--json', '--model', modelPath, '--threads', '1'])) as Checked[];
+    for (const d of devices) assert.ok(d.selfTest !== undefined || d.selfTestError !== undefined, `${d.name}: a verdict or the reason`);
+    const cpu = devices.find((d) => d.type === 'cpu');
+    assert.ok(cpu?.selfTest, JSON.stringify(cpu));
+    assert.equal(cpu.selfTest.device, 'CPU');
+    assert.equal(cpu.selfTest.reference, 'cpu-scheduled');
+    assert.equal(cpu.selfTest.passed, true, cpu.selfTest.detail);
+    const speed = cpu.selfTest.speed;
+    assert.ok(speed && speed.audioMs > 0 && speed.deviceMs > 0 && speed.referenceMs > 0, JSON.stringify(speed));
+    const human = ok(['devices', '--model', modelPath, '--threads', '1']);
+    const block = human.slice(human.search(/^CPU {2}\(cpu, backend CPU\)/m));
+    assert.match(block, /^ {4}self-test: passed \(.+\)$/m, human);
+    assert.match(block, /^ {4}speed: [\d.]+ s of audio in (\d+ ms|[\d.]+ s) \([\d.]+× real time\)$/m, human);
   });
 
   test('info (human and --json)', () => {
@@ -264,10 +284,11 @@ describe('exit codes', () => {
   const badModel = join(dir, 'bad-model.gguf');
   bad.write(badModel);
 
-  test('bad model → 1 with [MODEL_INVALID] (transcribe, info, quantize, missing file)', async () => {
+  test('bad model → 1 with [MODEL_INVALID] (transcribe, info, quantize, devices --model, missing file)', async () => {
     const runs = [
       ['transcribe', wavPath, '--model', badModel],
       ['info', badModel],
+      ['devices', '--model', badModel],
       ['quantize', badModel, join(dir, 'never.gguf'), 'q8_0'],
       ['info', join(dir, 'missing.gguf')],
     ];

@@ -7,6 +7,7 @@
 
 #include "log.h"
 #include "thread_clock.h"
+#include "thread_work.h"
 
 #ifndef PARAKEET_BACKEND_DL
 #include "ggml-cpu.h"
@@ -212,6 +213,7 @@ ggml_status ComputeBackend::compute_profiled(ggml_cgraph * graph, EncoderProfile
         }
     }
 #endif
+    profile.threads = is_cpu() ? active_threads_ : 0;
     const int n = ggml_graph_n_nodes(graph);
     for (int i = 0; i < n; ++i) {
         ggml_tensor * node = ggml_graph_node(graph, i);
@@ -221,21 +223,29 @@ ggml_status ComputeBackend::compute_profiled(ggml_cgraph * graph, EncoderProfile
         }
         ggml_graph_clear(one);
         ggml_graph_add_node(one, node);
+        const int given = is_cpu() ? threads_given(one, active_threads_) : 0;
+        const ThreadWorkProbe probe(node, is_cpu() ? active_threads_ : 0);  // the split over the threads, our ops only
         const double cpu0 = thread_cpu_ms();
         const auto t0 = std::chrono::steady_clock::now();
         const ggml_status status = ggml_backend_graph_compute(backend_, one);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         const double cpu_ms = thread_cpu_ms() - cpu0;
         if (status != GGML_STATUS_SUCCESS) return status;
-        NodeTime & op = profile.by_op[op_label(node)];
-        op.ms += ms;
-        op.cpu_ms += cpu_ms;
-        op.count += 1;
+        const auto add = [&](NodeTime & t) {
+            t.ms += ms;
+            t.cpu_ms += cpu_ms;
+            t.count += 1;
+            if (given == 1 && active_threads_ > 1) t.one_thread += 1;
+            if (!probe.armed()) return;
+            const std::vector<double> & shares = probe.thread_ms();
+            if (t.thread_ms.size() < shares.size()) t.thread_ms.resize(shares.size(), 0.0);
+            for (size_t k = 0; k < shares.size(); ++k) t.thread_ms[k] += shares[k];
+            t.busiest_ms += *std::max_element(shares.begin(), shares.end());
+            t.measured += 1;
+        };
+        add(profile.by_op[op_label(node)]);
         const std::string named = part_of ? part_of(i) : std::string();
-        NodeTime & part = profile.by_part[part_label(node, named.empty() ? std::string("other ops, ") + graph_label : named + ": " + op_label(node))];
-        part.ms += ms;
-        part.cpu_ms += cpu_ms;
-        part.count += 1;
+        add(profile.by_part[part_label(node, named.empty() ? std::string("other ops, ") + graph_label : named + ": " + op_label(node))]);
     }
     return GGML_STATUS_SUCCESS;
 }

@@ -1,18 +1,14 @@
 // What the Devices view says about a device beyond its name: the measured self-test speed against the
 // CPU, Auto passing over a slower device, and a GPU's one-time preparation. DOM-free (unit-tested).
-// (A GPU's driver and features: app/shared/gpu-facts.ts, shared with diagnostics and the CLI.)
+// (A GPU's driver and features: app/shared/gpu-facts.ts; the speed's words: app/shared/device-speed.ts —
+// both shared with diagnostics and the CLI.)
 import type { DeviceInfo, DevicesState } from '../../../app/ipc/contract.js';
-import { formatDuration, formatMs, formatRealTime } from '../../format.js';
+import { selfTestSpeed, type MeasuredSpeed } from '../../../app/shared/device-speed.js';
+import { formatDuration } from '../../format.js';
+
+export { speedText, type MeasuredSpeed } from '../../../app/shared/device-speed.js';
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
-
-export interface MeasuredSpeed {
-  /** Decode time of the self-test signal on this device, ms. */
-  decodeMs: number;
-  audioMs: number;
-  /** The CPU's time in the same test (absent for the CPU itself). */
-  cpuMs?: number;
-}
 
 /**
  * The device's speed from the self-tests of this run: a device's own passed test; for the CPU, its own
@@ -20,21 +16,10 @@ export interface MeasuredSpeed {
  */
 export function measuredSpeed(state: DevicesState, device: DeviceInfo): MeasuredSpeed | null {
   const own = state.selfTests.find((t) => same(t.device, device.name) && t.passed && t.speed);
-  if (own?.speed) {
-    const { audioMs, deviceMs, referenceMs } = own.speed;
-    return own.reference === 'cpu' ? { decodeMs: deviceMs, audioMs, cpuMs: referenceMs } : { decodeMs: deviceMs, audioMs };
-  }
+  if (own) return selfTestSpeed(own);
   if (device.type !== 'cpu') return null;
   const twin = [...state.selfTests].reverse().find((t) => t.reference === 'cpu' && t.passed && t.speed);
   return twin?.speed ? { decodeMs: twin.speed.referenceMs, audioMs: twin.speed.audioMs } : null;
-}
-
-/** "1 s of audio in 85 ms (12× real time)", plus "· 2.4× the CPU's speed" where a CPU time was measured with it. */
-export function speedText(speed: MeasuredSpeed): string {
-  const base = `${speed.audioMs / 1000} s of audio in ${formatMs(speed.decodeMs)} (${formatRealTime(speed.audioMs / 1000, speed.decodeMs)})`;
-  if (speed.cpuMs === undefined || speed.decodeMs <= 0) return base;
-  const ratio = speed.cpuMs / speed.decodeMs;
-  return `${base} · ${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(2)}× the CPU's speed`;
 }
 
 /** Why Auto passes over this device although it works (measured slower than the CPU), or null. */

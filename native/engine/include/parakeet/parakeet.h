@@ -366,6 +366,13 @@ struct NodeTime {
     double ms = 0;
     int count = 0;
     double cpu_ms = 0;  // the calling thread's CPU time in these nodes (all of it at one thread; steady on a busy machine)
+    // How the work was split over the CPU threads (runtime/thread_work.h), for the engine's own ops
+    // (ggml custom ops; `measured` of the `count` nodes): each thread's CPU time inside its own share,
+    // by ggml's thread index, the barrier wait after it excluded.
+    std::vector<double> thread_ms;
+    double busiest_ms = 0;  // Σ over the measured nodes of the busiest thread's share (≥ Σ thread_ms / threads)
+    int measured = 0;
+    int one_thread = 0;  // nodes ggml gave a single thread while more were active (a serial op)
 };
 
 /**
@@ -377,6 +384,7 @@ struct NodeTime {
 struct EncoderProfile {
     std::map<std::string, NodeTime> by_op;
     std::map<std::string, NodeTime> by_part;
+    int threads = 0;  // CPU threads the profiled graphs ran with
 };
 
 struct TranscribeResult {
