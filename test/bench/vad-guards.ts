@@ -198,7 +198,7 @@ export async function silenceGuardsTable(opts: {
           at.end += p.end;
         }
         positions = `${at.onset} / ${at.middle} / ${at.end}`;
-        if (cut.segments === app && cut.floor === 0 && !cut.joinGapSec && cut.tailMs === undefined) for (const w of got.words) leastSureKept = Math.min(leastSureKept, w.confidence);
+        if (cut.segments === app && cut.floor === 0 && !cut.joinGapSec) for (const w of got.words) leastSureKept = Math.min(leastSureKept, w.confidence);
       }
       write(`${name.padEnd(20)} ${cut.label.padEnd(40)} ${String(ns.words.length).padStart(16)} ${werText.padStart(12)} ${sdi.padStart(9)} ${positions.padStart(38)}\n`);
     }
