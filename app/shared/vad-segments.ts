@@ -29,13 +29,13 @@ export interface VadSegmentOptions {
 export const DEFAULT_VAD_SEGMENT_OPTIONS: VadSegmentOptions = { threshold: 0.5, minSpeechMs: 250, minSilenceMs: 100, padMs: 30 };
 
 /**
- * What a segment keeps after its speech, live (the Segmenter's tail: the start of the closing pause) and in
- * files alike. The digits model decodes a string cut 30 ms after its speech worse than one with the silence
- * it was recorded with after it (bench:vad: held-out WER 5.2 % with the 30 ms pad, 4.0 % with this tail,
- * the live figure; bench-results/vad-context-margin.txt). Real audio, not digital silence appended: 300 ms
- * or more of zeros after a segment cost that model words (per_feature normalization takes every frame).
+ * What a segment Silero cut keeps after its speech, live (the Segmenter's tail: the start of the closing
+ * pause) and in files alike. The digits model decoded strings cut 30 ms after their speech worse than with
+ * some of the silence they were recorded with (bench:vad, held-out WER: files 5.3 % with the 30 ms pad, 3.8 %
+ * with 130 ms, 4.3 % with 200 or 300; live 3.8 % with 130 ms; bench-results/vad-context-margin.txt). Real
+ * audio, not digital silence appended: 300 ms or more of zeros after a segment cost that model many words.
  */
-export const SPEECH_TAIL_MS = 200;
+export const SPEECH_TAIL_MS = 130;
 
 /** A segment in samples, [start, end). */
 export interface SampleSegment {

@@ -67,10 +67,13 @@ export interface TrainedVadSettings {
 
 /**
  * The Segmenter options when Silero decides, from the settings: dictation, each meeting track and bench:vad's
- * live rows alike (the files' cut, vad-segments.ts, reads the same settings).
+ * live rows alike (the files' cut, vad-segments.ts, reads the same settings and keeps the same tail).
  */
-export function trainedVadSegmenterOptions(d: TrainedVadSettings): Pick<SegmenterOptions, 'detector' | 'windowMs' | 'speechThreshold' | 'speechPadMs' | 'minSpeechMs'> {
-  return { detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold, speechPadMs: d.vadSpeechPadMs, minSpeechMs: d.vadMinSpeechMs };
+export function trainedVadSegmenterOptions(d: TrainedVadSettings): Pick<SegmenterOptions, 'detector' | 'windowMs' | 'speechThreshold' | 'speechPadMs' | 'minSpeechMs' | 'tailMs'> {
+  return {
+    detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold, speechPadMs: d.vadSpeechPadMs,
+    minSpeechMs: d.vadMinSpeechMs, tailMs: SPEECH_TAIL_MS,
+  };
 }
 
 /** External detector: an onset survives this many windows below the release level less one (64 ms). */
@@ -148,7 +151,7 @@ export class Segmenter {
     this.opts = {
       windowMs: 20,
       onsetMs: 60,
-      tailMs: SPEECH_TAIL_MS,
+      tailMs: 200,
       floorWindowSec: 5,
       minFloorDb: -70,
       maxFloorDb: -35,

@@ -60,10 +60,10 @@ test('a file job keeps SPEECH_TAIL_MS after the speech (as a live segment does) 
   const [a, b] = speechSegments(p, CHUNK, RATE, total, { ...OPTS, tailMs: SPEECH_TAIL_MS });
   assert.equal(a!.start, 4 * CHUNK - 480, 'the pad in front');
   assert.equal(b!.end, Math.min(total, 32 * CHUNK + tail), 'the tail after the last');
-  // A 10-chunk gap (320 ms) is wider than tail + pad (230 ms): the first keeps its whole tail.
+  // A 10-chunk gap (320 ms) is wider than tail + pad: the first keeps its whole tail.
   assert.equal(a!.end, 14 * CHUNK + tail);
   assert.equal(b!.start, 24 * CHUNK - 480);
-  // A 4-chunk gap (128 ms) is shared 200 : 30.
+  // A 4-chunk gap (128 ms) is narrower: shared tail : pad.
   const [c, d] = speechSegments(probs('....##########....########..........'), CHUNK, RATE, 38 * CHUNK, { ...OPTS, tailMs: SPEECH_TAIL_MS });
   const gap = 4 * CHUNK;
   assert.equal(c!.end, 14 * CHUNK + Math.floor((gap * tail) / (tail + 480)));
