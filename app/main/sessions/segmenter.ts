@@ -19,7 +19,9 @@
 // never opens one, so it gets no final) and still starts at the onset's first window, less `speechPadMs`
 // (Silero's speech pad), not the pre-roll: the pre-roll makes up for the energy threshold's late onsets,
 // Silero's onset is the speech's (bench:vad: no first word clipped with 30 ms, and 300 ms of audio in front
-// of the first word cost the digits model words, live as in files). fallBackToEnergy()
+// of the first word cost the digits model words, live as in files). With Silero a segment also opens only once
+// its onset has lasted `minSpeechMs` (the files' minimum speech; short dips do not restart it) and keeps
+// SPEECH_TAIL_MS after its speech, as files do (trainedVadSegmenterOptions). fallBackToEnergy()
 // decides the waiting windows and every later one by energy (the VAD stream was lost).
 
 import { RELEASE, SPEECH_TAIL_MS, confirmLevel } from '../../shared/vad-segments.js';
