@@ -76,6 +76,8 @@ export interface EngineVadOptions {
   minSpeechMs: number;
   minSilenceMs: number;
   padMs: number;
+  /** Kept after each segment's speech when longer than the pad (ms; vad-segments.ts SPEECH_TAIL_MS). */
+  tailMs?: number;
   /** Silence guard: taken off both ends of every segment after padding (ms); absent or 0: off. */
   trimMs?: number;
 }

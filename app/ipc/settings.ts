@@ -20,7 +20,11 @@ export const DEFAULT_DICTATION: DictationSettings = {
   // The trained VAD: noise, hum and clicks are not speech to it, where an energy threshold lets them through.
   vadModel: 'silero',
   vadSpeechThreshold: 0.5,
-  vadMinSpeechMs: 250,
+  // Files and live alike (segmenter.ts opens a live segment only after it): espeak-ng's shortest one-word
+  // answers ("no", "eight" at 195 wpm) last 6–7 of Silero's 32 ms windows, the one stretch of the non-speech
+  // set Silero confirms 4 (a generated model typed two words into it live); Silero's own 250 ms dropped such
+  // words (test/native/silero-live-min-speech.test.ts).
+  vadMinSpeechMs: 160,
   vadMinSilenceMs: 300,
   // Silero's own speech pad (get_speech_timestamps' speech_pad_ms): its segments start at the onset already,
   // and more audio in front of a word is what cost the digits model words (bench:vad; the pre-roll was used).

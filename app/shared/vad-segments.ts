@@ -2,7 +2,8 @@
 // 32 ms chunk). The rule is the one silero-vad's get_speech_timestamps describes: speech starts at a chunk
 // ≥ threshold, ends at the first chunk below threshold − 0.15 that is followed by at least minSilenceMs
 // without speech; segments shorter than minSpeechMs are dropped; each kept segment is widened by padMs on
-// both sides, never into its neighbour (a gap narrower than two pads is split in the middle).
+// both sides (after it: tailMs when longer, a file job's SPEECH_TAIL_MS), never into its neighbour (a
+// narrower gap is split in the pads' proportion).
 // One rule of our own (a silence guard): a segment whose chunks never reach the confirm level (threshold
 // + 0.15, the release gap mirrored) is not speech. Silero hovers around 0.5 on held tones and similar noise
 // (bench:vad: a 320 ms stretch at 0.51–0.58 in the non-speech set gave the digits model a word), while its
@@ -18,9 +19,23 @@ export interface VadSegmentOptions {
   minSilenceMs: number;
   /** Added before and after each segment (30 ms). */
   padMs: number;
+  /**
+   * Kept after each segment's speech instead, when longer than the pad (a file job: SPEECH_TAIL_MS, as live
+   * segments keep); absent: the pad, Silero's symmetric rule (the CLI's segments).
+   */
+  tailMs?: number;
 }
 
 export const DEFAULT_VAD_SEGMENT_OPTIONS: VadSegmentOptions = { threshold: 0.5, minSpeechMs: 250, minSilenceMs: 100, padMs: 30 };
+
+/**
+ * What a segment Silero cut keeps after its speech, live (the Segmenter's tail: the start of the closing
+ * pause) and in files alike. The digits model decoded strings cut 30 ms after their speech worse than with
+ * some of the silence they were recorded with (bench:vad, held-out WER: files 5.3 % with the 30 ms pad, 3.8 %
+ * with 130 ms, 4.3 % with 200 or 300; live 3.8 % with 130 ms; bench-results/vad-context-margin.txt). Real
+ * audio, not digital silence appended: 300 ms or more of zeros after a segment cost that model many words.
+ */
+export const SPEECH_TAIL_MS = 130;
 
 /** A segment in samples, [start, end). */
 export interface SampleSegment {
@@ -74,22 +89,25 @@ export function speechSegments(
     const end = silenceFrom >= 0 ? silenceFrom : totalSamples;
     if (end - start >= minSpeech && peak >= confirm) raw.push({ start, end: Math.min(end, totalSamples) });
   }
-  return padSegments(raw, pad, totalSamples);
+  const tail = Math.max(pad, Math.round(((options.tailMs ?? 0) / 1000) * sampleRate));
+  return padSegments(raw, pad, tail, totalSamples);
 }
 
-function padSegments(segments: SampleSegment[], pad: number, totalSamples: number): SampleSegment[] {
+/** `lead` before and `tail` after each segment; a narrower gap is shared in their proportion. */
+function padSegments(segments: SampleSegment[], lead: number, tail: number, totalSamples: number): SampleSegment[] {
   const out = segments.map((s) => ({ ...s }));
   for (let i = 0; i < out.length; i++) {
     const s = out[i]!;
     const next = out[i + 1];
-    if (i === 0) s.start = Math.max(0, s.start - pad);
+    if (i === 0) s.start = Math.max(0, s.start - lead);
     if (next) {
       const gap = next.start - s.end;
-      const share = gap < 2 * pad ? Math.floor(gap / 2) : pad;
+      const narrow = gap < lead + tail;
+      const share = narrow ? Math.floor((gap * tail) / Math.max(1, lead + tail)) : tail;
       s.end += share;
-      next.start = Math.max(s.end, next.start - (gap < 2 * pad ? gap - share : pad));
+      next.start = Math.max(s.end, next.start - (narrow ? gap - share : lead));
     } else {
-      s.end = Math.min(totalSamples, s.end + pad);
+      s.end = Math.min(totalSamples, s.end + tail);
     }
   }
   return out;

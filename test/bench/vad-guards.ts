@@ -11,11 +11,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Model, type VadModel } from '../../native/index.js';
 import { DEFAULT_DICTATION } from '../../app/ipc/settings.js';
-import { Segmenter } from '../../app/main/sessions/segmenter.js';
+import { Segmenter, trainedVadSegmenterOptions } from '../../app/main/sessions/segmenter.js';
 import { hopEnergiesOf } from '../../app/engine-process/hop-energies.js';
 import { planSpeechWindows } from '../../app/engine-process/speech-windows.js';
 import { keepConfidentWords, trimSegmentEdges } from '../../app/shared/silence-guards.js';
-import { speechSegments, type SampleSegment, type VadSegmentOptions } from '../../app/shared/vad-segments.js';
+import { SPEECH_TAIL_MS, speechSegments, type SampleSegment, type VadSegmentOptions } from '../../app/shared/vad-segments.js';
 import { align, normalizeText, words as wordsOf, type AlignOp } from '../../app/shared/wer.js';
 import { REPO_ROOT } from '../support/audio/digits.js';
 import { gappedDigits } from '../support/audio/gapped-digits.js';
@@ -87,9 +87,9 @@ function energyCut(pcm: Float32Array): SampleSegment[] {
 }
 
 /** The app's file-job options for Silero (Settings' defaults) with a given pad. */
-function fileOptions(padMs: number): VadSegmentOptions {
+function fileOptions(padMs: number, tailMs: number): VadSegmentOptions {
   const d = DEFAULT_DICTATION;
-  return { threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs };
+  return { threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs, tailMs };
 }
 
 export async function silenceGuardsTable(opts: {
@@ -106,15 +106,15 @@ export async function silenceGuardsTable(opts: {
     probsCache.set(pcm, probs);
     return probs;
   };
-  const silero = (padMs: number, trimMs: number) => async (pcm: Float32Array) =>
-    trimSegmentEdges(speechSegments(await probsOf(pcm), 512, RATE, pcm.length, fileOptions(padMs)), trimMs, RATE);
+  const silero = (padMs: number, trimMs: number, tailMs = SPEECH_TAIL_MS) => async (pcm: Float32Array) =>
+    trimSegmentEdges(speechSegments(await probsOf(pcm), 512, RATE, pcm.length, fileOptions(padMs, tailMs)), trimMs, RATE);
   // A live source's cut (dictation, meeting tracks): the Segmenter on Silero's verdicts, the pause and tail
-  // of the settings, the segment starting `padMs` before its onset.
-  const sileroLive = (padMs: number) => async (pcm: Float32Array): Promise<SampleSegment[]> => {
+  // of the settings, a segment opening once its speech lasted `minSpeechMs` and starting `padMs` before its onset.
+  const sileroLive = (padMs: number, minSpeechMs = DEFAULT_DICTATION.vadMinSpeechMs) => async (pcm: Float32Array): Promise<SampleSegment[]> => {
     const d = DEFAULT_DICTATION;
     const seg = new Segmenter({
       sampleRate: RATE, pauseMs: d.pauseMs, maxSegmentSec: d.maxSegmentSec, preRollMs: d.preRollMs, thresholdDb: d.vadThresholdDb,
-      detector: 'external', windowMs: 32, speechThreshold: d.vadSpeechThreshold, speechPadMs: padMs,
+      ...trainedVadSegmenterOptions({ ...d, vadSpeechPadMs: padMs, vadMinSpeechMs: minSpeechMs }),
     });
     seg.push(pcm);
     return [...seg.decide(await probsOf(pcm)), ...seg.finish()].flatMap((e) => (e.type === 'close' ? [{ start: e.start, end: e.end }] : []));
@@ -127,10 +127,13 @@ export async function silenceGuardsTable(opts: {
   // The file job pads segments by Silero's speech pad (vadSpeechPadMs, 30 ms; it used the dictation
   // pre-roll, 300 ms) and decodes each segment alone (segments less than 1 s apart were joined once).
   const pad = DEFAULT_DICTATION.vadSpeechPadMs;
+  const tail = SPEECH_TAIL_MS;
   const preRoll = DEFAULT_DICTATION.preRollMs;
   const app = silero(pad, 0);
   cuts.push(
-    { label: `Silero (app: pad ${pad})`, segments: app, floor: 0 },
+    { label: `Silero (app: pad ${pad}, tail ${tail})`, segments: app, floor: 0 },
+    { label: `Silero pad ${pad}, tail ${pad} (before)`, segments: silero(pad, 0, pad), floor: 0 },
+    ...[100, 130, 300].map((ms) => ({ label: `Silero pad ${pad}, tail ${ms}`, segments: silero(pad, 0, ms), floor: 0 })),
     { label: `Silero pad ${pad}, joined`, segments: app, floor: 0, joinGapSec: 1 },
     { label: `Silero pad ${pad} trim 30`, segments: silero(pad, 30), floor: 0 },
     ...[0.5, 0.7].map((floor) => ({ label: `Silero pad ${pad} conf >= ${floor}`, segments: app, floor })),
@@ -139,7 +142,8 @@ export async function silenceGuardsTable(opts: {
     { label: `Silero pad ${preRoll} conf >= 0.5`, segments: silero(preRoll, 0), floor: 0.5 },
     { label: 'Silero pad 100', segments: silero(100, 0), floor: 0 },
     { label: 'Silero pad 0', segments: silero(0, 0), floor: 0 },
-    { label: `live: Silero (app: pad ${pad})`, segments: sileroLive(pad), floor: 0, live: true },
+    { label: `live: Silero (app: pad ${pad}, tail ${tail})`, segments: sileroLive(pad), floor: 0, live: true },
+    { label: 'live: Silero, no minimum speech', segments: sileroLive(pad, 0), floor: 0, live: true },
     { label: `live: Silero, pre-roll ${preRoll}`, segments: sileroLive(preRoll), floor: 0, live: true },
     { label: 'live: Silero, pad 0', segments: sileroLive(0), floor: 0, live: true },
   );
@@ -152,7 +156,7 @@ export async function silenceGuardsTable(opts: {
   const models: [string, Model][] = [...(opts.digits ? [['digits (trained)', opts.digits] as [string, Model]] : []), ['generated tiny CTC', generated]];
   write(`\nsilence guards: non-speech set ${(opts.nonSpeech.length / RATE / 60).toFixed(1)} min; held-out-style set ${held.texts.length} strings, ` +
     `${(held.pcm.length / RATE).toFixed(0)} s (0.5–3 s of silence, noise, hum, clicks or tones between strings; WER only for the trained model)\n`);
-  write(`${'model'.padEnd(20)} ${'cut'.padEnd(30)} ${'non-speech words'.padStart(16)} ${'held-out WER'.padStart(12)} ${'S/D/I'.padStart(9)} ` +
+  write(`${'model'.padEnd(20)} ${'cut'.padEnd(40)} ${'non-speech words'.padStart(16)} ${'held-out WER'.padStart(12)} ${'S/D/I'.padStart(9)} ` +
     `${'errors at first word / between / last'.padStart(38)}\n`);
   // Each string's span in the stream: a window's reference is the strings whose middle it holds.
   const spans: { start: number; end: number; text: string }[] = [];
@@ -168,7 +172,7 @@ export async function silenceGuardsTable(opts: {
       const alone: string[] = [];
       for (const clip of held.strings) alone.push((await asr.transcribe(clip, { sampleRate: RATE })).text);
       const { counts } = align(reference, wordsOf(normalizeText(alone.join(' '))));
-      write(`${name.padEnd(20)} ${'each string alone'.padEnd(30)} ${''.padStart(16)} ${`${((100 * counts.errors) / Math.max(1, counts.n)).toFixed(2)}%`.padStart(12)} ` +
+      write(`${name.padEnd(20)} ${'each string alone'.padEnd(40)} ${''.padStart(16)} ${`${((100 * counts.errors) / Math.max(1, counts.n)).toFixed(2)}%`.padStart(12)} ` +
         `${`${counts.substitutions}/${counts.deletions}/${counts.insertions}`.padStart(9)}\n`);
     }
     let leastSureKept = 1;
@@ -196,7 +200,7 @@ export async function silenceGuardsTable(opts: {
         positions = `${at.onset} / ${at.middle} / ${at.end}`;
         if (cut.segments === app && cut.floor === 0 && !cut.joinGapSec) for (const w of got.words) leastSureKept = Math.min(leastSureKept, w.confidence);
       }
-      write(`${name.padEnd(20)} ${cut.label.padEnd(30)} ${String(ns.words.length).padStart(16)} ${werText.padStart(12)} ${sdi.padStart(9)} ${positions.padStart(38)}\n`);
+      write(`${name.padEnd(20)} ${cut.label.padEnd(40)} ${String(ns.words.length).padStart(16)} ${werText.padStart(12)} ${sdi.padStart(9)} ${positions.padStart(38)}\n`);
     }
     write(`${name.padEnd(20)} confidence: surest word in non-speech without a VAD ${surestInNoise.toFixed(3)}` +
       `${asr === opts.digits ? `; least sure word on speech (Silero, app) ${leastSureKept.toFixed(3)}` : ''}\n`);

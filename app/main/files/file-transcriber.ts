@@ -20,6 +20,7 @@ import type { SettingsStore } from '../settings.js';
 import { checkRegularFile, notRegularMessage } from '../util/regular-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from './audio-converter.js';
 import { keepConfidentTranscript } from '../../shared/silence-guards.js';
+import { SPEECH_TAIL_MS } from '../../shared/vad-segments.js';
 
 /**
  * File-system failures arrive from the engine process as Node's terse errno text ("ENOENT: no such file or
@@ -61,13 +62,14 @@ export class FileTranscriber {
 
   /**
    * Silero's segments when the settings want the trained VAD and the engine runs it: the file is cut at
-   * pauses and its silent stretches skipped. Otherwise none (the engine's own energy-based windows).
+   * pauses and its silent stretches skipped, each segment keeping what a live one keeps after its speech
+   * (SPEECH_TAIL_MS). Otherwise none (the engine's own energy-based windows).
    */
   private vadOptions(): EngineVadOptions | undefined {
     const d = this.opts.settings.get().dictation;
     if (d.vadModel !== 'silero' || this.opts.engine.vadStatus.kind !== 'silero') return undefined;
     return {
-      threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: d.vadSpeechPadMs, trimMs: d.vadEdgeTrimMs,
+      threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: d.vadSpeechPadMs, tailMs: SPEECH_TAIL_MS, trimMs: d.vadEdgeTrimMs,
     };
   }
 

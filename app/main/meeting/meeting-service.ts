@@ -30,7 +30,8 @@ import { describeWriteError } from '../util/write-error.js';
 import type { EntryRecord } from '../history/records.js';
 import type { MeetingEntryOwner } from '../history/history-service.js';
 import type { Logger } from '../log.js';
-import { SILERO_WINDOW_MS, type Emit, type SessionDecoder, type SessionVad } from '../sessions/session.js';
+import type { Emit, SessionDecoder, SessionVad } from '../sessions/session.js';
+import { trainedVadSegmenterOptions } from '../sessions/segmenter.js';
 import { MeetingRecorder } from './meeting-recorder.js';
 import { MeetingSpeakers, roomSpeakerName, type SessionDiarizer } from './meeting-speakers.js';
 import { defaultSpeakerName, dominantSpeaker } from '../../shared/diarization.js';
@@ -206,7 +207,7 @@ export class MeetingService {
           inputRate: rate,
           wav,
           engine: this.opts.engine,
-          segmenter: vad ? { ...segmenter, detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: dictation.vadSpeechThreshold, speechPadMs: dictation.vadSpeechPadMs } : segmenter,
+          segmenter: vad ? { ...segmenter, ...trainedVadSegmenterOptions(dictation) } : segmenter,
           vad,
           onAudio: speakers ? (pcm) => speakers.push(pcm) : undefined,
           decoder: decoder === 'auto' ? undefined : decoder,

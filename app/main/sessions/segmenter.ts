@@ -19,10 +19,12 @@
 // never opens one, so it gets no final) and still starts at the onset's first window, less `speechPadMs`
 // (Silero's speech pad), not the pre-roll: the pre-roll makes up for the energy threshold's late onsets,
 // Silero's onset is the speech's (bench:vad: no first word clipped with 30 ms, and 300 ms of audio in front
-// of the first word cost the digits model words, live as in files). fallBackToEnergy()
+// of the first word cost the digits model words, live as in files). With Silero a segment also opens only once
+// its onset has lasted `minSpeechMs` (the files' minimum speech; short dips do not restart it) and keeps
+// SPEECH_TAIL_MS after its speech, as files do (trainedVadSegmenterOptions). fallBackToEnergy()
 // decides the waiting windows and every later one by energy (the VAD stream was lost).
 
-import { RELEASE, confirmLevel } from '../../shared/vad-segments.js';
+import { RELEASE, SPEECH_TAIL_MS, confirmLevel } from '../../shared/vad-segments.js';
 
 export interface SegmenterOptions {
   sampleRate: number;
@@ -47,7 +49,37 @@ export interface SegmenterOptions {
   speechThreshold?: number;
   /** External detector: a segment starts this long before its onset (ms; default preRollMs). */
   speechPadMs?: number;
+  /**
+   * External detector: a segment opens only once its onset has lasted this long (ms; default onsetMs), its
+   * windows at or above the release level counting as in vad-segments.ts's minimum speech. Shorter speech
+   * opens nothing, so it gets no final.
+   */
+  minSpeechMs?: number;
 }
+
+/** Silero's chunk at 16 kHz (ms): the segmenter's window when Silero decides. */
+export const SILERO_WINDOW_MS = 32;
+
+/** The settings a trained VAD's live cut follows (Settings → Dictation segments). */
+export interface TrainedVadSettings {
+  vadSpeechThreshold: number;
+  vadSpeechPadMs: number;
+  vadMinSpeechMs: number;
+}
+
+/**
+ * The Segmenter options when Silero decides, from the settings: dictation, each meeting track and bench:vad's
+ * live rows alike (the files' cut, vad-segments.ts, reads the same settings and keeps the same tail).
+ */
+export function trainedVadSegmenterOptions(d: TrainedVadSettings): Pick<SegmenterOptions, 'detector' | 'windowMs' | 'speechThreshold' | 'speechPadMs' | 'minSpeechMs' | 'tailMs'> {
+  return {
+    detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold, speechPadMs: d.vadSpeechPadMs,
+    minSpeechMs: d.vadMinSpeechMs, tailMs: SPEECH_TAIL_MS,
+  };
+}
+
+/** External detector: an onset survives this many windows below the release level less one (64 ms). */
+const ONSET_GAP_WINDOWS = 3;
 
 /** An unconfirmed onset older than this moves forward: the session keeps about a second of audio before a segment. */
 const MAX_UNCONFIRMED_SEC = 1;
@@ -78,6 +110,8 @@ export function windowDb(samples: Float32Array, from: number, to: number): numbe
 export class Segmenter {
   private readonly win: number;
   private readonly onsetWindows: number;
+  /** External detector: windows an onset must last before its segment opens. */
+  private readonly minSpeechWindows: number;
   private readonly pause: number;
   private readonly cap: number;
   private readonly preRoll: number;
@@ -98,6 +132,8 @@ export class Segmenter {
   private readonly raw: number[] = [];
   private state: 'silence' | 'onset' | 'speech' = 'silence';
   private onsetCount = 0;
+  /** External detector: windows below the release level since the onset's last speech window. */
+  private onsetGap = 0;
   private onsetStart = 0;
   /** The onset reached the confirm level (always, for the energy threshold). */
   private onsetConfirmed = false;
@@ -125,12 +161,14 @@ export class Segmenter {
       detector: 'energy',
       speechThreshold: 0.5,
       speechPadMs: options.preRollMs,
+      minSpeechMs: options.onsetMs ?? 60,
       ...options,
     };
     this.external = this.opts.detector === 'external';
     const sr = this.opts.sampleRate;
     this.win = Math.round((sr * this.opts.windowMs) / 1000);
     this.onsetWindows = Math.max(1, Math.round(this.opts.onsetMs / this.opts.windowMs));
+    this.minSpeechWindows = Math.max(this.onsetWindows, Math.round(this.opts.minSpeechMs / this.opts.windowMs));
     this.pause = Math.round((sr * this.opts.pauseMs) / 1000);
     this.cap = Math.round(sr * this.opts.maxSegmentSec);
     this.preRoll = Math.round((sr * this.opts.preRollMs) / 1000);
@@ -210,7 +248,8 @@ export class Segmenter {
     const events: SegmentEvent[] = [];
     for (let i = 0; i < probabilities.length && this.undecided.length > 0; i += 1) {
       const p = probabilities[i]!;
-      const threshold = this.opts.speechThreshold - (this.state === 'speech' ? RELEASE : 0);
+      // Speech holds down to the release level, in an onset as in a segment (vad-segments.ts's rule).
+      const threshold = this.opts.speechThreshold - (this.state === 'silence' ? 0 : RELEASE);
       this.stepAndAdvance(this.undecided.shift()!, p >= threshold, events, p >= this.confirm);
     }
     return events;
@@ -226,6 +265,11 @@ export class Segmenter {
 
   get usesExternalDetector(): boolean {
     return this.external;
+  }
+
+  /** Windows of speech that open a segment: the trained VAD's minimum speech, the energy threshold's onset. */
+  private get onsetNeeded(): number {
+    return this.external ? this.minSpeechWindows : this.onsetWindows;
   }
 
   private stepAndAdvance(db: number, speech: boolean | null, events: SegmentEvent[], sure = true): void {
@@ -273,19 +317,23 @@ export class Segmenter {
         if (speech) {
           this.state = 'onset';
           this.onsetCount = 1;
+          this.onsetGap = 0;
           this.onsetStart = start;
           this.onsetConfirmed = sure;
-          if (this.onsetCount >= this.onsetWindows && this.onsetConfirmed) this.open(start, events, end);
+          if (this.onsetCount >= this.onsetNeeded && this.onsetConfirmed) this.open(start, events, end);
         }
         break;
       case 'onset':
         if (speech) {
+          this.onsetGap = 0;
           this.onsetCount += 1;
           this.onsetConfirmed ||= sure;
           if (end - this.onsetStart > this.maxUnconfirmed) this.onsetStart = end - this.maxUnconfirmed;
-          if (this.onsetCount >= this.onsetWindows && this.onsetConfirmed) this.open(this.onsetStart, events, end);
+          if (this.onsetCount >= this.onsetNeeded && this.onsetConfirmed) this.open(this.onsetStart, events, end);
+        } else if (this.external && this.onsetCount < this.onsetNeeded && ++this.onsetGap < ONSET_GAP_WINDOWS) {
+          // A dip inside a short word (a stop's closure: "eight", "stop") does not restart its minimum speech.
         } else {
-          if (this.onsetCount >= this.onsetWindows) this.unconfirmedOnsets += 1;
+          if (this.onsetCount >= this.onsetNeeded) this.unconfirmedOnsets += 1;
           this.state = 'silence';
         }
         break;

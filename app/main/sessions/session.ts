@@ -23,7 +23,7 @@ import { AudioStore } from './audio-store.js';
 import { guardedVocabulary, segmentNonSpeech } from '../../shared/non-speech.js';
 import { RecentValues } from './recent-values.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
-import { Segmenter, type SegmentEvent } from './segmenter.js';
+import { SILERO_WINDOW_MS, Segmenter, trainedVadSegmenterOptions, type SegmentEvent } from './segmenter.js';
 import { VadFeed, type SessionVad } from './vad-feed.js';
 import { keepConfidentTranscript, type SilenceGuardCounts } from '../../shared/silence-guards.js';
 
@@ -50,8 +50,8 @@ export interface SessionDecoder {
 /** A trained VAD's stream (vad-feed.ts; re-exported for the session's users). */
 export type { SessionVad };
 
-/** Silero's chunk at 16 kHz (ms): the segmenter's window when Silero decides. */
-export const SILERO_WINDOW_MS = 32;
+/** Silero's chunk at 16 kHz (ms; segmenter.ts's, re-exported for the session's users). */
+export { SILERO_WINDOW_MS };
 
 export type Emit = <E extends EventName>(event: E, data: EventMap[E]) => void;
 
@@ -211,7 +211,7 @@ export class DictationSession {
       maxSegmentSec: d.maxSegmentSec,
       preRollMs: d.preRollMs,
       thresholdDb: d.vadThresholdDb,
-      ...(opts.vad ? { detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold, speechPadMs: d.vadSpeechPadMs } : {}),
+      ...(opts.vad ? trainedVadSegmenterOptions(d) : {}),
     });
     this.vadFeed = new VadFeed(this.segmenter, opts.vad ?? null, (events) => {
       if (this.cancelController.signal.aborted) return;

@@ -31,8 +31,8 @@ export function DictationSection({ draft, update }: SectionProps) {
           <Field id="set-vad-threshold" label="Speech probability threshold" hint="A 32 ms chunk is speech at this probability and above.">
             <NumberInput id="set-vad-threshold" value={draft.dictation.vadSpeechThreshold} limit={SETTINGS_LIMITS.vadSpeechThreshold} step={0.05} onChange={(v) => dict({ vadSpeechThreshold: v })} />
           </Field>
-          <Field id="set-vad-min-speech" label="Shortest speech (ms)" hint="Files: shorter sounds are not transcribed.">
-            <NumberInput id="set-vad-min-speech" value={draft.dictation.vadMinSpeechMs} limit={SETTINGS_LIMITS.vadMinSpeechMs} step={50} onChange={(v) => dict({ vadMinSpeechMs: v })} />
+          <Field id="set-vad-min-speech" label="Shortest speech (ms)" hint="Shorter sounds are not transcribed, live or in files.">
+            <NumberInput id="set-vad-min-speech" value={draft.dictation.vadMinSpeechMs} limit={SETTINGS_LIMITS.vadMinSpeechMs} step={10} onChange={(v) => dict({ vadMinSpeechMs: v })} />
           </Field>
           <Field id="set-vad-min-silence" label="Shortest pause between file segments (ms)" hint="Files are cut at pauses this long; silence is skipped.">
             <NumberInput id="set-vad-min-silence" value={draft.dictation.vadMinSilenceMs} limit={SETTINGS_LIMITS.vadMinSilenceMs} step={50} onChange={(v) => dict({ vadMinSilenceMs: v })} />

@@ -20,8 +20,8 @@ function verdicts(totalSec: number, speech: [number, number][], level = 0.9): Fl
   return out;
 }
 
-function run(audio: Float32Array, probs: Float32Array, group: number): SegmentEvent[] {
-  const seg = new Segmenter(OPTS);
+function run(audio: Float32Array, probs: Float32Array, group: number, options: SegmenterOptions = OPTS): SegmentEvent[] {
+  const seg = new Segmenter(options);
   const events: SegmentEvent[] = [];
   // All audio first (verdicts lag behind it), then the verdicts in groups of `group`.
   for (let i = 0; i < audio.length; i += 640) assert.deepEqual(seg.push(audio.subarray(i, i + 640)), [], 'no decision before a verdict');
@@ -110,4 +110,20 @@ test('with Silero deciding, a segment starts speechPadMs before its onset, not t
   const second = events.filter((e): e is Extract<SegmentEvent, { type: 'open' }> => e.type === 'open')[1];
   assert.ok(second, JSON.stringify(events));
   assert.equal(second.onset - second.start, 0.3 * RATE);
+});
+
+test('with a minimum speech, a confirmed blip shorter than it opens nothing; speech that long opens a segment at its onset, holding through a dip to the release level', () => {
+  const audio = new Float32Array(6 * RATE);
+  const options: SegmenterOptions = { ...OPTS, speechPadMs: 30, minSpeechMs: 160 };
+  // 96 ms at 0.9 (the default onset, 60 ms, would open on it).
+  assert.equal(run(audio, verdicts(6, [[1, 1.1]]), 1).filter((e) => e.type === 'open').length, 1, 'the onset alone opens it');
+  assert.deepEqual(run(audio, verdicts(6, [[1, 1.1]]), 1, options), [], 'shorter than the minimum speech: no segment, no final');
+  // 256 ms, its second window at 0.4 (between the release level, 0.35, and the threshold): one onset, not two.
+  const word = verdicts(6, [[1, 1.25]]);
+  const first = Math.floor(RATE / WINDOW);
+  word[first + 1] = 0.4;
+  const events = run(audio, word, 3, options);
+  const onset = first * WINDOW;
+  assert.deepEqual(events.filter((e) => e.type === 'open'), [{ type: 'open', start: onset - 480, onset }]);
+  assert.equal(events.filter((e) => e.type === 'close').length, 1);
 });

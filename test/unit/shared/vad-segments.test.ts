@@ -5,7 +5,7 @@
 // encoder-frame grid (only cuts inside long speech sit on that).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { speechSegments, segmentSeconds, type VadSegmentOptions } from '../../../app/shared/vad-segments.js';
+import { SPEECH_TAIL_MS, speechSegments, segmentSeconds, type VadSegmentOptions } from '../../../app/shared/vad-segments.js';
 import { planSpeechWindows } from '../../../app/engine-process/speech-windows.js';
 import { HopEnergyRecorder, hopEnergiesOf } from '../../../app/engine-process/hop-energies.js';
 import { WindowPlanner } from '../../../native/windows.js';
@@ -51,6 +51,25 @@ test('padding splits a narrow gap instead of overlapping; nothing at all for sil
   assert.ok(segs[0]!.end <= segs[1]!.start);
   assert.equal(segs[1]!.start - segs[0]!.end, 0, 'a 128 ms gap shared by two 100 ms pads');
   assert.deepEqual(speechSegments(probs('..........'), CHUNK, RATE, 10 * CHUNK, OPTS), []);
+});
+
+test('a file job keeps SPEECH_TAIL_MS after the speech (as a live segment does) and the pad before it; a narrow gap is shared in their proportion', () => {
+  const p = probs('....##########..........########..........');
+  const total = p.length * CHUNK;
+  const tail = (SPEECH_TAIL_MS / 1000) * RATE;
+  const [a, b] = speechSegments(p, CHUNK, RATE, total, { ...OPTS, tailMs: SPEECH_TAIL_MS });
+  assert.equal(a!.start, 4 * CHUNK - 480, 'the pad in front');
+  assert.equal(b!.end, Math.min(total, 32 * CHUNK + tail), 'the tail after the last');
+  // A 10-chunk gap (320 ms) is wider than tail + pad: the first keeps its whole tail.
+  assert.equal(a!.end, 14 * CHUNK + tail);
+  assert.equal(b!.start, 24 * CHUNK - 480);
+  // A 4-chunk gap (128 ms) is narrower: shared tail : pad.
+  const [c, d] = speechSegments(probs('....##########....########..........'), CHUNK, RATE, 38 * CHUNK, { ...OPTS, tailMs: SPEECH_TAIL_MS });
+  const gap = 4 * CHUNK;
+  assert.equal(c!.end, 14 * CHUNK + Math.floor((gap * tail) / (tail + 480)));
+  assert.equal(d!.start, c!.end);
+  // Without tailMs (the CLI), both sides get the pad.
+  assert.equal(speechSegments(p, CHUNK, RATE, total, OPTS)[0]!.end, 14 * CHUNK + 480);
 });
 
 test('speech windows: silence skipped, near segments joined up to the limit, long speech cut on the frame grid, starts on the hop grid', () => {
