@@ -41,6 +41,8 @@ const CPU_MODELS = [
 ];
 /** The clip (espeak-ng, en-us) and the words it says. */
 const CLIP_TEXT = 'seven three zero nine four two';
+/** The digits model (F32) loaded as auto (14-bit on these classes), per-channel int8 and Q8_0: each its own kernels. */
+const WEIGHT_TYPES = ['auto', 'int8', 'q8_0'];
 
 const totals = { passed: 0, failed: 0, skipped: 0, failures: [] };
 const pass = () => totals.passed++;
@@ -175,8 +177,8 @@ function makeClip(dir) {
 }
 
 /** The transcription child's JSON line, or an error with how the child ended. */
-async function transcribe(cpu, clip) {
-  const childArgs = [join(root, 'scripts', 'emulated-transcribe.mjs'), join(buildDir, 'Release', 'parakeet.node'), digitsModel, clip];
+async function transcribe(cpu, clip, weightType) {
+  const childArgs = [join(root, 'scripts', 'emulated-transcribe.mjs'), join(buildDir, 'Release', 'parakeet.node'), digitsModel, clip, weightType];
   const r = cpu ? await emulated(cpu, process.execPath, childArgs) : await runChild(process.execPath, childArgs);
   const line = r.output.split('\n').find((l) => l.startsWith('{'));
   if (r.code !== 0 || !line) return { error: `${ending(r.code, r.signal, r.timedOut)}: ${tail(r.output)}` };
@@ -189,11 +191,11 @@ function kernelsAbove(kernels, cls) {
   return Object.keys(kernels).filter(above);
 }
 
-function checkTranscription(model, cls, native, got) {
-  const name = `${model.cpu}: the digits model through the addon under node`;
+function checkTranscription(model, cls, weightType, native, got) {
+  const name = `${model.cpu}: the digits model (weightType ${weightType}) through the addon under node`;
   if (got.error) return fail(`${name}: ${got.error}`);
   const ownKernels = Object.keys(got.kernels).filter((id) => id.endsWith(cls === 'avx2' ? '_avx2' : '_avx_vnni'));
-  console.log(`[emulated] ${model.cpu}: "${got.text}" (native: "${native.text}"); kernels ${Object.keys(got.kernels).join(' ')}; ggml CPU features ${got.cpuFeatures.join(' ')}`);
+  console.log(`[emulated] ${model.cpu}, ${weightType}: "${got.text}" (native: "${native.text}"); kernels ${Object.keys(got.kernels).join(' ')}; ggml CPU features ${got.cpuFeatures.join(' ')}`);
   if (got.text !== native.text) return fail(`${name}: heard "${got.text}", natively "${native.text}"`);
   if (kernelsAbove(got.kernels, cls).length) return fail(`${name}: ran ${kernelsAbove(got.kernels, cls).join(', ')} on class ${cls}`);
   if (!ownKernels.length) return fail(`${name}: no ${cls} kernel ran (kernels: ${Object.keys(got.kernels).join(', ') || 'none'})`);
@@ -223,9 +225,13 @@ async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'parakeet-emulated-'));
   try {
     const clip = existsSync(digitsModel) ? makeClip(scratch) : { error: `the digits model is not at ${digitsModel} (PARAKEET_DIGITS_MODEL)` };
-    const native = clip.error ? clip : await transcribe(null, clip.f32);
-    if (!native.error) console.log(`[emulated] native (this CPU): "${native.text}" (spoken: "${CLIP_TEXT}")`);
-    if (!native.error && !native.text.trim()) native.error = 'the native run heard nothing: the clip cannot compare anything';
+    const natives = new Map();
+    for (const weightType of WEIGHT_TYPES) {
+      const native = clip.error ? clip : await transcribe(null, clip.f32, weightType);
+      if (!native.error) console.log(`[emulated] native (this CPU), ${weightType}: "${native.text}" (spoken: "${CLIP_TEXT}")`);
+      if (!native.error && !native.text.trim()) native.error = 'the native run heard nothing: the clip cannot compare anything';
+      natives.set(weightType, native);
+    }
 
     for (const model of models) {
       console.log(`[emulated] -cpu ${model.cpu} (${model.what}): expecting class ${model.expect}`);
@@ -242,8 +248,10 @@ async function main() {
       else pass();
       const cls = seen.class ?? model.expect;
       await runCases(model, cases, rowClasses, cls);
-      if (native.error) fail(`${model.cpu}: the native transcription to compare with: ${native.error}`);
-      else checkTranscription(model, cls, native, await transcribe(model.cpu, clip.f32));
+      for (const [weightType, native] of natives) {
+        if (native.error) fail(`${model.cpu}: the native transcription (${weightType}) to compare with: ${native.error}`);
+        else checkTranscription(model, cls, weightType, native, await transcribe(model.cpu, clip.f32, weightType));
+      }
       console.log(`[emulated] ${model.cpu}: ${clock()}`);
     }
   } finally {
