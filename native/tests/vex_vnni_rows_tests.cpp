@@ -23,8 +23,8 @@ using namespace parakeet;
 namespace {
 
 /** y = SiLU(W·x + bias) through the row, on `threads` threads; the floats as computed. */
-std::vector<float> product(const KernelRow & row, const WeightData & w, const std::vector<float> & x, const std::vector<float> & bias,
-                           int64_t frames, int threads) {
+std::vector<float> product(const KernelRow & row, const WeightData & w, const std::vector<float> & x, const std::vector<float> & bias, int64_t frames,
+                           int threads) {
     std::vector<uint8_t> storage;
     const KernelChoice choice{&row, false};
     const PackedProduct made = pack_weight(choice, w, aligned64(storage, packed_bytes(choice, w.rows, w.cols)), nullptr);
@@ -68,8 +68,8 @@ TEST(vex_avx_vnni_rows_equal_their_evex_builds_under_the_sigill_trap) {
     for (const auto & [vex_id, evex_id] : pairs) {
         const KernelRow & vex = kernel_row(vex_id);
         const KernelRow & evex = kernel_row(evex_id);
-        const WeightData weight = vex_id == KernelId::Q8_0AvxVnni ? WeightData{q8.data(), GGML_TYPE_Q8_0, rows, cols}
-                                                                   : WeightData{w.data(), GGML_TYPE_F32, rows, cols};
+        const WeightData weight =
+                vex_id == KernelId::Q8_0AvxVnni ? WeightData{q8.data(), GGML_TYPE_Q8_0, rows, cols} : WeightData{w.data(), GGML_TYPE_F32, rows, cols};
         for (int64_t frames : {1, 4, 9, 17}) {
             std::vector<float> x(static_cast<size_t>(cols * frames));
             for (float & v : x) v = normal(rng);

@@ -31,8 +31,10 @@ void read_ymm(const uint8_t * xsave, int n, uint8_t out[32]) {
     std::memcpy(out, xsave + kXmmOffset + 16 * n, 16);
     uint64_t bv;
     std::memcpy(&bv, xsave + kXstateBvOffset, 8);
-    if ((bv & kAvxBit) != 0) std::memcpy(out + 16, xsave + kYmmHiOffset + 16 * n, 16);
-    else std::memset(out + 16, 0, 16);
+    if ((bv & kAvxBit) != 0)
+        std::memcpy(out + 16, xsave + kYmmHiOffset + 16 * n, 16);
+    else
+        std::memset(out + 16, 0, 16);
 }
 
 /** Writes YMMn (a VEX instruction zeroes every bit above its length, up to the ZMM width). */
@@ -45,8 +47,10 @@ void write_ymm(uint8_t * xsave, int n, const uint8_t value[32], bool bits256) {
         std::memcpy(xsave + kXstateBvOffset, &bv, 8);
     }
     std::memcpy(xsave + kXmmOffset + 16 * n, value, 16);
-    if (bits256) std::memcpy(xsave + kYmmHiOffset + 16 * n, value + 16, 16);
-    else std::memset(xsave + kYmmHiOffset + 16 * n, 0, 16);
+    if (bits256)
+        std::memcpy(xsave + kYmmHiOffset + 16 * n, value + 16, 16);
+    else
+        std::memset(xsave + kYmmHiOffset + 16 * n, 0, 16);
     if ((bv & kZmmHi256Bit) != 0 && g_zmm_hi256_offset != 0) std::memset(xsave + g_zmm_hi256_offset + 32 * n, 0, 32);
 }
 
