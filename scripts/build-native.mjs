@@ -13,6 +13,8 @@
 //   PARAKEET_BUILD_JOBS=N        parallel compile jobs
 //   PARAKEET_BUILD_DIR=path      build folder (default native/build; the app looks there unless PARAKEET_ADDON is set)
 //   PARAKEET_BUILD_TESTS=1       also build the engine's C++ tests (native/tests; npm run test:cpp runs them)
+//   PARAKEET_GGML_CPU=avx2       ggml's CPU code for any AVX2 CPU instead of -march=native (not with the
+//                                distributable; npm run test:emulated builds so for QEMU's AVX2 CPU models)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -72,6 +74,7 @@ const defines = {
   PARAKEET_BUILD_TESTS: flag('PARAKEET_BUILD_TESTS'),
 };
 if (process.env.PARAKEET_METAL !== undefined) defines.PARAKEET_METAL = flag('PARAKEET_METAL');
+if (process.env.PARAKEET_GGML_CPU !== undefined) defines.PARAKEET_GGML_CPU = process.env.PARAKEET_GGML_CPU;
 
 const cmakeJs = join(dirname(require.resolve('cmake-js/package.json')), 'bin', 'cmake-js');
 const jobs = process.env.PARAKEET_BUILD_JOBS ?? String(Math.max(1, cpus().length));
