@@ -121,7 +121,10 @@ constexpr unsigned kStored = numerics_bit(N::Stored), kInt16 = numerics_bit(N::I
 // in process CPU time, one thread, under the forced class on a shared Zen 4 (2026-12-07; `npm run
 // bench:kernels -- --cpu-time --i16`, test/bench/weight-type-cpu-time.ts): i16_avx2 37–39 G
 // multiply-adds/s against f32_avx2's 20–21.5 on the encoders' shapes, i16_avx_vnni_evex 79–84;
-// the 110M F32 model on 10 s: 718 → 428 ms under avx2, 729 → 248 ms under avx_vnni.
+// the 110M F32 model on 10 s: 718 → 428 ms under avx2, 729 → 248 ms under avx_vnni. A quantized file
+// (110M, 10 s, the same way; bench-results/quantized-below-avx512-cpu-time-*.txt): Q8_0 under auto
+// 364 → 298 ms (avx2) and 240 → 146 (avx_vnni); Q4_K under auto (requantized) 340 → 293 and 336 → 145;
+// weightType q4_k (ggml's Q4_K → the q4_k rows) 555 → 264 and 556 → 167.
 const std::vector<KernelRow> & kernel_table() {
     static const std::vector<KernelRow> rows = {
             {KernelId::F32AmxBf16, "f32_amx_bf16", C::Amx, kStored | kInt16, kStoresQ8_0 | kFloats, false, true, H::HalvesOnly, panels_and_blocks,
