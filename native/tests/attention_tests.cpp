@@ -164,7 +164,8 @@ TEST(f32_attention_avx2_matches_float64) {
 
 // 12–14 bits per value: an order of magnitude inside one 8-bit (Q8_0) product's error.
 TEST(i16_attention_stays_near_float64) {
-    if (parakeet_tests::skip_unless(int16_attention_available(64), "no 14-bit attention row runs on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+    if (parakeet_tests::skip_unless(int16_attention_available(64), "no 14-bit attention row runs on this CPU (or PARAKEET_CPU_CLASS caps it)"))
+        return;
     check_op(AttentionProducts::Int16, 1e-3);
 }
 
@@ -190,7 +191,8 @@ std::vector<YmmBody> ymm_bodies() {
 // (attention_i16_ymm.inc), so their outputs equal it bit for bit: the float64 cases, 700 keys, and
 // a head of 512 channels.
 TEST(i16_attention_ymm_equals_the_512_bit_op) {
-    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni(), "no AVX512-VNNI here to compare the 256-bit ops with (or PARAKEET_CPU_CLASS caps it)")) return;
+    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni(), "no AVX512-VNNI here to compare the 256-bit ops with (or PARAKEET_CPU_CLASS caps it)"))
+        return;
     std::vector<Case> cases(std::begin(kCases), std::end(kCases));
     cases.push_back({64, 2, 700, 651, 2});
     cases.push_back({512, 1, 40, 37, 1});
@@ -215,7 +217,9 @@ TEST(i16_attention_ymm_equals_the_512_bit_op) {
 // Each 256-bit op against float64 on its own (where no AVX512-VNNI is there to compare them with, this
 // and the uniform-weights case below are their check).
 TEST(i16_attention_ymm_stays_near_float64) {
-    if (parakeet_tests::skip_unless(int16_attention_available(64) && cpu_has_avx2(), "no 14-bit attention row runs here (PARAKEET_CPU_CLASS caps it, or no AVX2)")) return;
+    if (parakeet_tests::skip_unless(int16_attention_available(64) && cpu_has_avx2(),
+                                    "no 14-bit attention row runs here (PARAKEET_CPU_CLASS caps it, or no AVX2)"))
+        return;
     for (const YmmBody & y : ymm_bodies()) {
         if (!y.runs) continue;
         std::cerr << "  " << y.name << "\n";
@@ -265,7 +269,8 @@ TEST(amx_attention_tiles_are_its_f32_output_in_bf16) {
 // the values themselves; numerators of 32767 each would overflow int32 past 16 keys. The BF16 op
 // rounds each value to 8 significant bits (relative 2⁻⁹), and its weights must still add up to 1.
 TEST(i16_attention_uniform_weights_over_many_keys) {
-    if (parakeet_tests::skip_unless(int16_attention_available(64), "no 14-bit attention row runs on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+    if (parakeet_tests::skip_unless(int16_attention_available(64), "no 14-bit attention row runs on this CPU (or PARAKEET_CPU_CLASS caps it)"))
+        return;
     const Case c{64, 2, 700, 700, 2};
     std::mt19937 rng(9);
     Inputs in = random_inputs(c, rng);

@@ -60,7 +60,8 @@ TEST(q4_k_ymm_kernels_equal_the_512_bit_kernel_bit_for_bit) {
             const std::vector<float> narrow = product(q4, x, c, kernel);
             size_t differing = 0;
             for (size_t i = 0; i < wide.size(); ++i) differing += std::memcmp(&wide[i], &narrow[i], sizeof(float)) != 0 ? 1 : 0;
-            if (differing != 0) std::cerr << "  " << q4_k_kernel_layout(kernel) << " " << c.rows << "x" << c.cols << ": " << differing << " outputs differ\n";
+            if (differing != 0)
+                std::cerr << "  " << q4_k_kernel_layout(kernel) << " " << c.rows << "x" << c.cols << ": " << differing << " outputs differ\n";
             CHECK_EQ(differing, size_t(0));
             ++compared;
         }

@@ -227,7 +227,7 @@ struct ModelWeights::Placement {
             if (other_blocks) {
                 log_line(LogLevel::Info,
                          std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
-                                 (requantize_blocks ? "to Q8_0 for the engine's Q8_0 kernel" : "(Q4_K on the engine's Q4_K kernel where it runs, other types on ggml's)") +
+                                 (requantize_blocks ? "to Q8_0 for the Q8_0 kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +
                                  ": as Q8_0 the model would take " + std::to_string(extra / (1 << 20)) + " MiB more (budget " +
                                  std::to_string(kRequantizeBudgetBytes >> 20) + " MiB)");
             }

@@ -61,7 +61,9 @@ const char * q4_k_kernel_layout(Int8Kernel k) {
 }
 
 PackedQ4KMatrix::PackedQ4KMatrix(const void * q4_k, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel)
-        : rows_(rows), cols_(cols), kernel_(kernel) {
+        : rows_(rows),
+          cols_(cols),
+          kernel_(kernel) {
     if (!fits(rows, cols)) throw std::invalid_argument("PackedQ4KMatrix: rows must be a multiple of 32 and cols of 256");
     const int64_t nb = cols / 32, super_blocks = cols / 256, panels = rows / kPanel;
     quants_ = storage;
