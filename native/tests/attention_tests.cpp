@@ -1,6 +1,7 @@
 // The fused relative-position attention ops (attention_op.h), F32, 14-bit and AMX-BF16, against NeMo's
 // RelPositionMultiHeadAttention written out in float64: padded frames, an odd number of valid keys,
-// heads of 48 (a 16-channel slice), 64 and 128 channels, one and two threads.
+// heads of 48 (a 16-channel slice), 64 and 128 channels, one and two threads; and the 256-bit 14-bit
+// ops (attention_i16_ymm.h) against the 512-bit one, bit for bit.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -8,7 +9,9 @@
 #include <random>
 #include <vector>
 
+#include "attention_blocks.h"
 #include "attention_f32_avx2.h"
+#include "attention_i16_ymm.h"
 #include "attention_op.h"
 #include "check.h"
 #include "cpu_ops.h"
@@ -161,8 +164,67 @@ TEST(f32_attention_avx2_matches_float64) {
 
 // 12–14 bits per value: an order of magnitude inside one 8-bit (Q8_0) product's error.
 TEST(i16_attention_stays_near_float64) {
-    if (parakeet_tests::skip_unless(int16_attention_available(64), "no AVX512-VNNI on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+    if (parakeet_tests::skip_unless(int16_attention_available(64), "no 14-bit attention row runs on this CPU (or PARAKEET_CPU_CLASS caps it)"))
+        return;
     check_op(AttentionProducts::Int16, 1e-3);
+}
+
+namespace {
+
+/** A 256-bit 14-bit op body and whether this CPU (under PARAKEET_CPU_CLASS) can execute it. */
+struct YmmBody {
+    const char * name;
+    ggml_custom_op_t body;
+    bool runs;
+};
+
+std::vector<YmmBody> ymm_bodies() {
+    const CpuFeatures & cpu = cpu_features();
+    return {{"attention_i16_avx2", attention_i16_avx2_op, cpu.has(CpuClass::Avx2)},
+            {"attention_i16_avx_vnni", attention_i16_avx_vnni_vex_op, cpu.avx_vnni_vex()},
+            {"attention_i16_avx_vnni_evex", attention_i16_avx_vnni_evex_op, cpu.avx_vnni_evex()}};
+}
+
+}  // namespace
+
+// The 256-bit ops' integer sums are exact and every float step is the 512-bit op's lane for lane
+// (attention_i16_ymm.inc), so their outputs equal it bit for bit: the float64 cases, 700 keys, and
+// a head of 512 channels.
+TEST(i16_attention_ymm_equals_the_512_bit_op) {
+    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni(), "no AVX512-VNNI here to compare the 256-bit ops with (or PARAKEET_CPU_CLASS caps it)"))
+        return;
+    std::vector<Case> cases(std::begin(kCases), std::end(kCases));
+    cases.push_back({64, 2, 700, 651, 2});
+    cases.push_back({512, 1, 40, 37, 1});
+    int compared = 0;
+    for (const YmmBody & y : ymm_bodies()) {
+        if (!y.runs) continue;
+        std::mt19937 rng(21);
+        for (const Case & c : cases) {
+            const Inputs in = random_inputs(c, rng);
+            const std::vector<float> want = run_op(c, in, AttentionProducts::Int16, false, attention_i16_op);
+            const std::vector<float> got = run_op(c, in, AttentionProducts::Int16, false, y.body);
+            int differ = 0;
+            for (size_t i = 0; i < got.size(); ++i) differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
+            if (differ != 0) std::cerr << "  " << y.name << " dk " << c.dk << " frames " << c.frames << ": " << differ << " values differ\n";
+            CHECK_EQ(differ, 0);
+            ++compared;
+        }
+    }
+    CHECK(compared >= int(cases.size()));  // the AVX2 build at least
+}
+
+// Each 256-bit op against float64 on its own (where no AVX512-VNNI is there to compare them with, this
+// and the uniform-weights case below are their check).
+TEST(i16_attention_ymm_stays_near_float64) {
+    if (parakeet_tests::skip_unless(int16_attention_available(64) && cpu_has_avx2(),
+                                    "no 14-bit attention row runs here (PARAKEET_CPU_CLASS caps it, or no AVX2)"))
+        return;
+    for (const YmmBody & y : ymm_bodies()) {
+        if (!y.runs) continue;
+        std::cerr << "  " << y.name << "\n";
+        check_op(AttentionProducts::Int16, 1e-3, y.body);
+    }
 }
 
 // 8 significant bits per value (BF16), as the matmuls' inputs on the same tiles: within one 8-bit
@@ -207,7 +269,8 @@ TEST(amx_attention_tiles_are_its_f32_output_in_bf16) {
 // the values themselves; numerators of 32767 each would overflow int32 past 16 keys. The BF16 op
 // rounds each value to 8 significant bits (relative 2⁻⁹), and its weights must still add up to 1.
 TEST(i16_attention_uniform_weights_over_many_keys) {
-    if (parakeet_tests::skip_unless(int16_attention_available(64), "no AVX512-VNNI on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+    if (parakeet_tests::skip_unless(int16_attention_available(64), "no 14-bit attention row runs on this CPU (or PARAKEET_CPU_CLASS caps it)"))
+        return;
     const Case c{64, 2, 700, 700, 2};
     std::mt19937 rng(9);
     Inputs in = random_inputs(c, rng);
@@ -225,5 +288,11 @@ TEST(i16_attention_uniform_weights_over_many_keys) {
         const double err = relative_l2(run_op(c, in, products), want);
         if (!(err <= bound)) std::cerr << "  uniform weights (" << (products == AttentionProducts::Int16 ? "int16" : "AMX") << "): " << err << "\n";
         CHECK(err <= bound);
+    }
+    for (const YmmBody & y : ymm_bodies()) {
+        if (!y.runs) continue;
+        const double err = relative_l2(run_op(c, in, AttentionProducts::Int16, false, y.body), want);
+        if (!(err <= 1e-3)) std::cerr << "  uniform weights (" << y.name << "): " << err << "\n";
+        CHECK(err <= 1e-3);
     }
 }

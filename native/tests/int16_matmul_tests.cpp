@@ -13,6 +13,7 @@
 
 #include "aligned_bytes.h"
 #include "check.h"
+#include "packed_product.h"
 #include "cpu_ops.h"
 #include "ggml-cpu.h"
 #include "ggml.h"
@@ -46,20 +47,7 @@ std::vector<float> product(const std::vector<float> & w, const std::vector<float
     uint8_t * aligned = aligned64(storage, PackedI16Matrix::storage_bytes(c.rows, c.cols));
     const PackedI16Matrix m(w.data(), c.rows, c.cols, aligned, kernel);
     CHECK_EQ(std::string(m.layout_name()), std::string(i16_kernel_layout(kernel)));
-    ggml_init_params params = {size_t(16) << 20, nullptr, false};
-    ggml_context * ctx = ggml_init(params);
-    ggml_tensor * xt = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, c.cols, c.frames);
-    std::memcpy(xt->data, x.data(), x.size() * sizeof(float));
-    ggml_tensor * y = m.apply(ctx, xt, "w", Epilogue{});
-    ggml_cgraph * graph = ggml_new_graph(ctx);
-    ggml_build_forward_expand(graph, y);
-    CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, c.threads)), int(GGML_STATUS_SUCCESS));
-    std::vector<float> out(size_t(c.rows * c.frames));
-    for (int64_t t = 0; t < c.frames; ++t) {
-        std::memcpy(out.data() + t * c.rows, static_cast<const char *>(y->data) + size_t(t) * y->nb[1], size_t(c.rows) * sizeof(float));
-    }
-    ggml_free(ctx);
-    return out;
+    return packed_product(m, x, c.frames, c.threads);
 }
 
 }  // namespace

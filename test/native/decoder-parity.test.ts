@@ -21,7 +21,7 @@ import { seconds, speechSamples } from './helpers/audio.js';
 import { describeExit, runTsx } from './helpers/child.js';
 import type { DecoderParityCase } from './helpers/decoder-parity-child.js';
 import { scratchDir } from './helpers/tmp.js';
-import { matmulKernels } from './helpers/kernels.js';
+import { matmulKernels, opKernels } from './helpers/kernels.js';
 
 const dir = scratchDir('decoder-parity');
 const CLASSES = ['scalar', 'avx2', 'avx_vnni', 'avx512', 'avx512_vnni', 'amx'] as const;
@@ -36,14 +36,13 @@ const CLASS_FEATURES: Record<CpuClass, string[]> = {
 /**
  * The 256-bit classes' kernels per layout, which the files must then really run: an F32 file's
  * matmuls on the class's 14-bit kernel under auto and i16 (i16_avx2.cpp, i16_avx_vnni.cpp), its
- * exact joint.enc on f32_avx2 (f32_avx2.cpp); a Q8_0 file's Q8_0 ones on the class's Q8_0 kernel
- * (q8_0_avx2.cpp, q8_0_avx_vnni.cpp), its F32 ones on f32_avx2 under auto (the file keeps its types
- * there) and on the 14-bit kernel under i16. The _avx_vnni rows may run as their EVEX builds
+ * exact joint.enc on f32_avx2 (f32_avx2.cpp); a Q8_0 file's Q8_0 ones and (under auto) its conformer
+ * pointwise convs on the class's Q8_0 kernel (q8_0_avx2.cpp, q8_0_avx_vnni.cpp), its other F32 ones on
+ * the 14-bit kernel under auto and i16 alike. The _avx_vnni rows may run as their EVEX builds
  * (…_evex) on an AVX512-VNNI CPU without AVX-VNNI; everything else there is ggml's.
  */
-const kernelsBelowAvx512 = (cpuClass: 'avx2' | 'avx_vnni', file: 'q8_0' | 'f32', layout: string): string[] =>
-  file === 'f32' ? ['f32_avx2', `i16_${cpuClass}`]
-    : layout === 'i16' ? ['f32_avx2', `i16_${cpuClass}`, `q8_0_${cpuClass}`] : ['f32_avx2', `q8_0_${cpuClass}`];
+const kernelsBelowAvx512 = (cpuClass: 'avx2' | 'avx_vnni', file: 'q8_0' | 'f32'): string[] =>
+  file === 'f32' ? ['f32_avx2', `i16_${cpuClass}`] : ['f32_avx2', `i16_${cpuClass}`, `q8_0_${cpuClass}`];
 
 const models: { file: string; type: WeightType; seed: number }[] = [
   { file: 'heldout-q8_0-s2.gguf', type: 'q8_0', seed: 2 },
@@ -86,9 +85,13 @@ describe('transducer decisions follow the float64 decoder on its own encoder out
           // Below AVX-512 only the class's 256-bit kernels, and each runs wherever the file has its weights.
           const ownClass = cpuClass === 'avx2' || cpuClass === 'avx_vnni' ? cpuClass : undefined;
           const wanted = ownClass === undefined || !engineFeatures.includes('PARAKEET_AVX2') ? []
-            : kernelsBelowAvx512(ownClass, row.model.includes('q8_0') ? 'q8_0' : 'f32', row.layout);
+            : kernelsBelowAvx512(ownClass, row.model.includes('q8_0') ? 'q8_0' : 'f32');
           const ran = Object.keys(matmulKernels(row.kernels)).map((k) => k.replace(/_avx_vnni_evex$/, '_avx_vnni')).sort();
           assert.deepEqual(ran, wanted, `${label}: the engine kernels below the AVX-512 class`);
+          // The attention's products: 14-bit where a Q8_0 file's matmuls run quantized (the class's attention_i16 row), else F32.
+          const attention = Object.keys(opKernels(row.kernels)).filter((k) => k.startsWith('attention_')).map((k) => k.replace(/_avx_vnni_evex$/, '_avx_vnni'));
+          const wantedAttention = wanted.length === 0 ? [] : [row.model.includes('q8_0') ? `attention_i16_${ownClass}` : 'attention_f32_avx2'];
+          assert.deepEqual(attention, wantedAttention, `${label}: the attention op below the AVX-512 class`);
         }
         assert.equal(row.kernels.int8_decoder_vnni, undefined, `${label}: the decoder's int8 twins run only with weightType int8`);
         // End to end (the float64 reference's own encoder and decoder), token identity wherever the

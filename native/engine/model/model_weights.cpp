@@ -23,8 +23,8 @@ namespace {
 
 constexpr double kBatchNormEps = 1e-5;  // torch.nn.BatchNorm1d default, as NeMo's ConformerConvolution uses it
 
-// Under 'auto' on AVX512-VNNI CPUs, a quantized file's matmul weights all run on the VNNI kernel as
-// Q8_0, which is at least as fine as the file's own type:
+// Under 'auto' on AVX512-VNNI CPUs (and the 256-bit classes, on their Q8_0 rows), a quantized file's
+// matmul weights all run on the VNNI kernel as Q8_0, which is at least as fine as the file's own type:
 // * the conformer's pointwise convolutions, which the converters leave F32 only because their
 //   tool quantizes what its own graph feeds to ggml_mul_mat (spec 1.7), not for accuracy: in Q8_0
 //   they take a quarter of the bytes and twice the rate of the F32 kernel (they were a quarter of
@@ -128,7 +128,7 @@ struct ModelWeights::Placement {
     // the 1.25× that 'auto' allows itself), and so do its F32 weights; 'f32' keeps every F32
     // weight on the exact F32 kernel.
     bool int16_f32 = false;
-    bool quantized_file = false;     // 'auto' on VNNI, a file whose matmul weights are block-quantized:
+    bool quantized_file = false;     // 'auto' on VNNI or a 256-bit class, a file whose matmul weights are block-quantized:
     bool requantize_blocks = false;  // its other block types to Q8_0 (kRequantizeBudgetBytes)
     // 'auto' with such a file: its Q8_0 matrices and linear_pos's column halves may run on BF16 tiles
     // where AMX-BF16 passed its probe (the registry's AMX rows), nearer the file's values than Q8_0's
@@ -197,9 +197,14 @@ struct ModelWeights::Placement {
             }
         }
         // The file-wide layout choices below (requantized 4–6 bit blocks, Q8_0 pointwise convs, 14-bit F32
-        // weights, BF16 tiles) were measured against the 512-bit VNNI kernel: on a CPU whose Q8_0 rows are
-        // the 256-bit ones (q8_0_avx2, q8_0_avx_vnni) the file keeps its own types.
-        if (convert_to == GGML_TYPE_COUNT && !channel_int8 && kernels && kernel_row_runs(KernelId::Q8_0Vnni)) {
+        // weights, BF16 tiles where AMX runs) on the 512-bit VNNI kernel, and on the 256-bit classes
+        // (AVX2, AVX-VNNI: the F32 kernel is f32_avx2, the Q8_0 one q8_0_avx2 / q8_0_avx_vnni), where
+        // the Q8_0 and 14-bit rows ran 2.8× and 1.8–4× f32_avx2's rate and a quantized file's whole
+        // transcription took less CPU time (bench-results/quantized-below-avx512-cpu-time-*.txt). An
+        // AVX-512 CPU without VNNI keeps its file's types (its F32 kernel is f32_avx512).
+        const bool q8_on_vnni = kernel_row_runs(KernelId::Q8_0Vnni);
+        const bool q8_below_avx512 = !kernel_row_runs(KernelId::F32Avx512) && kernel_runs(KernelNumerics::Stored, GGML_TYPE_Q8_0);
+        if (convert_to == GGML_TYPE_COUNT && !channel_int8 && kernels && (q8_on_vnni || q8_below_avx512)) {
             int64_t extra = 0;
             bool other_blocks = false, f32_file = true;
             for_each_matmul([&](const std::string & name, const ggml_tensor * src, int64_t in, int64_t out) {
@@ -215,26 +220,24 @@ struct ModelWeights::Placement {
             if (quantized_file && !int16_floats) {
                 bf16_tiles = true;
                 const CpuFeatures & cpu = cpu_features();
-                log_line(LogLevel::Info, std::string("Q8_0 matmuls on ") + (cpu.has(CpuClass::Amx) ? "AMX-BF16 tiles" : "the VNNI kernel") +
+                const KernelChoice q8 = kernel(GGML_TYPE_Q8_0, 32, 32, KernelNumerics::Stored);
+                log_line(LogLevel::Info, std::string("Q8_0 matmuls on ") + (cpu.has(CpuClass::Amx) ? "AMX-BF16 tiles" : q8.row->name) +
                                                  " (AMX: " + cpu.amx_reason + ")");
             }
             if (other_blocks) {
                 log_line(LogLevel::Info,
                          std::string(requantize_blocks ? "requantizing" : "keeping") + " the file's 4–6 bit matmul weights " +
-                                 (requantize_blocks ? "to Q8_0 for the VNNI kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +
+                                 (requantize_blocks ? "to Q8_0 for the Q8_0 kernel" : "(Q4_K on the engine's Q4_K kernel, other types on ggml's)") +
                                  ": as Q8_0 the model would take " + std::to_string(extra / (1 << 20)) + " MiB more (budget " +
                                  std::to_string(kRequantizeBudgetBytes >> 20) + " MiB)");
             }
         } else if (convert_to == GGML_TYPE_COUNT && !channel_int8 && kernels) {
-            // Below AVX512-VNNI: 'i16' as everywhere, and 'auto' for an all-F32 file where the F32
-            // kernel is f32_avx2 (the AVX2 and AVX-VNNI classes; a block-quantized file keeps its types,
-            // F32 weights included). The 256-bit 14-bit kernels give the 512-bit one's products bit for
-            // bit, so the tolerance above holds; the registry (registry.cpp, the i16 rows) says what
-            // they gained over f32_avx2. An AVX-512 CPU without VNNI (Skylake-X) keeps F32 exact:
-            // f32_avx512 ran about as fast as i16_avx2 there.
-            bool f32_file = true;
-            for_each_matmul([&](const std::string &, const ggml_tensor * src, int64_t, int64_t) { f32_file = f32_file && src->type == GGML_TYPE_F32; });
-            int16_f32 = int16_floats || (f32_file && !kernel_row_runs(KernelId::F32Avx512) && kernel_runs(KernelNumerics::Int16, GGML_TYPE_F32));
+            // An AVX-512 CPU without VNNI (Skylake-X): 'i16' as everywhere; 'auto' keeps F32 exact
+            // (f32_avx512 ran about as fast as i16_avx2 there) and the file's types. On the 256-bit
+            // classes 'auto' takes the branch above: an all-F32 file's matmuls as 14-bit blocks
+            // (registry.cpp, the i16 rows: their products equal the 512-bit kernel's bit for bit, so
+            // the tolerance above holds).
+            int16_f32 = int16_floats;
         }
     }
 
@@ -665,7 +668,7 @@ void ModelWeights::pack(Placement & pl, const std::atomic<bool> * abort) {
             packed_kernels_[op_kernel_name(OpKernelId::AttentionAmxBf16)] = int(encoder.layers.size());
         } else if (int16_attention_available(pl.hp.head_dim())) {
             packed.set_attention_products(AttentionProducts::Int16);
-            packed_kernels_[op_kernel_name(OpKernelId::AttentionI16Vnni)] = int(encoder.layers.size());
+            packed_kernels_[choose_op_kernel(FusedOp::AttentionInt16)->name] = int(encoder.layers.size());
         }
     }
 }

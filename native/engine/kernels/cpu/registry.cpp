@@ -78,11 +78,17 @@ std::unique_ptr<PackedMatmul> make_i16(const WeightData & w, uint8_t * storage) 
 // What a row needs beyond its class (KernelRow::needs).
 bool vex_vnni(const CpuFeatures & cpu) { return cpu.avx_vnni_vex(); }
 bool evex_vnni(const CpuFeatures & cpu) { return cpu.avx_vnni_evex(); }
+// The 256-bit 14-bit attention replaces attention_f32_avx2 only: where the F32 op is the AVX-512 one
+// (an AVX-512 CPU without VNNI, or that class forced) the products stay F32, as before these rows.
+bool below_avx512(const CpuFeatures & cpu) { return !cpu.has(CpuClass::Avx512); }
+bool vex_vnni_below_avx512(const CpuFeatures & cpu) { return vex_vnni(cpu) && below_avx512(cpu); }
+bool evex_vnni_below_avx512(const CpuFeatures & cpu) { return evex_vnni(cpu) && below_avx512(cpu); }
 std::unique_ptr<PackedMatmul> make_q8_0_tiles(const WeightData & w, uint8_t * storage) {
     return std::make_unique<PackedQ8TileMatrix>(blocks_of(w, GGML_TYPE_Q8_0, "q8_0_amx_bf16"), w.rows, w.cols, storage);
 }
+template <Int8Kernel K>
 std::unique_ptr<PackedMatmul> make_q4_k(const WeightData & w, uint8_t * storage) {
-    return std::make_unique<PackedQ4KMatrix>(blocks_of(w, GGML_TYPE_Q4_K, "q4_k_vnni"), w.rows, w.cols, storage);
+    return std::make_unique<PackedQ4KMatrix>(blocks_of(w, GGML_TYPE_Q4_K, q4_k_kernel_layout(K)), w.rows, w.cols, storage, K);
 }
 std::unique_ptr<PackedMatmul> make_channel_amx(const WeightData & w, uint8_t * storage) {
     const std::vector<float> v = weight_values(w.data, w.type, w.rows * w.cols);
@@ -107,13 +113,18 @@ constexpr unsigned kStored = numerics_bit(N::Stored), kInt16 = numerics_bit(N::I
 // int8 1.1e-2; the AMX rows (BF16 activations) were not measured here.
 //
 // What 'auto' picks on the 256-bit classes (model_weights.cpp): an all-F32 file's matmuls on the
-// 14-bit rows (i16_avx2, i16_avx_vnni*), not f32_avx2; a block-quantized file keeps its types, and
-// the avx512 class (no VNNI) its exact f32_avx512 (40–52 G/s here, i16_avx2's 37–39 no gain). The
+// 14-bit rows (i16_avx2, i16_avx_vnni*), not f32_avx2; a block-quantized file as on AVX512-VNNI (its
+// pointwise convs in Q8_0, its other F32 weights in 14-bit, other block types requantized within the
+// budget, the attention's products on the 256-bit attention_i16 rows); the avx512 class (no VNNI)
+// keeps its exact f32_avx512 (40–52 G/s here, i16_avx2's 37–39 no gain) and the file's types. The
 // products equal the 512-bit i16_vnni's bit for bit, so auto's accuracy rule for it holds. Measured
 // in process CPU time, one thread, under the forced class on a shared Zen 4 (2026-12-07; `npm run
 // bench:kernels -- --cpu-time --i16`, test/bench/weight-type-cpu-time.ts): i16_avx2 37–39 G
 // multiply-adds/s against f32_avx2's 20–21.5 on the encoders' shapes, i16_avx_vnni_evex 79–84;
-// the 110M F32 model on 10 s: 718 → 428 ms under avx2, 729 → 248 ms under avx_vnni.
+// the 110M F32 model on 10 s: 718 → 428 ms under avx2, 729 → 248 ms under avx_vnni. A quantized file
+// (110M, 10 s, the same way; bench-results/quantized-below-avx512-cpu-time-*.txt): Q8_0 under auto
+// 364 → 298 ms (avx2) and 240 → 146 (avx_vnni); Q4_K under auto (requantized) 340 → 293 and 336 → 145;
+// weightType q4_k (ggml's Q4_K → the q4_k rows) 555 → 264 and 556 → 167.
 const std::vector<KernelRow> & kernel_table() {
     static const std::vector<KernelRow> rows = {
             {KernelId::F32AmxBf16, "f32_amx_bf16", C::Amx, kStored | kInt16, kStoresQ8_0 | kFloats, false, true, H::HalvesOnly, panels_and_blocks,
@@ -165,8 +176,17 @@ const std::vector<KernelRow> & kernel_table() {
              PackedQ8Matrix::storage_bytes, make_q8_0<Int8Kernel::Avx2>, "Q8_0", "Q8_0 weights (stored or q8_0), AVX2",
              "kernels/cpu/matmul/q8_0_avx2.cpp", 1e-2},
             {KernelId::Q4_KVnni, "q4_k_vnni", C::Avx512Vnni, kStored, kStoresQ4_K, false, false, H::Whole, q4_k_fits, nullptr,
-             PackedQ4KMatrix::storage_bytes, make_q4_k, "Q4_K", "Q4_K weights kept as stored (auto over the requantize budget, q4_k)",
-             "kernels/cpu/matmul/q4_k_vnni.cpp", 1e-2},
+             PackedQ4KMatrix::storage_bytes, make_q4_k<Int8Kernel::Vnni512>, "Q4_K",
+             "Q4_K weights kept as stored (auto over the requantize budget, q4_k)", "kernels/cpu/matmul/q4_k_vnni.cpp", 1e-2},
+            {KernelId::Q4_KAvxVnni, "q4_k_avx_vnni", C::AvxVnni, kStored, kStoresQ4_K, false, false, H::Whole, q4_k_fits, nullptr,
+             PackedQ4KMatrix::storage_bytes, make_q4_k<Int8Kernel::AvxVnniVex>, "Q4_K",
+             "Q4_K weights kept as stored, AVX-VNNI (256-bit VPDPBUSD, VEX)", "kernels/cpu/matmul/q4_k_avx_vnni.cpp", 1e-2, vex_vnni},
+            {KernelId::Q4_KAvxVnniEvex, "q4_k_avx_vnni_evex", C::AvxVnni, kStored, kStoresQ4_K, false, false, H::Whole, q4_k_fits, nullptr,
+             PackedQ4KMatrix::storage_bytes, make_q4_k<Int8Kernel::AvxVnniEvex>, "Q4_K",
+             "Q4_K weights kept as stored, class avx_vnni on an AVX512-VNNI CPU (EVEX)", "kernels/cpu/matmul/q4_k_avx_vnni.cpp", 1e-2, evex_vnni},
+            {KernelId::Q4_KAvx2, "q4_k_avx2", C::Avx2, kStored, kStoresQ4_K, false, false, H::Whole, q4_k_fits, nullptr,
+             PackedQ4KMatrix::storage_bytes, make_q4_k<Int8Kernel::Avx2>, "Q4_K", "Q4_K weights kept as stored, AVX2 (VPMADDUBSW)",
+             "kernels/cpu/matmul/q4_k_avx2.cpp", 1e-2},
             {KernelId::F16Avx512, "f16_avx512", C::Avx512, kStored, kStoresF16, true, false, H::WholeOrHalves, panels, panel_halves,
              PackedF16Matrix::storage_bytes, make_f16<F32Kernel::Avx512>, "F16", "F16 weights (stored or f16)", "kernels/cpu/matmul/f16_avx512.cpp",
              2e-6},
@@ -278,6 +298,14 @@ const std::vector<OpKernelRow> & op_kernel_table() {
             {OpKernelId::AttentionI16Vnni, FusedOp::AttentionInt16, "attention_i16_vnni", CpuClass::Avx512Vnni,
              "its products in 14-bit integers when the matmuls run quantized", "kernels/cpu/ops/attention_i16_vnni.cpp",
              "i16_attention_stays_near_float64"},
+            {OpKernelId::AttentionI16AvxVnni, FusedOp::AttentionInt16, "attention_i16_avx_vnni", CpuClass::AvxVnni,
+             "the same below AVX-512, AVX-VNNI (256-bit VPDPWSSD, VEX; equal outputs)", "kernels/cpu/ops/attention_i16_avx_vnni.cpp",
+             "i16_attention_ymm_equals_the_512_bit_op", vex_vnni_below_avx512},
+            {OpKernelId::AttentionI16AvxVnniEvex, FusedOp::AttentionInt16, "attention_i16_avx_vnni_evex", CpuClass::AvxVnni,
+             "the same, class avx_vnni on an AVX512-VNNI CPU (EVEX)", "kernels/cpu/ops/attention_i16_avx_vnni.cpp",
+             "i16_attention_ymm_equals_the_512_bit_op", evex_vnni_below_avx512},
+            {OpKernelId::AttentionI16Avx2, FusedOp::AttentionInt16, "attention_i16_avx2", CpuClass::Avx2, "the same on AVX2 (VPMADDWD) below AVX-512",
+             "kernels/cpu/ops/attention_i16_avx2.cpp", "i16_attention_ymm_equals_the_512_bit_op", below_avx512},
             {OpKernelId::AttentionAmxBf16, FusedOp::AttentionBf16, "attention_amx_bf16", CpuClass::Amx,
              "its products on BF16 tiles when the matmuls do", "kernels/cpu/ops/attention_amx_bf16.cpp", "amx_attention_stays_near_float64"},
             {OpKernelId::LayerNormAvx512, FusedOp::LayerNorm, "layer_norm_avx512", CpuClass::Avx512,
@@ -318,7 +346,7 @@ const std::vector<OpKernelRow> & op_kernel_table() {
 
 const OpKernelRow * choose_op_kernel(FusedOp op, const CpuFeatures & cpu) {
     for (const OpKernelRow & row : op_kernel_table()) {
-        if (row.op == op && cpu.has(row.cpu_class)) return &row;
+        if (row.op == op && cpu.has(row.cpu_class) && (row.needs == nullptr || row.needs(cpu))) return &row;
     }
     return nullptr;
 }

@@ -42,6 +42,9 @@ enum class KernelId {
     Q8_0AvxVnniEvex,
     Q8_0Avx2,
     Q4_KVnni,
+    Q4_KAvxVnni,
+    Q4_KAvxVnniEvex,
+    Q4_KAvx2,
     F16Avx512,
     F16Avx2,
     F32Avx512,
@@ -161,6 +164,9 @@ enum class OpKernelId {
     AttentionF32Avx512,
     AttentionF32Avx2,
     AttentionI16Vnni,
+    AttentionI16AvxVnni,
+    AttentionI16AvxVnniEvex,
+    AttentionI16Avx2,
     AttentionAmxBf16,
     LayerNormAvx512,
     LayerNormAvx2,
@@ -201,11 +207,13 @@ struct OpKernelRow {
     const char * chosen_when;
     const char * file;  // under native/engine
     const char * test;  // the C++ case or TS test that checks it
+    /** What the row needs beyond its class (as KernelRow::needs); nullptr: the class suffices. */
+    bool (*needs)(const CpuFeatures & cpu) = nullptr;
 };
 
 const std::vector<OpKernelRow> & op_kernel_table();
 const char * op_kernel_name(OpKernelId id);
-/** The first row of `op`, in order of preference, that the CPU class allows; nullptr: none (the op's plain C++ path, or none at all). */
+/** The first row of `op`, in order of preference, that the CPU class allows (and what it needs); nullptr: none (the op's plain C++ path, or none at all). */
 const OpKernelRow * choose_op_kernel(FusedOp op, const CpuFeatures & cpu = cpu_features());
 
 /** `src` (n values of ggml type `type`) as F32. */

@@ -8,6 +8,7 @@
 // as floats: 4.5 bits of quants and scales per weight in the file, 6 here.
 #include "q4_k_vnni.h"
 #include "cpu_ops.h"
+#include "q4_k_ymm.h"
 #include "q8_0_vnni.h"
 #include "simd_math.h"
 #include "block_chunks.h"
@@ -49,7 +50,20 @@ size_t PackedQ4KMatrix::storage_bytes(int64_t rows, int64_t cols) {
     return size_t(rows) * size_t(cols) / 2 + size_t(rows) * size_t(cols / 32) * 8;
 }
 
-PackedQ4KMatrix::PackedQ4KMatrix(const void * q4_k, int64_t rows, int64_t cols, uint8_t * storage) : rows_(rows), cols_(cols) {
+const char * q4_k_kernel_layout(Int8Kernel k) {
+    switch (k) {
+        case Int8Kernel::Vnni512: return "q4_k_vnni";
+        case Int8Kernel::AvxVnniVex: return "q4_k_avx_vnni";
+        case Int8Kernel::AvxVnniEvex: return "q4_k_avx_vnni_evex";
+        case Int8Kernel::Avx2: return "q4_k_avx2";
+    }
+    return "q4_k_avx2";
+}
+
+PackedQ4KMatrix::PackedQ4KMatrix(const void * q4_k, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel)
+        : rows_(rows),
+          cols_(cols),
+          kernel_(kernel) {
     if (!fits(rows, cols)) throw std::invalid_argument("PackedQ4KMatrix: rows must be a multiple of 32 and cols of 256");
     const int64_t nb = cols / 32, super_blocks = cols / 256, panels = rows / kPanel;
     quants_ = storage;
@@ -146,6 +160,17 @@ void gemm_op(ggml_tensor * dst, int ith, int nth, void * userdata) {
 #endif
 }
 
+/** The GEMM op body of each kernel. */
+ggml_custom_op_t gemm_op_of(Int8Kernel k) {
+    switch (k) {
+        case Int8Kernel::Vnni512: return gemm_op;
+        case Int8Kernel::AvxVnniVex: return q4_k_avx_vnni_vex_gemm_op;
+        case Int8Kernel::AvxVnniEvex: return q4_k_avx_vnni_evex_gemm_op;
+        case Int8Kernel::Avx2: return q4_k_avx2_gemm_op;
+    }
+    return gemm_op;
+}
+
 }  // namespace
 
 // W·x in two custom ops: the activations quantized per 32-block (the Q8_0 kernel's rows), then the
@@ -159,7 +184,7 @@ ggml_tensor * PackedQ4KMatrix::quantize(ggml_context * ctx, ggml_tensor * x, con
 }
 
 ggml_tensor * PackedQ4KMatrix::apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & e) const {
-    return quantized_gemm_node(ctx, xq, *this, configs_, q8_activation_row_bytes(cols()), e, gemm_op, "q4k", weight_name);
+    return quantized_gemm_node(ctx, xq, *this, configs_, q8_activation_row_bytes(cols()), e, gemm_op_of(kernel_), "q4k", weight_name);
 }
 
 }  // namespace parakeet

@@ -1,4 +1,5 @@
-// Q4_K weights × activations on AVX512-VNNI, as ggml custom ops.
+// Q4_K weights × activations on AVX512-VNNI (and, on the same packed layout, the 256-bit kernels of
+// q4_k_ymm.h), as ggml custom ops.
 //
 // ggml 0.25 runs Q4_K matmuls at about a third of the engine's Q8_0 VNNI kernel
 // here, and requantizing them to Q8_0 costs memory a user picked a 4-bit file to
@@ -17,10 +18,14 @@
 #include <cstdint>
 
 #include "ggml.h"
+#include "int8_kernel.h"
 #include "packed_op.h"
 #include "packed_weights.h"
 
 namespace parakeet {
+
+/** Its row in ModelInfo.kernels, per kernel (q4_k_vnni, q4_k_avx_vnni[_evex], q4_k_avx2). */
+const char * q4_k_kernel_layout(Int8Kernel k);
 
 /** A Q4_K matrix [rows out][cols in] repacked for the VNNI kernel (see q4_k_vnni.cpp for the layout). */
 class PackedQ4KMatrix final : public PackedMatmul {
@@ -29,8 +34,11 @@ public:
     static bool fits(int64_t rows, int64_t cols) { return rows % 32 == 0 && cols % 256 == 0; }
     /** Bytes of storage the packed form of a [rows][cols] matrix takes (6 bits per weight). */
     static size_t storage_bytes(int64_t rows, int64_t cols);
-    /** `q4_k` is ggml's block_q4_K data, row-major; `storage` (64-byte aligned) holds the packed form and outlives this. */
-    PackedQ4KMatrix(const void * q4_k, int64_t rows, int64_t cols, uint8_t * storage);
+    /**
+     * `q4_k` is ggml's block_q4_K data, row-major; `storage` (64-byte aligned) holds the packed form and outlives this;
+     * `kernel`: the instruction set its GEMM runs on (one packed layout; the 256-bit ones in q4_k_ymm.h).
+     */
+    PackedQ4KMatrix(const void * q4_k, int64_t rows, int64_t cols, uint8_t * storage, Int8Kernel kernel = Int8Kernel::Vnni512);
 
     int64_t rows() const { return rows_; }
     int64_t cols() const { return cols_; }
@@ -40,7 +48,8 @@ public:
     ggml_tensor * quantize(ggml_context * ctx, ggml_tensor * x, const char * weight_name) const override;
     ActivationFormat activation_format() const override { return ActivationFormat::Q8Blocks; }
     ggml_tensor * apply_quantized(ggml_context * ctx, ggml_tensor * xq, const char * weight_name, const Epilogue & epilogue) const override;
-    const char * layout_name() const override { return "q4_k_vnni"; }
+    const char * layout_name() const override { return q4_k_kernel_layout(kernel_); }
+    Int8Kernel kernel() const { return kernel_; }
 
     // Per panel of 32 output rows, per block of 32 inputs: 8 groups × 64 bytes, byte 4r + j of group g
     // holding rows r (low nibble) and r + 16 (high nibble) at input 4g + j.
@@ -52,6 +61,7 @@ private:
     int64_t rows_ = 0, cols_ = 0;
     uint8_t * quants_ = nullptr;
     float * scales_ = nullptr;
+    Int8Kernel kernel_ = Int8Kernel::Vnni512;
     PackedOpConfigs<PackedQ4KMatrix> configs_;
 };
 

@@ -173,6 +173,8 @@ void for_each_block(ggml_tensor * dst, const Shapes & s, int heads, int ith, int
 namespace parakeet {
 /** The 14-bit op's body (attention_i16_vnni.cpp), a ggml custom op like attention_f32_avx512.cpp's. */
 void attention_i16_op(ggml_tensor * dst, int ith, int nth, void * userdata);
+/** The 14-bit body this CPU runs: attention_i16_op, or its 256-bit twin (attention_i16_ymm.h) where the registry's row says. */
+ggml_custom_op_t attention_i16_body();
 /** The AMX-BF16 op's body (attention_amx_bf16.cpp). */
 void attention_amx_op(ggml_tensor * dst, int ith, int nth, void * userdata);
 }  // namespace parakeet

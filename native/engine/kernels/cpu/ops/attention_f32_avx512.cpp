@@ -239,7 +239,7 @@ ggml_tensor * fused_rel_pos_attention(ggml_context * ctx, ggml_tensor * q, ggml_
     if (products == AttentionProducts::Int16 && q->ne[1] > kMaxInt16AttentionKeys) products = AttentionProducts::F32;
     static const bool avx512 = cpu_has_avx512f();
     ggml_custom_op_t op = products == AttentionProducts::AmxBf16 ? attention_amx_op
-                          : products == AttentionProducts::Int16 ? attention_i16_op
+                          : products == AttentionProducts::Int16 ? attention_i16_body()
                           : avx512                               ? attention_op
                                                                  : attention_f32_avx2_op;
     GGML_ASSERT(!tiles_out || products == AttentionProducts::AmxBf16);

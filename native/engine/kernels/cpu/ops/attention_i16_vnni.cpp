@@ -13,46 +13,26 @@
 //           for the largest).
 // Every value keeps 12–14 bits of its row or channel (Q8_0 keeps 8 of its block): the quantized
 // files' attention (q8_0_vnni.h), which ran in F32 here, 18–22 % of a 0.6B encoder at 60 s.
-#include "attention_blocks.h"
+#include "attention_i16_blocks.h"
 #include "attention_op.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "attention_i16_ymm.h"
+#include "registry.h"
 #include "simd_math.h"
 
 namespace parakeet {
 
-using namespace attention_blocks;
-
-constexpr int64_t kMaxHeadDim = 512;
+using namespace attention_i16;
 
 #ifdef PARAKEET_X86
 
 namespace {
 
-constexpr float kValueLevels = 4095.0f;
-constexpr float kNumeratorPeak = 32767.0f;
-// Σ_j n_j ≤ budget + half a level per key (rounding) ≤ ⌊(2³¹ − 1)/4095⌋, so Σ_j n_j·v_j stays in int32.
-// (The op takes at most kMaxInt16AttentionKeys keys, attention_op.h, so the budget stays > 2¹⁸.)
-float numerator_budget(int64_t keys) { return float(2147483647 / 4095 - keys); }
 constexpr int kContextQueries = 14;  // queries per context register tile (14 × 32 channels)
-
-int score_levels(int64_t dk) { return int(std::min(16383.0, std::floor(std::sqrt(2147483647.0 / double(dk))))); }
-
-struct Scratch {
-    // Pairs of int16 travel as one 32-bit word (what VPDPWSSD broadcasts and multiplies).
-    std::vector<int32_t> kt, pt, vq, qu, qv;  // Kᵀ, Pᵀ in pair rows; V in key pairs; the block's queries
-    std::vector<int16_t> numerators;          // [kQueries][key_cols]
-    std::vector<float> k_scale, p_scale, v_scale, scores, bd;
-    float qu_scale[kQueries], qv_scale[kQueries];
-    int head = -1;
-};
-
-// Kᵀ in chunks of 32 keys, each [dk/2 pairs][32] words: one sequential stream per chunk.
-ColumnLayout key_layout(const Shapes & s) { return ColumnLayout{32, s.dk / 2 * 32}; }
-ColumnLayout position_layout(const Shapes & s) { return ColumnLayout{s.pos_stride, 32}; }
 
 // x (n a multiple of 16) as ±levels integers into out; returns the scale (max|x| / levels).
 PARAKEET_VNNI512 float quantize_row(const float * x, int64_t n, int levels, int16_t * out) {
@@ -132,29 +112,14 @@ PARAKEET_VNNI512 void quantize_values(const ggml_tensor * v, int h, const Shapes
     }
 }
 
-// Kᵀ, Pᵀ (positions after kPosFront slack columns) and V of head h, quantized. Columns past the
-// keys and positions are zero (integers and scales), so the lanes the softmax ignores are finite;
-// only those are cleared, as transpose_rows writes every other word: clearing the whole of Kᵀ and
-// Pᵀ for every head was a fifth of this function's time (110M, 10 s).
+// Kᵀ, Pᵀ (positions after kPosFront slack columns) and V of head h, quantized (columns past the keys
+// and positions zero: clear_head_tails).
 void quantize_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_tensor * v, int h, const Shapes & s, Scratch & w) {
     const int levels = score_levels(s.dk);
-    const int64_t pairs = s.dk / 2;
-    w.kt.resize(size_t(pairs * s.key_cols));
-    w.k_scale.assign(size_t(s.key_cols), 0.0f);
-    const ColumnLayout keys = key_layout(s);
-    for (int64_t c = s.valid; c < s.key_cols; ++c)
-        for (int64_t d = 0; d < pairs; ++d) w.kt[size_t(keys.at(c, d))] = 0;
-    w.pt.resize(size_t(pairs * s.pos_stride));
-    w.p_scale.assign(size_t(s.pos_stride), 0.0f);
-    for (int64_t d = 0; d < pairs; ++d) {  // position columns are contiguous per pair row (position_layout)
-        int32_t * row = w.pt.data() + d * s.pos_stride;
-        std::fill(row, row + kPosFront, 0);
-        std::fill(row + kPosFront + s.positions, row + s.pos_stride, 0);
-    }
-    transpose_rows(k, h, s.dk, s.valid, levels, w.kt.data(), keys, 0, w.k_scale.data());
+    clear_head_tails(s, w);
+    transpose_rows(k, h, s.dk, s.valid, levels, w.kt.data(), key_layout(s), 0, w.k_scale.data());
     transpose_rows(p, h, s.dk, s.positions, levels, w.pt.data(), position_layout(s), kPosFront, w.p_scale.data());
     quantize_values(v, h, s, w);
-    w.head = h;
 }
 
 // out[q][c] = col_scale[c] · Σ_pairs a[q]·bt[c] for the first `live` of kQueries query rows (dk/2 words
@@ -293,34 +258,22 @@ PARAKEET_VNNI512 float biased_query(const float * q, const float * bias, int64_t
     return quantize_row(x, dk, levels, reinterpret_cast<int16_t *>(words));
 }
 
+// The three steps run_blocks (attention_i16_blocks.h) calls, on zmm.
+struct Zmm {
+    static void quantize_head(const ggml_tensor * k, const ggml_tensor * p, const ggml_tensor * v, int h, const Shapes & s, Scratch & w) {
+        parakeet::quantize_head(k, p, v, h, s, w);
+    }
+    static float biased_query(const float * q, const float * bias, int64_t dk, int levels, int32_t * words) {
+        return parakeet::biased_query(q, bias, dk, levels, words);
+    }
+    static void attend_block(ggml_tensor * dst, int h, int64_t i0, int live, const Shapes & s, Scratch & w, float scale) {
+        parakeet::attend_block(dst, h, i0, live, s, w, scale);
+    }
+};
+
 }  // namespace
 
-void attention_i16_op(ggml_tensor * dst, int ith, int nth, void *) {
-    const OpSources in(dst);
-    const ggml_tensor *q = in.q, *k = in.k, *v = in.v, *p = in.p, *bu = in.bias_u;
-    const Shapes s = shapes_of(dst);
-    const float scale = 1.0f / std::sqrt(float(s.dk));
-    const int levels = score_levels(s.dk);
-    const int64_t pairs = s.dk / 2;
-    thread_local Scratch w;
-    w.head = -1;
-    w.scores.resize(size_t(kQueries) * size_t(s.key_stride));
-    w.bd.resize(size_t(kQueries) * size_t(s.band));
-    w.numerators.resize(size_t(kQueries) * size_t(s.key_cols));
-    w.qu.assign(size_t(kQueries * pairs), 0);
-    w.qv.assign(size_t(kQueries * pairs), 0);
-    for_each_block(dst, s, int(bu->ne[1]), ith, nth, [&](int h, int64_t i0, int live) {
-        if (w.head != h) quantize_head(k, p, v, h, s, w);
-        std::fill(w.qu.begin(), w.qu.end(), 0);
-        std::fill(w.qv.begin(), w.qv.end(), 0);
-        for (int r = 0; r < live; ++r) {
-            const float * qi = row_of(q, i0 + r) + h * s.dk;
-            w.qu_scale[r] = biased_query(qi, in.u_of(h, s.dk), s.dk, levels, w.qu.data() + r * pairs);
-            w.qv_scale[r] = biased_query(qi, in.v_of(h, s.dk), s.dk, levels, w.qv.data() + r * pairs);
-        }
-        attend_block(dst, h, i0, live, s, w, scale);
-    });
-}
+void attention_i16_op(ggml_tensor * dst, int ith, int nth, void *) { run_blocks<Zmm>(dst, ith, nth); }
 
 #else
 
@@ -328,9 +281,23 @@ void attention_i16_op(ggml_tensor *, int, int, void *) {}
 
 #endif
 
-bool int16_attention_available(int64_t dk) {
-    static const bool ok = cpu_has_avx512_vnni();
-    return ok && dk % 16 == 0 && dk <= kMaxHeadDim;
+namespace {
+/** The AttentionInt16 row of the kernel registry this CPU runs (registry.cpp), or nullptr. */
+const OpKernelRow * int16_row() {
+    static const OpKernelRow * row = choose_op_kernel(FusedOp::AttentionInt16);
+    return row;
+}
+}  // namespace
+
+bool int16_attention_available(int64_t dk) { return int16_row() != nullptr && dk % 16 == 0 && dk <= kMaxHeadDim; }
+
+ggml_custom_op_t attention_i16_body() {
+    switch (int16_row() != nullptr ? int16_row()->id : OpKernelId::AttentionI16Vnni) {
+        case OpKernelId::AttentionI16AvxVnni: return attention_i16_avx_vnni_vex_op;
+        case OpKernelId::AttentionI16AvxVnniEvex: return attention_i16_avx_vnni_evex_op;
+        case OpKernelId::AttentionI16Avx2: return attention_i16_avx2_op;
+        default: return attention_i16_op;
+    }
 }
 
 }  // namespace parakeet

@@ -16,8 +16,8 @@ namespace parakeet {
 bool fused_attention_available();
 
 /**
- * The 14-bit variant (attention_i16_vnni.cpp) runs on this CPU (AVX512-VNNI) for heads of dk channels:
- * a multiple of 16 up to 512.
+ * The 14-bit variant (attention_i16_vnni.cpp; below AVX-512 its 256-bit twins, attention_i16_ymm.h: the
+ * registry's AttentionInt16 rows) runs on this CPU for heads of dk channels: a multiple of 16 up to 512.
  */
 bool int16_attention_available(int64_t dk);
 /** Frames the 14-bit op takes at most (its context sums stay exact in int32); longer calls run in F32. */
@@ -43,7 +43,7 @@ ggml_tensor * amx_position_words(ggml_context * ctx, ggml_tensor * p, ggml_tenso
 /** What the op's products run on. */
 enum class AttentionProducts {
     F32,      // exact F32 (attention_f32_avx512.cpp)
-    Int16,    // 14-bit integers on VPDPWSSD (attention_i16_vnni.cpp): int16_attention_available
+    Int16,    // 14-bit integers on VPDPWSSD / VPMADDWD (attention_i16_vnni.cpp, attention_i16_ymm.h): int16_attention_available
     AmxBf16,  // BF16 on AMX tiles (attention_amx_bf16.cpp): amx_attention_available
 };
 
