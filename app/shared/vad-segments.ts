@@ -53,19 +53,12 @@ export function confirmLevel(threshold: number): number {
 
 /**
  * Speech segments, in samples, of audio of `totalSamples` whose chunk i (of `chunkSamples`) has speech
- * probability probs[i]. `halfPhase` (optional): a second VAD state's probabilities on the same audio from
- * half a chunk in (its chunk j spans [(j + ½)·chunk, (j + 1½)·chunk)); an onset whose half-phase chunk
- * before it already reaches the threshold starts half a chunk earlier (the onset known to 16 ms, not 32).
+ * probability probs[i].
  */
 export function speechSegments(
   probs: ArrayLike<number>, chunkSamples: number, sampleRate: number, totalSamples: number,
-  options: VadSegmentOptions = DEFAULT_VAD_SEGMENT_OPTIONS, halfPhase?: ArrayLike<number>,
+  options: VadSegmentOptions = DEFAULT_VAD_SEGMENT_OPTIONS,
 ): SampleSegment[] {
-  const half = Math.floor(chunkSamples / 2);
-  const onsetOf = (start: number): number => {
-    const j = start / chunkSamples - 1;
-    return halfPhase && j >= 0 && j < halfPhase.length && halfPhase[j]! >= options.threshold ? start - half : start;
-  };
   const minSpeech = (options.minSpeechMs / 1000) * sampleRate;
   const minSilence = (options.minSilenceMs / 1000) * sampleRate;
   const pad = Math.round((options.padMs / 1000) * sampleRate);
@@ -87,14 +80,14 @@ export function speechSegments(
     if (start < 0 || p >= release) continue;
     if (silenceFrom < 0) silenceFrom = at;
     if (at + chunkSamples - silenceFrom < minSilence) continue;
-    if (silenceFrom - start >= minSpeech && peak >= confirm) raw.push({ start: onsetOf(start), end: silenceFrom });
+    if (silenceFrom - start >= minSpeech && peak >= confirm) raw.push({ start, end: silenceFrom });
     start = -1;
     silenceFrom = -1;
     peak = 0;
   }
   if (start >= 0) {
     const end = silenceFrom >= 0 ? silenceFrom : totalSamples;
-    if (end - start >= minSpeech && peak >= confirm) raw.push({ start: onsetOf(start), end: Math.min(end, totalSamples) });
+    if (end - start >= minSpeech && peak >= confirm) raw.push({ start, end: Math.min(end, totalSamples) });
   }
   const tail = Math.max(pad, Math.round(((options.tailMs ?? 0) / 1000) * sampleRate));
   return padSegments(raw, pad, tail, totalSamples);

@@ -33,11 +33,6 @@ interface Cut {
   joinGapSec?: number;
   /** Live: each segment decoded as the session decodes it, exactly [start, end) (no window planning). */
   live?: boolean;
-  /**
-   * Start picked by the model: each window decoded from these shifts of its start (ms, + later), keeping the
-   * hypothesis with the highest mean word confidence (the first listed on a tie).
-   */
-  startShiftsMs?: number[];
 }
 
 interface Decoded {
@@ -62,10 +57,6 @@ function errorsByPosition(ops: readonly AlignOp[]): { onset: number; middle: num
   return out;
 }
 
-function meanConfidence(words: readonly { confidence: number }[]): number {
-  return words.length === 0 ? 0 : words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
-}
-
 async function decode(asr: Model, pcm: Float32Array, cut: Cut): Promise<Decoded> {
   const segments = await cut.segments(pcm);
   const frame = Math.round(asr.info().frameSec * RATE);
@@ -76,14 +67,7 @@ async function decode(asr: Model, pcm: Float32Array, cut: Cut): Promise<Decoded>
   const words: Decoded['words'] = [];
   const decoded: Decoded['windows'] = [];
   for (const w of windows) {
-    let result = await asr.transcribe(pcm.slice(w.begin, w.end), { sampleRate: RATE });
-    let best = meanConfidence(result.words);
-    for (const ms of (cut.startShiftsMs ?? []).filter((m) => m !== 0)) {
-      const begin = Math.min(w.end - 1, Math.max(0, w.begin + Math.round((ms / 1000) * RATE)));
-      const candidate = await asr.transcribe(pcm.slice(begin, w.end), { sampleRate: RATE });
-      const score = meanConfidence(candidate.words);
-      if (score > best) [result, best] = [candidate, score];
-    }
+    const result = await asr.transcribe(pcm.slice(w.begin, w.end), { sampleRate: RATE });
     const kept = keepConfidentWords(result.words, cut.floor);
     words.push(...kept);
     decoded.push({ ...w, text: kept.map((k) => k.text).join(' ') });
@@ -122,17 +106,8 @@ export async function silenceGuardsTable(opts: {
     probsCache.set(pcm, probs);
     return probs;
   };
-  // A second Silero state on the same audio from half a chunk (256 samples) in: onsets to 16 ms.
-  const halfPhaseCache = new Map<Float32Array, Float32Array>();
-  const halfPhaseOf = async (pcm: Float32Array): Promise<Float32Array> => {
-    const cached = halfPhaseCache.get(pcm);
-    if (cached) return cached;
-    const probs = await probsOf(pcm.subarray(256));
-    halfPhaseCache.set(pcm, probs);
-    return probs;
-  };
-  const silero = (padMs: number, trimMs: number, tailMs = SPEECH_TAIL_MS, halfPhase = false) => async (pcm: Float32Array) =>
-    trimSegmentEdges(speechSegments(await probsOf(pcm), 512, RATE, pcm.length, fileOptions(padMs, tailMs), halfPhase ? await halfPhaseOf(pcm) : undefined), trimMs, RATE);
+  const silero = (padMs: number, trimMs: number, tailMs = SPEECH_TAIL_MS) => async (pcm: Float32Array) =>
+    trimSegmentEdges(speechSegments(await probsOf(pcm), 512, RATE, pcm.length, fileOptions(padMs, tailMs)), trimMs, RATE);
   // A live source's cut (dictation, meeting tracks): the Segmenter on Silero's verdicts, the pause and tail
   // of the settings, a segment opening once its speech lasted `minSpeechMs` and starting `padMs` before its onset.
   const sileroLive = (padMs: number, minSpeechMs = DEFAULT_DICTATION.vadMinSpeechMs) => async (pcm: Float32Array): Promise<SampleSegment[]> => {
@@ -167,10 +142,6 @@ export async function silenceGuardsTable(opts: {
     { label: `Silero pad ${preRoll} conf >= 0.5`, segments: silero(preRoll, 0), floor: 0.5 },
     { label: 'Silero pad 100', segments: silero(100, 0), floor: 0 },
     { label: 'Silero pad 0', segments: silero(0, 0), floor: 0 },
-    { label: `Silero half-chunk onset, pad ${pad}`, segments: silero(pad, 0, tail, true), floor: 0 },
-    { label: 'Silero half-chunk onset, pad 16', segments: silero(16, 0, tail, true), floor: 0 },
-    { label: 'Silero start by model -16/0/+16 ms', segments: app, floor: 0, startShiftsMs: [0, -16, 16] },
-    { label: 'Silero half-chunk + start by model', segments: silero(pad, 0, tail, true), floor: 0, startShiftsMs: [0, -16, 16] },
     { label: `live: Silero (app: pad ${pad}, tail ${tail})`, segments: sileroLive(pad), floor: 0, live: true },
     { label: 'live: Silero, no minimum speech', segments: sileroLive(pad, 0), floor: 0, live: true },
     { label: `live: Silero, pre-roll ${preRoll}`, segments: sileroLive(preRoll), floor: 0, live: true },

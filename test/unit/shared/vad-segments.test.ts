@@ -19,20 +19,6 @@ function probs(pattern: string): Float32Array {
   return Float32Array.from([...pattern].map((c) => (c === '#' ? 0.9 : c === '+' ? 0.45 : 0.05)));
 }
 
-test('a half-phase VAD state moves an onset half a chunk earlier only when its straddling chunk is speech', () => {
-  const p = probs('....##########..........');
-  const noPad = { ...OPTS, padMs: 0 };
-  // Half-phase chunk j spans [(j + ½)·CHUNK, (j + 1½)·CHUNK): chunk 3 straddles the onset at chunk 4.
-  const early = probs('...#########............');
-  assert.equal(speechSegments(p, CHUNK, RATE, p.length * CHUNK, noPad, early)[0]!.start, 4 * CHUNK - CHUNK / 2);
-  const late = probs('....#########...........');
-  assert.equal(speechSegments(p, CHUNK, RATE, p.length * CHUNK, noPad, late)[0]!.start, 4 * CHUNK, 'half phase speech only after the onset');
-  assert.equal(speechSegments(p, CHUNK, RATE, p.length * CHUNK, noPad)[0]!.start, 4 * CHUNK, 'no half phase: the chunk grid');
-  // The pad still applies from the refined onset, and the end is untouched.
-  const padded = speechSegments(p, CHUNK, RATE, p.length * CHUNK, OPTS, early)[0]!;
-  assert.deepEqual(padded, { start: 4 * CHUNK - CHUNK / 2 - 480, end: 14 * CHUNK + 480 });
-});
-
 test('speech chunks become padded segments; short speech and short silence do not count', () => {
   const p = probs('....##########....########..........#....');
   const segs = speechSegments(p, CHUNK, RATE, p.length * CHUNK, OPTS);
