@@ -55,7 +55,8 @@ TEST(vex_avx_vnni_rows_equal_their_evex_builds_under_the_sigill_trap) {
         return;
     const std::pair<KernelId, KernelId> pairs[] = {{KernelId::Q8_0AvxVnni, KernelId::Q8_0AvxVnniEvex},
                                                    {KernelId::I16AvxVnni, KernelId::I16AvxVnniEvex},
-                                                   {KernelId::Int8ChannelAvxVnni, KernelId::Int8ChannelAvxVnniEvex}};
+                                                   {KernelId::Int8ChannelAvxVnni, KernelId::Int8ChannelAvxVnniEvex},
+                                                   {KernelId::Q4_KAvxVnni, KernelId::Q4_KAvxVnniEvex}};
     std::mt19937 rng(42);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     const int64_t rows = 96, cols = 1024;
@@ -64,12 +65,15 @@ TEST(vex_avx_vnni_rows_equal_their_evex_builds_under_the_sigill_trap) {
     for (float & v : bias) v = normal(rng);
     std::vector<uint8_t> q8(ggml_row_size(GGML_TYPE_Q8_0, cols) * size_t(rows));
     ggml_quantize_chunk(GGML_TYPE_Q8_0, w.data(), q8.data(), 0, rows, cols, nullptr);
+    std::vector<uint8_t> q4k(ggml_row_size(GGML_TYPE_Q4_K, cols) * size_t(rows));  // cols: a multiple of 256
+    ggml_quantize_chunk(GGML_TYPE_Q4_K, w.data(), q4k.data(), 0, rows, cols, nullptr);
     parakeet_tests::VexVnniTrap trap;
     for (const auto & [vex_id, evex_id] : pairs) {
         const KernelRow & vex = kernel_row(vex_id);
         const KernelRow & evex = kernel_row(evex_id);
-        const WeightData weight =
-                vex_id == KernelId::Q8_0AvxVnni ? WeightData{q8.data(), GGML_TYPE_Q8_0, rows, cols} : WeightData{w.data(), GGML_TYPE_F32, rows, cols};
+        const WeightData weight = vex_id == KernelId::Q8_0AvxVnni   ? WeightData{q8.data(), GGML_TYPE_Q8_0, rows, cols}
+                                  : vex_id == KernelId::Q4_KAvxVnni ? WeightData{q4k.data(), GGML_TYPE_Q4_K, rows, cols}
+                                                                    : WeightData{w.data(), GGML_TYPE_F32, rows, cols};
         for (int64_t frames : {1, 4, 9, 17}) {
             std::vector<float> x(static_cast<size_t>(cols * frames));
             for (float & v : x) v = normal(rng);
