@@ -14,7 +14,7 @@ for run in $(seq 1 "$runs"); do
     binary=${!build}
     "$binary" --cpu-time --ymm | awk -v build="$build" -v run="$run" '
       /^per-channel int8 and F32/ { table = 1; next }
-      table && /\|/ {
+      table && /\|/ && !/^shape/ {
         split($0, halves, "|"); n = split(halves[2], cells, " "); label = halves[1]; sub(/ +$/, "", label)
         frames = label; sub(/.* /, "", frames); sub(/ +[0-9]+$/, "", label)
         printf "%s %s %-17s %4s %s\n", build, run, label, frames, cells[6]
