@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <iostream>
 #include <iterator>
 #include <random>
@@ -83,6 +84,43 @@ TEST(f32_avx2_panels_match_float64_for_1_to_17_frames) {
         ran += check_kernels(h, widened, shape.rows, shape.cols, rng);
     }
     CHECK(ran > 0);
+}
+
+// "Exact" for the AVX-512 panels means one F32 FMA chain per output, over k in order from 0: the
+// tiling, k blocks, spans, frame blocks and the packed copy of the activations only change where
+// values are read from. So the output equals that chain bit for bit, on shapes that cross every
+// blocking boundary (several spans of 1024 inputs, a partial k block, two frame blocks, a short tile).
+TEST(f32_avx512_panels_equal_one_in_order_fma_chain_per_output) {
+    if (parakeet_tests::skip_unless(cpu_has_avx512f(), "no AVX-512 on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+    std::mt19937 rng(23);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    const int64_t rows = 64, cols = 2100;
+    std::vector<float> w(size_t(rows * cols));
+    for (float & v : w) v = normal(rng) / std::sqrt(float(cols));
+    for (const int64_t frames : {int64_t(5), int64_t(131)}) {
+        ggml_init_params params = {size_t(64) << 20, nullptr, false};
+        ggml_context * ctx = ggml_init(params);
+        ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
+        float * xd = static_cast<float *>(x->data);
+        for (int64_t i = 0; i < cols * frames; ++i) xd[i] = normal(rng);
+        std::vector<uint8_t> storage(64);
+        const PackedF32Matrix m(w.data(), rows, cols, aligned64(storage, PackedF32Matrix::storage_bytes(rows, cols)), F32Kernel::Avx512);
+        ggml_tensor * y = m.apply(ctx, x, "w", Epilogue{});
+        ggml_cgraph * graph = ggml_new_graph(ctx);
+        ggml_build_forward_expand(graph, y);
+        CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, 2)), int(GGML_STATUS_SUCCESS));
+        int64_t differing = 0;
+        for (int64_t t = 0; t < frames; ++t)
+            for (int64_t o = 0; o < rows; ++o) {
+                float chain = 0.0f;
+                for (int64_t i = 0; i < cols; ++i) chain = std::fma(xd[t * cols + i], w[size_t(o * cols + i)], chain);
+                const float got = static_cast<const float *>(y->data)[t * rows + o];
+                differing += std::memcmp(&got, &chain, sizeof(float)) != 0 ? 1 : 0;
+            }
+        if (differing != 0) std::cerr << "  " << frames << " frames: " << differing << " outputs differ from the in-order FMA chain\n";
+        CHECK_EQ(differing, int64_t(0));
+        ggml_free(ctx);
+    }
 }
 
 TEST(f32_kernel_choice_follows_the_cpu) {
