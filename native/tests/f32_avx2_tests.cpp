@@ -86,12 +86,14 @@ TEST(f32_avx2_panels_match_float64_for_1_to_17_frames) {
     CHECK(ran > 0);
 }
 
-// "Exact" for the AVX-512 panels means one F32 FMA chain per output, over k in order from 0: the
+namespace {
+
+// "Exact" for the panel kernels means one F32 FMA chain per output, over k in order from 0: the
 // tiling, k blocks, spans, frame blocks and the packed copy of the activations only change where
 // values are read from. So the output equals that chain bit for bit, on shapes that cross every
-// blocking boundary (several spans of 1024 inputs, a partial k block, two frame blocks, a short tile).
-TEST(f32_avx512_panels_equal_one_in_order_fma_chain_per_output) {
-    if (parakeet_tests::skip_unless(cpu_has_avx512f(), "no AVX-512 on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+// blocking boundary of both kernels (several spans of 512 and 1024 inputs, a partial k block, two
+// and three frame blocks, a short tile).
+void check_panels_equal_in_order_fma_chains(F32Kernel kernel) {
     std::mt19937 rng(23);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     const int64_t rows = 64, cols = 2100;
@@ -104,7 +106,7 @@ TEST(f32_avx512_panels_equal_one_in_order_fma_chain_per_output) {
         float * xd = static_cast<float *>(x->data);
         for (int64_t i = 0; i < cols * frames; ++i) xd[i] = normal(rng);
         std::vector<uint8_t> storage(64);
-        const PackedF32Matrix m(w.data(), rows, cols, aligned64(storage, PackedF32Matrix::storage_bytes(rows, cols)), F32Kernel::Avx512);
+        const PackedF32Matrix m(w.data(), rows, cols, aligned64(storage, PackedF32Matrix::storage_bytes(rows, cols)), kernel);
         ggml_tensor * y = m.apply(ctx, x, "w", Epilogue{});
         ggml_cgraph * graph = ggml_new_graph(ctx);
         ggml_build_forward_expand(graph, y);
@@ -121,6 +123,18 @@ TEST(f32_avx512_panels_equal_one_in_order_fma_chain_per_output) {
         CHECK_EQ(differing, int64_t(0));
         ggml_free(ctx);
     }
+}
+
+}  // namespace
+
+TEST(f32_avx512_panels_equal_one_in_order_fma_chain_per_output) {
+    if (parakeet_tests::skip_unless(cpu_has_avx512f(), "no AVX-512 on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+    check_panels_equal_in_order_fma_chains(F32Kernel::Avx512);
+}
+
+TEST(f32_avx2_panels_equal_one_in_order_fma_chain_per_output) {
+    if (parakeet_tests::skip_unless(cpu_has_avx2(), "no AVX2 on this CPU (or PARAKEET_CPU_CLASS caps it)")) return;
+    check_panels_equal_in_order_fma_chains(F32Kernel::Avx2);
 }
 
 TEST(f32_kernel_choice_follows_the_cpu) {

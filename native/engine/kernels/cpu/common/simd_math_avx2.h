@@ -31,6 +31,18 @@
 
 namespace parakeet {
 
+/**
+ * Makes `v` a register value at this point, so that the compiler cannot move the integer sums of a
+ * block around it. The 256-bit integer GEMM tiles (i16/q8_0 ymm) sum products into int32 lanes; integer
+ * adds being associative, GCC 12 computed all of a block's products first, spilled them to the stack
+ * and summed them afterwards (a 6-frame i16 tile: ≈ 460 stores a block; i16_avx2 ran at 15–20 G
+ * multiply-adds/s on Zen 3, 35–50 with this). Emits no instruction; the sums stay exact either way.
+ */
+template <typename Vector>
+static inline __attribute__((always_inline)) void keep_in_register(Vector & v) {
+    __asm__("" : "+x"(v));
+}
+
 // sigmoid512's arithmetic on 8 lanes (simd_math.h says why each step is as it is), with the
 // division exact (VDIVPS on ymm) where AVX2 has no RCP14: within an ulp of sigmoid512's result.
 PARAKEET_AVX2 static inline __m256 sigmoid256(__m256 x) {
