@@ -30,6 +30,9 @@ const clipPath = join(dir, 'clip.f32');
 const features = listDevices().find((d) => d.type === 'cpu')?.cpuFeatures ?? [];
 const skipNoAvx2 = features.includes('PARAKEET_AVX2') ? false : 'this CPU has no AVX2 + FMA + F16C (or PARAKEET_CPU_CLASS caps it)';
 const skipNoVnni512 = features.includes('PARAKEET_AVX512_VNNI') ? false : 'no AVX512-VNNI here to compare the 256-bit classes with';
+/** A class the CPU lacks cannot be forced (PARAKEET_CPU_CLASS only caps): avx_vnni needs AVX-VNNI, VEX or EVEX. */
+const skipClass = (cpuClass: 'avx2' | 'avx_vnni'): string | false =>
+  skipNoAvx2 || (cpuClass === 'avx_vnni' && !features.includes('PARAKEET_AVX_VNNI') ? 'this CPU has no AVX-VNNI (VEX or EVEX): the avx_vnni class cannot run here' : false);
 
 /** The cases: the F32 model under four weight types, and its Q8_0 twin under auto ('q8_0 file'). */
 const CASES = ['q8_0', 'int8', 'i16', 'f32', 'q8_0 file'] as const;
@@ -77,7 +80,7 @@ before(() => {
 describe('the 256-bit kernels run whole models under a forced class', () => {
   let wide: Map<Case, DecoderParityCase> | undefined;
   for (const cpuClass of ['avx2', 'avx_vnni'] as const) {
-    test(`PARAKEET_CPU_CLASS=${cpuClass}: weightType q8_0, int8, i16, f32 and a Q8_0 file under auto on the ${cpuClass} kernels, as near float64 as AVX512-VNNI`, { skip: skipNoAvx2 }, async (t) => {
+    test(`PARAKEET_CPU_CLASS=${cpuClass}: weightType q8_0, int8, i16, f32 and a Q8_0 file under auto on the ${cpuClass} kernels, as near float64 as AVX512-VNNI`, { skip: skipClass(cpuClass) }, async (t) => {
       const rows = runClass(cpuClass);
       for (const c of CASES) {
         const row = rows.get(c);

@@ -42,11 +42,10 @@ after(() => {
   pinned?.dispose();
 });
 
-function assertSameDecode(label: string, a: TranscribeResult, b: TranscribeResult): void {
+function assertSameDecode(label: string, a: TranscribeResult, b: TranscribeResult, tolerance: number): void {
   const rel = relL2(a.encoder!.data, b.encoder!.data, a.encoder!.validFrames * a.encoder!.dim);
   console.log(`${label}: encoder rel L2 ${fmt(rel)} against the direct path`);
-  // The same kernels on the same device, and the CPU's F32 ops for the pinned ones: rounding only.
-  assert.ok(rel < 1e-4, `${label}: encoder outputs differ (rel L2 ${fmt(rel)})`);
+  assert.ok(rel < tolerance, `${label}: encoder outputs differ (rel L2 ${fmt(rel)})`);
   assert.deepEqual(ids(b.tokens), ids(a.tokens), `${label}: tokens`);
   assert.equal(b.text, a.text, `${label}: text`);
 }
@@ -60,7 +59,7 @@ describe(`ggml_backend_sched over {${VULKAN_DEVICE}, CPU}`, () => {
       const b = await scheduled!.transcribe(pcm, { decoder, captureEncoder: true });
       assert.deepEqual(a.devicesRan, [VULKAN_DEVICE]);
       assert.deepEqual(b.devicesRan, [VULKAN_DEVICE], 'Vulkan runs every op: the scheduler has nothing to give the CPU');
-      assertSameDecode(`scheduled ${decoder}`, a, b);
+      assertSameDecode(`scheduled ${decoder}`, a, b, 1e-4);  // the same kernels on the same device: rounding only
     }
   });
 
@@ -70,7 +69,10 @@ describe(`ggml_backend_sched over {${VULKAN_DEVICE}, CPU}`, () => {
       const a = await direct!.transcribe(pcm, { decoder, captureEncoder: true });
       const b = await pinned!.transcribe(pcm, { decoder, captureEncoder: true });
       assert.deepEqual(b.devicesRan, [VULKAN_DEVICE, 'CPU'], 'the pinned ops ran on the CPU, the rest on the device');
-      assertSameDecode(`pinned ${decoder}`, a, b);
+      // The CPU's F32 ops for the pinned ones: ggml's CPU SOFT_MAX/NORM sum and exponentiate in another order than
+      // the device's shaders (and per ISA build), so the decode moves by that through the layers: 2.4e-5 on Zen 4
+      // with Mesa 25, 1.7e-4 on an AVX2-only Zen 3 with Mesa 22.3.6. A misplaced or broken op moves it far more.
+      assertSameDecode(`pinned ${decoder}`, a, b, 5e-4);
     }
   });
 });
