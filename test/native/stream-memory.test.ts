@@ -1,6 +1,6 @@
 // Memory stays flat over a long stream (issue 39: parakeet.cpp's streaming leaks 19–35 MB per second of
 // audio): ten minutes of audio through one stream of a tiny EOU-family model (3750 chunks), the RSS
-// after minute 2 and after minute 10 within a few MB. Graphs and buffers are made for the first chunk
+// of minutes 2–4 and of minutes 8–10 (medians) within a few MB. Graphs and buffers are made for the first chunk
 // of each shape only; a leak of even one chunk's activations or a graph per chunk would show here.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -21,7 +21,11 @@ test('ten minutes through one stream: RSS grows by less than 4 MB after minute 2
   assert.ok(out.gc, 'the child could collect garbage before measuring');
   assert.equal(out.rssMb.length, 10);
   assert.ok(out.chunks >= 3700, `every chunk ran (${out.chunks})`);
-  const growth = out.rssMb[9] - out.rssMb[1];
+  // Medians of minutes 2–4 and 8–10, not single samples: one sample swings by a few MB with what the allocator
+  // holds at that instant (a CI run read 84.0 at minute 2 and 88.9 at minute 10 around a flat 87.1), while a leak
+  // moves every later sample.
+  const median3 = (v: number[]) => [...v].sort((a, b) => a - b)[1];
+  const growth = median3(out.rssMb.slice(7, 10)) - median3(out.rssMb.slice(1, 4));
   console.log(`RSS by minute (MB): ${out.rssMb.map((v) => v.toFixed(1)).join(' ')}; ${out.chunks} chunks, ${out.tokens} tokens`);
-  assert.ok(growth < 4, `RSS grew ${growth.toFixed(1)} MB from minute 2 to minute 10`);
+  assert.ok(growth < 4, `RSS grew ${growth.toFixed(1)} MB from minutes 2–4 to minutes 8–10 (medians)`);
 });
