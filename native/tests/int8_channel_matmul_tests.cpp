@@ -1,4 +1,5 @@
-// The per-channel int8 kernel (weightType 'int8') against its own integer formula: every output
+// The per-channel int8 kernel (weightType 'int8') this CPU runs (512-bit VNNI, or the 256-bit AVX-VNNI
+// or AVX2 one: the packer's default) against its own integer formula: every output
 // y[t][r] = float(Σ q_x[t]·q_w[r] − z[t]·Σ q_w[r]) · (s_w[r] · s_x[t]) from the packed weights and the
 // quantized activation rows, bit for bit. The shapes reach every traversal the kernel has: panel
 // pairs in tiles of 3 frames with their 1–2 frame tails, a thread's lone panel in tiles of 6, k chunks
@@ -37,7 +38,7 @@ int8_t packed_weight(const PackedI8ChannelMatrix & m, int64_t r, int64_t i) { re
 }  // namespace
 
 TEST(i8_channel_matmul_equals_its_integer_formula) {
-    if (parakeet_tests::skip_unless(cpu_has_avx512_vnni(), "no AVX512-VNNI on this CPU")) return;
+    if (parakeet_tests::skip_unless(int8_kernels_available(), "no int8 kernel of the engine's runs on this CPU")) return;
     std::mt19937 rng(5);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     // 96 rows: a pair and a lone panel (2 threads: the pair on one, the lone panel on the other);
@@ -47,7 +48,7 @@ TEST(i8_channel_matmul_equals_its_integer_formula) {
     for (const Case & c : cases)
         for (const bool amx : {false, true}) {
             if (amx && !(amx_bf16_usable() && channel_amx_fits(c.rows, c.cols))) continue;
-            if (!amx && c.frames > 100) continue;  // the VNNI kernel's traversal is covered by the small cases
+            if (!amx && c.frames > 100) continue;  // the VNNI and 256-bit traversals are covered by the small cases
             std::vector<float> w(size_t(c.rows * c.cols));
             for (float & v : w) v = normal(rng) / std::sqrt(float(c.cols));
             std::vector<uint8_t> storage;
@@ -82,7 +83,7 @@ TEST(i8_channel_matmul_equals_its_integer_formula) {
                 }
             }
             if (differing != 0)
-                std::cerr << "  " << (amx ? "AMX" : "VNNI") << " cols " << c.cols << " rows " << c.rows << " frames " << c.frames << " threads "
+                std::cerr << "  " << (amx ? "AMX" : m.layout_name()) << " cols " << c.cols << " rows " << c.rows << " frames " << c.frames << " threads "
                           << c.threads << ": " << differing << " outputs differ\n";
             CHECK_EQ(differing, size_t(0));
             ggml_free(ctx);

@@ -197,3 +197,68 @@ TEST(q8_kernel_choice_follows_the_cpu) {
     CHECK_EQ(int8_kernels_available(), int8_kernel_runs_here(chosen));
     CHECK_EQ(std::string(q8_kernel_layout(Int8Kernel::AvxVnniEvex)), std::string("q8_0_avx_vnni_evex"));
 }
+
+// Bit for bit, not within a tolerance: every Q8_0 kernel's output is, per output, one in-order chain
+// acc = fma(float(block's integer dot), row scale · frame scale, acc) over the blocks, from 0 — the
+// order of the traversal (chunks of 64 blocks stored to y and read back, frames in tiles of 1–7,
+// rows in vectors of 8) must never show in the result. So a change in how a tile walks its frames,
+// rows and blocks (q8_0_ymm_tile.inc's AVX2 loop runs each row vector over all the tile's frames)
+// keeps the engine's output bit-identical, on every tile size.
+TEST(q8_kernels_equal_one_in_order_fma_chain_per_output) {
+    if (parakeet_tests::skip_unless(int8_kernels_available(), "no Q8_0 kernel of the engine's runs on this CPU")) return;
+    std::mt19937 rng(23);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    const Shape shapes[] = {{32, 32}, {64, 2080}, {96, 544}};
+    const int64_t frame_counts[] = {1, 2, 5, 6, 7, 13, 14, 19};
+    int ran = 0;
+    for (const Shape shape : shapes) {
+        const std::vector<BlockQ8> q8 = random_q8_weights(shape.rows, shape.cols, rng);
+        const int64_t nb = shape.cols / 32;
+        const size_t packed_bytes = PackedQ8Matrix::storage_bytes(shape.rows, shape.cols);
+        std::vector<std::unique_ptr<PackedQ8Matrix>> packed;
+        std::vector<Int8Kernel> packed_kernels;
+        std::vector<std::vector<uint8_t>> storages(std::size(kAllKernels));
+        for (size_t i = 0; i < std::size(kAllKernels); ++i) {
+            if (!int8_kernel_runs_here(kAllKernels[i])) continue;
+            packed.push_back(std::make_unique<PackedQ8Matrix>(q8.data(), shape.rows, shape.cols, aligned64(storages[i], packed_bytes), kAllKernels[i]));
+            packed_kernels.push_back(kAllKernels[i]);
+        }
+        for (int64_t frames : frame_counts) {
+            std::vector<float> x(size_t(shape.cols * frames));
+            for (float & v : x) v = normal(rng);
+            const size_t row_bytes = q8_activation_row_bytes(shape.cols);
+            std::vector<uint8_t> xq(row_bytes * size_t(frames));
+            for (int64_t t = 0; t < frames; ++t) quantize_q8_activation_row(x.data() + t * shape.cols, shape.cols, xq.data() + size_t(t) * row_bytes);
+            std::vector<float> want(size_t(shape.rows * frames));
+            for (int64_t t = 0; t < frames; ++t) {
+                const uint8_t * row = xq.data() + size_t(t) * row_bytes;
+                const float * frame_scales = reinterpret_cast<const float *>(row + shape.cols);
+                for (int64_t o = 0; o < shape.rows; ++o) {
+                    float acc = 0.0f;
+                    for (int64_t b = 0; b < nb; ++b) {
+                        const BlockQ8 & block = q8[size_t(o * nb + b)];
+                        int32_t dot = 0;
+                        for (int j = 0; j < 32; ++j) dot += int32_t(block.qs[j]) * int32_t(int8_t(row[b * 32 + j]));
+                        acc = std::fma(float(dot), ggml_fp16_to_fp32(block.d) * frame_scales[b], acc);
+                    }
+                    want[size_t(t * shape.rows + o)] = acc;
+                }
+            }
+            for (size_t i = 0; i < packed.size(); ++i) {
+                const Int8Kernel kernel = packed_kernels[i];
+                const PackedQ8Matrix & m = *packed[i];
+                std::vector<float> got(want.size());
+                m.multiply(xq.data(), row_bytes, frames, got.data(), size_t(shape.rows), 0, shape.rows / 32);
+                int differing = 0;
+                for (size_t i = 0; i < got.size(); ++i) differing += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
+                if (differing != 0) {
+                    std::cerr << "  " << kernel_label(kernel) << " " << shape.rows << " × " << shape.cols << ", " << frames << " frames: " << differing
+                              << " of " << got.size() << " outputs differ from the chain\n";
+                }
+                CHECK_EQ(differing, 0);
+                ++ran;
+            }
+        }
+    }
+    CHECK(ran > 0);
+}

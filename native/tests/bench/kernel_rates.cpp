@@ -14,6 +14,9 @@
 //   --i16      the 14-bit kernels of every width this CPU runs (i16_avx2, i16_avx_vnni, i16_vnni)
 //              beside the exact F32 ones (f32_avx2, f32_avx512): whether 'auto' should run F32
 //              files on 14-bit integers on a class. Each product quantizes its own activations.
+//   --ports    AVX2's ways to sum 8-bit products exactly (sign-taking s8·s8, ORT's u8·s8, 16-bit,
+//              F32), in multiply-adds per cycle: why the exact Q8_0 and int8 cells have a lower
+//              ceiling than ONNX Runtime's saturating u8·s8 on an AVX2-only CPU.
 //   --cpu-time (before the mode) times with the process's CPU time instead of the wall clock: on
 //              a machine shared with other work, time spent waiting for a core does not count
 //              (caches and memory bandwidth are still shared).
@@ -495,6 +498,81 @@ std::string cpu_model() {
     return name + " (family " + family + ", model " + model + ")";
 }
 
+
+/*
+ * `--ports`: what AVX2 (no VNNI) allows an 8-bit dot product, measured as instruction mixes in
+ * registers, 8 steps per loop on 7 accumulators, each step 32 multiply-adds (8 int32 lanes × 4 byte
+ * pairs). Each mix is a way to sum int8 products exactly into int32 with 256-bit AVX2:
+ *   exact s8·s8    VPSIGNB, VPMADDUBSW, VPMADDWD by ones, VPADDD: q8_0_avx2 and int8_channel_avx2
+ *                  (both operands signed: VPMADDUBSW needs one unsigned, so one takes the other's sign);
+ *   u8·s8          VPMADDUBSW, VPMADDWD by ones, VPADDD: one operand already unsigned, as ONNX
+ *                  Runtime's AVX2 int8 GEMM (MLAS U8S8) runs it: pairs of u8·s8 products can exceed
+ *                  int16 and saturate in VPMADDUBSW unless one operand is kept to 7 bits;
+ *   i16·i16        VPMADDWD, VPADDD per 16 multiply-adds, twice: i16_avx2 (weights as 16-bit);
+ *   f32 FMA        VFMADD231PS per 8, four times: the F32 kernels.
+ * Printed in multiply-adds per cycle, cycles from VFMADD231PS's throughput (two per cycle on
+ * every AVX2 core this project has met), and in G multiply-adds/s.
+ */
+#define PARAKEET_ALL_YMM "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+#define PARAKEET_STEP_SIGNED(acc, tmp, x) \
+    "vpsignb %%ymm13, %%" x ", %%" tmp "\n vpmaddubsw %%" tmp ", %%ymm15, %%" tmp "\n vpmaddwd %%" tmp ", %%ymm14, %%" tmp "\n vpaddd %%" tmp ", %%" acc ", %%" acc "\n"
+#define PARAKEET_STEP_U8S8(acc, tmp, x) "vpmaddubsw %%" x ", %%ymm15, %%" tmp "\n vpmaddwd %%" tmp ", %%ymm14, %%" tmp "\n vpaddd %%" tmp ", %%" acc ", %%" acc "\n"
+#define PARAKEET_STEP_I16(acc, tmp, x) \
+    "vpmaddwd %%" x ", %%ymm15, %%" tmp "\n vpaddd %%" tmp ", %%" acc ", %%" acc "\n vpmaddwd %%" x ", %%ymm13, %%" tmp "\n vpaddd %%" tmp ", %%" acc ", %%" acc "\n"
+#define PARAKEET_STEP_FMA(acc, tmp, x) \
+    "vfmadd231ps %%" x ", %%ymm15, %%" acc "\n vfmadd231ps %%" x ", %%ymm13, %%" tmp "\n vfmadd231ps %%" x ", %%ymm14, %%" acc "\n vfmadd231ps %%ymm13, %%ymm14, %%" tmp "\n"
+#define PARAKEET_EIGHT_STEPS(STEP) \
+    STEP("ymm0", "ymm8", "ymm12") STEP("ymm1", "ymm9", "ymm11") STEP("ymm2", "ymm10", "ymm12") STEP("ymm3", "ymm7", "ymm11") \
+    STEP("ymm4", "ymm8", "ymm12") STEP("ymm5", "ymm9", "ymm11") STEP("ymm6", "ymm10", "ymm12") STEP("ymm3", "ymm7", "ymm11")
+
+void avx2_mix_signed() {
+    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile(PARAKEET_EIGHT_STEPS(PARAKEET_STEP_SIGNED)::: PARAKEET_ALL_YMM);
+}
+void avx2_mix_u8s8() {
+    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile(PARAKEET_EIGHT_STEPS(PARAKEET_STEP_U8S8)::: PARAKEET_ALL_YMM);
+}
+void avx2_mix_i16() {
+    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile(PARAKEET_EIGHT_STEPS(PARAKEET_STEP_I16)::: PARAKEET_ALL_YMM);
+}
+void avx2_mix_fma() {
+    for (int64_t n = 0; n < kLoop; ++n) __asm__ volatile(PARAKEET_EIGHT_STEPS(PARAKEET_STEP_FMA)::: PARAKEET_ALL_YMM);
+}
+void avx2_fma_alone() {
+    for (int64_t n = 0; n < kLoop; ++n)
+        __asm__ volatile(
+                "vfmadd231ps %%ymm15, %%ymm14, %%ymm0\n vfmadd231ps %%ymm15, %%ymm14, %%ymm1\n vfmadd231ps %%ymm15, %%ymm14, %%ymm2\n"
+                "vfmadd231ps %%ymm15, %%ymm14, %%ymm3\n vfmadd231ps %%ymm15, %%ymm14, %%ymm4\n vfmadd231ps %%ymm15, %%ymm14, %%ymm5\n"
+                "vfmadd231ps %%ymm15, %%ymm14, %%ymm6\n vfmadd231ps %%ymm15, %%ymm14, %%ymm7\n vfmadd231ps %%ymm15, %%ymm14, %%ymm8\n"
+                "vfmadd231ps %%ymm15, %%ymm14, %%ymm9\n vfmadd231ps %%ymm15, %%ymm14, %%ymm10\n vfmadd231ps %%ymm15, %%ymm14, %%ymm11\n" ::
+                        : PARAKEET_ALL_YMM);
+}
+
+void port_rates() {
+    if (!cpu_has_avx2()) {
+        std::printf("--ports: no AVX2 on this CPU\n");
+        return;
+    }
+    std::printf("CPU: %s, one thread; AVX2 8-bit dot-product instruction mixes in registers (%s)\n", cpu_model().c_str(),
+                g_cpu_time ? "process CPU time" : "wall clock");
+    const double cycle = best_seconds_per_call(avx2_fma_alone) / (12.0 * kLoop / 2.0);  // two VFMADD231PS per cycle
+    std::printf("clock from VFMADD231PS's throughput: %.2f GHz\n", 1e-9 / cycle);
+    struct Mix {
+        const char * what;
+        void (*run)();
+    };
+    const Mix mixes[] = {
+            {"exact s8·s8: VPSIGNB + VPMADDUBSW + VPMADDWD + VPADDD (ours)", avx2_mix_signed},
+            {"u8·s8: VPMADDUBSW + VPMADDWD + VPADDD (ORT's MLAS U8S8)", avx2_mix_u8s8},
+            {"i16·i16: 2 × (VPMADDWD + VPADDD) (i16_avx2)", avx2_mix_i16},
+            {"f32: 4 × VFMADD231PS", avx2_mix_fma},
+    };
+    for (const Mix & mix : mixes) {
+        const double seconds = best_seconds_per_call(mix.run) / (8.0 * kLoop);  // per 32-multiply-add step
+        std::printf("  %-62s %5.2f cycles per 32 multiply-adds, %5.1f per cycle, %6.1f G/s\n", mix.what, seconds / cycle, 32.0 * cycle / seconds,
+                    32.0 / seconds / 1e9);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char ** argv) {
@@ -546,6 +624,10 @@ int main(int argc, char ** argv) {
     if (argc > 1 && std::strcmp(argv[1], "--cpu-time") == 0) {
         g_cpu_time = true;
         --argc, ++argv;
+    }
+    if (argc > 1 && std::strcmp(argv[1], "--ports") == 0) {
+        port_rates();
+        return 0;
     }
     if (argc > 1 && std::strcmp(argv[1], "--i16") == 0) {
         i16_rates(argc > 2 && std::strcmp(argv[2], "--quick") == 0);
