@@ -33,6 +33,8 @@ interface Cut {
   joinGapSec?: number;
   /** Live: each segment decoded as the session decodes it, exactly [start, end) (no window planning). */
   live?: boolean;
+  /** Digital silence put in front of each window before decoding (ms): a clean lead-in, as a string alone has. */
+  leadMs?: number;
 }
 
 interface Decoded {
@@ -67,7 +69,10 @@ async function decode(asr: Model, pcm: Float32Array, cut: Cut): Promise<Decoded>
   const words: Decoded['words'] = [];
   const decoded: Decoded['windows'] = [];
   for (const w of windows) {
-    const result = await asr.transcribe(pcm.slice(w.begin, w.end), { sampleRate: RATE });
+    const lead = Math.round(((cut.leadMs ?? 0) / 1000) * RATE);
+    const clip = new Float32Array(lead + w.end - w.begin);
+    clip.set(pcm.subarray(w.begin, w.end), lead);
+    const result = await asr.transcribe(clip, { sampleRate: RATE });
     const kept = keepConfidentWords(result.words, cut.floor);
     words.push(...kept);
     decoded.push({ ...w, text: kept.map((k) => k.text).join(' ') });
@@ -142,6 +147,7 @@ export async function silenceGuardsTable(opts: {
     { label: `Silero pad ${preRoll} conf >= 0.5`, segments: silero(preRoll, 0), floor: 0.5 },
     { label: 'Silero pad 100', segments: silero(100, 0), floor: 0 },
     { label: 'Silero pad 0', segments: silero(0, 0), floor: 0 },
+    ...[40, 160].map((ms) => ({ label: `Silero (app), ${ms} ms of silence in front`, segments: app, floor: 0, leadMs: ms })),
     { label: `live: Silero (app: pad ${pad}, tail ${tail})`, segments: sileroLive(pad), floor: 0, live: true },
     { label: 'live: Silero, no minimum speech', segments: sileroLive(pad, 0), floor: 0, live: true },
     { label: `live: Silero, pre-roll ${preRoll}`, segments: sileroLive(preRoll), floor: 0, live: true },
