@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <iterator>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -96,32 +98,44 @@ namespace {
 void check_panels_equal_in_order_fma_chains(F32Kernel kernel) {
     std::mt19937 rng(23);
     std::normal_distribution<float> normal(0.0f, 1.0f);
-    const int64_t rows = 64, cols = 2100;
-    std::vector<float> w(size_t(rows * cols));
-    for (float & v : w) v = normal(rng) / std::sqrt(float(cols));
-    for (const int64_t frames : {int64_t(5), int64_t(131)}) {
-        ggml_init_params params = {size_t(64) << 20, nullptr, false};
-        ggml_context * ctx = ggml_init(params);
-        ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
-        float * xd = static_cast<float *>(x->data);
-        for (int64_t i = 0; i < cols * frames; ++i) xd[i] = normal(rng);
-        std::vector<uint8_t> storage(64);
-        const PackedF32Matrix m(w.data(), rows, cols, aligned64(storage, PackedF32Matrix::storage_bytes(rows, cols)), kernel);
-        ggml_tensor * y = m.apply(ctx, x, "w", Epilogue{});
-        ggml_cgraph * graph = ggml_new_graph(ctx);
-        ggml_build_forward_expand(graph, y);
-        CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, 2)), int(GGML_STATUS_SUCCESS));
-        int64_t differing = 0;
-        for (int64_t t = 0; t < frames; ++t)
-            for (int64_t o = 0; o < rows; ++o) {
-                float chain = 0.0f;
-                for (int64_t i = 0; i < cols; ++i) chain = std::fma(xd[t * cols + i], w[size_t(o * cols + i)], chain);
-                const float got = static_cast<const float *>(y->data)[t * rows + o];
-                differing += std::memcmp(&got, &chain, sizeof(float)) != 0 ? 1 : 0;
-            }
-        if (differing != 0) std::cerr << "  " << frames << " frames: " << differing << " outputs differ from the in-order FMA chain\n";
-        CHECK_EQ(differing, int64_t(0));
-        ggml_free(ctx);
+    const int64_t cols = 2100;
+    // 2 panels, and 10 (split 10, 5 + 5 and 4 + 4 + 2 between 1, 2 and 3 threads); each graph computed twice,
+    // its output filled with NaN before each run (an output no thread writes shows).
+    for (const int64_t rows : {int64_t(64), int64_t(320)}) {
+        std::vector<float> w(size_t(rows * cols));
+        for (float & v : w) v = normal(rng) / std::sqrt(float(cols));
+        for (const int64_t frames : {int64_t(5), int64_t(131)}) {
+            ggml_init_params params = {size_t(64) << 20, nullptr, false};
+            ggml_context * ctx = ggml_init(params);
+            ggml_tensor * x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols, frames);
+            float * xd = static_cast<float *>(x->data);
+            for (int64_t i = 0; i < cols * frames; ++i) xd[i] = normal(rng);
+            std::vector<uint8_t> storage(64);
+            const PackedF32Matrix m(w.data(), rows, cols, aligned64(storage, PackedF32Matrix::storage_bytes(rows, cols)), kernel);
+            ggml_tensor * y = m.apply(ctx, x, "w", Epilogue{});
+            ggml_cgraph * graph = ggml_new_graph(ctx);
+            ggml_build_forward_expand(graph, y);
+            std::vector<float> chains(size_t(rows * frames));
+            for (int64_t t = 0; t < frames; ++t)
+                for (int64_t o = 0; o < rows; ++o) {
+                    float chain = 0.0f;
+                    for (int64_t i = 0; i < cols; ++i) chain = std::fma(xd[t * cols + i], w[size_t(o * cols + i)], chain);
+                    chains[size_t(t * rows + o)] = chain;
+                }
+            for (const int threads : {1, 2, 3})
+                for (int run = 0; run < 2; ++run) {
+                    std::memset(y->data, 0xff, ggml_nbytes(y));  // NaN: an output no thread wrote shows
+                    CHECK_EQ(int(ggml_graph_compute_with_ctx(ctx, graph, threads)), int(GGML_STATUS_SUCCESS));
+                    const int64_t differing = int64_t(rows * frames) -
+                                              std::inner_product(chains.begin(), chains.end(), static_cast<const float *>(y->data), int64_t(0),
+                                                                 std::plus<int64_t>(), [](float a, float b) { return int64_t(std::memcmp(&a, &b, sizeof(float)) == 0); });
+                    if (differing != 0)
+                        std::cerr << "  " << rows << " rows, " << frames << " frames, " << threads << " threads, run " << run << ": " << differing
+                                  << " outputs differ from the in-order FMA chain\n";
+                    CHECK_EQ(differing, int64_t(0));
+                }
+            ggml_free(ctx);
+        }
     }
 }
 
