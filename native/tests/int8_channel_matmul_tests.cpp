@@ -1,9 +1,10 @@
 // The per-channel int8 kernel (weightType 'int8') this CPU runs (512-bit VNNI, or the 256-bit AVX-VNNI
 // or AVX2 one: the packer's default) against its own integer formula: every output
 // y[t][r] = float(Σ q_x[t]·q_w[r] − z[t]·Σ q_w[r]) · (s_w[r] · s_x[t]) from the packed weights and the
-// quantized activation rows, bit for bit. The shapes reach every traversal the kernel has: panel
+// quantized activation rows, bit for bit. The shapes reach every traversal of the 512-bit kernel: panel
 // pairs in tiles of 3 frames with their 1–2 frame tails, a thread's lone panel in tiles of 6, k chunks
-// parked between passes and an odd last group. Where AMX is usable the same cases (those of a width
+// parked between passes and an odd last group; and of the 256-bit one: frame pairs with a lone last
+// frame over whole rows, one and two threads. Where AMX is usable the same cases (those of a width
 // the AMX-INT8 path takes, a multiple of 64) run on it too, to the same bits: around its 16-frame
 // tiles and 32-frame pairs, its 512-input chunks, and two spans.
 #include <cmath>

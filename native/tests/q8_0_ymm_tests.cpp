@@ -201,9 +201,8 @@ TEST(q8_kernel_choice_follows_the_cpu) {
 // Bit for bit, not within a tolerance: every Q8_0 kernel's output is, per output, one in-order chain
 // acc = fma(float(block's integer dot), row scale · frame scale, acc) over the blocks, from 0 — the
 // order of the traversal (chunks of 64 blocks stored to y and read back, frames in tiles of 1–7,
-// rows in vectors of 8) must never show in the result. So a change in how a tile walks its frames,
-// rows and blocks (q8_0_ymm_tile.inc's AVX2 loop runs each row vector over all the tile's frames)
-// keeps the engine's output bit-identical, on every tile size.
+// rows in vectors of 8) must never show in the result: a change in how a tile walks its frames, rows
+// and blocks must keep the engine's output bit-identical, on every tile size.
 TEST(q8_kernels_equal_one_in_order_fma_chain_per_output) {
     if (parakeet_tests::skip_unless(int8_kernels_available(), "no Q8_0 kernel of the engine's runs on this CPU")) return;
     std::mt19937 rng(23);

@@ -21,17 +21,19 @@ if (!path) throw new Error('usage: ort-profile.ts MODEL.onnx [--seconds S] [--th
 const frames = Math.round(Number(values.seconds) * 100);
 const threads = Number(values.threads);
 const runs = Number(values.runs);
-const BINS = 80;
-
 const prefix = join(tmpdir(), `ort-profile-${process.pid}`);
 const session = await ort.InferenceSession.create(path, {
   intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
   enableProfiling: true, profileFilePrefix: prefix,
 });
+// The export's mel bins (80 for the 110M shape, 128 for 0.6B), from its input [1, bins, frames].
+const input = session.inputMetadata[0];
+const bins = input?.isTensor ? input.shape[1] : undefined;
+if (typeof bins !== 'number') throw new Error(`${path}: its first input is not a [1, bins, frames] tensor (a bench:peers encoder export?)`);
 let seed = 0x2545f491;
 const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
-const features = Float32Array.from({ length: BINS * frames }, random);
-const feeds = { [session.inputNames[0]!]: new ort.Tensor('float32', features, [1, BINS, frames]) };
+const features = Float32Array.from({ length: bins * frames }, random);
+const feeds = { [input.name]: new ort.Tensor('float32', features, [1, bins, frames]) };
 const wall: number[] = [];
 for (let r = 0; r <= runs; r++) {
   const t0 = performance.now();
