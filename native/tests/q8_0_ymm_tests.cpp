@@ -52,17 +52,20 @@ bool any_ymm_kernel_runs() {
     return int8_kernel_runs_here(Int8Kernel::Avx2) || int8_kernel_runs_here(Int8Kernel::AvxVnniVex) || int8_kernel_runs_here(Int8Kernel::AvxVnniEvex);
 }
 
-std::vector<BlockQ8> random_q8_weights(int64_t rows, int64_t cols, std::mt19937 & rng) {
+std::vector<BlockQ8> random_q8_weights(int64_t rows, int64_t cols, std::mt19937 & rng, bool with_minus_128) {
     std::normal_distribution<float> normal(0.0f, 1.0f);
     std::vector<float> w(size_t(rows * cols));
     for (float & v : w) v = normal(rng) / std::sqrt(float(cols));
     std::vector<BlockQ8> q8(size_t(rows * cols / 32));
     ggml_quantize_chunk(GGML_TYPE_Q8_0, w.data(), q8.data(), 0, rows, cols, nullptr);
-    // A block's extremes: −128 (a file may hold it; ggml's quantizer never writes it) and +127,
-    // where the AVX2 kernel's |w| and VPMADDUBSW pairs are at their largest.
-    q8[0].qs[0] = -128;
-    q8[0].qs[1] = -128;
+    // A block's extremes, where the AVX2 kernel's VPMADDUBSW pairs are at their largest: −128 (a
+    // file may hold it; ggml's quantizer never writes it: the AVX2 dot's other form runs then,
+    // q8_0_ymm_tile.inc) or −127, and +127.
+    const int8_t lowest = with_minus_128 ? -128 : -127;
+    q8[0].qs[0] = lowest;
+    q8[0].qs[1] = lowest;
     q8[0].qs[2] = 127;
+    q8.back().qs[31] = lowest;
     return q8;
 }
 
@@ -140,9 +143,10 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
     const Shape shapes[] = {{32, 32}, {96, 160}, {64, 2080}, {160, 544}};
     const Ending endings[] = {Ending::None, Ending::BiasSilu, Ending::Residual, Ending::ReluMask};
     int ran = 0;
-    for (size_t s = 0; s < std::size(shapes); ++s) {
-        const Shape shape = shapes[s];
-        const std::vector<BlockQ8> q8 = random_q8_weights(shape.rows, shape.cols, rng);
+    for (size_t s = 0; s < 2 * std::size(shapes); ++s) {
+        const Shape shape = shapes[s / 2];
+        const bool with_minus_128 = s % 2 == 0;
+        const std::vector<BlockQ8> q8 = random_q8_weights(shape.rows, shape.cols, rng, with_minus_128);
         for (int64_t frames = 1; frames <= 17; ++frames) {
             const Ending ending = endings[size_t(frames) % std::size(endings)];
             ggml_init_params params = {size_t(64) << 20, nullptr, false};
@@ -162,6 +166,7 @@ TEST(q8_ymm_kernels_match_float64_for_1_to_17_frames) {
                 PackedQ8Matrix m(q8.data(), shape.rows, shape.cols, aligned64(storage, PackedQ8Matrix::storage_bytes(shape.rows, shape.cols)),
                                  kernel);
                 CHECK_EQ(std::string(m.layout_name()), std::string(q8_kernel_layout(kernel)));
+                CHECK_EQ(m.weights_reach_minus_128(), with_minus_128);
                 ggml_tensor * y = m.apply(ctx, x, "w", ep.epilogue);
                 const double worst = ep.worst_error(ctx, y, product, frames, 1 + int(frames % 2));
                 if (worst > 2e-5) {
@@ -210,8 +215,9 @@ TEST(q8_kernels_equal_one_in_order_fma_chain_per_output) {
     const Shape shapes[] = {{32, 32}, {64, 2080}, {96, 544}};
     const int64_t frame_counts[] = {1, 2, 5, 6, 7, 13, 14, 19};
     int ran = 0;
-    for (const Shape shape : shapes) {
-        const std::vector<BlockQ8> q8 = random_q8_weights(shape.rows, shape.cols, rng);
+    for (size_t s = 0; s < 2 * std::size(shapes); ++s) {
+        const Shape shape = shapes[s / 2];
+        const std::vector<BlockQ8> q8 = random_q8_weights(shape.rows, shape.cols, rng, s % 2 == 0);
         const int64_t nb = shape.cols / 32;
         const size_t packed_bytes = PackedQ8Matrix::storage_bytes(shape.rows, shape.cols);
         std::vector<std::unique_ptr<PackedQ8Matrix>> packed;
@@ -251,7 +257,7 @@ TEST(q8_kernels_equal_one_in_order_fma_chain_per_output) {
                 int differing = 0;
                 for (size_t i = 0; i < got.size(); ++i) differing += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
                 if (differing != 0) {
-                    std::cerr << "  " << kernel_label(kernel) << " " << shape.rows << " × " << shape.cols << ", " << frames << " frames: " << differing
+                    std::cerr << "  " << kernel_label(kernel) << " " << shape.rows << " × " << shape.cols << ", " << frames << " frames" << (s % 2 == 0 ? " (a weight −128)" : "") << ": " << differing
                               << " of " << got.size() << " outputs differ from the chain\n";
                 }
                 CHECK_EQ(differing, 0);

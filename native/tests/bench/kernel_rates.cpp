@@ -17,6 +17,9 @@
 //   --ports    AVX2's ways to sum 8-bit products exactly (sign-taking s8·s8, ORT's u8·s8, 16-bit,
 //              F32), in multiply-adds per cycle: why the exact Q8_0 and int8 cells have a lower
 //              ceiling than ONNX Runtime's saturating u8·s8 on an AVX2-only CPU.
+//   --q8-dot-forms  q8_0_avx2's two dot forms (q8_0_ymm_tile.inc) on the same weights, alternated in
+//              one process: x's sign on |w| (where a weight is −128) and w's sign on |x| (otherwise),
+//              at the encoders' shapes, 125 frames: what the second form gains.
 //   --cpu-time (before the mode) times with the process's CPU time instead of the wall clock: on
 //              a machine shared with other work, time spent waiting for a core does not count
 //              (caches and memory bandwidth are still shared).
@@ -573,6 +576,64 @@ void port_rates() {
     }
 }
 
+/*
+ * `--q8-dot-forms`: q8_0_avx2's dot takes one operand's sign on the other's magnitude; where no weight
+ * is −128 the magnitude is x's, made once per broadcast, instead of w's, made per weight vector and
+ * frame pair (q8_0_ymm_tile.inc). Both forms run on the same weights here — the second matrix differs
+ * by one weight set to −128, which makes its kernel take the first form — alternated call by call so
+ * that the machine's drift falls on both; the median and best of each, in G multiply-adds/s.
+ */
+void q8_dot_form_rates() {
+    if (!int8_kernel_runs_here(Int8Kernel::Avx2)) {
+        std::printf("--q8-dot-forms: q8_0_avx2 does not run on this CPU\n");
+        return;
+    }
+    std::printf("CPU: %s, one thread, %s; q8_0_avx2 on the same weights in its two dot forms, alternated, 125 frames\n", cpu_model().c_str(),
+                g_cpu_time ? "process CPU time" : "wall clock");
+    std::printf("%-17s | %-22s | %-22s | median ratio\n", "shape", "w's sign on |x|: med best", "x's sign on |w|: med best");
+    const Shape shapes[] = {{"110M q/k/v/out", 512, 512},   {"110M FF linear1", 2048, 512},  {"110M FF linear2", 512, 2048},
+                            {"0.6B q/k/v/out", 1024, 1024}, {"0.6B FF linear1", 4096, 1024}, {"0.6B FF linear2", 1024, 4096}};
+    constexpr int64_t kFrames = 125;
+    constexpr int kRounds = 41;
+    std::mt19937 rng(7);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (const Shape & sh : shapes) {
+        const std::vector<BlockQ8_0> blocks = random_q8_blocks(sh.rows, sh.cols, rng);
+        std::vector<BlockQ8_0> with_minus_128 = blocks;
+        with_minus_128.back().qs[31] = -128;
+        std::vector<uint8_t> storage_x, storage_w;
+        const size_t bytes = PackedQ8Matrix::storage_bytes(sh.rows, sh.cols);
+        const PackedQ8Matrix sign_on_x(blocks.data(), sh.rows, sh.cols, aligned64(storage_x, bytes), Int8Kernel::Avx2);
+        const PackedQ8Matrix sign_on_w(with_minus_128.data(), sh.rows, sh.cols, aligned64(storage_w, bytes), Int8Kernel::Avx2);
+        const size_t xs = q8_activation_row_bytes(sh.cols);
+        std::vector<uint8_t> xq(xs * size_t(kFrames));
+        std::vector<float> x(static_cast<size_t>(sh.cols));
+        for (int64_t f = 0; f < kFrames; ++f) {
+            for (float & v : x) v = normal(rng);
+            quantize_q8_activation_row(x.data(), sh.cols, xq.data() + size_t(f) * xs);
+        }
+        std::vector<float> y(static_cast<size_t>(sh.rows * kFrames));
+        std::vector<double> seconds[2];
+        for (int round = 0; round < kRounds; ++round) {
+            for (int form = 0; form < 2; ++form) {
+                const PackedQ8Matrix & m = form == 0 ? sign_on_x : sign_on_w;
+                const double t0 = now_seconds();
+                m.multiply(xq.data(), xs, kFrames, y.data(), size_t(sh.rows), 0, sh.rows / 32);
+                seconds[form].push_back(now_seconds() - t0);
+            }
+        }
+        const double macs = double(sh.rows) * double(sh.cols) * double(kFrames);
+        double median[2], best[2];
+        for (int form = 0; form < 2; ++form) {
+            std::sort(seconds[form].begin(), seconds[form].end());
+            median[form] = seconds[form][seconds[form].size() / 2];
+            best[form] = seconds[form].front();
+        }
+        std::printf("%-17s | %9.1f %9.1f    | %9.1f %9.1f    | %.3f\n", sh.what, macs / median[0] / 1e9, macs / best[0] / 1e9, macs / median[1] / 1e9,
+                    macs / best[1] / 1e9, median[1] / median[0]);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char ** argv) {
@@ -627,6 +688,10 @@ int main(int argc, char ** argv) {
     }
     if (argc > 1 && std::strcmp(argv[1], "--ports") == 0) {
         port_rates();
+        return 0;
+    }
+    if (argc > 1 && std::strcmp(argv[1], "--q8-dot-forms") == 0) {
+        q8_dot_form_rates();
         return 0;
     }
     if (argc > 1 && std::strcmp(argv[1], "--i16") == 0) {

@@ -75,7 +75,11 @@ PackedQ8Matrix::PackedQ8Matrix(const void * q8_0, int64_t rows, int64_t cols, ui
             // Groups of 4 weights move as one 32-bit word: a 32 × 8 word transpose, written in order.
             for (int g = 0; g < 8; ++g) {
                 for (int r = 0; r < kPanel; ++r) {
-                    for (int j = 0; j < 4; ++j) wdst[g * 128 + r * 4 + j] = uint8_t(int(rows[size_t(r) * size_t(nb)].qs[4 * g + j]) + 128);
+                    for (int j = 0; j < 4; ++j) {
+                        const int8_t q = rows[size_t(r) * size_t(nb)].qs[4 * g + j];
+                        reaches_minus_128_ = reaches_minus_128_ || q == -128;
+                        wdst[g * 128 + r * 4 + j] = uint8_t(int(q) + 128);
+                    }
                 }
             }
             for (int r = 0; r < kPanel; ++r) sdst[r] = ggml_fp16_to_fp32(rows[size_t(r) * size_t(nb)].d);

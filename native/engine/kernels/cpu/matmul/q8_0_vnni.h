@@ -60,9 +60,12 @@ public:
         return packed_ + (size_t(panel) * size_t(blocks()) + size_t(block)) * kBlockBytes;
     }
     int64_t blocks() const { return cols_ / 32; }
+    /** Whether a weight is −128 (a file may hold it; ggml's quantizer writes [−127, 127]): the AVX2 kernel's dot then keeps its sign on x (q8_0_ymm_tile.inc). */
+    bool weights_reach_minus_128() const { return reaches_minus_128_; }
 
 private:
     int64_t rows_ = 0, cols_ = 0;
+    bool reaches_minus_128_ = false;
     uint8_t * packed_ = nullptr;
     Int8Kernel kernel_ = Int8Kernel::Vnni512;
     PackedOpConfigs<PackedQ8Matrix> configs_;
