@@ -35,6 +35,8 @@ interface Cut {
   live?: boolean;
   /** Digital silence put in front of each window before decoding (ms): a clean lead-in, as a string alone has. */
   leadMs?: number;
+  /** Each window's first ms raised from 0 (a half cosine): the noise of the pad before the onset, attenuated. */
+  fadeMs?: number;
 }
 
 interface Decoded {
@@ -72,6 +74,8 @@ async function decode(asr: Model, pcm: Float32Array, cut: Cut): Promise<Decoded>
     const lead = Math.round(((cut.leadMs ?? 0) / 1000) * RATE);
     const clip = new Float32Array(lead + w.end - w.begin);
     clip.set(pcm.subarray(w.begin, w.end), lead);
+    const fade = Math.min(w.end - w.begin, Math.round(((cut.fadeMs ?? 0) / 1000) * RATE));
+    for (let i = 0; i < fade; i++) clip[lead + i]! *= 0.5 - 0.5 * Math.cos((Math.PI * i) / fade);
     const result = await asr.transcribe(clip, { sampleRate: RATE });
     const kept = keepConfidentWords(result.words, cut.floor);
     words.push(...kept);
@@ -98,7 +102,7 @@ function fileOptions(padMs: number, tailMs: number): VadSegmentOptions {
 }
 
 export async function silenceGuardsTable(opts: {
-  vad: VadModel; digits: Model | null; nonSpeech: Float32Array; heldOutStrings: number; write: (line: string) => void;
+  vad: VadModel; digits: Model | null; nonSpeech: Float32Array; heldOutStrings: number; heldOutSeed?: number; write: (line: string) => void;
 }): Promise<void> {
   const { vad, write } = opts;
   const probsCache = new Map<Float32Array, Float32Array>();
@@ -148,12 +152,13 @@ export async function silenceGuardsTable(opts: {
     { label: 'Silero pad 100', segments: silero(100, 0), floor: 0 },
     { label: 'Silero pad 0', segments: silero(0, 0), floor: 0 },
     ...[40, 160].map((ms) => ({ label: `Silero (app), ${ms} ms of silence in front`, segments: app, floor: 0, leadMs: ms })),
+    ...[16, 30].map((ms) => ({ label: `Silero (app), first ${ms} ms faded in`, segments: app, floor: 0, fadeMs: ms })),
     { label: `live: Silero (app: pad ${pad}, tail ${tail})`, segments: sileroLive(pad), floor: 0, live: true },
     { label: 'live: Silero, no minimum speech', segments: sileroLive(pad, 0), floor: 0, live: true },
     { label: `live: Silero, pre-roll ${preRoll}`, segments: sileroLive(preRoll), floor: 0, live: true },
     { label: 'live: Silero, pad 0', segments: sileroLive(0), floor: 0, live: true },
   );
-  const held = gappedDigits(opts.heldOutStrings);
+  const held = opts.heldOutSeed === undefined ? gappedDigits(opts.heldOutStrings) : gappedDigits(opts.heldOutStrings, opts.heldOutSeed);
   const reference = wordsOf(held.texts.join(' '));
   const generatedPath = join(REPO_ROOT, '.cache', 'bench-vad', 'generated-ctc-tiny.gguf');
   mkdirSync(join(REPO_ROOT, '.cache', 'bench-vad'), { recursive: true });
@@ -161,7 +166,7 @@ export async function silenceGuardsTable(opts: {
   const generated = await Model.load(generatedPath, { threads: 1 });
   const models: [string, Model][] = [...(opts.digits ? [['digits (trained)', opts.digits] as [string, Model]] : []), ['generated tiny CTC', generated]];
   write(`\nsilence guards: non-speech set ${(opts.nonSpeech.length / RATE / 60).toFixed(1)} min; held-out-style set ${held.texts.length} strings, ` +
-    `${(held.pcm.length / RATE).toFixed(0)} s (0.5–3 s of silence, noise, hum, clicks or tones between strings; WER only for the trained model)\n`);
+    `${(held.pcm.length / RATE).toFixed(0)} s${opts.heldOutSeed === undefined ? '' : `, seed ${opts.heldOutSeed}`} (0.5–3 s of silence, noise, hum, clicks or tones between strings; WER only for the trained model)\n`);
   write(`${'model'.padEnd(20)} ${'cut'.padEnd(40)} ${'non-speech words'.padStart(16)} ${'held-out WER'.padStart(12)} ${'S/D/I'.padStart(9)} ` +
     `${'errors at first word / between / last'.padStart(38)}\n`);
   // Each string's span in the stream: a window's reference is the strings whose middle it holds.

@@ -13,7 +13,9 @@
 //   with each guard (edge trim, confidence floor), for the trained digits model and a generated model; and
 //   the confidence of the least sure word kept on speech next to the surest word emitted into non-speech.
 //
-//   npm run bench:vad -- [--quick] [--utterances N] [--model silero.gguf] [--asr digits.gguf]
+//   npm run bench:vad -- [--quick] [--utterances N] [--model silero.gguf] [--asr digits.gguf] [--held-out-seed N]
+// --held-out-seed: another draw of the held-out-style set (voices, strings, gaps; the default is 0x6a99 = 27289),
+// to see whether a row's WER difference carries over to other strings.
 // --quick: 6 utterances, 1 minute of non-speech, 12 held-out strings (a smoke run, about a minute);
 // the full run: 60 utterances, 10 minutes of non-speech, 120 held-out strings.
 import { existsSync } from 'node:fs';
@@ -38,9 +40,14 @@ const { values } = parseArgs({
     utterances: { type: 'string' },
     model: { type: 'string' },
     asr: { type: 'string', default: DIGITS_MODEL },
+    'held-out-seed': { type: 'string' },
   },
 });
 const quick = values.quick;
+const heldOutSeed = values['held-out-seed'] === undefined ? undefined : Number(values['held-out-seed']);
+if (heldOutSeed !== undefined && !(Number.isInteger(heldOutSeed) && heldOutSeed >= 0)) {
+  throw new Error(`--held-out-seed takes a whole number >= 0, not "${values['held-out-seed']}"`);
+}
 const utteranceCount = Number(values.utterances ?? (quick ? 6 : 60));
 
 interface Stream {
@@ -181,7 +188,8 @@ async function main(): Promise<void> {
     `${asr ? ` (${values.asr})` : ' (no ASR model: words not counted)'}\n`);
   process.stdout.write(`VAD cost (one thread): Silero ${((100 * sileroMs) / 1000 / processedSec).toFixed(2)}% of real time, ` +
     `energy ${((100 * energyMs) / 1000 / processedSec).toFixed(2)}%\n`);
-  await silenceGuardsTable({ vad, digits: asr, nonSpeech: nonSpeechAudio, heldOutStrings: quick ? 12 : 120, write: (line) => process.stdout.write(line) });
+  await silenceGuardsTable({ vad, digits: asr, nonSpeech: nonSpeechAudio, heldOutStrings: quick ? 12 : 120,
+    heldOutSeed, write: (line) => process.stdout.write(line) });
   asr?.dispose();
   vad.dispose();
 }
