@@ -102,7 +102,9 @@ function fileOptions(padMs: number, tailMs: number): VadSegmentOptions {
 }
 
 export async function silenceGuardsTable(opts: {
-  vad: VadModel; digits: Model | null; nonSpeech: Float32Array; heldOutStrings: number; heldOutSeed?: number; write: (line: string) => void;
+  vad: VadModel; digits: Model | null; nonSpeech: Float32Array; heldOutStrings: number; heldOutSeed?: number;
+  /** Also list the app cut's windows whose text differs from their strings (where and what the errors are). */
+  listErrors?: boolean; write: (line: string) => void;
 }): Promise<void> {
   const { vad, write } = opts;
   const probsCache = new Map<Float32Array, Float32Array>();
@@ -194,6 +196,7 @@ export async function silenceGuardsTable(opts: {
       let werText = '—';
       let sdi = '';
       let positions = '';
+      const listed: string[] = [];
       if (asr === opts.digits) {
         const got = await decode(asr, held.pcm, cut);
         const hyp = wordsOf(normalizeText(got.words.map((w) => w.text).join(' ')));
@@ -202,8 +205,15 @@ export async function silenceGuardsTable(opts: {
         sdi = `${counts.substitutions}/${counts.deletions}/${counts.insertions}`;
         const at = { onset: 0, middle: 0, end: 0 };
         for (const w of got.windows) {
-          const ref = spans.filter((s) => (s.start + s.end) / 2 >= w.begin && (s.start + s.end) / 2 < w.end).map((s) => s.text).join(' ');
+          const inWindow = spans.filter((s) => (s.start + s.end) / 2 >= w.begin && (s.start + s.end) / 2 < w.end);
+          const ref = inWindow.map((s) => s.text).join(' ');
           const p = errorsByPosition(align(wordsOf(ref), wordsOf(normalizeText(w.text))).ops);
+          if (opts.listErrors && cut.segments === app && !cut.leadMs && !cut.fadeMs && !cut.joinGapSec && cut.floor === 0 &&
+              wordsOf(ref).join(' ') !== wordsOf(normalizeText(w.text)).join(' ')) {
+            // Where the first string's first word (espeak's word event) falls in the window: the audio before it is pad and noise.
+            const leadMs = inWindow.length > 0 ? ((inWindow[0]!.start - w.begin) / RATE) * 1000 : NaN;
+            listed.push(`    window at ${(w.begin / RATE).toFixed(2)} s, its first word at ${leadMs >= 0 ? '+' : ''}${leadMs.toFixed(0)} ms: "${ref}" -> "${normalizeText(w.text)}"\n`);
+          }
           at.onset += p.onset;
           at.middle += p.middle;
           at.end += p.end;
@@ -212,6 +222,7 @@ export async function silenceGuardsTable(opts: {
         if (cut.segments === app && cut.floor === 0 && !cut.joinGapSec) for (const w of got.words) leastSureKept = Math.min(leastSureKept, w.confidence);
       }
       write(`${name.padEnd(20)} ${cut.label.padEnd(40)} ${String(ns.words.length).padStart(16)} ${werText.padStart(12)} ${sdi.padStart(9)} ${positions.padStart(38)}\n`);
+      for (const line of listed) write(line);
     }
     write(`${name.padEnd(20)} confidence: surest word in non-speech without a VAD ${surestInNoise.toFixed(3)}` +
       `${asr === opts.digits ? `; least sure word on speech (Silero, app) ${leastSureKept.toFixed(3)}` : ''}\n`);

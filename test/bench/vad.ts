@@ -13,9 +13,10 @@
 //   with each guard (edge trim, confidence floor), for the trained digits model and a generated model; and
 //   the confidence of the least sure word kept on speech next to the surest word emitted into non-speech.
 //
-//   npm run bench:vad -- [--quick] [--utterances N] [--model silero.gguf] [--asr digits.gguf] [--held-out-seed N]
+//   npm run bench:vad -- [--quick] [--utterances N] [--model silero.gguf] [--asr digits.gguf] [--held-out-seed N] [--list-errors]
 // --held-out-seed: another draw of the held-out-style set (voices, strings, gaps; the default is 0x6a99 = 27289),
-// to see whether a row's WER difference carries over to other strings.
+// to see whether a row's WER difference carries over to other strings; --list-errors: under the app cut's row, each
+// window whose text differs from its strings (its start against the first word, the reference, the text).
 // --quick: 6 utterances, 1 minute of non-speech, 12 held-out strings (a smoke run, about a minute);
 // the full run: 60 utterances, 10 minutes of non-speech, 120 held-out strings.
 import { existsSync } from 'node:fs';
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     model: { type: 'string' },
     asr: { type: 'string', default: DIGITS_MODEL },
     'held-out-seed': { type: 'string' },
+    'list-errors': { type: 'boolean', default: false },
   },
 });
 const quick = values.quick;
@@ -189,7 +191,7 @@ async function main(): Promise<void> {
   process.stdout.write(`VAD cost (one thread): Silero ${((100 * sileroMs) / 1000 / processedSec).toFixed(2)}% of real time, ` +
     `energy ${((100 * energyMs) / 1000 / processedSec).toFixed(2)}%\n`);
   await silenceGuardsTable({ vad, digits: asr, nonSpeech: nonSpeechAudio, heldOutStrings: quick ? 12 : 120,
-    heldOutSeed, write: (line) => process.stdout.write(line) });
+    heldOutSeed, listErrors: values['list-errors'], write: (line) => process.stdout.write(line) });
   asr?.dispose();
   vad.dispose();
 }
