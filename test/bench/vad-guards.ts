@@ -141,8 +141,9 @@ export async function silenceGuardsTable(opts: {
   const tail = SPEECH_TAIL_MS;
   const preRoll = DEFAULT_DICTATION.preRollMs;
   const app = silero(pad, 0);
+  const appCut: Cut = { label: `Silero (app: pad ${pad}, tail ${tail})`, segments: app, floor: 0 };
   cuts.push(
-    { label: `Silero (app: pad ${pad}, tail ${tail})`, segments: app, floor: 0 },
+    appCut,
     { label: `Silero pad ${pad}, tail ${pad} (before)`, segments: silero(pad, 0, pad), floor: 0 },
     ...[100, 130, 300].map((ms) => ({ label: `Silero pad ${pad}, tail ${ms}`, segments: silero(pad, 0, ms), floor: 0 })),
     { label: `Silero pad ${pad}, joined`, segments: app, floor: 0, joinGapSec: 1 },
@@ -208,8 +209,7 @@ export async function silenceGuardsTable(opts: {
           const inWindow = spans.filter((s) => (s.start + s.end) / 2 >= w.begin && (s.start + s.end) / 2 < w.end);
           const ref = inWindow.map((s) => s.text).join(' ');
           const p = errorsByPosition(align(wordsOf(ref), wordsOf(normalizeText(w.text))).ops);
-          if (opts.listErrors && cut.segments === app && !cut.leadMs && !cut.fadeMs && !cut.joinGapSec && cut.floor === 0 &&
-              wordsOf(ref).join(' ') !== wordsOf(normalizeText(w.text)).join(' ')) {
+          if (opts.listErrors && cut === appCut && wordsOf(ref).join(' ') !== wordsOf(normalizeText(w.text)).join(' ')) {
             // Where the first string's first word (espeak's word event) falls in the window: the audio before it is pad and noise.
             const leadMs = inWindow.length > 0 ? ((inWindow[0]!.start - w.begin) / RATE) * 1000 : NaN;
             listed.push(`    window at ${(w.begin / RATE).toFixed(2)} s, its first word at ${leadMs >= 0 ? '+' : ''}${leadMs.toFixed(0)} ms: "${ref}" -> "${normalizeText(w.text)}"\n`);

@@ -233,6 +233,19 @@ std::vector<BlockQ8_0> random_q8_blocks(int64_t rows, int64_t cols, std::mt19937
     return blocks;
 }
 
+/** `frames` activation rows of `cols` N(0, 1) values in the Q8_0 kernels' row format (q8_activation_row_bytes apart). */
+std::vector<uint8_t> random_q8_activation_rows(int64_t cols, int64_t frames, std::mt19937 & rng) {
+    const size_t xs = q8_activation_row_bytes(cols);
+    std::vector<uint8_t> xq(xs * size_t(frames));
+    std::vector<float> x(static_cast<size_t>(cols));
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (int64_t f = 0; f < frames; ++f) {
+        for (float & v : x) v = normal(rng);
+        quantize_q8_activation_row(x.data(), cols, xq.data() + size_t(f) * xs);
+    }
+    return xq;
+}
+
 /** G VPDPBUSD/s of `products` independent W·x nodes of one matrix over `frames` frames, one thread. */
 template <typename Matrix>
 double gemm_rate(const Matrix & m, int64_t frames, int products, std::mt19937 & rng) {
@@ -596,7 +609,6 @@ void q8_dot_form_rates() {
     constexpr int64_t kFrames = 125;
     constexpr int kRounds = 41;
     std::mt19937 rng(7);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
     for (const Shape & sh : shapes) {
         const std::vector<BlockQ8_0> blocks = random_q8_blocks(sh.rows, sh.cols, rng);
         std::vector<BlockQ8_0> with_minus_128 = blocks;
@@ -606,12 +618,7 @@ void q8_dot_form_rates() {
         const PackedQ8Matrix sign_on_x(blocks.data(), sh.rows, sh.cols, aligned64(storage_x, bytes), Int8Kernel::Avx2);
         const PackedQ8Matrix sign_on_w(with_minus_128.data(), sh.rows, sh.cols, aligned64(storage_w, bytes), Int8Kernel::Avx2);
         const size_t xs = q8_activation_row_bytes(sh.cols);
-        std::vector<uint8_t> xq(xs * size_t(kFrames));
-        std::vector<float> x(static_cast<size_t>(sh.cols));
-        for (int64_t f = 0; f < kFrames; ++f) {
-            for (float & v : x) v = normal(rng);
-            quantize_q8_activation_row(x.data(), sh.cols, xq.data() + size_t(f) * xs);
-        }
+        const std::vector<uint8_t> xq = random_q8_activation_rows(sh.cols, kFrames, rng);
         std::vector<float> y(static_cast<size_t>(sh.rows * kFrames));
         std::vector<double> seconds[2];
         for (int round = 0; round < kRounds; ++round) {
@@ -666,13 +673,7 @@ int main(int argc, char ** argv) {
                 std::vector<uint8_t> storage;
                 const PackedQ8Matrix q8(blocks.data(), rows, cols, aligned64(storage, PackedQ8Matrix::storage_bytes(rows, cols)));
                 const size_t xs = q8_activation_row_bytes(cols);
-                std::vector<uint8_t> xq(xs * size_t(frames));
-                std::vector<float> x(static_cast<size_t>(cols));
-                std::normal_distribution<float> normal(0.0f, 1.0f);
-                for (int64_t f = 0; f < frames; ++f) {
-                    for (float & v : x) v = normal(rng);
-                    quantize_q8_activation_row(x.data(), cols, xq.data() + size_t(f) * xs);
-                }
+                const std::vector<uint8_t> xq = random_q8_activation_rows(cols, frames, rng);
                 std::vector<float> y(static_cast<size_t>(rows * frames));
                 const double sec = best_seconds_per_call([&] { q8.multiply(xq.data(), xs, frames, y.data(), size_t(rows), 0, panels); });
                 const double rate = double(frames * rows * cols) / 64.0 / sec / 1e9;
