@@ -269,6 +269,7 @@ function createEngineHost(
     transport: engineMode === 'process' ? options.engineTransport : undefined,
     deviceAfterCrash: () => late.devices?.effectiveDevice() ?? 'CPU',
     autoSkips: (device) => late.devices?.autoSkips(device) ?? false,
+    autoDevice: () => late.devices?.autoChoice() ?? null,
     idleUnloadMs: initial.idleUnloadMinutes * 60_000,
     inUse: () => (late.sessions?.running ?? 0) > 0,
   });

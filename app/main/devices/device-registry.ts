@@ -164,6 +164,22 @@ export class DeviceRegistry {
     return this.slowerDevices().some((d) => same(d.name, name));
   }
 
+  /**
+   * The device the engine loads on when it is given no device (effectiveDevice() undefined): the one named
+   * in the environment, else the first GPU, then integrated GPU, that is not a software renderer, else the
+   * CPU (devices.cpp, select_device). Null before the engine listed its devices.
+   */
+  autoChoice(): string | null {
+    if (this.devices.length === 0) return null;
+    const named = this.named();
+    if (named?.from === 'environment') return this.devices.find((d) => same(d.name, named.name))?.name ?? 'CPU';
+    for (const type of AUTO_ORDER) {
+      const candidate = this.devices.find((d) => d.type === type && !d.softwareRenderer);
+      if (candidate) return candidate.name;
+    }
+    return 'CPU';
+  }
+
   isFailed(name: string): boolean {
     return this.failed.some((f) => same(f.name, name));
   }

@@ -63,6 +63,11 @@ export interface EngineHostOptions {
   transport?: TransportFactory;
   /** Device for the reload after a crash (failed devices excluded); undefined = the engine's automatic choice. */
   deviceAfterCrash?: () => string | undefined;
+  /**
+   * The device the engine loads on when it is given none (its automatic choice, or $PARAKEET_DEVICE); null
+   * when unknown. A death during such a load is blamed on it.
+   */
+  autoDevice?: () => string | null;
   /** Whether Auto passes over a working device (measured slower than the CPU); the model then moves off it. */
   autoSkips?: (device: string) => boolean;
   /** Delay before the n-th consecutive restart (last value repeats). */
@@ -704,7 +709,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   // ------------------------------------------------------------ crash handling
 
   private onDeath({ reason, inFlight, unloadDied }: EngineDeath): void {
-    const device = blamedDevice(inFlight, this.residency.model?.device.device.name ?? null);
+    const device = blamedDevice(inFlight, this.residency.model?.device.device.name ?? null, this.opts.autoDevice?.() ?? null);
     this.lastError = { code: 'ENGINE_CRASHED', message: `the engine process stopped (${reason})` };
     this.log.error(`engine process stopped (${reason})${device ? ` while using ${device}` : ''}`, { inFlight: inFlight.map((r) => r.op) });
     if (unloadDied) this.residency.model = null;

@@ -134,3 +134,17 @@ test('after a GPU failed, Auto never hands the engine an accelerator (it would o
     await done();
   }
 });
+
+test('autoChoice: the device the engine loads on when given none (a death during that load is blamed on it)', async () => {
+  const devices = [device('CPU', 'cpu'), device('Vulkan0', 'gpu', { softwareRenderer: true }), device('Vulkan1', 'igpu')];
+  const plain = await registry(devices, 'auto');
+  const env = await registry(devices, 'auto', 'vulkan0');
+  const unknown = await registry(devices, 'auto', 'CUDA7');
+  try {
+    assert.equal(plain.registry.autoChoice(), 'Vulkan1', 'the software renderer is skipped; the integrated GPU is next');
+    assert.equal(env.registry.autoChoice(), 'Vulkan0', 'named in the environment');
+    assert.equal(unknown.registry.autoChoice(), 'CPU', 'an unknown name: the engine falls back to the CPU');
+  } finally {
+    await Promise.all([plain.done(), env.done(), unknown.done()]);
+  }
+});
