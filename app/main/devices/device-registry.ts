@@ -102,7 +102,10 @@ export class DeviceRegistry {
       this.announce();
     });
     // A load or reload changes the active device.
-    opts.engine.on('status', () => this.announce());
+    opts.engine.on('status', () => {
+      this.noteStartFailure();
+      this.announce();
+    });
     opts.settings.on('changed', ({ next, previous }) => {
       if (next.device !== previous.device) this.announce();
     });
@@ -178,6 +181,21 @@ export class DeviceRegistry {
       if (candidate) return candidate.name;
     }
     return 'CPU';
+  }
+
+  /**
+   * The loaded model fell back to the CPU because its device could not start (a driver without the device,
+   * out of memory: ComputeBackend's fallback): that device is marked failed like one that failed a decode,
+   * so the next load goes to the next device instead of trying it again. A fallback from a name that is no
+   * device here, or from an accelerator, is no device failure.
+   */
+  private noteStartFailure(): void {
+    const selection = this.opts.engine.loadedModel?.device;
+    if (!selection?.fellBack || selection.device.type !== 'cpu') return;
+    const wanted = selection.requested || this.autoChoice();
+    const device = wanted ? this.devices.find((d) => same(d.name, wanted)) : undefined;
+    if (!device || device.type === 'cpu' || device.type === 'accel') return;
+    this.markFailed(device.name, `it could not start (${selection.reason})`);
   }
 
   isFailed(name: string): boolean {

@@ -148,3 +148,39 @@ test('autoChoice: the device the engine loads on when given none (a death during
     await Promise.all([plain.done(), env.done(), unknown.done()]);
   }
 });
+
+function modelFellBack(requested: string, source: 'auto' | 'argument' | 'environment', reason: string): ModelInfo {
+  // The fields the registry reads; the rest of a ModelInfo plays no part here.
+  const partial = { name: 'test', device: { requested, source, device: device('CPU', 'cpu'), fellBack: true, reason } };
+  return partial as unknown as ModelInfo;
+}
+
+test('a GPU that fails to start (the model loaded on the CPU instead) is marked failed; the next load tries the next GPU', async () => {
+  const { registry: reg, engine, done } = await registry(TWO_GPUS, 'auto');
+  try {
+    engine.loadedModel = modelFellBack('', 'auto', "device 'Vulkan0' failed to initialize; using the CPU");
+    engine.fire('status', { state: 'ready', mode: 'inline', model: engine.loadedModel, modelId: null, restarts: 0, lastError: null, pid: null, vad: { detector: 'energy', text: '' } });
+    assert.equal(reg.isFailed('Vulkan0'), true, JSON.stringify(reg.state().failed));
+    assert.match(reg.state().failed[0]?.reason ?? '', /failed to initialize/);
+    assert.equal(reg.effectiveDevice(), 'Vulkan1', 'not the device that could not start');
+  } finally {
+    await done();
+  }
+});
+
+test('a fallback that is not a device failure marks nothing: an unknown name, an accelerator', async () => {
+  const devices = [...TWO_GPUS, device('BLAS', 'accel', { backend: 'BLAS' })];
+  for (const [named, reason] of [
+    ['CUDA7', "no device named 'CUDA7' (this machine has: CPU, Vulkan0, Vulkan1); using the CPU"],
+    ['BLAS', "'BLAS' is an accelerator that works alongside the CPU, not a device of its own; using the CPU"],
+  ] as const) {
+    const { registry: reg, engine, done } = await registry(devices, named);
+    try {
+      engine.loadedModel = modelFellBack(named, 'argument', reason);
+      engine.fire('status', { state: 'ready', mode: 'inline', model: engine.loadedModel, modelId: null, restarts: 0, lastError: null, pid: null, vad: { detector: 'energy', text: '' } });
+      assert.deepEqual(reg.state().failed, []);
+    } finally {
+      await done();
+    }
+  }
+});
