@@ -71,7 +71,11 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     return { device: late.devices?.effectiveDevice(), threads: s.threads || autoThreads(), weightType: s.weightType };
   };
   const reloadModel = modelReloader(engine, loadOptions);
-  const devices = new DeviceRegistry({ engine, settings, bus, log: log.child('devices'), reloadModel });
+  const devices = new DeviceRegistry({
+    engine, settings, bus, log: log.child('devices'), reloadModel,
+    // The engine (inline, or a child with this process's environment) reads the same variable.
+    environmentDevice: () => process.env.PARAKEET_DEVICE,
+  });
   late.devices = devices;
 
   const models = await openModelManager(options, userDataDir, settings, engine);
@@ -265,6 +269,7 @@ function createEngineHost(
     transport: engineMode === 'process' ? options.engineTransport : undefined,
     deviceAfterCrash: () => late.devices?.effectiveDevice() ?? 'CPU',
     autoSkips: (device) => late.devices?.autoSkips(device) ?? false,
+    autoDevice: () => late.devices?.autoChoice() ?? null,
     idleUnloadMs: initial.idleUnloadMinutes * 60_000,
     inUse: () => (late.sessions?.running ?? 0) > 0,
   });

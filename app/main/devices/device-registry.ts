@@ -30,9 +30,16 @@ export interface DeviceRegistryOptions {
   log: Logger;
   /** Reloads the resident model with the current settings (a device switch); joins a reload to the same options in flight. */
   reloadModel: () => Promise<void>;
+  /**
+   * $PARAKEET_DEVICE as the engine reads it (services: this process's, which the engine inherits): the device
+   * the engine loads on while the setting is Auto, a device the user named. Absent: none.
+   */
+  environmentDevice?: () => string | undefined;
 }
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+/** "auto" in any spelling (the engine compares names case-insensitively); settings:set accepts any name. */
+const isAuto = (name: string): boolean => same(name, 'auto');
 
 /**
  * Why Auto passes over a device its self-test measured slower than its CPU twin (same model, same threads,
@@ -46,8 +53,11 @@ export function slowerThanCpu(test: DeviceSelfTest): string | null {
     `${Math.round(referenceMs)} ms on the CPU`;
 }
 
-/** The engine's automatic order: a discrete GPU, then an integrated one, then other accelerators. */
-const AUTO_ORDER: readonly DeviceType[] = ['gpu', 'igpu', 'accel'];
+/**
+ * The engine's automatic order (devices.cpp, select_device): a discrete GPU, then an integrated one. An
+ * accelerator (BLAS, …) works alongside the CPU and is never a device of its own: the engine refuses one.
+ */
+const AUTO_ORDER: readonly DeviceType[] = ['gpu', 'igpu'];
 
 export class DeviceRegistry {
   private devices: DeviceInfo[] = [];
@@ -92,7 +102,10 @@ export class DeviceRegistry {
       this.announce();
     });
     // A load or reload changes the active device.
-    opts.engine.on('status', () => this.announce());
+    opts.engine.on('status', () => {
+      this.noteStartFailure();
+      this.announce();
+    });
     opts.settings.on('changed', ({ next, previous }) => {
       if (next.device !== previous.device) this.announce();
     });
@@ -136,10 +149,53 @@ export class DeviceRegistry {
     return out;
   }
 
-  /** Auto passes over `name`: it measured slower than the CPU, and the user did not choose it by name. */
+  /**
+   * The device the user named and where: the setting unless it is Auto, else $PARAKEET_DEVICE (which the
+   * engine reads when it is given no device); null when Auto decides.
+   */
+  private named(): { name: string; from: 'settings' | 'environment' } | null {
+    const selected = this.opts.settings.get().device;
+    if (!isAuto(selected)) return { name: selected, from: 'settings' };
+    const env = this.opts.environmentDevice?.()?.trim();
+    return env && !isAuto(env) ? { name: env, from: 'environment' } : null;
+  }
+
+  /** Auto passes over `name`: it measured slower than the CPU, and the user did not name it (setting or environment). */
   autoSkips(name: string): boolean {
-    if (same(this.opts.settings.get().device, name)) return false;
+    const named = this.named();
+    if (named && same(named.name, name)) return false;
     return this.slowerDevices().some((d) => same(d.name, name));
+  }
+
+  /**
+   * The device the engine loads on when it is given no device (effectiveDevice() undefined): the one named
+   * in the environment, else the first GPU, then integrated GPU, that is not a software renderer, else the
+   * CPU (devices.cpp, select_device). Null before the engine listed its devices.
+   */
+  autoChoice(): string | null {
+    if (this.devices.length === 0) return null;
+    const named = this.named();
+    if (named?.from === 'environment') return this.devices.find((d) => same(d.name, named.name))?.name ?? 'CPU';
+    for (const type of AUTO_ORDER) {
+      const candidate = this.devices.find((d) => d.type === type && !d.softwareRenderer);
+      if (candidate) return candidate.name;
+    }
+    return 'CPU';
+  }
+
+  /**
+   * The loaded model fell back to the CPU because its device could not start (a driver without the device,
+   * out of memory: ComputeBackend's fallback): that device is marked failed like one that failed a decode,
+   * so the next load goes to the next device instead of trying it again. A fallback from a name that is no
+   * device here, or from an accelerator, is no device failure.
+   */
+  private noteStartFailure(): void {
+    const selection = this.opts.engine.loadedModel?.device;
+    if (!selection?.fellBack || selection.device.type !== 'cpu') return;
+    const wanted = selection.requested || this.autoChoice();
+    const device = wanted ? this.devices.find((d) => same(d.name, wanted)) : undefined;
+    if (!device || device.type === 'cpu' || device.type === 'accel') return;
+    this.markFailed(device.name, `it could not start (${selection.reason})`);
   }
 
   isFailed(name: string): boolean {
@@ -160,8 +216,9 @@ export class DeviceRegistry {
    * (nothing failed or was skipped).
    */
   effectiveDevice(): string | undefined {
-    const selected = this.opts.settings.get().device;
-    if (selected !== 'auto' && !this.isFailed(selected)) return selected;
+    const named = this.named();
+    // A device named in the environment: the engine reads it itself (and says so in its reason).
+    if (named && !this.isFailed(named.name)) return named.from === 'settings' ? named.name : undefined;
     const slower = this.slowerDevices();
     if (this.failed.length === 0 && slower.length === 0) return undefined;
     const passedOver = (name: string): boolean => this.isFailed(name) || slower.some((d) => same(d.name, name));

@@ -63,6 +63,11 @@ export interface EngineHostOptions {
   transport?: TransportFactory;
   /** Device for the reload after a crash (failed devices excluded); undefined = the engine's automatic choice. */
   deviceAfterCrash?: () => string | undefined;
+  /**
+   * The device the engine loads on when it is given none (its automatic choice, or $PARAKEET_DEVICE); null
+   * when unknown. A death during such a load is blamed on it.
+   */
+  autoDevice?: () => string | null;
   /** Whether Auto passes over a working device (measured slower than the CPU); the model then moves off it. */
   autoSkips?: (device: string) => boolean;
   /** Delay before the n-th consecutive restart (last value repeats). */
@@ -130,6 +135,8 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private idleMs: number;
   private idleTimer: NodeJS.Timeout | null = null;
   private lastUse: number;
+  /** The move off a device that failed while decoding, while it runs (the calls that failed beside it join it). */
+  private moving: Promise<void> | null = null;
 
   constructor(private readonly opts: EngineHostOptions) {
     super();
@@ -334,7 +341,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       const live = how.priority === 'final' || how.priority === 'partial';
       const maxThreads = live ? this.liveThreads('live') : undefined;
       const request = { op: 'transcribe', pcm, options: maxThreads ? { ...options, maxThreads } : options } as const;
-      const result = await this.withDeviceFailover(() => this.request(request, { signal: how.signal }));
+      const result = await this.withDeviceFailover(() => this.request(request, { signal: how.signal }), how.signal);
       this.emit('ran', { devicesRan: result.devicesRan });
       return result;
     });
@@ -388,7 +395,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     try {
       return await runFileJob({
         log: this.log,
-        request: (r, requestHow) => this.withDeviceFailover(() => this.request(r, requestHow)),
+        request: (r, requestHow) => this.withDeviceFailover(() => this.request(r, requestHow), requestHow?.signal),
         inLane: (work, laneHow) => this.inLane(PRIORITY.file, work, laneHow),
         reloadIfIdle: () => this.reloadIfIdle(),
         windowThreads: () => this.liveThreads('file'),
@@ -668,14 +675,33 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
    * Runs a decode request; when it fails with DEVICE_UNAVAILABLE on the model's device and that is not the
    * CPU (a lost device, a driver fault: the engine process survived), the device is marked failed, the model
    * moves to the registry's next device and the request runs once more there, so the audio is not lost.
+   * A file window and a live decode run beside each other, so a lost device fails both: they share one move
+   * (the model is loaded once), and a call the move aborted (the engine frees the old model, ending its calls
+   * in flight with ABORTED) runs again on the new device, unless its own caller cancelled it.
    */
-  private async withDeviceFailover<T>(run: () => Promise<T>): Promise<T> {
+  private async withDeviceFailover<T>(run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const startedOn = this.residency.generation;
     try {
       return await run();
     } catch (error) {
+      if (this.disposed || signal?.aborted) throw error;
+      const code = (error as CodedError).code;
+      const replaced = this.moving !== null || this.residency.generation !== startedOn;
+      if (code !== 'DEVICE_UNAVAILABLE' && !(code === 'ABORTED' && replaced)) throw error;
+      if (this.moving) {
+        await this.moving;
+        return run();
+      }
+      if (this.residency.generation !== startedOn) return run(); // another call's move already put the model elsewhere
       const device = this.residency.model?.device.device;
-      if ((error as CodedError).code !== 'DEVICE_UNAVAILABLE' || !device || device.type === 'cpu' || this.disposed) throw error;
-      await this.deviceCheck.moveAfterFailure(device.name, (error as Error).message, false);
+      if (code !== 'DEVICE_UNAVAILABLE' || !device || device.type === 'cpu') throw error;
+      const move = this.deviceCheck.moveAfterFailure(device.name, (error as Error).message, false);
+      this.moving = move;
+      try {
+        await move;
+      } finally {
+        if (this.moving === move) this.moving = null;
+      }
       return run();
     }
   }
@@ -683,7 +709,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   // ------------------------------------------------------------ crash handling
 
   private onDeath({ reason, inFlight, unloadDied }: EngineDeath): void {
-    const device = blamedDevice(inFlight, this.residency.model?.device.device.name ?? null);
+    const device = blamedDevice(inFlight, this.residency.model?.device.device.name ?? null, this.opts.autoDevice?.() ?? null);
     this.lastError = { code: 'ENGINE_CRASHED', message: `the engine process stopped (${reason})` };
     this.log.error(`engine process stopped (${reason})${device ? ` while using ${device}` : ''}`, { inFlight: inFlight.map((r) => r.op) });
     if (unloadDied) this.residency.model = null;

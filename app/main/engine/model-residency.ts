@@ -63,6 +63,8 @@ export class ModelResidency {
   options: EngineLoadOptions = {};
   /** Unloaded for idleness: `model`, `path` and `options` describe what to reload. */
   idleUnloaded = false;
+  /** Loads that succeeded so far: a call can tell whether the model was replaced while it ran. */
+  generation = 0;
 
   constructor(private readonly deps: ResidencyDeps) {}
 
@@ -86,6 +88,7 @@ export class ModelResidency {
       throw error;
     }
     this.model = info;
+    this.generation += 1;
     this.path = spec.path;
     this.options = spec.options;
     this.idleUnloaded = false;

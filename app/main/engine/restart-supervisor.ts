@@ -121,14 +121,15 @@ const DEVICE_OPS: ReadonlySet<EngineOp> = new Set(['load', 'transcribe', 'fileWi
 
 /**
  * The device a death is blamed on, or null: only what ran on a device blames it — a load (the device it
- * asked for), a self-test (its device), a decode (the model's, `current`). A validation runs on the CPU in
- * a separate, short-lived model, and a death with nothing running says nothing about any device.
+ * asked for; with none, the engine's automatic choice `auto` where known, else the model's), a self-test
+ * (its device), a decode (the model's, `current`). A validation runs on the CPU in a separate, short-lived
+ * model, and a death with nothing running says nothing about any device.
  */
-export function blamedDevice(inFlight: readonly EngineRequest[], current: string | null): string | null {
+export function blamedDevice(inFlight: readonly EngineRequest[], current: string | null, auto: string | null = null): string | null {
   const onDevice = inFlight.filter((r) => DEVICE_OPS.has(r.op));
   if (onDevice.length === 0) return null;
   for (const r of onDevice) {
-    if (r.op === 'load') return r.options.device ?? current;
+    if (r.op === 'load') return r.options.device ?? auto ?? current;
   }
   for (const r of onDevice) {
     if (r.op === 'selfTest') return r.device ?? current;
