@@ -112,6 +112,25 @@ TEST(vad_model_refuses_speech_models_and_incomplete_files) {
     std::remove(bare.c_str());
 }
 
+TEST(vad_model_names_the_parakeet_family_files_that_are_not_speech_models) {
+    // A Sortformer diarizer and a Moondream VAD-only slice share general.architecture 'parakeet' with the speech
+    // models; the refusal names what the file is, never "a speech recognition model".
+    struct Case {
+        const char * parakeet_arch;
+        const char * says;
+    };
+    for (const Case & c :
+         {Case{"vad", "this is a VAD-only slice (parakeet.arch = 'vad')"},
+          Case{"diarization", "this is a speaker-diarization model (parakeet.arch = 'diarization'"}, Case{"", "there is no 'parakeet.arch' key"}}) {
+        const std::string path = scratch("vad-family.gguf");
+        parakeet_tests::write_gguf(path, "parakeet", c.parakeet_arch);
+        const Error e = load_error(path);
+        std::remove(path.c_str());
+        expect_message(e, c.says);
+        CHECK(std::string(e.what()).find("speech recognition model") == std::string::npos);
+    }
+}
+
 TEST(vad_stream_is_independent_of_push_sizes_and_of_other_streams) {
     const std::string path = scratch("vad-random.gguf");
     write_random_silero(path);

@@ -61,6 +61,32 @@ int expect_uint(const GgufFile & f, const std::string & key, int expected) {
     return int(v);
 }
 
+/**
+ * What a parakeet-family file (general.architecture 'parakeet') given as the VAD is. parakeet.arch tells a speech
+ * model from the family's other kinds: a Sortformer diarizer or a Moondream VAD-only slice is not a speech
+ * recognition model, and calling it one sends the user looking for the wrong file.
+ */
+std::string parakeet_family_refusal(const std::string & parakeet_arch) {
+    static const char * const kGive = "give a Silero VAD GGUF (general.architecture = 'silero_vad')";
+    static const std::set<std::string> asr_arches = {"ctc", "rnnt", "tdt", "hybrid_rnnt_ctc", "hybrid_tdt_ctc"};
+    if (parakeet_arch == "vad") {
+        return std::string(
+                       "this is a VAD-only slice (parakeet.arch = 'vad'): the voice-activity head cut out of a Moondream Ultra/Redux "
+                       "model, which this app does not run; it is not a Silero voice-activity model; ") +
+               kGive;
+    }
+    if (parakeet_arch == "diarization") {
+        return std::string("this is a speaker-diarization model (parakeet.arch = 'diarization', Sortformer), not a voice-activity model; ") + kGive;
+    }
+    if (asr_arches.count(parakeet_arch) != 0) {
+        return "this is a Parakeet speech recognition model (general.architecture = 'parakeet', parakeet.arch = " + quoted_value(parakeet_arch) +
+               "), not a voice-activity model; " + kGive;
+    }
+    return "general.architecture is 'parakeet' but " +
+           (parakeet_arch.empty() ? std::string("there is no 'parakeet.arch' key") : "parakeet.arch is " + quoted_value(parakeet_arch)) +
+           ": a file of the Parakeet family, not a voice-activity model; " + kGive;
+}
+
 /** conv1d as ggml_conv_1d does it, but with an F32 im2col (ggml_conv_1d's is F16 and would cost 1e-3). x: ne [L, IC]. */
 ggml_tensor * conv1d(ggml_context * ctx, ggml_tensor * w, ggml_tensor * x, int stride, int pad) {
     ggml_tensor * cols = ggml_im2col(ctx, w, x, stride, 0, pad, 0, 1, 0, false, GGML_TYPE_F32);  // ne [IC·K, OL]
@@ -195,12 +221,7 @@ std::shared_ptr<const VadModel> VadModel::load(const std::string & path) {
     if (bundle) read_bundle_component(*f, "vad");
     const std::string arch = f->get_string("general.architecture", "");
     if (arch != "silero_vad") {
-        const std::string asr = f->get_string("parakeet.arch", "");
-        if (arch == "parakeet") {
-            f->fail("this is a Parakeet speech recognition model (general.architecture = 'parakeet'" +
-                    (asr.empty() ? std::string() : ", parakeet.arch = " + quoted_value(asr)) +
-                    "), not a voice-activity model; give a Silero VAD GGUF (general.architecture = 'silero_vad')");
-        }
+        if (arch == "parakeet") f->fail(parakeet_family_refusal(f->get_string("parakeet.arch", "")));
         f->fail((arch.empty() ? std::string("no 'general.architecture' key") : "general.architecture is " + quoted_value(arch)) +
                 ": not a Silero VAD model (expected 'silero_vad'; convert silero_vad.onnx v5 or v6 first)");
     }
