@@ -17,8 +17,8 @@ using parakeet_tests::scratch;
 
 namespace {
 
-/** A Silero GGUF with both rates' 15 tensors of random values (deterministic). */
-void write_random_silero(const std::string & path) {
+/** A Silero GGUF with both rates' 15 tensors of random values (deterministic); `damaged`'s element 7 is `bad`. */
+void write_random_silero(const std::string & path, const std::string & damaged = "", float bad = 0.0f) {
     gguf_context * g = gguf_init_empty();
     gguf_set_val_str(g, "general.architecture", "silero_vad");
     gguf_set_val_str(g, "general.name", "silero-vad");
@@ -43,6 +43,7 @@ void write_random_silero(const std::string & path) {
             seed = seed * 1664525u + 1013904223u;
             data[i] = scale * (float(seed >> 8) / float(1u << 24) - 0.5f);
         }
+        if (name == damaged) data[7 % n] = bad;
         gguf_add_tensor(g, t);
     };
     for (int rate : {16000, 8000}) {
@@ -188,5 +189,19 @@ TEST(vad_stream_refuses_other_rates_and_non_finite_samples) {
         CHECK(false);
     } catch (const Error & e) {
         CHECK(e.code() == ErrorCode::BadAudio);
+    }
+}
+
+TEST(vad_model_refuses_non_finite_weights) {
+    // A damaged file (NaN or infinity in a weight) would load and answer every chunk with NaN or with one
+    // constant, which the CLI prints as null and the app reads as silence: refused at load, naming the tensor.
+    for (const char * name : {"vad16k.decoder.decoder.2.bias", "vad8k.encoder.2.reparam_conv.weight", "vad16k.stft.forward_basis_buffer"}) {
+        for (float bad : {std::nanf(""), INFINITY}) {
+            const std::string path = scratch("vad-damaged.gguf");
+            write_random_silero(path, name, bad);
+            const Error e = load_error(path);
+            std::remove(path.c_str());
+            expect_message(e, std::string("tensor '") + name + "' holds NaN or infinite values");
+        }
     }
 }

@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Model, VadModel, type VadSampleRate } from '../../native/index.js';
 import { resample } from '../../app/shared/resample.js';
-import { convertSileroOnnx } from '../../app/main/vad/silero-gguf.js';
+import { convertSileroOnnx, encodeSileroGguf } from '../../app/main/vad/silero-gguf.js';
 import {
   BUNDLED_VAD_SHA256, SILERO_V5_ONNX, SILERO_V6_ONNX, readPinnedOnnx, type PinnedSileroOnnx,
 } from '../../app/main/vad/bundled-silero.js';
 import { SileroReference } from '../reference/silero-vad.js';
 import { DIGITS_MODEL, REPO_ROOT } from '../support/audio/digits.js';
 import { ortSileroProbs } from '../support/vad/ort-silero.js';
-import { writeRandomSilero } from '../support/vad/generate-silero.js';
+import { randomSileroWeights, writeRandomSilero } from '../support/vad/generate-silero.js';
 import { encodeModel, TensorDataType } from '../bench/peers/onnx-proto.js';
 import { concat, seconds, speechSamples } from './helpers/audio.js';
 import { scratchDir } from './helpers/tmp.js';
@@ -188,4 +188,17 @@ test('a Silero file is refused as an ASR model, an ASR model as a VAD, other ONN
     },
   });
   assert.throws(() => convertSileroOnnx(ifless), /16 kHz-only re-export \(no sample-rate If node.*found: inputs \(input, state, sr\), producer test, opset 15, ops 1 Conv/);
+});
+
+test('a Silero file with a NaN or an infinity in a weight is refused at load, naming the tensor', async () => {
+  for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+    const rates = randomSileroWeights(7);
+    const tensor = rates[0]!.tensors.get('decoder.decoder.2.bias')!;
+    const values = Float32Array.from(tensor.values);
+    values[0] = bad;
+    rates[0]!.tensors.set('decoder.decoder.2.bias', { ...tensor, values });
+    const gguf = join(dir, 'random-damaged.gguf');
+    writeFileSync(gguf, encodeSileroGguf(rates, { version: 'damaged', sha256: '' }, 'f32'));
+    await assert.rejects(VadModel.load(gguf), { code: 'MODEL_INVALID', message: /'vad16k\.decoder\.decoder\.2\.bias' holds NaN or infinite values/ });
+  }
 });

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <set>
 
@@ -50,6 +51,28 @@ const ggml_tensor * expect_tensor(const GgufFile & f, const std::string & name, 
         f.fail("tensor '" + name + "' is " + ggml_type_name(t->type) + (f16_ok ? ", expected F32 or F16" : ", expected F32"));
     }
     return t;
+}
+
+constexpr size_t kAllFinite = SIZE_MAX;
+
+/**
+ * The first NaN or infinity among an F32 or F16 tensor's elements (kAllFinite when none). A damaged weight
+ * does not fail anything downstream: the model would load and answer every chunk with NaN or one constant.
+ */
+size_t first_non_finite(const ggml_tensor * t, const uint8_t * data) {
+    const size_t n = size_t(ggml_nelements(t));
+    for (size_t i = 0; i < n; ++i) {
+        if (t->type == GGML_TYPE_F16) {
+            uint16_t h;
+            std::memcpy(&h, data + i * sizeof(h), sizeof(h));
+            if ((h & 0x7c00u) == 0x7c00u) return i;  // exponent all ones: infinity or NaN
+        } else {
+            float v;
+            std::memcpy(&v, data + i * sizeof(v), sizeof(v));
+            if (!std::isfinite(v)) return i;
+        }
+    }
+    return kAllFinite;
 }
 
 int expect_uint(const GgufFile & f, const std::string & key, int expected) {
@@ -155,6 +178,11 @@ SileroWeights::SileroWeights(const GgufFile & f, int rate) : sample_rate(rate) {
     for (auto & [src, dst] : copies) {
         bytes.resize(ggml_nbytes(src));
         f.read_tensor(src, bytes.data());
+        const size_t bad = first_non_finite(src, bytes.data());
+        if (bad != kAllFinite) {
+            f.fail(std::string("tensor '") + ggml_get_name(src) + "' holds NaN or infinite values (the first at element " + std::to_string(bad) +
+                   "): the weights are damaged; convert or download the Silero VAD again");
+        }
         ggml_backend_tensor_set(dst, bytes.data(), 0, bytes.size());
     }
 }
