@@ -205,3 +205,36 @@ TEST(vad_model_refuses_non_finite_weights) {
         }
     }
 }
+
+TEST(vad_stream_refuses_samples_far_outside_audio_range_and_keeps_its_state) {
+    // Finite samples so large that the STFT's squares overflow float (|x| ~ 1e19) could leave NaN in the LSTM
+    // state: with Silero v6.2's weights every later probability was one constant (silero-vad.test.ts). Such a
+    // call is refused before it touches the stream: the chunks after it are computed as if it had never come.
+    const std::string path = scratch("vad-random-loud.gguf");
+    write_random_silero(path);
+    std::shared_ptr<const VadModel> model = VadModel::load(path);
+    std::remove(path.c_str());
+    const std::vector<float> x = test_signal(4096);
+    for (int rate : {16000, 8000}) {
+        VadStream clean(model, rate);
+        clean.push(x.data(), 2000);
+        const std::vector<float> expected = clean.push(x.data() + 2000, x.size() - 2000);
+
+        VadStream stream(model, rate);
+        stream.push(x.data(), 2000);  // leaves samples waiting: the refused call must not disturb them
+        std::vector<float> loud(1500);
+        for (size_t i = 0; i < loud.size(); ++i) loud[i] = 1e20f * x[i];
+        bool refused = false;
+        try {
+            stream.push(loud.data(), loud.size());
+        } catch (const Error & e) {
+            refused = e.code() == ErrorCode::BadAudio;
+        }
+        CHECK(refused);
+        const std::vector<float> got = stream.push(x.data() + 2000, x.size() - 2000);
+        CHECK(got == expected);
+        bool finite = true;
+        for (float p : got) finite = finite && std::isfinite(p);
+        CHECK(finite);
+    }
+}

@@ -202,3 +202,23 @@ test('a Silero file with a NaN or an infinity in a weight is refused at load, na
     await assert.rejects(VadModel.load(gguf), { code: 'MODEL_INVALID', message: /'vad16k\.decoder\.decoder\.2\.bias' holds NaN or infinite values/ });
   }
 });
+
+test('samples far outside -1..1 are refused and leave the stream as it was: no NaN stays in the LSTM state', async () => {
+  // Silero v6.2 F32: 1024 samples near 1e19 overflowed the STFT's squares, the LSTM state became NaN and every
+  // later probability of the stream was 0.3487, whatever the audio.
+  const { gguf } = convertPinned(SILERO_V6_ONNX, 'f32');
+  const pcm = testAudio().subarray(0, seconds(4));
+  const vad = await VadModel.load(gguf);
+  const clean = vad.createStream(16000);
+  const expected = [...await clean.process(pcm.subarray(0, 16000)), ...await clean.process(pcm.subarray(16000))];
+  const stream = vad.createStream(16000);
+  const got = [...await stream.process(pcm.subarray(0, 16000))];
+  const loud = Float32Array.from({ length: 1024 }, (_, i) => 3e19 * Math.sin(i * 0.07) * Math.sin(i * 0.0011));
+  await assert.rejects(stream.process(loud), { code: 'BAD_AUDIO', message: /not audio/ });
+  got.push(...await stream.process(pcm.subarray(16000)));
+  assert.deepEqual(got, expected);
+  assert.ok(new Set(got.slice(40)).size > 10, 'the probabilities still follow the audio');
+  clean.dispose();
+  stream.dispose();
+  vad.dispose();
+});

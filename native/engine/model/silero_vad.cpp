@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -342,6 +343,13 @@ private:
 };
 }  // namespace
 
+/**
+ * Float PCM lies in [-1, 1], and 16-bit PCM handed over unscaled (up to 32768) still computes. A sample past
+ * this is not audio; from about 1e17 on, the STFT's squared magnitudes overflow float, and the NaN that
+ * follows would stay in the LSTM state: every later probability of the stream would be one constant.
+ */
+constexpr float kMaxAmplitude = 1e6f;
+
 float VadStream::run_chunk(const float * chunk) {
     const size_t ctx_n = size_t(weights_->context_samples);
     std::memcpy(window_.data() + ctx_n, chunk, size_t(chunk_) * sizeof(float));
@@ -356,10 +364,39 @@ float VadStream::run_chunk(const float * chunk) {
     ggml_backend_tensor_get(g.prob, &prob, 0, sizeof(float));
     ggml_backend_tensor_get(g.h_out, h_.data(), 0, h_.size() * sizeof(float));
     ggml_backend_tensor_get(g.c_out, c_.data(), 0, c_.size() * sizeof(float));
+    // Samples within kMaxAmplitude and finite weights keep every value finite; should a file's weights still
+    // overflow, a NaN state must not be kept (the caller restores the stream as it was before the call).
+    bool finite = std::isfinite(prob);
+    for (size_t i = 0; i < h_.size(); ++i) finite = finite && std::isfinite(h_[i]) && std::isfinite(c_[i]);
+    if (!finite) {
+        throw Error(
+                ErrorCode::BadAudio,
+                "the VAD model's values overflowed on this audio (a probability or the LSTM state is not finite); the stream is as before this call");
+    }
     // The next chunk's context: this window's last context_samples samples.
     std::memmove(window_.data(), window_.data() + window_.size() - ctx_n, ctx_n * sizeof(float));
     return prob;
 }
+
+namespace {
+/** A stream's state, restored when a call fails part-way: a refused call leaves the stream as it found it. */
+struct StreamSnapshot {
+    std::vector<float> window, pending, h, c;
+
+    void restore(std::vector<float> & window_to, std::vector<float> & pending_to, std::vector<float> & h_to, std::vector<float> & c_to) const {
+        window_to = window;
+        pending_to = pending;
+        h_to = h;
+        c_to = c;
+    }
+};
+
+std::string short_number(float v) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", double(v));
+    return text;
+}
+}  // namespace
 
 std::vector<float> VadStream::push(const float * samples, size_t n) {
     BusyGuard guard(busy_);
@@ -367,30 +404,46 @@ std::vector<float> VadStream::push(const float * samples, size_t n) {
         if (!std::isfinite(samples[i])) {
             throw Error(ErrorCode::BadAudio, "audio sample " + std::to_string(i) + " is not a finite number (NaN or infinity)");
         }
-    }
-    std::vector<float> probs;
-    size_t at = 0;
-    if (!pending_.empty()) {
-        const size_t take = std::min(n, size_t(chunk_) - pending_.size());
-        pending_.insert(pending_.end(), samples, samples + take);
-        at = take;
-        if (pending_.size() == size_t(chunk_)) {
-            probs.push_back(run_chunk(pending_.data()));
-            pending_.clear();
+        if (std::fabs(samples[i]) > kMaxAmplitude) {
+            throw Error(ErrorCode::BadAudio, "audio sample " + std::to_string(i) + " is " + short_number(samples[i]) +
+                                                     ": not audio (float samples lie in -1..1); decode or scale the audio correctly");
         }
     }
-    for (; at + size_t(chunk_) <= n; at += size_t(chunk_)) probs.push_back(run_chunk(samples + at));
-    pending_.insert(pending_.end(), samples + at, samples + n);
-    return probs;
+    const StreamSnapshot before{window_, pending_, h_, c_};
+    try {
+        std::vector<float> probs;
+        size_t at = 0;
+        if (!pending_.empty()) {
+            const size_t take = std::min(n, size_t(chunk_) - pending_.size());
+            pending_.insert(pending_.end(), samples, samples + take);
+            at = take;
+            if (pending_.size() == size_t(chunk_)) {
+                probs.push_back(run_chunk(pending_.data()));
+                pending_.clear();
+            }
+        }
+        for (; at + size_t(chunk_) <= n; at += size_t(chunk_)) probs.push_back(run_chunk(samples + at));
+        pending_.insert(pending_.end(), samples + at, samples + n);
+        return probs;
+    } catch (...) {
+        before.restore(window_, pending_, h_, c_);
+        throw;
+    }
 }
 
 std::vector<float> VadStream::flush() {
     BusyGuard guard(busy_);
     if (pending_.empty()) return {};
-    pending_.resize(size_t(chunk_), 0.0f);
-    const float prob = run_chunk(pending_.data());
-    pending_.clear();
-    return {prob};
+    const StreamSnapshot before{window_, pending_, h_, c_};
+    try {
+        pending_.resize(size_t(chunk_), 0.0f);
+        const float prob = run_chunk(pending_.data());
+        pending_.clear();
+        return {prob};
+    } catch (...) {
+        before.restore(window_, pending_, h_, c_);
+        throw;
+    }
 }
 
 void VadStream::reset() {
