@@ -3,6 +3,7 @@
 // generated models agree with the float64 reference; streams keep their own state; wrong files are
 // refused with what they are.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { randomSileroWeights, writeRandomSilero } from '../support/vad/generate-
 import { encodeModel, TensorDataType } from '../bench/peers/onnx-proto.js';
 import { concat, seconds, speechSamples } from './helpers/audio.js';
 import { scratchDir } from './helpers/tmp.js';
+import { describeExit } from './helpers/child.js';
 
 const dir = scratchDir('silero-vad');
 
@@ -221,4 +223,18 @@ test('samples far outside -1..1 are refused and leave the stream as it was: no N
   clean.dispose();
   stream.dispose();
   vad.dispose();
+});
+
+test('more samples than memory allows reject with OUT_OF_MEMORY instead of ending the process; the stream still works', { skip: process.platform === 'win32' && 'ulimit -d' }, () => {
+  const gguf = join(dir, 'random-oom.gguf');
+  writeRandomSilero(gguf, 13);
+  // A 2 GB Float32Array fits in a 3 GB data limit; the engine's copy of it does not.
+  const child = join('test', 'native', 'helpers', 'vad-oom-child.ts');
+  const r = spawnSync('bash', ['-c', `ulimit -d 3000000 && exec "$0" --import tsx "$1" "$2" 500000000`, process.execPath, child, gguf], {
+    cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000,
+  });
+  assert.equal(r.status, 0, describeExit({ ...r, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: 0 }));
+  const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { outcome: string; after: number };
+  assert.match(out.outcome, /^rejected OUT_OF_MEMORY: not enough memory to take 500000000 samples/);
+  assert.equal(out.after, 2, 'the stream takes audio after the refused call');
 });
