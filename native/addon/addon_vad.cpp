@@ -143,10 +143,15 @@ Napi::Value AddonVadModel::CreateStream(const Napi::CallbackInfo & info) {
     Napi::Env env = info.Env();
     if (!model_) throw make_error(env, "BAD_ARGUMENT", "this VAD model was disposed");
     if (info.Length() < 1 || !info[0].IsNumber()) throw_bad_argument(env, "createStream(sampleRate): sampleRate must be 16000 or 8000");
-    const int rate = info[0].As<Napi::Number>().Int32Value();
+    // Int32Value would truncate 16000.5 and wrap 2^32 + 16000 into a 16 kHz stream: only the exact rates pass.
+    const double requested = info[0].As<Napi::Number>().DoubleValue();
+    if (requested != 16000.0 && requested != 8000.0) {
+        throw_bad_argument(env, "createStream(sampleRate): sampleRate must be 16000 or 8000, not " + Napi::Value(info[0]).ToString().Utf8Value() +
+                                        " (resample other rates to 16 kHz first)");
+    }
     std::shared_ptr<parakeet::VadStream> stream;
     try {
-        stream = std::make_shared<parakeet::VadStream>(model_, rate);
+        stream = std::make_shared<parakeet::VadStream>(model_, int(requested));
     } catch (const parakeet::Error & e) {
         throw make_error(env, e);
     } catch (const std::bad_alloc &) {

@@ -192,6 +192,19 @@ test('a Silero file is refused as an ASR model, an ASR model as a VAD, other ONN
   assert.throws(() => convertSileroOnnx(ifless), /16 kHz-only re-export \(no sample-rate If node.*found: inputs \(input, state, sr\), producer test, opset 15, ops 1 Conv/);
 });
 
+test('createStream takes exactly 16000 or 8000: no rate is truncated or wrapped into one', async () => {
+  const gguf = join(dir, 'random-rates.gguf');
+  writeRandomSilero(gguf, 31);
+  const vad = await VadModel.load(gguf);
+  for (const rate of [16000.5, 8000.25, 2 ** 32 + 16000, -(2 ** 32) + 8000]) {
+    assert.throws(() => vad.createStream(rate as VadSampleRate), { code: 'BAD_ARGUMENT', message: /16000 or 8000/ }, String(rate));
+  }
+  const ok = vad.createStream(8000);
+  assert.equal(ok.chunkSamples, 256);
+  ok.dispose();
+  vad.dispose();
+});
+
 test('a Silero file with a NaN or an infinity in a weight is refused at load, naming the tensor', async () => {
   for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
     const rates = randomSileroWeights(7);
@@ -203,6 +216,20 @@ test('a Silero file with a NaN or an infinity in a weight is refused at load, na
     writeFileSync(gguf, encodeSileroGguf(rates, { version: 'damaged', sha256: '' }, 'f32'));
     await assert.rejects(VadModel.load(gguf), { code: 'MODEL_INVALID', message: /'vad16k\.decoder\.decoder\.2\.bias' holds NaN or infinite values/ });
   }
+});
+
+test('more samples than memory allows reject with OUT_OF_MEMORY instead of ending the process; the stream still works', { skip: process.platform === 'win32' && 'ulimit -d' }, () => {
+  const gguf = join(dir, 'random-oom.gguf');
+  writeRandomSilero(gguf, 13);
+  // A 2 GB Float32Array fits in a 3 GB data limit; the engine's copy of it does not.
+  const child = join('test', 'native', 'helpers', 'vad-oom-child.ts');
+  const r = spawnSync('bash', ['-c', `ulimit -d 3000000 && exec "$0" --import tsx "$1" "$2" 500000000`, process.execPath, child, gguf], {
+    cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000,
+  });
+  assert.equal(r.status, 0, describeExit({ ...r, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: 0 }));
+  const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { outcome: string; after: number };
+  assert.match(out.outcome, /^rejected OUT_OF_MEMORY: not enough memory to take 500000000 samples/);
+  assert.equal(out.after, 2, 'the stream takes audio after the refused call');
 });
 
 test('samples far outside -1..1 are refused and leave the stream as it was: no NaN stays in the LSTM state', async () => {
@@ -223,18 +250,4 @@ test('samples far outside -1..1 are refused and leave the stream as it was: no N
   clean.dispose();
   stream.dispose();
   vad.dispose();
-});
-
-test('more samples than memory allows reject with OUT_OF_MEMORY instead of ending the process; the stream still works', { skip: process.platform === 'win32' && 'ulimit -d' }, () => {
-  const gguf = join(dir, 'random-oom.gguf');
-  writeRandomSilero(gguf, 13);
-  // A 2 GB Float32Array fits in a 3 GB data limit; the engine's copy of it does not.
-  const child = join('test', 'native', 'helpers', 'vad-oom-child.ts');
-  const r = spawnSync('bash', ['-c', `ulimit -d 3000000 && exec "$0" --import tsx "$1" "$2" 500000000`, process.execPath, child, gguf], {
-    cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000,
-  });
-  assert.equal(r.status, 0, describeExit({ ...r, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: 0 }));
-  const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { outcome: string; after: number };
-  assert.match(out.outcome, /^rejected OUT_OF_MEMORY: not enough memory to take 500000000 samples/);
-  assert.equal(out.after, 2, 'the stream takes audio after the refused call');
 });
