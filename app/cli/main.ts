@@ -340,7 +340,8 @@ async function transcribeOffline(
 function nonNegative(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${flag} must be a number ≥ 0`);
+  // Number('') and Number(' ') are 0: an empty value (an unset shell variable) would silently mean 0.
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${flag} must be a number ≥ 0, got "${value}"`);
   return n;
 }
 

@@ -1,6 +1,7 @@
 #include "addon_vad.h"
 
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -142,12 +143,19 @@ Napi::Value AddonVadModel::CreateStream(const Napi::CallbackInfo & info) {
     Napi::Env env = info.Env();
     if (!model_) throw make_error(env, "BAD_ARGUMENT", "this VAD model was disposed");
     if (info.Length() < 1 || !info[0].IsNumber()) throw_bad_argument(env, "createStream(sampleRate): sampleRate must be 16000 or 8000");
-    const int rate = info[0].As<Napi::Number>().Int32Value();
+    // Int32Value would truncate 16000.5 and wrap 2^32 + 16000 into a 16 kHz stream: only the exact rates pass.
+    const double requested = info[0].As<Napi::Number>().DoubleValue();
+    if (requested != 16000.0 && requested != 8000.0) {
+        throw_bad_argument(env, "createStream(sampleRate): sampleRate must be 16000 or 8000, not " + Napi::Value(info[0]).ToString().Utf8Value() +
+                                        " (resample other rates to 16 kHz first)");
+    }
     std::shared_ptr<parakeet::VadStream> stream;
     try {
-        stream = std::make_shared<parakeet::VadStream>(model_, rate);
+        stream = std::make_shared<parakeet::VadStream>(model_, int(requested));
     } catch (const parakeet::Error & e) {
         throw make_error(env, e);
+    } catch (const std::bad_alloc &) {
+        throw make_error(env, "OUT_OF_MEMORY", "not enough memory for a VAD stream");
     }
     Napi::Object js = addon_state(env).vad_stream_ctor.New({});
     AddonVadStream::Unwrap(js)->attach(std::move(stream));
@@ -192,7 +200,16 @@ Napi::Value AddonVadStream::Process(const Napi::CallbackInfo & info) {
         throw_bad_argument(env, "process(samples): samples must be a Float32Array");
     }
     Napi::Float32Array pcm = info[0].As<Napi::Float32Array>();
-    std::vector<float> samples(pcm.Data(), pcm.Data() + pcm.ElementLength());
+    // The worker reads a copy (the caller may change or transfer its buffer meanwhile). A copy that does not fit
+    // must reject the call: a std::bad_alloc escaping this callback would terminate the whole process.
+    std::vector<float> samples;
+    try {
+        samples.assign(pcm.Data(), pcm.Data() + pcm.ElementLength());
+    } catch (const std::bad_alloc &) {
+        throw make_error(
+                env, "OUT_OF_MEMORY",
+                "not enough memory to take " + std::to_string(pcm.ElementLength()) + " samples for the VAD; give the audio in smaller pieces");
+    }
     auto * worker = new VadChunkWorker(env, std::move(stream), claim(env), std::move(samples), false);
     Napi::Promise promise = worker->promise();
     worker->Queue();

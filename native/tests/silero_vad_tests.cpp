@@ -17,8 +17,8 @@ using parakeet_tests::scratch;
 
 namespace {
 
-/** A Silero GGUF with both rates' 15 tensors of random values (deterministic). */
-void write_random_silero(const std::string & path) {
+/** A Silero GGUF with both rates' 15 tensors of random values (deterministic); `damaged`'s element 7 is `bad`. */
+void write_random_silero(const std::string & path, const std::string & damaged = "", float bad = 0.0f) {
     gguf_context * g = gguf_init_empty();
     gguf_set_val_str(g, "general.architecture", "silero_vad");
     gguf_set_val_str(g, "general.name", "silero-vad");
@@ -43,6 +43,7 @@ void write_random_silero(const std::string & path) {
             seed = seed * 1664525u + 1013904223u;
             data[i] = scale * (float(seed >> 8) / float(1u << 24) - 0.5f);
         }
+        if (name == damaged) data[7 % n] = bad;
         gguf_add_tensor(g, t);
     };
     for (int rate : {16000, 8000}) {
@@ -112,6 +113,25 @@ TEST(vad_model_refuses_speech_models_and_incomplete_files) {
     std::remove(bare.c_str());
 }
 
+TEST(vad_model_names_the_parakeet_family_files_that_are_not_speech_models) {
+    // A Sortformer diarizer and a Moondream VAD-only slice share general.architecture 'parakeet' with the speech
+    // models; the refusal names what the file is, never "a speech recognition model".
+    struct Case {
+        const char * parakeet_arch;
+        const char * says;
+    };
+    for (const Case & c :
+         {Case{"vad", "this is a VAD-only slice (parakeet.arch = 'vad')"},
+          Case{"diarization", "this is a speaker-diarization model (parakeet.arch = 'diarization'"}, Case{"", "there is no 'parakeet.arch' key"}}) {
+        const std::string path = scratch("vad-family.gguf");
+        parakeet_tests::write_gguf(path, "parakeet", c.parakeet_arch);
+        const Error e = load_error(path);
+        std::remove(path.c_str());
+        expect_message(e, c.says);
+        CHECK(std::string(e.what()).find("speech recognition model") == std::string::npos);
+    }
+}
+
 TEST(vad_stream_is_independent_of_push_sizes_and_of_other_streams) {
     const std::string path = scratch("vad-random.gguf");
     write_random_silero(path);
@@ -169,5 +189,52 @@ TEST(vad_stream_refuses_other_rates_and_non_finite_samples) {
         CHECK(false);
     } catch (const Error & e) {
         CHECK(e.code() == ErrorCode::BadAudio);
+    }
+}
+
+TEST(vad_model_refuses_non_finite_weights) {
+    // A damaged file (NaN or infinity in a weight) would load and answer every chunk with NaN or with one
+    // constant, which the CLI prints as null and the app reads as silence: refused at load, naming the tensor.
+    for (const char * name : {"vad16k.decoder.decoder.2.bias", "vad8k.encoder.2.reparam_conv.weight", "vad16k.stft.forward_basis_buffer"}) {
+        for (float bad : {std::nanf(""), INFINITY}) {
+            const std::string path = scratch("vad-damaged.gguf");
+            write_random_silero(path, name, bad);
+            const Error e = load_error(path);
+            std::remove(path.c_str());
+            expect_message(e, std::string("tensor '") + name + "' holds NaN or infinite values");
+        }
+    }
+}
+
+TEST(vad_stream_refuses_samples_far_outside_audio_range_and_keeps_its_state) {
+    // Finite samples so large that the STFT's squares overflow float (|x| ~ 1e19) could leave NaN in the LSTM
+    // state: with Silero v6.2's weights every later probability was one constant (silero-vad.test.ts). Such a
+    // call is refused before it touches the stream: the chunks after it are computed as if it had never come.
+    const std::string path = scratch("vad-random-loud.gguf");
+    write_random_silero(path);
+    std::shared_ptr<const VadModel> model = VadModel::load(path);
+    std::remove(path.c_str());
+    const std::vector<float> x = test_signal(4096);
+    for (int rate : {16000, 8000}) {
+        VadStream clean(model, rate);
+        clean.push(x.data(), 2000);
+        const std::vector<float> expected = clean.push(x.data() + 2000, x.size() - 2000);
+
+        VadStream stream(model, rate);
+        stream.push(x.data(), 2000);  // leaves samples waiting: the refused call must not disturb them
+        std::vector<float> loud(1500);
+        for (size_t i = 0; i < loud.size(); ++i) loud[i] = 1e20f * x[i];
+        bool refused = false;
+        try {
+            stream.push(loud.data(), loud.size());
+        } catch (const Error & e) {
+            refused = e.code() == ErrorCode::BadAudio;
+        }
+        CHECK(refused);
+        const std::vector<float> got = stream.push(x.data() + 2000, x.size() - 2000);
+        CHECK(got == expected);
+        bool finite = true;
+        for (float p : got) finite = finite && std::isfinite(p);
+        CHECK(finite);
     }
 }

@@ -3,23 +3,25 @@
 // generated models agree with the float64 reference; streams keep their own state; wrong files are
 // refused with what they are.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Model, VadModel, type VadSampleRate } from '../../native/index.js';
 import { resample } from '../../app/shared/resample.js';
-import { convertSileroOnnx } from '../../app/main/vad/silero-gguf.js';
+import { convertSileroOnnx, encodeSileroGguf } from '../../app/main/vad/silero-gguf.js';
 import {
   BUNDLED_VAD_SHA256, SILERO_V5_ONNX, SILERO_V6_ONNX, readPinnedOnnx, type PinnedSileroOnnx,
 } from '../../app/main/vad/bundled-silero.js';
 import { SileroReference } from '../reference/silero-vad.js';
 import { DIGITS_MODEL, REPO_ROOT } from '../support/audio/digits.js';
 import { ortSileroProbs } from '../support/vad/ort-silero.js';
-import { writeRandomSilero } from '../support/vad/generate-silero.js';
+import { randomSileroWeights, writeRandomSilero } from '../support/vad/generate-silero.js';
 import { encodeModel, TensorDataType } from '../bench/peers/onnx-proto.js';
 import { concat, seconds, speechSamples } from './helpers/audio.js';
 import { scratchDir } from './helpers/tmp.js';
+import { describeExit } from './helpers/child.js';
 
 const dir = scratchDir('silero-vad');
 
@@ -188,4 +190,64 @@ test('a Silero file is refused as an ASR model, an ASR model as a VAD, other ONN
     },
   });
   assert.throws(() => convertSileroOnnx(ifless), /16 kHz-only re-export \(no sample-rate If node.*found: inputs \(input, state, sr\), producer test, opset 15, ops 1 Conv/);
+});
+
+test('createStream takes exactly 16000 or 8000: no rate is truncated or wrapped into one', async () => {
+  const gguf = join(dir, 'random-rates.gguf');
+  writeRandomSilero(gguf, 31);
+  const vad = await VadModel.load(gguf);
+  for (const rate of [16000.5, 8000.25, 2 ** 32 + 16000, -(2 ** 32) + 8000]) {
+    assert.throws(() => vad.createStream(rate as VadSampleRate), { code: 'BAD_ARGUMENT', message: /16000 or 8000/ }, String(rate));
+  }
+  const ok = vad.createStream(8000);
+  assert.equal(ok.chunkSamples, 256);
+  ok.dispose();
+  vad.dispose();
+});
+
+test('a Silero file with a NaN or an infinity in a weight is refused at load, naming the tensor', async () => {
+  for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+    const rates = randomSileroWeights(7);
+    const tensor = rates[0]!.tensors.get('decoder.decoder.2.bias')!;
+    const values = Float32Array.from(tensor.values);
+    values[0] = bad;
+    rates[0]!.tensors.set('decoder.decoder.2.bias', { ...tensor, values });
+    const gguf = join(dir, 'random-damaged.gguf');
+    writeFileSync(gguf, encodeSileroGguf(rates, { version: 'damaged', sha256: '' }, 'f32'));
+    await assert.rejects(VadModel.load(gguf), { code: 'MODEL_INVALID', message: /'vad16k\.decoder\.decoder\.2\.bias' holds NaN or infinite values/ });
+  }
+});
+
+test('more samples than memory allows reject with OUT_OF_MEMORY instead of ending the process; the stream still works', { skip: process.platform === 'win32' && 'ulimit -d' }, () => {
+  const gguf = join(dir, 'random-oom.gguf');
+  writeRandomSilero(gguf, 13);
+  // A 2 GB Float32Array fits in a 3 GB data limit; the engine's copy of it does not.
+  const child = join('test', 'native', 'helpers', 'vad-oom-child.ts');
+  const r = spawnSync('bash', ['-c', `ulimit -d 3000000 && exec "$0" --import tsx "$1" "$2" 500000000`, process.execPath, child, gguf], {
+    cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000,
+  });
+  assert.equal(r.status, 0, describeExit({ ...r, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: 0 }));
+  const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { outcome: string; after: number };
+  assert.match(out.outcome, /^rejected OUT_OF_MEMORY: not enough memory to take 500000000 samples/);
+  assert.equal(out.after, 2, 'the stream takes audio after the refused call');
+});
+
+test('samples far outside -1..1 are refused and leave the stream as it was: no NaN stays in the LSTM state', async () => {
+  // Silero v6.2 F32: 1024 samples near 1e19 overflowed the STFT's squares, the LSTM state became NaN and every
+  // later probability of the stream was 0.3487, whatever the audio.
+  const { gguf } = convertPinned(SILERO_V6_ONNX, 'f32');
+  const pcm = testAudio().subarray(0, seconds(4));
+  const vad = await VadModel.load(gguf);
+  const clean = vad.createStream(16000);
+  const expected = [...await clean.process(pcm.subarray(0, 16000)), ...await clean.process(pcm.subarray(16000))];
+  const stream = vad.createStream(16000);
+  const got = [...await stream.process(pcm.subarray(0, 16000))];
+  const loud = Float32Array.from({ length: 1024 }, (_, i) => 3e19 * Math.sin(i * 0.07) * Math.sin(i * 0.0011));
+  await assert.rejects(stream.process(loud), { code: 'BAD_AUDIO', message: /not audio/ });
+  got.push(...await stream.process(pcm.subarray(16000)));
+  assert.deepEqual(got, expected);
+  assert.ok(new Set(got.slice(40)).size > 10, 'the probabilities still follow the audio');
+  clean.dispose();
+  stream.dispose();
+  vad.dispose();
 });

@@ -99,3 +99,12 @@ test('a Silero file is refused by transcribe and info, an ASR file by vad, each 
   assert.match(r.stderr, /MODEL_INVALID.*this is a Parakeet speech recognition model.*not a voice-activity model/);
   assert.match(parakeet(['help']).stdout, /vad <audio> \[--model <silero\.gguf>\][\s\S]*bundled Silero VAD v6\.2/);
 });
+
+test('parakeet vad refuses an empty or non-numeric option value instead of reading it as 0', () => {
+  const wav = writeWav16(join(dir, 'options.wav'), new Float32Array(seconds(1)));
+  for (const [flag, value] of [['--threshold', ''], ['--threshold', ' '], ['--min-speech-ms', ''], ['--pad-ms', 'abc'], ['--min-silence-ms', '-1']]) {
+    const r = parakeet(['vad', wav, '--model', 'unused.gguf', `${flag}=${value}`]);
+    assert.equal(r.status, 2, `${flag}="${value}": ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`${flag} must be a number ≥ 0`));
+  }
+});

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -52,6 +54,28 @@ const ggml_tensor * expect_tensor(const GgufFile & f, const std::string & name, 
     return t;
 }
 
+constexpr size_t kAllFinite = SIZE_MAX;
+
+/**
+ * The first NaN or infinity among an F32 or F16 tensor's elements (kAllFinite when none). A damaged weight
+ * does not fail anything downstream: the model would load and answer every chunk with NaN or one constant.
+ */
+size_t first_non_finite(const ggml_tensor * t, const uint8_t * data) {
+    const size_t n = size_t(ggml_nelements(t));
+    for (size_t i = 0; i < n; ++i) {
+        if (t->type == GGML_TYPE_F16) {
+            uint16_t h;
+            std::memcpy(&h, data + i * sizeof(h), sizeof(h));
+            if ((h & 0x7c00u) == 0x7c00u) return i;  // exponent all ones: infinity or NaN
+        } else {
+            float v;
+            std::memcpy(&v, data + i * sizeof(v), sizeof(v));
+            if (!std::isfinite(v)) return i;
+        }
+    }
+    return kAllFinite;
+}
+
 int expect_uint(const GgufFile & f, const std::string & key, int expected) {
     const int64_t v = f.get_int(key.c_str(), -1);
     if (v != expected) {
@@ -59,6 +83,32 @@ int expect_uint(const GgufFile & f, const std::string & key, int expected) {
                " (Silero VAD v5/v6)");
     }
     return int(v);
+}
+
+/**
+ * What a parakeet-family file (general.architecture 'parakeet') given as the VAD is. parakeet.arch tells a speech
+ * model from the family's other kinds: a Sortformer diarizer or a Moondream VAD-only slice is not a speech
+ * recognition model, and calling it one sends the user looking for the wrong file.
+ */
+std::string parakeet_family_refusal(const std::string & parakeet_arch) {
+    static const char * const kGive = "give a Silero VAD GGUF (general.architecture = 'silero_vad')";
+    static const std::set<std::string> asr_arches = {"ctc", "rnnt", "tdt", "hybrid_rnnt_ctc", "hybrid_tdt_ctc"};
+    if (parakeet_arch == "vad") {
+        return std::string(
+                       "this is a VAD-only slice (parakeet.arch = 'vad'): the voice-activity head cut out of a Moondream Ultra/Redux "
+                       "model, which this app does not run; it is not a Silero voice-activity model; ") +
+               kGive;
+    }
+    if (parakeet_arch == "diarization") {
+        return std::string("this is a speaker-diarization model (parakeet.arch = 'diarization', Sortformer), not a voice-activity model; ") + kGive;
+    }
+    if (asr_arches.count(parakeet_arch) != 0) {
+        return "this is a Parakeet speech recognition model (general.architecture = 'parakeet', parakeet.arch = " + quoted_value(parakeet_arch) +
+               "), not a voice-activity model; " + kGive;
+    }
+    return "general.architecture is 'parakeet' but " +
+           (parakeet_arch.empty() ? std::string("there is no 'parakeet.arch' key") : "parakeet.arch is " + quoted_value(parakeet_arch)) +
+           ": a file of the Parakeet family, not a voice-activity model; " + kGive;
 }
 
 /** conv1d as ggml_conv_1d does it, but with an F32 im2col (ggml_conv_1d's is F16 and would cost 1e-3). x: ne [L, IC]. */
@@ -129,6 +179,11 @@ SileroWeights::SileroWeights(const GgufFile & f, int rate) : sample_rate(rate) {
     for (auto & [src, dst] : copies) {
         bytes.resize(ggml_nbytes(src));
         f.read_tensor(src, bytes.data());
+        const size_t bad = first_non_finite(src, bytes.data());
+        if (bad != kAllFinite) {
+            f.fail(std::string("tensor '") + ggml_get_name(src) + "' holds NaN or infinite values (the first at element " + std::to_string(bad) +
+                   "): the weights are damaged; convert or download the Silero VAD again");
+        }
         ggml_backend_tensor_set(dst, bytes.data(), 0, bytes.size());
     }
 }
@@ -195,12 +250,7 @@ std::shared_ptr<const VadModel> VadModel::load(const std::string & path) {
     if (bundle) read_bundle_component(*f, "vad");
     const std::string arch = f->get_string("general.architecture", "");
     if (arch != "silero_vad") {
-        const std::string asr = f->get_string("parakeet.arch", "");
-        if (arch == "parakeet") {
-            f->fail("this is a Parakeet speech recognition model (general.architecture = 'parakeet'" +
-                    (asr.empty() ? std::string() : ", parakeet.arch = " + quoted_value(asr)) +
-                    "), not a voice-activity model; give a Silero VAD GGUF (general.architecture = 'silero_vad')");
-        }
+        if (arch == "parakeet") f->fail(parakeet_family_refusal(f->get_string("parakeet.arch", "")));
         f->fail((arch.empty() ? std::string("no 'general.architecture' key") : "general.architecture is " + quoted_value(arch)) +
                 ": not a Silero VAD model (expected 'silero_vad'; convert silero_vad.onnx v5 or v6 first)");
     }
@@ -293,6 +343,13 @@ private:
 };
 }  // namespace
 
+/**
+ * Float PCM lies in [-1, 1], and 16-bit PCM handed over unscaled (up to 32768) still computes. A sample past
+ * this is not audio; from about 1e17 on, the STFT's squared magnitudes overflow float, and the NaN that
+ * follows would stay in the LSTM state: every later probability of the stream would be one constant.
+ */
+constexpr float kMaxAmplitude = 1e6f;
+
 float VadStream::run_chunk(const float * chunk) {
     const size_t ctx_n = size_t(weights_->context_samples);
     std::memcpy(window_.data() + ctx_n, chunk, size_t(chunk_) * sizeof(float));
@@ -307,10 +364,39 @@ float VadStream::run_chunk(const float * chunk) {
     ggml_backend_tensor_get(g.prob, &prob, 0, sizeof(float));
     ggml_backend_tensor_get(g.h_out, h_.data(), 0, h_.size() * sizeof(float));
     ggml_backend_tensor_get(g.c_out, c_.data(), 0, c_.size() * sizeof(float));
+    // Samples within kMaxAmplitude and finite weights keep every value finite; should a file's weights still
+    // overflow, a NaN state must not be kept (the caller restores the stream as it was before the call).
+    bool finite = std::isfinite(prob);
+    for (size_t i = 0; i < h_.size(); ++i) finite = finite && std::isfinite(h_[i]) && std::isfinite(c_[i]);
+    if (!finite) {
+        throw Error(
+                ErrorCode::BadAudio,
+                "the VAD model's values overflowed on this audio (a probability or the LSTM state is not finite); the stream is as before this call");
+    }
     // The next chunk's context: this window's last context_samples samples.
     std::memmove(window_.data(), window_.data() + window_.size() - ctx_n, ctx_n * sizeof(float));
     return prob;
 }
+
+namespace {
+/** A stream's state, restored when a call fails part-way: a refused call leaves the stream as it found it. */
+struct StreamSnapshot {
+    std::vector<float> window, pending, h, c;
+
+    void restore(std::vector<float> & window_to, std::vector<float> & pending_to, std::vector<float> & h_to, std::vector<float> & c_to) const {
+        window_to = window;
+        pending_to = pending;
+        h_to = h;
+        c_to = c;
+    }
+};
+
+std::string short_number(float v) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", double(v));
+    return text;
+}
+}  // namespace
 
 std::vector<float> VadStream::push(const float * samples, size_t n) {
     BusyGuard guard(busy_);
@@ -318,30 +404,46 @@ std::vector<float> VadStream::push(const float * samples, size_t n) {
         if (!std::isfinite(samples[i])) {
             throw Error(ErrorCode::BadAudio, "audio sample " + std::to_string(i) + " is not a finite number (NaN or infinity)");
         }
-    }
-    std::vector<float> probs;
-    size_t at = 0;
-    if (!pending_.empty()) {
-        const size_t take = std::min(n, size_t(chunk_) - pending_.size());
-        pending_.insert(pending_.end(), samples, samples + take);
-        at = take;
-        if (pending_.size() == size_t(chunk_)) {
-            probs.push_back(run_chunk(pending_.data()));
-            pending_.clear();
+        if (std::fabs(samples[i]) > kMaxAmplitude) {
+            throw Error(ErrorCode::BadAudio, "audio sample " + std::to_string(i) + " is " + short_number(samples[i]) +
+                                                     ": not audio (float samples lie in -1..1); decode or scale the audio correctly");
         }
     }
-    for (; at + size_t(chunk_) <= n; at += size_t(chunk_)) probs.push_back(run_chunk(samples + at));
-    pending_.insert(pending_.end(), samples + at, samples + n);
-    return probs;
+    const StreamSnapshot before{window_, pending_, h_, c_};
+    try {
+        std::vector<float> probs;
+        size_t at = 0;
+        if (!pending_.empty()) {
+            const size_t take = std::min(n, size_t(chunk_) - pending_.size());
+            pending_.insert(pending_.end(), samples, samples + take);
+            at = take;
+            if (pending_.size() == size_t(chunk_)) {
+                probs.push_back(run_chunk(pending_.data()));
+                pending_.clear();
+            }
+        }
+        for (; at + size_t(chunk_) <= n; at += size_t(chunk_)) probs.push_back(run_chunk(samples + at));
+        pending_.insert(pending_.end(), samples + at, samples + n);
+        return probs;
+    } catch (...) {
+        before.restore(window_, pending_, h_, c_);
+        throw;
+    }
 }
 
 std::vector<float> VadStream::flush() {
     BusyGuard guard(busy_);
     if (pending_.empty()) return {};
-    pending_.resize(size_t(chunk_), 0.0f);
-    const float prob = run_chunk(pending_.data());
-    pending_.clear();
-    return {prob};
+    const StreamSnapshot before{window_, pending_, h_, c_};
+    try {
+        pending_.resize(size_t(chunk_), 0.0f);
+        const float prob = run_chunk(pending_.data());
+        pending_.clear();
+        return {prob};
+    } catch (...) {
+        before.restore(window_, pending_, h_, c_);
+        throw;
+    }
 }
 
 void VadStream::reset() {

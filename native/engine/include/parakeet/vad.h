@@ -69,7 +69,11 @@ public:
 
     int sample_rate() const { return sample_rate_; }
     int chunk_samples() const { return chunk_; }
-    /** Appends samples; returns one probability per chunk completed by them (the remainder waits). */
+    /**
+     * Appends samples; returns one probability per chunk completed by them (the remainder waits). Throws
+     * Error(BadAudio) for a NaN, an infinity or a sample beyond ±1e6 (not audio); a call that throws leaves the
+     * stream as it was before it.
+     */
     std::vector<float> push(const float * samples, size_t n);
     /** The remainder zero-padded to one chunk (none when nothing waits); the state is kept. */
     std::vector<float> flush();
