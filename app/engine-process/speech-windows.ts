@@ -22,8 +22,15 @@ export function planSpeechWindows(
     const begin = s.start - (s.start % file.hop);
     const end = Math.min(file.samples, s.end);
     const last = groups.at(-1);
-    if (last && begin - last.end < joinGap && end - last.begin <= maxSamples) last.end = Math.max(last.end, end);
-    else groups.push({ begin, end });
+    if (last && begin - last.end < joinGap && end - last.begin <= maxSamples) {
+      last.end = Math.max(last.end, end);
+    } else {
+      // Moved back to the hop grid, a start may fall before the last window's end (a narrow gap the pads
+      // shared ends that one exactly where this one starts): that window gives those few samples up, so no
+      // audio is decoded twice (its words neither).
+      if (last && begin < last.end) last.end = begin;
+      groups.push({ begin, end });
+    }
   }
   const out: SampleRange[] = [];
   for (const g of groups) {

@@ -130,6 +130,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   private vad: EngineVadStatus = { kind: 'energy', reason: 'no VAD model was loaded' };
   /** What the closed VAD streams cost, summed (Devices shows it as % of real time). */
   private readonly vadCost = { computeMs: 0, audioSec: 0 };
+  /**
+   * Engine deaths so far. An engine's VAD streams end with it, and the next one numbers its streams from 1
+   * again: a stream's number is good only in the life of the engine that answered its open.
+   */
+  private engineDeaths = 0;
   /** What the silence guards took away since the app started (Devices). */
   private readonly guardCounts: SilenceGuardCounts = { unconfirmed: 0, wordsDropped: 0 };
   private idleMs: number;
@@ -499,16 +504,23 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   /** A live stream on the engine's Silero VAD (one per audio source), or null when it runs none. */
   vadStream(): SessionVad | null {
     if (this.vad.kind !== 'silero') return null;
-    const opened = this.request({ op: 'vadOpen' });
+    // With the life it belongs to: an open re-run after a restart answers from the new engine.
+    const opened = this.request({ op: 'vadOpen' }).then(({ stream }) => ({ stream, life: this.engineDeaths }));
     opened.catch(() => undefined);  // a push reports it
+    const current = async (): Promise<number> => {
+      const { stream, life } = await opened;
+      // Sent to the engine that came after, the number would name another source's stream (or none).
+      if (life !== this.engineDeaths) throw new CodedError('ENGINE_CRASHED', 'the VAD stream ended with the engine, which restarted');
+      return stream;
+    };
     let closed = false;
     return {
-      push: async (pcm) => this.request({ op: 'vadPush', stream: (await opened).stream, pcm }),
+      push: async (pcm) => this.request({ op: 'vadPush', stream: await current(), pcm }),
       close: () => {
         if (closed) return;
         closed = true;
-        opened
-          .then(({ stream }) => this.request({ op: 'vadClose', stream }))
+        current()
+          .then((stream) => this.request({ op: 'vadClose', stream }))
           .then((cost) => {
             this.vadCost.computeMs += cost.computeMs;
             this.vadCost.audioSec += cost.audioSec;
@@ -709,6 +721,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   // ------------------------------------------------------------ crash handling
 
   private onDeath({ reason, inFlight, unloadDied }: EngineDeath): void {
+    this.engineDeaths += 1;
     const device = blamedDevice(inFlight, this.residency.model?.device.device.name ?? null, this.opts.autoDevice?.() ?? null);
     this.lastError = { code: 'ENGINE_CRASHED', message: `the engine process stopped (${reason})` };
     this.log.error(`engine process stopped (${reason})${device ? ` while using ${device}` : ''}`, { inFlight: inFlight.map((r) => r.op) });

@@ -268,11 +268,13 @@ export class MeetingTrack {
 
   /**
    * What no segment can need any more: before the open one, or — between segments — all but the pre-roll a
-   * next one may take and a second for its onset to be confirmed, counted from the last decided sample.
+   * next one may take and a second for its onset to be confirmed, counted from the last decided sample, and
+   * never where the segmenter says one may still start (Silero's speech pad may exceed the pre-roll, its
+   * onset be older than the decided sample less that second).
    */
   private releaseOld(): void {
     const preRoll = Math.round((TRACK_RATE * this.opts.segmenter.preRollMs) / 1000);
-    this.store.release(Math.max(0, this.openStart ?? this.segmenter.decidedSamples - preRoll - TRACK_RATE));
+    this.store.release(Math.max(0, this.openStart ?? Math.min(this.segmenter.earliestStart, this.segmenter.decidedSamples - preRoll - TRACK_RATE)));
   }
 
   private arrivalOf(sample: number): number {

@@ -192,6 +192,18 @@ export class Segmenter {
     return this.position;
   }
 
+  /**
+   * The first sample a segment may still need: the open segment's start, else the earliest start one opening
+   * later can get — an onset in progress (a trained VAD's may be a second old when it is confirmed) or the
+   * first undecided window, less the pad in front of it (speechPadMs or the pre-roll: either, after a
+   * fallback), never before the last segment's end. Audio before it may be released.
+   */
+  get earliestStart(): number {
+    if (this.state === 'speech') return this.segStart;
+    const onset = this.state === 'onset' ? this.onsetStart : this.position;
+    return Math.max(0, this.prevEnd, onset - Math.max(this.preRoll, this.speechPad));
+  }
+
   /** Samples per window: an external detector gives one probability per this many samples. */
   get windowSamples(): number {
     return this.win;

@@ -615,8 +615,10 @@ export class DictationSession {
     }
     if (emitted) {
       this.opts.emit('dictation:latency', this.latency());
-      // Audio before the open segment (minus the pre-roll the next one may take) is no longer needed in memory.
-      const keepFrom = this.open ? this.open.start : this.store.length - this.preRollSamples - SESSION_RATE;
+      // Audio before the open segment (minus the pre-roll the next one may take) is no longer needed in memory;
+      // nor before where the segmenter says the next may start (Silero's verdicts lag the audio, its onset may
+      // be a second old when confirmed and its speech pad exceed the pre-roll).
+      const keepFrom = this.open ? this.open.start : Math.min(this.segmenter.earliestStart, this.store.length - this.preRollSamples - SESSION_RATE);
       this.store.release(Math.max(0, keepFrom));
     }
   }

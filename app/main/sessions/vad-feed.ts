@@ -30,6 +30,9 @@ export class VadFeed {
   push(pcm: Float32Array): void {
     if (!this.vad || !this.segmenter.usesExternalDetector || this.ended) return;
     const verdicts = this.vad.push(pcm);
+    // Handled below, in order, once the pushes before it are decided; a rejection that comes before those
+    // (the engine closed the stream while an earlier push still ran) is no unhandled rejection meanwhile.
+    verdicts.catch(() => undefined);
     this.queue = this.queue.then(() => verdicts).then(
       (probabilities) => {
         if (!this.ended && this.segmenter.usesExternalDetector) this.onEvents(this.segmenter.decide(probabilities));

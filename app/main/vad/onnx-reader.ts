@@ -65,6 +65,12 @@ interface Field {
 
 class ProtoError extends Error {}
 
+/**
+ * How deep subgraphs (If/Loop bodies) may nest: Silero's graph nests one If; a file nesting thousands deep
+ * would otherwise exhaust the stack of this recursive reader.
+ */
+const MAX_GRAPH_DEPTH = 32;
+
 /** The varint at `pos`: its value and the position after it. */
 function varintAt(buf: Uint8Array, pos: number): [bigint, number] {
   let result = 0n;
@@ -183,16 +189,21 @@ function decodeTensor(buf: Uint8Array): OnnxTensor {
   return { name, dims, dataType, values };
 }
 
-function decodeAttribute(buf: Uint8Array): OnnxAttribute {
+function decodeAttribute(buf: Uint8Array, depth: number): OnnxAttribute {
   const a: OnnxAttribute = { name: '', ints: [], floats: [] };
   for (const f of fields(buf)) {
     switch (f.number) {
       case 1: a.name = text(f.bytes); break;
-      case 2: a.float = new DataView(f.bytes.buffer, f.bytes.byteOffset, 4).getFloat32(0, true); break;
+      case 2: {
+        // A fixed32; anything else would be read past its field (or out of the buffer).
+        if (f.bytes.length !== 4) throw new ProtoError(`attribute "${a.name}": its float is not 4 bytes`);
+        a.float = new DataView(f.bytes.buffer, f.bytes.byteOffset, 4).getFloat32(0, true);
+        break;
+      }
       case 3: a.int = signed64(f.varint); break;
       case 4: a.string = text(f.bytes); break;
       case 5: a.tensor = decodeTensor(f.bytes); break;
-      case 6: a.graph = decodeGraph(f.bytes); break;
+      case 6: a.graph = decodeGraph(f.bytes, depth + 1); break;
       case 7: pushFloats(f, a.floats); break;
       case 8: pushInts(f, a.ints); break;
     }
@@ -200,7 +211,7 @@ function decodeAttribute(buf: Uint8Array): OnnxAttribute {
   return a;
 }
 
-function decodeNode(buf: Uint8Array): OnnxNode {
+function decodeNode(buf: Uint8Array, depth: number): OnnxNode {
   const n: OnnxNode = { opType: '', domain: '', name: '', inputs: [], outputs: [], attributes: new Map() };
   for (const f of fields(buf)) {
     switch (f.number) {
@@ -208,7 +219,7 @@ function decodeNode(buf: Uint8Array): OnnxNode {
       case 2: n.outputs.push(text(f.bytes)); break;
       case 3: n.name = text(f.bytes); break;
       case 4: n.opType = text(f.bytes); break;
-      case 5: { const a = decodeAttribute(f.bytes); n.attributes.set(a.name, a); break; }
+      case 5: { const a = decodeAttribute(f.bytes, depth); n.attributes.set(a.name, a); break; }
       case 7: n.domain = text(f.bytes); break;
     }
   }
@@ -220,11 +231,13 @@ function valueInfoName(buf: Uint8Array): string {
   return '';
 }
 
-function decodeGraph(buf: Uint8Array): OnnxGraph {
+/** A GraphProto; `depth`: how many subgraphs it is inside (the model's graph: 0). */
+function decodeGraph(buf: Uint8Array, depth = 0): OnnxGraph {
+  if (depth > MAX_GRAPH_DEPTH) throw new ProtoError(`subgraphs nested more than ${MAX_GRAPH_DEPTH} deep`);
   const g: OnnxGraph = { name: '', nodes: [], initializers: new Map(), inputs: [], outputs: [] };
   for (const f of fields(buf)) {
     switch (f.number) {
-      case 1: g.nodes.push(decodeNode(f.bytes)); break;
+      case 1: g.nodes.push(decodeNode(f.bytes, depth)); break;
       case 2: g.name = text(f.bytes); break;
       case 5: { const t = decodeTensor(f.bytes); g.initializers.set(t.name, t); break; }
       case 11: g.inputs.push(valueInfoName(f.bytes)); break;

@@ -109,3 +109,20 @@ test('hop energies recorded block by block are those of the whole clip', () => {
   assert.equal(blocks.energies.length, Math.ceil(pcm.length / 160));
   assert.equal(blocks.samples, pcm.length);
 });
+
+test('speech windows never overlap: a start moved back to the hop grid past the last window\'s end (a gap the pads shared) takes no audio twice', () => {
+  const pcm = new Float32Array(30 * RATE).fill(0.1);
+  // A 200 ms pad and a 100 ms pause: the narrow gap is shared, so the second segment starts where the first
+  // ends, 55 samples past a 10 ms hop; the two together exceed the window limit, so they are not joined.
+  const p = probs(`${'#'.repeat(600)}...${'#'.repeat(60)}${'.'.repeat(20)}`);
+  const segments = speechSegments(p, CHUNK, RATE, p.length * CHUNK, { ...OPTS, minSilenceMs: 50, padMs: 200, tailMs: SPEECH_TAIL_MS });
+  assert.equal(segments.length, 2);
+  assert.equal(segments[1]!.start, segments[0]!.end, 'the gap shared between the pads');
+  assert.notEqual(segments[1]!.start % 160, 0);
+  const windows = planSpeechWindows(hopEnergiesOf(pcm, RATE), segments, RATE, 20 * RATE, 1280);
+  assert.ok(windows.length >= 2);
+  for (let i = 1; i < windows.length; i++) assert.ok(windows[i]!.begin >= windows[i - 1]!.end, `window ${i} starts at ${windows[i]!.begin}, before ${windows[i - 1]!.end}`);
+  for (const w of windows) assert.ok(w.end - w.begin <= 20 * RATE);
+  assert.equal(windows[0]!.begin, segments[0]!.start);
+  assert.equal(windows.at(-1)!.end, segments[1]!.end);
+});
