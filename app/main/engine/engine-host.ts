@@ -131,7 +131,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   /** What the closed VAD streams cost, summed (Devices shows it as % of real time). */
   private readonly vadCost = { computeMs: 0, audioSec: 0 };
   /**
-   * Engine deaths so far. An engine's VAD streams end with it, and the next one numbers its streams from 1
+   * Engine deaths so far. An engine's live streams (VAD, diarizer) end with it, and the next one numbers its streams from 1
    * again: a stream's number is good only in the life of the engine that answered its open.
    */
   private engineDeaths = 0;
@@ -429,16 +429,31 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.diarizerPath !== null;
   }
 
+  /**
+   * A live stream's number, good only in the life of the engine that answered its open (`opened`): the engine's
+   * streams end with it and the next one numbers its streams from 1 again, so sent after a restart the number
+   * would name another source's stream (or none). Fails with ENGINE_CRASHED once that engine is gone (the
+   * source then goes on without it); an open re-run after a restart answers from the new engine.
+   */
+  private streamOfThisEngine(opened: Promise<{ stream: number }>, what: string): () => Promise<number> {
+    const withLife = opened.then(({ stream }) => ({ stream, life: this.engineDeaths }));
+    withLife.catch(() => undefined);  // a push reports it
+    return async () => {
+      const { stream, life } = await withLife;
+      if (life !== this.engineDeaths) throw new CodedError('ENGINE_CRASHED', `the ${what} stream ended with the engine, which restarted`);
+      return stream;
+    };
+  }
+
   /** A live diarizer stream (a meeting's "Others" track), or null when none is loaded. */
   diarizerStream(): SessionDiarizer | null {
     if (this.diarizerPath === null) return null;
-    const opened = this.request({ op: 'diarizerOpen' });
-    opened.catch(() => undefined);  // a push reports it
+    const current = this.streamOfThisEngine(this.request({ op: 'diarizerOpen' }), 'speaker');
     return {
-      push: async (pcm) => this.request({ op: 'diarizerPush', stream: (await opened).stream, pcm }),
-      finish: async () => this.request({ op: 'diarizerFinish', stream: (await opened).stream }),
+      push: async (pcm) => this.request({ op: 'diarizerPush', stream: await current(), pcm }),
+      finish: async () => this.request({ op: 'diarizerFinish', stream: await current() }),
       close: () => {
-        opened.then(({ stream }) => this.request({ op: 'diarizerClose', stream })).catch(() => undefined);
+        current().then((stream) => this.request({ op: 'diarizerClose', stream })).catch(() => undefined);
       },
     };
   }
@@ -504,15 +519,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   /** A live stream on the engine's Silero VAD (one per audio source), or null when it runs none. */
   vadStream(): SessionVad | null {
     if (this.vad.kind !== 'silero') return null;
-    // With the life it belongs to: an open re-run after a restart answers from the new engine.
-    const opened = this.request({ op: 'vadOpen' }).then(({ stream }) => ({ stream, life: this.engineDeaths }));
-    opened.catch(() => undefined);  // a push reports it
-    const current = async (): Promise<number> => {
-      const { stream, life } = await opened;
-      // Sent to the engine that came after, the number would name another source's stream (or none).
-      if (life !== this.engineDeaths) throw new CodedError('ENGINE_CRASHED', 'the VAD stream ended with the engine, which restarted');
-      return stream;
-    };
+    const current = this.streamOfThisEngine(this.request({ op: 'vadOpen' }), 'VAD');
     let closed = false;
     return {
       push: async (pcm) => this.request({ op: 'vadPush', stream: await current(), pcm }),
