@@ -33,18 +33,37 @@ export class EngineVad {
   private readonly streams = new Map<number, OpenStream>();
   private nextStream = 1;
 
-  /** Loads a Silero VAD GGUF (null: none, callers use the energy VAD); the old model's streams end. */
+  /**
+   * Loads a Silero VAD GGUF (null: none, callers use the energy VAD); the old model's streams end. The old
+   * model stays until the new one is ready: a file job opened while the file loads (the host still reports
+   * the old Silero) is cut by a Silero, not silently by the energy VAD. A load that fails leaves none.
+   */
   async load(path: string | null): Promise<EngineVadStatus> {
-    this.closeAll();
-    this.model?.dispose();
-    this.model = null;
-    this.status = { kind: 'energy', reason: 'the energy VAD was chosen in Settings' };
-    if (path === null) return this.status;
-    this.model = await VadModel.load(path);
-    const info = this.model.info();
+    if (path === null) {
+      this.unload('the energy VAD was chosen in Settings');
+      return this.status;
+    }
+    let next: VadModel;
+    try {
+      next = await VadModel.load(path);
+    } catch (error) {
+      this.unload(`the Silero VAD could not be loaded (${(error as Error).message})`);
+      throw error;
+    }
+    this.unload('');
+    this.model = next;
+    const info = next.info();
     this.status = { kind: 'silero', path, sourceVersion: info.sourceVersion, weightType: info.weightType };
     if (info.bundleComponent) this.status.bundleComponent = info.bundleComponent;
     return this.status;
+  }
+
+  /** Ends the loaded model's streams and the model (a file pass's own stream keeps its weights until it ends). */
+  private unload(reason: string): void {
+    this.closeAll();
+    this.model?.dispose();
+    this.model = null;
+    this.status = { kind: 'energy', reason };
   }
 
   current(): EngineVadStatus {
@@ -95,8 +114,6 @@ export class EngineVad {
   }
 
   dispose(): void {
-    this.closeAll();
-    this.model?.dispose();
-    this.model = null;
+    this.unload('the engine stopped');
   }
 }
