@@ -18,7 +18,7 @@ import { after, before, test } from 'node:test';
 import type { TranscriptEvent } from '../../app/ipc/contract.js';
 import { DIGITS_MODEL, ensureDigitsSet, readWav16, writeWav16, type WordTiming } from '../support/audio/digits.js';
 import { nonSpeech, nonSpeechSet } from '../support/audio/non-speech.js';
-import { RATE, concat } from '../support/audio/signals.js';
+import { RATE, concat, frames } from '../support/audio/signals.js';
 import { writeBundle } from '../support/model/bundle.js';
 import { gappedDigits } from '../support/audio/gapped-digits.js';
 import { align, normalizeText, words } from '../../app/shared/wer.js';
@@ -108,6 +108,27 @@ test('a live dictation of digit strings between noise: one final per string, exa
   // The closed stream's cost reaches Devices (engine status).
   for (let i = 0; i < 200 && !/real time/.test(services.engine.status().vad?.text ?? ''); i++) await sleep(25);
   assert.match(services.engine.status().vad?.text ?? '', /^Silero VAD v6\.2 \(F32\).*it cost \d+\.\d\d % of real time over \d+\.\d min of live audio\. Silence guards: \d+ live stretch(es)? Silero was unsure of not transcribed, \d+ words? below the confidence floor dropped$/);
+});
+
+test('the engine dies mid-dictation: a new Silero stream takes over from the undecided audio, so the dictation still types exactly the strings, none for the noise', { skip: !haveModel && 'no trained model' }, async () => {
+  const { pcm, texts, words } = noisyDictation();
+  // Killed in the gap after the first string: that string's final may be decoding, the next gap's noise is
+  // undecided. Without a new stream the energy VAD would take the rest (noise in the gaps opens segments there).
+  const killAt = Math.round((words[words.length / 3 | 0]!.end + 0.4) * RATE);
+  const restarted = new Promise((resolve) => services.engine.once('restarted', resolve));
+  const { sessionId } = services.sessions.start({ sampleRate: RATE }, 'test');
+  let position = 0;
+  for (const frame of frames(pcm, 640)) {
+    if (position <= killAt && killAt < position + frame.length) process.kill(services.engine.pid!, 'SIGKILL');
+    services.sessions.pushAudio(sessionId, frame, 'test', position);
+    position += frame.length;
+    await sleep(2);
+  }
+  await restarted;
+  const summary = await services.sessions.stop(sessionId, 'test');
+  const finals = summary.segments.filter((s: TranscriptEvent) => s.kind === 'final');
+  assert.deepEqual(finals.map((f) => f.text.trim()).filter((t) => t.length > 0), texts);
+  assert.equal(finals.length, texts.length, 'no segment opened on the noise after the restart');
 });
 
 test('the non-speech set (silence, white / pink / brown noise, hum, clicks, tones at three levels) yields no word, as a file and live; Devices counts what the confirm level kept out', { skip: !haveModel && 'no trained model' }, async () => {

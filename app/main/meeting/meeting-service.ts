@@ -209,6 +209,8 @@ export class MeetingService {
           engine: this.opts.engine,
           segmenter: vad ? { ...segmenter, ...trainedVadSegmenterOptions(dictation) } : segmenter,
           vad,
+          // A stream lost mid-meeting (an engine restart, another Silero file loaded): a new one, if Silero is still wanted.
+          reopenVad: vad ? () => (this.opts.settings().dictation.vadModel === 'silero' ? this.opts.engine.vadStream?.() ?? null : null) : undefined,
           onAudio: speakers ? (pcm) => speakers.push(pcm) : undefined,
           decoder: decoder === 'auto' ? undefined : decoder,
           vocabulary,

@@ -74,6 +74,8 @@ export interface MeetingTrackOptions {
   segmenter: Omit<SegmenterOptions, 'sampleRate'>;
   /** The trained VAD that decides speech (Silero; segmenter.detector 'external'); absent: the energy VAD. */
   vad?: SessionVad | null;
+  /** A new stream on the trained VAD when `vad` fails mid-meeting (null: none now; the energy VAD takes over). */
+  reopenVad?: () => SessionVad | null;
   /** Every sample placed on the track (16 kHz, in order): the speaker diarizer's input (meeting-speakers.ts). */
   onAudio?: (pcm: Float32Array) => void;
   onFinal: (final: TrackFinal) => void;
@@ -178,7 +180,9 @@ export class MeetingTrack {
       if (this.finished) return;
       this.maybePartial(performance.now());
       this.releaseOld();
-    }, (reason) => this.opts.log.warn(`track ${this.track}: ${reason}`));
+    }, (reason) => this.opts.log.warn(`track ${this.track}: ${reason}`), opts.reopenVad
+      ? { open: opts.reopenVad, audio: (from, to) => this.store.read(from, to) }
+      : undefined);
     this.input = new AudioInput({ inputRate: opts.inputRate, label: `track ${opts.track}`, log: opts.log, sink: (pcm, now) => this.append(pcm, now) });
   }
 

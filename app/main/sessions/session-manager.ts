@@ -100,6 +100,8 @@ export class SessionManager {
       stream: this.streamFor(settings.streaming),
       // The trained VAD when the engine runs one and the settings want it; else the energy VAD.
       vad: settings.dictation.vadModel === 'silero' ? this.opts.engine.vadStream?.() ?? null : null,
+      // A stream lost mid-session (an engine restart, another Silero file loaded): a new one, if Silero is still wanted.
+      reopenVad: () => (this.opts.settings.get().dictation.vadModel === 'silero' ? this.opts.engine.vadStream?.() ?? null : null),
     });
     this.sessions.set(id, session);
     // A model unloaded for idleness starts reloading now, while the user starts speaking; the session keeps

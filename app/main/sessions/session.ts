@@ -91,6 +91,8 @@ export interface SessionOptions {
   stream?: { decoder: StreamDecoder; options: EngineStreamOptions };
   /** The trained VAD that decides speech (Silero); absent or null: the energy VAD. */
   vad?: SessionVad | null;
+  /** A new stream on the trained VAD when `vad` fails mid-session (null: none now; the energy VAD takes over). */
+  reopenVad?: () => SessionVad | null;
 }
 
 interface Segment {
@@ -219,7 +221,9 @@ export class DictationSession {
       for (const event of events) this.onSegmentEvent(event, now);
       this.feedStream();
       this.maybePartial(now);
-    }, (reason) => this.opts.log.warn(`session ${this.id}: ${reason}`));
+    }, (reason) => this.opts.log.warn(`session ${this.id}: ${reason}`), opts.reopenVad
+      ? { open: opts.reopenVad, audio: (from, to) => this.store.read(from, to) }
+      : undefined);
     this.input = new AudioInput({
       inputRate: opts.sampleRate, label: `session ${opts.id}`, log: opts.log, maxGapFillSec: opts.maxGapFillSec,
       sink: (pcm, now) => this.process(pcm, now),

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Segmenter, type SegmentEvent } from '../../../app/main/sessions/segmenter.js';
-import { VadFeed, type SessionVad } from '../../../app/main/sessions/vad-feed.js';
+import { MAX_REOPENS, VadFeed, type SessionVad } from '../../../app/main/sessions/vad-feed.js';
 
 const RATE = 16000;
 const WINDOW = 512;
@@ -47,4 +47,99 @@ test('a later push that fails before an earlier one is answered (the stream clos
   } finally {
     process.off('unhandledRejection', onUnhandled);
   }
+});
+
+/**
+ * A stand-in for an engine VAD stream: one probability per 512 samples (0.9 where the chunk is loud, 0.05
+ * where quiet), the remainder kept for the next push, as the engine's stream does; `failAt`: the push (1-based)
+ * from which it fails, as a stream does once its engine died.
+ */
+function chunkVad(opened: SessionVad[], failAt = Infinity, delayMs = 2): SessionVad {
+  let pending = new Float32Array(0);
+  let calls = 0;
+  const stream: SessionVad = {
+    push: async (pcm) => {
+      await sleep(delayMs);
+      if (++calls >= failAt) throw Object.assign(new Error('the VAD stream ended with the engine, which restarted'), { code: 'ENGINE_CRASHED' });
+      const all = new Float32Array(pending.length + pcm.length);
+      all.set(pending);
+      all.set(pcm, pending.length);
+      const n = Math.floor(all.length / WINDOW);
+      const probs = new Float32Array(n);
+      for (let i = 0; i < n; i++) {
+        let peak = 0;
+        for (let j = i * WINDOW; j < (i + 1) * WINDOW; j++) peak = Math.max(peak, Math.abs(all[j]!));
+        probs[i] = peak > 0.1 ? 0.9 : 0.05;
+      }
+      pending = all.slice(n * WINDOW);
+      return probs;
+    },
+    close: () => undefined,
+  };
+  opened.push(stream);
+  return stream;
+}
+
+/** 6 s in pushes of 300 samples (not on the 512-sample chunks): silence, 1.5 s of loud audio, silence, 1 s loud, silence. */
+function dictationPushes(): Float32Array[] {
+  const audio = new Float32Array(6 * RATE);
+  for (const [from, to] of [[1, 2.5], [4, 5]] as const) for (let i = from * RATE; i < to * RATE; i++) audio[i] = 0.3 * Math.sin(i / 5);
+  const pushes: Float32Array[] = [];
+  for (let at = 0; at < audio.length; at += 300) pushes.push(audio.subarray(at, Math.min(audio.length, at + 300)));
+  return pushes;
+}
+
+/** The events of one source fed `pushes`, with the stream `first` and, when it fails, `reopen`'s streams. */
+async function feedAll(first: SessionVad, reopen?: () => SessionVad | null): Promise<{ events: SegmentEvent[]; reports: string[]; external: boolean }> {
+  const segmenter = externalSegmenter();
+  const events: SegmentEvent[] = [];
+  const reports: string[] = [];
+  const store: Float32Array[] = [];
+  let stored = 0;
+  const feed = new VadFeed(segmenter, first, (e) => events.push(...e), (what) => reports.push(what), reopen && {
+    open: reopen,
+    audio: (from, to) => {
+      const all = new Float32Array(stored);
+      let at = 0;
+      for (const pcm of store) all.set(pcm, (at += pcm.length) - pcm.length);
+      return all.slice(from, to);
+    },
+  });
+  for (const pcm of dictationPushes()) {
+    store.push(pcm);
+    stored += pcm.length;
+    events.push(...segmenter.push(pcm));
+    feed.push(pcm);
+    await sleep(0);
+  }
+  await feed.drained();
+  events.push(...segmenter.finish());
+  feed.close();
+  return { events, reports, external: segmenter.usesExternalDetector };
+}
+
+test('a VAD stream that fails mid-dictation (the engine restarted) is replaced: the new one gets the undecided audio again and the segments are those of an unbroken stream', async () => {
+  const unbroken = await feedAll(chunkVad([]));
+  assert.ok(unbroken.events.filter((e) => e.type === 'open').length === 2, 'two segments in the reference run');
+  const opened: SessionVad[] = [];
+  // The first stream fails from its 120th push on (2.25 s in, inside the first loud stretch), with pushes in flight.
+  const broken = await feedAll(chunkVad(opened, 120), () => chunkVad(opened));
+  assert.equal(opened.length, 2, 'one new stream');
+  assert.equal(broken.external, true, 'Silero still decides: no energy VAD');
+  assert.deepEqual(broken.events, unbroken.events);
+  assert.equal(broken.reports.length, 1);
+  assert.match(broken.reports[0]!, /stream failed .*a new one takes over from 2\.\d\d s/);
+});
+
+test('when no new VAD stream can be opened (Silero unloaded) or streams keep failing, the energy VAD takes over, saying so once', async () => {
+  const none = await feedAll(chunkVad([], 50), () => null);
+  assert.equal(none.external, false);
+  assert.equal(none.reports.length, 1);
+  assert.match(none.reports[0]!, /energy VAD takes over/);
+
+  const opened: SessionVad[] = [];
+  const failing = await feedAll(chunkVad(opened, 50), () => chunkVad(opened, 1));
+  assert.equal(opened.length, 1 + MAX_REOPENS, `at most ${MAX_REOPENS} streams replace a failing one`);
+  assert.equal(failing.external, false);
+  assert.equal(failing.reports.filter((r) => /energy VAD takes over/.test(r)).length, 1);
 });
