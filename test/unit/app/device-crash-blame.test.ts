@@ -7,41 +7,33 @@ import { test } from 'node:test';
 import type { CrashInfo } from '../../../app/main/engine/engine-host.js';
 import { EngineHost } from '../../../app/main/engine/engine-host.js';
 import type { TransportFactory } from '../../../app/main/engine/transport.js';
-import type { EngineToHost, HostToEngine } from '../../../app/engine-process/protocol.js';
+import type { HostToEngine } from '../../../app/engine-process/protocol.js';
 import { nullLogger } from '../../../app/main/log.js';
+import { scriptedTransport } from '../../support/scripted-engine.js';
 
 /** An engine whose automatic choice is Vulkan0, and whose driver kills the process when a model loads on it. */
 function crashingGpuEngine(loads: (string | undefined)[]): TransportFactory {
-  return (handlers) => {
-    const post = (m: EngineToHost): void => {
-      setImmediate(() => handlers.message(m));
-    };
+  return scriptedTransport(({ post, handlers }) => {
     let dead = false;
-    post({ t: 'ready', available: true, error: null, build: null, pid: 1 });
-    return {
-      pid: 1,
-      kind: 'inline',
-      kill: () => undefined,
-      send: (m: HostToEngine) => {
-        if (dead) return;
-        if (m.op === 'load') {
-          loads.push(m.options.device);
-          const device = m.options.device ?? 'Vulkan0';
-          if (device.toLowerCase() === 'vulkan0') {
-            dead = true;
-            setImmediate(() => handlers.exit({ code: null, signal: 'SIGSEGV' }));
-            return;
-          }
-          post({ t: 'result', id: m.id, ok: true, value: {
-            path: m.path, name: 'scripted', sampleRate: 16_000, hopLength: 160, subsamplingFactor: 8, frameSec: 0.08, threads: 2,
-            device: { requested: device, source: 'argument', device: { name: 'CPU', type: 'cpu' }, fellBack: false, reason: '' }, loadMs: 1,
-          } });
+    return (m: HostToEngine) => {
+      if (dead) return;
+      if (m.op === 'load') {
+        loads.push(m.options.device);
+        const device = m.options.device ?? 'Vulkan0';
+        if (device.toLowerCase() === 'vulkan0') {
+          dead = true;
+          setImmediate(() => handlers.exit({ code: null, signal: 'SIGSEGV' }));
           return;
         }
-        post({ t: 'result', id: m.id, ok: true, value: null });
-      },
+        post({ t: 'result', id: m.id, ok: true, value: {
+          path: m.path, name: 'scripted', sampleRate: 16_000, hopLength: 160, subsamplingFactor: 8, frameSec: 0.08, threads: 2,
+          device: { requested: device, source: 'argument', device: { name: 'CPU', type: 'cpu' }, fellBack: false, reason: '' }, loadMs: 1,
+        } });
+        return;
+      }
+      post({ t: 'result', id: m.id, ok: true, value: null });
     };
-  };
+  });
 }
 
 test('the engine dies while loading on the automatic choice: that GPU is blamed, and the load goes to the CPU', async () => {

@@ -8,8 +8,9 @@ import { test } from 'node:test';
 import type { Notice } from '../../../app/ipc/contract.js';
 import { EngineHost } from '../../../app/main/engine/engine-host.js';
 import type { TransportFactory } from '../../../app/main/engine/transport.js';
-import type { EngineToHost, HostToEngine } from '../../../app/engine-process/protocol.js';
+import type { HostToEngine } from '../../../app/engine-process/protocol.js';
 import { nullLogger } from '../../../app/main/log.js';
+import { scriptedTranscript, scriptedTransport } from '../../support/scripted-engine.js';
 
 interface Script {
   /** How long a window / a live decode takes on the GPU before it fails (the CPU answers after the same time). */
@@ -25,16 +26,9 @@ interface Seen {
 }
 
 function scriptedEngine(script: Script, seen: Seen): TransportFactory {
-  return (handlers) => {
+  return scriptedTransport(({ post }) => {
     let device: { name: string; type: 'gpu' | 'cpu' } = { name: 'CPU', type: 'cpu' };
     const inFlight = new Map<number, NodeJS.Timeout>();
-    const post = (m: EngineToHost): void => {
-      setImmediate(() => handlers.message(m));
-    };
-    const transcript = (text: string, ran: string) => ({
-      text, words: [], tokens: [], durationSec: 1, decoder: 'tdt', device: ran, devicesRan: [ran],
-      timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [{ start: 0, end: 1 }],
-    });
     /** A decode on the model's device as it was when the call started: the GPU is lost, the CPU works. */
     const decode = (id: number, ms: number, text: string): void => {
       const on = device;
@@ -44,65 +38,59 @@ function scriptedEngine(script: Script, seen: Seen): TransportFactory {
           post({ t: 'result', id, ok: false, error: { code: 'DEVICE_UNAVAILABLE', message: `the compute device ${on.name} failed while running the encoder` } });
         } else {
           seen.done.push(`${text} on ${on.name}`);
-          post({ t: 'result', id, ok: true, value: transcript(text, on.name) });
+          post({ t: 'result', id, ok: true, value: scriptedTranscript(text, on.name) });
         }
       }, ms));
     };
-    post({ t: 'ready', available: true, error: null, build: null, pid: 1 });
-    return {
-      pid: 1,
-      kind: 'inline',
-      kill: () => undefined,
-      send: (m: HostToEngine) => {
-        switch (m.op) {
-          case 'load': {
-            seen.loads.push(m.options.device);
-            setTimeout(() => {
-              // Model.dispose of the old model: its calls in flight end with ABORTED.
-              for (const [id, timer] of inFlight) {
-                clearTimeout(timer);
-                post({ t: 'result', id, ok: false, error: { code: 'ABORTED', message: 'transcription cancelled' } });
-              }
-              inFlight.clear();
-              device = m.options.device === 'CPU' ? { name: 'CPU', type: 'cpu' } : { name: 'Vulkan0', type: 'gpu' };
-              post({ t: 'result', id: m.id, ok: true, value: {
-                path: m.path, name: 'scripted', sampleRate: 16_000, hopLength: 160, subsamplingFactor: 8, frameSec: 0.08, threads: 2,
-                device: { requested: '', source: 'auto', device, fellBack: false, reason: '' }, loadMs: 1,
-              } });
-            }, script.loadMs);
-            return;
-          }
-          case 'selfTest':
-            post({ t: 'result', id: m.id, ok: true, value: {
-              device: device.name, reference: 'cpu', trigger: m.trigger, passed: true, relL2: 1e-3, tolerance: 3e-2, tokensMatch: true,
-              detail: 'matches the CPU', durationMs: 1, at: new Date(0).toISOString(),
-            } });
-            return;
-          case 'fileOpen':
-            post({ t: 'result', id: m.id, ok: true, value: { handle: 1, sampleRate: 16_000, samples: 16_000, windows: [{ begin: 0, end: 16_000 }] } });
-            return;
-          case 'fileWindow':
-            decode(m.id, script.windowMs, 'window');
-            return;
-          case 'transcribe':
-            decode(m.id, script.liveMs, 'live');
-            return;
-          case 'cancel': {
-            const timer = inFlight.get(m.target);
-            if (timer) {
+    return (m: HostToEngine) => {
+      switch (m.op) {
+        case 'load': {
+          seen.loads.push(m.options.device);
+          setTimeout(() => {
+            // Model.dispose of the old model: its calls in flight end with ABORTED.
+            for (const [id, timer] of inFlight) {
               clearTimeout(timer);
-              inFlight.delete(m.target);
-              post({ t: 'result', id: m.target, ok: false, error: { code: 'ABORTED', message: 'transcription cancelled' } });
+              post({ t: 'result', id, ok: false, error: { code: 'ABORTED', message: 'transcription cancelled' } });
             }
-            post({ t: 'result', id: m.id, ok: true, value: null });
-            return;
-          }
-          default:
-            post({ t: 'result', id: m.id, ok: true, value: null });
+            inFlight.clear();
+            device = m.options.device === 'CPU' ? { name: 'CPU', type: 'cpu' } : { name: 'Vulkan0', type: 'gpu' };
+            post({ t: 'result', id: m.id, ok: true, value: {
+              path: m.path, name: 'scripted', sampleRate: 16_000, hopLength: 160, subsamplingFactor: 8, frameSec: 0.08, threads: 2,
+              device: { requested: '', source: 'auto', device, fellBack: false, reason: '' }, loadMs: 1,
+            } });
+          }, script.loadMs);
+          return;
         }
-      },
+        case 'selfTest':
+          post({ t: 'result', id: m.id, ok: true, value: {
+            device: device.name, reference: 'cpu', trigger: m.trigger, passed: true, relL2: 1e-3, tolerance: 3e-2, tokensMatch: true,
+            detail: 'matches the CPU', durationMs: 1, at: new Date(0).toISOString(),
+          } });
+          return;
+        case 'fileOpen':
+          post({ t: 'result', id: m.id, ok: true, value: { handle: 1, sampleRate: 16_000, samples: 16_000, windows: [{ begin: 0, end: 16_000 }] } });
+          return;
+        case 'fileWindow':
+          decode(m.id, script.windowMs, 'window');
+          return;
+        case 'transcribe':
+          decode(m.id, script.liveMs, 'live');
+          return;
+        case 'cancel': {
+          const timer = inFlight.get(m.target);
+          if (timer) {
+            clearTimeout(timer);
+            inFlight.delete(m.target);
+            post({ t: 'result', id: m.target, ok: false, error: { code: 'ABORTED', message: 'transcription cancelled' } });
+          }
+          post({ t: 'result', id: m.id, ok: true, value: null });
+          return;
+        }
+        default:
+          post({ t: 'result', id: m.id, ok: true, value: null });
+      }
     };
-  };
+  });
 }
 
 async function hostOnGpu(script: Script): Promise<{ host: EngineHost; seen: Seen; notices: Notice[] }> {

@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EngineHost } from '../../../app/main/engine/engine-host.js';
-import type { EngineToHost, HostToEngine } from '../../../app/engine-process/protocol.js';
+import type { HostToEngine } from '../../../app/engine-process/protocol.js';
 import type { TransportFactory } from '../../../app/main/engine/transport.js';
 import { nullLogger } from '../../../app/main/log.js';
+import { scriptedTranscript, scriptedTransport } from '../../support/scripted-engine.js';
 
 const WINDOW_MS = 400;
 const LIVE_MS = 60;
@@ -28,75 +29,62 @@ function seen(): Seen {
 
 function scriptedEngine(s: Seen): TransportFactory {
   const log = s.log;
-  return (handlers) => {
+  return scriptedTransport(({ post }) => {
     const timers = new Map<number, NodeJS.Timeout>();
-    const post = (m: EngineToHost): void => {
-      setImmediate(() => handlers.message(m));
-    };
-    const transcript = (text: string) => ({
-      text, words: [], tokens: [], durationSec: 1, decoder: 'tdt', device: 'CPU', devicesRan: ['CPU'],
-      timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [{ start: 0, end: 1 }],
-    });
-    post({ t: 'ready', available: true, error: null, build: null, pid: 1 });
-    return {
-      pid: 1,
-      kind: 'inline',
-      kill: () => undefined,
-      send: (m: HostToEngine) => {
-        switch (m.op) {
-          case 'load':
-            log.push('load');
-            post({ t: 'result', id: m.id, ok: true, value: {
-              path: m.path, name: 'scripted', sampleRate: 16_000, hopLength: 160, subsamplingFactor: 8, frameSec: 0.08, threads: 2,
-              device: { device: { name: 'CPU', type: 'cpu' } }, loadMs: 1,
-            } });
-            return;
-          case 'fileOpen':
-            post({ t: 'result', id: m.id, ok: true, value: {
-              handle: 1, sampleRate: 16_000, samples: 48_000, windows: [{ begin: 0, end: 16_000 }, { begin: 16_000, end: 32_000 }, { begin: 32_000, end: 48_000 }],
-            } });
-            return;
-          case 'fileWindow':
-            log.push(`window ${m.index} start`);
-            s.threads.push({ op: 'window', maxThreads: m.options.maxThreads });
-            s.maxCalls = Math.max(s.maxCalls, ++s.calls);
-            timers.set(m.id, setTimeout(() => {
-              timers.delete(m.id);
-              s.calls -= 1;
-              log.push(`window ${m.index} done`);
-              post({ t: 'result', id: m.id, ok: true, value: transcript(`w${m.index}`) });
-            }, WINDOW_MS));
-            return;
-          case 'cancel': {
-            const timer = timers.get(m.target);
-            if (timer) {
-              clearTimeout(timer);
-              timers.delete(m.target);
-              s.calls -= 1;
-              log.push('window stopped');
-              post({ t: 'result', id: m.target, ok: false, error: { code: 'ABORTED', message: 'cancelled' } });
-            }
-            post({ t: 'result', id: m.id, ok: true, value: null });
-            return;
+    return (m: HostToEngine) => {
+      switch (m.op) {
+        case 'load':
+          log.push('load');
+          post({ t: 'result', id: m.id, ok: true, value: {
+            path: m.path, name: 'scripted', sampleRate: 16_000, hopLength: 160, subsamplingFactor: 8, frameSec: 0.08, threads: 2,
+            device: { device: { name: 'CPU', type: 'cpu' } }, loadMs: 1,
+          } });
+          return;
+        case 'fileOpen':
+          post({ t: 'result', id: m.id, ok: true, value: {
+            handle: 1, sampleRate: 16_000, samples: 48_000, windows: [{ begin: 0, end: 16_000 }, { begin: 16_000, end: 32_000 }, { begin: 32_000, end: 48_000 }],
+          } });
+          return;
+        case 'fileWindow':
+          log.push(`window ${m.index} start`);
+          s.threads.push({ op: 'window', maxThreads: m.options.maxThreads });
+          s.maxCalls = Math.max(s.maxCalls, ++s.calls);
+          timers.set(m.id, setTimeout(() => {
+            timers.delete(m.id);
+            s.calls -= 1;
+            log.push(`window ${m.index} done`);
+            post({ t: 'result', id: m.id, ok: true, value: scriptedTranscript(`w${m.index}`) });
+          }, WINDOW_MS));
+          return;
+        case 'cancel': {
+          const timer = timers.get(m.target);
+          if (timer) {
+            clearTimeout(timer);
+            timers.delete(m.target);
+            s.calls -= 1;
+            log.push('window stopped');
+            post({ t: 'result', id: m.target, ok: false, error: { code: 'ABORTED', message: 'cancelled' } });
           }
-          case 'transcribe':
-            log.push('live');
-            s.threads.push({ op: 'live', maxThreads: m.options.maxThreads });
-            s.maxLive = Math.max(s.maxLive, ++s.live);
-            s.maxCalls = Math.max(s.maxCalls, ++s.calls);
-            setTimeout(() => {
-              s.live -= 1;
-              s.calls -= 1;
-              log.push('live done');
-              post({ t: 'result', id: m.id, ok: true, value: transcript('live') });
-            }, LIVE_MS);
-            return;
-          default:
-            post({ t: 'result', id: m.id, ok: true, value: null });
+          post({ t: 'result', id: m.id, ok: true, value: null });
+          return;
         }
-      },
+        case 'transcribe':
+          log.push('live');
+          s.threads.push({ op: 'live', maxThreads: m.options.maxThreads });
+          s.maxLive = Math.max(s.maxLive, ++s.live);
+          s.maxCalls = Math.max(s.maxCalls, ++s.calls);
+          setTimeout(() => {
+            s.live -= 1;
+            s.calls -= 1;
+            log.push('live done');
+            post({ t: 'result', id: m.id, ok: true, value: scriptedTranscript('live') });
+          }, LIVE_MS);
+          return;
+        default:
+          post({ t: 'result', id: m.id, ok: true, value: null });
+      }
     };
-  };
+  });
 }
 
 async function started(s: Seen, inUse = false): Promise<EngineHost> {
