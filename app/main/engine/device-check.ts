@@ -89,6 +89,22 @@ export class DeviceCheck {
     await this.afterLoad(internal);
   }
 
+  /**
+   * A self-test asked for in Devices failed with DEVICE_UNAVAILABLE on `device` (its own decode there failed):
+   * the device is failed as if a decode had failed on it — reported, and when the model is on it, the model
+   * moves to the registry's next choice (checked like any load); a device not in use is only reported.
+   */
+  async failedUnderSelfTest(device: string, why: string): Promise<void> {
+    const inUse = this.deps.residency.model?.device.device;
+    if (inUse && inUse.type !== 'cpu' && same(inUse.name, device)) {
+      await this.moveAfterFailure(inUse.name, why, false);
+      return;
+    }
+    if (same(device, 'CPU')) return;
+    this.deps.log.error(`${device} failed under its self-test: ${why}`);
+    this.deps.emitDeviceFailed({ device, reason: `failed under its self-test (${why})` });
+  }
+
   /** Reports `device` failed, reloads the model on the registry's next choice, and says where it went. */
   private async moveAway(device: string, why: string, internal: boolean): Promise<void> {
     const { residency, log } = this.deps;

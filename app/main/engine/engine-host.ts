@@ -568,7 +568,18 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     return this.inLane(SELF_TEST_PRIORITY, async () => {
       if (!this.residency.model) throw new CodedError('NO_MODEL', 'No model is loaded; load one first: the self-test runs the loaded model.');
       await this.reloadIfIdle();
-      const result = await this.request({ op: 'selfTest', device, trigger: 'manual' });
+      let result: DeviceSelfTest;
+      try {
+        result = await this.request({ op: 'selfTest', device, trigger: 'manual' });
+      } catch (error) {
+        const tested = device ?? this.residency.model?.device.device.name;
+        if ((error as CodedError).code !== 'DEVICE_UNAVAILABLE' || !tested || this.disposed) throw error;
+        // The device failed under the test's own decode: failed as under any decode (the load's self-test does the
+        // same), so Auto stops choosing it and, when the model was on it, the model moves; the user gets the error.
+        await this.deviceCheck.failedUnderSelfTest(tested, (error as Error).message);
+        this.setState(this.residency.model ? 'ready' : 'no-model');
+        throw error;
+      }
       if (await this.deviceCheck.settle(result, false)) {
         await this.deviceCheck.afterLoad(false);
         this.setState(this.residency.model ? 'ready' : 'no-model');
