@@ -155,3 +155,13 @@ test('meeting track, energy VAD: a length-cap cut mid-speech never falls before 
   assertEachStreamHeardItsSegment(finals);
   assert.equal(streams.open.size, 0, 'every engine stream ended');
 });
+
+test('a stream whose feed failed while the engine lives is freed on the engine when it ends', async () => {
+  const streams = new CountingStreams();
+  streams.failFeeds = true;
+  const stream = new SegmentStream(streams, {}, { onText: () => undefined, onUtteranceEnd: () => undefined });
+  stream.feed(new Float32Array(1600));
+  await assert.rejects(stream.end(), /feed failed/);
+  await sleep(0);
+  assert.equal(streams.open.size, 0, 'the engine\'s stream was closed');
+});
