@@ -135,6 +135,13 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
    * again: a stream's number is good only in the life of the engine that answered its open.
    */
   private engineDeaths = 0;
+  /**
+   * A streaming model's open streams: the number given out (unique in the app's life) → the engine's number
+   * and the life of the engine that opened it. The engine's numbers restart at 1 after a restart: sent as is,
+   * a stale stream's audio would go into another segment's stream (or close it).
+   */
+  private readonly modelStreams = new Map<number, { handle: number; life: number }>();
+  private nextModelStream = 1;
   /** What the silence guards took away since the app started (Devices). */
   private readonly guardCounts: SilenceGuardCounts = { unconfirmed: 0, wordsDropped: 0 };
   private idleMs: number;
@@ -361,16 +368,39 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   streamBegin(options: EngineStreamOptions): Promise<EngineStreamHandle> {
     return this.inLane(PRIORITY.final, async () => {
       await this.reloadIfIdle();
-      return this.request({ op: 'streamBegin', options });
+      const opened = await this.request({ op: 'streamBegin', options });
+      // Answered by the engine alive now: the stream is that engine's.
+      const handle = this.nextModelStream++;
+      this.modelStreams.set(handle, { handle: opened.handle, life: this.engineDeaths });
+      return { ...opened, handle };
     });
   }
 
   streamFeed(handle: number, pcm: Float32Array): Promise<EngineStreamChunk[]> {
-    return this.inLane(PRIORITY.final, () => this.request({ op: 'streamFeed', handle, pcm }));
+    // The engine's number is looked up when the step runs (the engine may restart while it waits in the lane);
+    // async, so a stale one rejects this call rather than throwing inside the lane.
+    return this.inLane(PRIORITY.final, async () => this.request({ op: 'streamFeed', handle: this.engineStream(handle), pcm }));
   }
 
   streamEnd(handle: number): Promise<EngineStreamChunk[]> {
-    return this.inLane(PRIORITY.final, () => this.request({ op: 'streamEnd', handle }));
+    return this.inLane(PRIORITY.final, async () => {
+      try {
+        return await this.request({ op: 'streamEnd', handle: this.engineStream(handle) });
+      } finally {
+        this.modelStreams.delete(handle);  // the engine frees the stream whether its tail succeeded or not
+      }
+    });
+  }
+
+  /** The engine's number of a stream given out by streamBegin; ENGINE_CRASHED once the engine that opened it died. */
+  private engineStream(handle: number): number {
+    const stream = this.modelStreams.get(handle);
+    if (!stream) throw new CodedError('NOT_FOUND', `no open stream ${handle} (the stream ended)`);
+    if (stream.life !== this.engineDeaths) {
+      this.modelStreams.delete(handle);
+      throw new CodedError('ENGINE_CRASHED', 'the stream ended with the engine, which restarted');
+    }
+    return stream.handle;
   }
 
   /** The resident model's verdict per phrase (Model.checkVocabulary); a quick compile, no audio. */
@@ -379,7 +409,11 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
   }
 
   async streamClose(handle: number): Promise<void> {
-    await this.request({ op: 'streamClose', handle });
+    const stream = this.modelStreams.get(handle);
+    this.modelStreams.delete(handle);
+    // A stream of an engine that died ended with it; its number may name another stream of the engine now.
+    if (!stream || stream.life !== this.engineDeaths) return;
+    await this.request({ op: 'streamClose', handle: stream.handle });
   }
 
   /**

@@ -176,7 +176,7 @@ export class MeetingTrack {
     this.segmenter = new Segmenter({ sampleRate: TRACK_RATE, ...opts.segmenter });
     this.vadFeed = new VadFeed(this.segmenter, opts.vad ?? null, (events) => {
       for (const event of events) this.onSegment(event);
-      this.feedStream(this.segmenter.tentativeEnd ?? this.store.length);
+      this.feedStream(this.segmenter.streamLimit);
       if (this.finished) return;
       this.maybePartial(performance.now());
       this.releaseOld();
@@ -263,8 +263,9 @@ export class MeetingTrack {
     for (let i = 0; i < pcm.length; i += 1) sum += pcm[i]! * pcm[i]!;
     this.lastLevel = Math.min(1, Math.sqrt(sum / pcm.length));
     for (const event of this.segmenter.push(pcm)) this.onSegment(event);
-    // During a pause only up to where a pause-close would cut: a stream never hears past its segment's end.
-    this.feedStream(this.segmenter.tentativeEnd ?? this.store.length);
+    // Only what the VAD decided (Silero's verdicts lag the audio), and during a pause only up to where a
+    // pause-close would cut: a stream never hears past its segment's end.
+    this.feedStream(this.segmenter.streamLimit);
     this.vadFeed.push(pcm);
     this.maybePartial(now);
     this.releaseOld();
@@ -291,6 +292,8 @@ export class MeetingTrack {
     if (!this.openStream || end <= this.fedTo) return;
     this.openStream.feed(this.store.read(this.fedTo, end));
     this.fedTo = end;
+    // A length-cap cut before it would leave the audio between in this stream and the next one's.
+    this.segmenter.heardUpTo(end);
   }
 
   private startStream(start: number, onset: number): void {

@@ -75,7 +75,12 @@ export class SegmentStream {
   async end(): Promise<StreamText> {
     this.ended = true;
     await this.queue;
-    if (this.failure) throw this.failure;
+    if (this.failure) {
+      // A feed that failed on a live engine (not a restart, which ends its streams) left the stream open there:
+      // freed now, or it would hold the engine's memory until the model is next loaded.
+      void this.release();
+      throw this.failure;
+    }
     try {
       const { handle } = await this.opened;
       this.take(await this.decoder.streamEnd(handle));
@@ -89,10 +94,13 @@ export class SegmentStream {
   /** Frees the engine's stream without its tail (a cancelled session). */
   close(): void {
     this.ended = true;
-    void this.queue.then(async () => {
-      const opened = await this.opened.catch(() => null);
-      if (opened) await this.decoder.streamClose(opened.handle).catch(() => undefined);
-    });
+    void this.queue.then(() => this.release());
+  }
+
+  /** Closes the engine's stream, if it was opened (best effort: a dead engine's streams ended with it). */
+  private async release(): Promise<void> {
+    const opened = await this.opened.catch(() => null);
+    if (opened) await this.decoder.streamClose(opened.handle).catch(() => undefined);
   }
 
   current(): StreamText {

@@ -148,6 +148,8 @@ export class Segmenter {
   /** External detector: measured windows waiting for their probability. */
   private undecided: number[] = [];
   private external: boolean;
+  /** A streaming model heard the open segment up to here: a cap cut falls no earlier (heardUpTo). */
+  private heard = 0;
 
   constructor(options: SegmenterOptions) {
     this.opts = {
@@ -218,6 +220,24 @@ export class Segmenter {
     if (this.state !== 'speech') return null;
     const end = this.lastSpeechEnd + this.tail;
     return this.position >= end ? end : null;
+  }
+
+  /**
+   * How far the open segment's audio may be fed to a streaming model, which cannot take back what it heard:
+   * what is decided (an external detector's verdicts lag the audio: undecided audio may be after a close),
+   * and during speech never past where a pause-close would cut (lastSpeechEnd + tail; the tentative end).
+   */
+  get streamLimit(): number {
+    const decided = this.external ? this.position : this.samples;
+    return this.state === 'speech' ? Math.min(decided, this.lastSpeechEnd + this.tail) : decided;
+  }
+
+  /**
+   * A streaming model heard the open segment up to `sample`: a length-cap cut falls no earlier (cut before it,
+   * the audio between would be in this segment's stream and again in the next one's: its words in two finals).
+   */
+  heardUpTo(sample: number): void {
+    this.heard = Math.max(this.heard, sample);
   }
 
   /** With a tentativeEnd: the end of the last voiced window before it (a pause-close's speechEnd). */
@@ -385,14 +405,16 @@ export class Segmenter {
       this.close(this.lastSpeechEnd + Math.min(this.tail, now - this.lastSpeechEnd), 'cap', events, this.lastSpeechEnd);
       return;
     }
-    // Mid-speech: cut at the quietest window of the segment's second half (before the current speech).
+    // Mid-speech: cut at the quietest window of the segment's second half (before the current speech), not
+    // before what a streaming model already heard of it; none left: at the end of this window.
     const earliest = this.segStart + Math.floor(this.cap / 2);
+    const half = Math.floor(this.win / 2);
     let best: WindowStat | null = null;
     for (const w of this.segWindows) {
-      if (w.start < earliest || w.start + this.win > now - this.win) continue;
+      if (w.start < earliest || w.start + half < this.heard || w.start + this.win > now - this.win) continue;
       if (!best || w.db < best.db) best = w;
     }
-    const cut = best ? best.start + Math.floor(this.win / 2) : now;
+    const cut = best ? best.start + half : now;
     const lastSpeechEnd = this.lastSpeechEnd;
     const carried = this.segWindows.filter((w) => w.start >= cut);
     // Cut mid-speech: the speech goes on past the cut, so its "end" is the cut itself.

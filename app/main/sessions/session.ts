@@ -308,19 +308,18 @@ export class DictationSession {
   }
 
   /**
-   * Streaming models: the open segment's audio not yet fed goes to its stream, in order — but during a pause
-   * only up to where a pause-close would cut (Segmenter.tentativeEnd), so a stream never hears audio past its
-   * segment's end (a stream cannot take back what it heard). Speech that resumes releases the rest.
+   * Streaming models: the open segment's audio not yet fed goes to its stream, in order — only what the VAD
+   * decided, and during a pause only up to where a pause-close would cut (Segmenter.streamLimit), so a stream
+   * never hears audio past its segment's end (a stream cannot take back what it heard). Speech that resumes
+   * releases the rest; a length-cap cut then falls no earlier than what the stream heard (heardUpTo).
    */
   private feedStream(): void {
     const segment = this.open;
-    // A trained VAD's verdicts lag the audio: only what it has judged can be inside the segment (fed past
-    // them, the stream heard the pause after the segment's end and the final was not its audio's text).
-    const judged = this.segmenter.usesExternalDetector ? Math.min(this.store.length, this.segmenter.decidedSamples) : this.store.length;
-    const limit = this.segmenter.tentativeEnd ?? judged;
+    const limit = Math.min(this.store.length, this.segmenter.streamLimit);
     if (!segment?.stream || segment.fedTo >= limit) return;
     segment.stream.feed(this.store.read(segment.fedTo, limit));
     segment.fedTo = limit;
+    this.segmenter.heardUpTo(limit);
   }
 
   private startStream(segment: Segment): void {
@@ -411,7 +410,7 @@ export class DictationSession {
     // A decode of other samples than the final's would only delay it.
     if (this.partial?.segment === segment && this.partial.end !== segment.end) this.partial.controller.abort();
     if (this.state === 'speech') this.setState('listening');
-    // A stream hears its segment up to the cut (it may already have heard a little of the pause after it).
+    // A stream hears its segment up to the cut (never past it: feedStream stops at Segmenter.streamLimit).
     if (segment.stream && event.end > segment.fedTo) {
       segment.stream.feed(this.store.read(segment.fedTo, event.end));
       segment.fedTo = event.end;
