@@ -94,10 +94,8 @@ function assertEachStreamHeardItsSegment(finals: { text: string; startSample?: n
   }
 }
 
-test('dictation, energy VAD: a length-cap cut mid-speech never falls before what the stream already heard (no word in two finals)', async () => {
-  const streams = new CountingStreams();
-  const { session, finals } = dictation(streams, { vadModel: 'energy', maxSegmentSec: 2, pauseMs: 600 });
-  const audio = concat(quiet(0.5, 1), speechLike(6, 7), quiet(1, 2));
+/** Plays `audio` into the session as 40 ms frames, each on its own turn (decisions and feeds run between), then stops it. */
+async function play(session: ReturnType<typeof dictation>['session'], audio: Float32Array): Promise<void> {
   let at = 0;
   for (const frame of frames(audio, 640)) {
     session.pushAudio(frame, at);
@@ -105,6 +103,13 @@ test('dictation, energy VAD: a length-cap cut mid-speech never falls before what
     await sleep(0);
   }
   await session.stop(at);
+}
+
+test('dictation, energy VAD: a length-cap cut mid-speech never falls before what the stream already heard (no word in two finals)', async () => {
+  const streams = new CountingStreams();
+  const { session, finals } = dictation(streams, { vadModel: 'energy', maxSegmentSec: 2, pauseMs: 600 });
+  const audio = concat(quiet(0.5, 1), speechLike(6, 7), quiet(1, 2));
+  await play(session, audio);
   assert.ok(finals.some((f) => f.text !== '' && f.endSample! - f.startSample! < 2 * RATE + 1), 'the cap cut the speech');
   assertEachStreamHeardItsSegment(finals);
   assert.equal(streams.open.size, 0, 'every engine stream ended');
@@ -114,13 +119,7 @@ test('dictation, Silero lagging: each stream hears its segment only, the closing
   const streams = new CountingStreams();
   const { session, finals } = dictation(streams, { vadModel: 'silero', maxSegmentSec: 30, pauseMs: 600 }, new LaggingVad());
   const audio = concat(quiet(0.5, 1), speechLike(1.2, 7), quiet(1.5, 2), speechLike(1, 8), quiet(1.5, 3));
-  let at = 0;
-  for (const frame of frames(audio, 640)) {
-    session.pushAudio(frame, at);
-    at += frame.length;
-    await sleep(0);
-  }
-  await session.stop(at);
+  await play(session, audio);
   assertEachStreamHeardItsSegment(finals.filter((f) => f.text !== ''));
   assert.equal(streams.open.size, 0, 'every engine stream ended');
 });
