@@ -59,9 +59,10 @@ function run(command, args, options = {}) {
 
 /**
  * Ensures the pinned ggml source (with our guard hunks) is in the cache and returns
- * `{ ggmlDir, commit, version, source, patches, missingPatches }`.
+ * `{ ggmlDir, commit, version, source, patches, missingPatches }`. `fetchTree(work)` fetches the pinned tree into
+ * the folder `work` and returns its path (tests replace it; the build fetches from the npm registry).
  */
-export function ensureGgmlSource({ cacheDir = defaultCacheDir() } = {}) {
+export function ensureGgmlSource({ cacheDir = defaultCacheDir(), fetchTree = fetchPinnedTree } = {}) {
   const override = process.env.GGML_SOURCE_DIR;
   if (override) {
     const ggmlDir = ggmlDirOf(resolve(override));
@@ -78,40 +79,17 @@ export function ensureGgmlSource({ cacheDir = defaultCacheDir() } = {}) {
 
   const treeDir = join(cacheDir, `llama.cpp-${GGML_PIN.llamaCppCommit.slice(0, 12)}`);
   const stamp = join(treeDir, '.parakeet-source.json');
-  if (existsSync(stamp)) return pinnedResult(treeDir, stamp);
+  const cached = cachedTreeState(treeDir, stamp);
+  if (cached.usable) return pinnedResult(treeDir, stamp);
+  if (cached.reason) log(`the cached tree ${treeDir} is stale (${cached.reason}); fetching it again`);
 
   mkdirSync(cacheDir, { recursive: true });
   const work = join(cacheDir, `tmp-${process.pid}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
-    log(`fetching ${GGML_PIN.package}@${GGML_PIN.version} from the npm registry`);
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    run(npm, ['pack', `${GGML_PIN.package}@${GGML_PIN.version}`, '--pack-destination', work, '--silent'], {
-      shell: process.platform === 'win32',
-      cwd: tmpdir(),
-    });
-    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
-    if (!tarball) throw new Error(`npm pack produced no tarball in ${work}`);
-    const tarballPath = join(work, tarball);
-    const integrity = sha512Integrity(tarballPath);
-    if (integrity !== GGML_PIN.integrity) {
-      throw new Error(
-        `${tarball}: integrity mismatch.\n  expected ${GGML_PIN.integrity}\n  got      ${integrity}\n` +
-          'The registry served a different file than the one this build is pinned to; refusing to build from it.',
-      );
-    }
-    log(`integrity ok (${integrity.slice(0, 24)}…); extracting the llama.cpp bundle`);
-    run('tar', ['-xzf', tarballPath, '-C', work, 'package/llama/gitRelease.bundle']);
-    const bundle = join(work, 'package', 'llama', 'gitRelease.bundle');
-    const cloneDir = join(work, 'tree');
-    run('git', ['clone', '--quiet', bundle, cloneDir]);
-    const commit = run('git', ['-C', cloneDir, 'rev-parse', 'HEAD']).trim();
-    if (commit !== GGML_PIN.llamaCppCommit) {
-      throw new Error(`bundle commit ${commit} differs from the pinned ${GGML_PIN.llamaCppCommit}`);
-    }
-    rmSync(join(cloneDir, '.git'), { recursive: true, force: true });
-    const patches = applyGgmlPatches(ggmlDirOf(cloneDir), { pinnedCommit: commit });
+    const cloneDir = fetchTree(work);
+    const patches = applyGgmlPatches(ggmlDirOf(cloneDir), { pinnedCommit: GGML_PIN.llamaCppCommit });
     log(`applied our ggml guards: ${patches.join(', ')}`);
     writeFileSync(
       join(cloneDir, '.parakeet-source.json'),
@@ -119,11 +97,69 @@ export function ensureGgmlSource({ cacheDir = defaultCacheDir() } = {}) {
     );
     rmSync(treeDir, { recursive: true, force: true });
     renameSync(cloneDir, treeDir);
-    log(`ggml ${GGML_PIN.ggmlVersion} (llama.cpp ${commit.slice(0, 12)}) ready in ${treeDir}`);
+    log(`ggml ${GGML_PIN.ggmlVersion} (llama.cpp ${GGML_PIN.llamaCppCommit.slice(0, 12)}) ready in ${treeDir}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
   return pinnedResult(treeDir, stamp);
+}
+
+/** Fetches the pinned llama.cpp tree into `work` (npm pack, integrity check, git clone of the bundle); returns its folder. */
+export function fetchPinnedTree(work) {
+  log(`fetching ${GGML_PIN.package}@${GGML_PIN.version} from the npm registry`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  run(npm, ['pack', `${GGML_PIN.package}@${GGML_PIN.version}`, '--pack-destination', work, '--silent'], {
+    shell: process.platform === 'win32',
+    cwd: tmpdir(),
+  });
+  const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+  if (!tarball) throw new Error(`npm pack produced no tarball in ${work}`);
+  const tarballPath = join(work, tarball);
+  const integrity = sha512Integrity(tarballPath);
+  if (integrity !== GGML_PIN.integrity) {
+    throw new Error(
+      `${tarball}: integrity mismatch.\n  expected ${GGML_PIN.integrity}\n  got      ${integrity}\n` +
+        'The registry served a different file than the one this build is pinned to; refusing to build from it.',
+    );
+  }
+  log(`integrity ok (${integrity.slice(0, 24)}…); extracting the llama.cpp bundle`);
+  run('tar', ['-xzf', tarballPath, '-C', work, 'package/llama/gitRelease.bundle']);
+  const bundle = join(work, 'package', 'llama', 'gitRelease.bundle');
+  const cloneDir = join(work, 'tree');
+  run('git', ['clone', '--quiet', bundle, cloneDir]);
+  const commit = run('git', ['-C', cloneDir, 'rev-parse', 'HEAD']).trim();
+  if (commit !== GGML_PIN.llamaCppCommit) {
+    throw new Error(`bundle commit ${commit} differs from the pinned ${GGML_PIN.llamaCppCommit}`);
+  }
+  rmSync(join(cloneDir, '.git'), { recursive: true, force: true });
+  return cloneDir;
+}
+
+/**
+ * Whether the cached pinned tree can be built from: `{ usable: true }`, or `{ usable: false, reason }` (reason
+ * empty when there is no tree yet). The stamp lists the hunks applied to the tree; each listed hunk must be in
+ * the tree in its current form. A hunk edited (or deleted) in scripts/ggml-patches.mjs since the tree was
+ * patched cannot be undone in place, so such a tree is fetched again; a hunk added since is applied in place
+ * (pinnedResult). A stamp that cannot be read counts as stale, not as a failed build.
+ */
+export function cachedTreeState(treeDir, stamp = join(treeDir, '.parakeet-source.json')) {
+  if (!existsSync(stamp)) return { usable: false, reason: '' };
+  let listed;
+  let ggmlDir;
+  try {
+    const recorded = JSON.parse(readFileSync(stamp, 'utf8'));
+    listed = Array.isArray(recorded.patches) ? recorded.patches : [];
+    ggmlDir = ggmlDirOf(treeDir);
+  } catch (error) {
+    return { usable: false, reason: `unreadable: ${error.message}` };
+  }
+  const wanted = GGML_PATCHES.map((patch) => patch.id);
+  const removed = listed.filter((id) => !wanted.includes(id));
+  if (removed.length) return { usable: false, reason: `it has hunks no longer in scripts/ggml-patches.mjs: ${removed.join(', ')}` };
+  const present = appliedGgmlPatches(ggmlDir);
+  const changed = listed.filter((id) => !present.includes(id));
+  if (changed.length) return { usable: false, reason: `hunks changed in scripts/ggml-patches.mjs since it was patched: ${changed.join(', ')}` };
+  return { usable: true };
 }
 
 /** The result for the cached pinned tree; applies the guard hunks its stamp does not list yet. */
@@ -135,7 +171,10 @@ function pinnedResult(treeDir, stamp) {
   if (wanted.some((id) => !listed.includes(id))) {
     const applied = applyGgmlPatches(ggmlDir, { pinnedCommit: GGML_PIN.llamaCppCommit });
     if (applied.length) log(`applied our ggml guards to the cached tree: ${applied.join(', ')}`);
-    writeFileSync(stamp, JSON.stringify({ ...recorded, patches: wanted }, null, 2));
+    // Written whole, then renamed over the stamp: an interrupted write never leaves a half stamp.
+    const next = `${stamp}.tmp-${process.pid}`;
+    writeFileSync(next, JSON.stringify({ ...recorded, patches: wanted }, null, 2));
+    renameSync(next, stamp);
   }
   return {
     ggmlDir, commit: GGML_PIN.llamaCppCommit, version: GGML_PIN.ggmlVersion,

@@ -72,6 +72,11 @@ function runVulkanTests() {
     return;
   }
   const files = findTests(join(root, 'test', 'native'), '.test.ts').filter((f) => /[/\\]vulkan-[^/\\]*$/.test(f));
+  if (files.length === 0) {
+    // A lane that ran nothing has not shown that Vulkan works: never a silent "0 failed".
+    add({ passed: 0, failed: 1, skipped: 0, failures: ['no test/native/vulkan-*.test.ts files to run'] }, 'vulkan');
+    return;
+  }
   // PARAKEET_REQUIRE_VULKAN: a missing device fails the lane's files instead of skipping them (helpers/vulkan.ts).
   const env = {
     ...process.env,

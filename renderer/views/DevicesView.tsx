@@ -11,10 +11,8 @@ import { refreshDevices, runSelfTest, selectDevice } from '../store/commands.js'
 import { selfTestOf } from '../store/devices.js';
 import { useApp } from '../store/hooks.js';
 import { gpuDriverText, gpuFeatures } from '../../app/shared/gpu-facts.js';
-import { autoSkipReason, measuredSpeed, preparedText, preparingText, speedText } from './devices/device-facts.js';
+import { autoSkipReason, deviceTypeText, measuredSpeed, preparedText, preparingText, speedText } from './devices/device-facts.js';
 import { selfTestText, selfTestTitle } from './devices/self-test-text.js';
-
-const TYPE_TEXT: Record<DeviceInfo['type'], string> = { cpu: 'CPU', gpu: 'GPU', igpu: 'Integrated GPU', accel: 'Accelerator' };
 
 function memoryText(d: DeviceInfo): string {
   if (!d.memoryTotal) return 'unknown';
@@ -135,7 +133,7 @@ function DeviceRow({
           </span>
         ) : null}
       </th>
-      <td data-testid="device-type">{TYPE_TEXT[device.type] ?? device.type}</td>
+      <td data-testid="device-type">{deviceTypeText(device)}</td>
       <td data-testid="device-backend">{device.backend}</td>
       <td data-testid="device-memory">{memoryText(device)}</td>
       <td>

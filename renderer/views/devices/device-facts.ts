@@ -10,6 +10,14 @@ export { speedText, type MeasuredSpeed } from '../../../app/shared/device-speed.
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
+const TYPE_TEXT: Record<DeviceInfo['type'], string> = { cpu: 'CPU', gpu: 'GPU', igpu: 'Integrated GPU', accel: 'Accelerator' };
+
+/** The Type column: a software renderer (lavapipe/llvmpipe: a GPU API on the CPU) is not called a GPU. */
+export function deviceTypeText(device: DeviceInfo): string {
+  if (device.softwareRenderer) return 'Software renderer (runs on the CPU)';
+  return TYPE_TEXT[device.type] ?? device.type;
+}
+
 /**
  * The device's speed from the self-tests of this run: a device's own passed test; for the CPU, its own
  * test, else the CPU twin's time in the latest GPU test (the same signal, model and threads).
