@@ -36,6 +36,11 @@ export interface BuildInfo {
   ggmlSource: string;
   backendDl: boolean;
   backends: string[];
+  /**
+   * Loadable backends next to the addon that did not register, each "<Name>: <why>" (distributable builds: e.g.
+   * "Vulkan: its library could not be loaded: libvulkan.so.1: cannot open shared object file…"); empty otherwise.
+   */
+  backendsNotLoaded: string[];
   /** The kernel registry's ids, in order of preference (ModelInfo.kernels names these): matmul rows and fused ops. */
   kernelIds: { matmul: string[]; ops: string[] };
 }

@@ -183,6 +183,11 @@ export interface DevicesState {
   prepared: DevicePrepared[];
   /** Working devices Auto does not use: each measured slower than the CPU by its self-test. */
   autoSkipped: DeviceSkipped[];
+  /**
+   * GPU backends shipped with the app that could not start on this machine, each "<Name>: <why>" (e.g. Vulkan
+   * without a Vulkan loader): the app runs on the CPU, and Devices says why. Empty in builds without them.
+   */
+  backendsNotLoaded: string[];
 }
 
 /** 'idle-unloaded': the model was unloaded after `idleUnloadMinutes` without use; the next use reloads it first. */

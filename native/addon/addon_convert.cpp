@@ -82,6 +82,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::BuildInfo & b) {
     o.Set("ggmlSource", b.ggml_source);
     o.Set("backendDl", b.backend_dl);
     o.Set("backends", strings(env, b.backends));
+    o.Set("backendsNotLoaded", strings(env, b.backends_not_loaded));
     Napi::Object kernels = Napi::Object::New(env);
     kernels.Set("matmul", strings(env, b.matmul_kernels));
     kernels.Set("ops", strings(env, b.op_kernels));

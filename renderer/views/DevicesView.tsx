@@ -11,7 +11,7 @@ import { refreshDevices, runSelfTest, selectDevice } from '../store/commands.js'
 import { selfTestOf } from '../store/devices.js';
 import { useApp } from '../store/hooks.js';
 import { gpuDriverText, gpuFeatures } from '../../app/shared/gpu-facts.js';
-import { autoSkipReason, deviceTypeText, measuredSpeed, preparedText, preparingText, speedText } from './devices/device-facts.js';
+import { autoSkipReason, backendNotLoadedText, deviceTypeText, measuredSpeed, preparedText, preparingText, speedText } from './devices/device-facts.js';
 import { selfTestText, selfTestTitle } from './devices/self-test-text.js';
 
 function memoryText(d: DeviceInfo): string {
@@ -171,6 +171,11 @@ function ActiveSummary({ state }: { state: DevicesState }) {
         Last decode ran on:{' '}
         <strong data-testid="last-ran">{state.lastRan.length ? state.lastRan.join(' + ') : 'no decode yet'}</strong>
       </p>
+      {state.backendsNotLoaded.map((line) => (
+        <p key={line} className="warn-text" data-testid="backend-not-loaded">
+          {backendNotLoadedText(line)}
+        </p>
+      ))}
       {state.preparing ? (
         <p className="warn-text" role="status" data-testid="device-preparing" data-device={state.preparing.device}>
           {preparingText(state.preparing.device)}

@@ -87,6 +87,8 @@ describe('listDevices', () => {
     assert.ok(b.backends.includes('CPU'), JSON.stringify(b));
     assert.match(b.ggmlVersion, /^\d+\.\d+\.\d+/);
     assert.ok(b.ggmlCommit.length > 0);
+    // Every backend this build ships started (a build without loadable backends has none that could fail to).
+    assert.deepEqual(b.backendsNotLoaded, b.backendDl ? b.backendsNotLoaded.filter((line) => /^[A-Za-z]+: /.test(line)) : []);
   });
 });
 

@@ -136,6 +136,7 @@ export class DeviceRegistry {
       preparing: this.preparing ? { ...this.preparing } : null,
       prepared: [...this.prepared.values()].map((p) => ({ ...p })),
       autoSkipped: this.slowerDevices(),
+      backendsNotLoaded: [...(this.opts.engine.buildInfo?.backendsNotLoaded ?? [])],
     };
   }
 

@@ -57,6 +57,8 @@ export function formatDiagnostics(d: DiagnosticsData): string {
     ...devices.devices.flatMap(device),
     `  selected: ${devices.selected}; active: ${devices.active?.device.name ?? 'none'}; last ran: ${devices.lastRan.join(', ') || 'n/a'}`,
     ...(devices.failed.length ? devices.failed.map((f) => `  failed: ${f.name} at ${f.at}: ${f.reason}`) : ['  failed: none']),
+    // Older diagnostics (and builds without loadable backends) have none.
+    ...(devices.backendsNotLoaded ?? []).map((line) => `  not loaded: ${line}`),
     ...(devices.selfTests.length
       ? devices.selfTests.map((t) => `  self-test ${t.device} (${t.trigger}, vs ${t.reference}) ${t.passed ? 'passed' : 'FAILED'} at ${t.at}: ${t.detail}` +
         (t.speed ? `; ${t.speed.audioMs} ms of audio in ${t.speed.deviceMs} ms (reference ${t.speed.referenceMs} ms)` : ''))

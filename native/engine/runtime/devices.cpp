@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "backend_libraries.h"
 #include "cpu_features.h"
 #include "gpu_properties.h"
 #include "ggml-backend.h"
@@ -99,6 +100,14 @@ ggml_backend_dev_t cpu_device() {
     return dev;
 }
 
+#ifdef PARAKEET_BACKEND_DL
+/** The folder load_backends() loaded the backend libraries from (empty: ggml's own search). */
+std::string & backend_dir() {
+    static std::string dir;
+    return dir;
+}
+#endif
+
 void ensure_backends_loaded() {
     install_ggml_log_hook();
 #ifdef PARAKEET_BACKEND_DL
@@ -112,6 +121,7 @@ void load_backends(const std::string & dir) {
     install_ggml_log_hook();
 #ifdef PARAKEET_BACKEND_DL
     if (ggml_backend_reg_count() == 0) {
+        backend_dir() = dir;
         if (dir.empty())
             ggml_backend_load_all();
         else
@@ -132,6 +142,9 @@ BuildInfo build_info() {
     info.backend_dl = true;
 #endif
     for (size_t i = 0; i < ggml_backend_reg_count(); ++i) info.backends.emplace_back(ggml_backend_reg_name(ggml_backend_reg_get(i)));
+#ifdef PARAKEET_BACKEND_DL
+    if (!backend_dir().empty()) info.backends_not_loaded = unloaded_backend_libraries(backend_dir(), info.backends);
+#endif
     for (const KernelRow & row : kernel_table()) info.matmul_kernels.emplace_back(row.name);
     for (const OpKernelRow & row : op_kernel_table()) info.op_kernels.emplace_back(row.name);
     return info;

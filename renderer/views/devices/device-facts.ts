@@ -41,6 +41,20 @@ export function preparedText(state: DevicesState, name: string): string | null {
   return prepared ? `GPU prepared in ${formatDuration(prepared.ms / 1000)} (its first use since the engine started)` : null;
 }
 
+/**
+ * A GPU backend shipped with the app that could not start here ("<Name>: <why>" from the engine): what happened,
+ * that the CPU runs everything, and what would make the GPU usable.
+ */
+export function backendNotLoadedText(line: string): string {
+  const colon = line.indexOf(': ');
+  const name = colon > 0 ? line.slice(0, colon) : 'A GPU backend';
+  const why = colon > 0 ? line.slice(colon + 2) : line;
+  const remedy = name === 'Vulkan'
+    ? 'Install your graphics driver\'s Vulkan support (Linux: the libvulkan1 package and your driver\'s Vulkan ICD, e.g. mesa-vulkan-drivers; Windows: the vendor\'s driver) and restart the app to use the GPU.'
+    : `Install the driver or runtime ${name} needs and restart the app to use it.`;
+  return `${name} is not available on this machine, so the engine runs on the CPU: ${why}. ${remedy}`;
+}
+
 /** The banner while a GPU compiles its compute pipelines on first use. */
 export function preparingText(device: string): string {
   return `Preparing the GPU (once): ${device} is compiling its compute pipelines for this model. The first decode on it ` +

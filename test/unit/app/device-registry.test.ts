@@ -26,6 +26,7 @@ function device(name: string, type: DeviceInfo['type'], extra: Partial<DeviceInf
 class FakeEngine extends TypedEmitter<EngineHostEvents> {
   engineAvailable = true;
   loadedModel: ModelInfo | null = null;
+  buildInfo: { backendsNotLoaded: string[] } | null = null;
   constructor(private readonly devices: DeviceInfo[]) {
     super();
   }
@@ -182,5 +183,19 @@ test('a fallback that is not a device failure marks nothing: an unknown name, an
     } finally {
       await done();
     }
+  }
+});
+
+test('a GPU backend the engine could not start here (no Vulkan loader) reaches Devices with its reason; none when all started', async () => {
+  const { registry: reg, engine, done } = await registry([device('CPU', 'cpu')], 'auto');
+  try {
+    assert.deepEqual(reg.state().backendsNotLoaded, [], 'before the engine reported its build');
+    const why = 'Vulkan: its library could not be loaded: libvulkan.so.1: cannot open shared object file: No such file or directory';
+    engine.buildInfo = { backendsNotLoaded: [why] };
+    assert.deepEqual(reg.state().backendsNotLoaded, [why]);
+    engine.buildInfo = { backendsNotLoaded: [] };
+    assert.deepEqual(reg.state().backendsNotLoaded, []);
+  } finally {
+    await done();
   }
 });

@@ -200,7 +200,7 @@ test('FirstUse announces a GPU\'s first decode once, with its duration; the CPU 
 
 test('the Devices view\'s words: the CPU\'s speed from a GPU test\'s twin, a GPU\'s ratio, a GPU\'s driver and features', () => {
   const state: DevicesState = {
-    devices: DEVICES, selected: 'auto', active: null, lastRan: [], failed: [], preparing: null, prepared: [], autoSkipped: [],
+    devices: DEVICES, selected: 'auto', active: null, lastRan: [], failed: [], preparing: null, prepared: [], autoSkipped: [], backendsNotLoaded: [],
     selfTests: [selfTest('Vulkan0', 40, 100)],
   };
   const cpu = measuredSpeed(state, DEVICES[0]!);

@@ -32,7 +32,7 @@ test('a failure says why, that the device is out for this run, and where the eng
 });
 
 test('the last result per device, by name in any case', () => {
-  const state = { devices: [], selected: 'auto', active: null, lastRan: [], failed: [], selfTests: [passed], preparing: null, prepared: [], autoSkipped: [] };
+  const state = { devices: [], selected: 'auto', active: null, lastRan: [], failed: [], selfTests: [passed], preparing: null, prepared: [], autoSkipped: [], backendsNotLoaded: [] };
   assert.equal(selfTestOf(state, 'cuda0'), passed);
   assert.equal(selfTestOf(state, 'CPU'), null);
   assert.equal(selfTestOf(null, 'CPU'), null);

@@ -85,6 +85,9 @@ struct BuildInfo {
     std::string ggml_source;            // e.g. "node-llama-cpp@3.22.1" or "GGML_SOURCE_DIR=…"
     bool backend_dl = false;            // backends are loadable libraries
     std::vector<std::string> backends;  // registered ggml backends ("CPU", "CUDA", …)
+    // Loadable backends next to the addon that did not register, each "<Name>: <why>" (backend_dl builds;
+    // e.g. Vulkan without a Vulkan loader on the machine): the app runs on the CPU and says why.
+    std::vector<std::string> backends_not_loaded;
     // The kernel registry's ids (ModelInfo::kernels names these), in order of preference:
     std::vector<std::string> matmul_kernels;  // one per matmul row ("q8_0_vnni", …)
     std::vector<std::string> op_kernels;      // one per fused-op row ("layer_norm_avx512", …)
