@@ -16,10 +16,30 @@ const varintField = (field: number, value: number): number[] => [...varint(field
 /** A ModelProto: ir_version 8 and `graph`. */
 const model = (graph: number[]): Uint8Array => new Uint8Array([...varintField(1, 8), ...lenField(7, graph)]);
 
+/**
+ * graph { node { attribute { graph { node { attribute { … } } } } } }, `levels` deep (~6 bytes a level). Each wrap
+ * only prefixes a header, so the headers are computed inside out and written outside in: linear, where wrapping
+ * arrays level by level copies O(levels²) bytes (it took minutes of CI time at 20,000 levels).
+ */
+function nestedGraph(levels: number): number[] {
+  const headers: number[][] = [];
+  let innerLength = 0;
+  for (let i = 0; i < levels; i++) {
+    for (const field of [6, 5, 1]) {
+      const header = [...varint((field << 3) | 2), ...varint(innerLength)];
+      headers.push(header);
+      innerLength += header.length;
+    }
+  }
+  return headers.reverse().flat();
+}
+
 test('subgraphs nested thousands deep are refused as damaged, not with a blown stack', () => {
-  // graph { node { attribute { graph { node { attribute { … } } } } } }: ~6 bytes a level.
-  let graph: number[] = [];
-  for (let i = 0; i < 20000; i++) graph = lenField(1, lenField(5, lenField(6, graph)));
+  const graph = nestedGraph(20000);
+  // The linear builder writes what wrapping level by level writes.
+  let wrapped: number[] = [];
+  for (let i = 0; i < 3; i++) wrapped = lenField(1, lenField(5, lenField(6, wrapped)));
+  assert.deepEqual(nestedGraph(3), wrapped);
   const bytes = model(graph);
   assert.throws(() => decodeOnnxModel(bytes), /^Error: not an ONNX model \(protobuf: subgraphs nested more than \d+ deep\)/);
   assert.throws(() => convertSileroOnnx(bytes), /not an ONNX model/);
