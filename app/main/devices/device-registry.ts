@@ -9,6 +9,7 @@ import type {
 import type { DeviceInfo, DeviceType } from '../../../native/index.js';
 import { CodedError } from '../../../types/errors.js';
 import type { EngineHost } from '../engine/engine-host.js';
+import { engineNotices } from '../engine/engine-notices.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
 import type { SettingsStore } from '../settings.js';
@@ -195,8 +196,10 @@ export class DeviceRegistry {
     if (!selection?.fellBack || selection.device.type !== 'cpu') return;
     const wanted = selection.requested || this.autoChoice();
     const device = wanted ? this.devices.find((d) => same(d.name, wanted)) : undefined;
-    if (!device || device.type === 'cpu' || device.type === 'accel') return;
+    if (!device || device.type === 'cpu' || device.type === 'accel' || this.isFailed(device.name)) return;
     this.markFailed(device.name, `it could not start (${selection.reason})`);
+    // Said once, when it happens: the model is on the CPU now, which the user did not choose (or Auto did not expect).
+    this.opts.bus.emit('notice', engineNotices.deviceCouldNotStart(device.name, selection.reason));
   }
 
   isFailed(name: string): boolean {

@@ -72,6 +72,16 @@ export const engineNotices = {
     };
   },
 
+  /** The model was loaded for `device`, which could not start (no driver for it, out of its memory): it runs on the CPU. */
+  deviceCouldNotStart(device: string, why: string): Notice {
+    return {
+      level: 'warning',
+      code: 'DEVICE_FAILED',
+      message: `${device} could not start (${why}), so the model runs on the CPU. ${device} is marked unusable for this run.`,
+      action: 'Check its driver (the log file has details) and restart the app to try it again, or choose the CPU in Devices.',
+    };
+  },
+
   /** The device in use failed and the model could not be moved. */
   selfTestFailedStuck(device: string, detail: string, why: string): Notice {
     return {

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { DeviceSelfTest } from '../../../app/ipc/contract.js';
+import type { DeviceSelfTest, Notice } from '../../../app/ipc/contract.js';
 import { DeviceRegistry } from '../../../app/main/devices/device-registry.js';
 import type { EngineHost, EngineHostEvents } from '../../../app/main/engine/engine-host.js';
 import { EventBus } from '../../../app/main/events.js';
@@ -53,18 +53,21 @@ function failedTest(name: string): DeviceSelfTest {
 
 async function registry(
   devices: DeviceInfo[], settingsDevice: string, environmentDevice?: string,
-): Promise<{ registry: DeviceRegistry; engine: FakeEngine; done: () => Promise<void> }> {
+): Promise<{ registry: DeviceRegistry; engine: FakeEngine; notices: Notice[]; done: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'parakeet-device-registry-'));
   const settings = await SettingsStore.open(dir, nullLogger);
   await settings.set({ device: settingsDevice });
   const engine = new FakeEngine(devices);
+  const bus = new EventBus();
+  const notices: Notice[] = [];
+  bus.on('notice', (notice) => notices.push(notice));
   const reg = new DeviceRegistry({
-    engine: engine as unknown as EngineHost, settings, bus: new EventBus(), log: nullLogger, reloadModel: async () => {},
+    engine: engine as unknown as EngineHost, settings, bus, log: nullLogger, reloadModel: async () => {},
     systemMemory: () => ({ totalBytes: 8e9, availableBytes: 4e9, source: 'MemAvailable' }),
     environmentDevice: () => environmentDevice,
   });
   await reg.refresh();
-  return { registry: reg, engine, done: () => rm(dir, { recursive: true, force: true }) };
+  return { registry: reg, engine, notices, done: () => rm(dir, { recursive: true, force: true }) };
 }
 
 const TWO_GPUS = [device('CPU', 'cpu'), device('Vulkan0', 'gpu'), device('Vulkan1', 'gpu')];
@@ -156,14 +159,21 @@ function modelFellBack(requested: string, source: 'auto' | 'argument' | 'environ
   return partial as unknown as ModelInfo;
 }
 
-test('a GPU that fails to start (the model loaded on the CPU instead) is marked failed; the next load tries the next GPU', async () => {
-  const { registry: reg, engine, done } = await registry(TWO_GPUS, 'auto');
+test('a GPU that fails to start (the model loaded on the CPU instead) is marked failed and said once; the next load tries the next GPU', async () => {
+  const { registry: reg, engine, notices, done } = await registry(TWO_GPUS, 'auto');
   try {
     engine.loadedModel = modelFellBack('', 'auto', "device 'Vulkan0' failed to initialize; using the CPU");
     engine.fire('status', { state: 'ready', mode: 'inline', model: engine.loadedModel, modelId: null, restarts: 0, lastError: null, pid: null, vad: { detector: 'energy', text: '' } });
     assert.equal(reg.isFailed('Vulkan0'), true, JSON.stringify(reg.state().failed));
     assert.match(reg.state().failed[0]?.reason ?? '', /failed to initialize/);
     assert.equal(reg.effectiveDevice(), 'Vulkan1', 'not the device that could not start');
+    // Said to the user once, with what runs instead and what to do.
+    assert.equal(notices.length, 1, JSON.stringify(notices));
+    assert.equal(notices[0]?.code, 'DEVICE_FAILED');
+    assert.match(notices[0]?.message ?? '', /^Vulkan0 could not start \(.*failed to initialize.*\), so the model runs on the CPU/);
+    assert.match(notices[0]?.action ?? '', /driver/);
+    engine.fire('status', { state: 'ready', mode: 'inline', model: engine.loadedModel, modelId: null, restarts: 0, lastError: null, pid: null, vad: { detector: 'energy', text: '' } });
+    assert.equal(notices.length, 1, 'a later status of the same load says nothing new');
   } finally {
     await done();
   }
@@ -175,11 +185,12 @@ test('a fallback that is not a device failure marks nothing: an unknown name, an
     ['CUDA7', "no device named 'CUDA7' (this machine has: CPU, Vulkan0, Vulkan1); using the CPU"],
     ['BLAS', "'BLAS' is an accelerator that works alongside the CPU, not a device of its own; using the CPU"],
   ] as const) {
-    const { registry: reg, engine, done } = await registry(devices, named);
+    const { registry: reg, engine, notices, done } = await registry(devices, named);
     try {
       engine.loadedModel = modelFellBack(named, 'argument', reason);
       engine.fire('status', { state: 'ready', mode: 'inline', model: engine.loadedModel, modelId: null, restarts: 0, lastError: null, pid: null, vad: { detector: 'energy', text: '' } });
       assert.deepEqual(reg.state().failed, []);
+      assert.deepEqual(notices, [], 'no device notice: nothing failed');
     } finally {
       await done();
     }
