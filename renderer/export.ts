@@ -56,6 +56,7 @@ export function exportContent(
     durationSec,
     elapsedMs: Math.round(elapsedMs),
     devicesRan,
+    ...(t.speechCut ? { speechCut: t.speechCut } : {}),
     text,
     words,
   }));
@@ -86,6 +87,7 @@ export function historyExportContent(format: ExportFormat, e: HistoryEntry): str
     devicesRan: e.devices,
     ...(e.recovered ? { recovered: true } : {}),
     ...(e.phrasesFired.length ? { phrasesFired: e.phrasesFired } : {}),
+    ...(e.speechCut ? { speechCut: e.speechCut } : {}),
     text: e.text,
     ...(e.kind === 'dictation' ? { segments: e.segments } : { words: e.words }),
   }));

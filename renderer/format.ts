@@ -2,6 +2,7 @@
 
 /** Decimal units (kB/MB/GB), as file managers show them: one convention in every view and the diagnostics. */
 export { formatBytes } from '../app/shared/bytes.js';
+import type { FileSpeechCut } from '../app/ipc/contract.js';
 import { formatBytes } from '../app/shared/bytes.js';
 
 export function formatSpeed(bytesPerSecond: number): string {
@@ -58,6 +59,18 @@ export function formatDuration(seconds: number): string {
   return `${m} min ${String(total % 60).padStart(2, '0')} s`;
 }
 
+/**
+ * How a file's speech was found, for its facts: "Silero VAD v6.2 (F32): 41.2 s decoded, 18.8 s of silence
+ * skipped" or "Energy (no VAD model in use): the whole file decoded".
+ */
+export function formatSpeechCut(cut: FileSpeechCut, durationSec: number): string {
+  if (cut.detector === 'energy') return 'Energy (no VAD model in use): the whole file decoded';
+  const skipped = durationSec - cut.decodedSec;
+  const what = cut.decodedSec <= 0 ? 'no speech found, nothing decoded'
+    : skipped >= 0.05 ? `${formatDuration(cut.decodedSec)} decoded, ${formatDuration(skipped)} of silence skipped`
+    : 'the whole file decoded';
+  return `${cut.model ?? 'Silero VAD'}: ${what}`;
+}
 
 /** A relative error, short at every magnitude: "2.1e-7", "0.83", "0". */
 export function formatRelativeError(value: number): string {

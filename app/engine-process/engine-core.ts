@@ -186,6 +186,7 @@ export class EngineCore {
           // the same blocks: only the speech is windowed, cut at pauses (silent stretches never reach the decoder).
           const maxSamples = Math.trunc(message.maxWindowSec * message.sampleRate);
           const pass = message.vad && message.sampleRate === VAD_RATE ? this.vad.filePass(message.vad) : null;
+          const speechCut = pass ? { detector: 'silero' as const, model: this.vad.describe() } : { detector: 'energy' as const };
           try {
             let file = await WindowedWav.open(message.path, {
               sampleRate: message.sampleRate, maxSamples, align: message.align, signal, onBlock: pass ? (block) => pass.push(block) : undefined,
@@ -200,7 +201,7 @@ export class EngineCore {
             const handle = this.nextFile++;
             this.files.set(handle, file);
             if (nonSpeech) this.fileNonSpeech.set(handle, nonSpeech);
-            return { handle, sampleRate: file.sampleRate, samples: file.samples, windows: file.windows };
+            return { handle, sampleRate: file.sampleRate, samples: file.samples, windows: file.windows, speechCut };
           } finally {
             pass?.dispose();
           }

@@ -66,6 +66,12 @@ export class EngineVad {
     this.status = { kind: 'energy', reason };
   }
 
+  /** "Silero VAD v6.2 (F32)": the loaded model in the words the Files result and History use. */
+  describe(): string {
+    const s = this.status;
+    return s.kind === 'silero' ? `Silero VAD ${s.sourceVersion} (${s.weightType.toUpperCase()})` : 'none';
+  }
+
   current(): EngineVadStatus {
     return this.status;
   }

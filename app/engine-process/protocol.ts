@@ -39,6 +39,11 @@ export interface EngineFileHandle {
   sampleRate: number;
   samples: number;
   windows: { begin: number; end: number }[];
+  /**
+   * What planned the windows: the Silero VAD that ran over the file ("Silero VAD v6.2 (F32)"), or none (the
+   * energy-based planner: the whole file). A job asked for Silero gets none when no Silero is loaded by then.
+   */
+  speechCut: { detector: 'silero'; model: string } | { detector: 'energy' };
 }
 
 /** streamBegin: a cache-aware stream on the resident streaming model (ModelInfo.streaming). */

@@ -489,6 +489,19 @@ export interface FileTranscribeOptions {
   speakers?: boolean;
 }
 
+/** How a file's speech was found before decoding (the Files result and History say it; the JSON export carries it). */
+export interface FileSpeechCut {
+  /**
+   * 'silero': the trained VAD found the speech (silent stretches skipped, windows cut at pauses); 'energy': no VAD
+   * model was in use, so the whole file was decoded in windows cut at its quietest points.
+   */
+  detector: 'silero' | 'energy';
+  /** The Silero model, e.g. "Silero VAD v6.2 (F32)"; absent for 'energy'. */
+  model?: string;
+  /** Seconds of the file's audio the model decoded (its windows' total). */
+  decodedSec: number;
+}
+
 export interface FileTranscript {
   jobId: string;
   path: string;
@@ -503,6 +516,8 @@ export interface FileTranscript {
   elapsedMs: number;
   /** Custom-vocabulary phrases found in the file; absent when none. */
   phrasesFired?: string[];
+  /** How its speech was found (absent in transcripts from before it was recorded). */
+  speechCut?: FileSpeechCut;
 }
 
 /** vocabulary:check: each phrase against the active model's tokenizer (Settings' Vocabulary card). */
@@ -586,6 +601,8 @@ export interface HistoryEntry extends HistoryEntrySummary {
   markers?: MeetingMarker[];
   /** A meeting: its tracks' audio files (deleted with the entry). */
   audio?: MeetingAudioTrack[];
+  /** A file: how its speech was found (absent for entries written before it was recorded). */
+  speechCut?: FileSpeechCut;
 }
 
 // ---------------------------------------------------------------- meetings

@@ -63,3 +63,26 @@ test('dictation cut by Silero: digit strings between noise, hum and clicks are t
   await expect(app.getByTestId('vad-detector')).toContainText(/Silence guards: \d+ live stretch(es)? Silero was unsure of not transcribed, 0 words below the confidence floor dropped/);
   recorder.dispose();
 });
+
+test('Files: a noisy recording cut by Silero says so, with what it decoded and skipped, in the result and in History', async ({ app, server }) => {
+  const { texts } = JSON.parse(readFileSync(NOISY_DIGITS_MIC_JSON, 'utf8')) as { texts: string[] };
+  await server.services.settings.set({ dictation: { vadModel: 'silero' } });
+  await expect.poll(() => server.services.engine.vadStatus.kind).toBe('silero');
+  await ready(app);
+  await app.getByTestId('nav-files').click();
+  await app.getByLabel('Audio file path on this machine').fill(NOISY_DIGITS_MIC_WAV);
+  await app.getByRole('button', { name: 'Transcribe', exact: true }).click();
+  const result = app.getByTestId('file-result');
+  await expect(result).toBeVisible({ timeout: 30_000 });
+  // Every string's later words are there (a first word may differ: see the top of this file); no noise became words.
+  const heard = (await result.getByTestId('file-text').textContent())!.trim().split(' ');
+  expect(heard.length, heard.join(' ')).toBeLessThanOrEqual(texts.join(' ').split(' ').length + texts.length);
+  const speech = /^Speech found bySilero VAD v6\.2 \(F32\): (\d+\.\d) s decoded, (\d+\.\d) s of silence skipped$/;
+  await expect(result.getByTestId('file-speech')).toHaveText(speech);
+  const [, decoded, skipped] = speech.exec((await result.getByTestId('file-speech').textContent())!)!;
+  expect(Number(decoded)).toBeGreaterThan(0);
+  expect(Number(skipped), 'the noise between the strings is not decoded').toBeGreaterThan(Number(decoded) / 4);
+  await app.getByTestId('nav-history').click();
+  await app.getByTestId('history-entry').first().click();
+  await expect(app.getByTestId('history-speech')).toHaveText(`Speech found bySilero VAD v6.2 (F32): ${decoded} s decoded, ${skipped} s of silence skipped`);
+});

@@ -100,7 +100,14 @@ test('fileOpen with the VAD: the file opened once to plan, windows as planned ov
     assert.equal(opens, 1, 'fileOpen read the file once (before: once to plan, once more for the VAD)');
     assert.deepEqual(opened.windows, (await wholeClip()).windows);
     assert.equal(opened.samples, pcm.length);
+    assert.deepEqual(opened.speechCut, { detector: 'silero', model: 'Silero VAD v6.2 (F32)' }, 'what cut the file, for its result and History');
     await client.request({ op: 'fileClose', handle: opened.handle });
+    // Asked for the VAD when none is loaded any more (Settings switched to energy meanwhile): the energy planner, said so.
+    await client.request({ op: 'vadLoad', path: null });
+    const plain = await client.request({ op: 'fileOpen', path: wav, sampleRate: RATE, maxWindowSec: MAX_SAMPLES / RATE, align: ALIGN, vad: OPTIONS });
+    assert.deepEqual(plain.speechCut, { detector: 'energy' });
+    assert.equal(plain.windows.reduce((n, w) => n + w.end - w.begin, 0), pcm.length, 'the whole file windowed');
+    await client.request({ op: 'fileClose', handle: plain.handle });
   } finally {
     client.dispose();
   }

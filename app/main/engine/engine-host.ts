@@ -25,7 +25,7 @@ import { TypedEmitter } from '../util/typed-emitter.js';
 import { DeviceCheck } from './device-check.js';
 import { engineNotices } from './engine-notices.js';
 import { aborted, EngineRpc, type EngineDeath, type RequestHow } from './engine-rpc.js';
-import { runFileJob, type FileJobHow } from './file-job.js';
+import { runFileJob, type FileJobHow, type FileJobTranscript } from './file-job.js';
 import { ModelResidency, type StatusCell } from './model-residency.js';
 import { PriorityLane, type LaneJobOptions } from './priority-lane.js';
 import { RestartSupervisor, blamedDevice } from './restart-supervisor.js';
@@ -426,7 +426,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
     path: string,
     options: EngineTranscribeOptions,
     how: FileJobHow = {},
-  ): Promise<EngineTranscript> {
+  ): Promise<FileJobTranscript> {
     if (how.signal?.aborted) throw aborted();
     const model = this.residency.model;
     if (!model) throw new CodedError('NO_MODEL', 'No model is loaded. Download or import a model in Models first.');

@@ -4,6 +4,7 @@
 // dictation state while the window runs on the file state), so it never waits
 // for one; a load or a check waits for the window to end.
 import type { ModelInfo } from '../../../native/index.js';
+import type { FileSpeechCut } from '../../ipc/contract.js';
 import type { Logger } from '../log.js';
 import { aborted, type RequestHow } from './engine-rpc.js';
 import type { LaneJobOptions } from './priority-lane.js';
@@ -30,6 +31,9 @@ export interface FileJobDeps {
   ran: (devicesRan: string[]) => void;
 }
 
+/** A file job's transcript and how its speech was found. */
+export type FileJobTranscript = EngineTranscript & { speechCut: FileSpeechCut };
+
 export interface FileJobHow {
   signal?: AbortSignal;
   /** Cut the file by the engine's trained VAD (when it has one loaded): only speech is decoded. */
@@ -39,7 +43,7 @@ export interface FileJobHow {
 
 export async function runFileJob(
   deps: FileJobDeps, model: ModelInfo, path: string, options: EngineTranscribeOptions, how: FileJobHow,
-): Promise<EngineTranscript> {
+): Promise<FileJobTranscript> {
   const { maxWindowSec = FILE_WINDOW_SEC, ...decodeOptions } = options;
   // Reading and planning use no model: outside the lane, beside a decode.
   const opened = await deps.request(
@@ -58,7 +62,9 @@ export async function runFileJob(
   } finally {
     deps.request({ op: 'fileClose', handle: opened.handle }).catch(() => undefined);
   }
-  return joinWindows(parts, opened.samples / opened.sampleRate, model);
+  const decodedSamples = opened.windows.reduce((n, w) => n + (w.end - w.begin), 0);
+  const speechCut: FileSpeechCut = { ...opened.speechCut, decodedSec: opened.sampleRate > 0 ? decodedSamples / opened.sampleRate : 0 };
+  return { ...joinWindows(parts, opened.samples / opened.sampleRate, model), speechCut };
 }
 
 /** One window of a file job, one lane step. */

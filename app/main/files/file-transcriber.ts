@@ -173,6 +173,7 @@ export class FileTranscriber {
         ...(this.opts.engine.loadedModel?.name ? { model: this.opts.engine.loadedModel.name } : {}),
         decoder: result.decoder,
         ...(result.phrasesFired.length ? { phrasesFired: result.phrasesFired } : {}),
+        speechCut: result.speechCut,
       };
       await this.opts.onTranscribed?.(transcript);
       return transcript;

@@ -6,7 +6,7 @@
 import { speakersOf } from '../../shared/diarization.js';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { HistoryEntry, HistoryEntrySummary, HistorySegment, MeetingAudioTrack, MeetingMarker, Word } from '../../ipc/contract.js';
+import type { FileSpeechCut, HistoryEntry, HistoryEntrySummary, HistorySegment, MeetingAudioTrack, MeetingMarker, Word } from '../../ipc/contract.js';
 import { parseRecord, type EntryRecord, type HistoryRecord } from './records.js';
 import { summaryOf, Tally } from './tally.js';
 import { joinSegments } from '../../shared/text-transform.js';
@@ -91,6 +91,7 @@ export async function readEntry(file: string, summary: HistoryEntrySummary): Pro
   const segments: HistorySegment[] = [];
   const words: Word[] = [];
   let fileText: string | null = null;
+  let speechCut: FileSpeechCut | undefined;
   const fired = new Set<string>();
   const markers: MeetingMarker[] = [];
   const audio: MeetingAudioTrack[] = [];
@@ -102,6 +103,7 @@ export async function readEntry(file: string, summary: HistoryEntrySummary): Pro
       for (const phrase of segment.phrasesFired ?? []) fired.add(phrase);
     } else if (record.type === 'text') {
       fileText = record.text;
+      speechCut = record.speechCut;
       for (const phrase of record.phrasesFired ?? []) fired.add(phrase);
     } else if (record.type === 'word') {
       const { type: _type, ...w } = record;
@@ -123,7 +125,7 @@ export async function readEntry(file: string, summary: HistoryEntrySummary): Pro
   }
   // A dictation's text is its finals joined as the session's summary joins them.
   const text = fileText ?? joinSegments(segments.map((s) => s.text));
-  return { ...summary, text, phrasesFired: [...fired], segments, words };
+  return { ...summary, text, phrasesFired: [...fired], segments, words, ...(speechCut ? { speechCut } : {}) };
 }
 
 /**

@@ -11,6 +11,7 @@ export async function writeFileEntry(file: string, header: EntryRecord, t: FileT
   const text: TextRecord = {
     type: 'text', text: t.text, durationSec: t.durationSec, devicesRan: t.devicesRan, elapsedMs: t.elapsedMs,
     ...(t.phrasesFired?.length ? { phrasesFired: t.phrasesFired } : {}),
+    ...(t.speechCut ? { speechCut: t.speechCut } : {}),
   };
   const lines = [
     recordLine(header),

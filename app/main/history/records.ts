@@ -8,7 +8,7 @@
 //
 // Parsing is strict per line and never throws: a line that is not a valid
 // record (torn by a crash, edited by hand) is skipped by the readers.
-import type { HistoryKind, HistorySegment, MeetingTrackName, Word } from '../../ipc/contract.js';
+import type { FileSpeechCut, HistoryKind, HistorySegment, MeetingTrackName, Word } from '../../ipc/contract.js';
 import {
   arrayOf, bool, HISTORY_KINDS, historyId, nullable, num, object, oneOf, str, type Check,
 } from '../../ipc/validate.js';
@@ -42,6 +42,8 @@ export interface TextRecord {
   devicesRan: string[];
   elapsedMs: number;
   phrasesFired?: string[];
+  /** How the file's speech was found (entries written before it was recorded have none). */
+  speechCut?: FileSpeechCut;
 }
 
 export interface WordRecord extends Word {
@@ -81,6 +83,9 @@ const seconds = num(0, 1e9, false);
 const finite = num(-1e12, 1e12, false);
 const devices = arrayOf(str({ max: 128 }), 64);
 const phrases = arrayOf(str({ max: 1000 }), 1000);
+const speechCut: Check<FileSpeechCut> = object<FileSpeechCut>(
+  { detector: oneOf(['silero', 'energy'] as const), model: str({ max: 200 }), decodedSec: seconds }, ['model'],
+);
 const word: Check<Word> = object<Word>({ text, start: finite, end: finite, confidence: finite, speaker: str({ max: 64 }) }, ['speaker']);
 
 const CHECKS: { [T in HistoryRecord['type']]: Check<Extract<HistoryRecord, { type: T }>> } = {
@@ -109,8 +114,8 @@ const CHECKS: { [T in HistoryRecord['type']]: Check<Extract<HistoryRecord, { typ
     phrasesFired: phrases,
   }, ['speaker', 'edited', 'phrasesFired']),
   text: object<TextRecord>({
-    type: oneOf(['text'] as const), text, durationSec: seconds, devicesRan: devices, elapsedMs: seconds, phrasesFired: phrases,
-  }, ['phrasesFired']),
+    type: oneOf(['text'] as const), text, durationSec: seconds, devicesRan: devices, elapsedMs: seconds, phrasesFired: phrases, speechCut,
+  }, ['phrasesFired', 'speechCut']),
   word: object<WordRecord>({ type: oneOf(['word'] as const), text, start: finite, end: finite, confidence: finite, speaker: str({ max: 64 }) }, ['speaker']),
   marker: object<MarkerRecord>({ type: oneOf(['marker'] as const), at: seconds, text }),
   track: object<TrackRecord>({

@@ -4,7 +4,7 @@ import { CopyButton } from '../../components/CopyButton.js';
 import { ExportButtons } from '../../components/ExportButtons.js';
 import { FactList, type Fact } from '../../components/FactList.js';
 import { exportContent, exportFileName } from '../../export.js';
-import { formatDuration, formatMs, formatRealTime } from '../../format.js';
+import { formatDuration, formatMs, formatRealTime, formatSpeechCut } from '../../format.js';
 import { shownResult } from '../../store/files.js';
 import { useApp } from '../../store/hooks.js';
 import type { FileResultTranscript } from '../../store/types.js';
@@ -16,6 +16,7 @@ function Facts({ t }: { t: FileResultTranscript }) {
     ['elapsed', 'Transcribed in', formatMs(t.elapsedMs)],
     ['speed', 'Speed', formatRealTime(t.durationSec, t.elapsedMs)],
     ['devices', 'Ran on', t.devicesRan.length ? t.devicesRan.join(' + ') : 'unknown'],
+    ...(t.speechCut ? [['speech', 'Speech found by', formatSpeechCut(t.speechCut, t.durationSec)] satisfies Fact] : []),
   ];
   return <FactList facts={rows} testIdPrefix="file" className="file-facts" />;
 }

@@ -10,7 +10,7 @@ import { FactList, type Fact } from '../../components/FactList.js';
 import { saveTextFile } from '../../download.js';
 import { historyExportContent, historyExportName, meetingTranscript } from '../../export.js';
 import { meetingExport } from '../../../app/shared/meeting-export.js';
-import { formatDateTime, formatDuration } from '../../format.js';
+import { formatDateTime, formatDuration, formatSpeechCut } from '../../format.js';
 import * as actions from '../../store/actions.js';
 import { deleteHistoryEntry } from '../../store/commands.js';
 import { useApp } from '../../store/hooks.js';
@@ -34,6 +34,7 @@ function Facts({ e }: { e: HistoryEntry }) {
     ['words', 'Words', String(e.wordCount)],
     ['model', 'Model', e.modelName ?? e.modelId ?? 'unknown'],
     ['devices', 'Ran on', e.devices.length ? e.devices.join(' + ') : 'unknown'],
+    ...(e.speechCut ? [['speech', 'Speech found by', formatSpeechCut(e.speechCut, e.durationSec)] satisfies Fact] : []),
     // The custom-vocabulary phrases the decoder found (Settings → Vocabulary).
     ...(e.phrasesFired.length ? [['phrases', 'Vocabulary heard', e.phrasesFired.join(', ')] satisfies Fact] : []),
   ];

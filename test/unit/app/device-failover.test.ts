@@ -68,7 +68,7 @@ function scriptedEngine(script: Script, seen: Seen): TransportFactory {
           } });
           return;
         case 'fileOpen':
-          post({ t: 'result', id: m.id, ok: true, value: { handle: 1, sampleRate: 16_000, samples: 16_000, windows: [{ begin: 0, end: 16_000 }] } });
+          post({ t: 'result', id: m.id, ok: true, value: { handle: 1, sampleRate: 16_000, samples: 16_000, windows: [{ begin: 0, end: 16_000 }], speechCut: { detector: 'energy' } } });
           return;
         case 'fileWindow':
           decode(m.id, script.windowMs, 'window');

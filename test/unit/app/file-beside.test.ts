@@ -42,7 +42,7 @@ function scriptedEngine(s: Seen): TransportFactory {
           return;
         case 'fileOpen':
           post({ t: 'result', id: m.id, ok: true, value: {
-            handle: 1, sampleRate: 16_000, samples: 48_000, windows: [{ begin: 0, end: 16_000 }, { begin: 16_000, end: 32_000 }, { begin: 32_000, end: 48_000 }],
+            handle: 1, sampleRate: 16_000, samples: 48_000, windows: [{ begin: 0, end: 16_000 }, { begin: 16_000, end: 32_000 }, { begin: 32_000, end: 48_000 }], speechCut: { detector: 'energy' },
           } });
           return;
         case 'fileWindow':

@@ -346,3 +346,16 @@ test('the vocabulary phrases that fired are kept per segment and per file and sh
   const reread = await (await h.reopen()).get(file.id);
   assert.deepEqual(reread.phrasesFired, []);
 });
+
+test('a file entry keeps how its speech was found (Silero, what it decoded) across a restart; one written before it has none', async () => {
+  const h = await harness('speech-cut');
+  const speechCut = { detector: 'silero', model: 'Silero VAD v6.2 (F32)', decodedSec: 7.5 } as const;
+  await h.service.recordFile({ ...fileTranscript('/rec/cut.wav', 'one two three'), speechCut });
+  h.clock.now += 1000;
+  await h.service.recordFile(fileTranscript('/rec/older.wav', 'four five'));
+  await h.service.settled();
+  const reopened = await h.reopen();
+  const byTitle = new Map((await reopened.list()).entries.map((e) => [e.title, e.id]));
+  assert.deepEqual((await reopened.get(byTitle.get('cut.wav')!)).speechCut, speechCut);
+  assert.equal('speechCut' in (await reopened.get(byTitle.get('older.wav')!)), false);
+});

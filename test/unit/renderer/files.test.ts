@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FileTranscript } from '../../../app/ipc/contract.js';
 import { exportContent, exportFileName } from '../../../renderer/export.js';
-import { fileName, formatDuration, formatRealTime, formatTimestamp } from '../../../renderer/format.js';
+import { fileName, formatDuration, formatRealTime, formatSpeechCut, formatTimestamp } from '../../../renderer/format.js';
 import * as actions from '../../../renderer/store/actions.js';
 import { cancelFileJob, sendPendingFileCancel, transcribeFile, unqueueFile } from '../../../renderer/store/commands.js';
 import {
@@ -196,6 +196,20 @@ describe('what the view shows', () => {
     assert.doesNotMatch(raw, /0000000000/);
     const uploaded = JSON.parse(raw) as { title: string; file?: string; durationSec: number; words: { start: number }[] };
     assert.deepEqual([uploaded.title, uploaded.file, uploaded.durationSec, uploaded.words[0]!.start], ['talk.m4a', undefined, 2.8, 0.3]);
+    // How its speech was found travels with it, after where it ran.
+    const cut = JSON.parse(exportContent('json', { ...t, speechCut: { detector: 'silero', model: 'Silero VAD v6.2 (F32)', decodedSec: 1.2 } })) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(cut).slice(6, 8), ['devicesRan', 'speechCut']);
+    assert.deepEqual(cut.speechCut, { detector: 'silero', model: 'Silero VAD v6.2 (F32)', decodedSec: 1.2 });
+  });
+
+  test('"Speech found by": the VAD, what it decoded and skipped; or the energy planner over the whole file', () => {
+    assert.equal(formatSpeechCut({ detector: 'silero', model: 'Silero VAD v6.2 (F32)', decodedSec: 41.2 }, 60),
+      'Silero VAD v6.2 (F32): 41.2 s decoded, 18.8 s of silence skipped');
+    assert.equal(formatSpeechCut({ detector: 'silero', model: 'Silero VAD v5 (F16)', decodedSec: 0 }, 60), 'Silero VAD v5 (F16): no speech found, nothing decoded');
+    assert.equal(formatSpeechCut({ detector: 'silero', model: 'Silero VAD v6.2 (F32)', decodedSec: 12 }, 12.02), 'Silero VAD v6.2 (F32): the whole file decoded');
+    assert.equal(formatSpeechCut({ detector: 'energy', decodedSec: 60 }, 60), 'Energy (no VAD model in use): the whole file decoded');
+    assert.equal(formatSpeechCut({ detector: 'silero', model: 'Silero VAD v6.2 (F32)', decodedSec: 300 }, 3600),
+      'Silero VAD v6.2 (F32): 5 min 00 s decoded, 55 min 00 s of silence skipped');
   });
 });
 
