@@ -6,7 +6,10 @@
 // hop grid, segments joined or not) or, for the "live" rows, as a dictation or meeting track cuts (the
 // Segmenter on Silero's verdicts); each window decoded alone and its words kept or dropped by the floor.
 // Where the held-out errors fall (a window's first word, its last, or between) says what costs them: audio
-// in front of a string's first word made the digits model hear an extra word there (the onset column).
+// in front of a string's first word made the digits model hear an extra word there (the onset column). The
+// "true bounds" rows cut the same stream where espeak says each string starts and ends: what a perfect VAD
+// with the app's pads scores, so the gap from "each string alone" splits into the VAD's own part and the part
+// any cut of this noisy stream pays.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Model, type VadModel } from '../../native/index.js';
@@ -180,6 +183,20 @@ export async function silenceGuardsTable(opts: {
     spans.push({ start: held.words[firstWord]!.start * RATE, end: held.words[firstWord + n - 1]!.end * RATE, text });
     firstWord += n;
   }
+  // A perfect VAD: the same stream cut at each string's true bounds (espeak's first word event to its last word's
+  // end), padded as the app pads Silero's segments and planned as a file job plans them. Against the app's row it
+  // says what the VAD's own decisions cost; against "each string alone", what any cut of this noisy stream costs
+  // (the pad's noise in front of a first word). The non-speech set has no speech, so nothing to decode there.
+  const referenceCut = (padMs: number, tailMs: number) => async (pcm: Float32Array): Promise<SampleSegment[]> =>
+    pcm !== held.pcm ? [] : spans.map((s) => ({
+      start: Math.max(0, Math.round(s.start - (padMs / 1000) * RATE)),
+      end: Math.min(pcm.length, Math.round(s.end + (tailMs / 1000) * RATE)),
+    }));
+  cuts.push(
+    { label: `true bounds (ideal), pad ${pad}, tail ${tail}`, segments: referenceCut(pad, tail), floor: 0 },
+    { label: `true bounds, pad 0, tail ${tail}`, segments: referenceCut(0, tail), floor: 0 },
+    { label: `live: true bounds, pad ${pad}, tail ${tail}`, segments: referenceCut(pad, tail), floor: 0, live: true },
+  );
   for (const [name, asr] of models) {
     if (asr === opts.digits) {
       // The reference point: each string decoded alone, no gaps (what "WER unchanged" compares with).
