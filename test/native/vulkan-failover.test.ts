@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Notice } from '../../app/ipc/contract.js';
-import { createServices } from '../../app/main/services.js';
 import type { Services } from '../../app/main/service-types.js';
 import { Model } from '../../native/index.js';
-import { tempDir, tinyModel, writeTestSettings } from '../integration/helpers.js';
+import { tempDir, tinyModel } from '../integration/helpers.js';
 import { seconds, speechSamples } from './helpers/audio.js';
 import { ids } from './helpers/compare.js';
 import { VULKAN_DEVICE, vulkanSkip } from './helpers/vulkan.js';
+import { servicesOnVulkan } from './helpers/vulkan-services.js';
 
 const skip = vulkanSkip();
 const dir = tempDir('vulkan-failover');
@@ -25,13 +25,7 @@ before(async () => {
   if (skip) return;
   delete process.env.PARAKEET_DEVICE;
   modelPath = tinyModel(dir, 'hybrid_tdt_ctc', 5);
-  writeTestSettings(dir, { device: VULKAN_DEVICE });
-  services = await createServices({
-    userDataDir: dir, mode: 'web', engineMode: 'inline', modelPath, modelEndpoint: 'https://127.0.0.1:9',
-    logToStderr: process.env.PARAKEET_TEST_LOG === '1',
-  });
-  services.bus.on('notice', (notice) => notices.push(notice));
-  await services.ready;
+  services = await servicesOnVulkan(dir, modelPath, notices);
 });
 after(async () => {
   delete process.env.PARAKEET_DEVICE_FAULT;

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Notice } from '../../app/ipc/contract.js';
-import { createServices } from '../../app/main/services.js';
 import type { Services } from '../../app/main/service-types.js';
-import { tempDir, tinyModel, writeTestSettings } from '../integration/helpers.js';
+import { tempDir, tinyModel } from '../integration/helpers.js';
 import { seconds, speechSamples } from './helpers/audio.js';
 import { VULKAN_DEVICE, vulkanSkip } from './helpers/vulkan.js';
+import { servicesOnVulkan } from './helpers/vulkan-services.js';
 
 const skip = vulkanSkip();
 const dir = tempDir('vulkan-start-failure');
@@ -22,14 +22,7 @@ before(async () => {
   if (skip) return;
   delete process.env.PARAKEET_DEVICE;
   process.env.PARAKEET_DEVICE_FAULT = 'init';
-  const modelPath = tinyModel(dir, 'ctc', 6);
-  writeTestSettings(dir, { device: VULKAN_DEVICE });
-  services = await createServices({
-    userDataDir: dir, mode: 'web', engineMode: 'inline', modelPath, modelEndpoint: 'https://127.0.0.1:9',
-    logToStderr: process.env.PARAKEET_TEST_LOG === '1',
-  });
-  services.bus.on('notice', (notice) => notices.push(notice));
-  await services.ready;
+  services = await servicesOnVulkan(dir, tinyModel(dir, 'ctc', 6), notices);
 });
 
 after(async () => {
