@@ -27,6 +27,8 @@ import { gpuDriverText, gpuFeaturesText } from '../shared/gpu-facts.js';
 import { resample } from '../shared/resample.js';
 import { DEFAULT_VAD_SEGMENT_OPTIONS, segmentSeconds, speechSegments } from '../shared/vad-segments.js';
 import { bundledVadModel } from '../main/vad/bundled-silero.js';
+import { transcribeSpeechOnly } from './speech-only.js';
+import type { FileSpeechCut } from '../ipc/contract.js';
 import { appRoot } from '../main/util/app-root.js';
 import { WEIGHT_TYPES } from '../ipc/settings.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
@@ -65,7 +67,11 @@ Commands:
       --json              same as --format json, with timings and devices
       --out FILE          write the result to FILE instead of stdout
       --dump-dir DIR      write mel.npy and encoder.npy of the first window (parity debugging)
-      --max-window-sec S  long audio is cut at pauses into windows of at most S seconds (default 60)
+      --max-window-sec S  long audio is cut at pauses into windows of at most S seconds (default 60; 20 with --vad)
+      --vad               cut the file as the app's Files view does: the bundled Silero VAD finds the speech, silent
+                          stretches are skipped and never decoded, word times stay in the whole file's timeline;
+                          stderr says what was decoded, --json adds "speechCut"
+      --vad-model FILE    --vad with another Silero VAD GGUF (v5/v6, 16 kHz weights)
       --stream            run a cache-aware streaming model chunk by chunk, as live audio; --json adds "stream"
                           (token_ids, token_frames, chunks, events) to the result
       --att-context L,R   with --stream: an attention preset of the model (parakeet info lists them; default the first)
@@ -249,9 +255,14 @@ async function transcribeCommand(args: string[]): Promise<void> {
       format: { type: 'string' }, json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
       'dump-dir': { type: 'string' }, 'max-window-sec': { type: 'string' }, vocabulary: { type: 'string' },
       stream: { type: 'boolean' }, 'att-context': { type: 'string' }, language: { type: 'string' }, diarizer: { type: 'string' },
+      vad: { type: 'boolean' }, 'vad-model': { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError('transcribe needs exactly one audio file');
+  const useVad = values.vad === true || values['vad-model'] !== undefined;
+  if (useVad && (values.stream || values['dump-dir'] !== undefined)) {
+    throw new UsageError('--vad cuts a file for offline transcription: not with --stream or --dump-dir');
+  }
   if (!values.stream && (values['att-context'] !== undefined || values.language !== undefined)) {
     throw new UsageError('--att-context and --language choose how --stream runs; add --stream');
   }
@@ -268,12 +279,20 @@ async function transcribeCommand(args: string[]): Promise<void> {
   const maxWindowSec = positiveNumber('max-window-sec', values['max-window-sec']);
   const vocabulary = await readVocabulary(values.vocabulary);
 
-  const model = await Model.load(values.model, { device: values.device, threads, weightType });
+  const vad = useVad ? await VadModel.load(values['vad-model'] ?? await bundledVadModel(join(appRoot(), '.cache', 'vad'))) : undefined;
+  let model: Model;
+  try {
+    model = await Model.load(values.model, { device: values.device, threads, weightType });
+  } catch (error) {
+    vad?.dispose();
+    throw error;
+  }
   try {
     // The app's streaming reader: a WAV of any size (one readFile stops at 2 GiB), mono, resampled while read.
     const audio = await readAudio(positionals[0], model.info().sampleRate);
     if (audio.truncated) process.stderr.write(`warning: ${positionals[0]} is cut short; transcribing what is present (${(audio.samples.length / audio.sampleRate).toFixed(2)} s)\n`);
     let stream: StreamJson | undefined;
+    let speechCut: FileSpeechCut | undefined;
     let result: TranscribeResult;
     if (values.stream) {
       let request;
@@ -285,6 +304,8 @@ async function transcribeCommand(args: string[]): Promise<void> {
       const streamed = await transcribeStreamed(model, audio.samples, request, vocabularyOptions(vocabulary));
       result = streamed.result;
       stream = streamJson(streamed.chunks);
+    } else if (vad) {
+      ({ result, speechCut } = await transcribeSpeechOnly(model, vad, audio.samples, { decoder, tdtRule, maxWindowSec, ...vocabularyOptions(vocabulary) }));
     } else {
       result = await transcribeOffline(model, audio, values['dump-dir'], { decoder, tdtRule, maxWindowSec, ...vocabularyOptions(vocabulary) });
     }
@@ -301,7 +322,7 @@ async function transcribeCommand(args: string[]): Promise<void> {
     }
     if (values.json) {
       const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...plain } = result;
-      await emit(`${JSON.stringify({ ...plain, model: model.info().path, ...(stream ? { stream } : {}) }, null, 2)}\n`, values.out);
+      await emit(`${JSON.stringify({ ...plain, model: model.info().path, ...(stream ? { stream } : {}), ...(speechCut ? { speechCut } : {}) }, null, 2)}\n`, values.out);
     } else {
       await emit(exportTranscript(format, result.text, result.words, result.durationSec), values.out);
     }
@@ -310,8 +331,13 @@ async function transcribeCommand(args: string[]): Promise<void> {
       `${result.durationSec.toFixed(1)} s of audio in ${(result.timings.totalMs / 1000).toFixed(2)} s (${rtf.toFixed(1)}× real time) on ` +
         `${result.devicesRan.join('+') || result.device}, decoder ${result.decoder}${values.stream ? ', streamed' : ''}\n`,
     );
+    if (speechCut) {
+      process.stderr.write(`speech found by ${speechCut.model}: ${speechCut.decodedSec.toFixed(1)} s of ${result.durationSec.toFixed(1)} s decoded, ` +
+        `${(result.durationSec - speechCut.decodedSec).toFixed(1)} s of silence skipped\n`);
+    }
   } finally {
     model.dispose();
+    vad?.dispose();
   }
 }
 

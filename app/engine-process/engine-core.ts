@@ -8,6 +8,7 @@ import {
 } from '../../native/index.js';
 import { planSpeechWindows } from './speech-windows.js';
 import { windowNonSpeech } from './window-non-speech.js';
+import { offsetTranscript } from './offset-transcript.js';
 import type { SecondsRange } from '../shared/non-speech.js';
 import { EngineVad, VAD_RATE } from './engine-vad.js';
 import { EngineDiarizer } from './engine-diarizer.js';
@@ -66,17 +67,6 @@ function plainChunks(chunks: StreamChunk[]): EngineStreamChunk[] {
 function plain(result: TranscribeResult): EngineTranscript {
   const { mel: _mel, encoder: _encoder, logProbs: _logProbs, ...rest } = result;
   return rest;
-}
-
-/** A window's transcript in the whole file's time: words, tokens (and their frames) and windows moved by `offset`. */
-function offsetTranscript(t: EngineTranscript, offset: number, frameSec: number): EngineTranscript {
-  if (offset === 0) return t;
-  const frames = Math.round(offset / frameSec);
-  return {
-    ...t,
-    words: t.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
-    tokens: t.tokens.map((k) => ({ ...k, frame: k.frame + frames, start: k.start + offset, end: k.end + offset })),
-  };
 }
 
 function logLevel(level: string): EngineLogLevel {

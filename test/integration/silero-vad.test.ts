@@ -23,6 +23,9 @@ import { writeBundle } from '../support/model/bundle.js';
 import { gappedDigits } from '../support/audio/gapped-digits.js';
 import { align, normalizeText, words } from '../../app/shared/wer.js';
 import { dictate, startTestServices, tempDir, writeTestSettings, type TestServices } from './helpers.js';
+import { DEFAULT_DICTATION } from '../../app/ipc/settings.js';
+import { describeExit } from '../native/helpers/child.js';
+import { parakeet } from '../native/helpers/cli.js';
 
 const haveModel = existsSync(DIGITS_MODEL);
 const dir = tempDir('silero-vad');
@@ -169,6 +172,31 @@ test('the held-out-style set (12 strings, 0.5–3 s of silence or noise between 
   // Full bench:vad (120 strings): 3.8 % with the default cut (30 ms pad, 130 ms tail), 2.0 % for the strings
   // decoded alone; with the pre-roll as the pad (300 ms), as files were cut once, 15 %.
   assert.ok(file.errors / file.n < 0.1, `WER ${(100 * file.errors / file.n).toFixed(1)} % (S/D/I ${file.substitutions}/${file.deletions}/${file.insertions})`);
+  assert.equal(result.speechCut?.detector, 'silero');
+  assert.ok(result.speechCut.decodedSec < 0.7 * result.durationSec, `the gaps are skipped: ${result.speechCut.decodedSec} s of ${result.durationSec} s decoded`);
+
+  // `parakeet transcribe --vad` cuts the same file as the Files view with the default settings (this file's services
+  // pad by 0 ms): the same words at the same times, the same seconds decoded; without --vad the digits model hears
+  // words in the gaps (the reason the flag exists).
+  await services.settings.set({ dictation: { vadSpeechPadMs: DEFAULT_DICTATION.vadSpeechPadMs } });
+  let app;
+  try {
+    app = await services.files.transcribe(wav);
+  } finally {
+    await services.settings.set({ dictation: { vadSpeechPadMs: 0 } });
+  }
+  const cli = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--vad', '--json']);
+  assert.equal(cli.status, 0, describeExit(cli));
+  const out = JSON.parse(cli.stdout) as { text: string; words: typeof result.words; speechCut: unknown };
+  assert.deepEqual(out.words, app.words);
+  assert.equal(out.text, app.text);
+  assert.deepEqual(out.speechCut, app.speechCut);
+  assert.match(cli.stderr, /speech found by Silero VAD v6\.2 \(F32\): \d+\.\d s of \d+\.\d s decoded, \d+\.\d s of silence skipped/);
+  const whole = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--json']);
+  assert.equal(whole.status, 0, describeExit(whole));
+  const inGaps = (JSON.parse(whole.stdout) as { words: typeof result.words }).words
+    .filter((w) => !spans.some((s) => s.start - 0.3 <= (w.start + w.end) / 2 && (w.start + w.end) / 2 <= s.end + 0.3));
+  assert.ok(inGaps.length > 0, 'without --vad, words in the gaps');
 });
 
 test('the confidence floor (a silence guard, off by default) drops the words below it from a file\'s words and text', { skip: !haveModel && 'no trained model' }, async () => {

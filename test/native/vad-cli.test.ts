@@ -94,9 +94,14 @@ test('a Silero file is refused by transcribe and info, an ASR file by vad, each 
     assert.equal(r.status, 1);
     assert.match(r.stderr, /MODEL_INVALID.*this is a Silero voice-activity model.*not a speech recognition model/);
   }
-  const r = parakeet(['vad', wav, '--model', DIGITS_MODEL]);
-  assert.equal(r.status, 1);
-  assert.match(r.stderr, /MODEL_INVALID.*this is a Parakeet speech recognition model.*not a voice-activity model/);
+  for (const args of [['vad', wav, '--model', DIGITS_MODEL], ['transcribe', wav, '--model', DIGITS_MODEL, '--vad-model', DIGITS_MODEL]]) {
+    const r = parakeet(args);
+    assert.equal(r.status, 1, args.join(' '));
+    assert.match(r.stderr, /MODEL_INVALID.*this is a Parakeet speech recognition model.*not a voice-activity model/);
+  }
+  const streamed = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--vad', '--stream']);
+  assert.equal(streamed.status, 2);
+  assert.match(streamed.stderr, /--vad cuts a file for offline transcription: not with --stream or --dump-dir/);
   assert.match(parakeet(['help']).stdout, /vad <audio> \[--model <silero\.gguf>\][\s\S]*bundled Silero VAD v6\.2/);
 });
 
