@@ -7,7 +7,7 @@ import type { Model, TranscribeOptions, TranscribeResult, VadModel } from '../..
 import type { FileSpeechCut } from '../ipc/contract.js';
 import { DEFAULT_DICTATION } from '../ipc/settings.js';
 import { hopEnergiesOf } from '../engine-process/hop-energies.js';
-import { FILE_WINDOW_SEC } from '../main/engine/file-job.js';
+import { FILE_WINDOW_SEC, joinWindows } from '../main/engine/file-job.js';
 import { offsetTranscript } from '../engine-process/offset-transcript.js';
 import { planSpeechWindows } from '../engine-process/speech-windows.js';
 import { windowNonSpeech } from '../engine-process/window-non-speech.js';
@@ -70,29 +70,7 @@ export async function transcribeSpeechOnly(
   const vadInfo = vad.info();
   const decodedSamples = windows.reduce((n, w) => n + (w.end - w.begin), 0);
   return {
-    result: joinParts(parts, samples.length / VAD_RATE, model),
+    result: joinWindows(parts, samples.length / VAD_RATE, info),
     speechCut: { detector: 'silero', model: `Silero VAD ${vadInfo.sourceVersion} (${vadInfo.weightType.toUpperCase()})`, decodedSec: decodedSamples / VAD_RATE },
-  };
-}
-
-/** The windows' transcripts as one (text joined with a space, as the engine joins its own windows). */
-function joinParts(parts: TranscribeResult[], durationSec: number, model: Model): TranscribeResult {
-  const info = model.info();
-  const devices = new Set(parts.flatMap((p) => p.devicesRan));
-  const sum = (key: keyof TranscribeResult['timings']): number => parts.reduce((a, p) => a + p.timings[key], 0);
-  return {
-    text: parts.map((p) => p.text).filter((t) => t.length > 0).join(' '),
-    words: parts.flatMap((p) => p.words),
-    tokens: parts.flatMap((p) => p.tokens),
-    durationSec,
-    decoder: parts[0]?.decoder ?? info.defaultDecoder,
-    device: parts[0]?.device ?? info.device.device.name,
-    devicesRan: [...devices],
-    timings: { melMs: sum('melMs'), encoderMs: sum('encoderMs'), decoderMs: sum('decoderMs'), totalMs: sum('totalMs') },
-    windows: parts.flatMap((p) => p.windows),
-    threadsUsed: Math.max(0, ...parts.map((p) => p.threadsUsed)),
-    phrasesFired: [...new Set(parts.flatMap((p) => p.phrasesFired))],
-    // Each window reports the same list of phrases it could not use.
-    phrasesRejected: parts[0]?.phrasesRejected ?? [],
   };
 }

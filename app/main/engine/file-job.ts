@@ -81,8 +81,8 @@ async function fileStep(deps: FileJobDeps, handle: number, index: number, option
   }, { step: true });
 }
 
-/** A file job's windows as one transcript (text joined with a space as the engine joins its windows). */
-function joinWindows(parts: EngineTranscript[], durationSec: number, model: ModelInfo): EngineTranscript {
+/** A file job's windows as one transcript (text joined with a space as the engine joins its windows); also the CLI's --vad. */
+export function joinWindows(parts: EngineTranscript[], durationSec: number, model: ModelInfo): EngineTranscript {
   // No window at all: the VAD found no speech in the file.
   const first: EngineTranscript = parts[0] ?? {
     text: '', words: [], tokens: [], durationSec, decoder: model.defaultDecoder, device: model.device.device.name, devicesRan: [],
