@@ -326,9 +326,10 @@ async function transcribeCommand(args: string[]): Promise<void> {
     } else {
       await emit(exportTranscript(format, result.text, result.words, result.durationSec), values.out);
     }
-    const rtf = result.durationSec / (result.timings.totalMs / 1000);
+    // Nothing decoded (--vad found no speech): no speed to state.
+    const speed = result.timings.totalMs > 0 ? `${(result.durationSec / (result.timings.totalMs / 1000)).toFixed(1)}× real time` : 'nothing decoded';
     process.stderr.write(
-      `${result.durationSec.toFixed(1)} s of audio in ${(result.timings.totalMs / 1000).toFixed(2)} s (${rtf.toFixed(1)}× real time) on ` +
+      `${result.durationSec.toFixed(1)} s of audio in ${(result.timings.totalMs / 1000).toFixed(2)} s (${speed}) on ` +
         `${result.devicesRan.join('+') || result.device}, decoder ${result.decoder}${values.stream ? ', streamed' : ''}\n`,
     );
     if (speechCut) {

@@ -8,7 +8,7 @@ import {
 } from '../../native/index.js';
 import { planSpeechWindows } from './speech-windows.js';
 import { windowNonSpeech } from './window-non-speech.js';
-import { offsetTranscript } from './offset-transcript.js';
+import { oneWindowSec, windowInFile } from './window-in-file.js';
 import type { SecondsRange } from '../shared/non-speech.js';
 import { EngineVad, VAD_RATE } from './engine-vad.js';
 import { EngineDiarizer } from './engine-diarizer.js';
@@ -211,16 +211,13 @@ export class EngineCore {
               ...message.options,
               ...(nonSpeech?.length ? { nonSpeech } : {}),
               sampleRate: file.sampleRate,
-              // One window: never cut again.
-              maxWindowSec: Math.max(1, (range.end - range.begin) / file.sampleRate + 1),
+              maxWindowSec: oneWindowSec(range, file.sampleRate),
               signal,
             });
             if (this.crashOn === 'transcribe') this.die();
             return plain(await pending);
           });
-          const result = offsetTranscript(decoded, range.begin / file.sampleRate, model.info().frameSec);
-          // As the engine reports its windows: sample positions over the rate.
-          return { ...result, windows: [{ start: range.begin / file.sampleRate, end: range.end / file.sampleRate }] };
+          return windowInFile(decoded, range, file.sampleRate, model.info().frameSec);
         });
       case 'fileClose':
         void this.files.get(message.handle)?.close();

@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { VadModel, type VadStream } from '../../native/index.js';
 import type { VadSegmentOptions } from '../shared/vad-segments.js';
+import { sileroModelName } from '../shared/silero-name.js';
 import { type EngineVadStatus } from './protocol.js';
 import { CodedError } from '../../types/errors.js';
 import { VadFilePass } from './vad-file-pass.js';
@@ -69,7 +70,7 @@ export class EngineVad {
   /** "Silero VAD v6.2 (F32)": the loaded model in the words the Files result and History use. */
   describe(): string {
     const s = this.status;
-    return s.kind === 'silero' ? `Silero VAD ${s.sourceVersion} (${s.weightType.toUpperCase()})` : 'none';
+    return s.kind === 'silero' ? sileroModelName(s.sourceVersion, s.weightType) : 'none';
   }
 
   current(): EngineVadStatus {

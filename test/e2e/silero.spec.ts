@@ -11,6 +11,7 @@
 // string's, and nothing else is typed. Each final is also the engine's offline decode of the same cut.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import type { Services } from '../../app/main/service-types.js';
 import { DIGITS_MODEL } from '../support/audio/digits.js';
 import { expect, test } from './support/fixtures.js';
 import { CHROMIUM, chromiumArgs, NOISY_DIGITS_MIC_JSON, NOISY_DIGITS_MIC_WAV } from './support/paths.js';
@@ -22,15 +23,16 @@ test.use({
   launchOptions: { executablePath: CHROMIUM, args: chromiumArgs(NOISY_DIGITS_MIC_WAV) },
 });
 
-async function ready(app: Page): Promise<void> {
+/** Settings choose Silero, the engine has it, the page is ready; the noisy clip's strings. */
+async function sileroReady(app: Page, server: { services: Services }): Promise<string[]> {
+  await server.services.settings.set({ dictation: { vadModel: 'silero' } });
+  await expect.poll(() => server.services.engine.vadStatus.kind).toBe('silero');
   await expect(app.getByTestId('engine-chip')).toHaveAttribute('data-state', 'ready');
+  return (JSON.parse(readFileSync(NOISY_DIGITS_MIC_JSON, 'utf8')) as { texts: string[] }).texts;
 }
 
 test('dictation cut by Silero: digit strings between noise, hum and clicks are the finals, nothing else', async ({ app, server }) => {
-  const { texts } = JSON.parse(readFileSync(NOISY_DIGITS_MIC_JSON, 'utf8')) as { texts: string[] };
-  await server.services.settings.set({ dictation: { vadModel: 'silero' } });
-  await expect.poll(() => server.services.engine.vadStatus.kind).toBe('silero');
-  await ready(app);
+  const texts = await sileroReady(app, server);
   await app.getByTestId('nav-devices').click();
   await expect(app.getByTestId('vad-detector')).toHaveAttribute('data-detector', 'silero');
   await expect(app.getByTestId('vad-detector')).toContainText('Silero VAD v6.2');
@@ -65,10 +67,7 @@ test('dictation cut by Silero: digit strings between noise, hum and clicks are t
 });
 
 test('Files: a noisy recording cut by Silero says so, with what it decoded and skipped, in the result and in History', async ({ app, server }) => {
-  const { texts } = JSON.parse(readFileSync(NOISY_DIGITS_MIC_JSON, 'utf8')) as { texts: string[] };
-  await server.services.settings.set({ dictation: { vadModel: 'silero' } });
-  await expect.poll(() => server.services.engine.vadStatus.kind).toBe('silero');
-  await ready(app);
+  const texts = await sileroReady(app, server);
   await app.getByTestId('nav-files').click();
   await app.getByLabel('Audio file path on this machine').fill(NOISY_DIGITS_MIC_WAV);
   await app.getByRole('button', { name: 'Transcribe', exact: true }).click();

@@ -99,6 +99,13 @@ test('a Silero file is refused by transcribe and info, an ASR file by vad, each 
     assert.equal(r.status, 1, args.join(' '));
     assert.match(r.stderr, /MODEL_INVALID.*this is a Parakeet speech recognition model.*not a voice-activity model/);
   }
+  // No speech at all (this second of digital silence): an empty transcript, nothing decoded, not an error.
+  const silent = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--vad', '--json']);
+  assert.equal(silent.status, 0, silent.stderr);
+  const quiet = JSON.parse(silent.stdout) as { text: string; words: unknown[]; speechCut: unknown };
+  assert.deepEqual([quiet.text, quiet.words, quiet.speechCut], ['', [], { detector: 'silero', model: 'Silero VAD v6.2 (F32)', decodedSec: 0 }]);
+  assert.match(silent.stderr, /\(nothing decoded\) on CPU/);
+  assert.match(silent.stderr, /speech found by Silero VAD v6\.2 \(F32\): 0\.0 s of 1\.0 s decoded, 1\.0 s of silence skipped/);
   const streamed = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--vad', '--stream']);
   assert.equal(streamed.status, 2);
   assert.match(streamed.stderr, /--vad cuts a file for offline transcription: not with --stream or --dump-dir/);

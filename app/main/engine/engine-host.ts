@@ -33,6 +33,7 @@ import { type EngineLoadOptions, type EngineOp, type EngineRequest, type EngineR
 import { CodedError } from '../../../types/errors.js';
 import type { SessionVad } from '../sessions/vad-feed.js';
 import type { SilenceGuardCounts } from '../../shared/silence-guards.js';
+import { sileroModelName } from '../../shared/silero-name.js';
 import { forkTransport, inlineTransport, type TransportFactory } from './transport.js';
 
 export { FILE_WINDOW_SEC } from './file-job.js';
@@ -536,7 +537,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
       : '';
     return {
       detector: 'silero',
-      text: `Silero VAD ${this.vad.sourceVersion} (${this.vad.weightType.toUpperCase()})${this.vadOrigin(this.vad)}, on the CPU beside the model: ` +
+      text: `${sileroModelName(this.vad.sourceVersion, this.vad.weightType)}${this.vadOrigin(this.vad)}, on the CPU beside the model: ` +
         `one thread per live source, outside the decode queue${cost}${this.guardsSummary()}`,
     };
   }

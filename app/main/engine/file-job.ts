@@ -86,7 +86,7 @@ export function joinWindows(parts: EngineTranscript[], durationSec: number, mode
   // No window at all: the VAD found no speech in the file.
   const first: EngineTranscript = parts[0] ?? {
     text: '', words: [], tokens: [], durationSec, decoder: model.defaultDecoder, device: model.device.device.name, devicesRan: [],
-    timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [], threadsUsed: 0,
+    timings: { melMs: 0, encoderMs: 0, decoderMs: 0, totalMs: 0 }, windows: [], threadsUsed: 0, phrasesFired: [], phrasesRejected: [],
   };
   const devices = new Set<string>();
   for (const p of parts) for (const d of p.devicesRan) devices.add(d);

@@ -20,7 +20,7 @@ import type { SettingsStore } from '../settings.js';
 import { checkRegularFile, notRegularMessage } from '../util/regular-file.js';
 import { convertToWav, findConverter, isWavFile, noConverterError } from './audio-converter.js';
 import { keepConfidentTranscript } from '../../shared/silence-guards.js';
-import { SPEECH_TAIL_MS } from '../../shared/vad-segments.js';
+import { fileVadOptions } from './file-vad-options.js';
 
 /**
  * File-system failures arrive from the engine process as Node's terse errno text ("ENOENT: no such file or
@@ -68,9 +68,7 @@ export class FileTranscriber {
   private vadOptions(): EngineVadOptions | undefined {
     const d = this.opts.settings.get().dictation;
     if (d.vadModel !== 'silero' || this.opts.engine.vadStatus.kind !== 'silero') return undefined;
-    return {
-      threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: d.vadSpeechPadMs, tailMs: SPEECH_TAIL_MS, trimMs: d.vadEdgeTrimMs,
-    };
+    return fileVadOptions(d);
   }
 
   /**

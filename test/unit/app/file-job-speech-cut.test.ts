@@ -48,6 +48,8 @@ test('no speech found: nothing decoded; the energy planner: the whole file', asy
   }), MODEL, '/quiet.wav', {}, {});
   assert.deepEqual(silent.speechCut, { detector: 'silero', model: 'Silero VAD v5 (F16)', decodedSec: 0 });
   assert.equal(silent.text, '');
+  // A whole transcript still: the CLI lists the rejected vocabulary phrases from it (it once threw "not iterable").
+  assert.deepEqual([silent.words, silent.tokens, silent.phrasesFired, silent.phrasesRejected], [[], [], [], []]);
   const plain = await runFileJob(deps({
     handle: 2, sampleRate: RATE, samples: 2 * RATE, windows: [{ begin: 0, end: RATE }, { begin: RATE, end: 2 * RATE }], speechCut: { detector: 'energy' },
   }), MODEL, '/talk.wav', {}, {});
