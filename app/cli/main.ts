@@ -6,6 +6,8 @@
 //            [--decoder tdt|rnnt|ctc] [--tdt-rule greedy_batch|greedy] [--weight-type T]
 //            [--format txt|srt|vtt|json] [--json] [--out FILE] [--dump-dir DIR] [--max-window-sec S]
 //            [--stream [--att-context L,R] [--language LOCALE]] [--vocabulary FILE] [--diarizer <sortformer.gguf>]
+//            [--vad [--vad-model <silero.gguf>] [--vad-threshold P] [--vad-min-speech-ms N] [--vad-min-silence-ms N]
+//             [--vad-pad-ms N] [--vad-trim-ms N]] [--min-word-confidence P]
 //   parakeet eval <folder> --model <m.gguf> [--device NAME] [--threads N] [--decoder D] [--weight-type T]
 //            [--max-window-sec S] [--vocabulary FILE] [--json] [--out FILE]
 //   parakeet vad <audio.wav> [--model <silero.gguf>] [--json] [--threshold P] [--min-speech-ms N]
@@ -28,9 +30,11 @@ import { resample } from '../shared/resample.js';
 import { DEFAULT_VAD_SEGMENT_OPTIONS, segmentSeconds, speechSegments } from '../shared/vad-segments.js';
 import { bundledVadModel } from '../main/vad/bundled-silero.js';
 import { transcribeSpeechOnly } from './speech-only.js';
+import { SPEECH_CUT_ARGS, speechCutSettings, SpeechCutOptionError, VAD_ONLY_FLAGS } from './speech-cut-options.js';
+import { keepConfidentTranscript } from '../shared/silence-guards.js';
 import type { FileSpeechCut } from '../ipc/contract.js';
 import { appRoot } from '../main/util/app-root.js';
-import { WEIGHT_TYPES } from '../ipc/settings.js';
+import { DEFAULT_DICTATION as D, WEIGHT_TYPES } from '../ipc/settings.js';
 import { encodeNpyFloat32 } from '../shared/npy.js';
 import { EXPORT_FORMATS, exportTranscript, type ExportFormat } from '../shared/subtitles.js';
 import { CodedError } from '../../types/errors.js';
@@ -72,6 +76,11 @@ Commands:
                           stretches are skipped and never decoded, word times stay in the whole file's timeline;
                           stderr says what was decoded, --json adds "speechCut"
       --vad-model FILE    --vad with another Silero VAD GGUF (v5/v6, 16 kHz weights)
+      --vad-threshold P, --vad-min-speech-ms N, --vad-min-silence-ms N, --vad-pad-ms N, --vad-trim-ms N
+                          --vad with these instead of Settings' defaults (${D.vadSpeechThreshold}, ${D.vadMinSpeechMs}, ${D.vadMinSilenceMs}, ${D.vadSpeechPadMs}, ${D.vadEdgeTrimMs}; Settings' ranges):
+                          speech at P and above, segments and pauses at least N ms, N ms kept before each
+                          segment, N ms trimmed off both ends of each segment
+      --min-word-confidence P   drop words below this confidence (0–0.99; default 0: off), as Settings' floor does
       --stream            run a cache-aware streaming model chunk by chunk, as live audio; --json adds "stream"
                           (token_ids, token_frames, chunks, events) to the result
       --att-context L,R   with --stream: an attention preset of the model (parakeet info lists them; default the first)
@@ -255,13 +264,23 @@ async function transcribeCommand(args: string[]): Promise<void> {
       format: { type: 'string' }, json: { type: 'boolean' }, out: { type: 'string', short: 'o' },
       'dump-dir': { type: 'string' }, 'max-window-sec': { type: 'string' }, vocabulary: { type: 'string' },
       stream: { type: 'boolean' }, 'att-context': { type: 'string' }, language: { type: 'string' }, diarizer: { type: 'string' },
-      vad: { type: 'boolean' }, 'vad-model': { type: 'string' },
+      vad: { type: 'boolean' }, 'vad-model': { type: 'string' }, ...SPEECH_CUT_ARGS,
     },
   });
   if (positionals.length !== 1) throw new UsageError('transcribe needs exactly one audio file');
-  const useVad = values.vad === true || values['vad-model'] !== undefined;
+  // Any --vad-* option cuts with the VAD (it would mean nothing without it).
+  const useVad = values.vad === true || values['vad-model'] !== undefined || VAD_ONLY_FLAGS.some((flag) => values[flag] !== undefined);
   if (useVad && (values.stream || values['dump-dir'] !== undefined)) {
-    throw new UsageError('--vad cuts a file for offline transcription: not with --stream or --dump-dir');
+    throw new UsageError('--vad (and the --vad-* options) cut a file for offline transcription: not with --stream or --dump-dir');
+  }
+  if (values.stream && values['min-word-confidence'] !== undefined) {
+    throw new UsageError('--min-word-confidence applies to offline transcription, not --stream');
+  }
+  let cutSettings;
+  try {
+    cutSettings = speechCutSettings(values);
+  } catch (error) {
+    throw error instanceof SpeechCutOptionError ? new UsageError(error.message) : error;
   }
   if (!values.stream && (values['att-context'] !== undefined || values.language !== undefined)) {
     throw new UsageError('--att-context and --language choose how --stream runs; add --stream');
@@ -305,9 +324,11 @@ async function transcribeCommand(args: string[]): Promise<void> {
       result = streamed.result;
       stream = streamJson(streamed.chunks);
     } else if (vad) {
-      ({ result, speechCut } = await transcribeSpeechOnly(model, vad, audio.samples, { decoder, tdtRule, maxWindowSec, ...vocabularyOptions(vocabulary) }));
+      ({ result, speechCut } = await transcribeSpeechOnly(model, vad, audio.samples, { decoder, tdtRule, maxWindowSec, ...vocabularyOptions(vocabulary) }, cutSettings));
     } else {
       result = await transcribeOffline(model, audio, values['dump-dir'], { decoder, tdtRule, maxWindowSec, ...vocabularyOptions(vocabulary) });
+      // The Files view's confidence floor (file-transcriber.ts), when asked for: words below it dropped.
+      result = { ...result, ...keepConfidentTranscript(result, cutSettings.minWordConfidence) };
     }
     for (const r of result.phrasesRejected) process.stderr.write(`warning: vocabulary phrase "${r.phrase}" is not used: ${r.reason}\n`);
     if (values.diarizer !== undefined) {

@@ -1,11 +1,13 @@
 // `parakeet transcribe --vad`: a file cut as the app's Files view cuts it (the engine process's fileOpen with a
 // trained VAD), with the same pieces: the VAD pass of a file job (VadFilePass: Silero's segments with the file
-// job's settings — Settings' defaults here —, padded and trimmed, and the hop energies), the window planner over
-// the segments only (silent stretches never reach the decoder, long speech cut at its quietest hop), each window
-// decoded alone and moved into the clip's timeline, and the file job's join. The CLI holds the clip in memory.
+// job's settings — Settings' defaults, or the --vad-* options —, padded and trimmed, and the hop energies), the
+// window planner over the segments only (silent stretches never reach the decoder, long speech cut at its
+// quietest hop), each window decoded alone and moved into the clip's timeline, the file job's join and its
+// confidence floor. The CLI holds the clip in memory.
 import type { Model, TranscribeOptions, VadModel } from '../../native/index.js';
-import type { FileSpeechCut } from '../ipc/contract.js';
+import type { DictationSettings, FileSpeechCut } from '../ipc/contract.js';
 import { DEFAULT_DICTATION } from '../ipc/settings.js';
+import { keepConfidentTranscript } from '../shared/silence-guards.js';
 import type { EngineTranscript } from '../engine-process/protocol.js';
 import { planSpeechWindows } from '../engine-process/speech-windows.js';
 import { VadFilePass } from '../engine-process/vad-file-pass.js';
@@ -18,6 +20,10 @@ import { sileroModelName } from '../shared/silero-name.js';
 /** Silero's rate: the speech models the CLI loads run at it too (a model at another rate is refused). */
 const VAD_RATE = 16000;
 
+/** The Settings a file job's cut reads (Settings → Dictation): the CLI's --vad-* options, else their defaults. */
+export type SpeechCutSettings = Pick<DictationSettings,
+  'vadSpeechThreshold' | 'vadMinSpeechMs' | 'vadMinSilenceMs' | 'vadSpeechPadMs' | 'vadEdgeTrimMs' | 'minWordConfidence'>;
+
 export interface SpeechOnlyResult {
   result: EngineTranscript;
   speechCut: FileSpeechCut;
@@ -25,12 +31,13 @@ export interface SpeechOnlyResult {
 
 export async function transcribeSpeechOnly(
   model: Model, vad: VadModel, samples: Float32Array, options: Omit<TranscribeOptions, 'sampleRate' | 'captureMel' | 'captureEncoder'>,
+  settings: SpeechCutSettings = DEFAULT_DICTATION,
 ): Promise<SpeechOnlyResult> {
   const info = model.info();
   if (info.sampleRate !== VAD_RATE) {
     throw new Error(`--vad cuts at ${VAD_RATE / 1000} kHz (Silero's rate); ${info.name || 'this model'} runs at ${info.sampleRate} Hz`);
   }
-  const pass = new VadFilePass(vad.createStream(VAD_RATE), VAD_RATE, fileVadOptions(DEFAULT_DICTATION));
+  const pass = new VadFilePass(vad.createStream(VAD_RATE), VAD_RATE, fileVadOptions(settings));
   let cut: Awaited<ReturnType<VadFilePass['finish']>>;
   try {
     await pass.push(samples);
@@ -53,8 +60,11 @@ export async function transcribeSpeechOnly(
   }
   const vadInfo = vad.info();
   const decodedSamples = windows.reduce((n, w) => n + (w.end - w.begin), 0);
+  const joined = joinWindows(parts, samples.length / VAD_RATE, info);
+  // The file job's floor (file-transcriber.ts): words below it dropped, the text then the kept words'.
+  const { text, words } = keepConfidentTranscript(joined, settings.minWordConfidence);
   return {
-    result: joinWindows(parts, samples.length / VAD_RATE, info),
+    result: { ...joined, text, words },
     speechCut: { detector: 'silero', model: sileroModelName(vadInfo.sourceVersion, vadInfo.weightType), decodedSec: decodedSamples / VAD_RATE },
   };
 }

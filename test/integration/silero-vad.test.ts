@@ -199,6 +199,47 @@ test('the held-out-style set (12 strings, 0.5–3 s of silence or noise between 
   assert.ok(inGaps.length > 0, 'without --vad, words in the gaps');
 });
 
+test('parakeet transcribe --vad-* / --min-word-confidence cut a file as the Files view does with those settings changed', { skip: !haveModel && 'no trained model' }, async () => {
+  const held = gappedDigits(12);
+  const wav = join(dir, 'held-out-options.wav');
+  writeWav16(wav, held.pcm);
+  // Every setting away from its default: a stricter threshold, longer minimum speech and silence, a pad, a
+  // trim and a floor (the floor just above the least sure word's confidence in the default cut, so it drops some).
+  const defaults = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--vad', '--json']);
+  assert.equal(defaults.status, 0, describeExit(defaults));
+  const base = JSON.parse(defaults.stdout) as { words: { confidence: number }[]; speechCut: { decodedSec: number } };
+  const sorted = base.words.map((w) => w.confidence).sort((a, b) => a - b);
+  const floor = Math.min(0.99, Math.round((sorted[0]! + 0.005) * 1000) / 1000);
+  const changed = { vadSpeechThreshold: 0.8, vadMinSpeechMs: 300, vadMinSilenceMs: 700, vadSpeechPadMs: 60, vadEdgeTrimMs: 10, minWordConfidence: floor };
+  await services.settings.set({ dictation: changed });
+  let app;
+  try {
+    app = await services.files.transcribe(wav);
+  } finally {
+    await services.settings.set({ dictation: { vadSpeechThreshold: 0.5, vadMinSpeechMs: DEFAULT_DICTATION.vadMinSpeechMs,
+      vadMinSilenceMs: DEFAULT_DICTATION.vadMinSilenceMs, vadSpeechPadMs: 0, vadEdgeTrimMs: 0, minWordConfidence: 0 } });
+  }
+  const cli = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--json', '--vad-threshold', '0.8', '--vad-min-speech-ms', '300',
+    '--vad-min-silence-ms', '700', '--vad-pad-ms', '60', '--vad-trim-ms', '10', '--min-word-confidence', String(floor)]);
+  assert.equal(cli.status, 0, describeExit(cli));
+  const out = JSON.parse(cli.stdout) as { text: string; words: typeof app.words; speechCut: { decodedSec: number } };
+  // A --vad-* option alone cuts with the VAD; the cut and the words are the Files view's with the same settings.
+  assert.deepEqual(out.speechCut, app.speechCut);
+  assert.deepEqual(out.words, app.words);
+  assert.equal(out.text, app.text);
+  // ... and not the defaults' (the options were read): another cut, and the floor dropped words.
+  assert.notEqual(out.speechCut.decodedSec, base.speechCut.decodedSec);
+  assert.ok(out.words.every((w) => w.confidence >= floor) && out.words.length > 0, `floor ${floor}: ${out.text}`);
+  // The floor without --vad: the whole file's words at or above it.
+  const whole = JSON.parse(parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--json']).stdout) as { words: { confidence: number }[] };
+  const floored = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--json', '--min-word-confidence', '0.9']);
+  assert.equal(floored.status, 0, describeExit(floored));
+  const kept = (JSON.parse(floored.stdout) as { words: { confidence: number }[]; speechCut?: unknown });
+  assert.equal(kept.speechCut, undefined, 'the floor alone does not cut with the VAD');
+  assert.deepEqual(kept.words, whole.words.filter((w) => w.confidence >= 0.9));
+  assert.ok(kept.words.length < whole.words.length, 'words in the gaps fall below 0.9');
+});
+
 test('the confidence floor (a silence guard, off by default) drops the words below it from a file\'s words and text', { skip: !haveModel && 'no trained model' }, async () => {
   const { pcm } = noisyDictation();
   const wav = join(dir, 'noisy-digits-floor.wav');

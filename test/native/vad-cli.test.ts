@@ -108,7 +108,7 @@ test('a Silero file is refused by transcribe and info, an ASR file by vad, each 
   assert.match(silent.stderr, /speech found by Silero VAD v6\.2 \(F32\): 0\.0 s of 1\.0 s decoded, 1\.0 s of silence skipped/);
   const streamed = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--vad', '--stream']);
   assert.equal(streamed.status, 2);
-  assert.match(streamed.stderr, /--vad cuts a file for offline transcription: not with --stream or --dump-dir/);
+  assert.match(streamed.stderr, /--vad \(and the --vad-\* options\) cut a file for offline transcription: not with --stream or --dump-dir/);
   assert.match(parakeet(['help']).stdout, /vad <audio> \[--model <silero\.gguf>\][\s\S]*bundled Silero VAD v6\.2/);
 });
 
@@ -119,4 +119,29 @@ test('parakeet vad refuses an empty or non-numeric option value instead of readi
     assert.equal(r.status, 2, `${flag}="${value}": ${r.stderr}`);
     assert.match(r.stderr, new RegExp(`${flag} must be a number ≥ 0`));
   }
+});
+
+test('transcribe\'s --vad-* and --min-word-confidence options hold to Settings\' ranges and refuse what they cannot mean', () => {
+  const wav = writeWav16(join(dir, 'cut-options.wav'), new Float32Array(seconds(1)));
+  const refused: [string[], RegExp][] = [
+    [['--vad-threshold', '1.5'], /--vad-threshold must be a number from 0\.05 to 0\.95 \(as in Settings\), got "1\.5"/],
+    [['--vad-threshold='], /--vad-threshold must be a number from 0\.05 to 0\.95/],
+    [['--vad-min-speech-ms', '12.5'], /--vad-min-speech-ms must be a whole number from 0 to 5000/],
+    [['--vad-min-silence-ms', '10'], /--vad-min-silence-ms must be a whole number from 50 to 5000/],
+    [['--vad-pad-ms', 'abc'], /--vad-pad-ms must be a whole number from 0 to 1000/],
+    [['--vad-trim-ms=-1'], /--vad-trim-ms must be a whole number from 0 to 1000/],
+    [['--min-word-confidence', '1'], /--min-word-confidence must be a number from 0 to 0\.99/],
+    [['--vad-threshold', '0.6', '--stream'], /--vad \(and the --vad-\* options\) cut a file for offline transcription/],
+    [['--min-word-confidence', '0.5', '--stream'], /--min-word-confidence applies to offline transcription, not --stream/],
+  ];
+  for (const [args, message] of refused) {
+    const r = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, ...args]);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
+  // A --vad-* option alone cuts with the VAD: speechCut in the JSON.
+  const cut = parakeet(['transcribe', wav, '--model', DIGITS_MODEL, '--vad-threshold', '0.6', '--json']);
+  assert.equal(cut.status, 0, cut.stderr);
+  assert.equal((JSON.parse(cut.stdout) as { speechCut?: { detector: string } }).speechCut?.detector, 'silero');
+  assert.match(parakeet(['help']).stdout, /--vad-threshold P, --vad-min-speech-ms N, --vad-min-silence-ms N, --vad-pad-ms N, --vad-trim-ms N\n\s+--vad with these instead of Settings' defaults \(0\.5, 160, 300, 30, 0; Settings' ranges\)/);
 });

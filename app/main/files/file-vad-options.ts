@@ -5,7 +5,9 @@ import type { DictationSettings } from '../../ipc/contract.js';
 import type { EngineVadOptions } from '../../engine-process/protocol.js';
 import { SPEECH_TAIL_MS } from '../../shared/vad-segments.js';
 
-export function fileVadOptions(d: DictationSettings): EngineVadOptions & { trimMs: number } {
+export function fileVadOptions(
+  d: Pick<DictationSettings, 'vadSpeechThreshold' | 'vadMinSpeechMs' | 'vadMinSilenceMs' | 'vadSpeechPadMs' | 'vadEdgeTrimMs'>,
+): EngineVadOptions & { trimMs: number } {
   return {
     threshold: d.vadSpeechThreshold, minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, padMs: d.vadSpeechPadMs,
     tailMs: SPEECH_TAIL_MS, trimMs: d.vadEdgeTrimMs,
