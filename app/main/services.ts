@@ -267,7 +267,9 @@ function createEngineHost(
     mode: engineMode,
     log: log.child('engine'),
     transport: engineMode === 'process' ? options.engineTransport : undefined,
-    deviceAfterCrash: () => late.devices?.effectiveDevice() ?? 'CPU',
+    // undefined: the engine's own choice, as at the first load (Auto, or $PARAKEET_DEVICE); before the registry
+    // exists nothing can say which device failed, so the CPU.
+    deviceAfterCrash: () => (late.devices ? late.devices.effectiveDevice() : 'CPU'),
     autoSkips: (device) => late.devices?.autoSkips(device) ?? false,
     autoDevice: () => late.devices?.autoChoice() ?? null,
     idleUnloadMs: initial.idleUnloadMinutes * 60_000,

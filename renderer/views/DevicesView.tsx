@@ -11,7 +11,7 @@ import { refreshDevices, runSelfTest, selectDevice } from '../store/commands.js'
 import { selfTestOf } from '../store/devices.js';
 import { useApp } from '../store/hooks.js';
 import { gpuDriverText, gpuFeatures } from '../../app/shared/gpu-facts.js';
-import { autoSkipReason, backendNotLoadedText, deviceTypeText, measuredSpeed, preparedText, preparingText, speedText } from './devices/device-facts.js';
+import { autoSkipReason, backendNotLoadedText, deviceChoosable, deviceTypeText, measuredSpeed, preparedText, preparingText, speedText } from './devices/device-facts.js';
 import { selfTestText, selfTestTitle } from './devices/self-test-text.js';
 
 function memoryText(d: DeviceInfo): string {
@@ -117,7 +117,6 @@ function DeviceRow({
   device, state, switching, testing,
 }: { device: DeviceInfo; state: DevicesState; switching: string | null; testing: string | null }) {
   const selected = state.selected.toLowerCase() === device.name.toLowerCase();
-  const failed = state.failed.some((f) => f.name.toLowerCase() === device.name.toLowerCase());
   return (
     <tr data-testid="device-row" data-device={device.name}>
       <th scope="row">
@@ -144,7 +143,7 @@ function DeviceRow({
       </td>
       <td>
         <Button
-          disabled={selected || failed || switching !== null || testing !== null}
+          disabled={selected || !deviceChoosable(state, device) || switching !== null || testing !== null}
           aria-label={`${switching === device.name ? 'Switching…' : selected ? 'Selected' : 'Use'}: ${device.name}`}
           onClick={() => void selectDevice(device.name)}
         >

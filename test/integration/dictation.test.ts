@@ -280,6 +280,19 @@ test('switching the device reloads the model once per devices:select', async () 
   assert.equal(services.engine.loadedModel?.path, modelPath);
 });
 
+test('an engine death blamed on no device (killed while idle) reloads on Auto\'s choice, as the first load did, and marks nothing', async () => {
+  assert.ok((await services.router.handle('devices:select', { name: 'auto' }, { clientId: 'test' })).ok);
+  assert.equal(services.engine.status().state, 'ready');
+  assert.equal(services.engine.loadedModel?.device.source, 'auto', 'the load was Auto\'s');
+  const failedBefore = services.devices.state().failed.length;
+  const restarted = waitFor((resolve) => services.engine.on('restarted', resolve), 30_000, 'the restart');
+  process.kill(services.engine.pid!, 'SIGKILL');
+  await restarted;
+  // It was the CPU by name (a setting the user never made: "Auto" no longer meant Auto after any crash).
+  assert.equal(services.engine.loadedModel?.device.source, 'auto');
+  assert.equal(services.devices.state().failed.length, failedBefore, 'no device was running anything: none is blamed');
+});
+
 test('the engine process dies twice mid-session: the UI is told, dictation continues, nothing captured is lost', async () => {
   const audio = concat(
     quiet(0.5, 11), speechLike(1.2, 28), quiet(0.9, 12), speechLike(1.4, 29), quiet(0.9, 13), speechLike(1.1, 30), quiet(0.9, 14),

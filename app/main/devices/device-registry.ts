@@ -202,6 +202,10 @@ export class DeviceRegistry {
     this.opts.bus.emit('notice', engineNotices.deviceCouldNotStart(device.name, selection.reason));
   }
 
+  private isCpu(name: string): boolean {
+    return same(name, 'CPU') || this.devices.find((d) => same(d.name, name))?.type === 'cpu';
+  }
+
   isFailed(name: string): boolean {
     return this.failed.some((f) => same(f.name, name));
   }
@@ -214,15 +218,18 @@ export class DeviceRegistry {
   }
 
   /**
-   * The device to load on: the user's choice unless it failed in this run; otherwise (or for 'auto' once
+   * The device to load on: the user's choice unless it is a GPU that failed in this run; otherwise (or for 'auto' once
    * something failed or measured slower than the CPU) the engine's automatic order without those devices,
    * ending at the CPU, which stays the last resort even if it failed too. undefined = let the engine choose
    * (nothing failed or was skipped).
    */
   effectiveDevice(): string | undefined {
     const named = this.named();
+    // A named CPU stays the choice even when it failed (the engine died during a CPU decode, its self-test):
+    // it is the last resort anyway, and moving a user who chose the CPU onto a GPU they avoided is no recovery.
+    const keep = named && (!this.isFailed(named.name) || this.isCpu(named.name));
     // A device named in the environment: the engine reads it itself (and says so in its reason).
-    if (named && !this.isFailed(named.name)) return named.from === 'settings' ? named.name : undefined;
+    if (named && keep) return named.from === 'settings' ? named.name : undefined;
     const slower = this.slowerDevices();
     if (this.failed.length === 0 && slower.length === 0) return undefined;
     const passedOver = (name: string): boolean => this.isFailed(name) || slower.some((d) => same(d.name, name));

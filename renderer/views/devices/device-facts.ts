@@ -60,3 +60,13 @@ export function preparingText(device: string): string {
   return `Preparing the GPU (once): ${device} is compiling its compute pipelines for this model. The first decode on it ` +
     'takes longer — seconds on most GPUs, minutes on a software renderer — and later ones do not.';
 }
+
+/**
+ * Whether Devices offers "Use" for a device that is not the selected one: not for a GPU that failed in this run
+ * (the registry refuses it until a restart: it may crash the engine again), always for the CPU, the last resort
+ * (a failed CPU stays choosable, as the registry keeps it).
+ */
+export function deviceChoosable(state: DevicesState, device: DeviceInfo): boolean {
+  const failed = state.failed.some((f) => f.name.toLowerCase() === device.name.toLowerCase());
+  return !failed || device.type === 'cpu';
+}

@@ -210,3 +210,33 @@ test('a GPU backend the engine could not start here (no Vulkan loader) reaches D
     await done();
   }
 });
+
+test('a CPU the user named stays the device after it failed (an engine death during a CPU decode, its self-test): never moved onto a GPU', async () => {
+  for (const [spelling, how] of [['CPU', 'settings'], ['cpu', 'environment']] as const) {
+    const { registry: reg, engine, done } = await registry(TWO_GPUS, how === 'settings' ? spelling : 'auto', how === 'environment' ? spelling : undefined);
+    try {
+      engine.fire('crashed', { device: 'CPU', reason: 'killed by SIGKILL' });
+      assert.ok(reg.isFailed('CPU'), 'the CPU is marked (Devices says what happened)');
+      // The setting: the CPU by name; the environment: undefined, so the engine reads $PARAKEET_DEVICE (the CPU) itself.
+      assert.equal(reg.effectiveDevice(), how === 'settings' ? 'CPU' : undefined, `${how}: not Vulkan0`);
+      engine.fire('selfTest', failedTest('CPU'));
+      assert.equal(reg.effectiveDevice(), how === 'settings' ? 'CPU' : undefined, `${how}, after a failed CPU self-test too`);
+      // Choosing it again is allowed (the last resort); a failed GPU is refused.
+      if (how === 'settings') {
+        await reg.select('cpu');
+        engine.fire('selfTest', failedTest('Vulkan0'));
+        await assert.rejects(reg.select('Vulkan0'), /Vulkan0 failed earlier in this run/);
+      }
+    } finally {
+      await done();
+    }
+  }
+  // Under Auto a failed CPU changes nothing: the GPUs are still what Auto would pick first.
+  const { registry: reg, engine, done } = await registry(TWO_GPUS, 'auto');
+  try {
+    engine.fire('crashed', { device: 'CPU', reason: 'killed by SIGKILL' });
+    assert.equal(reg.effectiveDevice(), 'Vulkan0');
+  } finally {
+    await done();
+  }
+});

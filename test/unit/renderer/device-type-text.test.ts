@@ -2,8 +2,8 @@
 // computes on the CPU) is not called a GPU there; real GPUs and the CPU keep their type.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DeviceInfo } from '../../../app/ipc/contract.js';
-import { deviceTypeText } from '../../../renderer/views/devices/device-facts.js';
+import type { DeviceInfo, DevicesState } from '../../../app/ipc/contract.js';
+import { deviceChoosable, deviceTypeText } from '../../../renderer/views/devices/device-facts.js';
 
 function device(name: string, type: DeviceInfo['type'], extra: Partial<DeviceInfo> = {}): DeviceInfo {
   return {
@@ -24,4 +24,11 @@ test('the CPU and real GPUs keep their type', () => {
   assert.equal(deviceTypeText(device('Vulkan0', 'gpu')), 'GPU');
   assert.equal(deviceTypeText(device('Vulkan1', 'igpu')), 'Integrated GPU');
   assert.equal(deviceTypeText(device('X0', 'accel')), 'Accelerator');
+});
+
+test('"Use" is offered for a device that failed only when it is the CPU (the last resort); a failed GPU waits for a restart', () => {
+  const state = { failed: [{ name: 'cpu', reason: 'the engine process stopped', at: '' }, { name: 'Vulkan0', reason: 'self-test', at: '' }] } as unknown as DevicesState;
+  assert.equal(deviceChoosable(state, device('CPU', 'cpu')), true);
+  assert.equal(deviceChoosable(state, device('Vulkan0', 'gpu')), false);
+  assert.equal(deviceChoosable(state, device('Vulkan1', 'gpu')), true);
 });
