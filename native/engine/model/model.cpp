@@ -131,9 +131,40 @@ std::shared_ptr<Model> Model::load(const std::string & path, const LoadParams & 
     DeviceSelection selection = select_device(params.device);
     impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads, params.always_schedule);
     if (selection.fell_back) log_line(LogLevel::Warn, selection.reason);
-    impl->weights = std::make_unique<ModelWeights>(
-            *impl->file, impl->hp, *impl->backend, params.weight_type, params.packed_kernels, [&](float f) { progress(0.1f + 0.85f * f); },
-            params.abort);
+    const auto place_weights = [&] {
+        impl->weights = std::make_unique<ModelWeights>(
+                *impl->file, impl->hp, *impl->backend, params.weight_type, params.packed_kernels, [&](float f) { progress(0.1f + 0.85f * f); },
+                params.abort);
+    };
+    std::string no_room;
+    try {
+        place_weights();
+    } catch (const Error & e) {
+        // A GPU without room for the weights is a device that cannot hold this model, not a bad model: the CPU
+        // runs it (a file that is wrong is wrong there too, and a cancel is a cancel).
+        if (impl->backend->is_cpu() || e.code() != ErrorCode::OutOfMemory) throw;
+        no_room = e.what();
+    } catch (const std::bad_alloc &) {
+        throw;
+    } catch (const std::exception & e) {
+        // The driver's own exception while uploading (ggml-vulkan throws vk::SystemError from a failed transfer).
+        if (impl->backend->is_cpu()) throw;
+        no_room = e.what();
+    }
+    if (!no_room.empty()) {
+        const std::string device = selection.device.name;
+        impl->weights.reset();
+        impl->backend.reset();
+        DeviceSelection cpu = select_device("CPU");
+        cpu.requested = selection.requested;
+        cpu.source = selection.source;
+        cpu.fell_back = true;
+        cpu.reason = "device '" + device + "' could not hold the model's weights (" + no_room + "); using the CPU";
+        selection = cpu;
+        log_line(LogLevel::Warn, selection.reason);
+        impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads, params.always_schedule);
+        place_weights();
+    }
     impl->detokenizer = std::make_unique<Detokenizer>(impl->hp.pieces);
     impl->sentencepiece_model = embedded_sentencepiece_model(*impl->file);
     if (!impl->sentencepiece_model.empty()) {

@@ -551,7 +551,8 @@ void ModelWeights::allocate_and_fill(Placement & pl, const std::function<void(fl
     }
     auto allocate = [&](ggml_context * ctx, ggml_backend_buffer_type_t buft, const char * what) {
         if (ggml_get_first_tensor(ctx) == nullptr) return;
-        ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors_from_buft(ctx, buft);
+        // PARAKEET_DEVICE_FAULT=weights: a GPU with too little memory for them (device_test_hooks.h).
+        ggml_backend_buffer_t buf = backend.simulated_weights_fault() ? nullptr : ggml_backend_alloc_ctx_tensors_from_buft(ctx, buft);
         if (buf == nullptr) {
             throw Error(ErrorCode::OutOfMemory,
                         std::string("not enough memory on ") + backend.device_name() + " for the model weights (" + what + ")");

@@ -210,20 +210,24 @@ int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<
     ggml_backend_tensor_set(g.mel, mel_rows, 0, size_t(rows) * size_t(hp_.n_mels) * sizeof(float));
     ggml_backend_tensor_set(g.mask, mask_.data(), 0, mask_.size() * sizeof(float));
     if (g.onehot != nullptr) ggml_backend_tensor_set(g.onehot, g.onehot_rows.data(), 0, g.onehot_rows.size() * sizeof(float));
-    const ggml_status status = profile == nullptr
-                                       ? ggml_backend_graph_compute(backend_.backend(), g.graph)
-                                       : backend_.compute_profiled(g.graph, *profile, "stream chunk", [&](int node) { return g.parts.of(node); });
+    ggml_status status = GGML_STATUS_SUCCESS;
+    // A driver's exception (a lost device) is the device's failure, as a failed status is (ComputeBackend::device_work).
+    backend_.device_work("running a streaming chunk", [&] {
+        status = profile == nullptr ? ggml_backend_graph_compute(backend_.backend(), g.graph)
+                                    : backend_.compute_profiled(g.graph, *profile, "stream chunk", [&](int node) { return g.parts.of(node); });
+        if (status != GGML_STATUS_SUCCESS) return;
+        joint.resize(size_t(frames) * size_t(g.joint->ne[0]));
+        ggml_backend_tensor_get(g.joint, joint.data(), 0, joint.size() * sizeof(float));
+        if (encoded != nullptr) {
+            encoded->resize(size_t(frames) * size_t(hp_.d_model));
+            ggml_backend_tensor_get(g.encoded, encoded->data(), 0, encoded->size() * sizeof(float));
+        }
+    });
     if (status != GGML_STATUS_SUCCESS) {
         throw Error(status == GGML_STATUS_ALLOC_FAILED ? ErrorCode::OutOfMemory : ErrorCode::DeviceUnavailable,
                     "the compute device " + backend_.device_name() + " failed while running a streaming chunk");
     }
     filled_ = std::min(left_, filled_ + frames);
-    joint.resize(size_t(frames) * size_t(g.joint->ne[0]));
-    ggml_backend_tensor_get(g.joint, joint.data(), 0, joint.size() * sizeof(float));
-    if (encoded != nullptr) {
-        encoded->resize(size_t(frames) * size_t(hp_.d_model));
-        ggml_backend_tensor_get(g.encoded, encoded->data(), 0, encoded->size() * sizeof(float));
-    }
     return frames;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <chrono>
 #include <thread>
 
@@ -44,10 +45,20 @@ ComputeBackend::ComputeBackend(DeviceSelection & selection, int n_threads, bool 
     if (device_ == nullptr) device_ = cpu_device_;
     if (device_ != cpu_device_) hooks_ = DeviceTestHooks::from_environment();
     const bool simulated_init_fault = hooks_.init_fault;
-    backend_ = simulated_init_fault ? nullptr : ggml_backend_dev_init(device_, nullptr);
+    std::string why;
+    try {
+        if (hooks_.init_throws) throw std::runtime_error("simulated: PARAKEET_DEVICE_FAULT=init-throw");
+        backend_ = simulated_init_fault ? nullptr : ggml_backend_dev_init(device_, nullptr);
+    } catch (const std::exception & e) {
+        // ggml-vulkan does not return null from a device it cannot start: createDevice throws vk::SystemError,
+        // an unsupported device a runtime_error. The CPU's own failure is not caught here (nothing to fall back to).
+        if (device_ == cpu_device_) throw;
+        backend_ = nullptr;
+        why = std::string(" (") + e.what() + ")";
+    }
     if (backend_ == nullptr && device_ != cpu_device_) {
         // A device that is listed but cannot start (driver fault, out of memory): say so and use the CPU.
-        const std::string why = simulated_init_fault ? " (simulated: PARAKEET_DEVICE_FAULT=init)" : "";
+        if (simulated_init_fault) why = " (simulated: PARAKEET_DEVICE_FAULT=init)";
         log_line(LogLevel::Warn, "device " + selection.device.name + " failed to initialize" + why + "; falling back to the CPU");
         selection.fell_back = true;
         selection.reason = "device '" + selection.device.name + "' failed to initialize" + why + "; using the CPU";
@@ -260,46 +271,48 @@ std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std:
     if (abort != nullptr && abort->load()) throw Error(ErrorCode::Aborted, "transcription cancelled");
 
     std::vector<std::string> ran;
-    enum ggml_status status;
-    if (!always_schedule_ && device_runs_whole_graph(graph)) {
-        if (gallocr_ == nullptr) gallocr_ = ggml_gallocr_new(buffer_type());
-        if (!ggml_gallocr_alloc_graph(gallocr_, graph)) {
-            throw Error(ErrorCode::OutOfMemory, "not enough memory on " + device_name() + " for the compute buffers of this audio length");
-        }
-        set_inputs();
-        status = profile != nullptr ? compute_profiled(graph, *profile, graph_label) : ggml_backend_graph_compute(backend_, graph);
-        ran.push_back(device_name());
-    } else {
-        if (sched_ == nullptr) {
-            // The CPU comes last: ggml's scheduler falls back to it for what the device cannot run.
-            ggml_backend_t backends[2] = {backend_, cpu_backend_};
-            const int n = backend_ == cpu_backend_ ? 1 : 2;
-            sched_ = ggml_backend_sched_new(n == 1 ? &cpu_backend_ : backends, nullptr, n, max_graph_nodes_, false, false);
-        }
-        ggml_backend_sched_reset(sched_);
-        if (!hooks_.cpu_ops.empty()) {
-            // Between the reset and the split: the placement the scheduler gives an op the device lacks.
+    enum ggml_status status = GGML_STATUS_SUCCESS;
+    device_work("running the encoder", [&] {
+        if (!always_schedule_ && device_runs_whole_graph(graph)) {
+            if (gallocr_ == nullptr) gallocr_ = ggml_gallocr_new(buffer_type());
+            if (!ggml_gallocr_alloc_graph(gallocr_, graph)) {
+                throw Error(ErrorCode::OutOfMemory, "not enough memory on " + device_name() + " for the compute buffers of this audio length");
+            }
+            set_inputs();
+            status = profile != nullptr ? compute_profiled(graph, *profile, graph_label) : ggml_backend_graph_compute(backend_, graph);
+            ran.push_back(device_name());
+        } else {
+            if (sched_ == nullptr) {
+                // The CPU comes last: ggml's scheduler falls back to it for what the device cannot run.
+                ggml_backend_t backends[2] = {backend_, cpu_backend_};
+                const int n = backend_ == cpu_backend_ ? 1 : 2;
+                sched_ = ggml_backend_sched_new(n == 1 ? &cpu_backend_ : backends, nullptr, n, max_graph_nodes_, false, false);
+            }
+            ggml_backend_sched_reset(sched_);
+            if (!hooks_.cpu_ops.empty()) {
+                // Between the reset and the split: the placement the scheduler gives an op the device lacks.
+                const int n = ggml_graph_n_nodes(graph);
+                for (int i = 0; i < n; ++i) {
+                    ggml_tensor * node = ggml_graph_node(graph, i);
+                    if (hooks_.pins_to_cpu(node)) ggml_backend_sched_set_tensor_backend(sched_, node, cpu_backend_);
+                }
+            }
+            if (!ggml_backend_sched_alloc_graph(sched_, graph)) {
+                throw Error(ErrorCode::OutOfMemory, "not enough memory on " + device_name() + " for the compute buffers of this audio length");
+            }
+            set_inputs();
+            status = ggml_backend_sched_graph_compute(sched_, graph);
+            std::set<ggml_backend_t> used;
             const int n = ggml_graph_n_nodes(graph);
             for (int i = 0; i < n; ++i) {
-                ggml_tensor * node = ggml_graph_node(graph, i);
-                if (hooks_.pins_to_cpu(node)) ggml_backend_sched_set_tensor_backend(sched_, node, cpu_backend_);
+                if (ggml_backend_t b = ggml_backend_sched_get_tensor_backend(sched_, ggml_graph_node(graph, i))) used.insert(b);
+            }
+            for (ggml_backend_t b : {backend_, cpu_backend_}) {
+                const std::string name = ggml_backend_dev_name(ggml_backend_get_device(b));
+                if (used.count(b) && std::find(ran.begin(), ran.end(), name) == ran.end()) ran.push_back(name);
             }
         }
-        if (!ggml_backend_sched_alloc_graph(sched_, graph)) {
-            throw Error(ErrorCode::OutOfMemory, "not enough memory on " + device_name() + " for the compute buffers of this audio length");
-        }
-        set_inputs();
-        status = ggml_backend_sched_graph_compute(sched_, graph);
-        std::set<ggml_backend_t> used;
-        const int n = ggml_graph_n_nodes(graph);
-        for (int i = 0; i < n; ++i) {
-            if (ggml_backend_t b = ggml_backend_sched_get_tensor_backend(sched_, ggml_graph_node(graph, i))) used.insert(b);
-        }
-        for (ggml_backend_t b : {backend_, cpu_backend_}) {
-            const std::string name = ggml_backend_dev_name(ggml_backend_get_device(b));
-            if (used.count(b) && std::find(ran.begin(), ran.end(), name) == ran.end()) ran.push_back(name);
-        }
-    }
+    });
     // PARAKEET_DEVICE_FAULT=compute: the device's work is reported as failed, as a lost device's would be.
     if (device_ != cpu_device_ && status == GGML_STATUS_SUCCESS && DeviceTestHooks::compute_fault_now()) status = GGML_STATUS_FAILED;
     switch (status) {
@@ -307,6 +320,20 @@ std::vector<std::string> ComputeBackend::compute(ggml_cgraph * graph, const std:
         case GGML_STATUS_ABORTED: throw Error(ErrorCode::Aborted, "transcription cancelled");
         case GGML_STATUS_ALLOC_FAILED: throw Error(ErrorCode::OutOfMemory, "out of memory while computing on " + device_name());
         default: throw Error(ErrorCode::DeviceUnavailable, "the compute device " + device_name() + " failed while running the encoder");
+    }
+}
+
+void ComputeBackend::device_work(const char * what, const std::function<void()> & work) const {
+    try {
+        work();
+        if (device_ != cpu_device_ && DeviceTestHooks::compute_throws_now()) throw std::runtime_error("simulated: PARAKEET_DEVICE_FAULT=compute-throw");
+    } catch (const Error &) {
+        throw;
+    } catch (const std::bad_alloc &) {
+        throw;  // host memory: the addon says OUT_OF_MEMORY, whatever the device
+    } catch (const std::exception & e) {
+        if (device_ == cpu_device_) throw;
+        throw Error(ErrorCode::DeviceUnavailable, "the compute device " + device_name() + " failed while " + what + " (" + e.what() + ")");
     }
 }
 

@@ -67,6 +67,17 @@ public:
     ggml_status compute_profiled(ggml_cgraph * graph, EncoderProfile & profile, const char * graph_label,
                                  const std::function<std::string(int)> & part_of = nullptr);
 
+    /**
+     * Runs `work` (graph computes, copies to and from the device; `what` names it for the message): an exception
+     * a GPU backend throws from its driver (ggml-vulkan's vk::DeviceLostError when the device is lost) becomes
+     * Error(DeviceUnavailable) naming the device — what the app fails over to the CPU on — instead of an internal
+     * error retried on the same device. Our own Errors, host out-of-memory and everything on the CPU pass through.
+     */
+    void device_work(const char * what, const std::function<void()> & work) const;
+
+    /** PARAKEET_DEVICE_FAULT=weights on this (non-CPU) device: placing the weights finds no room (device_test_hooks.h). */
+    bool simulated_weights_fault() const { return hooks_.weights_fault; }
+
 private:
     bool device_runs_whole_graph(ggml_cgraph * graph) const;
 

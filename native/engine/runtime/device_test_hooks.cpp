@@ -20,8 +20,10 @@ DeviceTestHooks DeviceTestHooks::from_environment() {
     if (const char * fault = std::getenv("PARAKEET_DEVICE_FAULT")) {
         const std::string value = fault;
         hooks.init_fault = value == "init";
-        if (!value.empty() && value != "init" && value != "compute") {
-            log_line(LogLevel::Warn, "PARAKEET_DEVICE_FAULT='" + value + "' is not 'init' or 'compute'; ignored");
+        hooks.init_throws = value == "init-throw";
+        hooks.weights_fault = value == "weights";
+        if (!value.empty() && !hooks.init_fault && !hooks.init_throws && !hooks.weights_fault && value != "compute" && value != "compute-throw") {
+            log_line(LogLevel::Warn, "PARAKEET_DEVICE_FAULT='" + value + "' is not init, init-throw, weights, compute or compute-throw; ignored");
         }
     }
     return hooks;
@@ -30,6 +32,11 @@ DeviceTestHooks DeviceTestHooks::from_environment() {
 bool DeviceTestHooks::compute_fault_now() {
     const char * fault = std::getenv("PARAKEET_DEVICE_FAULT");
     return fault != nullptr && std::string(fault) == "compute";
+}
+
+bool DeviceTestHooks::compute_throws_now() {
+    const char * fault = std::getenv("PARAKEET_DEVICE_FAULT");
+    return fault != nullptr && std::string(fault) == "compute-throw";
 }
 
 bool DeviceTestHooks::pins_to_cpu(const ggml_tensor * node) const {
