@@ -179,3 +179,19 @@ test('Speakers: a typed speaker model and "the microphone too" are saved; "No sp
   await expect(save).toBeDisabled();
   expect(server.services.settings.get().diarizerPath).toBe(null);
 });
+
+test('the lowest word confidence stays offered with the energy detector (it drops words from dictation, meetings and files either way)', async ({ app, server }) => {
+  await app.getByTestId('nav-settings').click();
+  const floor = app.getByLabel('Lowest word confidence');
+  await expect(floor).toBeVisible();
+  await app.getByLabel('Voice activity detector').selectOption('energy');
+  // Silero's own settings go with it; the floor does not (it was hidden while still dropping words).
+  await expect(app.getByLabel('Speech probability threshold')).toHaveCount(0);
+  await expect(floor).toBeVisible();
+  await expect(app.getByText(/dropped from dictation, meetings and files, whichever detector is chosen/)).toBeVisible();
+  await floor.fill('0.4');
+  await app.getByRole('button', { name: 'Save settings' }).click();
+  await expect(app.getByRole('button', { name: 'Save settings' })).toBeDisabled();
+  const saved = server.services.settings.get().dictation;
+  expect([saved.vadModel, saved.minWordConfidence]).toEqual(['energy', 0.4]);
+});

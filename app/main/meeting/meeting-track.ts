@@ -22,7 +22,7 @@ import { guardedVocabulary, segmentNonSpeech } from '../../shared/non-speech.js'
 import { SegmentStream, type StreamDecoder, type StreamText } from '../sessions/segment-stream.js';
 import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
 import type { SessionDecoder, SessionVad } from '../sessions/session.js';
-import { VadFeed } from '../sessions/vad-feed.js';
+import { vadFallbackMessage, VadFeed } from '../sessions/vad-feed.js';
 import type { WavJournalWriter } from './wav-journal.js';
 import { keepConfidentTranscript } from '../../shared/silence-guards.js';
 
@@ -180,7 +180,10 @@ export class MeetingTrack {
       if (this.finished) return;
       this.maybePartial(performance.now());
       this.releaseOld();
-    }, (reason) => this.opts.log.warn(`track ${this.track}: ${reason}`), opts.reopenVad
+    }, (reason, fellBack) => {
+      this.opts.log.warn(`track ${this.track}: ${reason}`);
+      if (fellBack) this.opts.onProblem('VAD_FALLBACK', vadFallbackMessage('this track', reason));
+    }, opts.reopenVad
       ? { open: opts.reopenVad, audio: (from, to) => this.store.read(from, to) }
       : undefined);
     this.input = new AudioInput({ inputRate: opts.inputRate, label: `track ${opts.track}`, log: opts.log, sink: (pcm, now) => this.append(pcm, now) });

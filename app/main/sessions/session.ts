@@ -24,7 +24,7 @@ import { guardedVocabulary, segmentNonSpeech } from '../../shared/non-speech.js'
 import { RecentValues } from './recent-values.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { SILERO_WINDOW_MS, Segmenter, trainedVadSegmenterOptions, type SegmentEvent } from './segmenter.js';
-import { VadFeed, type SessionVad } from './vad-feed.js';
+import { vadFallbackMessage, VadFeed, type SessionVad } from './vad-feed.js';
 import { keepConfidentTranscript, type SilenceGuardCounts } from '../../shared/silence-guards.js';
 
 
@@ -221,7 +221,11 @@ export class DictationSession {
       for (const event of events) this.onSegmentEvent(event, now);
       this.feedStream();
       this.maybePartial(now);
-    }, (reason) => this.opts.log.warn(`session ${this.id}: ${reason}`), opts.reopenVad
+    }, (reason, fellBack) => {
+      this.opts.log.warn(`session ${this.id}: ${reason}`);
+      // The energy VAD types words into noise that Silero kept out: the user hears of it, not only the log.
+      if (fellBack) this.notify({ code: 'VAD_FALLBACK', message: vadFallbackMessage('this dictation', reason) });
+    }, opts.reopenVad
       ? { open: opts.reopenVad, audio: (from, to) => this.store.read(from, to) }
       : undefined);
     this.input = new AudioInput({

@@ -3,8 +3,9 @@
 // millisecond per 32 ms chunk), so the segment events they cause name samples already stored. If the VAD
 // stream fails (the engine restarted, Settings loaded another Silero file), a new stream takes over from the
 // first undecided window, given the audio from there again (the source keeps it: Segmenter.earliestStart);
-// only when none can be opened (the engine runs no Silero now) or after MAX_REOPENS does the source go on
-// with the energy VAD — which types words into noise that Silero keeps out — and say so once.
+// only when none can be opened (the engine runs no Silero now) or after MAX_REOPENS failures in a row (no
+// verdict between them: a stream failing on the same audio again) does the source go on with the energy VAD —
+// which types words into noise that Silero keeps out — and say so once, to the user.
 import type { SegmentEvent, Segmenter } from './segmenter.js';
 
 /**
@@ -27,8 +28,18 @@ export interface VadReopen {
 /** SessionVad's sample rate. */
 const SESSION_VAD_RATE = 16_000;
 
-/** Streams a source opens in place of failed ones: a stream that fails on its own audio again ends it. */
+/**
+ * Streams a source opens in place of failed ones with no verdict between them: a stream that fails on its own
+ * audio again ends it. A replacement that decided audio starts the count again, so a long meeting outlives any
+ * number of engine restarts and VAD reloads spread over it.
+ */
 export const MAX_REOPENS = 3;
+
+/** What a source tells the user when the energy VAD takes over from Silero for the rest of it (`what` is its reason). */
+export function vadFallbackMessage(source: 'this dictation' | 'this track', what: string): string {
+  return `The Silero voice-activity detector stopped for ${source} (${what.replace(/; the energy VAD takes over$/, '')}); ` +
+    'the energy detector cuts the rest of it and may turn noise into words. A new recording uses Silero again while the engine runs it (Devices says).';
+}
 
 export class VadFeed {
   /** Resolves once every pushed sample is decided. */
@@ -43,8 +54,11 @@ export class VadFeed {
     private readonly segmenter: Segmenter,
     vad: SessionVad | null,
     private readonly onEvents: (events: SegmentEvent[]) => void,
-    /** Says what happened to the VAD: a stream replaced, or the energy VAD taking over (the source logs it). */
-    private readonly onReport: (what: string) => void,
+    /**
+     * Says what happened to the VAD: a stream replaced (`fellBack` false: the source logs it), or the energy VAD
+     * taking over for the rest of the source (`fellBack` true: the source also tells the user).
+     */
+    private readonly onReport: (what: string, fellBack: boolean) => void,
     private readonly reopen?: VadReopen,
   ) {
     this.vad = vad;
@@ -64,13 +78,14 @@ export class VadFeed {
     this.queue = this.queue.then(() => verdicts).then(
       (probabilities) => {
         if (generation !== this.generation || this.ended || !this.segmenter.usesExternalDetector) return;
+        this.reopens = 0;
         this.onEvents(this.segmenter.decide(probabilities));
       },
       (error: unknown) => {
         if (generation !== this.generation || this.ended || !this.segmenter.usesExternalDetector) return;
         const message = (error as Error).message;
         if (this.replace(message)) return;
-        this.onReport(`the Silero VAD failed (${message}); the energy VAD takes over`);
+        this.onReport(`the Silero VAD failed (${message}); the energy VAD takes over`, true);
         this.onEvents(this.segmenter.fallBackToEnergy());
       },
     );
@@ -95,7 +110,7 @@ export class VadFeed {
     this.vad = next;
     this.generation += 1;
     const from = this.segmenter.decidedSamples, to = this.segmenter.samples;
-    this.onReport(`the Silero VAD stream failed (${why}); a new one takes over from ${(from / SESSION_VAD_RATE).toFixed(2)} s`);
+    this.onReport(`the Silero VAD stream failed (${why}); a new one takes over from ${(from / SESSION_VAD_RATE).toFixed(2)} s`, false);
     if (to > from) this.apply(next.push(this.reopen.audio(from, to)), this.generation);
     return true;
   }

@@ -43,11 +43,12 @@ export function DictationSection({ draft, update }: SectionProps) {
           <Field id="set-vad-edge-trim" label="Trim segment edges (ms)" hint="Files: taken off both ends of each speech segment before it is transcribed; 0 = off.">
             <NumberInput id="set-vad-edge-trim" value={draft.dictation.vadEdgeTrimMs} limit={SETTINGS_LIMITS.vadEdgeTrimMs} step={10} onChange={(v) => dict({ vadEdgeTrimMs: v })} />
           </Field>
-          <Field id="set-min-word-confidence" label="Lowest word confidence" hint="Files: words the model is less sure of are dropped; 0 = off.">
-            <NumberInput id="set-min-word-confidence" value={draft.dictation.minWordConfidence} limit={SETTINGS_LIMITS.minWordConfidence} step={0.05} onChange={(v) => dict({ minWordConfidence: v })} />
-          </Field>
         </>
       ) : null}
+      {/* Not Silero's: the floor applies to dictation, meetings and files whichever detector cuts them (silence-guards.ts). */}
+      <Field id="set-min-word-confidence" label="Lowest word confidence" hint="Words the model is less sure of are dropped from dictation, meetings and files, whichever detector is chosen; 0 = off.">
+        <NumberInput id="set-min-word-confidence" value={draft.dictation.minWordConfidence} limit={SETTINGS_LIMITS.minWordConfidence} step={0.05} onChange={(v) => dict({ minWordConfidence: v })} />
+      </Field>
       <Field id="set-vad" label="Energy: speech threshold above noise (dB)">
         <NumberInput id="set-vad" hint={false} value={draft.dictation.vadThresholdDb} limit={SETTINGS_LIMITS.vadThresholdDb} step={0.5} onChange={(v) => dict({ vadThresholdDb: v })} />
       </Field>

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Segmenter, type SegmentEvent } from '../../../app/main/sessions/segmenter.js';
-import { MAX_REOPENS, VadFeed, type SessionVad } from '../../../app/main/sessions/vad-feed.js';
+import { MAX_REOPENS, vadFallbackMessage, VadFeed, type SessionVad } from '../../../app/main/sessions/vad-feed.js';
 
 const RATE = 16000;
 const WINDOW = 512;
@@ -90,13 +90,17 @@ function dictationPushes(): Float32Array[] {
 }
 
 /** The events of one source fed `pushes`, with the stream `first` and, when it fails, `reopen`'s streams. */
-async function feedAll(first: SessionVad, reopen?: () => SessionVad | null): Promise<{ events: SegmentEvent[]; reports: string[]; external: boolean }> {
+async function feedAll(first: SessionVad, reopen?: () => SessionVad | null): Promise<{ events: SegmentEvent[]; reports: string[]; fellBack: string[]; external: boolean }> {
   const segmenter = externalSegmenter();
   const events: SegmentEvent[] = [];
   const reports: string[] = [];
+  const fellBack: string[] = [];
   const store: Float32Array[] = [];
   let stored = 0;
-  const feed = new VadFeed(segmenter, first, (e) => events.push(...e), (what) => reports.push(what), reopen && {
+  const feed = new VadFeed(segmenter, first, (e) => events.push(...e), (what, energy) => {
+    reports.push(what);
+    if (energy) fellBack.push(what);
+  }, reopen && {
     open: reopen,
     audio: (from, to) => {
       const all = new Float32Array(stored);
@@ -115,7 +119,7 @@ async function feedAll(first: SessionVad, reopen?: () => SessionVad | null): Pro
   await feed.drained();
   events.push(...segmenter.finish());
   feed.close();
-  return { events, reports, external: segmenter.usesExternalDetector };
+  return { events, reports, fellBack, external: segmenter.usesExternalDetector };
 }
 
 test('a VAD stream that fails mid-dictation (the engine restarted) is replaced: the new one gets the undecided audio again and the segments are those of an unbroken stream', async () => {
@@ -142,4 +146,18 @@ test('when no new VAD stream can be opened (Silero unloaded) or streams keep fai
   assert.equal(opened.length, 1 + MAX_REOPENS, `at most ${MAX_REOPENS} streams replace a failing one`);
   assert.equal(failing.external, false);
   assert.equal(failing.reports.filter((r) => /energy VAD takes over/.test(r)).length, 1);
+  assert.deepEqual(failing.fellBack, failing.reports.filter((r) => /energy VAD takes over/.test(r)), 'the fallback is flagged (the source tells the user)');
+  assert.match(vadFallbackMessage('this dictation', failing.fellBack[0]!),
+    /^The Silero voice-activity detector stopped for this dictation \(the Silero VAD failed \(.*\)\); the energy detector cuts the rest of it and may turn noise into words/);
+});
+
+test('streams that fail now and then, each after deciding audio (engine restarts, VAD reloads spread over a long meeting), are replaced every time: Silero decides to the end', async () => {
+  const unbroken = await feedAll(chunkVad([]));
+  const opened: SessionVad[] = [];
+  // Every stream fails on its 15th push: far more failures than MAX_REOPENS, each after verdicts.
+  const flaky = await feedAll(chunkVad(opened, 15), () => chunkVad(opened, 15));
+  assert.ok(opened.length > 2 * MAX_REOPENS, `${opened.length} streams`);
+  assert.equal(flaky.external, true, 'no energy VAD');
+  assert.deepEqual(flaky.fellBack, []);
+  assert.deepEqual(flaky.events, unbroken.events);
 });
