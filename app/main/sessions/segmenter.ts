@@ -14,17 +14,18 @@
 // With `detector: 'external'` a trained VAD decides instead of the energy threshold: push() only measures
 // the windows (for the floor and the cap cut), and decide() takes one speech probability per window, in
 // order, as they come back from the engine (Silero: 32 ms windows, windowMs 32). Speech opens at
-// `speechThreshold` and holds down to speechThreshold − 0.15 (silero-vad's hysteresis); a segment opens
-// only once a window of its onset reaches the confirm level (vad-segments.ts: noise Silero is unsure of
-// never opens one, so it gets no final) and still starts at the onset's first window, less `speechPadMs`
-// (Silero's speech pad), not the pre-roll: the pre-roll makes up for the energy threshold's late onsets,
-// Silero's onset is the speech's (bench:vad: no first word clipped with 30 ms, and 300 ms of audio in front
-// of the first word cost the digits model words, live as in files). With Silero a segment also opens only once
-// its onset has lasted `minSpeechMs` (the files' minimum speech; short dips do not restart it) and keeps
-// SPEECH_TAIL_MS after its speech, as files do (trainedVadSegmenterOptions). fallBackToEnergy()
-// decides the waiting windows and every later one by energy (the VAD stream was lost).
+// `speechThreshold` and holds down to its release level (speechThreshold − 0.15, at least 0.01: silero-vad's
+// hysteresis, vad-segments.ts's releaseLevel); a segment opens only once a window of its onset reaches the
+// confirm level (vad-segments.ts: noise Silero is unsure of never opens one, so it gets no final) and still
+// starts at the onset's first window, less `speechPadMs` (Silero's speech pad), not the pre-roll: the
+// pre-roll makes up for the energy threshold's late onsets, Silero's onset is the speech's (bench:vad: no
+// first word clipped with 30 ms, and 300 ms of audio in front of the first word cost the digits model words,
+// live as in files). With Silero a segment also opens only once its onset has lasted `minSpeechMs` (the
+// files' minimum speech; short dips do not restart it) and keeps SPEECH_TAIL_MS after its speech, as files
+// do (trainedVadSegmenterOptions). fallBackToEnergy() decides the waiting windows and every later one by
+// energy (the VAD stream was lost).
 
-import { RELEASE, SPEECH_TAIL_MS, confirmLevel } from '../../shared/vad-segments.js';
+import { SPEECH_TAIL_MS, confirmLevel, releaseLevel } from '../../shared/vad-segments.js';
 
 export interface SegmenterOptions {
   sampleRate: number;
@@ -118,7 +119,8 @@ export class Segmenter {
   private readonly speechPad: number;
   private readonly tail: number;
   private readonly floorLen: number;
-  /** External detector: the confirm level, and how far back an unconfirmed onset may start (samples). */
+  /** External detector: the release and confirm levels, and how far back an unconfirmed onset may start (samples). */
+  private readonly release: number;
   private readonly confirm: number;
   private readonly maxUnconfirmed: number;
   private readonly opts: Required<SegmenterOptions>;
@@ -179,6 +181,7 @@ export class Segmenter {
     this.floorLen = Math.max(1, Math.round((this.opts.floorWindowSec * 1000) / this.opts.windowMs));
     this.pendingWindow = new Float32Array(this.win);
     this.floor = this.opts.maxFloorDb;
+    this.release = releaseLevel(this.opts.speechThreshold);
     this.confirm = confirmLevel(this.opts.speechThreshold);
     this.maxUnconfirmed = Math.round(sr * MAX_UNCONFIRMED_SEC);
   }
@@ -281,7 +284,7 @@ export class Segmenter {
     for (let i = 0; i < probabilities.length && this.undecided.length > 0; i += 1) {
       const p = probabilities[i]!;
       // Speech holds down to the release level, in an onset as in a segment (vad-segments.ts's rule).
-      const threshold = this.opts.speechThreshold - (this.state === 'silence' ? 0 : RELEASE);
+      const threshold = this.state === 'silence' ? this.opts.speechThreshold : this.release;
       this.stepAndAdvance(this.undecided.shift()!, p >= threshold, events, p >= this.confirm);
     }
     return events;

@@ -53,6 +53,19 @@ test('a dip to 0.4 inside speech does not end it (threshold − 0.15 holds); bel
   assert.equal(run(audio, probs, 3).filter((e) => e.type === 'close').length, 2);
 });
 
+test('at a low threshold (0.15 and below: threshold − 0.15 ≤ 0) speech still ends after a pause: below the release level\'s floor, 0.01', () => {
+  // A word (20 windows at 0.9), 10 s of Silero's silence (0.001), the word again, 10 s of silence: two
+  // segments ended by the pause, not one cut by the 15 s cap.
+  const silence = Math.ceil((10 * RATE) / WINDOW);
+  const probs = Float32Array.from([...new Array(20).fill(0.9), ...new Array(silence).fill(0.001), ...new Array(20).fill(0.9), ...new Array(silence).fill(0.001)]);
+  const second = (20 + silence) * WINDOW;
+  for (const speechThreshold of [0.05, 0.1, 0.15]) {
+    const closes = run(new Float32Array(probs.length * WINDOW), probs, 5, { ...OPTS, speechThreshold })
+      .filter((e): e is Extract<SegmentEvent, { type: 'close' }> => e.type === 'close');
+    assert.deepEqual(closes.map((c) => [c.speechEnd, c.reason]), [[20 * WINDOW, 'pause'], [second + 20 * WINDOW, 'pause']], `threshold ${speechThreshold}`);
+  }
+});
+
 test('no verdict above the threshold: no segment (noise is not speech to a trained VAD)', () => {
   const audio = concat(quiet(1, 1), speechLike(2, 2), quiet(1, 3));  // loud: the energy VAD would open on it
   assert.deepEqual(run(audio, verdicts(4, [], 0), 5), []);
