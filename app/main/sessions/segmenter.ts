@@ -82,7 +82,10 @@ export function trainedVadSegmenterOptions(d: TrainedVadSettings): Pick<Segmente
 /** External detector: an onset survives this many windows below the release level less one (64 ms). */
 const ONSET_GAP_WINDOWS = 3;
 
-/** An unconfirmed onset older than this moves forward: the session keeps about a second of audio before a segment. */
+/**
+ * An unconfirmed onset older than this moves forward: the session keeps about a second of audio before a
+ * segment. A confirmed one does not (earliestStart keeps its audio while the minimum speech is counted).
+ */
 const MAX_UNCONFIRMED_SEC = 1;
 
 /** Why a segment closed: a pause, the length cap, the end of the session, or the model's end of utterance (<EOU>). */
@@ -199,9 +202,10 @@ export class Segmenter {
 
   /**
    * The first sample a segment may still need: the open segment's start, else the earliest start one opening
-   * later can get — an onset in progress (a trained VAD's may be a second old when it is confirmed) or the
-   * first undecided window, less the pad in front of it (speechPadMs or the pre-roll: either, after a
-   * fallback), never before the last segment's end. Audio before it may be released.
+   * later can get — an onset in progress (a trained VAD's may be a second old when it is confirmed, and older
+   * while a minimum speech over a second is still being counted after that) or the first undecided window,
+   * less the pad in front of it (speechPadMs or the pre-roll: either, after a fallback), never before the last
+   * segment's end. Audio before it may be released.
    */
   get earliestStart(): number {
     if (this.state === 'speech') return this.segStart;
@@ -362,8 +366,10 @@ export class Segmenter {
         if (speech) {
           this.onsetGap = 0;
           this.onsetCount += 1;
+          // Only while Silero is unsure of the onset (up to the window that confirms it): once confirmed it is
+          // the speech's start and stays there while the minimum speech is counted, however long that is.
+          if (!this.onsetConfirmed && end - this.onsetStart > this.maxUnconfirmed) this.onsetStart = end - this.maxUnconfirmed;
           this.onsetConfirmed ||= sure;
-          if (end - this.onsetStart > this.maxUnconfirmed) this.onsetStart = end - this.maxUnconfirmed;
           if (this.onsetCount >= this.onsetNeeded && this.onsetConfirmed) this.open(this.onsetStart, events, end);
         } else if (this.external && this.onsetCount < this.onsetNeeded && ++this.onsetGap < ONSET_GAP_WINDOWS) {
           // A dip inside a short word (a stop's closure: "eight", "stop") does not restart its minimum speech.

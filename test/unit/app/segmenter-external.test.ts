@@ -140,3 +140,20 @@ test('with a minimum speech, a confirmed blip shorter than it opens nothing; spe
   assert.deepEqual(events.filter((e) => e.type === 'open'), [{ type: 'open', start: onset - 480, onset }]);
   assert.equal(events.filter((e) => e.type === 'close').length, 1);
 });
+
+test('a confirmed onset stays at the speech\'s start while a long minimum speech is counted: the segment starts there and its audio is kept', () => {
+  // 6.4 s of speech from sample 25 600 (window 50), confirmed at its first window.
+  const probs = verdicts(10, [[1.6, 8]]);
+  for (const minSpeechMs of [160, 1000, 2000, 5000]) {
+    const seg = new Segmenter({ ...OPTS, speechPadMs: 30, minSpeechMs });
+    seg.push(new Float32Array(probs.length * WINDOW));
+    let kept = 0;
+    const opens: Extract<SegmentEvent, { type: 'open' }>[] = [];
+    for (let i = 0; i < probs.length; i++) {
+      if (opens.length === 0) kept = Math.max(kept, seg.earliestStart);
+      opens.push(...seg.decide(probs.subarray(i, i + 1)).filter((e): e is Extract<SegmentEvent, { type: 'open' }> => e.type === 'open'));
+    }
+    assert.deepEqual(opens, [{ type: 'open', start: 25_120, onset: 25_600 }], `minimum speech ${minSpeechMs} ms`);
+    assert.ok(kept <= 25_120, `minimum speech ${minSpeechMs} ms: audio from ${kept} on was all that had to be kept`);
+  }
+});
