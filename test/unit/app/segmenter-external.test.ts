@@ -4,7 +4,10 @@
 // waiting windows and the rest to the energy threshold.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Segmenter, type SegmentEvent, type SegmenterOptions } from '../../../app/main/sessions/segmenter.js';
+import { DEFAULT_DICTATION } from '../../../app/ipc/settings.js';
+import { fileVadOptions } from '../../../app/main/files/file-vad-options.js';
+import { Segmenter, trainedVadSegmenterOptions, type SegmentEvent, type SegmenterOptions } from '../../../app/main/sessions/segmenter.js';
+import { speechSegments } from '../../../app/shared/vad-segments.js';
 import { RATE, concat, quiet, speechLike } from '../../support/audio/signals.js';
 
 const WINDOW = 512;
@@ -156,4 +159,32 @@ test('a confirmed onset stays at the speech\'s start while a long minimum speech
     assert.deepEqual(opens, [{ type: 'open', start: 25_120, onset: 25_600 }], `minimum speech ${minSpeechMs} ms`);
     assert.ok(kept <= 25_120, `minimum speech ${minSpeechMs} ms: audio from ${kept} on was all that had to be kept`);
   }
+});
+
+test('with a minimum speech, dips shorter than the minimum silence do not restart it: live keeps the phrases a file keeps, and drops what a file drops', () => {
+  /** Windows at 0.9 from window 32: `count` stretches of `length` windows, `gap` windows apart; 0.05 elsewhere. */
+  const bursts = (count: number, length: number, gap: number): Float32Array => {
+    const probs = new Float32Array(32 + count * (length + gap) + 100).fill(0.05);
+    for (let k = 0; k < count; k++) probs.fill(0.9, 32 + k * (length + gap), 32 + k * (length + gap) + length);
+    return probs;
+  };
+  /** Where the live cut's and the file cut's segments start with the default settings but Shortest speech. */
+  const cuts = (probs: Float32Array, vadMinSpeechMs: number) => {
+    const d = { ...DEFAULT_DICTATION, vadMinSpeechMs };
+    const live = run(new Float32Array(probs.length * WINDOW), probs, 4, { ...OPTS, pauseMs: d.pauseMs, ...trainedVadSegmenterOptions(d) })
+      .filter((e): e is Extract<SegmentEvent, { type: 'close' }> => e.type === 'close').map((c) => c.start);
+    const file = speechSegments(probs, WINDOW, RATE, probs.length * WINDOW, fileVadOptions(d)).map((f) => f.start);
+    return { live, file };
+  };
+  for (const minSpeechMs of [600, 1000]) {
+    // Four 512 ms phrases 160 ms apart (2.7 s of speech): one segment from the first word, live as in the file.
+    assert.deepEqual(cuts(bursts(4, 16, 5), minSpeechMs), { live: [32 * WINDOW - 480], file: [32 * WINDOW - 480] }, `minimum speech ${minSpeechMs} ms`);
+    // The same phrases 320 ms apart (more than the minimum silence), each shorter than the minimum: none.
+    assert.deepEqual(cuts(bursts(4, 16, 10), minSpeechMs), { live: [], file: [] }, `minimum speech ${minSpeechMs} ms, phrases apart`);
+  }
+  // Three 256 ms words 256 ms apart: 1.28 s from the first to the last, 768 ms of it voiced. Speech is measured
+  // from its start to its end, as in the file: kept at 1000 ms.
+  assert.deepEqual(cuts(bursts(3, 8, 8), 1000), { live: [32 * WINDOW - 480], file: [32 * WINDOW - 480] });
+  // Clicks (one window each) 400 ms apart: no segment with the default 160 ms either.
+  assert.deepEqual(cuts(bursts(8, 1, 12), 160), { live: [], file: [] });
 });

@@ -43,7 +43,7 @@ function scheduledVad(probability: (window: number) => number): SessionVad {
  * to a second before (64 896) and starts the 200 ms pad before that (61 696).
  */
 const unsureOnset = (i: number): number => (i >= 120 && i < 157 ? 0.55 : i >= 157 && i < 175 ? 0.9 : 0.05);
-const SETTINGS = { vadSpeechThreshold: 0.5, vadSpeechPadMs: 200, vadMinSpeechMs: 160 };
+const SETTINGS = { vadSpeechThreshold: 0.5, vadSpeechPadMs: 200, vadMinSpeechMs: 160, vadMinSilenceMs: 300 };
 
 test('the segmenter says where a segment may still start: never after the start a later one gets', () => {
   const seg = new Segmenter({ sampleRate: RATE, pauseMs: 600, maxSegmentSec: 20, preRollMs: 0, thresholdDb: 10, ...trainedVadSegmenterOptions(SETTINGS) });
