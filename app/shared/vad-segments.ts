@@ -1,9 +1,9 @@
 // Speech segments from per-chunk speech probabilities (a trained VAD such as Silero: one probability per
 // 32 ms chunk). The rule is the one silero-vad's get_speech_timestamps describes: speech starts at a chunk
-// ≥ threshold, ends at the first chunk below threshold − 0.15 that is followed by at least minSilenceMs
-// without speech; segments shorter than minSpeechMs are dropped; each kept segment is widened by padMs on
-// both sides (after it: tailMs when longer, a file job's SPEECH_TAIL_MS), never into its neighbour (a
-// narrower gap is split in the pads' proportion).
+// ≥ threshold, ends at the first chunk below the release level (threshold − 0.15, at least 0.01:
+// releaseLevel) that is followed by at least minSilenceMs without speech; segments shorter than minSpeechMs
+// are dropped; each kept segment is widened by padMs on both sides (after it: tailMs when longer, a file
+// job's SPEECH_TAIL_MS), never into its neighbour (a narrower gap is split in the pads' proportion).
 // One rule of our own (a silence guard): a segment whose chunks never reach the confirm level (threshold
 // + 0.15, the release gap mirrored) is not speech. Silero hovers around 0.5 on held tones and similar noise
 // (bench:vad: a 320 ms stretch at 0.51–0.58 in the non-speech set gave the digits model a word), while its
@@ -46,6 +46,19 @@ export interface SampleSegment {
 /** The hysteresis gap below the threshold that ends speech (silero-vad's neg_threshold). */
 export const RELEASE = 0.15;
 
+/** The lowest release level (silero-vad's max(threshold − 0.15, 0.01)). */
+const MIN_RELEASE = 0.01;
+
+/**
+ * Below this a chunk ends speech (silero-vad's neg_threshold). Without the floor a threshold of 0.15 or less
+ * gave a level of 0 or below that no probability is under: speech never ended, and a file's first word ran
+ * to its end (live: to the length cap), silence decoded. Never above the threshold itself (only a threshold
+ * under 0.01 would put it there): a chunk that would start speech never ends it.
+ */
+export function releaseLevel(threshold: number): number {
+  return Math.min(threshold, Math.max(threshold - RELEASE, MIN_RELEASE));
+}
+
 /** A segment is speech only if some chunk reaches this (the release gap above the threshold). */
 export function confirmLevel(threshold: number): number {
   return Math.max(threshold, Math.min(0.99, threshold + RELEASE));
@@ -62,7 +75,7 @@ export function speechSegments(
   const minSpeech = (options.minSpeechMs / 1000) * sampleRate;
   const minSilence = (options.minSilenceMs / 1000) * sampleRate;
   const pad = Math.round((options.padMs / 1000) * sampleRate);
-  const release = Math.max(0, options.threshold - RELEASE);
+  const release = releaseLevel(options.threshold);
   const confirm = confirmLevel(options.threshold);
   const raw: SampleSegment[] = [];
   let start = -1;

@@ -112,12 +112,18 @@ test('a Silero file is refused by transcribe and info, an ASR file by vad, each 
   assert.match(parakeet(['help']).stdout, /vad <audio> \[--model <silero\.gguf>\][\s\S]*bundled Silero VAD v6\.2/);
 });
 
-test('parakeet vad refuses an empty or non-numeric option value instead of reading it as 0', () => {
+test('parakeet vad refuses an empty or non-numeric option value instead of reading it as 0, and a threshold of 0 or above 1', () => {
   const wav = writeWav16(join(dir, 'options.wav'), new Float32Array(seconds(1)));
   for (const [flag, value] of [['--threshold', ''], ['--threshold', ' '], ['--min-speech-ms', ''], ['--pad-ms', 'abc'], ['--min-silence-ms', '-1']]) {
     const r = parakeet(['vad', wav, '--model', 'unused.gguf', `${flag}=${value}`]);
     assert.equal(r.status, 2, `${flag}="${value}": ${r.stderr}`);
     assert.match(r.stderr, new RegExp(`${flag} must be a number ≥ 0`));
+  }
+  // At 0 no chunk is below the threshold: speech would never end (one segment, the whole file).
+  for (const value of ['0', '1.5']) {
+    const r = parakeet(['vad', wav, '--model', 'unused.gguf', `--threshold=${value}`]);
+    assert.equal(r.status, 2, `--threshold=${value}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`--threshold must be above 0 and at most 1, got "${value.replace('.', '\\.')}"`));
   }
 });
 

@@ -14,17 +14,18 @@
 // With `detector: 'external'` a trained VAD decides instead of the energy threshold: push() only measures
 // the windows (for the floor and the cap cut), and decide() takes one speech probability per window, in
 // order, as they come back from the engine (Silero: 32 ms windows, windowMs 32). Speech opens at
-// `speechThreshold` and holds down to speechThreshold − 0.15 (silero-vad's hysteresis); a segment opens
-// only once a window of its onset reaches the confirm level (vad-segments.ts: noise Silero is unsure of
-// never opens one, so it gets no final) and still starts at the onset's first window, less `speechPadMs`
-// (Silero's speech pad), not the pre-roll: the pre-roll makes up for the energy threshold's late onsets,
-// Silero's onset is the speech's (bench:vad: no first word clipped with 30 ms, and 300 ms of audio in front
-// of the first word cost the digits model words, live as in files). With Silero a segment also opens only once
-// its onset has lasted `minSpeechMs` (the files' minimum speech; short dips do not restart it) and keeps
-// SPEECH_TAIL_MS after its speech, as files do (trainedVadSegmenterOptions). fallBackToEnergy()
+// `speechThreshold` and holds down to its release level (speechThreshold − 0.15, at least 0.01: silero-vad's
+// hysteresis, vad-segments.ts's releaseLevel); a segment opens only once a window of its onset reaches the
+// confirm level (vad-segments.ts: noise Silero is unsure of never opens one, so it gets no final) and still
+// starts at the onset's first window, less `speechPadMs` (Silero's speech pad), not the pre-roll: the
+// pre-roll makes up for the energy threshold's late onsets, Silero's onset is the speech's (bench:vad: no
+// first word clipped with 30 ms, and 300 ms of audio in front of the first word cost the digits model words,
+// live as in files). With Silero a segment also opens only once its onset has lasted `minSpeechMs` (the
+// files' minimum speech, measured as in files: dips shorter than `minSilenceMs` count, they do not restart it)
+// and keeps SPEECH_TAIL_MS after its speech, as files do (trainedVadSegmenterOptions). fallBackToEnergy()
 // decides the waiting windows and every later one by energy (the VAD stream was lost).
 
-import { RELEASE, SPEECH_TAIL_MS, confirmLevel } from '../../shared/vad-segments.js';
+import { DEFAULT_VAD_SEGMENT_OPTIONS, SPEECH_TAIL_MS, confirmLevel, releaseLevel } from '../../shared/vad-segments.js';
 
 export interface SegmenterOptions {
   sampleRate: number;
@@ -50,11 +51,17 @@ export interface SegmenterOptions {
   /** External detector: a segment starts this long before its onset (ms; default preRollMs). */
   speechPadMs?: number;
   /**
-   * External detector: a segment opens only once its onset has lasted this long (ms; default onsetMs), its
-   * windows at or above the release level counting as in vad-segments.ts's minimum speech. Shorter speech
-   * opens nothing, so it gets no final.
+   * External detector: a segment opens only once its onset has lasted this long (ms; default onsetMs), from
+   * its first window to the end of its last one at or above the release level, dips shorter than minSilenceMs
+   * included, as vad-segments.ts measures a file's minimum speech. Shorter speech opens nothing, so it gets
+   * no final.
    */
   minSpeechMs?: number;
+  /**
+   * External detector: an onset ends (its minimum speech counted again from the next speech) only after this
+   * long below the release level (ms; default 100, silero-vad's), the silence that ends a file's segment.
+   */
+  minSilenceMs?: number;
 }
 
 /** Silero's chunk at 16 kHz (ms): the segmenter's window when Silero decides. */
@@ -65,23 +72,26 @@ export interface TrainedVadSettings {
   vadSpeechThreshold: number;
   vadSpeechPadMs: number;
   vadMinSpeechMs: number;
+  vadMinSilenceMs: number;
 }
 
 /**
  * The Segmenter options when Silero decides, from the settings: dictation, each meeting track and bench:vad's
  * live rows alike (the files' cut, vad-segments.ts, reads the same settings and keeps the same tail).
  */
-export function trainedVadSegmenterOptions(d: TrainedVadSettings): Pick<SegmenterOptions, 'detector' | 'windowMs' | 'speechThreshold' | 'speechPadMs' | 'minSpeechMs' | 'tailMs'> {
+export function trainedVadSegmenterOptions(
+  d: TrainedVadSettings,
+): Pick<SegmenterOptions, 'detector' | 'windowMs' | 'speechThreshold' | 'speechPadMs' | 'minSpeechMs' | 'minSilenceMs' | 'tailMs'> {
   return {
     detector: 'external', windowMs: SILERO_WINDOW_MS, speechThreshold: d.vadSpeechThreshold, speechPadMs: d.vadSpeechPadMs,
-    minSpeechMs: d.vadMinSpeechMs, tailMs: SPEECH_TAIL_MS,
+    minSpeechMs: d.vadMinSpeechMs, minSilenceMs: d.vadMinSilenceMs, tailMs: SPEECH_TAIL_MS,
   };
 }
 
-/** External detector: an onset survives this many windows below the release level less one (64 ms). */
-const ONSET_GAP_WINDOWS = 3;
-
-/** An unconfirmed onset older than this moves forward: the session keeps about a second of audio before a segment. */
+/**
+ * An unconfirmed onset older than this moves forward: the session keeps about a second of audio before a
+ * segment. A confirmed one does not (earliestStart keeps its audio while the minimum speech is counted).
+ */
 const MAX_UNCONFIRMED_SEC = 1;
 
 /** Why a segment closed: a pause, the length cap, the end of the session, or the model's end of utterance (<EOU>). */
@@ -112,13 +122,16 @@ export class Segmenter {
   private readonly onsetWindows: number;
   /** External detector: windows an onset must last before its segment opens. */
   private readonly minSpeechWindows: number;
+  /** External detector: samples below the release level that end an onset. */
+  private readonly minSilence: number;
   private readonly pause: number;
   private readonly cap: number;
   private readonly preRoll: number;
   private readonly speechPad: number;
   private readonly tail: number;
   private readonly floorLen: number;
-  /** External detector: the confirm level, and how far back an unconfirmed onset may start (samples). */
+  /** External detector: the release and confirm levels, and how far back an unconfirmed onset may start (samples). */
+  private readonly release: number;
   private readonly confirm: number;
   private readonly maxUnconfirmed: number;
   private readonly opts: Required<SegmenterOptions>;
@@ -135,6 +148,8 @@ export class Segmenter {
   /** External detector: windows below the release level since the onset's last speech window. */
   private onsetGap = 0;
   private onsetStart = 0;
+  /** External detector: the end of the onset's last window at or above the release level. */
+  private onsetSpeechEnd = 0;
   /** The onset reached the confirm level (always, for the energy threshold). */
   private onsetConfirmed = false;
   /** Onsets long enough to open a segment that never reached the confirm level: not opened (Devices counts them). */
@@ -164,6 +179,7 @@ export class Segmenter {
       speechThreshold: 0.5,
       speechPadMs: options.preRollMs,
       minSpeechMs: options.onsetMs ?? 60,
+      minSilenceMs: DEFAULT_VAD_SEGMENT_OPTIONS.minSilenceMs,
       ...options,
     };
     this.external = this.opts.detector === 'external';
@@ -171,6 +187,7 @@ export class Segmenter {
     this.win = Math.round((sr * this.opts.windowMs) / 1000);
     this.onsetWindows = Math.max(1, Math.round(this.opts.onsetMs / this.opts.windowMs));
     this.minSpeechWindows = Math.max(this.onsetWindows, Math.round(this.opts.minSpeechMs / this.opts.windowMs));
+    this.minSilence = Math.round((sr * this.opts.minSilenceMs) / 1000);
     this.pause = Math.round((sr * this.opts.pauseMs) / 1000);
     this.cap = Math.round(sr * this.opts.maxSegmentSec);
     this.preRoll = Math.round((sr * this.opts.preRollMs) / 1000);
@@ -179,6 +196,7 @@ export class Segmenter {
     this.floorLen = Math.max(1, Math.round((this.opts.floorWindowSec * 1000) / this.opts.windowMs));
     this.pendingWindow = new Float32Array(this.win);
     this.floor = this.opts.maxFloorDb;
+    this.release = releaseLevel(this.opts.speechThreshold);
     this.confirm = confirmLevel(this.opts.speechThreshold);
     this.maxUnconfirmed = Math.round(sr * MAX_UNCONFIRMED_SEC);
   }
@@ -196,9 +214,10 @@ export class Segmenter {
 
   /**
    * The first sample a segment may still need: the open segment's start, else the earliest start one opening
-   * later can get — an onset in progress (a trained VAD's may be a second old when it is confirmed) or the
-   * first undecided window, less the pad in front of it (speechPadMs or the pre-roll: either, after a
-   * fallback), never before the last segment's end. Audio before it may be released.
+   * later can get — an onset in progress (a trained VAD's may be a second old when it is confirmed, and older
+   * while a minimum speech over a second is still being counted after that) or the first undecided window,
+   * less the pad in front of it (speechPadMs or the pre-roll: either, after a fallback), never before the last
+   * segment's end. Audio before it may be released.
    */
   get earliestStart(): number {
     if (this.state === 'speech') return this.segStart;
@@ -281,7 +300,7 @@ export class Segmenter {
     for (let i = 0; i < probabilities.length && this.undecided.length > 0; i += 1) {
       const p = probabilities[i]!;
       // Speech holds down to the release level, in an onset as in a segment (vad-segments.ts's rule).
-      const threshold = this.opts.speechThreshold - (this.state === 'silence' ? 0 : RELEASE);
+      const threshold = this.state === 'silence' ? this.opts.speechThreshold : this.release;
       this.stepAndAdvance(this.undecided.shift()!, p >= threshold, events, p >= this.confirm);
     }
     return events;
@@ -299,9 +318,13 @@ export class Segmenter {
     return this.external;
   }
 
-  /** Windows of speech that open a segment: the trained VAD's minimum speech, the energy threshold's onset. */
-  private get onsetNeeded(): number {
-    return this.external ? this.minSpeechWindows : this.onsetWindows;
+  /**
+   * The onset has lasted long enough to open a segment: the energy threshold's onset windows of speech; the
+   * trained VAD's minimum speech from its first window to the end of its last, short dips included (a file's
+   * segment is measured so: live and files keep the same speech).
+   */
+  private get onsetLongEnough(): boolean {
+    return this.external ? this.onsetSpeechEnd - this.onsetStart >= this.minSpeechWindows * this.win : this.onsetCount >= this.onsetWindows;
   }
 
   private stepAndAdvance(db: number, speech: boolean | null, events: SegmentEvent[], sure = true): void {
@@ -351,21 +374,28 @@ export class Segmenter {
           this.onsetCount = 1;
           this.onsetGap = 0;
           this.onsetStart = start;
+          this.onsetSpeechEnd = end;
           this.onsetConfirmed = sure;
-          if (this.onsetCount >= this.onsetNeeded && this.onsetConfirmed) this.open(start, events, end);
+          if (this.onsetLongEnough && this.onsetConfirmed) this.open(start, events, end);
         }
         break;
       case 'onset':
         if (speech) {
           this.onsetGap = 0;
           this.onsetCount += 1;
+          this.onsetSpeechEnd = end;
+          // Only while Silero is unsure of the onset (up to the window that confirms it): once confirmed it is
+          // the speech's start and stays there while the minimum speech is counted, however long that is.
+          if (!this.onsetConfirmed && end - this.onsetStart > this.maxUnconfirmed) this.onsetStart = end - this.maxUnconfirmed;
           this.onsetConfirmed ||= sure;
-          if (end - this.onsetStart > this.maxUnconfirmed) this.onsetStart = end - this.maxUnconfirmed;
-          if (this.onsetCount >= this.onsetNeeded && this.onsetConfirmed) this.open(this.onsetStart, events, end);
-        } else if (this.external && this.onsetCount < this.onsetNeeded && ++this.onsetGap < ONSET_GAP_WINDOWS) {
-          // A dip inside a short word (a stop's closure: "eight", "stop") does not restart its minimum speech.
+          if (this.onsetLongEnough && this.onsetConfirmed) this.open(this.onsetStart, events, end);
+        } else if (this.external && !this.onsetLongEnough && ++this.onsetGap * this.win < this.minSilence) {
+          // A dip shorter than the minimum silence (a stop's closure in "eight", a breath between phrases) does
+          // not restart the minimum speech: in a file only that much silence ends speech, and restarting on
+          // shorter dips (96 ms did) dropped whole phrases live that a file kept. A lone click still opens
+          // nothing: its onset ends after the minimum silence, short of the minimum speech.
         } else {
-          if (this.onsetCount >= this.onsetNeeded) this.unconfirmedOnsets += 1;
+          if (this.onsetLongEnough) this.unconfirmedOnsets += 1;
           this.state = 'silence';
         }
         break;

@@ -4,7 +4,10 @@
 // waiting windows and the rest to the energy threshold.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Segmenter, type SegmentEvent, type SegmenterOptions } from '../../../app/main/sessions/segmenter.js';
+import { DEFAULT_DICTATION } from '../../../app/ipc/settings.js';
+import { fileVadOptions } from '../../../app/main/files/file-vad-options.js';
+import { Segmenter, trainedVadSegmenterOptions, type SegmentEvent, type SegmenterOptions } from '../../../app/main/sessions/segmenter.js';
+import { speechSegments } from '../../../app/shared/vad-segments.js';
 import { RATE, concat, quiet, speechLike } from '../../support/audio/signals.js';
 
 const WINDOW = 512;
@@ -51,6 +54,19 @@ test('a dip to 0.4 inside speech does not end it (threshold − 0.15 holds); bel
   assert.equal(run(audio, probs, 3).filter((e) => e.type === 'close').length, 1);
   for (let i = Math.floor((2 * RATE) / WINDOW); i < Math.floor((2.8 * RATE) / WINDOW); i++) probs[i] = 0.3;
   assert.equal(run(audio, probs, 3).filter((e) => e.type === 'close').length, 2);
+});
+
+test('at a low threshold (0.15 and below: threshold − 0.15 ≤ 0) speech still ends after a pause: below the release level\'s floor, 0.01', () => {
+  // A word (20 windows at 0.9), 10 s of Silero's silence (0.001), the word again, 10 s of silence: two
+  // segments ended by the pause, not one cut by the 15 s cap.
+  const silence = Math.ceil((10 * RATE) / WINDOW);
+  const probs = Float32Array.from([...new Array(20).fill(0.9), ...new Array(silence).fill(0.001), ...new Array(20).fill(0.9), ...new Array(silence).fill(0.001)]);
+  const second = (20 + silence) * WINDOW;
+  for (const speechThreshold of [0.05, 0.1, 0.15]) {
+    const closes = run(new Float32Array(probs.length * WINDOW), probs, 5, { ...OPTS, speechThreshold })
+      .filter((e): e is Extract<SegmentEvent, { type: 'close' }> => e.type === 'close');
+    assert.deepEqual(closes.map((c) => [c.speechEnd, c.reason]), [[20 * WINDOW, 'pause'], [second + 20 * WINDOW, 'pause']], `threshold ${speechThreshold}`);
+  }
 });
 
 test('no verdict above the threshold: no segment (noise is not speech to a trained VAD)', () => {
@@ -126,4 +142,49 @@ test('with a minimum speech, a confirmed blip shorter than it opens nothing; spe
   const onset = first * WINDOW;
   assert.deepEqual(events.filter((e) => e.type === 'open'), [{ type: 'open', start: onset - 480, onset }]);
   assert.equal(events.filter((e) => e.type === 'close').length, 1);
+});
+
+test('a confirmed onset stays at the speech\'s start while a long minimum speech is counted: the segment starts there and its audio is kept', () => {
+  // 6.4 s of speech from sample 25 600 (window 50), confirmed at its first window.
+  const probs = verdicts(10, [[1.6, 8]]);
+  for (const minSpeechMs of [160, 1000, 2000, 5000]) {
+    const seg = new Segmenter({ ...OPTS, speechPadMs: 30, minSpeechMs });
+    seg.push(new Float32Array(probs.length * WINDOW));
+    let kept = 0;
+    const opens: Extract<SegmentEvent, { type: 'open' }>[] = [];
+    for (let i = 0; i < probs.length; i++) {
+      if (opens.length === 0) kept = Math.max(kept, seg.earliestStart);
+      opens.push(...seg.decide(probs.subarray(i, i + 1)).filter((e): e is Extract<SegmentEvent, { type: 'open' }> => e.type === 'open'));
+    }
+    assert.deepEqual(opens, [{ type: 'open', start: 25_120, onset: 25_600 }], `minimum speech ${minSpeechMs} ms`);
+    assert.ok(kept <= 25_120, `minimum speech ${minSpeechMs} ms: audio from ${kept} on was all that had to be kept`);
+  }
+});
+
+test('with a minimum speech, dips shorter than the minimum silence do not restart it: live keeps the phrases a file keeps, and drops what a file drops', () => {
+  /** Windows at 0.9 from window 32: `count` stretches of `length` windows, `gap` windows apart; 0.05 elsewhere. */
+  const bursts = (count: number, length: number, gap: number): Float32Array => {
+    const probs = new Float32Array(32 + count * (length + gap) + 100).fill(0.05);
+    for (let k = 0; k < count; k++) probs.fill(0.9, 32 + k * (length + gap), 32 + k * (length + gap) + length);
+    return probs;
+  };
+  /** Where the live cut's and the file cut's segments start with the default settings but Shortest speech. */
+  const cuts = (probs: Float32Array, vadMinSpeechMs: number) => {
+    const d = { ...DEFAULT_DICTATION, vadMinSpeechMs };
+    const live = run(new Float32Array(probs.length * WINDOW), probs, 4, { ...OPTS, pauseMs: d.pauseMs, ...trainedVadSegmenterOptions(d) })
+      .filter((e): e is Extract<SegmentEvent, { type: 'close' }> => e.type === 'close').map((c) => c.start);
+    const file = speechSegments(probs, WINDOW, RATE, probs.length * WINDOW, fileVadOptions(d)).map((f) => f.start);
+    return { live, file };
+  };
+  for (const minSpeechMs of [600, 1000]) {
+    // Four 512 ms phrases 160 ms apart (2.7 s of speech): one segment from the first word, live as in the file.
+    assert.deepEqual(cuts(bursts(4, 16, 5), minSpeechMs), { live: [32 * WINDOW - 480], file: [32 * WINDOW - 480] }, `minimum speech ${minSpeechMs} ms`);
+    // The same phrases 320 ms apart (more than the minimum silence), each shorter than the minimum: none.
+    assert.deepEqual(cuts(bursts(4, 16, 10), minSpeechMs), { live: [], file: [] }, `minimum speech ${minSpeechMs} ms, phrases apart`);
+  }
+  // Three 256 ms words 256 ms apart: 1.28 s from the first to the last, 768 ms of it voiced. Speech is measured
+  // from its start to its end, as in the file: kept at 1000 ms.
+  assert.deepEqual(cuts(bursts(3, 8, 8), 1000), { live: [32 * WINDOW - 480], file: [32 * WINDOW - 480] });
+  // Clicks (one window each) 400 ms apart: no segment with the default 160 ms either.
+  assert.deepEqual(cuts(bursts(8, 1, 12), 160), { live: [], file: [] });
 });

@@ -1,6 +1,7 @@
 // Live sources with Silero deciding (detector 'external') keep the audio a segment may still start at: a
-// segment opens up to a second after its onset began (the onset's confirm level, vad-segments.ts) and starts
-// speechPadMs before it, whatever the pre-roll setting (which only the energy VAD uses).
+// segment opens up to a second after its onset began (the onset's confirm level, vad-segments.ts), or once its
+// minimum speech has been counted however long that is, and starts speechPadMs before it, whatever the
+// pre-roll setting (which only the energy VAD uses).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -42,7 +43,7 @@ function scheduledVad(probability: (window: number) => number): SessionVad {
  * to a second before (64 896) and starts the 200 ms pad before that (61 696).
  */
 const unsureOnset = (i: number): number => (i >= 120 && i < 157 ? 0.55 : i >= 157 && i < 175 ? 0.9 : 0.05);
-const SETTINGS = { vadSpeechThreshold: 0.5, vadSpeechPadMs: 200, vadMinSpeechMs: 160 };
+const SETTINGS = { vadSpeechThreshold: 0.5, vadSpeechPadMs: 200, vadMinSpeechMs: 160, vadMinSilenceMs: 300 };
 
 test('the segmenter says where a segment may still start: never after the start a later one gets', () => {
   const seg = new Segmenter({ sampleRate: RATE, pauseMs: 600, maxSegmentSec: 20, preRollMs: 0, thresholdDb: 10, ...trainedVadSegmenterOptions(SETTINGS) });
@@ -89,6 +90,37 @@ test('a meeting track with Silero and no pre-roll decodes a segment\'s audio fro
   assert.equal(finals[0]!.startSample, 61_696);
   const zeros = pcms[0]!.reduce((n, v) => n + (v === 0 ? 1 : 0), 0);
   assert.equal(zeros, 0, `${zeros} samples at the segment's start had been released`);
+});
+
+test('a meeting track with a minimum speech over a second decodes a segment from its onset, not from a second before it opened', async () => {
+  // 6.4 s of speech from window 50 (sample 25 600), confirmed at once: the segment starts the 200 ms pad before.
+  const speech = (i: number): number => (i >= 50 && i < 250 ? 0.9 : 0.05);
+  for (const vadMinSpeechMs of [2000, 5000]) {
+    const pcms: Float32Array[] = [];
+    const finals: TrackFinal[] = [];
+    const engine = {
+      transcribe: async (pcm: Float32Array): Promise<EngineTranscript> => {
+        pcms.push(pcm);
+        return { text: 'w', words: [], devicesRan: ['CPU'] } as unknown as EngineTranscript;
+      },
+    };
+    const wav = await WavJournalWriter.create(join(scratch(`vad-release-min-speech-${vadMinSpeechMs}`), 'you.wav'), { sampleRate: RATE, autoSync: false });
+    const track = new MeetingTrack({
+      track: 'you', inputRate: RATE, wav, engine, log: nullLogger, onFinal: (f) => finals.push(f), onProblem: () => undefined,
+      segmenter: { pauseMs: 600, maxSegmentSec: 20, preRollMs: 0, thresholdDb: 10, ...trainedVadSegmenterOptions({ ...SETTINGS, vadMinSpeechMs }) },
+      vad: scheduledVad(speech),
+    });
+    const audio = new Float32Array(10 * RATE).fill(0.1);
+    for (let at = 0; at < audio.length; at += 640) {
+      track.push(audio.slice(at, at + 640), at);
+      await tick();
+    }
+    await track.finish();
+    assert.equal(finals.length, 1);
+    assert.equal(finals[0]!.startSample, 22_400, `minimum speech ${vadMinSpeechMs} ms`);
+    const zeros = pcms.at(-1)!.reduce((n, v) => n + (v === 0 ? 1 : 0), 0);
+    assert.equal(zeros, 0, `${zeros} samples at the segment's start had been released`);
+  }
 });
 
 /** Decodes when let through (a busy engine holds the first final back); a Silero stream from `vad`. */
@@ -142,5 +174,29 @@ test('a dictation with Silero and no pre-roll keeps the audio of a segment whose
   const summary = await manager.stop(sessionId, 'a');
   assert.deepEqual(warnings, [], 'Silero decided the whole session');
   assert.equal(summary.segments.length, 2);
+  assert.match(summary.segments[1]!.text, /^\d+ samples$/, 'the second segment was decoded from its start');
+});
+
+test('a dictation with a minimum speech over a second keeps the audio back to an onset still being counted while the last final came out', async () => {
+  const settings = await SettingsStore.open(scratch('vad-release-dictation-min-speech'), nullLogger);
+  await settings.set({ dictation: { preRollMs: 0, vadModel: 'silero', ...SETTINGS, vadMinSpeechMs: 2000 } });
+  // A phrase (windows 10–89, 2.56 s), then 6.4 s of speech from window 252 (sample 129 024), confirmed at once:
+  // its segment starts the 200 ms pad before, in the store's second 4 s chunk (released whole, or not at all).
+  const engine = new HeldEngine(scheduledVad((i) => ((i >= 10 && i < 90) || (i >= 252 && i < 452) ? 0.9 : 0.05)));
+  const manager = new SessionManager({ engine, bus: new EventBus(), settings, log: nullLogger, retainAudio: false });
+  const { sessionId } = manager.start({ sampleRate: RATE }, 'a');
+  const audio = new Float32Array(16 * RATE).fill(0.1);
+  for (let at = 0; at < audio.length; at += 640) {
+    assert.equal(manager.pushAudio(sessionId, audio.slice(at, at + 640), 'a', at), true);
+    await tick();
+    // The first phrase's final comes out 1.8 s into the second's onset, before its 2 s have been counted.
+    if (at === 157_440) {
+      engine.letThrough();
+      for (let i = 0; i < 5; i++) await tick();
+    }
+  }
+  const summary = await manager.stop(sessionId, 'a');
+  assert.equal(summary.segments.length, 2);
+  assert.equal(summary.segments[1]!.startSample, 125_824, 'the second segment starts the 200 ms pad before its onset');
   assert.match(summary.segments[1]!.text, /^\d+ samples$/, 'the second segment was decoded from its start');
 });

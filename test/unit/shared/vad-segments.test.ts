@@ -35,6 +35,17 @@ test('chunks between release and threshold keep speech going; two-chunk silences
   assert.equal(speechSegments(p, CHUNK, RATE, p.length * CHUNK, { ...OPTS, padMs: 0 }).length, 1);
 });
 
+test('at a low threshold (0.15 and below: threshold − 0.15 ≤ 0) speech still ends: below the release level\'s floor, 0.01, as silero-vad', () => {
+  // A word (20 chunks at 0.9), 10 s of Silero's silence (0.001), the word again, 10 s of silence.
+  const silence = Math.ceil((10 * RATE) / CHUNK);
+  const p = Float32Array.from([...new Array(20).fill(0.9), ...new Array(silence).fill(0.001), ...new Array(20).fill(0.9), ...new Array(silence).fill(0.001)]);
+  const second = (20 + silence) * CHUNK;
+  for (const threshold of [0.05, 0.1, 0.15, 0.005]) {
+    assert.deepEqual(speechSegments(p, CHUNK, RATE, p.length * CHUNK, { ...OPTS, threshold, padMs: 0 }),
+      [{ start: 0, end: 20 * CHUNK }, { start: second, end: second + 20 * CHUNK }], `threshold ${threshold}: each word its own segment, no silence`);
+  }
+});
+
 test('a segment whose chunks never reach the confirm level (threshold + 0.15) is not speech; one chunk there confirms it whole', () => {
   const unsure = Float32Array.from([0.05, 0.05, ...new Array(12).fill(0.58), 0.05, 0.05, 0.05, 0.05]);
   assert.deepEqual(speechSegments(unsure, CHUNK, RATE, unsure.length * CHUNK, OPTS), [], 'Silero on a held tone: 384 ms at 0.58');
