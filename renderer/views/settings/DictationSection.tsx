@@ -34,7 +34,7 @@ export function DictationSection({ draft, update }: SectionProps) {
           <Field id="set-vad-min-speech" label="Shortest speech (ms)" hint="Shorter sounds are not transcribed, live or in files.">
             <NumberInput id="set-vad-min-speech" value={draft.dictation.vadMinSpeechMs} limit={SETTINGS_LIMITS.vadMinSpeechMs} step={10} onChange={(v) => dict({ vadMinSpeechMs: v })} />
           </Field>
-          <Field id="set-vad-min-silence" label="Shortest pause between file segments (ms)" hint="Files are cut at pauses this long; silence is skipped.">
+          <Field id="set-vad-min-silence" label="Shortest pause between file segments (ms)" hint="Files are cut at pauses this long; silence is skipped. Shorter pauses inside speech count toward the shortest speech, live as in files.">
             <NumberInput id="set-vad-min-silence" value={draft.dictation.vadMinSilenceMs} limit={SETTINGS_LIMITS.vadMinSilenceMs} step={50} onChange={(v) => dict({ vadMinSilenceMs: v })} />
           </Field>
           <Field id="set-vad-speech-pad" label="Padding around speech (ms)" hint="Audio kept before each speech segment (and after it, in files); the pre-roll is the energy threshold's.">
