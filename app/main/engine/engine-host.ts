@@ -440,6 +440,7 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
         reloadIfIdle: () => this.reloadIfIdle(),
         windowThreads: () => this.liveThreads('file'),
         ran: (devicesRan) => this.emit('ran', { devicesRan }),
+        modelDevice: () => this.loadedModel?.device.device ?? null,
       }, model, path, options, how);
     } finally {
       this.fileJobs -= 1;

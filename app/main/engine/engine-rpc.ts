@@ -18,6 +18,7 @@ import type { EngineTransport, ExitInfo, TransportFactory } from './transport.js
 const NOT_RETRIED: Partial<Record<EngineOp, string>> = {
   validate: 'while checking this model file; it was not tried again, since the file itself may have caused it',
   fileOpen: 'while reading this file; it was not tried again, since the file itself may have caused it',
+  // The job itself reads the file again and goes on when the death was a GPU's (file-job.ts).
   fileWindow: 'while transcribing this file; it was not tried again, since the file itself may have caused it',
   selfTest: 'during the device self-test; the device is marked failed and the test was not run again',
   vadPush: 'the VAD stream ended with the engine; the live session goes on with the energy VAD',

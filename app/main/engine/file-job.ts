@@ -3,12 +3,13 @@
 // priority. Live dictation runs beside a window (the engine decodes it on the
 // dictation state while the window runs on the file state), so it never waits
 // for one; a load or a check waits for the window to end.
-import type { ModelInfo } from '../../../native/index.js';
+import type { DeviceInfo, ModelInfo } from '../../../native/index.js';
 import type { FileSpeechCut } from '../../ipc/contract.js';
 import type { Logger } from '../log.js';
 import { aborted, type RequestHow } from './engine-rpc.js';
 import type { LaneJobOptions } from './priority-lane.js';
-import type { EngineRequest, EngineResponseMap, EngineTranscribeOptions, EngineTranscript, EngineVadOptions } from '../../engine-process/protocol.js';
+import type { EngineFileHandle, EngineRequest, EngineResponseMap, EngineTranscribeOptions, EngineTranscript, EngineVadOptions } from '../../engine-process/protocol.js';
+import type { CodedError } from '../../../types/errors.js';
 
 /**
  * Longest window of a file job (s): one lane step. The engine plans the cut points (windows.ts, the same
@@ -29,6 +30,12 @@ export interface FileJobDeps {
   /** CPU threads for the window about to run (undefined: all of the state's); fewer while dictation may decode beside it. */
   windowThreads: () => number | undefined;
   ran: (devicesRan: string[]) => void;
+  /**
+   * The device the model runs on now. The engine dying during a window on a GPU is the device's failure (the
+   * host marks it and reloads on the next device): the job reads the file again and goes on from that window.
+   * On the CPU the file itself may be the cause, so the job fails as before.
+   */
+  modelDevice?: () => DeviceInfo | null;
 }
 
 /** A file job's transcript and how its speech was found. */
@@ -46,25 +53,48 @@ export async function runFileJob(
 ): Promise<FileJobTranscript> {
   const { maxWindowSec = FILE_WINDOW_SEC, ...decodeOptions } = options;
   // Reading and planning use no model: outside the lane, beside a decode.
-  const opened = await deps.request(
+  const open = () => deps.request(
     { op: 'fileOpen', path, sampleRate: model.sampleRate, maxWindowSec, align: model.hopLength * model.subsamplingFactor, vad: how.vad },
     { signal: how.signal },
   );
+  const opened = await open();
+  let handle = opened.handle;
+  let resumed = false;
   const parts: EngineTranscript[] = [];
   const totalSec = opened.samples / opened.sampleRate;
   how.onProgress?.(0, { doneSec: 0, totalSec });
   try {
     for (let index = 0; index < opened.windows.length; index += 1) {
-      parts.push(await fileStep(deps, opened.handle, index, decodeOptions, how.signal));
+      const device = deps.modelDevice?.() ?? null;
+      try {
+        parts.push(await fileStep(deps, handle, index, decodeOptions, how.signal));
+      } catch (error) {
+        if ((error as CodedError).code !== 'ENGINE_CRASHED' || resumed || !device || device.type === 'cpu') throw error;
+        // Once per job: the restarted engine (the model on the next device) reads the file again. Its plan is
+        // the same (the same file, options and VAD), so the windows decoded so far are kept.
+        resumed = true;
+        deps.log.warn(`${path}: the engine stopped during window ${index + 1} of ${opened.windows.length} on ${device.name}; ` +
+          'reading the file again to go on from that window');
+        const again = await open();
+        handle = again.handle;
+        if (!samePlan(again, opened)) throw error;
+        index -= 1;
+        continue;
+      }
       const end = opened.windows[index]!.end;
       how.onProgress?.(opened.samples === 0 ? 1 : end / opened.samples, { doneSec: end / opened.sampleRate, totalSec });
     }
   } finally {
-    deps.request({ op: 'fileClose', handle: opened.handle }).catch(() => undefined);
+    deps.request({ op: 'fileClose', handle }).catch(() => undefined);
   }
   const decodedSamples = opened.windows.reduce((n, w) => n + (w.end - w.begin), 0);
   const speechCut: FileSpeechCut = { ...opened.speechCut, decodedSec: opened.sampleRate > 0 ? decodedSamples / opened.sampleRate : 0 };
   return { ...joinWindows(parts, opened.samples / opened.sampleRate, model), speechCut };
+}
+
+/** The same windows over the same samples: a job resumed on a second reading keeps the windows decoded before. */
+function samePlan(a: EngineFileHandle, b: EngineFileHandle): boolean {
+  return a.samples === b.samples && a.windows.length === b.windows.length && a.windows.every((w, i) => w.begin === b.windows[i]!.begin && w.end === b.windows[i]!.end);
 }
 
 /** One window of a file job, one lane step. */
