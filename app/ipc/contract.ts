@@ -127,6 +127,11 @@ export interface DeviceSelfTest {
   detail: string;
   /** How fast each side decoded the fixed signal (absent when the test failed: a wrong device's speed means nothing). */
   speed?: SelfTestSpeed;
+  /**
+   * The model file the test ran. Its speed is that model's: Auto passes over a device measured slower than the CPU
+   * only while that model is loaded (another model, another size or weight type, may run faster there).
+   */
+  model?: string;
 }
 
 /**

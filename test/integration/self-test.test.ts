@@ -86,6 +86,7 @@ test('on demand on the CPU: the normal path matches the scheduler path, with rea
   assert.equal(speed.audioMs, 1000);
   assert.ok(speed.deviceMs > 0 && speed.referenceMs > 0 && speed.deviceMs + speed.referenceMs < result.durationMs, JSON.stringify(result));
   assert.deepEqual(state.selfTests[0]?.speed, speed, 'the Devices view gets the figures');
+  assert.equal(state.selfTests[0]?.model, services.engine.loadedModel?.path, 'what the speed is true for: the model it ran');
   assert.deepEqual(state.autoSkipped, [], 'the CPU is never passed over for being slower than itself');
   assert.equal(state.preparing, null, 'the CPU needs no preparation');
   assert.deepEqual(state.prepared, []);

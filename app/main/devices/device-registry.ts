@@ -141,10 +141,16 @@ export class DeviceRegistry {
     };
   }
 
-  /** Working devices whose last self-test measured them slower than the CPU. */
+  /**
+   * Working devices whose last self-test measured them slower than the CPU with the model loaded now (a verdict
+   * from another model is that model's: a bigger one may run faster on the GPU, and the CPU it moved to is never
+   * tested again on its own, so an old verdict would keep the GPU out for good).
+   */
   private slowerDevices(): DeviceSkipped[] {
     const out: DeviceSkipped[] = [];
+    const loaded = this.opts.engine.loadedModel?.path;
     for (const test of this.selfTests.values()) {
+      if (test.model !== undefined && loaded !== undefined && test.model !== loaded) continue;
       const reason = slowerThanCpu(test);
       if (reason) out.push({ name: test.device, reason });
     }

@@ -141,8 +141,10 @@ export class DeviceCheck {
    * Reports a self-test; after a failure on the device in use, reloads the model on the registry's next
    * choice (asked after the report, so the failed device is already excluded). True when it reloaded.
    */
-  async settle(result: DeviceSelfTest, internal: boolean): Promise<boolean> {
+  async settle(tested: DeviceSelfTest, internal: boolean): Promise<boolean> {
     const { residency, log } = this.deps;
+    // What the speed is true for: the registry applies a "slower than the CPU" verdict to this model only.
+    const result: DeviceSelfTest = residency.path ? { ...tested, model: residency.path } : tested;
     this.deps.emitSelfTest(result);
     const figures = `relative error ${result.relL2 ?? 'n/a'}, tokens ${result.tokensMatch ? 'equal' : 'differ'}, ${result.durationMs} ms`;
     if (result.passed) {

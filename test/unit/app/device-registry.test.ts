@@ -240,3 +240,20 @@ test('a CPU the user named stays the device after it failed (an engine death dur
     await done();
   }
 });
+
+test('a device measured slower than the CPU is passed over for that model only: another model loaded, Auto tries it again', async () => {
+  const { registry: reg, engine, done } = await registry(TWO_GPUS, 'auto');
+  try {
+    engine.loadedModel = { path: '/models/small-q8.gguf' } as ModelInfo;
+    engine.fire('selfTest', { ...slower('Vulkan0'), model: '/models/small-q8.gguf' });
+    assert.equal(reg.autoSkips('Vulkan0'), true);
+    assert.equal(reg.effectiveDevice(), 'Vulkan1', 'with the model it was measured with: passed over');
+    engine.loadedModel = { path: '/models/large-f16.gguf' } as ModelInfo;
+    assert.equal(reg.autoSkips('Vulkan0'), false, 'another model: the old verdict says nothing about it');
+    assert.equal(reg.effectiveDevice(), undefined, 'the engine\'s own choice again (its load-time self-test measures it anew)');
+    engine.loadedModel = { path: '/models/small-q8.gguf' } as ModelInfo;
+    assert.equal(reg.effectiveDevice(), 'Vulkan1', 'back to the first model: its verdict holds again');
+  } finally {
+    await done();
+  }
+});
