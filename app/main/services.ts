@@ -70,7 +70,9 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     const s = settings.get();
     return { device: late.devices?.effectiveDevice(), threads: s.threads || autoThreads(), weightType: s.weightType };
   };
-  const reloadModel = modelReloader(engine, loadOptions);
+  // Every load asks the registry again when it runs (EngineHost.loadModel's deviceAtLoad).
+  const deviceAtLoad = (): string | undefined => late.devices?.effectiveDevice();
+  const reloadModel = modelReloader(engine, loadOptions, deviceAtLoad);
   const devices = new DeviceRegistry({
     engine, settings, bus, log: log.child('devices'), reloadModel,
     // The engine (inline, or a child with this process's environment) reads the same variable.
@@ -158,7 +160,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
   };
   const loadModel = async (file: string, modelId: string | null = null): Promise<void> => {
     const installedId = modelId ?? (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === path.resolve(file))?.id ?? null;
-    await engine.loadModel(file, { ...loadOptions(), modelId: installedId });
+    await engine.loadModel(file, { ...loadOptions(), modelId: installedId, deviceAtLoad });
     await followModel();
   };
   // A file the user opened: loaded, then listed by reference and made active, so it is not forgotten (issue 44 item 1).
@@ -166,7 +168,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     const absolute = path.resolve(file);
     await checkOpenedFile(absolute);
     const installedId = (await models.listInstalled()).find((m) => path.resolve(models.modelPath(m.id)) === absolute)?.id ?? null;
-    const info = await engine.loadModel(absolute, { ...loadOptions(), modelId: installedId });
+    const info = await engine.loadModel(absolute, { ...loadOptions(), modelId: installedId, deviceAtLoad });
     await followModel();
     if (installedId) await models.setActive(installedId);
     else {
@@ -282,7 +284,7 @@ function createEngineHost(
  * DeviceRegistry.select must wait for the model to be on the new device. A reload with exactly the
  * options of the one in flight joins it, so each switch loads the model once.
  */
-function modelReloader(engine: EngineHost, loadOptions: () => EngineLoadOptions): () => Promise<void> {
+function modelReloader(engine: EngineHost, loadOptions: () => EngineLoadOptions, deviceAtLoad: () => string | undefined): () => Promise<void> {
   let reloading: { key: string; done: Promise<void> } | null = null;
   return () => {
     const current = engine.loadedModel;
@@ -290,7 +292,8 @@ function modelReloader(engine: EngineHost, loadOptions: () => EngineLoadOptions)
     const options = { ...loadOptions(), modelId: engine.status().modelId };
     const key = JSON.stringify([current.path, options]);
     if (reloading?.key === key) return reloading.done;
-    const entry = { key, done: engine.loadModel(current.path, options).then(() => undefined) };
+    // The key holds the device as queued (a reload for another choice is another reload); the load asks again when it runs.
+    const entry = { key, done: engine.loadModel(current.path, { ...options, deviceAtLoad }).then(() => undefined) };
     reloading = entry;
     const clear = (): void => {
       if (reloading === entry) reloading = null;

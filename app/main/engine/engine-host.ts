@@ -309,9 +309,21 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
 
   // ------------------------------------------------------------ public operations
 
-  async loadModel(path: string, options: EngineLoadOptions & { modelId?: string | null } = {}): Promise<ModelInfo> {
-    const { modelId = null, ...loadOptions } = options;
+  async loadModel(
+    path: string,
+    options: EngineLoadOptions & {
+      modelId?: string | null;
+      /**
+       * The device, asked when the load runs rather than when it was queued: a decode ahead of it in the lane may
+       * fail over meanwhile (its device marked failed, the model moved), and a device chosen before that — or Auto,
+       * which would pick the same GPU again — would put the model back on the device that just failed.
+       */
+      deviceAtLoad?: () => string | undefined;
+    } = {},
+  ): Promise<ModelInfo> {
+    const { modelId = null, deviceAtLoad, ...queued } = options;
     return this.inLane(PRIORITY.load, async () => {
+      const loadOptions = deviceAtLoad ? { ...queued, device: deviceAtLoad() } : queued;
       const info = await this.residency.load({ path, options: loadOptions, reason: 'user', modelId });
       // Still 'loading': a model on a device that computes wrong is not ready. If the engine dies during the
       // test, the error goes to the caller and the crash path marks the device and reloads elsewhere.

@@ -176,3 +176,25 @@ test('a call the caller cancelled stays cancelled (no re-run after a move)', asy
     await host.dispose();
   }
 });
+
+test('a load queued behind a decode that fails over asks for its device when it runs: the model is not put back on the GPU that just failed', async () => {
+  const seen: Seen = { loads: [], done: [] };
+  const failed = new Set<string>();
+  const registryChoice = (): string | undefined => (failed.size > 0 ? 'CPU' : undefined);
+  const host = new EngineHost({ mode: 'inline', log: nullLogger, transport: scriptedEngine({ windowMs: 60, liveMs: 60, loadMs: 10 }, seen), deviceAfterCrash: registryChoice });
+  host.on('deviceFailed', ({ device }) => failed.add(device));
+  try {
+    await host.start();
+    await host.loadModel('/scripted.gguf');
+    assert.equal(host.loadedModel?.device.device.name, 'Vulkan0');
+    const final = host.transcribe(pcm, {}, { priority: 'final' });
+    await new Promise((r) => setTimeout(r, 10));
+    // A settings change (threads) queues a reload while the final runs on the GPU; Auto's choice then is "the engine's" (the GPU).
+    const reload = host.loadModel('/scripted.gguf', { device: registryChoice(), threads: 3, deviceAtLoad: registryChoice });
+    await Promise.all([final, reload]);
+    assert.deepEqual(seen.loads, [undefined, 'CPU', 'CPU'], 'the failover\'s load, then the queued reload, both on the CPU');
+    assert.equal(host.loadedModel?.device.device.name, 'CPU');
+  } finally {
+    await host.dispose();
+  }
+});
