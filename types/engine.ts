@@ -52,6 +52,11 @@ export interface DeviceSelection {
   device: DeviceInfo;
   /** The request could not be honoured; `reason` says why. */
   fellBack: boolean;
+  /**
+   * It fell back because the device has too little free memory for this model's weights: the device works (a
+   * smaller model or weight type may fit), so it is not marked failed.
+   */
+  noRoom?: boolean;
   reason: string;
 }
 

@@ -71,7 +71,7 @@ async function createServicesLocked(options: ServicesOptions, lock: InstanceLock
     return { device: late.devices?.effectiveDevice(), threads: s.threads || autoThreads(), weightType: s.weightType };
   };
   // Every load asks the registry again when it runs (EngineHost.loadModel's deviceAtLoad).
-  const deviceAtLoad = (): string | undefined => late.devices?.effectiveDevice();
+  const deviceAtLoad = (path: string): string | undefined => late.devices?.effectiveDevice(path);
   const reloadModel = modelReloader(engine, loadOptions, deviceAtLoad);
   const devices = new DeviceRegistry({
     engine, settings, bus, log: log.child('devices'), reloadModel,
@@ -284,7 +284,7 @@ function createEngineHost(
  * DeviceRegistry.select must wait for the model to be on the new device. A reload with exactly the
  * options of the one in flight joins it, so each switch loads the model once.
  */
-function modelReloader(engine: EngineHost, loadOptions: () => EngineLoadOptions, deviceAtLoad: () => string | undefined): () => Promise<void> {
+function modelReloader(engine: EngineHost, loadOptions: () => EngineLoadOptions, deviceAtLoad: (path: string) => string | undefined): () => Promise<void> {
   let reloading: { key: string; done: Promise<void> } | null = null;
   return () => {
     const current = engine.loadedModel;

@@ -71,6 +71,7 @@ Napi::Object to_js(Napi::Env env, const parakeet::DeviceSelection & s) {
     o.Set("source", s.source);
     o.Set("device", to_js(env, s.device));
     o.Set("fellBack", s.fell_back);
+    if (s.no_room) o.Set("noRoom", true);
     o.Set("reason", s.reason);
     return o;
 }

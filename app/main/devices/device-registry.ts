@@ -66,6 +66,8 @@ export class DeviceRegistry {
   private readonly failed: DeviceFailure[] = [];
   /** The last self-test per device, keyed by lower-case name, in the order devices were first tested. */
   private readonly selfTests = new Map<string, DeviceSelfTest>();
+  /** Devices that had too little free memory for a model's weights, keyed by lower-case name and model path. */
+  private readonly noRoom = new Map<string, DeviceSkipped>();
   private lastSent = '';
   /** A GPU's first use in the engine process (pipeline compilation), while it runs. */
   private preparing: DevicePreparing | null = null;
@@ -146,14 +148,15 @@ export class DeviceRegistry {
    * from another model is that model's: a bigger one may run faster on the GPU, and the CPU it moved to is never
    * tested again on its own, so an old verdict would keep the GPU out for good).
    */
-  private slowerDevices(): DeviceSkipped[] {
+  private slowerDevices(path = this.opts.engine.loadedModel?.path): DeviceSkipped[] {
     const out: DeviceSkipped[] = [];
-    const loaded = this.opts.engine.loadedModel?.path;
     for (const test of this.selfTests.values()) {
-      if (test.model !== undefined && loaded !== undefined && test.model !== loaded) continue;
+      if (test.model !== undefined && path !== undefined && test.model !== path) continue;
       const reason = slowerThanCpu(test);
       if (reason) out.push({ name: test.device, reason });
     }
+    // A device without room for this model's weights: it works, and another model may fit.
+    for (const [key, skipped] of this.noRoom) if (path !== undefined && key.endsWith(`\n${path}`)) out.push({ ...skipped });
     return out;
   }
 
@@ -192,17 +195,29 @@ export class DeviceRegistry {
   }
 
   /**
-   * The loaded model fell back to the CPU because its device could not start (a driver without the device,
-   * out of memory: ComputeBackend's fallback): that device is marked failed like one that failed a decode,
-   * so the next load goes to the next device instead of trying it again. A fallback from a name that is no
-   * device here, or from an accelerator, is no device failure.
+   * The loaded model fell back to the CPU because its device could not start (a driver without the device:
+   * ComputeBackend's fallback): that device is marked failed like one that failed a decode, so the next load
+   * goes to the next device instead of trying it again. A device with too little free memory for the weights
+   * (`noRoom`) works: it is passed over for that model only. A fallback from a name that is no device here, or
+   * from an accelerator, is no device failure.
    */
   private noteStartFailure(): void {
-    const selection = this.opts.engine.loadedModel?.device;
-    if (!selection?.fellBack || selection.device.type !== 'cpu') return;
+    const model = this.opts.engine.loadedModel;
+    const selection = model?.device;
+    if (!model || !selection?.fellBack || selection.device.type !== 'cpu') return;
     const wanted = selection.requested || this.autoChoice();
     const device = wanted ? this.devices.find((d) => same(d.name, wanted)) : undefined;
     if (!device || device.type === 'cpu' || device.type === 'accel' || this.isFailed(device.name)) return;
+    if (selection.noRoom) {
+      // Not a broken device: too little free memory for this model. Auto passes over it for this model only.
+      const key = `${device.name.toLowerCase()}\n${model.path}`;
+      if (this.noRoom.has(key)) return;
+      this.noRoom.set(key, { name: device.name, reason: `too little free memory for this model's weights (${model.name || model.path})` });
+      this.opts.log.warn(`${device.name}: ${selection.reason}`);
+      this.opts.bus.emit('notice', engineNotices.deviceNoRoom(device.name));
+      this.announce();
+      return;
+    }
     this.markFailed(device.name, `it could not start (${selection.reason})`);
     // Said once, when it happens: the model is on the CPU now, which the user did not choose (or Auto did not expect).
     this.opts.bus.emit('notice', engineNotices.deviceCouldNotStart(device.name, selection.reason));
@@ -227,16 +242,17 @@ export class DeviceRegistry {
    * The device to load on: the user's choice unless it is a GPU that failed in this run; otherwise (or for 'auto' once
    * something failed or measured slower than the CPU) the engine's automatic order without those devices,
    * ending at the CPU, which stays the last resort even if it failed too. undefined = let the engine choose
-   * (nothing failed or was skipped).
+   * (nothing failed or was skipped). `forPath`: the model about to be loaded (the verdicts that hold per model
+   * are that model's; default the loaded one).
    */
-  effectiveDevice(): string | undefined {
+  effectiveDevice(forPath?: string): string | undefined {
     const named = this.named();
     // A named CPU stays the choice even when it failed (the engine died during a CPU decode, its self-test):
     // it is the last resort anyway, and moving a user who chose the CPU onto a GPU they avoided is no recovery.
     const keep = named && (!this.isFailed(named.name) || this.isCpu(named.name));
     // A device named in the environment: the engine reads it itself (and says so in its reason).
     if (named && keep) return named.from === 'settings' ? named.name : undefined;
-    const slower = this.slowerDevices();
+    const slower = this.slowerDevices(forPath ?? this.opts.engine.loadedModel?.path);
     if (this.failed.length === 0 && slower.length === 0) return undefined;
     const passedOver = (name: string): boolean => this.isFailed(name) || slower.some((d) => same(d.name, name));
     for (const type of AUTO_ORDER) {

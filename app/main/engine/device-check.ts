@@ -157,7 +157,13 @@ export class DeviceCheck {
       this.deps.emitNotice(engineNotices.selfTestFailed(result.device, result.detail));
       return false;
     }
-    const options: EngineLoadOptions = { ...residency.options, device: this.deps.nextDevice() };
+    const next = this.deps.nextDevice();
+    if (same(result.device, 'CPU') && (next === undefined || same(next, 'CPU'))) {
+      // The CPU stays (a CPU the user named, or nothing else left): a reload onto itself would change nothing.
+      this.deps.emitNotice(engineNotices.cpuSelfTestFailed(result.detail));
+      return false;
+    }
+    const options: EngineLoadOptions = { ...residency.options, device: next };
     try {
       await residency.load({ path: residency.path, options, reason: 'self-test', internal });
     } catch (error) {

@@ -318,12 +318,13 @@ export class EngineHost extends TypedEmitter<EngineHostEvents> {
        * fail over meanwhile (its device marked failed, the model moved), and a device chosen before that — or Auto,
        * which would pick the same GPU again — would put the model back on the device that just failed.
        */
-      deviceAtLoad?: () => string | undefined;
+      deviceAtLoad?: (path: string) => string | undefined;
     } = {},
   ): Promise<ModelInfo> {
     const { modelId = null, deviceAtLoad, ...queued } = options;
     return this.inLane(PRIORITY.load, async () => {
-      const loadOptions = deviceAtLoad ? { ...queued, device: deviceAtLoad() } : queued;
+      // Asked for this file: verdicts that hold per model (slower than the CPU, no room) are the file's, not the loaded model's.
+      const loadOptions = deviceAtLoad ? { ...queued, device: deviceAtLoad(path) } : queued;
       const info = await this.residency.load({ path, options: loadOptions, reason: 'user', modelId });
       // Still 'loading': a model on a device that computes wrong is not ready. If the engine dies during the
       // test, the error goes to the caller and the crash path marks the device and reloads elsewhere.

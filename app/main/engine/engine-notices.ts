@@ -41,6 +41,17 @@ export const engineNotices = {
     };
   },
 
+  /** The CPU failed its self-test and stays in use: it is the last resort, or the device the user chose. */
+  cpuSelfTestFailed(detail: string): Notice {
+    return {
+      level: 'warning',
+      code: 'DEVICE_SELF_TEST_FAILED',
+      message: `The self-test of the CPU failed: ${detail}. The model stays on the CPU (the device you chose, or the only one left), ` +
+        'so its results may be wrong.',
+      action: 'Report it with the diagnostics from Settings › About (Copy diagnostics); a GPU, if this machine has one, can be chosen in Devices.',
+    };
+  },
+
   /** The device in use failed and the model moved to `now`. */
   selfTestFailedMoved(device: string, detail: string, now: string): Notice {
     return {
@@ -79,6 +90,16 @@ export const engineNotices = {
       code: 'DEVICE_FAILED',
       message: `${device} could not start (${why}), so the model runs on the CPU. ${device} is marked unusable for this run.`,
       action: 'Check its driver (the log file has details) and restart the app to try it again, or choose the CPU in Devices.',
+    };
+  },
+
+  /** The model did not fit in the GPU's free memory; it runs on the CPU and the GPU stays usable for others. */
+  deviceNoRoom(device: string): Notice {
+    return {
+      level: 'warning',
+      code: 'DEVICE_NO_ROOM',
+      message: `${device} has too little free memory for this model's weights, so the model runs on the CPU. Other models still go to ${device}.`,
+      action: `A smaller model, or a smaller weight type in Settings, may fit on ${device}; the log file has the figures.`,
     };
   },
 

@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import { aborted, type RequestHow } from './engine-rpc.js';
 import type { LaneJobOptions } from './priority-lane.js';
 import type { EngineFileHandle, EngineRequest, EngineResponseMap, EngineTranscribeOptions, EngineTranscript, EngineVadOptions } from '../../engine-process/protocol.js';
-import type { CodedError } from '../../../types/errors.js';
+import { CodedError } from '../../../types/errors.js';
 
 /**
  * Longest window of a file job (s): one lane step. The engine plans the cut points (windows.ts, the same
@@ -58,21 +58,30 @@ export async function runFileJob(
     { signal: how.signal },
   );
   const opened = await open();
-  let handle = opened.handle;
-  let resumed = false;
+  let handle: number | null = opened.handle;
+  /** The device the engine died on when the job was resumed (once). */
+  let resumed: string | null = null;
   const parts: EngineTranscript[] = [];
   const totalSec = opened.samples / opened.sampleRate;
   how.onProgress?.(0, { doneSec: 0, totalSec });
   try {
     for (let index = 0; index < opened.windows.length; index += 1) {
-      const device = deps.modelDevice?.() ?? null;
+      const step: { device: DeviceInfo | null } = { device: null };
       try {
-        parts.push(await fileStep(deps, handle, index, decodeOptions, how.signal));
+        parts.push(await fileStep(deps, handle, index, decodeOptions, how.signal, step));
       } catch (error) {
-        if ((error as CodedError).code !== 'ENGINE_CRASHED' || resumed || !device || device.type === 'cpu') throw error;
+        if ((error as CodedError).code !== 'ENGINE_CRASHED') throw error;
+        // The dead engine's handle is gone, and handle numbers start again in the new one: never close it there.
+        handle = null;
+        const device = step.device;
+        if (resumed) {
+          throw new CodedError('ENGINE_CRASHED', `${(error as Error).message} (the second time for this file: it had been read again ` +
+            `after the engine stopped on ${resumed}, so the file itself may cause it)`);
+        }
+        if (!device || device.type === 'cpu') throw error;
         // Once per job: the restarted engine (the model on the next device) reads the file again. Its plan is
         // the same (the same file, options and VAD), so the windows decoded so far are kept.
-        resumed = true;
+        resumed = device.name;
         deps.log.warn(`${path}: the engine stopped during window ${index + 1} of ${opened.windows.length} on ${device.name}; ` +
           'reading the file again to go on from that window');
         const again = await open();
@@ -85,7 +94,7 @@ export async function runFileJob(
       how.onProgress?.(opened.samples === 0 ? 1 : end / opened.samples, { doneSec: end / opened.sampleRate, totalSec });
     }
   } finally {
-    deps.request({ op: 'fileClose', handle }).catch(() => undefined);
+    if (handle !== null) deps.request({ op: 'fileClose', handle }).catch(() => undefined);
   }
   const decodedSamples = opened.windows.reduce((n, w) => n + (w.end - w.begin), 0);
   const speechCut: FileSpeechCut = { ...opened.speechCut, decodedSec: opened.sampleRate > 0 ? decodedSamples / opened.sampleRate : 0 };
@@ -98,12 +107,17 @@ function samePlan(a: EngineFileHandle, b: EngineFileHandle): boolean {
 }
 
 /** One window of a file job, one lane step. */
-async function fileStep(deps: FileJobDeps, handle: number, index: number, options: EngineTranscribeOptions, signal?: AbortSignal): Promise<EngineTranscript> {
+async function fileStep(
+  deps: FileJobDeps, handle: number, index: number, options: EngineTranscribeOptions, signal: AbortSignal | undefined,
+  step: { device: DeviceInfo | null },
+): Promise<EngineTranscript> {
   // Cancelled between two windows: the abort event has fired already, so look before sending.
   if (signal?.aborted) throw aborted();
   return deps.inLane(async () => {
     if (signal?.aborted) throw aborted();
     await deps.reloadIfIdle();
+    // In the lane, right before the window: the device it runs on (a failover ahead of it in the lane may have moved the model).
+    step.device = deps.modelDevice?.() ?? null;
     const maxThreads = deps.windowThreads();
     const result = await deps.request({ op: 'fileWindow', handle, index, options: maxThreads ? { ...options, maxThreads } : options }, { signal });
     deps.ran(result.devicesRan);

@@ -180,9 +180,9 @@ export class MeetingTrack {
       if (this.finished) return;
       this.maybePartial(performance.now());
       this.releaseOld();
-    }, (reason, fellBack) => {
+    }, (reason, fallback) => {
       this.opts.log.warn(`track ${this.track}: ${reason}`);
-      if (fellBack) this.opts.onProblem('VAD_FALLBACK', vadFallbackMessage('this track', reason));
+      if (fallback) this.opts.onProblem('VAD_FALLBACK', vadFallbackMessage('meeting track', fallback.cause));
     }, opts.reopenVad
       ? { open: opts.reopenVad, audio: (from, to) => this.store.read(from, to) }
       : undefined);

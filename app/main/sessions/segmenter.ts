@@ -120,8 +120,8 @@ export function windowDb(samples: Float32Array, from: number, to: number): numbe
 export class Segmenter {
   private readonly win: number;
   private readonly onsetWindows: number;
-  /** External detector: windows an onset must last before its segment opens. */
-  private readonly minSpeechWindows: number;
+  /** External detector: samples an onset must span before its segment opens (files compare the same length). */
+  private readonly minSpeech: number;
   /** External detector: samples below the release level that end an onset. */
   private readonly minSilence: number;
   private readonly pause: number;
@@ -186,7 +186,8 @@ export class Segmenter {
     const sr = this.opts.sampleRate;
     this.win = Math.round((sr * this.opts.windowMs) / 1000);
     this.onsetWindows = Math.max(1, Math.round(this.opts.onsetMs / this.opts.windowMs));
-    this.minSpeechWindows = Math.max(this.onsetWindows, Math.round(this.opts.minSpeechMs / this.opts.windowMs));
+    // In samples, as vad-segments.ts compares a file's segment (rounding to windows kept 160–191 ms of speech at 170).
+    this.minSpeech = Math.max(this.onsetWindows * this.win, (sr * this.opts.minSpeechMs) / 1000);
     this.minSilence = Math.round((sr * this.opts.minSilenceMs) / 1000);
     this.pause = Math.round((sr * this.opts.pauseMs) / 1000);
     this.cap = Math.round(sr * this.opts.maxSegmentSec);
@@ -324,7 +325,7 @@ export class Segmenter {
    * segment is measured so: live and files keep the same speech).
    */
   private get onsetLongEnough(): boolean {
-    return this.external ? this.onsetSpeechEnd - this.onsetStart >= this.minSpeechWindows * this.win : this.onsetCount >= this.onsetWindows;
+    return this.external ? this.onsetSpeechEnd - this.onsetStart >= this.minSpeech : this.onsetCount >= this.onsetWindows;
   }
 
   private stepAndAdvance(db: number, speech: boolean | null, events: SegmentEvent[], sure = true): void {

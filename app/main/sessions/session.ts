@@ -221,10 +221,10 @@ export class DictationSession {
       for (const event of events) this.onSegmentEvent(event, now);
       this.feedStream();
       this.maybePartial(now);
-    }, (reason, fellBack) => {
+    }, (reason, fallback) => {
       this.opts.log.warn(`session ${this.id}: ${reason}`);
       // The energy VAD types words into noise that Silero kept out: the user hears of it, not only the log.
-      if (fellBack) this.notify({ code: 'VAD_FALLBACK', message: vadFallbackMessage('this dictation', reason) });
+      if (fallback) this.notify({ code: 'VAD_FALLBACK', message: vadFallbackMessage('dictation', fallback.cause) });
     }, opts.reopenVad
       ? { open: opts.reopenVad, audio: (from, to) => this.store.read(from, to) }
       : undefined);

@@ -35,10 +35,12 @@ const SESSION_VAD_RATE = 16_000;
  */
 export const MAX_REOPENS = 3;
 
-/** What a source tells the user when the energy VAD takes over from Silero for the rest of it (`what` is its reason). */
-export function vadFallbackMessage(source: 'this dictation' | 'this track', what: string): string {
-  return `The Silero voice-activity detector stopped for ${source} (${what.replace(/; the energy VAD takes over$/, '')}); ` +
-    'the energy detector cuts the rest of it and may turn noise into words. A new recording uses Silero again while the engine runs it (Devices says).';
+/** What a source tells the user when the energy VAD takes over from Silero for the rest of it (`cause`: why Silero stopped). */
+export function vadFallbackMessage(source: 'dictation' | 'meeting track', cause: string): string {
+  const rest = source === 'dictation'
+    ? 'the rest of this dictation and may turn noise into words. The next dictation uses Silero again if the engine still runs it (Devices shows the detector in use).'
+    : 'the rest of this meeting\'s audio from this source and may turn noise into words.';
+  return `Silero voice detection stopped (${cause}): the energy detector cuts ${rest}`;
 }
 
 export class VadFeed {
@@ -55,10 +57,10 @@ export class VadFeed {
     vad: SessionVad | null,
     private readonly onEvents: (events: SegmentEvent[]) => void,
     /**
-     * Says what happened to the VAD: a stream replaced (`fellBack` false: the source logs it), or the energy VAD
-     * taking over for the rest of the source (`fellBack` true: the source also tells the user).
+     * Says what happened to the VAD: a stream replaced (no `fallback`: the source logs it), or the energy VAD
+     * taking over for the rest of the source (`fallback.cause`: why Silero stopped; the source also tells the user).
      */
-    private readonly onReport: (what: string, fellBack: boolean) => void,
+    private readonly onReport: (what: string, fallback?: { cause: string }) => void,
     private readonly reopen?: VadReopen,
   ) {
     this.vad = vad;
@@ -78,14 +80,15 @@ export class VadFeed {
     this.queue = this.queue.then(() => verdicts).then(
       (probabilities) => {
         if (generation !== this.generation || this.ended || !this.segmenter.usesExternalDetector) return;
-        this.reopens = 0;
+        // Audio decided by this stream (a push shorter than a window decides nothing): the failures in a row end.
+        if (probabilities.length > 0) this.reopens = 0;
         this.onEvents(this.segmenter.decide(probabilities));
       },
       (error: unknown) => {
         if (generation !== this.generation || this.ended || !this.segmenter.usesExternalDetector) return;
         const message = (error as Error).message;
         if (this.replace(message)) return;
-        this.onReport(`the Silero VAD failed (${message}); the energy VAD takes over`, true);
+        this.onReport(`the Silero VAD failed (${message}); the energy VAD takes over`, { cause: message });
         this.onEvents(this.segmenter.fallBackToEnergy());
       },
     );
@@ -110,7 +113,7 @@ export class VadFeed {
     this.vad = next;
     this.generation += 1;
     const from = this.segmenter.decidedSamples, to = this.segmenter.samples;
-    this.onReport(`the Silero VAD stream failed (${why}); a new one takes over from ${(from / SESSION_VAD_RATE).toFixed(2)} s`, false);
+    this.onReport(`the Silero VAD stream failed (${why}); a new one takes over from ${(from / SESSION_VAD_RATE).toFixed(2)} s`);
     if (to > from) this.apply(next.push(this.reopen.audio(from, to)), this.generation);
     return true;
   }

@@ -310,8 +310,10 @@ void Encoder::subsample_padded(const MelSpectrogram & mel, int mel_frames, int &
                     }
                 },
                 abort, profile, "subsampling"));
-        // Keep the tile's interior rows [r0, r1).
-        ggml_backend_tensor_get(x, subsampled.data() + size_t(r0) * D, size_t(margin) * D * sizeof(float), size_t(r1 - r0) * D * sizeof(float));
+        // Keep the tile's interior rows [r0, r1). A read from a lost GPU throws: the device's failure (device_work).
+        backend_.device_work("reading the subsampling's output", [&] {
+            ggml_backend_tensor_get(x, subsampled.data() + size_t(r0) * D, size_t(margin) * D * sizeof(float), size_t(r1 - r0) * D * sizeof(float));
+        });
     }
 }
 
@@ -400,15 +402,18 @@ void Encoder::run_layers(const std::vector<float> & subsampled, int frames, int 
     out.encoded.clear();  // `out` may be a reused one (EncoderBuffers): nothing of its last run stays
     out.head.clear();
     out.head_dim = 0;
-    if (keep_encoded) {
-        out.encoded.resize(size_t(out_frames) * hp_.d_model);
-        ggml_backend_tensor_get(x, out.encoded.data(), 0, out.encoded.size() * sizeof(float));
-    }
-    if (head_out != nullptr) {
-        out.head_dim = int(head_out->ne[0]);
-        out.head.resize(size_t(out_frames) * out.head_dim);
-        ggml_backend_tensor_get(head_out, out.head.data(), 0, out.head.size() * sizeof(float));
-    }
+    // A read from a lost GPU throws: the device's failure (device_work), as a failed compute is.
+    backend_.device_work("reading the encoder's output", [&] {
+        if (keep_encoded) {
+            out.encoded.resize(size_t(out_frames) * hp_.d_model);
+            ggml_backend_tensor_get(x, out.encoded.data(), 0, out.encoded.size() * sizeof(float));
+        }
+        if (head_out != nullptr) {
+            out.head_dim = int(head_out->ne[0]);
+            out.head.resize(size_t(out_frames) * out.head_dim);
+            ggml_backend_tensor_get(head_out, out.head.data(), 0, out.head.size() * sizeof(float));
+        }
+    });
 }
 
 }  // namespace parakeet

@@ -159,7 +159,8 @@ std::shared_ptr<Model> Model::load(const std::string & path, const LoadParams & 
         cpu.requested = selection.requested;
         cpu.source = selection.source;
         cpu.fell_back = true;
-        cpu.reason = "device '" + device + "' could not hold the model's weights (" + no_room + "); using the CPU";
+        cpu.no_room = true;
+        cpu.reason = "device '" + device + "' has too little free memory for this model's weights (" + no_room + "); using the CPU";
         selection = cpu;
         log_line(LogLevel::Warn, selection.reason);
         impl->backend = std::make_unique<ComputeBackend>(selection, params.n_threads, params.always_schedule);

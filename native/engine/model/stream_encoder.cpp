@@ -117,8 +117,12 @@ void StreamEncoder::fill_positions() {
         throw Error(ErrorCode::OutOfMemory, "not enough memory on " + backend_.device_name() + " for a stream's positional projections");
     }
     const std::vector<float> rows = relative_positions(keys, hp_.d_model);
-    ggml_backend_tensor_set(pos, rows.data(), 0, rows.size() * sizeof(float));
-    if (ggml_backend_graph_compute(backend_.backend(), graph) != GGML_STATUS_SUCCESS) {
+    ggml_status status = GGML_STATUS_SUCCESS;
+    backend_.device_work("preparing a stream", [&] {
+        ggml_backend_tensor_set(pos, rows.data(), 0, rows.size() * sizeof(float));
+        status = ggml_backend_graph_compute(backend_.backend(), graph);
+    });
+    if (status != GGML_STATUS_SUCCESS) {
         throw Error(ErrorCode::DeviceUnavailable, "the compute device " + backend_.device_name() + " failed while preparing a stream");
     }
 }
@@ -207,12 +211,12 @@ int StreamEncoder::step(const float * mel_rows, int rows, int drop, std::vector<
             if (!visible) mask_[size_t(i) * size_t(keys) + size_t(j)] = -std::numeric_limits<float>::infinity();
         }
     }
-    ggml_backend_tensor_set(g.mel, mel_rows, 0, size_t(rows) * size_t(hp_.n_mels) * sizeof(float));
-    ggml_backend_tensor_set(g.mask, mask_.data(), 0, mask_.size() * sizeof(float));
-    if (g.onehot != nullptr) ggml_backend_tensor_set(g.onehot, g.onehot_rows.data(), 0, g.onehot_rows.size() * sizeof(float));
     ggml_status status = GGML_STATUS_SUCCESS;
     // A driver's exception (a lost device) is the device's failure, as a failed status is (ComputeBackend::device_work).
     backend_.device_work("running a streaming chunk", [&] {
+        ggml_backend_tensor_set(g.mel, mel_rows, 0, size_t(rows) * size_t(hp_.n_mels) * sizeof(float));
+        ggml_backend_tensor_set(g.mask, mask_.data(), 0, mask_.size() * sizeof(float));
+        if (g.onehot != nullptr) ggml_backend_tensor_set(g.onehot, g.onehot_rows.data(), 0, g.onehot_rows.size() * sizeof(float));
         status = profile == nullptr ? ggml_backend_graph_compute(backend_.backend(), g.graph)
                                     : backend_.compute_profiled(g.graph, *profile, "stream chunk", [&](int node) { return g.parts.of(node); });
         if (status != GGML_STATUS_SUCCESS) return;

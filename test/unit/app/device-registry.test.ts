@@ -248,11 +248,36 @@ test('a device measured slower than the CPU is passed over for that model only: 
     engine.fire('selfTest', { ...slower('Vulkan0'), model: '/models/small-q8.gguf' });
     assert.equal(reg.autoSkips('Vulkan0'), true);
     assert.equal(reg.effectiveDevice(), 'Vulkan1', 'with the model it was measured with: passed over');
+    // The device for the next model is asked while the old one is still loaded (EngineHost.loadModel's deviceAtLoad):
+    // the verdict of the model being replaced must not decide where the new one goes.
+    assert.equal(reg.effectiveDevice('/models/large-f16.gguf'), undefined, 'asked for another model: the engine\'s own choice');
     engine.loadedModel = { path: '/models/large-f16.gguf' } as ModelInfo;
     assert.equal(reg.autoSkips('Vulkan0'), false, 'another model: the old verdict says nothing about it');
     assert.equal(reg.effectiveDevice(), undefined, 'the engine\'s own choice again (its load-time self-test measures it anew)');
     engine.loadedModel = { path: '/models/small-q8.gguf' } as ModelInfo;
     assert.equal(reg.effectiveDevice(), 'Vulkan1', 'back to the first model: its verdict holds again');
+  } finally {
+    await done();
+  }
+});
+
+test('a GPU with too little free memory for a model\'s weights is not a failed device: passed over for that model only, said once', async () => {
+  const { registry: reg, engine, notices, done } = await registry(TWO_GPUS, 'auto');
+  try {
+    const status = () => engine.fire('status', { state: 'ready', mode: 'inline', model: engine.loadedModel, modelId: null, restarts: 0, lastError: null, pid: null, vad: { detector: 'energy', text: '' } });
+    const big = modelFellBack('', 'auto', "device 'Vulkan0' has too little free memory for this model's weights (not enough memory on Vulkan0 for the model weights (weights)); using the CPU");
+    engine.loadedModel = { ...big, path: '/models/big.gguf', device: { ...big.device, noRoom: true } } as ModelInfo;
+    status();
+    assert.deepEqual(reg.state().failed, [], 'the device works');
+    assert.equal(notices.length, 1, JSON.stringify(notices));
+    assert.equal(notices[0]?.code, 'DEVICE_NO_ROOM');
+    assert.match(notices[0]?.message ?? '', /^Vulkan0 has too little free memory for this model's weights, so the model runs on the CPU\. Other models still go to Vulkan0\./);
+    assert.match(notices[0]?.action ?? '', /smaller model, or a smaller weight type/);
+    status();
+    assert.equal(notices.length, 1, 'said once for this model');
+    assert.equal(reg.effectiveDevice(), 'Vulkan1', 'this model: the next GPU, not Vulkan0 again');
+    assert.deepEqual(reg.state().autoSkipped.map((d) => d.name), ['Vulkan0'], 'Devices says why Auto skips it');
+    assert.equal(reg.effectiveDevice('/models/small.gguf'), undefined, 'another model: Vulkan0 is tried');
   } finally {
     await done();
   }

@@ -65,11 +65,20 @@ test('the engine dies during a window on a GPU: the file is read again and the j
   assert.deepEqual(e.calls, ['fileOpen', 'fileWindow 0 @1', 'fileWindow 1 @1', 'fileWindow 2 @1', 'fileOpen', 'fileWindow 2 @2', 'fileWindow 3 @2', 'fileClose @2']);
 });
 
+test('the device is the one the window ran on, read in the lane: a failover ahead of it (the model moved to the CPU) makes a death there the file\'s', async () => {
+  const e = engine([1], [plan(1), plan(2)]);
+  // The lane runs a dictation failover before window 1: the model is on the CPU when the window starts.
+  const deps: FileJobDeps = { ...e.deps, inLane: async (work) => { if (e.calls.length === 2) e.setDevice(CPU); return work(); } };
+  await assert.rejects(runFileJob(deps, MODEL, '/e.wav', {}, {}), /the engine process stopped/);
+  assert.equal(e.calls.filter((c) => c === 'fileOpen').length, 1, 'not read again');
+});
+
 test('on the CPU, a second death, or a second reading with another plan, the job fails with the engine\'s error', async () => {
   const onCpu = engine([1], [plan(1), plan(2)]);
   onCpu.setDevice(CPU);
   await assert.rejects(runFileJob(onCpu.deps, MODEL, '/a.wav', {}, {}), /ENGINE_CRASHED|the engine process stopped/);
   assert.equal(onCpu.calls.filter((c) => c === 'fileOpen').length, 1, 'not read again: the file may be the cause');
+  assert.ok(!onCpu.calls.some((c) => c.startsWith('fileClose')), 'the dead engine\'s handle is not closed in the new one (numbers start again there)');
 
   const twice = engine([1, 2], [plan(1), plan(2)]);
   // The second death happens on the device the first one moved to: the CPU, so it is the file's.
@@ -77,7 +86,7 @@ test('on the CPU, a second death, or a second reading with another plan, the job
 
   const twiceOnGpus = engine([1, 2], [plan(1), plan(2), plan(3)]);
   const gpuAgain = { ...twiceOnGpus.deps, modelDevice: () => GPU };
-  await assert.rejects(runFileJob(gpuAgain, MODEL, '/c.wav', {}, {}), /the engine process stopped/, 'once per job');
+  await assert.rejects(runFileJob(gpuAgain, MODEL, '/c.wav', {}, {}), /the second time for this file: it had been read again after the engine stopped on Vulkan0/, 'once per job');
 
   const replanned = engine([1], [plan(1), plan(2, 5)]);
   await assert.rejects(runFileJob(replanned.deps, MODEL, '/d.wav', {}, {}), /the engine process stopped/);

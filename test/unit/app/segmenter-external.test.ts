@@ -187,4 +187,8 @@ test('with a minimum speech, dips shorter than the minimum silence do not restar
   assert.deepEqual(cuts(bursts(3, 8, 8), 1000), { live: [32 * WINDOW - 480], file: [32 * WINDOW - 480] });
   // Clicks (one window each) 400 ms apart: no segment with the default 160 ms either.
   assert.deepEqual(cuts(bursts(8, 1, 12), 160), { live: [], file: [] });
+  // A minimum between two window lengths is compared in samples as in the file: 160 ms of speech is short of 170 ms
+  // (rounded to 5 windows it passed live), 192 ms is not.
+  assert.deepEqual(cuts(bursts(1, 5, 0), 170), { live: [], file: [] });
+  assert.deepEqual(cuts(bursts(1, 6, 0), 170), { live: [32 * WINDOW - 480], file: [32 * WINDOW - 480] });
 });

@@ -97,9 +97,9 @@ async function feedAll(first: SessionVad, reopen?: () => SessionVad | null): Pro
   const fellBack: string[] = [];
   const store: Float32Array[] = [];
   let stored = 0;
-  const feed = new VadFeed(segmenter, first, (e) => events.push(...e), (what, energy) => {
+  const feed = new VadFeed(segmenter, first, (e) => events.push(...e), (what, fallback) => {
     reports.push(what);
-    if (energy) fellBack.push(what);
+    if (fallback) fellBack.push(fallback.cause);
   }, reopen && {
     open: reopen,
     audio: (from, to) => {
@@ -146,9 +146,10 @@ test('when no new VAD stream can be opened (Silero unloaded) or streams keep fai
   assert.equal(opened.length, 1 + MAX_REOPENS, `at most ${MAX_REOPENS} streams replace a failing one`);
   assert.equal(failing.external, false);
   assert.equal(failing.reports.filter((r) => /energy VAD takes over/.test(r)).length, 1);
-  assert.deepEqual(failing.fellBack, failing.reports.filter((r) => /energy VAD takes over/.test(r)), 'the fallback is flagged (the source tells the user)');
-  assert.match(vadFallbackMessage('this dictation', failing.fellBack[0]!),
-    /^The Silero voice-activity detector stopped for this dictation \(the Silero VAD failed \(.*\)\); the energy detector cuts the rest of it and may turn noise into words/);
+  assert.deepEqual(failing.fellBack, ['the VAD stream ended with the engine, which restarted'], 'the fallback is flagged with its cause (the source tells the user)');
+  assert.equal(vadFallbackMessage('dictation', failing.fellBack[0]!),
+    'Silero voice detection stopped (the VAD stream ended with the engine, which restarted): the energy detector cuts the rest of this dictation ' +
+    'and may turn noise into words. The next dictation uses Silero again if the engine still runs it (Devices shows the detector in use).');
 });
 
 test('streams that fail now and then, each after deciding audio (engine restarts, VAD reloads spread over a long meeting), are replaced every time: Silero decides to the end', async () => {

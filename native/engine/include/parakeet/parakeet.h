@@ -143,6 +143,7 @@ struct DeviceSelection {
     std::string source;      // "argument" | "environment" (PARAKEET_DEVICE) | "auto"
     DeviceInfo device;       // what was chosen
     bool fell_back = false;  // the request could not be honoured; `reason` says why
+    bool no_room = false;    // ... because the device has too little free memory for this model's weights (it works)
     std::string reason;      // human-readable: why this device
 };
 
