@@ -104,13 +104,17 @@ test('a meeting track follows the same rules: its NaN is scrubbed before resampl
   });
   const frame = tone(4800, rate);
   frame[7] = Number.NaN;
+  const started = performance.now();
   t.push(frame, 0);
   assert.ok(Number.isFinite(t.level), 'the level (and what the segmenter saw) stayed finite');
   t.push(tone(4800, rate), 10 * 60 * rate);  // a claimed 10-minute jump: only the slack is filled
+  // The fill may also cover the wall time that really passed between the two frames (a busy machine: milliseconds).
+  const wallSamples = ((performance.now() - started) / 1000) * TIMELINE_RATE;
   await t.finish();
   const report = t.report();
   assert.equal(report.samplesMissing, 10 * 60 * rate - 4800);
   const filled16k = GAP_FILL_SLACK_SEC * TIMELINE_RATE;
   // (The resampler's tail adds a few dozen samples at the end.)
-  assert.ok(Math.abs(report.samples - (2 * 1600 + filled16k)) <= 100, `${report.samples} samples: two frames and ${GAP_FILL_SLACK_SEC} s of silence`);
+  const over = report.samples - (2 * 1600 + filled16k);
+  assert.ok(over >= -100 && over <= 100 + wallSamples, `${report.samples} samples: two frames and ${GAP_FILL_SLACK_SEC} s of silence (+ ${wallSamples.toFixed(0)} of wall time)`);
 });
