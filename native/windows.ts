@@ -48,6 +48,8 @@ export const hopSamples = (sampleRate: number): number => Math.max(1, Math.trunc
 export interface SampleRange {
   begin: number;
   end: number;
+  /** It begins where a trained VAD found speech start (not at a cut inside long speech): decoded with the onset fade. */
+  onset?: boolean;
 }
 /**
  * The planner over audio that arrives in blocks, holding only the energies a cut can still look at (about

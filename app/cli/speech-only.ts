@@ -8,6 +8,7 @@ import type { Model, TranscribeOptions, VadModel } from '../../native/index.js';
 import type { DictationSettings, FileSpeechCut } from '../ipc/contract.js';
 import { DEFAULT_DICTATION } from '../ipc/settings.js';
 import { keepConfidentTranscript } from '../shared/silence-guards.js';
+import { fadeInOnset, fadesFileOnsets } from '../shared/onset-fade.js';
 import type { EngineTranscript } from '../engine-process/protocol.js';
 import { planSpeechWindows } from '../engine-process/speech-windows.js';
 import { VadFilePass } from '../engine-process/vad-file-pass.js';
@@ -48,11 +49,14 @@ export async function transcribeSpeechOnly(
   // The file job's longest window by default: the same cuts as the app.
   const maxSamples = Math.trunc((options.maxWindowSec ?? FILE_WINDOW_SEC) * VAD_RATE);
   const windows = planSpeechWindows(cut.energies, cut.segments, VAD_RATE, maxSamples, info.hopLength * info.subsamplingFactor);
+  const fade = fadesFileOnsets(fileVadOptions(settings));
   const parts: EngineTranscript[] = [];
   for (const w of windows) {
     // The vocabulary buys no word where the VAD heard no speech (as in a file job).
     const nonSpeech = options.vocabulary?.length ? windowNonSpeech(w, cut.speech, VAD_RATE) : [];
-    const decoded = await model.transcribe(samples.subarray(w.begin, w.end), {
+    // A window where Silero found speech start is faded in, as the engine process does (onset-fade.ts).
+    const clip = samples.subarray(w.begin, w.end);
+    const decoded = await model.transcribe(w.onset && fade ? fadeInOnset(clip, VAD_RATE) : clip, {
       ...options, ...(nonSpeech.length ? { nonSpeech } : {}), sampleRate: VAD_RATE, maxWindowSec: oneWindowSec(w, VAD_RATE),
     });
     const { mel: _mel, encoder: _encoder, logProbs: _logProbs, profile: _profile, ...plain } = decoded;

@@ -18,6 +18,7 @@ import { CodedError } from '../../types/errors.js';
 import { runSelfTest, selfTestConverted } from './self-test-run.js';
 import { FirstUse, type FirstUseDevice } from './first-use.js';
 import { StagedModel, fileIdentity, type PlacementOptions, type Staged } from './staged-model.js';
+import { fadeInOnset, fadesFileOnsets } from '../shared/onset-fade.js';
 
 /** Loads a model file (Model.load; tests pass a wrapper that counts). */
 export type LoadModel = (path: string, options: LoadOptions) => Promise<Model>;
@@ -163,8 +164,10 @@ export class EngineCore {
       case 'transcribe':
         return this.track(message.id, async (signal) => {
           const { state } = this.requireModel();
+          const { onsetFadeMs, ...options } = message.options;
+          const pcm = onsetFadeMs ? fadeInOnset(message.pcm, options.sampleRate ?? 16_000, onsetFadeMs) : message.pcm;
           return this.firstUse.around(this.residentDevice(), async () => {
-            const pending = state.transcribe(message.pcm, { ...message.options, signal });
+            const pending = state.transcribe(pcm, { ...options, signal });
             if (this.crashOn === 'transcribe') this.die();
             return plain(await pending);
           });
@@ -185,7 +188,9 @@ export class EngineCore {
             let nonSpeech: SecondsRange[][] | null = null;
             if (pass) {
               const { segments, speech, energies } = await pass.finish();
-              file = file.withWindows(planSpeechWindows(energies, segments, message.sampleRate, maxSamples, message.align));
+              const windows = planSpeechWindows(energies, segments, message.sampleRate, maxSamples, message.align);
+              // Onsets faded only where the segments keep a pad in front of the speech (onset-fade.ts).
+              file = file.withWindows(message.vad && fadesFileOnsets(message.vad) ? windows : windows.map(({ onset: _onset, ...w }) => w));
               nonSpeech = file.windows.map((w) => windowNonSpeech(w, speech, message.sampleRate));
             }
             const handle = this.nextFile++;
@@ -203,12 +208,15 @@ export class EngineCore {
           const file = this.files.get(message.handle);
           const range = file?.windows[message.index];
           if (!file || !range) throw new CodedError('NOT_FOUND', `no open file window ${message.handle}/${message.index}`);
-          const pcm = await file.window(message.index, signal);
+          const { onsetFadeMs: _fade, ...options } = message.options;
+          // A window where Silero found speech start begins in the pad's noise: faded in (onset-fade.ts).
+          const read = await file.window(message.index, signal);
+          const pcm = range.onset ? fadeInOnset(read, file.sampleRate) : read;
           // The vocabulary buys no word where the trained VAD heard no speech (the padding, a pause inside).
           const nonSpeech = message.options.vocabulary?.length ? this.fileNonSpeech.get(message.handle)?.[message.index] : undefined;
           const decoded = await this.firstUse.around(this.residentDevice(), async () => {
             const pending = state.transcribe(pcm, {
-              ...message.options,
+              ...options,
               ...(nonSpeech?.length ? { nonSpeech } : {}),
               sampleRate: file.sampleRate,
               maxWindowSec: oneWindowSec(range, file.sampleRate),

@@ -28,6 +28,8 @@ export interface EngineTranscribeOptions {
   neverBoost?: string[];
   /** Seconds the session's VAD marks as non-speech (pre-roll, closing pause): no vocabulary bonus there. */
   nonSpeech?: { start: number; end: number }[];
+  /** The clip begins at a trained VAD's onset: its first ms are faded in before decoding (app/shared/onset-fade.ts). */
+  onsetFadeMs?: number;
 }
 
 /** A transcription as it crosses the process boundary (no debug captures). */
@@ -38,7 +40,7 @@ export interface EngineFileHandle {
   handle: number;
   sampleRate: number;
   samples: number;
-  windows: { begin: number; end: number }[];
+  windows: { begin: number; end: number; onset?: boolean }[];
   /**
    * What planned the windows: the Silero VAD that ran over the file ("Silero VAD v6.2 (F32)"), or none (the
    * energy-based planner: the whole file). A job asked for Silero gets none when no Silero is loaded by then.

@@ -29,7 +29,7 @@ export function planSpeechWindows(
       // shared ends that one exactly where this one starts): that window gives those few samples up, so no
       // audio is decoded twice (its words neither).
       if (last && begin < last.end) last.end = begin;
-      groups.push({ begin, end });
+      groups.push({ begin, end, onset: true });
     }
   }
   const out: SampleRange[] = [];
@@ -43,8 +43,9 @@ export function planSpeechWindows(
     const planner = new WindowPlanner(sampleRate, maxSamples, step);
     const first = g.begin / file.hop;
     planner.pushHopEnergies(file.energies.subarray(first, Math.ceil(g.end / file.hop)), g.end - g.begin);
+    // Only the first piece begins at the speech's onset; the others at the planner's quietest points inside it.
     for (const w of planner.finish()) {
-      out.push({ begin: g.begin + w.begin, end: g.begin + w.end });
+      out.push({ begin: g.begin + w.begin, end: g.begin + w.end, ...(w.begin === 0 ? { onset: true } : {}) });
     }
   }
   return out.filter((w) => w.end > w.begin);

@@ -18,6 +18,7 @@ import { Segmenter, trainedVadSegmenterOptions } from '../../app/main/sessions/s
 import { hopEnergiesOf } from '../../app/engine-process/hop-energies.js';
 import { planSpeechWindows } from '../../app/engine-process/speech-windows.js';
 import { keepConfidentWords, trimSegmentEdges } from '../../app/shared/silence-guards.js';
+import { fadeInOnset, ONSET_FADE_MS } from '../../app/shared/onset-fade.js';
 import { SPEECH_TAIL_MS, speechSegments, type SampleSegment, type VadSegmentOptions } from '../../app/shared/vad-segments.js';
 import { align, normalizeText, words as wordsOf, type AlignOp } from '../../app/shared/wer.js';
 import { REPO_ROOT } from '../support/audio/digits.js';
@@ -38,7 +39,10 @@ interface Cut {
   live?: boolean;
   /** Digital silence put in front of each window before decoding (ms): a clean lead-in, as a string alone has. */
   leadMs?: number;
-  /** Each window's first ms raised from 0 (a half cosine): the noise of the pad before the onset, attenuated. */
+  /**
+   * The onset fade (ms) of each window that begins at a speech onset (a file window planned from a segment's start,
+   * every live segment): default the app's, ONSET_FADE_MS; 0 without it.
+   */
   fadeMs?: number;
 }
 
@@ -77,8 +81,10 @@ async function decode(asr: Model, pcm: Float32Array, cut: Cut): Promise<Decoded>
     const lead = Math.round(((cut.leadMs ?? 0) / 1000) * RATE);
     const clip = new Float32Array(lead + w.end - w.begin);
     clip.set(pcm.subarray(w.begin, w.end), lead);
-    const fade = Math.min(w.end - w.begin, Math.round(((cut.fadeMs ?? 0) / 1000) * RATE));
-    for (let i = 0; i < fade; i++) clip[lead + i]! *= 0.5 - 0.5 * Math.cos((Math.PI * i) / fade);
+    // As the app decodes it: a window that begins at an onset is faded in (app/shared/onset-fade.ts).
+    const atOnset = cut.live === true || ('onset' in w && w.onset === true);
+    const faded = atOnset ? fadeInOnset(clip.subarray(lead), RATE, cut.fadeMs ?? ONSET_FADE_MS) : clip.subarray(lead);
+    clip.set(faded, lead);
     const result = await asr.transcribe(clip, { sampleRate: RATE });
     const kept = keepConfidentWords(result.words, cut.floor);
     words.push(...kept);
@@ -136,7 +142,8 @@ export async function silenceGuardsTable(opts: {
   const cuts: Cut[] = [
     { label: 'no VAD (whole stream)', segments: async () => null, floor: 0 },
     { label: 'no VAD + conf >= 0.9', segments: async () => null, floor: 0.9 },
-    { label: 'energy VAD', segments: async (pcm) => energyCut(pcm), floor: 0 },
+    // The app's energy path plans no speech windows and fades nothing.
+    { label: 'energy VAD', segments: async (pcm) => energyCut(pcm), floor: 0, fadeMs: 0 },
   ];
   // The file job pads segments by Silero's speech pad (vadSpeechPadMs, 30 ms; it used the dictation
   // pre-roll, 300 ms) and decodes each segment alone (segments less than 1 s apart were joined once).
@@ -150,19 +157,22 @@ export async function silenceGuardsTable(opts: {
     { label: `Silero pad ${pad}, tail ${pad} (before)`, segments: silero(pad, 0, pad), floor: 0 },
     ...[100, 130, 300].map((ms) => ({ label: `Silero pad ${pad}, tail ${ms}`, segments: silero(pad, 0, ms), floor: 0 })),
     { label: `Silero pad ${pad}, joined`, segments: app, floor: 0, joinGapSec: 1 },
-    { label: `Silero pad ${pad} trim 30`, segments: silero(pad, 30), floor: 0 },
+    // No pad left in front of the speech (pad = trim, pad 0): the app fades nothing there (fadesFileOnsets).
+    { label: `Silero pad ${pad} trim 30`, segments: silero(pad, 30), floor: 0, fadeMs: 0 },
     ...[0.5, 0.7].map((floor) => ({ label: `Silero pad ${pad} conf >= ${floor}`, segments: app, floor })),
     { label: `Silero pad ${preRoll} (the pre-roll)`, segments: silero(preRoll, 0), floor: 0 },
     { label: `Silero pad ${preRoll} trim 250`, segments: silero(preRoll, 250), floor: 0 },
     { label: `Silero pad ${preRoll} conf >= 0.5`, segments: silero(preRoll, 0), floor: 0.5 },
     { label: 'Silero pad 100', segments: silero(100, 0), floor: 0 },
-    { label: 'Silero pad 0', segments: silero(0, 0), floor: 0 },
+    { label: 'Silero pad 0', segments: silero(0, 0), floor: 0, fadeMs: 0 },
     ...[40, 160].map((ms) => ({ label: `Silero (app), ${ms} ms of silence in front`, segments: app, floor: 0, leadMs: ms })),
-    ...[16, 30].map((ms) => ({ label: `Silero (app), first ${ms} ms faded in`, segments: app, floor: 0, fadeMs: ms })),
+    { label: 'Silero (app) without the onset fade', segments: app, floor: 0, fadeMs: 0 },
+    { label: 'Silero (app), onset fade 30 ms', segments: app, floor: 0, fadeMs: 30 },
     { label: `live: Silero (app: pad ${pad}, tail ${tail})`, segments: sileroLive(pad), floor: 0, live: true },
+    { label: 'live: Silero (app) without the onset fade', segments: sileroLive(pad), floor: 0, live: true, fadeMs: 0 },
     { label: 'live: Silero, no minimum speech', segments: sileroLive(pad, 0), floor: 0, live: true },
     { label: `live: Silero, pre-roll ${preRoll}`, segments: sileroLive(preRoll), floor: 0, live: true },
-    { label: 'live: Silero, pad 0', segments: sileroLive(0), floor: 0, live: true },
+    { label: 'live: Silero, pad 0', segments: sileroLive(0), floor: 0, live: true, fadeMs: 0 },
   );
   const held = opts.heldOutSeed === undefined ? gappedDigits(opts.heldOutStrings) : gappedDigits(opts.heldOutStrings, opts.heldOutSeed);
   const reference = wordsOf(held.texts.join(' '));
@@ -194,7 +204,7 @@ export async function silenceGuardsTable(opts: {
     }));
   cuts.push(
     { label: `true bounds (ideal), pad ${pad}, tail ${tail}`, segments: referenceCut(pad, tail), floor: 0 },
-    { label: `true bounds, pad 0, tail ${tail}`, segments: referenceCut(0, tail), floor: 0 },
+    { label: `true bounds, pad 0, tail ${tail}`, segments: referenceCut(0, tail), floor: 0, fadeMs: 0 },
     { label: `live: true bounds, pad ${pad}, tail ${tail}`, segments: referenceCut(pad, tail), floor: 0, live: true },
   );
   for (const [name, asr] of models) {

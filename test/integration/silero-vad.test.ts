@@ -24,6 +24,8 @@ import { gappedDigits } from '../support/audio/gapped-digits.js';
 import { align, normalizeText, words } from '../../app/shared/wer.js';
 import { dictate, startTestServices, tempDir, writeTestSettings, type TestServices } from './helpers.js';
 import { DEFAULT_DICTATION } from '../../app/ipc/settings.js';
+import { fadeInOnset, ONSET_FADE_MS } from '../../app/shared/onset-fade.js';
+import { Model } from '../../native/index.js';
 import { describeExit } from '../native/helpers/child.js';
 import { parakeet } from '../native/helpers/cli.js';
 
@@ -169,7 +171,7 @@ test('the held-out-style set (12 strings, 0.5–3 s of silence or noise between 
   spans.forEach((s, i) => assert.ok(s.heard > 0, `string ${i} ("${held.texts[i]}") at ${s.start.toFixed(2)} s gave no word`));
   // The WER beside the strings decoded alone is bench:vad's (the digits model loses words at cut edges).
   const file = align(words(held.texts.join(' ')), words(normalizeText(result.text))).counts;
-  // Full bench:vad (120 strings): 3.8 % with the default cut (30 ms pad, 130 ms tail), 2.0 % for the strings
+  // Full bench:vad (120 strings): 3.4 % with the default cut (30 ms pad, 130 ms tail, 16 ms onset fade), 2.0 % for the strings
   // decoded alone; with the pre-roll as the pad (300 ms), as files were cut once, 15 %.
   assert.ok(file.errors / file.n < 0.1, `WER ${(100 * file.errors / file.n).toFixed(1)} % (S/D/I ${file.substitutions}/${file.deletions}/${file.insertions})`);
   assert.equal(result.speechCut?.detector, 'silero');
@@ -197,6 +199,22 @@ test('the held-out-style set (12 strings, 0.5–3 s of silence or noise between 
   const inGaps = (JSON.parse(whole.stdout) as { words: typeof result.words }).words
     .filter((w) => !spans.some((s) => s.start - 0.3 <= (w.start + w.end) / 2 && (w.start + w.end) / 2 <= s.end + 0.3));
   assert.ok(inGaps.length > 0, 'without --vad, words in the gaps');
+});
+
+test('the engine fades a clip\'s onset in when asked (a live segment Silero opened with its pad): its words are those of the faded audio', { skip: !haveModel && 'no trained model' }, async () => {
+  const { pcm } = noisyDictation();
+  // A stretch that starts in the noise just before the first string (the pad's place).
+  const clip = pcm.slice(Math.round(1.2 * RATE), Math.round(4.5 * RATE));
+  const faded = await services.engine.transcribe(clip, { sampleRate: RATE, onsetFadeMs: ONSET_FADE_MS }, { priority: 'final' });
+  const plain = await services.engine.transcribe(clip, { sampleRate: RATE }, { priority: 'final' });
+  const direct = await Model.load(DIGITS_MODEL, { threads: 1 });
+  try {
+    const expected = await direct.transcribe(fadeInOnset(clip, RATE), { sampleRate: RATE });
+    assert.deepEqual(faded?.words, expected.words, 'the engine decoded the faded clip');
+    assert.notDeepEqual(faded?.words, plain?.words, 'and not the clip as it was (the fade reached the decoder)');
+  } finally {
+    direct.dispose();
+  }
 });
 
 test('parakeet transcribe --vad-* / --min-word-confidence cut a file as the Files view does with those settings changed', { skip: !haveModel && 'no trained model' }, async () => {

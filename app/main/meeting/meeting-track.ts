@@ -22,6 +22,7 @@ import { guardedVocabulary, segmentNonSpeech } from '../../shared/non-speech.js'
 import { SegmentStream, type StreamDecoder, type StreamText } from '../sessions/segment-stream.js';
 import { Segmenter, type SegmenterOptions, type SegmentEvent } from '../sessions/segmenter.js';
 import type { SessionDecoder, SessionVad } from '../sessions/session.js';
+import { onsetFade } from '../sessions/onset-fade-option.js';
 import { vadFallbackMessage, VadFeed } from '../sessions/vad-feed.js';
 import type { WavJournalWriter } from './wav-journal.js';
 import { keepConfidentTranscript } from '../../shared/silence-guards.js';
@@ -251,6 +252,7 @@ export class MeetingTrack {
   private decodeOptions(start: number, onset: number, speechEnd: number | null, end: number): EngineTranscribeOptions {
     return {
       sampleRate: TRACK_RATE, decoder: this.opts.decoder,
+      ...onsetFade(this.segmenter.usesExternalDetector, start, onset),
       ...guardedVocabulary(this.opts.vocabulary ?? [], () => segmentNonSpeech(start, onset, speechEnd, end, TRACK_RATE)),
     };
   }

@@ -24,6 +24,7 @@ import { guardedVocabulary, segmentNonSpeech } from '../../shared/non-speech.js'
 import { RecentValues } from './recent-values.js';
 import { SegmentStream, type StreamDecoder, type StreamText } from './segment-stream.js';
 import { SILERO_WINDOW_MS, Segmenter, trainedVadSegmenterOptions, type SegmentEvent } from './segmenter.js';
+import { onsetFade } from './onset-fade-option.js';
 import { vadFallbackMessage, VadFeed, type SessionVad } from './vad-feed.js';
 import { keepConfidentTranscript, type SilenceGuardCounts } from '../../shared/silence-guards.js';
 
@@ -426,6 +427,7 @@ export class DictationSession {
   private decodeOptions(segment: Segment, end: number, speechEnd = segment.speechEnd): EngineTranscribeOptions {
     return {
       sampleRate: SESSION_RATE, decoder: this.opts.decoder === 'auto' ? undefined : this.opts.decoder,
+      ...onsetFade(this.segmenter.usesExternalDetector, segment.start, segment.onset),
       ...guardedVocabulary(this.opts.vocabulary ?? [], () => segmentNonSpeech(segment.start, segment.onset, speechEnd, end, SESSION_RATE)),
     };
   }

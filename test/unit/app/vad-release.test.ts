@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { ONSET_FADE_MS } from '../../../app/shared/onset-fade.js';
 import { setImmediate as tick } from 'node:timers/promises';
-import type { EngineTranscript } from '../../../app/engine-process/protocol.js';
+import type { EngineTranscribeOptions, EngineTranscript } from '../../../app/engine-process/protocol.js';
 import type { EngineHostEvents } from '../../../app/main/engine/engine-host.js';
 import { EventBus } from '../../../app/main/events.js';
 import { nullLogger, type Logger } from '../../../app/main/log.js';
@@ -97,10 +98,12 @@ test('a meeting track with a minimum speech over a second decodes a segment from
   const speech = (i: number): number => (i >= 50 && i < 250 ? 0.9 : 0.05);
   for (const vadMinSpeechMs of [2000, 5000]) {
     const pcms: Float32Array[] = [];
+    const fades: (number | undefined)[] = [];
     const finals: TrackFinal[] = [];
     const engine = {
-      transcribe: async (pcm: Float32Array): Promise<EngineTranscript> => {
+      transcribe: async (pcm: Float32Array, options: EngineTranscribeOptions): Promise<EngineTranscript> => {
         pcms.push(pcm);
+        fades.push(options.onsetFadeMs);
         return { text: 'w', words: [], devicesRan: ['CPU'] } as unknown as EngineTranscript;
       },
     };
@@ -120,6 +123,8 @@ test('a meeting track with a minimum speech over a second decodes a segment from
     assert.equal(finals[0]!.startSample, 22_400, `minimum speech ${vadMinSpeechMs} ms`);
     const zeros = pcms.at(-1)!.reduce((n, v) => n + (v === 0 ? 1 : 0), 0);
     assert.equal(zeros, 0, `${zeros} samples at the segment's start had been released`);
+    // Silero opened it with its pad in front of the speech: the engine fades the onset in (onset-fade.ts).
+    assert.equal(fades.at(-1), ONSET_FADE_MS);
   }
 });
 

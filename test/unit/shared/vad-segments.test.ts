@@ -92,22 +92,24 @@ test('speech windows: silence skipped, near segments joined up to the limit, lon
     { start: 20 * RATE, end: 22 * RATE },  // after 15 s of silence: its own
     { start: 30 * RATE + 487, end: 55 * RATE },  // 25 s of speech: cut to ≤ 10 s windows
   ], RATE, 10 * RATE, align, 1);
-  assert.deepEqual(windows.slice(0, 2), [{ begin: RATE, end: 5 * RATE }, { begin: 20 * RATE, end: 22 * RATE }]);
+  assert.deepEqual(windows.slice(0, 2), [{ begin: RATE, end: 5 * RATE, onset: true }, { begin: 20 * RATE, end: 22 * RATE, onset: true }]);
   const long = windows.slice(2);
   assert.ok(long.length >= 3);
   assert.equal(long[0]!.begin, 30 * RATE + 480, 'moved back to the hop grid (10 ms), not the frame grid (80 ms: the gap in front of the first word)');
   assert.equal(long.at(-1)!.end, 55 * RATE);
   for (let i = 1; i < long.length; i++) assert.equal(long[i]!.begin, long[i - 1]!.end, 'a long stretch is cut without gaps');
   for (const w of long) assert.ok(w.end - w.begin <= 10 * RATE);
+  // Only the first piece of the long stretch begins at its onset (faded in); the rest at quiet points inside speech.
+  assert.deepEqual(long.map((w) => w.onset === true), long.map((_, i) => i === 0));
   const covered = windows.reduce((a, w) => a + w.end - w.begin, 0);
   const unjoined = planSpeechWindows(hopEnergiesOf(pcm, RATE), [{ start: 1 * RATE, end: 3 * RATE }, { start: 3.5 * RATE, end: 5 * RATE }], RATE, 10 * RATE, align);
-  assert.deepEqual(unjoined, [{ begin: RATE, end: 3 * RATE }, { begin: 3.5 * RATE, end: 5 * RATE }], 'by default each segment is its own window');
+  assert.deepEqual(unjoined, [{ begin: RATE, end: 3 * RATE, onset: true }, { begin: 3.5 * RATE, end: 5 * RATE, onset: true }], 'by default each segment is its own window');
   assert.ok(covered < 35 * RATE, 'the silent stretches are not decoded');
   // Planned from the file's hop energies, the long stretch is cut where the engine's planner cuts its samples.
   const begin = long[0]!.begin;
   const fromSamples = new WindowPlanner(RATE, 10 * RATE, align);
   fromSamples.push(pcm.subarray(begin, 55 * RATE));
-  assert.deepEqual(long, fromSamples.finish().map((w) => ({ begin: begin + w.begin, end: begin + w.end })));
+  assert.deepEqual(long.map(({ begin: b, end: e }) => ({ begin: b, end: e })), fromSamples.finish().map((w) => ({ begin: begin + w.begin, end: begin + w.end })));
 });
 
 test('hop energies recorded block by block are those of the whole clip', () => {
