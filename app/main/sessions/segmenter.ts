@@ -390,11 +390,12 @@ export class Segmenter {
           if (!this.onsetConfirmed && end - this.onsetStart > this.maxUnconfirmed) this.onsetStart = end - this.maxUnconfirmed;
           this.onsetConfirmed ||= sure;
           if (this.onsetLongEnough && this.onsetConfirmed) this.open(this.onsetStart, events, end);
-        } else if (this.external && !this.onsetLongEnough && ++this.onsetGap * this.win < this.minSilence) {
+        } else if (this.external && ++this.onsetGap * this.win < this.minSilence) {
           // A dip shorter than the minimum silence (a stop's closure in "eight", a breath between phrases) does
-          // not restart the minimum speech: in a file only that much silence ends speech, and restarting on
-          // shorter dips (96 ms did) dropped whole phrases live that a file kept. A lone click still opens
-          // nothing: its onset ends after the minimum silence, short of the minimum speech.
+          // not end the onset: in a file only that much silence ends speech, and ending it on shorter dips (96 ms
+          // did) dropped whole phrases live that a file kept, or — an onset Silero was not yet sure of — started
+          // the segment at the sure speech after the dip, without the soft words before it. A lone click still
+          // opens nothing: its onset ends after the minimum silence, short of the minimum speech and unconfirmed.
         } else {
           if (this.onsetLongEnough) this.unconfirmedOnsets += 1;
           this.state = 'silence';

@@ -192,3 +192,16 @@ test('with a minimum speech, dips shorter than the minimum silence do not restar
   assert.deepEqual(cuts(bursts(1, 5, 0), 170), { live: [], file: [] });
   assert.deepEqual(cuts(bursts(1, 6, 0), 170), { live: [32 * WINDOW - 480], file: [32 * WINDOW - 480] });
 });
+
+test('an onset Silero is not yet sure of survives a short dip as in a file: the segment starts at the soft speech before it, not after the dip', () => {
+  // 320 ms at 0.55 (speech, below the confirm level 0.65), a 96 ms dip, then 640 ms of sure speech.
+  const probs = new Float32Array(32 + 10 + 3 + 20 + 60).fill(0.05);
+  probs.fill(0.55, 32, 42);
+  probs.fill(0.9, 45, 65);
+  const d = { ...DEFAULT_DICTATION };
+  const live = run(new Float32Array(probs.length * WINDOW), probs, 4, { ...OPTS, pauseMs: d.pauseMs, ...trainedVadSegmenterOptions(d) })
+    .filter((e): e is Extract<SegmentEvent, { type: 'close' }> => e.type === 'close').map((c) => c.start);
+  const file = speechSegments(probs, WINDOW, RATE, probs.length * WINDOW, fileVadOptions(d)).map((f) => f.start);
+  assert.deepEqual(file, [32 * WINDOW - 480], 'the file keeps the soft start');
+  assert.deepEqual(live, file, 'live as the file (it started after the dip: 45 windows in)');
+});
