@@ -98,7 +98,8 @@ test('fileOpen with the VAD: the file opened once to plan, windows as planned ov
       op: 'fileOpen', path: wav, sampleRate: RATE, maxWindowSec: MAX_SAMPLES / RATE, align: ALIGN, vad: OPTIONS,
     }));
     assert.equal(opens, 1, 'fileOpen read the file once (before: once to plan, once more for the VAD)');
-    assert.deepEqual(opened.windows, (await wholeClip()).windows);
+    // With no pad in front of the speech (padMs 0) the engine fades no onset, so its windows carry no onset flag.
+    assert.deepEqual(opened.windows, (await wholeClip()).windows.map(({ onset: _onset, ...w }) => w));
     assert.equal(opened.samples, pcm.length);
     assert.deepEqual(opened.speechCut, { detector: 'silero', model: 'Silero VAD v6.2 (F32)' }, 'what cut the file, for its result and History');
     await client.request({ op: 'fileClose', handle: opened.handle });
